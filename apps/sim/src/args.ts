@@ -1,0 +1,251 @@
+import { hanging } from "./format.js";
+import { UsageError } from "./usage-error.js";
+
+/** One option of a command. */
+export interface OptionSpec {
+  /** Long name without dashes, e.g. `"procs"` for `--procs`. */
+  readonly name: string;
+  /** `"boolean"`: a flag with no value; `"string"`: takes one value. */
+  readonly type: "boolean" | "string";
+  /** One-letter alias without the dash, e.g. `"o"` for `-o`. */
+  readonly short?: string;
+  /** The option may be given several times; its values are collected in order. */
+  readonly multiple?: boolean;
+  /** Placeholder of the value in help, e.g. `"N"`. */
+  readonly arg?: string;
+  /** One line of help. */
+  readonly description: string;
+}
+
+/** A positional argument of a command. */
+export interface PositionalSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly required: boolean;
+}
+
+/** A command's syntax, used both to parse its arguments and to print its `--help`. */
+export interface CommandSpec {
+  readonly name: string;
+  /** One line, shown in `sched-sim --help`. */
+  readonly summary: string;
+  /** Paragraphs shown in `sched-sim <command> --help`. */
+  readonly description: string;
+  readonly options: readonly OptionSpec[];
+  readonly positionals: readonly PositionalSpec[];
+  readonly examples: readonly string[];
+}
+
+/** Parsed arguments: option values by long name, then positionals in order. */
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+  readonly positionals: readonly string[];
+}
+
+/** Options every command accepts. */
+export const commonOptions: readonly OptionSpec[] = [
+  { name: "help", short: "h", type: "boolean", description: "Show this help and exit." },
+  {
+    name: "debug",
+    type: "boolean",
+    description: "On an unexpected error, print its stack trace too.",
+  },
+];
+
+/**
+ * Parse `argv` (the words after the command name) strictly against `spec`: an unknown option,
+ * a missing value, a value given to a flag, a repeated single-valued option or an extra
+ * positional throws a {@link UsageError} naming it. `--` ends the options. A positional that is
+ * missing is not checked here (so `--help` works without it); see {@link requirePositionals}.
+ */
+export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const options = [...spec.options, ...commonOptions];
+  const byLong = new Map(options.map((o) => [o.name, o]));
+  const byShort = new Map(options.filter((o) => o.short).map((o) => [o.short as string, o]));
+  const values: Record<string, string | boolean | string[] | undefined> = {};
+  const positionals: string[] = [];
+  const where = spec.name;
+
+  const set = (option: OptionSpec, shown: string, value: string | boolean): void => {
+    if (option.multiple) {
+      const list = (values[option.name] as string[] | undefined) ?? [];
+      list.push(value as string);
+      values[option.name] = list;
+      return;
+    }
+    if (values[option.name] !== undefined) {
+      throw new UsageError(`${where}: option ${shown} was given more than once`, spec.name);
+    }
+    values[option.name] = value;
+  };
+
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (word === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (word.startsWith("-") && word !== "-") {
+      const long = word.startsWith("--");
+      const eq = long ? word.indexOf("=") : -1;
+      const key = long ? word.slice(2, eq === -1 ? undefined : eq) : word.slice(1);
+      const shown = long ? `--${key}` : `-${key}`;
+      const option = long ? byLong.get(key) : byShort.get(key);
+      if (option === undefined) {
+        const hint = long ? suggest(key, [...byLong.keys()]) : undefined;
+        throw new UsageError(
+          `${where}: unknown option ${shown}${hint ? ` (did you mean --${hint}?)` : ""}; see 'sched-sim ${spec.name} --help'`,
+          spec.name,
+        );
+      }
+      if (option.type === "boolean") {
+        if (eq !== -1) {
+          throw new UsageError(`${where}: option ${shown} takes no value`, spec.name);
+        }
+        set(option, shown, true);
+        continue;
+      }
+      let value: string | undefined;
+      if (eq !== -1) {
+        value = word.slice(eq + 1);
+      } else {
+        value = argv[i + 1];
+        if (value === undefined || (value.startsWith("-") && value.length > 1)) {
+          throw new UsageError(
+            `${where}: option ${shown} needs a value${option.arg ? ` (${option.arg})` : ""}`,
+            spec.name,
+          );
+        }
+        i++;
+      }
+      set(option, shown, value);
+      continue;
+    }
+    positionals.push(word);
+  }
+  if (positionals.length > spec.positionals.length) {
+    const extra = positionals[spec.positionals.length] as string;
+    throw new UsageError(`${where}: unexpected argument '${extra}'`, spec.name);
+  }
+  return { values, positionals };
+}
+
+/** Throw a {@link UsageError} naming the first required positional that is missing. */
+export function requirePositionals(spec: CommandSpec, parsed: ParsedArgs): void {
+  spec.positionals.forEach((p, i) => {
+    if (p.required && parsed.positionals[i] === undefined) {
+      throw new UsageError(
+        `${spec.name}: missing argument <${p.name}>; see 'sched-sim ${spec.name} --help'`,
+        spec.name,
+      );
+    }
+  });
+}
+
+/** The value of a single-valued string option, or `undefined`. */
+export function stringOption(parsed: ParsedArgs, name: string): string | undefined {
+  const v = parsed.values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The values of a repeatable string option (empty when absent). */
+export function listOption(parsed: ParsedArgs, name: string): readonly string[] {
+  const v = parsed.values[name];
+  return Array.isArray(v) ? v : [];
+}
+
+/** Whether a boolean flag was given. */
+export function flag(parsed: ParsedArgs, name: string): boolean {
+  return parsed.values[name] === true;
+}
+
+/**
+ * Parse an integer option value in `[min, max]`; throws a {@link UsageError} naming the option
+ * and the bad value otherwise.
+ */
+export function integerValue(
+  command: string,
+  option: string,
+  text: string,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
+  const value = /^[+]?\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in [${min}, ${max}]`;
+    throw new UsageError(
+      `${command}: option --${option} must be an integer ${range}, got '${text}'`,
+      command,
+    );
+  }
+  return value;
+}
+
+/** Parse one of `choices`; throws a {@link UsageError} listing them otherwise. */
+export function choiceValue<T extends string>(
+  command: string,
+  option: string,
+  text: string,
+  choices: readonly T[],
+): T {
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new UsageError(
+    `${command}: option --${option} must be one of ${choices.join(", ")}, got '${text}'`,
+    command,
+  );
+}
+
+/** The candidate closest to `word` by edit distance, when it is close (at most 2 edits). */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const c of candidates) {
+    const d = editDistance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + cost,
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** Render `sched-sim <command> --help`. */
+export function commandHelp(spec: CommandSpec): string {
+  const lines: string[] = [];
+  const pos = spec.positionals.map((p) => (p.required ? `<${p.name}>` : `[${p.name}]`)).join(" ");
+  lines.push(`Usage: sched-sim ${spec.name}${pos ? ` ${pos}` : ""} [options]`, "");
+  lines.push(spec.summary, "");
+  if (spec.description) lines.push(spec.description, "");
+  if (spec.positionals.length > 0) {
+    lines.push("Arguments:");
+    for (const p of spec.positionals) lines.push(hanging(`  ${p.name}`, p.description, 28));
+    lines.push("");
+  }
+  lines.push("Options:");
+  for (const o of [...spec.options, ...commonOptions]) {
+    const names = `  ${o.short ? `-${o.short}, ` : "    "}--${o.name}${o.arg ? ` ${o.arg}` : ""}`;
+    lines.push(hanging(names, `${o.description}${o.multiple ? " (repeatable)" : ""}`, 28));
+  }
+  if (spec.examples.length > 0) {
+    lines.push("", "Examples:");
+    for (const e of spec.examples) lines.push(`  ${e}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

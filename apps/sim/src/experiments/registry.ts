@@ -1,0 +1,9 @@
+import { eloExperiments } from "./elo.js";
+import type { Experiment } from "./experiment.js";
+import { fcfsLoad } from "./fcfs-load.js";
+
+/**
+ * Every experiment `sched-sim reproduce` knows, in `--list` order. Each paper's package adds its
+ * reproductions here (one module per experiment under `src/experiments/`).
+ */
+export const EXPERIMENTS: readonly Experiment[] = [fcfsLoad, ...eloExperiments];

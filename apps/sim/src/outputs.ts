@@ -1,0 +1,128 @@
+import type { JobRecord, Metrics, ScheduleTrace } from "@sched/core";
+import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "./format.js";
+
+/** Columns of `jobs.csv`, in order. */
+export const JOBS_CSV_COLUMNS = [
+  "id",
+  "submit",
+  "start",
+  "end",
+  "wait",
+  "runtime",
+  "estimate",
+  "procs",
+  "status",
+  "preemptions",
+  "reason",
+] as const;
+
+/**
+ * `jobs.csv`: a header, then one row per job in the trace's (input) order. `start` is the first
+ * execution interval's start, `end` the completion time, `wait = start - submit`; these three are
+ * empty for a job that never started (rejected or unfinished). `runtime` and `estimate` are the
+ * job's reference runtime and requested time, `procs` its cores, `status` its outcome
+ * (`completed`, `rejected`, `unfinished`), `preemptions` the number of intervals minus one,
+ * `reason` the rejection reason (empty otherwise).
+ */
+export function jobsCsv(trace: ScheduleTrace): string {
+  return toCsv(JOBS_CSV_COLUMNS, trace.records.map(jobRow));
+}
+
+function jobRow(r: JobRecord): (string | number | null)[] {
+  const first = r.intervals[0];
+  const start = first === undefined ? null : first.start;
+  return [
+    r.job.id,
+    r.job.submit,
+    start,
+    start === null ? null : r.end,
+    start === null ? null : start - r.job.submit,
+    r.job.runtime,
+    r.job.estimate,
+    r.job.cores,
+    r.outcome,
+    Math.max(0, r.intervals.length - 1),
+    r.reason ?? null,
+  ];
+}
+
+/** Metric keys that are wall-clock measurements (not deterministic): reported under `timing`. */
+const TIMING_KEYS = new Set(["schedulerMsPerDecision", "schedulerMs"]);
+
+/**
+ * The deterministic metrics of a run: every number of `metrics` (NaN where undefined, e.g. a
+ * license usage without licenses) and every per-name table (`licenseUsageByName`), but the
+ * wall-clock timings.
+ */
+export function deterministicMetrics(
+  metrics: Metrics,
+): Record<string, number | Record<string, number>> {
+  const out: Record<string, number | Record<string, number>> = {};
+  for (const [key, value] of Object.entries(metrics)) {
+    if (TIMING_KEYS.has(key)) continue;
+    if (typeof value === "number") out[key] = value;
+    else if (typeof value === "object" && value !== null)
+      out[key] = { ...(value as Record<string, number>) };
+  }
+  return out;
+}
+
+/** What `metrics.json` says about the run besides the metrics. */
+export interface RunDescription {
+  readonly scheduler: string;
+  readonly schedulerOptions: Readonly<Record<string, string | number | boolean>>;
+  readonly workload: string;
+  readonly procs: number;
+  readonly clean: boolean;
+  readonly version: string;
+}
+
+/**
+ * `metrics.json`: the deterministic metrics at the top level (seconds for times, utilization a
+ * fraction), `events` and `decisions` of the run, `run` describing the inputs, and `timing`
+ * (wall-clock, NOT deterministic: `schedulerMs`, `schedulerMsPerDecision`) kept apart. Keys sorted,
+ * numbers rounded to 6 decimals, so equal runs give equal bytes apart from `timing`.
+ */
+export function metricsJson(trace: ScheduleTrace, metrics: Metrics, run: RunDescription): string {
+  const doc: Record<string, JsonValue> = { ...deterministicMetrics(metrics) };
+  doc.events = trace.stats.events;
+  doc.decisions = trace.stats.decisions;
+  doc.run = { ...run, schedulerOptions: { ...run.schedulerOptions } };
+  doc.timing = {
+    schedulerMs: trace.stats.schedulerMs,
+    schedulerMsPerDecision:
+      trace.stats.decisions === 0 ? 0 : trace.stats.schedulerMs / trace.stats.decisions,
+  };
+  return stableJson(doc);
+}
+
+/** A row of {@link metricsTable}: a label (the policy) and its metrics. */
+export interface MetricsRow {
+  readonly label: string;
+  readonly metrics: Metrics;
+}
+
+/**
+ * The metrics table printed by `run` and `demo`: one row per policy with jobs, mean wait (s),
+ * mean bounded slowdown (tau = 10 s), utilization (%), makespan (s).
+ */
+export function metricsTable(rows: readonly MetricsRow[]): string {
+  return renderTable(
+    [
+      { title: "policy", align: "left" },
+      { title: "jobs", align: "right" },
+      { title: "mean wait (s)", align: "right" },
+      { title: "mean bsld", align: "right" },
+      { title: "utilization", align: "right" },
+      { title: "makespan (s)", align: "right" },
+    ],
+    rows.map(({ label, metrics }) => [
+      label,
+      fixed(metrics.jobs, 0),
+      fixed(metrics.meanWait, 1),
+      fixed(metrics.meanBoundedSlowdown, 2),
+      `${fixed(metrics.utilization * 100, 1)}%`,
+      fixed(metrics.makespan, 0),
+    ]),
+  );
+}

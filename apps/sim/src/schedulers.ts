@@ -1,0 +1,333 @@
+import {
+  backfill,
+  conservative,
+  easy,
+  edf,
+  fcfs,
+  type MachineOrder,
+  type OrderName,
+  type PresetOptions,
+} from "@sched/backfill";
+import type { Scheduler } from "@sched/core";
+import {
+  type CompetitiveOptions,
+  competitiveScheduler,
+  maxMinScheduler,
+  mctScheduler,
+  minMinScheduler,
+  randomScheduler,
+} from "@sched/elo";
+import { hanging } from "./format.js";
+import { UsageError } from "./usage-error.js";
+
+/** A value of a scheduler option given with `--opt key=value`. */
+export type OptionValue = string | number | boolean;
+
+/** One option a scheduler accepts through `--opt key=value`. */
+export interface SchedulerOptionSpec {
+  readonly key: string;
+  /** How the text after `=` is read. */
+  readonly type: "integer" | "number" | "boolean" | "string";
+  readonly description: string;
+  /** For `string` options: the accepted values. */
+  readonly choices?: readonly string[];
+  /** For `integer` options: the smallest accepted value. */
+  readonly min?: number;
+  /** For `integer` options: also accept `inf` (read as `Infinity`). */
+  readonly allowInfinity?: boolean;
+}
+
+/** A policy the CLI can run: its name, one line of help, its options and a factory. */
+export interface SchedulerEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly options: readonly SchedulerOptionSpec[];
+  /** A fresh scheduler; `options` holds only keys of {@link SchedulerEntry.options}, already typed. */
+  create(options: Readonly<Record<string, OptionValue>>): Scheduler;
+}
+
+const MACHINE_ORDER: SchedulerOptionSpec = {
+  key: "machineOrder",
+  type: "string",
+  choices: ["index", "speed"],
+  description: "Machines tried lowest index first (default) or fastest first.",
+};
+
+const QUEUE_ORDER: SchedulerOptionSpec = {
+  key: "order",
+  type: "string",
+  choices: ["fcfs", "sjf", "largest-first", "user-priority"],
+  description: "Queue order (default fcfs); ties by submit time, then id.",
+};
+
+/** The backfill options common to the presets, from typed `--opt` values. */
+function presetOptions(o: Readonly<Record<string, OptionValue>>): PresetOptions {
+  const out: { order?: OrderName; machineOrder?: MachineOrder; keepReservations?: boolean } = {};
+  if (o.order !== undefined) out.order = o.order as OrderName;
+  if (o.machineOrder !== undefined) out.machineOrder = o.machineOrder as MachineOrder;
+  if (o.keepReservations !== undefined) out.keepReservations = o.keepReservations as boolean;
+  return out;
+}
+
+/**
+ * Every policy `sched-sim` knows, by name, in `--help` order. Packages' policies are added here
+ * as they land (one entry each, options declared so `--opt` is checked).
+ */
+export const SCHEDULERS: readonly SchedulerEntry[] = [
+  {
+    name: "fcfs",
+    description: "First come, first served: strict arrival order, no overtaking.",
+    options: [MACHINE_ORDER],
+    create: (o) =>
+      fcfs(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
+  },
+  {
+    name: "easy",
+    description:
+      "EASY backfilling: the first waiting job gets a reservation; later jobs start if they do not delay it.",
+    options: [QUEUE_ORDER, MACHINE_ORDER],
+    create: (o) => easy(presetOptions(o)),
+  },
+  {
+    name: "conservative",
+    description:
+      "Conservative backfilling: every job gets a reservation on arrival, compressed when jobs end early.",
+    options: [QUEUE_ORDER, MACHINE_ORDER],
+    create: (o) => conservative(presetOptions(o)),
+  },
+  {
+    name: "backfill",
+    description:
+      "Backfilling with a chosen depth: reservations=0 (no backfilling), 1 (EASY), k, or inf (conservative).",
+    options: [
+      {
+        key: "reservations",
+        type: "integer",
+        min: 0,
+        allowInfinity: true,
+        description: "Waiting jobs holding a reservation: an integer >= 0 or inf (default 1).",
+      },
+      QUEUE_ORDER,
+      {
+        key: "keepReservations",
+        type: "boolean",
+        description: "A job keeps its reservation until it starts (BF-unrm; default false).",
+      },
+      MACHINE_ORDER,
+    ],
+    create: (o) =>
+      backfill({
+        ...presetOptions(o),
+        ...(o.reservations === undefined ? {} : { reservations: o.reservations as number }),
+      }),
+  },
+  {
+    name: "edf",
+    description:
+      "Earliest deadline first (the convergent paper's baseline); on jobs without deadlines, greedy first fit in submit order.",
+    options: [
+      {
+        key: "preemption",
+        type: "boolean",
+        description: "Preempt later-deadline jobs for an earlier one (default true).",
+      },
+      {
+        ...MACHINE_ORDER,
+        description: "Machines tried fastest first (default speed) or by index.",
+      },
+    ],
+    create: (o) => {
+      const options: { preemption?: boolean; machineOrder?: MachineOrder } = {};
+      if (o.preemption !== undefined) options.preemption = o.preemption as boolean;
+      if (o.machineOrder !== undefined) options.machineOrder = o.machineOrder as MachineOrder;
+      return edf(options);
+    },
+  },
+  {
+    name: "competitive",
+    description:
+      "Competitive matchmaking: Elo-rated machines in tiers, a job goes to its level's tier (@sched/elo). One job per machine.",
+    options: [
+      { key: "tiers", type: "integer", min: 1, description: "Number of tiers (default 5)." },
+      { key: "tierWidth", type: "number", description: "Rating range per tier (default 500)." },
+      { key: "growth", type: "number", description: "Rating growth constant C (default 20)." },
+      {
+        key: "baseRating",
+        type: "number",
+        description: "Starting rating (default tiers x tierWidth / 2).",
+      },
+      {
+        key: "overhead",
+        type: "number",
+        description: "Win-condition overhead, in speed units (default 0).",
+      },
+      {
+        key: "maxSpeed",
+        type: "number",
+        description: "MAXSPEED of the win condition (default the fastest benchmark).",
+      },
+      {
+        key: "stickyTopTier",
+        type: "boolean",
+        description: "Machines never leave the top tier once there (default false).",
+      },
+    ],
+    create: (o) => competitiveScheduler({ ...o } as CompetitiveOptions),
+  },
+  {
+    name: "random",
+    description: "A uniformly random machine per job, FIFO per machine (@sched/elo).",
+    options: [{ key: "seed", type: "integer", description: "PRNG seed (default 1)." }],
+    create: (o) => randomScheduler(o.seed === undefined ? {} : { seed: o.seed as number }),
+  },
+  {
+    name: "min-min",
+    description: "Batch-mode Min-Min on benchmark-based expected times (@sched/elo).",
+    options: [],
+    create: () => minMinScheduler(),
+  },
+  {
+    name: "max-min",
+    description: "Batch-mode Max-Min on benchmark-based expected times (@sched/elo).",
+    options: [],
+    create: () => maxMinScheduler(),
+  },
+  {
+    name: "mct",
+    description: "Minimum completion time, immediate mode (@sched/elo).",
+    options: [],
+    create: () => mctScheduler(),
+  },
+];
+
+/**
+ * The policies `demo` and the `fcfs-load` experiment compare: the backfilling family on a pool
+ * of identical processors (EDF is left out: the synthetic jobs have no deadlines).
+ */
+export const COMPARED_SCHEDULERS: readonly string[] = ["fcfs", "easy", "conservative"];
+
+/** The registry entries of {@link COMPARED_SCHEDULERS}, with default options. */
+export function comparedSchedulers(): SchedulerChoice[] {
+  return COMPARED_SCHEDULERS.map((name) => {
+    const entry = SCHEDULERS.find((s) => s.name === name) as SchedulerEntry;
+    return { entry, options: {}, label: name };
+  });
+}
+
+/** A scheduler picked on the command line: the entry, its typed options and a display label. */
+export interface SchedulerChoice {
+  readonly entry: SchedulerEntry;
+  readonly options: Readonly<Record<string, OptionValue>>;
+  /** `name` or `name(key=value,...)`, keys sorted. */
+  readonly label: string;
+}
+
+/** The registry entry called `name`, or a {@link UsageError} listing the known names. */
+export function findScheduler(name: string, command: string): SchedulerEntry {
+  const entry = SCHEDULERS.find((s) => s.name === name);
+  if (entry === undefined) {
+    throw new UsageError(
+      `${command}: option --scheduler: unknown scheduler '${name}'; known: ${SCHEDULERS.map((s) => s.name).join(", ")}`,
+      command,
+    );
+  }
+  return entry;
+}
+
+/**
+ * Resolve `--scheduler NAME` and its `--opt key=value` words: unknown names and keys, a missing
+ * `=`, a repeated key and a value of the wrong type throw a {@link UsageError} naming them.
+ */
+export function chooseScheduler(
+  name: string,
+  optWords: readonly string[],
+  command: string,
+): SchedulerChoice {
+  const entry = findScheduler(name, command);
+  const options: Record<string, OptionValue> = {};
+  for (const word of optWords) {
+    const eq = word.indexOf("=");
+    const key = eq === -1 ? word : word.slice(0, eq);
+    const where = `${command}: option --opt ${word}`;
+    if (eq <= 0) throw new UsageError(`${where}: expected key=value`, command);
+    const spec = entry.options.find((o) => o.key === key);
+    if (spec === undefined) {
+      const known = entry.options.map((o) => o.key);
+      throw new UsageError(
+        `${where}: scheduler '${entry.name}' has no option '${key}'${known.length > 0 ? `; it has ${known.join(", ")}` : "; it takes no options"}`,
+        command,
+      );
+    }
+    if (key in options) throw new UsageError(`${where}: '${key}' given twice`, command);
+    options[key] = optionValue(spec, word.slice(eq + 1), where, command);
+  }
+  const keys = Object.keys(options).sort();
+  const label =
+    keys.length === 0
+      ? entry.name
+      : `${entry.name}(${keys.map((k) => `${k}=${options[k]}`).join(",")})`;
+  return { entry, options, label };
+}
+
+/** An option value as the command line writes it (`inf` for Infinity). */
+export function optionText(value: OptionValue): string {
+  return value === Number.POSITIVE_INFINITY ? "inf" : String(value);
+}
+
+/** Options for a report: each value as a JSON-safe value (`"inf"` for Infinity). */
+export function optionsForReport(
+  options: Readonly<Record<string, OptionValue>>,
+): Record<string, OptionValue> {
+  const out: Record<string, OptionValue> = {};
+  for (const [k, v] of Object.entries(options)) {
+    out[k] = typeof v === "number" && !Number.isFinite(v) ? optionText(v) : v;
+  }
+  return out;
+}
+
+function optionValue(
+  spec: SchedulerOptionSpec,
+  text: string,
+  where: string,
+  command: string,
+): OptionValue {
+  switch (spec.type) {
+    case "integer": {
+      if (spec.allowInfinity && text === "inf") return Number.POSITIVE_INFINITY;
+      const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+      const min = spec.min ?? Number.MIN_SAFE_INTEGER;
+      if (!Number.isSafeInteger(n) || n < min) {
+        const expected = `an integer${spec.min === undefined ? "" : ` >= ${spec.min}`}${spec.allowInfinity ? " or inf" : ""}`;
+        throw new UsageError(`${where}: expected ${expected}`, command);
+      }
+      return n;
+    }
+    case "number": {
+      const n = text.trim() === "" ? Number.NaN : Number(text);
+      if (!Number.isFinite(n)) throw new UsageError(`${where}: expected a finite number`, command);
+      return n;
+    }
+    case "boolean":
+      if (text === "true") return true;
+      if (text === "false") return false;
+      throw new UsageError(`${where}: expected true or false`, command);
+    case "string":
+      if (spec.choices !== undefined && !spec.choices.includes(text)) {
+        throw new UsageError(`${where}: expected one of ${spec.choices.join(", ")}`, command);
+      }
+      return text;
+  }
+}
+
+/** `--help` text listing the schedulers and their options. */
+export function schedulersHelp(): string {
+  const lines = ["Schedulers (--scheduler NAME; their options with --opt key=value):"];
+  for (const s of SCHEDULERS) {
+    lines.push(hanging(`  ${s.name}`, s.description, 16));
+    for (const o of s.options) {
+      const type = o.choices ? o.choices.join("|") : o.allowInfinity ? `${o.type}|inf` : o.type;
+      lines.push(hanging(`${" ".repeat(16)}${o.key}=<${type}>`, o.description, 20));
+    }
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,167 @@
+import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
+import { eloInstance } from "@sched/elo";
+import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import type { ExperimentInstance } from "../experiments/experiment.js";
+import { EXPERIMENTS } from "../experiments/registry.js";
+import { deterministicMetrics } from "../outputs.js";
+import { chooseScheduler } from "../schedulers.js";
+import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
+import { syntheticWorkload } from "../synthetic.js";
+import type { RunSource, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+
+/** What one finished run recorded (deterministic: same plan and task, same record). */
+export interface RunRecord {
+  readonly key: string;
+  /** Scheduler label, e.g. `easy(order=sjf)`. */
+  readonly scheduler: string;
+  readonly params: Readonly<Record<string, number>>;
+  readonly seed: number;
+  /** Every deterministic number of core's `computeMetrics` (NaN where undefined). */
+  readonly metrics: Readonly<Record<string, number>>;
+  readonly events: number;
+  readonly decisions: number;
+}
+
+/** Wall-clock measurements of a run: not deterministic, kept apart from the record. */
+export interface RunTiming {
+  /** Whole run: instance, simulation, metrics. */
+  readonly wallMs: number;
+  /** Inside the policy only. */
+  readonly schedulerMs: number;
+}
+
+/**
+ * Per-thread memo: the last workload instance (runs of one point and seed are adjacent and share
+ * it) and parsed SWF files.
+ */
+export interface InstanceCache {
+  last?: { readonly id: string; readonly instance: ExperimentInstance };
+  readonly swf: Map<string, Promise<SwfWorkload>>;
+}
+
+/** An empty {@link InstanceCache}. */
+export function createInstanceCache(): InstanceCache {
+  return { swf: new Map() };
+}
+
+async function buildInstance(
+  source: RunSource,
+  params: Readonly<Record<string, number>>,
+  seed: number,
+  cache: InstanceCache,
+): Promise<ExperimentInstance> {
+  if (source.kind === "registry") {
+    const experiment = EXPERIMENTS.find((e) => e.name === source.experiment);
+    if (experiment === undefined) throw new Error(`unknown experiment '${source.experiment}'`);
+    return experiment.instance(params[experiment.param] as number, seed, source.quick);
+  }
+  return workloadInstance(source.workload, params, seed, cache);
+}
+
+async function workloadInstance(
+  w: WorkloadSpec,
+  params: Readonly<Record<string, number>>,
+  seed: number,
+  cache: InstanceCache,
+): Promise<ExperimentInstance> {
+  switch (w.type) {
+    case "synthetic": {
+      const { jobs, load, procs } = { ...w, ...params };
+      return {
+        jobs: syntheticWorkload({ jobs, load, procs, seed }),
+        platform: identicalPool(procs),
+      };
+    }
+    case "swf": {
+      const id = `${w.path}\n${w.clean}\n${w.estimate}`;
+      let pending = cache.swf.get(id);
+      if (pending === undefined) {
+        pending = readSwfWorkload(w.path, { clean: w.clean, estimate: w.estimate });
+        cache.swf.set(id, pending);
+      }
+      const swf = await pending;
+      const procs = params.procs ?? w.procs ?? swf.header?.maxProcs ?? swf.header?.maxNodes;
+      if (procs === undefined || procs <= 0) {
+        throw new Error(`${w.path}: no machine size in the header; give platform.procs`);
+      }
+      return { jobs: swf.jobs, platform: identicalPool(procs) };
+    }
+    case "model": {
+      const model = WORKLOAD_MODELS.find((m) => m.name === w.model);
+      if (model === undefined) throw new Error(`unknown workload model '${w.model}'`);
+      const options: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(w.options)) options[k] = parseModelOption(w.model, k, v);
+      for (const [k, v] of Object.entries(params)) {
+        options[k] = parseModelOption(w.model, k, String(v));
+      }
+      options.seed = seed;
+      const out = model.generate(options);
+      return { jobs: out.jobs, platform: out.platform };
+    }
+    case "elo": {
+      const { machines, jobs, fluctuation, meanInterarrival } = { ...w, ...params };
+      return eloInstance({ machines, jobs, seed, fluctuation, meanInterarrival });
+    }
+  }
+}
+
+async function instanceFor(
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache,
+): Promise<ExperimentInstance> {
+  const id = JSON.stringify([task.params, task.seed]);
+  if (cache.last?.id === id) return cache.last.instance;
+  const instance = await buildInstance(plan.source, task.params, task.seed, cache);
+  cache.last = { id, instance };
+  return instance;
+}
+
+/**
+ * Simulate one run of `plan` and return its full trace (used by `report` to draw a run's Gantt
+ * chart: the run is a pure function of the plan and the task, so it is recomputed, not stored).
+ *
+ * @throws whatever building the workload or the policy throws.
+ */
+export async function simulateTask(
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache = createInstanceCache(),
+): Promise<ScheduleTrace> {
+  const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);
+  const s = plan.schedulers[task.scheduler];
+  if (s === undefined) throw new Error(`no scheduler #${task.scheduler}`);
+  const choice = chooseScheduler(s.name, s.opts, "sweep");
+  return simulate(
+    jobs,
+    platform,
+    choice.entry.create(choice.options),
+    executionModel === undefined ? {} : { executionModel },
+  );
+}
+
+/** Run one task: simulate, then measure. Deterministic apart from the timing. */
+export async function executeTask(
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache,
+): Promise<{ record: RunRecord; timing: RunTiming }> {
+  const started = performance.now();
+  const trace = await simulateTask(plan, task, cache);
+  const metrics = deterministicMetrics(computeMetrics(trace));
+  const numbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(metrics)) if (typeof v === "number") numbers[k] = v;
+  const label = (plan.schedulers[task.scheduler] as { label: string }).label;
+  return {
+    record: {
+      key: task.key,
+      scheduler: label,
+      params: task.params,
+      seed: task.seed,
+      metrics: numbers,
+      events: trace.stats.events,
+      decisions: trace.stats.decisions,
+    },
+    timing: { wallMs: performance.now() - started, schedulerMs: trace.stats.schedulerMs },
+  };
+}

@@ -1,0 +1,36 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { createInstanceCache, executeTask } from "./execute.js";
+import type { RunTask } from "./plan.js";
+import type { SweepWorkerData, SweepWorkerReply } from "./pool.js";
+
+/** Whether this thread was started by {@link workerExecutor} as a sweep worker. */
+export function isSweepWorker(): boolean {
+  return (
+    parentPort !== null &&
+    typeof workerData === "object" &&
+    workerData !== null &&
+    (workerData as Partial<SweepWorkerData>).schedSimSweepWorker === true
+  );
+}
+
+/**
+ * The body of a sweep worker thread: runs each task it is sent and replies with the record and
+ * timing, or the error's message. Never throws.
+ */
+export function runSweepWorker(): void {
+  const port = parentPort;
+  if (port === null) return;
+  const { plan } = workerData as SweepWorkerData;
+  const cache = createInstanceCache();
+  port.on("message", (message: { id: number; task: RunTask }) => {
+    executeTask(plan, message.task, cache).then(
+      (outcome) => port.postMessage({ id: message.id, ok: true, outcome } satisfies SweepWorkerReply),
+      (error: unknown) =>
+        port.postMessage({
+          id: message.id,
+          ok: false,
+          message: error instanceof Error ? error.message : String(error),
+        } satisfies SweepWorkerReply),
+    );
+  });
+}

@@ -1,0 +1,117 @@
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { type Job, SchedError } from "@sched/core";
+import {
+  readSwfLines,
+  type SwfCleanupReport,
+  type SwfHeader,
+  swfToJobsAsync,
+} from "@sched/workload";
+import { describeFsError } from "./atomic.js";
+
+/** A workload read from an SWF file. */
+export interface SwfWorkload {
+  readonly header: SwfHeader | undefined;
+  readonly jobs: readonly Job[];
+  readonly report: SwfCleanupReport;
+}
+
+/** Options of {@link readSwfWorkload}. */
+export interface ReadSwfWorkloadOptions {
+  /** Apply the conventional clean-up (see `swfToJobs`). @defaultValue false */
+  readonly clean?: boolean;
+  /** Where estimates come from. @defaultValue "requested" */
+  readonly estimate?: "requested" | "runtime";
+}
+
+/**
+ * Read the SWF file at `path` as jobs, streaming it line by line (a gzip file, recognised by its
+ * magic bytes, is gunzipped on the fly), so memory holds the jobs, never the text.
+ *
+ * @throws ParseError naming `path`, the line and the field when a line is malformed;
+ *   InvalidInputError naming the record when a job is invalid; a file-system error when the
+ *   file cannot be read.
+ */
+export async function readSwfWorkload(
+  path: string,
+  options: ReadSwfWorkloadOptions = {},
+): Promise<SwfWorkload> {
+  const gz = await isGzip(path);
+  const file = createReadStream(path);
+  let input: Readable = file;
+  if (gz) {
+    const gunzip = createGunzip();
+    file.on("error", (e) => gunzip.destroy(e));
+    input = file.pipe(gunzip);
+  }
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let header: SwfHeader | undefined;
+  try {
+    const { jobs, report } = await swfToJobsAsync(
+      readSwfLines(lines, {
+        source: path,
+        onHeader: (h) => {
+          header = h;
+        },
+      }),
+      { clean: options.clean ?? false, estimate: options.estimate ?? "requested" },
+    );
+    return { header, jobs, report };
+  } catch (error) {
+    if (error instanceof SchedError) throw error;
+    // A file-system or gunzip error: say which file, and what happened in plain words.
+    throw new Error(`cannot read ${path}${gz ? " (gzip)" : ""}: ${describeFsError(error)}`, {
+      cause: error,
+    });
+  } finally {
+    lines.close();
+    input.destroy();
+    file.destroy();
+  }
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(buffer, 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The clean-up report as lines for stderr. */
+export function cleanupReportText(report: SwfCleanupReport, clean: boolean): string {
+  const ids = (list: readonly number[]): string =>
+    list.length === 0
+      ? ""
+      : ` (job${list.length === 1 ? "" : "s"} ${list.slice(0, 5).join(", ")}${list.length > 5 ? ", ..." : ""})`;
+  const lines = [
+    `${clean ? "clean-up" : "conversion"}: ${report.records} records read, ${report.jobs} jobs kept`,
+  ];
+  if (clean) {
+    lines.push(
+      `  dropped, run time <= 0:       ${report.droppedRuntime.length}${ids(report.droppedRuntime)}`,
+    );
+    lines.push(
+      `  dropped, processors <= 0:     ${report.droppedProcs.length}${ids(report.droppedProcs)}`,
+    );
+    lines.push(
+      `  dropped, requested time <= 0: ${report.droppedRequestedTime.length}${ids(report.droppedRequestedTime)}`,
+    );
+    lines.push(
+      `  run time capped at requested: ${report.runtimeCapped.length}${ids(report.runtimeCapped)}`,
+    );
+  }
+  lines.push(
+    `  size from allocated procs:    ${report.sizeFromAllocated.length} differ from requested`,
+  );
+  lines.push(
+    `  size from requested procs:    ${report.sizeFromRequested.length} (allocated unknown)`,
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CommandSpec,
+  commandHelp,
+  integerValue,
+  parseCommandArgs,
+  requirePositionals,
+  suggest,
+} from "../src/args.js";
+import { UsageError } from "../src/usage-error.js";
+
+const spec: CommandSpec = {
+  name: "try",
+  summary: "A command for tests.",
+  description: "",
+  options: [
+    { name: "procs", short: "p", type: "string", arg: "N", description: "Processors." },
+    { name: "clean", type: "boolean", description: "Clean." },
+    { name: "opt", type: "string", multiple: true, description: "Options." },
+  ],
+  positionals: [{ name: "thing", description: "A thing.", required: true }],
+  examples: ["sched-sim try x"],
+};
+
+function usage(f: () => unknown): string {
+  try {
+    f();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a UsageError");
+}
+
+describe("parseCommandArgs", () => {
+  it("reads long, short, --key=value, flags, repeated options and positionals", () => {
+    const parsed = parseCommandArgs(spec, [
+      "x",
+      "--procs",
+      "8",
+      "--clean",
+      "--opt=a=1",
+      "--opt",
+      "b=2",
+    ]);
+    expect(parsed.values).toEqual({ procs: "8", clean: true, opt: ["a=1", "b=2"] });
+    expect(parsed.positionals).toEqual(["x"]);
+    expect(parseCommandArgs(spec, ["-p", "3"]).values.procs).toBe("3");
+  });
+
+  it("treats everything after -- as positionals", () => {
+    expect(parseCommandArgs(spec, ["--", "--procs"]).positionals).toEqual(["--procs"]);
+  });
+
+  it("rejects an unknown option, naming it and suggesting a close one", () => {
+    const message = usage(() => parseCommandArgs(spec, ["--porcs", "4"]));
+    expect(message).toContain("unknown option --porcs");
+    expect(message).toContain("did you mean --procs?");
+    expect(usage(() => parseCommandArgs(spec, ["-x"]))).toContain("unknown option -x");
+  });
+
+  it("rejects a missing value, a value on a flag, a repeated single option, an extra positional", () => {
+    expect(usage(() => parseCommandArgs(spec, ["--procs"]))).toContain(
+      "option --procs needs a value (N)",
+    );
+    expect(usage(() => parseCommandArgs(spec, ["--procs", "--clean"]))).toContain(
+      "--procs needs a value",
+    );
+    expect(usage(() => parseCommandArgs(spec, ["--clean=yes"]))).toContain(
+      "option --clean takes no value",
+    );
+    expect(usage(() => parseCommandArgs(spec, ["-p", "1", "--procs", "2"]))).toContain(
+      "option --procs was given more than once",
+    );
+    expect(usage(() => parseCommandArgs(spec, ["a", "b"]))).toContain("unexpected argument 'b'");
+  });
+
+  it("accepts --help and --debug on every command", () => {
+    expect(parseCommandArgs(spec, ["--help", "--debug"]).values).toEqual({
+      help: true,
+      debug: true,
+    });
+  });
+
+  it("requirePositionals names the missing argument", () => {
+    expect(usage(() => requirePositionals(spec, parseCommandArgs(spec, [])))).toContain(
+      "missing argument <thing>",
+    );
+  });
+});
+
+describe("integerValue", () => {
+  it("parses integers in range and names the option otherwise", () => {
+    expect(integerValue("try", "procs", "12", 1)).toBe(12);
+    for (const bad of ["0", "-3", "1.5", "abc", "", "1e3"]) {
+      expect(usage(() => integerValue("try", "procs", bad, 1))).toContain(
+        `option --procs must be an integer >= 1, got '${bad}'`,
+      );
+    }
+    expect(usage(() => integerValue("try", "seeds", "20", 1, 10))).toContain("in [1, 10]");
+  });
+});
+
+describe("suggest", () => {
+  it("suggests only close candidates", () => {
+    expect(suggest("fcsf", ["fcfs", "easy"])).toBe("fcfs");
+    expect(suggest("zzzzzz", ["fcfs", "easy"])).toBeUndefined();
+  });
+});
+
+describe("commandHelp", () => {
+  it("lists usage, every option (with the common ones) and the examples", () => {
+    const help = commandHelp(spec);
+    expect(help).toMatch(/^Usage: sched-sim try <thing> \[options\]/);
+    for (const word of [
+      "--procs N",
+      "--clean",
+      "--opt",
+      "(repeatable)",
+      "--help",
+      "--debug",
+      "sched-sim try x",
+    ]) {
+      expect(help).toContain(word);
+    }
+  });
+});

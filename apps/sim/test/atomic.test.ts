@@ -1,0 +1,45 @@
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeFilesAtomic } from "../src/atomic.js";
+
+describe("writeFilesAtomic", () => {
+  it("writes every file and creates the directory", async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), "sched-sim-")), "out", "deep");
+    await writeFilesAtomic(
+      new Map([
+        [join(dir, "a.txt"), "A"],
+        [join(dir, "b.txt"), "B"],
+      ]),
+    );
+    expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("A");
+    expect(await readFile(join(dir, "b.txt"), "utf8")).toBe("B");
+    expect((await readdir(dir)).sort()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("leaves earlier files untouched and no temporaries when one file cannot be written", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sched-sim-"));
+    await writeFile(join(dir, "a.txt"), "old A");
+    // b.txt cannot be created: its parent "blocked" is a file, not a directory.
+    await writeFile(join(dir, "blocked"), "");
+    await expect(
+      writeFilesAtomic(
+        new Map([
+          [join(dir, "a.txt"), "new A"],
+          [join(dir, "blocked", "b.txt"), "B"],
+        ]),
+      ),
+    ).rejects.toThrow(/blocked/);
+    expect(await readFile(join(dir, "a.txt"), "utf8")).toBe("old A");
+    expect((await readdir(dir)).sort()).toEqual(["a.txt", "blocked"]);
+  });
+
+  it("replaces an existing file whole", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sched-sim-"));
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "m.json"), "x".repeat(1000));
+    await writeFilesAtomic(new Map([[join(dir, "m.json"), "{}\n"]]));
+    expect(await readFile(join(dir, "m.json"), "utf8")).toBe("{}\n");
+  });
+});

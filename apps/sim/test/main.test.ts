@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { cli } from "./helpers.js";
+
+describe("sched-sim (top level)", () => {
+  it("--help lists the commands and exits 0", async () => {
+    const r = await cli("--help");
+    expect(r.code).toBe(0);
+    for (const c of ["demo", "run", "reproduce", "Exit codes"]) expect(r.stdout).toContain(c);
+  });
+
+  it("--version prints the package version", async () => {
+    const r = await cli("--version");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it("no arguments prints the help to stderr and exits 2", async () => {
+    const r = await cli();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Usage: sched-sim <command>");
+  });
+
+  it("an unknown command exits 2 with a one-line message and a suggestion", async () => {
+    const r = await cli("rnu");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "sched-sim: unknown command 'rnu' (did you mean run?); see 'sched-sim --help'\n",
+    );
+  });
+
+  it("an unknown top-level option exits 2 naming it", async () => {
+    const r = await cli("--frobnicate");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option --frobnicate");
+  });
+
+  it("every command has --help (and 'help <command>' prints the same)", async () => {
+    for (const command of ["demo", "run", "reproduce"]) {
+      const r = await cli(command, "--help");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: sched-sim ${command}`);
+      expect((await cli("help", command)).stdout).toBe(r.stdout);
+    }
+  });
+
+  it("a bad option of a command exits 2 with a message naming the option", async () => {
+    const r = await cli("run", "--workload", "x.swf", "--procz", "4");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sched-sim: run: unknown option --procz \(did you mean --procs\?\)/);
+    expect(r.stderr.split("\n")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,222 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { cli, fixture, tempDir } from "./helpers.js";
+
+const SMALL = fixture("small.swf");
+
+// FCFS on small.swf after the clean-up, worked by hand (see test/fixtures/README.md).
+const EXPECTED_JOBS_CSV = [
+  "id,submit,start,end,wait,runtime,estimate,procs,status,preemptions,reason",
+  "1,0,0,100,0,100,200,4,completed,0,",
+  "2,10,10,60,0,50,100,4,completed,0,",
+  "3,20,60,90,40,30,60,2,completed,0,",
+  "4,30,60,70,30,10,20,1,completed,0,",
+  "5,40,100,120,60,20,40,8,completed,0,",
+  "7,60,120,180,60,60,60,2,completed,0,",
+  "",
+].join("\n");
+
+function withoutTiming(json: string): unknown {
+  const doc = JSON.parse(json) as Record<string, unknown>;
+  delete doc.timing;
+  return doc;
+}
+
+describe("sched-sim run", () => {
+  it("runs FCFS on an SWF file and writes jobs.csv and metrics.json", async () => {
+    const out = join(await tempDir(), "out");
+    const r = await cli("run", "--scheduler", "fcfs", "--workload", SMALL, "--clean", "--out", out);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${SMALL}: 6 jobs on 8 processors`);
+    expect(r.stdout).toMatch(/policy\s+jobs\s+mean wait/);
+    expect(r.stdout).toMatch(/fcfs\s+6\s+31\.7\s+2\.39/);
+    // The clean-up report goes to stderr.
+    expect(r.stderr).toContain("7 records read, 6 jobs kept");
+    expect(r.stderr).toMatch(/dropped, run time <= 0:\s+1 \(job 6\)/);
+    expect(r.stderr).toMatch(/run time capped at requested:\s+1 \(job 7\)/);
+
+    expect(await readFile(join(out, "jobs.csv"), "utf8")).toBe(EXPECTED_JOBS_CSV);
+    const text = await readFile(join(out, "metrics.json"), "utf8");
+    const metrics = JSON.parse(text) as Record<string, unknown>;
+    expect(metrics.jobs).toBe(6);
+    expect(metrics.meanWait).toBeCloseTo(190 / 6, 5);
+    expect(metrics.meanBoundedSlowdown).toBeCloseTo((1 + 1 + 70 / 30 + 4 + 4 + 2) / 6, 5);
+    expect(metrics.makespan).toBeGreaterThan(0);
+    expect(metrics.utilization).toBeGreaterThan(0);
+    expect(metrics.utilization).toBeLessThanOrEqual(1);
+    expect(metrics.run).toMatchObject({
+      scheduler: "fcfs",
+      procs: 8,
+      clean: true,
+      workload: SMALL,
+    });
+    expect(Object.keys(metrics.timing as object).sort()).toEqual([
+      "schedulerMs",
+      "schedulerMsPerDecision",
+    ]);
+    // Keys sorted at the top level.
+    const keys = Object.keys(metrics);
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it("--format json prints metrics.json to stdout", async () => {
+    const out = await tempDir();
+    const r = await cli("run", "-w", SMALL, "--clean", "--format", "json", "-o", out);
+    expect(r.code).toBe(0);
+    expect(withoutTiming(r.stdout)).toEqual(
+      withoutTiming(await readFile(join(out, "metrics.json"), "utf8")),
+    );
+  });
+
+  it("reads a gzipped trace like the plain one", async () => {
+    const dir = await tempDir();
+    const gz = join(dir, "small.swf.gz");
+    await writeFile(gz, gzipSync(await readFile(SMALL)));
+    const r = await cli("run", "-w", gz, "--clean", "-o", join(dir, "out"));
+    expect(r.code).toBe(0);
+    expect(await readFile(join(dir, "out", "jobs.csv"), "utf8")).toBe(EXPECTED_JOBS_CSV);
+  });
+
+  it("is deterministic: two runs write byte-identical files (timing apart)", async () => {
+    const a = await tempDir();
+    const b = await tempDir();
+    await cli("run", "-w", SMALL, "--clean", "-o", a);
+    await cli("run", "-w", SMALL, "--clean", "-o", b);
+    expect(await readFile(join(a, "jobs.csv"))).toEqual(await readFile(join(b, "jobs.csv")));
+    const strip = (t: string) => t.replace(/"timing": \{[^}]*\}/, "");
+    const ma = await readFile(join(a, "metrics.json"), "utf8");
+    expect(strip(ma)).toBe(strip(await readFile(join(b, "metrics.json"), "utf8")));
+    expect(strip(ma)).not.toBe(ma);
+  });
+
+  it("a malformed line exits 1 naming the file, the line and the field", async () => {
+    const r = await cli("run", "-w", fixture("malformed.swf"));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sched-sim: .*malformed\.swf:5 run time \(field 4\)/);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).not.toContain("    at ");
+  });
+
+  it("a corrupt gzip file exits 1 naming the file", async () => {
+    const dir = await tempDir();
+    const gz = join(dir, "broken.swf.gz");
+    const whole = gzipSync(await readFile(SMALL));
+    await writeFile(gz, whole.subarray(0, whole.length - 20));
+    const r = await cli("run", "-w", gz, "--clean");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sched-sim: cannot read /);
+    expect(r.stderr).toContain(`${gz} (gzip): `);
+  });
+
+  it("--debug adds the stack trace of a failure", async () => {
+    const r = await cli("run", "-w", fixture("malformed.swf"), "--debug");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("    at ");
+  });
+
+  it("a job the conversion refuses (no run time, no --clean) exits 1 naming the job", async () => {
+    const r = await cli("run", "-w", SMALL);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sched-sim: @sched\/workload/);
+    expect(r.stderr).toContain("(job 6) run time (field 4)");
+    expect(r.stderr).toContain("run with --clean");
+  });
+
+  it("a failing run leaves the files of an earlier run intact", async () => {
+    const out = await tempDir();
+    expect((await cli("run", "-w", SMALL, "--clean", "-o", out)).code).toBe(0);
+    const before = [
+      await readFile(join(out, "jobs.csv")),
+      await readFile(join(out, "metrics.json")),
+    ];
+    const failed = await cli("run", "-w", fixture("malformed.swf"), "-o", out);
+    expect(failed.code).toBe(1);
+    expect(await readFile(join(out, "jobs.csv"))).toEqual(before[0]);
+    expect(await readFile(join(out, "metrics.json"))).toEqual(before[1]);
+  });
+
+  it("a file that cannot be written exits 1 naming it, and leaves the other output untouched", async () => {
+    const out = await tempDir();
+    await mkdir(join(out, "jobs.csv"));
+    await writeFile(join(out, "metrics.json"), "earlier\n");
+    const r = await cli("run", "-w", SMALL, "--clean", "-o", out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cannot write ${join(out, "jobs.csv")}`);
+    expect(await readFile(join(out, "metrics.json"), "utf8")).toBe("earlier\n");
+    expect((await readdir(out)).sort()).toEqual(["jobs.csv", "metrics.json"]);
+  });
+
+  it("takes the machine size from --procs when the header has none, and asks for it otherwise", async () => {
+    const missing = await cli("run", "-w", fixture("no-size.swf"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("give the machine size with --procs N");
+    const given = await cli("run", "-w", fixture("no-size.swf"), "--procs", "4");
+    expect(given.code).toBe(0);
+    expect(given.stdout).toMatch(/fcfs\s+1\s/);
+  });
+
+  it("bad usage exits 2 with a message naming the option", async () => {
+    const cases: [string[], string][] = [
+      [["run"], "option --workload FILE is required"],
+      [
+        ["run", "-w", "does-not-exist.swf"],
+        "option --workload does-not-exist.swf: no such file or directory",
+      ],
+      [
+        ["run", "-w", SMALL, "--procs", "0"],
+        "option --procs must be an integer in [1, 10000000], got '0'",
+      ],
+      [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
+      [
+        ["run", "-w", SMALL, "--opt", "nope=1"],
+        "option --opt nope=1: scheduler 'fcfs' has no option 'nope'",
+      ],
+      [["run", "-w", SMALL, "--opt", "machineOrder=fast"], "expected one of index, speed"],
+      [
+        ["run", "-w", SMALL, "--format", "xml"],
+        "option --format must be one of table, json, got 'xml'",
+      ],
+      [
+        ["run", "-w", SMALL, "--out", SMALL],
+        `option --out ${SMALL}: exists and is not a directory`,
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr.startsWith("sched-sim: ")).toBe(true);
+    }
+  });
+
+  it("EASY and conservative backfill job 7 into the hole before job 5 (worked by hand)", async () => {
+    // After job 2 ends early at 60, jobs 3 and 4 start; job 5 (8 procs) waits for job 1 (est. end
+    // 200). At 70 job 4 has ended: job 7 (2 procs, est. 60) ends by 130 < 200, so it backfills.
+    // Job 1 really ends at 100, job 7 at 130: job 5 starts at 130.
+    for (const scheduler of ["easy", "conservative", "backfill"]) {
+      const out = await tempDir();
+      const r = await cli("run", "-w", SMALL, "--clean", "-s", scheduler, "-o", out);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = (await readFile(join(out, "jobs.csv"), "utf8")).trim().split("\n").slice(1);
+      expect(rows.map((row) => row.split(",").slice(0, 3).join(","))).toEqual([
+        "1,0,0",
+        "2,10,10",
+        "3,20,60",
+        "4,30,60",
+        "5,40,130",
+        "7,60,70",
+      ]);
+      const metrics = JSON.parse(await readFile(join(out, "metrics.json"), "utf8"));
+      expect(metrics.meanWait).toBeCloseTo(170 / 6, 5);
+    }
+  });
+
+  it("accepts scheduler options given with --opt", async () => {
+    const r = await cli("run", "-w", SMALL, "--clean", "--opt", "machineOrder=speed");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("fcfs(machineOrder=speed)");
+  });
+});

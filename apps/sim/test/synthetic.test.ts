@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { createRandom } from "../src/random.js";
+import { syntheticWorkload } from "../src/synthetic.js";
+
+describe("createRandom", () => {
+  it("gives the same stream for the same seed and different streams for neighbouring seeds", () => {
+    const a = createRandom(1);
+    const b = createRandom(1);
+    const c = createRandom(2);
+    const xs = Array.from({ length: 5 }, () => a.next());
+    expect(Array.from({ length: 5 }, () => b.next())).toEqual(xs);
+    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(xs);
+    for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
+  });
+});
+
+describe("syntheticWorkload", () => {
+  it("is deterministic in its options", () => {
+    expect(syntheticWorkload({ jobs: 200, seed: 3 })).toEqual(
+      syntheticWorkload({ jobs: 200, seed: 3 }),
+    );
+    expect(syntheticWorkload({ jobs: 200, seed: 3 })).not.toEqual(
+      syntheticWorkload({ jobs: 200, seed: 4 }),
+    );
+  });
+
+  it("gives valid rigid jobs in submit order with estimate >= runtime and sizes within the machine", () => {
+    const jobs = syntheticWorkload({ jobs: 1000, procs: 64, load: 0.7, seed: 9 });
+    expect(jobs).toHaveLength(1000);
+    jobs.forEach((j, i) => {
+      expect(j.id).toBe(i + 1);
+      expect(Number.isInteger(j.submit) && j.submit >= 0).toBe(true);
+      if (i > 0) expect(j.submit).toBeGreaterThanOrEqual(jobs[i - 1]!.submit);
+      expect(j.runtime).toBeGreaterThanOrEqual(1);
+      expect(j.estimate).toBeGreaterThanOrEqual(j.runtime);
+      expect(j.cores >= 1 && j.cores <= 64).toBe(true);
+    });
+  });
+
+  it("hits the offered load and only scales arrivals when the load changes", () => {
+    const at = (load: number) => syntheticWorkload({ jobs: 2000, procs: 128, load, seed: 5 });
+    const low = at(0.5);
+    const high = at(0.9);
+    const offered = (jobs: typeof low) => {
+      const work = jobs.reduce((s, j) => s + j.runtime * j.cores, 0);
+      const last = jobs[jobs.length - 1]!.submit;
+      const span = last + last / (jobs.length - 1);
+      return work / (128 * span);
+    };
+    expect(offered(low)).toBeCloseTo(0.5, 2);
+    expect(offered(high)).toBeCloseTo(0.9, 2);
+    expect(high.map((j) => [j.runtime, j.estimate, j.cores])).toEqual(
+      low.map((j) => [j.runtime, j.estimate, j.cores]),
+    );
+    expect(high[1999]!.submit).toBeLessThan(low[1999]!.submit);
+  });
+
+  it("rejects options out of range", () => {
+    expect(() => syntheticWorkload({ jobs: 0 })).toThrow(RangeError);
+    expect(() => syntheticWorkload({ procs: 1.5 })).toThrow(RangeError);
+    expect(() => syntheticWorkload({ load: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,630 @@
+import { InvalidInputError } from "@sched/core";
+import {
+  andNotInto,
+  complementInto,
+  count,
+  disjoint,
+  equal,
+  isEmpty,
+  lowest,
+  orInto,
+  subset,
+  toArray,
+  wordsFor,
+} from "./pe-set.js";
+import type { AllocationPolicy, AvailabilityRectangle } from "./policies.js";
+
+const WHERE = "@sched/advance-reservation/AvailRectList";
+
+/** Options of {@link AvailRectList}. */
+export interface AvailRectListOptions {
+  /**
+   * The earliest time the structure represents. Nothing is reserved before it: allocations are
+   * clipped to `[origin, ∞)` and rectangles never begin before it. {@link AvailRectList.advanceTo}
+   * moves it forward (a scheduler calls it with the current time).
+   * @defaultValue 0
+   */
+  readonly origin?: number;
+}
+
+/** Options of {@link AvailRectList.findAllocation}. */
+export interface FindAllocationOptions {
+  /**
+   * Clip each rectangle's end at the request's deadline `tdl`: the search looks at the records
+   * inside the request's window only, so a rectangle whose PEs stay free past the deadline ends
+   * there (and one never reserved again has a finite duration). `false` stretches rectangles to
+   * the next conflicting record, `Infinity` if there is none. The clipped form reproduces the
+   * paper's reported behaviour (Du_B close to PE_W); see the README's Interpretation.
+   * @defaultValue true
+   */
+  readonly clipToDeadline?: boolean;
+}
+
+/** One record of the structure: from `time` until the next record, exactly the PEs `busy` are reserved. */
+export interface AvailRecord {
+  readonly time: number;
+  /** Reserved PEs, increasing. Empty (the paper's `ø`) means every PE is free from `time` on. */
+  readonly busy: readonly number[];
+}
+
+/** What {@link AvailRectList.findAllocation} returns: a start time, the PEs, and why. */
+export interface Reservation {
+  /** Start time `ts` of the reservation. */
+  readonly start: number;
+  /** `ts + tdu`. */
+  readonly end: number;
+  /** The `n` lowest-index PEs of the chosen rectangle, increasing. */
+  readonly pes: readonly number[];
+  /** The maximum availability rectangle the policy chose. */
+  readonly rectangle: AvailabilityRectangle;
+}
+
+/** What {@link AvailRectList.earliestFit} returns. */
+export interface Fit {
+  readonly start: number;
+  /** The `n` lowest-index PEs free throughout `[start, start + duration)`, increasing. */
+  readonly pes: readonly number[];
+}
+
+/**
+ * The paper's availability structure (section 4): `AvailRectList`, the records `{time, busy
+ * PEs}` at which the set of reserved PEs changes, and `TimeSet`, their sorted times.
+ *
+ * Representation: the TimeSet is a sorted `number[]` searched by bisection, and record `k`'s
+ * busy set is a bitset (`Uint32Array` of `W = ceil(pes / 32)` words) with its size cached.
+ * Record `k` holds from `times[k]` until `times[k + 1]`; before the first record and from the
+ * last one on, nothing is reserved. The structure is kept minimal (the paper's clean-up of
+ * redundant records): the first record is not empty, no record equals its predecessor, and the
+ * last record is empty. The minimal form of a reservation timeline is unique, so two
+ * structures holding the same reservations have identical {@link AvailRectList.records}.
+ *
+ * Use it as the admission-control structure of an advance-reservation system, or as the
+ * availability profile of conservative backfilling ({@link AvailRectList.earliestFit}). Not
+ * re-entrant: a policy's `compare` must not call back into the structure it is ranking for.
+ *
+ * Complexity, with `m` records, `W = ceil(pes / 32)` words per set and `n'` records inside
+ * the interval touched: `addAllocation` / `deleteAllocation` O(log m + n'·W + m) (the `m` is
+ * the array shift of at most two inserted and two removed records, a memmove); `findAllocation`
+ * O(log m + p·(log m + (v + b)·W) + n) for `p` candidate start times, `v` records inside each
+ * candidate's window and `b` records walked to stretch its rectangle.
+ *
+ * @example
+ * ```ts
+ * const list = new AvailRectList(8);
+ * list.addAllocation(0, 10, [0, 1, 2, 3]);
+ * list.findAllocation(0, 5, 20, 6, firstFit);
+ * // { start: 10, end: 15, pes: [0, 1, 2, 3, 4, 5], rectangle: { start: 10, begin: 10, end: 20, freePEs: 8 } }
+ * ```
+ */
+export class AvailRectList {
+  /** Number of PEs, `0 .. pes - 1`. */
+  readonly pes: number;
+  private readonly words: number;
+  private originTime: number;
+  /** TimeSet: record times, strictly increasing. */
+  private readonly times: number[] = [];
+  /** Busy set of each record. */
+  private readonly sets: Uint32Array[] = [];
+  /** Size of each busy set. */
+  private readonly counts: number[] = [];
+  /** Scratch bitsets reused by every call (no allocation on the hot path). */
+  private readonly mask: Uint32Array;
+  private readonly union: Uint32Array;
+  private readonly free: Uint32Array;
+  private readonly bestFree: Uint32Array;
+  /** Busy sets of removed records, reused by `split` (no allocation in steady state). */
+  private readonly spare: Uint32Array[] = [];
+  /** Set by `rectangleAt` when a too-busy record rules out every start before this time. */
+  private blockedUntil = Number.NEGATIVE_INFINITY;
+  /** Candidate start times of the current `findAllocation`. */
+  private readonly candidates: number[] = [];
+
+  /**
+   * An empty structure (every PE free) for `pes` PEs.
+   * @throws InvalidInputError when `pes` is not a positive integer or `origin` is not finite.
+   */
+  constructor(pes: number, options: AvailRectListOptions = {}) {
+    if (!Number.isInteger(pes) || pes < 1) {
+      throw new InvalidInputError(WHERE, "pes", `is ${pes}, expected a positive integer`);
+    }
+    const origin = options.origin ?? 0;
+    if (!Number.isFinite(origin)) {
+      throw new InvalidInputError(
+        WHERE,
+        "options.origin",
+        `is ${origin}, expected a finite number`,
+      );
+    }
+    this.pes = pes;
+    this.words = wordsFor(pes);
+    this.originTime = origin;
+    this.mask = new Uint32Array(this.words);
+    this.union = new Uint32Array(this.words);
+    this.free = new Uint32Array(this.words);
+    this.bestFree = new Uint32Array(this.words);
+  }
+
+  /** The earliest time represented (see {@link AvailRectListOptions.origin}). */
+  get origin(): number {
+    return this.originTime;
+  }
+
+  /** Number of records. */
+  get size(): number {
+    return this.times.length;
+  }
+
+  /** A copy of the TimeSet: the record times, increasing. O(m). */
+  timeSet(): number[] {
+    return this.times.slice();
+  }
+
+  /** A copy of every record, in time order. O(m·(W + pes)). */
+  records(): AvailRecord[] {
+    return this.times.map((time, k) => ({ time, busy: toArray(this.sets[k]!) }));
+  }
+
+  /** An independent copy. O(m·W). */
+  clone(): AvailRectList {
+    const copy = new AvailRectList(this.pes, { origin: this.originTime });
+    for (let k = 0; k < this.times.length; k++) {
+      copy.times.push(this.times[k]!);
+      copy.sets.push(this.sets[k]!.slice());
+      copy.counts.push(this.counts[k]!);
+    }
+    return copy;
+  }
+
+  /** PEs reserved at instant `t` (increasing). O(log m + W + pes). */
+  busyAt(t: number): number[] {
+    const k = this.floorIndex(t);
+    return k < 0 ? [] : toArray(this.sets[k]!);
+  }
+
+  /**
+   * PEs free throughout `[ts, te)` (increasing); for an empty interval, the PEs free at `ts`.
+   * O(log m + v·W + pes) for `v` records in the interval.
+   * @throws InvalidInputError when `ts` or `te` is not finite.
+   */
+  freeDuring(ts: number, te: number): number[] {
+    this.checkTime("freeDuring", "ts", ts);
+    this.checkTime("freeDuring", "te", te);
+    this.unionOver(ts, Math.max(te, ts));
+    complementInto(this.free, this.union, this.pes);
+    return toArray(this.free);
+  }
+
+  /**
+   * Reserves `pes` during `[ts, te)` (paper's Algorithm 1): adds them to the busy set of every
+   * record in the interval, splitting records at `ts` and `te` when needed, then removes the
+   * records that became redundant. The part before the origin is ignored. In place.
+   *
+   * Complexity: O(log m + n'·W + m + |pes|).
+   * @throws InvalidInputError when the times are not finite, `te <= ts`, a PE index is out of
+   * range or repeated, or a PE is already reserved somewhere in `[ts, te)` (nothing changes then).
+   */
+  addAllocation(ts: number, te: number, pes: readonly number[]): void {
+    const a = this.prepare("addAllocation", ts, te, pes);
+    if (a === null) return;
+    // Check first, so a refused call leaves the structure untouched.
+    for (let k = Math.max(this.floorIndex(a), 0); k < this.times.length; k++) {
+      if (this.times[k]! >= te) break;
+      if (!disjoint(this.sets[k]!, this.mask)) {
+        const clash = lowest(this.intersection(this.sets[k]!), 1)[0];
+        throw new InvalidInputError(
+          `${WHERE}/addAllocation`,
+          "pes",
+          `include PE ${clash}, already reserved at ${Math.max(this.times[k]!, a)} within [${ts}, ${te})`,
+        );
+      }
+    }
+    const size = count(this.mask);
+    const i = this.split(a);
+    const j = this.split(te);
+    for (let k = i; k < j; k++) {
+      orInto(this.sets[k]!, this.mask);
+      this.counts[k]! += size;
+    }
+    this.cleanAt(j);
+    this.cleanAt(i);
+  }
+
+  /**
+   * Releases `pes` during `[ts, te)` (paper's Algorithm 2): the inverse of
+   * {@link AvailRectList.addAllocation}, with the same clean-up. A scheduler calls it when a
+   * job ends, with `ts` = now to drop the unused rest of an early-finishing job's reservation.
+   * The part before the origin is ignored. In place.
+   *
+   * Complexity: O(log m + n'·W + m + |pes|).
+   * @throws InvalidInputError when the times are not finite, `te <= ts`, a PE index is out of
+   * range or repeated, or a PE is not reserved throughout `[ts, te)` (nothing changes then).
+   */
+  deleteAllocation(ts: number, te: number, pes: readonly number[]): void {
+    const a = this.prepare("deleteAllocation", ts, te, pes);
+    if (a === null) return;
+    // Before the first record and from the last (empty) one on nothing is reserved, so the
+    // walk below also catches an interval that sticks out of the reserved range.
+    const first = this.floorIndex(a);
+    let badAt: number | null = first < 0 ? a : null;
+    for (let k = first; badAt === null && k < this.times.length; k++) {
+      if (k > first && this.times[k]! >= te) break;
+      if (!subset(this.mask, this.sets[k]!)) badAt = Math.max(this.times[k]!, a);
+    }
+    if (badAt !== null) {
+      throw new InvalidInputError(
+        `${WHERE}/deleteAllocation`,
+        "pes",
+        `are not all reserved at ${badAt} within [${ts}, ${te})`,
+      );
+    }
+    const size = count(this.mask);
+    const i = this.split(a);
+    const j = this.split(te);
+    for (let k = i; k < j; k++) {
+      andNotInto(this.sets[k]!, this.mask);
+      this.counts[k]! -= size;
+    }
+    this.cleanAt(j);
+    this.cleanAt(i);
+  }
+
+  /**
+   * Forgets the past: moves the origin to `t`, folding the records before `t` into one record at
+   * `t` (dropped if empty). Call it with the current time so rectangles do not stretch into the
+   * past. No-op when `t <= origin`. In place. O(log m + m).
+   * @throws InvalidInputError when `t` is not finite.
+   */
+  advanceTo(t: number): void {
+    this.checkTime("advanceTo", "t", t);
+    if (t <= this.originTime) return;
+    this.originTime = t;
+    const k = this.floorIndex(t);
+    if (k < 0) return;
+    this.times[k] = t;
+    this.times.splice(0, k);
+    for (const set of this.sets.splice(0, k)) this.spare.push(set);
+    this.counts.splice(0, k);
+    if (this.counts[0] === 0) this.removeAt(0);
+  }
+
+  /**
+   * The paper's candidate start times (section 4.2) for a request `(tr, tdu, tdl)`, increasing
+   * and distinct: the ready time `tr`, the latest start `tdl - tdu`, every record time inside
+   * `[tr, tdl - tdu]`, and every record time minus `tdu` inside it. `tr` is raised to the
+   * origin. Empty when the window is shorter than `tdu`. A start that is feasible anywhere in
+   * the window implies a feasible candidate (sliding a start left only adds records to its
+   * interval until it meets a record time or `tr`), so candidates lose no feasibility.
+   *
+   * Complexity: O(log m + p) for `p` candidates (a linear merge of two sorted runs).
+   * @throws InvalidInputError when `tr` is not finite, `tdu` not positive and finite, or `tdl` NaN.
+   */
+  candidateStartTimes(tr: number, tdu: number, tdl: number): number[] {
+    this.checkRequest("candidateStartTimes", tr, tdu, tdl);
+    const out: number[] = [];
+    this.fillCandidates(out, tr, tdu, tdl);
+    return out;
+  }
+
+  /**
+   * The paper's `findAllocation(tr, tdu, tdl, n, policy)` (Algorithm 3): for each candidate start
+   * time (see {@link AvailRectList.candidateStartTimes}) with at least `n` PEs free throughout
+   * `[ts, ts + tdu)`, its maximum availability rectangle (its end clipped at `tdl` unless
+   * `options.clipToDeadline` is false); then the rectangle `policy` prefers,
+   * ties to the earliest start; then its `n` lowest-index free PEs. Does not reserve them: call
+   * {@link AvailRectList.addAllocation} with the result. `null` when no candidate is feasible
+   * (also when `n` exceeds the PE count or `tdl < tr + tdu`).
+   *
+   * Complexity: O(log m + p·(log m + (v + b)·W) + n) for `p` candidates, `v` records per candidate
+   * window and `b` records walked to stretch each rectangle (bounded by m).
+   * @throws InvalidInputError when `tr` is not finite, `tdu` not positive and finite, `tdl` NaN,
+   * or `n` not a positive integer.
+   */
+  findAllocation(
+    tr: number,
+    tdu: number,
+    tdl: number,
+    n: number,
+    policy: AllocationPolicy,
+    options: FindAllocationOptions = {},
+  ): Reservation | null {
+    this.checkRequest("findAllocation", tr, tdu, tdl);
+    this.checkCount("findAllocation", n);
+    const endCap = (options.clipToDeadline ?? true) ? tdl : Number.POSITIVE_INFINITY;
+    if (n > this.pes) return null;
+    let best: AvailabilityRectangle | null = null;
+    const candidates = this.candidates;
+    this.fillCandidates(candidates, tr, tdu, tdl);
+    this.blockedUntil = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < candidates.length; c++) {
+      const s = candidates[c]!;
+      // A too-busy record found for an earlier candidate also rules this one out.
+      if (s < this.blockedUntil) continue;
+      const rect = this.rectangleAt(s, tdu, n, endCap);
+      if (rect === null) continue;
+      if (best === null || policy.compare(rect, best) < 0) {
+        best = rect;
+        this.bestFree.set(this.free);
+      }
+    }
+    if (best === null) return null;
+    return {
+      start: best.start,
+      end: best.start + tdu,
+      pes: lowest(this.bestFree, n),
+      rectangle: best,
+    };
+  }
+
+  /**
+   * The maximum availability rectangle of start time `ts` for a job of `tdu` seconds: the PEs
+   * free throughout `[ts, ts + tdu)` stretched back and forward while all of them stay free (no
+   * deadline here, so the end is not clipped), or `null` when fewer than `n` PEs are free.
+   * O(log m + (v + b)·W).
+   * @throws InvalidInputError when `ts` is not finite, `tdu` not positive and finite, or `n`
+   * not a positive integer.
+   */
+  maximumRectangle(ts: number, tdu: number, n = 1): AvailabilityRectangle | null {
+    this.checkRequest("maximumRectangle", ts, tdu, Number.POSITIVE_INFINITY);
+    this.checkCount("maximumRectangle", n);
+    return this.rectangleAt(Math.max(ts, this.originTime), tdu, n, Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The availability-profile query conservative backfilling needs: the earliest start `s >= t`
+   * (and `>= origin`) such that `n` PEs are free throughout `[s, s + duration)`, with the `n`
+   * lowest-index such PEs; `null` only when `n` exceeds the PE count. The answer is `t` or a
+   * record time, so only those are tried, in order.
+   *
+   * Complexity: O(log m + q·(log m + v·W) + n) for `q` start times tried (at most m + 1);
+   * records busier than `pes - n` let it skip every start that would overlap them.
+   * @throws InvalidInputError when `t` is not finite, `duration` not positive and finite, or
+   * `n` not a positive integer.
+   */
+  earliestFit(n: number, duration: number, t: number): Fit | null {
+    this.checkRequest("earliestFit", t, duration, Number.POSITIVE_INFINITY);
+    this.checkCount("earliestFit", n);
+    if (n > this.pes) return null;
+    const limit = this.pes - n;
+    let s = Math.max(t, this.originTime);
+    for (;;) {
+      // Scan the window [s, s + duration): a record with more than pes - n busy PEs rules out
+      // every start before its end, so jump there; otherwise test the union of the window.
+      const first = this.floorIndex(s);
+      const e = s + duration;
+      let jump = -1;
+      for (let k = Math.max(first, 0); k < this.times.length; k++) {
+        if (k > first && this.times[k]! >= e) break;
+        if (this.counts[k]! > limit) jump = k;
+      }
+      if (jump >= 0) {
+        // The last record is empty, so `jump + 1` exists.
+        s = this.times[jump + 1]!;
+        continue;
+      }
+      if (this.freeCountOver(s, e) >= n) return { start: s, pes: lowest(this.free, n) };
+      // The next record time after s (exists: the window ends inside the reserved range).
+      s = this.times[first + 1]!;
+    }
+  }
+
+  // --- internals -------------------------------------------------------------------------
+
+  /** Last index with `times[k] <= t`, or -1. */
+  private floorIndex(t: number): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** First index with `times[k] >= t`. */
+  private lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Writes the candidate start times into `out`, increasing and distinct: a linear merge of the
+   * record times in `[a, latest]` and the record times minus `tdu` in it, after `a` and before
+   * `latest`.
+   */
+  private fillCandidates(out: number[], tr: number, tdu: number, tdl: number): void {
+    out.length = 0;
+    const a = Math.max(tr, this.originTime);
+    const latest = latestStart(tdl, tdu);
+    if (!(latest >= a)) return;
+    out.push(a);
+    const times = this.times;
+    const len = times.length;
+    let i = this.lowerBound(a);
+    let j = i;
+    while (j < len && times[j]! - tdu < a) j++;
+    for (;;) {
+      const x = i < len && times[i]! <= latest ? times[i]! : Number.POSITIVE_INFINITY;
+      const y = j < len && times[j]! - tdu <= latest ? times[j]! - tdu : Number.POSITIVE_INFINITY;
+      if (x === Number.POSITIVE_INFINITY && y === Number.POSITIVE_INFINITY) break;
+      let v: number;
+      if (x <= y) {
+        v = x;
+        i++;
+      } else {
+        v = y;
+        j++;
+      }
+      if (v > out[out.length - 1]!) out.push(v);
+    }
+    if (Number.isFinite(latest) && latest > out[out.length - 1]!) out.push(latest);
+  }
+
+  /** Ensures a record at `t` (copying the busy set in force there); returns its index. */
+  private split(t: number): number {
+    const k = this.floorIndex(t);
+    if (k >= 0 && this.times[k] === t) return k;
+    const set = this.spare.pop() ?? new Uint32Array(this.words);
+    if (k >= 0) set.set(this.sets[k]!);
+    else set.fill(0);
+    this.times.splice(k + 1, 0, t);
+    this.sets.splice(k + 1, 0, set);
+    this.counts.splice(k + 1, 0, k >= 0 ? this.counts[k]! : 0);
+    return k + 1;
+  }
+
+  /** Removes record `k` if it is redundant (same busy set as its predecessor; empty if first). */
+  private cleanAt(k: number): void {
+    if (k < 0 || k >= this.times.length) return;
+    const redundant =
+      k === 0
+        ? this.counts[0] === 0
+        : this.counts[k] === this.counts[k - 1] && equal(this.sets[k]!, this.sets[k - 1]!);
+    if (redundant) this.removeAt(k);
+  }
+
+  private removeAt(k: number): void {
+    this.spare.push(this.sets[k]!);
+    this.times.splice(k, 1);
+    this.sets.splice(k, 1);
+    this.counts.splice(k, 1);
+  }
+
+  /** Validates an add/delete call, fills `mask`; returns the clipped start, or null for a no-op. */
+  private prepare(fn: string, ts: number, te: number, pes: readonly number[]): number | null {
+    this.checkTime(fn, "ts", ts);
+    this.checkTime(fn, "te", te);
+    if (!(te > ts)) {
+      throw new InvalidInputError(`${WHERE}/${fn}`, "te", `is ${te}, expected > ts (${ts})`);
+    }
+    this.mask.fill(0);
+    for (let i = 0; i < pes.length; i++) {
+      const p = pes[i]!;
+      if (!Number.isInteger(p) || p < 0 || p >= this.pes) {
+        throw new InvalidInputError(
+          `${WHERE}/${fn}`,
+          `pes[${i}]`,
+          `is ${p}, expected an integer in [0, ${this.pes - 1}]`,
+        );
+      }
+      const bit = 1 << (p & 31);
+      if ((this.mask[p >>> 5]! & bit) !== 0) {
+        throw new InvalidInputError(`${WHERE}/${fn}`, `pes[${i}]`, `repeats PE ${p}`);
+      }
+      this.mask[p >>> 5]! |= bit;
+    }
+    const a = Math.max(ts, this.originTime);
+    if (te <= a || isEmpty(this.mask)) return null;
+    return a;
+  }
+
+  /** `mask ∩ set` in the `union` scratch (for error messages). */
+  private intersection(set: Uint32Array): Uint32Array {
+    for (let w = 0; w < this.words; w++) this.union[w] = set[w]! & this.mask[w]!;
+    return this.union;
+  }
+
+  /** `union` := every PE reserved somewhere in `[ts, te)` (busy at `ts` when `te == ts`). */
+  private unionOver(ts: number, te: number): void {
+    this.union.fill(0);
+    const first = this.floorIndex(ts);
+    for (let k = Math.max(first, 0); k < this.times.length; k++) {
+      if (k > first && this.times[k]! >= te) break;
+      orInto(this.union, this.sets[k]!);
+    }
+  }
+
+  /** Fills `free` with the PEs free throughout `[ts, te)` and returns how many there are. */
+  private freeCountOver(ts: number, te: number): number {
+    this.unionOver(ts, te);
+    complementInto(this.free, this.union, this.pes);
+    return count(this.free);
+  }
+
+  /**
+   * The rectangle of start `s` (>= origin), its end at most `endCap` (>= s + tdu), leaving its
+   * PEs in `free`; null if fewer than n are free.
+   */
+  private rectangleAt(
+    s: number,
+    tdu: number,
+    n: number,
+    endCap: number,
+  ): AvailabilityRectangle | null {
+    const e = s + tdu;
+    const first = this.floorIndex(s);
+    const times = this.times;
+    const limit = this.pes - n;
+    // Pass 1 (no word operations): a record with more than pes - n busy PEs rules the start
+    // out, and every later start whose window still reaches that record.
+    let k = Math.max(first, 0);
+    for (; k < times.length; k++) {
+      if (k > first && times[k]! >= e) break;
+      if (this.counts[k]! > limit) {
+        this.blockedUntil = times[k + 1]!;
+        return null;
+      }
+    }
+    // Pass 2: the union of the window's busy sets.
+    const union = this.union;
+    union.fill(0);
+    for (let r = Math.max(first, 0); r < k; r++) orInto(union, this.sets[r]!);
+    const freePEs = this.pes - count(union);
+    if (freePEs < n) return null;
+    complementInto(this.free, union, this.pes);
+    let b = first;
+    while (b > 0 && disjoint(this.sets[b - 1]!, this.free)) b--;
+    const begin = b <= 0 ? this.originTime : times[b]!;
+    let f = k;
+    while (f < times.length && times[f]! < endCap && disjoint(this.sets[f]!, this.free)) f++;
+    const end = f < times.length && times[f]! < endCap ? times[f]! : endCap;
+    return { start: s, begin, end, freePEs };
+  }
+
+  private checkTime(fn: string, field: string, t: number): void {
+    if (!Number.isFinite(t)) {
+      throw new InvalidInputError(`${WHERE}/${fn}`, field, `is ${t}, expected a finite number`);
+    }
+  }
+
+  private checkRequest(fn: string, tr: number, tdu: number, tdl: number): void {
+    this.checkTime(fn, "tr", tr);
+    if (!Number.isFinite(tdu) || tdu <= 0) {
+      throw new InvalidInputError(
+        `${WHERE}/${fn}`,
+        "tdu",
+        `is ${tdu}, expected a finite number > 0`,
+      );
+    }
+    if (Number.isNaN(tdl)) {
+      throw new InvalidInputError(`${WHERE}/${fn}`, "tdl", "is NaN, expected a number or Infinity");
+    }
+  }
+
+  private checkCount(fn: string, n: number): void {
+    if (!Number.isInteger(n) || n < 1) {
+      throw new InvalidInputError(`${WHERE}/${fn}`, "n", `is ${n}, expected a positive integer`);
+    }
+  }
+}
+
+/**
+ * `tdl - tdu`, lowered by rounding steps if needed so that `latest + tdu <= tdl` holds in
+ * floating point (a reservation must never end after its deadline by an ulp).
+ */
+function latestStart(tdl: number, tdu: number): number {
+  let latest = tdl - tdu;
+  if (!Number.isFinite(latest)) return latest;
+  let step = Math.max(Math.abs(latest) * Number.EPSILON, Number.MIN_VALUE);
+  while (latest + tdu > tdl) {
+    latest -= step;
+    step *= 2;
+  }
+  return latest;
+}

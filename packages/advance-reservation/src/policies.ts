@@ -1,0 +1,109 @@
+/**
+ * The allocation policies of section 5: how `findAllocation` chooses among the maximum
+ * availability rectangles of the feasible candidate start times.
+ */
+
+/**
+ * The maximum availability rectangle of one feasible candidate start time (section 4.2): the
+ * PEs free throughout `[start, start + duration)` (`freePEs` of them), stretched back to
+ * `begin` and forward to `end` for as long as all of those PEs stay free.
+ */
+export interface AvailabilityRectangle {
+  /** The candidate start time `ts`. */
+  readonly start: number;
+  /** `T_begin`: earliest time from which all the rectangle's PEs are free up to `start`; never before the structure's origin. */
+  readonly begin: number;
+  /** `T_end`: latest time until which all the rectangle's PEs stay free; `Infinity` when they are never reserved again. */
+  readonly end: number;
+  /** `|PE_free|`: how many PEs are free throughout `[start, start + duration)`. */
+  readonly freePEs: number;
+}
+
+/**
+ * A policy: a preference order on availability rectangles. `findAllocation` visits the
+ * feasible candidates in increasing start time and keeps a candidate only when it is strictly
+ * better than the best so far, so rectangles that compare equal go to the earliest start
+ * (the paper's tie rule). Write your own and pass it to `findAllocation`; the structure does
+ * not need to know it.
+ *
+ * @example
+ * ```ts
+ * // Prefer the rectangle that ends soonest.
+ * const earliestEnd: AllocationPolicy = {
+ *   name: "EarliestEnd",
+ *   compare: (a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0),
+ * };
+ * ```
+ */
+export interface AllocationPolicy {
+  /** Short name shown in reports, e.g. `"PE_W"`. */
+  readonly name: string;
+  /**
+   * Negative when `a` is preferred to `b`, positive when `b` is, 0 when they tie (NaN also
+   * counts as a tie). Should be a consistent total preorder. The rectangles are fresh objects.
+   */
+  compare(a: AvailabilityRectangle, b: AvailabilityRectangle): number;
+}
+
+/** Three-way comparison of numbers that handles `Infinity` (where `a - b` would give NaN). */
+function cmp(a: number, b: number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A policy that minimises (`"min"`) or maximises (`"max"`) a numeric score of the rectangle;
+ * equal scores go to the earliest start. Scores may be `Infinity`; NaN scores are treated as
+ * ties, so keep them out.
+ *
+ * Complexity: one `score` call per comparison side.
+ *
+ * @example
+ * ```ts
+ * const fewestPEsFirst = scorePolicy("MyPolicy", (r) => r.freePEs, "min");
+ * ```
+ */
+export function scorePolicy(
+  name: string,
+  score: (rectangle: AvailabilityRectangle) => number,
+  direction: "min" | "max",
+): AllocationPolicy {
+  return direction === "min"
+    ? { name, compare: (a, b) => cmp(score(a), score(b)) }
+    : { name, compare: (a, b) => cmp(score(b), score(a)) };
+}
+
+/** Duration of a rectangle, `end - begin` (`Infinity` when it never closes). */
+export function rectangleDuration(r: AvailabilityRectangle): number {
+  return r.end - r.begin;
+}
+
+/** `|PE_free| * (end - begin)`, the PE-Duration policies' score. */
+function area(r: AvailabilityRectangle): number {
+  return r.freePEs * (r.end - r.begin);
+}
+
+/** First Fit (FF): the earliest feasible start time. */
+export const firstFit: AllocationPolicy = scorePolicy("FF", (r) => r.start, "min");
+/** PE Best Fit (PE_B): the feasible start whose rectangle has the fewest free PEs. */
+export const peBestFit: AllocationPolicy = scorePolicy("PE_B", (r) => r.freePEs, "min");
+/** PE Worst Fit (PE_W): the feasible start whose rectangle has the most free PEs. */
+export const peWorstFit: AllocationPolicy = scorePolicy("PE_W", (r) => r.freePEs, "max");
+/** Duration Best Fit (Du_B): the feasible start whose rectangle is shortest (`end - begin`). */
+export const durationBestFit: AllocationPolicy = scorePolicy("Du_B", rectangleDuration, "min");
+/** Duration Worst Fit (Du_W): the feasible start whose rectangle is longest. */
+export const durationWorstFit: AllocationPolicy = scorePolicy("Du_W", rectangleDuration, "max");
+/** PE-Duration Best Fit (PEDu_B): the smallest `freePEs * (end - begin)`. */
+export const peDurationBestFit: AllocationPolicy = scorePolicy("PEDu_B", area, "min");
+/** PE-Duration Worst Fit (PEDu_W): the largest `freePEs * (end - begin)`. */
+export const peDurationWorstFit: AllocationPolicy = scorePolicy("PEDu_W", area, "max");
+
+/** The paper's seven policies, in the order of section 5's figures. */
+export const paperPolicies: readonly AllocationPolicy[] = [
+  firstFit,
+  peBestFit,
+  peWorstFit,
+  durationBestFit,
+  durationWorstFit,
+  peDurationBestFit,
+  peDurationWorstFit,
+];

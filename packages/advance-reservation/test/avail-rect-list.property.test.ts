@@ -1,0 +1,211 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AvailRectList, paperPolicies } from "../src/index.js";
+import { Grid, ORACLE_POLICIES } from "./grid-oracle.js";
+
+const H = 24;
+
+interface Op {
+  kind: "add" | "del";
+  ts: number;
+  len: number;
+  pes: number[];
+  pick: number;
+  cut: number;
+}
+
+const opArb = (pes: number): fc.Arbitrary<Op> =>
+  fc.record({
+    kind: fc.constantFrom<"add" | "del">("add", "add", "del"),
+    ts: fc.integer({ min: 0, max: H - 1 }),
+    len: fc.integer({ min: 1, max: 8 }),
+    pes: fc.uniqueArray(fc.integer({ min: 0, max: pes - 1 }), { minLength: 1, maxLength: pes }),
+    pick: fc.nat(),
+    cut: fc.nat(),
+  });
+
+/** A PE count (sometimes past a 32-bit word) and a sequence of adds and (partial) deletes. */
+const scenarioArb = fc
+  .oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 30, max: 40 }))
+  .chain((pes) => fc.tuple(fc.constant(pes), fc.array(opArb(pes), { maxLength: 20 })));
+
+interface Live {
+  ts: number;
+  te: number;
+  pes: number[];
+}
+
+/** Replays `ops` on a structure and on the grid; checks refusals agree. Returns both and the live allocations. */
+function replay(pes: number, ops: readonly Op[]) {
+  const list = new AvailRectList(pes);
+  const grid = new Grid(pes, H);
+  const live: Live[] = [];
+  for (const op of ops) {
+    if (op.kind === "add") {
+      const te = Math.min(op.ts + op.len, H);
+      if (grid.conflicts(op.ts, te, op.pes)) {
+        const before = list.records();
+        expect(() => list.addAllocation(op.ts, te, op.pes)).toThrow(/already reserved/);
+        expect(list.records()).toEqual(before);
+      } else {
+        list.addAllocation(op.ts, te, op.pes);
+        grid.set(op.ts, te, op.pes, true);
+        live.push({ ts: op.ts, te, pes: op.pes });
+      }
+    } else if (live.length > 0) {
+      const i = op.pick % live.length;
+      const a = live[i]!;
+      const from = a.ts + (op.cut % (a.te - a.ts));
+      list.deleteAllocation(from, a.te, a.pes);
+      grid.set(from, a.te, a.pes, false);
+      if (from === a.ts) live.splice(i, 1);
+      else a.te = from;
+    }
+  }
+  return { list, grid, live };
+}
+
+const requestArb = fc.record({
+  tr: fc.integer({ min: 0, max: H }),
+  tdu: fc.integer({ min: 1, max: 8 }),
+  slack: fc.integer({ min: 0, max: 12 }),
+  n: fc.integer({ min: 1, max: 40 }),
+});
+
+describe("AvailRectList properties (brute-force grid oracle)", () => {
+  it("holds exactly the grid's change points after any adds and deletes (so no record is redundant)", () => {
+    fc.assert(
+      fc.property(scenarioArb, ([pes, ops]) => {
+        const { list, grid } = replay(pes, ops);
+        expect(list.records()).toEqual(grid.records());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is minimal: first record busy, last empty, no record equal to its predecessor, times increasing", () => {
+    fc.assert(
+      fc.property(scenarioArb, ([pes, ops]) => {
+        const records = replay(pes, ops).list.records();
+        if (records.length === 0) return;
+        expect(records[0]!.busy.length).toBeGreaterThan(0);
+        expect(records[records.length - 1]!.busy).toEqual([]);
+        for (let k = 1; k < records.length; k++) {
+          expect(records[k]!.time).toBeGreaterThan(records[k - 1]!.time);
+          expect(records[k]!.busy).not.toEqual(records[k - 1]!.busy);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("add then delete of the same allocation restores the structure exactly", () => {
+    fc.assert(
+      fc.property(scenarioArb, opArb(40), ([pes, ops], extra) => {
+        const { list, grid } = replay(pes, ops);
+        const pe = extra.pes.filter((p) => p < pes);
+        const te = Math.min(extra.ts + extra.len, H);
+        fc.pre(pe.length > 0 && !grid.conflicts(extra.ts, te, pe));
+        const before = list.records();
+        const times = list.timeSet();
+        list.addAllocation(extra.ts, te, pe);
+        list.deleteAllocation(extra.ts, te, pe);
+        expect(list.records()).toEqual(before);
+        expect(list.timeSet()).toEqual(times);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("findAllocation picks the oracle's rectangle for each of the seven policies (ties earliest), clipped at the deadline or not", () => {
+    fc.assert(
+      fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
+        const { list, grid } = replay(pes, ops);
+        const tdl = q.tr + q.tdu + q.slack;
+        expect(list.candidateStartTimes(q.tr, q.tdu, tdl)).toEqual(
+          grid.candidates(q.tr, q.tdu, tdl),
+        );
+        for (let i = 0; i < paperPolicies.length; i++) {
+          const policy = paperPolicies[i]!;
+          const oracle = ORACLE_POLICIES[i]!;
+          expect(policy.name).toBe(oracle.name);
+          for (const clipToDeadline of [true, false]) {
+            const got = list.findAllocation(q.tr, q.tdu, tdl, q.n, policy, { clipToDeadline });
+            expect(got).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, oracle, 0, clipToDeadline));
+          }
+        }
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it("findAllocation succeeds exactly when some start in [tr, tdl - tdu] is feasible, and its answer is", () => {
+    fc.assert(
+      fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
+        const { list, grid } = replay(pes, ops);
+        const tdl = q.tr + q.tdu + q.slack;
+        const feasible = q.n <= pes && grid.anyFeasible(q.tr, q.tdu, tdl, q.n);
+        for (const policy of paperPolicies) {
+          const got = list.findAllocation(q.tr, q.tdu, tdl, q.n, policy);
+          expect(got !== null).toBe(feasible);
+          if (got === null) continue;
+          expect(got.start).toBeGreaterThanOrEqual(q.tr);
+          expect(got.end).toBeLessThanOrEqual(tdl);
+          expect(got.pes).toHaveLength(q.n);
+          expect(grid.conflicts(got.start, got.end, got.pes)).toBe(false);
+          // Reserving it never double-books: the structure accepts it.
+          const copy = list.clone();
+          copy.addAllocation(got.start, got.end, got.pes);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("earliestFit(n, d, t) is the first integer start >= t with n PEs free for d", () => {
+    fc.assert(
+      fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
+        const { list, grid } = replay(pes, ops);
+        const got = list.earliestFit(q.n, q.tdu, q.tr);
+        if (q.n > pes) {
+          expect(got).toBeNull();
+          return;
+        }
+        let s = q.tr;
+        while (grid.freeDuring(s, s + q.tdu).length < q.n) s++;
+        expect(got).toEqual({ start: s, pes: grid.freeDuring(s, s + q.tdu).slice(0, q.n) });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("advanceTo(t) keeps exactly the records from t on, and rectangles stop at t", () => {
+    fc.assert(
+      fc.property(scenarioArb, requestArb, fc.integer({ min: 0, max: H }), ([pes, ops], q, t) => {
+        const { list, grid } = replay(pes, ops);
+        list.advanceTo(t);
+        expect(list.records()).toEqual(grid.records(t));
+        const tdl = q.tr + q.tdu + q.slack;
+        for (let i = 0; i < paperPolicies.length; i++) {
+          expect(list.findAllocation(q.tr, q.tdu, tdl, q.n, paperPolicies[i]!)).toEqual(
+            grid.find(q.tr, q.tdu, tdl, q.n, ORACLE_POLICIES[i]!, t),
+          );
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("clone is independent and equal", () => {
+    fc.assert(
+      fc.property(scenarioArb, ([pes, ops]) => {
+        const { list } = replay(pes, ops);
+        const copy = list.clone();
+        expect(copy.records()).toEqual(list.records());
+        copy.addAllocation(H + 1, H + 2, [0]);
+        expect(copy.size).toBe(list.size + 2);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

@@ -1,0 +1,149 @@
+import {
+  checkSchedule,
+  createJob,
+  identicalPool,
+  type Job,
+  type ScheduleTrace,
+  simulate,
+} from "@sched/core";
+import { schedulerSpecs } from "@sched/core/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  AvailRectList,
+  advanceReservation,
+  durationWorstFit,
+  paperPolicies,
+  peWorstFit,
+} from "../src/index.js";
+
+// The conformance suite on every platform shape and workload feature (licenses, speeds,
+// underestimates, ready times, deadlines), with deadlines hard: admitted jobs meet them.
+schedulerSpecs("advanceReservation(FF)", () => advanceReservation(), { deadlinesAreHard: true });
+schedulerSpecs("advanceReservation(PE_W)", () => advanceReservation({ policy: peWorstFit }), {
+  deadlinesAreHard: true,
+  numRuns: 25,
+});
+schedulerSpecs("advanceReservation(Du_W)", () => advanceReservation({ policy: durationWorstFit }), {
+  deadlinesAreHard: true,
+  numRuns: 25,
+});
+
+interface Case {
+  machines: number;
+  cores: number;
+  jobs: Job[];
+}
+
+/** Small AR workloads: integer times, ready times, general/immediate/no deadlines, estimates that may be off both ways. */
+const caseArb = (exactEstimates: boolean): fc.Arbitrary<Case> =>
+  fc
+    .record({
+      machines: fc.integer({ min: 1, max: 6 }),
+      cores: fc.constantFrom(1, 1, 2),
+      specs: fc.array(
+        fc.record({
+          gap: fc.integer({ min: 0, max: 4 }),
+          runtime: fc.integer({ min: 1, max: 8 }),
+          error: exactEstimates ? fc.constant(0) : fc.integer({ min: -2, max: 3 }),
+          cores: fc.integer({ min: 1, max: 7 }),
+          delay: fc.integer({ min: 0, max: 5 }),
+          slack: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+        }),
+        { maxLength: 14 },
+      ),
+    })
+    .map(({ machines, cores, specs }) => {
+      let submit = 0;
+      const jobs = specs.map((s, id) => {
+        submit += s.gap;
+        const estimate = Math.max(1, s.runtime + s.error);
+        const ready = submit + s.delay;
+        return createJob({
+          id,
+          submit,
+          runtime: s.runtime,
+          estimate,
+          cores: s.cores,
+          ready,
+          ...(s.slack === undefined ? {} : { deadline: ready + estimate + s.slack }),
+        });
+      });
+      return { machines, cores, jobs };
+    });
+
+function capacityRespected(trace: ScheduleTrace, coresPerMachine: number): boolean {
+  const events: { t: number; m: number; d: number }[] = [];
+  for (const r of trace.records) {
+    for (const iv of r.intervals) {
+      for (const part of iv.allocation) {
+        events.push({ t: iv.start, m: part.machine, d: part.cores });
+        events.push({ t: iv.end, m: part.machine, d: -part.cores });
+      }
+    }
+  }
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  const used = new Map<number, number>();
+  for (const e of events) {
+    const u = (used.get(e.m) ?? 0) + e.d;
+    if (u > coresPerMachine) return false;
+    used.set(e.m, u);
+  }
+  return true;
+}
+
+describe("advanceReservation properties", () => {
+  it("accepted jobs run once, inside [ready, deadline], within capacity; the rest are rejected", () => {
+    fc.assert(
+      fc.property(caseArb(false), fc.constantFrom(...paperPolicies), (c, policy) => {
+        const platform = identicalPool(c.machines, { cores: c.cores });
+        const trace = simulate(c.jobs, platform, advanceReservation({ policy }));
+        for (const r of trace.records) {
+          expect(["completed", "rejected"]).toContain(r.outcome);
+          if (r.outcome === "rejected") {
+            expect(r.reason).toBeTruthy();
+            continue;
+          }
+          expect(r.intervals).toHaveLength(1);
+          const iv = r.intervals[0]!;
+          expect(iv.start).toBeGreaterThanOrEqual(r.job.ready ?? r.job.submit);
+          if (r.job.deadline !== undefined) expect(iv.end).toBeLessThanOrEqual(r.job.deadline);
+          expect(iv.allocation.reduce((s, p) => s + p.cores, 0)).toBe(r.job.cores);
+        }
+        expect(capacityRespected(trace, c.cores)).toBe(true);
+        expect(checkSchedule(trace, { deadlinesAreHard: true })).toEqual([]);
+        // Deterministic: same input, same trace.
+        const again = simulate(c.jobs, platform, advanceReservation({ policy }));
+        expect(again.records).toEqual(trace.records);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("books exactly what findAllocation on the structure would, arrival by arrival", () => {
+    fc.assert(
+      fc.property(caseArb(true), fc.constantFrom(...paperPolicies), (c, policy) => {
+        const trace = simulate(c.jobs, identicalPool(c.machines), advanceReservation({ policy }));
+        const list = new AvailRectList(c.machines);
+        c.jobs.forEach((job, i) => {
+          list.advanceTo(job.submit);
+          const tr = Math.max(job.ready ?? job.submit, job.submit);
+          const found =
+            job.cores > c.machines
+              ? null
+              : list.findAllocation(tr, job.estimate, job.deadline ?? Infinity, job.cores, policy);
+          const r = trace.records[i]!;
+          if (found === null) {
+            expect(r.outcome).toBe("rejected");
+            return;
+          }
+          list.addAllocation(found.start, found.end, found.pes);
+          expect(r.outcome).toBe("completed");
+          expect(r.intervals[0]!.start).toBe(found.start);
+          expect(r.intervals[0]!.allocation.map((p) => p.machine)).toEqual(found.pes);
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

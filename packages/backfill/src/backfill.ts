@@ -1,0 +1,270 @@
+import {
+  InvalidInputError,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+  type WaitingJob,
+} from "@sched/core";
+import type { MachineOrder } from "./allocation.js";
+import { conservativeSchedule } from "./conservative.js";
+import { PlatformCache, readyTime, rejectImpossible, waitingExcept } from "./context.js";
+import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
+import { Plan } from "./plan.js";
+
+const WHERE = "@sched/backfill/backfill";
+
+/** Options of {@link backfill}. */
+export interface BackfillOptions {
+  /**
+   * How many waiting jobs hold a reservation: `0` no backfilling (the queue order is strict:
+   * the first job that does not fit stops the pass), `1` EASY (the first job that does not fit
+   * gets a reservation, later jobs may start if they do not delay it), `k` the first `k` jobs
+   * that do not fit, `Infinity` conservative (every job gets a reservation on arrival, kept and
+   * compressed when a job ends earlier than its estimate). An integer >= 0 or `Infinity`.
+   * @defaultValue `1`
+   */
+  readonly reservations?: number;
+  /**
+   * The queue order, recomputed at every scheduling event: `"fcfs"`, `"sjf"`,
+   * `"largest-first"`, `"user-priority"`, a comparator `{ compare }` or a priority function
+   * `{ priority }` (flexible backfilling). Ties always fall back to submit time, then id.
+   * @defaultValue `"fcfs"`
+   */
+  readonly order?: QueueOrder;
+  /**
+   * Finite `reservations` only. `false`: reservations are recomputed from scratch at every
+   * event for the first jobs in the current order (BF-rm: the reservation moves to the new
+   * first job). `true`: a job that got a reservation keeps it, ahead of every other job, until
+   * it starts (BF-unrm). Conservative always keeps its reservations.
+   * @defaultValue `false`
+   */
+  readonly keepReservations?: boolean;
+  /**
+   * The order in which machines are tried when a job starts.
+   * @defaultValue `"index"` (lowest index first)
+   */
+  readonly machineOrder?: MachineOrder;
+  /**
+   * The scheduler's name in traces and reports.
+   * @defaultValue derived: `"fcfs"` for 0 reservations in FCFS order, `"easy"`, `"conservative"`,
+   * `"backfill-k"`, with `"/<order>"` appended for another order and `"+keep"` for kept reservations
+   */
+  readonly name?: string;
+}
+
+interface Resolved {
+  readonly reservations: number;
+  readonly fcfsOrder: boolean;
+  readonly sorter: QueueSorter;
+  readonly keepReservations: boolean;
+  readonly machineOrder: MachineOrder;
+  readonly name: string;
+}
+
+/** A backfilling scheduler that also tells where it planned the waiting jobs. */
+export interface BackfillScheduler extends Scheduler {
+  /**
+   * The reservations after the latest `schedule` call: job id -> planned start time, for the
+   * jobs that hold one (at most `reservations` of them; every waiting job under conservative).
+   * A fresh map; O(V).
+   */
+  reservations(): Map<number, number>;
+}
+
+function resolveOptions(options: BackfillOptions | undefined): Resolved {
+  const reservations = options?.reservations ?? 1;
+  if (
+    typeof reservations !== "number" ||
+    !(
+      reservations === Number.POSITIVE_INFINITY ||
+      (Number.isInteger(reservations) && reservations >= 0)
+    )
+  ) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.reservations",
+      `is ${String(reservations)}, expected an integer >= 0 or Infinity`,
+    );
+  }
+  const order = options?.order ?? "fcfs";
+  const sorter = queueSorter(order, WHERE, "options.order");
+  const keepReservations = options?.keepReservations ?? false;
+  if (typeof keepReservations !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.keepReservations",
+      `is ${String(keepReservations)}, expected a boolean`,
+    );
+  }
+  const machineOrder = options?.machineOrder ?? "index";
+  if (machineOrder !== "index" && machineOrder !== "speed") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.machineOrder",
+      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
+    );
+  }
+  let name = options?.name;
+  if (name === undefined) {
+    const base =
+      reservations === 0
+        ? "fcfs"
+        : reservations === 1
+          ? "easy"
+          : reservations === Number.POSITIVE_INFINITY
+            ? "conservative"
+            : `backfill-${reservations}`;
+    const orderName = typeof order === "string" ? order : "custom";
+    name = base + (orderName === "fcfs" ? "" : `/${orderName}`);
+    if (keepReservations && reservations > 0 && reservations !== Number.POSITIVE_INFINITY)
+      name += "+keep";
+  } else if (typeof name !== "string" || name.length === 0) {
+    throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
+  }
+  return {
+    reservations,
+    fcfsOrder: order === "fcfs",
+    sorter,
+    keepReservations,
+    machineOrder,
+    name,
+  };
+}
+
+/**
+ * Queue-based backfilling with a configurable reservation depth and queue order: the one policy
+ * behind FCFS-like strict order (`reservations: 0`), EASY (`1`), k-reservation backfilling and
+ * conservative backfilling (`Infinity`), and flexible backfilling (a priority `order`,
+ * `keepReservations` for BF-unrm).
+ *
+ * At every scheduling event the policy rejects arrived jobs that can never run, orders the
+ * queue, and walks it:
+ * - finite depth: a job starts now when it fits in the free cores and licenses now and in the
+ *   availability plan (running jobs release at their estimated end, reservations made so far in
+ *   this pass hold their interval) for its whole planned duration; otherwise, while fewer than
+ *   `reservations` jobs hold one, it gets a reservation at the earliest time the plan allows;
+ *   with 0 reservations the walk stops at the first job that does not fit.
+ * - `Infinity` (conservative): see `conservative()`.
+ *
+ * Planned durations are estimates (on the slowest machine on a heterogeneous platform). With
+ * `order: "fcfs"`, a job's reservation never moves later while estimates are upper bounds of
+ * run times (the head's, for EASY; every job's, for conservative).
+ *
+ * Complexity per event, Q waiting and R running jobs: O(R log R + Q log Q) to build the plan and
+ * sort, plus O(S) per reservation or start and O(log S + window) per job checked (S segments
+ * <= R + 2k + started).
+ *
+ * @throws InvalidInputError when an option is invalid (or a priority function returns NaN).
+ * @example
+ * simulate(jobs, identicalPool(128), backfill({ reservations: 1, order: "sjf" }));
+ */
+export function backfill(options?: BackfillOptions): BackfillScheduler {
+  const opts = resolveOptions(options);
+  if (opts.reservations === Number.POSITIVE_INFINITY) {
+    return conservativeSchedule(opts.name, opts.sorter, opts.machineOrder, opts.fcfsOrder);
+  }
+  const cache = new PlatformCache(opts.machineOrder);
+  const k = opts.reservations;
+  const planner = new Plan();
+  // BF-unrm: ids of jobs that hold a kept reservation, in the order they got it.
+  let holders: number[] = [];
+  const last = new Map<number, number>();
+
+  const schedule = (ctx: SchedulingContext) => {
+    const view = ctx.view;
+    cache.prepare(view.platform);
+    last.clear();
+    const rejected = rejectImpossible(ctx);
+    const waiting = waitingExcept(view.waiting, rejected);
+    if (waiting.length === 0) {
+      holders = [];
+      return;
+    }
+    let queue = opts.sorter(waiting, view);
+    if (opts.keepReservations && holders.length > 0) queue = holdersFirst(queue, holders);
+    const now = view.now;
+
+    if (k === 0) {
+      for (const w of queue) {
+        if (readyTime(w.job) > now) break;
+        const alloc = cache.allocate(view, w.job);
+        if (alloc === null) break;
+        ctx.start(w.job.id, alloc);
+      }
+      return;
+    }
+
+    // The plan is built when the first job cannot start: until a reservation exists, a job
+    // fits in the plan exactly when it fits in the free resources now (the plan only grows
+    // after now), and jobs started before the build are in `view.running` already.
+    let plan: Plan | null = null;
+    let reserved = 0;
+    const nextHolders: number[] = [];
+    for (const w of queue) {
+      const job = w.job;
+      const ready = readyTime(job);
+      const maybeNow = ready <= now && job.cores <= view.totalFreeCores;
+      if (!maybeNow && reserved >= k) continue;
+      if (plan === null) {
+        if (maybeNow) {
+          const alloc = cache.allocate(view, job);
+          if (alloc !== null) {
+            ctx.start(job.id, alloc);
+            continue;
+          }
+        }
+        plan = planner.rebuild(view);
+      } else if (maybeNow) {
+        const d = cache.plannedDuration(ctx, w);
+        if (plan.fits(job, now, now + d)) {
+          const alloc = cache.allocate(view, job);
+          if (alloc !== null) {
+            ctx.start(job.id, alloc);
+            plan.change(job, now, now + d, -1);
+            continue;
+          }
+        }
+      }
+      if (reserved < k) {
+        const d = cache.plannedDuration(ctx, w);
+        const t = plan.earliest(job, d, Math.max(ready, now));
+        if (t !== Number.POSITIVE_INFINITY) {
+          plan.change(job, t, t + d, -1);
+          last.set(job.id, t);
+          reserved++;
+          if (opts.keepReservations) nextHolders.push(job.id);
+        }
+      }
+    }
+    holders = nextHolders;
+  };
+
+  return {
+    name: opts.name,
+    reset(p: Platform) {
+      cache.clear();
+      cache.prepare(p);
+      holders = [];
+      last.clear();
+    },
+    schedule,
+    reservations: () => new Map(last),
+  };
+}
+
+/** `queue` with the jobs of `holders` first, in holder order; O(Q). */
+function holdersFirst(queue: readonly WaitingJob[], holders: readonly number[]): WaitingJob[] {
+  const rank = new Map<number, number>();
+  for (let i = 0; i < holders.length; i++) rank.set(holders[i], i);
+  const front: (WaitingJob | undefined)[] = new Array(holders.length);
+  const rest: WaitingJob[] = [];
+  for (const w of queue) {
+    const r = rank.get(w.job.id);
+    if (r === undefined) rest.push(w);
+    else front[r] = w;
+  }
+  const out: WaitingJob[] = [];
+  for (const w of front) if (w !== undefined) out.push(w);
+  for (const w of rest) out.push(w);
+  return out;
+}

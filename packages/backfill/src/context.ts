@@ -1,0 +1,93 @@
+import type {
+  Allocation,
+  Job,
+  Platform,
+  SchedulerView,
+  SchedulingContext,
+  WaitingJob,
+} from "@sched/core";
+import { allocate, type MachineOrder, machineOrder, neverFits } from "./allocation.js";
+
+/**
+ * Per-platform facts a policy caches between calls: the machine order it allocates in and the
+ * slowest machine (for planned durations). Internal.
+ */
+export class PlatformCache {
+  private platform: Platform | null = null;
+  order: Int32Array = new Int32Array(0);
+  private slowest = 0;
+  private readonly rule: MachineOrder;
+
+  constructor(rule: MachineOrder) {
+    this.rule = rule;
+  }
+
+  /** Recomputes the cache when the platform changes. O(M log M) then, O(1) otherwise. */
+  prepare(platform: Platform): void {
+    if (platform === this.platform) return;
+    this.platform = platform;
+    this.order = machineOrder(platform, this.rule);
+    let s = 0;
+    const ms = platform.machines;
+    for (let i = 1; i < ms.length; i++) if (ms[i].speed < ms[s].speed) s = i;
+    this.slowest = s;
+  }
+
+  /** An allocation for `job` now in this policy's machine order, or `null`; see `allocate`. */
+  allocate(view: SchedulerView, job: Job, singleMachine = false): Allocation | null {
+    return allocate(view, job, this.order, this.rule, singleMachine);
+  }
+
+  /** Forgets the platform (a new run starts). */
+  clear(): void {
+    this.platform = null;
+  }
+
+  /**
+   * The duration a policy plans with: the job's remaining estimate on the slowest machine of
+   * the platform, an upper bound of its estimated duration on any allocation (equal to the
+   * estimate on a platform of identical machines).
+   */
+  plannedDuration(ctx: SchedulingContext, w: WaitingJob): number {
+    const d = ctx.view.duration(
+      w.job,
+      [{ machine: this.slowest, cores: w.job.cores }],
+      w.job.estimate,
+    );
+    return w.progress > 0 ? d * (1 - w.progress) : d;
+  }
+}
+
+/**
+ * Rejects the arrived jobs that can never run on the platform and returns their ids (or `null`
+ * when there are none). O(arrived x (M + L)).
+ */
+export function rejectImpossible(
+  ctx: SchedulingContext,
+  singleMachine = false,
+): Set<number> | null {
+  let rejected: Set<number> | null = null;
+  const platform = ctx.view.platform;
+  for (const job of ctx.arrived) {
+    const why = neverFits(job, platform, singleMachine);
+    if (why !== null) {
+      ctx.reject(job.id, why);
+      rejected ??= new Set();
+      rejected.add(job.id);
+    }
+  }
+  return rejected;
+}
+
+/** The waiting jobs minus `rejected`. */
+export function waitingExcept(
+  waiting: readonly WaitingJob[],
+  rejected: Set<number> | null,
+): readonly WaitingJob[] {
+  return rejected === null ? waiting : waiting.filter((w) => !rejected.has(w.job.id));
+}
+
+/** The earliest time `job` may start: its ready time when later than its submit time. */
+export function readyTime(job: Job): number {
+  return job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
+}

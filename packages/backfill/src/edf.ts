@@ -1,0 +1,233 @@
+import {
+  type Allocation,
+  InvalidInputError,
+  type Job,
+  type Platform,
+  type RunningJob,
+  type Scheduler,
+  type SchedulingContext,
+} from "@sched/core";
+import { type MachineOrder, neverFits } from "./allocation.js";
+import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
+
+const WHERE = "@sched/backfill/edf";
+
+/** Options of {@link edf}. */
+export interface EdfOptions {
+  /**
+   * Preempt running jobs with a later deadline to start a newly submitted job with an earlier
+   * one (the convergent paper's EDF).
+   * @defaultValue `true`
+   */
+  readonly preemption?: boolean;
+  /**
+   * The order machines are tried in.
+   * @defaultValue `"speed"` (fastest first, ties by lowest index: "the best available machine")
+   */
+  readonly machineOrder?: MachineOrder;
+  /** @defaultValue `"edf"` */
+  readonly name?: string;
+}
+
+interface Resolved {
+  readonly preemption: boolean;
+  readonly machineOrder: MachineOrder;
+  readonly name: string;
+}
+
+function resolveOptions(options: EdfOptions | undefined): Resolved {
+  const preemption = options?.preemption ?? true;
+  if (typeof preemption !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.preemption",
+      `is ${String(preemption)}, expected a boolean`,
+    );
+  }
+  const machineOrder = options?.machineOrder ?? "speed";
+  if (machineOrder !== "index" && machineOrder !== "speed") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.machineOrder",
+      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
+    );
+  }
+  const name = options?.name ?? "edf";
+  if (typeof name !== "string" || name.length === 0) {
+    throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
+  }
+  return { preemption, machineOrder, name };
+}
+
+/** Deadline for ordering: a job without one comes after every job with one. */
+function deadlineOf(job: Job): number {
+  return job.deadline ?? Number.POSITIVE_INFINITY;
+}
+
+function byDeadline(a: Job, b: Job): number {
+  const da = deadlineOf(a);
+  const db = deadlineOf(b);
+  if (da !== db) return da < db ? -1 : 1;
+  return a.submit - b.submit || a.id - b.id;
+}
+
+/**
+ * Earliest deadline first, as the convergent-scheduling paper implements it: waiting jobs in
+ * increasing deadline order (jobs without a deadline last; ties by submit time, then id),
+ * machines fastest first; each job goes to the best available machine that has its cores and
+ * licenses, and a job that fits nowhere stays queued while later jobs are tried (no
+ * reservation). With `preemption`, a newly submitted job that fits nowhere preempts running
+ * jobs with a strictly later deadline (latest deadline first, then latest start) when that
+ * frees enough room for it; preempted jobs keep their progress and return to the queue.
+ *
+ * Placement: a job that one machine of the platform could host (its cores and licenses) runs on
+ * one machine (the farm shape: "each job to the best available machine"); any other job spans
+ * machines, fastest first (the pool of single-core machines).
+ *
+ * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried, and per preempting
+ * arrival O(R log R + M).
+ *
+ * @throws InvalidInputError when an option is invalid.
+ * @example
+ * simulate(jobs, farm, edf()); // jobs with earlier deadlines first, on the fastest machines
+ */
+export function edf(options?: EdfOptions): Scheduler {
+  const opts = resolveOptions(options);
+  const cache = new PlatformCache(opts.machineOrder);
+  let platform: Platform | null = null;
+  let singleCache = new WeakMap<Job, boolean>();
+
+  // One machine when some machine could ever host the whole job (with its licenses).
+  const single = (job: Job): boolean => {
+    let s = singleCache.get(job);
+    if (s === undefined) {
+      s = platform !== null && neverFits(job, platform, true) === null;
+      singleCache.set(job, s);
+    }
+    return s;
+  };
+  const place = (ctx: SchedulingContext, job: Job): Allocation | null =>
+    readyTime(job) > ctx.view.now ? null : cache.allocate(ctx.view, job, single(job));
+
+  const schedule = (ctx: SchedulingContext) => {
+    const view = ctx.view;
+    cache.prepare(view.platform);
+    if (view.platform !== platform) {
+      platform = view.platform;
+      singleCache = new WeakMap();
+    }
+    const rejected = rejectImpossible(ctx);
+    const queue: Job[] = [];
+    for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue.push(w.job);
+    if (queue.length === 0) return;
+    queue.sort(byDeadline);
+    const started = new Set<number>();
+    for (const job of queue) {
+      const alloc = place(ctx, job);
+      if (alloc !== null) {
+        ctx.start(job.id, alloc);
+        started.add(job.id);
+      }
+    }
+    if (!opts.preemption || ctx.arrived.length === 0) return;
+    const fresh = ctx.arrived.filter(
+      (j) =>
+        !started.has(j.id) &&
+        !rejected?.has(j.id) &&
+        j.deadline !== undefined &&
+        readyTime(j) <= view.now,
+    );
+    if (fresh.length === 0) return;
+    fresh.sort(byDeadline);
+    const preempted: Job[] = [];
+    for (const job of fresh) {
+      const victims = chooseVictims(ctx, job, single(job), started, cache.order);
+      if (victims === null) continue;
+      for (const v of victims) {
+        ctx.preempt(v.id);
+        preempted.push(v);
+      }
+      const alloc = place(ctx, job);
+      if (alloc !== null) {
+        ctx.start(job.id, alloc);
+        started.add(job.id);
+      }
+    }
+    // Preempted jobs (they re-enter the queue after this call) may still fit elsewhere.
+    preempted.sort(byDeadline);
+    for (const job of preempted) {
+      const alloc = place(ctx, job);
+      if (alloc !== null) ctx.start(job.id, alloc);
+    }
+  };
+
+  return {
+    name: opts.name,
+    reset(p: Platform) {
+      cache.clear();
+      cache.prepare(p);
+      platform = null;
+    },
+    schedule,
+  };
+}
+
+/**
+ * The running jobs to preempt so that `job` fits, or `null` when preempting every running job
+ * with a later deadline would not free enough cores (on one machine, when `single`). Licenses
+ * are not counted here; `start` is attempted after the preemption and skipped when they lack.
+ */
+function chooseVictims(
+  ctx: SchedulingContext,
+  job: Job,
+  single: boolean,
+  startedNow: Set<number>,
+  order: Int32Array,
+): Job[] | null {
+  const view = ctx.view;
+  const dl = deadlineOf(job);
+  const candidates: RunningJob[] = [];
+  for (const r of view.running) {
+    if (startedNow.has(r.job.id) || !view.isRunning(r.job.id)) continue;
+    if (deadlineOf(r.job) > dl) candidates.push(r);
+  }
+  if (candidates.length === 0) return null;
+  candidates.sort(
+    (a, b) =>
+      (deadlineOf(a.job) === deadlineOf(b.job)
+        ? 0
+        : deadlineOf(a.job) > deadlineOf(b.job)
+          ? -1
+          : 1) ||
+      b.start - a.start ||
+      b.job.id - a.job.id,
+  );
+  if (!single) {
+    let free = view.totalFreeCores;
+    const out: Job[] = [];
+    for (const c of candidates) {
+      if (free >= job.cores) break;
+      out.push(c.job);
+      free += c.job.cores;
+    }
+    return free >= job.cores && out.length > 0 ? out : null;
+  }
+  // One machine: the first machine in the policy's order where freeing later-deadline jobs
+  // makes room.
+  const machines = view.platform.machines;
+  for (const m of order) {
+    if (machines[m].cores < job.cores) continue;
+    let free = view.freeCores(m);
+    const out: Job[] = [];
+    for (const c of candidates) {
+      if (free >= job.cores) break;
+      let on = 0;
+      for (const p of c.allocation) if (p.machine === m) on += p.cores;
+      if (on === 0) continue;
+      out.push(c.job);
+      free += on;
+    }
+    if (free >= job.cores && out.length > 0) return out;
+  }
+  return null;
+}

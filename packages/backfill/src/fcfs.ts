@@ -1,0 +1,76 @@
+import {
+  InvalidInputError,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+} from "@sched/core";
+import type { MachineOrder } from "./allocation.js";
+import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
+
+/** Options of {@link fcfs}. */
+export interface FcfsOptions {
+  /**
+   * The order in which machines are tried when a job starts.
+   * @defaultValue `"index"` (lowest machine index first)
+   */
+  readonly machineOrder?: MachineOrder;
+}
+
+interface ResolvedFcfsOptions {
+  readonly machineOrder: MachineOrder;
+}
+
+function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
+  const machineOrder = options?.machineOrder ?? "index";
+  if (machineOrder !== "index" && machineOrder !== "speed") {
+    throw new InvalidInputError(
+      "@sched/backfill/fcfs",
+      "options.machineOrder",
+      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
+    );
+  }
+  return { machineOrder };
+}
+
+/**
+ * First-come first-served: jobs start in queue order (submit time, then id), strictly; when the
+ * job at the head of the queue does not fit in the free cores (and licenses), or has not reached
+ * its ready time, it waits, and nobody passes it. A job that could never run on the empty platform (more cores or license
+ * copies than exist) is rejected on arrival with the reason, so it cannot block the queue
+ * forever.
+ *
+ * Cores are taken from machines in `machineOrder` (lowest index first by default), spanning
+ * machines when one is not enough.
+ *
+ * Complexity per scheduling call: O(1 + started jobs x M) for M machines.
+ *
+ * @throws InvalidInputError when an option is invalid.
+ * @example
+ * const trace = simulate(jobs, identicalPool(100), fcfs());
+ */
+export function fcfs(options?: FcfsOptions): Scheduler {
+  const opts = resolveOptions(options);
+  const cache = new PlatformCache(opts.machineOrder);
+  return {
+    name: "fcfs",
+    reset(p: Platform) {
+      cache.clear();
+      cache.prepare(p);
+    },
+    schedule(ctx: SchedulingContext) {
+      const view = ctx.view;
+      cache.prepare(view.platform);
+      const rejected = rejectImpossible(ctx);
+      const waiting = view.waiting;
+      const now = view.now;
+      for (let i = 0; i < waiting.length; i++) {
+        const job = waiting[i].job;
+        if (rejected?.has(job.id)) continue;
+        if (readyTime(job) > now) break;
+        const alloc = cache.allocate(view, job);
+        if (alloc === null) break;
+        ctx.start(job.id, alloc);
+      }
+    },
+  };
+}

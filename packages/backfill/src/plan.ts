@@ -1,0 +1,189 @@
+import type { Job, Platform, SchedulerView } from "@sched/core";
+import { AvailabilityProfile } from "./profile.js";
+
+/** A planned interval: `job` holds its cores (and licenses) during `[start, end)`. */
+export interface PlannedInterval {
+  readonly job: Job;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The availability plan of one scheduling event: one {@link AvailabilityProfile} of free cores
+ * and one per license of the platform (floating: the shared pool; node-locked: the copies summed
+ * over the machines that hold it, a necessary condition only). Running jobs release what they
+ * hold at their `estimatedEnd` (or now, when they have overrun it); reservations hold their
+ * interval.
+ *
+ * Internal to the package; one instance per scheduler, rebuilt in place at every event.
+ * Building: O((R + V) log(R + V)) for R running jobs and V reservations.
+ */
+export class Plan {
+  readonly cores = new AvailabilityProfile(0, 0);
+  private readonly licenses = new Map<string, AvailabilityProfile>();
+  private hasLicenses = false;
+  // Reused scratch arrays: change times and amounts.
+  private readonly ct: number[] = [];
+  private readonly ca: number[] = [];
+  private readonly lt = new Map<string, number[]>();
+  private readonly la = new Map<string, number[]>();
+
+  /**
+   * Rebuilds the plan in place at `view.now` from the running jobs plus `reservations`,
+   * reusing its buffers.
+   */
+  rebuild(view: SchedulerView, reservations: Iterable<PlannedInterval> = []): this {
+    const now = view.now;
+    const platform = view.platform;
+    const ct = this.ct;
+    const ca = this.ca;
+    ct.length = 0;
+    ca.length = 0;
+    const hasLicenses = platform.licenses.length > 0;
+    this.hasLicenses = hasLicenses;
+    if (hasLicenses) {
+      if (
+        this.licenses.size !== platform.licenses.length ||
+        !platform.licenses.every((l) => this.licenses.has(l.name))
+      ) {
+        this.licenses.clear();
+        this.lt.clear();
+        this.la.clear();
+        for (const l of platform.licenses) {
+          this.licenses.set(l.name, new AvailabilityProfile(0, 0));
+          this.lt.set(l.name, []);
+          this.la.set(l.name, []);
+        }
+      }
+      for (const arr of this.lt.values()) arr.length = 0;
+      for (const arr of this.la.values()) arr.length = 0;
+    }
+    let coresNow = view.totalFreeCores;
+    const licNow = hasLicenses ? new Map<string, number>() : null;
+    const hold = (job: Job, start: number, end: number) => {
+      if (start > now) {
+        ct.push(start);
+        ca.push(-job.cores);
+      } else {
+        coresNow -= job.cores;
+      }
+      ct.push(end);
+      ca.push(job.cores);
+      if (licNow !== null && job.licenses !== undefined) {
+        for (const name in job.licenses) {
+          const copies = job.licenses[name];
+          const t = this.lt.get(name);
+          const a = this.la.get(name);
+          if (t === undefined || a === undefined || !(copies > 0)) continue;
+          if (start > now) {
+            t.push(start);
+            a.push(-copies);
+          } else {
+            licNow.set(name, (licNow.get(name) ?? 0) - copies);
+          }
+          t.push(end);
+          a.push(copies);
+        }
+      }
+    };
+    const running = view.running;
+    for (let i = 0; i < running.length; i++) {
+      const r = running[i];
+      // Running jobs already hold their cores: only their release is a change.
+      ct.push(r.estimatedEnd);
+      ca.push(r.job.cores);
+      if (licNow !== null && r.job.licenses !== undefined) {
+        for (const name in r.job.licenses) {
+          const copies = r.job.licenses[name];
+          const t = this.lt.get(name);
+          const a = this.la.get(name);
+          if (t === undefined || a === undefined || !(copies > 0)) continue;
+          t.push(r.estimatedEnd);
+          a.push(copies);
+        }
+      }
+    }
+    for (const r of reservations) hold(r.job, r.start, r.end);
+    this.cores.load(now, coresNow, ct, ca, ct.length);
+    if (licNow !== null) {
+      for (const l of platform.licenses) {
+        const t = this.lt.get(l.name) ?? [];
+        const a = this.la.get(l.name) ?? [];
+        const free = freeCopies(view, platform, l.name) + (licNow.get(l.name) ?? 0);
+        this.licenses.get(l.name)?.load(now, free, t, a, t.length);
+      }
+    }
+    return this;
+  }
+
+  /** Drops everything before `t` from every profile (see {@link AvailabilityProfile.trimBefore}). */
+  trimBefore(t: number): void {
+    this.cores.trimBefore(t);
+    if (this.hasLicenses) for (const p of this.licenses.values()) p.trimBefore(t);
+  }
+
+  /** True when `job` fits in every profile it needs during `[start, end)`. */
+  fits(job: Job, start: number, end: number): boolean {
+    if (!this.cores.fits(start, end, job.cores)) return false;
+    if (job.licenses === undefined || !this.hasLicenses) return true;
+    for (const name in job.licenses) {
+      const p = this.licenses.get(name);
+      const copies = job.licenses[name];
+      if (p !== undefined && copies > 0 && !p.fits(start, end, copies)) return false;
+    }
+    return true;
+  }
+
+  /** Earliest `t >= from` where `job` fits during `[t, t + duration)` in every profile; `Infinity` if never. */
+  earliest(job: Job, duration: number, from: number): number {
+    let t = this.cores.earliestStart(job.cores, duration, from);
+    if (job.licenses === undefined || !this.hasLicenses) return t;
+    for (;;) {
+      if (t === Number.POSITIVE_INFINITY) return t;
+      let moved = false;
+      for (const name in job.licenses) {
+        const p = this.licenses.get(name);
+        const copies = job.licenses[name];
+        if (p === undefined || !(copies > 0)) continue;
+        const u = p.earliestStart(copies, duration, t);
+        if (u > t) {
+          t = u;
+          moved = true;
+        }
+      }
+      if (!moved) return t;
+      const c = this.cores.earliestStart(job.cores, duration, t);
+      if (c === t) return t;
+      t = c;
+    }
+  }
+
+  /** Takes (`sign` = -1) or gives back (`sign` = +1) what `job` needs over `[start, end)`. */
+  change(job: Job, start: number, end: number, sign: -1 | 1): void {
+    this.cores.add(start, end, sign * job.cores);
+    if (job.licenses === undefined || !this.hasLicenses) return;
+    for (const name in job.licenses) {
+      const p = this.licenses.get(name);
+      const copies = job.licenses[name];
+      if (p !== undefined && copies > 0) p.add(start, end, sign * copies);
+    }
+  }
+}
+
+/** Free copies of `name` now: the pool for a floating license, the sum over machines for a node-locked one. */
+function freeCopies(view: SchedulerView, platform: Platform, name: string): number {
+  const l = platform.licenses.find((x) => x.name === name);
+  if (l === undefined) return 0;
+  const machines = l.machines ?? platform.machines.map((m) => m.id);
+  if (l.kind === "floating") {
+    let best = 0;
+    for (const m of machines) {
+      const f = view.freeLicenses(name, m);
+      if (f > best) best = f;
+    }
+    return best;
+  }
+  let sum = 0;
+  for (const m of machines) sum += view.freeLicenses(name, m);
+  return sum;
+}

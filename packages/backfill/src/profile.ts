@@ -1,0 +1,297 @@
+import { InvalidInputError } from "@sched/core";
+
+const WHERE = "@sched/backfill/AvailabilityProfile";
+
+/**
+ * A step function of a free amount (cores, or copies of a license) over time, from `origin` to
+ * infinity: the availability profile of backfilling schedulers. Segment `i` covers
+ * `[time(i), time(i + 1))` with free amount `free(i)`; the last segment extends to infinity.
+ *
+ * Stored as two parallel typed arrays sorted by time (breakpoints are kept unique); look-ups use
+ * binary search. Reserving an interval inserts at most two breakpoints; adjacent segments with
+ * equal amounts are merged, so the number of segments stays at most one more than twice the
+ * number of distinct interval ends added.
+ *
+ * Complexity: `indexAt` O(log S); `minOver`, `fits` O(log S + segments in the window);
+ * `earliestStart` O(log S + S) amortised; `add` O(S) (array shift) for S segments.
+ *
+ * Amounts may go negative (a running job that overran its estimate is still holding cores that
+ * the plan released); a negative amount simply never fits.
+ *
+ * @example
+ * const p = new AvailabilityProfile(0, 2);   // 2 cores free from t = 0
+ * p.add(0, 10, -2);                           // a job holds both until 10
+ * p.earliestStart(2, 5, 0);                   // 10
+ */
+export class AvailabilityProfile {
+  private times: Float64Array;
+  private amounts: Float64Array;
+  private n: number;
+  private readonly scratch: number[] = [];
+
+  /**
+   * A profile with `free` available from `origin` on.
+   * @throws InvalidInputError when `origin` or `free` is not finite.
+   */
+  constructor(origin: number, free: number) {
+    if (!Number.isFinite(origin)) {
+      throw new InvalidInputError(WHERE, "origin", `is ${origin}, expected a finite number`);
+    }
+    if (!Number.isFinite(free)) {
+      throw new InvalidInputError(WHERE, "free", `is ${free}, expected a finite number`);
+    }
+    this.times = new Float64Array(16);
+    this.amounts = new Float64Array(16);
+    this.times[0] = origin;
+    this.amounts[0] = free;
+    this.n = 1;
+  }
+
+  /**
+   * Builds a profile whose amount is `free` at `origin` and grows by `releases[i].amount` at
+   * `releases[i].time` (times before `origin` count at `origin`). O(R log R).
+   */
+  static fromReleases(
+    origin: number,
+    free: number,
+    releases: readonly { readonly time: number; readonly amount: number }[],
+  ): AvailabilityProfile {
+    const p = new AvailabilityProfile(origin, free);
+    const times = releases.map((r) => r.time);
+    const amounts = releases.map((r) => r.amount);
+    p.load(origin, free, times, amounts, releases.length);
+    return p;
+  }
+
+  /**
+   * Resets this profile in place (reusing its buffers) to `free` at `origin` plus
+   * `amounts[i]` from `times[i]` on, for the first `count` entries (times before `origin` count
+   * at `origin`; the arrays are read, not kept). O(R log R).
+   * @throws InvalidInputError when `origin` or `free` is not finite.
+   */
+  load(
+    origin: number,
+    free: number,
+    times: ArrayLike<number>,
+    amounts: ArrayLike<number>,
+    count: number,
+  ): void {
+    if (!Number.isFinite(origin) || !Number.isFinite(free)) {
+      throw new InvalidInputError(
+        WHERE,
+        "origin/free",
+        `are ${origin}/${free}, expected finite numbers`,
+      );
+    }
+    const idx = this.scratch;
+    idx.length = count;
+    for (let i = 0; i < count; i++) idx[i] = i;
+    idx.sort((a, b) => times[a] - times[b]);
+    this.grow(count + 1);
+    this.times[0] = origin;
+    this.amounts[0] = free;
+    this.n = 1;
+    let level = free;
+    for (let r = 0; r < count; r++) {
+      const i = idx[r];
+      const amount = amounts[i];
+      if (amount === 0) continue;
+      const t = Math.max(times[i], origin);
+      level += amount;
+      const last = this.n - 1;
+      if (this.times[last] === t) {
+        this.amounts[last] = level;
+      } else {
+        this.times[this.n] = t;
+        this.amounts[this.n] = level;
+        this.n++;
+      }
+    }
+    this.compact();
+  }
+
+  /** Start of the profile (its first breakpoint). */
+  get origin(): number {
+    return this.times[0];
+  }
+
+  /** Number of segments. */
+  get size(): number {
+    return this.n;
+  }
+
+  /** Start time of segment `i`. */
+  time(i: number): number {
+    return this.times[i];
+  }
+
+  /** Free amount in segment `i`. */
+  free(i: number): number {
+    return this.amounts[i];
+  }
+
+  /** Index of the segment containing `t` (the last breakpoint <= t); 0 for t before the origin. O(log S). */
+  indexAt(t: number): number {
+    let lo = 0;
+    let hi = this.n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.times[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Free amount at time `t`. O(log S). */
+  valueAt(t: number): number {
+    return this.amounts[this.indexAt(t)];
+  }
+
+  /** Smallest free amount over `[start, end)`; the amount at `start` when `end <= start`. */
+  minOver(start: number, end: number): number {
+    let i = this.indexAt(start);
+    let m = this.amounts[i];
+    i++;
+    while (i < this.n && this.times[i] < end) {
+      if (this.amounts[i] < m) m = this.amounts[i];
+      i++;
+    }
+    return m;
+  }
+
+  /** True when at least `amount` is free during all of `[start, end)`. */
+  fits(start: number, end: number, amount: number): boolean {
+    let i = this.indexAt(start);
+    if (this.amounts[i] < amount) return false;
+    i++;
+    while (i < this.n && this.times[i] < end) {
+      if (this.amounts[i] < amount) return false;
+      i++;
+    }
+    return true;
+  }
+
+  /**
+   * The earliest time `t >= from` such that `amount` is free during `[t, t + duration)`, or
+   * `Infinity` when the amount never becomes free. Candidates are `from` and the breakpoints
+   * after it, so the answer is one of them. O(log S + S).
+   */
+  earliestStart(amount: number, duration: number, from: number): number {
+    let start = Math.max(from, this.times[0]);
+    let i = this.indexAt(start);
+    for (;;) {
+      // Scan the window [start, start + duration) from segment i.
+      let j = i;
+      let blocked = -1;
+      const end = start + duration;
+      while (j < this.n && (j === i || this.times[j] < end)) {
+        if (this.amounts[j] < amount) {
+          blocked = j;
+          break;
+        }
+        j++;
+      }
+      if (blocked < 0) return start;
+      if (blocked === this.n - 1) return Number.POSITIVE_INFINITY;
+      i = blocked + 1;
+      start = this.times[i];
+    }
+  }
+
+  /**
+   * Adds `delta` (negative to reserve, positive to release) to the free amount over
+   * `[start, end)`; the part before the origin is ignored. O(S).
+   * @throws InvalidInputError when `start`/`end` is NaN or `end` is not after `start`.
+   */
+  add(start: number, end: number, delta: number): void {
+    if (Number.isNaN(start) || Number.isNaN(end) || !(end > start)) {
+      throw new InvalidInputError(WHERE, "interval", `is [${start}, ${end}), expected start < end`);
+    }
+    if (delta === 0) return;
+    const s = Math.max(start, this.times[0]);
+    if (end <= s) return;
+    const i = this.split(s);
+    const k = end === Number.POSITIVE_INFINITY ? this.n : this.split(end);
+    for (let j = i; j < k; j++) this.amounts[j] += delta;
+    this.mergeAround(i, k);
+  }
+
+  /** Removes the part of the profile before `t` (t becomes the origin). O(S). */
+  trimBefore(t: number): void {
+    if (t <= this.times[0]) return;
+    const i = this.indexAt(t);
+    if (i > 0) {
+      this.times.copyWithin(0, i, this.n);
+      this.amounts.copyWithin(0, i, this.n);
+      this.n -= i;
+    }
+    this.times[0] = t;
+  }
+
+  /** A deep copy. */
+  clone(): AvailabilityProfile {
+    const p = new AvailabilityProfile(this.times[0], this.amounts[0]);
+    p.grow(this.n);
+    p.times.set(this.times.subarray(0, this.n));
+    p.amounts.set(this.amounts.subarray(0, this.n));
+    p.n = this.n;
+    return p;
+  }
+
+  /** The segments as `[time, free]` pairs, for tests and debugging. */
+  toArray(): [number, number][] {
+    const out: [number, number][] = [];
+    for (let i = 0; i < this.n; i++) out.push([this.times[i], this.amounts[i]]);
+    return out;
+  }
+
+  /** Ensures a breakpoint at `t` (>= origin) and returns its index. */
+  private split(t: number): number {
+    const i = this.indexAt(t);
+    if (this.times[i] === t) return i;
+    this.grow(this.n + 1);
+    const at = i + 1;
+    this.times.copyWithin(at + 1, at, this.n);
+    this.amounts.copyWithin(at + 1, at, this.n);
+    this.times[at] = t;
+    this.amounts[at] = this.amounts[i];
+    this.n++;
+    return at;
+  }
+
+  /** Merges equal neighbours among segments [i - 1, k]. */
+  private mergeAround(i: number, k: number): void {
+    const lo = i > 0 ? i - 1 : 0;
+    const hi = k < this.n ? k : this.n - 1;
+    let w = lo;
+    for (let r = lo + 1; r <= hi; r++) {
+      if (this.amounts[r] !== this.amounts[w]) {
+        w++;
+        this.times[w] = this.times[r];
+        this.amounts[w] = this.amounts[r];
+      }
+    }
+    const removed = hi - w;
+    if (removed > 0) {
+      this.times.copyWithin(w + 1, hi + 1, this.n);
+      this.amounts.copyWithin(w + 1, hi + 1, this.n);
+      this.n -= removed;
+    }
+  }
+
+  private compact(): void {
+    this.mergeAround(0, this.n - 1);
+  }
+
+  private grow(size: number): void {
+    if (size <= this.times.length) return;
+    let cap = this.times.length * 2;
+    while (cap < size) cap *= 2;
+    const t = new Float64Array(cap);
+    const a = new Float64Array(cap);
+    t.set(this.times.subarray(0, this.n));
+    a.set(this.amounts.subarray(0, this.n));
+    this.times = t;
+    this.amounts = a;
+  }
+}

@@ -1,0 +1,82 @@
+import { createPlatform, simulate } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { edf } from "../src/edf.js";
+import { job, startsOf } from "./support/run.js";
+
+// Two single-core machines: m0 speed 1, m1 speed 2 (runtimes refer to speed 1).
+const twoSpeeds = createPlatform({
+  machines: [
+    { cores: 1, speed: 1 },
+    { cores: 1, speed: 2 },
+  ],
+});
+const oneCore = createPlatform({ machines: [{ cores: 1 }] });
+
+describe("edf", () => {
+  it("edf() starts jobs by increasing deadline on the fastest free machine", () => {
+    const jobs = [
+      job(1, 0, 10, 1, { deadline: 50 }),
+      job(2, 0, 10, 1, { deadline: 20 }),
+      job(3, 0, 10, 1, { deadline: 30 }),
+    ];
+    const trace = simulate(jobs, twoSpeeds, edf());
+    const machine = (id: number) =>
+      trace.records.find((r) => r.job.id === id)?.intervals[0].allocation[0].machine;
+    // J2 (deadline 20) gets m1 (fast, 5 s), J3 (30) m0 (10 s); J1 (50) waits for m1 at 5.
+    expect(machine(2)).toBe(1);
+    expect(machine(3)).toBe(0);
+    expect(machine(1)).toBe(1);
+    expect(startsOf(trace).get(1)).toBe(5);
+  });
+
+  it("a job without a deadline goes after every job with one", () => {
+    const jobs = [job(1, 0, 10, 1), job(2, 0, 10, 1, { deadline: 1000 })];
+    expect(startsOf(simulate(jobs, oneCore, edf())).get(2)).toBe(0);
+  });
+
+  it("a newly submitted job with an earlier deadline preempts the running one, which resumes with its progress", () => {
+    const jobs = [job(1, 0, 10, 1, { deadline: 100 }), job(2, 2, 3, 1, { deadline: 10 })];
+    const trace = simulate(jobs, oneCore, edf());
+    const [r1, r2] = trace.records;
+    expect(r2.intervals.map((i) => [i.start, i.end])).toEqual([[2, 5]]);
+    // J1 did 2 of 10 s before the preemption: 8 s remain after 5.
+    expect(r1.intervals.map((i) => [i.start, i.end])).toEqual([
+      [0, 2],
+      [5, 13],
+    ]);
+    expect(r1.outcome).toBe("completed");
+  });
+
+  it("never preempts for a job with a later or no deadline, nor with preemption off", () => {
+    const later = [job(1, 0, 10, 1, { deadline: 100 }), job(2, 2, 3, 1, { deadline: 200 })];
+    expect(startsOf(simulate(later, oneCore, edf())).get(2)).toBe(10);
+    const none = [job(1, 0, 10, 1, { deadline: 100 }), job(2, 2, 3, 1)];
+    expect(startsOf(simulate(none, oneCore, edf())).get(2)).toBe(10);
+    const off = [job(1, 0, 10, 1, { deadline: 100 }), job(2, 2, 3, 1, { deadline: 10 })];
+    expect(startsOf(simulate(off, oneCore, edf({ preemption: false }))).get(2)).toBe(10);
+  });
+
+  it("keeps a job that fits on one machine on one machine, and spans when no machine is large enough", () => {
+    const farm = createPlatform({ machines: [{ cores: 2 }, { cores: 2 }] });
+    // J1 takes 1 core of m0; J2 (2 cores) must wait for one whole machine: m1.
+    const jobs = [
+      job(1, 0, 10, 1, { deadline: 5 }),
+      job(2, 0, 10, 2, { deadline: 6 }),
+      job(3, 0, 10, 3),
+    ];
+    const trace = simulate(jobs, farm, edf());
+    const parts = (id: number) =>
+      trace.records.find((r) => r.job.id === id)?.intervals[0].allocation;
+    expect(parts(2)).toEqual([{ machine: 1, cores: 2 }]);
+    // J3 needs 3 cores, more than any machine: it spans both once they are free (t = 10).
+    expect(parts(3)?.length).toBe(2);
+    expect(startsOf(trace).get(3)).toBe(10);
+  });
+
+  it("rejects invalid options", () => {
+    expect(() => edf({ preemption: "yes" as never })).toThrow(
+      /@sched\/backfill\/edf: options.preemption/,
+    );
+    expect(() => edf({ machineOrder: "x" as never })).toThrow(/options.machineOrder/);
+  });
+});

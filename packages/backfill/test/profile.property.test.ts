@@ -1,0 +1,81 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AvailabilityProfile } from "../src/profile.js";
+
+/** The naive model: free amount at time t = base + sum of the deltas whose interval holds t. */
+interface Op {
+  start: number;
+  end: number;
+  delta: number;
+}
+
+function naiveAt(base: number, ops: readonly Op[], t: number): number {
+  let v = base;
+  for (const o of ops) if (o.start <= t && t < o.end) v += o.delta;
+  return v;
+}
+
+const opArb = fc
+  .record({
+    start: fc.integer({ min: 0, max: 50 }),
+    len: fc.integer({ min: 1, max: 30 }),
+    delta: fc.integer({ min: -5, max: 5 }),
+  })
+  .map(({ start, len, delta }) => ({ start, end: start + len, delta }));
+
+describe("AvailabilityProfile (properties)", () => {
+  it("after any sequence of adds, valueAt equals the naive sum at every integer time", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 20 }),
+        fc.array(opArb, { maxLength: 25 }),
+        (base, ops) => {
+          const p = new AvailabilityProfile(0, base);
+          for (const o of ops) p.add(o.start, o.end, o.delta);
+          for (let t = 0; t <= 90; t++) expect(p.valueAt(t)).toBe(naiveAt(base, ops, t));
+          // breakpoints strictly increasing, neighbours distinct (merged)
+          const segs = p.toArray();
+          for (let i = 1; i < segs.length; i++) {
+            expect(segs[i][0]).toBeGreaterThan(segs[i - 1][0]);
+            expect(segs[i][1]).not.toBe(segs[i - 1][1]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("earliestStart is the least integer start that fits (brute force over integer profiles)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(opArb, { maxLength: 15 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 40 }),
+        (base, ops, amount, duration, from) => {
+          const p = new AvailabilityProfile(0, base);
+          for (const o of ops) p.add(o.start, o.end, o.delta);
+          // integer breakpoints: checking integer times covers every segment.
+          const fitsAt = (s: number) => {
+            for (let t = s; t < s + duration; t++) if (naiveAt(base, ops, t) < amount) return false;
+            return true;
+          };
+          let expected = Number.POSITIVE_INFINITY;
+          for (let s = from; s <= 100; s++) {
+            if (fitsAt(s)) {
+              expected = s;
+              break;
+            }
+          }
+          expect(p.earliestStart(amount, duration, from)).toBe(expected);
+          if (expected !== Number.POSITIVE_INFINITY) {
+            expect(p.fits(expected, expected + duration, amount)).toBe(true);
+          }
+          expect(p.fits(from, from + duration, amount)).toBe(fitsAt(from));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,127 @@
+import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import { remainingTime } from "./heuristic.js";
+
+/** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
+export interface DeadlineOptions {
+  /**
+   * `Max`: the value of `f1` at the deadline.
+   * @defaultValue `10`
+   */
+  readonly max?: number;
+  /**
+   * `Min`: the value of `f1` before `t_{i,m}` and after the deadline.
+   * @defaultValue `0.1`
+   */
+  readonly min?: number;
+  /**
+   * `k`: how much `Nxtime` is overestimated when computing `t_{i,m} = Deadline - k * Nxtime`.
+   * @defaultValue `1.3`
+   */
+  readonly k?: number;
+}
+
+/** The paper's Deadline constants. */
+export const DEADLINE_DEFAULTS: Required<DeadlineOptions> = Object.freeze({
+  max: 10,
+  min: 0.1,
+  k: 1.3,
+});
+
+/**
+ * The paper's `f1`: `Min` when `Extime <= t`, the straight line through `(t, Min)` and
+ * `(Deadline, Max)` when `t < Extime <= Deadline` (`Γ = a (Extime - t) + Min`,
+ * `a = (Max - Min) / (Deadline - t)`), and `Min` again when `Extime > Deadline` (the job will be
+ * late on that machine anyway).
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * f1(5, 0, 10, 0.1, 10); // 0.1 + (10 - 0.1) * 5 / 10 = 5.05
+ * f1(11, 0, 10, 0.1, 10); // 0.1 (late)
+ * ```
+ */
+export function f1(extime: number, t: number, deadline: number, min: number, max: number): number {
+  if (extime <= t || extime > deadline) return min;
+  const a = (max - min) / (deadline - t);
+  return a * (extime - t) + min;
+}
+
+/**
+ * The Deadline heuristic's update values for one job over its eligible machines: equation (1),
+ * `Δp_{i,m} = (Σ_k f1(Extime_{i,k})) * f̄1(Extime_{i,m}) / d_i` with `f̄1 = Max - f1` and
+ * `d_i = Σ_m f̄1(Extime_{i,m})`, where `Nxtime_{i,m}` is given per machine,
+ * `Extime_{i,m} = now + Nxtime_{i,m}` and `t_{i,m} = deadline - k * Nxtime_{i,m}`.
+ * When `d_i = 0` (f1 = Max on every machine) the urgency is shared equally.
+ *
+ * Complexity: O(machines).
+ *
+ * @param nxtime `Nxtime_{i,m}` of each eligible machine
+ * @returns `Δp_{i,m}` for each eligible machine (same order); empty for no machine
+ * @example
+ * ```ts
+ * deadlineDeltas(0, 100, [50, 100]); // f1 = [0.1, 0.1]: [0.1, 0.1]
+ * ```
+ */
+export function deadlineDeltas(
+  now: number,
+  deadline: number,
+  nxtime: ArrayLike<number>,
+  options: DeadlineOptions = {},
+): Float64Array {
+  const { max, min, k } = { ...DEADLINE_DEFAULTS, ...options };
+  const n = nxtime.length;
+  const f = new Float64Array(n);
+  let urgency = 0;
+  let d = 0;
+  for (let j = 0; j < n; j++) {
+    const nx = nxtime[j] as number;
+    f[j] = f1(now + nx, deadline - k * nx, deadline, min, max);
+    urgency += f[j] as number;
+    d += max - (f[j] as number);
+  }
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++)
+    out[j] = d > 0 ? (urgency * (max - (f[j] as number))) / d : urgency / n;
+  return out;
+}
+
+/**
+ * The Deadline heuristic: boosts jobs close to their deadline, more on the machines where they
+ * are most likely to meet it (equation (1), see {@link deadlineDeltas}). Jobs without a deadline
+ * get nothing.
+ *
+ * Complexity: O(|N| x |M|).
+ *
+ * @example
+ * ```ts
+ * const h = deadlineHeuristic({ k: 2 });
+ * h.apply(ctx, p);
+ * ```
+ */
+export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
+  const o = { ...DEADLINE_DEFAULTS, ...options };
+  return {
+    name: "deadline",
+    apply(ctx: HeuristicContext, p: Float64Array): void {
+      const { cols, eligible } = ctx;
+      const nx = new Float64Array(cols);
+      const machines = new Int32Array(cols);
+      for (let i = 0; i < ctx.jobs.length; i++) {
+        const row = ctx.jobs[i];
+        const deadline = row.job.deadline;
+        if (deadline === undefined) continue;
+        let n = 0;
+        for (let m = 0; m < cols; m++) {
+          if (eligible[i * cols + m] !== 1) continue;
+          machines[n] = m;
+          nx[n] = remainingTime(row, ctx.platform, m);
+          n++;
+        }
+        if (n === 0) continue;
+        const delta = deadlineDeltas(ctx.now, deadline, nx.subarray(0, n), o);
+        for (let j = 0; j < n; j++) p[i * cols + machines[j]] += delta[j];
+      }
+    },
+  };
+}

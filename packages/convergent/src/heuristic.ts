@@ -1,0 +1,77 @@
+import type { Job, Platform } from "@sched/core";
+
+/** A job of the system `N` as the heuristics see it: one row of the Job-Machine matrix. */
+export interface MatrixJob {
+  /** The job. */
+  readonly job: Job;
+  /** Fraction of its work already done, in [0, 1] (kept across preemptions). */
+  readonly progress: number;
+  /** Machine it is running on now, or -1 when it is queued. */
+  readonly machine: number;
+}
+
+/**
+ * What every heuristic reads: the jobs in the system (rows), the machines (columns), the
+ * eligible pairs fixed by the minimal requirements, and the previous plan.
+ */
+export interface HeuristicContext {
+  /** Wall clock (`Now` / `Wallclock` in the paper). */
+  readonly now: number;
+  /** The platform: machines are the matrix columns. */
+  readonly platform: Platform;
+  /** The jobs in the system, queued and running: the matrix rows. */
+  readonly jobs: readonly MatrixJob[];
+  /** Number of columns (`platform.machines.length`). */
+  readonly cols: number;
+  /** `eligible[i * cols + m]` is 1 when machine `m` is in `M_Aff_i`, else 0. */
+  readonly eligible: Uint8Array;
+  /** `|M_Aff_i|` per row. */
+  readonly eligibleCount: Int32Array;
+  /** Machine associated with row `i` in the previous scheduling plan, or -1. */
+  readonly previous: Int32Array;
+}
+
+/**
+ * A heuristic of the convergent scheduling framework: it reads the context and ADDS its update
+ * values `Δp_{i,m}` to the Job-Machine matrix `p` (row-major, `jobs.length x cols`). Built-in
+ * heuristics only touch eligible entries; the scheduler clears the ineligible ones afterwards
+ * anyway, and floors eligible entries at a tiny positive value so that they stay eligible.
+ *
+ * @example
+ * ```ts
+ * // favour machine 0 for every job by 5
+ * const preferFirst: Heuristic = {
+ *   name: "prefer-first",
+ *   apply(ctx, p) {
+ *     for (let i = 0; i < ctx.jobs.length; i++)
+ *       if (ctx.eligible[i * ctx.cols] === 1) p[i * ctx.cols] += 5;
+ *   },
+ * };
+ * ```
+ */
+export interface Heuristic {
+  /** Name, for reports and error messages. */
+  readonly name: string;
+  /** Adds `Δp_{i,m}` to `p` in place. Must be deterministic. */
+  apply(ctx: HeuristicContext, p: Float64Array): void;
+}
+
+/**
+ * Seconds job `job` still needs on machine `m` if its estimate is right: the paper's
+ * `Nxtime_{i,m} = Remaining_{i,m} = Estimated_i * (1 - Progress_i) * BM_ref / BM_m`, with
+ * `BM_ref = job.benchmark ?? platform.referenceSpeed` and `BM_m = machine.speed` (core's default
+ * execution model).
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * // estimate 100 at benchmark 2, half done, on a machine of speed 4
+ * remainingTime({ job, progress: 0.5, machine: -1 }, platform, 0); // 100 * 0.5 * 2 / 4 = 25
+ * ```
+ */
+export function remainingTime(row: MatrixJob, platform: Platform, m: number): number {
+  const bench = row.job.benchmark ?? platform.referenceSpeed;
+  const speed = (platform.machines[m] as { speed: number }).speed;
+  return (row.job.estimate * (1 - row.progress) * bench) / speed;
+}

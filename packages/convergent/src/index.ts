@@ -1,0 +1,78 @@
+export { type AntiAgingOptions, antiAgingHeuristic } from "./antiAging.js";
+export {
+  type ConvergentOptions,
+  type ConvergentScheduler,
+  type ConvergentStats,
+  convergent,
+} from "./convergent.js";
+export {
+  DEADLINE_DEFAULTS,
+  type DeadlineOptions,
+  deadlineDeltas,
+  deadlineHeuristic,
+  f1,
+} from "./deadline.js";
+export {
+  type ConvergentExperimentOptions,
+  type ConvergentExperimentResult,
+  convergentExperiment,
+  type ExperimentMetric,
+  type ExperimentRow,
+  type ExperimentSummaryRow,
+  experimentCsv,
+  experimentSeed,
+  experimentTable,
+} from "./experiment.js";
+export {
+  type Heuristic,
+  type HeuristicContext,
+  type MatrixJob,
+  remainingTime,
+} from "./heuristic.js";
+export { bandwidth, type InputOptions, inputHeuristic, transferTime } from "./input.js";
+export {
+  compareLicenseWeight,
+  type LicensesOptions,
+  type LicenseWeight,
+  licenseOffer,
+  licenseRho,
+  licensesHeuristic,
+  licenseWeight,
+} from "./licenses.js";
+export {
+  buildMatrix,
+  type JobMachineMatrix,
+  type MatrixInput,
+  MIN_ELIGIBLE,
+  rowMeans,
+} from "./matrix.js";
+export {
+  eligibleMachines,
+  type MinimalRequirementsOptions,
+  meetsRequirements,
+  minimalRequirementsHeuristic,
+} from "./minimalRequirements.js";
+export {
+  OVERHEAD_NON_PREEMPTIVE,
+  OVERHEAD_PREEMPTIVE,
+  type OverheadOptions,
+  overheadHeuristic,
+} from "./overhead.js";
+export {
+  type HeuristicConstants,
+  PAPER_CONSTANTS,
+  paperHeuristics,
+  scaled,
+} from "./paperHeuristics.js";
+export {
+  type PaperMetrics,
+  paperMetrics,
+  type WorkloadPoint,
+  workloadSeries,
+} from "./paperMetrics.js";
+export { type Matcher, makePlan, type Plan, type PlanOptions, type PreviousPlan } from "./plan.js";
+export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
+export { type SeededRandom, seededRandom } from "./random.js";
+export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
+export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./waitMinimization.js";
+export { type PaperWorkload, type PaperWorkloadOptions, paperWorkload } from "./workload.js";

@@ -1,0 +1,103 @@
+import type { Job, Platform } from "@sched/core";
+import type { Heuristic, HeuristicContext } from "./heuristic.js";
+
+/** Options of {@link inputHeuristic} and {@link transferTime}. */
+export interface InputOptions {
+  /**
+   * `IN`: the heuristic's weight.
+   * @defaultValue `3`
+   */
+  readonly weight?: number;
+  /**
+   * Bandwidth (bytes/s) of a cluster without an uplink. Only ratios of transfer times matter,
+   * so on a platform without links any positive value gives the same update values.
+   * @defaultValue `1`
+   */
+  readonly defaultBandwidth?: number;
+}
+
+/**
+ * Bandwidth between machines `a` and `b` (`b_{m̄,m}`): the smaller of the uplink bandwidths of
+ * their clusters (one uplink when they share a cluster); `Infinity` when `a === b`.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * bandwidth(platform, 0, 5); // min(links[clusterOf(0)].bandwidth, links[clusterOf(5)].bandwidth)
+ * ```
+ */
+export function bandwidth(platform: Platform, a: number, b: number, defaultBandwidth = 1): number {
+  if (a === b) return Number.POSITIVE_INFINITY;
+  const up = (m: number): number => {
+    const cluster = platform.clusters[platform.machines[m].cluster];
+    const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
+    return link === undefined ? defaultBandwidth : link.bandwidth;
+  };
+  return Math.min(up(a), up(b));
+}
+
+/**
+ * `Transf_i(m) = Σ_{inputs on m̄ ≠ m} Input_{i,m̄} / b_{m̄,m}`: seconds to bring job `job`'s input
+ * data to machine `m`.
+ *
+ * Complexity: O(inputs of the job).
+ *
+ * @example
+ * ```ts
+ * // 100 bytes on machine 1, no links (bandwidth 1)
+ * transferTime({ ...job, input: [{ size: 100, machine: 1 }] }, platform, 0); // 100
+ * transferTime({ ...job, input: [{ size: 100, machine: 1 }] }, platform, 1); // 0
+ * ```
+ */
+export function transferTime(
+  job: Job,
+  platform: Platform,
+  m: number,
+  options: InputOptions = {},
+): number {
+  const input = job.input;
+  if (input === undefined) return 0;
+  let t = 0;
+  for (const d of input) {
+    if (d.machine === m) continue;
+    t += d.size / bandwidth(platform, d.machine, m, options.defaultBandwidth ?? 1);
+  }
+  return t;
+}
+
+/**
+ * The Input heuristic: prefers the machines the job's input data reaches fastest:
+ * `Δp_{i,m} = IN * (1 - Transf_i(m) / Σ_{m' ∈ M_Aff_i} Transf_i(m'))`; `IN` on every eligible
+ * machine when no transfer is needed anywhere (no input, or all of it everywhere).
+ *
+ * Complexity: O(|N| x |M| x inputs per job).
+ *
+ * @example
+ * ```ts
+ * inputHeuristic({ weight: 6 }).apply(ctx, p);
+ * ```
+ */
+export function inputHeuristic(options: InputOptions = {}): Heuristic {
+  const weight = options.weight ?? 3;
+  return {
+    name: "input",
+    apply(ctx: HeuristicContext, p: Float64Array): void {
+      const { cols, eligible } = ctx;
+      const t = new Float64Array(cols);
+      for (let i = 0; i < ctx.jobs.length; i++) {
+        const job = ctx.jobs[i].job;
+        let sum = 0;
+        for (let m = 0; m < cols; m++) {
+          if (eligible[i * cols + m] !== 1) continue;
+          t[m] = transferTime(job, ctx.platform, m, options);
+          sum += t[m];
+        }
+        for (let m = 0; m < cols; m++) {
+          if (eligible[i * cols + m] !== 1) continue;
+          p[i * cols + m] += sum > 0 ? weight * (1 - t[m] / sum) : weight;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { InvalidInputError } from "@sched/core";
+import { antiAgingHeuristic } from "./antiAging.js";
+import { deadlineHeuristic } from "./deadline.js";
+import type { Heuristic } from "./heuristic.js";
+import { inputHeuristic } from "./input.js";
+import { licensesHeuristic } from "./licenses.js";
+import { minimalRequirementsHeuristic } from "./minimalRequirements.js";
+import { OVERHEAD_PREEMPTIVE, overheadHeuristic } from "./overhead.js";
+import { waitMinimizationHeuristic } from "./waitMinimization.js";
+
+/** The constants of the seven heuristics (the paper's footnote 1). */
+export interface HeuristicConstants {
+  /** Minimal requirements: value of every eligible entry before the other heuristics. @defaultValue `1` */
+  readonly base?: number;
+  /** Deadline `Max`. @defaultValue `10` */
+  readonly deadlineMax?: number;
+  /** Deadline `Min`. @defaultValue `0.1` */
+  readonly deadlineMin?: number;
+  /** Deadline `k`. @defaultValue `1.3` */
+  readonly deadlineK?: number;
+  /** Licenses `LI`. @defaultValue `2.5` */
+  readonly licenses?: number;
+  /** Input `IN`. @defaultValue `3` */
+  readonly input?: number;
+  /** Wait minimization `WM`. @defaultValue `4` */
+  readonly waitMinimization?: number;
+  /** Overhead minimization `Δ`. @defaultValue `8` (the convergent scheduler uses 800 without preemption) */
+  readonly overhead?: number;
+  /** Anti-aging `AA`. @defaultValue `0.02` */
+  readonly antiAging?: number;
+}
+
+/** The paper's constants, with the preemptive overhead value. */
+export const PAPER_CONSTANTS: Readonly<Required<HeuristicConstants>> = Object.freeze({
+  base: 1,
+  deadlineMax: 10,
+  deadlineMin: 0.1,
+  deadlineK: 1.3,
+  licenses: 2.5,
+  input: 3,
+  waitMinimization: 4,
+  overhead: OVERHEAD_PREEMPTIVE,
+  antiAging: 0.02,
+});
+
+/** Fills the defaults and validates (every constant a finite number; `base` > 0). */
+export function resolveConstants(
+  where: string,
+  constants: HeuristicConstants = {},
+): Required<HeuristicConstants> {
+  const c = { ...PAPER_CONSTANTS };
+  for (const key of Object.keys(PAPER_CONSTANTS) as (keyof HeuristicConstants)[]) {
+    const v = constants[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      throw new InvalidInputError(
+        where,
+        `constants.${key}`,
+        `is ${String(v)}, expected a finite number`,
+      );
+    }
+    c[key] = v;
+  }
+  if (!(c.base > 0))
+    throw new InvalidInputError(where, "constants.base", `is ${c.base}, expected a number > 0`);
+  return c;
+}
+
+/**
+ * The seven heuristics of the paper, in the paper's order (minimal requirements, deadline,
+ * licenses, input, wait minimization, overhead minimization, anti-aging), with the given
+ * constants (the paper's by default).
+ *
+ * @throws InvalidInputError when a constant is not a finite number or `base <= 0`.
+ * @example
+ * ```ts
+ * paperHeuristics({ licenses: 5 }).map((h) => h.name);
+ * // ["minimal-requirements", "deadline", "licenses", "input", "wait-minimization", "overhead-minimization", "anti-aging"]
+ * ```
+ */
+export function paperHeuristics(constants: HeuristicConstants = {}): Heuristic[] {
+  const c = resolveConstants("@sched/convergent/paperHeuristics", constants);
+  return [
+    minimalRequirementsHeuristic({ base: c.base }),
+    deadlineHeuristic({ max: c.deadlineMax, min: c.deadlineMin, k: c.deadlineK }),
+    licensesHeuristic({ weight: c.licenses }),
+    inputHeuristic({ weight: c.input }),
+    waitMinimizationHeuristic({ weight: c.waitMinimization }),
+    overheadHeuristic({ weight: c.overhead }),
+    antiAgingHeuristic({ weight: c.antiAging }),
+  ];
+}
+
+/**
+ * Wraps a heuristic so that its update values are multiplied by `factor` (reweighting a
+ * heuristic that has no weight constant, e.g. the deadline heuristic or a user's own).
+ *
+ * Complexity: that of `h`, plus O(|N| x |M|).
+ *
+ * @throws InvalidInputError when `factor` is not finite.
+ * @example
+ * ```ts
+ * const strongerDeadline = scaled(deadlineHeuristic(), 2);
+ * ```
+ */
+export function scaled(h: Heuristic, factor: number): Heuristic {
+  if (typeof factor !== "number" || !Number.isFinite(factor)) {
+    throw new InvalidInputError(
+      "@sched/convergent/scaled",
+      "factor",
+      `is ${String(factor)}, expected a finite number`,
+    );
+  }
+  return {
+    name: `${h.name}*${factor}`,
+    apply(ctx, p) {
+      const delta = new Float64Array(p.length);
+      h.apply(ctx, delta);
+      for (let k = 0; k < p.length; k++) p[k] += factor * delta[k];
+    },
+  };
+}

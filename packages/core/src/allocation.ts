@@ -1,0 +1,44 @@
+import type { SchedulerView } from "./scheduler.js";
+import type { Allocation, AllocationPart } from "./types.js";
+
+/**
+ * First fit: takes free cores machine by machine, lowest machine index first, until `cores`
+ * are gathered; `null` when fewer than `cores` are free in total. The allocation may span
+ * several machines (FCFS/EASY on a pool of identical single-core machines). It does not look
+ * at licenses. The result is frozen (the engine then keeps it without copying).
+ *
+ * Complexity: O(1) when not enough cores are free; otherwise O(k log machines) with the
+ * engine's view (k = machines used), O(machines) with a view lacking `nextFreeMachine`.
+ *
+ * @example
+ * ```ts
+ * // free cores: m0 1, m1 0, m2 4
+ * firstFitAllocation(view, 3); // [{ machine: 0, cores: 1 }, { machine: 2, cores: 2 }]
+ * firstFitAllocation(view, 6); // null
+ * ```
+ */
+export function firstFitAllocation(view: SchedulerView, cores: number): Allocation | null {
+  if (!(cores >= 1) || view.totalFreeCores < cores) return null;
+  const parts: AllocationPart[] = [];
+  let need = cores;
+  const n = view.platform.machines.length;
+  const next = view.nextFreeMachine;
+  if (next !== undefined) {
+    let m = next.call(view, 0);
+    while (need > 0 && m >= 0) {
+      const take = Math.min(need, view.freeCores(m));
+      parts.push(Object.freeze({ machine: m, cores: take }));
+      need -= take;
+      m = m + 1 < n ? next.call(view, m + 1) : -1;
+    }
+  } else {
+    for (let m = 0; m < n && need > 0; m++) {
+      const free = view.freeCores(m);
+      if (free <= 0) continue;
+      const take = Math.min(need, free);
+      parts.push(Object.freeze({ machine: m, cores: take }));
+      need -= take;
+    }
+  }
+  return need === 0 ? Object.freeze(parts) : null;
+}

@@ -1,0 +1,50 @@
+import type { Allocation, Job, Platform } from "./types.js";
+
+/**
+ * Turns a job and an allocation into a duration. `seconds` is the work to time, expressed as a
+ * run time at the job's benchmark (the engine passes `job.runtime`; a policy may ask for
+ * `job.estimate`). Must return a finite number > 0 for `seconds` > 0 and be a pure function.
+ */
+export interface ExecutionModel {
+  /** Name recorded in reports. */
+  readonly name?: string;
+  duration(job: Job, allocation: Allocation, platform: Platform, seconds: number): number;
+}
+
+/**
+ * The benchmark that a job's runtime refers to: `job.benchmark`, else the platform's
+ * `referenceSpeed` (the convergent paper's `BM_ref`).
+ *
+ * @example
+ * ```ts
+ * benchmarkOf({ ...job, benchmark: 400 }, platform); // 400
+ * ```
+ */
+export function benchmarkOf(job: Job, platform: Platform): number {
+  return job.benchmark ?? platform.referenceSpeed;
+}
+
+/**
+ * The default execution model: `seconds * benchmark(job) / min speed` over the allocation's
+ * machines (the convergent paper's `BM_ref / BM_m`, the slowest machine setting the pace).
+ *
+ * Complexity: O(allocation parts).
+ *
+ * @example
+ * ```ts
+ * // machine 0 has speed 2, referenceSpeed 1: a 100 s job takes 50 s there
+ * defaultExecutionModel.duration(job, [{ machine: 0, cores: 1 }], platform, 100); // 50
+ * ```
+ */
+export const defaultExecutionModel: ExecutionModel = Object.freeze({
+  name: "benchmark-ratio",
+  duration(job: Job, allocation: Allocation, platform: Platform, seconds: number): number {
+    const machines = platform.machines;
+    let slowest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < allocation.length; i++) {
+      const speed = machines[allocation[i]!.machine]!.speed;
+      if (speed < slowest) slowest = speed;
+    }
+    return (seconds * (job.benchmark ?? platform.referenceSpeed)) / slowest;
+  },
+});

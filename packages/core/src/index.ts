@@ -1,0 +1,65 @@
+export {
+  ConstraintViolationError,
+  InvalidInputError,
+  LimitExceededError,
+  ParseError,
+  SchedError,
+  type SchedErrorOptions,
+} from "@sched/errors";
+export { firstFitAllocation } from "./allocation.js";
+export {
+  type CheckOptions,
+  checkSchedule,
+  type Violation,
+  type ViolationKind,
+} from "./check.js";
+export { benchmarkOf, defaultExecutionModel, type ExecutionModel } from "./execution.js";
+export { createJob, type JobSpec, validateJobs } from "./job.js";
+export { ResourceLedger } from "./ledger.js";
+export {
+  computeMetrics,
+  type Metrics,
+  type MetricsOfOptions,
+  type MetricsOptions,
+  metricsOf,
+} from "./metrics.js";
+export {
+  type ClusterSpec,
+  createPlatform,
+  type IdenticalPoolOptions,
+  identicalPool,
+  type LicenseSpec,
+  type LinkSpec,
+  type MachineSpec,
+  type PlatformSpec,
+  validatePlatform,
+} from "./platform.js";
+export type {
+  RunningJob,
+  Scheduler,
+  SchedulerView,
+  SchedulingContext,
+  WaitingJob,
+} from "./scheduler.js";
+export {
+  TRACE_FORMAT,
+  TRACE_VERSION,
+  type TraceFromJSONOptions,
+  type TraceToJSONOptions,
+  traceFromJSON,
+  traceToJSON,
+} from "./serialize.js";
+export { type SimulateOptions, simulate } from "./simulate.js";
+export type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
+export type {
+  Allocation,
+  AllocationPart,
+  Cluster,
+  InputData,
+  Job,
+  License,
+  LicenseRequest,
+  Link,
+  Machine,
+  Platform,
+} from "./types.js";

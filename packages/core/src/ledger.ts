@@ -1,0 +1,269 @@
+import { ConstraintViolationError } from "@sched/errors";
+import type { Allocation, Job, Platform } from "./types.js";
+
+/**
+ * The resource ledger: free cores per machine, free copies of each floating license (one
+ * pool), free copies of each node-locked license per machine. `take` checks an allocation
+ * against it and throws before changing anything; `give` returns what `take` took.
+ *
+ * Rules: an allocation is a non-empty list of parts on distinct, existing machines, each of
+ * at least one core, summing to `job.cores`. A floating license must be usable on every machine
+ * of the allocation and draws on the shared pool; a node-locked license is taken on the
+ * allocation's FIRST machine (where the job's master process runs), from that machine's copies.
+ *
+ * Complexity: `take`/`give` O(parts * log machines + licenses); `freeCores`, `totalFreeCores`,
+ * `freeLicenses` O(1); `nextFreeMachine` O(log machines).
+ *
+ * @example
+ * ```ts
+ * const ledger = new ResourceLedger(identicalPool(4));
+ * ledger.take(job, [{ machine: 0, cores: 1 }, { machine: 1, cores: 1 }]);
+ * ledger.totalFreeCores; // 2
+ * ```
+ */
+export class ResourceLedger {
+  readonly platform: Platform;
+  private readonly free: Int32Array;
+  private total: number;
+  /** Segment tree of free-core sums over machines (leaves at `size + m`). */
+  private readonly tree: Float64Array;
+  private readonly size: number;
+  private readonly floating = new Map<string, { free: number; allowed: Uint8Array | null }>();
+  private readonly nodeLocked = new Map<string, Int32Array>();
+  private readonly stamp: Int32Array;
+  private stampValue = 0;
+
+  constructor(platform: Platform) {
+    this.platform = platform;
+    const n = platform.machines.length;
+    this.free = new Int32Array(n);
+    let size = 1;
+    while (size < n) size *= 2;
+    this.size = size;
+    this.tree = new Float64Array(2 * size);
+    let total = 0;
+    for (let m = 0; m < n; m++) {
+      const c = platform.machines[m]!.cores;
+      this.free[m] = c;
+      this.tree[size + m] = c;
+      total += c;
+    }
+    for (let i = size - 1; i >= 1; i--) this.tree[i] = this.tree[2 * i]! + this.tree[2 * i + 1]!;
+    this.total = total;
+    this.stamp = new Int32Array(n);
+    for (const l of platform.licenses) {
+      if (l.kind === "floating") {
+        let allowed: Uint8Array | null = null;
+        if (l.machines !== undefined) {
+          allowed = new Uint8Array(n);
+          for (const m of l.machines) allowed[m] = 1;
+        }
+        this.floating.set(l.name, { free: l.copies, allowed });
+      } else {
+        const perMachine = new Int32Array(n);
+        for (const m of l.machines ?? []) perMachine[m] = l.copies;
+        this.nodeLocked.set(l.name, perMachine);
+      }
+    }
+  }
+
+  /** Free cores on machine `m` (0 for an unknown machine). */
+  freeCores(m: number): number {
+    return this.free[m] ?? 0;
+  }
+
+  /** Free cores on all machines. */
+  get totalFreeCores(): number {
+    return this.total;
+  }
+
+  /** Free copies of `license` usable on machine `m` (0 when unknown or not usable there). */
+  freeLicenses(license: string, m: number): number {
+    const f = this.floating.get(license);
+    if (f !== undefined) {
+      if (m < 0 || m >= this.free.length) return 0;
+      return f.allowed === null || f.allowed[m] === 1 ? f.free : 0;
+    }
+    const nl = this.nodeLocked.get(license);
+    return nl === undefined ? 0 : (nl[m] ?? 0);
+  }
+
+  /** The lowest machine index >= `from` with a free core, or -1. O(log machines). */
+  nextFreeMachine(from: number): number {
+    const size = this.size;
+    const tree = this.tree;
+    if (from < 0) from = 0;
+    if (from >= this.free.length) return -1;
+    // Walk up from the leaf, looking for a right sibling subtree with free cores.
+    let i = size + from;
+    if (tree[i]! > 0) return from;
+    while (i > 1) {
+      if ((i & 1) === 0 && tree[i + 1]! > 0) {
+        i = i + 1;
+        while (i < size) i = tree[2 * i]! > 0 ? 2 * i : 2 * i + 1;
+        return i - size;
+      }
+      i >>= 1;
+    }
+    return -1;
+  }
+
+  private setFree(m: number, value: number): void {
+    const delta = value - this.free[m]!;
+    this.free[m] = value;
+    this.total += delta;
+    let i = this.size + m;
+    while (i >= 1) {
+      this.tree[i] = this.tree[i]! + delta;
+      i >>= 1;
+    }
+  }
+
+  /**
+   * Throws a ConstraintViolationError (naming the job and the resource) when `allocation`
+   * cannot be given to `job` now; otherwise does nothing.
+   */
+  check(job: Job, allocation: Allocation, where: string): void {
+    const id = job.id;
+    if (!Array.isArray(allocation) || allocation.length === 0) {
+      throw new ConstraintViolationError(where, id, "allocation", "is empty or not an array");
+    }
+    const n = this.free.length;
+    const stamp = ++this.stampValue;
+    let sum = 0;
+    for (let i = 0; i < allocation.length; i++) {
+      const part = allocation[i]!;
+      const m = part?.machine;
+      if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= n) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `machine ${String(m)}`,
+          `allocation[${i}] names no machine of the platform (it has ${n})`,
+        );
+      }
+      const c = part.cores;
+      if (typeof c !== "number" || !Number.isInteger(c) || c < 1) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `machine ${m} cores`,
+          `allocation[${i}].cores is ${String(c)}, expected an integer >= 1`,
+        );
+      }
+      if (this.stamp[m] === stamp) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `machine ${m}`,
+          "appears twice in the allocation; merge the parts",
+        );
+      }
+      this.stamp[m] = stamp;
+      if (c > this.free[m]!) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `machine ${m} cores`,
+          `needs ${c} cores, ${this.free[m]} of ${this.platform.machines[m]!.cores} are free`,
+        );
+      }
+      sum += c;
+    }
+    if (sum !== job.cores) {
+      throw new ConstraintViolationError(
+        where,
+        id,
+        "allocation",
+        `gives ${sum} cores, the job needs ${job.cores}`,
+      );
+    }
+    const licenses = job.licenses;
+    if (licenses === undefined) return;
+    const first = allocation[0]!.machine;
+    for (const name in licenses) {
+      const copies = licenses[name]!;
+      const f = this.floating.get(name);
+      if (f !== undefined) {
+        if (f.allowed !== null) {
+          for (let i = 0; i < allocation.length; i++) {
+            const m = allocation[i]!.machine;
+            if (f.allowed[m] !== 1) {
+              throw new ConstraintViolationError(
+                where,
+                id,
+                `license ${name}`,
+                `is not usable on machine ${m}`,
+              );
+            }
+          }
+        }
+        if (copies > f.free) {
+          throw new ConstraintViolationError(
+            where,
+            id,
+            `license ${name}`,
+            `needs ${copies} copies, ${f.free} are free`,
+          );
+        }
+        continue;
+      }
+      const nl = this.nodeLocked.get(name);
+      if (nl === undefined) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `license ${name}`,
+          "is not a license of the platform",
+        );
+      }
+      if (copies > nl[first]!) {
+        throw new ConstraintViolationError(
+          where,
+          id,
+          `license ${name}`,
+          `needs ${copies} node-locked copies on machine ${first} (the allocation's first), ${nl[first]} are free there`,
+        );
+      }
+    }
+  }
+
+  /** Checks (see {@link ResourceLedger.check}) and takes the allocation's resources for `job`. */
+  take(job: Job, allocation: Allocation, where = "@sched/core/ResourceLedger"): void {
+    this.check(job, allocation, where);
+    for (let i = 0; i < allocation.length; i++) {
+      const part = allocation[i]!;
+      this.setFree(part.machine, this.free[part.machine]! - part.cores);
+    }
+    const licenses = job.licenses;
+    if (licenses === undefined) return;
+    const first = allocation[0]!.machine;
+    for (const name in licenses) {
+      const f = this.floating.get(name);
+      if (f !== undefined) f.free -= licenses[name]!;
+      else {
+        const nl = this.nodeLocked.get(name)!;
+        nl[first] = nl[first]! - licenses[name]!;
+      }
+    }
+  }
+
+  /** Returns what {@link ResourceLedger.take} took for `job` on `allocation`. No check. */
+  give(job: Job, allocation: Allocation): void {
+    for (let i = 0; i < allocation.length; i++) {
+      const part = allocation[i]!;
+      this.setFree(part.machine, this.free[part.machine]! + part.cores);
+    }
+    const licenses = job.licenses;
+    if (licenses === undefined) return;
+    const first = allocation[0]!.machine;
+    for (const name in licenses) {
+      const f = this.floating.get(name);
+      if (f !== undefined) f.free += licenses[name]!;
+      else {
+        const nl = this.nodeLocked.get(name)!;
+        nl[first] = nl[first]! + licenses[name]!;
+      }
+    }
+  }
+}

@@ -1,0 +1,359 @@
+import { InvalidInputError } from "@sched/errors";
+import type { Cluster, License, Link, Machine, Platform } from "./types.js";
+import {
+  describeValue,
+  requireArray,
+  requireInteger,
+  requireNonNegative,
+  requireObject,
+  requirePositive,
+} from "./validate.js";
+
+/** A machine to build: every field but `cores` has a default. */
+export interface MachineSpec {
+  /** Name shown in traces and reports. @defaultValue `"m<index>"` */
+  readonly name?: string;
+  /** Cores (processors) of the machine, an integer >= 1. @defaultValue `1` */
+  readonly cores?: number;
+  /** Benchmark figure (only ratios matter). @defaultValue `1` */
+  readonly speed?: number;
+  /** Index of its cluster in `PlatformSpec.clusters`. @defaultValue `0` */
+  readonly cluster?: number;
+}
+
+/** A license to build. */
+export interface LicenseSpec {
+  readonly name: string;
+  /** @defaultValue `"floating"` */
+  readonly kind?: "floating" | "node-locked";
+  /** Floating: copies in total; node-locked: copies on each machine of `machines`. */
+  readonly copies: number;
+  /** Machine indices where it is usable; required for node-locked. @defaultValue every machine */
+  readonly machines?: readonly number[];
+}
+
+/** A cluster to build. */
+export interface ClusterSpec {
+  /** @defaultValue `"c<index>"` */
+  readonly name?: string;
+  /** Index of its uplink in `PlatformSpec.links`. @defaultValue none */
+  readonly link?: number;
+}
+
+/** A link to build. */
+export interface LinkSpec {
+  /** Bytes per second, > 0. */
+  readonly bandwidth: number;
+  /** Seconds. @defaultValue `0` */
+  readonly latency?: number;
+}
+
+/** Everything `createPlatform` needs. */
+export interface PlatformSpec {
+  readonly machines: readonly MachineSpec[];
+  /** @defaultValue `[]` */
+  readonly licenses?: readonly LicenseSpec[];
+  /** @defaultValue one cluster per cluster index the machines use (`c0`, `c1`, …) */
+  readonly clusters?: readonly ClusterSpec[];
+  /** @defaultValue `[]` */
+  readonly links?: readonly LinkSpec[];
+  /** The benchmark job runtimes refer to. @defaultValue `1` */
+  readonly referenceSpeed?: number;
+}
+
+const WHERE = "@sched/core/createPlatform";
+
+/**
+ * Builds a validated {@link Platform}, filling defaults (speed 1, cluster 0, one core,
+ * referenceSpeed 1) and computing `totalCores`. The result is frozen; the spec is not mutated.
+ *
+ * Complexity: O(machines + sum of license machine lists).
+ *
+ * @throws InvalidInputError naming the field (e.g. `spec.machines[3].cores`) when a value is
+ * missing, not finite, out of range, a machine or link index does not exist, or two licenses
+ * share a name.
+ *
+ * @example
+ * ```ts
+ * const p = createPlatform({ machines: [{ cores: 4, speed: 2 }, { cores: 2 }] });
+ * p.totalCores; // 6
+ * p.machines[1]; // { id: 1, name: "m1", cores: 2, speed: 1, cluster: 0 }
+ * ```
+ */
+export function createPlatform(spec: PlatformSpec): Platform {
+  requireObject(WHERE, "spec", spec);
+  const machineSpecs = requireArray(WHERE, "spec.machines", spec.machines);
+  if (machineSpecs.length === 0) {
+    throw new InvalidInputError(WHERE, "spec.machines", "is empty, expected at least one machine");
+  }
+  const referenceSpeed =
+    spec.referenceSpeed === undefined
+      ? 1
+      : requirePositive(WHERE, "spec.referenceSpeed", spec.referenceSpeed);
+
+  const links: Link[] = [];
+  const linkSpecs = spec.links === undefined ? [] : requireArray(WHERE, "spec.links", spec.links);
+  linkSpecs.forEach((raw, i) => {
+    const field = `spec.links[${i}]`;
+    const l = requireObject(WHERE, field, raw) as LinkSpec;
+    links.push(
+      Object.freeze({
+        id: i,
+        bandwidth: requirePositive(WHERE, `${field}.bandwidth`, l.bandwidth),
+        latency:
+          l.latency === undefined ? 0 : requireNonNegative(WHERE, `${field}.latency`, l.latency),
+      }),
+    );
+  });
+
+  const machines: Machine[] = new Array(machineSpecs.length);
+  let totalCores = 0;
+  let maxCluster = 0;
+  for (let i = 0; i < machineSpecs.length; i++) {
+    const field = `spec.machines[${i}]`;
+    const m = requireObject(WHERE, field, machineSpecs[i]) as MachineSpec;
+    const cores = m.cores === undefined ? 1 : requireInteger(WHERE, `${field}.cores`, m.cores, 1);
+    const speed = m.speed === undefined ? 1 : requirePositive(WHERE, `${field}.speed`, m.speed);
+    const cluster =
+      m.cluster === undefined ? 0 : requireInteger(WHERE, `${field}.cluster`, m.cluster, 0);
+    if (m.name !== undefined && typeof m.name !== "string") {
+      throw new InvalidInputError(
+        WHERE,
+        `${field}.name`,
+        `is ${describeValue(m.name)}, expected a string`,
+      );
+    }
+    machines[i] = Object.freeze({ id: i, name: m.name ?? `m${i}`, cores, speed, cluster });
+    totalCores += cores;
+    if (cluster > maxCluster) maxCluster = cluster;
+  }
+
+  const clusters: Cluster[] = [];
+  if (spec.clusters === undefined) {
+    for (let c = 0; c <= maxCluster; c++) clusters.push(Object.freeze({ id: c, name: `c${c}` }));
+  } else {
+    requireArray(WHERE, "spec.clusters", spec.clusters).forEach((raw, c) => {
+      const field = `spec.clusters[${c}]`;
+      const cs = requireObject(WHERE, field, raw) as ClusterSpec;
+      if (cs.name !== undefined && typeof cs.name !== "string") {
+        throw new InvalidInputError(
+          WHERE,
+          `${field}.name`,
+          `is ${describeValue(cs.name)}, expected a string`,
+        );
+      }
+      const cluster: { id: number; name: string; link?: number } = {
+        id: c,
+        name: cs.name ?? `c${c}`,
+      };
+      if (cs.link !== undefined) {
+        const link = requireInteger(WHERE, `${field}.link`, cs.link, 0);
+        if (link >= links.length) {
+          throw new InvalidInputError(
+            WHERE,
+            `${field}.link`,
+            `is ${link}, but the platform has ${links.length} links`,
+          );
+        }
+        cluster.link = link;
+      }
+      clusters.push(Object.freeze(cluster));
+    });
+    for (const m of machines) {
+      if (m.cluster >= clusters.length) {
+        throw new InvalidInputError(
+          WHERE,
+          `spec.machines[${m.id}].cluster`,
+          `is ${m.cluster}, but the platform has ${clusters.length} clusters`,
+        );
+      }
+    }
+  }
+
+  const licenses: License[] = [];
+  const seen = new Set<string>();
+  const licenseSpecs =
+    spec.licenses === undefined ? [] : requireArray(WHERE, "spec.licenses", spec.licenses);
+  licenseSpecs.forEach((raw, i) => {
+    const field = `spec.licenses[${i}]`;
+    const l = requireObject(WHERE, field, raw) as LicenseSpec;
+    if (typeof l.name !== "string" || l.name.length === 0) {
+      throw new InvalidInputError(
+        WHERE,
+        `${field}.name`,
+        `is ${describeValue(l.name)}, expected a non-empty string`,
+      );
+    }
+    if (seen.has(l.name)) {
+      throw new InvalidInputError(
+        WHERE,
+        `${field}.name`,
+        `is ${JSON.stringify(l.name)}, a duplicate`,
+      );
+    }
+    seen.add(l.name);
+    const kind = l.kind ?? "floating";
+    if (kind !== "floating" && kind !== "node-locked") {
+      throw new InvalidInputError(
+        WHERE,
+        `${field}.kind`,
+        `is ${describeValue(kind)}, expected "floating" or "node-locked"`,
+      );
+    }
+    const copies = requireInteger(WHERE, `${field}.copies`, l.copies, 0);
+    const license: {
+      name: string;
+      kind: "floating" | "node-locked";
+      copies: number;
+      machines?: readonly number[];
+    } = {
+      name: l.name,
+      kind,
+      copies,
+    };
+    if (l.machines === undefined) {
+      if (kind === "node-locked") {
+        throw new InvalidInputError(
+          WHERE,
+          `${field}.machines`,
+          "is missing, a node-locked license needs the machines it is installed on",
+        );
+      }
+    } else {
+      const list = requireArray(WHERE, `${field}.machines`, l.machines);
+      const ms = new Set<number>();
+      list.forEach((m, j) => {
+        const idx = requireInteger(WHERE, `${field}.machines[${j}]`, m, 0);
+        if (idx >= machines.length) {
+          throw new InvalidInputError(
+            WHERE,
+            `${field}.machines[${j}]`,
+            `is ${idx}, but the platform has ${machines.length} machines`,
+          );
+        }
+        ms.add(idx);
+      });
+      license.machines = Object.freeze([...ms].sort((a, b) => a - b));
+    }
+    licenses.push(Object.freeze(license));
+  });
+
+  return Object.freeze({
+    machines: Object.freeze(machines),
+    licenses: Object.freeze(licenses),
+    clusters: Object.freeze(clusters),
+    links: Object.freeze(links),
+    referenceSpeed,
+    totalCores,
+  });
+}
+
+/** Options of {@link identicalPool}. */
+export interface IdenticalPoolOptions {
+  /** Cores of each machine. @defaultValue `1` */
+  readonly cores?: number;
+  /** Speed of each machine. @defaultValue `1` */
+  readonly speed?: number;
+  /** Licenses of the pool. @defaultValue `[]` */
+  readonly licenses?: readonly LicenseSpec[];
+  /** The benchmark job runtimes refer to. @defaultValue `1` */
+  readonly referenceSpeed?: number;
+}
+
+/**
+ * A pool of `n` identical machines, by default single-core of speed 1: the shape of the
+ * Parallel Workloads Archive traces (a job of `k` processors takes `k` machines).
+ *
+ * Complexity: O(n).
+ *
+ * @throws InvalidInputError when `n` is not an integer >= 1 or an option is invalid.
+ *
+ * @example
+ * ```ts
+ * identicalPool(100).totalCores; // 100
+ * ```
+ */
+export function identicalPool(n: number, options: IdenticalPoolOptions = {}): Platform {
+  requireInteger("@sched/core/identicalPool", "n", n, 1);
+  const machine: MachineSpec = { cores: options.cores ?? 1, speed: options.speed ?? 1 };
+  const machines: MachineSpec[] = new Array(n).fill(machine);
+  const spec: {
+    machines: MachineSpec[];
+    licenses?: readonly LicenseSpec[];
+    referenceSpeed?: number;
+  } = {
+    machines,
+  };
+  if (options.licenses !== undefined) spec.licenses = options.licenses;
+  if (options.referenceSpeed !== undefined) spec.referenceSpeed = options.referenceSpeed;
+  return createPlatform(spec);
+}
+
+/**
+ * Checks that `platform` is internally consistent (what `createPlatform` guarantees), for
+ * platforms built by hand or read back from JSON. Returns it unchanged.
+ *
+ * Complexity: O(machines + licenses).
+ *
+ * @throws InvalidInputError naming `where` and the field.
+ */
+export function validatePlatform(
+  platform: Platform,
+  where = "@sched/core/validatePlatform",
+): Platform {
+  requireObject(where, "platform", platform);
+  const machines = requireArray(
+    where,
+    "platform.machines",
+    platform.machines,
+  ) as readonly Machine[];
+  let total = 0;
+  for (let i = 0; i < machines.length; i++) {
+    const m = machines[i] as Machine;
+    if (m.id !== i) {
+      throw new InvalidInputError(
+        where,
+        `platform.machines[${i}].id`,
+        `is ${describeValue(m.id)}, expected ${i}`,
+      );
+    }
+    total += requireInteger(where, `platform.machines[${i}].cores`, m.cores, 1);
+    requirePositive(where, `platform.machines[${i}].speed`, m.speed);
+  }
+  if (machines.length === 0) {
+    throw new InvalidInputError(
+      where,
+      "platform.machines",
+      "is empty, expected at least one machine",
+    );
+  }
+  if (platform.totalCores !== total) {
+    throw new InvalidInputError(
+      where,
+      "platform.totalCores",
+      `is ${describeValue(platform.totalCores)}, but the machines have ${total} cores`,
+    );
+  }
+  requirePositive(where, "platform.referenceSpeed", platform.referenceSpeed);
+  requireArray(where, "platform.licenses", platform.licenses).forEach((raw, i) => {
+    const l = raw as License;
+    requireInteger(where, `platform.licenses[${i}].copies`, l.copies, 0);
+    if (l.kind === "node-locked" && l.machines === undefined) {
+      throw new InvalidInputError(
+        where,
+        `platform.licenses[${i}].machines`,
+        "is missing for a node-locked license",
+      );
+    }
+    for (const m of l.machines ?? []) {
+      if (!Number.isInteger(m) || m < 0 || m >= machines.length) {
+        throw new InvalidInputError(
+          where,
+          `platform.licenses[${i}].machines`,
+          `holds ${describeValue(m)}, not a machine index`,
+        );
+      }
+    }
+  });
+  return platform;
+}

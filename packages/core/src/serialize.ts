@@ -1,0 +1,277 @@
+import { ParseError, SchedError } from "@sched/errors";
+import { checkJob } from "./job.js";
+import { createPlatform } from "./platform.js";
+import type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
+import type { Job, Platform } from "./types.js";
+
+/** The `format` tag of a serialised trace. */
+export const TRACE_FORMAT = "@sched/trace";
+/** The version written by {@link traceToJSON}. */
+export const TRACE_VERSION = 1;
+
+const JOB_KEYS = [
+  "id",
+  "submit",
+  "runtime",
+  "estimate",
+  "cores",
+  "deadline",
+  "ready",
+  "licenses",
+  "input",
+  "benchmark",
+  "maxParallelism",
+  "tasks",
+  "user",
+  "group",
+  "queue",
+  "partition",
+  "priority",
+] as const;
+
+function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
+}
+
+function jobToPlain(job: Job): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const raw = job as unknown as Record<string, unknown>;
+  for (const k of JOB_KEYS) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (k === "licenses") out[k] = sortedObject(v as Record<string, unknown>);
+    else if (k === "input") {
+      out[k] = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
+    } else out[k] = v;
+  }
+  return out;
+}
+
+function platformToPlain(p: Platform): Record<string, unknown> {
+  return {
+    machines: p.machines.map((m) => ({
+      id: m.id,
+      name: m.name,
+      cores: m.cores,
+      speed: m.speed,
+      cluster: m.cluster,
+    })),
+    licenses: p.licenses.map((l) => {
+      const o: Record<string, unknown> = { name: l.name, kind: l.kind, copies: l.copies };
+      if (l.machines !== undefined) o.machines = [...l.machines];
+      return o;
+    }),
+    clusters: p.clusters.map((c) => {
+      const o: Record<string, unknown> = { id: c.id, name: c.name };
+      if (c.link !== undefined) o.link = c.link;
+      return o;
+    }),
+    links: p.links.map((l) => ({ id: l.id, bandwidth: l.bandwidth, latency: l.latency })),
+    referenceSpeed: p.referenceSpeed,
+    totalCores: p.totalCores,
+  };
+}
+
+/** Options of {@link traceToJSON}. */
+export interface TraceToJSONOptions {
+  /**
+   * Write `stats.schedulerMs`, the wall-clock time spent in the policy. It differs between two
+   * runs of one policy; leave it out (`false`) to get the same bytes from the same run inputs.
+   * @defaultValue `true`
+   */
+  readonly timings?: boolean;
+}
+
+/**
+ * Serialises a trace to JSON text with a fixed key order (same trace, same bytes): a
+ * `{ format, version, scheduler, platform, records, stats, horizon? }` object. Note that
+ * `stats.schedulerMs` is wall-clock time, so two runs of one policy differ there unless
+ * `options.timings` is `false`.
+ *
+ * Complexity: O(size of the trace).
+ *
+ * @example
+ * ```ts
+ * traceFromJSON(traceToJSON(trace)); // deep-equal to trace
+ * ```
+ */
+export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = {}): string {
+  const timings = options.timings ?? true;
+  const out: Record<string, unknown> = {
+    format: TRACE_FORMAT,
+    version: TRACE_VERSION,
+    scheduler: trace.scheduler,
+    platform: platformToPlain(trace.platform),
+    records: trace.records.map((r) => {
+      const o: Record<string, unknown> = {
+        job: jobToPlain(r.job),
+        intervals: r.intervals.map((iv) => ({
+          start: iv.start,
+          end: iv.end,
+          allocation: iv.allocation.map((p) => ({ machine: p.machine, cores: p.cores })),
+        })),
+        end: r.end,
+        outcome: r.outcome,
+      };
+      if (r.reason !== undefined) o.reason = r.reason;
+      return o;
+    }),
+    stats: timings
+      ? {
+          events: trace.stats.events,
+          decisions: trace.stats.decisions,
+          schedulerMs: trace.stats.schedulerMs,
+        }
+      : { events: trace.stats.events, decisions: trace.stats.decisions },
+  };
+  if (trace.horizon !== undefined) out.horizon = trace.horizon;
+  return JSON.stringify(out);
+}
+
+/** Options of {@link traceFromJSON}. */
+export interface TraceFromJSONOptions {
+  /** Name of the text's source, used in error messages. @defaultValue `"trace JSON"` */
+  readonly source?: string;
+}
+
+const WHERE = "@sched/core/traceFromJSON";
+
+/**
+ * Reads a trace written by {@link traceToJSON}, validating the platform (rebuilt with
+ * `createPlatform`), every job and every record's shape. It does not check the schedule itself:
+ * run `checkSchedule` for that.
+ *
+ * Complexity: O(size of the text).
+ *
+ * @throws ParseError naming the source and the field (e.g. `records[3].intervals[0].end`) when
+ * the text is not JSON, not a version-1 trace, or a value is invalid.
+ *
+ * @example
+ * ```ts
+ * const trace = traceFromJSON(text, { source: "run-42.json" });
+ * ```
+ */
+export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}): ScheduleTrace {
+  const source = options.source ?? "trace JSON";
+  const fail = (field: string, detail: string, cause?: unknown): never => {
+    throw new ParseError(WHERE, { source, field }, detail, cause === undefined ? {} : { cause });
+  };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return fail("(text)", `is not JSON: ${(e as Error).message}`, e);
+  }
+  const obj = asObject(raw, "(top level)", fail);
+  if (obj.format !== TRACE_FORMAT)
+    fail("format", `is ${JSON.stringify(obj.format)}, expected "${TRACE_FORMAT}"`);
+  if (obj.version !== TRACE_VERSION)
+    fail("version", `is ${JSON.stringify(obj.version)}, expected ${TRACE_VERSION}`);
+  if (typeof obj.scheduler !== "string") fail("scheduler", "is not a string");
+  let platform: Platform;
+  try {
+    const p = asObject(obj.platform, "platform", fail);
+    const spec: Record<string, unknown> = {
+      machines: (
+        p.machines as { name: string; cores: number; speed: number; cluster: number }[]
+      ).map((m) => ({ name: m.name, cores: m.cores, speed: m.speed, cluster: m.cluster })),
+      licenses: p.licenses,
+      clusters: (p.clusters as { name: string; link?: number }[]).map((c) =>
+        c.link === undefined ? { name: c.name } : { name: c.name, link: c.link },
+      ),
+      links: (p.links as { bandwidth: number; latency: number }[]).map((l) => ({
+        bandwidth: l.bandwidth,
+        latency: l.latency,
+      })),
+      referenceSpeed: p.referenceSpeed,
+    };
+    platform = createPlatform(spec as never);
+  } catch (e) {
+    if (e instanceof ParseError) throw e;
+    return fail("platform", e instanceof SchedError ? e.message : "is malformed", e);
+  }
+  if (!Array.isArray(obj.records)) fail("records", "is not an array");
+  const records: JobRecord[] = (obj.records as unknown[]).map((rawRecord, i) => {
+    const field = `records[${i}]`;
+    const r = asObject(rawRecord, field, fail);
+    let job: Job;
+    try {
+      job = checkJob(WHERE, r.job as Job, `${field}.job`, true);
+    } catch (e) {
+      return fail(`${field}.job`, e instanceof SchedError ? e.message : "is malformed", e);
+    }
+    if (!Array.isArray(r.intervals)) fail(`${field}.intervals`, "is not an array");
+    const intervals: Interval[] = (r.intervals as unknown[]).map((rawIv, k) => {
+      const f = `${field}.intervals[${k}]`;
+      const iv = asObject(rawIv, f, fail);
+      const start = asNumber(iv.start, `${f}.start`, fail);
+      const end = asNumber(iv.end, `${f}.end`, fail);
+      if (!Array.isArray(iv.allocation)) fail(`${f}.allocation`, "is not an array");
+      const allocation = (iv.allocation as unknown[]).map((rawPart, j) => {
+        const part = asObject(rawPart, `${f}.allocation[${j}]`, fail);
+        return Object.freeze({
+          machine: asNumber(part.machine, `${f}.allocation[${j}].machine`, fail),
+          cores: asNumber(part.cores, `${f}.allocation[${j}].cores`, fail),
+        });
+      });
+      return { start, end, allocation: Object.freeze(allocation) };
+    });
+    const end = r.end === null ? null : asNumber(r.end, `${field}.end`, fail);
+    const outcome = r.outcome as Outcome;
+    if (outcome !== "completed" && outcome !== "rejected" && outcome !== "unfinished") {
+      fail(
+        `${field}.outcome`,
+        `is ${JSON.stringify(r.outcome)}, expected completed, rejected or unfinished`,
+      );
+    }
+    const rec: {
+      job: Job;
+      intervals: Interval[];
+      end: number | null;
+      outcome: Outcome;
+      reason?: string;
+    } = {
+      job,
+      intervals,
+      end,
+      outcome,
+    };
+    if (r.reason !== undefined) {
+      if (typeof r.reason !== "string") fail(`${field}.reason`, "is not a string");
+      rec.reason = r.reason as string;
+    }
+    return rec;
+  });
+  const s = asObject(obj.stats, "stats", fail);
+  const stats: RunStats = {
+    events: asNumber(s.events, "stats.events", fail),
+    decisions: asNumber(s.decisions, "stats.decisions", fail),
+    // Absent when written with `timings: false`: unknown, so NaN.
+    schedulerMs:
+      s.schedulerMs === undefined ? Number.NaN : asNumber(s.schedulerMs, "stats.schedulerMs", fail),
+  };
+  const trace: {
+    scheduler: string;
+    platform: Platform;
+    records: JobRecord[];
+    stats: RunStats;
+    horizon?: number;
+  } = { scheduler: obj.scheduler as string, platform, records, stats };
+  if (obj.horizon !== undefined) trace.horizon = asNumber(obj.horizon, "horizon", fail);
+  return trace;
+}
+
+type Fail = (field: string, detail: string, cause?: unknown) => never;
+
+function asObject(v: unknown, field: string, fail: Fail): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(field, "is not an object");
+  return v as Record<string, unknown>;
+}
+
+function asNumber(v: unknown, field: string, fail: Fail): number {
+  if (typeof v !== "number" || !Number.isFinite(v))
+    fail(field, `is ${JSON.stringify(v)}, expected a finite number`);
+  return v as number;
+}

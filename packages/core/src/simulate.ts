@@ -1,0 +1,761 @@
+import { ConstraintViolationError, InvalidInputError, LimitExceededError } from "@sched/errors";
+import { Heap } from "heap-js";
+import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
+import { checkJob } from "./job.js";
+import { ResourceLedger } from "./ledger.js";
+import { validatePlatform } from "./platform.js";
+import type {
+  RunningJob,
+  Scheduler,
+  SchedulerView,
+  SchedulingContext,
+  WaitingJob,
+} from "./scheduler.js";
+import type { Interval, JobRecord, Outcome, ScheduleTrace } from "./trace.js";
+import type { Allocation, AllocationPart, Job, Platform } from "./types.js";
+
+/** Options of {@link simulate}. */
+export interface SimulateOptions {
+  /**
+   * Horizon: events after this time are not processed. Jobs still waiting or running then are
+   * `unfinished` (running jobs' last interval ends at `until`); jobs submitted after it are
+   * never read from the iterable and are not in the trace.
+   * @defaultValue `Infinity` (run until no event remains)
+   */
+  readonly until?: number;
+  /**
+   * Guard against a policy that never lets the run end: more events (arrivals, completions,
+   * timer batches, ready times) than this throws LimitExceededError.
+   * @defaultValue `Infinity`
+   */
+  readonly maxEvents?: number;
+  /** How long a job runs on an allocation. @defaultValue {@link defaultExecutionModel} */
+  readonly executionModel?: ExecutionModel;
+}
+
+interface ResolvedOptions {
+  until: number;
+  maxEvents: number;
+  model: ExecutionModel;
+}
+
+const WHERE = "@sched/core/simulate";
+
+function resolveOptions(options: SimulateOptions): ResolvedOptions {
+  const until = options.until ?? Number.POSITIVE_INFINITY;
+  if (typeof until !== "number" || Number.isNaN(until)) {
+    throw new InvalidInputError(WHERE, "options.until", `is ${String(until)}, expected a number`);
+  }
+  const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
+  if (typeof maxEvents !== "number" || Number.isNaN(maxEvents) || maxEvents < 0) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.maxEvents",
+      `is ${String(maxEvents)}, expected a number >= 0`,
+    );
+  }
+  const model = options.executionModel ?? defaultExecutionModel;
+  if (typeof model !== "object" || model === null || typeof model.duration !== "function") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.executionModel",
+      "has no duration(job, allocation, platform, seconds) function",
+    );
+  }
+  return { until, maxEvents, model };
+}
+
+const WAITING = 0;
+const RUNNING = 1;
+const DONE = 2;
+
+interface MutableRecord {
+  job: Job;
+  intervals: Interval[];
+  end: number | null;
+  outcome: Outcome;
+  reason?: string;
+}
+
+class WaitingEntry implements WaitingJob {
+  removed = false;
+  constructor(
+    readonly job: Job,
+    readonly progress: number,
+    readonly preemptions: number,
+  ) {}
+}
+
+class Clock {
+  now = 0;
+}
+
+class RunningEntry implements RunningJob {
+  removed = false;
+  /** Progress frozen when the entry was removed. */
+  finalProgress = 0;
+  constructor(
+    readonly job: Job,
+    readonly allocation: Allocation,
+    readonly start: number,
+    readonly progressAtStart: number,
+    readonly estimatedEnd: number,
+    /** Duration of the whole job (progress 0 to 1) on this allocation. */
+    readonly fullDuration: number,
+    private readonly clock: Clock,
+  ) {}
+  get progress(): number {
+    if (this.removed) return this.finalProgress;
+    const p = this.progressAtStart + (this.clock.now - this.start) / this.fullDuration;
+    return Math.min(p, 1);
+  }
+}
+
+interface JobState {
+  job: Job;
+  record: MutableRecord;
+  status: number;
+  progress: number;
+  preemptions: number;
+  wEntry: WaitingEntry | null;
+  rEntry: RunningEntry | null;
+  /** Bumped at every start/preempt so stale completion events are skipped. */
+  version: number;
+  earliest: number;
+}
+
+const COMPLETION = 0;
+const TIMER = 1;
+const READY = 2;
+
+interface HeapEvent {
+  time: number;
+  seq: number;
+  kind: number;
+  state: JobState | null;
+  version: number;
+}
+
+function byTimeThenSeq(a: HeapEvent, b: HeapEvent): number {
+  return a.time - b.time || a.seq - b.seq;
+}
+
+function queueBefore(a: Job, b: Job): boolean {
+  return a.submit < b.submit || (a.submit === b.submit && a.id < b.id);
+}
+
+/** A private frozen copy of a policy's allocation (kept as is when already deeply frozen). */
+function copyAllocation(allocation: Allocation): Allocation {
+  if (Object.isFrozen(allocation)) {
+    let frozen = true;
+    for (let i = 0; i < allocation.length && frozen; i++) frozen = Object.isFrozen(allocation[i]);
+    if (frozen) return allocation;
+  }
+  const parts: AllocationPart[] = new Array(allocation.length);
+  for (let i = 0; i < allocation.length; i++) {
+    const p = allocation[i]!;
+    parts[i] = Object.freeze({ machine: p.machine, cores: p.cores });
+  }
+  return Object.freeze(parts);
+}
+
+/**
+ * Runs `scheduler` over `jobs` on `platform`: the discrete-event loop. Returns the schedule
+ * trace (one record per job read, in input order) and run statistics.
+ *
+ * Event order: at each time t the engine applies, together, every completion at t (in the order
+ * they were scheduled), then every arrival at t (in queue order: submit, then id), then every
+ * timer (`wakeAt`) and ready time at t, and then calls `scheduler.schedule` ONCE (not at all when
+ * nothing happened at t). Jobs are read lazily from `jobs`, which must be sorted by submit.
+ * Preempted jobs keep their progress (fraction of work done) and return to the queue at their
+ * original position (submit, id); they may resume on any allocation. Durations come from the
+ * execution model (default: runtime * benchmark(job) / slowest speed of the allocation).
+ * The run ends when no event remains (jobs still waiting are then `unfinished`: a policy that
+ * leaves jobs waiting with nothing pending has lost them) or at `options.until`.
+ *
+ * Complexity: O(E log E) heap work for E events plus the policy's own work; the view's
+ * `waiting`/`running` arrays are maintained incrementally, `totalFreeCores` is O(1).
+ *
+ * @throws InvalidInputError when a job is invalid, an id repeats, the jobs are not sorted by
+ * submit (naming the job), an option is invalid, or `wakeAt` gets a time <= now.
+ * @throws ConstraintViolationError (from the policy's verbs) naming the job and the resource.
+ * @throws LimitExceededError when more than `options.maxEvents` events occur.
+ *
+ * @example
+ * ```ts
+ * const greedy: Scheduler = {
+ *   name: "greedy",
+ *   schedule(ctx) {
+ *     for (const w of ctx.view.waiting) {
+ *       const a = firstFitAllocation(ctx.view, w.job.cores);
+ *       if (a) ctx.start(w.job.id, a);
+ *     }
+ *   },
+ * };
+ * const trace = simulate([createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })], identicalPool(2), greedy);
+ * trace.records[0]; // { job, intervals: [{ start: 0, end: 10, allocation: [...] }], end: 10, outcome: "completed" }
+ * ```
+ */
+export function simulate(
+  jobs: Iterable<Job>,
+  platform: Platform,
+  scheduler: Scheduler,
+  options: SimulateOptions = {},
+): ScheduleTrace {
+  const opts = resolveOptions(options);
+  validatePlatform(platform, WHERE);
+  if (
+    typeof scheduler !== "object" ||
+    scheduler === null ||
+    typeof scheduler.schedule !== "function"
+  ) {
+    throw new InvalidInputError(WHERE, "scheduler", "has no schedule(ctx) function");
+  }
+  if (jobs === null || typeof (jobs as Iterable<Job>)[Symbol.iterator] !== "function") {
+    throw new InvalidInputError(WHERE, "jobs", "is not iterable");
+  }
+  scheduler.reset?.(platform);
+  return new Engine(jobs, platform, scheduler, opts).run();
+}
+
+class Engine {
+  private readonly ledger: ResourceLedger;
+  private readonly clock = new Clock();
+  private readonly heap = new Heap<HeapEvent>(byTimeThenSeq);
+  private seq = 0;
+  private readonly states = new Map<number, JobState>();
+  private seenIds: Set<number> | null = null;
+  private maxId = -1;
+  private readonly records: MutableRecord[] = [];
+  private readonly waiting: WaitingEntry[] = [];
+  private waitingRemoved = 0;
+  private readonly running: RunningEntry[] = [];
+  private runningRemoved = 0;
+  private readonly pendingWaiting: WaitingEntry[] = [];
+  private readonly arrived: Job[] = [];
+  private readonly completed: Job[] = [];
+  private readonly ready: Job[] = [];
+  private woken = false;
+  private inCall = false;
+  private waitingFrozen = false;
+  private runningFrozen = false;
+  private events = 0;
+  private decisions = 0;
+  private schedulerMs = 0;
+  private readonly iterator: Iterator<Job>;
+  private nextJob: Job | null = null;
+  private readIndex = 0;
+  private lastSubmit = Number.NEGATIVE_INFINITY;
+  private readonly view: SchedulerView;
+  private readonly ctx: SchedulingContext;
+
+  constructor(
+    jobs: Iterable<Job>,
+    private readonly platform: Platform,
+    private readonly scheduler: Scheduler,
+    private readonly opts: ResolvedOptions,
+  ) {
+    this.ledger = new ResourceLedger(platform);
+    this.iterator = jobs[Symbol.iterator]();
+    const engine = this;
+    const ledger = this.ledger;
+    const clock = this.clock;
+    this.view = {
+      get now() {
+        return clock.now;
+      },
+      platform,
+      get waiting(): readonly WaitingJob[] {
+        return engine.readWaiting();
+      },
+      get running(): readonly RunningJob[] {
+        return engine.readRunning();
+      },
+      freeCores: (m: number) => ledger.freeCores(m),
+      get totalFreeCores() {
+        return ledger.totalFreeCores;
+      },
+      freeLicenses: (license: string, m: number) => ledger.freeLicenses(license, m),
+      duration: (job: Job, allocation: Allocation, seconds: number) =>
+        opts.model.duration(job, allocation, platform, seconds),
+      isWaiting: (jobId: number) => engine.states.get(jobId)?.status === WAITING,
+      isRunning: (jobId: number) => engine.states.get(jobId)?.status === RUNNING,
+      nextFreeMachine: (from: number) => ledger.nextFreeMachine(from),
+    };
+    const view = this.view;
+    this.ctx = {
+      view,
+      get arrived() {
+        return engine.arrived;
+      },
+      get completed() {
+        return engine.completed;
+      },
+      get woken() {
+        return engine.woken;
+      },
+      get ready() {
+        return engine.ready;
+      },
+      start: (jobId: number, allocation: Allocation) => engine.start(jobId, allocation),
+      preempt: (jobId: number) => engine.preempt(jobId),
+      reject: (jobId: number, reason: string) => engine.reject(jobId, reason),
+      wakeAt: (t: number) => engine.wakeAt(t),
+    };
+  }
+
+  // ---- the view's arrays -------------------------------------------------------------------
+
+  private readWaiting(): readonly WaitingJob[] {
+    if (this.inCall && this.waitingFrozen) return this.waiting;
+    if (this.waitingRemoved > 0) this.compactWaiting();
+    if (this.inCall) this.waitingFrozen = true;
+    return this.waiting;
+  }
+
+  private readRunning(): readonly RunningJob[] {
+    if (this.inCall && this.runningFrozen) return this.running;
+    if (this.runningRemoved > 0) this.compactRunning();
+    if (this.inCall) this.runningFrozen = true;
+    return this.running;
+  }
+
+  private compactWaiting(): void {
+    const w = this.waiting;
+    let k = 0;
+    while (k < w.length && w[k]!.removed) k++;
+    if (k > 0) {
+      if (k * 2 >= w.length) {
+        // Mostly removed: the filter below is cheaper.
+        k = 0;
+      } else {
+        // shift() lets V8 left-trim the backing store in O(1) (below ~16k entries); splice
+        // always moves the whole array.
+        for (let i = 0; i < k; i++) w.shift();
+        this.waitingRemoved -= k;
+      }
+    }
+    if (this.waitingRemoved > 0) {
+      let j = 0;
+      for (let i = 0; i < w.length; i++) {
+        const e = w[i]!;
+        if (!e.removed) w[j++] = e;
+      }
+      w.length = j;
+    }
+    this.waitingRemoved = 0;
+  }
+
+  private compactRunning(): void {
+    const r = this.running;
+    let j = 0;
+    for (let i = 0; i < r.length; i++) {
+      const e = r[i]!;
+      if (!e.removed) r[j++] = e;
+    }
+    r.length = j;
+    this.runningRemoved = 0;
+  }
+
+  private insertWaiting(entry: WaitingEntry): void {
+    const w = this.waiting;
+    const job = entry.job;
+    // Fast path: after the tail (arrivals).
+    if (w.length === 0 || queueBefore(w[w.length - 1]!.job, job)) {
+      w.push(entry);
+      return;
+    }
+    let lo = 0;
+    let hi = w.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (queueBefore(w[mid]!.job, job)) lo = mid + 1;
+      else hi = mid;
+    }
+    w.splice(lo, 0, entry);
+  }
+
+  private insertRunning(entry: RunningEntry): void {
+    const r = this.running;
+    let i = r.length;
+    while (i > 0) {
+      const prev = r[i - 1]!;
+      if (prev.start < entry.start || (prev.start === entry.start && prev.job.id < entry.job.id)) {
+        break;
+      }
+      i--;
+    }
+    if (i === r.length) r.push(entry);
+    else r.splice(i, 0, entry);
+  }
+
+  // ---- verbs ---------------------------------------------------------------------------------
+
+  private requireInCall(verb: string): void {
+    if (!this.inCall) {
+      throw new InvalidInputError(WHERE, verb, "was called outside a schedule call");
+    }
+  }
+
+  private start(jobId: number, allocation: Allocation): void {
+    this.requireInCall("start");
+    const state = this.states.get(jobId);
+    if (state === undefined || state.status !== WAITING) {
+      throw violation(jobId, "job state", this.describeState(jobId, state));
+    }
+    const now = this.clock.now;
+    const job = state.job;
+    if (now < state.earliest) {
+      throw violation(
+        jobId,
+        "ready time",
+        `cannot start at ${now}, before its ready time ${state.earliest}`,
+      );
+    }
+    this.ledger.take(job, allocation, WHERE);
+    const alloc = copyAllocation(allocation);
+    const model = this.opts.model;
+    const full = model.duration(job, alloc, this.platform, job.runtime);
+    if (!(full > 0) || !Number.isFinite(full)) {
+      this.ledger.give(job, alloc);
+      throw new InvalidInputError(
+        WHERE,
+        "options.executionModel",
+        `returned ${String(full)} for job ${jobId}, expected a finite number > 0`,
+      );
+    }
+    const estimated = model.duration(job, alloc, this.platform, job.estimate);
+    const p0 = state.progress;
+    const entry = new RunningEntry(
+      job,
+      alloc,
+      now,
+      p0,
+      now + (1 - p0) * estimated,
+      full,
+      this.clock,
+    );
+    // Leave the waiting queue.
+    const w = state.wEntry!;
+    w.removed = true;
+    this.waitingRemoved++;
+    state.wEntry = null;
+    state.status = RUNNING;
+    state.rEntry = entry;
+    state.version++;
+    this.insertRunning(entry);
+    this.heap.push({
+      time: now + (1 - p0) * full,
+      seq: this.seq++,
+      kind: COMPLETION,
+      state,
+      version: state.version,
+    });
+  }
+
+  private preempt(jobId: number): void {
+    this.requireInCall("preempt");
+    const state = this.states.get(jobId);
+    if (state === undefined || state.status !== RUNNING) {
+      throw violation(jobId, "job state", this.describeState(jobId, state));
+    }
+    const now = this.clock.now;
+    const r = state.rEntry!;
+    let progress = r.progressAtStart + (now - r.start) / r.fullDuration;
+    if (progress > 1) progress = 1;
+    r.finalProgress = progress;
+    r.removed = true;
+    this.runningRemoved++;
+    this.ledger.give(state.job, r.allocation);
+    if (now > r.start) {
+      state.record.intervals.push({ start: r.start, end: now, allocation: r.allocation });
+    }
+    state.rEntry = null;
+    state.status = WAITING;
+    state.progress = progress;
+    state.preemptions++;
+    state.version++;
+    const entry = new WaitingEntry(state.job, progress, state.preemptions);
+    state.wEntry = entry;
+    this.pendingWaiting.push(entry);
+  }
+
+  private reject(jobId: number, reason: string): void {
+    this.requireInCall("reject");
+    const state = this.states.get(jobId);
+    if (state === undefined || state.status !== WAITING) {
+      throw violation(
+        jobId,
+        "job state",
+        `${this.describeState(jobId, state)}; only waiting jobs can be rejected`,
+      );
+    }
+    if (typeof reason !== "string") {
+      throw new InvalidInputError(WHERE, "reject(reason)", "is not a string");
+    }
+    const w = state.wEntry!;
+    w.removed = true;
+    this.waitingRemoved++;
+    state.wEntry = null;
+    state.status = DONE;
+    state.version++;
+    const rec = state.record;
+    rec.end = this.clock.now;
+    rec.outcome = "rejected";
+    rec.reason = reason;
+    this.states.delete(jobId);
+  }
+
+  private wakeAt(t: number): void {
+    this.requireInCall("wakeAt");
+    if (typeof t !== "number" || !(t > this.clock.now) || !Number.isFinite(t)) {
+      throw new InvalidInputError(
+        WHERE,
+        "wakeAt(t)",
+        `got ${String(t)}, expected a finite time after now (${this.clock.now})`,
+      );
+    }
+    this.heap.push({ time: t, seq: this.seq++, kind: TIMER, state: null, version: 0 });
+  }
+
+  private describeState(jobId: number, state: JobState | undefined): string {
+    if (state === undefined) {
+      return this.wasRead(jobId) ? "has already ended" : "has not arrived (unknown job id)";
+    }
+    if (state.status === RUNNING) return "is running, not waiting";
+    if (state.status === WAITING) return "is waiting, not running";
+    return "has already ended";
+  }
+
+  // ---- the loop ------------------------------------------------------------------------------
+
+  private pullNext(): void {
+    const r = this.iterator.next();
+    if (r.done) {
+      this.nextJob = null;
+      return;
+    }
+    const job = checkJob(WHERE, r.value, `jobs[${this.readIndex}]`, false);
+    if (job.submit < this.lastSubmit) {
+      throw new InvalidInputError(
+        WHERE,
+        `jobs[${this.readIndex}] (job ${job.id}).submit`,
+        `is ${job.submit}, before the previous job's submit ${this.lastSubmit}; jobs must be sorted by submit`,
+      );
+    }
+    this.checkNewId(job.id);
+    this.lastSubmit = job.submit;
+    this.readIndex++;
+    this.nextJob = job;
+  }
+
+  /**
+   * Duplicate-id check. Fast path: ids that keep increasing (SWF traces) need no set; the set
+   * of every id read is built the first time an id does not exceed the largest so far.
+   */
+  private checkNewId(id: number): void {
+    if (id > this.maxId) {
+      this.maxId = id;
+      this.seenIds?.add(id);
+      return;
+    }
+    if (this.seenIds === null) {
+      this.seenIds = new Set<number>();
+      for (const r of this.records) this.seenIds.add(r.job.id);
+      if (this.nextJob !== null) this.seenIds.add(this.nextJob.id);
+    }
+    if (this.seenIds.has(id)) {
+      throw new InvalidInputError(
+        WHERE,
+        `jobs[${this.readIndex}].id`,
+        `is ${id}, a duplicate job id`,
+      );
+    }
+    this.seenIds.add(id);
+  }
+
+  /** Whether job `id` was read from the input. */
+  private wasRead(id: number): boolean {
+    if (this.seenIds !== null) return this.seenIds.has(id);
+    if (id > this.maxId) return false;
+    for (const r of this.records) if (r.job.id === id) return true;
+    return false;
+  }
+
+  private countEvent(): void {
+    if (++this.events > this.opts.maxEvents) {
+      throw new LimitExceededError(
+        WHERE,
+        `more than ${this.opts.maxEvents} events (options.maxEvents) by t=${this.clock.now}; does the policy keep setting timers?`,
+      );
+    }
+  }
+
+  run(): ScheduleTrace {
+    const heap = this.heap;
+    const until = this.opts.until;
+    let horizon: number | undefined;
+    this.pullNext();
+    for (;;) {
+      // Drop stale completions at the top of the heap.
+      let top = heap.peek();
+      while (top !== undefined && top.kind === COMPLETION && top.state!.version !== top.version) {
+        heap.pop();
+        top = heap.peek();
+      }
+      const tHeap = top === undefined ? Number.POSITIVE_INFINITY : top.time;
+      const tArrival = this.nextJob === null ? Number.POSITIVE_INFINITY : this.nextJob.submit;
+      const t = Math.min(tHeap, tArrival);
+      if (t === Number.POSITIVE_INFINITY) break;
+      if (t > until) {
+        horizon = until;
+        break;
+      }
+      this.clock.now = t;
+      let happened = false;
+      let timerFired = false;
+      // Completions (and timers / ready times, whose effect is applied after the arrivals).
+      while (top !== undefined && top.time === t) {
+        heap.pop();
+        if (top.kind === COMPLETION) {
+          const state = top.state!;
+          if (state.version === top.version) {
+            this.countEvent();
+            this.complete(state, t);
+            happened = true;
+          }
+        } else if (top.kind === TIMER) {
+          timerFired = true;
+        } else {
+          const state = top.state!;
+          if (state.status === WAITING && state.version === top.version) {
+            this.countEvent();
+            this.ready.push(state.job);
+            happened = true;
+          }
+        }
+        top = heap.peek();
+      }
+      // Arrivals.
+      while (this.nextJob !== null && this.nextJob.submit === t) {
+        this.countEvent();
+        this.arrive(this.nextJob);
+        happened = true;
+        this.pullNext();
+      }
+      if (this.arrived.length > 1) this.arrived.sort((a, b) => a.id - b.id);
+      // Timers.
+      if (timerFired) {
+        this.countEvent();
+        this.woken = true;
+        happened = true;
+      }
+      if (happened) this.callScheduler();
+    }
+    return this.finish(horizon);
+  }
+
+  private arrive(job: Job): void {
+    const record: MutableRecord = { job, intervals: [], end: null, outcome: "unfinished" };
+    this.records.push(record);
+    const entry = new WaitingEntry(job, 0, 0);
+    const earliest = job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
+    const state: JobState = {
+      job,
+      record,
+      status: WAITING,
+      progress: 0,
+      preemptions: 0,
+      wEntry: entry,
+      rEntry: null,
+      version: 0,
+      earliest,
+    };
+    this.states.set(job.id, state);
+    this.insertWaiting(entry);
+    this.arrived.push(job);
+    if (earliest > job.submit) {
+      this.heap.push({ time: earliest, seq: this.seq++, kind: READY, state, version: 0 });
+    }
+  }
+
+  private complete(state: JobState, t: number): void {
+    const r = state.rEntry!;
+    r.finalProgress = 1;
+    r.removed = true;
+    this.runningRemoved++;
+    this.ledger.give(state.job, r.allocation);
+    const rec = state.record;
+    rec.intervals.push({ start: r.start, end: t, allocation: r.allocation });
+    rec.end = t;
+    rec.outcome = "completed";
+    state.status = DONE;
+    state.rEntry = null;
+    state.progress = 1;
+    this.states.delete(state.job.id);
+    this.completed.push(state.job);
+  }
+
+  private callScheduler(): void {
+    this.inCall = true;
+    this.waitingFrozen = false;
+    this.runningFrozen = false;
+    const t0 = performance.now();
+    try {
+      this.scheduler.schedule(this.ctx);
+    } finally {
+      this.schedulerMs += performance.now() - t0;
+      this.inCall = false;
+    }
+    this.decisions++;
+    for (let i = 0; i < this.pendingWaiting.length; i++) {
+      const e = this.pendingWaiting[i]!;
+      // A job preempted and restarted in the same call has left its entry already.
+      if (e.removed) this.waitingRemoved--;
+      else this.insertWaiting(e);
+    }
+    if (this.pendingWaiting.length > 0) this.pendingWaiting.length = 0;
+    if (this.arrived.length > 0) this.arrived.length = 0;
+    if (this.completed.length > 0) this.completed.length = 0;
+    if (this.ready.length > 0) this.ready.length = 0;
+    this.woken = false;
+    // Amortised clean-up so removed entries do not pile up when the policy never reads a list.
+    if (this.waitingRemoved > 32 && this.waitingRemoved * 2 > this.waiting.length) {
+      this.compactWaiting();
+    }
+    if (this.runningRemoved > 32 && this.runningRemoved * 2 > this.running.length) {
+      this.compactRunning();
+    }
+  }
+
+  private finish(horizon: number | undefined): ScheduleTrace {
+    if (horizon !== undefined) {
+      for (const state of this.states.values()) {
+        if (state.status === RUNNING) {
+          const r = state.rEntry!;
+          if (horizon > r.start) {
+            state.record.intervals.push({ start: r.start, end: horizon, allocation: r.allocation });
+          }
+        }
+      }
+    }
+    const trace: {
+      scheduler: string;
+      platform: Platform;
+      records: readonly JobRecord[];
+      stats: { events: number; decisions: number; schedulerMs: number };
+      horizon?: number;
+    } = {
+      scheduler: this.scheduler.name,
+      platform: this.platform,
+      records: this.records,
+      stats: { events: this.events, decisions: this.decisions, schedulerMs: this.schedulerMs },
+    };
+    if (horizon !== undefined) trace.horizon = horizon;
+    return trace;
+  }
+}
+
+function violation(jobId: number, resource: string, detail: string): ConstraintViolationError {
+  return new ConstraintViolationError(WHERE, jobId, resource, detail);
+}

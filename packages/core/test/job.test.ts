@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { createJob, InvalidInputError, validateJobs } from "../src/index.js";
+
+describe("createJob", () => {
+  it("defaults estimate to runtime and freezes the job", () => {
+    const j = createJob({ id: 1, submit: 0, runtime: 60, cores: 4 });
+    expect(j).toEqual({ id: 1, submit: 0, runtime: 60, estimate: 60, cores: 4 });
+    expect(Object.isFrozen(j)).toBe(true);
+  });
+
+  it("keeps optional fields and copies nested ones", () => {
+    const licenses = { matlab: 2 };
+    const j = createJob({
+      id: 2,
+      submit: 5,
+      runtime: 10,
+      estimate: 20,
+      cores: 1,
+      deadline: 100,
+      ready: 7,
+      licenses,
+      input: [{ size: 1e6, machine: 0 }],
+      benchmark: 300,
+      user: 3,
+      priority: 1.5,
+    });
+    expect(j.licenses).toEqual({ matlab: 2 });
+    expect(j.licenses).not.toBe(licenses);
+    expect(j.deadline).toBe(100);
+    expect(j.input).toEqual([{ size: 1e6, machine: 0 }]);
+  });
+
+  it("drops keys set to undefined", () => {
+    const j = createJob({ id: 1, submit: 0, runtime: 1, cores: 1, deadline: undefined } as never);
+    expect("deadline" in j).toBe(false);
+  });
+
+  it.each([
+    [{ id: -1, submit: 0, runtime: 1, cores: 1 }, "spec.id is -1, expected an integer >= 0"],
+    [{ id: 7, submit: 0, runtime: 1, cores: 0 }, "job 7.cores is 0, expected an integer >= 1"],
+    [{ id: 7, submit: Number.NaN, runtime: 1, cores: 1 }, "job 7.submit is NaN"],
+    [
+      { id: 7, submit: 0, runtime: 0, cores: 1 },
+      "job 7.runtime is 0, expected a finite number > 0",
+    ],
+    [{ id: 7, submit: 0, runtime: 1, estimate: -3, cores: 1 }, "job 7.estimate is -3"],
+    [{ id: 7, submit: 0, runtime: 1, cores: 1, licenses: { a: 0 } }, 'job 7.licenses["a"] is 0'],
+    [{ id: 7, submit: 0, runtime: 1, cores: 1, deadline: Infinity }, "job 7.deadline is Infinity"],
+    [
+      { id: 7, submit: 0, runtime: 1, cores: 1, input: [{ size: 1, machine: -1 }] },
+      "job 7.input[0].machine is -1",
+    ],
+  ])("throws InvalidInputError naming the job id and field: %j", (spec, message) => {
+    expect(() => createJob(spec as never)).toThrow(InvalidInputError);
+    expect(() => createJob(spec as never)).toThrow(`@sched/core/createJob: ${message}`);
+  });
+});
+
+describe("validateJobs", () => {
+  it("builds every job in input order", () => {
+    const jobs = validateJobs([
+      { id: 2, submit: 5, runtime: 1, cores: 1 },
+      { id: 1, submit: 0, runtime: 2, cores: 1 },
+    ]);
+    expect(jobs.map((j) => [j.id, j.estimate])).toEqual([
+      [2, 1],
+      [1, 2],
+    ]);
+  });
+
+  it("names duplicate ids and bad fields", () => {
+    expect(() =>
+      validateJobs([
+        { id: 1, submit: 0, runtime: 1, cores: 1 },
+        { id: 1, submit: 0, runtime: 1, cores: 1 },
+      ]),
+    ).toThrow("@sched/core/validateJobs: jobs[1].id is 1, a duplicate job id");
+    expect(() => validateJobs([{ id: 4, submit: 0, runtime: 1, cores: 1.5 }])).toThrow(
+      "@sched/core/validateJobs: job 4.cores is 1.5, expected an integer >= 1",
+    );
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import {
+  createPlatform,
+  InvalidInputError,
+  identicalPool,
+  validatePlatform,
+} from "../src/index.js";
+
+describe("createPlatform", () => {
+  it("fills defaults: 1 core, speed 1, cluster 0, referenceSpeed 1, names, totalCores", () => {
+    const p = createPlatform({ machines: [{ cores: 4, speed: 2 }, {}] });
+    expect(p.machines).toEqual([
+      { id: 0, name: "m0", cores: 4, speed: 2, cluster: 0 },
+      { id: 1, name: "m1", cores: 1, speed: 1, cluster: 0 },
+    ]);
+    expect(p.totalCores).toBe(5);
+    expect(p.referenceSpeed).toBe(1);
+    expect(p.clusters).toEqual([{ id: 0, name: "c0" }]);
+    expect(p.licenses).toEqual([]);
+    expect(p.links).toEqual([]);
+    expect(Object.isFrozen(p)).toBe(true);
+  });
+
+  it("keeps licenses, clusters and links, sorting and de-duplicating license machines", () => {
+    const p = createPlatform({
+      machines: [{ cluster: 1 }, { cluster: 0 }],
+      clusters: [{ name: "a" }, { name: "b", link: 0 }],
+      links: [{ bandwidth: 1e9 }],
+      licenses: [
+        { name: "f", copies: 2 },
+        { name: "n", kind: "node-locked", copies: 1, machines: [1, 0, 1] },
+      ],
+      referenceSpeed: 400,
+    });
+    expect(p.licenses).toEqual([
+      { name: "f", kind: "floating", copies: 2 },
+      { name: "n", kind: "node-locked", copies: 1, machines: [0, 1] },
+    ]);
+    expect(p.clusters).toEqual([
+      { id: 0, name: "a" },
+      { id: 1, name: "b", link: 0 },
+    ]);
+    expect(p.links).toEqual([{ id: 0, bandwidth: 1e9, latency: 0 }]);
+    expect(p.referenceSpeed).toBe(400);
+  });
+
+  it("does not mutate the spec", () => {
+    const spec = { machines: [{ cores: 2 }], licenses: [{ name: "x", copies: 1, machines: [0] }] };
+    const copy = structuredClone(spec);
+    createPlatform(spec);
+    expect(spec).toEqual(copy);
+  });
+
+  it.each([
+    [{ machines: [] }, "spec.machines is empty"],
+    [{ machines: [{ cores: 0 }] }, "spec.machines[0].cores is 0, expected an integer >= 1"],
+    [{ machines: [{ speed: Number.NaN }] }, "spec.machines[0].speed is NaN"],
+    [{ machines: [{}], referenceSpeed: -1 }, "spec.referenceSpeed is -1"],
+    [
+      { machines: [{ cluster: 2 }], clusters: [{}] },
+      "spec.machines[0].cluster is 2, but the platform has 1 clusters",
+    ],
+    [
+      { machines: [{}], licenses: [{ name: "n", kind: "node-locked", copies: 1 }] },
+      "spec.licenses[0].machines is missing",
+    ],
+    [
+      { machines: [{}], licenses: [{ name: "f", copies: 1, machines: [3] }] },
+      "spec.licenses[0].machines[0] is 3, but the platform has 1 machines",
+    ],
+    [
+      {
+        machines: [{}],
+        licenses: [
+          { name: "f", copies: 1 },
+          { name: "f", copies: 1 },
+        ],
+      },
+      'spec.licenses[1].name is "f", a duplicate',
+    ],
+  ])("throws InvalidInputError naming the field: %j", (spec, message) => {
+    expect(() => createPlatform(spec as never)).toThrow(InvalidInputError);
+    expect(() => createPlatform(spec as never)).toThrow(`@sched/core/createPlatform: ${message}`);
+  });
+});
+
+describe("identicalPool", () => {
+  it("builds n single-core machines of speed 1", () => {
+    const p = identicalPool(3);
+    expect(p.totalCores).toBe(3);
+    expect(p.machines.every((m) => m.cores === 1 && m.speed === 1 && m.cluster === 0)).toBe(true);
+    expect(p.machines.map((m) => m.id)).toEqual([0, 1, 2]);
+  });
+
+  it("accepts cores per machine, speed and licenses", () => {
+    const p = identicalPool(2, { cores: 4, speed: 3, licenses: [{ name: "l", copies: 1 }] });
+    expect(p.totalCores).toBe(8);
+    expect(p.machines[1]!.speed).toBe(3);
+    expect(p.licenses).toHaveLength(1);
+  });
+
+  it("throws for n < 1", () => {
+    expect(() => identicalPool(0)).toThrow(
+      "@sched/core/identicalPool: n is 0, expected an integer >= 1",
+    );
+  });
+});
+
+describe("validatePlatform", () => {
+  it("accepts a built platform and rejects an inconsistent one", () => {
+    const p = identicalPool(2);
+    expect(validatePlatform(p)).toBe(p);
+    expect(() => validatePlatform({ ...p, totalCores: 5 })).toThrow(
+      "platform.totalCores is 5, but the machines have 2 cores",
+    );
+  });
+});

@@ -1,0 +1,87 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createJob,
+  createPlatform,
+  ParseError,
+  simulate,
+  traceFromJSON,
+  traceToJSON,
+} from "../src/index.js";
+import { arbJobs, arbPlatform } from "../src/testing/index.js";
+import { chaos, greedy } from "./helpers.js";
+
+describe("traceToJSON / traceFromJSON", () => {
+  it("writes a fixed key order and reads it back deep-equal", () => {
+    const platform = createPlatform({
+      machines: [{ cores: 2, speed: 2 }],
+      licenses: [{ name: "f", copies: 1 }],
+    });
+    const jobs = [
+      createJob({ cores: 1, licenses: { f: 1 }, runtime: 4, submit: 0, id: 1, deadline: 9 }),
+    ];
+    const trace = simulate(jobs, platform, greedy());
+    const text = traceToJSON(trace);
+    expect(
+      text.startsWith(
+        '{"format":"@sched/trace","version":1,"scheduler":"greedy","platform":{"machines":[{"id":0,"name":"m0","cores":2,"speed":2,"cluster":0}]',
+      ),
+    ).toBe(true);
+    expect(text).toContain(
+      '"records":[{"job":{"id":1,"submit":0,"runtime":4,"estimate":4,"cores":1,"deadline":9,"licenses":{"f":1}},"intervals":[{"start":0,"end":2,"allocation":[{"machine":0,"cores":1}]}],"end":2,"outcome":"completed"}]',
+    );
+    expect(traceFromJSON(text)).toEqual(trace);
+  });
+
+  it("round-trips random traces, horizon and rejections included", () => {
+    fc.assert(
+      fc.property(
+        arbPlatform().chain((p) => arbJobs(p).map((jobs) => ({ p, jobs }))),
+        fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+        ({ p, jobs }, until) => {
+          const trace = simulate(jobs, p, chaos(), until === undefined ? {} : { until });
+          const text = traceToJSON(trace);
+          const back = traceFromJSON(text);
+          expect(back).toEqual(trace);
+          expect(traceToJSON(back)).toBe(text);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("gives the same bytes for two runs with timings: false, and reads the time back as NaN", () => {
+    const platform = createPlatform({ machines: [{ cores: 2 }] });
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 3, cores: 2 })];
+    const a = traceToJSON(simulate(jobs, platform, greedy()), { timings: false });
+    const b = traceToJSON(simulate(jobs, platform, greedy()), { timings: false });
+    expect(a).toBe(b);
+    expect(a).toContain('"stats":{"events":2,"decisions":2}');
+    expect(traceFromJSON(a).stats.schedulerMs).toBeNaN();
+  });
+
+  it("throws ParseError naming the source and field", () => {
+    expect(() => traceFromJSON("{", { source: "run.json" })).toThrow(ParseError);
+    expect(() => traceFromJSON("{", { source: "run.json" })).toThrow(
+      /run.json \(text\): is not JSON/,
+    );
+    expect(() => traceFromJSON('{"format":"x"}')).toThrow(
+      '@sched/core/traceFromJSON: trace JSON format: is "x", expected "@sched/trace"',
+    );
+    const trace = simulate(
+      [createJob({ id: 1, submit: 0, runtime: 1, cores: 1 })],
+      createPlatform({ machines: [{}] }),
+      greedy(),
+    );
+    const obj = JSON.parse(traceToJSON(trace));
+    obj.records[0].intervals[0].end = "soon";
+    expect(() => traceFromJSON(JSON.stringify(obj))).toThrow(
+      'trace JSON records[0].intervals[0].end: is "soon", expected a finite number',
+    );
+    obj.records[0].intervals[0].end = 1;
+    obj.records[0].job.cores = 0;
+    expect(() => traceFromJSON(JSON.stringify(obj))).toThrow(
+      /records\[0\].job: .*job 1.cores is 0/,
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import type { Job, Platform, Scheduler, SchedulingContext } from "@sched/core";
+import { canRunOn, canStartNow, isIdle, isReady, NO_MACHINE } from "./eligibility.js";
+import { jobSize } from "./expected-time.js";
+import { type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
+import type { Mapping, MappingProblem } from "./mapping.js";
+import { maxMin, minMin } from "./min-min.js";
+
+/**
+ * The Min-Min baseline as an online batch-mode scheduler (Maheswaran et al. 1999): at every
+ * scheduling event, the waiting jobs whose ready time has come form the meta-task; {@link minMin}
+ * maps them onto the machines, each machine ready when its running job is expected to end
+ * (its start plus its expected time; now if that has passed) or now when idle. Every idle
+ * machine then starts the first job mapped onto it; the other jobs stay waiting and are mapped
+ * again at the next event. Expected times come from {@link expectedTime} with the told `speeds`;
+ * a machine runs one job at a time. Jobs no single machine can run are rejected on arrival.
+ *
+ * Ties: as {@link minMin} (lowest machine index, then earliest in queue order).
+ *
+ * Complexity per `schedule` call: that of {@link minMin} on W waiting jobs and M machines,
+ * O(W^2 + W M k).
+ *
+ * @throws InvalidInputError (at reset) when `speeds` does not fit the platform.
+ * @example
+ * ```ts
+ * simulate(jobs, platform, minMinScheduler());
+ * ```
+ */
+export function minMinScheduler(options: HeuristicOptions = {}): Scheduler {
+  return batchScheduler("min-min", minMin, options, "@sched/elo/minMinScheduler");
+}
+
+/**
+ * The Max-Min baseline: as {@link minMinScheduler} with {@link maxMin}, so the longest jobs are
+ * mapped first.
+ *
+ * Complexity per `schedule` call: as {@link minMinScheduler}.
+ *
+ * @throws InvalidInputError (at reset) when `speeds` does not fit the platform.
+ * @example
+ * ```ts
+ * simulate(jobs, platform, maxMinScheduler());
+ * ```
+ */
+export function maxMinScheduler(options: HeuristicOptions = {}): Scheduler {
+  return batchScheduler("max-min", maxMin, options, "@sched/elo/maxMinScheduler");
+}
+
+function batchScheduler(
+  name: string,
+  heuristic: (problem: MappingProblem) => Mapping,
+  options: HeuristicOptions,
+  where: string,
+): Scheduler {
+  let platformSeen: Platform | null = null;
+  let speeds: Float64Array = new Float64Array(0);
+  const started = new Map<number, { machine: number; start: number; job: Job }>();
+  const reset = (platform: Platform): void => {
+    platformSeen = platform;
+    speeds = toldSpeeds(options, platform, where);
+    started.clear();
+  };
+  return {
+    name,
+    reset,
+    schedule(ctx: SchedulingContext): void {
+      const { view } = ctx;
+      const platform = view.platform;
+      if (platformSeen !== platform) reset(platform);
+      const now = view.now;
+      const m = platform.machines.length;
+      for (const job of ctx.completed) started.delete(job.id);
+      for (const job of ctx.arrived) {
+        let any = false;
+        for (let j = 0; j < m && !any; j++) any = canRunOn(job, j, platform);
+        if (!any) ctx.reject(job.id, NO_MACHINE);
+      }
+      let idle = 0;
+      for (let j = 0; j < m; j++) if (isIdle(view, j)) idle++;
+      if (idle === 0) return;
+      const jobs: Job[] = [];
+      for (const w of view.waiting) if (isReady(w.job, now)) jobs.push(w.job);
+      if (jobs.length === 0) return;
+      const ready = new Float64Array(m).fill(now);
+      for (const s of started.values()) {
+        const end = s.start + jobSize(s.job, platform) / speeds[s.machine]!;
+        if (end > ready[s.machine]!) ready[s.machine] = end;
+      }
+      const etc = new Float64Array(jobs.length * m).fill(Number.POSITIVE_INFINITY);
+      jobs.forEach((job, i) => {
+        const size = jobSize(job, platform);
+        for (let j = 0; j < m; j++)
+          if (canRunOn(job, j, platform)) etc[i * m + j] = size / speeds[j]!;
+      });
+      const mapping = heuristic({ tasks: jobs.length, machines: m, etc, ready });
+      const taken = new Uint8Array(m);
+      for (const i of mapping.order) {
+        const j = mapping.machineOf[i]!;
+        if (taken[j] === 1) continue;
+        taken[j] = 1; // only the first job mapped onto a machine may start now
+        const job = jobs[i]!;
+        if (!canStartNow(job, j, view)) continue;
+        ctx.start(job.id, [{ machine: j, cores: job.cores }]);
+        started.set(job.id, { machine: j, start: now, job });
+      }
+    },
+  };
+}

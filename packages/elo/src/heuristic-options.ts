@@ -1,0 +1,37 @@
+import { InvalidInputError, type Platform } from "@sched/core";
+
+/** Options shared by the heterogeneous-computing baselines (Min-Min, Max-Min, MCT). */
+export interface HeuristicOptions {
+  /**
+   * The speed the heuristic is told for each machine (index = machine id), the basis of its
+   * expected times ({@link expectedTime}). By default the machines' benchmarks
+   * (`platform.machines[m].speed`). Give other figures to model a stale or wrong performance
+   * model; the engine's execution model decides what really happens.
+   * @defaultValue each machine's `speed`
+   */
+  readonly speeds?: readonly number[];
+}
+
+/** The told speeds for `platform`, validated. @internal */
+export function toldSpeeds(
+  options: HeuristicOptions,
+  platform: Platform,
+  where: string,
+): Float64Array {
+  const n = platform.machines.length;
+  const speeds = options.speeds;
+  if (speeds === undefined) return Float64Array.from(platform.machines, (m) => m.speed);
+  if (speeds.length !== n) {
+    throw new InvalidInputError(
+      where,
+      "options.speeds",
+      `has length ${speeds.length}, expected one speed per machine (${n})`,
+    );
+  }
+  speeds.forEach((s, i) => {
+    if (!(s > 0) || !Number.isFinite(s)) {
+      throw new InvalidInputError(where, `options.speeds[${i}]`, `is ${s}, expected a number > 0`);
+    }
+  });
+  return Float64Array.from(speeds);
+}

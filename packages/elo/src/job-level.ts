@@ -1,0 +1,56 @@
+import { InvalidInputError } from "@sched/core";
+import { requireInteger, requirePositive } from "./validate.js";
+
+/**
+ * The job level (the tier a job asks for; 1 = the fastest tier) from the job's size, as the
+ * paper allows ("given by the user of the system or the size of the job"): the log-size range
+ * `[minSize, maxSize]` is cut into `tiers` equal bins; the largest jobs get level 1, the smallest
+ * level `tiers`. Sizes outside the range are clamped to it; when `minSize === maxSize` every job
+ * gets level 1.
+ *
+ * The competitive scheduler calls this with the smallest and largest sizes seen so far, so the
+ * level of a job depends only on jobs that have arrived (the policy is online).
+ *
+ * Complexity: O(1).
+ *
+ * @throws InvalidInputError when a size is not a finite number > 0, `minSize > maxSize`, or
+ *   `tiers` is not an integer >= 1.
+ * @example
+ * ```ts
+ * jobLevel(9e9, 1e3, 9e9, 5); // 1
+ * jobLevel(1e3, 1e3, 9e9, 5); // 5
+ * jobLevel(3e6, 1e3, 9e9, 5); // 3  (log10 3e6 = 6.48, in the middle bin of [3, 9.95])
+ * ```
+ */
+export function jobLevel(size: number, minSize: number, maxSize: number, tiers: number): number {
+  const where = "@sched/elo/jobLevel";
+  requirePositive(where, "size", size);
+  requirePositive(where, "minSize", minSize);
+  requirePositive(where, "maxSize", maxSize);
+  requireInteger(where, "tiers", tiers, 1);
+  if (minSize > maxSize) {
+    throw new InvalidInputError(
+      where,
+      "minSize",
+      `is ${minSize}, expected <= maxSize (${maxSize})`,
+    );
+  }
+  return jobLevelResolved(size, minSize, maxSize, tiers);
+}
+
+/** {@link jobLevel} without validation. @internal */
+export function jobLevelResolved(
+  size: number,
+  minSize: number,
+  maxSize: number,
+  tiers: number,
+): number {
+  if (maxSize <= minSize || size >= maxSize) return 1;
+  if (size <= minSize) return tiers;
+  const logMax = Math.log(maxSize);
+  const span = logMax - Math.log(minSize);
+  // sizes so close that their logarithms coincide: one bin
+  if (!(span > 0)) return 1;
+  const level = 1 + Math.floor(((logMax - Math.log(size)) / span) * tiers);
+  return Math.max(1, Math.min(level, tiers));
+}

@@ -1,0 +1,107 @@
+import { InvalidInputError } from "@sched/core";
+
+/**
+ * A static mapping problem of heterogeneous computing: `tasks` independent tasks, `machines`
+ * machines, and the expected time to compute (ETC) of each task on each machine.
+ */
+export interface MappingProblem {
+  readonly tasks: number;
+  readonly machines: number;
+  /**
+   * Row-major `tasks x machines` matrix: `etc[t * machines + m]` is task `t`'s expected time on
+   * machine `m`, a number >= 0, or `Infinity` when `t` cannot run on `m`.
+   */
+  readonly etc: Float64Array | readonly number[];
+  /**
+   * When each machine becomes free (its ready time).
+   * @defaultValue all 0
+   */
+  readonly ready?: Float64Array | readonly number[];
+}
+
+/** The result of a mapping heuristic. */
+export interface Mapping {
+  /** Each task's machine, or -1 when no machine can run it. */
+  readonly machineOf: Int32Array;
+  /** The tasks in the order the heuristic mapped them (unmappable tasks left out). */
+  readonly order: Int32Array;
+  /** Each task's expected start and completion time (NaN when unmapped). */
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  /** The largest completion time over tasks and machine ready times (0 for no machines). */
+  readonly makespan: number;
+}
+
+/** Validates a {@link MappingProblem} and copies its ready times. @internal */
+export function readProblem(
+  problem: MappingProblem,
+  where: string,
+): { n: number; m: number; etc: Float64Array | readonly number[]; ready: Float64Array } {
+  const { tasks: n, machines: m, etc } = problem;
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InvalidInputError(
+      where,
+      "problem.tasks",
+      `is ${String(n)}, expected an integer >= 0`,
+    );
+  }
+  if (!Number.isInteger(m) || m < 0) {
+    throw new InvalidInputError(
+      where,
+      "problem.machines",
+      `is ${String(m)}, expected an integer >= 0`,
+    );
+  }
+  if (etc.length !== n * m) {
+    throw new InvalidInputError(
+      where,
+      "problem.etc",
+      `has length ${etc.length}, expected tasks * machines = ${n * m}`,
+    );
+  }
+  for (let i = 0; i < etc.length; i++) {
+    const v = etc[i]!;
+    if (!(v >= 0)) {
+      throw new InvalidInputError(
+        where,
+        `problem.etc[${i}]`,
+        `is ${v}, expected a number >= 0 or Infinity`,
+      );
+    }
+  }
+  const ready = new Float64Array(m);
+  if (problem.ready !== undefined) {
+    if (problem.ready.length !== m) {
+      throw new InvalidInputError(
+        where,
+        "problem.ready",
+        `has length ${problem.ready.length}, expected machines = ${m}`,
+      );
+    }
+    for (let j = 0; j < m; j++) {
+      const v = problem.ready[j]!;
+      if (!Number.isFinite(v)) {
+        throw new InvalidInputError(
+          where,
+          `problem.ready[${j}]`,
+          `is ${v}, expected a finite number`,
+        );
+      }
+      ready[j] = v;
+    }
+  }
+  return { n, m, etc, ready };
+}
+
+/** Builds the {@link Mapping} record. @internal */
+export function finishMapping(
+  machineOf: Int32Array,
+  order: number[],
+  start: Float64Array,
+  end: Float64Array,
+  ready: Float64Array,
+): Mapping {
+  let makespan = 0;
+  for (const r of ready) if (r > makespan) makespan = r;
+  return { machineOf, order: Int32Array.from(order), start, end, makespan };
+}

@@ -1,0 +1,45 @@
+import type { Scheduler } from "@sched/core";
+import { queueScheduler } from "./machine-queues.js";
+import { createRandom, type Random } from "./prng.js";
+import { requireFinite } from "./validate.js";
+
+/** Options of {@link randomScheduler}. */
+export interface RandomSchedulerOptions {
+  /**
+   * Seed of the PRNG ({@link createRandom}); the sequence restarts at every `reset`, so two runs
+   * of one instance give the same schedule.
+   * @defaultValue 1
+   */
+  readonly seed?: number;
+}
+
+/**
+ * Uniformly random assignment, the paper's baseline: each arriving job (in queue order) is bound
+ * to a machine drawn uniformly among the machines that can run it, and waits in that machine's
+ * FIFO queue; a machine runs one job at a time. It uses no information at all. Jobs that no
+ * single machine can run are rejected on arrival.
+ *
+ * Complexity: O(machines) per arriving job, O(machines) per `schedule` call.
+ *
+ * @throws InvalidInputError when `seed` is not finite.
+ * @example
+ * ```ts
+ * simulate(jobs, platform, randomScheduler({ seed: 7 }));
+ * ```
+ */
+export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
+  const seed = options.seed ?? 1;
+  requireFinite("@sched/elo/randomScheduler", "options.seed", seed);
+  let rng: Random = createRandom(seed);
+  return queueScheduler("random", {
+    reset() {
+      rng = createRandom(seed);
+    },
+    choose(jobs, eligible) {
+      return jobs.map((_, i) => {
+        const ms = eligible[i]!;
+        return ms[rng.int(ms.length)]!;
+      });
+    },
+  });
+}

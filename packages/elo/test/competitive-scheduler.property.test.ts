@@ -1,0 +1,122 @@
+import { type Allocation, type Scheduler, type SchedulingContext, simulate } from "@sched/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { competitiveScheduler, tierPreference } from "../src/competitive-scheduler.js";
+import { hiddenSpeedModel } from "../src/hidden-speed-model.js";
+import { tierOf } from "../src/tiers.js";
+import { expectSound, instance, jobs, machines } from "./helpers.js";
+
+describe("competitiveScheduler properties", () => {
+  it("starts every job on a free machine of the best available tier, best rating first", () => {
+    fc.assert(
+      fc.property(instance, fc.integer({ min: 0, max: 4 }), (inst, shift) => {
+        const level = (id: number) => 1 + ((id + shift) % 5);
+        // narrow tiers so that machines change tier often during a run
+        const inner = competitiveScheduler({
+          tierWidth: 15,
+          baseRating: 40,
+          jobLevel: (job) => level(job.id),
+        });
+        let checked = 0;
+        const spy: Scheduler = {
+          name: "spy",
+          reset: (p) => inner.reset!(p),
+          schedule(ctx: SchedulingContext) {
+            const taken = new Set<number>();
+            const wrapped: SchedulingContext = {
+              ...ctx,
+              view: ctx.view,
+              start(jobId: number, allocation: Allocation) {
+                const { ratings, tiers } = inner.snapshot();
+                const m = allocation[0]!.machine;
+                const free = (x: number) => !taken.has(x) && ctx.view.freeCores(x) === 1;
+                expect(free(m)).toBe(true);
+                const want = tierPreference(level(jobId), 5).find((t) =>
+                  Array.from(tiers).some((tt, x) => tt === t && free(x)),
+                );
+                expect(tiers[m]).toBe(want);
+                for (let x = 0; x < tiers.length; x++) {
+                  if (tiers[x] === want && free(x)) {
+                    expect(ratings[m]! > ratings[x]! || (ratings[m] === ratings[x] && m <= x)).toBe(
+                      true,
+                    );
+                  }
+                }
+                taken.add(m);
+                checked++;
+                ctx.start(jobId, allocation);
+              },
+            };
+            inner.schedule(wrapped);
+          },
+        };
+        const trace = simulate(jobs(inst.jobs), machines(inst.speeds, 9), spy);
+        expect(checked).toBe(inst.jobs.length);
+        expectSound(trace);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps every rating > 0 and every tier equal to the tier of its rating during a run", () => {
+    fc.assert(
+      fc.property(instance, fc.integer({ min: 1, max: 60 }), (inst, width) => {
+        const policy = competitiveScheduler({
+          tierWidth: width,
+          baseRating: 2.5 * width,
+          onRatingUpdate: (e) => {
+            expect(e.ratingAfter).toBeGreaterThan(0);
+            expect(e.tierAfter).toBe(tierOf(e.ratingAfter, { tierWidth: width }));
+            expect(e.ratingAfter > e.ratingBefore).toBe(e.won);
+          },
+        });
+        simulate(jobs(inst.jobs), machines(inst.speeds, 9), policy);
+        const { ratings, tiers } = policy.snapshot();
+        ratings.forEach((r, m) => {
+          expect(tiers[m]).toBe(tierOf(r, { tierWidth: width }));
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("never drops a machine as fast as MAXSPEED to a slower tier", () => {
+    fc.assert(
+      fc.property(instance, (inst) => {
+        const speeds = inst.speeds.map(() => 9);
+        const policy = competitiveScheduler({
+          tierWidth: 10,
+          onRatingUpdate: (e) => {
+            expect(e.won).toBe(true);
+            expect(e.tierAfter).toBeLessThanOrEqual(e.tierBefore);
+          },
+        });
+        simulate(jobs(inst.jobs), machines(speeds, 9), policy);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("what the competitive scheduler knows", () => {
+  it("ignores the platform's speed figures: only completions (and maxSpeed) matter", () => {
+    fc.assert(
+      fc.property(
+        instance,
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 6, maxLength: 6 }),
+        (inst, advertised) => {
+          const truth = hiddenSpeedModel({ speeds: inst.speeds, fluctuation: 0.2, seed: 5 });
+          const told = machines(advertised.slice(0, inst.speeds.length), 9);
+          const honest = machines(inst.speeds, 9);
+          const js = jobs(inst.jobs);
+          const run = (p: typeof told) =>
+            simulate(js, p, competitiveScheduler({ maxSpeed: 9 }), {
+              executionModel: truth,
+            }).records.map((r) => r.intervals);
+          expect(run(told)).toEqual(run(honest));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TierList } from "../src/tier-list.js";
+import { tierOf } from "../src/tiers.js";
+
+const events = (machines: number) =>
+  fc.array(
+    fc.record({
+      machine: fc.integer({ min: 0, max: machines - 1 }),
+      level: fc.integer({ min: 1, max: 5 }),
+      won: fc.boolean(),
+    }),
+    { maxLength: 400 },
+  );
+
+const base = fc.double({ min: 1, max: 3000, noNaN: true });
+
+describe("TierList properties", () => {
+  it("keeps every machine in the tier of its rating (membership matches CR ranges)", () => {
+    fc.assert(
+      fc.property(base, events(4), (baseRating, evs) => {
+        const list = new TierList(4, { baseRating });
+        for (const e of evs) {
+          list.record(e.machine, e.level, e.won);
+          const seen = new Set<number>();
+          for (let t = 1; t <= 5; t++) {
+            for (const m of list.members(t)) {
+              expect(seen.has(m)).toBe(false);
+              seen.add(m);
+              expect(list.rating(m)).toBeGreaterThan(0);
+              expect(tierOf(list.rating(m))).toBe(t);
+              expect(list.tier(m)).toBe(t);
+            }
+          }
+          expect(seen.size).toBe(4);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("never drops a machine that always wins to a slower tier", () => {
+    fc.assert(
+      fc.property(
+        base,
+        fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 300 }),
+        (b, levels) => {
+          const list = new TierList(1, { baseRating: b });
+          let tier = list.tier(0);
+          for (const level of levels) {
+            const u = list.record(0, level, true);
+            expect(u.tierAfter).toBeLessThanOrEqual(tier);
+            expect(u.ratingAfter).toBeGreaterThan(u.ratingBefore);
+            tier = u.tierAfter;
+          }
+        },
+      ),
+    );
+  });
+
+  it("with stickyTopTier, keeps a machine in tier 1 once it got there; else tier follows CR", () => {
+    fc.assert(
+      fc.property(base, events(3), (baseRating, evs) => {
+        const sticky = new TierList(3, { baseRating, stickyTopTier: true });
+        const plain = new TierList(3, { baseRating });
+        const reached = [false, false, false];
+        for (const e of evs) {
+          sticky.record(e.machine, e.level, e.won);
+          plain.record(e.machine, e.level, e.won);
+          for (let m = 0; m < 3; m++) {
+            expect(sticky.rating(m)).toBe(plain.rating(m)); // only the tier differs
+            if (tierOf(sticky.rating(m)) === 1) reached[m] = true;
+            expect(sticky.tier(m)).toBe(reached[m] ? 1 : tierOf(sticky.rating(m)));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("keeps each tier's members sorted by rating descending, then by index", () => {
+    fc.assert(
+      fc.property(events(6), (evs) => {
+        const list = new TierList(6);
+        for (const e of evs) list.record(e.machine, e.level, e.won);
+        for (let t = 1; t <= 5; t++) {
+          const ms = list.members(t);
+          for (let i = 1; i < ms.length; i++) {
+            const a = list.rating(ms[i - 1]!);
+            const b = list.rating(ms[i]!);
+            expect(a > b || (a === b && ms[i - 1]! < ms[i]!)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

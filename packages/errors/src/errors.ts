@@ -1,0 +1,107 @@
+/**
+ * The error types of every @sched package. Each message starts with where it came from, in the
+ * form `@sched/<package>/<function>: what was wrong`, e.g.
+ * `@sched/knapsack/mkpExact: weights[1][3] is NaN, expected a finite number >= 0`.
+ *
+ * "No solution" is never an error: functions return it as a value.
+ */
+
+/** Options common to every {@link SchedError}. */
+export interface SchedErrorOptions {
+  /** The error that caused this one, kept for debugging. */
+  readonly cause?: unknown;
+}
+
+/**
+ * The base class of every error thrown on purpose by an @sched package. Catch this to handle any
+ * of them; read {@link SchedError.code} to tell them apart.
+ */
+export class SchedError extends Error {
+  /** A stable, machine-readable code: `"INVALID_INPUT"`, `"PARSE"`, `"CONSTRAINT_VIOLATION"`, … */
+  readonly code: string;
+  /** Where the error came from: `@sched/<package>/<function>`. */
+  readonly where: string;
+
+  constructor(code: string, where: string, detail: string, options: SchedErrorOptions = {}) {
+    super(
+      `${where}: ${detail}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = new.target.name;
+    this.code = code;
+    this.where = where;
+  }
+}
+
+/**
+ * An argument or option is invalid: wrong type, wrong length, NaN, out of range.
+ * `field` names the offending argument path, e.g. `"weights[3]"` or `"options.reservations"`.
+ */
+export class InvalidInputError extends SchedError {
+  /** The offending argument path, e.g. `"jobs[12].cores"`. */
+  readonly field: string;
+
+  constructor(where: string, field: string, detail: string, options: SchedErrorOptions = {}) {
+    super("INVALID_INPUT", where, `${field} ${detail}`, options);
+    this.field = field;
+  }
+}
+
+/**
+ * A text input (a trace, an experiment file) could not be read. Names the source, the 1-based
+ * line and the field when known.
+ */
+export class ParseError extends SchedError {
+  /** The file or source name, e.g. `"KTH-SP2.swf"`. */
+  readonly source: string;
+  /** The 1-based line number, when the error is on one line. */
+  readonly line: number | undefined;
+  /** The field that could not be read, e.g. `"run time (field 4)"`. */
+  readonly field: string | undefined;
+
+  constructor(
+    where: string,
+    location: { source: string; line?: number; field?: string },
+    detail: string,
+    options: SchedErrorOptions = {},
+  ) {
+    const at =
+      location.source +
+      (location.line === undefined ? "" : `:${location.line}`) +
+      (location.field === undefined ? "" : ` ${location.field}`);
+    super("PARSE", where, `${at}: ${detail}`, options);
+    this.source = location.source;
+    this.line = location.line;
+    this.field = location.field;
+  }
+}
+
+/**
+ * A scheduling policy asked for something the platform cannot give: cores that are busy,
+ * license copies that are taken, a job that is not waiting. Names the job and the resource.
+ */
+export class ConstraintViolationError extends SchedError {
+  /** The job the policy acted on. */
+  readonly jobId: number;
+  /** The resource that was violated, e.g. `"machine 3 cores"` or `"license matlab"`. */
+  readonly resource: string;
+
+  constructor(
+    where: string,
+    jobId: number,
+    resource: string,
+    detail: string,
+    options: SchedErrorOptions = {},
+  ) {
+    super("CONSTRAINT_VIOLATION", where, `job ${jobId}: ${resource}: ${detail}`, options);
+    this.jobId = jobId;
+    this.resource = resource;
+  }
+}
+
+/** A computation hit a limit it was given (nodes, time, events) before it could finish. */
+export class LimitExceededError extends SchedError {
+  constructor(where: string, detail: string, options: SchedErrorOptions = {}) {
+    super("LIMIT_EXCEEDED", where, detail, options);
+  }
+}

@@ -1,0 +1,8 @@
+export {
+  ConstraintViolationError,
+  InvalidInputError,
+  LimitExceededError,
+  ParseError,
+  SchedError,
+  type SchedErrorOptions,
+} from "./errors.js";

@@ -1,0 +1,20 @@
+export type { KnapsackResult, MkpInstance } from "./instance.js";
+export { type Knapsack01Instance, type Knapsack01Options, knapsack01 } from "./knapsack01.js";
+export {
+  clusterLicenses,
+  type LicenseCluster,
+  type LicenseClustering,
+  LicenseClusters,
+  type LicenseCopies,
+  type LicenseJob,
+} from "./licenseClusters.js";
+export { type MkpExactOptions, type MkpExactResult, mkpExact } from "./mkpExact.js";
+export { type MkpGreedyOptions, mkpGreedy } from "./mkpGreedy.js";
+export {
+  jobCosts,
+  type PreMatchCluster,
+  type PreMatchInput,
+  type PreMatchOptions,
+  type PreMatchResult,
+  preMatch,
+} from "./preMatch.js";

@@ -1,0 +1,53 @@
+import { InvalidInputError } from "@sched/errors";
+import { describe, expect, it } from "vitest";
+import { knapsack01 } from "../src/index.js";
+
+describe("knapsack01", () => {
+  it("solves the textbook instance with both methods", () => {
+    const inst = { values: [60, 100, 120], weights: [10, 20, 30], capacity: 50 };
+    const expected = { items: [1, 2], value: 220, optimal: true };
+    expect(knapsack01(inst)).toEqual(expected);
+    expect(knapsack01(inst, { method: "dp" })).toEqual(expected);
+    expect(knapsack01(inst, { method: "branch-and-bound" })).toEqual(expected);
+  });
+
+  it("uses branch and bound for fractional weights and floors a fractional capacity for the DP", () => {
+    expect(knapsack01({ values: [3, 4, 5], weights: [1.5, 2.5, 3.5], capacity: 4 }).items).toEqual([
+      0, 1,
+    ]);
+    expect(
+      knapsack01({ values: [3, 4, 5], weights: [1, 2, 3], capacity: 3.9 }, { method: "dp" }).value,
+    ).toBe(7);
+  });
+
+  it("keeps the earlier items among equally valuable choices (DP)", () => {
+    expect(knapsack01({ values: [5, 5], weights: [1, 1], capacity: 1 }).items).toEqual([0]);
+  });
+
+  it("falls back to branch and bound when the DP table would exceed dpCellLimit", () => {
+    const inst = { values: [10, 7, 6], weights: [400_000, 300_000, 300_000], capacity: 600_000 };
+    expect(knapsack01(inst, { dpCellLimit: 10 })).toEqual({
+      items: [1, 2],
+      value: 13,
+      optimal: true,
+    });
+  });
+
+  it("rejects bad input, naming the field", () => {
+    expect(() => knapsack01({ values: [1, 2], weights: [1], capacity: 1 })).toThrow(
+      /weights has length 1, expected 2/,
+    );
+    expect(() => knapsack01({ values: [1], weights: [1], capacity: -1 })).toThrow(
+      InvalidInputError,
+    );
+    expect(() => knapsack01({ values: [Number.NaN], weights: [1], capacity: 1 })).toThrow(
+      /values\[0\] is NaN/,
+    );
+    expect(() =>
+      knapsack01({ values: [1], weights: [0.5], capacity: 1 }, { method: "dp" }),
+    ).toThrow(/integers/);
+    expect(() =>
+      knapsack01({ values: [1], weights: [1], capacity: 1 }, { method: "x" as never }),
+    ).toThrow(/options\.method/);
+  });
+});

@@ -1,0 +1,92 @@
+import { InvalidInputError } from "@sched/errors";
+import { describe, expect, it } from "vitest";
+import { mkpGreedy } from "../src/index.js";
+
+describe("mkpGreedy", () => {
+  it("follows Eilon's surrogate order c_i / a_i with a_i over critical constraints", () => {
+    // Both constraints critical: a = [4/6 + 1/4, 3/6 + 2/4, 3/6 + 2/4], ratios 10.9, 7, 6.
+    const inst = {
+      values: [10, 7, 6],
+      weights: [
+        [4, 3, 3],
+        [1, 2, 2],
+      ],
+      capacities: [6, 4],
+    };
+    for (const strategy of ["fill", "drop"] as const) {
+      expect(mkpGreedy(inst, { strategy })).toEqual({ items: [0], value: 10, optimal: false });
+    }
+  });
+
+  it("re-weights after a discard: a constraint that stops being critical no longer counts", () => {
+    // Drop item 0 (ratio 5/2); constraint 0 stops being critical, so item 2's weight falls from 2
+    // to 1 and it now outranks item 1 (9 > 8). Without re-weighting item 2 (9/2) is dropped.
+    const inst = {
+      values: [5, 8, 9],
+      weights: [
+        [1, 0, 1],
+        [1, 1, 1],
+      ],
+      capacities: [1, 1],
+    };
+    expect(mkpGreedy(inst)).toEqual({ items: [2], value: 9, optimal: false });
+    expect(mkpGreedy(inst, { reweight: false })).toEqual({ items: [1], value: 8, optimal: false });
+  });
+
+  it("takes every item on no critical constraint", () => {
+    const inst = {
+      values: [1, 1, 1],
+      weights: [
+        [1, 1, 1],
+        [0, 5, 0],
+      ],
+      capacities: [3, 1],
+    };
+    // Constraint 0 is not critical (3 <= 3); item 1 is too heavy for constraint 1.
+    expect(mkpGreedy(inst).items).toEqual([0, 2]);
+  });
+
+  it("orders by options.costs but reports the sum of values", () => {
+    const inst = { values: [1, 1], weights: [[1, 1]], capacities: [1] };
+    expect(mkpGreedy(inst).items).toEqual([0]);
+    expect(mkpGreedy(inst, { costs: [1, 3] })).toEqual({ items: [1], value: 1, optimal: false });
+  });
+
+  it("rhoExponent weights over-requested constraints more", () => {
+    // rho = [3, 2]. Exponent 0: a = [2, 1, 1, 1], ratios [4, 4, 7, 6]: item 1 goes first (tie,
+    // higher index), then 3 and 2. Exponent 2: a = [9 + 4, 4, 9, 9]: item 0 goes first.
+    const inst = {
+      values: [8, 4, 7, 6],
+      weights: [
+        [1, 0, 1, 1],
+        [1, 1, 0, 0],
+      ],
+      capacities: [1, 1],
+    };
+    expect(mkpGreedy(inst)).toEqual({ items: [0], value: 8, optimal: false });
+    expect(mkpGreedy(inst, { rhoExponent: 2 })).toEqual({
+      items: [1, 2],
+      value: 11,
+      optimal: false,
+    });
+  });
+
+  it("has no approximation guarantee (the README's example)", () => {
+    const inst = { values: [1, 100], weights: [[0.001, 1]], capacities: [1] };
+    expect(mkpGreedy(inst).value).toBe(1);
+    expect(mkpGreedy(inst, { strategy: "fill" }).value).toBe(1);
+  });
+
+  it("rejects bad options and instances, naming the field", () => {
+    const inst = { values: [1], weights: [[1]], capacities: [1] };
+    expect(() => mkpGreedy(inst, { costs: [1, 2] })).toThrow(
+      /options\.costs has length 2, expected 1/,
+    );
+    expect(() => mkpGreedy(inst, { costs: [Number.NaN] })).toThrow(/options\.costs\[0\] is NaN/);
+    expect(() => mkpGreedy(inst, { strategy: "best" as never })).toThrow(InvalidInputError);
+    expect(() => mkpGreedy(inst, { rhoExponent: -1 })).toThrow(/options\.rhoExponent/);
+    expect(() => mkpGreedy({ ...inst, capacities: [Number.NaN] })).toThrow(
+      "@sched/knapsack/mkpGreedy: capacities[0] is NaN, expected a finite number >= 0",
+    );
+  });
+});

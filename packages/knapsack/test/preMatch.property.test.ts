@@ -1,0 +1,73 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type LicenseJob, preMatch } from "../src/index.js";
+import { clone } from "./helpers.js";
+
+const NAMES = ["a", "b", "c", "d", "e"];
+const inputArb = fc
+  .array(fc.dictionary(fc.constantFrom(...NAMES), fc.integer({ min: 0, max: 2 }), { maxKeys: 3 }), {
+    maxLength: 12,
+  })
+  .chain((needs) =>
+    fc.record({
+      jobs: fc.constant(needs.map((licenses, i) => ({ id: 50 - i, licenses }))),
+      copies: fc.record(Object.fromEntries(NAMES.map((n) => [n, fc.integer({ min: 0, max: 3 })]))),
+      costs: fc.array(fc.double({ min: 0, max: 10, noNaN: true }), {
+        minLength: needs.length,
+        maxLength: needs.length,
+      }),
+    }),
+  );
+
+function usage(kept: readonly LicenseJob[], name: string): number {
+  return kept.reduce((sum, job) => sum + (job.licenses?.[name] ?? 0), 0);
+}
+
+describe("preMatch properties", () => {
+  it("the jobs not cleared never ask for more copies than available; only clustered jobs are cleared", () => {
+    fc.assert(
+      fc.property(
+        inputArb,
+        fc.constantFrom("greedy" as const, "exact" as const),
+        (input, solver) => {
+          const before = clone(input);
+          const r = preMatch(input, { solver });
+          expect(input).toEqual(before);
+          const cleared = new Set(r.clear);
+          const kept = input.jobs.filter((job) => !cleared.has(job.id));
+          for (const name of NAMES) {
+            expect(usage(kept, name)).toBeLessThanOrEqual(input.copies[name] as number);
+          }
+          const clustered = new Set(r.clusters.flatMap((c) => c.jobs));
+          for (const id of r.clear) expect(clustered.has(id)).toBe(true);
+          // clear is in input order
+          const order = input.jobs.map((j) => j.id).filter((id) => cleared.has(id));
+          expect(r.clear).toEqual(order);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("the exact solver keeps at least the greedy's total cost in every cluster", () => {
+    fc.assert(
+      fc.property(inputArb, (input) => {
+        const g = preMatch(input);
+        const e = preMatch(input, { solver: "exact" });
+        expect(e.clusters.length).toBe(g.clusters.length);
+        e.clusters.forEach((cluster, c) => {
+          const value = (keep: readonly number[]) =>
+            keep.reduce(
+              (s, id) => s + (input.costs[input.jobs.findIndex((j) => j.id === id)] as number),
+              0,
+            );
+          expect(cluster.optimal).toBe(true);
+          expect(value(cluster.keep)).toBeGreaterThanOrEqual(
+            value(g.clusters[c]?.keep ?? []) - 1e-9,
+          );
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

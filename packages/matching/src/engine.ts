@@ -1,0 +1,511 @@
+/**
+ * The shortest-augmenting-path engine shared by `mfs` and `imfs` (internal, not exported).
+ *
+ * ## The problem it solves
+ * An `n x m` cost matrix `C` (row-major; `+Infinity` marks a forbidden pair, which is never
+ * used) and `K` "dummy" columns `m .. m+K-1`; dummy column `d` costs `dummyCost[d]` for every
+ * row. The engine keeps a matching that covers every *processed* row (each processed row has a
+ * real or a dummy column) of minimum total cost. Dummy columns are created only when a row
+ * cannot reach a free real column, so at all times
+ *
+ *   K = (number of processed rows) - nu(processed rows)                                  (K)
+ *
+ * where nu(S) is the maximum cardinality of a matching of the rows S into the real columns.
+ *
+ * ## Why this is "maximum cardinality first, then minimum cost" (the reduction)
+ * Let S be the processed rows and K = |S| - nu(S) dummies, each adjacent to every row.
+ * (i) A matching that covers every row of S uses at most K dummies, so at least nu(S) real
+ *     pairs; a real part can never exceed nu(S), so it uses exactly K dummies and its real part
+ *     is a maximum-cardinality matching.
+ * (ii) Conversely every maximum matching of S extends to a row-covering one by giving its
+ *     |S| - nu(S) unmatched rows the K dummies.
+ * (iii) Every dummy is used exactly once in (i), so the dummy costs add the same constant to
+ *     every row-covering matching, and its real cost is -(real weight).
+ * So a minimum-cost row-covering matching is exactly a maximum-weight matching among those of
+ * maximum cardinality. No "big M" is involved: cardinality is forced by counting, not by cost,
+ * so it is exact for every finite weight, huge or tiny; forbidden pairs are `+Infinity` and can
+ * never be chosen because a finite row-covering matching always exists.
+ *
+ * ## Invariants (the dual certificate; the state `imfs` inherits)
+ * Row potentials `u`, column potentials `v` (real then dummy columns):
+ *   (D1) reduced cost  C[i][j] - u[i] - v[j] >= 0  for every processed row i, finite C[i][j];
+ *   (D2) equality on matched pairs;
+ *   (D3) v[j] <= 0 for matched columns, v[j] = 0 for free real columns; dummies are always
+ *        matched.
+ * These are the reduced-cost conditions of the min-cost-flow formulation (source -> rows ->
+ * columns -> sink, with the sink potential 0), so a matching that covers the processed rows and
+ * satisfies them has minimum cost among all such matchings (no negative residual cycle).
+ *
+ * ## Operations
+ * - {@link Engine.augmentRow}: adds a free row: Dijkstra on reduced costs from the row to the
+ *   nearest free real column (Jonker-Volgenant / Crouse style, `O(m)` per scanned row). If no
+ *   free real column is reachable (nu does not grow), a new dummy column is created whose cost
+ *   keeps (D1); (K) is preserved in both cases (proof in the method).
+ * - {@link Engine.repairColumn}: a free real column with `v < 0` (after its row left, or a new
+ *   column whose potential had to be lowered) violates (D3). A reverse Dijkstra from it either
+ *   raises its potential to 0 or moves the "free" status along an even alternating path to the
+ *   column where that is cheapest. Used by `imfs`, and by `mfs` after a column reduction on a
+ *   square matrix without a perfect matching.
+ * - {@link Engine.normalize}: shifts potentials between rows and columns (reduced costs
+ *   unchanged) so that a column freed later needs only a short repair.
+ *
+ * Floating point: the cardinality never depends on arithmetic; costs and potentials are
+ * doubles, so the cost is minimum up to rounding (exact for integer weights with sums below
+ * 2^53, where every value computed is an integer).
+ *
+ * Ties: Dijkstra pops the smallest tentative distance; among equal distances a free column
+ * before a matched one, then the lowest column index (rows: lowest row index).
+ */
+
+/** A dummy column index is `m + d`; this marks "no column / no row". */
+export const NONE = -1;
+
+/** The mutable working state of one solve. */
+export class Engine {
+  /** Number of rows. */
+  readonly n: number;
+  /** Number of real columns. */
+  readonly m: number;
+  /**
+   * The cost source. Prebuilt (`raw = false`): the cost matrix itself, row-major `n x m`,
+   * `+Infinity` = forbidden. Raw (`raw = true`): the caller's weight matrix, read in place as
+   * cost `-scale * w` when `w > 0`, forbidden otherwise, entry `(i, j)` at
+   * `i * rowStride + j * colStride` (so a transposed view costs nothing to build).
+   */
+  readonly C: Float64Array;
+  /** Whether {@link Engine.C} holds raw weights rather than costs. */
+  readonly raw: boolean;
+  /** Multiplier of raw weights. */
+  readonly scale: number;
+  /** Raw mode: distance between rows in {@link Engine.C}. */
+  readonly rowStride: number;
+  /** Raw mode: distance between columns in {@link Engine.C}. */
+  readonly colStride: number;
+  /** Row potentials. */
+  readonly u: Float64Array;
+  /** Column potentials: real columns `0..m-1`, then dummies. Capacity `m + n`. */
+  readonly v: Float64Array;
+  /** Cost of dummy column `d` (same for every row). Capacity `n`. */
+  readonly dummyCost: Float64Array;
+  /** Row -> column (real or `m + d`), or `NONE` when the row is not (yet) processed. */
+  readonly rowToCol: Int32Array;
+  /** Column -> row, or `NONE`. Capacity `m + n`. */
+  readonly colToRow: Int32Array;
+  /** Number of dummy columns. */
+  K = 0;
+
+  // Scratch (allocated once per engine; no allocation inside the loops).
+  private readonly shortest: Float64Array;
+  private readonly pathRow: Int32Array;
+  private readonly remaining: Int32Array;
+  private readonly scannedRows: Int32Array;
+  private readonly rowDist: Float64Array;
+  private readonly scannedCols: Int32Array;
+  private readonly predCol: Int32Array;
+
+  constructor(
+    n: number,
+    m: number,
+    C: Float64Array,
+    raw?: { scale: number; rowStride: number; colStride: number },
+  ) {
+    this.n = n;
+    this.m = m;
+    this.C = C;
+    this.raw = raw !== undefined;
+    this.scale = raw?.scale ?? 1;
+    this.rowStride = raw?.rowStride ?? m;
+    this.colStride = raw?.colStride ?? 1;
+    this.u = new Float64Array(n);
+    this.v = new Float64Array(m + n);
+    this.dummyCost = new Float64Array(n);
+    this.rowToCol = new Int32Array(n).fill(NONE);
+    this.colToRow = new Int32Array(m + n).fill(NONE);
+    this.shortest = new Float64Array(m + n);
+    this.pathRow = new Int32Array(m + n);
+    this.remaining = new Int32Array(m + n);
+    this.scannedRows = new Int32Array(n);
+    this.rowDist = new Float64Array(n);
+    this.scannedCols = new Int32Array(m + n);
+    this.predCol = new Int32Array(n);
+  }
+
+  /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */
+  cost(i: number, j: number): number {
+    if (j >= this.m) return this.dummyCost[j - this.m];
+    if (!this.raw) return this.C[i * this.m + j];
+    const w = this.C[i * this.rowStride + j * this.colStride];
+    return w > 0 ? -w * this.scale : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The cost `D` of a new dummy column: the largest potential of a processed row (0 if none),
+   * so that `D - u[i] >= 0` for every row the update leaves alone. The new row `r` itself needs
+   * no bound: its update is limited by its own distance to the dummy, `D - u[r]`.
+   */
+  private dummyCostBound(r: number): number {
+    const { u, rowToCol } = this;
+    let D = Number.NEGATIVE_INFINITY;
+    for (let q = 0; q < this.n; q++) if (q !== r && rowToCol[q] !== NONE && u[q] > D) D = u[q];
+    return D === Number.NEGATIVE_INFINITY ? 0 : D;
+  }
+
+  /**
+   * When every real column is matched, shifts potentials (`v -= t`, `u += t`, with `t` the
+   * largest column potential) so that the largest one is 0. Reduced costs are unchanged, so
+   * (D1)-(D3) still hold, but a column freed later (its row leaves) starts close to the 0 it
+   * must reach, which keeps `repairColumn` short. (Left alone when a real column is free: its
+   * potential must stay 0.)
+   */
+  normalize(): void {
+    const { n, m, u, v } = this;
+    if (this.freeRealColumns() !== 0) return;
+    let t = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < m + this.K; j++) if (v[j] > t) t = v[j];
+    if (!(t < 0)) return;
+    for (let j = 0; j < m + this.K; j++) v[j] -= t;
+    for (let i = 0; i < n; i++) if (this.rowToCol[i] !== NONE) u[i] += t;
+  }
+
+  /** Number of real columns with no row. */
+  freeRealColumns(): number {
+    let count = 0;
+    for (let j = 0; j < this.m; j++) if (this.colToRow[j] === NONE) count++;
+    return count;
+  }
+
+  /**
+   * Adds the free row `r` to the processed set, keeping (D1)-(D3) and (K).
+   *
+   * Dijkstra from `r` over alternating paths: row -> any column by a non-matching pair with its
+   * reduced cost, column -> its row by the matching pair (reduced cost 0). The first free real
+   * column popped ends the search (distance `delta`); potentials of the settled nodes move by
+   * `delta - dist` (which keeps (D1)-(D3)), and the path is flipped. The real part grows by one
+   * and K is unchanged, so (K) holds (nu grows by one).
+   *
+   * If no free real column is reachable, nu(S + r) = nu(S): an augmenting path for the real part
+   * would have to start at `r` (any other would already exist in S). Then one dummy is added,
+   * which keeps (K). Its cost `D = max u` over S (see `dummyCostBound`) keeps (D1) for every
+   * row the update leaves alone; the distance to it through a settled row `i` is
+   * `dist(i) + D - u[i]`; the minimum over all reachable rows (all were settled, with exact
+   * distances) is `delta`, and the same update applies to the nodes with `dist <= delta`.
+   * When there is no free real column at all, that minimum is tracked during the search, which
+   * stops as soon as nothing cheaper is left.
+   */
+  augmentRow(r: number): void {
+    const { m, C, u, v, colToRow, rowToCol, shortest, pathRow, remaining, scannedRows } = this;
+    const scannedCols = this.scannedCols;
+    const rowDist = this.rowDist;
+    const K = this.K;
+    const dummyCost = this.dummyCost;
+    // Remaining (unsettled) columns: real columns first (0..m-1), then dummies.
+    let numReal = m;
+    for (let j = 0; j < m; j++) remaining[j] = j;
+    let numDummy = K;
+    for (let d = 0; d < K; d++) remaining[m + d] = m + d;
+    shortest.fill(Number.POSITIVE_INFINITY, 0, m + K);
+    u[r] = 0;
+    // With no free real column at all, the search can only end on a new dummy: its distance
+    // through each scanned row is known at once, so the search stops as soon as nothing
+    // cheaper remains (instead of exploring everything reachable).
+    let dummyBound = Number.POSITIVE_INFINITY;
+    let maxU = Number.NEGATIVE_INFINITY;
+    if (this.freeRealColumns() === 0) maxU = this.dummyCostBound(r);
+    let minVal = 0;
+    let i = r;
+    let nScannedRows = 0;
+    let nScannedCols = 0;
+    let sink = NONE;
+    for (;;) {
+      scannedRows[nScannedRows] = i;
+      rowDist[nScannedRows] = minVal;
+      nScannedRows++;
+      const base = i * m;
+      const shift = minVal - u[i];
+      if (maxU !== Number.NEGATIVE_INFINITY) {
+        const viaI = minVal + maxU - u[i];
+        if (viaI < dummyBound) dummyBound = viaI;
+      }
+      let lowest = Number.POSITIVE_INFINITY;
+      let bestK = NONE;
+      let tie = false;
+      // Real columns: the hot loop, on prebuilt costs or on raw weights read in place.
+      if (!this.raw) {
+        for (let k = 0; k < numReal; k++) {
+          const j = remaining[k];
+          let s = shortest[j];
+          const t = shift + C[base + j] - v[j];
+          if (t < s) {
+            s = t;
+            shortest[j] = t;
+            pathRow[j] = i;
+          }
+          if (s <= lowest) {
+            if (s < lowest) {
+              lowest = s;
+              bestK = k;
+              tie = false;
+            } else {
+              tie = true;
+            }
+          }
+        }
+      } else {
+        const rawBase = i * this.rowStride;
+        const cs = this.colStride;
+        const negScale = -this.scale;
+        for (let k = 0; k < numReal; k++) {
+          const j = remaining[k];
+          let s = shortest[j];
+          const w = C[rawBase + j * cs];
+          const t = shift + w * negScale - v[j];
+          // Eligibility is tested second: "t < s" is mostly false and well predicted, while
+          // "w > 0" is a coin toss on a sparse matrix.
+          if (t < s && w > 0) {
+            s = t;
+            shortest[j] = t;
+            pathRow[j] = i;
+          }
+          if (s <= lowest) {
+            if (s < lowest) {
+              lowest = s;
+              bestK = k;
+              tie = false;
+            } else {
+              tie = true;
+            }
+          }
+        }
+      }
+      let bestJ = bestK === NONE ? 0x7fffffff : remaining[bestK];
+      let bestFree = bestK !== NONE && colToRow[bestJ] === NONE;
+      if (tie && lowest !== Number.POSITIVE_INFINITY) {
+        // Ties at the minimum: a free column first, then the lowest index.
+        for (let k = 0; k < numReal; k++) {
+          const j = remaining[k];
+          if (shortest[j] !== lowest) continue;
+          const free = colToRow[j] === NONE;
+          if ((free && !bestFree) || (free === bestFree && j < bestJ)) {
+            bestK = k;
+            bestJ = j;
+            bestFree = free;
+          }
+        }
+      }
+      // Dummy columns (always matched).
+      const dShift = shift;
+      for (let k = m; k < m + numDummy; k++) {
+        const j = remaining[k];
+        let s = shortest[j];
+        const t = dShift + dummyCost[j - m] - v[j];
+        if (t < s) {
+          s = t;
+          shortest[j] = t;
+          pathRow[j] = i;
+        }
+        if (
+          s < lowest ||
+          (s === lowest && s !== Number.POSITIVE_INFINITY && !bestFree && j < bestJ)
+        ) {
+          lowest = s;
+          bestK = k;
+          bestJ = j;
+          bestFree = false;
+        }
+      }
+      if (lowest === Number.POSITIVE_INFINITY || lowest >= dummyBound) break; // dummy it is
+      minVal = lowest;
+      const j = bestJ;
+      // Remove j from the remaining list (swap with the last of its block).
+      if (bestK < m) {
+        remaining[bestK] = remaining[--numReal];
+      } else {
+        numDummy--;
+        remaining[bestK] = remaining[m + numDummy];
+      }
+      scannedCols[nScannedCols++] = j;
+      if (bestFree) {
+        sink = j;
+        break;
+      }
+      i = colToRow[j];
+    }
+
+    let delta: number;
+    if (sink === NONE) {
+      // No free real column reachable: create dummy column m + K.
+      const D = this.dummyCostBound(r);
+      delta = Number.POSITIVE_INFINITY;
+      let via = r;
+      for (let q = 0; q < nScannedRows; q++) {
+        const row = scannedRows[q];
+        const t = rowDist[q] + D - u[row];
+        if (t < delta || (t === delta && row < via)) {
+          delta = t;
+          via = row;
+        }
+      }
+      sink = m + K;
+      this.dummyCost[K] = D;
+      v[sink] = 0;
+      colToRow[sink] = NONE;
+      shortest[sink] = delta;
+      pathRow[sink] = via;
+      this.K = K + 1;
+    } else {
+      delta = minVal;
+    }
+
+    // Potential update on the settled nodes (dist <= delta). The start row is always settled:
+    // its first labels may be negative (its own potential is arbitrary until now).
+    u[r] += delta;
+    for (let q = 1; q < nScannedRows; q++) {
+      const d = rowDist[q];
+      if (d <= delta) u[scannedRows[q]] += delta - d;
+    }
+    for (let q = 0; q < nScannedCols; q++) {
+      const j = scannedCols[q];
+      const d = shortest[j];
+      if (d <= delta) v[j] -= delta - d;
+    }
+
+    // Flip the path.
+    let j = sink;
+    for (;;) {
+      const row = pathRow[j];
+      colToRow[j] = row;
+      const prev = rowToCol[row];
+      rowToCol[row] = j;
+      if (row === r) break;
+      j = prev;
+    }
+  }
+
+  /**
+   * Restores (D3) at the free real column `j0` whose potential is negative, keeping (D1), (D2)
+   * and the set of matched rows. Every processed row must be matched.
+   *
+   * Reverse Dijkstra from `j0`: column -> row `i` by a non-matching pair (reduced cost), row ->
+   * its matched column (0). Ending at a matched column `k` (which becomes free; the path shifts
+   * each row onto the previous column) costs `dist(k) - v[k]`; not moving costs `-v[j0]`
+   * (raise `v[j0]` to 0). The cheapest option `delta` is taken: settled columns gain
+   * `delta - dist`, settled rows lose it, which keeps (D1)-(D2), leaves matched potentials
+   * `<= 0` (as `dist(k) - v[k] >= delta` for every settled `k`) and gives the freed column
+   * exactly 0. An even alternating path keeps the real part's size, so (K) is kept; dummy
+   * columns are never reached because rows on dummies cannot reach a free real column (the
+   * caller ensures this before repairing).
+   *
+   * @param inS `inS[i] = 1` for processed rows.
+   */
+  repairColumn(j0: number, inS: Uint8Array): void {
+    const { n, m, C, u, v, colToRow, rowToCol, shortest, scannedCols, predCol } = this;
+    const rowDist = this.rowDist;
+    // open[i] = 1 while row i is processed and not yet settled. Rows are scanned in increasing
+    // index so that the column walk through the matrix has a constant stride.
+    const open = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (inS[i] === 1) {
+        open[i] = 1;
+        rowDist[i] = Number.POSITIVE_INFINITY;
+      }
+    }
+    const raw = this.raw;
+    const rowStep = raw ? this.rowStride : m;
+    const negScale = -this.scale;
+    const INF = Number.POSITIVE_INFINITY;
+    let best = -v[j0];
+    let bestEnd = j0;
+    let nScannedCols = 0;
+    scannedCols[nScannedCols++] = j0;
+    shortest[j0] = 0;
+    let k = j0;
+    let dk = 0;
+    const settledRows = this.scannedRows;
+    let nSettledRows = 0;
+    for (;;) {
+      const shift = dk - v[k];
+      let lowest = INF;
+      let bestRow = NONE;
+      if (k < m) {
+        const colBase = raw ? k * this.colStride : k;
+        for (let i = 0; i < n; i++) {
+          if (open[i] === 0) continue;
+          let s = rowDist[i];
+          if (raw) {
+            // Eligibility tested second, as in augmentRow (well-predicted branch first).
+            const w = C[colBase + i * rowStep];
+            const t = shift + w * negScale - u[i];
+            if (t < s && w > 0) {
+              s = t;
+              rowDist[i] = t;
+              predCol[i] = k;
+            }
+          } else {
+            const t = shift + C[colBase + i * rowStep] - u[i];
+            if (t < s) {
+              s = t;
+              rowDist[i] = t;
+              predCol[i] = k;
+            }
+          }
+          if (s < lowest) {
+            lowest = s;
+            bestRow = i;
+          }
+        }
+      } else {
+        const t0 = shift + this.dummyCost[k - m];
+        for (let i = 0; i < n; i++) {
+          if (open[i] === 0) continue;
+          const t = t0 - u[i];
+          let s = rowDist[i];
+          if (t < s) {
+            s = t;
+            rowDist[i] = t;
+            predCol[i] = k;
+          }
+          if (s < lowest) {
+            lowest = s;
+            bestRow = i;
+          }
+        }
+      }
+      // (Rows are scanned in increasing index with a strict "<": ties go to the lowest row.)
+      if (bestRow === NONE || lowest >= best) break;
+      open[bestRow] = 0;
+      settledRows[nSettledRows++] = bestRow;
+      k = rowToCol[bestRow];
+      dk = lowest;
+      shortest[k] = dk;
+      scannedCols[nScannedCols++] = k;
+      const T = dk - v[k];
+      if (T < best) {
+        best = T;
+        bestEnd = k;
+      }
+    }
+    const delta = best;
+    for (let q = 0; q < nScannedCols; q++) {
+      const j = scannedCols[q];
+      v[j] += delta - shortest[j];
+    }
+    for (let q = 0; q < nSettledRows; q++) {
+      const i = settledRows[q];
+      u[i] -= delta - rowDist[i];
+    }
+    if (bestEnd !== j0) {
+      // Shift: the row on bestEnd moves to its predecessor column, and so on back to j0.
+      let i = colToRow[bestEnd];
+      colToRow[bestEnd] = NONE;
+      for (;;) {
+        const c = predCol[i];
+        const next = colToRow[c];
+        rowToCol[i] = c;
+        colToRow[c] = i;
+        if (c === j0) break;
+        i = next;
+      }
+    }
+    v[bestEnd] = 0; // exactly 0 (it is 0 up to rounding)
+  }
+}

@@ -1,0 +1,163 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type ExactMatching, imfs, mfs } from "../src/index.js";
+import { assertCertificate } from "./certificate.js";
+import { assertValidMatching } from "./oracle.js";
+
+/** One edit of the job-machine matrix, as happens at a scheduling event. */
+type Edit =
+  | { kind: "addRow"; at: number; seed: number }
+  | { kind: "removeRow"; at: number }
+  | { kind: "addCol"; at: number; seed: number }
+  | { kind: "removeCol"; at: number }
+  | { kind: "set"; i: number; j: number; w: number }
+  | { kind: "scaleRow"; i: number; by: number };
+
+const weight = (seed: number, k: number, levels: number): number => {
+  const x = Math.sin(seed * 9301 + k * 49297) * 233280;
+  const f = x - Math.floor(x);
+  return f < 0.3 ? 0 : 1 + Math.floor(f * levels); // 30% ineligible
+};
+
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constant("addRow" as const), at: fc.nat(), seed: fc.integer() }),
+  fc.record({ kind: fc.constant("removeRow" as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant("addCol" as const), at: fc.nat(), seed: fc.integer() }),
+  fc.record({ kind: fc.constant("removeCol" as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant("set" as const),
+    i: fc.nat(),
+    j: fc.nat(),
+    w: fc.integer({ min: -2, max: 12 }),
+  }),
+  fc.record({ kind: fc.constant("scaleRow" as const), i: fc.nat(), by: fc.constantFrom(0, 2, 3) }),
+);
+
+/**
+ * Applies a batch of edits to a rows x cols grid; returns the new grid and, for each new
+ * row/column, its index in the old grid or -1.
+ */
+function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
+  let g = grid.map((r) => r.slice());
+  let c = cols;
+  let rowOrigin = g.map((_, i) => i);
+  let colOrigin = Array.from({ length: c }, (_, j) => j);
+  for (const e of edits) {
+    switch (e.kind) {
+      case "addRow": {
+        const at = e.at % (g.length + 1);
+        g.splice(
+          at,
+          0,
+          Array.from({ length: c }, (_, j) => weight(e.seed, j, levels)),
+        );
+        rowOrigin.splice(at, 0, -1);
+        break;
+      }
+      case "removeRow":
+        if (g.length > 0) {
+          const at = e.at % g.length;
+          g.splice(at, 1);
+          rowOrigin.splice(at, 1);
+        }
+        break;
+      case "addCol": {
+        const at = e.at % (c + 1);
+        for (const [i, r] of g.entries()) r.splice(at, 0, weight(e.seed, i, levels));
+        colOrigin.splice(at, 0, -1);
+        c++;
+        break;
+      }
+      case "removeCol":
+        if (c > 0) {
+          const at = e.at % c;
+          for (const r of g) r.splice(at, 1);
+          colOrigin.splice(at, 1);
+          c--;
+        }
+        break;
+      case "set":
+        if (g.length > 0 && c > 0) g[e.i % g.length][e.j % c] = e.w;
+        break;
+      case "scaleRow":
+        if (g.length > 0) g[e.i % g.length] = g[e.i % g.length].map((w) => w * e.by);
+        break;
+    }
+  }
+  rowOrigin = rowOrigin.slice();
+  colOrigin = colOrigin.slice();
+  g = g.map((r) => r.slice());
+  return { grid: g, cols: c, rowOrigin, colOrigin };
+}
+
+const toMatrix = (grid: number[][], cols: number) => ({
+  rows: grid.length,
+  cols,
+  weights: Float64Array.from(grid.flat()),
+});
+
+describe("imfs properties", () => {
+  it("imfs after any sequence of edits equals mfs on the final matrix (size and weight)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer(),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }),
+        (rows, cols, seed, levels, batches) => {
+          let grid = Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => weight(seed, i * cols + j, levels)),
+          );
+          let c = cols;
+          let plan: ExactMatching = mfs(toMatrix(grid, c));
+          for (const batch of batches) {
+            const next = apply(grid, c, batch, levels);
+            grid = next.grid;
+            c = next.cols;
+            const matrix = toMatrix(grid, c);
+            plan = imfs(matrix, plan, { rowOrigin: next.rowOrigin, colOrigin: next.colOrigin });
+            const fresh = mfs(matrix);
+            assertValidMatching(matrix, plan);
+            expect([plan.size, plan.weight]).toEqual([fresh.size, fresh.weight]);
+            assertCertificate(matrix, plan);
+          }
+        },
+      ),
+      { numRuns: 250 },
+    );
+  });
+
+  it("imfs with float weights stays within rounding of mfs over long edit sequences", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5, max: 25 }),
+        fc.integer({ min: 5, max: 25 }),
+        fc.integer(),
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 5, maxLength: 20 }),
+        (rows, cols, seed, batches) => {
+          const f = (i: number) => (weight(seed, i, 1000) * Math.PI) / 7;
+          let grid = Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => f(i * cols + j)),
+          );
+          let c = cols;
+          let plan: ExactMatching = mfs(toMatrix(grid, c));
+          for (const batch of batches) {
+            const next = apply(grid, c, batch, 1000);
+            grid = next.grid.map((r) => r.map((w) => (Number.isInteger(w) ? (w * Math.E) / 3 : w)));
+            c = next.cols;
+            const matrix = toMatrix(grid, c);
+            plan = imfs(matrix, plan, { rowOrigin: next.rowOrigin, colOrigin: next.colOrigin });
+            const fresh = mfs(matrix);
+            assertValidMatching(matrix, plan);
+            expect(plan.size).toBe(fresh.size);
+            expect(Math.abs(plan.weight - fresh.weight)).toBeLessThanOrEqual(
+              1e-9 * Math.max(1, fresh.weight),
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,180 @@
+import { type Allocation, benchmarkOf, type Job, type Platform } from "@sched/core";
+
+/**
+ * What the OAS cost model needs to know about a job besides its base time and size: the
+ * weight `sigma` of processing against communication (eq. 2) and the bandwidth each task
+ * needs, `PTBW` (eq. 4).
+ */
+export interface OasProfile {
+  /** Relevance of processing time, in [0, 1]; 1 = pure computation. */
+  readonly sigma: number;
+  /** Required bandwidth per task, bytes/s, >= 0. */
+  readonly ptbw: number;
+}
+
+/** A function giving a job's {@link OasProfile}. */
+export type ProfileOf = (job: Job) => OasProfile;
+
+/** The profile used when none is given: pure computation (`sigma` 1), no communication. */
+export const computeOnlyProfile: ProfileOf = () => ({ sigma: 1, ptbw: 0 });
+
+/**
+ * Processing slowdown `SP_j` (eq. 3): the largest slowdown over the allocated machines, where a
+ * machine's slowdown is `benchmark(job) / speed` (the OAS paper's `1 / Gamma_r` when the
+ * reference speed is 1).
+ *
+ * Complexity: O(allocation parts).
+ *
+ * @example
+ * ```ts
+ * processingSlowdown(job, [{ machine: 0, cores: 1 }, { machine: 4, cores: 1 }], p); // 2 (Gamma 0.5)
+ * ```
+ */
+export function processingSlowdown(job: Job, allocation: Allocation, platform: Platform): number {
+  const bm = benchmarkOf(job, platform);
+  let sp = 0;
+  for (let i = 0; i < allocation.length; i++) {
+    const s = bm / platform.machines[allocation[i]!.machine]!.speed;
+    if (s > sp) sp = s;
+  }
+  return sp;
+}
+
+/**
+ * Tasks per cluster `t_j^k`: one task per allocated core.
+ *
+ * Complexity: O(allocation parts + clusters).
+ */
+export function tasksPerCluster(allocation: Allocation, platform: Platform): Int32Array {
+  const out = new Int32Array(platform.clusters.length);
+  for (let i = 0; i < allocation.length; i++) {
+    const part = allocation[i]!;
+    out[platform.machines[part.machine]!.cluster]! += part.cores;
+  }
+  return out;
+}
+
+/**
+ * Bandwidth a co-allocated job uses on one cluster's link (eq. 4):
+ * `BW = (t * PTBW) * (tau - t) / (tau - 1)`, `t` its tasks in the cluster, `tau` its tasks in
+ * all. 0 when `t` is 0 or `tau` (no co-allocation) and for a one-task job (`tau` 1, where the
+ * paper's formula reads 0/0).
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * linkDemand(1, 2, 100); // 100
+ * linkDemand(2, 4, 100); // 200 * 2 / 3
+ * ```
+ */
+export function linkDemand(tasksInCluster: number, tasks: number, ptbw: number): number {
+  if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
+  return ((tasksInCluster * ptbw) * (tasks - tasksInCluster)) / (tasks - 1);
+}
+
+/**
+ * Degree of saturation of a link (eq. 5): `SAT = MBW / total demand`; `Infinity` when nothing
+ * uses the link. `SAT >= 1` means not saturated.
+ *
+ * Complexity: O(1).
+ */
+export function linkSaturation(maxBandwidth: number, demand: number): number {
+  return demand <= 0 ? Number.POSITIVE_INFINITY : maxBandwidth / demand;
+}
+
+/**
+ * Communication slowdown caused by one link (eq. 6): `1 / SAT` when `SAT < 1`, else 1.
+ *
+ * Complexity: O(1).
+ */
+export function linkSlowdown(saturation: number): number {
+  return saturation < 1 ? 1 / saturation : 1;
+}
+
+/**
+ * Time cost `ct = sigma * SP + (1 - sigma) * SC` (eq. 2).
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * timeCost(0.5, 2, 1); // 1.5
+ * ```
+ */
+export function timeCost(sigma: number, sp: number, sc: number): number {
+  return sigma * sp + (1 - sigma) * sc;
+}
+
+/** One job of a set running together, for {@link evaluateCost}. */
+export interface CostInput {
+  readonly job: Job;
+  readonly allocation: Allocation;
+  readonly profile: OasProfile;
+}
+
+/** The cost model's figures for one job of the set. */
+export interface JobCost {
+  /** Processing slowdown `SP_j` (eq. 3). */
+  readonly sp: number;
+  /** Communication slowdown `SC_j` (eq. 7). */
+  readonly sc: number;
+  /** Time cost `ct_j` (eq. 2). */
+  readonly ct: number;
+  /** Bandwidth the job uses on each link `BW_j^k` (eq. 4), indexed by link. */
+  readonly demand: Float64Array;
+}
+
+/** The cost model's figures for a set of jobs running together. */
+export interface CostEvaluation {
+  readonly jobs: readonly JobCost[];
+  /** Total demand on each link, bytes/s. */
+  readonly linkDemand: Float64Array;
+  /** `SAT^k` of each link (eq. 5); `Infinity` for an unused link. */
+  readonly saturation: Float64Array;
+}
+
+/**
+ * Evaluates equations 2-7 for a set of jobs that run at the same time: each job's `SP`, its
+ * demand on every link (eq. 4, summed per link when several clusters share a link), each link's
+ * saturation (eq. 5), and each job's `SC` (eq. 7: the largest eq.-6 slowdown over the links the
+ * job uses, 1 when it uses none) and `ct` (eq. 2). Multiply `ct` by the base time for the
+ * execution time `Te = Tb * ct` (eq. 1). Clusters without a link add no demand.
+ *
+ * Complexity: O(sum of allocation parts + jobs * clusters).
+ *
+ * @example
+ * ```ts
+ * const e = evaluateCost(p, [{ job, allocation: [{ machine: 0, cores: 1 }, { machine: 2, cores: 1 }], profile: { sigma: 0.5, ptbw: 200e6 } }]);
+ * e.saturation[0]; // 0.625 (125e6 / 200e6), e.jobs[0].sc 1.6
+ * ```
+ */
+export function evaluateCost(platform: Platform, set: readonly CostInput[]): CostEvaluation {
+  const nLinks = platform.links.length;
+  const totals = new Float64Array(nLinks);
+  const partial: { sp: number; demand: Float64Array }[] = [];
+  for (const item of set) {
+    const sp = processingSlowdown(item.job, item.allocation, platform);
+    const perCluster = tasksPerCluster(item.allocation, platform);
+    const demand = new Float64Array(nLinks);
+    for (let k = 0; k < perCluster.length; k++) {
+      const link = platform.clusters[k]!.link;
+      if (link === undefined) continue;
+      demand[link]! += linkDemand(perCluster[k]!, item.job.cores, item.profile.ptbw);
+    }
+    for (let l = 0; l < nLinks; l++) totals[l]! += demand[l]!;
+    partial.push({ sp, demand });
+  }
+  const saturation = new Float64Array(nLinks);
+  for (let l = 0; l < nLinks; l++) {
+    saturation[l] = linkSaturation(platform.links[l]!.bandwidth, totals[l]!);
+  }
+  const jobs: JobCost[] = partial.map((p, i) => {
+    let sc = 1;
+    for (let l = 0; l < nLinks; l++) {
+      if (p.demand[l]! > 0) sc = Math.max(sc, linkSlowdown(saturation[l]!));
+    }
+    return { sp: p.sp, sc, ct: timeCost(set[i]!.profile.sigma, p.sp, sc), demand: p.demand };
+  });
+  return { jobs, linkDemand: totals, saturation };
+}

@@ -1,0 +1,219 @@
+import {
+  type Allocation,
+  InvalidInputError,
+  type Job,
+  type Platform,
+  type Scheduler,
+  type ScheduleTrace,
+  type SchedulingContext,
+} from "@sched/core";
+import { computeOnlyProfile, type ProfileOf } from "./cost.js";
+import { allocationCost, allocationOf, type OasAssignment, oasInstance } from "./oas-instance.js";
+import { candidateResources } from "./oas-slotted.js";
+
+/** The six heuristics the OAS paper compares with. */
+export type OasRule = "FCFS" | "SJF" | "BJF" | "FPFS" | "SPT" | "LPT";
+
+/** All six, in the paper's order. */
+export const OAS_RULES: readonly OasRule[] = Object.freeze(["FCFS", "SJF", "BJF", "FPFS", "SPT", "LPT"]);
+
+/**
+ * Queue order of a rule (indices into `jobs`): FCFS and FPFS by (submit, id); SJF by fewest
+ * tasks, BJF by most tasks; SPT by shortest base time (`estimate`), LPT by longest; ties by
+ * (submit, id).
+ *
+ * Complexity: O(n log n).
+ *
+ * @example
+ * ```ts
+ * ruleOrder("LPT", jobs); // indices, longest estimate first
+ * ```
+ */
+export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
+  const idx = jobs.map((_, i) => i);
+  const fifo = (a: number, b: number) => jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
+  const key: Record<OasRule, (j: Job) => number> = {
+    FCFS: () => 0,
+    FPFS: () => 0,
+    SJF: (j) => j.cores,
+    BJF: (j) => -j.cores,
+    SPT: (j) => j.estimate,
+    LPT: (j) => -j.estimate,
+  };
+  const k = key[rule];
+  if (k === undefined) {
+    throw new InvalidInputError("@sched/multicluster/ruleOrder", "rule", `is ${String(rule)}, expected one of ${OAS_RULES.join(", ")}`);
+  }
+  return idx.sort((a, b) => k(jobs[a]!) - k(jobs[b]!) || fifo(a, b));
+}
+
+/** Options of {@link oasHeuristic}. */
+export interface OasHeuristicOptions {
+  /** Each job's `sigma` and per-task bandwidth. @defaultValue {@link computeOnlyProfile} */
+  readonly profile?: ProfileOf;
+}
+
+function linkLoads(platform: Platform, running: readonly { job: Job; allocation: Allocation }[], profile: ProfileOf): Float64Array {
+  const load = new Float64Array(platform.links.length);
+  for (const r of running) {
+    const one = oasInstance([r.job], platform, profile);
+    const c = allocationCost(one, 0, r.allocation);
+    for (let l = 0; l < load.length; l++) load[l]! += c.demand[l]!;
+  }
+  return load;
+}
+
+/**
+ * One of the six heuristics as a core scheduler for rigid co-allocated jobs (`job.cores`
+ * tasks), on the OAS allocation and cost model. Each call walks the waiting jobs in
+ * {@link ruleOrder}; a job starts on the {@link candidateResources} allocation with the
+ * smallest `ct` (then least link demand) among those that fit the free cores and keep every link
+ * at or below its bandwidth counting the running jobs' eq.-4 demand (so no link saturates and
+ * core's stateless `oasExecutionModel` is exact). FPFS skips a job that does not fit and tries
+ * the next; the other five stop at the first job that does not fit (strict order). A job that
+ * fits on no considered allocation even on an empty platform is rejected with a reason.
+ *
+ * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call.
+ *
+ * @example
+ * ```ts
+ * simulate(jobs, platform, oasHeuristic("SPT", { profile }), { executionModel: oasExecutionModel({ profile }) });
+ * ```
+ */
+export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): Scheduler {
+  ruleOrder(rule, []);
+  const profile = options.profile ?? computeOnlyProfile;
+  return {
+    name: `oas-${rule.toLowerCase()}`,
+    schedule(ctx: SchedulingContext): void {
+      const view = ctx.view;
+      const platform = view.platform;
+      const waiting = view.waiting
+        .map((w) => w.job)
+        .filter((j) => (j.ready ?? j.submit) <= view.now);
+      if (waiting.length === 0) return;
+      const inst = oasInstance(waiting, platform, profile, "@sched/multicluster/oasHeuristic");
+      const R = inst.resourceMachine.length;
+      const load = linkLoads(platform, view.running, profile);
+      const free = new Uint8Array(R);
+      const refreshFree = () => {
+        const left = platform.machines.map((m) => view.freeCores(m.id));
+        for (let r = 0; r < R; r++) {
+          const m = inst.resourceMachine[r]!;
+          free[r] = left[m]! > 0 ? 1 : 0;
+          if (left[m]! > 0) left[m]! -= 1;
+        }
+      };
+      const allFree = new Uint8Array(R).fill(1);
+      for (const j of ruleOrder(rule, waiting)) {
+        const job = waiting[j]!;
+        refreshFree();
+        const fits = (res: number[], base: Float64Array) => {
+          const a = allocationOf(inst, res);
+          const c = allocationCost(inst, j, a);
+          for (let l = 0; l < base.length; l++) {
+            if (c.demand[l]! > 0 && base[l]! + c.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) return null;
+          }
+          return { a, c };
+        };
+        let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
+        for (const res of candidateResources(inst, j, free)) {
+          const f = fits(res, load);
+          if (f === null) continue;
+          const total = f.c.demand.reduce((s, x) => s + x, 0);
+          if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
+            best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand };
+          }
+        }
+        if (best !== null) {
+          ctx.start(job.id, best.a);
+          for (let l = 0; l < load.length; l++) load[l]! += best.demand[l]!;
+          continue;
+        }
+        const zero = new Float64Array(load.length);
+        if (!candidateResources(inst, j, allFree).some((res) => fits(res, zero) !== null)) {
+          ctx.reject(job.id, "no allocation this heuristic considers runs it without saturating a link");
+          continue;
+        }
+        if (rule !== "FPFS") return;
+      }
+    },
+  };
+}
+
+/**
+ * Replays an OAS schedule (from `solveOas` or `bruteForceOas`) in the core engine: job `jobId`
+ * starts at `max(submit, startSlot * eta)` on its allocation, or as soon after as its cores
+ * are free; jobs missing from the plan are rejected.
+ *
+ * Complexity: O(plan log plan) per call.
+ *
+ * @example
+ * ```ts
+ * const trace = simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta), { executionModel });
+ * ```
+ */
+export function oasPlanScheduler(schedule: readonly OasAssignment[], eta: number): Scheduler {
+  const plan = new Map(schedule.map((a) => [a.jobId, a]));
+  return {
+    name: "oas-plan",
+    schedule(ctx: SchedulingContext): void {
+      const view = ctx.view;
+      const due = view.waiting
+        .map((w) => w.job)
+        .map((job) => ({ job, a: plan.get(job.id) }))
+        .sort((x, y) => (x.a?.startSlot ?? 0) - (y.a?.startSlot ?? 0) || x.job.id - y.job.id);
+      let next = Number.POSITIVE_INFINITY;
+      for (const { job, a } of due) {
+        if (a === undefined) {
+          ctx.reject(job.id, "not in the OAS plan");
+          continue;
+        }
+        const at = Math.max(job.submit, job.ready ?? job.submit, a.startSlot * eta);
+        if (at > view.now) {
+          next = Math.min(next, at);
+          continue;
+        }
+        if (a.allocation.every((p) => view.freeCores(p.machine) >= p.cores)) ctx.start(job.id, a.allocation);
+      }
+      if (Number.isFinite(next)) ctx.wakeAt(next);
+    },
+  };
+}
+
+/** A moment when a link carries more than its bandwidth. */
+export interface LinkOverload {
+  readonly time: number;
+  readonly link: number;
+  /** Eq.-4 demand of the jobs running then, bytes/s. */
+  readonly load: number;
+  readonly bandwidth: number;
+}
+
+/**
+ * Every start of an interval at which the running jobs' eq.-4 demand exceeds a link's
+ * bandwidth, for a core trace; `[]` means no link was ever saturated.
+ *
+ * Complexity: O(intervals^2 * links).
+ */
+export function linkLoadViolations(trace: ScheduleTrace, profile: ProfileOf = computeOnlyProfile): LinkOverload[] {
+  const platform = trace.platform;
+  const spans: { start: number; end: number; demand: Float64Array }[] = [];
+  for (const rec of trace.records) {
+    for (const iv of rec.intervals) {
+      const one = oasInstance([rec.job], platform, profile);
+      spans.push({ start: iv.start, end: iv.end, demand: allocationCost(one, 0, iv.allocation).demand });
+    }
+  }
+  const out: LinkOverload[] = [];
+  for (const s of spans) {
+    for (let l = 0; l < platform.links.length; l++) {
+      let load = 0;
+      for (const o of spans) if (o.start <= s.start && s.start < o.end) load += o.demand[l]!;
+      if (load > platform.links[l]!.bandwidth * (1 + 1e-9)) {
+        out.push({ time: s.start, link: l, load, bandwidth: platform.links[l]!.bandwidth });
+      }
+    }
+  }
+  return out.sort((a, b) => a.time - b.time || a.link - b.link);
+}

@@ -1,0 +1,149 @@
+import { type Allocation, benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
+import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
+
+/** The OAS problem in flat arrays: resources are cores (one task per core). */
+export interface OasInstance {
+  readonly jobs: readonly Job[];
+  readonly platform: Platform;
+  /** Machine of each resource. */
+  readonly resourceMachine: Int32Array;
+  /** Cluster of each resource. */
+  readonly resourceCluster: Int32Array;
+  /** `slowdown[j * R + r]`: the processing slowdown of job j on resource r (`benchmark / speed`, the paper's `1 / Gamma_r`). */
+  readonly slowdown: Float64Array;
+  /** Tasks `tau_j` (= `job.cores`). */
+  readonly tasks: Int32Array;
+  /** Base time `Tb_j` (= `job.estimate`, what a scheduler may plan with). */
+  readonly baseTime: Float64Array;
+  readonly sigma: Float64Array;
+  readonly ptbw: Float64Array;
+  /** Link of each cluster, -1 when none. */
+  readonly clusterLink: Int32Array;
+  /** Resources per cluster. */
+  readonly clusterSize: Int32Array;
+}
+
+/**
+ * Flattens jobs and a platform for the OAS model (`Tb_j` = `job.estimate`).
+ *
+ * Complexity: O(jobs * resources).
+ *
+ * @throws InvalidInputError when a profile is out of range (`sigma` outside [0, 1], `ptbw` < 0)
+ * or a job needs more cores than the platform has.
+ */
+export function oasInstance(
+  jobs: readonly Job[],
+  platform: Platform,
+  profile: ProfileOf = computeOnlyProfile,
+  where = "@sched/multicluster/oasInstance",
+): OasInstance {
+  const resourceMachine: number[] = [];
+  for (const m of platform.machines) for (let c = 0; c < m.cores; c++) resourceMachine.push(m.id);
+  const R = resourceMachine.length;
+  const J = jobs.length;
+  const slowdown = new Float64Array(J * R);
+  const tasks = new Int32Array(J);
+  const baseTime = new Float64Array(J);
+  const sigma = new Float64Array(J);
+  const ptbw = new Float64Array(J);
+  jobs.forEach((job, j) => {
+    const p = profile(job);
+    if (!(p.sigma >= 0 && p.sigma <= 1)) {
+      throw new InvalidInputError(where, `profile(job ${job.id}).sigma`, `is ${String(p.sigma)}, expected a number in [0, 1]`);
+    }
+    if (!(p.ptbw >= 0) || !Number.isFinite(p.ptbw)) {
+      throw new InvalidInputError(where, `profile(job ${job.id}).ptbw`, `is ${String(p.ptbw)}, expected a finite number >= 0`);
+    }
+    if (job.cores > R) {
+      throw new InvalidInputError(where, `job ${job.id}.cores`, `is ${job.cores}, but the platform has ${R} cores`);
+    }
+    tasks[j] = job.cores;
+    baseTime[j] = job.estimate;
+    sigma[j] = p.sigma;
+    ptbw[j] = p.ptbw;
+    const bm = benchmarkOf(job, platform);
+    for (let r = 0; r < R; r++) slowdown[j * R + r] = bm / platform.machines[resourceMachine[r]!]!.speed;
+  });
+  const nK = platform.clusters.length;
+  const clusterLink = new Int32Array(nK);
+  const clusterSize = new Int32Array(nK);
+  for (let k = 0; k < nK; k++) clusterLink[k] = platform.clusters[k]!.link ?? -1;
+  const resourceCluster = new Int32Array(R);
+  for (let r = 0; r < R; r++) {
+    const k = platform.machines[resourceMachine[r]!]!.cluster;
+    resourceCluster[r] = k;
+    clusterSize[k]! += 1;
+  }
+  return {
+    jobs,
+    platform,
+    resourceMachine: Int32Array.from(resourceMachine),
+    resourceCluster,
+    slowdown,
+    tasks,
+    baseTime,
+    sigma,
+    ptbw,
+    clusterLink,
+    clusterSize,
+  };
+}
+
+/**
+ * Slots a job needs: `ceil(Tb * ct / eta)` with `ct = sigma * SP + (1 - sigma)` (eq. 8 and 18:
+ * no saturation inside the model), at least 1; a relative tolerance of 1e-9 absorbs rounding.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * slotsNeeded(100, 1.5, 50); // 3
+ * ```
+ */
+export function slotsNeeded(baseTime: number, ct: number, eta: number): number {
+  const exact = (baseTime * ct) / eta;
+  return Math.max(1, Math.ceil(exact - 1e-9 * Math.max(1, exact)));
+}
+
+/** One job of an OAS schedule: `slots` slots from slot `startSlot` on `allocation`. */
+export interface OasAssignment {
+  readonly jobId: number;
+  /** 0-based first slot (the model's `s_j`). */
+  readonly startSlot: number;
+  /** Slots it occupies (`f_j - s_j`). */
+  readonly slots: number;
+  readonly allocation: Allocation;
+}
+
+/** Groups a list of resources (cores) into an allocation by machine, machines ascending. */
+export function allocationOf(instance: OasInstance, resources: readonly number[]): Allocation {
+  const count = new Map<number, number>();
+  for (const r of resources) {
+    const m = instance.resourceMachine[r]!;
+    count.set(m, (count.get(m) ?? 0) + 1);
+  }
+  return [...count.entries()].sort((a, b) => a[0] - b[0]).map(([machine, cores]) => ({ machine, cores }));
+}
+
+/** The job's slowdown `SP_j` and the demand on each link for an allocation. */
+export function allocationCost(
+  instance: OasInstance,
+  j: number,
+  allocation: Allocation,
+): { sp: number; ct: number; demand: Float64Array } {
+  const p = instance.platform;
+  const bm = benchmarkOf(instance.jobs[j]!, p);
+  let sp = 0;
+  const perCluster = new Int32Array(p.clusters.length);
+  for (const part of allocation) {
+    const m = p.machines[part.machine]!;
+    sp = Math.max(sp, bm / m.speed);
+    perCluster[m.cluster]! += part.cores;
+  }
+  const demand = new Float64Array(p.links.length);
+  for (let k = 0; k < perCluster.length; k++) {
+    const l = instance.clusterLink[k]!;
+    if (l >= 0) demand[l]! += linkDemand(perCluster[k]!, instance.tasks[j]!, instance.ptbw[j]!);
+  }
+  return { sp, ct: instance.sigma[j]! * sp + (1 - instance.sigma[j]!), demand };
+}

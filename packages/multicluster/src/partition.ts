@@ -1,0 +1,160 @@
+import type { Platform } from "@sched/core";
+
+/**
+ * The dynamic policy's partition size (first paper, eq. 2):
+ * `ceil(P / ((queued + 1) + 0.5 * executing))`, at least 1, at most `P`.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * dynamicPartitionSize(64, 3, 2); // ceil(64 / 5) = 13
+ * ```
+ */
+export function dynamicPartitionSize(processors: number, queued: number, executing: number): number {
+  const ps = Math.ceil(processors / (queued + 1 + 0.5 * executing));
+  return Math.min(processors, Math.max(1, ps));
+}
+
+/**
+ * The adaptive partitioning baseline's partition size (Rosti et al.'s adaptive policy, as used
+ * by Thyagaraj and Dandamudi): `ceil(P / (queued + 1))`, at least 1. It counts every processor
+ * of the system, busy or not, and ignores speeds and background load.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * adaptivePartitionSize(64, 3); // 16
+ * ```
+ */
+export function adaptivePartitionSize(processors: number, queued: number): number {
+  return Math.min(processors, Math.max(1, Math.ceil(processors / (queued + 1))));
+}
+
+/**
+ * Fitness factors (eq. 4): `ff_i = speed_i * MPL / slowest speed in the system`.
+ *
+ * Complexity: O(n).
+ *
+ * @example
+ * ```ts
+ * fitnessFactors([1, 2, 4], 2); // [2, 4, 8]
+ * ```
+ */
+export function fitnessFactors(speeds: ArrayLike<number>, mpl: number): Float64Array {
+  let slowest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < speeds.length; i++) slowest = Math.min(slowest, speeds[i]!);
+  const out = new Float64Array(speeds.length);
+  for (let i = 0; i < speeds.length; i++) out[i] = (speeds[i]! * mpl) / slowest;
+  return out;
+}
+
+/**
+ * Tasks per processor of a partition (eq. 3): `bunch_i = ff_i * tasks / ff(System)`, where
+ * `ff(System)` is the sum of the partition's fitness factors, so the bunches add up to `tasks`.
+ * Rounded to integers by largest remainder (ties: lower position first) with every processor
+ * getting at least one task; needs `tasks >= weights.length`.
+ *
+ * Complexity: O(n log n).
+ *
+ * @example
+ * ```ts
+ * taskBunches([2, 4, 2], 8); // [2, 4, 2]
+ * taskBunches([1, 1, 1], 4); // [2, 1, 1]
+ * ```
+ */
+export function taskBunches(weights: ArrayLike<number>, tasks: number): Int32Array {
+  const n = weights.length;
+  const out = new Int32Array(n);
+  if (n === 0) return out;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += weights[i]!;
+  // one task each, then the rest in proportion to the weights
+  const rest = tasks - n;
+  const rem = new Float64Array(n);
+  let given = 0;
+  for (let i = 0; i < n; i++) {
+    const exact = (weights[i]! * tasks) / sum - 1;
+    const share = Math.max(0, Math.floor(exact));
+    out[i] = 1 + share;
+    given += share;
+    rem[i] = exact - share;
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => rem[b]! - rem[a]! || a - b);
+  let left = rest - given;
+  for (let r = 0; left > 0; r = (r + 1) % n, left--) out[order[r]!]! += 1;
+  for (let r = n - 1; left < 0; r = (r + n - 1) % n) {
+    // over-given (only possible through the floor of the minimum): take back from the largest
+    const i = order[r]!;
+    if (out[i]! > 1) {
+      out[i]! -= 1;
+      left++;
+    }
+  }
+  return out;
+}
+
+/**
+ * The dynamic policy's processor selection: `count` processors among the available ones
+ * (`available[p]` 1), (1) inside one cluster when some cluster has enough (the cluster whose
+ * fastest `count` available processors are fastest in total; ties: lower cluster index), else
+ * (2) by cluster proximity: the cluster with the most available processors first, then the
+ * others by index distance to it (ties: lower index), each cluster's processors fastest first
+ * (ties: lower index). `processorMachine[p]` maps a processor to its machine. Returns the
+ * processors, or `null` when fewer than `count` are available.
+ *
+ * Complexity: O(P log P).
+ *
+ * @example
+ * ```ts
+ * selectProcessors(platform, [0, 1, 2, 3], Uint8Array.of(1, 0, 1, 1), 2); // [2, 3] if cluster 1 holds 2 and 3
+ * ```
+ */
+export function selectProcessors(
+  platform: Platform,
+  processorMachine: ArrayLike<number>,
+  available: ArrayLike<number>,
+  count: number,
+): number[] | null {
+  const nClusters = platform.clusters.length;
+  const byCluster: number[][] = Array.from({ length: nClusters }, () => []);
+  let total = 0;
+  for (let p = 0; p < available.length; p++) {
+    if (available[p]) {
+      byCluster[platform.machines[processorMachine[p]!]!.cluster]!.push(p);
+      total++;
+    }
+  }
+  if (total < count || count < 1) return null;
+  const speed = (p: number) => platform.machines[processorMachine[p]!]!.speed;
+  for (const list of byCluster) list.sort((a, b) => speed(b) - speed(a) || a - b);
+  let best = -1;
+  let bestPower = -1;
+  for (let k = 0; k < nClusters; k++) {
+    const list = byCluster[k]!;
+    if (list.length < count) continue;
+    let power = 0;
+    for (let i = 0; i < count; i++) power += speed(list[i]!);
+    if (power > bestPower) {
+      bestPower = power;
+      best = k;
+    }
+  }
+  if (best >= 0) return byCluster[best]!.slice(0, count);
+  let first = 0;
+  for (let k = 1; k < nClusters; k++) {
+    if (byCluster[k]!.length > byCluster[first]!.length) first = k;
+  }
+  const order = Array.from({ length: nClusters }, (_, k) => k).sort(
+    (a, b) => Math.abs(a - first) - Math.abs(b - first) || a - b,
+  );
+  const out: number[] = [];
+  for (const k of order) {
+    for (const p of byCluster[k]!) {
+      if (out.length === count) return out;
+      out.push(p);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+import { createPlatform, InvalidInputError, type Platform } from "@sched/core";
+
+/** One cluster of a multi-cluster platform: `nodes` identical nodes joined to the central switch by one link. */
+export interface ClusterDescription {
+  /** Number of nodes (machines), an integer >= 1. */
+  readonly nodes: number;
+  /** Cores (processors) per node, an integer >= 1. @defaultValue `1` */
+  readonly coresPerNode?: number;
+  /**
+   * Speed of every node of the cluster, relative to the platform's `referenceSpeed`; with the
+   * default reference 1 this is the OAS paper's effective power `Gamma` (1 = full speed).
+   * @defaultValue `1`
+   */
+  readonly speed?: number;
+  /** Bandwidth of the cluster's link to the central switch, bytes/s. @defaultValue `125e6` (Gigabit) */
+  readonly bandwidth?: number;
+  /** Latency of that link, seconds. @defaultValue `0` */
+  readonly latency?: number;
+  /** Cluster name. @defaultValue `"c<index>"` */
+  readonly name?: string;
+}
+
+/** Options of {@link multiClusterPlatform}. */
+export interface MultiClusterPlatformOptions {
+  /** The benchmark that job run times refer to. @defaultValue `1` */
+  readonly referenceSpeed?: number;
+}
+
+const WHERE = "@sched/multicluster/multiClusterPlatform";
+
+/**
+ * Builds a multi-cluster platform with core's `createPlatform`: cluster `k` gets `nodes`
+ * machines (numbered cluster by cluster), each of `coresPerNode` cores and speed `speed`, and
+ * link `k` (bandwidth, latency) that joins it to the central switch.
+ *
+ * Complexity: O(total nodes).
+ *
+ * @throws InvalidInputError when the list is empty or a field is out of range (core's
+ * validation names the field).
+ *
+ * @example
+ * ```ts
+ * const p = multiClusterPlatform([
+ *   { nodes: 2, speed: 1 }, { nodes: 2, speed: 0.75 }, { nodes: 2, speed: 0.5 },
+ * ]);
+ * p.machines.length; // 6
+ * p.links[1].bandwidth; // 125000000
+ * ```
+ */
+export function multiClusterPlatform(
+  clusters: readonly ClusterDescription[],
+  options: MultiClusterPlatformOptions = {},
+): Platform {
+  if (!Array.isArray(clusters) || clusters.length === 0) {
+    throw new InvalidInputError(WHERE, "clusters", "is empty, expected at least one cluster");
+  }
+  const machines: { cores: number; speed: number; cluster: number; name: string }[] = [];
+  const links: { bandwidth: number; latency: number }[] = [];
+  const clusterSpecs: { name: string; link: number }[] = [];
+  clusters.forEach((c, k) => {
+    if (!Number.isInteger(c.nodes) || c.nodes < 1) {
+      throw new InvalidInputError(
+        WHERE,
+        `clusters[${k}].nodes`,
+        `is ${String(c.nodes)}, expected an integer >= 1`,
+      );
+    }
+    const name = c.name ?? `c${k}`;
+    for (let i = 0; i < c.nodes; i++) {
+      machines.push({
+        cores: c.coresPerNode ?? 1,
+        speed: c.speed ?? 1,
+        cluster: k,
+        name: `${name}n${i}`,
+      });
+    }
+    links.push({ bandwidth: c.bandwidth ?? 125e6, latency: c.latency ?? 0 });
+    clusterSpecs.push({ name, link: k });
+  });
+  return createPlatform({
+    machines,
+    links,
+    clusters: clusterSpecs,
+    referenceSpeed: options.referenceSpeed ?? 1,
+  });
+}
+
+/**
+ * The bandwidth of each cluster's uplink (bytes/s), `Infinity` for a cluster without a link.
+ * Indexed by cluster.
+ *
+ * Complexity: O(clusters).
+ */
+export function clusterBandwidths(platform: Platform): Float64Array {
+  const out = new Float64Array(platform.clusters.length);
+  for (let k = 0; k < out.length; k++) {
+    const link = platform.clusters[k]!.link;
+    out[k] = link === undefined ? Number.POSITIVE_INFINITY : platform.links[link]!.bandwidth;
+  }
+  return out;
+}

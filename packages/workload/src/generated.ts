@@ -1,0 +1,60 @@
+import { InvalidInputError, type Job, type Platform } from "@sched/core";
+
+/** A generated workload: the platform it was generated for and its jobs, in submit order. */
+export interface GeneratedWorkload {
+  readonly platform: Platform;
+  readonly jobs: readonly Job[];
+}
+
+/** A closed range `[lo, hi]`. */
+export type Range = readonly [lo: number, hi: number];
+
+/** Checks a finite range with lo <= hi (and lo >= min). Internal. */
+export function checkRange(
+  where: string,
+  field: string,
+  r: unknown,
+  min = Number.NEGATIVE_INFINITY,
+): Range {
+  if (
+    !Array.isArray(r) ||
+    r.length !== 2 ||
+    typeof r[0] !== "number" ||
+    typeof r[1] !== "number" ||
+    !Number.isFinite(r[0]) ||
+    !Number.isFinite(r[1]) ||
+    r[0] > r[1] ||
+    r[0] < min
+  ) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${JSON.stringify(r)}, expected [lo, hi] with finite ${min === Number.NEGATIVE_INFINITY ? "" : `${min} <= `}lo <= hi`,
+    );
+  }
+  return [r[0], r[1]];
+}
+
+/** Checks an integer >= min. Internal. */
+export function checkInteger(where: string, field: string, v: unknown, min: number): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
+    throw new InvalidInputError(where, field, `is ${String(v)}, expected an integer >= ${min}`);
+  }
+  return v;
+}
+
+/** Checks a finite number > 0. Internal. */
+export function checkPositive(where: string, field: string, v: unknown): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
+    throw new InvalidInputError(where, field, `is ${String(v)}, expected a finite number > 0`);
+  }
+  return v;
+}
+
+/** Checks a probability in [0, 1]. Internal. */
+export function checkProbability(where: string, field: string, v: unknown): number {
+  if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
+    throw new InvalidInputError(where, field, `is ${String(v)}, expected a probability in [0, 1]`);
+  }
+  return v;
+}

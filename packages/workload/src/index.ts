@@ -1,0 +1,112 @@
+export {
+  type AdvanceReservationOptions,
+  AR_LANL_CM5,
+  AR_RUNTIME_CLASSES,
+  advanceReservationWorkload,
+} from "./advance-reservation.js";
+export {
+  CONVERGENT_INTER_ARRIVALS,
+  CONVERGENT_MKP_LICENSE_RATIOS,
+  CONVERGENT_MKP_STUDY,
+  type ConvergentOptions,
+  convergentWorkload,
+} from "./convergent.js";
+export {
+  ELO_JOB_SETS,
+  ELO_MACHINES,
+  type EloOptions,
+  type EloWorkload,
+  eloWorkload,
+} from "./elo.js";
+export type { GeneratedWorkload, Range } from "./generated.js";
+export {
+  formatJobJson,
+  formatJobsJsonl,
+  formatPlatformJson,
+  JOB_JSON_SCHEMA,
+  JOBS_FORMAT,
+  type JobsFile,
+  type JobsFileHeader,
+  NATIVE_VERSION,
+  PLATFORM_FORMAT,
+  parseJobsJsonl,
+  parsePlatformJson,
+  type ReadJobsOptions,
+  readJobsLines,
+  writeJobsLines,
+} from "./jobs-json.js";
+export {
+  generateLublin,
+  LUBLIN_BATCH,
+  LUBLIN_BUCKETS,
+  LUBLIN_CYCLE_START,
+  LUBLIN_INTERACTIVE,
+  LUBLIN_TYPELESS,
+  type LublinJobType,
+  type LublinOptions,
+  type LublinParameters,
+  lublinDailyCycle,
+  lublinHeader,
+  lublinRecords,
+  type ResolvedLublinOptions,
+  resolveLublinOptions,
+} from "./lublin.js";
+export {
+  type ModelOption,
+  type ModelOutput,
+  parseModelOption,
+  WORKLOAD_MODELS,
+  type WorkloadModel,
+} from "./models.js";
+export {
+  MULTICLUSTER_SPEEDS,
+  type MulticlusterOptions,
+  multiclusterWorkload,
+} from "./multicluster.js";
+export {
+  type BspParameters,
+  OAS_POWERS,
+  type OasOptions,
+  type OasWorkload,
+  oasWorkload,
+} from "./oas.js";
+export { Rng } from "./random.js";
+export {
+  type Distribution,
+  type SummarizeJobsOptions,
+  summarizeJobs,
+  type WorkloadSummary,
+} from "./summary.js";
+export { type JobsToSwfOptions, jobsToSwf } from "./swf-from-jobs.js";
+export {
+  emptySwfHeader,
+  formatSwfHeader,
+  type SwfDirective,
+  type SwfHeader,
+} from "./swf-header.js";
+export {
+  type SwfCleanupReport,
+  type SwfJobs,
+  type SwfToJobsOptions,
+  swfToJobs,
+  swfToJobsAsync,
+} from "./swf-jobs.js";
+export {
+  type ParseSwfOptions,
+  parseSwf,
+  type ReadSwfLinesOptions,
+  readSwfLines,
+  readSwfLinesSync,
+  type SwfTrace,
+} from "./swf-read.js";
+export {
+  SWF_FIELD_COUNT,
+  SWF_FIELDS,
+  SWF_UNKNOWN,
+  type SwfFieldInfo,
+  type SwfFieldKey,
+  type SwfRecord,
+  swfRecord,
+} from "./swf-record.js";
+export { traceToSwf } from "./swf-trace.js";
+export { formatSwf, formatSwfRecord, writeSwfLines } from "./swf-write.js";

@@ -1,0 +1,446 @@
+import {
+  createJob,
+  createPlatform,
+  InvalidInputError,
+  type Job,
+  type JobSpec,
+  ParseError,
+  type Platform,
+  type PlatformSpec,
+} from "@sched/core";
+
+/** The `format` tag of a native jobs file's header line. */
+export const JOBS_FORMAT = "@sched/jobs";
+/** The `format` tag of a platform file. */
+export const PLATFORM_FORMAT = "@sched/platform";
+/** The version this package writes and reads. */
+export const NATIVE_VERSION = 1;
+
+/** Every field of a job line, in the order they are written. */
+const JOB_FIELDS = [
+  "id",
+  "submit",
+  "runtime",
+  "estimate",
+  "cores",
+  "deadline",
+  "ready",
+  "licenses",
+  "input",
+  "benchmark",
+  "maxParallelism",
+  "tasks",
+  "user",
+  "group",
+  "queue",
+  "partition",
+  "priority",
+] as const;
+const JOB_FIELD_SET = new Set<string>(JOB_FIELDS);
+
+/**
+ * JSON Schema (2020-12) of one job line of the native format: a @sched/core `Job`. The reader
+ * checks exactly this (plus unique ids), with @sched/core's own job validation.
+ */
+export const JOB_JSON_SCHEMA = Object.freeze({
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://sched.dev/schema/job-v1.json",
+  title: "@sched job (one line of a .jsonl jobs file)",
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "submit", "runtime", "cores"],
+  properties: {
+    id: { type: "integer", minimum: 0, description: "unique job id" },
+    submit: { type: "number", description: "submission time, seconds" },
+    runtime: {
+      type: "number",
+      exclusiveMinimum: 0,
+      description: "actual run time at the reference speed, seconds",
+    },
+    estimate: {
+      type: "number",
+      exclusiveMinimum: 0,
+      description: "requested time at the reference speed, seconds; defaults to runtime",
+    },
+    cores: { type: "integer", minimum: 1, description: "cores needed (rigid)" },
+    deadline: { type: "number", description: "absolute deadline, seconds" },
+    ready: { type: "number", description: "earliest start (advance reservation), seconds" },
+    licenses: {
+      type: "object",
+      additionalProperties: { type: "integer", minimum: 1 },
+      description: "license name -> copies held while running",
+    },
+    input: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["size", "machine"],
+        properties: {
+          size: { type: "number", minimum: 0, description: "bytes" },
+          machine: { type: "integer", minimum: 0, description: "index of the machine holding it" },
+        },
+      },
+    },
+    benchmark: {
+      type: "number",
+      exclusiveMinimum: 0,
+      description: "benchmark of the machine the times refer to",
+    },
+    maxParallelism: { type: "integer", minimum: 1 },
+    tasks: { type: "integer", minimum: 1 },
+    user: { type: "integer" },
+    group: { type: "integer" },
+    queue: { type: "integer" },
+    partition: { type: "integer" },
+    priority: { type: "number" },
+  },
+});
+
+/** The optional first line of a native jobs file. */
+export interface JobsFileHeader {
+  readonly format: typeof JOBS_FORMAT;
+  readonly version: typeof NATIVE_VERSION;
+  /** Free metadata (the generator, its parameters, the source trace, …). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A whole native jobs file in memory. */
+export interface JobsFile {
+  readonly header: JobsFileHeader;
+  readonly jobs: readonly Job[];
+}
+
+/** Options of the native-format readers. */
+export interface ReadJobsOptions {
+  /**
+   * Name of the input in error messages.
+   * @defaultValue `"<jobs>"`
+   */
+  readonly source?: string;
+}
+
+function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
+}
+
+/**
+ * One job as a JSON line: the fields of {@link JOB_JSON_SCHEMA} in a fixed order (licenses by
+ * name), absent fields left out, numbers in their shortest exact form.
+ *
+ * Complexity: O(size of the job).
+ *
+ * @example
+ * ```ts
+ * formatJobJson({ id: 1, submit: 0, runtime: 60, estimate: 90, cores: 4 });
+ * // '{"id":1,"submit":0,"runtime":60,"estimate":90,"cores":4}'
+ * ```
+ */
+export function formatJobJson(job: Job): string {
+  const raw = job as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of JOB_FIELDS) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (k === "licenses") out[k] = sortedObject(v as Record<string, unknown>);
+    else if (k === "input")
+      out[k] = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
+    else out[k] = v;
+  }
+  return JSON.stringify(out);
+}
+
+/**
+ * The lines of a native jobs file, lazily: the header line, then one line per job.
+ *
+ * Complexity: O(1) per line.
+ *
+ * @example
+ * ```ts
+ * for (const line of writeJobsLines(jobs, { generator: "lublin" })) out.write(`${line}\n`);
+ * ```
+ */
+export function* writeJobsLines(
+  jobs: Iterable<Job>,
+  meta?: Readonly<Record<string, unknown>>,
+): Generator<string, void, undefined> {
+  const header: Record<string, unknown> = { format: JOBS_FORMAT, version: NATIVE_VERSION };
+  if (meta !== undefined) header.meta = meta;
+  yield JSON.stringify(header);
+  for (const j of jobs) yield formatJobJson(j);
+}
+
+/**
+ * A native jobs file (JSON Lines): a header line `{"format":"@sched/jobs","version":1,"meta":…}`
+ * then one job per line, each ending in `"\n"`. Carries every `Job` field (deadlines, ready
+ * times, licenses, input data, tasks, …) that SWF cannot. Same jobs, same bytes.
+ *
+ * Complexity: O(total size).
+ *
+ * @example
+ * ```ts
+ * const text = formatJobsJsonl(convergentWorkload().jobs, { generator: "convergent", seed: 0 });
+ * parseJobsJsonl(text).jobs.length; // 1500
+ * ```
+ */
+export function formatJobsJsonl(
+  jobs: Iterable<Job>,
+  meta?: Readonly<Record<string, unknown>>,
+): string {
+  const parts: string[] = [];
+  for (const line of writeJobsLines(jobs, meta)) parts.push(line);
+  parts.push("");
+  return parts.join("\n");
+}
+
+/** Reads native lines one at a time. Internal. */
+class JobsLineReader {
+  private lineNo = 0;
+  private sawData = false;
+  private readonly ids = new Set<number>();
+  header: JobsFileHeader = { format: JOBS_FORMAT, version: NATIVE_VERSION };
+  /** Whether a header line was read. */
+  sawHeader = false;
+
+  constructor(
+    private readonly where: string,
+    private readonly source: string,
+  ) {}
+
+  private fail(detail: string, field?: string): never {
+    const loc: { source: string; line: number; field?: string } = {
+      source: this.source,
+      line: this.lineNo,
+    };
+    if (field !== undefined) loc.field = field;
+    throw new ParseError(this.where, loc, detail);
+  }
+
+  next(line: string): Job | null {
+    this.lineNo++;
+    const text = line.trim();
+    if (text === "") return null;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.fail(`is not valid JSON (${(e as Error).message})`);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.fail("expected a JSON object (one job per line)");
+    }
+    const obj = value as Record<string, unknown>;
+    if (!this.sawData && "format" in obj) {
+      this.sawData = true;
+      this.sawHeader = true;
+      if (obj.format !== JOBS_FORMAT) {
+        this.fail(`is ${JSON.stringify(obj.format)}, expected "${JOBS_FORMAT}"`, "format");
+      }
+      if (obj.version !== NATIVE_VERSION) {
+        this.fail(
+          `is ${JSON.stringify(obj.version)}, this reader knows version ${NATIVE_VERSION}`,
+          "version",
+        );
+      }
+      for (const k of Object.keys(obj)) {
+        if (k !== "format" && k !== "version" && k !== "meta")
+          this.fail("is not a header field (format, version, meta)", k);
+      }
+      if (
+        obj.meta !== undefined &&
+        (typeof obj.meta !== "object" || obj.meta === null || Array.isArray(obj.meta))
+      ) {
+        this.fail("expected an object", "meta");
+      }
+      this.header =
+        obj.meta === undefined
+          ? { format: JOBS_FORMAT, version: NATIVE_VERSION }
+          : {
+              format: JOBS_FORMAT,
+              version: NATIVE_VERSION,
+              meta: obj.meta as Record<string, unknown>,
+            };
+      return null;
+    }
+    this.sawData = true;
+    for (const k of Object.keys(obj)) {
+      if (!JOB_FIELD_SET.has(k))
+        this.fail(`is not a job field (expected one of ${JOB_FIELDS.join(", ")})`, k);
+    }
+    for (const k of ["id", "submit", "runtime", "cores"] as const) {
+      if (!(k in obj)) this.fail("is missing", k);
+    }
+    if (obj.input !== undefined && Array.isArray(obj.input)) {
+      obj.input.forEach((d, i) => {
+        if (typeof d === "object" && d !== null) {
+          for (const k of Object.keys(d))
+            if (k !== "size" && k !== "machine")
+              this.fail("is not an input field (size, machine)", `input[${i}].${k}`);
+        }
+      });
+    }
+    let job: Job;
+    try {
+      job = createJob(obj as unknown as JobSpec);
+    } catch (e) {
+      if (e instanceof InvalidInputError) {
+        const detail = e.message.slice(`${e.where}: ${e.field} `.length);
+        const field = e.field.replace(/^(job \d+|spec)\./, "");
+        this.fail(detail, field);
+      }
+      throw e;
+    }
+    if (this.ids.has(job.id)) this.fail(`${job.id} appears twice`, "id");
+    this.ids.add(job.id);
+    return job;
+  }
+}
+
+/**
+ * Parses a native jobs file (JSON Lines). The header line is optional; blank lines are skipped.
+ * Each job line must be a JSON object with only the fields of {@link JOB_JSON_SCHEMA}, valid as
+ * @sched/core's `createJob` checks it (estimate defaults to runtime), with a unique id.
+ *
+ * Complexity: O(total size).
+ *
+ * @throws ParseError naming the source, the line and the field, e.g.
+ *   `@sched/workload/parseJobsJsonl: jobs.jsonl:3 cores: is 1.5, expected an integer >= 1`.
+ *
+ * @example
+ * ```ts
+ * parseJobsJsonl('{"id":1,"submit":0,"runtime":60,"cores":4}').jobs[0].estimate; // 60
+ * ```
+ */
+export function parseJobsJsonl(text: string, options: ReadJobsOptions = {}): JobsFile {
+  const reader = new JobsLineReader("@sched/workload/parseJobsJsonl", options.source ?? "<jobs>");
+  const jobs: Job[] = [];
+  for (const line of text.split("\n")) {
+    const j = reader.next(line);
+    if (j !== null) jobs.push(j);
+  }
+  return { header: reader.header, jobs };
+}
+
+/**
+ * Streams a native jobs file line by line (a `readline` interface, say), yielding one job at a
+ * time. Same rules and errors as {@link parseJobsJsonl}; `onHeader` gets the header line when
+ * there is one.
+ *
+ * Complexity: O(1) memory beyond the current line.
+ *
+ * @throws ParseError as {@link parseJobsJsonl} (where `@sched/workload/readJobsLines`).
+ *
+ * @example
+ * ```ts
+ * const rl = createInterface({ input: createReadStream("jobs.jsonl"), crlfDelay: Infinity });
+ * for await (const job of readJobsLines(rl, { source: "jobs.jsonl" })) { ... }
+ * ```
+ */
+export async function* readJobsLines(
+  lines: Iterable<string> | AsyncIterable<string>,
+  options: ReadJobsOptions & { readonly onHeader?: (header: JobsFileHeader) => void } = {},
+): AsyncGenerator<Job, void, undefined> {
+  const reader = new JobsLineReader("@sched/workload/readJobsLines", options.source ?? "<jobs>");
+  let reported = false;
+  for await (const line of lines) {
+    const j = reader.next(line);
+    if (!reported && reader.sawHeader) {
+      reported = true;
+      options.onHeader?.(reader.header);
+    }
+    if (j !== null) yield j;
+  }
+}
+
+/**
+ * A platform as JSON: `{"format":"@sched/platform","version":1,"machines":[…],"licenses":[…],
+ * "clusters":[…],"links":[…],"referenceSpeed":…}`, the fields of @sched/core's `PlatformSpec`
+ * (machine ids and total cores are implied). `parsePlatformJson(formatPlatformJson(p))` equals p.
+ *
+ * Complexity: O(size of the platform).
+ *
+ * @example
+ * ```ts
+ * writeFileSync("farm.json", formatPlatformJson(convergentWorkload().platform));
+ * ```
+ */
+export function formatPlatformJson(platform: Platform): string {
+  const spec = {
+    format: PLATFORM_FORMAT,
+    version: NATIVE_VERSION,
+    machines: platform.machines.map((m) => ({
+      name: m.name,
+      cores: m.cores,
+      speed: m.speed,
+      cluster: m.cluster,
+    })),
+    licenses: platform.licenses.map((l) => {
+      const o: Record<string, unknown> = { name: l.name, kind: l.kind, copies: l.copies };
+      if (l.machines !== undefined) o.machines = [...l.machines];
+      return o;
+    }),
+    clusters: platform.clusters.map((c) =>
+      c.link === undefined ? { name: c.name } : { name: c.name, link: c.link },
+    ),
+    links: platform.links.map((l) => ({ bandwidth: l.bandwidth, latency: l.latency })),
+    referenceSpeed: platform.referenceSpeed,
+  };
+  return `${JSON.stringify(spec, null, 2)}\n`;
+}
+
+/**
+ * Reads a platform JSON file (see {@link formatPlatformJson}; `format`/`version` may be left out,
+ * so a bare `PlatformSpec` is accepted) and builds it with @sched/core's `createPlatform`.
+ *
+ * @throws ParseError naming the source and the field, e.g.
+ *   `@sched/workload/parsePlatformJson: farm.json spec.machines[3].cores: is 0, expected an integer >= 1`.
+ *
+ * Complexity: O(size of the text).
+ *
+ * @example
+ * ```ts
+ * parsePlatformJson('{"machines":[{"cores":4},{"cores":2}]}').totalCores; // 6
+ * ```
+ */
+export function parsePlatformJson(text: string, options: ReadJobsOptions = {}): Platform {
+  const where = "@sched/workload/parsePlatformJson";
+  const source = options.source ?? "<platform>";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new ParseError(where, { source }, `is not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ParseError(where, { source }, "expected a JSON object");
+  }
+  const { format, version, ...spec } = value as Record<string, unknown>;
+  if (format !== undefined && format !== PLATFORM_FORMAT) {
+    throw new ParseError(
+      where,
+      { source, field: "format" },
+      `is ${JSON.stringify(format)}, expected "${PLATFORM_FORMAT}"`,
+    );
+  }
+  if (version !== undefined && version !== NATIVE_VERSION) {
+    throw new ParseError(
+      where,
+      { source, field: "version" },
+      `is ${JSON.stringify(version)}, this reader knows version ${NATIVE_VERSION}`,
+    );
+  }
+  try {
+    return createPlatform(spec as unknown as PlatformSpec);
+  } catch (e) {
+    if (e instanceof InvalidInputError) {
+      throw new ParseError(
+        where,
+        { source, field: e.field },
+        e.message.slice(`${e.where}: ${e.field} `.length),
+      );
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,339 @@
+import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
+import { advanceReservationWorkload } from "./advance-reservation.js";
+import { convergentWorkload } from "./convergent.js";
+import { eloWorkload } from "./elo.js";
+import type { Range } from "./generated.js";
+import {
+  generateLublin,
+  LUBLIN_BATCH,
+  LUBLIN_INTERACTIVE,
+  LUBLIN_TYPELESS,
+  type LublinParameters,
+} from "./lublin.js";
+import { multiclusterWorkload } from "./multicluster.js";
+import { oasWorkload } from "./oas.js";
+import { swfToJobs } from "./swf-jobs.js";
+import type { SwfTrace } from "./swf-read.js";
+
+/** One option of a {@link WorkloadModel}, as a command line shows and reads it. */
+export interface ModelOption {
+  /** The option's key (dotted for nested ones: `typeless.uMed`). */
+  readonly name: string;
+  /** How its text is read by {@link parseModelOption}: `range` is `lo,hi`. */
+  readonly kind: "integer" | "number" | "boolean" | "range" | "choice";
+  /** The default, as text (`"log2(procs)"` when it depends on another option). */
+  readonly default: string;
+  /** Allowed values of a `choice`. */
+  readonly choices?: readonly string[];
+  readonly description: string;
+}
+
+/** What a model generates: jobs and their platform; the Lublin model also gives its own SWF. */
+export interface ModelOutput {
+  readonly jobs: readonly Job[];
+  readonly platform: Platform;
+  /** The model's native SWF trace with its header (Lublin only). */
+  readonly swf?: SwfTrace;
+}
+
+/** A workload generator as the `sched-sim gen` command lists and runs it. */
+export interface WorkloadModel {
+  readonly name: string;
+  readonly description: string;
+  readonly options: readonly ModelOption[];
+  /**
+   * Generates with `options` (keys from `options[].name`, values already typed; dotted keys are
+   * nested). Unknown keys are an error.
+   */
+  generate(options: Readonly<Record<string, unknown>>): ModelOutput;
+}
+
+const LUBLIN_DESCRIPTIONS: Record<keyof LublinParameters, string> = {
+  serialProb: "fraction of all jobs that are serial",
+  pow2Prob: "fraction of all jobs that are parallel with a power-of-two size",
+  uLow: "log2 size, lower bound of the first uniform stage",
+  uMed: "log2 size, boundary of the two stages",
+  uHi: "log2 size, upper bound of the second stage",
+  uProb: "probability of the first stage",
+  a1: "ln run time, first gamma shape",
+  b1: "ln run time, first gamma scale",
+  a2: "ln run time, second gamma shape",
+  b2: "ln run time, second gamma scale",
+  pa: "first gamma's probability = pa * size + pb",
+  pb: "first gamma's probability = pa * size + pb",
+  aarr: "ln inter-arrival gamma shape",
+  barr: "ln inter-arrival gamma scale",
+  anum: "daily cycle gamma shape (half-hours)",
+  bnum: "daily cycle gamma scale (half-hours)",
+  arar: "inter-arrival multiplier",
+};
+
+function lublinTypeOptions(
+  type: "batch" | "interactive" | "typeless",
+  p: LublinParameters,
+): ModelOption[] {
+  return (Object.keys(LUBLIN_DESCRIPTIONS) as (keyof LublinParameters)[]).map((k) => ({
+    name: `${type}.${k}`,
+    kind: "number",
+    default:
+      k === "uHi" || k === "uMed"
+        ? `${p[k]} + log2(procs) - 7`
+        : k === "uLow"
+          ? `min(${p[k]}, uMed)`
+          : String(p[k]),
+    description: `${type}: ${LUBLIN_DESCRIPTIONS[k]}`,
+  }));
+}
+
+const opt = (
+  name: string,
+  kind: ModelOption["kind"],
+  def: string,
+  description: string,
+): ModelOption => ({ name, kind, default: def, description });
+
+const SEED = opt("seed", "integer", "0", "seed of the random streams");
+
+/** Nests dotted keys: `{ "typeless.uMed": 5 }` -> `{ typeless: { uMed: 5 } }`, checking names. */
+function nest(
+  model: WorkloadModel,
+  options: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const known = new Set(model.options.map((o) => o.name));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (!known.has(key)) {
+      throw new InvalidInputError(
+        `@sched/workload/${model.name}`,
+        `options.${key}`,
+        `is not an option of ${model.name} (options: ${[...known].join(", ")})`,
+      );
+    }
+    if (value === undefined) continue;
+    const dot = key.indexOf(".");
+    if (dot < 0) out[key] = value;
+    else {
+      const head = key.slice(0, dot);
+      const inner = (out[head] ?? {}) as Record<string, unknown>;
+      inner[key.slice(dot + 1)] = value;
+      out[head] = inner;
+    }
+  }
+  return out;
+}
+
+function model(
+  name: string,
+  description: string,
+  options: ModelOption[],
+  run: (o: Record<string, unknown>) => ModelOutput,
+): WorkloadModel {
+  const m: WorkloadModel = {
+    name,
+    description,
+    options: Object.freeze(options),
+    generate: (o) => run(nest(m, o)),
+  };
+  return Object.freeze(m);
+}
+
+/**
+ * Every workload generator of the package, for `sched-sim gen` (`--list` prints each one's
+ * options and defaults): `lublin`, `convergent`, `advance-reservation`, `multicluster`, `elo`,
+ * `oas`.
+ *
+ * @example
+ * ```ts
+ * const m = WORKLOAD_MODELS.find((x) => x.name === "lublin")!;
+ * const { jobs, platform, swf } = m.generate({ jobs: 10000, procs: 256, seed: 1 });
+ * ```
+ */
+export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
+  model(
+    "lublin",
+    "Lublin-Feitelson model of rigid parallel jobs (JPDC 2003), on an identical pool",
+    [
+      opt("jobs", "integer", "1000", "number of jobs"),
+      opt("procs", "integer", "128", "processors of the machine"),
+      SEED,
+      opt(
+        "jobTypes",
+        "boolean",
+        "true",
+        "batch and interactive streams (false: one typeless stream)",
+      ),
+      opt("arrivalFactor", "number", "1", "arrival times are divided by it"),
+      opt("maxLogRuntime", "number", "12", "run times are at most e^this seconds"),
+      opt("maxLogInterArrival", "number", "13", "inter-arrival gammas are clamped at this"),
+      ...lublinTypeOptions("batch", LUBLIN_BATCH),
+      ...lublinTypeOptions("interactive", LUBLIN_INTERACTIVE),
+      ...lublinTypeOptions("typeless", LUBLIN_TYPELESS),
+    ],
+    (o) => {
+      const swf = generateLublin(o);
+      const procs = swf.header.maxProcs!;
+      return {
+        jobs: swfToJobs(swf.records, { estimate: "runtime" }).jobs,
+        platform: identicalPool(procs),
+        swf,
+      };
+    },
+  ),
+  model(
+    "convergent",
+    "computing farm with licenses and deadlines (convergent scheduling paper)",
+    [
+      opt("jobs", "integer", "1500", "number of jobs"),
+      opt("machines", "integer", "150", "number of machines"),
+      opt("licenses", "integer", "20", "number of floating licenses"),
+      opt(
+        "meanInterArrival",
+        "number",
+        "10",
+        "mean exponential inter-arrival (4 to 20 in the paper)",
+      ),
+      opt("estimated", "range", "500,3000", "estimate (and run time), uniform"),
+      opt("deadlineSlack", "range", "25,150", "deadline slack over the estimate, percent"),
+      opt("cpus", "range", "1,8", "cores of jobs and machines"),
+      opt("benchmark", "range", "200,600", "benchmark of jobs and machines"),
+      opt("inputMB", "range", "100,800", "input data per job, MB"),
+      opt("licenseRatio", "range", "0.55,0.65", "license copies / machines it is usable on"),
+      opt("licenseSuitability", "number", "0.9", "probability a license is usable on a machine"),
+      opt("licenseNeed", "number", "0.2", "probability a job needs a license"),
+      opt("noDeadline", "number", "0.3", "fraction of jobs without a deadline"),
+      SEED,
+    ],
+    (o) => convergentWorkload(o),
+  ),
+  model(
+    "advance-reservation",
+    "Lublin workload with the LANL-CM5 settings, ready times and deadlines (advance-reservation paper)",
+    [
+      opt("jobs", "integer", "10000", "number of jobs"),
+      opt("procs", "integer", "1024", "processors"),
+      opt("uMed", "number", "7", "Lublin UMed (5 to 9 in the paper)"),
+      opt("artimeFactor", "number", "3", "ready = submit + artimeFactor * U * duration"),
+      opt(
+        "deadlineFactor",
+        "number",
+        "3",
+        "deadline = ready + (1 + deadlineFactor * U) * duration",
+      ),
+      opt("arrivalFactor", "number", "1", "arrival times are divided by it"),
+      SEED,
+    ],
+    (o) => advanceReservationWorkload(o),
+  ),
+  model(
+    "multicluster",
+    "moldable jobs on 8 clusters x 8 processors (dynamic space-sharing paper)",
+    [
+      opt("jobs", "integer", "1000", "number of jobs"),
+      opt("processorsPerCluster", "integer", "8", "processors per cluster"),
+      opt("load", "number", "0.5", "offered load: arrival rate * mean demand / processors"),
+      opt("meanServiceDemand", "number", "14.06", "mean service demand"),
+      opt("serviceCV", "number", "3.5", "service demand coefficient of variation"),
+      opt("arrivalCV", "number", "1", "inter-arrival coefficient of variation (1: Poisson)"),
+      opt("maxParallelism", "range", "1,64", "maximum parallelism"),
+      opt("jobSizeKB", "range", "1,1024", "job size, KB"),
+      opt("linkBandwidth", "number", "12500000", "cluster link bandwidth, bytes/s"),
+      SEED,
+    ],
+    (o) => multiclusterWorkload(o),
+  ),
+  model(
+    "elo",
+    "independent jobs on machines of 5-9 Mflops (competitive matchmaking paper)",
+    [
+      opt("jobs", "integer", "10", "jobs in the set (10, 15, 20, 40, 60 in the paper)"),
+      opt("machines", "integer", "30", "machines (30 or 60 in the paper)"),
+      opt("speedMflops", "range", "5,9", "machine speeds, Mflops"),
+      opt("operations", "range", "1000,9000000000", "job sizes, operations (log-uniform)"),
+      opt("levels", "integer", "5", "job levels"),
+      SEED,
+    ],
+    (o) => eloWorkload(o),
+  ),
+  model(
+    "oas",
+    "rigid BSP jobs on 3 clusters x 2 nodes (OAS paper)",
+    [
+      {
+        ...opt(
+          "workload",
+          "choice",
+          "random",
+          "WL-1, WL-2 or random (WL-3..6: random, seeds 3..6)",
+        ),
+        choices: ["WL-1", "WL-2", "random"],
+      },
+      opt("jobs", "integer", "8", "jobs of a random workload"),
+      opt("nodesPerCluster", "integer", "2", "nodes per cluster"),
+      opt("tasks", "range", "1,nodes", "tasks per job (random)"),
+      opt("baseTime", "range", "100,1000", "base time, seconds (random)"),
+      opt("perTaskBandwidth", "range", "1000000,40000000", "per-task bandwidth, bytes/s (random)"),
+      opt("sigma", "range", "0.5,1", "processing weight sigma (random)"),
+      SEED,
+    ],
+    (o) => oasWorkload(o),
+  ),
+]);
+
+/**
+ * Reads one option's command-line text by its kind: integers and numbers as decimals, booleans
+ * as `true`/`false`, ranges as `lo,hi`, choices as one of `choices`.
+ *
+ * Complexity: O(length of the text).
+ *
+ * @throws InvalidInputError naming the model and the option, e.g.
+ *   `@sched/workload/lublin: options.jobs is "ten", expected an integer`.
+ *
+ * @example
+ * ```ts
+ * parseModelOption("convergent", "estimated", "500,3000"); // [500, 3000]
+ * ```
+ */
+export function parseModelOption(modelName: string, name: string, text: string): unknown {
+  const where = `@sched/workload/${modelName}`;
+  const m = WORKLOAD_MODELS.find((x) => x.name === modelName);
+  if (m === undefined) {
+    throw new InvalidInputError(
+      "@sched/workload/parseModelOption",
+      "model",
+      `is ${JSON.stringify(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
+    );
+  }
+  const o = m.options.find((x) => x.name === name);
+  if (o === undefined) {
+    throw new InvalidInputError(where, `options.${name}`, `is not an option of ${modelName}`);
+  }
+  const num = (s: string): number | null =>
+    /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s.trim()) ? Number(s) : null;
+  const bad = (expected: string): never => {
+    throw new InvalidInputError(
+      where,
+      `options.${name}`,
+      `is ${JSON.stringify(text)}, expected ${expected}`,
+    );
+  };
+  switch (o.kind) {
+    case "integer": {
+      const v = num(text);
+      return v !== null && Number.isSafeInteger(v) ? v : bad("an integer");
+    }
+    case "number": {
+      const v = num(text);
+      return v !== null && Number.isFinite(v) ? v : bad("a number");
+    }
+    case "boolean":
+      return text === "true" ? true : text === "false" ? false : bad("true or false");
+    case "range": {
+      const parts = text.split(",");
+      const lo = parts.length === 2 ? num(parts[0]!) : null;
+      const hi = parts.length === 2 ? num(parts[1]!) : null;
+      return lo !== null && hi !== null ? ([lo, hi] as Range) : bad("lo,hi");
+    }
+    case "choice":
+      return o.choices!.includes(text) ? text : bad(`one of ${o.choices!.join(", ")}`);
+  }
+}

@@ -1,0 +1,242 @@
+import { InvalidInputError, type Job } from "@sched/core";
+import type { SwfRecord } from "./swf-record.js";
+
+/** Options of {@link swfToJobs}. */
+export interface SwfToJobsOptions {
+  /**
+   * Apply the conventional clean-up before simulating a log (what the classic simulators do):
+   * drop jobs whose run time (field 4), size (field 5, or 8 when 5 is unknown) or requested
+   * time (field 9) is not positive, and cap the run time at the requested time. Everything it
+   * changes is listed in the returned {@link SwfCleanupReport}. Without it, such a record is an
+   * error.
+   * @defaultValue `false`
+   */
+  readonly clean?: boolean;
+  /**
+   * Where a job's estimate comes from: `"requested"` is the requested time (field 9);
+   * `"runtime"` is the run time itself (exact estimates), for logs that have no requested time
+   * (the NASA iPSC/860 log); then field 9 is neither checked, dropped on, nor capped at.
+   * @defaultValue `"requested"`
+   */
+  readonly estimate?: "requested" | "runtime";
+}
+
+/**
+ * What {@link swfToJobs} did to the records. Every list holds SWF job numbers (field 1), in
+ * input order. A dropped job is listed under the first reason that applies, in the order
+ * run time, processors, requested time.
+ */
+export interface SwfCleanupReport {
+  /** Records read. */
+  readonly records: number;
+  /** Jobs returned. */
+  readonly jobs: number;
+  /** Dropped (clean-up only): run time (field 4) not positive. */
+  readonly droppedRuntime: readonly number[];
+  /** Dropped (clean-up only): neither allocated (5) nor requested (8) processors positive. */
+  readonly droppedProcs: readonly number[];
+  /** Dropped (clean-up only, estimate `"requested"`): requested time (field 9) not positive. */
+  readonly droppedRequestedTime: readonly number[];
+  /** Run time was above the requested time and was capped at it (clean-up only). */
+  readonly runtimeCapped: readonly number[];
+  /** Size taken from the allocated processors (5) where it differs from the requested (8). */
+  readonly sizeFromAllocated: readonly number[];
+  /** Allocated processors unknown: size taken from the requested processors (8). */
+  readonly sizeFromRequested: readonly number[];
+}
+
+/** Jobs converted from SWF records, and what the conversion changed. */
+export interface SwfJobs {
+  readonly jobs: readonly Job[];
+  readonly report: SwfCleanupReport;
+}
+
+interface Resolved {
+  readonly clean: boolean;
+  readonly estimate: "requested" | "runtime";
+}
+
+function resolveOptions(where: string, options: SwfToJobsOptions): Resolved {
+  const clean = options.clean ?? false;
+  const estimate = options.estimate ?? "requested";
+  if (typeof clean !== "boolean") {
+    throw new InvalidInputError(where, "options.clean", `is ${String(clean)}, expected a boolean`);
+  }
+  if (estimate !== "requested" && estimate !== "runtime") {
+    throw new InvalidInputError(
+      where,
+      "options.estimate",
+      `is ${JSON.stringify(estimate)}, expected "requested" or "runtime"`,
+    );
+  }
+  return { clean, estimate };
+}
+
+/** Converts records one at a time. Internal: shared by the sync and async entry points. */
+class Converter {
+  readonly jobs: Job[] = [];
+  private index = 0;
+  private readonly ids = new Set<number>();
+  private readonly droppedRuntime: number[] = [];
+  private readonly droppedProcs: number[] = [];
+  private readonly droppedRequestedTime: number[] = [];
+  private readonly runtimeCapped: number[] = [];
+  private readonly sizeFromAllocated: number[] = [];
+  private readonly sizeFromRequested: number[] = [];
+
+  constructor(
+    private readonly where: string,
+    private readonly opts: Resolved,
+  ) {}
+
+  private fail(r: SwfRecord, field: string, detail: string): never {
+    throw new InvalidInputError(
+      this.where,
+      `records[${this.index}] (job ${r.jobNumber}) ${field}`,
+      detail,
+    );
+  }
+
+  add(r: SwfRecord): void {
+    const { clean, estimate: estimateFrom } = this.opts;
+    const id = r.jobNumber;
+    if (!Number.isSafeInteger(id) || id < 0) {
+      this.fail(r, "job number (field 1)", `is ${id}, expected an integer >= 0`);
+    }
+    if (!(r.submitTime >= 0) || !Number.isFinite(r.submitTime)) {
+      this.fail(r, "submit time (field 2)", `is ${r.submitTime}, expected a number >= 0`);
+    }
+    const size = r.allocatedProcs > 0 ? r.allocatedProcs : r.requestedProcs;
+    let runtime = r.runTime;
+    const hint = "; pass { clean: true } to drop such jobs";
+    if (!(runtime > 0)) {
+      if (!clean) this.fail(r, "run time (field 4)", `is ${runtime}, expected > 0${hint}`);
+      this.droppedRuntime.push(id);
+      this.index++;
+      return;
+    }
+    if (!(size > 0)) {
+      if (!clean) {
+        this.fail(
+          r,
+          "processors (fields 5 and 8)",
+          `are ${r.allocatedProcs} and ${r.requestedProcs}, expected one > 0${hint}`,
+        );
+      }
+      this.droppedProcs.push(id);
+      this.index++;
+      return;
+    }
+    let estimate = runtime;
+    if (estimateFrom === "requested") {
+      estimate = r.requestedTime;
+      if (!(estimate > 0)) {
+        if (!clean) {
+          this.fail(
+            r,
+            "requested time (field 9)",
+            `is ${estimate}, expected > 0${hint}, or { estimate: "runtime" } to use the run time`,
+          );
+        }
+        this.droppedRequestedTime.push(id);
+        this.index++;
+        return;
+      }
+      if (clean && runtime > estimate) {
+        runtime = estimate;
+        this.runtimeCapped.push(id);
+      }
+    }
+    if (!Number.isSafeInteger(size)) {
+      this.fail(r, "processors (fields 5 and 8)", `is ${size}, expected an integer`);
+    }
+    if (this.ids.has(id)) this.fail(r, "job number (field 1)", `${id} appears twice`);
+    this.ids.add(id);
+    if (r.allocatedProcs > 0) {
+      if (r.requestedProcs > 0 && r.requestedProcs !== r.allocatedProcs) {
+        this.sizeFromAllocated.push(id);
+      }
+    } else {
+      this.sizeFromRequested.push(id);
+    }
+    const job: { -readonly [K in keyof Job]: Job[K] } = {
+      id,
+      submit: r.submitTime,
+      runtime,
+      estimate,
+      cores: size,
+    };
+    if (r.userId >= 0) job.user = r.userId;
+    if (r.groupId >= 0) job.group = r.groupId;
+    if (r.queue >= 0) job.queue = r.queue;
+    if (r.partition >= 0) job.partition = r.partition;
+    this.jobs.push(job);
+    this.index++;
+  }
+
+  result(): SwfJobs {
+    return {
+      jobs: this.jobs,
+      report: {
+        records: this.index,
+        jobs: this.jobs.length,
+        droppedRuntime: this.droppedRuntime,
+        droppedProcs: this.droppedProcs,
+        droppedRequestedTime: this.droppedRequestedTime,
+        runtimeCapped: this.runtimeCapped,
+        sizeFromAllocated: this.sizeFromAllocated,
+        sizeFromRequested: this.sizeFromRequested,
+      },
+    };
+  }
+}
+
+/**
+ * Converts SWF records to @sched/core `Job`s, in input order: `id` = job number (1),
+ * `submit` = submit time (2), `runtime` = run time (4), `cores` = allocated processors (5),
+ * or requested processors (8) when 5 is unknown, `estimate` = requested time (9) (or the run
+ * time, see `options.estimate`), and `user`, `group`, `queue`, `partition` (12, 13, 15, 16)
+ * when known (not -1). With `clean: true` it applies the conventional clean-up; the report
+ * says what changed either way.
+ *
+ * Complexity: O(n).
+ *
+ * @throws InvalidInputError naming the record and field, when a job number is not a
+ *   non-negative integer or appears twice, a submit time is negative, the size is fractional,
+ *   or (without `clean`) a run time, size or requested time is not positive.
+ *
+ * @example
+ * ```ts
+ * const { jobs, report } = swfToJobs(parseSwf(text).records, { clean: true });
+ * report.droppedRuntime.length; // jobs dropped for a run time <= 0
+ * ```
+ */
+export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
+  const where = "@sched/workload/swfToJobs";
+  const c = new Converter(where, resolveOptions(where, options));
+  for (const r of records) c.add(r);
+  return c.result();
+}
+
+/**
+ * {@link swfToJobs} over records that arrive asynchronously (from {@link readSwfLines}), so a
+ * large trace is never held as records, only as the jobs it becomes.
+ *
+ * Complexity: O(n).
+ *
+ * @throws InvalidInputError as {@link swfToJobs} (where `@sched/workload/swfToJobsAsync`).
+ *
+ * @example
+ * ```ts
+ * const { jobs, report } = await swfToJobsAsync(readSwfLines(lines, { source: "kth.swf" }), { clean: true });
+ * ```
+ */
+export async function swfToJobsAsync(
+  records: Iterable<SwfRecord> | AsyncIterable<SwfRecord>,
+  options: SwfToJobsOptions = {},
+): Promise<SwfJobs> {
+  const where = "@sched/workload/swfToJobsAsync";
+  const c = new Converter(where, resolveOptions(where, options));
+  for await (const r of records) c.add(r);
+  return c.result();
+}

@@ -1,0 +1,116 @@
+import { InvalidInputError, validateJobs } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import {
+  AR_LANL_CM5,
+  AR_RUNTIME_CLASSES,
+  advanceReservationWorkload,
+} from "../src/advance-reservation.js";
+import { LUBLIN_TYPELESS } from "../src/lublin.js";
+import { chiSquare, exactSizePmf } from "./oracles.js";
+import { chiSquareQuantile, gammaCdf, mean } from "./stats.js";
+
+describe("advanceReservationWorkload (10,000 jobs, UMed 7, {3, 3})", () => {
+  const { platform, jobs } = advanceReservationWorkload({ seed: 1 });
+
+  it("is 10,000 valid rigid jobs on a 1024-processor pool", () => {
+    expect(platform.totalCores).toBe(1024);
+    expect(jobs).toHaveLength(10_000);
+    expect(validateJobs(jobs)).toEqual(jobs);
+  });
+
+  it("sizes are powers of two from 32 to 1024, distributed as the two-stage uniform says", () => {
+    const p = { ...LUBLIN_TYPELESS, ...AR_LANL_CM5, uMed: 7 };
+    const pmf = exactSizePmf(p, 1024);
+    expect([...pmf.keys()].sort((a, b) => a - b)).toEqual([32, 64, 128, 256, 512, 1024]);
+    const counts = new Map<number, number>();
+    for (const j of jobs) counts.set(j.cores, (counts.get(j.cores) ?? 0) + 1);
+    const { chi, df } = chiSquare(counts, pmf, jobs.length);
+    expect(chi).toBeLessThan(chiSquareQuantile(df, 3.09));
+  });
+
+  it("run times take the six classes, as the model's run times rounded up (chi-square)", () => {
+    expect(new Set(jobs.map((j) => j.runtime))).toEqual(new Set(AR_RUNTIME_CLASSES));
+    // P(class <= c) = sum over sizes s of P(s) * P(g < ln(c + 1)), g the hyper-gamma for s
+    const p = { ...LUBLIN_TYPELESS, ...AR_LANL_CM5, uMed: 7 };
+    const sizes = exactSizePmf(p, 1024);
+    const below = (c: number) => {
+      let total = 0;
+      for (const [s, q] of sizes) {
+        const w = Math.min(1, Math.max(0, p.pa * s + p.pb));
+        const x = Math.log(c + 1);
+        total += q * (w * gammaCdf(p.a1, p.b1, x) + (1 - w) * gammaCdf(p.a2, p.b2, x));
+      }
+      return total;
+    };
+    const pmf = new Map<number, number>();
+    let prev = 0;
+    AR_RUNTIME_CLASSES.forEach((c, k) => {
+      const cum = k === AR_RUNTIME_CLASSES.length - 1 ? 1 : below(c);
+      pmf.set(c, cum - prev);
+      prev = cum;
+    });
+    const counts = new Map<number, number>();
+    for (const j of jobs) counts.set(j.runtime, (counts.get(j.runtime) ?? 0) + 1);
+    const { chi, df } = chiSquare(counts, pmf, jobs.length);
+    expect(chi).toBeLessThan(chiSquareQuantile(df, 3.09));
+  });
+
+  it("ready = submit + 3 U duration and deadline = ready + (1 + 3 U') duration", () => {
+    const a = jobs.map((j) => (j.ready! - j.submit) / j.runtime);
+    const d = jobs.map((j) => (j.deadline! - j.ready!) / j.runtime - 1);
+    for (const x of [...a, ...d]) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(3 + 1e-9);
+    }
+    // U[0, 3]: mean 1.5, variance 0.75; within 5 standard errors
+    expect(Math.abs(mean(a) - 1.5)).toBeLessThan(5 * Math.sqrt(0.75 / 10_000));
+    expect(Math.abs(mean(d) - 1.5)).toBeLessThan(5 * Math.sqrt(0.75 / 10_000));
+    expect(jobs.every((j) => j.estimate === j.runtime)).toBe(true);
+  });
+});
+
+describe("advanceReservationWorkload options", () => {
+  it("mean size grows with UMed from 5 to 9, as the paper relies on", () => {
+    const means = [5, 6, 7, 8, 9].map((uMed) =>
+      mean(advanceReservationWorkload({ jobs: 3000, uMed, seed: 2 }).jobs.map((j) => j.cores)),
+    );
+    for (let i = 1; i < means.length; i++) expect(means[i]!).toBeGreaterThan(means[i - 1]!);
+  });
+
+  it("arrivalFactor 2 halves the arrival times and keeps the rest", () => {
+    const a = advanceReservationWorkload({ jobs: 500, seed: 3 }).jobs;
+    const b = advanceReservationWorkload({ jobs: 500, seed: 3, arrivalFactor: 2 }).jobs;
+    a.forEach((j, i) => {
+      expect(Math.abs(b[i]!.submit - j.submit / 2)).toBeLessThanOrEqual(1);
+      expect(b[i]!.cores).toBe(j.cores);
+      expect(b[i]!.runtime).toBe(j.runtime);
+    });
+  });
+
+  it("factors 0 make ready = submit and deadline = ready + duration", () => {
+    const { jobs } = advanceReservationWorkload({ jobs: 200, artimeFactor: 0, deadlineFactor: 0 });
+    for (const j of jobs) {
+      expect(j.ready).toBe(j.submit);
+      expect(j.deadline).toBe(j.ready! + j.runtime);
+    }
+  });
+
+  it("names the option that is out of range", () => {
+    const cases: [Parameters<typeof advanceReservationWorkload>[0], string][] = [
+      [{ artimeFactor: -1 }, "options.artimeFactor is -1, expected a finite number >= 0"],
+      [
+        { runtimeClasses: [60, 30] },
+        "options.runtimeClasses[1] is 30, expected finite run times > 0 in increasing order",
+      ],
+      [{ arrivalFactor: 0 }, "options.arrivalFactor is 0, expected a finite number > 0"],
+      [{ jobs: 1.5 }, "options.jobs is 1.5, expected an integer >= 0"],
+    ];
+    for (const [o, message] of cases) {
+      expect(() => advanceReservationWorkload(o)).toThrow(InvalidInputError);
+      expect(() => advanceReservationWorkload(o)).toThrow(
+        `@sched/workload/advanceReservationWorkload: ${message}`,
+      );
+    }
+    expect(() => advanceReservationWorkload({ uMed: 11 })).toThrow("options.typeless.uMed is 11");
+  });
+});

@@ -1,0 +1,122 @@
+import { InvalidInputError, validateJobs } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { advanceReservationWorkload } from "../src/advance-reservation.js";
+import { convergentWorkload } from "../src/convergent.js";
+import { eloWorkload } from "../src/elo.js";
+import { generateLublin } from "../src/lublin.js";
+import { parseModelOption, WORKLOAD_MODELS } from "../src/models.js";
+import { multiclusterWorkload } from "../src/multicluster.js";
+import { oasWorkload } from "../src/oas.js";
+
+const byName = (name: string) => WORKLOAD_MODELS.find((m) => m.name === name)!;
+
+describe("WORKLOAD_MODELS", () => {
+  it("lists the six generators", () => {
+    expect(WORKLOAD_MODELS.map((m) => m.name)).toEqual([
+      "lublin",
+      "convergent",
+      "advance-reservation",
+      "multicluster",
+      "elo",
+      "oas",
+    ]);
+  });
+
+  it("runs each generator with its defaults", () => {
+    expect(byName("lublin").generate({}).swf).toEqual(generateLublin());
+    expect(byName("convergent").generate({})).toEqual(convergentWorkload());
+    expect(byName("advance-reservation").generate({ jobs: 500 })).toEqual(
+      advanceReservationWorkload({ jobs: 500 }),
+    );
+    expect(byName("multicluster").generate({})).toEqual(multiclusterWorkload());
+    expect(byName("elo").generate({})).toEqual(eloWorkload());
+    expect(byName("oas").generate({})).toEqual(oasWorkload());
+  });
+
+  it("lists the true defaults: passing every literal default explicitly changes nothing", () => {
+    for (const m of WORKLOAD_MODELS) {
+      const explicit: Record<string, unknown> = {};
+      for (const o of m.options) {
+        if (/[a-z(]/i.test(o.default) && o.kind !== "boolean" && o.kind !== "choice") continue; // depends on another option
+        explicit[o.name] = parseModelOption(m.name, o.name, o.default);
+      }
+      const small = m.name === "advance-reservation" ? { jobs: 300 } : {};
+      expect(m.generate({ ...explicit, ...small })).toEqual(m.generate(small));
+    }
+  });
+
+  it("gives jobs valid for the platform, Lublin's included (estimate = run time)", () => {
+    const { jobs, platform, swf } = byName("lublin").generate({
+      jobs: 500,
+      procs: 64,
+      "typeless.uMed": 3,
+      jobTypes: false,
+    });
+    expect(validateJobs(jobs)).toEqual(jobs);
+    expect(platform.totalCores).toBe(64);
+    expect(swf!.header.notes.join(" ")).toContain("uMed=3");
+    expect(jobs.every((j) => j.cores <= 64 && j.estimate === j.runtime)).toBe(true);
+  });
+
+  it("rejects an unknown option, naming the model's options", () => {
+    expect(() => byName("elo").generate({ colour: 1 })).toThrow(InvalidInputError);
+    expect(() => byName("elo").generate({ colour: 1 })).toThrow(
+      "@sched/workload/elo: options.colour is not an option of elo (options: jobs, machines, speedMflops, operations, levels, seed)",
+    );
+  });
+});
+
+describe("parseModelOption", () => {
+  it("reads each kind", () => {
+    expect(parseModelOption("lublin", "jobs", "10000")).toBe(10000);
+    expect(parseModelOption("lublin", "typeless.uMed", "5.5")).toBe(5.5);
+    expect(parseModelOption("lublin", "jobTypes", "false")).toBe(false);
+    expect(parseModelOption("convergent", "estimated", "500,3000")).toEqual([500, 3000]);
+    expect(parseModelOption("oas", "workload", "WL-2")).toBe("WL-2");
+  });
+
+  it("says what was wrong", () => {
+    const cases: [string, string, string, string][] = [
+      [
+        "lublin",
+        "jobs",
+        "ten",
+        '@sched/workload/lublin: options.jobs is "ten", expected an integer',
+      ],
+      [
+        "lublin",
+        "jobs",
+        "1.5",
+        '@sched/workload/lublin: options.jobs is "1.5", expected an integer',
+      ],
+      [
+        "lublin",
+        "jobTypes",
+        "yes",
+        '@sched/workload/lublin: options.jobTypes is "yes", expected true or false',
+      ],
+      [
+        "convergent",
+        "cpus",
+        "1-8",
+        '@sched/workload/convergent: options.cpus is "1-8", expected lo,hi',
+      ],
+      [
+        "oas",
+        "workload",
+        "WL-7",
+        '@sched/workload/oas: options.workload is "WL-7", expected one of WL-1, WL-2, random',
+      ],
+      ["lublin", "nope", "1", "@sched/workload/lublin: options.nope is not an option of lublin"],
+      [
+        "nope",
+        "jobs",
+        "1",
+        '@sched/workload/parseModelOption: model is "nope", expected one of lublin, convergent, advance-reservation, multicluster, elo, oas',
+      ],
+    ];
+    for (const [m, o, text, message] of cases) {
+      expect(() => parseModelOption(m, o, text)).toThrow(message);
+    }
+  });
+});

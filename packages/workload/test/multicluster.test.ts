@@ -1,0 +1,108 @@
+import { InvalidInputError, validateJobs } from "@sched/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MULTICLUSTER_SPEEDS, multiclusterWorkload } from "../src/multicluster.js";
+import { chiSquareQuantile, diffs, ks1, mean, variance } from "./stats.js";
+
+describe("multiclusterWorkload (8 x 8 processors, demand mean 14.06, CV 3.5)", () => {
+  const n = 100_000;
+  const { platform, jobs } = multiclusterWorkload({ jobs: n, load: 0.5, seed: 1 });
+
+  it("builds 8 clusters of 8 single-core machines, each cluster at its speed on its own link", () => {
+    expect(platform.machines).toHaveLength(64);
+    expect(platform.clusters).toHaveLength(8);
+    expect(platform.links.map((l) => l.bandwidth)).toEqual(new Array(8).fill(12_500_000));
+    platform.machines.forEach((m) => {
+      expect(m.cores).toBe(1);
+      expect(m.speed).toBe(MULTICLUSTER_SPEEDS[m.cluster]);
+      expect(platform.clusters[m.cluster]!.link).toBe(m.cluster);
+    });
+    expect(platform.referenceSpeed).toBe(0.8);
+  });
+
+  it("gives valid moldable jobs: cores = tasks = maxParallelism, uniform on 1..64 (chi-square)", () => {
+    expect(validateJobs(jobs.slice(0, 2000))).toEqual(jobs.slice(0, 2000));
+    const counts = new Array<number>(65).fill(0);
+    for (const j of jobs) counts[j.cores]!++;
+    expect(jobs.every((j) => j.tasks === j.cores && j.maxParallelism === j.cores)).toBe(true);
+    const e = n / 64;
+    let chi = 0;
+    for (let m = 1; m <= 64; m++) chi += (counts[m]! - e) ** 2 / e;
+    expect(counts[0]).toBe(0);
+    expect(chi).toBeLessThan(chiSquareQuantile(63, 3.09));
+  });
+
+  it("has total work D = runtime * cores with mean 14.06 and CV 3.5", () => {
+    const d = jobs.map((j) => j.runtime * j.cores);
+    const m = mean(d);
+    expect(Math.abs(m - 14.06)).toBeLessThan((5 * 3.5 * 14.06) / Math.sqrt(n));
+    // the sample CV of a hyper-exponential with CV 3.5 has a relative standard error of ~2% here
+    expect(Math.abs(Math.sqrt(variance(d)) / m - 3.5)).toBeLessThan(0.35);
+    expect(jobs.every((j) => j.estimate === j.runtime)).toBe(true);
+  });
+
+  it("arrives as a Poisson process at the rate of the offered load (KS against the exponential)", () => {
+    const gaps = diffs([0, ...jobs.map((j) => j.submit)]);
+    const meanGap = 14.06 / (0.5 * 64);
+    expect(Math.abs(mean(gaps) - meanGap)).toBeLessThan((5 * meanGap) / Math.sqrt(n));
+    expect(ks1(gaps, (x) => 1 - Math.exp(-x / meanGap))).toBeLessThan(1.949 / Math.sqrt(n));
+  });
+
+  it("sizes jobs uniformly in [1, 1024] KB, held on the first machine of a cluster", () => {
+    const kb = jobs.map((j) => j.input![0]!.size / 1024);
+    expect(Math.min(...kb)).toBeGreaterThanOrEqual(1 - 1 / 1024);
+    expect(Math.max(...kb)).toBeLessThanOrEqual(1024 + 1 / 1024);
+    expect(Math.abs(mean(kb) - 512.5)).toBeLessThan(5 * Math.sqrt(1023 ** 2 / 12 / n));
+    expect(jobs.every((j) => j.input![0]!.machine % 8 === 0)).toBe(true);
+  });
+});
+
+describe("multiclusterWorkload options", () => {
+  it("every job is valid on its platform, for any shape and load (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          jobs: fc.integer({ min: 0, max: 50 }),
+          processorsPerCluster: fc.integer({ min: 1, max: 16 }),
+          speeds: fc.array(fc.double({ min: 0.1, max: 10, noNaN: true }), {
+            minLength: 1,
+            maxLength: 5,
+          }),
+          load: fc.double({ min: 0.05, max: 2, noNaN: true }),
+          seed: fc.integer(),
+        }),
+        (o) => {
+          const { platform, jobs } = multiclusterWorkload({ ...o, maxParallelism: [1, 4] });
+          expect(validateJobs(jobs)).toEqual(jobs);
+          for (const j of jobs) expect(j.input![0]!.machine).toBeLessThan(platform.machines.length);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("is deterministic per seed", () => {
+    expect(multiclusterWorkload({ jobs: 100, seed: 5 })).toEqual(
+      multiclusterWorkload({ jobs: 100, seed: 5 }),
+    );
+  });
+
+  it("names the option that is out of range", () => {
+    const cases: [Parameters<typeof multiclusterWorkload>[0], string][] = [
+      [{ load: 0 }, "options.load is 0, expected a finite number > 0"],
+      [{ serviceCV: 0.5 }, "options.serviceCV is 0.5, expected a finite number >= 1"],
+      [{ speeds: [] }, "options.speeds is empty, expected one speed per cluster"],
+      [{ speeds: [1, -2] }, "options.speeds[1] is -2, expected a finite number > 0"],
+      [
+        { maxParallelism: [0, 64] },
+        "options.maxParallelism is [0,64], expected [lo, hi] with finite 1 <= lo <= hi",
+      ],
+    ];
+    for (const [o, message] of cases) {
+      expect(() => multiclusterWorkload(o)).toThrow(InvalidInputError);
+      expect(() => multiclusterWorkload(o)).toThrow(
+        `@sched/workload/multiclusterWorkload: ${message}`,
+      );
+    }
+  });
+});

@@ -1,0 +1,2 @@
+import type { UserConfig } from "vitest/config";
+export function vitestPreset(options?: { testTimeout?: number }): UserConfig;
