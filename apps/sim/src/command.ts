@@ -11,6 +11,11 @@ export interface Io {
    * when standard error is not a terminal, so logs and tests stay clean.
    */
   progress?(text: string): void;
+  /**
+   * The script sweep worker threads start from (the CLI bundle, `dist/cli.js`). Absent (tests
+   * calling `main` in-process): sweeps run on the calling thread.
+   */
+  readonly worker?: URL;
 }
 
 /** A sub-command of `sched-sim`: its syntax and what it does. Returns the exit code. */

@@ -1,13 +1,23 @@
 import { commandHelp, parseCommandArgs, suggest } from "./args.js";
 import type { Command, Io } from "./command.js";
+import { compareCommand } from "./commands/compare.js";
 import { demoCommand } from "./commands/demo.js";
+import { reportCommand } from "./commands/report.js";
 import { reproduceCommand } from "./commands/reproduce.js";
 import { runCommand } from "./commands/run.js";
+import { sweepCommand } from "./commands/sweep.js";
 import { UsageError } from "./usage-error.js";
 import { VERSION } from "./version.js";
 
 /** The sub-commands, in `--help` order. */
-export const COMMANDS: readonly Command[] = [demoCommand, runCommand, reproduceCommand];
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  runCommand,
+  sweepCommand,
+  reproduceCommand,
+  compareCommand,
+  reportCommand,
+];
 
 /** Exit codes of `sched-sim`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -19,20 +19,20 @@ describe("sched-sim reproduce", () => {
     expect(r.stdout).toMatch(/scheduler\s+load\s+mean wait \(s\)\s+mean bsld\s+runs/);
     const csv = await readFile(join(a, "results.csv"), "utf8");
     const lines = csv.trimEnd().split("\n");
-    expect(lines[0]).toBe("scheduler,param,paramValue,metric,mean,ci95,runs");
+    expect(lines[0]).toBe("scheduler,load,metric,mean,ci95,runs");
     // schedulers x 3 loads x 2 metrics
     expect(lines).toHaveLength(1 + COMPARED_SCHEDULERS.length * 3 * 2);
     const fcfsRows = lines.slice(1).filter((l) => l.startsWith("fcfs,"));
-    expect(fcfsRows.map((l) => l.split(",").slice(1, 4).join(","))).toEqual([
-      "load,0.3,meanWait",
-      "load,0.3,meanBoundedSlowdown",
-      "load,0.5,meanWait",
-      "load,0.5,meanBoundedSlowdown",
-      "load,0.7,meanWait",
-      "load,0.7,meanBoundedSlowdown",
+    expect(fcfsRows.map((l) => l.split(",").slice(1, 3).join(","))).toEqual([
+      "0.3,meanWait",
+      "0.3,meanBoundedSlowdown",
+      "0.5,meanWait",
+      "0.5,meanBoundedSlowdown",
+      "0.7,meanWait",
+      "0.7,meanBoundedSlowdown",
     ]);
     for (const row of lines.slice(1)) {
-      const [, , , , mean, ci95, runs] = row.split(",");
+      const [, , , mean, ci95, runs] = row.split(",");
       expect(Number(mean)).toBeGreaterThanOrEqual(0);
       expect(Number(ci95)).toBeGreaterThanOrEqual(0);
       expect(runs).toBe("2");
@@ -40,10 +40,10 @@ describe("sched-sim reproduce", () => {
     // FCFS waits grow with the load.
     const waits = fcfsRows
       .filter((l) => l.includes("meanWait"))
-      .map((l) => Number(l.split(",")[4]));
+      .map((l) => Number(l.split(",")[3]));
     expect(waits[0]).toBeLessThan(waits[2] as number);
     const runs = await readFile(join(a, "runs.csv"), "utf8");
-    expect(runs.split("\n")[0]).toBe("scheduler,param,paramValue,seed,metric,value");
+    expect(runs.split("\n")[0]).toBe("key,scheduler,load,seed,metric,value");
 
     const b = await tempDir();
     await cli("reproduce", "fcfs-load", "--quick", "--seeds", "2", "--out", b);
@@ -60,9 +60,14 @@ describe("sched-sim reproduce", () => {
     });
     expect(code).toBe(0);
     const total = COMPARED_SCHEDULERS.length * 3;
-    expect(seen).toHaveLength(total + 1);
-    expect(seen[total - 1]).toBe(`fcfs-load: ${total}/${total} runs`);
-    expect(seen[total]).toBe("");
+    // once at the start, once per run, then cleared
+    expect(seen).toHaveLength(total + 2);
+    expect(seen[0]).toBe(`fcfs-load: 0/${total} runs, ${total} to go`);
+    expect(seen[1]).toMatch(
+      new RegExp(`^fcfs-load: 1/${total} runs, ${total - 1} to go, ~\\d+s left$`),
+    );
+    expect(seen[total]).toBe(`fcfs-load: ${total}/${total} runs, 0 to go`);
+    expect(seen[total + 1]).toBe("");
   });
 
   it("bad usage exits 2 naming the problem", async () => {

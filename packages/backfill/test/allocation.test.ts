@@ -73,18 +73,24 @@ describe("allocation", () => {
       { machine: 0, cores: 1 },
     ]);
     // no free copy: no allocation.
-    expect(allocate(view([2, 2, 2], { flo: [0, 0, 0] }), job(1, { flo: 1 }), order, "index")).toBeNull();
+    expect(
+      allocate(view([2, 2, 2], { flo: [0, 0, 0] }), job(1, { flo: 1 }), order, "index"),
+    ).toBeNull();
   });
 
   it("allocate with singleMachine needs one machine with every core", () => {
     const order = machineOrder(platform, "speed");
-    expect(allocate(view([2, 1, 2]), job(2), order, "speed", true)).toEqual([{ machine: 2, cores: 2 }]);
+    expect(allocate(view([2, 1, 2]), job(2), order, "speed", true)).toEqual([
+      { machine: 2, cores: 2 },
+    ]);
     expect(allocate(view([1, 1, 1]), job(2), order, "speed", true)).toBeNull();
   });
 
   it("neverFits names why a job can never run, and is null when it can", () => {
     expect(neverFits(job(7), platform)).toMatch(/needs 7 cores, the platform has 6/);
-    expect(neverFits(job(1, { nope: 1 }), platform)).toMatch(/license nope, which the platform does not have/);
+    expect(neverFits(job(1, { nope: 1 }), platform)).toMatch(
+      /license nope, which the platform does not have/,
+    );
     expect(neverFits(job(1, { flo: 3 }), platform)).toMatch(/3 copies of license flo, which has 2/);
     expect(neverFits(job(5, { flo: 1 }), platform)).toMatch(/usable have 4/);
     expect(neverFits(job(3, { lock: 1 }), platform, true)).toMatch(/on one machine/);

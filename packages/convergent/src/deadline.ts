@@ -18,31 +18,49 @@ export interface DeadlineOptions {
    * @defaultValue `1.3`
    */
   readonly k?: number;
+  /**
+   * Value of `f1` when `Extime > Deadline` (the job would be late on that machine). `"max"`:
+   * `Max`, so that `f̄1 = 0` there and equation (1) gives that machine nothing while the urgency
+   * term grows (what the paper's prose describes); `"min"`: `Min`, the formula as printed in
+   * the extracted text (it then gives the most to the machines where the job is late).
+   * @defaultValue `"max"`
+   */
+  readonly late?: "max" | "min";
 }
 
 /** The paper's Deadline constants. */
-export const DEADLINE_DEFAULTS: Required<DeadlineOptions> = Object.freeze({
+export const DEADLINE_DEFAULTS: Readonly<Required<DeadlineOptions>> = Object.freeze({
   max: 10,
   min: 0.1,
   k: 1.3,
+  late: "max",
 });
 
 /**
  * The paper's `f1`: `Min` when `Extime <= t`, the straight line through `(t, Min)` and
  * `(Deadline, Max)` when `t < Extime <= Deadline` (`Γ = a (Extime - t) + Min`,
- * `a = (Max - Min) / (Deadline - t)`), and `Min` again when `Extime > Deadline` (the job will be
- * late on that machine anyway).
+ * `a = (Max - Min) / (Deadline - t)`), and `late` when `Extime > Deadline` (`Max` by default, see
+ * {@link DeadlineOptions.late}).
  *
  * Complexity: O(1).
  *
  * @example
  * ```ts
  * f1(5, 0, 10, 0.1, 10); // 0.1 + (10 - 0.1) * 5 / 10 = 5.05
- * f1(11, 0, 10, 0.1, 10); // 0.1 (late)
+ * f1(11, 0, 10, 0.1, 10); // 10 (late)
+ * f1(11, 0, 10, 0.1, 10, 0.1); // 0.1 (late, the formula as printed)
  * ```
  */
-export function f1(extime: number, t: number, deadline: number, min: number, max: number): number {
-  if (extime <= t || extime > deadline) return min;
+export function f1(
+  extime: number,
+  t: number,
+  deadline: number,
+  min: number,
+  max: number,
+  late: number = max,
+): number {
+  if (extime > deadline) return late;
+  if (extime <= t) return min;
   const a = (max - min) / (deadline - t);
   return a * (extime - t) + min;
 }
@@ -52,7 +70,8 @@ export function f1(extime: number, t: number, deadline: number, min: number, max
  * `Δp_{i,m} = (Σ_k f1(Extime_{i,k})) * f̄1(Extime_{i,m}) / d_i` with `f̄1 = Max - f1` and
  * `d_i = Σ_m f̄1(Extime_{i,m})`, where `Nxtime_{i,m}` is given per machine,
  * `Extime_{i,m} = now + Nxtime_{i,m}` and `t_{i,m} = deadline - k * Nxtime_{i,m}`.
- * When `d_i = 0` (f1 = Max on every machine) the urgency is shared equally.
+ * When `d_i = 0` (f1 = Max on every machine: late, or due right now, everywhere) the urgency
+ * is shared equally, so such a job gets `Max` on every machine.
  *
  * Complexity: O(machines).
  *
@@ -60,7 +79,7 @@ export function f1(extime: number, t: number, deadline: number, min: number, max
  * @returns `Δp_{i,m}` for each eligible machine (same order); empty for no machine
  * @example
  * ```ts
- * deadlineDeltas(0, 100, [50, 100]); // f1 = [0.1, 0.1]: [0.1, 0.1]
+ * deadlineDeltas(0, 100, [20, 120]); // f1 = [0.1, 10]: urgency 10.1, all of it on machine 0: [10.1, 0]
  * ```
  */
 export function deadlineDeltas(
@@ -69,14 +88,15 @@ export function deadlineDeltas(
   nxtime: ArrayLike<number>,
   options: DeadlineOptions = {},
 ): Float64Array {
-  const { max, min, k } = { ...DEADLINE_DEFAULTS, ...options };
+  const { max, min, k, late } = { ...DEADLINE_DEFAULTS, ...options };
+  const lateValue = late === "min" ? min : max;
   const n = nxtime.length;
   const f = new Float64Array(n);
   let urgency = 0;
   let d = 0;
   for (let j = 0; j < n; j++) {
     const nx = nxtime[j] as number;
-    f[j] = f1(now + nx, deadline - k * nx, deadline, min, max);
+    f[j] = f1(now + nx, deadline - k * nx, deadline, min, max, lateValue);
     urgency += f[j] as number;
     d += max - (f[j] as number);
   }
@@ -101,6 +121,7 @@ export function deadlineDeltas(
  */
 export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
   const o = { ...DEADLINE_DEFAULTS, ...options };
+  const lateValue = o.late === "min" ? o.min : o.max;
   return {
     name: "deadline",
     apply(ctx: HeuristicContext, p: Float64Array): void {
@@ -119,8 +140,18 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
           n++;
         }
         if (n === 0) continue;
-        const delta = deadlineDeltas(ctx.now, deadline, nx.subarray(0, n), o);
-        for (let j = 0; j < n; j++) p[i * cols + machines[j]] += delta[j];
+        // Equation (1), inlined from deadlineDeltas (same operations, same order).
+        let urgency = 0;
+        let d = 0;
+        for (let j = 0; j < n; j++) {
+          const x = nx[j];
+          const f = f1(ctx.now + x, deadline - o.k * x, deadline, o.min, o.max, lateValue);
+          nx[j] = f;
+          urgency += f;
+          d += o.max - f;
+        }
+        for (let j = 0; j < n; j++)
+          p[i * cols + machines[j]] += d > 0 ? (urgency * (o.max - nx[j])) / d : urgency / n;
       }
     },
   };

@@ -30,6 +30,7 @@ export interface InputOptions {
 export function bandwidth(platform: Platform, a: number, b: number, defaultBandwidth = 1): number {
   if (a === b) return Number.POSITIVE_INFINITY;
   const up = (m: number): number => {
+    if (m < 0) return Number.POSITIVE_INFINITY;
     const cluster = platform.clusters[platform.machines[m].cluster];
     const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
     return link === undefined ? defaultBandwidth : link.bandwidth;
@@ -83,15 +84,25 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
   return {
     name: "input",
     apply(ctx: HeuristicContext, p: Float64Array): void {
-      const { cols, eligible } = ctx;
+      const { cols, eligible, platform } = ctx;
+      const fallback = options.defaultBandwidth ?? 1;
+      // Uplink bandwidth of each machine's cluster (bandwidth() without the lookups).
+      const up = new Float64Array(cols);
+      for (let m = 0; m < cols; m++) up[m] = bandwidth(platform, m, -1, fallback);
       const t = new Float64Array(cols);
       for (let i = 0; i < ctx.jobs.length; i++) {
-        const job = ctx.jobs[i].job;
+        const input = ctx.jobs[i].job.input;
         let sum = 0;
         for (let m = 0; m < cols; m++) {
           if (eligible[i * cols + m] !== 1) continue;
-          t[m] = transferTime(job, ctx.platform, m, options);
-          sum += t[m];
+          let x = 0;
+          if (input !== undefined) {
+            for (const d of input) {
+              if (d.machine !== m) x += d.size / Math.min(up[d.machine], up[m]);
+            }
+          }
+          t[m] = x;
+          sum += x;
         }
         for (let m = 0; m < cols; m++) {
           if (eligible[i * cols + m] !== 1) continue;

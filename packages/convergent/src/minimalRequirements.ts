@@ -22,14 +22,41 @@ export function meetsRequirements(job: Job, platform: Platform, m: number): bool
   if (machine === undefined || machine.cores < job.cores) return false;
   const req = job.licenses;
   if (req === undefined) return true;
-  for (const name of Object.keys(req)) {
+  const index = licenseIndex(platform);
+  for (const name in req) {
     const want = req[name] as number;
     if (!(want > 0)) continue;
-    const lic = platform.licenses.find((l) => l.name === name);
+    const lic = index.get(name);
     if (lic === undefined || lic.copies < want) return false;
-    if (lic.machines !== undefined && !lic.machines.includes(m)) return false;
+    if (lic.usable !== null && lic.usable[m] !== 1) return false;
   }
   return true;
+}
+
+interface IndexedLicense {
+  readonly copies: number;
+  /** 1 on the machines where the license is usable; `null` for every machine. */
+  readonly usable: Uint8Array | null;
+}
+
+const indexes = new WeakMap<Platform, Map<string, IndexedLicense>>();
+
+/** The platform's licenses by name with a machine mask, built once per platform. */
+function licenseIndex(platform: Platform): Map<string, IndexedLicense> {
+  let index = indexes.get(platform);
+  if (index === undefined) {
+    index = new Map();
+    for (const l of platform.licenses) {
+      let usable: Uint8Array | null = null;
+      if (l.machines !== undefined) {
+        usable = new Uint8Array(platform.machines.length);
+        for (const m of l.machines) usable[m] = 1;
+      }
+      index.set(l.name, { copies: l.copies, usable });
+    }
+    indexes.set(platform, index);
+  }
+  return index;
 }
 
 /**

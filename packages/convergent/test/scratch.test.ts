@@ -3,9 +3,9 @@ import { it } from "vitest";
 import { convergentVariant, paperWorkload, paperMetrics } from "../src/index.js";
 
 it("scratch", () => {
-  for (const ta of [10, 4]) {
-    const { platform, jobs } = paperWorkload({ seed: 1, interArrival: ta, jobs: 1500 });
-    for (const v of ["CS_ip", "CS_nip", "CS_inp"] as const) {
+  for (const ta of [10]) {
+    const { platform, jobs } = paperWorkload({ seed: 1, interArrival: ta, jobs: 300 });
+    for (const v of ["CS_ip", "CS_nip"] as const) {
       const s = convergentVariant(v);
       const t0 = performance.now();
       const trace = simulate(jobs, platform, s);

@@ -208,7 +208,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
       }
       if (!valid) allValid = false;
       if (valid && iv.end > iv.start) {
-        const d = model.duration(job, iv.allocation, platform, job.runtime);
+        const d = model.duration(job, iv.allocation, platform, job.runtime, iv.start);
         work += (iv.end - iv.start) / d;
         slack += tol + (8 * Number.EPSILON * Math.max(Math.abs(iv.start), Math.abs(iv.end))) / d;
       }

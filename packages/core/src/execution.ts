@@ -3,12 +3,28 @@ import type { Allocation, Job, Platform } from "./types.js";
 /**
  * Turns a job and an allocation into a duration. `seconds` is the work to time, expressed as a
  * run time at the job's benchmark (the engine passes `job.runtime`; a policy may ask for
- * `job.estimate`). Must return a finite number > 0 for `seconds` > 0 and be a pure function.
+ * `job.estimate`). Must return a finite number > 0 for `seconds` > 0 and be a pure function of
+ * its arguments.
+ *
+ * `now` is the start time of the execution interval being timed: the engine passes the time of
+ * each start (and resume), `view.duration` passes now (or the start the policy names), and
+ * `checkSchedule` passes each interval's start. The rate fixed at the start holds for the
+ * whole interval (the engine schedules the completion then and does not ask again), so a model
+ * may depend on the start time (a drift, a time-of-day speed) but not on what starts or ends
+ * during the interval. `now` is `undefined` when a caller does not know it (a model called
+ * directly); a time-dependent model must then pick a documented default. Models that ignore
+ * time simply leave the parameter out.
  */
 export interface ExecutionModel {
   /** Name recorded in reports. */
   readonly name?: string;
-  duration(job: Job, allocation: Allocation, platform: Platform, seconds: number): number;
+  duration(
+    job: Job,
+    allocation: Allocation,
+    platform: Platform,
+    seconds: number,
+    now?: number,
+  ): number;
 }
 
 /**

@@ -20,6 +20,18 @@ export type JobSpec = Omit<Job, "estimate"> & {
 const OPTIONAL_INTEGERS = ["user", "group", "queue", "partition"] as const;
 
 /**
+ * Jobs built by {@link checkJob} with `copy` (so by `createJob`, `validateJobs` and
+ * `traceFromJSON`): deeply frozen and known valid, so `simulate` need not check them again.
+ * A WeakSet, so it holds no job alive.
+ */
+const validated = new WeakSet<object>();
+
+/** True when `value` is a job built (and validated) by `createJob`/`validateJobs`. O(1). */
+export function isValidatedJob(value: unknown): value is Job {
+  return typeof value === "object" && value !== null && validated.has(value);
+}
+
+/**
  * Validates one job spec; returns a fresh frozen Job when `copy`, else the input itself (which
  * must then already carry an `estimate`). `label` names the job in messages.
  */
@@ -76,7 +88,9 @@ export function checkJob(where: string, spec: JobSpec, label: string, copy: bool
     );
   }
   for (const key of Object.keys(job)) if (job[key] === undefined) delete job[key];
-  return Object.freeze(job) as unknown as Job;
+  Object.freeze(job);
+  validated.add(job);
+  return job as unknown as Job;
 }
 
 /**

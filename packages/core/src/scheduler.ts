@@ -39,8 +39,36 @@ export interface RunningJob {
 export interface SchedulerView {
   readonly now: number;
   readonly platform: Platform;
-  /** Waiting jobs in queue order: by submit time, then by id (preempted jobs keep their place). */
+  /**
+   * Waiting jobs in queue order: by submit time, then by id (preempted jobs keep their place).
+   * The engine hands out a real array that starts at the queue's head, so the first read in a
+   * call after the head left the queue costs O(queue) on queues longer than about 16k entries;
+   * a policy that looks only at the first few jobs of a long queue should use
+   * {@link SchedulerView.waitingAt} and {@link SchedulerView.waitingCount} instead.
+   */
   readonly waiting: readonly WaitingJob[];
+  /**
+   * `waiting.length`, in O(1) without building the `waiting` array; it follows the same rule
+   * during a call (jobs started or rejected in the call still count until it returns).
+   * Optional so a hand-made view in a test need not provide it; the engine's view always does.
+   */
+  readonly waitingCount?: number;
+  /**
+   * `waiting[index]` (undefined outside `0 .. waitingCount - 1`), in O(1) without building the
+   * `waiting` array, with the same snapshot rule during a call. Optional like `waitingCount`.
+   *
+   * @example
+   * ```ts
+   * // FCFS that never materialises a long queue
+   * for (let i = 0; i < view.waitingCount!; i++) {
+   *   const w = view.waitingAt!(i)!;
+   *   const a = firstFitAllocation(view, w.job.cores);
+   *   if (a === null) break;
+   *   ctx.start(w.job.id, a);
+   * }
+   * ```
+   */
+  waitingAt?(index: number): WaitingJob | undefined;
   /** Running jobs, by start time then id. */
   readonly running: readonly RunningJob[];
   /** Free cores on machine `machine`. */
@@ -49,8 +77,12 @@ export interface SchedulerView {
   readonly totalFreeCores: number;
   /** Free copies of `license` usable on `machine` (for floating licenses, the shared pool). */
   freeLicenses(license: string, machine: number): number;
-  /** Duration of `job` (from progress 0) on `allocation` if its runtime were `seconds` at reference speed. */
-  duration(job: Job, allocation: Allocation, seconds: number): number;
+  /**
+   * Duration of `job` (from progress 0) on `allocation` if its runtime were `seconds` at
+   * reference speed, for an interval starting at `start` (default: now; passed to the execution
+   * model as its `now`, so a time-dependent model can be asked about a planned future start).
+   */
+  duration(job: Job, allocation: Allocation, seconds: number, start?: number): number;
   /** True when job `jobId` is waiting now (arrived, not started, not rejected, or preempted). O(1). */
   isWaiting(jobId: number): boolean;
   /** True when job `jobId` is running now. O(1). */

@@ -1,7 +1,7 @@
 import { ConstraintViolationError, InvalidInputError, LimitExceededError } from "@sched/errors";
 import { Heap } from "heap-js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
-import { checkJob } from "./job.js";
+import { checkJob, isValidatedJob } from "./job.js";
 import { ResourceLedger } from "./ledger.js";
 import { validatePlatform } from "./platform.js";
 import type {
@@ -64,6 +64,9 @@ function resolveOptions(options: SimulateOptions): ResolvedOptions {
   }
   return { until, maxEvents, model };
 }
+
+/** Arrays up to this length are left-trimmed by V8's `shift` in O(1). */
+const SHIFT_LIMIT = 16_000;
 
 const WAITING = 0;
 const RUNNING = 1;
@@ -229,6 +232,7 @@ class Engine {
   private readonly records: MutableRecord[] = [];
   private readonly waiting: WaitingEntry[] = [];
   private waitingRemoved = 0;
+  private waitingHead = 0;
   private readonly running: RunningEntry[] = [];
   private runningRemoved = 0;
   private readonly pendingWaiting: WaitingEntry[] = [];
@@ -268,6 +272,10 @@ class Engine {
       get waiting(): readonly WaitingJob[] {
         return engine.readWaiting();
       },
+      get waitingCount(): number {
+        return engine.waitingCount();
+      },
+      waitingAt: (index: number) => engine.waitingAt(index),
       get running(): readonly RunningJob[] {
         return engine.readRunning();
       },
@@ -276,8 +284,8 @@ class Engine {
         return ledger.totalFreeCores;
       },
       freeLicenses: (license: string, m: number) => ledger.freeLicenses(license, m),
-      duration: (job: Job, allocation: Allocation, seconds: number) =>
-        opts.model.duration(job, allocation, platform, seconds),
+      duration: (job: Job, allocation: Allocation, seconds: number, start?: number) =>
+        opts.model.duration(job, allocation, platform, seconds, start ?? clock.now),
       isWaiting: (jobId: number) => engine.states.get(jobId)?.status === WAITING,
       isRunning: (jobId: number) => engine.states.get(jobId)?.status === RUNNING,
       nextFreeMachine: (from: number) => ledger.nextFreeMachine(from),
@@ -306,11 +314,78 @@ class Engine {
 
   // ---- the view's arrays -------------------------------------------------------------------
 
-  private readWaiting(): readonly WaitingJob[] {
-    if (this.inCall && this.waitingFrozen) return this.waiting;
-    if (this.waitingRemoved > 0) this.compactWaiting();
+  /**
+   * The waiting queue is `waiting[waitingHead..]`: entries before `waitingHead` are dead (left
+   * the queue) and are trimmed lazily; `waitingRemoved` counts dead entries at or after
+   * `waitingHead` (marked `removed`, still in place). Removing the head is O(1): the next
+   * preparation moves `waitingHead` past it, and the dead prefix is trimmed when it exceeds half
+   * of the array (one move of the live half, amortised O(1) per removal) or when a policy reads
+   * `view.waiting`, which must be a real array starting at the queue's head.
+   */
+  private prepareWaiting(): void {
+    if (this.inCall && this.waitingFrozen) return;
+    if (this.waitingRemoved > 0) this.dropRemovedWaiting();
     if (this.inCall) this.waitingFrozen = true;
+  }
+
+  private readWaiting(): readonly WaitingJob[] {
+    this.prepareWaiting();
+    // Entries before the head are dead even during a call: trimming them keeps the snapshot.
+    if (this.waitingHead > 0) this.trimWaitingHead();
     return this.waiting;
+  }
+
+  private waitingAt(index: number): WaitingJob | undefined {
+    this.prepareWaiting();
+    if (!(index >= 0) || !Number.isInteger(index)) return undefined;
+    return this.waiting[this.waitingHead + index];
+  }
+
+  private waitingCount(): number {
+    this.prepareWaiting();
+    return this.waiting.length - this.waitingHead;
+  }
+
+  /** Moves the head past dead entries and compacts dead entries after it. */
+  private dropRemovedWaiting(): void {
+    const w = this.waiting;
+    let h = this.waitingHead;
+    while (this.waitingRemoved > 0 && h < w.length && w[h]!.removed) {
+      h++;
+      this.waitingRemoved--;
+    }
+    this.waitingHead = h;
+    if (this.waitingRemoved > 0) {
+      let j = h;
+      for (let i = h; i < w.length; i++) {
+        const e = w[i]!;
+        if (!e.removed) w[j++] = e;
+      }
+      w.length = j;
+      this.waitingRemoved = 0;
+    }
+    this.maybeTrimWaitingHead();
+  }
+
+  /** Trims the dead prefix when it is cheap (short array) or more than half of the array. */
+  private maybeTrimWaitingHead(): void {
+    const h = this.waitingHead;
+    if (h > 0 && (this.waiting.length <= SHIFT_LIMIT || h * 2 >= this.waiting.length)) {
+      this.trimWaitingHead();
+    }
+  }
+
+  private trimWaitingHead(): void {
+    const w = this.waiting;
+    const h = this.waitingHead;
+    if (w.length <= SHIFT_LIMIT) {
+      // shift() lets V8 left-trim the backing store in O(1) (below ~16k entries).
+      for (let i = 0; i < h; i++) w.shift();
+    } else {
+      // One move of the live part (splice(0, 1) would move it once per entry).
+      w.splice(0, h);
+    }
+    this.waitingHead = 0;
   }
 
   private readRunning(): readonly RunningJob[] {
@@ -318,32 +393,6 @@ class Engine {
     if (this.runningRemoved > 0) this.compactRunning();
     if (this.inCall) this.runningFrozen = true;
     return this.running;
-  }
-
-  private compactWaiting(): void {
-    const w = this.waiting;
-    let k = 0;
-    while (k < w.length && w[k]!.removed) k++;
-    if (k > 0) {
-      if (k * 2 >= w.length) {
-        // Mostly removed: the filter below is cheaper.
-        k = 0;
-      } else {
-        // shift() lets V8 left-trim the backing store in O(1) (below ~16k entries); splice
-        // always moves the whole array.
-        for (let i = 0; i < k; i++) w.shift();
-        this.waitingRemoved -= k;
-      }
-    }
-    if (this.waitingRemoved > 0) {
-      let j = 0;
-      for (let i = 0; i < w.length; i++) {
-        const e = w[i]!;
-        if (!e.removed) w[j++] = e;
-      }
-      w.length = j;
-    }
-    this.waitingRemoved = 0;
   }
 
   private compactRunning(): void {
@@ -361,18 +410,24 @@ class Engine {
     const w = this.waiting;
     const job = entry.job;
     // Fast path: after the tail (arrivals).
-    if (w.length === 0 || queueBefore(w[w.length - 1]!.job, job)) {
+    if (w.length === this.waitingHead || queueBefore(w[w.length - 1]!.job, job)) {
       w.push(entry);
       return;
     }
-    let lo = 0;
+    let lo = this.waitingHead;
     let hi = w.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (queueBefore(w[mid]!.job, job)) lo = mid + 1;
       else hi = mid;
     }
-    w.splice(lo, 0, entry);
+    if (lo === this.waitingHead && lo > 0) {
+      // A new head: reuse the dead slot before it.
+      this.waitingHead = lo - 1;
+      w[lo - 1] = entry;
+    } else {
+      w.splice(lo, 0, entry);
+    }
   }
 
   private insertRunning(entry: RunningEntry): void {
@@ -415,7 +470,7 @@ class Engine {
     this.ledger.take(job, allocation, WHERE);
     const alloc = copyAllocation(allocation);
     const model = this.opts.model;
-    const full = model.duration(job, alloc, this.platform, job.runtime);
+    const full = model.duration(job, alloc, this.platform, job.runtime, now);
     if (!(full > 0) || !Number.isFinite(full)) {
       this.ledger.give(job, alloc);
       throw new InvalidInputError(
@@ -424,7 +479,7 @@ class Engine {
         `returned ${String(full)} for job ${jobId}, expected a finite number > 0`,
       );
     }
-    const estimated = model.duration(job, alloc, this.platform, job.estimate);
+    const estimated = model.duration(job, alloc, this.platform, job.estimate, now);
     const p0 = state.progress;
     const entry = new RunningEntry(
       job,
@@ -535,7 +590,11 @@ class Engine {
       this.nextJob = null;
       return;
     }
-    const job = checkJob(WHERE, r.value, `jobs[${this.readIndex}]`, false);
+    // Jobs from createJob/validateJobs are deeply frozen and were checked when built.
+    const value = r.value;
+    const job = isValidatedJob(value)
+      ? value
+      : checkJob(WHERE, value, `jobs[${this.readIndex}]`, false);
     if (job.submit < this.lastSubmit) {
       throw new InvalidInputError(
         WHERE,
@@ -720,8 +779,20 @@ class Engine {
     if (this.ready.length > 0) this.ready.length = 0;
     this.woken = false;
     // Amortised clean-up so removed entries do not pile up when the policy never reads a list.
-    if (this.waitingRemoved > 32 && this.waitingRemoved * 2 > this.waiting.length) {
-      this.compactWaiting();
+    if (this.waitingRemoved > 0) {
+      // Cheap part: move the head past a dead prefix (each entry is passed once).
+      const w = this.waiting;
+      let h = this.waitingHead;
+      while (this.waitingRemoved > 0 && h < w.length && w[h]!.removed) {
+        h++;
+        this.waitingRemoved--;
+      }
+      this.waitingHead = h;
+      if (this.waitingRemoved > 32 && this.waitingRemoved * 2 > w.length - h) {
+        this.dropRemovedWaiting();
+      } else {
+        this.maybeTrimWaitingHead();
+      }
     }
     if (this.runningRemoved > 32 && this.runningRemoved * 2 > this.running.length) {
       this.compactRunning();

@@ -192,7 +192,7 @@ export class Engine {
    * When there is no free real column at all, that minimum is tracked during the search, which
    * stops as soon as nothing cheaper is left.
    */
-  augmentRow(r: number): void {
+  augmentRow(r: number, withDummies = false): void {
     const { m, C, u, v, colToRow, rowToCol, shortest, pathRow, remaining, scannedRows } = this;
     const scannedCols = this.scannedCols;
     const rowDist = this.rowDist;
@@ -201,16 +201,23 @@ export class Engine {
     // Remaining (unsettled) columns: real columns first (0..m-1), then dummies.
     let numReal = m;
     for (let j = 0; j < m; j++) remaining[j] = j;
-    let numDummy = K;
-    for (let d = 0; d < K; d++) remaining[m + d] = m + d;
+    // Existing dummies are left out of the search unless `withDummies`: a path through one
+    // continues from a row on a dummy, and no such row reaches a free real column (K), nor
+    // gives a cheaper way to a new dummy (S is optimal, so swapping which row sits on a dummy
+    // never pays). Their distances are all the same, `dummyBound` below (each row on a dummy
+    // has the largest potential, as (D1) on the dummy columns requires), so the search only
+    // has to be redone with them when it ends on a free real column beyond that distance.
+    let numDummy = withDummies ? K : 0;
+    for (let d = 0; d < numDummy; d++) remaining[m + d] = m + d;
     shortest.fill(Number.POSITIVE_INFINITY, 0, m + K);
     u[r] = 0;
-    // With no free real column at all, the search can only end on a new dummy: its distance
-    // through each scanned row is known at once, so the search stops as soon as nothing
-    // cheaper remains (instead of exploring everything reachable).
+    // The distance to a (new or existing) dummy through scanned row i is
+    // dist(i) + maxU - u[i]. With no free real column at all, the search can only end on a new
+    // dummy, so it stops as soon as nothing cheaper remains.
+    const noFree = this.freeRealColumns() === 0;
     let dummyBound = Number.POSITIVE_INFINITY;
     let maxU = Number.NEGATIVE_INFINITY;
-    if (this.freeRealColumns() === 0) maxU = this.dummyCostBound(r);
+    if (noFree || K > 0) maxU = this.dummyCostBound(r);
     let minVal = 0;
     let i = r;
     let nScannedRows = 0;
@@ -313,7 +320,7 @@ export class Engine {
           bestFree = false;
         }
       }
-      if (lowest === Number.POSITIVE_INFINITY || lowest >= dummyBound) break; // dummy it is
+      if (lowest === Number.POSITIVE_INFINITY || (noFree && lowest >= dummyBound)) break;
       minVal = lowest;
       const j = bestJ;
       // Remove j from the remaining list (swap with the last of its block).
@@ -331,6 +338,13 @@ export class Engine {
       i = colToRow[j];
     }
 
+    if (sink !== NONE && !withDummies && K > 0 && minVal > dummyBound) {
+      // A free real column, but beyond the dummies' distance: redo the search with them, so
+      // that the rows on dummies get their share of the potential update. (Nothing has been
+      // modified yet.)
+      this.augmentRow(r, true);
+      return;
+    }
     let delta: number;
     if (sink === NONE) {
       // No free real column reachable: create dummy column m + K.

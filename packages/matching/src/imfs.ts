@@ -105,6 +105,7 @@ export function imfs(
   const checkV = new Float64Array(m);
   const keep = new Int32Array(n); // kept row -> its real column, or m + previous dummy index
   const inS = new Uint8Array(n);
+  const bound = new Float64Array(n);
   let scale = state.scale;
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
@@ -116,49 +117,66 @@ export function imfs(
       const o = colFrom[j];
       checkV[j] = o >= 0 ? prevV[o] * ratio : Number.NEGATIVE_INFINITY;
     }
-    let max = 0;
-    let nan = false; // a NaN or infinite entry was seen (-Infinity is valid: re-checked)
+    // Per internal row: the column it would keep (NONE: not a candidate) and the bound its
+    // reduced costs are checked against (+Infinity: nothing to check).
     for (let i = 0; i < n; i++) {
-      const base = i * rowStride;
       const o = rowFrom[i];
-      let target = NONE; // the column this row keeps, when it is a candidate
+      let target = NONE;
       if (o >= 0) {
         const a = state.assignment[o];
         target = a >= pm ? m + (a - pm) : oldToNewCol[a];
       }
-      inS[i] = 0;
-      if (target === NONE) {
-        // Not a candidate: only validate.
-        let probe = 0;
+      keep[i] = target;
+      inS[i] = target === NONE ? 0 : 1;
+      checkU[i] = target === NONE ? 0 : prevU[o] * ratio;
+      // Row i is fine while -scale * w - v[k] >= -bound[i] for every eligible k.
+      bound[i] = target === NONE ? Number.POSITIVE_INFINITY : tol - checkU[i];
+    }
+    // The pass follows the memory order of the weights: one external row at a time.
+    let max = 0;
+    let probe = 0; // becomes NaN on a NaN or infinite entry, without a branch
+    if (!t) {
+      for (let i = 0; i < n; i++) {
+        const base = i * cols;
+        const b = -bound[i];
+        let ok = true;
         for (let k = 0; k < m; k++) {
-          const w = W[base + k * colStride];
+          const w = W[base + k];
           if (w > max) max = w;
           probe += w * 0;
+          // Well-predicted test first; eligibility (a coin toss on sparse rows) second.
+          if (w * negScale - checkV[k] < b && w > 0) ok = false;
         }
-        if (probe !== 0) nan = true;
-        continue;
+        if (!ok) inS[i] = 0;
       }
-      const ui = prevU[o] * ratio;
-      const bound = tol - ui; // fine while -scale * w - checkV[k] >= -bound for every eligible k
-      let ok = true;
-      let probe = 0; // becomes NaN on a NaN or infinite entry, without a branch
+    } else {
+      // Transposed state: external row k is internal column k.
       for (let k = 0; k < m; k++) {
-        const w = W[base + k * colStride];
-        if (w > max) max = w;
-        probe += w * 0;
-        // Well-predicted test first; eligibility (a coin toss on sparse rows) second.
-        if (w * negScale - checkV[k] < -bound && w > 0) ok = false;
+        const base = k * cols;
+        const vk = checkV[k];
+        for (let i = 0; i < n; i++) {
+          const w = W[base + i];
+          if (w > max) max = w;
+          probe += w * 0;
+          if (w * negScale - vk < -bound[i] && w > 0) inS[i] = 0;
+        }
       }
-      if (probe !== 0) nan = true;
-      if (ok && target < m) {
-        const w = W[base + target * colStride];
-        ok = w > 0 && Math.abs(w * negScale - ui - checkV[target]) <= tol; // still tight
-      }
-      if (ok) {
-        inS[i] = 1;
-        checkU[i] = ui;
-        keep[i] = target;
-      }
+    }
+    const nan = probe !== 0;
+    // Kept pairs must still be eligible and tight.
+    for (let i = 0; i < n; i++) {
+      const target = keep[i];
+      if (inS[i] === 0 || target >= m) continue;
+      const w = W[i * rowStride + target * colStride];
+      if (!(w > 0 && Math.abs(w * negScale - checkU[i] - checkV[target]) <= tol)) inS[i] = 0;
+      else if (checkV[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
+    }
+    // (D1) on the dummy columns: a row on a dummy must have the largest potential of the kept
+    // rows. Always true of a state from mfs/imfs on the same matrix; enforced for safety.
+    let maxKeptU = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && checkU[i] > maxKeptU) maxKeptU = checkU[i];
+    for (let i = 0; i < n; i++) {
+      if (inS[i] === 1 && keep[i] >= m && checkU[i] < maxKeptU - tol) inS[i] = 0;
     }
     if (nan || !(max <= Number.MAX_VALUE)) {
       for (let k = 0; k < W.length; k++) {
@@ -189,6 +207,8 @@ export function imfs(
   }
   const ratio = scale / state.scale;
   for (let j = 0; j < m; j++) if (colFrom[j] < 0) v[j] = 0;
+  // (D3): a free real column sits at 0; lowering a potential only raises reduced costs.
+  for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j] > 0) v[j] = 0;
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
   // (the matrix change may have opened one); such rows are re-added.

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ExactMatching, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
-import { assertValidMatching } from "./oracle.js";
+import { smallMatrix } from "./matcher-specs.js";
+import { assertValidMatching, prng } from "./oracle.js";
 
 /** One edit of the job-machine matrix, as happens at a scheduling event. */
 type Edit =
@@ -158,6 +159,28 @@ describe("imfs properties", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it("imfs from the plan of an unrelated matrix, with shuffled origins, still equals mfs", () => {
+    fc.assert(
+      fc.property(smallMatrix(7), smallMatrix(7), fc.integer(), (matrix, other, seed) => {
+        const rand = prng(seed);
+        const origin = (length: number, previous: number) =>
+          Array.from({ length }, (_, k) => k)
+            .sort(() => rand() - 0.5)
+            .map((k) => (k < previous && rand() < 0.8 ? k : -1));
+        const plan = imfs(matrix, mfs(other), {
+          rowOrigin: origin(matrix.rows, other.rows),
+          colOrigin: origin(matrix.cols, other.cols),
+        });
+        const fresh = mfs(matrix);
+        assertValidMatching(matrix, plan);
+        expect(plan.size).toBe(fresh.size);
+        expect(plan.weight).toBeCloseTo(fresh.weight, 9);
+        assertCertificate(matrix, plan);
+      }),
+      { numRuns: 300 },
     );
   });
 });

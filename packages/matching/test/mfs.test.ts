@@ -67,6 +67,9 @@ describe("mfs examples", () => {
       [30, 70, 0.5],
       [70, 30, 0.5],
       [50, 50, 0.97],
+      [120, 120, 0.99],
+      [150, 60, 0.95],
+      [60, 150, 0.995],
     ] as const) {
       const weights = new Float64Array(rows * cols);
       for (let k = 0; k < weights.length; k++)

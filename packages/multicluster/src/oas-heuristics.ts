@@ -141,40 +141,88 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
   };
 }
 
+/** Options of {@link oasPlanScheduler}. */
+export interface OasPlanOptions {
+  /**
+   * Start each job as soon as the jobs the plan puts before it on its machines have ended, its
+   * cores are free and no link would saturate (same order and allocations, without the idle
+   * time slot rounding leaves), instead of at its slot. @defaultValue `false`
+   */
+  readonly compact?: boolean;
+  /** Profiles for the link check of `compact`. @defaultValue {@link computeOnlyProfile} */
+  readonly profile?: ProfileOf;
+}
+
 /**
  * Replays an OAS schedule (from `solveOas` or `bruteForceOas`) in the core engine: job `jobId`
  * starts at `max(submit, startSlot * eta)` on its allocation, or as soon after as its cores
- * are free; jobs missing from the plan are rejected.
+ * are free; with `compact`, see {@link OasPlanOptions.compact}. Jobs missing from the plan are
+ * rejected.
  *
- * Complexity: O(plan log plan) per call.
+ * Complexity: O(plan^2) per call.
  *
  * @example
  * ```ts
  * const trace = simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta), { executionModel });
  * ```
  */
-export function oasPlanScheduler(schedule: readonly OasAssignment[], eta: number): Scheduler {
+export function oasPlanScheduler(
+  schedule: readonly OasAssignment[],
+  eta: number,
+  options: OasPlanOptions = {},
+): Scheduler {
   const plan = new Map(schedule.map((a) => [a.jobId, a]));
+  const compact = options.compact ?? false;
+  const profile = options.profile ?? computeOnlyProfile;
+  const started = new Set<number>();
+  const shares = (a: OasAssignment, b: OasAssignment) =>
+    a.allocation.some((p) => b.allocation.some((q) => q.machine === p.machine));
   return {
-    name: "oas-plan",
+    name: compact ? "oas-plan-compact" : "oas-plan",
+    reset(): void {
+      started.clear();
+    },
     schedule(ctx: SchedulingContext): void {
       const view = ctx.view;
+      const platform = view.platform;
       const due = view.waiting
         .map((w) => w.job)
         .map((job) => ({ job, a: plan.get(job.id) }))
         .sort((x, y) => (x.a?.startSlot ?? 0) - (y.a?.startSlot ?? 0) || x.job.id - y.job.id);
+      const load = compact ? linkLoads(platform, view.running, profile) : new Float64Array(0);
       let next = Number.POSITIVE_INFINITY;
       for (const { job, a } of due) {
         if (a === undefined) {
           ctx.reject(job.id, "not in the OAS plan");
           continue;
         }
-        const at = Math.max(job.submit, job.ready ?? job.submit, a.startSlot * eta);
+        const ready = Math.max(job.submit, job.ready ?? job.submit);
+        const at = compact ? ready : Math.max(ready, a.startSlot * eta);
         if (at > view.now) {
           next = Math.min(next, at);
           continue;
         }
-        if (a.allocation.every((p) => view.freeCores(p.machine) >= p.cores)) ctx.start(job.id, a.allocation);
+        if (!a.allocation.every((p) => view.freeCores(p.machine) >= p.cores)) continue;
+        if (compact) {
+          const before = schedule.some(
+            (b) =>
+              b.jobId !== a.jobId &&
+              (b.startSlot < a.startSlot || (b.startSlot === a.startSlot && b.jobId < a.jobId)) &&
+              shares(a, b) &&
+              (!started.has(b.jobId) || view.isRunning(b.jobId)),
+          );
+          if (before) continue;
+          const one = oasInstance([job], platform, profile);
+          const demand = allocationCost(one, 0, a.allocation).demand;
+          let ok = true;
+          for (let l = 0; l < load.length; l++) {
+            if (demand[l]! > 0 && load[l]! + demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) ok = false;
+          }
+          if (!ok) continue;
+          for (let l = 0; l < load.length; l++) load[l]! += demand[l]!;
+        }
+        started.add(job.id);
+        ctx.start(job.id, a.allocation);
       }
       if (Number.isFinite(next)) ctx.wakeAt(next);
     },

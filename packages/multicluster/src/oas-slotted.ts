@@ -11,9 +11,9 @@ import {
 
 /**
  * The allocations this package's heuristics consider for job `j` among the free resources
- * (`free[r]` 1): the `tau_j` fastest free resources overall, then, for each cluster with
- * `tau_j` free resources, that cluster's fastest `tau_j` (ties: lower resource index). Deduplicated,
- * in that order. Empty when fewer than `tau_j` are free.
+ * (`free[r]` 1): the `tau_j` fastest free resources overall, then, for each cluster in index
+ * order, that cluster's fastest `tau_j` free resources, or all of them topped up with the fastest
+ * free resources elsewhere (ties: lower resource index). Deduplicated, in that order. Empty when fewer than `tau_j` are free.
  *
  * Complexity: O(R log R * clusters).
  */
@@ -27,15 +27,18 @@ export function candidateResources(instance: OasInstance, j: number, free: Array
   order.sort((a, b) => slow(a) - slow(b) || a - b);
   const out: number[][] = [order.slice(0, tau)];
   const seen = new Set([out[0]!.join(",")]);
-  for (let k = 0; k < instance.clusterSize.length; k++) {
-    const inK = order.filter((r) => instance.resourceCluster[r] === k);
-    if (inK.length < tau) continue;
-    const pick = inK.slice(0, tau).sort((a, b) => a - b);
-    const key = pick.join(",");
+  const add = (pick: number[]) => {
+    const key = pick.slice().sort((a, b) => a - b).join(",");
     if (!seen.has(key)) {
       seen.add(key);
       out.push(pick);
     }
+  };
+  for (let k = 0; k < instance.clusterSize.length; k++) {
+    const inK = order.filter((r) => instance.resourceCluster[r] === k);
+    if (inK.length === 0) continue;
+    if (inK.length >= tau) add(inK.slice(0, tau));
+    else add([...inK, ...order.filter((r) => instance.resourceCluster[r] !== k).slice(0, tau - inK.length)]);
   }
   return out.map((c) => c.slice().sort((a, b) => a - b));
 }

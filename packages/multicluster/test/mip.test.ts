@@ -35,7 +35,7 @@ describe("solveOas: hand-worked instances", () => {
     // 4-task jobs of 100 s: on {c0, c1} each takes 100/0.75 = 133.3 s = 3 slots of 50 s
     // side by side: one on c0+c1 (3 slots), the other on c1? no: 6 nodes, 8 tasks: they must queue
     const jobs = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 100, cores: 4 }));
-    const r = await solveOas(jobs, paper, { eta: 50 });
+    const r = await solveOas(jobs, paper, { eta: 50, theta: 7 });
     expect(r.status).toBe("optimal");
     // best: both on c0+c1, one after the other: 3 + 3 slots
     expect(r.makespanSlots).toBe(6);
@@ -67,11 +67,21 @@ describe("solveOas: hand-worked instances", () => {
     }
     if (r.status === "timeout") expect(r.schedule).toEqual([]);
   });
+  it("starts from the best heuristic list schedule and never returns worse", async () => {
+    const jobs = [3, 1, 2].map((id) => createJob({ id, submit: 0, runtime: 30 * id, cores: id }));
+    const r = await solveOas(jobs, paper, { eta: 30, theta: 8 });
+    expect(r.status).toBe("optimal");
+    expect(r.warmStartSlots).not.toBeNull();
+    expect(r.makespanSlots!).toBeLessThanOrEqual(r.warmStartSlots!);
+    const off = await solveOas(jobs, paper, { eta: 30, theta: 8, warmStart: false });
+    expect(off.warmStartSlots).toBeNull();
+    expect(off.makespanSlots).toBe(r.makespanSlots);
+  });
   it("counts the model's variables and rejects bad options", () => {
     const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
     const m = buildOasModel(jobs, paper, { eta: 5, theta: 3 });
-    // x: 6 * 3, z: 6, y: 3, w: 3 (no bandwidth binaries for a one-task job)
-    expect(m.binaries).toBe(18 + 6 + 3 + 3);
+    // z: 6, y: 3, w: 3 (x is continuous; no bandwidth binaries for a one-task job)
+    expect(m.binaries).toBe(6 + 3 + 3);
     expect(m.lp).toContain("Minimize");
     expect(() => buildOasModel(jobs, paper, { eta: 0 })).toThrow(/options.eta is 0/);
     expect(() => buildOasModel(jobs, paper, { theta: 1.5 })).toThrow(/options.theta/);
@@ -111,7 +121,7 @@ describe("solveOas against brute force", () => {
         const eta = 20;
         const theta = 10;
         const brute = bruteForceOas(jobs, platform, { eta, theta, profile });
-        const r = await solveOas(jobs, platform, { eta, theta, profile, timeLimit: 20 });
+        const r = await solveOas(jobs, platform, { eta, theta, profile, timeLimit: 20, warmStart: false });
         if (brute.makespanSlots === null) {
           expect(r.status).toBe("infeasible");
           return;

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import {
   type CommandSpec,
   flag,
@@ -7,21 +6,23 @@ import {
   stringOption,
   suggest,
 } from "../args.js";
-import { writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
-import { resultsCsv, resultsTable, runExperiment, runsCsv } from "../experiments/runner.js";
 import { renderTable, wrap } from "../format.js";
+import { driveSweep, planFromExperiment } from "../sweep/drive.js";
 import { UsageError } from "../usage-error.js";
+import { defaultJobs } from "./sweep.js";
 
 const spec: CommandSpec = {
   name: "reproduce",
   summary: "Run a named experiment (a grid of parameter values x policies x seeds).",
   description:
-    "Prints, per policy and parameter value, each metric's mean and Student-t 95% confidence\n" +
-    "half-width over the seeds (seeds 1..N). With --out DIR it writes DIR/results.csv (tidy:\n" +
-    "scheduler,param,paramValue,metric,mean,ci95,runs; ci95 empty with one seed) and\n" +
-    "DIR/runs.csv (every run: scheduler,param,paramValue,seed,metric,value), atomically.\n" +
+    "Runs through the same machinery as 'sweep' (worker threads, resumable results directory)\n" +
+    "and prints, per policy and parameter value, each metric's mean and Student-t 95%\n" +
+    "confidence half-width over the seeds (seeds 1..N). With --out DIR it writes DIR/runs/,\n" +
+    "DIR/results.csv (tidy: scheduler,<param>,metric,mean,ci95,runs; ci95 empty with one seed)\n" +
+    "and DIR/runs.csv (every run: key,scheduler,<param>,seed,metric,value), so 'compare' and\n" +
+    "'report' read it; a killed reproduction started again resumes.\n" +
     "'sched-sim reproduce --list' lists the experiments.",
   options: [
     { name: "list", short: "l", type: "boolean", description: "List the experiments and exit." },
@@ -42,8 +43,16 @@ const spec: CommandSpec = {
       short: "o",
       type: "string",
       arg: "DIR",
-      description: "Write DIR/results.csv and DIR/runs.csv.",
+      description: "Results directory (runs/, results.csv, runs.csv); resumed if it exists.",
     },
+    {
+      name: "jobs",
+      short: "j",
+      type: "string",
+      arg: "N",
+      description: "Worker threads (default: one per core).",
+    },
+    { name: "quiet", type: "boolean", description: "No progress line, no summary line." },
   ],
   positionals: [
     { name: "experiment", description: "Experiment name (see --list).", required: true },
@@ -52,6 +61,7 @@ const spec: CommandSpec = {
     "sched-sim reproduce --list",
     "sched-sim reproduce fcfs-load --quick",
     "sched-sim reproduce fcfs-load --seeds 20 --out results/fcfs-load",
+    "sched-sim report results/fcfs-load",
   ],
 };
 
@@ -93,33 +103,16 @@ export const reproduceCommand: Command = {
       seedsText === undefined
         ? experiment.defaultSeeds(quick)
         : integerValue("reproduce", "seeds", seedsText, 1, 10_000);
+    const jobsText = stringOption(args, "jobs");
+    const jobs =
+      jobsText === undefined ? defaultJobs() : integerValue("reproduce", "jobs", jobsText, 1, 256);
     const out = stringOption(args, "out");
-
-    const started = Date.now();
-    const progress = io.progress;
-    const { runs, rows } = runExperiment(experiment, {
-      quick,
-      seeds,
-      ...(progress
-        ? {
-            onRun: (done: number, total: number) =>
-              progress(`${experiment.name}: ${done}/${total} runs`),
-          }
-        : {}),
-    });
-    progress?.("");
     io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
-    io.stdout(resultsTable(experiment, rows));
-    if (out !== undefined) {
-      await writeFilesAtomic(
-        new Map([
-          [join(out, "results.csv"), resultsCsv(rows)],
-          [join(out, "runs.csv"), runsCsv(experiment, runs)],
-        ]),
-      );
-      io.stderr(`wrote ${join(out, "results.csv")} and ${join(out, "runs.csv")}\n`);
-    }
-    io.stderr(`${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    return 0;
+    const { code } = await driveSweep(planFromExperiment(experiment, quick, seeds), io, {
+      ...(out === undefined ? {} : { out }),
+      jobs,
+      quiet: flag(args, "quiet"),
+    });
+    return code;
   },
 };

@@ -84,7 +84,11 @@ export interface RunTask {
  *
  * @example runKey("easy(order=sjf)", { load: 0.5 }, 3) // "easy_order=sjf_.load=0.5.s3-…"
  */
-export function runKey(label: string, params: Readonly<Record<string, number>>, seed: number): string {
+export function runKey(
+  label: string,
+  params: Readonly<Record<string, number>>,
+  seed: number,
+): string {
   const entries = Object.entries(params);
   const readable = [label, ...entries.map(([k, v]) => `${k}=${v}`), `s${seed}`]
     .join(".")

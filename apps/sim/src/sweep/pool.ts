@@ -1,10 +1,5 @@
 import { Worker } from "node:worker_threads";
-import {
-  createInstanceCache,
-  executeTask,
-  type RunRecord,
-  type RunTiming,
-} from "./execute.js";
+import { createInstanceCache, executeTask, type RunRecord, type RunTiming } from "./execute.js";
 import type { RunTask, SweepPlan } from "./plan.js";
 
 /** A finished run as an executor returns it. */
@@ -51,11 +46,13 @@ export type SweepWorkerReply =
 
 interface Slot {
   worker: Worker;
-  busy?: {
-    readonly id: number;
-    readonly resolve: (o: RunOutcome) => void;
-    readonly reject: (e: Error) => void;
-  };
+  busy:
+    | {
+        readonly id: number;
+        readonly resolve: (o: RunOutcome) => void;
+        readonly reject: (e: Error) => void;
+      }
+    | undefined;
 }
 
 /**
@@ -90,7 +87,7 @@ export function workerExecutor(plan: SweepPlan, script: URL, threads: number): R
     });
   };
   for (let i = 0; i < threads; i++) {
-    const slot = {} as Slot;
+    const slot = { busy: undefined } as Slot;
     start(slot);
     slots.push(slot);
   }

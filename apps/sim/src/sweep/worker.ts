@@ -24,7 +24,8 @@ export function runSweepWorker(): void {
   const cache = createInstanceCache();
   port.on("message", (message: { id: number; task: RunTask }) => {
     executeTask(plan, message.task, cache).then(
-      (outcome) => port.postMessage({ id: message.id, ok: true, outcome } satisfies SweepWorkerReply),
+      (outcome) =>
+        port.postMessage({ id: message.id, ok: true, outcome } satisfies SweepWorkerReply),
       (error: unknown) =>
         port.postMessage({
           id: message.id,

@@ -1,0 +1,144 @@
+import { join } from "node:path";
+import { computeMetrics } from "@sched/core";
+import { type CommandSpec, flag, requirePositionals, stringOption, suggest } from "../args.js";
+import { writeFilesAtomic } from "../atomic.js";
+import type { Command } from "../command.js";
+import { deterministicMetrics } from "../outputs.js";
+import { type ReportRun, reportHtml } from "../report/html.js";
+import { comparisonRows } from "../sweep/compare.js";
+import { simulateTask } from "../sweep/execute.js";
+import { planTasks } from "../sweep/plan.js";
+import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
+import { UsageError } from "../usage-error.js";
+import { VERSION } from "../version.js";
+
+const spec: CommandSpec = {
+  name: "report",
+  summary: "Write one self-contained HTML report of a sweep: plots, comparison, a Gantt chart.",
+  description:
+    "Reads a results directory written by 'sweep' or 'reproduce --out' and writes one HTML file\n" +
+    "(no network: style, script and SVG inline) with a plot per metric against the first swept\n" +
+    "parameter (a line per scheduler, its 95% CI band), the comparison table, failed runs, and\n" +
+    "for one run (--run KEY, default the first finished run) a zoomable Gantt chart of jobs on\n" +
+    "machines with the utilization curve. The run is simulated again from the experiment (runs\n" +
+    "are deterministic) and checked against its stored metrics.",
+  options: [
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      arg: "FILE",
+      description: "Report file (default DIR/report.html).",
+    },
+    {
+      name: "run",
+      short: "r",
+      type: "string",
+      arg: "KEY",
+      description: "Run shown as a Gantt chart (a file name in DIR/runs without .json).",
+    },
+    { name: "no-gantt", type: "boolean", description: "Leave the Gantt chart out." },
+  ],
+  positionals: [{ name: "dir", description: "Results directory.", required: true }],
+  examples: [
+    "sched-sim report results/load",
+    "sched-sim report results/load --run easy.load=0.7.s1-3f2a9c1b --out load.html",
+  ],
+};
+
+/** `sched-sim report`. */
+export const reportCommand: Command = {
+  spec,
+  async run(args, io) {
+    requirePositionals(spec, args);
+    const dir = args.positionals[0] as string;
+    const out = stringOption(args, "out") ?? join(dir, "report.html");
+    const { plan, records, failures } = await readSweepDir(dir, "report");
+    const tasks = planTasks(plan);
+    const wanted = stringOption(args, "run");
+    let run: ReportRun | undefined;
+    if (!flag(args, "no-gantt")) {
+      const done = new Set(records.map((r) => r.key));
+      const task =
+        wanted === undefined
+          ? (tasks.find((t) => done.has(t.key)) ?? tasks[0])
+          : tasks.find((t) => t.key === wanted);
+      if (task === undefined) {
+        const hint =
+          wanted === undefined
+            ? undefined
+            : suggest(
+                wanted,
+                tasks.map((t) => t.key),
+              );
+        throw new UsageError(
+          `report: option --run: no run '${wanted}' in ${dir}${hint ? ` (did you mean ${hint}?)` : ""}; the keys are the file names in ${join(dir, "runs")}`,
+          "report",
+        );
+      }
+      try {
+        const trace = await simulateTask(plan, task);
+        const notes: string[] = [];
+        const stored = records.find((r) => r.key === task.key);
+        const numbers: Record<string, number> = {};
+        for (const [k, v] of Object.entries(deterministicMetrics(computeMetrics(trace)))) {
+          if (typeof v === "number") numbers[k] = v;
+        }
+        const again = asWritten({
+          ...(stored ?? {
+            key: task.key,
+            scheduler: "",
+            params: task.params,
+            seed: task.seed,
+            events: 0,
+            decisions: 0,
+          }),
+          metrics: numbers,
+        });
+        const label = plan.schedulers[task.scheduler]?.label ?? "";
+        notes.push(
+          `${label}, ${plan.params
+            .map((p) => `${p} = ${task.params[p]}`)
+            .concat(`seed ${task.seed}`)
+            .join(
+              ", ",
+            )}: ${trace.records.length} jobs on ${trace.platform.machines.length} machines (${trace.platform.totalCores} cores).`,
+        );
+        if (stored === undefined) {
+          notes.push("This run has no stored result yet; it was simulated for this chart.");
+        } else {
+          const differ = Object.keys(stored.metrics).filter(
+            (k) => !Object.is(stored.metrics[k], again.metrics[k]),
+          );
+          notes.push(
+            differ.length === 0
+              ? "Simulated again for this chart: its metrics equal the stored result."
+              : `WARNING: simulated again, ${differ.join(", ")} differ from the stored result (did the code or the trace change since the sweep?).`,
+          );
+        }
+        run = { key: task.key, trace, notes };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        run = {
+          key: task.key,
+          error: `the run could not be simulated again: ${message}`,
+          notes: [],
+        };
+        io.stderr(`sched-sim: report: no Gantt chart for ${task.key}: ${message}\n`);
+      }
+    }
+    const rows = summarizeSweep(plan, records);
+    const html = reportHtml({
+      plan,
+      rows,
+      comparison: comparisonRows(plan, rows),
+      finished: records.length,
+      failures,
+      run,
+      version: VERSION,
+    });
+    await writeFilesAtomic(new Map([[out, html]]));
+    io.stderr(`wrote ${out}\n`);
+    return 0;
+  },
+};

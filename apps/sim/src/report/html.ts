@@ -1,0 +1,167 @@
+import type { ScheduleTrace } from "@sched/core";
+import { fixed } from "../format.js";
+import type { ComparisonRow } from "../sweep/compare.js";
+import { metricInfo } from "../sweep/metrics.js";
+import type { SweepPlan } from "../sweep/plan.js";
+import type { ResultRow, RunFailure } from "../sweep/results.js";
+import { escapeHtml } from "./escape.js";
+import { ganttHtml } from "./gantt.js";
+import { linePlot, type PlotSeries } from "./plot.js";
+import { ZOOM_SCRIPT } from "./zoom-script.js";
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; color: #222; max-width: 1000px; margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+.plots { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; } svg.plot { max-width: 100%; height: auto; }
+.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.2em 1em; margin: 0.3em 0; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: -0.1em; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+td, th { padding: 0.15em 0.6em; border-bottom: 1px solid #eee; text-align: right; }
+td.name, th.name { text-align: left; } td.best { font-weight: bold; }
+.gantt svg { display: block; } #gantt-bars, #gantt-util { cursor: grab; background: #fafafa; }
+.note { color: #555; } .warning { color: #a00; font-weight: bold; }
+code { font-size: 0.95em; }
+`;
+
+/** What the report shows about the chosen run. */
+export interface ReportRun {
+  readonly key: string;
+  readonly trace?: ScheduleTrace;
+  /** Why there is no trace (the run could not be simulated again). */
+  readonly error?: string;
+  /** Lines about the re-simulation (e.g. whether it matches the stored metrics). */
+  readonly notes: readonly string[];
+}
+
+/** Everything the report page shows. */
+export interface ReportInput {
+  readonly plan: SweepPlan;
+  readonly rows: readonly ResultRow[];
+  readonly comparison: readonly ComparisonRow[];
+  readonly finished: number;
+  readonly failures: readonly RunFailure[];
+  readonly run: ReportRun | undefined;
+  readonly version: string;
+}
+
+/** The plot series of one metric: a line per scheduler (and value of the other parameters). */
+export function metricSeries(
+  plan: SweepPlan,
+  rows: readonly ResultRow[],
+  metric: string,
+): PlotSeries[] {
+  const series = new Map<string, { x: number; mean: number; ci95: number }[]>();
+  for (const r of rows) {
+    if (r.metric !== metric || r.runs === 0) continue;
+    const rest = plan.params.slice(1).map((p, i) => `${p}=${r.point[i + 1]}`);
+    const label = rest.length > 0 ? `${r.scheduler}, ${rest.join(", ")}` : r.scheduler;
+    const list = series.get(label) ?? [];
+    list.push({
+      x: plan.params.length > 0 ? (r.point[0] as number) : 0,
+      mean: r.mean,
+      ci95: r.ci95,
+    });
+    series.set(label, list);
+  }
+  return [...series.entries()].map(([label, points]) => ({ label, points }));
+}
+
+function comparisonTable(plan: SweepPlan, rows: readonly ComparisonRow[]): string {
+  const infos = plan.metrics.map(metricInfo);
+  const head = [
+    ...plan.params.map((p) => `<th>${escapeHtml(p)}</th>`),
+    `<th class="name">scheduler</th>`,
+    ...infos.map((m) => `<th>${escapeHtml(m.title)}</th>`),
+    "<th>runs</th>",
+  ].join("");
+  const body = rows
+    .map((r) => {
+      const cells = r.cells.map((c, j) => {
+        const digits = (infos[j] as { digits: number }).digits;
+        const text =
+          c.runs === 0
+            ? "-"
+            : Number.isFinite(c.ci95)
+              ? `${fixed(c.mean, digits)} ± ${fixed(c.ci95, digits)}`
+              : fixed(c.mean, digits);
+        return `<td${c.best ? ' class="best"' : ""}>${escapeHtml(text)}</td>`;
+      });
+      return `<tr>${r.point.map((v) => `<td>${v}</td>`).join("")}<td class="name">${escapeHtml(r.scheduler)}</td>${cells.join("")}<td>${Math.min(...r.cells.map((c) => c.runs))}</td></tr>`;
+    })
+    .join("\n");
+  return `<table id="comparison-table"><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/**
+ * The report: one self-contained HTML page (inline style and script, inline SVG, no network):
+ * the experiment's description, a plot per metric against the first swept parameter (a line per
+ * scheduler with its 95% CI band), the comparison table (best per point in bold), failures, and
+ * the chosen run's Gantt chart with its utilization curve. All text is escaped. Deterministic.
+ */
+export function reportHtml(input: ReportInput): string {
+  const { plan } = input;
+  const total = plan.points.length * plan.seeds.length * plan.schedulers.length;
+  const x = plan.params[0] ?? "(one point)";
+  const parts: string[] = [];
+  parts.push(
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(`sched-sim report: ${plan.name}`)}</title>`,
+    `<style>${STYLE}</style></head><body>`,
+    `<h1>${escapeHtml(plan.title)}</h1>`,
+    plan.description === "" ? "" : `<p>${escapeHtml(plan.description)}</p>`,
+    `<p class="note">Experiment <code>${escapeHtml(plan.name)}</code>: ${plan.points.length} grid point${plan.points.length === 1 ? "" : "s"}${plan.params.length > 0 ? ` (${escapeHtml(plan.params.join(" x "))})` : ""} x ${plan.seeds.length} seed${plan.seeds.length === 1 ? "" : "s"} x ${plan.schedulers.length} scheduler${plan.schedulers.length === 1 ? "" : "s"} = ${total} runs; ${input.finished} finished, ${input.failures.length} failed. Means with Student-t 95% confidence intervals over seeds.</p>`,
+    '<h2 id="metrics">Metrics</h2><div class="plots">',
+  );
+  for (const metric of plan.metrics) {
+    const info = metricInfo(metric);
+    parts.push(
+      linePlot({
+        id: metric,
+        title: `${info.title} against ${x}`,
+        xLabel: x,
+        yLabel: info.title,
+        series: metricSeries(plan, input.rows, metric),
+      }),
+    );
+  }
+  parts.push(
+    "</div>",
+    '<h2 id="comparison">Comparison</h2>',
+    comparisonTable(plan, input.comparison),
+  );
+  parts.push('<p class="note">Bold: the best scheduler at each point for that metric.</p>');
+  if (input.failures.length > 0) {
+    parts.push(
+      '<h2 id="failures">Failed runs</h2><ul>',
+      ...input.failures.map(
+        (f) => `<li><code>${escapeHtml(f.key)}</code>: ${escapeHtml(f.error)}</li>`,
+      ),
+      "</ul>",
+    );
+  }
+  const run = input.run;
+  if (run !== undefined) {
+    parts.push(`<h2 id="gantt">Run <code>${escapeHtml(run.key)}</code></h2>`);
+    for (const n of run.notes) parts.push(`<p class="note">${escapeHtml(n)}</p>`);
+    if (run.trace !== undefined) {
+      parts.push(
+        `<p class="note">Jobs on machines over time (a row per core; hover a bar for its job), and below it the fraction of busy cores. Time in seconds.</p>`,
+        '<p id="zoom-controls" hidden><button id="zoom-in">zoom in</button> <button id="zoom-out">zoom out</button> <button id="zoom-reset">reset</button> (or the mouse wheel; drag to pan)</p>',
+        ganttHtml(run.trace),
+      );
+    } else {
+      parts.push(
+        `<p class="warning">No Gantt chart: ${escapeHtml(run.error ?? "the run could not be simulated")}</p>`,
+      );
+    }
+  }
+  parts.push(
+    `<p class="note">Generated by sched-sim ${escapeHtml(input.version)}.</p>`,
+    `<script>${ZOOM_SCRIPT}</script>`,
+    "</body></html>",
+  );
+  return `${parts.filter((p) => p !== "").join("\n")}\n`;
+}

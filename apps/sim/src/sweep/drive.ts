@@ -1,0 +1,109 @@
+import { join } from "node:path";
+import type { Io } from "../command.js";
+import type { Experiment } from "../experiments/experiment.js";
+import { optionText } from "../schedulers.js";
+import type { SweepPlan } from "./plan.js";
+import { inlineExecutor, workerExecutor } from "./pool.js";
+import { resultsTable, summarizeSweep } from "./results.js";
+import { runSweep, type SweepOutcome, type SweepProgress } from "./sweep.js";
+
+/** The sweep plan of a registry experiment: its grid of one parameter, seeds 1..`seeds`. */
+export function planFromExperiment(
+  experiment: Experiment,
+  quick: boolean,
+  seeds: number,
+): SweepPlan {
+  return {
+    name: experiment.name,
+    title: experiment.title,
+    description: experiment.description,
+    source: { kind: "registry", experiment: experiment.name, quick },
+    params: [experiment.param],
+    points: experiment.values(quick).map((v) => [v]),
+    seeds: Array.from({ length: seeds }, (_, i) => i + 1),
+    schedulers: experiment.schedulers().map((c) => ({
+      name: c.entry.name,
+      opts: Object.keys(c.options)
+        .sort()
+        .map((k) => `${k}=${optionText(c.options[k] as string | number | boolean)}`),
+      label: c.label,
+    })),
+    metrics: experiment.metrics.map((m) => m.key),
+  };
+}
+
+/** A duration for the progress line: `42s`, `3m05s`, `1h02m`. */
+export function shortDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+/** The progress line: `NAME: 37/200 runs, 163 left, ~1m12s left, 2 failed`. */
+export function progressLine(name: string, p: SweepProgress): string {
+  const left = p.total - p.done;
+  const eta =
+    p.remainingMs === undefined || left === 0 ? "" : `, ~${shortDuration(p.remainingMs)} left`;
+  return `${name}: ${p.done}/${p.total} runs, ${left} to go${eta}${p.failed > 0 ? `, ${p.failed} failed` : ""}`;
+}
+
+/** How a command runs a sweep. */
+export interface DriveOptions {
+  readonly out?: string;
+  /** Worker threads (ignored without `io.worker`: runs are then done on this thread). */
+  readonly jobs: number;
+  readonly quiet: boolean;
+  /** Test hook: called after each run's file is written. */
+  readonly onRunWritten?: (key: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Run `plan` for a command: worker threads when `io.worker` is known, progress on `io.progress`
+ * (unless quiet), the results table on stdout, a failures summary on stderr. Returns the exit
+ * code: 0, or 1 when a run failed.
+ */
+export async function driveSweep(
+  plan: SweepPlan,
+  io: Io,
+  options: DriveOptions,
+): Promise<{ code: number; outcome: SweepOutcome }> {
+  const started = Date.now();
+  const progress = options.quiet ? undefined : io.progress;
+  const worker = io.worker;
+  const outcome = await runSweep(
+    plan,
+    (pending) =>
+      worker === undefined || options.jobs < 1
+        ? inlineExecutor(plan)
+        : workerExecutor(plan, worker, Math.min(options.jobs, pending)),
+    {
+      ...(options.out === undefined ? {} : { out: options.out }),
+      ...(progress === undefined
+        ? {}
+        : { onProgress: (p: SweepProgress) => progress(progressLine(plan.name, p)) }),
+      ...(options.onRunWritten === undefined ? {} : { onRunWritten: options.onRunWritten }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+  progress?.("");
+  io.stdout(resultsTable(plan, summarizeSweep(plan, outcome.records)));
+  const { failures } = outcome;
+  if (failures.length > 0) {
+    io.stderr(`${failures.length} of ${outcome.total} runs failed:\n`);
+    for (const f of failures) io.stderr(`  ${f.key}: ${f.error}\n`);
+  }
+  if (!options.quiet) {
+    const ran = outcome.records.length - outcome.skipped;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const where =
+      options.out === undefined
+        ? ""
+        : `; wrote ${join(options.out, "results.csv")} and ${join(options.out, "runs.csv")}`;
+    io.stderr(
+      `${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${where}\n`,
+    );
+  }
+  return { code: failures.length > 0 || outcome.interrupted ? 1 : 0, outcome };
+}

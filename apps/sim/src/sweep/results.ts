@@ -1,0 +1,238 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
+import { type Summary, summarize } from "../stats.js";
+import { UsageError } from "../usage-error.js";
+import type { RunRecord, RunTiming } from "./execute.js";
+import { metricInfo } from "./metrics.js";
+import type { SweepPlan } from "./plan.js";
+
+/** Format tag of `experiment.json`. */
+export const SWEEP_FORMAT = "sched-sim-sweep/1";
+
+/** `experiment.json`: the plan of the sweep whose results a directory holds. */
+export function experimentJson(plan: SweepPlan): string {
+  return stableJson({ format: SWEEP_FORMAT, plan: plan as unknown as JsonValue });
+}
+
+/** `runs/KEY.json`: the record (deterministic) and the timing block (wall clock, apart). */
+export function runJson(record: RunRecord, timing: RunTiming): string {
+  return stableJson({ ...(record as unknown as Record<string, JsonValue>), timing: { ...timing } });
+}
+
+/**
+ * A record read back from `runs/KEY.json` (metrics written as `null`, i.e. undefined, become
+ * NaN). Summaries are always computed from records in this written form, so a resumed sweep and
+ * an uninterrupted one give the same bytes.
+ *
+ * @throws Error when the text is not a run record.
+ */
+export function parseRunJson(text: string): RunRecord {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  const metrics = doc.metrics as Record<string, number | null> | undefined;
+  if (typeof doc.key !== "string" || typeof metrics !== "object" || metrics === null) {
+    throw new Error("not a run record");
+  }
+  const numbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(metrics)) numbers[k] = v === null ? Number.NaN : v;
+  return {
+    key: doc.key,
+    scheduler: String(doc.scheduler),
+    params: doc.params as Record<string, number>,
+    seed: Number(doc.seed),
+    metrics: numbers,
+    events: Number(doc.events),
+    decisions: Number(doc.decisions),
+  };
+}
+
+/** A record as it reads back after being written (numbers rounded as the files round them). */
+export function asWritten(record: RunRecord): RunRecord {
+  return parseRunJson(runJson(record, { wallMs: 0, schedulerMs: 0 }));
+}
+
+/** A failed run, as `failed/KEY.json` holds it. */
+export interface RunFailure {
+  readonly key: string;
+  readonly scheduler: string;
+  readonly params: Readonly<Record<string, number>>;
+  readonly seed: number;
+  readonly error: string;
+}
+
+/** What a sweep directory holds. */
+export interface SweepDir {
+  readonly plan: SweepPlan;
+  /** Finished runs, in plan order (points, seeds, schedulers). */
+  readonly records: readonly RunRecord[];
+  /** Runs whose last attempt failed (and have no result). */
+  readonly failures: readonly RunFailure[];
+}
+
+/** The plan in `DIR/experiment.json`, or a {@link UsageError} saying what is wrong. */
+export async function readPlan(dir: string, command: string): Promise<SweepPlan> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, "experiment.json"), "utf8");
+  } catch {
+    throw new UsageError(
+      `${command}: ${dir} is not a sweep directory (no experiment.json); run 'sched-sim sweep FILE --out ${dir}' first`,
+      command,
+    );
+  }
+  const doc = JSON.parse(text) as { format?: unknown; plan?: SweepPlan };
+  if (doc.format !== SWEEP_FORMAT || doc.plan === undefined) {
+    throw new UsageError(
+      `${command}: ${join(dir, "experiment.json")}: expected format "${SWEEP_FORMAT}"`,
+      command,
+    );
+  }
+  return doc.plan;
+}
+
+/** The `*.json` files of `dir` (not the dot-prefixed temporaries), sorted; none if it is absent. */
+export async function jsonFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => f.endsWith(".json") && !f.startsWith(".")).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Read a sweep directory: its plan, its finished runs (plan order) and its failures. */
+export async function readSweepDir(dir: string, command: string): Promise<SweepDir> {
+  const plan = await readPlan(dir, command);
+  const byKey = new Map<string, RunRecord>();
+  for (const f of await jsonFiles(join(dir, "runs"))) {
+    try {
+      const r = parseRunJson(await readFile(join(dir, "runs", f), "utf8"));
+      byKey.set(r.key, r);
+    } catch {
+      // not a record (a stray file): ignored, the run counts as not done
+    }
+  }
+  const failures: RunFailure[] = [];
+  for (const f of await jsonFiles(join(dir, "failed"))) {
+    try {
+      const failure = JSON.parse(await readFile(join(dir, "failed", f), "utf8")) as RunFailure;
+      if (!byKey.has(failure.key)) failures.push(failure);
+    } catch {
+      // ignored, as above
+    }
+  }
+  return { plan, records: orderRecords(plan, [...byKey.values()]), failures };
+}
+
+/** `records` in plan order: points, then seeds, then schedulers; records of other plans dropped. */
+export function orderRecords(plan: SweepPlan, records: readonly RunRecord[]): RunRecord[] {
+  const labels = plan.schedulers.map((s) => s.label);
+  const pointIndex = new Map(plan.points.map((p, i) => [JSON.stringify(p), i]));
+  const rank = (r: RunRecord): number[] => [
+    pointIndex.get(JSON.stringify(plan.params.map((p) => r.params[p]))) ?? -1,
+    plan.seeds.indexOf(r.seed),
+    labels.indexOf(r.scheduler),
+  ];
+  return records
+    .map((r) => ({ r, k: rank(r) }))
+    .filter(({ k }) => k.every((x) => x >= 0))
+    .sort((a, b) => {
+      for (let i = 0; i < 3; i++) {
+        const d = (a.k[i] as number) - (b.k[i] as number);
+        if (d !== 0) return d;
+      }
+      return 0;
+    })
+    .map(({ r }) => r);
+}
+
+/** A metric of a scheduler at a grid point, over its seeds. */
+export interface ResultRow extends Summary {
+  readonly scheduler: string;
+  /** The point's value of each of `plan.params`. */
+  readonly point: readonly number[];
+  readonly metric: string;
+}
+
+/**
+ * Summarize `records` (plan order) per scheduler x point x metric: mean and Student-t 95% CI over
+ * seeds. Rows: schedulers outermost (plan order), then points, then `plan.metrics`; a point with no
+ * finished run gives `runs` 0 and NaN.
+ */
+export function summarizeSweep(plan: SweepPlan, records: readonly RunRecord[]): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const s of plan.schedulers) {
+    for (const point of plan.points) {
+      const mine = records.filter(
+        (r) => r.scheduler === s.label && plan.params.every((p, i) => r.params[p] === point[i]),
+      );
+      for (const metric of plan.metrics) {
+        rows.push({
+          scheduler: s.label,
+          point,
+          metric,
+          ...summarize(mine.map((r) => r.metrics[metric] ?? Number.NaN)),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** `results.csv`: `scheduler,<param>...,metric,mean,ci95,runs`; ci95 empty with fewer than 2 runs. */
+export function resultsCsv(plan: SweepPlan, rows: readonly ResultRow[]): string {
+  return toCsv(
+    ["scheduler", ...plan.params, "metric", "mean", "ci95", "runs"],
+    rows.map((r) => [r.scheduler, ...r.point, r.metric, r.mean, r.ci95, r.runs]),
+  );
+}
+
+/** `runs.csv`: every run's value of each reported metric: `key,scheduler,<param>...,seed,metric,value`. */
+export function runsCsv(plan: SweepPlan, records: readonly RunRecord[]): string {
+  const rows: (string | number)[][] = [];
+  for (const r of records) {
+    for (const m of plan.metrics) {
+      rows.push([
+        r.key,
+        r.scheduler,
+        ...plan.params.map((p) => r.params[p] as number),
+        r.seed,
+        m,
+        r.metrics[m] ?? Number.NaN,
+      ]);
+    }
+  }
+  return toCsv(["key", "scheduler", ...plan.params, "seed", "metric", "value"], rows);
+}
+
+/** `mean ± ci95` with `digits` decimals (`mean` alone when there is no CI, `-` when no runs). */
+export function meanCell(r: Summary | undefined, digits: number): string {
+  if (r === undefined || r.runs === 0) return "-";
+  return Number.isFinite(r.ci95)
+    ? `${fixed(r.mean, digits)} ± ${fixed(r.ci95, digits)}`
+    : fixed(r.mean, digits);
+}
+
+/** The printed table: one row per scheduler x point, a `mean ± ci95` column per metric, `runs`. */
+export function resultsTable(plan: SweepPlan, rows: readonly ResultRow[]): string {
+  const perRow = Math.max(1, plan.metrics.length);
+  const lines: string[][] = [];
+  for (let i = 0; i < rows.length; i += perRow) {
+    const group = rows.slice(i, i + perRow);
+    const first = group[0] as ResultRow;
+    lines.push([
+      first.scheduler,
+      ...first.point.map(String),
+      ...plan.metrics.map((m, j) => meanCell(group[j], metricInfo(m).digits)),
+      String(first.runs),
+    ]);
+  }
+  return renderTable(
+    [
+      { title: "scheduler", align: "left" },
+      ...plan.params.map((p) => ({ title: p, align: "right" as const })),
+      ...plan.metrics.map((m) => ({ title: metricInfo(m).title, align: "right" as const })),
+      { title: "runs", align: "right" },
+    ],
+    lines,
+  );
+}

@@ -1,0 +1,237 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readExperimentFile } from "../src/sweep/experiment-file.js";
+import { planTasks, runKey } from "../src/sweep/plan.js";
+import { inlineExecutor } from "../src/sweep/pool.js";
+import { runSweep } from "../src/sweep/sweep.js";
+import { cli, tempDir } from "./helpers.js";
+import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+
+/** A run file without its (wall-clock) timing block. */
+async function withoutTiming(path: string): Promise<string> {
+  const doc = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+  delete doc.timing;
+  return JSON.stringify(doc);
+}
+
+describe("sched-sim sweep", () => {
+  it("runs the grid, writes one file per run, results.csv and runs.csv, same bytes twice", async () => {
+    const file = await writeExperiment(smallExperiment([0.3, 0.6], 3));
+    const a = await tempDir();
+    const r = await cli("sweep", file, "--out", a);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/scheduler\s+load\s+mean wait \(s\)\s+utilization\s+runs/);
+    expect(r.stdout).toMatch(/^easy\(order=sjf\)\s+0\.6\s/m);
+    expect(r.stderr).toContain("12 runs in");
+    expect((await readdir(join(a, "runs"))).sort()).toHaveLength(2 * 3 * 2);
+    const results = await readFile(join(a, "results.csv"), "utf8");
+    expect(results.split("\n")[0]).toBe("scheduler,load,metric,mean,ci95,runs");
+    expect(results.trimEnd().split("\n")).toHaveLength(1 + 2 * 2 * 2);
+    const b = await tempDir();
+    expect((await cli("sweep", file, "--out", b, "--quiet")).code).toBe(0);
+    for (const f of ["results.csv", "runs.csv", "experiment.json"]) {
+      expect(await readFile(join(b, f), "utf8"), f).toBe(await readFile(join(a, f), "utf8"));
+    }
+    for (const f of await readdir(join(a, "runs"))) {
+      expect(await withoutTiming(join(b, "runs", f))).toBe(await withoutTiming(join(a, "runs", f)));
+    }
+  });
+
+  it("killed half-way (abort after k runs) and restarted: exactly N results, none twice, same summary", async () => {
+    const file = await writeExperiment(smallExperiment([0.3, 0.5, 0.7], 4));
+    const plan = await readExperimentFile(file);
+    const total = planTasks(plan).length;
+    expect(total).toBe(24);
+    const out = await tempDir();
+    const controller = new AbortController();
+    let written = 0;
+    const first = await runSweep(plan, () => inlineExecutor(plan), {
+      out,
+      signal: controller.signal,
+      onRunWritten: () => {
+        written++;
+        if (written === 10) controller.abort();
+      },
+    });
+    expect(first.interrupted).toBe(true);
+    expect(await readdir(join(out, "runs"))).toHaveLength(10);
+    await expect(readFile(join(out, "results.csv"))).rejects.toThrow();
+
+    const keys: string[] = [];
+    const second = await runSweep(plan, () => inlineExecutor(plan), {
+      out,
+      onRunWritten: (k) => keys.push(k),
+    });
+    expect(second.skipped).toBe(10);
+    expect(keys).toHaveLength(total - 10);
+    const files = await readdir(join(out, "runs"));
+    expect(files).toHaveLength(total);
+    expect(new Set(files).size).toBe(total);
+    expect(files.sort()).toEqual(
+      planTasks(plan)
+        .map((t) => `${t.key}.json`)
+        .sort(),
+    );
+    const runsCsv = (await readFile(join(out, "runs.csv"), "utf8")).trimEnd().split("\n");
+    expect(runsCsv).toHaveLength(1 + total * plan.metrics.length);
+    expect(new Set(runsCsv).size).toBe(runsCsv.length);
+
+    const fresh = await tempDir();
+    await runSweep(plan, () => inlineExecutor(plan), { out: fresh });
+    expect(await readFile(join(out, "results.csv"), "utf8")).toBe(
+      await readFile(join(fresh, "results.csv"), "utf8"),
+    );
+    expect(await readFile(join(out, "runs.csv"), "utf8")).toBe(
+      await readFile(join(fresh, "runs.csv"), "utf8"),
+    );
+  });
+
+  it("a failing run is summarized with its error, exits 1, and is tried again on restart", async () => {
+    const file = await writeExperiment({
+      name: "elo-fail",
+      workload: { type: "elo", machines: 4, jobs: 5 },
+      schedulers: ["mct"],
+      grid: { fluctuation: [0.1, -1] },
+      seeds: 2,
+      metrics: ["makespan"],
+    });
+    const out = await tempDir();
+    const r = await cli("sweep", file, "--out", out, "--quiet");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("2 of 4 runs failed:");
+    expect(r.stderr).toMatch(/mct\.fluctuation=-1\.s1-[0-9a-f]{8}: .*fluctuation/);
+    expect(await readdir(join(out, "runs"))).toHaveLength(2);
+    expect(await readdir(join(out, "failed"))).toHaveLength(2);
+    const again = await cli("sweep", file, "--out", out, "--quiet");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("2 of 4 runs failed:");
+    const results = await readFile(join(out, "results.csv"), "utf8");
+    expect(results).toContain("mct,-1,makespan,,,0");
+  });
+
+  it("refuses a directory that holds another experiment, or other files", async () => {
+    const out = await tempDir();
+    expect(
+      (
+        await cli(
+          "sweep",
+          await writeExperiment(smallExperiment([0.3], 1)),
+          "--out",
+          out,
+          "--quiet",
+        )
+      ).code,
+    ).toBe(0);
+    const other = await cli(
+      "sweep",
+      await writeExperiment(smallExperiment([0.4], 1)),
+      "--out",
+      out,
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("holds results of a different experiment");
+    const notEmpty = await cli(
+      "sweep",
+      await writeExperiment(smallExperiment([0.3], 1)),
+      "--out",
+      join(out, "runs"),
+    );
+    expect(notEmpty.code).toBe(2);
+    expect(notEmpty.stderr).toContain("is not empty and holds no experiment.json");
+  });
+
+  it("run keys are stable, distinct and file-name safe", () => {
+    const k = runKey("easy(order=sjf)", { load: 0.5 }, 3);
+    expect(k).toMatch(/^easy_order=sjf_\.load=0\.5\.s3-[0-9a-f]{8}$/);
+    expect(runKey("easy(order=sjf)", { load: 0.5 }, 3)).toBe(k);
+    expect(runKey("easy_order=sjf_", { load: 0.5 }, 3)).not.toBe(k);
+  });
+});
+
+describe("experiment file validation", () => {
+  const base = smallExperiment([0.3], 1);
+  const cases: [string, unknown, string][] = [
+    ["not JSON", "{ name: ", "not valid JSON"],
+    [
+      "unknown top key",
+      { ...base, schedulrs: [] },
+      "schedulrs: unknown key (did you mean schedulers?)",
+    ],
+    ["missing name", { ...base, name: undefined }, "name: expected a non-empty string"],
+    [
+      "bad workload type",
+      { ...base, workload: { type: "synthetc" } },
+      'workload.type: expected one of synthetic, swf, model, elo (did you mean synthetic?), got "synthetc"',
+    ],
+    [
+      "bad jobs",
+      { ...base, workload: { type: "synthetic", jobs: 0 } },
+      "workload.jobs: expected an integer >= 1, got 0",
+    ],
+    [
+      "unknown scheduler",
+      { ...base, schedulers: ["fcfs", "esy"] },
+      "schedulers[1]: option --scheduler: unknown scheduler 'esy'",
+    ],
+    [
+      "bad option",
+      { ...base, schedulers: [{ name: "easy", options: { order: "random" } }] },
+      "schedulers[0]: option --opt order=random: expected one of fcfs, sjf",
+    ],
+    [
+      "repeated label",
+      { ...base, schedulers: ["fcfs", "fcfs"] },
+      "schedulers[1]: expected a label not used twice",
+    ],
+    [
+      "grid key",
+      { ...base, grid: { lod: [0.3] } },
+      "grid.lod: not a parameter of workload type synthetic (did you mean load?)",
+    ],
+    [
+      "grid values",
+      { ...base, grid: { load: [0.3, "x"] } },
+      'grid.load[1]: expected a finite number, got "x"',
+    ],
+    ["seeds", { ...base, seeds: 0 }, "seeds: expected an integer >= 1, got 0"],
+    ["metric", { ...base, metrics: ["meanWiat"] }, "metrics[0]: expected one of"],
+    [
+      "platform with elo",
+      { ...base, workload: { type: "elo" } },
+      "platform: not allowed with workload type elo",
+    ],
+    [
+      "missing trace",
+      { ...base, workload: { type: "swf", path: "nope.swf" } },
+      "workload.path: cannot read",
+    ],
+    [
+      "model option",
+      {
+        ...base,
+        platform: undefined,
+        workload: { type: "model", model: "lublin", options: { jobs: "ten" } },
+      },
+      "workload.options.jobs:",
+    ],
+  ];
+  for (const [what, doc, message] of cases) {
+    it(`${what}: exit 2 naming the key`, async () => {
+      const file = await writeExperiment(doc);
+      const r = await cli("sweep", file, "--out", await tempDir());
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr.startsWith(`sched-sim: sweep: ${file}`)).toBe(true);
+    });
+  }
+
+  it("bad usage of the command itself exits 2", async () => {
+    expect((await cli("sweep")).stderr).toContain("missing argument <file>");
+    const file = await writeExperiment(base);
+    expect((await cli("sweep", file)).stderr).toContain("option --out DIR is required");
+    expect((await cli("sweep", file, "--out", "x", "--jobs", "0")).stderr).toContain(
+      "option --jobs must be an integer in [1, 256], got '0'",
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { InvalidInputError } from "@sched/core";
+import { mfs } from "@sched/matching";
+import { describe, expect, it } from "vitest";
+import { buildMatrix } from "../src/matrix.js";
+import { paperHeuristics } from "../src/paperHeuristics.js";
+import { makePlan } from "../src/plan.js";
+import { farm, job, rowOf } from "./helpers.js";
+
+describe("makePlan", () => {
+  it("clears the job that loses the license knapsack (one copy, two requests)", () => {
+    const platform = farm({ licenses: [{ name: "cad", copies: 1 }] });
+    // job 1 is older (anti-aging): its row mean is larger, so the knapsack keeps it
+    const rows = [
+      rowOf(job({ id: 1, submit: 0, licenses: { cad: 1 } })),
+      rowOf(job({ id: 2, submit: 90, licenses: { cad: 1 } })),
+      rowOf(job({ id: 3, submit: 90 })),
+    ];
+    const plan = makePlan(buildMatrix({ now: 100, platform, jobs: rows }, paperHeuristics()), {
+      matcher: "mfs",
+    });
+    expect(plan.cleared).toEqual([2]);
+    expect(plan.critical).toEqual(["cad"]);
+    expect(plan.rowToCol[1]).toBe(-1);
+    expect(plan.rowToCol[0]).toBeGreaterThanOrEqual(0);
+    expect(plan.rowToCol[2]).toBeGreaterThanOrEqual(0);
+    expect(Array.from(plan.weights.subarray(3, 6))).toEqual([0, 0, 0]);
+  });
+  it("leaves node-locked licenses to the minimal requirements (never cleared)", () => {
+    const platform = farm({
+      licenses: [{ name: "nl", kind: "node-locked", copies: 1, machines: [0] }],
+    });
+    const rows = [
+      rowOf(job({ id: 1, licenses: { nl: 1 } })),
+      rowOf(job({ id: 2, licenses: { nl: 1 } })),
+    ];
+    const plan = makePlan(buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics()));
+    expect(plan.cleared).toEqual([]);
+    expect(plan.matching.size).toBe(1); // one machine has the license
+  });
+  it("matches one job per machine and one machine per job, eligible pairs only", () => {
+    const platform = farm();
+    const rows = [1, 2, 3, 4].map((id) => rowOf(job({ id, cores: id === 1 ? 4 : 1 })));
+    for (const matcher of ["mis", "mfs", "imfs"] as const) {
+      const m = buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics());
+      const plan = makePlan(m, { matcher });
+      const used = new Set<number>();
+      plan.rowToCol.forEach((c, i) => {
+        if (c < 0) return;
+        expect(used.has(c)).toBe(false);
+        used.add(c);
+        expect(m.weights[i * 3 + c]).toBeGreaterThan(0);
+      });
+      expect(plan.rowToCol[0]).toBe(1); // the 4-core job fits only on m1
+    }
+  });
+  it("imfs from a previous plan finds a matching as good as mfs from scratch", () => {
+    const platform = farm();
+    const first = [1, 2, 3].map((id) => rowOf(job({ id, estimate: 10 * id })));
+    const p1 = makePlan(buildMatrix({ now: 0, platform, jobs: first }, paperHeuristics()), {
+      matcher: "imfs",
+    });
+    const second = [...first.slice(1), rowOf(job({ id: 4, submit: 5, estimate: 7 }))];
+    const m2 = buildMatrix({ now: 5, platform, jobs: second }, paperHeuristics());
+    const inc = makePlan(m2, {
+      matcher: "imfs",
+      previous: { rowIds: p1.rowIds, matching: p1.matching as ReturnType<typeof mfs> },
+    });
+    const fresh = mfs({ rows: m2.rows, cols: m2.cols, weights: m2.weights });
+    expect(inc.matching.size).toBe(fresh.size);
+    expect(inc.matching.weight).toBeCloseTo(fresh.weight, 9);
+  });
+  it("rejects an unknown matcher or knapsack", () => {
+    const m = buildMatrix({ now: 0, platform: farm(), jobs: [] }, []);
+    expect(() => makePlan(m, { matcher: "hungarian" as never })).toThrow(InvalidInputError);
+    expect(() => makePlan(m, { knapsack: "dp" as never })).toThrow(/options.knapsack/);
+  });
+});

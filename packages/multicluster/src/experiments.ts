@@ -1,0 +1,239 @@
+import { computeMetrics, type Job, type Platform, simulate } from "@sched/core";
+import type { ProfileOf } from "./cost.js";
+import { oasExecutionModel } from "./execution.js";
+import { type OasStatus, solveOas } from "./mip.js";
+import { OAS_RULES, type OasRule, oasHeuristic, oasPlanScheduler } from "./oas-heuristics.js";
+import { multiClusterPlatform } from "./platform.js";
+import { type SpaceSharingPolicy, simulateSpaceSharing } from "./space-sharing.js";
+import { moldableWorkload, type OasWorkload, oasWorkload } from "./workloads.js";
+
+/** Options of {@link spaceSharingExperiment}. */
+export interface SpaceSharingExperimentOptions {
+  /** Clusters. @defaultValue `8` */
+  readonly clusters?: number;
+  /** Processors per cluster. @defaultValue `8` */
+  readonly nodes?: number;
+  /** Offered loads. @defaultValue `[0.2, 0.4, 0.6, 0.8]` */
+  readonly loads?: readonly number[];
+  /** Jobs per run. @defaultValue `2000` */
+  readonly jobs?: number;
+  /** Background loads compared (0 = none). @defaultValue `[0, 0.3]` */
+  readonly backgroundLoads?: readonly number[];
+  /**
+   * Speeds of the heterogeneous platform's clusters (cycled). @defaultValue
+   * `[1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2]` (assumed ratios in the spirit of the paper's Pentium
+   * 3/4 SPECfp2000 figures, which it does not list)
+   */
+  readonly heterogeneousSpeeds?: readonly number[];
+  /** @defaultValue `1` */
+  readonly seed?: number;
+}
+
+/** One row of {@link spaceSharingExperiment}. */
+export interface SpaceSharingRow {
+  readonly policy: SpaceSharingPolicy;
+  readonly heterogeneous: boolean;
+  readonly backgroundLoad: number;
+  readonly load: number;
+  readonly meanResponse: number;
+  readonly utilization: number;
+  readonly makespan: number;
+  readonly jobs: number;
+}
+
+/**
+ * The first paper's experiment: mean response time and utilization against offered load for
+ * the dynamic policy and adaptive partitioning, on a homogeneous and a heterogeneous
+ * `clusters x nodes` platform, with and without background load. Same workload (seeded) for
+ * both policies at each load. Pure and deterministic.
+ *
+ * Complexity: O(settings * jobs * P log P).
+ *
+ * @example
+ * ```ts
+ * spaceSharingExperiment({ loads: [0.5], jobs: 500 }).length; // 2 policies x 2 platforms x 2 background loads
+ * ```
+ */
+export function spaceSharingExperiment(options: SpaceSharingExperimentOptions = {}): SpaceSharingRow[] {
+  const K = options.clusters ?? 8;
+  const N = options.nodes ?? 8;
+  const speeds = options.heterogeneousSpeeds ?? [1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2];
+  const rows: SpaceSharingRow[] = [];
+  for (const heterogeneous of [false, true]) {
+    const platform = multiClusterPlatform(
+      Array.from({ length: K }, (_, k) => ({
+        nodes: N,
+        speed: heterogeneous ? speeds[k % speeds.length]! : 1,
+        bandwidth: 12.5e6,
+      })),
+    );
+    for (const backgroundLoad of options.backgroundLoads ?? [0, 0.3]) {
+      for (const load of options.loads ?? [0.2, 0.4, 0.6, 0.8]) {
+        const jobs = moldableWorkload({
+          jobs: options.jobs ?? 2000,
+          load,
+          processors: K * N,
+          maxParallelism: K * N,
+          seed: options.seed ?? 1,
+        });
+        for (const policy of ["dynamic", "adaptive"] as const) {
+          const r = simulateSpaceSharing(jobs, platform, { policy, backgroundLoad, seed: options.seed ?? 1 });
+          rows.push({
+            policy,
+            heterogeneous,
+            backgroundLoad,
+            load,
+            meanResponse: r.meanResponse,
+            utilization: r.utilization,
+            makespan: r.makespan,
+            jobs: r.records.length,
+          });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** Options of {@link oasExperiment}. */
+export interface OasExperimentOptions {
+  /** Slot sizes for part (a), as fractions of the mean base time. @defaultValue `[0.15, 0.25, 0.5, 1, 1.5, 2, 2.5]` */
+  readonly slotFractions?: readonly number[];
+  /** Slot size for part (b), as a fraction of the mean base time. @defaultValue `0.5` */
+  readonly comparisonFraction?: number;
+  /** Workloads for part (b). @defaultValue `[1, 2, 3, 4, 5, 6]` */
+  readonly workloads?: readonly (1 | 2 | 3 | 4 | 5 | 6)[];
+  /** Workload of part (a). @defaultValue `3` */
+  readonly slotWorkload?: 1 | 2 | 3 | 4 | 5 | 6;
+  /** Jobs of each workload used (the first ones). @defaultValue `8` */
+  readonly jobs?: number;
+  /** HiGHS time limit per solve, seconds. @defaultValue `20` */
+  readonly timeLimit?: number;
+  /** @defaultValue `1` */
+  readonly seed?: number;
+}
+
+/** A row of part (a): one slot size. */
+export interface OasSlotRow {
+  readonly fraction: number;
+  readonly eta: number;
+  readonly status: OasStatus;
+  /** Slotted makespan of the MIP, seconds. */
+  readonly mipMakespan: number | null;
+  /** Makespan of the MIP's plan run by the core engine with the OAS cost model, each job at its slot. */
+  readonly makespan: number | null;
+  /** The same plan run compacted (`oasPlanScheduler` with `compact`). */
+  readonly compactMakespan: number | null;
+  readonly gap: number | null;
+  readonly solveTimeMs: number;
+}
+
+/** A row of part (b): one method on one workload. */
+export interface OasComparisonRow {
+  readonly workload: string;
+  readonly method: "OAS" | OasRule;
+  readonly makespan: number | null;
+  readonly meanResponse: number | null;
+  readonly utilization: number | null;
+  /** OAS only: solver time and status. */
+  readonly solveTimeMs?: number;
+  readonly status?: OasStatus;
+}
+
+/** What {@link oasExperiment} returns. */
+export interface OasExperimentResult {
+  readonly slots: readonly OasSlotRow[];
+  readonly comparison: readonly OasComparisonRow[];
+}
+
+/** The paper's platform: 3 clusters x 2 nodes, Gamma 1 / 0.75 / 0.5, Gigabit links. */
+export function oasPlatform(): Platform {
+  return multiClusterPlatform([
+    { nodes: 2, speed: 1, bandwidth: 125e6 },
+    { nodes: 2, speed: 0.75, bandwidth: 125e6 },
+    { nodes: 2, speed: 0.5, bandwidth: 125e6 },
+  ]);
+}
+
+async function runOas(w: OasWorkload, platform: Platform, fraction: number, timeLimit: number) {
+  const profile: ProfileOf = (job: Job) => w.profiles.get(job.id)!;
+  const mean = w.jobs.reduce((s, j) => s + j.estimate, 0) / Math.max(1, w.jobs.length);
+  const eta = fraction * mean;
+  const r = await solveOas(w.jobs, platform, { eta, profile, timeLimit });
+  let metrics: ReturnType<typeof computeMetrics> | null = null;
+  let compacted: ReturnType<typeof computeMetrics> | null = null;
+  if (r.schedule.length > 0) {
+    const executionModel = oasExecutionModel({ profile });
+    const replay = (compact: boolean) =>
+      computeMetrics(simulate(w.jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact, profile }), { executionModel }));
+    metrics = replay(false);
+    compacted = replay(true);
+  }
+  return { r, eta, metrics, compacted };
+}
+
+/**
+ * The OAS paper's experiments on {@link oasPlatform}: (a) the slot size from 15% to 250% of
+ * the mean base time on one workload: the MIP's slotted makespan, the makespan of its plan run
+ * by the core engine, the gap and the solve time; (b) OAS against the six heuristics on
+ * WL-1..WL-6 ({@link oasWorkload}), every method run by the core engine with the OAS cost
+ * model (makespan, mean response, utilization; OAS's plan run compacted, so that it is not
+ * charged the idle time of slot rounding that the heuristics, which run in continuous time, do
+ * not pay). Deterministic but for `solveTimeMs` and for
+ * time-limited solves, whose incumbents depend on the machine's speed.
+ *
+ * Complexity: up to `(fractions + workloads) * timeLimit` seconds of solving.
+ *
+ * @example
+ * ```ts
+ * const { slots, comparison } = await oasExperiment({ timeLimit: 5 });
+ * ```
+ */
+export async function oasExperiment(options: OasExperimentOptions = {}): Promise<OasExperimentResult> {
+  const platform = oasPlatform();
+  const seed = options.seed ?? 1;
+  const timeLimit = options.timeLimit ?? 20;
+  const cut = (w: OasWorkload): OasWorkload => ({ ...w, jobs: w.jobs.slice(0, options.jobs ?? 8) });
+  const slots: OasSlotRow[] = [];
+  const wa = cut(oasWorkload(options.slotWorkload ?? 3, seed));
+  for (const fraction of options.slotFractions ?? [0.15, 0.25, 0.5, 1, 1.5, 2, 2.5]) {
+    const { r, eta, metrics, compacted } = await runOas(wa, platform, fraction, timeLimit);
+    slots.push({
+      fraction,
+      eta,
+      status: r.status,
+      mipMakespan: r.makespan,
+      makespan: metrics?.makespan ?? null,
+      compactMakespan: compacted?.makespan ?? null,
+      gap: r.gap,
+      solveTimeMs: r.solveTimeMs,
+    });
+  }
+  const comparison: OasComparisonRow[] = [];
+  for (const which of options.workloads ?? [1, 2, 3, 4, 5, 6]) {
+    const w = cut(oasWorkload(which, seed));
+    const { r, compacted } = await runOas(w, platform, options.comparisonFraction ?? 0.5, timeLimit);
+    comparison.push({
+      workload: w.name,
+      method: "OAS",
+      makespan: compacted?.makespan ?? null,
+      meanResponse: compacted?.meanResponse ?? null,
+      utilization: compacted?.utilization ?? null,
+      solveTimeMs: r.solveTimeMs,
+      status: r.status,
+    });
+    const profile: ProfileOf = (job: Job) => w.profiles.get(job.id)!;
+    const executionModel = oasExecutionModel({ profile });
+    for (const rule of OAS_RULES) {
+      const m = computeMetrics(simulate(w.jobs, platform, oasHeuristic(rule, { profile }), { executionModel }));
+      comparison.push({
+        workload: w.name,
+        method: rule,
+        makespan: m.makespan,
+        meanResponse: m.meanResponse,
+        utilization: m.utilization,
+      });
+    }
+  }
+  return { slots, comparison };
+}

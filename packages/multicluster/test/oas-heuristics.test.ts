@@ -1,0 +1,130 @@
+import { checkSchedule, computeMetrics, createJob, type Job, simulate } from "@sched/core";
+import { schedulerSpecs } from "@sched/core/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { OasProfile } from "../src/cost.js";
+import { oasExecutionModel } from "../src/execution.js";
+import { solveOas } from "../src/mip.js";
+import { bruteForceOas } from "../src/oas-brute.js";
+import { checkOasSchedule } from "../src/oas-check.js";
+import {
+  linkLoadViolations,
+  OAS_RULES,
+  oasHeuristic,
+  oasPlanScheduler,
+  ruleOrder,
+} from "../src/oas-heuristics.js";
+import { slottedListSchedule } from "../src/oas-slotted.js";
+import { multiClusterPlatform } from "../src/platform.js";
+import { loadSolver } from "../src/solver.js";
+
+const paper = multiClusterPlatform([
+  { nodes: 2, speed: 1 },
+  { nodes: 2, speed: 0.75 },
+  { nodes: 2, speed: 0.5 },
+]);
+
+for (const rule of OAS_RULES) {
+  schedulerSpecs(`oas ${rule}`, () => oasHeuristic(rule), {
+    jobsOptions: { licenses: false },
+    numRuns: 12,
+  });
+}
+
+const jobs = [
+  createJob({ id: 1, submit: 0, runtime: 100, cores: 4 }),
+  createJob({ id: 2, submit: 0, runtime: 30, cores: 1 }),
+  createJob({ id: 3, submit: 0, runtime: 60, cores: 2 }),
+  createJob({ id: 4, submit: 0, runtime: 90, cores: 3 }),
+];
+
+describe("ruleOrder", () => {
+  it("orders by the paper's six criteria", () => {
+    const ids = (rule: (typeof OAS_RULES)[number]) => ruleOrder(rule, jobs).map((i) => jobs[i]!.id);
+    expect(ids("FCFS")).toEqual([1, 2, 3, 4]);
+    expect(ids("FPFS")).toEqual([1, 2, 3, 4]);
+    expect(ids("SJF")).toEqual([2, 3, 4, 1]);
+    expect(ids("BJF")).toEqual([1, 4, 3, 2]);
+    expect(ids("SPT")).toEqual([2, 3, 4, 1]);
+    expect(ids("LPT")).toEqual([1, 4, 3, 2]);
+    expect(() => ruleOrder("XYZ" as "FCFS", jobs)).toThrow(/rule is XYZ/);
+  });
+});
+
+describe("oasHeuristic", () => {
+  // 50e6 per task: the 4-task job fits split 2/2 (2 * 50e6 * 2/3 = 66.7e6 per link), not
+  // next to another split job on the same links
+  const profile = (): OasProfile => ({ sigma: 0.5, ptbw: 50e6 });
+  const model = oasExecutionModel({ profile });
+  it("FCFS blocks behind the head, FPFS fills around it", () => {
+    const big = [
+      createJob({ id: 1, submit: 0, runtime: 100, cores: 4 }),
+      createJob({ id: 2, submit: 0, runtime: 100, cores: 4 }),
+      createJob({ id: 3, submit: 0, runtime: 10, cores: 1 }),
+    ];
+    const fcfs = simulate(big, paper, oasHeuristic("FCFS"));
+    const fpfs = simulate(big, paper, oasHeuristic("FPFS"));
+    const startOf = (t: typeof fcfs, id: number) => t.records.find((r) => r.job.id === id)!.intervals[0]!.start;
+    expect(startOf(fcfs, 3)).toBeGreaterThan(0);
+    expect(startOf(fpfs, 3)).toBe(0);
+    // job 1 takes the 4 fastest nodes: c0 + c1, SP 1/0.75
+    expect(fcfs.records[0]!.intervals[0]!.allocation).toEqual([0, 1, 2, 3].map((m) => ({ machine: m, cores: 1 })));
+  });
+  it("never saturates a link, and the trace is valid under the OAS cost model", () => {
+    for (const rule of OAS_RULES) {
+      const trace = simulate(jobs, paper, oasHeuristic(rule, { profile }), { executionModel: model });
+      expect(checkSchedule(trace, { executionModel: model })).toEqual([]);
+      expect(linkLoadViolations(trace, profile)).toEqual([]);
+      expect(trace.records.every((r) => r.outcome === "completed")).toBe(true);
+    }
+  });
+  it("rejects a job that can only run by saturating a link", () => {
+    const wide = [createJob({ id: 9, submit: 0, runtime: 10, cores: 3 })];
+    const narrow = multiClusterPlatform([{ nodes: 2 }, { nodes: 2 }]);
+    const trace = simulate(wide, narrow, oasHeuristic("FCFS", { profile: () => ({ sigma: 0.5, ptbw: 1e9 }) }));
+    expect(trace.records[0]!.outcome).toBe("rejected");
+  });
+  it("linkLoadViolations reports an overloaded link", () => {
+    const split = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
+    const planned = simulate(split, paper, oasPlanScheduler([{ jobId: 1, startSlot: 0, slots: 1, allocation: [{ machine: 0, cores: 1 }, { machine: 2, cores: 1 }] }], 10));
+    const v = linkLoadViolations(planned, () => ({ sigma: 0.5, ptbw: 200e6 }));
+    expect(v.map((x) => [x.time, x.link, x.load])).toEqual([
+      [0, 0, 200e6],
+      [0, 1, 200e6],
+    ]);
+  });
+});
+
+describe("the MIP's plan in the core engine", () => {
+  beforeAll(async () => {
+    await loadSolver();
+  });
+  it("reproduces the MIP's makespan up to slot rounding, with no link saturated", async () => {
+    const profile = (job: Job): OasProfile => ({ sigma: job.id % 2 ? 0.6 : 0.9, ptbw: 20e6 * job.id });
+    const eta = 40;
+    const r = await solveOas(jobs, paper, { eta, theta: 9, profile, timeLimit: 30 });
+    expect(["optimal", "feasible"]).toContain(r.status);
+    expect(checkOasSchedule(jobs, paper, r.schedule, { eta, theta: 9, profile })).toEqual([]);
+    const executionModel = oasExecutionModel({ profile });
+    const trace = simulate(jobs, paper, oasPlanScheduler(r.schedule, eta), { executionModel });
+    expect(checkSchedule(trace, { executionModel })).toEqual([]);
+    expect(linkLoadViolations(trace, profile)).toEqual([]);
+    const makespan = computeMetrics(trace).makespan;
+    expect(makespan).toBeLessThanOrEqual(r.makespan! + 1e-9);
+    expect(makespan).toBeGreaterThan(r.makespan! - eta);
+    // every job starts exactly at its slot
+    for (const a of r.schedule) {
+      expect(trace.records.find((x) => x.job.id === a.jobId)!.intervals[0]!.start).toBe(a.startSlot * eta);
+    }
+  }, 60_000);
+  it("the slotted list schedule is a feasible point, never better than brute force", () => {
+    const eta = 40;
+    const best = bruteForceOas(jobs.slice(0, 3), paper, { eta, theta: 8 });
+    for (const rule of OAS_RULES) {
+      const s = slottedListSchedule(jobs.slice(0, 3), paper, ruleOrder(rule, jobs.slice(0, 3)), { eta, theta: 8 });
+      expect(s).not.toBeNull();
+      expect(checkOasSchedule(jobs.slice(0, 3), paper, s!, { eta, theta: 8 })).toEqual([]);
+      const span = s!.reduce((m, a) => Math.max(m, a.startSlot + a.slots), 0);
+      expect(span).toBeGreaterThanOrEqual(best.makespanSlots!);
+    }
+  });
+});
