@@ -1,7 +1,10 @@
 import { commandHelp, parseCommandArgs, suggest } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { compareCommand } from "./commands/compare.js";
+import { convertCommand } from "./commands/convert.js";
 import { demoCommand } from "./commands/demo.js";
+import { genCommand } from "./commands/gen.js";
+import { inspectCommand } from "./commands/inspect.js";
 import { reportCommand } from "./commands/report.js";
 import { reproduceCommand } from "./commands/reproduce.js";
 import { runCommand } from "./commands/run.js";
@@ -17,6 +20,9 @@ export const COMMANDS: readonly Command[] = [
   reproduceCommand,
   compareCommand,
   reportCommand,
+  convertCommand,
+  genCommand,
+  inspectCommand,
 ];
 
 /** Exit codes of `sched-sim`. */

@@ -1,4 +1,9 @@
 import {
+  type AllocationPolicy,
+  advanceReservation,
+  paperPolicies,
+} from "@sched/advance-reservation";
+import {
   backfill,
   conservative,
   easy,
@@ -197,6 +202,32 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     description: "Minimum completion time, immediate mode (@sched/elo).",
     options: [],
     create: () => mctScheduler(),
+  },
+  {
+    name: "ar",
+    description:
+      "Advance reservation with deadlines: at arrival, reserve PEs inside [ready, deadline] by an allocation policy, or reject (@sched/advance-reservation).",
+    options: [
+      {
+        key: "policy",
+        type: "string",
+        choices: paperPolicies.map((p) => p.name),
+        description:
+          "Allocation policy (default FF): first fit, PE/duration/PE-duration best or worst fit.",
+      },
+      {
+        key: "clipToDeadline",
+        type: "boolean",
+        description: "Clip availability rectangles at the request's deadline (default true).",
+      },
+    ],
+    create: (o) =>
+      advanceReservation({
+        ...(o.policy === undefined
+          ? {}
+          : { policy: paperPolicies.find((p) => p.name === o.policy) as AllocationPolicy }),
+        ...(o.clipToDeadline === undefined ? {} : { clipToDeadline: o.clipToDeadline as boolean }),
+      }),
   },
 ];
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/main.js";
 import { cli } from "./helpers.js";
 
 describe("sched-sim (top level)", () => {
@@ -34,11 +35,14 @@ describe("sched-sim (top level)", () => {
     expect(r.stderr).toContain("unknown option --frobnicate");
   });
 
-  it("every command has --help (and 'help <command>' prints the same)", async () => {
-    for (const command of ["demo", "run", "reproduce"]) {
+  it("every command has --help with examples (and 'help <command>' prints the same)", async () => {
+    const names = COMMANDS.map((c) => c.spec.name);
+    expect(names).toEqual(expect.arrayContaining(["sweep", "compare", "report", "convert"]));
+    for (const command of names) {
       const r = await cli(command, "--help");
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: sched-sim ${command}`);
+      expect(r.stdout, command).toMatch(/\nExamples:\n {2}sched-sim /);
       expect((await cli("help", command)).stdout).toBe(r.stdout);
     }
   });

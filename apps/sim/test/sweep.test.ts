@@ -5,7 +5,7 @@ import { readExperimentFile } from "../src/sweep/experiment-file.js";
 import { planTasks, runKey } from "../src/sweep/plan.js";
 import { inlineExecutor } from "../src/sweep/pool.js";
 import { runSweep } from "../src/sweep/sweep.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
 
 /** A run file without its (wall-clock) timing block. */
@@ -233,5 +233,103 @@ describe("experiment file validation", () => {
     expect((await cli("sweep", file, "--out", "x", "--jobs", "0")).stderr).toContain(
       "option --jobs must be an integer in [1, 256], got '0'",
     );
+  });
+});
+
+describe("sched-sim sweep --json", () => {
+  it("prints the summary and failures as JSON for scripts", async () => {
+    const file = await writeExperiment(smallExperiment([0.3], 2));
+    const r = await cli("sweep", file, "--out", await tempDir(), "--json", "--quiet");
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      experiment: string;
+      total: number;
+      finished: number;
+      failures: unknown[];
+      results: { scheduler: string; params: { load: number }; metric: string; runs: number }[];
+    };
+    expect(doc.experiment).toBe("small");
+    expect(doc.total).toBe(4);
+    expect(doc.finished).toBe(4);
+    expect(doc.failures).toEqual([]);
+    expect(doc.results.map((x) => `${x.scheduler} ${x.params.load} ${x.metric} ${x.runs}`)).toEqual(
+      [
+        "fcfs 0.3 meanWait 2",
+        "fcfs 0.3 utilization 2",
+        "easy(order=sjf) 0.3 meanWait 2",
+        "easy(order=sjf) 0.3 utilization 2",
+      ],
+    );
+  });
+});
+
+describe("sweep workload types", () => {
+  it("swf (relative path, clean) with a grid over procs, and a two-parameter grid reported per series", async () => {
+    const dir = await tempDir();
+    const { copyFile, writeFile } = await import("node:fs/promises");
+    await copyFile(fixture("small.swf"), join(dir, "small.swf"));
+    const file = join(dir, "swf.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: "swf",
+        workload: { type: "swf", path: "small.swf", clean: true },
+        schedulers: ["fcfs", "easy"],
+        grid: { procs: [8, 16] },
+        metrics: ["meanWait", "makespan"],
+      }),
+    );
+    const out = await tempDir();
+    const r = await cli("sweep", file, "--out", out, "--quiet", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      results: { scheduler: string; params: { procs: number }; metric: string; mean: number }[];
+    };
+    const wait = (s: string, procs: number) =>
+      doc.results.find(
+        (x) => x.scheduler === s && x.params.procs === procs && x.metric === "meanWait",
+      )?.mean;
+    // Worked by hand in test/fixtures/README.md: FCFS on 8 processors waits 190/6 s on average.
+    expect(wait("fcfs", 8)).toBeCloseTo(190 / 6, 5);
+    expect(wait("fcfs", 16)).toBeLessThan(wait("fcfs", 8) as number);
+  });
+
+  it("a @sched/workload model (lublin) with a grid over one of its options", async () => {
+    const file = await writeExperiment({
+      name: "lublin",
+      workload: { type: "model", model: "lublin", options: { jobs: 80, procs: 32 } },
+      schedulers: ["easy"],
+      grid: { arrivalFactor: [1, 2] },
+      seeds: 2,
+      metrics: ["jobs", "utilization"],
+    });
+    const r = await cli("sweep", file, "--out", await tempDir(), "--quiet", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      finished: number;
+      results: { params: { arrivalFactor: number }; metric: string; mean: number }[];
+    };
+    expect(doc.finished).toBe(4);
+    for (const x of doc.results.filter((y) => y.metric === "jobs")) expect(x.mean).toBe(80);
+  });
+
+  it("a report of a two-parameter grid has a series per scheduler and value of the second", async () => {
+    const file = await writeExperiment({
+      ...smallExperiment([0.3, 0.6], 2),
+      grid: { load: [0.3, 0.6], procs: [16, 32] },
+    });
+    const out = await tempDir();
+    expect((await cli("sweep", file, "--out", out, "--quiet")).code).toBe(0);
+    expect((await cli("report", out, "--no-gantt")).code).toBe(0);
+    const html = await readFile(join(out, "report.html"), "utf8");
+    const figure = html.split('<figure class="plot-figure"')[1] as string;
+    expect(
+      [...figure.matchAll(/<g class="series" data-label="([^"]+)"/g)].map((m) => m[1]),
+    ).toEqual([
+      "fcfs, procs=16",
+      "fcfs, procs=32",
+      "easy(order=sjf), procs=16",
+      "easy(order=sjf), procs=32",
+    ]);
   });
 });

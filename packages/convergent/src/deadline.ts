@@ -1,5 +1,5 @@
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { remainingTime } from "./heuristic.js";
+import { machineSpeeds, remainingWork } from "./heuristic.js";
 
 /** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
 export interface DeadlineOptions {
@@ -126,6 +126,8 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
     name: "deadline",
     apply(ctx: HeuristicContext, p: Float64Array): void {
       const { cols, eligible } = ctx;
+      const work = remainingWork(ctx);
+      const speed = machineSpeeds(ctx.platform);
       const nx = new Float64Array(cols);
       const machines = new Int32Array(cols);
       for (let i = 0; i < ctx.jobs.length; i++) {
@@ -136,7 +138,7 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
         for (let m = 0; m < cols; m++) {
           if (eligible[i * cols + m] !== 1) continue;
           machines[n] = m;
-          nx[n] = remainingTime(row, ctx.platform, m);
+          nx[n] = work[i] / speed[m];
           n++;
         }
         if (n === 0) continue;

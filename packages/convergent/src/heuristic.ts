@@ -75,3 +75,24 @@ export function remainingTime(row: MatrixJob, platform: Platform, m: number): nu
   const speed = (platform.machines[m] as { speed: number }).speed;
   return (row.job.estimate * (1 - row.progress) * bench) / speed;
 }
+
+/**
+ * `Estimated_i (1 - Progress_i) BM_ref` of each row: {@link remainingTime} is this over the
+ * machine's speed. Lets heuristics compute `Remaining_{i,m}` with one division.
+ *
+ * Complexity: O(|N|).
+ */
+export function remainingWork(ctx: HeuristicContext): Float64Array {
+  const out = new Float64Array(ctx.jobs.length);
+  const ref = ctx.platform.referenceSpeed;
+  for (let i = 0; i < out.length; i++) {
+    const row = ctx.jobs[i];
+    out[i] = row.job.estimate * (1 - row.progress) * (row.job.benchmark ?? ref);
+  }
+  return out;
+}
+
+/** The speed of each machine, as a typed array. */
+export function machineSpeeds(platform: Platform): Float64Array {
+  return Float64Array.from(platform.machines, (m) => m.speed);
+}

@@ -29,13 +29,14 @@ export interface InputOptions {
  */
 export function bandwidth(platform: Platform, a: number, b: number, defaultBandwidth = 1): number {
   if (a === b) return Number.POSITIVE_INFINITY;
-  const up = (m: number): number => {
-    if (m < 0) return Number.POSITIVE_INFINITY;
-    const cluster = platform.clusters[platform.machines[m].cluster];
-    const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
-    return link === undefined ? defaultBandwidth : link.bandwidth;
-  };
-  return Math.min(up(a), up(b));
+  return Math.min(uplink(platform, a, defaultBandwidth), uplink(platform, b, defaultBandwidth));
+}
+
+/** Bandwidth of the uplink of machine `m`'s cluster, or `fallback` when it has none. */
+function uplink(platform: Platform, m: number, fallback: number): number {
+  const cluster = platform.clusters[platform.machines[m].cluster];
+  const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
+  return link === undefined ? fallback : link.bandwidth;
 }
 
 /**
@@ -88,7 +89,7 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
       const fallback = options.defaultBandwidth ?? 1;
       // Uplink bandwidth of each machine's cluster (bandwidth() without the lookups).
       const up = new Float64Array(cols);
-      for (let m = 0; m < cols; m++) up[m] = bandwidth(platform, m, -1, fallback);
+      for (let m = 0; m < cols; m++) up[m] = uplink(platform, m, fallback);
       const t = new Float64Array(cols);
       for (let i = 0; i < ctx.jobs.length; i++) {
         const input = ctx.jobs[i].job.input;

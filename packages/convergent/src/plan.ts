@@ -95,20 +95,41 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
   let cleared: readonly number[] = [];
   let critical: readonly string[] = [];
   if (anyFloating) {
-    const jobs = context.jobs.map((r) => {
-      const req = r.job.licenses;
-      if (req === undefined) return { id: r.job.id };
-      const floating: Record<string, number> = {};
-      for (const name of Object.keys(req)) if (name in copies) floating[name] = req[name] as number;
-      return { id: r.job.id, licenses: floating };
-    });
-    const result = preMatch({ jobs, copies, costs: rowMeans(weights, rows, cols) }, { solver });
-    cleared = result.clear;
-    critical = result.critical;
-    if (cleared.length > 0) {
-      const gone = new Set(cleared);
-      for (let i = 0; i < rows; i++)
-        if (gone.has(rowIds[i])) weights.fill(0, i * cols, (i + 1) * cols);
+    // Only jobs asking for a floating license can be cleared; skip the knapsack altogether
+    // when no license is critical (every request fits at once).
+    const demand: Record<string, number> = {};
+    const members: number[] = [];
+    const jobs: { id: number; licenses: Record<string, number> }[] = [];
+    for (let i = 0; i < rows; i++) {
+      const req = context.jobs[i].job.licenses;
+      if (req === undefined) continue;
+      let floating: Record<string, number> | undefined;
+      for (const name in req) {
+        if (!(name in copies) || !((req[name] as number) > 0)) continue;
+        floating ??= {};
+        floating[name] = req[name] as number;
+        demand[name] = (demand[name] ?? 0) + (req[name] as number);
+      }
+      if (floating !== undefined) {
+        members.push(i);
+        jobs.push({ id: rowIds[i], licenses: floating });
+      }
+    }
+    let anyCritical = false;
+    for (const name in demand)
+      if ((demand[name] as number) > (copies[name] as number)) anyCritical = true;
+    if (anyCritical) {
+      const means = rowMeans(weights, rows, cols);
+      const result = preMatch(
+        { jobs, copies, costs: Float64Array.from(members, (i) => means[i]) },
+        { solver },
+      );
+      cleared = result.clear;
+      critical = result.critical;
+      if (cleared.length > 0) {
+        const gone = new Set(cleared);
+        for (const i of members) if (gone.has(rowIds[i])) weights.fill(0, i * cols, (i + 1) * cols);
+      }
     }
   }
 

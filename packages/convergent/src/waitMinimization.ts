@@ -1,5 +1,5 @@
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { remainingTime } from "./heuristic.js";
+import { machineSpeeds, remainingWork } from "./heuristic.js";
 
 /** Options of {@link waitMinimizationHeuristic}. */
 export interface WaitMinimizationOptions {
@@ -29,19 +29,24 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {
       const { cols, eligible } = ctx;
-      const r = new Float64Array(ctx.jobs.length * cols);
+      const work = remainingWork(ctx);
+      const speed = machineSpeeds(ctx.platform);
+      // Remaining_{i,m} = work[i] / speed[m]: the same division in both passes.
       let sup = 0;
-      for (let i = 0; i < ctx.jobs.length; i++) {
+      for (let i = 0; i < work.length; i++) {
+        const base = i * cols;
         for (let m = 0; m < cols; m++) {
-          const k = i * cols + m;
-          if (eligible[k] !== 1) continue;
-          r[k] = remainingTime(ctx.jobs[i], ctx.platform, m);
-          if (r[k] > sup) sup = r[k];
+          if (eligible[base + m] !== 1) continue;
+          const r = work[i] / speed[m];
+          if (r > sup) sup = r;
         }
       }
-      for (let k = 0; k < r.length; k++) {
-        if (eligible[k] !== 1) continue;
-        p[k] += sup > 0 ? weight * (1 - r[k] / sup) : weight;
+      for (let i = 0; i < work.length; i++) {
+        const base = i * cols;
+        for (let m = 0; m < cols; m++) {
+          if (eligible[base + m] !== 1) continue;
+          p[base + m] += sup > 0 ? weight * (1 - work[i] / speed[m] / sup) : weight;
+        }
       }
     },
   };

@@ -84,7 +84,10 @@ describe("paperHeuristics and scaled", () => {
   });
   it("reweights through constants", () => {
     const rows = [rowOf(job({ id: 1 }))];
-    const a = buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics({ input: 0, waitMinimization: 0 }));
+    const a = buildMatrix(
+      { now: 0, platform, jobs: rows },
+      paperHeuristics({ input: 0, waitMinimization: 0 }),
+    );
     expect(Array.from(a.weights)).toEqual([1, 1, 1]);
   });
   it("rejects a constant that is not finite", () => {

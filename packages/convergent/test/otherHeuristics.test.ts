@@ -22,13 +22,25 @@ describe("input heuristic", () => {
     expect(bandwidth(platform, 2, 2)).toBe(Number.POSITIVE_INFINITY);
   });
   it("transferTime sums the inputs not on the machine over their bandwidth", () => {
-    const j = job({ id: 1, input: [{ size: 100, machine: 0 }, { size: 50, machine: 2 }] });
+    const j = job({
+      id: 1,
+      input: [
+        { size: 100, machine: 0 },
+        { size: 50, machine: 2 },
+      ],
+    });
     expect(transferTime(j, platform, 0)).toBe(50 / 5); // 10
     expect(transferTime(j, platform, 1)).toBe(100 / 10 + 50 / 5); // 20
     expect(transferTime(j, platform, 2)).toBe(100 / 5); // 20
   });
   it("Δ = IN (1 - Transf(m) / Σ Transf)", () => {
-    const j = job({ id: 1, input: [{ size: 100, machine: 0 }, { size: 50, machine: 2 }] });
+    const j = job({
+      id: 1,
+      input: [
+        { size: 100, machine: 0 },
+        { size: 50, machine: 2 },
+      ],
+    });
     const ctx = contextOf(platform, [rowOf(j)]);
     const p = new Float64Array(3);
     inputHeuristic().apply(ctx, p);
@@ -54,7 +66,10 @@ describe("wait minimization heuristic", () => {
   it("Δ = WM (1 - Remaining / SupRemaining) over the whole matrix", () => {
     const platform = farm(); // speeds 1, 2, 4
     // job 1: estimate 100 -> remaining 100, 50, 25; job 2: estimate 40, 3 cores -> only m1: 20
-    const rows = [rowOf(job({ id: 1, estimate: 100 })), rowOf(job({ id: 2, estimate: 40, cores: 3 }))];
+    const rows = [
+      rowOf(job({ id: 1, estimate: 100 })),
+      rowOf(job({ id: 2, estimate: 40, cores: 3 })),
+    ];
     const ctx = contextOf(platform, rows);
     const p = new Float64Array(6);
     waitMinimizationHeuristic().apply(ctx, p);

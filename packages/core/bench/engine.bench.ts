@@ -1,6 +1,7 @@
 import { bench, describe } from "vitest";
 import { firstFitAllocation } from "../src/allocation.js";
 import { checkSchedule } from "../src/check.js";
+import { createJob } from "../src/job.js";
 import { computeMetrics } from "../src/metrics.js";
 import { identicalPool } from "../src/platform.js";
 import type { Scheduler } from "../src/scheduler.js";
@@ -17,16 +18,22 @@ function lcg(seed: number): () => number {
 }
 
 /** `n` jobs, Poisson-ish arrivals, sized so the pool of `procs` runs at about `load`. */
-function* workload(n: number, procs: number, load: number, seed: number): Generator<Job> {
+function* workload(
+  n: number,
+  procs: number,
+  load: number,
+  seed: number,
+  maxCores = 2 * Math.max(1, procs / 32) - 1,
+): Generator<Job> {
   const rnd = lcg(seed);
   const meanRuntime = 600;
-  const meanCores = Math.max(1, procs / 32);
+  const meanCores = (1 + maxCores) / 2;
   const meanGap = (meanRuntime * meanCores) / (procs * load);
   let t = 0;
   for (let id = 0; id < n; id++) {
     t += Math.floor(-Math.log(1 - rnd()) * meanGap);
     const runtime = 1 + Math.floor(-Math.log(1 - rnd()) * meanRuntime);
-    const cores = 1 + Math.floor(rnd() * (2 * meanCores - 1));
+    const cores = 1 + Math.floor(rnd() * maxCores);
     yield { id, submit: t, runtime, estimate: runtime * 2, cores };
   }
 }
@@ -45,10 +52,10 @@ const headFirst: Scheduler = {
 };
 
 /** Runs one simulation and prints events/s by wall clock and by this process's CPU time. */
-function report(label: string, n: number, procs: number, load: number) {
+function report(label: string, n: number, procs: number, load: number, maxCores?: number) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const trace = simulate(workload(n, procs, load, 7), identicalPool(procs), headFirst);
+  const trace = simulate(workload(n, procs, load, 7, maxCores), identicalPool(procs), headFirst);
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
   const cpuMs = (c.user + c.system) / 1000;
@@ -82,6 +89,30 @@ describe("event loop throughput (head-first policy)", () => {
       report("1M jobs / 128 machines / load 0.9", 1_000_000, 128, 0.9);
     },
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
+  );
+});
+
+describe("repeated runs and wide jobs", () => {
+  bench(
+    "100k createJob jobs, 128 machines, load 0.9, 5 runs of the same array",
+    () => {
+      // Validated (frozen) jobs are not checked again by simulate.
+      const jobs = Array.from(workload(100_000, 128, 0.9, 11), (j) => createJob(j));
+      const pool = identicalPool(128);
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < 5; i++) simulate(jobs, pool, headFirst);
+      const c = process.cpuUsage(c0);
+      console.log(`5 runs of 100k createJob jobs: cpu ${((c.user + c.system) / 5000).toFixed(0)} ms per run`);
+    },
+    { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
+  );
+  bench(
+    "100k jobs of up to 64 cores, 1024 single-core machines, load 0.9",
+    () => {
+      // Allocations of up to 64 parts: shared frozen parts, batched ledger tree updates.
+      report("100k jobs / 1024 machines / up to 64 cores", 100_000, 1024, 0.9, 64);
+    },
+    { iterations: 2, warmupIterations: 1, time: 0, warmupTime: 0 },
   );
 });
 

@@ -1,3 +1,4 @@
+import { frozenPart, partTable } from "./parts.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Allocation, AllocationPart } from "./types.js";
 
@@ -21,13 +22,15 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   if (!(cores >= 1) || view.totalFreeCores < cores) return null;
   const parts: AllocationPart[] = [];
   let need = cores;
-  const n = view.platform.machines.length;
+  const machines = view.platform.machines;
+  const n = machines.length;
+  const table = partTable(view.platform);
   const next = view.nextFreeMachine;
   if (next !== undefined) {
     let m = next.call(view, 0);
     while (need > 0 && m >= 0) {
       const take = Math.min(need, view.freeCores(m));
-      parts.push(Object.freeze({ machine: m, cores: take }));
+      parts.push(frozenPart(table, m, take, machines[m]!.cores));
       need -= take;
       m = m + 1 < n ? next.call(view, m + 1) : -1;
     }
@@ -36,7 +39,7 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
       const free = view.freeCores(m);
       if (free <= 0) continue;
       const take = Math.min(need, free);
-      parts.push(Object.freeze({ machine: m, cores: take }));
+      parts.push(frozenPart(table, m, take, machines[m]!.cores));
       need -= take;
     }
   }

@@ -3,6 +3,7 @@ import { Heap } from "heap-js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { checkJob, isValidatedJob } from "./job.js";
 import { ResourceLedger } from "./ledger.js";
+import { frozenPart, partTable } from "./parts.js";
 import { validatePlatform } from "./platform.js";
 import type {
   RunningJob,
@@ -147,17 +148,22 @@ function queueBefore(a: Job, b: Job): boolean {
   return a.submit < b.submit || (a.submit === b.submit && a.id < b.id);
 }
 
-/** A private frozen copy of a policy's allocation (kept as is when already deeply frozen). */
-function copyAllocation(allocation: Allocation): Allocation {
+/**
+ * A private frozen copy of a policy's allocation (kept as is when already deeply frozen), made
+ * of shared frozen parts. Called after the ledger accepted the allocation.
+ */
+function copyAllocation(allocation: Allocation, platform: Platform): Allocation {
   if (Object.isFrozen(allocation)) {
     let frozen = true;
     for (let i = 0; i < allocation.length && frozen; i++) frozen = Object.isFrozen(allocation[i]);
     if (frozen) return allocation;
   }
+  const table = partTable(platform);
+  const machines = platform.machines;
   const parts: AllocationPart[] = new Array(allocation.length);
   for (let i = 0; i < allocation.length; i++) {
     const p = allocation[i]!;
-    parts[i] = Object.freeze({ machine: p.machine, cores: p.cores });
+    parts[i] = frozenPart(table, p.machine, p.cores, machines[p.machine]!.cores);
   }
   return Object.freeze(parts);
 }
@@ -378,11 +384,12 @@ class Engine {
   private trimWaitingHead(): void {
     const w = this.waiting;
     const h = this.waitingHead;
-    if (w.length <= SHIFT_LIMIT) {
-      // shift() lets V8 left-trim the backing store in O(1) (below ~16k entries).
+    if (w.length <= SHIFT_LIMIT || h <= 8) {
+      // shift() lets V8 left-trim the backing store in O(1) below ~16k entries; above, each
+      // shift is one move of the array, still the fastest way to drop a few entries.
       for (let i = 0; i < h; i++) w.shift();
     } else {
-      // One move of the live part (splice(0, 1) would move it once per entry).
+      // One move of the live part instead of one per dropped entry.
       w.splice(0, h);
     }
     this.waitingHead = 0;
@@ -421,13 +428,7 @@ class Engine {
       if (queueBefore(w[mid]!.job, job)) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === this.waitingHead && lo > 0) {
-      // A new head: reuse the dead slot before it.
-      this.waitingHead = lo - 1;
-      w[lo - 1] = entry;
-    } else {
-      w.splice(lo, 0, entry);
-    }
+    w.splice(lo, 0, entry);
   }
 
   private insertRunning(entry: RunningEntry): void {
@@ -468,7 +469,7 @@ class Engine {
       );
     }
     this.ledger.take(job, allocation, WHERE);
-    const alloc = copyAllocation(allocation);
+    const alloc = copyAllocation(allocation, this.platform);
     const model = this.opts.model;
     const full = model.duration(job, alloc, this.platform, job.runtime, now);
     if (!(full > 0) || !Number.isFinite(full)) {

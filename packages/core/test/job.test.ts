@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createJob, InvalidInputError, validateJobs } from "../src/index.js";
+import {
+  createJob,
+  InvalidInputError,
+  identicalPool,
+  simulate,
+  traceFromJSON,
+  traceToJSON,
+  validateJobs,
+} from "../src/index.js";
+import { isValidatedJob } from "../src/job.js";
 
 describe("createJob", () => {
   it("defaults estimate to runtime and freezes the job", () => {
@@ -78,5 +87,38 @@ describe("validateJobs", () => {
     expect(() => validateJobs([{ id: 4, submit: 0, runtime: 1, cores: 1.5 }])).toThrow(
       "@sched/core/validateJobs: job 4.cores is 1.5, expected an integer >= 1",
     );
+  });
+});
+
+describe("validated jobs (simulate skips re-checking them)", () => {
+  it("marks exactly the jobs built by createJob, validateJobs and traceFromJSON", () => {
+    const a = createJob({ id: 1, submit: 0, runtime: 5, cores: 1 });
+    const [b] = validateJobs([{ id: 2, submit: 0, runtime: 5, cores: 1 }]);
+    expect(isValidatedJob(a)).toBe(true);
+    expect(isValidatedJob(b)).toBe(true);
+    // A copy, even of a valid job, is checked again: it could have been changed.
+    expect(isValidatedJob({ ...a })).toBe(false);
+    expect(isValidatedJob(null)).toBe(false);
+    expect(isValidatedJob(7)).toBe(false);
+    const trace = simulate([a], identicalPool(1), {
+      name: "noop-start",
+      schedule(ctx) {
+        for (const w of ctx.view.waiting) ctx.start(w.job.id, [{ machine: 0, cores: 1 }]);
+      },
+    });
+    const back = traceFromJSON(traceToJSON(trace));
+    expect(isValidatedJob(back.records[0]!.job)).toBe(true);
+  });
+
+  it("still checks plain job objects in simulate, with the same message as before", () => {
+    const policy = { name: "idle", schedule() {} };
+    const bad = { id: 3, submit: 0, runtime: 5, estimate: 5, cores: 0 };
+    expect(() => simulate([bad], identicalPool(1), policy)).toThrow(
+      "@sched/core/simulate: job 3.cores is 0, expected an integer >= 1",
+    );
+    const good = createJob({ id: 4, submit: 0, runtime: 5, cores: 1 });
+    expect(() =>
+      simulate([good, { ...good, id: 5, runtime: Number.NaN }], identicalPool(1), policy),
+    ).toThrow("@sched/core/simulate: job 5.runtime is NaN, expected a finite number > 0");
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   type Allocation,
   createJob,
+  createPlatform,
   firstFitAllocation,
   type Job,
   type Platform,
@@ -165,6 +166,66 @@ describe("ResourceLedger (properties)", () => {
         } else {
           expect(ledger.totalFreeCores).toBeLessThan(want);
         }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("keeps nextFreeMachine exact under many-part takes and gives in any part order", () => {
+    // Up to 100 machines of 1-3 cores; allocations of up to 40 parts, parts shuffled (the
+    // ledger batches segment-tree updates level by level for multi-part allocations).
+    const arb = fc
+      .array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 100 })
+      .chain((cores) =>
+        fc
+          .array(
+            fc.record({
+              give: fc.boolean(),
+              machines: fc.uniqueArray(fc.integer({ min: 0, max: cores.length - 1 }), {
+                minLength: 1,
+                maxLength: 40,
+              }),
+              sizes: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 40, maxLength: 40 }),
+            }),
+            { maxLength: 30 },
+          )
+          .map((steps) => ({ cores, steps })),
+      );
+    fc.assert(
+      fc.property(arb, ({ cores, steps }) => {
+        const platform = createPlatform({ machines: cores.map((c) => ({ cores: c })) });
+        const ledger = new ResourceLedger(platform);
+        const free = [...cores];
+        const held: { job: Job; alloc: Allocation }[] = [];
+        steps.forEach((s, i) => {
+          if (s.give && held.length > 0) {
+            const h = held.splice(i % held.length, 1)[0]!;
+            ledger.give(h.job, h.alloc);
+            for (const p of h.alloc) free[p.machine]! += p.cores;
+          } else {
+            const alloc = s.machines
+              .map((m, k) => ({ machine: m, cores: Math.min(s.sizes[k]!, free[m]!) }))
+              .filter((p) => p.cores > 0);
+            if (alloc.length === 0) return;
+            const job = createJob({
+              id: i,
+              submit: 0,
+              runtime: 1,
+              cores: alloc.reduce((a, p) => a + p.cores, 0),
+            });
+            ledger.take(job, alloc);
+            for (const p of alloc) free[p.machine]! -= p.cores;
+            held.push({ job, alloc });
+          }
+          const n = cores.length;
+          for (let m = 0; m < n; m++) expect(ledger.freeCores(m)).toBe(free[m]);
+          expect(ledger.totalFreeCores).toBe(free.reduce((a, b) => a + b, 0));
+          for (let from = 0; from <= n; from++) {
+            let m = from;
+            while (m < n && free[m] === 0) m++;
+            expect(ledger.nextFreeMachine(from)).toBe(m < n ? m : -1);
+          }
+        });
       }),
       { numRuns: 100 },
     );

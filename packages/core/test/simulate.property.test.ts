@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkSchedule, createPlatform, type Job, simulate } from "../src/index.js";
+import {
+  checkSchedule,
+  createPlatform,
+  firstFitAllocation,
+  type Job,
+  type Scheduler,
+  simulate,
+} from "../src/index.js";
 import { arbJobs, arbPlatform } from "../src/testing/index.js";
 import { chaos, greedy } from "./helpers.js";
 
@@ -160,6 +167,75 @@ describe("simulate (properties)", () => {
         });
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it("waitingAt and waitingCount mirror the waiting array, before and after the policy acts", () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }),
+        ({ platform, jobs }, readFirst) => {
+          const policy = chaos();
+          let call = 0;
+          const trace = simulate(
+            jobs,
+            platform,
+            {
+              name: "mirror",
+              reset: (p) => policy.reset?.(p),
+              schedule(ctx) {
+                const view = ctx.view;
+                // Sometimes the accessors are used before the array is first read.
+                const before = readFirst[call++ % readFirst.length]
+                  ? Array.from({ length: view.waitingCount! }, (_, i) => view.waitingAt!(i))
+                  : null;
+                const w = view.waiting;
+                if (before !== null) expect(before).toEqual([...w]);
+                policy.schedule(ctx);
+                // The same snapshot after starts, rejections and preemptions in the call.
+                expect(view.waiting).toBe(w);
+                expect(view.waitingCount).toBe(w.length);
+                for (let i = 0; i < w.length; i++) expect(view.waitingAt!(i)).toBe(w[i]);
+                expect(view.waitingAt!(w.length)).toBeUndefined();
+              },
+            },
+            { maxEvents: 1e5 },
+          );
+          expect(checkSchedule(trace)).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("FCFS through waitingAt gives the same schedule as FCFS through the waiting array", () => {
+    const fcfs = (useAt: boolean): Scheduler => ({
+      name: useAt ? "fcfs-at" : "fcfs",
+      schedule(ctx) {
+        const view = ctx.view;
+        const n = useAt ? view.waitingCount! : view.waiting.length;
+        for (let i = 0; i < n; i++) {
+          const w = useAt ? view.waitingAt!(i)! : view.waiting[i]!;
+          if (view.now < (w.job.ready ?? w.job.submit)) break;
+          const a = firstFitAllocation(view, w.job.cores);
+          if (a === null) break;
+          ctx.start(w.job.id, a);
+        }
+      },
+    });
+    fc.assert(
+      fc.property(
+        arbPlatform({ shape: "pool" }).chain((platform) =>
+          arbJobs(platform, { licenses: false }).map((jobs) => ({ platform, jobs })),
+        ),
+        ({ platform, jobs }) => {
+          const a = simulate(jobs, platform, fcfs(false));
+          const b = simulate(jobs, platform, fcfs(true));
+          expect(b.records).toEqual(a.records);
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 

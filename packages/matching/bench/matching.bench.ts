@@ -1,20 +1,6 @@
 import { bench, describe } from "vitest";
 import { imfs, mfs, mis } from "../src/index.js";
-
-/** Seeded uniform weights in (0, 1]; a fraction `ineligible` of the entries is 0. */
-function randomMatrix(rows: number, cols: number, ineligible: number, seed: number) {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const weights = new Float64Array(rows * cols);
-  for (let k = 0; k < weights.length; k++) weights[k] = rand() < ineligible ? 0 : 1 - rand();
-  return { rows, cols, weights };
-}
+import { oneEventCases, randomMatrix } from "./events.js";
 
 /** The matrix without row `at` (a job leaves), and the rowOrigin that says so. */
 function withoutRow(matrix: { rows: number; cols: number; weights: Float64Array }, at: number) {
@@ -99,6 +85,41 @@ for (const ineligible of [0, 0.3]) {
           imfs(leave.matrix, plan, { rowOrigin: leave.rowOrigin });
         },
         options(rows),
+      );
+    }
+  });
+}
+
+for (const ineligible of [0, 0.3]) {
+  const label = ineligible === 0 ? "dense" : "30% ineligible";
+  // One event on a 1000 x 1000 plan, with the change hint (only the new line is read), next to
+  // the full mfs of the plan matrix and the unhinted imfs of the same event.
+  describe(`imfs with a change hint after one event, 1000 x 1000 ${label}`, () => {
+    const hinted = oneEventCases(1000, ineligible, 4242);
+    const plain = oneEventCases(1000, ineligible, 4242, false);
+    const plan = mfs(hinted.plan);
+    bench(
+      "mfs 1000 x 1000 (reference)",
+      () => {
+        mfs(hinted.plan);
+      },
+      options(1000),
+    );
+    for (const [k, event] of hinted.events.entries()) {
+      bench(
+        `imfs with hint: ${event.name}`,
+        () => {
+          imfs(event.matrix, plan, event.options);
+        },
+        options(1000),
+      );
+      const same = plain.events[k];
+      bench(
+        `imfs without hint: ${same.name}`,
+        () => {
+          imfs(same.matrix, plan, same.options);
+        },
+        options(1000),
       );
     }
   });

@@ -35,14 +35,18 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 );
 
 /**
- * Applies a batch of edits to a rows x cols grid; returns the new grid and, for each new
- * row/column, its index in the old grid or -1.
+ * Applies a batch of edits to a rows x cols grid; returns the new grid, for each new
+ * row/column its index in the old grid or -1, and a truthful change hint: the kept rows and
+ * columns the edits touched (a "set" marks its row or its column, alternately, so both kinds of
+ * hint are exercised; a rescaled row marks its row).
  */
 function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
   let g = grid.map((r) => r.slice());
   let c = cols;
   let rowOrigin = g.map((_, i) => i);
   let colOrigin = Array.from({ length: c }, (_, j) => j);
+  const rowChanged = g.map(() => false);
+  const colChanged = colOrigin.map(() => false);
   for (const e of edits) {
     switch (e.kind) {
       case "addRow": {
@@ -53,6 +57,7 @@ function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
           Array.from({ length: c }, (_, j) => weight(e.seed, j, levels)),
         );
         rowOrigin.splice(at, 0, -1);
+        rowChanged.splice(at, 0, false);
         break;
       }
       case "removeRow":
@@ -60,12 +65,14 @@ function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
           const at = e.at % g.length;
           g.splice(at, 1);
           rowOrigin.splice(at, 1);
+          rowChanged.splice(at, 1);
         }
         break;
       case "addCol": {
         const at = e.at % (c + 1);
         for (const [i, r] of g.entries()) r.splice(at, 0, weight(e.seed, i, levels));
         colOrigin.splice(at, 0, -1);
+        colChanged.splice(at, 0, false);
         c++;
         break;
       }
@@ -74,21 +81,37 @@ function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
           const at = e.at % c;
           for (const r of g) r.splice(at, 1);
           colOrigin.splice(at, 1);
+          colChanged.splice(at, 1);
           c--;
         }
         break;
       case "set":
-        if (g.length > 0 && c > 0) g[e.i % g.length][e.j % c] = e.w;
+        if (g.length > 0 && c > 0) {
+          g[e.i % g.length][e.j % c] = e.w;
+          if ((e.i + e.j) % 2 === 0) rowChanged[e.i % g.length] = true;
+          else colChanged[e.j % c] = true;
+        }
         break;
       case "scaleRow":
-        if (g.length > 0) g[e.i % g.length] = g[e.i % g.length].map((w) => w * e.by);
+        if (g.length > 0) {
+          g[e.i % g.length] = g[e.i % g.length].map((w) => w * e.by);
+          rowChanged[e.i % g.length] = true;
+        }
         break;
     }
   }
   rowOrigin = rowOrigin.slice();
   colOrigin = colOrigin.slice();
   g = g.map((r) => r.slice());
-  return { grid: g, cols: c, rowOrigin, colOrigin };
+  const changed = (flags: boolean[]) => flags.flatMap((f, k) => (f ? [k] : []));
+  return {
+    grid: g,
+    cols: c,
+    rowOrigin,
+    colOrigin,
+    changedRows: changed(rowChanged),
+    changedCols: changed(colChanged),
+  };
 }
 
 const toMatrix = (grid: number[][], cols: number) => ({
@@ -159,6 +182,163 @@ describe("imfs properties", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it("with truthful change hints, imfs equals mfs over long edit sequences (size, weight, certificate)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer(),
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 16 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        fc.boolean(),
+        (rows, cols, seed, levels, batches, extra, verify) => {
+          let grid = Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => weight(seed, i * cols + j, levels)),
+          );
+          let c = cols;
+          let previous = toMatrix(grid, c);
+          let plan: ExactMatching = mfs(previous);
+          for (const batch of batches) {
+            const next = apply(grid, c, batch, levels);
+            grid = next.grid;
+            c = next.cols;
+            const matrix = toMatrix(grid, c);
+            // Over-reporting is allowed: add a few unchanged (or new) rows to the hint.
+            const changedRows = next.changedRows.concat(
+              grid.length > 0 ? extra.map((k) => k % grid.length) : [],
+            );
+            plan = imfs(matrix, plan, {
+              rowOrigin: next.rowOrigin,
+              colOrigin: next.colOrigin,
+              changedRows,
+              changedCols: next.changedCols,
+              ...(verify ? { verifyHint: previous } : {}),
+            });
+            previous = matrix;
+            const fresh = mfs(matrix);
+            assertValidMatching(matrix, plan);
+            expect([plan.size, plan.weight]).toEqual([fresh.size, fresh.weight]);
+            assertCertificate(matrix, plan);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("with truthful change hints and float weights, imfs stays within rounding of mfs", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5, max: 25 }),
+        fc.integer({ min: 5, max: 25 }),
+        fc.integer(),
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 10, maxLength: 30 }),
+        (rows, cols, seed, batches) => {
+          const f = (i: number) => (weight(seed, i, 1000) * Math.PI) / 7;
+          let grid = Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => f(i * cols + j)),
+          );
+          let c = cols;
+          let previous = toMatrix(grid, c);
+          let plan: ExactMatching = mfs(previous);
+          for (const batch of batches) {
+            const next = apply(grid, c, batch, 1000);
+            // Only entries the edits wrote are integers (or 0): the hint stays truthful.
+            grid = next.grid.map((r) => r.map((w) => (Number.isInteger(w) ? (w * Math.E) / 3 : w)));
+            c = next.cols;
+            const matrix = toMatrix(grid, c);
+            plan = imfs(matrix, plan, {
+              rowOrigin: next.rowOrigin,
+              colOrigin: next.colOrigin,
+              changedRows: next.changedRows,
+              changedCols: next.changedCols,
+              verifyHint: previous,
+            });
+            previous = matrix;
+            const fresh = mfs(matrix);
+            assertValidMatching(matrix, plan);
+            expect(plan.size).toBe(fresh.size);
+            expect(Math.abs(plan.weight - fresh.weight)).toBeLessThanOrEqual(
+              1e-9 * Math.max(1, fresh.weight),
+            );
+            assertCertificate(matrix, plan);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("an untruthful change hint is caught by verifyHint, naming a changed entry", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer(),
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 1, max: 20 }),
+        (rows, cols, seed, a, b, w) => {
+          const before = Array.from({ length: rows }, (_, i) =>
+            Array.from({ length: cols }, (_, j) => weight(seed, i * cols + j, 9)),
+          );
+          const i = a % rows;
+          const j = b % cols;
+          fc.pre(before[i][j] !== w);
+          const after = before.map((r) => r.slice());
+          after[i][j] = w;
+          const previous = toMatrix(before, cols);
+          const plan = mfs(previous);
+          const matrix = toMatrix(after, cols);
+          // Listing the row or the column of the change is truthful; listing neither is not.
+          expect(() =>
+            imfs(matrix, plan, { changedRows: [i], verifyHint: previous }),
+          ).not.toThrow();
+          expect(() =>
+            imfs(matrix, plan, { changedCols: [j], verifyHint: previous }),
+          ).not.toThrow();
+          expect(() =>
+            imfs(matrix, plan, {
+              changedRows: Array.from({ length: rows }, (_, k) => k).filter((k) => k !== i),
+              changedCols: Array.from({ length: cols }, (_, k) => k).filter((k) => k !== j),
+              verifyHint: previous,
+            }),
+          ).toThrow(`omit row ${i} and column ${j}`);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("with an untruthful hint the result is still a valid matching, and an unhinted call repairs the state", () => {
+    fc.assert(
+      fc.property(
+        smallMatrix(7),
+        smallMatrix(7),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (matrix, other, rowsListed, colsListed) => {
+          // `other` is unrelated to `matrix`: almost every promise below is false.
+          const lied = imfs(matrix, mfs(other), {
+            rowOrigin: Array.from({ length: matrix.rows }, (_, i) => (i < other.rows ? i : -1)),
+            colOrigin: Array.from({ length: matrix.cols }, (_, j) => (j < other.cols ? j : -1)),
+            changedRows: matrix.rows > 0 ? rowsListed.map((k) => k % matrix.rows) : [],
+            changedCols: matrix.cols > 0 ? colsListed.map((k) => k % matrix.cols) : [],
+          });
+          assertValidMatching(matrix, lied);
+          const fresh = mfs(matrix);
+          expect(lied.size).toBeLessThanOrEqual(fresh.size);
+          const repaired = imfs(matrix, lied);
+          expect(repaired.size).toBe(fresh.size);
+          expect(repaired.weight).toBeCloseTo(fresh.weight, 9);
+          assertCertificate(matrix, repaired);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -94,6 +94,77 @@ describe("imfs examples", () => {
     expect([back.size, back.weight]).toEqual([2, 5]);
   });
 
+  it("trusts a change hint: unlisted lines are not read (a false promise costs optimality)", () => {
+    const before = m(2, 2, [5, 1, 1, 5]);
+    const plan = mfs(before);
+    expect([Array.from(plan.rowToCol), plan.weight]).toEqual([[0, 1], 10]);
+    // The off-diagonal entries change; the matched ones do not.
+    const after = m(2, 2, [5, 9, 9, 5]);
+    // Truthful (both changed rows listed, or both columns): the optimum, 9 + 9.
+    for (const hint of [{ changedRows: [0, 1] }, { changedCols: [1, 0] }]) {
+      const next = imfs(after, plan, { ...hint, verifyHint: before });
+      expect([Array.from(next.rowToCol), next.weight]).toEqual([[1, 0], 18]);
+      assertCertificate(after, next);
+    }
+    // Untruthful: the promise is kept to the letter, row 1 is not read, and the old plan stays.
+    const lied = imfs(after, plan, { changedRows: [0] });
+    expect([Array.from(lied.rowToCol), lied.weight]).toEqual([[0, 1], 10]);
+    // verifyHint catches it.
+    expect(() => imfs(after, plan, { changedRows: [0], verifyHint: before })).toThrow(
+      "@sched/matching/imfs: options.changedRows/changedCols omit row 1 and column 0, whose weight changed from 1 (previous row 1, column 0) to 9",
+    );
+    // Without a hint imfs reads everything and is exact.
+    expect(imfs(after, plan).weight).toBe(18);
+  });
+
+  it("with a change hint, treats new rows and columns as changed and handles departures", () => {
+    const before = m(3, 3, [5, 4, 0, 4, 5, 1, 0, 1, 5]);
+    const plan = mfs(before);
+    // Row 0 leaves, a new row arrives at the front, column 2 leaves, a new column is appended.
+    const after = m(3, 3, [9, 1, 1, 4, 5, 8, 0, 1, 2]);
+    const next = imfs(after, plan, {
+      rowOrigin: [-1, 1, 2],
+      colOrigin: [0, 1, -1],
+      changedRows: [],
+      verifyHint: before,
+    });
+    // (0,0) + (1,2) + (2,1) = 9 + 8 + 1, the optimum.
+    expect([Array.from(next.rowToCol), next.size, next.weight]).toEqual([[0, 2, 1], 3, 18]);
+    expect(next.weight).toBe(mfs(after).weight);
+    assertCertificate(after, next);
+  });
+
+  it("with a change hint, adapts the internal scale when changed lines hold huge weights", () => {
+    const small = m(2, 2, [1, 2, 3, 4]);
+    const plan = mfs(small);
+    const huge = m(2, 2, [1e308, 2, 3, 4]);
+    const next = imfs(huge, plan, { changedRows: [0], verifyHint: small });
+    expect([Array.from(next.rowToCol), next.size]).toEqual([[0, 1], 2]);
+    assertCertificate(huge, next);
+    // Back to small weights: the scale only shrinks under a hint (unread lines may be huge),
+    // which is exact here (a power of two).
+    const back = imfs(small, next, { changedRows: [0], verifyHint: huge });
+    expect([Array.from(back.rowToCol), back.weight]).toEqual([[0, 1], 5]);
+    assertCertificate(small, back);
+  });
+
+  it("rejects a malformed change hint with InvalidInputError", () => {
+    const plan = mfs(m(2, 2, [1, 2, 3, 4]));
+    const matrix = m(2, 2, [1, 2, 3, 4]);
+    expect(() => imfs(matrix, plan, { changedRows: [2] })).toThrow(
+      /options\.changedRows\[0\] is 2, expected an integer index below 2/,
+    );
+    expect(() => imfs(matrix, plan, { changedCols: [0, -1] })).toThrow(
+      /options\.changedCols\[1\] is -1/,
+    );
+    expect(() => imfs(matrix, plan, { changedCols: [0.5] })).toThrow(InvalidInputError);
+    expect(() => imfs(matrix, plan, { changedRows: [], verifyHint: m(1, 2, [1, 2]) })).toThrow(
+      /options\.verifyHint is not a 2 x 2 matrix/,
+    );
+    // verifyHint without a hint has nothing to check.
+    expect(imfs(matrix, plan, { verifyHint: m(1, 2, [1, 2]) }).weight).toBe(5);
+  });
+
   it("rejects a malformed previous result or origins with InvalidInputError", () => {
     const plan = mfs(m(2, 2, [1, 2, 3, 4]));
     const matrix = m(2, 2, [1, 2, 3, 4]);

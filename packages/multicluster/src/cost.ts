@@ -70,7 +70,7 @@ export function tasksPerCluster(allocation: Allocation, platform: Platform): Int
  */
 export function linkDemand(tasksInCluster: number, tasks: number, ptbw: number): number {
   if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
-  return ((tasksInCluster * ptbw) * (tasks - tasksInCluster)) / (tasks - 1);
+  return (tasksInCluster * ptbw * (tasks - tasksInCluster)) / (tasks - 1);
 }
 
 /**

@@ -54,7 +54,9 @@ export interface SpaceSharingRow {
  * spaceSharingExperiment({ loads: [0.5], jobs: 500 }).length; // 2 policies x 2 platforms x 2 background loads
  * ```
  */
-export function spaceSharingExperiment(options: SpaceSharingExperimentOptions = {}): SpaceSharingRow[] {
+export function spaceSharingExperiment(
+  options: SpaceSharingExperimentOptions = {},
+): SpaceSharingRow[] {
   const K = options.clusters ?? 8;
   const N = options.nodes ?? 8;
   const speeds = options.heterogeneousSpeeds ?? [1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2];
@@ -77,7 +79,11 @@ export function spaceSharingExperiment(options: SpaceSharingExperimentOptions = 
           seed: options.seed ?? 1,
         });
         for (const policy of ["dynamic", "adaptive"] as const) {
-          const r = simulateSpaceSharing(jobs, platform, { policy, backgroundLoad, seed: options.seed ?? 1 });
+          const r = simulateSpaceSharing(jobs, platform, {
+            policy,
+            backgroundLoad,
+            seed: options.seed ?? 1,
+          });
           rows.push({
             policy,
             heterogeneous,
@@ -165,7 +171,11 @@ async function runOas(w: OasWorkload, platform: Platform, fraction: number, time
   if (r.schedule.length > 0) {
     const executionModel = oasExecutionModel({ profile });
     const replay = (compact: boolean) =>
-      computeMetrics(simulate(w.jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact, profile }), { executionModel }));
+      computeMetrics(
+        simulate(w.jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact, profile }), {
+          executionModel,
+        }),
+      );
     metrics = replay(false);
     compacted = replay(true);
   }
@@ -189,7 +199,9 @@ async function runOas(w: OasWorkload, platform: Platform, fraction: number, time
  * const { slots, comparison } = await oasExperiment({ timeLimit: 5 });
  * ```
  */
-export async function oasExperiment(options: OasExperimentOptions = {}): Promise<OasExperimentResult> {
+export async function oasExperiment(
+  options: OasExperimentOptions = {},
+): Promise<OasExperimentResult> {
   const platform = oasPlatform();
   const seed = options.seed ?? 1;
   const timeLimit = options.timeLimit ?? 20;
@@ -212,7 +224,12 @@ export async function oasExperiment(options: OasExperimentOptions = {}): Promise
   const comparison: OasComparisonRow[] = [];
   for (const which of options.workloads ?? [1, 2, 3, 4, 5, 6]) {
     const w = cut(oasWorkload(which, seed));
-    const { r, compacted } = await runOas(w, platform, options.comparisonFraction ?? 0.5, timeLimit);
+    const { r, compacted } = await runOas(
+      w,
+      platform,
+      options.comparisonFraction ?? 0.5,
+      timeLimit,
+    );
     comparison.push({
       workload: w.name,
       method: "OAS",
@@ -225,7 +242,9 @@ export async function oasExperiment(options: OasExperimentOptions = {}): Promise
     const profile: ProfileOf = (job: Job) => w.profiles.get(job.id)!;
     const executionModel = oasExecutionModel({ profile });
     for (const rule of OAS_RULES) {
-      const m = computeMetrics(simulate(w.jobs, platform, oasHeuristic(rule, { profile }), { executionModel }));
+      const m = computeMetrics(
+        simulate(w.jobs, platform, oasHeuristic(rule, { profile }), { executionModel }),
+      );
       comparison.push({
         workload: w.name,
         method: rule,

@@ -1,7 +1,14 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
-import { allocationCost, allocationOf, type OasAssignment, type OasInstance, oasInstance, slotsNeeded } from "./oas-instance.js";
 import { OAS_RULES, ruleOrder } from "./oas-heuristics.js";
+import {
+  allocationCost,
+  allocationOf,
+  type OasAssignment,
+  type OasInstance,
+  oasInstance,
+  slotsNeeded,
+} from "./oas-instance.js";
 import { slottedListSchedule } from "./oas-slotted.js";
 import { loadSolver } from "./solver.js";
 
@@ -100,7 +107,8 @@ function term(coef: number, name: string): string {
  *
  * Complexity: O(jobs * resources * theta) variables and rows.
  *
- * @throws InvalidInputError for a non-positive `eta` or `theta`, or bad profiles.
+ * @throws InvalidInputError for a non-positive `eta` or `theta`, bad profiles, or a job with more
+ * cores than the platform.
  *
  * @example
  * ```ts
@@ -130,7 +138,11 @@ export function buildOasModel(
   for (let j = 0; j < J; j++) defaultTheta += worst(j);
   const T = options.theta ?? Math.max(1, defaultTheta);
   if (!Number.isInteger(T) || T < 1) {
-    throw new InvalidInputError(WHERE, "options.theta", `is ${String(T)}, expected an integer >= 1`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.theta",
+      `is ${String(T)}, expected an integer >= 1`,
+    );
   }
   const L = platform.links.length;
   const K = platform.clusters.length;
@@ -166,8 +178,16 @@ export function buildOasModel(
     // bounds from the fastest tau_j resources: SP_j and n_j can be no smaller
     const sorted = Array.from(inst.slowdown.subarray(j * R, j * R + R)).sort((a, b) => a - b);
     const spMin = sorted[tau - 1]!;
-    const nMin = Math.min(T, slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * spMin + 1 - inst.sigma[j]!, eta));
-    bounds.push(` s_${j} >= 0`, ` f_${j} >= ${nMin}`, ` sp_${j} >= ${fmt(spMin)}`, ` ${nMin} <= n_${j} <= ${T}`);
+    const nMin = Math.min(
+      T,
+      slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * spMin + 1 - inst.sigma[j]!, eta),
+    );
+    bounds.push(
+      ` s_${j} >= 0`,
+      ` f_${j} >= ${nMin}`,
+      ` sp_${j} >= ${fmt(spMin)}`,
+      ` ${nMin} <= n_${j} <= ${T}`,
+    );
     nVars += R * (T + 1) + 3 * T + 4;
     // (9) cmax >= f_j
     row(`c9_${j}`, ` cmax - f_${j}`, ">=", 0);
@@ -190,7 +210,12 @@ export function buildOasModel(
       for (let r = 0; r < R; r++) all += ` + ${x(j, r, t)}`;
       row(`c13_${j}_${t}`, `${all}${term(-tau, `w_${j}_${t}`)}`, "=", 0);
       // (14) nothing before the start slot: w_j_t <= a_j_t = sum_{t' <= t} y_j_t'
-      row(`c14a_${j}_${t}`, ` a_${j}_${t} - y_${j}_${t}${t > 1 ? ` - a_${j}_${t - 1}` : ""}`, "=", 0);
+      row(
+        `c14a_${j}_${t}`,
+        ` a_${j}_${t} - y_${j}_${t}${t > 1 ? ` - a_${j}_${t - 1}` : ""}`,
+        "=",
+        0,
+      );
       row(`c14_${j}_${t}`, ` w_${j}_${t} - a_${j}_${t}`, "<=", 0);
       // (17) f_j >= t * w_j_t
       row(`c17_${j}_${t}`, ` f_${j}${term(-t, `w_${j}_${t}`)}`, ">=", 0);
@@ -212,7 +237,12 @@ export function buildOasModel(
     const tb = inst.baseTime[j]!;
     const sg = inst.sigma[j]!;
     const exactRhs = tb * (1 - sg);
-    row(`c8_${j}`, ` ${fmt(eta)} n_${j}${term(-tb * sg, `sp_${j}`)}`, ">=", exactRhs - 1e-9 * Math.max(1, tb));
+    row(
+      `c8_${j}`,
+      ` ${fmt(eta)} n_${j}${term(-tb * sg, `sp_${j}`)}`,
+      ">=",
+      exactRhs - 1e-9 * Math.max(1, tb),
+    );
     // (19) f_j - s_j = n_j (the span), (20) sum_t w_j_t >= n_j (the slots used): together, the
     // job runs in exactly the n_j slots s_j + 1 .. s_j + n_j
     row(`c19_${j}`, ` f_${j} - s_${j} - n_${j}`, "=", 0);
@@ -259,7 +289,12 @@ export function buildOasModel(
         const bw = `bw_${j}_${l}_${t}`;
         nVars++;
         bounds.push(` ${bw} >= 0`);
-        row(`c21b_${j}_${l}_${t}`, ` ${bw}${perLink[l]}${term(-big[l]!, `w_${j}_${t}`)}`, ">=", -big[l]!);
+        row(
+          `c21b_${j}_${l}_${t}`,
+          ` ${bw}${perLink[l]}${term(-big[l]!, `w_${j}_${t}`)}`,
+          ">=",
+          -big[l]!,
+        );
         bwTerms[l * T + t - 1]!.push(bw);
       }
     }
@@ -271,7 +306,12 @@ export function buildOasModel(
       // (21) abw = MBW - sum bw ; (22) abw >= 0
       nVars++;
       bounds.push(` abw_${l}_${t} >= 0`);
-      row(`c21_${l}_${t}`, ` abw_${l}_${t}${terms.map((b) => ` + ${b}`).join("")}`, "=", platform.links[l]!.bandwidth / scale);
+      row(
+        `c21_${l}_${t}`,
+        ` abw_${l}_${t}${terms.map((b) => ` + ${b}`).join("")}`,
+        "=",
+        platform.links[l]!.bandwidth / scale,
+      );
     }
   }
   // (10) one task per resource and slot
@@ -298,7 +338,15 @@ export function buildOasModel(
     "End",
     "",
   ].join("\n");
-  return { lp, eta, theta: T, variables: nVars, binaries: binaries.length, constraints: nRows, instance: inst };
+  return {
+    lp,
+    eta,
+    theta: T,
+    variables: nVars,
+    binaries: binaries.length,
+    constraints: nRows,
+    instance: inst,
+  };
 }
 
 /**
@@ -325,11 +373,19 @@ export async function solveOas(
 ): Promise<OasResult> {
   const timeLimit = options.timeLimit ?? 60;
   if (!(timeLimit > 0)) {
-    throw new InvalidInputError(WHERE, "options.timeLimit", `is ${String(timeLimit)}, expected a number > 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.timeLimit",
+      `is ${String(timeLimit)}, expected a number > 0`,
+    );
   }
   const relativeGap = options.relativeGap ?? 1e-6;
   if (!(relativeGap >= 0)) {
-    throw new InvalidInputError(WHERE, "options.relativeGap", `is ${String(relativeGap)}, expected a number >= 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.relativeGap",
+      `is ${String(relativeGap)}, expected a number >= 0`,
+    );
   }
   const highs = await loadSolver();
   const t0 = performance.now();
@@ -345,12 +401,27 @@ export async function solveOas(
   };
   const none = { makespanSlots: null, makespan: null, bound: null, gap: null, schedule: [] };
   if (jobs.length === 0) {
-    return { ...base, ...none, status: "optimal", message: "no jobs", makespanSlots: 0, makespan: 0, bound: 0, gap: 0, solveTimeMs: 0 };
+    return {
+      ...base,
+      ...none,
+      status: "optimal",
+      message: "no jobs",
+      makespanSlots: 0,
+      makespan: 0,
+      bound: 0,
+      gap: 0,
+      solveTimeMs: 0,
+    };
   }
   const t1 = performance.now();
   const m = highs.createModel({ format: "lp", data: model.lp });
   try {
-    m.options.set({ output_flag: false, time_limit: timeLimit, mip_rel_gap: relativeGap, random_seed: 0 });
+    m.options.set({
+      output_flag: false,
+      time_limit: timeLimit,
+      mip_rel_gap: relativeGap,
+      random_seed: 0,
+    });
     const dims0 = m.getDimensions();
     const colIndex = new Map<string, number>();
     for (let i = 0; i < dims0.numCols; i++) colIndex.set(m.raw.getColName(i).value ?? "", i);
@@ -367,7 +438,7 @@ export async function solveOas(
     const codes = highs.constants.modelStatus;
     const hasSolution = Number(m.info.get("primal_solution_status")) === 2;
     const status = run.modelStatus;
-    if (status === codes.infeasible) {
+    if (status === codes.infeasible || status === codes.unboundedOrInfeasible) {
       return {
         ...base,
         ...none,
@@ -377,9 +448,18 @@ export async function solveOas(
       };
     }
     const limited =
-      status === codes.timeLimit || status === codes.iterationLimit || status === codes.interrupted || status === codes.solutionLimit;
+      status === codes.timeLimit ||
+      status === codes.iterationLimit ||
+      status === codes.interrupted ||
+      status === codes.solutionLimit;
     if (status !== codes.optimal && !limited) {
-      return { ...base, ...none, solveTimeMs, status: "error", message: `HiGHS ended with model status ${status}` };
+      return {
+        ...base,
+        ...none,
+        solveTimeMs,
+        status: "error",
+        message: `HiGHS ended with model status ${status}`,
+      };
     }
     if (!hasSolution) {
       return {
@@ -413,13 +493,17 @@ export async function solveOas(
     const makespanSlots = schedule.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
     const optimal = status === codes.optimal;
     const dual = Number(m.info.get("mip_dual_bound"));
-    const bound = optimal ? makespanSlots : Math.min(makespanSlots, Math.max(0, Math.ceil(dual - 1e-6)));
+    const bound = optimal
+      ? makespanSlots
+      : Math.min(makespanSlots, Math.max(0, Math.ceil(dual - 1e-6)));
     const gap = makespanSlots === 0 ? 0 : (makespanSlots - bound) / makespanSlots;
     return {
       ...base,
       solveTimeMs,
       status: optimal ? "optimal" : "feasible",
-      message: optimal ? "optimal" : `stopped by the ${timeLimit} s time limit with a gap of ${(gap * 100).toFixed(1)}%`,
+      message: optimal
+        ? "optimal"
+        : `stopped by the ${timeLimit} s time limit with a gap of ${(gap * 100).toFixed(1)}%`,
       makespanSlots,
       makespan: makespanSlots * model.eta,
       bound,
@@ -441,7 +525,11 @@ function bestListSchedule(
   let best: OasAssignment[] | null = null;
   let bestSlots = Number.POSITIVE_INFINITY;
   for (const rule of OAS_RULES) {
-    const s = slottedListSchedule(jobs, platform, ruleOrder(rule, jobs), { eta: model.eta, theta: model.theta, profile });
+    const s = slottedListSchedule(jobs, platform, ruleOrder(rule, jobs), {
+      eta: model.eta,
+      theta: model.theta,
+      profile,
+    });
     if (s === null) continue;
     const span = s.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
     if (span < bestSlots) {
@@ -493,7 +581,8 @@ function startValues(
     }
     put(`n_${j}`, a.slots);
     for (let k = 0; k < perCluster.length; k++) {
-      for (let c = 0; c <= inst.clusterSize[k]!; c++) put(`u_${j}_${k}_${c}`, c === perCluster[k] ? 1 : 0);
+      for (let c = 0; c <= inst.clusterSize[k]!; c++)
+        put(`u_${j}_${k}_${c}`, c === perCluster[k] ? 1 : 0);
     }
   });
   return { indices: Int32Array.from(idx), values: Float64Array.from(val) };

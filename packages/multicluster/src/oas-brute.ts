@@ -1,4 +1,10 @@
-import { type Allocation, InvalidInputError, type Job, LimitExceededError, type Platform } from "@sched/core";
+import {
+  type Allocation,
+  InvalidInputError,
+  type Job,
+  LimitExceededError,
+  type Platform,
+} from "@sched/core";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 
@@ -56,7 +62,12 @@ export function bruteForceOas(
   options: BruteForceOasOptions,
 ): BruteForceOasResult {
   const where = "@sched/multicluster/bruteForceOas";
-  if (!(options.eta > 0)) throw new InvalidInputError(where, "options.eta", `is ${String(options.eta)}, expected a number > 0`);
+  if (!(options.eta > 0))
+    throw new InvalidInputError(
+      where,
+      "options.eta",
+      `is ${String(options.eta)}, expected a number > 0`,
+    );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const T = options.theta;
   const M = platform.machines.length;
@@ -67,7 +78,11 @@ export function bruteForceOas(
   const choices = jobs.map((_, j) =>
     allocations(platform, inst.tasks[j]!).map((allocation) => {
       const c = allocationCost(inst, j, allocation);
-      return { allocation, slots: slotsNeeded(inst.baseTime[j]!, c.ct, options.eta), demand: c.demand };
+      return {
+        allocation,
+        slots: slotsNeeded(inst.baseTime[j]!, c.ct, options.eta),
+        demand: c.demand,
+      };
     }),
   );
   let best = T + 1;
@@ -75,7 +90,8 @@ export function bruteForceOas(
   const current: OasAssignment[] = [];
   let nodes = 0;
   const rec = (j: number, makespan: number) => {
-    if (++nodes > maxNodes) throw new LimitExceededError(where, `more than ${maxNodes} search nodes`);
+    if (++nodes > maxNodes)
+      throw new LimitExceededError(where, `more than ${maxNodes} search nodes`);
     if (j === jobs.length) {
       if (makespan < best) {
         best = makespan;
@@ -90,10 +106,15 @@ export function bruteForceOas(
         let ok = true;
         for (let t = s; t < end && ok; t++) {
           for (const part of ch.allocation) {
-            if (used[part.machine * T + t]! + part.cores > platform.machines[part.machine]!.cores) ok = false;
+            if (used[part.machine * T + t]! + part.cores > platform.machines[part.machine]!.cores)
+              ok = false;
           }
           for (let l = 0; l < L && ok; l++) {
-            if (ch.demand[l]! > 0 && load[l * T + t]! + ch.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) ok = false;
+            if (
+              ch.demand[l]! > 0 &&
+              load[l * T + t]! + ch.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
+            )
+              ok = false;
           }
         }
         if (!ok) continue;
@@ -101,7 +122,12 @@ export function bruteForceOas(
           for (const part of ch.allocation) used[part.machine * T + t]! += part.cores;
           for (let l = 0; l < L; l++) load[l * T + t]! += ch.demand[l]!;
         }
-        current.push({ jobId: jobs[j]!.id, startSlot: s, slots: ch.slots, allocation: ch.allocation });
+        current.push({
+          jobId: jobs[j]!.id,
+          startSlot: s,
+          slots: ch.slots,
+          allocation: ch.allocation,
+        });
         rec(j + 1, Math.max(makespan, end));
         current.pop();
         for (let t = s; t < end; t++) {
@@ -112,5 +138,7 @@ export function bruteForceOas(
     }
   };
   rec(0, 0);
-  return bestSchedule === null ? { makespanSlots: null, schedule: null } : { makespanSlots: best, schedule: bestSchedule };
+  return bestSchedule === null
+    ? { makespanSlots: null, schedule: null }
+    : { makespanSlots: best, schedule: bestSchedule };
 }

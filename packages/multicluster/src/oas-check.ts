@@ -33,7 +33,12 @@ export function checkOasSchedule(
   options: CheckOasOptions,
 ): string[] {
   const out: string[] = [];
-  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, "@sched/multicluster/checkOasSchedule");
+  const inst = oasInstance(
+    jobs,
+    platform,
+    options.profile ?? computeOnlyProfile,
+    "@sched/multicluster/checkOasSchedule",
+  );
   const index = new Map(jobs.map((j, i) => [j.id, i]));
   const seen = new Set<number>();
   let horizon = 0;
@@ -49,7 +54,8 @@ export function checkOasSchedule(
     }
     if (seen.has(a.jobId)) out.push(`job ${a.jobId}: placed twice (15)`);
     seen.add(a.jobId);
-    if (!Number.isInteger(a.startSlot) || a.startSlot < 0) out.push(`job ${a.jobId}: start slot ${a.startSlot} (16)`);
+    if (!Number.isInteger(a.startSlot) || a.startSlot < 0)
+      out.push(`job ${a.jobId}: start slot ${a.startSlot} (16)`);
     if (options.theta !== undefined && a.startSlot + a.slots > options.theta) {
       out.push(`job ${a.jobId}: ends in slot ${a.startSlot + a.slots} > theta ${options.theta}`);
     }
@@ -58,7 +64,13 @@ export function checkOasSchedule(
     let bad = false;
     for (const part of a.allocation) {
       const m = platform.machines[part.machine];
-      if (m === undefined || !Number.isInteger(part.cores) || part.cores < 1 || part.cores > m.cores || machines.has(part.machine)) {
+      if (
+        m === undefined ||
+        !Number.isInteger(part.cores) ||
+        part.cores < 1 ||
+        part.cores > m.cores ||
+        machines.has(part.machine)
+      ) {
         out.push(`job ${a.jobId}: bad allocation part ${JSON.stringify(part)} (11)`);
         bad = true;
         continue;
@@ -66,7 +78,8 @@ export function checkOasSchedule(
       machines.add(part.machine);
       cores += part.cores;
     }
-    if (cores !== inst.tasks[j]) out.push(`job ${a.jobId}: ${cores} cores, needs ${inst.tasks[j]} (12)`);
+    if (cores !== inst.tasks[j])
+      out.push(`job ${a.jobId}: ${cores} cores, needs ${inst.tasks[j]} (12)`);
     if (bad) continue;
     const cost = allocationCost(inst, j, a.allocation);
     const need = slotsNeeded(inst.baseTime[j]!, cost.ct, options.eta);
@@ -81,14 +94,17 @@ export function checkOasSchedule(
   for (let m = 0; m < platform.machines.length; m++) {
     for (let t = 0; t < T; t++) {
       if (used[m * T + t]! > platform.machines[m]!.cores) {
-        out.push(`machine ${m} slot ${t}: ${used[m * T + t]} cores used of ${platform.machines[m]!.cores} (10)`);
+        out.push(
+          `machine ${m} slot ${t}: ${used[m * T + t]} cores used of ${platform.machines[m]!.cores} (10)`,
+        );
       }
     }
   }
   for (let l = 0; l < platform.links.length; l++) {
     const mbw = platform.links[l]!.bandwidth;
     for (let t = 0; t < T; t++) {
-      if (load[l * T + t]! > mbw * (1 + 1e-9)) out.push(`link ${l} slot ${t}: ${load[l * T + t]} B/s > ${mbw} (22)`);
+      if (load[l * T + t]! > mbw * (1 + 1e-9))
+        out.push(`link ${l} slot ${t}: ${load[l * T + t]} B/s > ${mbw} (22)`);
     }
   }
   return out;

@@ -15,7 +15,14 @@ import { candidateResources } from "./oas-slotted.js";
 export type OasRule = "FCFS" | "SJF" | "BJF" | "FPFS" | "SPT" | "LPT";
 
 /** All six, in the paper's order. */
-export const OAS_RULES: readonly OasRule[] = Object.freeze(["FCFS", "SJF", "BJF", "FPFS", "SPT", "LPT"]);
+export const OAS_RULES: readonly OasRule[] = Object.freeze([
+  "FCFS",
+  "SJF",
+  "BJF",
+  "FPFS",
+  "SPT",
+  "LPT",
+]);
 
 /**
  * Queue order of a rule (indices into `jobs`): FCFS and FPFS by (submit, id); SJF by fewest
@@ -31,7 +38,8 @@ export const OAS_RULES: readonly OasRule[] = Object.freeze(["FCFS", "SJF", "BJF"
  */
 export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
   const idx = jobs.map((_, i) => i);
-  const fifo = (a: number, b: number) => jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
+  const fifo = (a: number, b: number) =>
+    jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
   const key: Record<OasRule, (j: Job) => number> = {
     FCFS: () => 0,
     FPFS: () => 0,
@@ -42,7 +50,11 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
   };
   const k = key[rule];
   if (k === undefined) {
-    throw new InvalidInputError("@sched/multicluster/ruleOrder", "rule", `is ${String(rule)}, expected one of ${OAS_RULES.join(", ")}`);
+    throw new InvalidInputError(
+      "@sched/multicluster/ruleOrder",
+      "rule",
+      `is ${String(rule)}, expected one of ${OAS_RULES.join(", ")}`,
+    );
   }
   return idx.sort((a, b) => k(jobs[a]!) - k(jobs[b]!) || fifo(a, b));
 }
@@ -53,7 +65,11 @@ export interface OasHeuristicOptions {
   readonly profile?: ProfileOf;
 }
 
-function linkLoads(platform: Platform, running: readonly { job: Job; allocation: Allocation }[], profile: ProfileOf): Float64Array {
+function linkLoads(
+  platform: Platform,
+  running: readonly { job: Job; allocation: Allocation }[],
+  profile: ProfileOf,
+): Float64Array {
   const load = new Float64Array(platform.links.length);
   for (const r of running) {
     const one = oasInstance([r.job], platform, profile);
@@ -112,7 +128,11 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           const a = allocationOf(inst, res);
           const c = allocationCost(inst, j, a);
           for (let l = 0; l < base.length; l++) {
-            if (c.demand[l]! > 0 && base[l]! + c.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) return null;
+            if (
+              c.demand[l]! > 0 &&
+              base[l]! + c.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
+            )
+              return null;
           }
           return { a, c };
         };
@@ -132,7 +152,10 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
         const zero = new Float64Array(load.length);
         if (!candidateResources(inst, j, allFree).some((res) => fits(res, zero) !== null)) {
-          ctx.reject(job.id, "no allocation this heuristic considers runs it without saturating a link");
+          ctx.reject(
+            job.id,
+            "no allocation this heuristic considers runs it without saturating a link",
+          );
           continue;
         }
         if (rule !== "FPFS") return;
@@ -216,7 +239,8 @@ export function oasPlanScheduler(
           const demand = allocationCost(one, 0, a.allocation).demand;
           let ok = true;
           for (let l = 0; l < load.length; l++) {
-            if (demand[l]! > 0 && load[l]! + demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) ok = false;
+            if (demand[l]! > 0 && load[l]! + demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9))
+              ok = false;
           }
           if (!ok) continue;
           for (let l = 0; l < load.length; l++) load[l]! += demand[l]!;
@@ -244,13 +268,20 @@ export interface LinkOverload {
  *
  * Complexity: O(intervals^2 * links).
  */
-export function linkLoadViolations(trace: ScheduleTrace, profile: ProfileOf = computeOnlyProfile): LinkOverload[] {
+export function linkLoadViolations(
+  trace: ScheduleTrace,
+  profile: ProfileOf = computeOnlyProfile,
+): LinkOverload[] {
   const platform = trace.platform;
   const spans: { start: number; end: number; demand: Float64Array }[] = [];
   for (const rec of trace.records) {
     for (const iv of rec.intervals) {
       const one = oasInstance([rec.job], platform, profile);
-      spans.push({ start: iv.start, end: iv.end, demand: allocationCost(one, 0, iv.allocation).demand });
+      spans.push({
+        start: iv.start,
+        end: iv.end,
+        demand: allocationCost(one, 0, iv.allocation).demand,
+      });
     }
   }
   const out: LinkOverload[] = [];

@@ -1,4 +1,10 @@
-import { type Allocation, benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
+import {
+  type Allocation,
+  benchmarkOf,
+  InvalidInputError,
+  type Job,
+  type Platform,
+} from "@sched/core";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
 
 /** The OAS problem in flat arrays: resources are cores (one task per core). */
@@ -49,20 +55,33 @@ export function oasInstance(
   jobs.forEach((job, j) => {
     const p = profile(job);
     if (!(p.sigma >= 0 && p.sigma <= 1)) {
-      throw new InvalidInputError(where, `profile(job ${job.id}).sigma`, `is ${String(p.sigma)}, expected a number in [0, 1]`);
+      throw new InvalidInputError(
+        where,
+        `profile(job ${job.id}).sigma`,
+        `is ${String(p.sigma)}, expected a number in [0, 1]`,
+      );
     }
     if (!(p.ptbw >= 0) || !Number.isFinite(p.ptbw)) {
-      throw new InvalidInputError(where, `profile(job ${job.id}).ptbw`, `is ${String(p.ptbw)}, expected a finite number >= 0`);
+      throw new InvalidInputError(
+        where,
+        `profile(job ${job.id}).ptbw`,
+        `is ${String(p.ptbw)}, expected a finite number >= 0`,
+      );
     }
     if (job.cores > R) {
-      throw new InvalidInputError(where, `job ${job.id}.cores`, `is ${job.cores}, but the platform has ${R} cores`);
+      throw new InvalidInputError(
+        where,
+        `job ${job.id}.cores`,
+        `is ${job.cores}, but the platform has ${R} cores`,
+      );
     }
     tasks[j] = job.cores;
     baseTime[j] = job.estimate;
     sigma[j] = p.sigma;
     ptbw[j] = p.ptbw;
     const bm = benchmarkOf(job, platform);
-    for (let r = 0; r < R; r++) slowdown[j * R + r] = bm / platform.machines[resourceMachine[r]!]!.speed;
+    for (let r = 0; r < R; r++)
+      slowdown[j * R + r] = bm / platform.machines[resourceMachine[r]!]!.speed;
   });
   const nK = platform.clusters.length;
   const clusterLink = new Int32Array(nK);
@@ -122,7 +141,9 @@ export function allocationOf(instance: OasInstance, resources: readonly number[]
     const m = instance.resourceMachine[r]!;
     count.set(m, (count.get(m) ?? 0) + 1);
   }
-  return [...count.entries()].sort((a, b) => a[0] - b[0]).map(([machine, cores]) => ({ machine, cores }));
+  return [...count.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([machine, cores]) => ({ machine, cores }));
 }
 
 /** The job's slowdown `SP_j` and the demand on each link for an allocation. */

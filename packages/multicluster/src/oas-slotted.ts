@@ -17,7 +17,11 @@ import {
  *
  * Complexity: O(R log R * clusters).
  */
-export function candidateResources(instance: OasInstance, j: number, free: ArrayLike<number>): number[][] {
+export function candidateResources(
+  instance: OasInstance,
+  j: number,
+  free: ArrayLike<number>,
+): number[][] {
   const R = instance.resourceMachine.length;
   const tau = instance.tasks[j]!;
   const order: number[] = [];
@@ -28,7 +32,10 @@ export function candidateResources(instance: OasInstance, j: number, free: Array
   const out: number[][] = [order.slice(0, tau)];
   const seen = new Set([out[0]!.join(",")]);
   const add = (pick: number[]) => {
-    const key = pick.slice().sort((a, b) => a - b).join(",");
+    const key = pick
+      .slice()
+      .sort((a, b) => a - b)
+      .join(",");
     if (!seen.has(key)) {
       seen.add(key);
       out.push(pick);
@@ -38,7 +45,11 @@ export function candidateResources(instance: OasInstance, j: number, free: Array
     const inK = order.filter((r) => instance.resourceCluster[r] === k);
     if (inK.length === 0) continue;
     if (inK.length >= tau) add(inK.slice(0, tau));
-    else add([...inK, ...order.filter((r) => instance.resourceCluster[r] !== k).slice(0, tau - inK.length)]);
+    else
+      add([
+        ...inK,
+        ...order.filter((r) => instance.resourceCluster[r] !== k).slice(0, tau - inK.length),
+      ]);
   }
   return out.map((c) => c.slice().sort((a, b) => a - b));
 }
@@ -88,7 +99,11 @@ export function slottedListSchedule(
         for (let t = s; t < s + n && ok; t++) {
           for (const r of res) if (busy[r * T + t]) ok = false;
           for (let l = 0; l < L && ok; l++) {
-            if (cost.demand[l]! > 0 && load[l * T + t]! + cost.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)) ok = false;
+            if (
+              cost.demand[l]! > 0 &&
+              load[l * T + t]! + cost.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
+            )
+              ok = false;
           }
         }
         if (!ok) continue;
@@ -102,7 +117,12 @@ export function slottedListSchedule(
         for (const r of best.res) busy[r * T + t] = 1;
         for (let l = 0; l < L; l++) load[l * T + t]! += best.demand[l]!;
       }
-      out[j] = { jobId: jobs[j]!.id, startSlot: s, slots: best.n, allocation: allocationOf(inst, best.res) };
+      out[j] = {
+        jobId: jobs[j]!.id,
+        startSlot: s,
+        slots: best.n,
+        allocation: allocationOf(inst, best.res),
+      };
       placed = true;
     }
     if (!placed) return null;

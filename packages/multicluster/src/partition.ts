@@ -11,7 +11,11 @@ import type { Platform } from "@sched/core";
  * dynamicPartitionSize(64, 3, 2); // ceil(64 / 5) = 13
  * ```
  */
-export function dynamicPartitionSize(processors: number, queued: number, executing: number): number {
+export function dynamicPartitionSize(
+  processors: number,
+  queued: number,
+  executing: number,
+): number {
   const ps = Math.ceil(processors / (queued + 1 + 0.5 * executing));
   return Math.min(processors, Math.max(1, ps));
 }

@@ -89,21 +89,33 @@ function resolveOptions(o: SpaceSharingOptions): Resolved {
     contextSwitch: o.contextSwitch ?? 200e-6,
     startup: o.startup ?? 50e-6,
     bandwidth: o.bandwidth ?? 12.5e6,
-    messageBytes:
-      o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, d) => s + d.size, 0)),
+    messageBytes: o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, d) => s + d.size, 0)),
     seed: o.seed ?? 1,
   };
   if (r.policy !== "dynamic" && r.policy !== "adaptive") {
-    throw new InvalidInputError(WHERE, "options.policy", `is ${String(r.policy)}, expected "dynamic" or "adaptive"`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.policy",
+      `is ${String(r.policy)}, expected "dynamic" or "adaptive"`,
+    );
   }
   const check = (field: string, v: number, ok: boolean, expected: string) => {
     if (!Number.isFinite(v) || !ok) {
-      throw new InvalidInputError(WHERE, `options.${field}`, `is ${String(v)}, expected ${expected}`);
+      throw new InvalidInputError(
+        WHERE,
+        `options.${field}`,
+        `is ${String(v)}, expected ${expected}`,
+      );
     }
   };
   check("alpha", r.alpha, Number.isInteger(r.alpha) && r.alpha >= 0, "an integer >= 0");
   check("mpl", r.mpl, r.mpl >= 1, "a number >= 1");
-  check("backgroundLoad", r.backgroundLoad, r.backgroundLoad >= 0 && r.backgroundLoad < 1, "a number in [0, 1)");
+  check(
+    "backgroundLoad",
+    r.backgroundLoad,
+    r.backgroundLoad >= 0 && r.backgroundLoad < 1,
+    "a number in [0, 1)",
+  );
   check("backgroundMeanDemand", r.backgroundMeanDemand, r.backgroundMeanDemand > 0, "a number > 0");
   check("contextSwitch", r.contextSwitch, r.contextSwitch >= 0, "a number >= 0");
   check("startup", r.startup, r.startup >= 0, "a number >= 0");
@@ -133,7 +145,12 @@ class LocalLoad {
 
   /** Generates intervals until one ends after `t` (or none will). */
   cover(t: number): void {
-    while (this.nextArrival <= t || (this.ends.length > 0 && this.ends[this.ends.length - 1]! <= t && this.nextArrival < Number.POSITIVE_INFINITY)) {
+    while (
+      this.nextArrival <= t ||
+      (this.ends.length > 0 &&
+        this.ends[this.ends.length - 1]! <= t &&
+        this.nextArrival < Number.POSITIVE_INFINITY)
+    ) {
       const a = this.nextArrival;
       const d = this.rng.exponential(this.mean);
       const last = this.ends.length - 1;
@@ -236,7 +253,11 @@ export function simulateSpaceSharing(
   const o = resolveOptions(options);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
-      throw new InvalidInputError(WHERE, `jobs[${i}].submit`, "is earlier than the previous job's, expected jobs sorted by submit");
+      throw new InvalidInputError(
+        WHERE,
+        `jobs[${i}].submit`,
+        "is earlier than the previous job's, expected jobs sorted by submit",
+      );
     }
   }
   const processorMachine: number[] = [];
@@ -245,7 +266,8 @@ export function simulateSpaceSharing(
   const speeds = processorMachine.map((m) => platform.machines[m]!.speed);
   const ff = fitnessFactors(speeds, o.mpl);
   const local = processorMachine.map(
-    (_, p) => new LocalLoad(o.seed * 1_000_003 + p * 7919, o.backgroundLoad, o.backgroundMeanDemand),
+    (_, p) =>
+      new LocalLoad(o.seed * 1_000_003 + p * 7919, o.backgroundLoad, o.backgroundMeanDemand),
   );
   const busyUntil = new Float64Array(P); // parallel task on p until then (0 = free)
   const holding = new Uint8Array(P);
@@ -290,7 +312,12 @@ export function simulateSpaceSharing(
     let end = now;
     for (let i = 0; i < k; i++) {
       const p = processors[i]!;
-      const done = local[p]!.finish(now + comm, (bunches[i]! * perTask) / speeds[p]!, share, switchCost);
+      const done = local[p]!.finish(
+        now + comm,
+        (bunches[i]! * perTask) / speeds[p]!,
+        share,
+        switchCost,
+      );
       release.push(done);
       end = Math.max(end, done);
     }
@@ -324,7 +351,12 @@ export function simulateSpaceSharing(
         const target = Math.min(maxPar, dynamicPartitionSize(P, queue.length - 1, running.length));
         if (n < Math.max(1, Math.min(target, o.alpha))) return;
         const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n))!;
-        start(job, chosen, chosen.map((p) => ff[p]!), now);
+        start(
+          job,
+          chosen,
+          chosen.map((p) => ff[p]!),
+          now,
+        );
       } else {
         const target = Math.min(maxPar, adaptivePartitionSize(P, queue.length - 1));
         if (n < target) return;
@@ -360,7 +392,14 @@ export function simulateSpaceSharing(
         }
       }
       if (r.end <= now) {
-        records.push({ job: r.job, start: r.start, end: r.end, processors: r.processors, bunches: r.bunches, release: r.release });
+        records.push({
+          job: r.job,
+          start: r.start,
+          end: r.end,
+          processors: r.processors,
+          bunches: r.bunches,
+          release: r.release,
+        });
         running.splice(i, 1);
         departed = true;
       } else i++;
@@ -372,7 +411,9 @@ export function simulateSpaceSharing(
     }
     queue.sort((x, y) => x.submit - y.submit || x.id - y.id);
     if (arrived || departed) runPolicy(now);
-    else if (o.policy === "dynamic" ? pool(now).n >= o.alpha : running.length === 0 && queue.length > 0) {
+    else if (
+      o.policy === "dynamic" ? pool(now).n >= o.alpha : running.length === 0 && queue.length > 0
+    ) {
       runPolicy(now);
     }
   }
@@ -380,7 +421,9 @@ export function simulateSpaceSharing(
   const first = jobs.length > 0 ? jobs[0]!.submit : 0;
   const makespan = records.reduce((m, r) => Math.max(m, r.end), first);
   const meanResponse =
-    records.length === 0 ? 0 : records.reduce((s, r) => s + (r.end - r.job.submit), 0) / records.length;
+    records.length === 0
+      ? 0
+      : records.reduce((s, r) => s + (r.end - r.job.submit), 0) / records.length;
   const span = makespan - first;
   return {
     policy: o.policy,

@@ -42,8 +42,14 @@ export function moldableWorkload(options: MoldableWorkloadOptions = {}): Job[] {
   const maxPar = options.maxParallelism ?? 64;
   const maxKb = options.maxKilobytes ?? 1000;
   const where = "@sched/multicluster/moldableWorkload";
-  if (!(load > 0 && load < 1)) throw new InvalidInputError(where, "options.load", `is ${String(load)}, expected a number in (0, 1)`);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidInputError(where, "options.jobs", `is ${String(n)}, expected an integer >= 0`);
+  if (!(load > 0 && load < 1))
+    throw new InvalidInputError(
+      where,
+      "options.load",
+      `is ${String(load)}, expected a number in (0, 1)`,
+    );
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidInputError(where, "options.jobs", `is ${String(n)}, expected an integer >= 0`);
   const rng = new SeededRandom(options.seed ?? 1);
   const rate = (load * P) / mean;
   const p1 = cv > 1 ? 0.5 * (1 + Math.sqrt((cv * cv - 1) / (cv * cv + 1))) : 1;
@@ -51,7 +57,8 @@ export function moldableWorkload(options: MoldableWorkloadOptions = {}): Job[] {
   let t = 0;
   for (let i = 0; i < n; i++) {
     t += rng.exponential(1 / rate);
-    const demand = rng.next() < p1 ? rng.exponential(mean / (2 * p1)) : rng.exponential(mean / (2 * (1 - p1)));
+    const demand =
+      rng.next() < p1 ? rng.exponential(mean / (2 * p1)) : rng.exponential(mean / (2 * (1 - p1)));
     out.push(
       createJob({
         id: i,
@@ -112,7 +119,10 @@ export function oasWorkload(which: 1 | 2 | 3 | 4 | 5 | 6, seed = 1): OasWorkload
             { tasks: 1, base: 60 },
             { tasks: 2, base: 100 },
           ]
-        : Array.from({ length: 8 }, () => ({ tasks: rng.integer(1, 4), base: 60 + 30 * rng.integer(0, 18) }));
+        : Array.from({ length: 8 }, () => ({
+            tasks: rng.integer(1, 4),
+            base: 60 + 30 * rng.integer(0, 18),
+          }));
   const jobs: Job[] = [];
   const profiles = new Map<number, OasProfile>();
   spec.forEach((s, i) => {

@@ -55,7 +55,16 @@ describe("cost model equations", () => {
     expect(linkSlowdown(0.25)).toBe(4);
   });
   it("eq. 2-3: time cost from the slowest node", () => {
-    expect(processingSlowdown(two, [{ machine: 0, cores: 1 }, { machine: 4, cores: 1 }], p)).toBe(2);
+    expect(
+      processingSlowdown(
+        two,
+        [
+          { machine: 0, cores: 1 },
+          { machine: 4, cores: 1 },
+        ],
+        p,
+      ),
+    ).toBe(2);
     expect(timeCost(0.5, 2, 1)).toBe(1.5);
     expect(timeCost(1, 4 / 3, 7)).toBe(4 / 3);
   });
@@ -64,7 +73,14 @@ describe("cost model equations", () => {
 describe("evaluateCost (hand-computed cases)", () => {
   it("no co-allocation: SC 1, no link used", () => {
     const e = evaluateCost(p, [
-      { job: two, allocation: [{ machine: 2, cores: 1 }, { machine: 3, cores: 1 }], profile: { sigma: 0.6, ptbw: 1e9 } },
+      {
+        job: two,
+        allocation: [
+          { machine: 2, cores: 1 },
+          { machine: 3, cores: 1 },
+        ],
+        profile: { sigma: 0.6, ptbw: 1e9 },
+      },
     ]);
     // SP = 1/0.75, ct = 0.6 * 4/3 + 0.4 * 1 = 1.2
     expect(e.jobs[0]!.sp).toBeCloseTo(4 / 3, 12);
@@ -74,7 +90,14 @@ describe("evaluateCost (hand-computed cases)", () => {
   });
   it("split 1/1 across two clusters below capacity", () => {
     const e = evaluateCost(p, [
-      { job: two, allocation: [{ machine: 0, cores: 1 }, { machine: 2, cores: 1 }], profile: { sigma: 0.5, ptbw: 50e6 } },
+      {
+        job: two,
+        allocation: [
+          { machine: 0, cores: 1 },
+          { machine: 2, cores: 1 },
+        ],
+        profile: { sigma: 0.5, ptbw: 50e6 },
+      },
     ]);
     // BW = 1 * 50e6 * (2-1)/(2-1) = 50e6 on links 0 and 1; SAT = 2.5; SC = 1; ct = 0.5*4/3 + 0.5
     expect([...e.linkDemand]).toEqual([50e6, 50e6, 0]);
@@ -88,8 +111,22 @@ describe("evaluateCost (hand-computed cases)", () => {
     const c = createJob({ id: 3, submit: 0, runtime: 100, cores: 1 });
     const e = evaluateCost(p, [
       // a: nodes 0 (c0) and 4 (c2); b: nodes 1 (c0) and 2 (c1); c: node 5 alone
-      { job: a, allocation: [{ machine: 0, cores: 1 }, { machine: 4, cores: 1 }], profile: { sigma: 0.5, ptbw: 100e6 } },
-      { job: b, allocation: [{ machine: 1, cores: 1 }, { machine: 2, cores: 1 }], profile: { sigma: 0.8, ptbw: 150e6 } },
+      {
+        job: a,
+        allocation: [
+          { machine: 0, cores: 1 },
+          { machine: 4, cores: 1 },
+        ],
+        profile: { sigma: 0.5, ptbw: 100e6 },
+      },
+      {
+        job: b,
+        allocation: [
+          { machine: 1, cores: 1 },
+          { machine: 2, cores: 1 },
+        ],
+        profile: { sigma: 0.8, ptbw: 150e6 },
+      },
       { job: c, allocation: [{ machine: 5, cores: 1 }], profile: { sigma: 0.5, ptbw: 100e6 } },
     ]);
     // link 0 carries 100e6 + 150e6 = 250e6 > 125e6: SAT 0.5, slowdown 2
@@ -109,8 +146,28 @@ describe("oasExecutionModel", () => {
   it("charges Tb * ct for the job alone, and equals core's model with sigma 1", () => {
     const model = oasExecutionModel({ profile: () => ({ sigma: 0.5, ptbw: 250e6 }) });
     // split 1/1: BW = 250e6 on links 0, 2: SAT 0.5, SC 2; SP 2; ct = 0.5*2 + 0.5*2 = 2
-    expect(model.duration(two, [{ machine: 0, cores: 1 }, { machine: 4, cores: 1 }], p, 100)).toBeCloseTo(200, 9);
+    expect(
+      model.duration(
+        two,
+        [
+          { machine: 0, cores: 1 },
+          { machine: 4, cores: 1 },
+        ],
+        p,
+        100,
+      ),
+    ).toBeCloseTo(200, 9);
     const plain = oasExecutionModel();
-    expect(plain.duration(two, [{ machine: 2, cores: 1 }, { machine: 4, cores: 1 }], p, 30)).toBeCloseTo(60, 9);
+    expect(
+      plain.duration(
+        two,
+        [
+          { machine: 2, cores: 1 },
+          { machine: 4, cores: 1 },
+        ],
+        p,
+        30,
+      ),
+    ).toBeCloseTo(60, 9);
   });
 });

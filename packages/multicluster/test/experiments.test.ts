@@ -11,7 +11,8 @@ describe("workloads", () => {
   it("moldableWorkload is seeded, sorted, and has the requested mean demand roughly", () => {
     const a = moldableWorkload({ jobs: 4000, load: 0.5, seed: 3 });
     expect(moldableWorkload({ jobs: 4000, load: 0.5, seed: 3 })).toEqual(a);
-    for (let i = 1; i < a.length; i++) expect(a[i]!.submit).toBeGreaterThanOrEqual(a[i - 1]!.submit);
+    for (let i = 1; i < a.length; i++)
+      expect(a[i]!.submit).toBeGreaterThanOrEqual(a[i - 1]!.submit);
     const mean = a.reduce((s, j) => s + j.runtime, 0) / a.length;
     expect(mean).toBeGreaterThan(14.06 * 0.7);
     expect(mean).toBeLessThan(14.06 * 1.3);
@@ -46,14 +47,27 @@ describe("oasExperiment", () => {
     await loadSolver();
   });
   it("runs both parts on a cut-down setting, with plans that never saturate a link", async () => {
-    const r = await oasExperiment({ jobs: 3, slotFractions: [0.5, 2], workloads: [1], timeLimit: 5 });
+    const r = await oasExperiment({
+      jobs: 3,
+      slotFractions: [0.5, 2],
+      workloads: [1],
+      timeLimit: 5,
+    });
     expect(r.slots.map((s) => s.fraction)).toEqual([0.5, 2]);
     for (const s of r.slots) {
       expect(["optimal", "feasible"]).toContain(s.status);
       expect(s.makespan!).toBeLessThanOrEqual(s.mipMakespan! + 1e-9);
       expect(s.compactMakespan!).toBeLessThanOrEqual(s.makespan! + 1e-9);
     }
-    expect(r.comparison.map((c) => c.method)).toEqual(["OAS", "FCFS", "SJF", "BJF", "FPFS", "SPT", "LPT"]);
+    expect(r.comparison.map((c) => c.method)).toEqual([
+      "OAS",
+      "FCFS",
+      "SJF",
+      "BJF",
+      "FPFS",
+      "SPT",
+      "LPT",
+    ]);
     expect(r.comparison.every((c) => c.makespan !== null && c.makespan > 0)).toBe(true);
   }, 60_000);
   it("the compacted plan keeps the MIP's order per machine and saturates no link", async () => {
@@ -63,9 +77,14 @@ describe("oasExperiment", () => {
     const platform = oasPlatform();
     const r = await solveOas(jobs, platform, { eta: 100, profile, timeLimit: 5 });
     const executionModel = oasExecutionModel({ profile });
-    const trace = simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact: true, profile }), {
-      executionModel,
-    });
+    const trace = simulate(
+      jobs,
+      platform,
+      oasPlanScheduler(r.schedule, r.eta, { compact: true, profile }),
+      {
+        executionModel,
+      },
+    );
     expect(linkLoadViolations(trace, profile)).toEqual([]);
     expect(computeMetrics(trace).makespan).toBeLessThanOrEqual(r.makespan! + 1e-9);
     const start = (id: number) => trace.records.find((x) => x.job.id === id)!.intervals[0]!.start;

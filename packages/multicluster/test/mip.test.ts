@@ -58,7 +58,9 @@ describe("solveOas: hand-worked instances", () => {
     expect(short.schedule).toEqual([]);
   });
   it("reports a time-limited solve honestly", async () => {
-    const jobs = Array.from({ length: 8 }, (_, i) => createJob({ id: i, submit: 0, runtime: 40 + 17 * i, cores: 1 + (i % 4) }));
+    const jobs = Array.from({ length: 8 }, (_, i) =>
+      createJob({ id: i, submit: 0, runtime: 40 + 17 * i, cores: 1 + (i % 4) }),
+    );
     const r = await solveOas(jobs, paper, { eta: 10, timeLimit: 0.05 });
     expect(["optimal", "feasible", "timeout"]).toContain(r.status);
     if (r.status === "feasible") {
@@ -121,7 +123,13 @@ describe("solveOas against brute force", () => {
         const eta = 20;
         const theta = 10;
         const brute = bruteForceOas(jobs, platform, { eta, theta, profile });
-        const r = await solveOas(jobs, platform, { eta, theta, profile, timeLimit: 20, warmStart: false });
+        const r = await solveOas(jobs, platform, {
+          eta,
+          theta,
+          profile,
+          timeLimit: 20,
+          warmStart: false,
+        });
         if (brute.makespanSlots === null) {
           expect(r.status).toBe("infeasible");
           return;
@@ -129,7 +137,9 @@ describe("solveOas against brute force", () => {
         expect(r.status).toBe("optimal");
         expect(r.makespanSlots).toBe(brute.makespanSlots);
         expect(checkOasSchedule(jobs, platform, r.schedule, { eta, theta, profile })).toEqual([]);
-        expect(checkOasSchedule(jobs, platform, brute.schedule!, { eta, theta, profile })).toEqual([]);
+        expect(checkOasSchedule(jobs, platform, brute.schedule!, { eta, theta, profile })).toEqual(
+          [],
+        );
       }),
       { numRuns: 25 },
     );

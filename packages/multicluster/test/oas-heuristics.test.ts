@@ -63,15 +63,20 @@ describe("oasHeuristic", () => {
     ];
     const fcfs = simulate(big, paper, oasHeuristic("FCFS"));
     const fpfs = simulate(big, paper, oasHeuristic("FPFS"));
-    const startOf = (t: typeof fcfs, id: number) => t.records.find((r) => r.job.id === id)!.intervals[0]!.start;
+    const startOf = (t: typeof fcfs, id: number) =>
+      t.records.find((r) => r.job.id === id)!.intervals[0]!.start;
     expect(startOf(fcfs, 3)).toBeGreaterThan(0);
     expect(startOf(fpfs, 3)).toBe(0);
     // job 1 takes the 4 fastest nodes: c0 + c1, SP 1/0.75
-    expect(fcfs.records[0]!.intervals[0]!.allocation).toEqual([0, 1, 2, 3].map((m) => ({ machine: m, cores: 1 })));
+    expect(fcfs.records[0]!.intervals[0]!.allocation).toEqual(
+      [0, 1, 2, 3].map((m) => ({ machine: m, cores: 1 })),
+    );
   });
   it("never saturates a link, and the trace is valid under the OAS cost model", () => {
     for (const rule of OAS_RULES) {
-      const trace = simulate(jobs, paper, oasHeuristic(rule, { profile }), { executionModel: model });
+      const trace = simulate(jobs, paper, oasHeuristic(rule, { profile }), {
+        executionModel: model,
+      });
       expect(checkSchedule(trace, { executionModel: model })).toEqual([]);
       expect(linkLoadViolations(trace, profile)).toEqual([]);
       expect(trace.records.every((r) => r.outcome === "completed")).toBe(true);
@@ -80,12 +85,33 @@ describe("oasHeuristic", () => {
   it("rejects a job that can only run by saturating a link", () => {
     const wide = [createJob({ id: 9, submit: 0, runtime: 10, cores: 3 })];
     const narrow = multiClusterPlatform([{ nodes: 2 }, { nodes: 2 }]);
-    const trace = simulate(wide, narrow, oasHeuristic("FCFS", { profile: () => ({ sigma: 0.5, ptbw: 1e9 }) }));
+    const trace = simulate(
+      wide,
+      narrow,
+      oasHeuristic("FCFS", { profile: () => ({ sigma: 0.5, ptbw: 1e9 }) }),
+    );
     expect(trace.records[0]!.outcome).toBe("rejected");
   });
   it("linkLoadViolations reports an overloaded link", () => {
     const split = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
-    const planned = simulate(split, paper, oasPlanScheduler([{ jobId: 1, startSlot: 0, slots: 1, allocation: [{ machine: 0, cores: 1 }, { machine: 2, cores: 1 }] }], 10));
+    const planned = simulate(
+      split,
+      paper,
+      oasPlanScheduler(
+        [
+          {
+            jobId: 1,
+            startSlot: 0,
+            slots: 1,
+            allocation: [
+              { machine: 0, cores: 1 },
+              { machine: 2, cores: 1 },
+            ],
+          },
+        ],
+        10,
+      ),
+    );
     const v = linkLoadViolations(planned, () => ({ sigma: 0.5, ptbw: 200e6 }));
     expect(v.map((x) => [x.time, x.link, x.load])).toEqual([
       [0, 0, 200e6],
@@ -99,7 +125,10 @@ describe("the MIP's plan in the core engine", () => {
     await loadSolver();
   });
   it("reproduces the MIP's makespan up to slot rounding, with no link saturated", async () => {
-    const profile = (job: Job): OasProfile => ({ sigma: job.id % 2 ? 0.6 : 0.9, ptbw: 20e6 * job.id });
+    const profile = (job: Job): OasProfile => ({
+      sigma: job.id % 2 ? 0.6 : 0.9,
+      ptbw: 20e6 * job.id,
+    });
     const eta = 40;
     const r = await solveOas(jobs, paper, { eta, theta: 9, profile, timeLimit: 30 });
     expect(["optimal", "feasible"]).toContain(r.status);
@@ -113,14 +142,19 @@ describe("the MIP's plan in the core engine", () => {
     expect(makespan).toBeGreaterThan(r.makespan! - eta);
     // every job starts exactly at its slot
     for (const a of r.schedule) {
-      expect(trace.records.find((x) => x.job.id === a.jobId)!.intervals[0]!.start).toBe(a.startSlot * eta);
+      expect(trace.records.find((x) => x.job.id === a.jobId)!.intervals[0]!.start).toBe(
+        a.startSlot * eta,
+      );
     }
   }, 60_000);
   it("the slotted list schedule is a feasible point, never better than brute force", () => {
     const eta = 40;
     const best = bruteForceOas(jobs.slice(0, 3), paper, { eta, theta: 8 });
     for (const rule of OAS_RULES) {
-      const s = slottedListSchedule(jobs.slice(0, 3), paper, ruleOrder(rule, jobs.slice(0, 3)), { eta, theta: 8 });
+      const s = slottedListSchedule(jobs.slice(0, 3), paper, ruleOrder(rule, jobs.slice(0, 3)), {
+        eta,
+        theta: 8,
+      });
       expect(s).not.toBeNull();
       expect(checkOasSchedule(jobs.slice(0, 3), paper, s!, { eta, theta: 8 })).toEqual([]);
       const span = s!.reduce((m, a) => Math.max(m, a.startSlot + a.slots), 0);

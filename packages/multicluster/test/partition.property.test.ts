@@ -118,7 +118,9 @@ describe("processor selection", () => {
         }
         // inside each used cluster, no unchosen available processor is faster than a chosen one
         for (const k of used) {
-          const chosenSpeeds = c.filter((p) => platform.machines[p]!.cluster === k).map((p) => platform.machines[p]!.speed);
+          const chosenSpeeds = c
+            .filter((p) => platform.machines[p]!.cluster === k)
+            .map((p) => platform.machines[p]!.speed);
           const minChosen = Math.min(...chosenSpeeds);
           available.forEach((a, p) => {
             if (a && !c.includes(p) && platform.machines[p]!.cluster === k) {

@@ -8,7 +8,14 @@ const one = multiClusterPlatform([{ nodes: 4 }]);
 
 describe("simulateSpaceSharing: hand-worked cases", () => {
   it("a lone job gets min(maxParallelism, P) processors and pays the scatter", () => {
-    const job = createJob({ id: 1, submit: 0, runtime: 40, cores: 1, maxParallelism: 4, input: [{ size: 1.25e6, machine: 0 }] });
+    const job = createJob({
+      id: 1,
+      submit: 0,
+      runtime: 40,
+      cores: 1,
+      maxParallelism: 4,
+      input: [{ size: 1.25e6, machine: 0 }],
+    });
     const r = simulateSpaceSharing([job], one);
     const rec = r.records[0]!;
     expect(rec.processors).toEqual([0, 1, 2, 3]);
@@ -18,7 +25,10 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(r.meanResponse).toBeCloseTo(rec.end, 12);
   });
   it("folds tasks by fitness factor (dynamic) or evenly (adaptive)", () => {
-    const het = multiClusterPlatform([{ nodes: 1, speed: 1 }, { nodes: 1, speed: 2 }]);
+    const het = multiClusterPlatform([
+      { nodes: 1, speed: 1 },
+      { nodes: 1, speed: 2 },
+    ]);
     const job = createJob({ id: 1, submit: 0, runtime: 30, cores: 1, maxParallelism: 3 });
     const d = simulateSpaceSharing([job], het, { policy: "dynamic" });
     // no cluster holds 2: clusters 0 then 1 by proximity; ff = [2, 4]: bunches [1, 2]:
@@ -33,7 +43,9 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
   });
   it("sizes partitions by the queue: adaptive ceil(P/(Q+1)), dynamic adds 0.5 * executing", () => {
     const p8 = multiClusterPlatform([{ nodes: 8 }]);
-    const jobs = [1, 2, 3].map((id) => createJob({ id, submit: 0, runtime: 80, cores: 1, maxParallelism: 8 }));
+    const jobs = [1, 2, 3].map((id) =>
+      createJob({ id, submit: 0, runtime: 80, cores: 1, maxParallelism: 8 }),
+    );
     const a = simulateSpaceSharing(jobs, p8, { policy: "adaptive" });
     // head sees 2 others queued: ceil(8/3) = 3; then 1 queued: 4; then 0 queued: 8 > 1 idle, waits
     const byId = (r: SpaceSharingResult, id: number) => r.records.find((x) => x.job.id === id)!;
@@ -73,28 +85,44 @@ describe("simulateSpaceSharing: invariants", () => {
   it("runs every job once, never two tasks on a processor at a time, and is deterministic", () => {
     fc.assert(
       fc.property(arbCase(), (c) => {
-        const platform = multiClusterPlatform(c.sizes.map((n, k) => ({ nodes: n, speed: c.speeds[k]! })));
+        const platform = multiClusterPlatform(
+          c.sizes.map((n, k) => ({ nodes: n, speed: c.speeds[k]! })),
+        );
         let t = 0;
         const jobs: Job[] = c.jobs.map((j, i) => {
           t += j.gap;
-          return createJob({ id: i, submit: t, runtime: j.runtime, cores: 1, maxParallelism: j.maxPar });
+          return createJob({
+            id: i,
+            submit: t,
+            runtime: j.runtime,
+            cores: 1,
+            maxParallelism: j.maxPar,
+          });
         });
         const opts = { policy: c.policy, backgroundLoad: c.load, seed: c.seed };
         const r = simulateSpaceSharing(jobs, platform, opts);
         expect(r.records.map((x) => x.job.id).sort((a, b) => a - b)).toEqual(jobs.map((j) => j.id));
-        const spans: [number, number][][] = Array.from({ length: platform.machines.length }, () => []);
+        const spans: [number, number][][] = Array.from(
+          { length: platform.machines.length },
+          () => [],
+        );
         for (const rec of r.records) {
           expect(rec.start).toBeGreaterThanOrEqual(rec.job.submit);
           expect(new Set(rec.processors).size).toBe(rec.processors.length);
           expect(rec.processors.length).toBeLessThanOrEqual(rec.job.maxParallelism!);
           expect(rec.bunches.reduce((s, b) => s + b, 0)).toBe(rec.job.maxParallelism);
           // no faster than the whole job on the fastest processors
-          expect(rec.end - rec.start).toBeGreaterThanOrEqual(rec.job.runtime / 2 / rec.processors.length - 1e-9);
-          rec.processors.forEach((p, i) => spans[p]!.push([rec.start, rec.release[i]!]));
+          expect(rec.end - rec.start).toBeGreaterThanOrEqual(
+            rec.job.runtime / 2 / rec.processors.length - 1e-9,
+          );
+          rec.processors.forEach((p, i) => {
+            spans[p]!.push([rec.start, rec.release[i]!]);
+          });
         }
         for (const s of spans) {
           s.sort((x, y) => x[0] - y[0]);
-          for (let i = 1; i < s.length; i++) expect(s[i]![0]).toBeGreaterThanOrEqual(s[i - 1]![1] - 1e-9);
+          for (let i = 1; i < s.length; i++)
+            expect(s[i]![0]).toBeGreaterThanOrEqual(s[i - 1]![1] - 1e-9);
         }
         expect(r.utilization).toBeGreaterThanOrEqual(0);
         expect(r.utilization).toBeLessThanOrEqual(1 + 1e-9);
@@ -105,15 +133,24 @@ describe("simulateSpaceSharing: invariants", () => {
   });
   it("background load never makes a lone job faster", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 8 }), fc.nat(1000), (rt, mp, seed) => {
-        const job = createJob({ id: 1, submit: 0, runtime: rt, cores: 1, maxParallelism: mp });
-        const plat = multiClusterPlatform([{ nodes: 8 }]);
-        const free = simulateSpaceSharing([job], plat, { policy: "adaptive" });
-        const loaded = simulateSpaceSharing([job], plat, { policy: "adaptive", backgroundLoad: 0.5, seed });
-        expect(loaded.records[0]!.end - loaded.records[0]!.start).toBeGreaterThanOrEqual(
-          free.records[0]!.end - free.records[0]!.start - 1e-9,
-        );
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.nat(1000),
+        (rt, mp, seed) => {
+          const job = createJob({ id: 1, submit: 0, runtime: rt, cores: 1, maxParallelism: mp });
+          const plat = multiClusterPlatform([{ nodes: 8 }]);
+          const free = simulateSpaceSharing([job], plat, { policy: "adaptive" });
+          const loaded = simulateSpaceSharing([job], plat, {
+            policy: "adaptive",
+            backgroundLoad: 0.5,
+            seed,
+          });
+          expect(loaded.records[0]!.end - loaded.records[0]!.start).toBeGreaterThanOrEqual(
+            free.records[0]!.end - free.records[0]!.start - 1e-9,
+          );
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -1,12 +1,10 @@
 import { join } from "node:path";
-import { computeMetrics } from "@sched/core";
 import { type CommandSpec, flag, requirePositionals, stringOption, suggest } from "../args.js";
 import { writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
-import { deterministicMetrics } from "../outputs.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
-import { simulateTask } from "../sweep/execute.js";
+import { measureRun, simulateTask } from "../sweep/execute.js";
 import { planTasks } from "../sweep/plan.js";
 import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
 import { UsageError } from "../usage-error.js";
@@ -80,10 +78,7 @@ export const reportCommand: Command = {
         const trace = await simulateTask(plan, task);
         const notes: string[] = [];
         const stored = records.find((r) => r.key === task.key);
-        const numbers: Record<string, number> = {};
-        for (const [k, v] of Object.entries(deterministicMetrics(computeMetrics(trace)))) {
-          if (typeof v === "number") numbers[k] = v;
-        }
+        const numbers = await measureRun(plan, task, trace);
         const again = asWritten({
           ...(stored ?? {
             key: task.key,

@@ -52,6 +52,11 @@ const spec: CommandSpec = {
       arg: "N",
       description: "Worker threads (default: one per core).",
     },
+    {
+      name: "json",
+      type: "boolean",
+      description: "Print the summary (and failures) as JSON on stdout, for scripts.",
+    },
     { name: "quiet", type: "boolean", description: "No progress line, no summary line." },
   ],
   positionals: [
@@ -107,11 +112,14 @@ export const reproduceCommand: Command = {
     const jobs =
       jobsText === undefined ? defaultJobs() : integerValue("reproduce", "jobs", jobsText, 1, 256);
     const out = stringOption(args, "out");
-    io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
+    if (!flag(args, "json")) {
+      io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
+    }
     const { code } = await driveSweep(planFromExperiment(experiment, quick, seeds), io, {
       ...(out === undefined ? {} : { out }),
       jobs,
       quiet: flag(args, "quiet"),
+      json: flag(args, "json"),
     });
     return code;
   },

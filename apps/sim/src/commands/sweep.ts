@@ -34,6 +34,11 @@ const spec: CommandSpec = {
       description: "Worker threads (default: one per core).",
     },
     {
+      name: "json",
+      type: "boolean",
+      description: "Print the summary (and failures) as JSON on stdout, for scripts.",
+    },
+    {
       name: "quiet",
       short: "q",
       type: "boolean",
@@ -66,7 +71,12 @@ export const sweepCommand: Command = {
     const jobs =
       jobsText === undefined ? defaultJobs() : integerValue("sweep", "jobs", jobsText, 1, 256);
     const plan = await readExperimentFile(args.positionals[0] as string);
-    const { code } = await driveSweep(plan, io, { out, jobs, quiet: flag(args, "quiet") });
+    const { code } = await driveSweep(plan, io, {
+      out,
+      jobs,
+      quiet: flag(args, "quiet"),
+      json: flag(args, "json"),
+    });
     return code;
   },
 };

@@ -1,4 +1,4 @@
-import type { ExecutionModel, Job, Platform } from "@sched/core";
+import type { ExecutionModel, Job, Platform, ScheduleTrace } from "@sched/core";
 import type { SchedulerChoice } from "../schedulers.js";
 
 /** A metric an experiment reports: its key in the tidy results and how to read it from a run. */
@@ -47,4 +47,12 @@ export interface Experiment {
   readonly metrics: readonly ExperimentMetric[];
   /** The workload and platform at `value` for `seed` (same arguments, same instance). */
   instance(value: number, seed: number, quick: boolean): ExperimentInstance;
+  /**
+   * Metrics the experiment measures itself from a run's trace and instance, for metrics core's
+   * `computeMetrics` does not define (the advance-reservation paper's slowdown counts the wait
+   * from the ready time). The runner records them beside core's; a key here replaces core's
+   * metric of the same name in the run's record.
+   * @defaultValue none: core's metrics only
+   */
+  measure?(trace: ScheduleTrace, instance: ExperimentInstance): Readonly<Record<string, number>>;
 }

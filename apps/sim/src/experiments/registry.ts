@@ -1,3 +1,4 @@
+import { advanceReservationExperiments } from "./advance-reservation.js";
 import { eloExperiments } from "./elo.js";
 import type { Experiment } from "./experiment.js";
 import { fcfsLoad } from "./fcfs-load.js";
@@ -6,4 +7,8 @@ import { fcfsLoad } from "./fcfs-load.js";
  * Every experiment `sched-sim reproduce` knows, in `--list` order. Each paper's package adds its
  * reproductions here (one module per experiment under `src/experiments/`).
  */
-export const EXPERIMENTS: readonly Experiment[] = [fcfsLoad, ...eloExperiments];
+export const EXPERIMENTS: readonly Experiment[] = [
+  fcfsLoad,
+  ...eloExperiments,
+  ...advanceReservationExperiments,
+];

@@ -35,9 +35,10 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   const raw = (hi - lo) / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-  const first = Math.floor(lo / step) * step;
+  const first = Math.floor(lo / step + 1e-9);
+  const last = Math.ceil(hi / step - 1e-9);
   const ticks: number[] = [];
-  for (let v = first; v < hi + step * 0.5; v += step) ticks.push(Number(v.toPrecision(12)));
+  for (let i = first; i <= last; i++) ticks.push(Number((i * step).toPrecision(12)));
   return ticks;
 }
 

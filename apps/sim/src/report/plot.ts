@@ -22,7 +22,10 @@ const M = { left: 64, right: 16, top: 16, bottom: 44 };
 
 /**
  * An inline SVG line plot: a line per series through its means, a translucent band from
- * mean - ci95 to mean + ci95, error bars at each point, axes with round ticks and a legend. Pure
+ * mean - ci95 to mean + ci95, error bars at each point, axes with round ticks and a legend. The
+ * y axis is logarithmic (decade ticks, "(log scale)" in its label; band ends at or below zero
+ * drawn at the bottom) when every mean is positive and the largest is more than 100 times the
+ * smallest, so a policy that saturates does not flatten the others; linear from 0 otherwise. Pure
  * SVG (readable without JavaScript); every series is a `<g class="series" data-label=…>`.
  */
 export function linePlot(spec: PlotSpec): string {
@@ -37,18 +40,37 @@ export function linePlot(spec: PlotSpec): string {
   let x1 = Math.max(...xs);
   if (xs.length === 0) [x0, x1] = [0, 1];
   if (x0 === x1) [x0, x1] = [x0 - 1, x1 + 1];
-  let y0 = Math.min(0, ...ys);
-  let y1 = Math.max(...ys, 0);
-  if (y0 === y1) y1 = y0 + 1;
-  const yTicks = niceTicks(y0, y1, 5);
-  y0 = Math.min(y0, yTicks[0] as number);
-  y1 = Math.max(y1, yTicks[yTicks.length - 1] as number);
+  const means = spec.series.flatMap((s) => s.points.map((p) => p.mean)).filter(finite);
+  const log =
+    means.length > 0 && Math.min(...means) > 0 && Math.max(...means) / Math.min(...means) > 100;
+  let y0: number;
+  let y1: number;
+  let yTicks: number[];
+  if (log) {
+    const positive = ys.filter((v) => v > 0);
+    y0 = 10 ** Math.floor(Math.log10(Math.min(...positive)));
+    y1 = 10 ** Math.ceil(Math.log10(Math.max(...positive)));
+    if (y1 <= y0) y1 = y0 * 10;
+    yTicks = [];
+    for (let e = Math.log10(y0); e <= Math.log10(y1) + 1e-9; e++) yTicks.push(10 ** e);
+  } else {
+    y0 = Math.min(0, ...ys);
+    y1 = Math.max(...ys, 0);
+    if (y0 === y1) y1 = y0 + 1;
+    yTicks = niceTicks(y0, y1, 5);
+    y0 = Math.min(y0, yTicks[0] as number);
+    y1 = Math.max(y1, yTicks[yTicks.length - 1] as number);
+  }
   const xTicks =
     xs.length > 0 && new Set(xs).size <= 12
       ? [...new Set(xs)].sort((a, b) => a - b)
       : niceTicks(x0, x1, 6);
   const px = (x: number): number => M.left + ((x - x0) / (x1 - x0)) * (W - M.left - M.right);
-  const py = (y: number): number => H - M.bottom - ((y - y0) / (y1 - y0)) * (H - M.top - M.bottom);
+  const frac = (y: number): number =>
+    log
+      ? (Math.log10(Math.max(y, y0)) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0))
+      : (y - y0) / (y1 - y0);
+  const py = (y: number): number => H - M.bottom - frac(y) * (H - M.top - M.bottom);
   const out: string[] = [];
   out.push(
     `<svg class="plot" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(spec.title)}">`,
@@ -78,7 +100,7 @@ export function linePlot(spec: PlotSpec): string {
     `<text x="${coord((M.left + W - M.right) / 2)}" y="${H - 6}" text-anchor="middle">${escapeHtml(spec.xLabel)}</text>`,
   );
   out.push(
-    `<text transform="translate(14 ${coord((M.top + H - M.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeHtml(spec.yLabel)}</text></g>`,
+    `<text transform="translate(14 ${coord((M.top + H - M.bottom) / 2)}) rotate(-90)" text-anchor="middle">${escapeHtml(log ? `${spec.yLabel} (log scale)` : spec.yLabel)}</text></g>`,
   );
   spec.series.forEach((s, i) => {
     const color = PALETTE[i % PALETTE.length] as string;

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Io } from "../command.js";
 import type { Experiment } from "../experiments/experiment.js";
+import { stableJson } from "../format.js";
 import { optionText } from "../schedulers.js";
 import type { SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
@@ -54,6 +55,8 @@ export interface DriveOptions {
   /** Worker threads (ignored without `io.worker`: runs are then done on this thread). */
   readonly jobs: number;
   readonly quiet: boolean;
+  /** Print the summary as JSON (for scripts) instead of the table. @defaultValue false */
+  readonly json?: boolean;
   /** Test hook: called after each run's file is written. */
   readonly onRunWritten?: (key: string) => void;
   readonly signal?: AbortSignal;
@@ -88,7 +91,31 @@ export async function driveSweep(
     },
   );
   progress?.("");
-  io.stdout(resultsTable(plan, summarizeSweep(plan, outcome.records)));
+  const rows = summarizeSweep(plan, outcome.records);
+  if (options.json === true) {
+    io.stdout(
+      stableJson({
+        experiment: plan.name,
+        params: [...plan.params],
+        metrics: [...plan.metrics],
+        total: outcome.total,
+        finished: outcome.records.length,
+        skipped: outcome.skipped,
+        interrupted: outcome.interrupted,
+        failures: outcome.failures.map((f) => ({ ...f, params: { ...f.params } })),
+        results: rows.map((r) => ({
+          scheduler: r.scheduler,
+          params: Object.fromEntries(plan.params.map((p, i) => [p, r.point[i] as number])),
+          metric: r.metric,
+          mean: r.mean,
+          ci95: r.ci95,
+          runs: r.runs,
+        })),
+      }),
+    );
+  } else {
+    io.stdout(resultsTable(plan, rows));
+  }
   const { failures } = outcome;
   if (failures.length > 0) {
     io.stderr(`${failures.length} of ${outcome.total} runs failed:\n`);

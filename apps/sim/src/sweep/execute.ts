@@ -140,6 +140,30 @@ export async function simulateTask(
   );
 }
 
+/**
+ * The metrics recorded for a run: every deterministic number of core's `computeMetrics`, plus
+ * what a registry experiment measures itself (`Experiment.measure`, e.g. the advance-reservation
+ * paper's slowdown from the ready time).
+ */
+export async function measureRun(
+  plan: SweepPlan,
+  task: RunTask,
+  trace: ScheduleTrace,
+  cache: InstanceCache = createInstanceCache(),
+): Promise<Record<string, number>> {
+  const numbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(deterministicMetrics(computeMetrics(trace)))) {
+    if (typeof v === "number") numbers[k] = v;
+  }
+  const source = plan.source;
+  const experiment =
+    source.kind === "registry" ? EXPERIMENTS.find((e) => e.name === source.experiment) : undefined;
+  if (experiment?.measure !== undefined) {
+    Object.assign(numbers, experiment.measure(trace, await instanceFor(plan, task, cache)));
+  }
+  return numbers;
+}
+
 /** Run one task: simulate, then measure. Deterministic apart from the timing. */
 export async function executeTask(
   plan: SweepPlan,
@@ -148,9 +172,7 @@ export async function executeTask(
 ): Promise<{ record: RunRecord; timing: RunTiming }> {
   const started = performance.now();
   const trace = await simulateTask(plan, task, cache);
-  const metrics = deterministicMetrics(computeMetrics(trace));
-  const numbers: Record<string, number> = {};
-  for (const [k, v] of Object.entries(metrics)) if (typeof v === "number") numbers[k] = v;
+  const numbers = await measureRun(plan, task, trace, cache);
   const label = (plan.schedulers[task.scheduler] as { label: string }).label;
   return {
     record: {

@@ -80,7 +80,12 @@ export async function readPlan(dir: string, command: string): Promise<SweepPlan>
       command,
     );
   }
-  const doc = JSON.parse(text) as { format?: unknown; plan?: SweepPlan };
+  let doc: { format?: unknown; plan?: SweepPlan };
+  try {
+    doc = JSON.parse(text) as { format?: unknown; plan?: SweepPlan };
+  } catch {
+    doc = {};
+  }
   if (doc.format !== SWEEP_FORMAT || doc.plan === undefined) {
     throw new UsageError(
       `${command}: ${join(dir, "experiment.json")}: expected format "${SWEEP_FORMAT}"`,

@@ -1,0 +1,190 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import type { Job } from "@sched/core";
+import { formatJobsJsonl, formatSwf, jobsToSwf, parseJobsJsonl } from "@sched/workload";
+import {
+  type CommandSpec,
+  choiceValue,
+  flag,
+  integerValue,
+  requirePositionals,
+  stringOption,
+} from "../args.js";
+import { describeFsError, writeFilesAtomic } from "../atomic.js";
+import { batsimToJobs, jobsToBatsim } from "../batsim.js";
+import type { Command } from "../command.js";
+import { cleanupReportText, readSwfWorkload } from "../swf-input.js";
+import { UsageError } from "../usage-error.js";
+import { VERSION } from "../version.js";
+
+const FORMATS = ["swf", "native", "batsim"] as const;
+type Format = (typeof FORMATS)[number];
+
+const spec: CommandSpec = {
+  name: "convert",
+  summary: "Convert a workload between SWF, the native jobs format and Batsim's JSON.",
+  description:
+    "Formats: swf (the Standard Workload Format; gzip read by content), native (@sched/workload's\n" +
+    "JSON lines: a header line, then one job per line) and batsim (Batsim's JSON workload: nb_res,\n" +
+    "jobs, delay profiles). --from is guessed from the name (.swf, .swf.gz -> swf; .jsonl ->\n" +
+    "native; .json -> batsim) when not given. The output goes to --out (atomically) or stdout.\n" +
+    "What the target format cannot hold (deadlines, licenses, users, ... in Batsim's format;\n" +
+    "Batsim profiles other than 'delay' have no run time) is named on stderr.",
+  options: [
+    {
+      name: "to",
+      short: "t",
+      type: "string",
+      arg: "swf|native|batsim",
+      description: "Output format (required).",
+    },
+    {
+      name: "from",
+      short: "f",
+      type: "string",
+      arg: "swf|native|batsim",
+      description: "Input format (default: from the file name).",
+    },
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      arg: "FILE",
+      description: "Output file (default stdout).",
+    },
+    {
+      name: "procs",
+      short: "p",
+      type: "string",
+      arg: "N",
+      description:
+        "Machine size for the output header / nb_res (default: the input's, else the widest job).",
+    },
+    {
+      name: "clean",
+      type: "boolean",
+      description: "SWF input: the conventional clean-up (see 'run --help').",
+    },
+  ],
+  positionals: [{ name: "input", description: "Workload file.", required: true }],
+  examples: [
+    "sched-sim convert trace.swf.gz --to batsim --out workload.json",
+    "sched-sim convert workload.json --to swf --out trace.swf",
+    "sched-sim convert trace.swf --to native --clean > jobs.jsonl",
+  ],
+};
+
+function guessFormat(path: string): Format | undefined {
+  if (/\.swf(\.gz)?$/i.test(path)) return "swf";
+  if (/\.jsonl$/i.test(path)) return "native";
+  if (/\.json$/i.test(path)) return "batsim";
+  return undefined;
+}
+
+/** `sched-sim convert`. */
+export const convertCommand: Command = {
+  spec,
+  async run(args, io) {
+    requirePositionals(spec, args);
+    const input = args.positionals[0] as string;
+    const toText = stringOption(args, "to");
+    if (toText === undefined) {
+      throw new UsageError("convert: option --to is required (swf, native or batsim)", "convert");
+    }
+    const to = choiceValue("convert", "to", toText, FORMATS);
+    const fromText = stringOption(args, "from");
+    const from =
+      fromText === undefined
+        ? guessFormat(input)
+        : choiceValue("convert", "from", fromText, FORMATS);
+    if (from === undefined) {
+      throw new UsageError(
+        `convert: cannot tell the format of ${input} from its name; give --from swf|native|batsim`,
+        "convert",
+      );
+    }
+    const procsText = stringOption(args, "procs");
+    const procsOption =
+      procsText === undefined ? undefined : integerValue("convert", "procs", procsText, 1);
+    const clean = flag(args, "clean");
+    if (clean && from !== "swf")
+      throw new UsageError("convert: --clean applies to SWF input only", "convert");
+
+    let jobs: readonly Job[];
+    let procs: number | undefined;
+    if (from === "swf") {
+      try {
+        await readFile(input, { flag: "r" }).then(() => undefined);
+      } catch (error) {
+        throw new UsageError(`convert: cannot read ${input}: ${describeFsError(error)}`, "convert");
+      }
+      const swf = await readSwfWorkload(input, { clean });
+      if (clean) io.stderr(cleanupReportText(swf.report, clean));
+      jobs = swf.jobs;
+      procs = swf.header?.maxProcs ?? swf.header?.maxNodes;
+    } else {
+      let text: string;
+      try {
+        text = await readFile(input, "utf8");
+      } catch (error) {
+        throw new UsageError(`convert: cannot read ${input}: ${describeFsError(error)}`, "convert");
+      }
+      if (from === "native") {
+        jobs = parseJobsJsonl(text, { source: input }).jobs;
+      } else {
+        const b = batsimToJobs(text, input);
+        jobs = b.jobs;
+        procs = b.nbRes;
+      }
+    }
+    const size = procsOption ?? procs ?? jobs.reduce((m, j) => Math.max(m, j.cores), 0);
+    let output: string;
+    let dropped: readonly string[] = [];
+    if (to === "swf") {
+      const trace = jobsToSwf(jobs, { maxProcs: size });
+      output = formatSwf(trace.header, trace.records);
+      const kept = new Set([
+        "id",
+        "submit",
+        "runtime",
+        "estimate",
+        "cores",
+        "user",
+        "group",
+        "queue",
+        "partition",
+      ]);
+      dropped = [
+        ...new Set(
+          jobs.flatMap((j) =>
+            Object.entries(j)
+              .filter(([k, v]) => v !== undefined && !kept.has(k))
+              .map(([k]) => k),
+          ),
+        ),
+      ].sort();
+    } else if (to === "native") {
+      output = formatJobsJsonl(jobs, {
+        source: basename(input),
+        sourceFormat: from,
+        convertedBy: `sched-sim ${VERSION}`,
+      });
+    } else {
+      const b = jobsToBatsim(jobs, size);
+      output = b.text;
+      dropped = b.dropped;
+    }
+    if (dropped.length > 0) {
+      io.stderr(
+        `note: the ${to} format cannot hold these job fields, dropped: ${dropped.join(", ")}\n`,
+      );
+    }
+    const out = stringOption(args, "out");
+    if (out === undefined) io.stdout(output);
+    else {
+      await writeFilesAtomic(new Map([[out, output]]));
+      io.stderr(`wrote ${jobs.length} jobs to ${out} (${to})\n`);
+    }
+    return 0;
+  },
+};

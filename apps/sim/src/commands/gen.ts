@@ -1,0 +1,284 @@
+import type { Platform } from "@sched/core";
+import { SchedError } from "@sched/core";
+import {
+  formatJobsJsonl,
+  formatPlatformJson,
+  formatSwf,
+  jobsToSwf,
+  type ModelOption,
+  type ModelOutput,
+  parseModelOption,
+  WORKLOAD_MODELS,
+  type WorkloadModel,
+} from "@sched/workload";
+import { type CommandSpec, flag, type OptionSpec, stringOption, suggest } from "../args.js";
+import { writeFilesAtomic } from "../atomic.js";
+import type { Command } from "../command.js";
+import { renderTable } from "../format.js";
+import { UsageError } from "../usage-error.js";
+import { VERSION } from "../version.js";
+import { type TraceFormat, traceFormat } from "./trace-files.js";
+
+/** Options of `gen` itself (the rest are the models' options). */
+const OWN_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: "list",
+    short: "l",
+    type: "boolean",
+    description: "List the models and their options (with a model name: only that model).",
+  },
+  {
+    name: "out",
+    short: "o",
+    type: "string",
+    arg: "FILE",
+    description: "Output file: FILE.swf (Standard Workload Format) or FILE.jsonl (native).",
+  },
+  {
+    name: "platform",
+    type: "string",
+    arg: "FILE",
+    description: "Also write the generated platform as JSON (@sched/platform) to FILE.",
+  },
+];
+
+/** Every option name of every model, with the models that have it, in first-seen order. */
+function modelOptionNames(): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const m of WORKLOAD_MODELS) {
+    for (const o of m.options) {
+      const list = names.get(o.name) ?? [];
+      list.push(m.name);
+      names.set(o.name, list);
+    }
+  }
+  return names;
+}
+
+const MODEL_OPTIONS: readonly OptionSpec[] = [...modelOptionNames()].map(([name, models]) => ({
+  name,
+  type: "string",
+  arg: "V",
+  description: `model option of ${models.join(", ")} (see 'gen --list')`,
+}));
+
+const spec: CommandSpec = {
+  name: "gen",
+  summary: "Generate a synthetic workload from a model (SWF or native JSON Lines).",
+  description:
+    "Runs one of @sched/workload's generators (WORKLOAD_MODELS) and writes its jobs to --out,\n" +
+    "as SWF when the name ends in .swf and as native JSON Lines (every job field, deadlines\n" +
+    "and licenses included) when it ends in .jsonl. The header records sched-sim's version,\n" +
+    "the model and every parameter (given or default), so the file says how to make it\n" +
+    "again; the same options and seed give the same bytes. The file is written atomically.\n" +
+    "Model options are given as --NAME VALUE (dotted for nested ones: --typeless.uMed 5);\n" +
+    "'sched-sim gen --list' lists each model's options, kinds and defaults. An unknown model,\n" +
+    "an option the model does not have, or a value out of range exits 2 naming the option.",
+  options: [...OWN_OPTIONS, ...MODEL_OPTIONS],
+  positionals: [{ name: "model", description: "Model name (see --list).", required: false }],
+  examples: [
+    "sched-sim gen --list",
+    "sched-sim gen lublin --jobs 10000 --procs 256 --seed 1 --out l.swf",
+    "sched-sim gen advance-reservation --jobs 1000 --uMed 5 --seed 2 --out ar.jsonl",
+    "sched-sim gen convergent --seed 3 --out farm.jsonl --platform farm.json",
+  ],
+};
+
+function findModel(name: string): WorkloadModel {
+  const m = WORKLOAD_MODELS.find((x) => x.name === name);
+  if (m === undefined) {
+    const names = WORKLOAD_MODELS.map((x) => x.name);
+    const hint = suggest(name, names);
+    throw new UsageError(
+      `gen: unknown model '${name}'${hint ? ` (did you mean ${hint}?)` : ""}; known: ${names.join(", ")}`,
+      "gen",
+    );
+  }
+  return m;
+}
+
+/** `gen --list`: each model, then its options as a table. */
+function listText(models: readonly WorkloadModel[]): string {
+  const parts: string[] = [];
+  for (const m of models) {
+    parts.push(`${m.name}: ${m.description}\n`);
+    parts.push(
+      renderTable(
+        [
+          { title: "option", align: "left" },
+          { title: "kind", align: "left" },
+          { title: "default", align: "left" },
+          { title: "meaning", align: "left" },
+        ],
+        m.options.map((o) => [
+          `--${o.name}`,
+          o.kind === "choice" ? (o.choices ?? []).join("|") : o.kind === "range" ? "lo,hi" : o.kind,
+          o.default,
+          o.description,
+        ]),
+      ),
+    );
+    parts.push("\n");
+  }
+  return parts.join("");
+}
+
+/** An option value as the command line writes it. */
+function valueText(value: unknown): string {
+  return Array.isArray(value) ? value.join(",") : String(value);
+}
+
+/**
+ * Rethrow a model's `InvalidInputError` about `options.X` as a usage error naming `--X` (when X
+ * is an option of the model; otherwise the library's message as it is).
+ */
+function asUsageError(model: WorkloadModel, error: unknown): never {
+  if (error instanceof SchedError) {
+    const field = (error as SchedError & { field?: unknown }).field;
+    if (typeof field === "string" && field.startsWith("options.")) {
+      // `options.X`, or a nested `options.typeless.X` for a model option X passed down.
+      const path = field.slice("options.".length);
+      const last = path.slice(path.lastIndexOf(".") + 1);
+      const name = [path, last].find((n) => model.options.some((o) => o.name === n));
+      if (name !== undefined) {
+        const detail = error.message.slice(`${error.where}: ${field} `.length);
+        throw new UsageError(`gen ${model.name}: option --${name} ${detail}`, "gen");
+      }
+    }
+    throw new UsageError(`gen ${model.name}: ${error.message}`, "gen");
+  }
+  throw error;
+}
+
+/** The parameters of a run: every option of the model, given (typed, as text) or its default. */
+export interface GenParameters {
+  /** Option name -> value as text, in the model's option order. */
+  readonly all: ReadonlyArray<readonly [name: string, value: string, given: boolean]>;
+  /** Typed values of the given options, for `model.generate`. */
+  readonly typed: Readonly<Record<string, unknown>>;
+}
+
+function parameters(model: WorkloadModel, given: ReadonlyMap<string, string>): GenParameters {
+  const typed: Record<string, unknown> = {};
+  for (const [name, text] of given) {
+    try {
+      typed[name] = parseModelOption(model.name, name, text);
+    } catch (error) {
+      asUsageError(model, error);
+    }
+  }
+  const all = model.options.map(
+    (o: ModelOption) =>
+      [
+        o.name,
+        typed[o.name] === undefined ? o.default : valueText(typed[o.name]),
+        typed[o.name] !== undefined,
+      ] as const,
+  );
+  return { all, typed };
+}
+
+function platformText(platform: Platform): string {
+  const cores = new Set(platform.machines.map((m) => m.cores));
+  const speeds = new Set(platform.machines.map((m) => m.speed));
+  const shape =
+    cores.size === 1 && speeds.size === 1
+      ? `${platform.machines.length} identical machines of ${[...cores][0]} core(s)`
+      : `${platform.machines.length} machines (heterogeneous)`;
+  return `${shape}, ${platform.totalCores} cores, ${platform.licenses.length} license type(s)`;
+}
+
+/** The file's contents: SWF or JSON Lines, with the model and every parameter in the header. */
+export function genText(
+  model: WorkloadModel,
+  params: GenParameters,
+  out: ModelOutput,
+  format: TraceFormat,
+): string {
+  const generator = `sched-sim ${VERSION} gen ${model.name} (@sched/workload)`;
+  if (format === "jsonl") {
+    const parameters: Record<string, string> = {};
+    for (const [name, value] of params.all) parameters[name] = value;
+    const meta: Record<string, unknown> = {
+      generator,
+      model: model.name,
+      description: model.description,
+      parameters,
+      defaults: params.all.filter(([, , given]) => !given).map(([name]) => name),
+      procs: out.platform.totalCores,
+      platform: platformText(out.platform),
+    };
+    if (out.swf !== undefined) meta.modelNotes = out.swf.header.notes;
+    return formatJobsJsonl(out.jobs, meta);
+  }
+  // SWF: one Note for the generator, one per group of parameters (top level, then each dotted
+  // prefix), defaults marked with '*'.
+  const groups = new Map<string, string[]>();
+  for (const [name, value, given] of params.all) {
+    const dot = name.indexOf(".");
+    const group = dot < 0 ? "" : name.slice(0, dot);
+    const list = groups.get(group) ?? [];
+    list.push(`${name}=${value.replace(/\s+/g, "")}${given ? "" : "*"}`);
+    groups.set(group, list);
+  }
+  const notes = [
+    `generated by ${generator}: ${model.description}`,
+    ...[...groups.values()].map((list) => `parameters (* = default): ${list.join(" ")}`),
+    `platform: ${platformText(out.platform)}`,
+  ];
+  if (out.swf !== undefined) {
+    const header = out.swf.header;
+    return formatSwf({ ...header, notes: [...notes, ...header.notes] }, out.swf.records);
+  }
+  const trace = jobsToSwf(out.jobs, { maxProcs: out.platform.totalCores, notes });
+  return formatSwf(trace.header, trace.records);
+}
+
+/** `sched-sim gen`. */
+export const genCommand: Command = {
+  spec,
+  async run(args, io) {
+    const name = args.positionals[0];
+    if (flag(args, "list")) {
+      io.stdout(listText(name === undefined ? WORKLOAD_MODELS : [findModel(name)]));
+      return 0;
+    }
+    if (name === undefined) {
+      throw new UsageError("gen: missing argument <model>; see 'sched-sim gen --list'", "gen");
+    }
+    const model = findModel(name);
+    const given = new Map<string, string>();
+    const own = new Set([...OWN_OPTIONS.map((o) => o.name), "help", "debug"]);
+    for (const [key, value] of Object.entries(args.values)) {
+      if (own.has(key) || typeof value !== "string") continue;
+      if (!model.options.some((o) => o.name === key)) {
+        throw new UsageError(
+          `gen ${model.name}: option --${key} is not an option of ${model.name} (options: ${model.options.map((o) => o.name).join(", ")})`,
+          "gen",
+        );
+      }
+      given.set(key, value);
+    }
+    const out = stringOption(args, "out");
+    if (out === undefined) {
+      throw new UsageError("gen: option --out FILE is required (FILE.swf or FILE.jsonl)", "gen");
+    }
+    const format = traceFormat("gen", "out", out, false);
+    const params = parameters(model, given);
+    let output: ModelOutput;
+    try {
+      output = model.generate(params.typed);
+    } catch (error) {
+      asUsageError(model, error);
+    }
+    const files = new Map([[out, genText(model, params, output, format)]]);
+    const platformPath = stringOption(args, "platform");
+    if (platformPath !== undefined) files.set(platformPath, formatPlatformJson(output.platform));
+    await writeFilesAtomic(files);
+    io.stdout(
+      `gen: ${output.jobs.length} jobs (${model.name}, ${platformText(output.platform)}) -> ${out}` +
+        `${platformPath === undefined ? "" : `, platform -> ${platformPath}`}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,192 @@
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { InvalidInputError, type Job, SchedError } from "@sched/core";
+import {
+  type JobsFileHeader,
+  readJobsLines,
+  readSwfLines,
+  type SwfCleanupReport,
+  type SwfHeader,
+  type SwfRecord,
+  swfToJobs,
+} from "@sched/workload";
+import { describeFsError } from "../atomic.js";
+import { UsageError } from "../usage-error.js";
+
+/** The two workload file formats: the Standard Workload Format and native JSON Lines. */
+export type TraceFormat = "swf" | "jsonl";
+
+/**
+ * The format of `path` by its extension: `.swf` or `.jsonl`, optionally followed by `.gz` when
+ * `allowGz` (input files; gzip itself is recognised by content). Anything else is a usage error
+ * naming `--option`.
+ */
+export function traceFormat(
+  command: string,
+  option: string,
+  path: string,
+  allowGz: boolean,
+): TraceFormat {
+  const lower = path.toLowerCase();
+  const base = allowGz && lower.endsWith(".gz") ? lower.slice(0, -3) : lower;
+  if (base.endsWith(".swf")) return "swf";
+  if (base.endsWith(".jsonl")) return "jsonl";
+  const what = option === "" ? `'${path}'` : `option --${option} '${path}'`;
+  throw new UsageError(
+    `${command}: ${what}: the format is chosen by the extension: .swf or .jsonl${allowGz ? " (optionally .gz)" : ""}`,
+    command,
+  );
+}
+
+/** A workload file read into memory. */
+export interface TraceFile {
+  readonly format: TraceFormat;
+  readonly gzip: boolean;
+  readonly jobs: readonly Job[];
+  /** SWF: where the estimates came from (after resolving `"auto"`). */
+  readonly estimate?: "requested" | "runtime";
+  /** SWF: the header; the records as read (before conversion to jobs); the conversion report. */
+  readonly swf?: {
+    readonly header: SwfHeader;
+    readonly records: readonly SwfRecord[];
+    readonly report: SwfCleanupReport;
+  };
+  /** JSON Lines: the header line, when the file has one. */
+  readonly jsonl?: { readonly header: JobsFileHeader | undefined };
+}
+
+/** Options of {@link readTraceFile}. */
+export interface ReadTraceOptions {
+  /** SWF: the conventional clean-up (see `swfToJobs`). @defaultValue false */
+  readonly clean?: boolean;
+  /**
+   * SWF: where estimates come from; `"auto"`: the run time when no record has a requested time
+   * (the Lublin model's output, NASA iPSC), else the requested time.
+   * @defaultValue "requested"
+   */
+  readonly estimate?: "requested" | "runtime" | "auto";
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(buffer, 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Read the workload file at `path` (SWF or native JSON Lines by extension; gzip recognised by
+ * its magic bytes), streaming it line by line.
+ *
+ * @throws UsageError when the file does not exist or its extension is neither; ParseError
+ *   (file:line and field) for a malformed line; InvalidInputError for an invalid job; an Error
+ *   naming the file for other read failures.
+ */
+export async function readTraceFile(
+  command: string,
+  path: string,
+  options: ReadTraceOptions = {},
+): Promise<TraceFile> {
+  const format = traceFormat(command, "", path, true);
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) throw new UsageError(`${command}: '${path}' is not a file`, command);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${command}: cannot read '${path}': ${describeFsError(error)}`, command);
+  }
+  const gzip = await isGzip(path);
+  const file = createReadStream(path);
+  let input: Readable = file;
+  if (gzip) {
+    const gunzip = createGunzip();
+    file.on("error", (e) => gunzip.destroy(e));
+    input = file.pipe(gunzip);
+  }
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    if (format === "swf") {
+      let header: SwfHeader | undefined;
+      const records: SwfRecord[] = [];
+      for await (const r of readSwfLines(lines, {
+        source: path,
+        onHeader: (h) => {
+          header = h;
+        },
+      })) {
+        records.push(r);
+      }
+      let estimate = options.estimate ?? "requested";
+      if (estimate === "auto") {
+        estimate = records.some((r) => r.requestedTime > 0) ? "requested" : "runtime";
+      }
+      let converted: ReturnType<typeof swfToJobs>;
+      try {
+        converted = swfToJobs(records, { clean: options.clean ?? false, estimate });
+      } catch (error) {
+        // Say it in the command line's words.
+        if (error instanceof InvalidInputError) {
+          const message = error.message.replace(
+            /pass \{ clean: true \} to drop such jobs(, or \{ estimate: "runtime" \} to use the run time)?/,
+            (_all, runtime) =>
+              `give --clean to drop such jobs${runtime === undefined ? "" : ", or --estimate runtime to use the run time"}`,
+          );
+          throw new Error(message, { cause: error });
+        }
+        throw error;
+      }
+      const { jobs, report } = converted;
+      return {
+        format,
+        gzip,
+        jobs,
+        estimate,
+        swf: { header: header as SwfHeader, records, report },
+      };
+    }
+    let header: JobsFileHeader | undefined;
+    const jobs: Job[] = [];
+    for await (const j of readJobsLines(lines, {
+      source: path,
+      onHeader: (h) => {
+        header = h;
+      },
+    })) {
+      jobs.push(j);
+    }
+    return { format, gzip, jobs, jsonl: { header } };
+  } catch (error) {
+    if (error instanceof SchedError || !isFsError(error)) throw error;
+    throw new Error(`cannot read ${path}${gzip ? " (gzip)" : ""}: ${describeFsError(error)}`, {
+      cause: error,
+    });
+  } finally {
+    lines.close();
+    input.destroy();
+    file.destroy();
+  }
+}
+
+function isFsError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string";
+}
+
+/**
+ * The machine size a file declares: SWF `MaxProcs` (else `MaxNodes`); JSON Lines `meta.procs`
+ * (what `gen` and `convert` write). `undefined` when it has none.
+ */
+export function declaredProcs(trace: TraceFile): number | undefined {
+  if (trace.swf !== undefined) {
+    const p = trace.swf.header.maxProcs ?? trace.swf.header.maxNodes;
+    return p !== undefined && p > 0 ? p : undefined;
+  }
+  const procs = trace.jsonl?.header?.meta?.procs;
+  return typeof procs === "number" && Number.isSafeInteger(procs) && procs > 0 ? procs : undefined;
+}

@@ -1,0 +1,112 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { cli, fixture, tempDir } from "./helpers.js";
+
+describe("sched-sim inspect", () => {
+  it("summarizes small.swf after the clean-up (worked by hand)", async () => {
+    const r = await cli("inspect", fixture("small.swf"), "--clean", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    // jobs 1-5 and 7 (job 6 dropped); job 7's run time capped at 60
+    expect(doc.jobs).toBe(6);
+    expect(doc.format).toBe("swf");
+    expect(doc.gzip).toBe(false);
+    expect([doc.firstSubmit, doc.lastSubmit, doc.span]).toEqual([0, 60, 60]);
+    expect(doc.procs).toBe(8);
+    expect(doc.procsFrom).toBe("header MaxProcs");
+    // sizes 1, 2, 2, 4, 4, 8: nearest-rank quantiles
+    expect(doc.cores).toEqual({ min: 1, q25: 2, median: 2, q75: 4, q90: 8, max: 8, mean: 3.5 });
+    // run times 10, 20, 30, 50, 60, 100
+    expect(doc.runtime).toEqual({
+      min: 10,
+      q25: 20,
+      median: 30,
+      q75: 60,
+      q90: 100,
+      max: 100,
+      mean: 45,
+    });
+    // gaps 10, 10, 10, 10, 20
+    expect(doc.interArrival).toEqual({
+      min: 10,
+      q25: 10,
+      median: 10,
+      q75: 10,
+      q90: 20,
+      max: 20,
+      mean: 12,
+    });
+    // work 400 + 200 + 60 + 10 + 160 + 120 = 950 core-s; load 950 / (8 x 60)
+    expect(doc.work).toBe(950);
+    expect(doc.offeredLoad).toBeCloseTo(950 / 480, 6);
+    expect(doc.serialFraction).toBeCloseTo(1 / 6, 6);
+    expect(doc.powerOfTwoFraction).toBeCloseTo(5 / 6, 6);
+  });
+
+  it("prints a readable table; --procs overrides the header; gzip input is the same", async () => {
+    const dir = await tempDir();
+    const gz = join(dir, "small.swf.gz");
+    await writeFile(gz, gzipSync(await readFile(fixture("small.swf"))));
+    const r = await cli("inspect", gz, "--clean", "--procs", "16");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("SWF (gzip), 6 jobs");
+    expect(r.stdout).toContain("16 processors (--procs)");
+    expect(r.stdout).toContain(`offered load:  ${(950 / (16 * 60)).toFixed(3)}`);
+    expect(r.stdout).toMatch(/size \(cores\)\s+1\s+2\s+2\s+4\s+8\s+8\s+3\.500/);
+    const plain = await cli("inspect", fixture("small.swf"), "--clean", "--procs", "16");
+    expect(plain.stdout.split("\n").slice(1)).toEqual(r.stdout.split("\n").slice(1));
+  });
+
+  it("reads the native format, procs from its header, deadlines counted; deterministic", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "ar.jsonl");
+    const g = await cli(
+      "gen",
+      "advance-reservation",
+      "--jobs",
+      "300",
+      "--seed",
+      "4",
+      "--out",
+      file,
+    );
+    expect(g.code, g.stderr).toBe(0);
+    const a = await cli("inspect", file, "--json");
+    expect(a.code, a.stderr).toBe(0);
+    const doc = JSON.parse(a.stdout);
+    expect(doc.format).toBe("jsonl");
+    expect(doc.jobs).toBe(300);
+    expect(doc.procs).toBe(1024);
+    expect(doc.procsFrom).toBe("header meta.procs");
+    expect(doc.withDeadline).toBe(300);
+    // LANL-CM5 sizes: powers of two from 32 to 1024
+    expect(doc.cores.min).toBeGreaterThanOrEqual(32);
+    expect(doc.powerOfTwoFraction).toBe(1);
+    expect(doc.offeredLoad).toBeGreaterThan(0);
+    const b = await cli("inspect", file, "--json");
+    expect(b.stdout).toBe(a.stdout);
+  });
+
+  it("errors: bad usage exits 2, a malformed or invalid trace exits 1, naming where", async () => {
+    const dir = await tempDir();
+    const empty = join(dir, "empty.swf");
+    await writeFile(empty, "; MaxProcs: 4\n");
+    const cases: [string[], number, string][] = [
+      [["inspect"], 2, "missing argument <file>"],
+      [["inspect", join(dir, "nope.swf")], 2, "cannot read"],
+      [["inspect", fixture("README.md")], 2, "the format is chosen by the extension"],
+      [["inspect", fixture("small.swf"), "--procs", "0"], 2, "option --procs must be an integer"],
+      [["inspect", fixture("small.swf"), "--estimate", "x"], 2, "option --estimate must be one of"],
+      [["inspect", fixture("malformed.swf")], 1, "malformed.swf:5"],
+      [["inspect", fixture("small.swf")], 1, "clean"],
+      [["inspect", empty], 1, "holds no jobs"],
+    ];
+    for (const [argv, code, message] of cases) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(code);
+      expect(r.stderr, argv.join(" ")).toContain(message);
+    }
+  });
+});

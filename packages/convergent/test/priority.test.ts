@@ -1,0 +1,72 @@
+import { createPlatform, type SchedulerView, simulate, type WaitingJob } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { buildMatrix, rowMeans } from "../src/matrix.js";
+import { paperHeuristics } from "../src/paperHeuristics.js";
+import { convergentPriority } from "../src/priority.js";
+import { job, rowOf } from "./helpers.js";
+
+const platform = createPlatform({ machines: [{ speed: 1 }, { speed: 2 }, { cores: 2 }] });
+
+function viewOf(waiting: WaitingJob[], now: number): SchedulerView {
+  return {
+    now,
+    platform,
+    waiting,
+    running: [],
+    freeCores: (m) => platform.machines[m]?.cores ?? 0,
+    totalFreeCores: platform.totalCores,
+    freeLicenses: () => 0,
+    duration: (_j, _a, s) => s,
+    isWaiting: () => true,
+    isRunning: () => false,
+  };
+}
+
+describe("convergentPriority", () => {
+  const jobs = [
+    job({ id: 1, submit: 0, estimate: 100, deadline: 150 }),
+    job({ id: 2, submit: 10, estimate: 20 }),
+    job({ id: 3, submit: 20, estimate: 50, cores: 2 }),
+  ];
+  const waiting = jobs.map((j) => ({ job: j, progress: 0, preemptions: 0 }));
+  it("is the mean of the job's positive entries of the Job-Machine matrix", () => {
+    const now = 60;
+    const { weights } = buildMatrix(
+      { now, platform, jobs: jobs.map((j) => rowOf(j)), previous: Int32Array.from([-1, -1, -1]) },
+      paperHeuristics(),
+    );
+    const means = rowMeans(weights, 3, 3);
+    const priority = convergentPriority();
+    const view = viewOf(waiting, now);
+    expect(waiting.map((w) => priority(w, view))).toEqual(Array.from(means));
+  });
+  it("ranks an urgent job first", () => {
+    const priority = convergentPriority();
+    const view = viewOf(waiting, 60);
+    const [p1, p2] = waiting.map((w) => priority(w, view));
+    expect(p1).toBeGreaterThan(p2 as number);
+  });
+  it("is recomputed when time moves on (anti-aging)", () => {
+    const priority = convergentPriority({ constants: { antiAging: 1 } });
+    const a = priority(waiting[1] as WaitingJob, viewOf(waiting, 60));
+    const b = priority(waiting[1] as WaitingJob, viewOf(waiting, 70));
+    expect(b - a).toBeCloseTo(10, 9);
+  });
+  it("works inside a simulation as a plain (job, view) => number", () => {
+    const priority = convergentPriority();
+    const seen: number[] = [];
+    simulate(jobs, platform, {
+      name: "probe",
+      schedule(ctx) {
+        for (const w of ctx.view.waiting) {
+          seen.push(priority(w, ctx.view));
+          const m = w.job.cores === 2 ? 2 : 0;
+          if (ctx.view.freeCores(m) >= w.job.cores)
+            ctx.start(w.job.id, [{ machine: m, cores: w.job.cores }]);
+        }
+      },
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((x) => Number.isFinite(x) && x > 0)).toBe(true);
+  });
+});

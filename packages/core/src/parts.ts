@@ -1,0 +1,41 @@
+import type { AllocationPart, Platform } from "./types.js";
+
+/**
+ * Shared frozen allocation parts, one per (platform, machine, cores), built on first use.
+ * Allocation parts are immutable, so allocations may share them: on a pool of single-core
+ * machines a 64-core job's allocation is then one array of 64 shared parts instead of 64 new
+ * objects, which the trace keeps alive for the whole run. Internal (not exported).
+ */
+const tables = new WeakMap<Platform, (AllocationPart | undefined)[][]>();
+
+/** The part table of `platform` (one sparse array per machine, indexed by cores). O(1). */
+export function partTable(platform: Platform): (AllocationPart | undefined)[][] {
+  let table = tables.get(platform);
+  if (table === undefined) {
+    table = platform.machines.map(() => []);
+    tables.set(platform, table);
+  }
+  return table;
+}
+
+/**
+ * The frozen part `{ machine, cores }`: shared when `machine` is a machine of the table's
+ * platform and `1 <= cores <= its cores` (`maxCores`), a fresh frozen object otherwise.
+ */
+export function frozenPart(
+  table: (AllocationPart | undefined)[][],
+  machine: number,
+  cores: number,
+  maxCores: number,
+): AllocationPart {
+  const row = table[machine];
+  if (row === undefined || !(cores >= 1 && cores <= maxCores) || !Number.isInteger(cores)) {
+    return Object.freeze({ machine, cores });
+  }
+  let part = row[cores];
+  if (part === undefined) {
+    part = Object.freeze({ machine, cores });
+    row[cores] = part;
+  }
+  return part;
+}

@@ -1,0 +1,79 @@
+import type { ImfsOptions, MatchingInput } from "../src/index.js";
+
+/** Seeded uniform weights in (0, 1]; a fraction `ineligible` of the entries is 0. */
+export function randomMatrix(
+  rows: number,
+  cols: number,
+  ineligible: number,
+  seed: number,
+): { rows: number; cols: number; weights: Float64Array } {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const weights = new Float64Array(rows * cols);
+  for (let k = 0; k < weights.length; k++) weights[k] = rand() < ineligible ? 0 : 1 - rand();
+  return { rows, cols, weights };
+}
+
+/** One scheduling event on a plan: the new matrix and the `imfs` options that describe it. */
+export interface EventCase {
+  readonly name: string;
+  readonly matrix: MatchingInput;
+  readonly options: ImfsOptions;
+}
+
+/**
+ * An `n x n` plan matrix and the four one-line events on it, each with its truthful change
+ * hint (nothing but the new or removed line changed): a row (job) arrives as the last row, the
+ * middle row leaves, a column (machine) arrives as the last column, the middle column leaves.
+ * All matrices are cut from one seeded `(n + 1) x (n + 1)` matrix. With `hint = false` the same
+ * events come without the hint.
+ */
+export function oneEventCases(
+  n: number,
+  ineligible: number,
+  seed: number,
+  hint = true,
+): { plan: MatchingInput; events: EventCase[] } {
+  const big = randomMatrix(n + 1, n + 1, ineligible, seed);
+  const cut = (rows: number, cols: number, skipRow: number, skipCol: number): MatchingInput => {
+    const weights = new Float64Array(rows * cols);
+    let k = 0;
+    for (let i = 0; i <= n && k < weights.length; i++) {
+      if (i === skipRow) continue;
+      let taken = 0;
+      for (let j = 0; j <= n && taken < cols; j++) {
+        if (j === skipCol) continue;
+        weights[k++] = big.weights[i * (n + 1) + j];
+        taken++;
+      }
+    }
+    return { rows, cols, weights };
+  };
+  const mid = n >> 1;
+  const skipping = (length: number, at: number) =>
+    Array.from({ length }, (_, k) => (k < at ? k : k + 1));
+  const rowHint: ImfsOptions = hint ? { changedRows: [] } : {};
+  return {
+    plan: cut(n, n, -1, -1),
+    events: [
+      { name: "a row arrives", matrix: cut(n + 1, n, -1, -1), options: rowHint },
+      {
+        name: "a row leaves",
+        matrix: cut(n - 1, n, mid, -1),
+        options: { rowOrigin: skipping(n - 1, mid), ...rowHint },
+      },
+      { name: "a column arrives", matrix: cut(n, n + 1, -1, -1), options: rowHint },
+      {
+        name: "a column leaves",
+        matrix: cut(n, n - 1, -1, mid),
+        options: { colOrigin: skipping(n - 1, mid), ...rowHint },
+      },
+    ],
+  };
+}
