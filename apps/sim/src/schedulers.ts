@@ -9,10 +9,12 @@ import {
   easy,
   edf,
   fcfs,
+  flexible,
   type MachineOrder,
   type OrderName,
   type PresetOptions,
 } from "@sched/backfill";
+import { convergentPriority, convergentVariant } from "@sched/convergent";
 import type { Scheduler } from "@sched/core";
 import {
   type CompetitiveOptions,
@@ -229,6 +231,34 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         ...(o.clipToDeadline === undefined ? {} : { clipToDeadline: o.clipToDeadline as boolean }),
       }),
   },
+  ...(
+    [
+      ["cs-ip", "CS_ip", "incremental (IMFS), with preemption"],
+      ["cs-inp", "CS_inp", "incremental (IMFS), no preemption"],
+      ["cs-nip", "CS_nip", "non-incremental (MFS), with preemption"],
+      ["cs-ninp", "CS_ninp", "non-incremental (MFS), no preemption"],
+    ] as const
+  ).map(
+    ([name, variant, what]): SchedulerEntry => ({
+      name,
+      description: `Convergent scheduling ${variant}: ${what}; one job per machine (@sched/convergent).`,
+      options: [],
+      create: () => convergentVariant(variant),
+    }),
+  ),
+  ...(["rm", "unrm"] as const).map(
+    (variant): SchedulerEntry => ({
+      name: `bf-${variant}`,
+      description: `Flexible backfilling BF-${variant} (the reservation ${variant === "rm" ? "follows the first job" : "stays with its job until it starts"}), queue ranked by the convergent heuristics (@sched/backfill + @sched/convergent's convergentPriority).`,
+      options: [MACHINE_ORDER],
+      create: (o) =>
+        flexible({
+          priority: convergentPriority(),
+          variant,
+          ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
+        }),
+    }),
+  ),
 ];
 
 /**

@@ -89,6 +89,25 @@ describe("sched-sim inspect", () => {
     expect(b.stdout).toBe(a.stdout);
   });
 
+  it("an SWF with no requested times (the Lublin model's output) uses the run times as estimates", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "l.swf");
+    expect((await cli("gen", "lublin", "--jobs", "100", "--seed", "2", "--out", file)).code).toBe(
+      0,
+    );
+    const r = await cli("inspect", file, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.estimatesFrom).toBe("runtime");
+    expect(doc.estimate).toEqual(doc.runtime);
+    expect(doc.procs).toBe(128);
+    const text = await cli("inspect", file);
+    expect(text.stdout).toContain("estimate (s) = run time");
+    const strict = await cli("inspect", file, "--estimate", "requested");
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("give --clean to drop such jobs, or --estimate runtime");
+  });
+
   it("errors: bad usage exits 2, a malformed or invalid trace exits 1, naming where", async () => {
     const dir = await tempDir();
     const empty = join(dir, "empty.swf");

@@ -61,10 +61,15 @@ export function fcfs(options?: FcfsOptions): Scheduler {
       const view = ctx.view;
       cache.prepare(view.platform);
       const rejected = rejectImpossible(ctx);
-      const waiting = view.waiting;
       const now = view.now;
-      for (let i = 0; i < waiting.length; i++) {
-        const job = waiting[i].job;
+      // FCFS only looks at the head of the queue: read it through waitingAt/waitingCount when
+      // the view has them (O(1) per job), so a long saturated queue is never copied; fall back
+      // to the `waiting` array for hand-made views.
+      const waiting =
+        view.waitingAt === undefined || view.waitingCount === undefined ? view.waiting : null;
+      const count = waiting === null ? view.waitingCount! : waiting.length;
+      for (let i = 0; i < count; i++) {
+        const job = (waiting === null ? view.waitingAt!(i)! : waiting[i]!).job;
         if (rejected?.has(job.id)) continue;
         if (readyTime(job) > now) break;
         const alloc = cache.allocate(view, job);

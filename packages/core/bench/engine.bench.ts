@@ -102,7 +102,9 @@ describe("repeated runs and wide jobs", () => {
       const c0 = process.cpuUsage();
       for (let i = 0; i < 5; i++) simulate(jobs, pool, headFirst);
       const c = process.cpuUsage(c0);
-      console.log(`5 runs of 100k createJob jobs: cpu ${((c.user + c.system) / 5000).toFixed(0)} ms per run`);
+      console.log(
+        `5 runs of 100k createJob jobs: cpu ${((c.user + c.system) / 5000).toFixed(0)} ms per run`,
+      );
     },
     { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
   );

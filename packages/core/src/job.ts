@@ -95,7 +95,8 @@ export function checkJob(where: string, spec: JobSpec, label: string, copy: bool
 
 /**
  * Builds a validated, frozen {@link Job}; `estimate` defaults to `runtime`. The spec is not
- * mutated.
+ * mutated. `simulate` does not validate such jobs again (O(1) per job instead of a full check),
+ * so one job array can be run through many policies cheaply.
  *
  * Complexity: O(licenses + input items).
  *

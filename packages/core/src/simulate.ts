@@ -83,6 +83,8 @@ interface MutableRecord {
 
 class WaitingEntry implements WaitingJob {
   removed = false;
+  /** Preempted in the current call and not yet in the queue array (it enters when the call returns). */
+  pending = false;
   constructor(
     readonly job: Job,
     readonly progress: number,
@@ -183,7 +185,10 @@ function copyAllocation(allocation: Allocation, platform: Platform): Allocation 
  * leaves jobs waiting with nothing pending has lost them) or at `options.until`.
  *
  * Complexity: O(E log E) heap work for E events plus the policy's own work; the view's
- * `waiting`/`running` arrays are maintained incrementally, `totalFreeCores` is O(1).
+ * `waiting`/`running` arrays are maintained incrementally, `totalFreeCores` is O(1). A job
+ * leaving the head of the queue costs amortised O(1) and `waitingAt`/`waitingCount` are O(1),
+ * but the first read of `view.waiting` in a call after the head moved costs O(queue) on
+ * queues longer than about 16k jobs. Jobs from `createJob`/`validateJobs` are not re-validated.
  *
  * @throws InvalidInputError when a job is invalid, an id repeats, the jobs are not sorted by
  * submit (naming the job), an option is invalid, or `wakeAt` gets a time <= now.
@@ -494,7 +499,8 @@ class Engine {
     // Leave the waiting queue.
     const w = state.wEntry!;
     w.removed = true;
-    this.waitingRemoved++;
+    // Only entries in the queue array count (a job preempted in this call is not there yet).
+    if (!w.pending) this.waitingRemoved++;
     state.wEntry = null;
     state.status = RUNNING;
     state.rEntry = entry;
@@ -532,6 +538,7 @@ class Engine {
     state.preemptions++;
     state.version++;
     const entry = new WaitingEntry(state.job, progress, state.preemptions);
+    entry.pending = true;
     state.wEntry = entry;
     this.pendingWaiting.push(entry);
   }
@@ -551,7 +558,8 @@ class Engine {
     }
     const w = state.wEntry!;
     w.removed = true;
-    this.waitingRemoved++;
+    // Only entries in the queue array count (a job preempted in this call is not there yet).
+    if (!w.pending) this.waitingRemoved++;
     state.wEntry = null;
     state.status = DONE;
     state.version++;
@@ -770,9 +778,9 @@ class Engine {
     this.decisions++;
     for (let i = 0; i < this.pendingWaiting.length; i++) {
       const e = this.pendingWaiting[i]!;
-      // A job preempted and restarted in the same call has left its entry already.
-      if (e.removed) this.waitingRemoved--;
-      else this.insertWaiting(e);
+      e.pending = false;
+      // A job preempted and restarted (or rejected) in the same call has left already.
+      if (!e.removed) this.insertWaiting(e);
     }
     if (this.pendingWaiting.length > 0) this.pendingWaiting.length = 0;
     if (this.arrived.length > 0) this.arrived.length = 0;

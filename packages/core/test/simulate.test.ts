@@ -645,19 +645,23 @@ describe("simulate: recorded allocations", () => {
   it("are frozen copies of the policy's parts, sharing one frozen part per machine and core count", () => {
     const platform = createPlatform({ machines: [{ cores: 4 }, { cores: 4 }] });
     const mine: { machine: number; cores: number }[][] = [];
-    const trace = simulate([job({ id: 1, cores: 3 }), job({ id: 2, submit: 20, cores: 3 })], platform, {
-      name: "mutable-parts",
-      schedule(ctx) {
-        for (const w of ctx.view.waiting) {
-          const alloc = [
-            { machine: 1, cores: 2 },
-            { machine: 0, cores: 1 },
-          ];
-          mine.push(alloc);
-          ctx.start(w.job.id, alloc);
-        }
+    const trace = simulate(
+      [job({ id: 1, cores: 3 }), job({ id: 2, submit: 20, cores: 3 })],
+      platform,
+      {
+        name: "mutable-parts",
+        schedule(ctx) {
+          for (const w of ctx.view.waiting) {
+            const alloc = [
+              { machine: 1, cores: 2 },
+              { machine: 0, cores: 1 },
+            ];
+            mine.push(alloc);
+            ctx.start(w.job.id, alloc);
+          }
+        },
       },
-    });
+    );
     const [a, b] = trace.records.map((r) => r.intervals[0]!.allocation);
     expect(a).toEqual([
       { machine: 1, cores: 2 },
@@ -683,5 +687,36 @@ describe("simulate: recorded allocations", () => {
     });
     expect(ff).toEqual([{ machine: 0, cores: 1 }]);
     expect(ff![0]).toBe(a![1]);
+  });
+});
+
+describe("simulate: preempt and restart in one call, before the queue is read", () => {
+  it("keeps the waiting view exact afterwards", () => {
+    const seen: number[][] = [];
+    const trace = simulate(
+      [job({ id: 1, runtime: 100 }), job({ id: 2, submit: 5 }), job({ id: 3, submit: 6 })],
+      identicalPool(1),
+      {
+        name: "flip",
+        schedule(ctx) {
+          const v = ctx.view;
+          if (v.now === 5) {
+            // Preempt and resume job 1 at once, then look at the queue.
+            ctx.preempt(1);
+            ctx.start(1, [{ machine: 0, cores: 1 }]);
+          }
+          // At the first look, nothing listed is running (job 1 was resumed before it).
+          seen.push(v.waiting.map((w) => w.job.id));
+          for (const w of v.waiting) expect(v.isRunning(w.job.id)).toBe(false);
+          expect(v.waitingCount).toBe(v.waiting.length);
+          const head = v.waitingAt!(0);
+          if (head !== undefined && v.totalFreeCores > 0) {
+            ctx.start(head.job.id, [{ machine: 0, cores: 1 }]);
+          }
+        },
+      },
+    );
+    expect(seen).toEqual([[1], [2], [2, 3], [2, 3], [3], []]);
+    expect(trace.records.map((r) => r.end)).toEqual([100, 110, 120]);
   });
 });

@@ -74,8 +74,8 @@ export interface ImfsOptions {
  * How: every kept row whose potentials still certify optimality (all its reduced costs
  * non-negative, its pair tight, its column kept) keeps its pair; the others are re-added with
  * one shortest-augmenting-path search each; a column freed with a negative potential is
- * repaired with one reverse search. No list of changed weights is needed: the check finds
- * them, by reading the whole matrix once.
+ * repaired with one multi-source search (see the README). No list of changed weights is
+ * needed: the check finds them, by reading the whole matrix once.
  *
  * **Change hint** ({@link ImfsOptions.changedRows}, {@link ImfsOptions.changedCols}): a caller
  * who knows which lines changed can promise that every other kept line is identical to its
@@ -87,10 +87,12 @@ export interface ImfsOptions {
  *   per update; a call without a hint re-checks them all.)
  * - Untruthful hint (an unlisted line did change): the guarantee is void. The result is still
  *   a matching of the new matrix (no row or column twice, only pairs with weight `> 0`, its
- *   `size` and `weight` those of its pairs), but it may have fewer pairs than the maximum or
- *   less weight, and its `state` may be a wrong certificate, so later hinted calls from it are
- *   not exact either. A call without a hint (or `mfs`) is exact again from any such state.
- *   Unlisted lines are not validated either, so a NaN or `+Infinity` in them goes unreported.
+ *   `size` and `weight` those of its pairs), but its weight may be below the optimum (its size
+ *   is not proven maximum either), and its `state` may be a wrong certificate, so later hinted
+ *   calls from it are not exact either. A call without a hint (or `mfs`) is exact again from
+ *   such a state. Unlisted lines are not validated either, so a NaN or `+Infinity` in them
+ *   goes unreported (and can make the state's potentials non-finite, which the next `imfs`
+ *   rejects with `InvalidInputError`).
  *   {@link ImfsOptions.verifyHint} catches a false promise, in `O(rows * cols)`.
  * - No hint: as before, nothing is taken on trust.
  *
@@ -339,7 +341,7 @@ export function imfs(
 
   // (D3): free real columns with a negative potential.
   for (let j = 0; j < m; j++) {
-    if (colToRow[j] === NONE && v[j] < 0) engine.repairColumn(j, inS);
+    if (colToRow[j] === NONE && v[j] < 0) engine.repairColumnForward(j, inS);
   }
 
   // Re-add the other rows, in increasing index.

@@ -5,8 +5,16 @@ import { maxCardinality } from "./oracle.js";
  * Checks the dual certificate an exact result carries, independently of the solver: with it,
  * LP duality proves the matching has maximum cardinality and then maximum weight (see the
  * README's proof). Throws a description of the first violation.
+ *
+ * The rounding tolerance is relative to the largest weight of `matrix`, or to `magnitude` when
+ * that is larger: after a chain of incremental calls the potentials carry rounding from the
+ * earlier matrices, so pass the largest weight seen along the chain.
  */
-export function assertCertificate(matrix: MatchingInput, result: ExactMatching): void {
+export function assertCertificate(
+  matrix: MatchingInput,
+  result: ExactMatching,
+  magnitude = 0,
+): void {
   const { rows, cols, weights } = matrix;
   const s = result.state;
   if (s.rows !== rows || s.cols !== cols) throw new Error("state dimensions differ");
@@ -18,7 +26,7 @@ export function assertCertificate(matrix: MatchingInput, result: ExactMatching):
     const w = t ? weights[j * cols + i] : weights[i * cols + j];
     return w > 0 ? -w * s.scale : Number.POSITIVE_INFINITY;
   };
-  let max = 0;
+  let max = magnitude;
   for (let k = 0; k < weights.length; k++) if (weights[k] > max) max = weights[k];
   const tol = 1e-9 * max * s.scale * (n + m + 1);
   const u = s.rowPotential;

@@ -219,8 +219,8 @@ class LocalLoad {
  * platform under the dynamic space-sharing policy or the adaptive partitioning baseline (first
  * paper, section 2.2; see the README's Interpretation for every rule). One processor per core.
  *
- * Dynamic: runs on every arrival and departure and whenever at least `alpha` processors are in
- * the pool (not running a parallel task and not running a local job); head of the queue first,
+ * Dynamic: runs on every arrival and departure and whenever the pool (processors running
+ * neither a parallel task nor a local job) grows while jobs wait; head of the queue first,
  * target `min(maxParallelism, dynamicPartitionSize(P, queued, executing))`, allots
  * `min(target, pool)` processors once the pool holds `min(target, alpha)`, selected with
  * {@link selectProcessors}; tasks folded by fitness factor ({@link taskBunches}); each
@@ -412,7 +412,8 @@ export function simulateSpaceSharing(
     queue.sort((x, y) => x.submit - y.submit || x.id - y.id);
     if (arrived || departed) runPolicy(now);
     else if (
-      o.policy === "dynamic" ? pool(now).n >= o.alpha : running.length === 0 && queue.length > 0
+      queue.length > 0 &&
+      (o.policy === "dynamic" ? pool(now).n >= 1 : running.length === 0)
     ) {
       runPolicy(now);
     }

@@ -58,7 +58,7 @@ describe("solveOas: hand-worked instances", () => {
     expect(short.schedule).toEqual([]);
   });
   it("reports a time-limited solve honestly", async () => {
-    const jobs = Array.from({ length: 8 }, (_, i) =>
+    const jobs = Array.from({ length: 6 }, (_, i) =>
       createJob({ id: i, submit: 0, runtime: 40 + 17 * i, cores: 1 + (i % 4) }),
     );
     const r = await solveOas(jobs, paper, { eta: 10, timeLimit: 0.05 });

@@ -130,11 +130,12 @@ describe("the MIP's plan in the core engine", () => {
       ptbw: 20e6 * job.id,
     });
     const eta = 40;
-    const r = await solveOas(jobs, paper, { eta, theta: 9, profile, timeLimit: 30 });
-    expect(["optimal", "feasible"]).toContain(r.status);
-    expect(checkOasSchedule(jobs, paper, r.schedule, { eta, theta: 9, profile })).toEqual([]);
+    const three = jobs.slice(1);
+    const r = await solveOas(three, paper, { eta, theta: 6, profile, timeLimit: 30 });
+    expect(r.status).toBe("optimal");
+    expect(checkOasSchedule(three, paper, r.schedule, { eta, theta: 6, profile })).toEqual([]);
     const executionModel = oasExecutionModel({ profile });
-    const trace = simulate(jobs, paper, oasPlanScheduler(r.schedule, eta), { executionModel });
+    const trace = simulate(three, paper, oasPlanScheduler(r.schedule, eta), { executionModel });
     expect(checkSchedule(trace, { executionModel })).toEqual([]);
     expect(linkLoadViolations(trace, profile)).toEqual([]);
     const makespan = computeMetrics(trace).makespan;

@@ -21,11 +21,17 @@ it("the README example gives the figures it shows", async () => {
   const r = await solveOas(jobs, platform, { eta: 40, theta: 9, profile, timeLimit: 30 });
   const check = checkOasSchedule(jobs, platform, r.schedule, { eta: 40, profile });
   const executionModel = oasExecutionModel({ profile });
-  const replay = computeMetrics(simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta), { executionModel })).makespan;
-  const compact = computeMetrics(
-    simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact: true, profile }), { executionModel }),
+  const replay = computeMetrics(
+    simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta), { executionModel }),
   ).makespan;
-  const fcfs = computeMetrics(simulate(jobs, platform, oasHeuristic("FCFS", { profile }), { executionModel })).makespan;
+  const compact = computeMetrics(
+    simulate(jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact: true, profile }), {
+      executionModel,
+    }),
+  ).makespan;
+  const fcfs = computeMetrics(
+    simulate(jobs, platform, oasHeuristic("FCFS", { profile }), { executionModel }),
+  ).makespan;
   console.log(JSON.stringify([r.status, r.makespan, check, replay, compact, fcfs]));
   expect([r.status, r.makespan, check]).toEqual(["optimal", 240, []]);
   expect(replay).toBeCloseTo(225, 9);

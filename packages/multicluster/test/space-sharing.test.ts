@@ -58,6 +58,14 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(byId(d, 2).processors.length).toBe(4);
     expect(byId(d, 3).start).toBeGreaterThan(0);
   });
+  it("runs a job on a platform with fewer processors than alpha under background load", () => {
+    // regression: waking only when alpha (2) processors are free never woke on 1 processor
+    const lone = multiClusterPlatform([{ nodes: 1 }]);
+    const job = createJob({ id: 1, submit: 11, runtime: 1, cores: 1, maxParallelism: 1 });
+    const r = simulateSpaceSharing([job], lone, { backgroundLoad: 0.3, seed: 0 });
+    expect(r.records.length).toBe(1);
+    expect(r.records[0]!.end).toBeGreaterThanOrEqual(12);
+  });
   it("rejects bad options", () => {
     expect(() => simulateSpaceSharing([], one, { backgroundLoad: 1 })).toThrow(/backgroundLoad/);
   });

@@ -1,4 +1,5 @@
 import { advanceReservationExperiments } from "./advance-reservation.js";
+import { convergentReproduction } from "./convergent.js";
 import { eloExperiments } from "./elo.js";
 import type { Experiment } from "./experiment.js";
 import { fcfsLoad } from "./fcfs-load.js";
@@ -11,4 +12,5 @@ export const EXPERIMENTS: readonly Experiment[] = [
   fcfsLoad,
   ...eloExperiments,
   ...advanceReservationExperiments,
+  convergentReproduction,
 ];

@@ -1,0 +1,307 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ScheduleTrace } from "@sched/core";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simulateTask } from "../src/sweep/execute.js";
+import { planTasks } from "../src/sweep/plan.js";
+import { readPlan } from "../src/sweep/results.js";
+import { cli, tempDir } from "./helpers.js";
+import { writeExperiment } from "./sweep-helpers.js";
+
+// The report of a small sweep, opened in a real headless Chromium (Debian's `chromium` driven by
+// playwright-core; no browser download). One browser launch serves every assertion.
+
+/** The Chromium binary: $CHROMIUM_PATH, else Debian's. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(
+    `report.browser.test.ts: skipped, no Chromium at ${CHROMIUM}. ` +
+      "Install it (Debian/Ubuntu: `apt-get install chromium`) or set CHROMIUM_PATH to a Chromium binary.",
+  );
+}
+
+/** Text that would run or add elements if the report did not escape it. */
+const HOSTILE = `<script>window.__injected = 1</script><img src=x onerror="window.__injected = 2"> AT&amp;T & co`;
+const TITLE = `Browser check ${HOSTILE}`;
+const LABELS = ["fcfs", `<b>easy</b> & "sjf"`, "conservative"];
+const LOADS = [0.3, 0.5, 0.7];
+const METRICS = ["meanWait", "meanBoundedSlowdown", "utilization"];
+const GANTT_WIDTH = 960;
+
+let browser: Browser | undefined;
+let page: Page;
+let url = "";
+let trace: ScheduleTrace;
+const problems: string[] = [];
+const requests: string[] = [];
+
+/** The x range of an SVG's viewBox. */
+async function viewRange(id: string): Promise<[number, number]> {
+  const box = (await page.getAttribute(`#${id}`, "viewBox")) ?? "";
+  const [x, , w] = box.split(/\s+/).map(Number);
+  return [x as number, (x as number) + (w as number)];
+}
+
+/** The Gantt's axis labels as numbers of seconds ("12.5k" = 12500). */
+async function axisTimes(): Promise<number[]> {
+  const labels = await page.locator("#gantt-axis text").allTextContents();
+  const unit: Record<string, number> = { k: 1e3, M: 1e6 };
+  return labels.map((l) => {
+    const m = /^(-?[\d.]+)([kM]?)$/.exec(l);
+    if (m === null) throw new Error(`unexpected axis label ${l}`);
+    return Number(m[1]) * (unit[m[2] as string] ?? 1);
+  });
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const dir = await tempDir();
+  const doc = {
+    name: "browser",
+    title: TITLE,
+    description: `Description ${HOSTILE}`,
+    workload: { type: "synthetic", jobs: 60 },
+    platform: { procs: 16 },
+    schedulers: [
+      "fcfs",
+      { name: "easy", options: { order: "sjf" }, label: LABELS[1] },
+      "conservative",
+    ],
+    grid: { load: LOADS },
+    seeds: 2,
+    metrics: METRICS,
+  };
+  const sweep = await cli("sweep", await writeExperiment(doc), "--out", dir, "--quiet");
+  expect(sweep.code, sweep.stderr).toBe(0);
+  // The Gantt's run: EASY at the highest load, seed 2 (busy, with jobs on several machines).
+  const plan = await readPlan(dir, "report");
+  const task = planTasks(plan).find(
+    (t) =>
+      plan.schedulers[t.scheduler]?.label === LABELS[1] && t.params.load === 0.7 && t.seed === 2,
+  );
+  if (task === undefined) throw new Error("no easy/load=0.7/seed 2 run in the plan");
+  trace = await simulateTask(plan, task);
+  const out = join(dir, "report.html");
+  const report = await cli("report", dir, "--run", task.key, "--out", out);
+  expect(report.code, report.stderr).toBe(0);
+  url = pathToFileURL(out).href;
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    timeout: 60_000,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning")
+      problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(url, { waitUntil: "load" });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("sched-sim report in headless Chromium", () => {
+  it.skipIf(!hasChromium)(
+    "loads with no console or page errors and requests nothing but itself",
+    async () => {
+      expect(await page.title()).toBe(`sched-sim report: browser`);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([url]);
+      // The script ran: it reveals the zoom controls.
+      expect(await page.isVisible("#zoom-controls")).toBe(true);
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    "shows escaped text as text and creates no injected element",
+    async () => {
+      expect(await page.textContent("h1")).toBe(TITLE);
+      expect(await page.locator("p", { hasText: "Description <script>" }).textContent()).toBe(
+        `Description ${HOSTILE}`,
+      );
+      expect(await page.locator("script").count()).toBe(1);
+      expect(await page.locator("img, b, iframe, object, embed").count()).toBe(0);
+      expect(
+        await page.evaluate(() => (globalThis as { __injected?: unknown }).__injected),
+      ).toBeUndefined();
+      const legend = await page
+        .locator(".plot-figure")
+        .first()
+        .locator(".legend li")
+        .allTextContents();
+      expect(legend).toEqual(LABELS);
+      const labels = await page
+        .locator(".plot-figure")
+        .first()
+        .locator("g.series")
+        .evaluateAll((gs) => gs.map((g) => g.getAttribute("data-label")));
+      expect(labels).toEqual(LABELS);
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    "draws every metric's plot with one visible line per scheduler",
+    async () => {
+      const figures = page.locator("figure.plot-figure");
+      expect(
+        await figures.evaluateAll((fs) => fs.map((f) => f.getAttribute("data-metric"))),
+      ).toEqual(METRICS);
+      for (let i = 0; i < METRICS.length; i++) {
+        const series = figures.nth(i).locator("g.series");
+        expect(await series.count()).toBe(LABELS.length);
+        for (let s = 0; s < LABELS.length; s++) {
+          const line = series.nth(s).locator("polyline.line");
+          expect(await line.count()).toBe(1);
+          const points = ((await line.getAttribute("points")) ?? "").trim().split(/\s+/);
+          expect(points).toHaveLength(LOADS.length);
+          const box = await line.boundingBox();
+          expect(box?.width ?? 0).toBeGreaterThan(100);
+          expect(await series.nth(s).locator("circle.point").count()).toBe(LOADS.length);
+        }
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    "draws exactly the chosen run's execution intervals as Gantt bars",
+    async () => {
+      // Oracle from the trace alone: on single-core machines an interval is one bar per maximal
+      // run of consecutive machine indices, covering exactly its cores.
+      const expected = new Map<string, number>();
+      let bars = 0;
+      let intervals = 0;
+      for (const r of trace.records) {
+        for (const iv of r.intervals) {
+          intervals++;
+          const ms = iv.allocation.map((a) => a.machine).sort((a, b) => a - b);
+          bars += ms.filter((m, i) => i === 0 || m !== (ms[i - 1] as number) + 1).length;
+          const key = `${r.job.id}:${iv.start}-${iv.end}`;
+          expected.set(
+            key,
+            (expected.get(key) ?? 0) + iv.allocation.reduce((s, a) => s + a.cores, 0),
+          );
+        }
+      }
+      expect(intervals).toBe(60);
+      expect(bars).toBeGreaterThanOrEqual(intervals);
+      const rects = page.locator("#gantt-bars rect.bar");
+      expect(await rects.count()).toBe(bars);
+      // Every bar names a real interval, and each interval's bars cover exactly its cores.
+      const titles = await page.locator("#gantt-bars rect.bar > title").allTextContents();
+      const drawn = new Map<string, number>();
+      for (const t of titles) {
+        const m = /^job (\S+): ([\d.]+)-([\d.]+) s, (\d+) cores? on machines? /.exec(t);
+        expect(m, t).not.toBeNull();
+        const [, job, start, end, cores] = m as RegExpExecArray;
+        const key = `${job}:${start}-${end}`;
+        drawn.set(key, (drawn.get(key) ?? 0) + Number(cores));
+      }
+      expect(drawn).toEqual(expected);
+      // Bars lie inside the chart and at least one is wide enough to see.
+      const xs = await rects.evaluateAll((rs) =>
+        rs.map((r) => [Number(r.getAttribute("x")), Number(r.getAttribute("width"))]),
+      );
+      for (const [x, w] of xs) {
+        expect(x).toBeGreaterThanOrEqual(0);
+        expect((x as number) + (w as number)).toBeLessThanOrEqual(GANTT_WIDTH + 0.5);
+      }
+      const box = await page.locator("#gantt-bars").boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(500);
+      expect(await page.locator("#gantt-util path.utilization").count()).toBe(1);
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    "zooms and pans the Gantt and its utilization curve together",
+    async () => {
+      const t0 = Math.min(...trace.records.flatMap((r) => r.intervals.map((iv) => iv.start)));
+      const t1 = Math.max(...trace.records.flatMap((r) => r.intervals.map((iv) => iv.end)));
+      const seconds = ([a, b]: [number, number]): [number, number] => [
+        t0 + (a / GANTT_WIDTH) * (t1 - t0),
+        t0 + (b / GANTT_WIDTH) * (t1 - t0),
+      ];
+      /** The visible window is the same on both charts and the axis labels lie inside it. */
+      const check = async (): Promise<[number, number]> => {
+        const range = await viewRange("gantt-bars");
+        expect(await viewRange("gantt-util")).toEqual(range);
+        const [a, b] = seconds(range);
+        const ticks = await axisTimes();
+        expect(ticks.length).toBeGreaterThanOrEqual(3);
+        const slack = (b - a) * 1e-3 + Math.abs(b) * 1e-3; // labels are rounded to 4 digits
+        for (const t of ticks) {
+          expect(t).toBeGreaterThanOrEqual(a - slack);
+          expect(t).toBeLessThanOrEqual(b + slack);
+        }
+        return range;
+      };
+      expect(await check()).toEqual([0, GANTT_WIDTH]);
+      const before = await axisTimes();
+
+      await page.click("#zoom-in");
+      expect(await check()).toEqual([240, 720]);
+      expect(await axisTimes()).not.toEqual(before);
+
+      // Wheel up over the chart's centre: zoom in by 0.8 about the pointer.
+      const box = await page.locator("#gantt-bars").boundingBox();
+      if (box === null) throw new Error("the Gantt chart has no box");
+      await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 100));
+      await page.mouse.wheel(0, -120);
+      await expect.poll(() => viewRange("gantt-bars")).not.toEqual([240, 720]);
+      const [w0, w1] = await check();
+      expect(w1 - w0).toBeCloseTo(480 * 0.8, 6);
+      expect((w0 + w1) / 2).toBeCloseTo(480, 0);
+
+      // Drag right: the window moves to earlier times, keeping its width.
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 100, box.y + Math.min(box.height / 2, 100), {
+        steps: 4,
+      });
+      await page.mouse.up();
+      const [p0, p1] = await check();
+      expect(p0).toBeLessThan(w0);
+      expect(p1 - p0).toBeCloseTo(w1 - w0, 6);
+
+      await page.click("#zoom-out");
+      await page.click("#zoom-reset");
+      expect(await check()).toEqual([0, GANTT_WIDTH]);
+      expect(await axisTimes()).toEqual(before);
+      expect(problems).toEqual([]);
+    },
+  );
+
+  it.skipIf(!hasChromium)("shows the plots and the Gantt without JavaScript", async () => {
+    const context = await (browser as Browser).newContext({ javaScriptEnabled: false });
+    try {
+      const bare = await context.newPage();
+      await bare.goto(url, { waitUntil: "load" });
+      expect(await bare.locator("figure.plot-figure g.series polyline.line").count()).toBe(
+        METRICS.length * LABELS.length,
+      );
+      expect(await bare.locator("#gantt-bars rect.bar").count()).toBe(
+        await page.locator("#gantt-bars rect.bar").count(),
+      );
+      expect(await bare.locator("#gantt-axis text").count()).toBeGreaterThanOrEqual(3);
+      expect(await bare.isVisible("#zoom-controls")).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
