@@ -32,7 +32,8 @@ describe("sched-sim convert", () => {
     expect(
       (await cli("convert", fixture("small.swf"), "--clean", "--to", "batsim", "--out", b)).code,
     ).toBe(0);
-    expect((await cli("convert", b, "--to", "swf", "--out", s)).code).toBe(0);
+    // --to inferred from the --out name (.swf -> swf)
+    expect((await cli("convert", b, "--out", s)).code).toBe(0);
     const swf = await readFile(s, "utf8");
     expect(swf).toMatch(/^; MaxProcs: 8$/m);
     expect((await cli("convert", s, "--to", "native", "--out", n)).code).toBe(0);
@@ -69,7 +70,11 @@ describe("sched-sim convert", () => {
       `${bad}: jobs[0]: profile 'p' is of type "parallel_homogeneous"; only "delay" profiles have a run time`,
     );
     const cases: [string[], string][] = [
-      [["convert", fixture("small.swf")], "option --to is required"],
+      [["convert", fixture("small.swf")], "give --to swf|native|batsim"],
+      [
+        ["convert", fixture("small.swf"), "--out", join(dir, "out.txt")],
+        "cannot tell the output format from the name",
+      ],
       [
         ["convert", fixture("small.swf"), "--to", "xml"],
         "option --to must be one of swf, native, batsim, got 'xml'",

@@ -10,7 +10,8 @@ import { paperWorkload } from "../src/workload.js";
 
 // One scheduling plan (heuristics + clustering/pre-matching + matching) at 150 machines with N
 // jobs in the system: the first 150 eligible ones running, the rest queued, one job just
-// arrived (the previous plan, for IMFS, is the plan without it).
+// arrived (the previous plan, for IMFS, is the plan without it, with its weights as the
+// scheduler passes them: makePlan then picks imfs with an exact change hint or mfs).
 const { platform, jobs } = paperWorkload({ seed: 11, interArrival: 4, jobs: 1501 });
 // The scheduler caches each job's eligibility row; so does the benchmark.
 const eligibilityRows = new Map<number, Uint8Array>();
@@ -57,7 +58,11 @@ for (const n of [150, 500, 1000, 1500]) {
             matcher: v.matcher,
             previous:
               v.matcher === "imfs"
-                ? { rowIds: previousPlan.rowIds, matching: previousPlan.matching as ExactMatching }
+                ? {
+                    rowIds: previousPlan.rowIds,
+                    matching: previousPlan.matching as ExactMatching,
+                    weights: previousPlan.weights,
+                  }
                 : undefined,
           });
         },

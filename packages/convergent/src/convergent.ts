@@ -241,7 +241,11 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       stats.maxRows = Math.max(stats.maxRows, rows.length);
       stats.cleared += plan.cleared.length;
       if (o.matcher === "imfs") {
-        previous = { rowIds: plan.rowIds, matching: plan.matching as ExactMatching };
+        previous = {
+          rowIds: plan.rowIds,
+          matching: plan.matching as ExactMatching,
+          weights: plan.weights,
+        };
       }
 
       // Realise the plan.

@@ -1,5 +1,5 @@
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { machineSpeeds, remainingWork } from "./heuristic.js";
+import { sharedMachineSpeeds, sharedRemainingWork } from "./heuristic.js";
 
 /** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
 export interface DeadlineOptions {
@@ -126,8 +126,8 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
     name: "deadline",
     apply(ctx: HeuristicContext, p: Float64Array): void {
       const { cols, eligible } = ctx;
-      const work = remainingWork(ctx);
-      const speed = machineSpeeds(ctx.platform);
+      const work = sharedRemainingWork(ctx);
+      const speed = sharedMachineSpeeds(ctx.platform);
       const nx = new Float64Array(cols);
       const machines = new Int32Array(cols);
       for (let i = 0; i < ctx.jobs.length; i++) {

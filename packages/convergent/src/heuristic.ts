@@ -96,3 +96,29 @@ export function remainingWork(ctx: HeuristicContext): Float64Array {
 export function machineSpeeds(platform: Platform): Float64Array {
   return Float64Array.from(platform.machines, (m) => m.speed);
 }
+
+const workCache = new WeakMap<HeuristicContext, Float64Array>();
+const speedCache = new WeakMap<Platform, Float64Array>();
+
+/**
+ * {@link remainingWork} computed once per context and shared by the built-in heuristics
+ * (read-only: callers must not modify it). Internal.
+ */
+export function sharedRemainingWork(ctx: HeuristicContext): Float64Array {
+  let w = workCache.get(ctx);
+  if (w === undefined) {
+    w = remainingWork(ctx);
+    workCache.set(ctx, w);
+  }
+  return w;
+}
+
+/** {@link machineSpeeds} computed once per platform (read-only). Internal. */
+export function sharedMachineSpeeds(platform: Platform): Float64Array {
+  let s = speedCache.get(platform);
+  if (s === undefined) {
+    s = machineSpeeds(platform);
+    speedCache.set(platform, s);
+  }
+  return s;
+}

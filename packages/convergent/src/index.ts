@@ -70,7 +70,14 @@ export {
   type WorkloadPoint,
   workloadSeries,
 } from "./paperMetrics.js";
-export { type Matcher, makePlan, type Plan, type PlanOptions, type PreviousPlan } from "./plan.js";
+export {
+  IMFS_MAX_CHANGED,
+  type Matcher,
+  makePlan,
+  type Plan,
+  type PlanOptions,
+  type PreviousPlan,
+} from "./plan.js";
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
 export { type SeededRandom, seededRandom } from "./random.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";

@@ -82,34 +82,86 @@ export function transferTime(
  */
 export function inputHeuristic(options: InputOptions = {}): Heuristic {
   const weight = options.weight ?? 3;
+  const fallback = options.defaultBandwidth ?? 1;
+  // The update of a row depends only on the job (its input), the platform and the job's
+  // eligible machines, none of which change between plans: each job's row of updates is
+  // computed once and reused while the job stays in the system (same platform, same
+  // eligibility row; checked at every use).
+  const uplinks = new WeakMap<Platform, Float64Array>();
+  const cache = new WeakMap<Job, CachedInputRow>();
   return {
     name: "input",
     apply(ctx: HeuristicContext, p: Float64Array): void {
       const { cols, eligible, platform } = ctx;
-      const fallback = options.defaultBandwidth ?? 1;
       // Uplink bandwidth of each machine's cluster (bandwidth() without the lookups).
-      const up = new Float64Array(cols);
-      for (let m = 0; m < cols; m++) up[m] = uplink(platform, m, fallback);
+      let up = uplinks.get(platform);
+      if (up === undefined) {
+        up = new Float64Array(cols);
+        for (let m = 0; m < cols; m++) up[m] = uplink(platform, m, fallback);
+        uplinks.set(platform, up);
+      }
       const t = new Float64Array(cols);
       for (let i = 0; i < ctx.jobs.length; i++) {
-        const input = ctx.jobs[i].job.input;
-        let sum = 0;
-        for (let m = 0; m < cols; m++) {
-          if (eligible[i * cols + m] !== 1) continue;
-          let x = 0;
-          if (input !== undefined) {
-            for (const d of input) {
-              if (d.machine !== m) x += d.size / Math.min(up[d.machine], up[m]);
-            }
-          }
-          t[m] = x;
-          sum += x;
+        const job = ctx.jobs[i].job;
+        const base = i * cols;
+        let row = cache.get(job);
+        if (
+          row === undefined ||
+          row.platform !== platform ||
+          !sameMask(row.eligible, eligible, base)
+        ) {
+          row = {
+            platform,
+            eligible: eligible.slice(base, base + cols),
+            delta: inputRow(job.input, eligible, base, cols, up, weight, t),
+          };
+          cache.set(job, row);
         }
-        for (let m = 0; m < cols; m++) {
-          if (eligible[i * cols + m] !== 1) continue;
-          p[i * cols + m] += sum > 0 ? weight * (1 - t[m] / sum) : weight;
-        }
+        // delta is 0 on ineligible machines (cleared by buildMatrix anyway)
+        const delta = row.delta;
+        for (let m = 0; m < cols; m++) p[base + m] += delta[m] as number;
       }
     },
   };
+}
+
+interface CachedInputRow {
+  readonly platform: Platform;
+  readonly eligible: Uint8Array;
+  readonly delta: Float64Array;
+}
+
+function sameMask(a: Uint8Array, eligible: Uint8Array, base: number): boolean {
+  for (let m = 0; m < a.length; m++) if (a[m] !== eligible[base + m]) return false;
+  return true;
+}
+
+/** One row of the Input heuristic's updates (0 on ineligible machines). */
+function inputRow(
+  input: Job["input"],
+  eligible: Uint8Array,
+  base: number,
+  cols: number,
+  up: Float64Array,
+  weight: number,
+  t: Float64Array,
+): Float64Array {
+  let sum = 0;
+  for (let m = 0; m < cols; m++) {
+    if (eligible[base + m] !== 1) continue;
+    let x = 0;
+    if (input !== undefined) {
+      for (const d of input) {
+        if (d.machine !== m) x += d.size / Math.min(up[d.machine] as number, up[m] as number);
+      }
+    }
+    t[m] = x;
+    sum += x;
+  }
+  const out = new Float64Array(cols);
+  for (let m = 0; m < cols; m++) {
+    if (eligible[base + m] !== 1) continue;
+    out[m] = sum > 0 ? weight * (1 - (t[m] as number) / sum) : weight;
+  }
+  return out;
 }

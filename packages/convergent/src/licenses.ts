@@ -39,7 +39,7 @@ export function licenseRho(jobs: readonly MatrixJob[], platform: Platform): Reco
   for (const row of jobs) {
     const req = row.job.licenses;
     if (req === undefined) continue;
-    for (const name of Object.keys(req)) {
+    for (const name of sortedNames(req)) {
       if (!(name in demand)) continue;
       demand[name] += req[name] as number;
     }
@@ -143,7 +143,19 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       const w = new Float64Array(ctx.jobs.length);
       let maxW = 0;
       for (let i = 0; i < ctx.jobs.length; i++) {
-        w[i] = licenseWeight(ctx.jobs[i].job.licenses, rho, count).w;
+        // licenseWeight(...).w without its allocations (same operations, same order).
+        const licenses = ctx.jobs[i].job.licenses;
+        if (licenses === undefined) continue;
+        let critical = 0;
+        let nonCritical = 0;
+        for (const name of sortedNames(licenses)) {
+          const r = rho[name];
+          if (r === undefined || !Number.isFinite(r)) continue;
+          const s = licenses[name] as number;
+          if (r > 1) critical += s * r;
+          else nonCritical += s * r;
+        }
+        w[i] = count * critical + nonCritical;
         if (w[i] > maxW) maxW = w[i];
       }
       if (maxW <= 0) return;
@@ -151,8 +163,21 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       for (let i = 0; i < ctx.jobs.length; i++) {
         if (w[i] === 0) continue;
         const delta = (weight * w[i]) / maxW;
-        for (let m = 0; m < cols; m++) if (eligible[i * cols + m] === 1) p[i * cols + m] += delta;
+        const base = i * cols;
+        for (let m = 0; m < cols; m++) if (eligible[base + m] === 1) p[base + m] += delta;
       }
     },
   };
+}
+
+const sortedNameCache = new WeakMap<object, readonly string[]>();
+
+/** `Object.keys(licenses).sort()`, computed once per (immutable) license map. */
+function sortedNames(licenses: Readonly<Record<string, number>>): readonly string[] {
+  let names = sortedNameCache.get(licenses);
+  if (names === undefined) {
+    names = Object.keys(licenses).sort();
+    sortedNameCache.set(licenses, names);
+  }
+  return names;
 }

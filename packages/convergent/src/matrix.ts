@@ -90,6 +90,8 @@ export function buildMatrix(
     const v = weights[k];
     if (eligible[k] !== 1) {
       weights[k] = 0;
+    } else if (v >= MIN_ELIGIBLE && v <= Number.MAX_VALUE) {
+      // the common case: finite and above the floor
     } else if (!Number.isFinite(v)) {
       const i = Math.floor(k / cols);
       throw new InvalidInputError(

@@ -1,5 +1,5 @@
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { machineSpeeds, remainingWork } from "./heuristic.js";
+import { sharedMachineSpeeds, sharedRemainingWork } from "./heuristic.js";
 
 /** Options of {@link waitMinimizationHeuristic}. */
 export interface WaitMinimizationOptions {
@@ -29,17 +29,21 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {
       const { cols, eligible } = ctx;
-      const work = remainingWork(ctx);
-      const speed = machineSpeeds(ctx.platform);
+      const work = sharedRemainingWork(ctx);
+      const speed = sharedMachineSpeeds(ctx.platform);
       // Remaining_{i,m} = work[i] / speed[m]: the same division in both passes.
+      // max_m work[i] / speed[m] is work[i] / (slowest eligible speed): division is
+      // monotonic under IEEE rounding, so this is the same number with one division per row.
       let sup = 0;
       for (let i = 0; i < work.length; i++) {
         const base = i * cols;
+        let slowest = Number.POSITIVE_INFINITY;
         for (let m = 0; m < cols; m++) {
-          if (eligible[base + m] !== 1) continue;
-          const r = work[i] / speed[m];
-          if (r > sup) sup = r;
+          if (eligible[base + m] === 1 && speed[m] < slowest) slowest = speed[m];
         }
+        if (slowest === Number.POSITIVE_INFINITY) continue;
+        const r = work[i] / slowest;
+        if (r > sup) sup = r;
       }
       for (let i = 0; i < work.length; i++) {
         const base = i * cols;

@@ -1,6 +1,7 @@
 import { createPlatform } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { antiAgingHeuristic } from "../src/antiAging.js";
+import type { HeuristicContext } from "../src/heuristic.js";
 import { bandwidth, inputHeuristic, transferTime } from "../src/input.js";
 import { overheadHeuristic } from "../src/overhead.js";
 import { waitMinimizationHeuristic } from "../src/waitMinimization.js";
@@ -108,5 +109,34 @@ describe("anti-aging heuristic", () => {
     antiAgingHeuristic().apply(contextOf(platform, rows, 150), p);
     expect(row(p, 0, 3).map((x) => +x.toFixed(12))).toEqual([3, 3, 3]);
     expect(row(p, 1, 3).map((x) => +x.toFixed(12))).toEqual([0, 2, 0]);
+  });
+});
+
+describe("input heuristic cache", () => {
+  it("reuses a job's row only for the same platform and eligibility", () => {
+    const linked = createPlatform({
+      machines: [{ cluster: 0 }, { cluster: 0 }, { cluster: 1 }],
+      clusters: [{ link: 0 }, { link: 1 }],
+      links: [
+        { bandwidth: 10, latency: 0 },
+        { bandwidth: 5, latency: 0 },
+      ],
+    });
+    const plain = createPlatform({ machines: [{}, {}, {}] });
+    const j = job({ id: 1, input: [{ size: 100, machine: 0 }] });
+    const h = inputHeuristic();
+    const applyTo = (heuristic: ReturnType<typeof inputHeuristic>, ctx: HeuristicContext) => {
+      const p = new Float64Array(ctx.jobs.length * ctx.cols);
+      heuristic.apply(ctx, p);
+      return Array.from(p);
+    };
+    const ctxLinked = contextOf(linked, [rowOf(j)]);
+    const ctxPlain = contextOf(plain, [rowOf(j)]);
+    // the same job with machine 1 ineligible
+    const masked = { ...ctxPlain, eligible: Uint8Array.from([1, 0, 1]) };
+    for (const ctx of [ctxLinked, ctxPlain, masked, ctxLinked, masked]) {
+      expect(applyTo(h, ctx)).toEqual(applyTo(inputHeuristic(), ctx));
+    }
+    expect(applyTo(h, masked)[1]).toBe(0);
   });
 });

@@ -79,4 +79,42 @@ describe("makePlan properties", () => {
       { numRuns: 60 },
     );
   });
+  it("with the previous weights (exact change hint, or mfs when most rows changed) it stays optimal over a chain of plans", () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 0, 3)), { minLength: 1, maxLength: 4 }),
+        ([platform, jobs, running], steps) => {
+          const cols = platform.machines.length;
+          let rows = rowsOf(jobs, running, cols);
+          let now = jobs[jobs.length - 1]?.submit ?? 0;
+          const heuristics = paperHeuristics();
+          let plan = makePlan(buildMatrix({ now, platform, jobs: rows }, heuristics), {
+            matcher: "mfs",
+          });
+          for (const [drop, dt] of steps) {
+            if (rows.length > 1) rows = rows.filter((_, i) => i !== drop % rows.length);
+            now += dt;
+            const matrix = buildMatrix({ now, platform, jobs: rows }, heuristics);
+            plan = makePlan(matrix, {
+              matcher: "imfs",
+              previous: {
+                rowIds: plan.rowIds,
+                matching: plan.matching as ExactMatching,
+                weights: plan.weights,
+              },
+            });
+            const fresh = mfs({ rows: matrix.rows, cols, weights: plan.weights });
+            expect(plan.matching.size).toBe(fresh.size);
+            expect(plan.matching.weight).toBeCloseTo(fresh.weight, 6);
+            // the matrix handed in is never modified
+            expect(matrix.weights).toEqual(
+              buildMatrix({ now, platform, jobs: rows }, heuristics).weights,
+            );
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });

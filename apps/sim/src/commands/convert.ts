@@ -27,7 +27,7 @@ const spec: CommandSpec = {
     "Formats: swf (the Standard Workload Format; gzip read by content), native (@sched/workload's\n" +
     "JSON lines: a header line, then one job per line) and batsim (Batsim's JSON workload: nb_res,\n" +
     "jobs, delay profiles). --from is guessed from the name (.swf, .swf.gz -> swf; .jsonl ->\n" +
-    "native; .json -> batsim) when not given. The output goes to --out (atomically) or stdout.\n" +
+    "native; .json -> batsim) when not given, and so is --to from --out's name. The output goes to --out (atomically) or stdout.\n" +
     "What the target format cannot hold (deadlines, licenses, users, ... in Batsim's format;\n" +
     "Batsim profiles other than 'delay' have no run time) is named on stderr.",
   options: [
@@ -36,7 +36,7 @@ const spec: CommandSpec = {
       short: "t",
       type: "string",
       arg: "swf|native|batsim",
-      description: "Output format (required).",
+      description: "Output format (default: from the --out name, like --from).",
     },
     {
       name: "from",
@@ -69,7 +69,7 @@ const spec: CommandSpec = {
   positionals: [{ name: "input", description: "Workload file.", required: true }],
   examples: [
     "sched-sim convert trace.swf.gz --to batsim --out workload.json",
-    "sched-sim convert workload.json --to swf --out trace.swf",
+    "sched-sim convert workload.json --out trace.swf",
     "sched-sim convert trace.swf --to native --clean > jobs.jsonl",
   ],
 };
@@ -88,10 +88,21 @@ export const convertCommand: Command = {
     requirePositionals(spec, args);
     const input = args.positionals[0] as string;
     const toText = stringOption(args, "to");
-    if (toText === undefined) {
-      throw new UsageError("convert: option --to is required (swf, native or batsim)", "convert");
+    const outName = stringOption(args, "out");
+    const to =
+      toText === undefined
+        ? outName === undefined
+          ? undefined
+          : guessFormat(outName)
+        : choiceValue("convert", "to", toText, FORMATS);
+    if (to === undefined) {
+      throw new UsageError(
+        outName === undefined
+          ? "convert: give --to swf|native|batsim (or an --out FILE whose name tells the format)"
+          : `convert: cannot tell the output format from the name ${outName}; give --to swf|native|batsim`,
+        "convert",
+      );
     }
-    const to = choiceValue("convert", "to", toText, FORMATS);
     const fromText = stringOption(args, "from");
     const from =
       fromText === undefined

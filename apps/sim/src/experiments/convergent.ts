@@ -45,15 +45,16 @@ export const convergentReproduction: Experiment = {
     "The convergent-scheduling paper's experiment (Capannini et al., SC'07, section 6, Figures " +
     "4-6): @sched/convergent's paperWorkload, 150 machines (1-8 CPUs, benchmark 200-600), 20 " +
     "floating licenses, 1500 jobs per run (150 with --quick, a smoke test) arriving with " +
-    "negative-exponential inter-arrival times of mean interArrival s (4..20; 8 and 16 with " +
+    "negative-exponential inter-arrival times of mean interArrival s (4..20; 4 and 16 with " +
     "--quick), 70% with a deadline. Seed s is run s-1 of the package's convergentExperiment. " +
     `Policies: ${CONVERGENT_SCHEDULERS.join(", ")} (CS_ip, CS_inp, CS_nip, CS_ninp; BF-easy; ` +
     "BF-rm and BF-unrm ranked by convergentPriority; EDF). Metrics (paperMetrics): latePct " +
     "(% of deadline jobs late), slowdownNoDeadline ((Tw + Te)/Te of jobs without deadline), " +
     "machineUsage and licenseUsage (percent, the paper's definitions); mean and Student-t 95% " +
     "CI over seeds. Scheduling time per plan is wall-clock and kept apart (run files' " +
-    "timing.schedulerMs / decisions). Slow: one full-size simulation takes 15-90 s, the full " +
-    "grid 56 of them per seed; --quick takes about a minute on 2 cores.",
+    "timing.schedulerMs / decisions). Slow: one full-size simulation of a CS variant or BF-rm/unrm " +
+    "takes 15-90 s, the grid is 56 simulations per seed (20 seeds by default: hours; try " +
+    "--seeds 1 with --out, which resumes); --quick (16 small runs, one seed) takes seconds.",
   param: "interArrival",
   values: (quick) => (quick ? CONVERGENT_QUICK_INTER_ARRIVALS : CONVERGENT_INTER_ARRIVALS),
   defaultSeeds: (quick) => (quick ? 1 : 20),

@@ -22,6 +22,37 @@ export interface ExperimentInstance {
   readonly executionModel?: ExecutionModel;
 }
 
+/** One run of an experiment that runs its policies itself (see {@link Experiment.run}). */
+export interface ExperimentRunInput {
+  /** The point's workload and platform: `instance(value, seed, quick)`, built once per point and seed. */
+  readonly instance: ExperimentInstance;
+  /** The swept parameter's value. */
+  readonly value: number;
+  readonly seed: number;
+  /** The policy: one of `schedulers()` (matched by label). */
+  readonly scheduler: SchedulerChoice;
+  readonly quick: boolean;
+}
+
+/** What {@link Experiment.run} returns for one run. */
+export interface ExperimentRunResult {
+  /**
+   * The run's numbers, recorded like core's metrics (every key of `metrics` should be here;
+   * NaN where undefined). Wall-clock figures reported as metrics (a solver's time) make the
+   * records differ from one execution to the next: say so in the experiment's description.
+   */
+  readonly metrics: Readonly<Record<string, number>>;
+  /** Events processed by the run's simulator (0 when it does not count them). */
+  readonly events: number;
+  /** Times the policy ran. */
+  readonly decisions: number;
+  /**
+   * Wall-clock ms spent inside the policy, or in the whole run when the two cannot be told
+   * apart (the run file's `timing.schedulerMs`, kept apart from the record).
+   */
+  readonly schedulerMs: number;
+}
+
 /**
  * A named, reproducible experiment: a grid of one swept parameter x schedulers x seeds. Each
  * run is a pure function of (parameter value, seed, scheduler), so runs can be spread over
@@ -55,4 +86,14 @@ export interface Experiment {
    * @defaultValue none: core's metrics only
    */
   measure?(trace: ScheduleTrace, instance: ExperimentInstance): Readonly<Record<string, number>>;
+  /**
+   * Runs one run itself instead of the runner simulating `instance` with a core scheduler, for
+   * policies that are not core schedulers (a package's own simulator, a MIP solver). The
+   * runner records what it returns as the run's record (results.csv, runs.csv, resume and
+   * `compare` work as for other experiments); `measure` is not called, and `report` draws no
+   * Gantt chart (there is no core trace to redraw). The `schedulers()` of such an experiment
+   * are only names, labels and options: the runner never calls their `create`.
+   * @defaultValue none: the runner simulates `instance` with the scheduler
+   */
+  run?(input: ExperimentRunInput): ExperimentRunResult | Promise<ExperimentRunResult>;
 }

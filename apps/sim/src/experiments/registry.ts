@@ -3,6 +3,8 @@ import { convergentReproduction } from "./convergent.js";
 import { eloExperiments } from "./elo.js";
 import type { Experiment } from "./experiment.js";
 import { fcfsLoad } from "./fcfs-load.js";
+import { oasReproduction, oasSlotsReproduction } from "./oas.js";
+import { spaceSharingReproduction } from "./space-sharing.js";
 
 /**
  * Every experiment `sched-sim reproduce` knows, in `--list` order. Each paper's package adds its
@@ -13,4 +15,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   ...eloExperiments,
   ...advanceReservationExperiments,
   convergentReproduction,
+  spaceSharingReproduction,
+  oasReproduction,
+  oasSlotsReproduction,
 ];

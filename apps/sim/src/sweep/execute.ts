@@ -1,7 +1,7 @@
 import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
 import { eloInstance } from "@sched/elo";
 import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
-import type { ExperimentInstance } from "../experiments/experiment.js";
+import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler } from "../schedulers.js";
@@ -128,6 +128,12 @@ export async function simulateTask(
   task: RunTask,
   cache: InstanceCache = createInstanceCache(),
 ): Promise<ScheduleTrace> {
+  const own = selfRunExperiment(plan);
+  if (own !== undefined) {
+    throw new Error(
+      `experiment '${own.name}' runs its policies itself (not in core's engine): there is no core trace to simulate`,
+    );
+  }
   const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);
   const s = plan.schedulers[task.scheduler];
   if (s === undefined) throw new Error(`no scheduler #${task.scheduler}`);
@@ -171,6 +177,8 @@ export async function executeTask(
   cache: InstanceCache,
 ): Promise<{ record: RunRecord; timing: RunTiming }> {
   const started = performance.now();
+  const own = selfRunExperiment(plan);
+  if (own !== undefined) return executeSelfRun(own, plan, task, cache, started);
   const trace = await simulateTask(plan, task, cache);
   const numbers = await measureRun(plan, task, trace, cache);
   const label = (plan.schedulers[task.scheduler] as { label: string }).label;
@@ -185,5 +193,51 @@ export async function executeTask(
       decisions: trace.stats.decisions,
     },
     timing: { wallMs: performance.now() - started, schedulerMs: trace.stats.schedulerMs },
+  };
+}
+
+/** The registry experiment of `plan` when it runs its policies itself ({@link Experiment.run}). */
+function selfRunExperiment(
+  plan: SweepPlan,
+): (Experiment & Required<Pick<Experiment, "run">>) | undefined {
+  const source = plan.source;
+  if (source.kind !== "registry") return undefined;
+  const experiment = EXPERIMENTS.find((e) => e.name === source.experiment);
+  if (experiment?.run === undefined) return undefined;
+  return experiment as Experiment & Required<Pick<Experiment, "run">>;
+}
+
+/** {@link executeTask} for an experiment with a `run` hook: its numbers become the record. */
+async function executeSelfRun(
+  experiment: Experiment & Required<Pick<Experiment, "run">>,
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache,
+  started: number,
+): Promise<{ record: RunRecord; timing: RunTiming }> {
+  const label = (plan.schedulers[task.scheduler] as { label: string }).label;
+  const scheduler = experiment.schedulers().find((c) => c.label === label);
+  if (scheduler === undefined) {
+    throw new Error(`experiment '${experiment.name}' has no policy '${label}'`);
+  }
+  const source = plan.source as { readonly quick: boolean };
+  const result = await experiment.run({
+    instance: await instanceFor(plan, task, cache),
+    value: task.params[experiment.param] as number,
+    seed: task.seed,
+    scheduler,
+    quick: source.quick,
+  });
+  return {
+    record: {
+      key: task.key,
+      scheduler: label,
+      params: task.params,
+      seed: task.seed,
+      metrics: { ...result.metrics },
+      events: result.events,
+      decisions: result.decisions,
+    },
+    timing: { wallMs: performance.now() - started, schedulerMs: result.schedulerMs },
   };
 }

@@ -1,0 +1,204 @@
+import { cp, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { edf, flexible } from "@sched/backfill";
+import {
+  convergentExperiment,
+  convergentPriority,
+  convergentVariant,
+  experimentSeed,
+  paperMetrics,
+  paperWorkload,
+} from "@sched/convergent";
+import { simulate } from "@sched/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  CONVERGENT_QUICK_INTER_ARRIVALS,
+  CONVERGENT_QUICK_JOBS,
+  CONVERGENT_SCHEDULERS,
+  convergentReproduction,
+} from "../src/experiments/convergent.js";
+import { chooseScheduler } from "../src/schedulers.js";
+import { cli, tempDir } from "./helpers.js";
+
+const METRICS = ["latePct", "slowdownNoDeadline", "machineUsage", "licenseUsage"];
+
+/** runs.csv rows as {key, scheduler, interArrival, seed, metric, value}. */
+async function runsOf(dir: string) {
+  const lines = (await readFile(join(dir, "runs.csv"), "utf8")).trimEnd().split("\n");
+  expect(lines[0]).toBe("key,scheduler,interArrival,seed,metric,value");
+  return lines.slice(1).map((l) => {
+    const [key, scheduler, interArrival, seed, metric, value] = l.split(",");
+    return {
+      key: key as string,
+      scheduler: scheduler as string,
+      interArrival: Number(interArrival),
+      seed: Number(seed),
+      metric: metric as string,
+      value: Number(value),
+    };
+  });
+}
+
+describe("sched-sim reproduce convergent", () => {
+  let dir: string;
+  let first: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    dir = await tempDir();
+    first = await cli("reproduce", "convergent", "--quick", "--seeds", "1", "--out", dir);
+  }, 120_000);
+
+  it("is listed, and its policies are in the registry with the paper's names", async () => {
+    const r = await cli("reproduce", "--list");
+    expect(r.stdout).toMatch(/convergent\s+Convergent scheduling/);
+    expect(convergentReproduction.param).toBe("interArrival");
+    expect(convergentReproduction.values(false)).toEqual([4, 6, 8, 10, 12, 16, 20]);
+    expect(convergentReproduction.schedulers().map((s) => s.label)).toEqual([
+      "cs-ip",
+      "cs-inp",
+      "cs-nip",
+      "cs-ninp",
+      "easy",
+      "bf-rm",
+      "bf-unrm",
+      "edf",
+    ]);
+    expect(chooseScheduler("bf-unrm", ["machineOrder=speed"], "run").label).toBe(
+      "bf-unrm(machineOrder=speed)",
+    );
+    expect(() => chooseScheduler("cs-ip", ["matcher=mis"], "run")).toThrow(
+      "scheduler 'cs-ip' has no option 'matcher'; it takes no options",
+    );
+    const help = await cli("run", "--help");
+    for (const name of ["cs-ip", "cs-inp", "cs-nip", "cs-ninp", "bf-rm", "bf-unrm"]) {
+      expect(help.stdout).toContain(`  ${name} `);
+    }
+  });
+
+  it("--quick --seeds 1 writes a tidy results.csv: 8 policies x 2 points x 4 metrics", async () => {
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(
+      /scheduler\s+interArrival\s+latePct\s+slowdownNoDeadline\s+machine usage\s+license usage\s+runs/,
+    );
+    const lines = (await readFile(join(dir, "results.csv"), "utf8")).trimEnd().split("\n");
+    expect(lines[0]).toBe("scheduler,interArrival,metric,mean,ci95,runs");
+    const rows = lines.slice(1).map((l) => l.split(","));
+    expect(rows).toHaveLength(CONVERGENT_SCHEDULERS.length * 2 * METRICS.length);
+    let i = 0;
+    for (const s of CONVERGENT_SCHEDULERS) {
+      for (const ta of CONVERGENT_QUICK_INTER_ARRIVALS) {
+        for (const m of METRICS) {
+          const [scheduler, interArrival, metric, mean, ci95, runs] = rows[i++] as string[];
+          expect([scheduler, Number(interArrival), metric, ci95, runs]).toEqual([
+            s,
+            ta,
+            m,
+            "",
+            "1",
+          ]);
+          expect(Number.isFinite(Number(mean)), `${s} ${ta} ${m}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("equals the package's functions run directly (oracle), for CS_ip, BF-rm and EDF at one point", async () => {
+    const ta = CONVERGENT_QUICK_INTER_ARRIVALS[0] as number;
+    const runs = await runsOf(dir);
+    const stored = (scheduler: string, metric: string) =>
+      runs.find((r) => r.scheduler === scheduler && r.interArrival === ta && r.metric === metric)
+        ?.value;
+
+    // the package's own experiment driver: seed 1 here is its run 0 (master seed 1)
+    const pkg = convergentExperiment({
+      interArrivals: [ta],
+      runs: 1,
+      workload: { jobs: CONVERGENT_QUICK_JOBS },
+      schedulers: { "cs-ip": () => convergentVariant("CS_ip") },
+      timings: false,
+    });
+    for (const m of METRICS) {
+      const row = pkg.rows.find((r) => r.metric === m);
+      expect(stored("cs-ip", m), `cs-ip ${m}`).toBeCloseTo(row?.value as number, 6);
+    }
+
+    // simulate + paperMetrics by hand for two baselines
+    const { platform, jobs } = paperWorkload({
+      seed: experimentSeed(1, ta, 0),
+      interArrival: ta,
+      jobs: CONVERGENT_QUICK_JOBS,
+    });
+    expect(jobs).toHaveLength(CONVERGENT_QUICK_JOBS);
+    const direct = {
+      "bf-rm": paperMetrics(
+        simulate(jobs, platform, flexible({ priority: convergentPriority(), variant: "rm" })),
+      ),
+      edf: paperMetrics(simulate(jobs, platform, edf())),
+    };
+    for (const [scheduler, m] of Object.entries(direct)) {
+      expect(stored(scheduler, "latePct"), scheduler).toBeCloseTo(m.latePct, 6);
+      expect(stored(scheduler, "slowdownNoDeadline"), scheduler).toBeCloseTo(
+        m.slowdownNoDeadline,
+        6,
+      );
+      expect(stored(scheduler, "machineUsage"), scheduler).toBeCloseTo(m.machineUsage, 6);
+      expect(stored(scheduler, "licenseUsage"), scheduler).toBeCloseTo(m.licenseUsage, 6);
+    }
+  });
+
+  it("shows the paper's main result: every CS variant misses no more deadlines than BF-easy, BF-rm, BF-unrm", async () => {
+    const runs = await runsOf(dir);
+    const late = (s: string, ta: number) =>
+      runs.find((r) => r.scheduler === s && r.interArrival === ta && r.metric === "latePct")
+        ?.value as number;
+    for (const ta of CONVERGENT_QUICK_INTER_ARRIVALS) {
+      for (const cs of ["cs-ip", "cs-inp", "cs-nip", "cs-ninp"]) {
+        for (const bf of ["easy", "bf-rm", "bf-unrm"]) {
+          expect(late(cs, ta), `${cs} vs ${bf} at ${ta}`).toBeLessThanOrEqual(late(bf, ta));
+        }
+      }
+    }
+  });
+
+  it("keeps the wall-clock scheduling time apart: records are deterministic, a resumed run gives the same bytes", async () => {
+    const names = (await readdir(join(dir, "runs"))).sort();
+    expect(names).toHaveLength(CONVERGENT_SCHEDULERS.length * 2);
+    for (const name of names) {
+      const doc = JSON.parse(await readFile(join(dir, "runs", name), "utf8"));
+      expect(doc.metrics.schedTimeMs).toBeUndefined();
+      expect(doc.decisions).toBeGreaterThan(0);
+      expect(doc.timing.schedulerMs).toBeGreaterThanOrEqual(0);
+      expect(doc.metrics.deadlineJobs).toBeGreaterThan(0);
+      expect(doc.metrics.latePct).toBeCloseTo(
+        (100 * doc.metrics.lateJobs) / doc.metrics.deadlineJobs,
+        4,
+      );
+    }
+    // drop the runs at the busier point and run again: they are simulated anew
+    const again = await tempDir();
+    await cp(dir, again, { recursive: true });
+    const ta = CONVERGENT_QUICK_INTER_ARRIVALS[0] as number;
+    const dropped = names.filter((n) => n.includes(`.interArrival=${ta}.`));
+    expect(dropped).toHaveLength(CONVERGENT_SCHEDULERS.length);
+    for (const n of dropped) await rm(join(again, "runs", n));
+    await rm(join(again, "results.csv"));
+    await rm(join(again, "runs.csv"));
+    const r = await cli("reproduce", "convergent", "--quick", "--seeds", "1", "--out", again);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`(${CONVERGENT_SCHEDULERS.length} already done)`);
+    expect(await readFile(join(again, "results.csv"))).toEqual(
+      await readFile(join(dir, "results.csv")),
+    );
+    expect(await readFile(join(again, "runs.csv"))).toEqual(await readFile(join(dir, "runs.csv")));
+    for (const n of dropped) {
+      const a = JSON.parse(await readFile(join(dir, "runs", n), "utf8"));
+      const b = JSON.parse(await readFile(join(again, "runs", n), "utf8"));
+      expect({ ...b, timing: null }).toEqual({ ...a, timing: null });
+    }
+    // `report` simulates a run again and compares every stored metric
+    const html = join(again, "page.html");
+    const rep = await cli("report", dir, "--out", html);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(await readFile(html, "utf8")).toContain("its metrics equal the stored result");
+  });
+});
