@@ -39,7 +39,9 @@ function fail(message) {
 
 /** Run the built CLI; stop on failure. @param {string[]} args */
 function sim(...args) {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { stdio: ["ignore", "ignore", "inherit"] });
+  const r = spawnSync(process.execPath, [cliPath, ...args], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (r.status !== 0) fail(`sched-sim ${args.join(" ")} exited with ${r.status}`);
 }
 
@@ -74,7 +76,12 @@ try {
   const plots = join(values.docs, "report-plots.png");
   await page.screenshot({
     path: plots,
-    clip: { x: 0, y: Math.max(0, top.y - 8), width: 1040, height: second.y + second.height - top.y + 16 },
+    clip: {
+      x: 0,
+      y: Math.max(0, top.y - 8),
+      width: 1040,
+      height: second.y + second.height - top.y + 16,
+    },
     fullPage: true,
   });
 
@@ -93,7 +100,8 @@ try {
     },
     fullPage: true,
   });
-  for (const p of [plots, gantt]) console.log(`wrote ${p} (${Math.round(statSync(p).size / 1024)} KB)`);
+  for (const p of [plots, gantt])
+    console.log(`wrote ${p} (${Math.round(statSync(p).size / 1024)} KB)`);
 } finally {
   await browser.close();
 }

@@ -250,6 +250,25 @@ describe("sched-sim report in headless Chromium", () => {
           expect(t).toBeGreaterThanOrEqual(a - slack);
           expect(t).toBeLessThanOrEqual(b + slack);
         }
+        // Each label sits over its time on the bars' (stretched) time scale, within 3 px.
+        const chart = await page.locator("#gantt-bars").boundingBox();
+        const centres = await page.locator("#gantt-axis text").evaluateAll((ts) =>
+          ts.map((t) => {
+            const r = t.getBoundingClientRect();
+            return r.left + r.width / 2;
+          }),
+        );
+        const left = await page
+          .locator("#gantt-bars")
+          .evaluate((e) => e.getBoundingClientRect().left);
+        expect(chart).not.toBeNull();
+        const width = (chart as { width: number }).width;
+        ticks.forEach((t, i) => {
+          const want = left + ((t - a) / (b - a)) * width;
+          expect(Math.abs((centres[i] as number) - want), `label ${t} at x`).toBeLessThan(
+            3 + (slack / (b - a)) * width,
+          );
+        });
         return range;
       };
       expect(await check()).toEqual([0, GANTT_WIDTH]);

@@ -204,11 +204,13 @@ export function ganttHtml(trace: ScheduleTrace): string {
   );
   const ticks = niceTicks(t0, t1, 8).filter((t) => t >= t0 && t <= t1);
   out.push(
-    `<svg id="gantt-axis" viewBox="0 0 ${GANTT_WIDTH} 24" width="100%" height="24" font-size="11">`,
+    // No viewBox: x in percent of the chart's width, so labels line up with the stretched bars
+    // at any page width without stretching the text.
+    `<svg id="gantt-axis" width="100%" height="24" font-size="11">`,
   );
   for (const t of ticks) {
     out.push(
-      `<text x="${coord(x(t))}" y="14" text-anchor="middle">${escapeHtml(tickLabel(t))}</text>`,
+      `<text x="${coord((x(t) / GANTT_WIDTH) * 100)}%" y="14" text-anchor="middle">${escapeHtml(tickLabel(t))}</text>`,
     );
   }
   out.push("</svg></div>");

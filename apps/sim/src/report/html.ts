@@ -19,7 +19,7 @@ figure { margin: 0; } svg.plot { max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 td, th { padding: 0.15em 0.6em; border-bottom: 1px solid #eee; text-align: right; }
 td.name, th.name { text-align: left; } td.best { font-weight: bold; }
-.gantt svg { display: block; } #gantt-bars, #gantt-util { cursor: grab; background: #fafafa; }
+.gantt svg { display: block; } #gantt-axis { overflow: visible; } #gantt-bars, #gantt-util { cursor: grab; background: #fafafa; }
 .note { color: #555; } .warning { color: #a00; font-weight: bold; }
 code { font-size: 0.95em; }
 `;

@@ -29,7 +29,7 @@ export const ZOOM_SCRIPT = `(function () {
     while (axis.firstChild) axis.removeChild(axis.firstChild);
     for (var t = Math.ceil(a / step) * step; t <= b; t += step) {
       var text = document.createElementNS(NS, "text");
-      text.setAttribute("x", String(((t - a) / (b - a)) * W));
+      text.setAttribute("x", ((t - a) / (b - a)) * 100 + "%");
       text.setAttribute("y", "14");
       text.setAttribute("text-anchor", "middle");
       text.textContent = label(Number(t.toPrecision(12)));
