@@ -4,7 +4,7 @@ import { measure } from "./lublin.js";
 import { POLICIES } from "./policies.js";
 
 // One run per policy over 1,000,000 jobs of the Lublin-Feitelson model (typeless, seed 1) on 256
-// processors, arrival factor 0.65 (offered load ~0.52: backfilling queues stay short, FCFS's
+// processors, arrival factor 0.65 (offered load 0.55: backfilling queues stay short, FCFS's
 // does not). The jobs are streamed from the lazy generator into simulate, never an array. Each
 // run prints a "[lublin]" line with wall and CPU time, jobs/s and the mean queue length.
 
