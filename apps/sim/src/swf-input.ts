@@ -39,15 +39,7 @@ export async function readSwfWorkload(
   path: string,
   options: ReadSwfWorkloadOptions = {},
 ): Promise<SwfWorkload> {
-  const gz = await isGzip(path);
-  const file = createReadStream(path);
-  let input: Readable = file;
-  if (gz) {
-    const gunzip = createGunzip();
-    file.on("error", (e) => gunzip.destroy(e));
-    input = file.pipe(gunzip);
-  }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const { lines, gzip: gz, close } = await openLines(path);
   let header: SwfHeader | undefined;
   try {
     const { jobs, report } = await swfToJobsAsync(
@@ -67,10 +59,39 @@ export async function readSwfWorkload(
       cause: error,
     });
   } finally {
-    lines.close();
-    input.destroy();
-    file.destroy();
+    close();
   }
+}
+
+/** The lines of a text file, gunzipped when gzip (recognised by its magic bytes, not its name). */
+export interface FileLines {
+  readonly lines: ReturnType<typeof createInterface>;
+  /** Whether the file was gzip-compressed. */
+  readonly gzip: boolean;
+  /** Close the reader and the underlying streams (idempotent). */
+  close(): void;
+}
+
+/** Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. */
+export async function openLines(path: string): Promise<FileLines> {
+  const gzip = await isGzip(path);
+  const file = createReadStream(path);
+  let input: Readable = file;
+  if (gzip) {
+    const gunzip = createGunzip();
+    file.on("error", (e) => gunzip.destroy(e));
+    input = file.pipe(gunzip);
+  }
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  return {
+    lines,
+    gzip,
+    close() {
+      lines.close();
+      input.destroy();
+      file.destroy();
+    },
+  };
 }
 
 async function isGzip(path: string): Promise<boolean> {

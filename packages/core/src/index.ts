@@ -14,7 +14,7 @@ export {
   type ViolationKind,
 } from "./check.js";
 export { benchmarkOf, defaultExecutionModel, type ExecutionModel } from "./execution.js";
-export { createJob, type JobSpec, validateJobs } from "./job.js";
+export { createJob, JOB_FIELDS, type JobSpec, validateJobs } from "./job.js";
 export { ResourceLedger } from "./ledger.js";
 export {
   computeMetrics,

@@ -142,3 +142,27 @@ export function validateJobs(specs: Iterable<JobSpec>): Job[] {
   }
   return out;
 }
+
+/**
+ * Every field of a {@link Job}, in the order serialisers write them (the JSON trace, the native
+ * JSON Lines workload format): required fields first, then the optional ones.
+ */
+export const JOB_FIELDS = [
+  "id",
+  "submit",
+  "runtime",
+  "estimate",
+  "cores",
+  "deadline",
+  "ready",
+  "licenses",
+  "input",
+  "benchmark",
+  "maxParallelism",
+  "tasks",
+  "user",
+  "group",
+  "queue",
+  "partition",
+  "priority",
+] as const satisfies readonly (keyof Job)[];

@@ -1,5 +1,5 @@
 import { ParseError, SchedError } from "@sched/errors";
-import { checkJob } from "./job.js";
+import { checkJob, JOB_FIELDS } from "./job.js";
 import { createPlatform } from "./platform.js";
 import type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
 import type { Job, Platform } from "./types.js";
@@ -8,26 +8,6 @@ import type { Job, Platform } from "./types.js";
 export const TRACE_FORMAT = "@sched/trace";
 /** The version written by {@link traceToJSON}. */
 export const TRACE_VERSION = 1;
-
-const JOB_KEYS = [
-  "id",
-  "submit",
-  "runtime",
-  "estimate",
-  "cores",
-  "deadline",
-  "ready",
-  "licenses",
-  "input",
-  "benchmark",
-  "maxParallelism",
-  "tasks",
-  "user",
-  "group",
-  "queue",
-  "partition",
-  "priority",
-] as const;
 
 function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -38,7 +18,7 @@ function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unkn
 function jobToPlain(job: Job): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const raw = job as unknown as Record<string, unknown>;
-  for (const k of JOB_KEYS) {
+  for (const k of JOB_FIELDS) {
     const v = raw[k];
     if (v === undefined) continue;
     if (k === "licenses") out[k] = sortedObject(v as Record<string, unknown>);

@@ -2,6 +2,7 @@ import {
   createJob,
   createPlatform,
   InvalidInputError,
+  JOB_FIELDS,
   type Job,
   type JobSpec,
   ParseError,
@@ -16,26 +17,6 @@ export const PLATFORM_FORMAT = "@sched/platform";
 /** The version this package writes and reads. */
 export const NATIVE_VERSION = 1;
 
-/** Every field of a job line, in the order they are written. */
-const JOB_FIELDS = [
-  "id",
-  "submit",
-  "runtime",
-  "estimate",
-  "cores",
-  "deadline",
-  "ready",
-  "licenses",
-  "input",
-  "benchmark",
-  "maxParallelism",
-  "tasks",
-  "user",
-  "group",
-  "queue",
-  "partition",
-  "priority",
-] as const;
 const JOB_FIELD_SET = new Set<string>(JOB_FIELDS);
 
 /**

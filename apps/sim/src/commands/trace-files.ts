@@ -1,8 +1,4 @@
-import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
+import { stat } from "node:fs/promises";
 import { InvalidInputError, type Job, SchedError } from "@sched/core";
 import {
   type JobsFileHeader,
@@ -14,6 +10,7 @@ import {
   swfToJobs,
 } from "@sched/workload";
 import { describeFsError } from "../atomic.js";
+import { openLines } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 
 /** The two workload file formats: the Standard Workload Format and native JSON Lines. */
@@ -70,17 +67,6 @@ export interface ReadTraceOptions {
   readonly estimate?: "requested" | "runtime" | "auto";
 }
 
-async function isGzip(path: string): Promise<boolean> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(buffer, 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Read the workload file at `path` (SWF or native JSON Lines by extension; gzip recognised by
  * its magic bytes), streaming it line by line.
@@ -102,15 +88,7 @@ export async function readTraceFile(
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${command}: cannot read '${path}': ${describeFsError(error)}`, command);
   }
-  const gzip = await isGzip(path);
-  const file = createReadStream(path);
-  let input: Readable = file;
-  if (gzip) {
-    const gunzip = createGunzip();
-    file.on("error", (e) => gunzip.destroy(e));
-    input = file.pipe(gunzip);
-  }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const { lines, gzip, close } = await openLines(path);
   try {
     if (format === "swf") {
       let header: SwfHeader | undefined;
@@ -168,9 +146,7 @@ export async function readTraceFile(
       cause: error,
     });
   } finally {
-    lines.close();
-    input.destroy();
-    file.destroy();
+    close();
   }
 }
 
