@@ -32,7 +32,6 @@ it("the README example gives the figures it shows", async () => {
   const fcfs = computeMetrics(
     simulate(jobs, platform, oasHeuristic("FCFS", { profile }), { executionModel }),
   ).makespan;
-  console.log(JSON.stringify([r.status, r.makespan, check, replay, compact, fcfs]));
   expect([r.status, r.makespan, check]).toEqual(["optimal", 240, []]);
   expect(replay).toBeCloseTo(225, 9);
   expect(compact).toBeCloseTo(221.6666666666667, 9);
