@@ -9,6 +9,11 @@ interface Reservation extends PlannedInterval {
   readonly job: Job;
   start: number;
   end: number;
+  /**
+   * The latest end of the capacity given back, in the last compression, after this reservation
+   * was re-placed or checked there (`-Infinity` when none).
+   */
+  after: number;
 }
 
 /**
@@ -28,9 +33,17 @@ interface Reservation extends PlannedInterval {
  * 4. A timer is set at the earliest future reservation, so that it is honoured even when no
  *    completion happens then (after an overrun, or on a heterogeneous platform).
  *
+ * Compression gives the same result as re-placing every reservation, but checks most of them
+ * in place: since a reservation was last placed or checked, the plan has gained capacity only
+ * in intervals that end by some time `bound` (the intervals given back by jobs that ended early,
+ * and those left by reservations that moved), so only starts before `min(start, bound)` can be
+ * new; they are scanned without giving the reservation back first, and the plan is changed only
+ * for a reservation that moves (or, for jobs with licenses, is given back and taken again).
+ *
  * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
- * compression O(V x S) (S <= R + 2V segments); a queue order other than FCFS adds a sort,
- * O(Q log Q), at each compression.
+ * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
+ * reservations that move (S <= R + 2V segments; worst case O(V x S)); a queue order other than
+ * FCFS adds a sort, O(Q log Q), at each compression.
  */
 export function conservativeSchedule(
   name: string,
@@ -45,6 +58,10 @@ export function conservativeSchedule(
   const plan = new Plan();
   let initialized = false;
   let wakeAt = Number.NaN;
+  // The latest end of the capacity given back since the last compression (Infinity: unknown).
+  let released = Number.POSITIVE_INFINITY;
+  // Per position of the compression pass: the end of the interval a moved reservation left.
+  let vacated = new Float64Array(64);
 
   const reserve = (ctx: SchedulingContext, w: WaitingJob): void => {
     const now = ctx.view.now;
@@ -52,7 +69,7 @@ export function conservativeSchedule(
     const t = plan.earliest(w.job, d, Math.max(readyTime(w.job), now));
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(w.job, t, t + d, -1);
-    res.push({ job: w.job, start: t, end: t + d });
+    res.push({ job: w.job, start: t, end: t + d, after: Number.NEGATIVE_INFINITY });
   };
 
   const schedule = (ctx: SchedulingContext) => {
@@ -68,7 +85,10 @@ export function conservativeSchedule(
         const h = held.get(job.id);
         if (h === undefined) continue;
         held.delete(job.id);
-        if (h.end > now) plan.change(job, now, h.end, 1);
+        if (h.end > now) {
+          plan.change(job, now, h.end, 1);
+          if (h.end > released) released = h.end;
+        }
         compress = true;
       }
     }
@@ -76,26 +96,86 @@ export function conservativeSchedule(
       // First call of a run, or running jobs this policy did not start: rebuild from the view.
       held.clear();
       for (const r of view.running) {
-        held.set(r.job.id, { job: r.job, start: r.start, end: r.estimatedEnd });
+        held.set(r.job.id, {
+          job: r.job,
+          start: r.start,
+          end: r.estimatedEnd,
+          after: Number.NEGATIVE_INFINITY,
+        });
       }
       plan.rebuild(view, res);
       initialized = true;
       compress = true;
+      released = Number.POSITIVE_INFINITY;
     }
     for (const r of res) if (r.start < now) compress = true;
 
     if (compress && res.length > 0) {
       if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
-      for (const r of res) {
+      if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
+      // Every reservation was, when last placed or checked, at the earliest start the plan
+      // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
+      // releases of this event, the moves earlier in this pass, and the moves after it in the
+      // last pass); any other change only took capacity. So a start `t >= bound` before the
+      // current one still does not fit, and only starts before `bound` need a look: a
+      // reservation that cannot use any of them, and whose place still holds, stays where it is.
+      let freed = released;
+      for (let i = 0; i < res.length; i++) {
+        const r = res[i];
         const d = r.end - r.start;
-        const from = Math.max(r.start, now);
-        if (r.end > from) plan.change(r.job, from, r.end, 1);
-        const t = plan.earliest(r.job, d, Math.max(readyTime(r.job), now));
+        const oldStart = r.start;
+        const oldEnd = r.end;
+        const from = Math.max(readyTime(r.job), now);
+        const bound = Math.max(r.after, freed);
+        const limit = Math.min(oldStart, bound);
+        vacated[i] = Number.NEGATIVE_INFINITY;
+        if (oldStart >= from) {
+          const cores = r.job.cores;
+          // Only cores to look at: scan the starts before `limit` without giving the
+          // reservation back first (the scan counts its cores as free).
+          const probe =
+            limit <= from
+              ? Number.POSITIVE_INFINITY
+              : plan.coresOnly(r.job)
+                ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
+                : Number.NaN;
+          if (probe === Number.POSITIVE_INFINITY && plan.holds(r.job, oldStart, oldEnd)) continue;
+          if (probe < limit) {
+            plan.change(r.job, Math.max(oldStart, now), oldEnd, 1);
+            r.start = probe;
+            r.end = probe + d;
+            plan.change(r.job, probe, probe + d, -1);
+            vacated[i] = oldEnd;
+            if (oldEnd > freed) freed = oldEnd;
+            continue;
+          }
+        }
+        const give = Math.max(oldStart, now);
+        if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
+        let t: number;
+        if (oldStart >= from) {
+          t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
+          if (t === Number.POSITIVE_INFINITY) {
+            t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
+          }
+        } else {
+          t = plan.earliest(r.job, d, from);
+        }
         r.start = t;
         r.end = t + d;
         plan.change(r.job, t, t + d, -1);
+        if (t !== oldStart) {
+          vacated[i] = oldEnd;
+          if (oldEnd > freed) freed = oldEnd;
+        }
+      }
+      let later = Number.NEGATIVE_INFINITY;
+      for (let i = res.length - 1; i >= 0; i--) {
+        res[i].after = later;
+        if (vacated[i] > later) later = vacated[i];
       }
     }
+    if (compress) released = Number.NEGATIVE_INFINITY;
 
     const arrived = ctx.arrived;
     if (arrived.length > 0) {
@@ -141,6 +221,7 @@ export function conservativeSchedule(
       held.clear();
       initialized = false;
       wakeAt = Number.NaN;
+      released = Number.POSITIVE_INFINITY;
     },
     schedule,
     reservations() {

@@ -134,9 +134,32 @@ export class Plan {
     return true;
   }
 
-  /** Earliest `t >= from` where `job` fits during `[t, t + duration)` in every profile; `Infinity` if never. */
-  earliest(job: Job, duration: number, from: number): number {
-    let t = this.cores.earliestStart(job.cores, duration, from);
+  /** True when `job` needs nothing but cores from this plan (no license profile applies). */
+  coresOnly(job: Job): boolean {
+    return job.licenses === undefined || !this.hasLicenses;
+  }
+
+  /**
+   * True when no profile `job` uses is below zero during `[start, end)`: what `job` holds there
+   * could be given back and taken again at the same place.
+   */
+  holds(job: Job, start: number, end: number): boolean {
+    if (this.cores.minOver(start, end) < 0) return false;
+    if (job.licenses === undefined || !this.hasLicenses) return true;
+    for (const name in job.licenses) {
+      const p = this.licenses.get(name);
+      const copies = job.licenses[name];
+      if (p !== undefined && copies > 0 && p.minOver(start, end) < 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Earliest `t >= from` where `job` fits during `[t, t + duration)` in every profile;
+   * `Infinity` if never, or (with `limit`) if no such `t` is before `limit`.
+   */
+  earliest(job: Job, duration: number, from: number, limit = Number.POSITIVE_INFINITY): number {
+    let t = this.cores.earliestStart(job.cores, duration, from, limit);
     if (job.licenses === undefined || !this.hasLicenses) return t;
     for (;;) {
       if (t === Number.POSITIVE_INFINITY) return t;
@@ -145,14 +168,14 @@ export class Plan {
         const p = this.licenses.get(name);
         const copies = job.licenses[name];
         if (p === undefined || !(copies > 0)) continue;
-        const u = p.earliestStart(copies, duration, t);
+        const u = p.earliestStart(copies, duration, t, limit);
         if (u > t) {
           t = u;
           moved = true;
         }
       }
       if (!moved) return t;
-      const c = this.cores.earliestStart(job.cores, duration, t);
+      const c = this.cores.earliestStart(job.cores, duration, t, limit);
       if (c === t) return t;
       t = c;
     }

@@ -174,12 +174,19 @@ export class AvailabilityProfile {
   /**
    * The earliest time `t >= from` such that `amount` is free during `[t, t + duration)`, or
    * `Infinity` when the amount never becomes free. Candidates are `from` and the breakpoints
-   * after it, so the answer is one of them. O(log S + S).
+   * after it, so the answer is one of them. With `limit`, only starts before `limit` are
+   * considered (`Infinity` when none fits before it), and the scan stops there. O(log S + S).
    */
-  earliestStart(amount: number, duration: number, from: number): number {
+  earliestStart(
+    amount: number,
+    duration: number,
+    from: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): number {
     let start = Math.max(from, this.times[0]);
     let i = this.indexAt(start);
     for (;;) {
+      if (start >= limit) return Number.POSITIVE_INFINITY;
       // Scan the window [start, start + duration) from segment i.
       let j = i;
       let blocked = -1;
@@ -195,6 +202,47 @@ export class AvailabilityProfile {
       if (blocked === this.n - 1) return Number.POSITIVE_INFINITY;
       i = blocked + 1;
       start = this.times[i];
+    }
+  }
+
+  /**
+   * Like {@link earliestStart} restricted to starts before `limit`, for an interval of
+   * `duration` that already holds `own` over `[ownStart, ownStart + duration)` (with
+   * `limit <= ownStart`): the scan counts `own` as free from `ownStart` on, as if the interval
+   * had been given back, without changing the profile. `Infinity` when nothing fits before
+   * `limit`. O(log S + segments scanned).
+   */
+  earliestStartBefore(
+    amount: number,
+    duration: number,
+    from: number,
+    limit: number,
+    ownStart: number,
+    own: number,
+  ): number {
+    let start = Math.max(from, this.times[0]);
+    let i = this.indexAt(start);
+    const times = this.times;
+    const amounts = this.amounts;
+    for (;;) {
+      if (start >= limit) return Number.POSITIVE_INFINITY;
+      // Every window here ends before ownStart + duration, so a segment starting at or after
+      // ownStart lies inside the own interval.
+      let j = i;
+      let blocked = -1;
+      const end = start + duration;
+      while (j < this.n && (j === i || times[j] < end)) {
+        const free = times[j] >= ownStart ? amounts[j] + own : amounts[j];
+        if (free < amount) {
+          blocked = j;
+          break;
+        }
+        j++;
+      }
+      if (blocked < 0) return start;
+      if (blocked === this.n - 1) return Number.POSITIVE_INFINITY;
+      i = blocked + 1;
+      start = times[i];
     }
   }
 

@@ -78,4 +78,45 @@ describe("AvailabilityProfile (properties)", () => {
       { numRuns: 300 },
     );
   });
+
+  it("earliestStart with a limit, and earliestStartBefore on a held interval, match brute force", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(opArb, { maxLength: 15 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        (base, ops, amount, duration, from, a, b) => {
+          const ownStart = Math.max(a, b);
+          const limit = Math.min(a, b);
+          const fitsAt = (s: number) => {
+            for (let t = s; t < s + duration; t++) if (naiveAt(base, ops, t) < amount) return false;
+            return true;
+          };
+          let expected = Number.POSITIVE_INFINITY;
+          for (let s = from; s < limit; s++) {
+            if (fitsAt(s)) {
+              expected = s;
+              break;
+            }
+          }
+          const p = new AvailabilityProfile(0, base);
+          for (const o of ops) p.add(o.start, o.end, o.delta);
+          expect(p.earliestStart(amount, duration, from, limit)).toBe(expected);
+          // The same profile holding `amount` over [ownStart, ownStart + duration): the scan
+          // counts it as given back without changing the profile.
+          p.add(ownStart, ownStart + duration, -amount);
+          const before = p.toArray();
+          expect(p.earliestStartBefore(amount, duration, from, limit, ownStart, amount)).toBe(
+            expected,
+          );
+          expect(p.toArray()).toEqual(before);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
