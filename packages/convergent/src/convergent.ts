@@ -11,7 +11,7 @@ import { buildMatrix } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import { type HeuristicConstants, paperHeuristics, resolveConstants } from "./paperHeuristics.js";
-import { type Matcher, makePlan, type PreviousPlan } from "./plan.js";
+import { type Matcher, makePlan, type PreviousPlan, resolvePlanChoices } from "./plan.js";
 
 /** Options of {@link convergent}. */
 export interface ConvergentOptions {
@@ -76,22 +76,7 @@ function resolveOptions(options: ConvergentOptions): Resolved {
       "options.preemption",
       `is ${String(preemption)}, expected a boolean`,
     );
-  const matcher = options.matcher ?? "imfs";
-  if (matcher !== "mis" && matcher !== "mfs" && matcher !== "imfs") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.matcher",
-      `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
-    );
-  }
-  const knapsack = options.knapsack ?? "greedy";
-  if (knapsack !== "greedy" && knapsack !== "exact") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.knapsack",
-      `is ${String(knapsack)}, expected "greedy" or "exact"`,
-    );
-  }
+  const { matcher, knapsack } = resolvePlanChoices(WHERE, options);
   const checkList = (list: unknown, field: string): readonly Heuristic[] => {
     if (!Array.isArray(list))
       throw new InvalidInputError(WHERE, field, "is not an array, expected heuristics");

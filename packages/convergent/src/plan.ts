@@ -62,6 +62,35 @@ export interface Plan {
 
 const WHERE = "@sched/convergent/makePlan";
 
+/**
+ * The matcher and knapsack solver of `options`, defaults filled (`"imfs"`, `"greedy"`) and
+ * validated; errors name `where`. Shared by {@link makePlan} and the `convergent` scheduler.
+ *
+ * @throws InvalidInputError for an unknown matcher or solver.
+ */
+export function resolvePlanChoices(
+  where: string,
+  options: { readonly matcher?: Matcher; readonly knapsack?: "greedy" | "exact" },
+): { matcher: Matcher; knapsack: "greedy" | "exact" } {
+  const matcher = options.matcher ?? "imfs";
+  if (matcher !== "mis" && matcher !== "mfs" && matcher !== "imfs") {
+    throw new InvalidInputError(
+      where,
+      "options.matcher",
+      `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
+    );
+  }
+  const knapsack = options.knapsack ?? "greedy";
+  if (knapsack !== "greedy" && knapsack !== "exact") {
+    throw new InvalidInputError(
+      where,
+      "options.knapsack",
+      `is ${String(knapsack)}, expected "greedy" or "exact"`,
+    );
+  }
+  return { matcher, knapsack };
+}
+
 const floatingCache = new WeakMap<
   Platform,
   WeakMap<object, Readonly<Record<string, number>> | null>
@@ -123,22 +152,7 @@ function floatingRequest(
  * ```
  */
 export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): Plan {
-  const matcher = options.matcher ?? "imfs";
-  if (matcher !== "mis" && matcher !== "mfs" && matcher !== "imfs") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.matcher",
-      `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
-    );
-  }
-  const solver = options.knapsack ?? "greedy";
-  if (solver !== "greedy" && solver !== "exact") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.knapsack",
-      `is ${String(solver)}, expected "greedy" or "exact"`,
-    );
-  }
+  const { matcher, knapsack: solver } = resolvePlanChoices(WHERE, options);
   const { rows, cols, context } = matrix;
   // Copied only when the pre-matching clears rows (the matrix itself is never modified).
   let weights = matrix.weights;
