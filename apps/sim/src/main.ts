@@ -9,6 +9,7 @@ import { reportCommand } from "./commands/report.js";
 import { reproduceCommand } from "./commands/reproduce.js";
 import { runCommand } from "./commands/run.js";
 import { sweepCommand } from "./commands/sweep.js";
+import { workerCommand } from "./commands/worker.js";
 import { UsageError } from "./usage-error.js";
 import { VERSION } from "./version.js";
 
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   demoCommand,
   runCommand,
   sweepCommand,
+  workerCommand,
   reproduceCommand,
   compareCommand,
   reportCommand,

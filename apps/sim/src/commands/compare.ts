@@ -1,7 +1,16 @@
-import { type CommandSpec, choiceValue, requirePositionals, stringOption } from "../args.js";
+import { type CommandSpec, choiceValue, flag, requirePositionals, stringOption } from "../args.js";
 import type { Command } from "../command.js";
+import { toCsv } from "../format.js";
 import { COMPARE_FORMATS, comparisonRows, renderComparison } from "../sweep/compare.js";
 import { readSweepDir, summarizeSweep } from "../sweep/results.js";
+import {
+  missingNote,
+  missingRuns,
+  readShardStatuses,
+  shardCountOf,
+  shardOf,
+} from "../sweep/shard.js";
+import { UsageError } from "../usage-error.js";
 
 const spec: CommandSpec = {
   name: "compare",
@@ -11,7 +20,9 @@ const spec: CommandSpec = {
     "sweep still running or interrupted is compared on what it has) and prints one row per\n" +
     "grid point x scheduler: each metric's mean ± the half-width of its Student-t 95%\n" +
     "confidence interval over seeds, the best scheduler at each point marked per metric (*, or\n" +
-    "bold in markdown, best=true in csv/json). Missing and failed runs are reported on stderr.",
+    "bold in markdown, best=true in csv/json). Missing and failed runs are reported on stderr\n" +
+    "(how many, the shard they belong to, the first ten by key and parameters). Shards and queue\n" +
+    "workers all write into one folder: a run is counted once, by its key.",
   options: [
     {
       name: "format",
@@ -20,12 +31,19 @@ const spec: CommandSpec = {
       arg: "table|csv|json|markdown",
       description: "Output format (default table).",
     },
+    {
+      name: "missing",
+      type: "boolean",
+      description:
+        "Print the runs with no result instead, as CSV: key,scheduler,<param>...,seed,shard,status,error.",
+    },
   ],
   positionals: [{ name: "dir", description: "Results directory.", required: true }],
   examples: [
     "sched-sim compare results/load",
     "sched-sim compare results/load --format markdown > comparison.md",
     "sched-sim compare results/load --format csv | column -s, -t",
+    "sched-sim compare results/load --missing",
   ],
 };
 
@@ -41,14 +59,35 @@ export const compareCommand: Command = {
         : choiceValue("compare", "format", formatText, COMPARE_FORMATS);
     const dir = args.positionals[0] as string;
     const { plan, records, failures } = await readSweepDir(dir, "compare");
+    const missing = missingRuns(plan, records, failures);
+    const statuses = await readShardStatuses(dir);
+    if (flag(args, "missing")) {
+      if (formatText !== undefined) {
+        throw new UsageError(
+          "compare: options --missing and --format exclude each other",
+          "compare",
+        );
+      }
+      const n = shardCountOf(statuses);
+      io.stdout(
+        toCsv(
+          ["key", "scheduler", ...plan.params, "seed", "shard", "status", "error"],
+          missing.map((m) => [
+            m.task.key,
+            m.scheduler,
+            ...plan.params.map((p) => m.task.params[p] as number),
+            m.task.seed,
+            n === undefined ? "" : `${shardOf(m.position, n)}/${n}`,
+            m.error === undefined ? "missing" : "failed",
+            m.error ?? "",
+          ]),
+        ),
+      );
+      return 0;
+    }
     const rows = comparisonRows(plan, summarizeSweep(plan, records));
     io.stdout(renderComparison(plan, rows, format));
-    const total = plan.points.length * plan.seeds.length * plan.schedulers.length;
-    if (records.length < total) {
-      io.stderr(
-        `note: ${total - records.length} of ${total} runs have no result${failures.length > 0 ? ` (${failures.length} failed)` : ""}; run the sweep again to finish them\n`,
-      );
-    }
+    io.stderr(missingNote(plan, dir, missing, statuses));
     return 0;
   },
 };

@@ -7,6 +7,7 @@ import { comparisonRows } from "../sweep/compare.js";
 import { measureRun, simulateTask } from "../sweep/execute.js";
 import { planTasks } from "../sweep/plan.js";
 import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
+import { missingNote, missingRuns, readShardStatuses } from "../sweep/shard.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 
@@ -133,6 +134,9 @@ export const reportCommand: Command = {
       version: VERSION,
     });
     await writeFilesAtomic(new Map([[out, html]]));
+    io.stderr(
+      missingNote(plan, dir, missingRuns(plan, records, failures), await readShardStatuses(dir)),
+    );
     io.stderr(`wrote ${out}\n`);
     return 0;
   },

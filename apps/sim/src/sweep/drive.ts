@@ -6,6 +6,7 @@ import { optionText } from "../schedulers.js";
 import type { SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
 import { resultsTable, summarizeSweep } from "./results.js";
+import type { Shard } from "./shard.js";
 import { runSweep, type SweepOutcome, type SweepProgress } from "./sweep.js";
 
 /** The sweep plan of a registry experiment: its grid of one parameter, seeds 1..`seeds`. */
@@ -60,6 +61,8 @@ export interface DriveOptions {
   /** Test hook: called after each run's file is written. */
   readonly onRunWritten?: (key: string) => void;
   readonly signal?: AbortSignal;
+  /** Run only this shard of the sweep (into a folder shared with the other shards). */
+  readonly shard?: Shard;
 }
 
 /**
@@ -75,6 +78,9 @@ export async function driveSweep(
   const started = Date.now();
   const progress = options.quiet ? undefined : io.progress;
   const worker = io.worker;
+  const { shard } = options;
+  const name =
+    shard === undefined ? plan.name : `${plan.name} [shard ${shard.index}/${shard.count}]`;
   const outcome = await runSweep(
     plan,
     (pending) =>
@@ -85,17 +91,45 @@ export async function driveSweep(
       ...(options.out === undefined ? {} : { out: options.out }),
       ...(progress === undefined
         ? {}
-        : { onProgress: (p: SweepProgress) => progress(progressLine(plan.name, p)) }),
+        : { onProgress: (p: SweepProgress) => progress(progressLine(name, p)) }),
       ...(options.onRunWritten === undefined ? {} : { onRunWritten: options.onRunWritten }),
+      ...(shard === undefined ? {} : { shard }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     },
   );
   progress?.("");
-  const rows = summarizeSweep(plan, outcome.records);
+  const code = printOutcome(plan, io, options, outcome, started);
+  return { code, outcome };
+}
+
+/**
+ * Print a sweep's outcome: the results table (or the JSON summary) on stdout, failures and a
+ * closing line on stderr. `prefix` starts the closing line (e.g. `queue: `). Returns the exit
+ * code: 1 when a run failed or the sweep was interrupted, else 0.
+ */
+export function printOutcome(
+  plan: SweepPlan,
+  io: Io,
+  options: Pick<DriveOptions, "out" | "quiet" | "json" | "shard">,
+  outcome: SweepOutcome,
+  started: number,
+  prefix = "",
+): number {
+  const { shard } = options;
+  const shown = outcome.merged ?? outcome.records;
+  const rows = summarizeSweep(plan, shown);
   if (options.json === true) {
     io.stdout(
       stableJson({
         experiment: plan.name,
+        ...(shard === undefined
+          ? {}
+          : {
+              shard: `${shard.index}/${shard.count}`,
+              sweepTotal: plan.points.length * plan.seeds.length * plan.schedulers.length,
+              sweepFinished: shown.length,
+              summarized: outcome.summarized,
+            }),
         params: [...plan.params],
         metrics: [...plan.metrics],
         total: outcome.total,
@@ -113,7 +147,7 @@ export async function driveSweep(
         })),
       }),
     );
-  } else {
+  } else if (shard === undefined || outcome.summarized) {
     io.stdout(resultsTable(plan, rows));
   }
   const { failures } = outcome;
@@ -125,12 +159,18 @@ export async function driveSweep(
     const ran = outcome.records.length - outcome.skipped;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const where =
-      options.out === undefined
+      options.out === undefined || !outcome.summarized
         ? ""
         : `; wrote ${join(options.out, "results.csv")} and ${join(options.out, "runs.csv")}`;
+    const whereShard =
+      shard === undefined || outcome.interrupted
+        ? where
+        : outcome.summarized
+          ? `; every shard is done: wrote ${join(options.out as string, "results.csv")} and ${join(options.out as string, "runs.csv")}`
+          : `; the sweep has ${shown.length} of ${plan.points.length * plan.seeds.length * plan.schedulers.length} results so far (results.csv is written by the last shard to finish; 'sched-sim compare ${options.out}' lists what is missing)`;
     io.stderr(
-      `${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${where}\n`,
+      `${prefix}${shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `}${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${whereShard}\n`,
     );
   }
-  return { code: failures.length > 0 || outcome.interrupted ? 1 : 0, outcome };
+  return failures.length > 0 || outcome.interrupted ? 1 : 0;
 }

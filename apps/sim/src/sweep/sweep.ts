@@ -1,6 +1,5 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFilesAtomic } from "../atomic.js";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord } from "./execute.js";
@@ -13,11 +12,13 @@ import {
   orderRecords,
   parseRunJson,
   type RunFailure,
+  readSweepDir,
   resultsCsv,
   runJson,
   runsCsv,
   summarizeSweep,
 } from "./results.js";
+import { type Shard, shardTasks, writeShardStatus, writeShared } from "./shard.js";
 
 /** Where a sweep stands, for a progress line. */
 export interface SweepProgress {
@@ -45,6 +46,11 @@ export interface SweepOptions {
   readonly signal?: AbortSignal;
   /** Clock for the progress estimate. @defaultValue Date.now */
   readonly now?: () => number;
+  /**
+   * Run only this shard's runs (see {@link shardTasks}); `out` is then shared with the other
+   * shards, possibly running at the same time on other machines. @defaultValue all runs
+   */
+  readonly shard?: Shard;
 }
 
 /** What a sweep produced. */
@@ -58,6 +64,13 @@ export interface SweepOutcome {
   readonly skipped: number;
   /** True when stopped by the signal before every run was tried. */
   readonly interrupted: boolean;
+  /**
+   * True when `results.csv` and `runs.csv` were written. A whole sweep writes them once every
+   * run was tried; a shard only when, at its end, every run of every shard was tried.
+   */
+  readonly summarized: boolean;
+  /** With a shard: every finished run in the shared directory at the end (plan order). */
+  readonly merged?: readonly RunRecord[];
 }
 
 /**
@@ -77,11 +90,11 @@ export async function runSweep(
 ): Promise<SweepOutcome> {
   const now = options.now ?? Date.now;
   const started = now();
-  const tasks = planTasks(plan);
-  const { out } = options;
+  const { out, shard } = options;
+  const tasks = shardTasks(plan, shard);
   const finished = new Map<string, RunRecord>();
   if (out !== undefined) {
-    for (const r of await prepareDir(out, plan)) finished.set(r.key, r);
+    for (const r of await prepareDir(out, plan, shard !== undefined)) finished.set(r.key, r);
   }
   const pending = tasks.filter((t) => !finished.has(t.key));
   const skipped = tasks.length - pending.length;
@@ -100,6 +113,16 @@ export async function runSweep(
     });
   };
   progress();
+  if (out !== undefined && shard !== undefined) {
+    await writeShardStatus(out, {
+      shard: shard.index,
+      shards: shard.count,
+      runs: tasks.length,
+      finished: false,
+      done: skipped,
+      failed: 0,
+    });
+  }
 
   let interrupted = false;
   if (pending.length > 0) {
@@ -128,7 +151,7 @@ export async function runSweep(
           if (outcome !== undefined) {
             const record = asWritten(outcome.record);
             if (out !== undefined) {
-              await writeFilesAtomic(
+              await writeShared(
                 new Map([
                   [join(out, "runs", `${task.key}.json`), runJson(outcome.record, outcome.timing)],
                 ]),
@@ -146,7 +169,7 @@ export async function runSweep(
             };
             failures.push(failure);
             if (out !== undefined) {
-              await writeFilesAtomic(
+              await writeShared(
                 new Map([
                   [
                     join(out, "failed", `${task.key}.json`),
@@ -168,40 +191,93 @@ export async function runSweep(
   }
 
   const records = orderRecords(plan, [...finished.values()]);
-  if (out !== undefined && !interrupted) {
-    await writeFilesAtomic(
-      new Map([
-        [join(out, "results.csv"), resultsCsv(plan, summarizeSweep(plan, records))],
-        [join(out, "runs.csv"), runsCsv(plan, records)],
-      ]),
-    );
+  if (out === undefined || interrupted) {
+    return { records, failures, total: tasks.length, skipped, interrupted, summarized: false };
   }
-  return { records, failures, total: tasks.length, skipped, interrupted };
+  if (shard === undefined) {
+    await writeSummaries(out, plan, records);
+    return { records, failures, total: tasks.length, skipped, interrupted, summarized: true };
+  }
+  await writeShardStatus(out, {
+    shard: shard.index,
+    shards: shard.count,
+    runs: tasks.length,
+    finished: true,
+    done: tasks.filter((t) => finished.has(t.key)).length,
+    failed: failures.length,
+  });
+  // This shard's files are written; whichever shard reads the folder after the last run of every
+  // shard was written sees them all and writes the summaries (the same bytes, if several do).
+  const merged = await readSweepDir(out, "sweep");
+  const tried = new Set([...merged.records, ...merged.failures].map((r) => r.key));
+  const summarized = planTasks(plan).every((t) => tried.has(t.key));
+  const mine = new Set(tasks.map((t) => t.key));
+  if (summarized) await writeSummaries(out, plan, merged.records);
+  return {
+    records: records.filter((r) => mine.has(r.key)),
+    failures,
+    total: tasks.length,
+    skipped,
+    interrupted,
+    summarized,
+    merged: merged.records,
+  };
 }
+
+/** Write `out/results.csv` and `out/runs.csv` from `records` (in their written form). */
+export async function writeSummaries(
+  out: string,
+  plan: SweepPlan,
+  records: readonly RunRecord[],
+): Promise<void> {
+  const ordered = orderRecords(plan, records);
+  await writeShared(
+    new Map([
+      [join(out, "results.csv"), resultsCsv(plan, summarizeSweep(plan, ordered))],
+      [join(out, "runs.csv"), runsCsv(plan, ordered)],
+    ]),
+  );
+}
+
+/** Temporaries younger than this may belong to a writer still running elsewhere (shared folder). */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /**
  * Make `out` a results directory for `plan`: check or write `experiment.json`, remove leftover
- * temporaries of killed writes, and return the records already finished.
+ * temporaries of killed writes, and return the records already finished. `shared`: other
+ * processes (shards) may be preparing or writing the same folder at the same time, so a
+ * concurrent `experiment.json` is accepted when it is the same, and only temporaries older than
+ * ten minutes are removed (a writer holds one for milliseconds).
  */
-async function prepareDir(out: string, plan: SweepPlan): Promise<RunRecord[]> {
+export async function prepareDir(
+  out: string,
+  plan: SweepPlan,
+  shared = false,
+): Promise<RunRecord[]> {
   const wanted = experimentJson(plan);
   const path = join(out, "experiment.json");
-  let existing: string | undefined;
-  try {
-    existing = await readFile(path, "utf8");
-  } catch {
-    existing = undefined;
-  }
+  const read = async (): Promise<string | undefined> => {
+    try {
+      return await readFile(path, "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+  let existing = await read();
   if (existing === undefined) {
     await mkdir(out, { recursive: true });
     const entries = await readdir(out);
-    if (entries.some((e) => !e.startsWith("."))) {
+    // Another shard may have created the folder between our read and readdir.
+    if (entries.includes("experiment.json")) existing = await read();
+    else if (entries.some((e) => !e.startsWith("."))) {
       throw new UsageError(
         `sweep: --out ${out} is not empty and holds no experiment.json; give a new or empty directory`,
         "sweep",
       );
     }
-    await writeFilesAtomic(new Map([[path, wanted]]));
+  }
+  if (existing === undefined) {
+    await writeShared(new Map([[path, wanted]]));
   } else if (existing !== wanted) {
     throw new UsageError(
       `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
@@ -215,10 +291,18 @@ async function prepareDir(out: string, plan: SweepPlan): Promise<RunRecord[]> {
     } catch {
       names = [];
     }
+    const now = Date.now();
     await Promise.all(
       names
         .filter((n) => n.startsWith(".") && n.endsWith(".tmp"))
-        .map((n) => rm(join(out, sub, n), { force: true })),
+        .map(async (n) => {
+          const file = join(out, sub, n);
+          if (shared) {
+            const info = await stat(file).catch(() => undefined);
+            if (info === undefined || now - info.mtimeMs < STALE_TEMP_MS) return;
+          }
+          await rm(file, { force: true });
+        }),
     );
   }
   const records: RunRecord[] = [];

@@ -1,0 +1,220 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readExperimentFile } from "../src/sweep/experiment-file.js";
+import { planTasks } from "../src/sweep/plan.js";
+import {
+  cancelQueueSweep,
+  jobIdOf,
+  parseRedisUrl,
+  planId,
+  queueStatus,
+  runQueueWorker,
+  submitQueueSweep,
+} from "../src/sweep/queue.js";
+import { cli, tempDir } from "./helpers.js";
+import {
+  buildCli,
+  type Proc,
+  runFiles,
+  startCli,
+  startRedis,
+  type TestRedis,
+  waitFor,
+  workerLog,
+} from "./queue-helpers.js";
+import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+
+let redis: TestRedis = { stop: async () => {} };
+let built: { cli: string; remove: () => Promise<void> } | undefined;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  if (redis.skipReason !== undefined) {
+    console.warn(`queue.test.ts: SKIPPED: ${redis.skipReason}`);
+    return;
+  }
+  built = await buildCli();
+}, 90_000);
+
+afterAll(async () => {
+  await redis.stop();
+  await built?.remove();
+});
+
+/** The Redis URL, or skip the test (with the reason printed once in beforeAll). */
+function url(ctx: { skip: () => void }): string {
+  if (redis.url === undefined) ctx.skip();
+  return redis.url as string;
+}
+
+async function expectSameAsLocal(file: string, dir: string): Promise<void> {
+  const local = await tempDir();
+  const r = await cli("sweep", file, "--out", local, "--quiet");
+  expect(r.code, r.stderr).toBe(0);
+  for (const f of ["results.csv", "runs.csv", "experiment.json"]) {
+    expect(await readFile(join(dir, f), "utf8"), f).toBe(await readFile(join(local, f), "utf8"));
+  }
+  expect(await runFiles(dir)).toEqual(await runFiles(local));
+}
+
+async function stopWorker(p: Proc): Promise<void> {
+  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGTERM");
+  const { code } = await p.exited;
+  expect(code, p.stderr).toBe(0);
+}
+
+describe("sweep --queue redis://... and sched-sim worker (real redis-server, built CLI)", () => {
+  it("two worker processes: every run done exactly once, results byte-identical to a local sweep", async (ctx) => {
+    const redisUrl = url(ctx);
+    const cliPath = (built as { cli: string }).cli;
+    const file = await writeExperiment(smallExperiment([0.3, 0.5, 0.7], 4));
+    const plan = await readExperimentFile(file);
+    const keys = planTasks(plan).map((t) => t.key);
+    const out = await tempDir();
+    const common = ["--queue", redisUrl, "--queue-name", "two-workers"];
+    const workers = [0, 1].map(() =>
+      startCli(cliPath, ["worker", ...common, "--jobs", "1", "--stall-timeout", "5"]),
+    );
+    const submit = startCli(cliPath, ["sweep", file, "--out", out, ...common]);
+    const { code } = await submit.exited;
+    expect(code, submit.stderr).toBe(0);
+    expect(submit.stderr).toContain(`queue: ${keys.length} runs in`);
+    for (const w of workers) await stopWorker(w);
+    const done = workers.flatMap((w) => workerLog(w.stderr).done);
+    expect(done.sort()).toEqual([...keys].sort());
+    expect(new Set(done).size).toBe(keys.length);
+    expect((await readdir(join(out, "runs"))).filter((f) => !f.startsWith("."))).toHaveLength(
+      keys.length,
+    );
+    await expectSameAsLocal(file, out);
+  }, 60_000);
+
+  it("a worker SIGKILLed mid-run: its run goes back to the queue and finishes on the other worker", async (ctx) => {
+    const redisUrl = url(ctx);
+    const cliPath = (built as { cli: string }).cli;
+    const file = await writeExperiment({
+      name: "kill",
+      workload: { type: "synthetic", jobs: 2500 },
+      platform: { procs: 32 },
+      schedulers: ["fcfs", "easy"],
+      grid: { load: [0.6, 0.8] },
+      seeds: 3,
+      metrics: ["meanWait", "utilization"],
+    });
+    const plan = await readExperimentFile(file);
+    const keys = planTasks(plan).map((t) => t.key);
+    const out = await tempDir();
+    const common = ["--queue", redisUrl, "--queue-name", "kill"];
+    const detach = await cli("sweep", file, "--out", out, ...common, "--detach");
+    expect(detach.code, detach.stderr).toBe(0);
+    expect(detach.stderr).toContain(`enqueued ${keys.length} runs`);
+    const victim = startCli(cliPath, ["worker", ...common, "--jobs", "1", "--stall-timeout", "1"]);
+    await waitFor(() => workerLog(victim.stderr).started.length > 0, 20_000, "a run to start");
+    victim.child.kill("SIGKILL");
+    expect((await victim.exited).signal).toBe("SIGKILL");
+    const log = workerLog(victim.stderr);
+    const lost = log.started.filter((k) => !log.done.includes(k));
+    expect(lost.length).toBeGreaterThan(0);
+
+    const survivor = startCli(cliPath, [
+      "worker",
+      ...common,
+      "--jobs",
+      "1",
+      "--stall-timeout",
+      "1",
+    ]);
+    const submit = startCli(cliPath, ["sweep", file, "--out", out, ...common]);
+    const { code } = await submit.exited;
+    expect(code, submit.stderr).toBe(0);
+    await stopWorker(survivor);
+    const saved = workerLog(survivor.stderr).done;
+    for (const k of lost) expect(saved).toContain(k);
+    // every run finished exactly once overall (the victim finished none it did not report)
+    expect([...log.done, ...saved].sort()).toEqual([...keys].sort());
+    await expectSameAsLocal(file, out);
+  }, 60_000);
+
+  it("resume, status, cancel and bounded retries (in-process worker and submitter)", async (ctx) => {
+    const redisUrl = url(ctx);
+    const target = parseRedisUrl("test", redisUrl);
+    const file = await writeExperiment(smallExperiment([0.4, 0.8], 2));
+    const plan = await readExperimentFile(file);
+    const total = planTasks(plan).length;
+    const queueName = "resume";
+    const out = await tempDir();
+    const base = { out, queueName, attempts: 3, pollMs: 50 };
+
+    // enqueue twice: the job ids are the run keys, so nothing is queued twice
+    const first = await submitQueueSweep(plan, target, { ...base, detach: true });
+    expect(first.enqueued).toBe(total);
+    await submitQueueSweep(plan, target, { ...base, detach: true });
+    let status = await queueStatus(plan, target, queueName);
+    expect(status.queue.waiting).toBe(total);
+    expect(status.known).toBe(true);
+
+    // cancel: the queued runs are removed, a worker would skip any left, status says so
+    expect(await cancelQueueSweep(plan, target, queueName)).toBe(total);
+    status = await queueStatus(plan, target, queueName);
+    expect(status.queue.waiting).toBe(0);
+    expect(status.cancelled).toBe(true);
+    expect(
+      await cli("sweep", file, "--queue", redisUrl, "--queue-name", queueName, "--status"),
+    ).toMatchObject({ code: 0 });
+
+    // resume: submitting again clears the cancel and enqueues every run without a result
+    const lines: string[] = [];
+    const worker = runQueueWorker(target, {
+      queueName,
+      jobs: 1,
+      stallSeconds: 2,
+      idleExitSeconds: 1,
+      log: (l) => lines.push(l),
+    });
+    const done = await submitQueueSweep(plan, target, { ...base, detach: false });
+    expect(done.summarized).toBe(true);
+    expect(done.records).toHaveLength(total);
+    expect((await worker).done).toBe(total);
+    await expectSameAsLocal(file, out);
+    // a finished sweep submitted again enqueues nothing and writes the same files
+    const again = await submitQueueSweep(plan, target, { ...base, detach: false });
+    expect(again.enqueued).toBe(0);
+    expect(again.skipped).toBe(total);
+    await expectSameAsLocal(file, out);
+
+    // bounded retries: a run that always throws is tried --attempts times, then failed/KEY.json
+    const badFile = await writeExperiment({
+      name: "bad",
+      workload: { type: "elo", machines: 4, jobs: 5 },
+      schedulers: ["mct"],
+      grid: { fluctuation: [0.1, -1] },
+      seeds: 1,
+      metrics: ["makespan"],
+    });
+    const bad = await readExperimentFile(badFile);
+    const badOut = await tempDir();
+    const badLines: string[] = [];
+    const badWorker = runQueueWorker(target, {
+      queueName: "bad",
+      jobs: 1,
+      stallSeconds: 2,
+      idleExitSeconds: 1,
+      log: (l) => badLines.push(l),
+    });
+    const r = await submitQueueSweep(bad, target, {
+      out: badOut,
+      queueName: "bad",
+      attempts: 2,
+      pollMs: 50,
+      detach: false,
+    });
+    await badWorker;
+    expect(r.records).toHaveLength(1);
+    expect(r.failures).toHaveLength(1);
+    const failedKey = (r.failures[0] as { key: string }).key;
+    expect(badLines.filter((l) => l.startsWith(`failed ${failedKey}`))).toHaveLength(2);
+    expect(await readdir(join(badOut, "failed"))).toEqual([`${failedKey}.json`]);
+    expect(jobIdOf(planId(bad), failedKey)).not.toContain(":");
+  }, 60_000);
+});
