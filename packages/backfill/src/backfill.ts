@@ -3,13 +3,19 @@ import {
   type Platform,
   type Scheduler,
   type SchedulingContext,
-  type WaitingJob,
 } from "@sched/core";
 import type { MachineOrder } from "./allocation.js";
 import { conservativeSchedule } from "./conservative.js";
-import { PlatformCache, readyTime, rejectImpossible, waitingExcept } from "./context.js";
+import {
+  holdersFirst,
+  PlatformCache,
+  readyTime,
+  rejectImpossible,
+  waitingExcept,
+} from "./context.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
 import { Plan } from "./plan.js";
+import { singleMachineBackfill, singleMachineConservative } from "./single.js";
 
 const WHERE = "@sched/backfill/backfill";
 
@@ -45,9 +51,19 @@ export interface BackfillOptions {
    */
   readonly machineOrder?: MachineOrder;
   /**
+   * Run every job on one machine (the farm shape, as the convergent paper's baselines do): a
+   * job takes all its cores on the first machine, in `machineOrder`, that has them and its
+   * licenses free now and in the plan, and the plan is kept per machine, so a reservation is a
+   * machine and a start time. A job that no single machine can host (cores, licenses) is
+   * rejected on arrival. `false`: a job's cores may span machines.
+   * @defaultValue `false`
+   */
+  readonly singleMachine?: boolean;
+  /**
    * The scheduler's name in traces and reports.
    * @defaultValue derived: `"fcfs"` for 0 reservations in FCFS order, `"easy"`, `"conservative"`,
-   * `"backfill-k"`, with `"/<order>"` appended for another order and `"+keep"` for kept reservations
+   * `"backfill-k"`, with `"/<order>"` appended for another order, `"+keep"` for kept reservations
+   * and `"+single"` for `singleMachine`
    */
   readonly name?: string;
 }
@@ -58,6 +74,7 @@ interface Resolved {
   readonly sorter: QueueSorter;
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
+  readonly singleMachine: boolean;
   readonly name: string;
 }
 
@@ -104,6 +121,14 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
       `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
     );
   }
+  const singleMachine = options?.singleMachine ?? false;
+  if (typeof singleMachine !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.singleMachine",
+      `is ${String(singleMachine)}, expected a boolean`,
+    );
+  }
   let name = options?.name;
   if (name === undefined) {
     const base =
@@ -118,6 +143,7 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
     name = base + (orderName === "fcfs" ? "" : `/${orderName}`);
     if (keepReservations && reservations > 0 && reservations !== Number.POSITIVE_INFINITY)
       name += "+keep";
+    if (singleMachine) name += "+single";
   } else if (typeof name !== "string" || name.length === 0) {
     throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
   }
@@ -127,6 +153,7 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
     sorter,
     keepReservations,
     machineOrder,
+    singleMachine,
     name,
   };
 }
@@ -160,6 +187,11 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
  */
 export function backfill(options?: BackfillOptions): BackfillScheduler {
   const opts = resolveOptions(options);
+  if (opts.singleMachine) {
+    return opts.reservations === Number.POSITIVE_INFINITY
+      ? singleMachineConservative(opts)
+      : singleMachineBackfill(opts);
+  }
   if (opts.reservations === Number.POSITIVE_INFINITY) {
     return conservativeSchedule(opts.name, opts.sorter, opts.machineOrder, opts.fcfsOrder);
   }
@@ -250,21 +282,4 @@ export function backfill(options?: BackfillOptions): BackfillScheduler {
     schedule,
     reservations: () => new Map(last),
   };
-}
-
-/** `queue` with the jobs of `holders` first, in holder order; O(Q). */
-function holdersFirst(queue: readonly WaitingJob[], holders: readonly number[]): WaitingJob[] {
-  const rank = new Map<number, number>();
-  for (let i = 0; i < holders.length; i++) rank.set(holders[i], i);
-  const front: (WaitingJob | undefined)[] = new Array(holders.length);
-  const rest: WaitingJob[] = [];
-  for (const w of queue) {
-    const r = rank.get(w.job.id);
-    if (r === undefined) rest.push(w);
-    else front[r] = w;
-  }
-  const out: WaitingJob[] = [];
-  for (const w of front) if (w !== undefined) out.push(w);
-  for (const w of rest) out.push(w);
-  return out;
 }

@@ -91,3 +91,23 @@ export function waitingExcept(
 export function readyTime(job: Job): number {
   return job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
 }
+
+/** `queue` with the jobs of `holders` first, in holder order; O(Q). */
+export function holdersFirst(
+  queue: readonly WaitingJob[],
+  holders: readonly number[],
+): WaitingJob[] {
+  const rank = new Map<number, number>();
+  for (let i = 0; i < holders.length; i++) rank.set(holders[i], i);
+  const front: (WaitingJob | undefined)[] = new Array(holders.length);
+  const rest: WaitingJob[] = [];
+  for (const w of queue) {
+    const r = rank.get(w.job.id);
+    if (r === undefined) rest.push(w);
+    else front[r] = w;
+  }
+  const out: WaitingJob[] = [];
+  for (const w of front) if (w !== undefined) out.push(w);
+  for (const w of rest) out.push(w);
+  return out;
+}

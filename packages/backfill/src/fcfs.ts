@@ -14,10 +14,17 @@ export interface FcfsOptions {
    * @defaultValue `"index"` (lowest machine index first)
    */
   readonly machineOrder?: MachineOrder;
+  /**
+   * Run every job on one machine: the first machine, in `machineOrder`, that has all its cores
+   * and licenses free; a job that no single machine can host is rejected on arrival.
+   * @defaultValue `false`
+   */
+  readonly singleMachine?: boolean;
 }
 
 interface ResolvedFcfsOptions {
   readonly machineOrder: MachineOrder;
+  readonly singleMachine: boolean;
 }
 
 function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
@@ -29,7 +36,15 @@ function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
       `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
     );
   }
-  return { machineOrder };
+  const singleMachine = options?.singleMachine ?? false;
+  if (typeof singleMachine !== "boolean") {
+    throw new InvalidInputError(
+      "@sched/backfill/fcfs",
+      "options.singleMachine",
+      `is ${String(singleMachine)}, expected a boolean`,
+    );
+  }
+  return { machineOrder, singleMachine };
 }
 
 /**
@@ -40,7 +55,7 @@ function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
  * forever.
  *
  * Cores are taken from machines in `machineOrder` (lowest index first by default), spanning
- * machines when one is not enough.
+ * machines when one is not enough (with `singleMachine`, all on one machine).
  *
  * Complexity per scheduling call: O(1 + started jobs x M) for M machines.
  *
@@ -52,7 +67,7 @@ export function fcfs(options?: FcfsOptions): Scheduler {
   const opts = resolveOptions(options);
   const cache = new PlatformCache(opts.machineOrder);
   return {
-    name: "fcfs",
+    name: opts.singleMachine ? "fcfs+single" : "fcfs",
     reset(p: Platform) {
       cache.clear();
       cache.prepare(p);
@@ -60,7 +75,7 @@ export function fcfs(options?: FcfsOptions): Scheduler {
     schedule(ctx: SchedulingContext) {
       const view = ctx.view;
       cache.prepare(view.platform);
-      const rejected = rejectImpossible(ctx);
+      const rejected = rejectImpossible(ctx, opts.singleMachine);
       const now = view.now;
       // FCFS only looks at the head of the queue: read it through waitingAt/waitingCount when
       // the view has them (O(1) per job), so a long saturated queue is never copied; fall back
@@ -72,7 +87,7 @@ export function fcfs(options?: FcfsOptions): Scheduler {
         const job = (waiting === null ? view.waitingAt!(i)! : waiting[i]!).job;
         if (rejected?.has(job.id)) continue;
         if (readyTime(job) > now) break;
-        const alloc = cache.allocate(view, job);
+        const alloc = cache.allocate(view, job, opts.singleMachine);
         if (alloc === null) break;
         ctx.start(job.id, alloc);
       }

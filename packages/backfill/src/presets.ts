@@ -55,6 +55,8 @@ export interface FlexibleOptions {
   readonly reservations?: number;
   /** @defaultValue `"index"` */
   readonly machineOrder?: MachineOrder;
+  /** Every job on one machine; see `BackfillOptions.singleMachine`. @defaultValue `false` */
+  readonly singleMachine?: boolean;
   /** @defaultValue `"bf-rm"` or `"bf-unrm"` */
   readonly name?: string;
 }
@@ -93,6 +95,7 @@ export function flexible(options: FlexibleOptions): BackfillScheduler {
     order: { priority: options.priority },
     keepReservations: variant === "unrm",
     machineOrder: options.machineOrder ?? "index",
+    singleMachine: options.singleMachine ?? false,
     name: options.name ?? `bf-${variant}`,
   };
   return backfill(opts);

@@ -1,6 +1,9 @@
 import { InvalidInputError } from "@sched/core";
 
 const WHERE = "@sched/backfill/AvailabilityProfile";
+/** Segments per block of the block maxima (a power of two). */
+const BLOCK_BITS = 4;
+const BLOCK = 1 << BLOCK_BITS;
 
 /**
  * A step function of a free amount (cores, or copies of a license) over time, from `origin` to
@@ -28,6 +31,11 @@ export class AvailabilityProfile {
   private amounts: Float64Array;
   private n: number;
   private readonly scratch: number[] = [];
+  // Largest amount of each block of BLOCK consecutive segments, valid for the first `valid`
+  // blocks (every change invalidates from the block it touches on): lets a search skip a whole
+  // block of segments that all have too little free.
+  private blockMax = new Float64Array(1);
+  private valid = 0;
 
   /**
    * A profile with `free` available from `origin` on.
@@ -45,6 +53,7 @@ export class AvailabilityProfile {
     this.times[0] = origin;
     this.amounts[0] = free;
     this.n = 1;
+    this.valid = 0;
   }
 
   /**
@@ -88,6 +97,7 @@ export class AvailabilityProfile {
     for (let i = 0; i < count; i++) idx[i] = i;
     idx.sort((a, b) => times[a] - times[b]);
     this.grow(count + 1);
+    this.valid = 0;
     this.times[0] = origin;
     this.amounts[0] = free;
     this.n = 1;
@@ -132,7 +142,9 @@ export class AvailabilityProfile {
 
   /** Index of the segment containing `t` (the last breakpoint <= t); 0 for t before the origin. O(log S). */
   indexAt(t: number): number {
-    let lo = 0;
+    // Most searches start at the origin (now): answer those without a search.
+    if (this.n === 1 || t < this.times[1]) return 0;
+    let lo = 1;
     let hi = this.n - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
@@ -183,34 +195,35 @@ export class AvailabilityProfile {
     from: number,
     limit = Number.POSITIVE_INFINITY,
   ): number {
-    let start = Math.max(from, this.times[0]);
+    const times = this.times;
+    const amounts = this.amounts;
+    const n = this.n;
+    let start = Math.max(from, times[0]);
+    if (start >= limit) return Number.POSITIVE_INFINITY;
     let i = this.indexAt(start);
     for (;;) {
-      if (start >= limit) return Number.POSITIVE_INFINITY;
-      // Scan the window [start, start + duration) from segment i.
-      let j = i;
-      let blocked = -1;
-      const end = start + duration;
-      while (j < this.n && (j === i || this.times[j] < end)) {
-        if (this.amounts[j] < amount) {
-          blocked = j;
-          break;
-        }
-        j++;
+      if (amounts[i] < amount) {
+        // Skip the segments with too little free: the next candidate is the first with enough.
+        i = this.skipLow(i, amount, limit);
+        if (i === n) return Number.POSITIVE_INFINITY;
+        start = times[i];
+        if (start >= limit) return Number.POSITIVE_INFINITY;
       }
-      if (blocked < 0) return start;
-      if (blocked === this.n - 1) return Number.POSITIVE_INFINITY;
-      i = blocked + 1;
-      start = this.times[i];
+      // Segment i has enough: scan the rest of the window [start, start + duration).
+      const end = start + duration;
+      let j = i + 1;
+      while (j < n && times[j] < end && amounts[j] >= amount) j++;
+      if (j === n || times[j] >= end) return start;
+      i = j;
     }
   }
 
   /**
    * Like {@link earliestStart} restricted to starts before `limit`, for an interval of
    * `duration` that already holds `own` over `[ownStart, ownStart + duration)` (with
-   * `limit <= ownStart`): the scan counts `own` as free from `ownStart` on, as if the interval
-   * had been given back, without changing the profile. `Infinity` when nothing fits before
-   * `limit`. O(log S + segments scanned).
+   * `limit <= ownStart`): the scan counts `own` as free in the segments that start at or after
+   * `ownStart`, as if the interval had been given back, without changing the profile.
+   * `Infinity` when nothing fits before `limit`. O(log S + segments scanned).
    */
   earliestStartBefore(
     amount: number,
@@ -220,29 +233,34 @@ export class AvailabilityProfile {
     ownStart: number,
     own: number,
   ): number {
-    let start = Math.max(from, this.times[0]);
-    let i = this.indexAt(start);
     const times = this.times;
     const amounts = this.amounts;
+    const n = this.n;
+    let start = Math.max(from, times[0]);
+    if (start >= limit) return Number.POSITIVE_INFINITY;
+    let i = this.indexAt(start);
+    // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
+    const inOwn = amount - own;
     for (;;) {
-      if (start >= limit) return Number.POSITIVE_INFINITY;
-      // Every window here ends before ownStart + duration, so a segment starting at or after
-      // ownStart lies inside the own interval.
-      let j = i;
-      let blocked = -1;
-      const end = start + duration;
-      while (j < this.n && (j === i || times[j] < end)) {
-        const free = times[j] >= ownStart ? amounts[j] + own : amounts[j];
-        if (free < amount) {
-          blocked = j;
-          break;
-        }
-        j++;
+      // Every candidate starts before limit <= ownStart, so segment i is outside the own part.
+      if (amounts[i] < amount) {
+        i = this.skipLow(i, amount, limit);
+        if (i === n) return Number.POSITIVE_INFINITY;
+        start = times[i];
+        if (start >= limit) return Number.POSITIVE_INFINITY;
       }
-      if (blocked < 0) return start;
-      if (blocked === this.n - 1) return Number.POSITIVE_INFINITY;
-      i = blocked + 1;
-      start = times[i];
+      const end = start + duration;
+      const before = Math.min(end, ownStart);
+      let j = i + 1;
+      while (j < n && times[j] < before && amounts[j] >= amount) j++;
+      if (j < n && times[j] < before) {
+        i = j;
+        continue;
+      }
+      while (j < n && times[j] < end && amounts[j] >= inOwn) j++;
+      // Blocked inside the own part: the next candidate would start after ownStart >= limit.
+      if (j < n && times[j] < end) return Number.POSITIVE_INFINITY;
+      return start;
     }
   }
 
@@ -260,6 +278,7 @@ export class AvailabilityProfile {
     if (end <= s) return;
     const i = this.split(s);
     const k = end === Number.POSITIVE_INFINITY ? this.n : this.split(end);
+    this.touch(i);
     for (let j = i; j < k; j++) this.amounts[j] += delta;
     this.mergeAround(i, k);
   }
@@ -267,6 +286,7 @@ export class AvailabilityProfile {
   /** Removes the part of the profile before `t` (t becomes the origin). O(S). */
   trimBefore(t: number): void {
     if (t <= this.times[0]) return;
+    this.valid = 0;
     const i = this.indexAt(t);
     if (i > 0) {
       this.times.copyWithin(0, i, this.n);
@@ -293,12 +313,65 @@ export class AvailabilityProfile {
     return out;
   }
 
+  /** Marks the block maxima from segment `i` on as stale. */
+  private touch(i: number): void {
+    const b = i >> BLOCK_BITS;
+    if (b < this.valid) this.valid = b;
+  }
+
+  /**
+   * The first index `k > i` with `amounts[k] >= amount` or `times[k] >= limit`, or `n`: the
+   * end of a run of segments with too little free. Whole blocks whose largest amount is below
+   * `amount` (and that end before `limit`) are skipped in O(1) each; block maxima are
+   * recomputed, lazily, only up to the block the search reaches.
+   */
+  private skipLow(i: number, amount: number, limit: number): number {
+    const times = this.times;
+    const amounts = this.amounts;
+    const n = this.n;
+    let k = i + 1;
+    for (;;) {
+      // Linear to the next block boundary.
+      const edge = Math.min(((k >> BLOCK_BITS) + 1) << BLOCK_BITS, n);
+      while (k < edge) {
+        if (amounts[k] >= amount || times[k] >= limit) return k;
+        k++;
+      }
+      if (k >= n) return n;
+      // Whole blocks.
+      for (;;) {
+        const b = k >> BLOCK_BITS;
+        const last = Math.min(k + BLOCK, n) - 1;
+        if (times[last] >= limit) break;
+        if (b >= this.valid) this.refresh(b);
+        if (this.blockMax[b] >= amount) break;
+        k = last + 1;
+        if (k >= n) return n;
+      }
+    }
+  }
+
+  /** Recomputes the block maxima up to block `b`. */
+  private refresh(b: number): void {
+    const amounts = this.amounts;
+    const n = this.n;
+    for (let c = this.valid; c <= b; c++) {
+      const from = c << BLOCK_BITS;
+      const to = Math.min(from + BLOCK, n);
+      let m = amounts[from];
+      for (let j = from + 1; j < to; j++) if (amounts[j] > m) m = amounts[j];
+      this.blockMax[c] = m;
+    }
+    this.valid = b + 1;
+  }
+
   /** Ensures a breakpoint at `t` (>= origin) and returns its index. */
   private split(t: number): number {
     const i = this.indexAt(t);
     if (this.times[i] === t) return i;
     this.grow(this.n + 1);
     const at = i + 1;
+    this.touch(at);
     this.times.copyWithin(at + 1, at, this.n);
     this.amounts.copyWithin(at + 1, at, this.n);
     this.times[at] = t;
@@ -311,6 +384,7 @@ export class AvailabilityProfile {
   private mergeAround(i: number, k: number): void {
     const lo = i > 0 ? i - 1 : 0;
     const hi = k < this.n ? k : this.n - 1;
+    this.touch(lo);
     let w = lo;
     for (let r = lo + 1; r <= hi; r++) {
       if (this.amounts[r] !== this.amounts[w]) {
@@ -341,5 +415,8 @@ export class AvailabilityProfile {
     a.set(this.amounts.subarray(0, this.n));
     this.times = t;
     this.amounts = a;
+    const m = new Float64Array((cap >> BLOCK_BITS) + 1);
+    m.set(this.blockMax.subarray(0, Math.min(this.valid, m.length)));
+    this.blockMax = m;
   }
 }

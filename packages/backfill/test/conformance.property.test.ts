@@ -16,3 +16,9 @@ schedulerSpecs("conservative (largest-first)", () => conservative({ order: "larg
 schedulerSpecs("bf-rm", () => flexible({ priority: waited }));
 schedulerSpecs("bf-unrm", () => flexible({ priority: waited, variant: "unrm" }));
 schedulerSpecs("edf", () => edf());
+schedulerSpecs("fcfs (singleMachine)", () => fcfs({ singleMachine: true }));
+schedulerSpecs("easy (singleMachine)", () => easy({ singleMachine: true }));
+schedulerSpecs("conservative (singleMachine)", () => conservative({ singleMachine: true }));
+schedulerSpecs("bf-unrm (singleMachine)", () =>
+  flexible({ priority: waited, variant: "unrm", singleMachine: true }),
+);

@@ -119,4 +119,94 @@ describe("AvailabilityProfile (properties)", () => {
       { numRuns: 300 },
     );
   });
+
+  it("on profiles of hundreds of segments (whole blocks skipped), searches equal a plain scan of the segments", () => {
+    // The reference reads the segments and tries every candidate (from, then each breakpoint
+    // after it) in turn: the definition, with no skipping.
+    const reference = (
+      segs: [number, number][],
+      amount: number,
+      duration: number,
+      from: number,
+      limit: number,
+      freeAt: (i: number) => number,
+    ): number => {
+      const cands = [Math.max(from, segs[0][0])];
+      for (const [t] of segs) if (t > cands[0]) cands.push(t);
+      for (const t of cands) {
+        if (t >= limit) return Number.POSITIVE_INFINITY;
+        let ok = true;
+        for (let i = 0; i < segs.length && ok; i++) {
+          const s0 = segs[i][0];
+          const s1 = i + 1 < segs.length ? segs[i + 1][0] : Number.POSITIVE_INFINITY;
+          // Segment i overlaps [t, t + duration) (the one holding t always counts).
+          if (s1 > t && (s0 < t + duration || s0 <= t) && freeAt(i) < amount) ok = false;
+        }
+        if (ok) return t;
+      }
+      return Number.POSITIVE_INFINITY;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.array(
+          fc.record({
+            amount: fc.integer({ min: 0, max: 40 }),
+            duration: fc.integer({ min: 1, max: 400 }),
+            from: fc.integer({ min: 0, max: 3000 }),
+            limit: fc.integer({ min: 0, max: 4000 }),
+            gap: fc.integer({ min: 0, max: 300 }),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (seed, queries) => {
+          let x = seed;
+          const rnd = (n: number) => {
+            x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+            return (x >>> 8) % n;
+          };
+          const p = new AvailabilityProfile(0, 32);
+          for (let i = 0; i < 300; i++) {
+            const start = rnd(3000);
+            p.add(start, start + 1 + rnd(300), rnd(7) - 4);
+            if (i % 50 === 49) {
+              // Interleave searches with changes, so the block maxima are refreshed lazily.
+              p.earliestStart(1 + rnd(30), 1 + rnd(200), rnd(1000));
+            }
+          }
+          if (rnd(2) === 0) p.trimBefore(rnd(200));
+          for (const q of queries) {
+            const segs = p.toArray();
+            expect(p.earliestStart(q.amount, q.duration, q.from, q.limit)).toBe(
+              reference(segs, q.amount, q.duration, q.from, q.limit, (i) => segs[i][1]),
+            );
+            expect(p.earliestStart(q.amount, q.duration, q.from)).toBe(
+              reference(
+                segs,
+                q.amount,
+                q.duration,
+                q.from,
+                Number.POSITIVE_INFINITY,
+                (i) => segs[i][1],
+              ),
+            );
+            // A held interval of `own` at [ownStart, ownStart + duration), limit <= ownStart.
+            const ownStart = q.limit + q.gap;
+            const own = Math.min(q.amount, 5);
+            p.add(ownStart, ownStart + q.duration, -own);
+            const held = p.toArray();
+            expect(
+              p.earliestStartBefore(q.amount, q.duration, q.from, q.limit, ownStart, own),
+            ).toBe(
+              reference(held, q.amount, q.duration, q.from, q.limit, (i) =>
+                held[i][0] >= ownStart ? held[i][1] + own : held[i][1],
+              ),
+            );
+            p.add(ownStart, ownStart + q.duration, own);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });

@@ -1,0 +1,214 @@
+import type { Job, Platform, SchedulerView } from "@sched/core";
+import { AvailabilityProfile } from "./profile.js";
+
+/** A planned interval on one machine: `job` holds its cores there during `[start, end)`. */
+export interface MachineInterval {
+  readonly job: Job;
+  readonly machine: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+interface LicenseInfo {
+  readonly floating: boolean;
+  /** Floating: usable on machine m; node-locked: copies held on machine m (0: none). */
+  readonly perMachine: Float64Array;
+}
+
+/**
+ * The availability plan of the single-machine policies (`singleMachine: true`): one
+ * {@link AvailabilityProfile} of free cores per machine, one per floating license (the shared
+ * pool) and one per node-locked license and machine that holds it. Because every job runs on
+ * one machine, a reservation is a machine and a time, and the plan is exact where the pooled
+ * {@link Plan} is only a necessary condition (a reservation that the pooled plan admits may need
+ * cores spread over machines).
+ *
+ * Running jobs release the cores of each part of their allocation on its machine, their
+ * node-locked copies on the allocation's first machine (the engine's rule) and their floating
+ * copies in the pool, at their `estimatedEnd` (or now, when they have overrun it).
+ *
+ * Internal to the package. Building: O(M + (R + V) log(R + V)) for M machines, R running jobs
+ * and V reservations; queries and changes cost what `AvailabilityProfile`'s do, times the
+ * licenses of the job; `earliest` tries every machine that could host the job.
+ */
+export class MachinePlan {
+  private cores: AvailabilityProfile[] = [];
+  private readonly floating = new Map<string, AvailabilityProfile>();
+  private readonly locked = new Map<string, (AvailabilityProfile | undefined)[]>();
+  private readonly info = new Map<string, LicenseInfo>();
+  private platform: Platform | null = null;
+  // Scratch change lists, per profile.
+  private readonly changes = new Map<AvailabilityProfile, [number[], number[]]>();
+
+  /** Rebuilds the plan at `view.now` from the running jobs plus `reservations`. */
+  rebuild(view: SchedulerView, reservations: Iterable<MachineInterval> = []): this {
+    const platform = view.platform;
+    if (platform !== this.platform) this.prepare(platform);
+    const now = view.now;
+    const level = new Map<AvailabilityProfile, number>();
+    for (const [, [t, a]] of this.changes) {
+      t.length = 0;
+      a.length = 0;
+    }
+    const ms = platform.machines;
+    for (let m = 0; m < ms.length; m++) level.set(this.cores[m], view.freeCores(m));
+    for (const l of platform.licenses) {
+      const info = this.info.get(l.name) as LicenseInfo;
+      if (info.floating) {
+        let best = 0;
+        for (let m = 0; m < ms.length; m++) {
+          if (info.perMachine[m] > 0) best = Math.max(best, view.freeLicenses(l.name, m));
+        }
+        level.set(this.floating.get(l.name) as AvailabilityProfile, best);
+      } else {
+        const per = this.locked.get(l.name) as (AvailabilityProfile | undefined)[];
+        for (let m = 0; m < ms.length; m++) {
+          const p = per[m];
+          if (p !== undefined) level.set(p, view.freeLicenses(l.name, m));
+        }
+      }
+    }
+    const push = (p: AvailabilityProfile | undefined, time: number, amount: number) => {
+      if (p === undefined) return;
+      const c = this.changes.get(p) as [number[], number[]];
+      c[0].push(time);
+      c[1].push(amount);
+    };
+    for (const r of view.running) {
+      for (const part of r.allocation) push(this.cores[part.machine], r.estimatedEnd, part.cores);
+      const first = r.allocation.length > 0 ? r.allocation[0].machine : -1;
+      this.eachLicense(r.job, first, (p, copies) => push(p, r.estimatedEnd, copies));
+    }
+    for (const r of reservations) {
+      const hold = (p: AvailabilityProfile | undefined, amount: number) => {
+        if (p === undefined) return;
+        if (r.start > now) push(p, r.start, -amount);
+        else level.set(p, (level.get(p) ?? 0) - amount);
+        push(p, r.end, amount);
+      };
+      hold(this.cores[r.machine], r.job.cores);
+      this.eachLicense(r.job, r.machine, hold);
+    }
+    for (const [p, [t, a]] of this.changes) p.load(now, level.get(p) ?? 0, t, a, t.length);
+    return this;
+  }
+
+  /** Drops everything before `t` from every profile. */
+  trimBefore(t: number): void {
+    for (const p of this.changes.keys()) p.trimBefore(t);
+  }
+
+  /**
+   * True when machine `m` could ever host `job` alone: enough cores, its floating licenses
+   * usable there, and the node-locked copies it needs held there.
+   */
+  canHost(job: Job, m: number): boolean {
+    const platform = this.platform as Platform;
+    if (platform.machines[m].cores < job.cores) return false;
+    const lic = job.licenses;
+    if (lic === undefined) return true;
+    for (const name in lic) {
+      const copies = lic[name];
+      if (!(copies > 0)) continue;
+      const info = this.info.get(name);
+      if (info === undefined) return false;
+      if (info.floating ? info.perMachine[m] === 0 : info.perMachine[m] < copies) return false;
+    }
+    return true;
+  }
+
+  /** True when `job` fits on machine `m` during `[start, end)` in every profile it uses. */
+  fitsOn(job: Job, m: number, start: number, end: number): boolean {
+    if (!this.cores[m].fits(start, end, job.cores)) return false;
+    let ok = true;
+    this.eachLicense(job, m, (p, copies) => {
+      if (ok && p !== undefined && !p.fits(start, end, copies)) ok = false;
+    });
+    return ok;
+  }
+
+  /**
+   * Earliest `t >= from` where `job` fits on machine `m` during `[t, t + duration)` in every
+   * profile, or `Infinity` (with `limit`: none before `limit`).
+   */
+  earliestOn(job: Job, m: number, duration: number, from: number, limit: number): number {
+    const cores = this.cores[m];
+    let t = cores.earliestStart(job.cores, duration, from, limit);
+    if (job.licenses === undefined) return t;
+    for (;;) {
+      if (t === Number.POSITIVE_INFINITY) return t;
+      let moved = false;
+      this.eachLicense(job, m, (p, copies) => {
+        if (p === undefined) return;
+        const u = p.earliestStart(copies, duration, t, limit);
+        if (u > t) {
+          t = u;
+          moved = true;
+        }
+      });
+      if (!moved) return t;
+      const c = cores.earliestStart(job.cores, duration, t, limit);
+      if (c === t) return t;
+      t = c;
+    }
+  }
+
+  /** Takes (`sign` = -1) or gives back (+1) what `job` needs on machine `m` over `[start, end)`. */
+  change(job: Job, m: number, start: number, end: number, sign: -1 | 1): void {
+    this.cores[m].add(start, end, sign * job.cores);
+    this.eachLicense(job, m, (p, copies) => p?.add(start, end, sign * copies));
+  }
+
+  /** Calls `f` with each license profile `job` uses when it runs on machine `m` (first machine). */
+  private eachLicense(
+    job: Job,
+    m: number,
+    f: (p: AvailabilityProfile | undefined, copies: number) => void,
+  ): void {
+    const lic = job.licenses;
+    if (lic === undefined) return;
+    for (const name in lic) {
+      const copies = lic[name];
+      if (!(copies > 0)) continue;
+      const fl = this.floating.get(name);
+      if (fl !== undefined) f(fl, copies);
+      else if (m >= 0) f(this.locked.get(name)?.[m], copies);
+    }
+  }
+
+  private prepare(platform: Platform): void {
+    this.platform = platform;
+    this.changes.clear();
+    this.floating.clear();
+    this.locked.clear();
+    this.info.clear();
+    const n = platform.machines.length;
+    this.cores = [];
+    for (let m = 0; m < n; m++) {
+      const p = new AvailabilityProfile(0, 0);
+      this.cores.push(p);
+      this.changes.set(p, [[], []]);
+    }
+    for (const l of platform.licenses) {
+      const perMachine = new Float64Array(n);
+      if (l.kind === "node-locked") {
+        const per: (AvailabilityProfile | undefined)[] = new Array(n).fill(undefined);
+        for (const m of l.machines ?? []) {
+          perMachine[m] = l.copies;
+          const p = new AvailabilityProfile(0, 0);
+          per[m] = p;
+          this.changes.set(p, [[], []]);
+        }
+        this.locked.set(l.name, per);
+        this.info.set(l.name, { floating: false, perMachine });
+      } else {
+        if (l.machines === undefined) perMachine.fill(1);
+        else for (const m of l.machines) perMachine[m] = 1;
+        const p = new AvailabilityProfile(0, 0);
+        this.floating.set(l.name, p);
+        this.changes.set(p, [[], []]);
+        this.info.set(l.name, { floating: true, perMachine });
+      }
+    }
+  }
+}
