@@ -172,13 +172,13 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
       }
     });
 
-    it("oas-slots: 2 slot sizes x 5 metrics", async () => {
+    it("oas-slots: 2 slot sizes x 6 metrics", async () => {
       expect(slots.r.code).toBe(0);
       const [header, ...rows] = readCsv(await readFile(join(slots.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "slotFraction", "metric", "mean", "ci95", "runs"]);
       expect(rows.map((r) => r.slice(0, 3).join(","))).toEqual(
         [0.5, 2].flatMap((f) =>
-          ["mipMakespan", "makespan", "compactMakespan", "gap", "solveTimeMs"].map(
+          ["mipMakespan", "makespan", "compactMakespan", "bestMakespan", "gap", "solveTimeMs"].map(
             (m) => `oas,${f},${m}`,
           ),
         ),
@@ -214,6 +214,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
         expect(slotValues.get(key("mipMakespan"))).toBe(written(row.mipMakespan));
         expect(slotValues.get(key("makespan"))).toBe(written(row.makespan));
         expect(slotValues.get(key("compactMakespan"))).toBe(written(row.compactMakespan));
+        expect(slotValues.get(key("bestMakespan"))).toBe(written(row.bestMakespan));
       }
     }, 120_000);
 

@@ -1,7 +1,7 @@
 import { InvalidInputError } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
-import type { License } from "./types.js";
+import type { Allocation, Job, License, Platform } from "./types.js";
 
 /** The invariants {@link checkSchedule} checks. */
 export type ViolationKind =
@@ -41,7 +41,10 @@ export interface Violation {
 export interface CheckOptions {
   /** Report `deadline-missed` for admitted jobs that end after their deadline. @defaultValue `false` */
   readonly deadlinesAreHard?: boolean;
-  /** The execution model the run used (for work conservation). @defaultValue {@link defaultExecutionModel} */
+  /**
+   * The execution model the run used (for work conservation; with a `slowdowns` hook the
+   * piecewise rates are integrated over the trace). @defaultValue {@link defaultExecutionModel}
+   */
   readonly executionModel?: ExecutionModel;
   /** Relative tolerance on work fractions and times. @defaultValue `1e-9` */
   readonly tolerance?: number;
@@ -80,6 +83,14 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
   if (typeof model?.duration !== "function") {
     throw new InvalidInputError(WHERE, "options.executionModel", "has no duration function");
   }
+  if (model.slowdowns !== undefined && typeof model.slowdowns !== "function") {
+    throw new InvalidInputError(WHERE, "options.executionModel.slowdowns", "is not a function");
+  }
+  // Contention models: the work of each interval depends on what ran alongside it, so it is
+  // integrated after every record has been read.
+  const contention = model.slowdowns !== undefined;
+  const rateIntervals: RateInterval[] = [];
+  const deferred: { record: JobRecord; slack: number; first: number; count: number }[] = [];
   const platform = trace.platform;
   const nMachines = platform.machines.length;
   const out: Violation[] = [];
@@ -138,6 +149,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
     const earliest = job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
     let work = 0;
     let allValid = true;
+    const first = rateIntervals.length;
     // Rounding slack: times carry absolute errors of ~eps * |t|, which become relative errors of
     // ~eps * |t| / duration in a work fraction.
     let slack = tol;
@@ -209,11 +221,28 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
       if (!valid) allValid = false;
       if (valid && iv.end > iv.start) {
         const d = model.duration(job, iv.allocation, platform, job.runtime, iv.start);
-        work += (iv.end - iv.start) / d;
-        slack += tol + (8 * Number.EPSILON * Math.max(Math.abs(iv.start), Math.abs(iv.end))) / d;
+        if (contention) {
+          rateIntervals.push({
+            job,
+            allocation: iv.allocation,
+            start: iv.start,
+            end: iv.end,
+            duration: d,
+            work: 0,
+            slack: 0,
+          });
+          slack += tol;
+        } else {
+          work += (iv.end - iv.start) / d;
+          slack += tol + (8 * Number.EPSILON * Math.max(Math.abs(iv.start), Math.abs(iv.end))) / d;
+        }
       }
     }
-    if (r.outcome === "completed" && allValid && Math.abs(work - 1) > slack) {
+    if (contention) {
+      if (r.outcome === "completed" && allValid) {
+        deferred.push({ record: r, slack, first, count: rateIntervals.length - first });
+      }
+    } else if (r.outcome === "completed" && allValid && Math.abs(work - 1) > slack) {
       add(
         "work",
         id,
@@ -232,6 +261,27 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
           id,
           end,
           `was admitted with deadline ${job.deadline} and ${r.outcome === "completed" ? "ended" : "was still unfinished"} at ${end}`,
+        );
+      }
+    }
+  }
+
+  if (contention && rateIntervals.length > 0) {
+    integrateContention(rateIntervals, model, platform);
+    for (const d of deferred) {
+      let work = 0;
+      let slack = d.slack;
+      for (let i = d.first; i < d.first + d.count; i++) {
+        work += rateIntervals[i]!.work;
+        slack += rateIntervals[i]!.slack;
+      }
+      if (Math.abs(work - 1) > slack) {
+        const job = d.record.job;
+        add(
+          "work",
+          job.id,
+          d.record.end ?? job.submit,
+          `completed with ${work} of its work done (expected exactly 1)`,
         );
       }
     }
@@ -275,6 +325,62 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
     lost: 10,
   };
   return out.sort((a, b) => a.time - b.time || a.jobId - b.jobId || rank[a.kind] - rank[b.kind]);
+}
+
+/** A valid interval of positive length, for {@link integrateContention}. */
+interface RateInterval {
+  readonly job: Job;
+  readonly allocation: Allocation;
+  readonly start: number;
+  readonly end: number;
+  /** The model's duration of the whole job on this allocation (fixed at the start). */
+  readonly duration: number;
+  /** Work fraction done in the interval, and its rounding slack (filled by the integration). */
+  work: number;
+  slack: number;
+}
+
+/**
+ * Integrates piecewise rates: between consecutive interval ends/starts the set of running
+ * intervals is constant; the model's `slowdowns` for that set (ordered by start time, then job
+ * id, as the engine orders `running`) gives each interval's rate `1 / (duration * slowdown)`.
+ *
+ * Complexity: O(B * A + I log I) plus the model's work, for B breakpoints, A intervals running
+ * at once and I intervals.
+ */
+function integrateContention(ivs: RateInterval[], model: ExecutionModel, platform: Platform): void {
+  const order = ivs.map((_, i) => i);
+  order.sort((a, b) => ivs[a]!.start - ivs[b]!.start || ivs[a]!.job.id - ivs[b]!.job.id);
+  const times = new Float64Array(ivs.length * 2);
+  ivs.forEach((iv, i) => {
+    times[2 * i] = iv.start;
+    times[2 * i + 1] = iv.end;
+  });
+  times.sort();
+  let active: RateInterval[] = [];
+  let next = 0;
+  for (let b = 0; b < times.length; b++) {
+    const t = times[b]!;
+    if (b > 0 && t === times[b - 1]) continue;
+    active = active.filter((iv) => iv.end > t);
+    while (next < order.length && ivs[order[next]!]!.start <= t) active.push(ivs[order[next++]!]!);
+    let u = t;
+    for (let c = b + 1; c < times.length; c++) {
+      if (times[c]! > t) {
+        u = times[c]!;
+        break;
+      }
+    }
+    if (u === t || active.length === 0) continue;
+    const factors = model.slowdowns!(active, platform);
+    for (let i = 0; i < active.length; i++) {
+      const iv = active[i]!;
+      const f = factors[i]!;
+      const rateTime = iv.duration * f;
+      iv.work += (u - t) / rateTime;
+      iv.slack += (8 * Number.EPSILON * Math.max(Math.abs(t), Math.abs(u))) / rateTime;
+    }
+  }
 }
 
 /**

@@ -14,6 +14,15 @@ import type { Allocation, Job, Platform } from "./types.js";
  * during the interval. `now` is `undefined` when a caller does not know it (a model called
  * directly); a time-dependent model must then pick a documented default. Models that ignore
  * time simply leave the parameter out.
+ *
+ * Contention (optional, {@link ExecutionModel.slowdowns}): a model that also defines
+ * `slowdowns` is rate-based. A running job then progresses at `1 / (duration * slowdown)` of
+ * its work per second, where `duration` is fixed at its start as above and `slowdown` is what
+ * `slowdowns` returns for it given the whole set of jobs running at that moment. The engine asks
+ * again whenever the running set changes (after each batch of events in which a job started,
+ * was preempted or completed), keeps each job's progress, and moves its completion event when
+ * its slowdown changed. Without `slowdowns` (every model before this hook existed) nothing
+ * changes: the duration fixed at the start holds for the whole interval.
  */
 export interface ExecutionModel {
   /** Name recorded in reports. */
@@ -25,6 +34,21 @@ export interface ExecutionModel {
     seconds: number,
     now?: number,
   ): number;
+  /**
+   * Optional contention hook: the slowdown of each job of `running` (the jobs running together,
+   * by start time then id) caused by running alongside the others, as a factor on its
+   * {@link ExecutionModel.duration}: 1 = as fast as alone, 2 = half its speed alone. Entry `i`
+   * of the result belongs to `running[i]`; each must be a finite number > 0. Must be a pure
+   * function of the set (the engine calls it only when the set changes, and `checkSchedule`
+   * calls it once per stretch of time in which the set is constant).
+   */
+  slowdowns?(running: readonly RunningSetEntry[], platform: Platform): ArrayLike<number>;
+}
+
+/** A job of the running set passed to {@link ExecutionModel.slowdowns}. */
+export interface RunningSetEntry {
+  readonly job: Job;
+  readonly allocation: Allocation;
 }
 
 /**

@@ -13,7 +13,12 @@ export {
   type Violation,
   type ViolationKind,
 } from "./check.js";
-export { benchmarkOf, defaultExecutionModel, type ExecutionModel } from "./execution.js";
+export {
+  benchmarkOf,
+  defaultExecutionModel,
+  type ExecutionModel,
+  type RunningSetEntry,
+} from "./execution.js";
 export { createJob, JOB_FIELDS, type JobSpec, validateJobs } from "./job.js";
 export { ResourceLedger } from "./ledger.js";
 export {

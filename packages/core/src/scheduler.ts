@@ -21,7 +21,10 @@ export interface RunningJob {
   readonly progress: number;
   /**
    * When the job would end if its estimate were exact: `start + (1 - progressAtStart) *`
-   * the estimate's duration on this allocation. What a policy may plan with.
+   * the estimate's duration on this allocation. What a policy may plan with. Under a
+   * contention model (`ExecutionModel.slowdowns`) it is updated whenever the job's slowdown
+   * changes, to `t + (1 - progress at t) * estimate's duration * slowdown` (the end if the
+   * current rate held).
    */
   readonly estimatedEnd: number;
 }

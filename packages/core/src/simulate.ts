@@ -1,6 +1,6 @@
 import { ConstraintViolationError, InvalidInputError, LimitExceededError } from "@sched/errors";
 import { Heap } from "heap-js";
-import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
+import { defaultExecutionModel, type ExecutionModel, type RunningSetEntry } from "./execution.js";
 import { checkJob, isValidatedJob } from "./job.js";
 import { ResourceLedger } from "./ledger.js";
 import { frozenPart, partTable } from "./parts.js";
@@ -38,6 +38,10 @@ interface ResolvedOptions {
   until: number;
   maxEvents: number;
   model: ExecutionModel;
+  /** The model's `slowdowns` hook bound to it, or null (fixed durations). */
+  slowdowns:
+    | ((running: readonly RunningSetEntry[], platform: Platform) => ArrayLike<number>)
+    | null;
 }
 
 const WHERE = "@sched/core/simulate";
@@ -63,7 +67,15 @@ function resolveOptions(options: SimulateOptions): ResolvedOptions {
       "has no duration(job, allocation, platform, seconds) function",
     );
   }
-  return { until, maxEvents, model };
+  if (model.slowdowns !== undefined && typeof model.slowdowns !== "function") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.executionModel.slowdowns",
+      "is not a function (leave it out for fixed durations)",
+    );
+  }
+  const slowdowns = model.slowdowns === undefined ? null : model.slowdowns.bind(model);
+  return { until, maxEvents, model, slowdowns };
 }
 
 /** Arrays up to this length are left-trimmed by V8's `shift` in O(1). */
@@ -100,19 +112,36 @@ class RunningEntry implements RunningJob {
   removed = false;
   /** Progress frozen when the entry was removed. */
   finalProgress = 0;
+  /**
+   * The current constant-rate segment (contention models): it began at `segStart` with
+   * `segProgress` done, and the job runs at `1 / (fullDuration * slowdown)` in it. Without a
+   * `slowdowns` hook the segment is the whole interval and `slowdown` stays 1.
+   */
+  segStart: number;
+  segProgress: number;
+  slowdown = 1;
   constructor(
     readonly job: Job,
     readonly allocation: Allocation,
     readonly start: number,
     readonly progressAtStart: number,
-    readonly estimatedEnd: number,
+    public estimatedEnd: number,
     /** Duration of the whole job (progress 0 to 1) on this allocation. */
     readonly fullDuration: number,
+    /** Duration of the whole job if its estimate were exact. */
+    readonly estimatedFull: number,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.segStart = start;
+    this.segProgress = progressAtStart;
+  }
   get progress(): number {
     if (this.removed) return this.finalProgress;
-    const p = this.progressAtStart + (this.clock.now - this.start) / this.fullDuration;
+    return this.progressAt(this.clock.now);
+  }
+  /** Progress at time `t` of the current segment, at most 1. */
+  progressAt(t: number): number {
+    const p = this.segProgress + (t - this.segStart) / (this.fullDuration * this.slowdown);
     return Math.min(p, 1);
   }
 }
@@ -180,7 +209,10 @@ function copyAllocation(allocation: Allocation, platform: Platform): Allocation 
  * nothing happened at t). Jobs are read lazily from `jobs`, which must be sorted by submit.
  * Preempted jobs keep their progress (fraction of work done) and return to the queue at their
  * original position (submit, id); they may resume on any allocation. Durations come from the
- * execution model (default: runtime * benchmark(job) / slowest speed of the allocation).
+ * execution model (default: runtime * benchmark(job) / slowest speed of the allocation); a
+ * model with a `slowdowns` hook is rate-based: after every batch in which the running set
+ * changed the engine asks it for each running job's slowdown and reschedules the completions
+ * of the jobs whose slowdown changed (see {@link ExecutionModel}).
  * The run ends when no event remains (jobs still waiting are then `unfinished`: a policy that
  * leaves jobs waiting with nothing pending has lost them) or at `options.until`.
  *
@@ -251,6 +283,8 @@ class Engine {
   private readonly completed: Job[] = [];
   private readonly ready: Job[] = [];
   private woken = false;
+  /** A job started, was preempted or completed since the slowdowns were last asked for. */
+  private runningChanged = false;
   private inCall = false;
   private waitingFrozen = false;
   private runningFrozen = false;
@@ -494,6 +528,7 @@ class Engine {
       p0,
       now + (1 - p0) * estimated,
       full,
+      estimated,
       this.clock,
     );
     // Leave the waiting queue.
@@ -506,6 +541,7 @@ class Engine {
     state.rEntry = entry;
     state.version++;
     this.insertRunning(entry);
+    this.runningChanged = true;
     this.heap.push({
       time: now + (1 - p0) * full,
       seq: this.seq++,
@@ -523,11 +559,11 @@ class Engine {
     }
     const now = this.clock.now;
     const r = state.rEntry!;
-    let progress = r.progressAtStart + (now - r.start) / r.fullDuration;
-    if (progress > 1) progress = 1;
+    const progress = r.progressAt(now);
     r.finalProgress = progress;
     r.removed = true;
     this.runningRemoved++;
+    this.runningChanged = true;
     this.ledger.give(state.job, r.allocation);
     if (now > r.start) {
       state.record.intervals.push({ start: r.start, end: now, allocation: r.allocation });
@@ -752,6 +788,7 @@ class Engine {
     r.finalProgress = 1;
     r.removed = true;
     this.runningRemoved++;
+    this.runningChanged = true;
     this.ledger.give(state.job, r.allocation);
     const rec = state.record;
     rec.intervals.push({ start: r.start, end: t, allocation: r.allocation });
@@ -805,6 +842,59 @@ class Engine {
     }
     if (this.runningRemoved > 32 && this.runningRemoved * 2 > this.running.length) {
       this.compactRunning();
+    }
+    if (this.runningChanged && this.opts.slowdowns !== null) this.updateRates();
+  }
+
+  /**
+   * Contention models: asks the model for the slowdown of every running job given the new
+   * running set, and for each job whose slowdown changed closes its segment (keeping the
+   * progress made at the old rate), opens a new one at the new rate and moves its completion
+   * event (the old one becomes stale through the version). Jobs whose slowdown is unchanged keep
+   * their segment and event untouched, so a model whose slowdowns are always 1 gives exactly the
+   * fixed-duration run.
+   *
+   * Complexity: O(R) plus the model's work and O(log E) per moved completion, for R running jobs.
+   */
+  private updateRates(): void {
+    this.runningChanged = false;
+    if (this.runningRemoved > 0) this.compactRunning();
+    const running = this.running;
+    if (running.length === 0) return;
+    const factors = this.opts.slowdowns!(running, this.platform);
+    if (factors === null || typeof factors !== "object" || factors.length !== running.length) {
+      throw new InvalidInputError(
+        WHERE,
+        "options.executionModel.slowdowns",
+        `returned ${factors === null || typeof factors !== "object" ? String(factors) : `${factors.length} values`} for ${running.length} running jobs, expected one per job`,
+      );
+    }
+    const now = this.clock.now;
+    for (let i = 0; i < running.length; i++) {
+      const e = running[i]!;
+      const f = factors[i]!;
+      if (!(f > 0) || !Number.isFinite(f)) {
+        throw new InvalidInputError(
+          WHERE,
+          "options.executionModel.slowdowns",
+          `returned ${String(f)} for job ${e.job.id}, expected a finite number > 0`,
+        );
+      }
+      if (f === e.slowdown) continue;
+      const p = e.progressAt(now);
+      e.segStart = now;
+      e.segProgress = p;
+      e.slowdown = f;
+      e.estimatedEnd = now + (1 - p) * e.estimatedFull * f;
+      const state = this.states.get(e.job.id)!;
+      state.version++;
+      this.heap.push({
+        time: now + (1 - p) * e.fullDuration * f,
+        seq: this.seq++,
+        kind: COMPLETION,
+        state,
+        version: state.version,
+      });
     }
   }
 

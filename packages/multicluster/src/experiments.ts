@@ -1,8 +1,8 @@
-import { computeMetrics, type Job, type Platform, simulate } from "@sched/core";
+import { computeMetrics, type Job, type Platform, type ScheduleTrace } from "@sched/core";
 import type { ProfileOf } from "./cost.js";
-import { oasExecutionModel } from "./execution.js";
-import { type OasStatus, solveOas } from "./mip.js";
-import { OAS_RULES, type OasRule, oasHeuristic, oasPlanScheduler } from "./oas-heuristics.js";
+import type { OasStatus } from "./mip.js";
+import { OAS_RULES, type OasRule } from "./oas-heuristics.js";
+import { runOas } from "./oas-run.js";
 import { multiClusterPlatform } from "./platform.js";
 import { type SpaceSharingPolicy, simulateSpaceSharing } from "./space-sharing.js";
 import { moldableWorkload, type OasWorkload, oasWorkload } from "./workloads.js";
@@ -130,8 +130,17 @@ export interface OasSlotRow {
   readonly makespan: number | null;
   /** The same plan run compacted (`oasPlanScheduler` with `compact`). */
   readonly compactMakespan: number | null;
+  /** The reported OAS makespan: the better compacted run of the solver's schedule and its warm start (`runOas`'s `best`). */
+  readonly bestMakespan: number | null;
+  /** Slotted makespan of the warm start the solver was given, seconds. */
+  readonly warmStartMakespan: number | null;
+  /** Where the warm start came from (`runOas`'s `warmStartOrigin`: `list <rule>` or `<rule> run`). */
+  readonly warmStartSource: string | null;
   readonly gap: number | null;
   readonly solveTimeMs: number;
+  /** Model size: variables, and the horizon after tightening. */
+  readonly variables: number;
+  readonly theta: number;
 }
 
 /** A row of part (b): one method on one workload. */
@@ -144,6 +153,14 @@ export interface OasComparisonRow {
   /** OAS only: solver time and status. */
   readonly solveTimeMs?: number;
   readonly status?: OasStatus;
+  /** OAS only: HiGHS' relative gap (0 when proven optimal). */
+  readonly gap?: number | null;
+  /** OAS only: makespan of the solver's own schedule run compacted. */
+  readonly solverMakespan?: number | null;
+  /** OAS only: which schedule `makespan` is (`runOas`'s `bestSource`). */
+  readonly source?: "solver" | "warm start" | null;
+  /** OAS only: where the warm start came from (`runOas`'s `warmStartOrigin`). */
+  readonly warmStartSource?: string | null;
 }
 
 /** What {@link oasExperiment} returns. */
@@ -161,25 +178,19 @@ export function oasPlatform(): Platform {
   ]);
 }
 
-async function runOas(w: OasWorkload, platform: Platform, fraction: number, timeLimit: number) {
+async function runPoint(w: OasWorkload, platform: Platform, fraction: number, timeLimit: number) {
   const profile: ProfileOf = (job: Job) => w.profiles.get(job.id)!;
   const mean = w.jobs.reduce((s, j) => s + j.estimate, 0) / Math.max(1, w.jobs.length);
   const eta = fraction * mean;
-  const r = await solveOas(w.jobs, platform, { eta, profile, timeLimit });
-  let metrics: ReturnType<typeof computeMetrics> | null = null;
-  let compacted: ReturnType<typeof computeMetrics> | null = null;
-  if (r.schedule.length > 0) {
-    const executionModel = oasExecutionModel({ profile });
-    const replay = (compact: boolean) =>
-      computeMetrics(
-        simulate(w.jobs, platform, oasPlanScheduler(r.schedule, r.eta, { compact, profile }), {
-          executionModel,
-        }),
-      );
-    metrics = replay(false);
-    compacted = replay(true);
-  }
-  return { r, eta, metrics, compacted };
+  const run = await runOas(w.jobs, platform, { eta, profile, timeLimit });
+  const metrics = (t: ScheduleTrace | null) => (t === null ? null : computeMetrics(t));
+  return {
+    run,
+    eta,
+    metrics: metrics(run.atSlots),
+    compacted: metrics(run.compacted),
+    best: metrics(run.best),
+  };
 }
 
 /**
@@ -209,7 +220,13 @@ export async function oasExperiment(
   const slots: OasSlotRow[] = [];
   const wa = cut(oasWorkload(options.slotWorkload ?? 3, seed));
   for (const fraction of options.slotFractions ?? [0.15, 0.25, 0.5, 1, 1.5, 2, 2.5]) {
-    const { r, eta, metrics, compacted } = await runOas(wa, platform, fraction, timeLimit);
+    const { run, eta, metrics, compacted, best } = await runPoint(
+      wa,
+      platform,
+      fraction,
+      timeLimit,
+    );
+    const r = run.result;
     slots.push({
       fraction,
       eta,
@@ -217,34 +234,40 @@ export async function oasExperiment(
       mipMakespan: r.makespan,
       makespan: metrics?.makespan ?? null,
       compactMakespan: compacted?.makespan ?? null,
+      bestMakespan: best?.makespan ?? null,
+      warmStartMakespan: r.warmStartSlots === null ? null : r.warmStartSlots * r.eta,
+      warmStartSource: run.warmStartOrigin,
       gap: r.gap,
       solveTimeMs: r.solveTimeMs,
+      variables: r.variables,
+      theta: r.theta,
     });
   }
   const comparison: OasComparisonRow[] = [];
   for (const which of options.workloads ?? [1, 2, 3, 4, 5, 6]) {
     const w = cut(oasWorkload(which, seed));
-    const { r, compacted } = await runOas(
+    const { run, compacted, best } = await runPoint(
       w,
       platform,
       options.comparisonFraction ?? 0.5,
       timeLimit,
     );
+    const r = run.result;
     comparison.push({
       workload: w.name,
       method: "OAS",
-      makespan: compacted?.makespan ?? null,
-      meanResponse: compacted?.meanResponse ?? null,
-      utilization: compacted?.utilization ?? null,
+      makespan: best?.makespan ?? null,
+      meanResponse: best?.meanResponse ?? null,
+      utilization: best?.utilization ?? null,
       solveTimeMs: r.solveTimeMs,
       status: r.status,
+      gap: r.gap,
+      solverMakespan: compacted?.makespan ?? null,
+      source: run.bestSource,
+      warmStartSource: run.warmStartOrigin,
     });
-    const profile: ProfileOf = (job: Job) => w.profiles.get(job.id)!;
-    const executionModel = oasExecutionModel({ profile });
     for (const rule of OAS_RULES) {
-      const m = computeMetrics(
-        simulate(w.jobs, platform, oasHeuristic(rule, { profile }), { executionModel }),
-      );
+      const m = computeMetrics(run.heuristics.get(rule)!);
       comparison.push({
         workload: w.name,
         method: rule,

@@ -31,6 +31,7 @@ export {
   type OasModelOptions,
   type OasResult,
   type OasStatus,
+  oasSlotDefaults,
   type SolveOasOptions,
   solveOas,
 } from "./mip.js";
@@ -55,7 +56,13 @@ export {
   oasInstance,
   slotsNeeded,
 } from "./oas-instance.js";
-export { candidateResources, type SlottedListOptions, slottedListSchedule } from "./oas-slotted.js";
+export { type OasRun, type RunOasOptions, runOas } from "./oas-run.js";
+export {
+  candidateResources,
+  type SlottedListOptions,
+  slottedListSchedule,
+  slottedPlanFromTrace,
+} from "./oas-slotted.js";
 export {
   adaptivePartitionSize,
   dynamicPartitionSize,

@@ -1,5 +1,6 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
+import { checkOasSchedule } from "./oas-check.js";
 import { OAS_RULES, ruleOrder } from "./oas-heuristics.js";
 import {
   allocationCost,
@@ -23,6 +24,20 @@ export interface OasModelOptions {
   readonly theta?: number;
   /** Each job's `sigma` and per-task bandwidth. @defaultValue {@link computeOnlyProfile} */
   readonly profile?: ProfileOf;
+  /**
+   * Add symmetry-breaking rows for identical resources (same cluster, same speed): resource
+   * `r'`, the next identical one after `r`, may serve job `j` only if `r` serves some job
+   * `j' <= j` (`z_j_r' <= sum_{j' <= j} z_j'_r`). Every schedule has a relabelling of identical
+   * resources that satisfies them, so the optimum is unchanged. @defaultValue `true`
+   */
+  readonly symmetryBreaking?: boolean;
+  /**
+   * Add the per-resource load cuts `cmax >= sum_j nAt_j_r z_j_r` for every resource `r`, with
+   * `nAt_j_r` the slots job `j` needs when its slowest resource is `r` (the jobs on a resource
+   * do not overlap, and each holds it for at least `nAt_j_r` slots). Valid: they cut no
+   * schedule. @defaultValue `true`
+   */
+  readonly loadCuts?: boolean;
 }
 
 /** Options of {@link solveOas}. */
@@ -36,6 +51,27 @@ export interface SolveOasOptions extends OasModelOptions {
    * solution (so a time-limited solve is never worse than them). @defaultValue `true`
    */
   readonly warmStart?: boolean;
+  /**
+   * More feasible slotted schedules (one assignment per job, in the order of `jobs`) to
+   * consider as the warm start, e.g. {@link slottedPlanFromTrace} of the heuristics' runs; the
+   * one with the smallest makespan among these and the list schedules is given to HiGHS. Each
+   * is checked with `checkOasSchedule` first. Ignored without `warmStart`. @defaultValue `[]`
+   */
+  readonly incumbents?: readonly (readonly OasAssignment[])[];
+  /**
+   * Shrink the horizon to the warm start's makespan: `theta = min(theta, warm start slots)`.
+   * No schedule better than the warm start is cut off, and the model shrinks with the horizon.
+   * @defaultValue `true`
+   */
+  readonly tightenHorizon?: boolean;
+  /**
+   * How to pick the warm start among the candidates (list schedules and `incumbents`): the one
+   * with the smallest score, ties by fewer slots. The chosen one is HiGHS' start
+   * (`setSolution`) and sets the tightened horizon; when another candidate has fewer slots,
+   * it is offered too, at HiGHS' first user-solution checkpoint (it may not come in a short
+   * solve). @defaultValue the makespan in slots
+   */
+  readonly warmStartScore?: (schedule: readonly OasAssignment[]) => number;
 }
 
 /** A built model: the LP-format text and its dimensions. */
@@ -81,6 +117,10 @@ export interface OasResult {
   readonly constraints: number;
   /** Makespan (slots) of the warm start given to HiGHS, `null` when none. */
   readonly warmStartSlots: number | null;
+  /** The warm start given to HiGHS (a feasible schedule), `null` when none. */
+  readonly warmStart: readonly OasAssignment[] | null;
+  /** Where the warm start came from: `"list <rule>"` or `"incumbent <i>"`; `null` when none. */
+  readonly warmStartSource: string | null;
 }
 
 const WHERE = "@sched/multicluster/solveOas";
@@ -95,6 +135,53 @@ function term(coef: number, name: string): string {
   if (coef === 1) return ` + ${name}`;
   if (coef === -1) return ` - ${name}`;
   return coef < 0 ? ` - ${fmt(-coef)} ${name}` : ` + ${fmt(coef)} ${name}`;
+}
+
+/**
+ * The slot size and horizon {@link buildOasModel} and {@link solveOas} use for these options:
+ * `eta` (default half the mean base time) and `theta` (default the sum of every job's slots on
+ * the slowest resources), checked; `solveOas` may then shrink `theta` to its warm start.
+ *
+ * Complexity: O(jobs * resources).
+ *
+ * @throws InvalidInputError for a non-positive `eta` or `theta`.
+ */
+export function oasSlotDefaults(
+  jobs: readonly Job[],
+  platform: Platform,
+  options: OasModelOptions = {},
+): { eta: number; theta: number } {
+  return slotDefaults(
+    oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, WHERE),
+    options,
+  );
+}
+
+/** `eta` and `theta` from the options or their defaults, checked. */
+function slotDefaults(inst: OasInstance, options: OasModelOptions): { eta: number; theta: number } {
+  const J = inst.jobs.length;
+  const R = inst.resourceMachine.length;
+  const meanBase = J === 0 ? 1 : inst.baseTime.reduce((s, x) => s + x, 0) / J;
+  const eta = options.eta ?? meanBase / 2;
+  if (!(eta > 0) || !Number.isFinite(eta)) {
+    throw new InvalidInputError(WHERE, "options.eta", `is ${String(eta)}, expected a number > 0`);
+  }
+  const worst = (j: number) => {
+    let sp = 0;
+    for (let r = 0; r < R; r++) sp = Math.max(sp, inst.slowdown[j * R + r]!);
+    return slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * sp + 1 - inst.sigma[j]!, eta);
+  };
+  let defaultTheta = 0;
+  for (let j = 0; j < J; j++) defaultTheta += worst(j);
+  const theta = options.theta ?? Math.max(1, defaultTheta);
+  if (!Number.isInteger(theta) || theta < 1) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.theta",
+      `is ${String(theta)}, expected an integer >= 1`,
+    );
+  }
+  return { eta, theta };
 }
 
 /**
@@ -124,26 +211,7 @@ export function buildOasModel(
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, WHERE);
   const J = jobs.length;
   const R = inst.resourceMachine.length;
-  const meanBase = J === 0 ? 1 : inst.baseTime.reduce((s, x) => s + x, 0) / J;
-  const eta = options.eta ?? meanBase / 2;
-  if (!(eta > 0) || !Number.isFinite(eta)) {
-    throw new InvalidInputError(WHERE, "options.eta", `is ${String(eta)}, expected a number > 0`);
-  }
-  const worst = (j: number) => {
-    let sp = 0;
-    for (let r = 0; r < R; r++) sp = Math.max(sp, inst.slowdown[j * R + r]!);
-    return slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * sp + 1 - inst.sigma[j]!, eta);
-  };
-  let defaultTheta = 0;
-  for (let j = 0; j < J; j++) defaultTheta += worst(j);
-  const T = options.theta ?? Math.max(1, defaultTheta);
-  if (!Number.isInteger(T) || T < 1) {
-    throw new InvalidInputError(
-      WHERE,
-      "options.theta",
-      `is ${String(T)}, expected an integer >= 1`,
-    );
-  }
+  const { eta, theta: T } = slotDefaults(inst, options);
   const L = platform.links.length;
   const K = platform.clusters.length;
   // bandwidth in units of the largest link, for numerical sanity
@@ -164,6 +232,7 @@ export function buildOasModel(
 
   // valid cut: the work fits on the resources, R * cmax >= sum_j tau_j * n_j
   let area = ` ${R} cmax`;
+  const nAtLoad: string[] = Array.from({ length: R }, () => "");
   for (let j = 0; j < J; j++) {
     const tau = inst.tasks[j]!;
     for (let r = 0; r < R; r++) {
@@ -232,6 +301,18 @@ export function buildOasModel(
     // (3)/(18) sp_j >= slowdown of every resource used
     for (let r = 0; r < R; r++) {
       row(`c18_${j}_${r}`, ` sp_${j}${term(-inst.slowdown[j * R + r]!, `z_${j}_${r}`)}`, ">=", 0);
+    }
+    // valid cut: on resource r, j needs at least nAt_j_r slots (its SP is at least r's
+    // slowdown), and the jobs of each resource fit before cmax
+    if (options.loadCuts ?? true) {
+      for (let r = 0; r < R; r++) {
+        const slow = inst.slowdown[j * R + r]!;
+        const nAt = Math.min(
+          T,
+          slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * slow + 1 - inst.sigma[j]!, eta),
+        );
+        nAtLoad[r] += term(-nAt, `z_${j}_${r}`);
+      }
     }
     // (8) eta * n_j >= Tb * (sigma * sp + 1 - sigma)
     const tb = inst.baseTime[j]!;
@@ -323,6 +404,24 @@ export function buildOasModel(
     }
   }
   if (J > 0) row("area", area, ">=", 0);
+  if (J > 0 && (options.loadCuts ?? true)) {
+    for (let r = 0; r < R; r++) row(`load_${r}`, ` cmax${nAtLoad[r]}`, ">=", 0);
+  }
+  // makespan within the horizon (implied by the rows above; explicit for the LP relaxation)
+  bounds.push(` cmax <= ${T}`);
+  if (options.symmetryBreaking ?? true) {
+    for (const group of identicalGroups(inst)) {
+      for (let i = 1; i < group.length; i++) {
+        const r = group[i - 1]!;
+        const r2 = group[i]!;
+        let prefix = "";
+        for (let j = 0; j < J; j++) {
+          prefix += ` - z_${j}_${r}`;
+          row(`sym_${j}_${r2}`, ` z_${j}_${r2}${prefix}`, "<=", 0);
+        }
+      }
+    }
+  }
   const lp = [
     "Minimize",
     " obj: cmax",
@@ -389,7 +488,54 @@ export async function solveOas(
   }
   const highs = await loadSolver();
   const t0 = performance.now();
-  const model = buildOasModel(jobs, platform, options);
+  const profile = options.profile ?? computeOnlyProfile;
+  const { eta, theta: theta0 } = slotDefaults(oasInstance(jobs, platform, profile, WHERE), options);
+  // The warm start: the best of the list schedules and the given incumbents.
+  let start: readonly OasAssignment[] | null = null;
+  let startSource: string | null = null;
+  let startSlots = Number.POSITIVE_INFINITY;
+  let startScore = Number.POSITIVE_INFINITY;
+  // the candidate with the fewest slots, offered during the solve when it is not the start
+  let fewest: readonly OasAssignment[] | null = null;
+  let fewestSlots = Number.POSITIVE_INFINITY;
+  const score = options.warmStartScore;
+  const consider = (s: readonly OasAssignment[] | null, source: string) => {
+    if (s === null) return;
+    const span = s.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
+    const value = score === undefined ? span : score(s);
+    if (value < startScore || (value === startScore && span < startSlots)) {
+      start = s;
+      startSource = source;
+      startSlots = span;
+      startScore = value;
+    }
+    if (span < fewestSlots) {
+      fewest = s;
+      fewestSlots = span;
+    }
+  };
+  if ((options.warmStart ?? true) && jobs.length > 0) {
+    for (const rule of OAS_RULES) {
+      consider(
+        slottedListSchedule(jobs, platform, ruleOrder(rule, jobs), { eta, theta: theta0, profile }),
+        `list ${rule}`,
+      );
+    }
+    (options.incumbents ?? []).forEach((inc, i) => {
+      const bad = checkOasSchedule(jobs, platform, inc, { eta, theta: theta0, profile });
+      if (bad.length > 0) {
+        throw new InvalidInputError(
+          WHERE,
+          `options.incumbents[${i}]`,
+          `is not feasible: ${bad[0]}`,
+        );
+      }
+      consider(inc, `incumbent ${i}`);
+    });
+  }
+  const theta =
+    start !== null && (options.tightenHorizon ?? true) ? Math.min(theta0, startSlots) : theta0;
+  const model = buildOasModel(jobs, platform, { ...options, eta, theta });
   const buildTimeMs = performance.now() - t0;
   const base = {
     eta: model.eta,
@@ -397,7 +543,9 @@ export async function solveOas(
     buildTimeMs,
     variables: model.variables,
     constraints: model.constraints,
-    warmStartSlots: null as number | null,
+    warmStartSlots: start === null ? null : startSlots,
+    warmStart: start as readonly OasAssignment[] | null,
+    warmStartSource: startSource as string | null,
   };
   const none = { makespanSlots: null, makespan: null, bound: null, gap: null, schedule: [] };
   if (jobs.length === 0) {
@@ -425,15 +573,19 @@ export async function solveOas(
     const dims0 = m.getDimensions();
     const colIndex = new Map<string, number>();
     for (let i = 0; i < dims0.numCols; i++) colIndex.set(m.raw.getColName(i).value ?? "", i);
-    if (options.warmStart ?? true) {
-      const start = bestListSchedule(jobs, platform, model, options.profile ?? computeOnlyProfile);
-      if (start !== null) {
-        base.warmStartSlots = start.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
-        const sparse = startValues(model, start, colIndex);
-        m.setSolution(sparse);
-      }
-    }
-    const run = m.run();
+    if (base.warmStart !== null) m.setSolution(startValues(model, base.warmStart, colIndex));
+    let offer: { indices: Int32Array; values: Float64Array } | null =
+      fewest !== null && fewest !== base.warmStart ? startValues(model, fewest, colIndex) : null;
+    const run =
+      offer === null
+        ? m.run()
+        : m.run({
+            [highs.constants.callbackType.mipUserSolution](event) {
+              if (offer === null) return;
+              event.setSolution(offer);
+              offer = null;
+            },
+          });
     const solveTimeMs = performance.now() - t1;
     const codes = highs.constants.modelStatus;
     const hasSolution = Number(m.info.get("primal_solution_status")) === 2;
@@ -485,7 +637,7 @@ export async function solveOas(
       const ct = allocationCost(model.instance, j, allocation).ct;
       return {
         jobId: job.id,
-        startSlot: Math.round(value(`s_${j}`)),
+        startSlot: Math.max(0, Math.round(value(`s_${j}`))), // never -0
         slots: slotsNeeded(model.instance.baseTime[j]!, ct, model.eta),
         allocation,
       };
@@ -515,29 +667,87 @@ export async function solveOas(
   }
 }
 
-/** The best slotted list schedule over the heuristic orders, or null. */
-function bestListSchedule(
-  jobs: readonly Job[],
-  platform: Platform,
-  model: OasModel,
-  profile: ProfileOf,
-): OasAssignment[] | null {
-  let best: OasAssignment[] | null = null;
-  let bestSlots = Number.POSITIVE_INFINITY;
-  for (const rule of OAS_RULES) {
-    const s = slottedListSchedule(jobs, platform, ruleOrder(rule, jobs), {
-      eta: model.eta,
-      theta: model.theta,
-      profile,
-    });
-    if (s === null) continue;
-    const span = s.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
-    if (span < bestSlots) {
-      best = s;
-      bestSlots = span;
+/**
+ * Groups of identical resources (same cluster, same machine speed), each in index order;
+ * groups of one are left out.
+ */
+export function identicalGroups(inst: OasInstance): number[][] {
+  const groups = new Map<string, number[]>();
+  const machines = inst.platform.machines;
+  for (let r = 0; r < inst.resourceMachine.length; r++) {
+    const key = `${inst.resourceCluster[r]}:${machines[inst.resourceMachine[r]!]!.speed}`;
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = [];
+      groups.set(key, g);
+    }
+    g.push(r);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/**
+ * The resources (cores) each job of a valid slotted schedule uses: jobs by start slot, each
+ * part taking cores of its machine that are free from the job's start (interval assignment by
+ * start time, which never runs out when no machine is over capacity in any slot). Jobs sharing
+ * a multi-core machine at different times may reuse its cores; at the same time they get
+ * distinct ones.
+ */
+function scheduleResources(inst: OasInstance, schedule: readonly OasAssignment[]): number[][] {
+  const R = inst.resourceMachine.length;
+  const freeFrom = new Float64Array(R);
+  const out: number[][] = schedule.map(() => []);
+  const order = schedule.map((_, j) => j);
+  order.sort((a, b) => schedule[a]!.startSlot - schedule[b]!.startSlot || a - b);
+  for (const j of order) {
+    const a = schedule[j]!;
+    for (const part of a.allocation) {
+      let left = part.cores;
+      for (let r = 0; r < R && left > 0; r++) {
+        if (inst.resourceMachine[r] === part.machine && freeFrom[r]! <= a.startSlot) {
+          out[j]!.push(r);
+          freeFrom[r] = a.startSlot + a.slots;
+          left--;
+        }
+      }
     }
   }
-  return best;
+  return out;
+}
+
+/**
+ * Relabels identical resources so that a schedule satisfies the symmetry-breaking rows: in each
+ * group, resources sorted by the first job (index) that uses them take the group's positions in
+ * order. Returns each job's resources.
+ */
+export function canonicalResources(
+  inst: OasInstance,
+  schedule: readonly OasAssignment[],
+): number[][] {
+  const R = inst.resourceMachine.length;
+  const J = schedule.length;
+  const used = scheduleResources(inst, schedule).map((rs) => {
+    const u = new Uint8Array(R);
+    for (const r of rs) u[r] = 1;
+    return u;
+  });
+  const relabel = new Int32Array(R);
+  for (let r = 0; r < R; r++) relabel[r] = r;
+  for (const group of identicalGroups(inst)) {
+    const first = (r: number) => {
+      for (let j = 0; j < J; j++) if (used[j]![r]) return j;
+      return J;
+    };
+    const sorted = [...group].sort((a, b) => first(a) - first(b) || a - b);
+    sorted.forEach((old, i) => {
+      relabel[old] = group[i]!;
+    });
+  }
+  return used.map((u) => {
+    const out: number[] = [];
+    for (let r = 0; r < R; r++) if (u[r]) out.push(relabel[r]!);
+    return out.sort((a, b) => a - b);
+  });
 }
 
 /** Values of the integer columns for a slotted schedule (HiGHS completes the rest). */
@@ -558,17 +768,10 @@ function startValues(
       val.push(v);
     }
   };
+  const resources = canonicalResources(inst, schedule);
   schedule.forEach((a, j) => {
     const used = new Uint8Array(R);
-    for (const part of a.allocation) {
-      let left = part.cores;
-      for (let r = 0; r < R && left > 0; r++) {
-        if (inst.resourceMachine[r] === part.machine) {
-          used[r] = 1;
-          left--;
-        }
-      }
-    }
+    for (const r of resources[j]!) used[r] = 1;
     const perCluster = new Int32Array(inst.clusterSize.length);
     for (let r = 0; r < R; r++) {
       put(`z_${j}_${r}`, used[r]!);

@@ -84,8 +84,8 @@ function linkLoads(
  * tasks), on the OAS allocation and cost model. Each call walks the waiting jobs in
  * {@link ruleOrder}; a job starts on the {@link candidateResources} allocation with the
  * smallest `ct` (then least link demand) among those that fit the free cores and keep every link
- * at or below its bandwidth counting the running jobs' eq.-4 demand (so no link saturates and
- * core's stateless `oasExecutionModel` is exact). FPFS skips a job that does not fit and tries
+ * at or below its bandwidth counting the running jobs' eq.-4 demand (so no link saturates, and
+ * `oasExecutionModel`'s contention slowdowns are all 1). FPFS skips a job that does not fit and tries
  * the next; the other five stop at the first job that does not fit (strict order). A job that
  * fits on no considered allocation even on an empty platform is rejected with a reason.
  *

@@ -1,4 +1,4 @@
-import type { Job, Platform } from "@sched/core";
+import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   allocationCost,
@@ -123,6 +123,99 @@ export function slottedListSchedule(
         slots: best.n,
         allocation: allocationOf(inst, best.res),
       };
+      placed = true;
+    }
+    if (!placed) return null;
+  }
+  return out;
+}
+
+/**
+ * Turns a schedule run by the core engine (e.g. a heuristic's trace on the OAS platform) into
+ * a slotted OAS schedule, a feasible point of the MIP: jobs in the order the trace started them
+ * (start time, then id), each on the allocation it had, for `ceil(Tb * ct / eta)` slots from
+ * the earliest slot at which the cores it takes are past the jobs placed before them (so each
+ * machine keeps the trace's order) and no link would saturate. Returns `null` when a job of
+ * `jobs` did not complete in one interval or does not fit in `theta` slots. Run compacted by
+ * `oasPlanScheduler`, the result keeps the trace's allocations and per-machine order.
+ *
+ * Complexity: O(jobs * (allocation + slots * links) + jobs log jobs).
+ *
+ * @throws InvalidInputError when `eta` or `theta` is not positive.
+ *
+ * @example
+ * ```ts
+ * const trace = simulate(jobs, platform, oasHeuristic("FPFS", { profile }), { executionModel });
+ * const plan = slottedPlanFromTrace(trace, jobs, { eta: 60, theta: 40, profile });
+ * ```
+ */
+export function slottedPlanFromTrace(
+  trace: ScheduleTrace,
+  jobs: readonly Job[],
+  options: SlottedListOptions,
+): OasAssignment[] | null {
+  const where = "@sched/multicluster/slottedPlanFromTrace";
+  if (!(options.eta > 0) || !Number.isFinite(options.eta)) {
+    throw new InvalidInputError(
+      where,
+      "options.eta",
+      `is ${String(options.eta)}, expected a number > 0`,
+    );
+  }
+  if (!Number.isInteger(options.theta) || options.theta < 1) {
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${String(options.theta)}, expected an integer >= 1`,
+    );
+  }
+  const platform = trace.platform;
+  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
+  const R = inst.resourceMachine.length;
+  const T = options.theta;
+  const L = platform.links.length;
+  const byId = new Map(trace.records.map((r) => [r.job.id, r]));
+  const starts: { j: number; start: number }[] = [];
+  for (let j = 0; j < jobs.length; j++) {
+    const rec = byId.get(jobs[j]!.id);
+    if (rec === undefined || rec.outcome !== "completed" || rec.intervals.length !== 1) return null;
+    starts.push({ j, start: rec.intervals[0]!.start });
+  }
+  starts.sort((a, b) => a.start - b.start || jobs[a.j]!.id - jobs[b.j]!.id);
+  const readyAt = new Int32Array(R); // first slot each resource is free from (append-only)
+  const load = new Float64Array(L * T);
+  const out: OasAssignment[] = new Array(jobs.length);
+  for (const { j } of starts) {
+    const allocation = byId.get(jobs[j]!.id)!.intervals[0]!.allocation;
+    const res: number[] = [];
+    for (const part of allocation) {
+      const onMachine: number[] = [];
+      for (let r = 0; r < R; r++) if (inst.resourceMachine[r] === part.machine) onMachine.push(r);
+      onMachine.sort((a, b) => readyAt[a]! - readyAt[b]! || a - b);
+      if (onMachine.length < part.cores) return null;
+      res.push(...onMachine.slice(0, part.cores));
+    }
+    const cost = allocationCost(inst, j, allocation);
+    const n = slotsNeeded(inst.baseTime[j]!, cost.ct, options.eta);
+    let s = 0;
+    for (const r of res) s = Math.max(s, readyAt[r]!);
+    let placed = false;
+    for (; s + n <= T && !placed; s++) {
+      let ok = true;
+      for (let t = s; t < s + n && ok; t++) {
+        for (let l = 0; l < L && ok; l++) {
+          if (
+            cost.demand[l]! > 0 &&
+            load[l * T + t]! + cost.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
+          )
+            ok = false;
+        }
+      }
+      if (!ok) continue;
+      for (let t = s; t < s + n; t++)
+        for (let l = 0; l < L; l++) load[l * T + t]! += cost.demand[l]!;
+      for (const r of res) readyAt[r] = s + n;
+      out[j] = { jobId: jobs[j]!.id, startSlot: s, slots: n, allocation: allocationOf(inst, res) };
       placed = true;
     }
     if (!placed) return null;

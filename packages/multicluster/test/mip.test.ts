@@ -2,9 +2,11 @@ import { createJob, type Job } from "@sched/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
-import { buildOasModel, solveOas } from "../src/mip.js";
+import { buildOasModel, canonicalResources, identicalGroups, solveOas } from "../src/mip.js";
 import { bruteForceOas } from "../src/oas-brute.js";
 import { checkOasSchedule } from "../src/oas-check.js";
+import { allocationOf, oasInstance } from "../src/oas-instance.js";
+import { slottedListSchedule } from "../src/oas-slotted.js";
 import { multiClusterPlatform } from "../src/platform.js";
 import { loadSolver } from "../src/solver.js";
 
@@ -136,6 +138,15 @@ describe("solveOas against brute force", () => {
         }
         expect(r.status).toBe("optimal");
         expect(r.makespanSlots).toBe(brute.makespanSlots);
+        // With the warm start, the horizon shrunk to it and symmetry breaking (defaults): the
+        // same optimum, never worse than the warm start, and theta = the warm start's slots.
+        const warm = await solveOas(jobs, platform, { eta, theta, profile, timeLimit: 20 });
+        expect(warm.status).toBe("optimal");
+        expect(warm.makespanSlots).toBe(brute.makespanSlots);
+        expect(warm.theta).toBe(Math.min(theta, warm.warmStartSlots!));
+        expect(checkOasSchedule(jobs, platform, warm.schedule, { eta, theta, profile })).toEqual(
+          [],
+        );
         expect(checkOasSchedule(jobs, platform, r.schedule, { eta, theta, profile })).toEqual([]);
         expect(checkOasSchedule(jobs, platform, brute.schedule!, { eta, theta, profile })).toEqual(
           [],
@@ -144,4 +155,107 @@ describe("solveOas against brute force", () => {
       { numRuns: 25 },
     );
   }, 60_000);
+});
+
+describe("symmetry breaking and warm starts", () => {
+  it("canonical relabelling satisfies z_j_r' <= sum_{j' <= j} z_j'_r and keeps the schedule valid", () => {
+    const platform = multiClusterPlatform([
+      { nodes: 3, speed: 1 },
+      { nodes: 4, speed: 0.75, coresPerNode: 2 },
+    ]);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            runtime: fc.integer({ min: 10, max: 90 }),
+            cores: fc.integer({ min: 1, max: 6 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
+        fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+        (specs, keys) => {
+          const jobs = specs.map((j, i) => createJob({ id: i, submit: 0, ...j }));
+          const order = jobs.map((_, i) => i).sort((a, b) => keys[a]! - keys[b]! || a - b);
+          const profile = (): OasProfile => ({ sigma: 0.7, ptbw: 20e6 });
+          const s = slottedListSchedule(jobs, platform, order, { eta: 20, theta: 200, profile });
+          expect(s).not.toBeNull();
+          const inst = oasInstance(jobs, platform, profile);
+          const res = canonicalResources(inst, s!);
+          for (const group of identicalGroups(inst)) {
+            for (let i = 1; i < group.length; i++) {
+              for (let j = 0; j < jobs.length; j++) {
+                if (!res[j]!.includes(group[i]!)) continue;
+                const earlier = res.slice(0, j + 1).some((rs) => rs.includes(group[i - 1]!));
+                expect(earlier).toBe(true);
+              }
+            }
+          }
+          const relabelled = s!.map((a, j) => ({ ...a, allocation: allocationOf(inst, res[j]!) }));
+          expect(
+            checkOasSchedule(jobs, platform, relabelled, { eta: 20, theta: 200, profile }),
+          ).toEqual([]);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("groups identical resources by cluster and speed", () => {
+    const inst = oasInstance([], paper);
+    expect(identicalGroups(inst)).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
+  });
+
+  it("HiGHS accepts the (relabelled) warm start: a short solve never returns worse than it", async () => {
+    const jobs = Array.from({ length: 8 }, (_, i) =>
+      createJob({ id: i, submit: 0, runtime: 40 + 23 * i, cores: 1 + (i % 4) }),
+    );
+    const profile = (): OasProfile => ({ sigma: 0.6, ptbw: 30e6 });
+    const r = await solveOas(jobs, paper, { eta: 40, timeLimit: 0.5, profile });
+    expect(["optimal", "feasible"]).toContain(r.status);
+    expect(r.warmStart).not.toBeNull();
+    expect(r.makespanSlots!).toBeLessThanOrEqual(r.warmStartSlots!);
+    expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 40, profile })).toEqual([]);
+  });
+
+  it("takes incumbents, and names an infeasible one", async () => {
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 60, cores: 2 }),
+      createJob({ id: 2, submit: 0, runtime: 60, cores: 2 }),
+    ];
+    // Both on the fast nodes, one after the other: 2 + 2 slots of 30 s.
+    const serial = [
+      {
+        jobId: 1,
+        startSlot: 0,
+        slots: 2,
+        allocation: [
+          { machine: 0, cores: 1 },
+          { machine: 1, cores: 1 },
+        ],
+      },
+      {
+        jobId: 2,
+        startSlot: 2,
+        slots: 2,
+        allocation: [
+          { machine: 0, cores: 1 },
+          { machine: 1, cores: 1 },
+        ],
+      },
+    ];
+    const r = await solveOas(jobs, paper, { eta: 30, incumbents: [serial], warmStart: true });
+    expect(r.status).toBe("optimal");
+    expect(r.makespanSlots!).toBeLessThanOrEqual(4);
+    const clash = [serial[0]!, { ...serial[1]!, startSlot: 1 }];
+    await expect(solveOas(jobs, paper, { eta: 30, incumbents: [clash] })).rejects.toThrow(
+      /options.incumbents\[0\] is not feasible/,
+    );
+  });
 });

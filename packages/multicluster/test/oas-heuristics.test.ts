@@ -29,6 +29,15 @@ for (const rule of OAS_RULES) {
     numRuns: 12,
   });
 }
+// The same contract under the contention-aware cost model (core's rate-based engine path).
+{
+  const profile = (job: Job): OasProfile => ({ sigma: 0.5, ptbw: 1e6 * (1 + (job.id % 50)) });
+  schedulerSpecs("oas FPFS, contention model", () => oasHeuristic("FPFS", { profile }), {
+    jobsOptions: { licenses: false },
+    executionModel: oasExecutionModel({ profile }),
+    numRuns: 12,
+  });
+}
 
 const jobs = [
   createJob({ id: 1, submit: 0, runtime: 100, cores: 4 }),
@@ -134,8 +143,24 @@ describe("the MIP's plan in the core engine", () => {
     const r = await solveOas(three, paper, { eta, theta: 6, profile, timeLimit: 30 });
     expect(r.status).toBe("optimal");
     expect(checkOasSchedule(three, paper, r.schedule, { eta, theta: 6, profile })).toEqual([]);
-    const executionModel = oasExecutionModel({ profile });
+    // The engine charges contention (eq. 5-7 over the running set); the MIP forbids
+    // saturation (eq. 22), so every slowdown it asks for must be 1.
+    const contention = oasExecutionModel({ profile });
+    const factors: number[] = [];
+    const executionModel = {
+      duration: contention.duration,
+      slowdowns: (
+        running: Parameters<NonNullable<typeof contention.slowdowns>>[0],
+        pl: typeof paper,
+      ) => {
+        const f = contention.slowdowns!(running, pl);
+        factors.push(...Array.from(f));
+        return f;
+      },
+    };
     const trace = simulate(three, paper, oasPlanScheduler(r.schedule, eta), { executionModel });
+    expect(factors.length).toBeGreaterThan(0);
+    expect(factors.every((f) => f === 1)).toBe(true);
     expect(checkSchedule(trace, { executionModel })).toEqual([]);
     expect(linkLoadViolations(trace, profile)).toEqual([]);
     const makespan = computeMetrics(trace).makespan;

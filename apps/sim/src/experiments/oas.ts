@@ -1,14 +1,13 @@
-import { computeMetrics, type Job, type Metrics, simulate } from "@sched/core";
+import { computeMetrics, type Job, type Metrics, type ScheduleTrace, simulate } from "@sched/core";
 import {
   OAS_RULES,
   type OasProfile,
   type OasRule,
   oasExecutionModel,
   oasHeuristic,
-  oasPlanScheduler,
   oasPlatform,
   oasWorkload,
-  solveOas,
+  runOas,
 } from "@sched/multicluster";
 import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment, ExperimentInstance, ExperimentRunResult } from "./experiment.js";
@@ -55,7 +54,11 @@ function oasPoint(which: number, seed: number, quick: boolean) {
   return { instance, profile };
 }
 
-/** Solve the MIP at slot size `fraction` x mean base time and run its plan in core's engine. */
+/**
+ * The package's OAS pipeline (`runOas`) at slot size `fraction` x mean base time: the six
+ * heuristics' runs and the slotted list schedules are the warm-start candidates, the MIP is
+ * solved, and its schedule and its start are run in core's engine.
+ */
 async function solveAndReplay(
   instance: ExperimentInstance,
   profile: (job: Job) => OasProfile,
@@ -64,22 +67,19 @@ async function solveAndReplay(
 ) {
   const { jobs, platform } = instance;
   const mean = jobs.reduce((s, j) => s + j.estimate, 0) / Math.max(1, jobs.length);
-  const r = await solveOas(jobs, platform, {
+  const run = await runOas(jobs, platform, {
     eta: fraction * mean,
     profile,
     timeLimit: quick ? OAS_QUICK_TIME_LIMIT : OAS_TIME_LIMIT,
   });
-  const replay = (compact: boolean) => {
-    if (r.schedule.length === 0) return undefined;
-    const trace = simulate(
-      jobs,
-      platform,
-      oasPlanScheduler(r.schedule, r.eta, { compact, profile }),
-      instance.executionModel === undefined ? {} : { executionModel: instance.executionModel },
-    );
-    return { metrics: computeMetrics(trace), trace };
+  const of = (trace: ScheduleTrace | null) =>
+    trace === null ? undefined : { metrics: computeMetrics(trace), trace };
+  return {
+    r: run.result,
+    atSlots: of(run.atSlots),
+    compacted: of(run.compacted),
+    best: of(run.best),
   };
-  return { r, atSlots: replay(false), compacted: replay(true) };
 }
 
 const orNaN = (x: number | null | undefined): number => x ?? Number.NaN;
@@ -96,7 +96,8 @@ const HEURISTICS: Readonly<Record<OasRule, string>> = {
 const OAS_POLICY = (): SchedulerChoice =>
   selfRunPolicy(
     "oas",
-    "OAS: the MIP of Blanco et al. solved by HiGHS, its plan run compacted in core's engine.",
+    "OAS: the MIP of Blanco et al. solved by HiGHS (warm-started from the heuristics' and list " +
+      "schedules), reported as the better compacted engine run of its schedule and its start.",
   );
 
 /** The comparison's policies: OAS, then the six heuristics (lower-case names). */
@@ -136,7 +137,9 @@ export const oasReproduction: Experiment = {
   title: "OAS (MIP, HiGHS) vs FCFS/SJF/BJF/FPFS/SPT/LPT on WL-1..WL-6 (3x2 multi-cluster)",
   description:
     "The OAS paper's comparison (Blanco et al.): makespan, mean response and utilization of " +
-    "OAS (the MIP, slot size 50% of the mean base time, its plan run compacted) and of the six " +
+    "OAS (the MIP, slot size 50% of the mean base time, warm-started with the best of the six " +
+    "heuristics' runs and the six slotted list schedules by compacted makespan; the value is " +
+    "the better compacted run of the solver's final schedule and that start) and of the six " +
     "heuristics (same link-aware allocation and cost model), per workload WL-1..WL-6 (the value " +
     `is the workload number; 3 and 6 with --quick); gap (HiGHS' relative gap, 0 when proven optimal) and solveTimeMs for OAS only. ${SHARED_DESCRIPTION}`,
   param: "workload",
@@ -154,20 +157,15 @@ export const oasReproduction: Experiment = {
   run: async ({ instance, value, seed, scheduler, quick }): Promise<ExperimentRunResult> => {
     const { profile } = oasPoint(value, seed, quick);
     if (scheduler.entry.name === "oas") {
-      const { r, compacted } = await solveAndReplay(
-        instance,
-        profile,
-        OAS_COMPARISON_FRACTION,
-        quick,
-      );
+      const { r, best } = await solveAndReplay(instance, profile, OAS_COMPARISON_FRACTION, quick);
       return {
         metrics: {
-          ...fromMetrics(compacted?.metrics),
+          ...fromMetrics(best?.metrics),
           solveTimeMs: r.solveTimeMs,
           gap: orNaN(r.gap),
         },
-        events: compacted?.trace.stats.events ?? 0,
-        decisions: compacted?.trace.stats.decisions ?? 0,
+        events: best?.trace.stats.events ?? 0,
+        decisions: best?.trace.stats.decisions ?? 0,
         schedulerMs: r.buildTimeMs + r.solveTimeMs,
       };
     }
@@ -200,7 +198,8 @@ export const oasSlotsReproduction: Experiment = {
     "The OAS paper's slot-size study (Blanco et al.): OAS on WL-3 with the slot size eta = " +
     "slotFraction x the mean base time (0.15..2.5; 0.5 and 2 with --quick). Metrics: " +
     "mipMakespan (the MIP's slotted makespan, slots x eta), makespan (its plan run by core's " +
-    "engine, each job at its slot), compactMakespan (the same plan compacted), gap (HiGHS' " +
+    "engine, each job at its slot), compactMakespan (the same plan compacted), bestMakespan " +
+    "(the better compacted run of the solver's schedule and its warm start), gap (HiGHS' " +
     `relative gap, 0 when proven optimal) and solveTimeMs. ${SHARED_DESCRIPTION}`,
   param: "slotFraction",
   values: (quick) => (quick ? OAS_QUICK_SLOT_FRACTIONS : OAS_SLOT_FRACTIONS),
@@ -210,18 +209,20 @@ export const oasSlotsReproduction: Experiment = {
     { key: "mipMakespan", title: "MIP makespan (s)", digits: 1 },
     { key: "makespan", title: "makespan (s)", digits: 1 },
     { key: "compactMakespan", title: "compacted makespan (s)", digits: 1 },
+    { key: "bestMakespan", title: "reported makespan (s)", digits: 1 },
     { key: "gap", title: "gap", digits: 4 },
     { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
   ],
   instance: (_fraction, seed, quick) => oasPoint(OAS_SLOT_WORKLOAD, seed, quick).instance,
   run: async ({ instance, value, seed, quick }): Promise<ExperimentRunResult> => {
     const { profile } = oasPoint(OAS_SLOT_WORKLOAD, seed, quick);
-    const { r, atSlots, compacted } = await solveAndReplay(instance, profile, value, quick);
+    const { r, atSlots, compacted, best } = await solveAndReplay(instance, profile, value, quick);
     return {
       metrics: {
         mipMakespan: orNaN(r.makespan),
         makespan: orNaN(atSlots?.metrics.makespan),
         compactMakespan: orNaN(compacted?.metrics.makespan),
+        bestMakespan: orNaN(best?.metrics.makespan),
         gap: orNaN(r.gap),
         solveTimeMs: r.solveTimeMs,
         eta: r.eta,
