@@ -67,12 +67,25 @@ const QUEUE_ORDER: SchedulerOptionSpec = {
   description: "Queue order (default fcfs); ties by submit time, then id.",
 };
 
+const SINGLE_MACHINE: SchedulerOptionSpec = {
+  key: "singleMachine",
+  type: "boolean",
+  description:
+    "Every job on one machine (the farm shape); a job no single machine can host is rejected (default false).",
+};
+
 /** The backfill options common to the presets, from typed `--opt` values. */
 function presetOptions(o: Readonly<Record<string, OptionValue>>): PresetOptions {
-  const out: { order?: OrderName; machineOrder?: MachineOrder; keepReservations?: boolean } = {};
+  const out: {
+    order?: OrderName;
+    machineOrder?: MachineOrder;
+    keepReservations?: boolean;
+    singleMachine?: boolean;
+  } = {};
   if (o.order !== undefined) out.order = o.order as OrderName;
   if (o.machineOrder !== undefined) out.machineOrder = o.machineOrder as MachineOrder;
   if (o.keepReservations !== undefined) out.keepReservations = o.keepReservations as boolean;
+  if (o.singleMachine !== undefined) out.singleMachine = o.singleMachine as boolean;
   return out;
 }
 
@@ -84,22 +97,25 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
   {
     name: "fcfs",
     description: "First come, first served: strict arrival order, no overtaking.",
-    options: [MACHINE_ORDER],
+    options: [MACHINE_ORDER, SINGLE_MACHINE],
     create: (o) =>
-      fcfs(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
+      fcfs({
+        ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
+        ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
+      }),
   },
   {
     name: "easy",
     description:
       "EASY backfilling: the first waiting job gets a reservation; later jobs start if they do not delay it.",
-    options: [QUEUE_ORDER, MACHINE_ORDER],
+    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE],
     create: (o) => easy(presetOptions(o)),
   },
   {
     name: "conservative",
     description:
       "Conservative backfilling: every job gets a reservation on arrival, compressed when jobs end early.",
-    options: [QUEUE_ORDER, MACHINE_ORDER],
+    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE],
     create: (o) => conservative(presetOptions(o)),
   },
   {
@@ -121,6 +137,7 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         description: "A job keeps its reservation until it starts (BF-unrm; default false).",
       },
       MACHINE_ORDER,
+      SINGLE_MACHINE,
     ],
     create: (o) =>
       backfill({
@@ -250,12 +267,13 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     (variant): SchedulerEntry => ({
       name: `bf-${variant}`,
       description: `Flexible backfilling BF-${variant} (the reservation ${variant === "rm" ? "follows the first job" : "stays with its job until it starts"}), queue ranked by the convergent heuristics (@sched/backfill + @sched/convergent's convergentPriority).`,
-      options: [MACHINE_ORDER],
+      options: [MACHINE_ORDER, SINGLE_MACHINE],
       create: (o) =>
         flexible({
           priority: convergentPriority(),
           variant,
           ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
+          ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
         }),
     }),
   ),

@@ -1,3 +1,4 @@
+import { createJob, identicalPool, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { chooseScheduler, SCHEDULERS } from "../src/schedulers.js";
 import { UsageError } from "../src/usage-error.js";
@@ -25,6 +26,28 @@ describe("scheduler registry", () => {
       ["machineOrder=index", "machineOrder=speed"],
     ]) {
       expect(() => chooseScheduler("fcfs", words, "run")).toThrow(UsageError);
+    }
+  });
+
+  it("passes singleMachine=true|false to the backfilling policies", () => {
+    // Two one-core machines and a two-core job: it runs only spread over both machines.
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
+    const pool = identicalPool(2);
+    const outcome = (name: string, words: string[]) => {
+      const c = chooseScheduler(name, words, "run");
+      return simulate(jobs, pool, c.entry.create(c.options)).records[0].outcome;
+    };
+    for (const name of ["fcfs", "easy", "conservative", "backfill", "bf-rm", "bf-unrm"]) {
+      const on = chooseScheduler(name, ["singleMachine=true"], "run");
+      expect(on.options).toEqual({ singleMachine: true });
+      expect(on.label).toBe(`${name}(singleMachine=true)`);
+      expect(on.entry.create(on.options).name).toMatch(/\+single$/);
+      const off = chooseScheduler(name, ["singleMachine=false"], "run");
+      expect(off.entry.create(off.options).name).not.toMatch(/\+single$/);
+      expect(() => chooseScheduler(name, ["singleMachine=yes"], "run")).toThrow(UsageError);
+      expect(outcome(name, ["singleMachine=true"])).toBe("rejected");
+      expect(outcome(name, ["singleMachine=false"])).toBe("completed");
+      expect(outcome(name, [])).toBe("completed");
     }
   });
 });

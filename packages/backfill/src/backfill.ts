@@ -1,5 +1,6 @@
 import {
   InvalidInputError,
+  type Job,
   type Platform,
   type Scheduler,
   type SchedulingContext,
@@ -177,8 +178,10 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
  * `order: "fcfs"`, a job's reservation never moves later while estimates are upper bounds of
  * run times (the head's, for EASY; every job's, for conservative).
  *
- * Complexity per event, Q waiting and R running jobs: O(R log R + Q log Q) to build the plan and
- * sort, plus O(S) per reservation or start and O(log S + window) per job checked (S segments
+ * Complexity per event, Q waiting and R running jobs: O(Q) to walk the queue (plus O(Q log Q)
+ * for an order other than FCFS), O(R) to build the plan (the running jobs' releases stay sorted
+ * between events, plus O(D) per job started or ended since, for D distinct estimated ends),
+ * O(S) per reservation or start and O(log S + window) per job checked (S segments
  * <= R + 2k + started).
  *
  * @throws InvalidInputError when an option is invalid (or a priority function returns NaN).
@@ -198,30 +201,40 @@ export function backfill(options?: BackfillOptions): BackfillScheduler {
   const cache = new PlatformCache(opts.machineOrder);
   const k = opts.reservations;
   const planner = new Plan();
-  // BF-unrm: ids of jobs that hold a kept reservation, in the order they got it.
+  // BF-unrm: ids of jobs that hold a kept reservation, in the order they got it (two buffers,
+  // swapped at every call, so that no call allocates one).
   let holders: number[] = [];
-  const last = new Map<number, number>();
+  let nextHolders: number[] = [];
+  // The reservations of the latest call: job ids and start times, the first `lastCount` entries
+  // (the arrays are never truncated, so that their storage is reused).
+  const lastIds: number[] = [];
+  const lastTimes: number[] = [];
+  let lastCount = 0;
 
   const schedule = (ctx: SchedulingContext) => {
     const view = ctx.view;
     cache.prepare(view.platform);
-    last.clear();
-    const rejected = rejectImpossible(ctx);
-    const waiting = waitingExcept(view.waiting, rejected);
+    lastCount = 0;
+    const rejected = ctx.arrived.length > 0 ? rejectImpossible(ctx) : null;
+    const all = view.waiting;
+    const waiting = rejected === null ? all : waitingExcept(all, rejected);
     if (waiting.length === 0) {
-      holders = [];
+      if (holders.length > 0) holders.length = 0;
       return;
     }
     let queue = opts.sorter(waiting, view);
     if (opts.keepReservations && holders.length > 0) queue = holdersFirst(queue, holders);
     const now = view.now;
+    // Free cores now, read again after every start.
+    let free = view.totalFreeCores;
 
     if (k === 0) {
-      for (const w of queue) {
-        if (readyTime(w.job) > now) break;
-        const alloc = cache.allocate(view, w.job);
+      for (let i = 0; i < queue.length; i++) {
+        const job = queue[i].job;
+        if (readyTime(job) > now) break;
+        const alloc = cache.allocate(view, job);
         if (alloc === null) break;
-        ctx.start(w.job.id, alloc);
+        ctx.start(job.id, alloc);
       }
       return;
     }
@@ -231,27 +244,43 @@ export function backfill(options?: BackfillOptions): BackfillScheduler {
     // after now), and jobs started before the build are in `view.running` already.
     let plan: Plan | null = null;
     let reserved = 0;
-    const nextHolders: number[] = [];
-    for (const w of queue) {
+    // The latest reservation, taken from the plan only when the plan is next asked (often it
+    // is not: no later job fits in the free cores now).
+    let pendJob: Job | null = null;
+    let pendStart = 0;
+    let pendEnd = 0;
+    if (nextHolders.length > 0) nextHolders.length = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const w = queue[i];
       const job = w.job;
-      const ready = readyTime(job);
-      const maybeNow = ready <= now && job.cores <= view.totalFreeCores;
-      if (!maybeNow && reserved >= k) continue;
+      const maybeNow = job.cores <= free && readyTime(job) <= now;
+      if (!maybeNow && reserved >= k) {
+        // Every job needs a core: with none free and no reservation left to make, no later
+        // job can start or reserve.
+        if (free === 0) break;
+        continue;
+      }
       if (plan === null) {
         if (maybeNow) {
           const alloc = cache.allocate(view, job);
           if (alloc !== null) {
             ctx.start(job.id, alloc);
+            free = view.totalFreeCores;
             continue;
           }
         }
         plan = planner.rebuild(view);
       } else if (maybeNow) {
         const d = cache.plannedDuration(ctx, w);
+        if (pendJob !== null) {
+          plan.change(pendJob, pendStart, pendEnd, -1);
+          pendJob = null;
+        }
         if (plan.fits(job, now, now + d)) {
           const alloc = cache.allocate(view, job);
           if (alloc !== null) {
             ctx.start(job.id, alloc);
+            free = view.totalFreeCores;
             plan.change(job, now, now + d, -1);
             continue;
           }
@@ -259,16 +288,26 @@ export function backfill(options?: BackfillOptions): BackfillScheduler {
       }
       if (reserved < k) {
         const d = cache.plannedDuration(ctx, w);
-        const t = plan.earliest(job, d, Math.max(ready, now));
+        if (pendJob !== null) {
+          plan.change(pendJob, pendStart, pendEnd, -1);
+          pendJob = null;
+        }
+        const t = plan.earliest(job, d, Math.max(readyTime(job), now));
         if (t !== Number.POSITIVE_INFINITY) {
-          plan.change(job, t, t + d, -1);
-          last.set(job.id, t);
+          pendJob = job;
+          pendStart = t;
+          pendEnd = t + d;
+          lastIds[lastCount] = job.id;
+          lastTimes[lastCount] = t;
+          lastCount++;
           reserved++;
           if (opts.keepReservations) nextHolders.push(job.id);
         }
       }
     }
+    const swap = holders;
     holders = nextHolders;
+    nextHolders = swap;
   };
 
   return {
@@ -276,10 +315,14 @@ export function backfill(options?: BackfillOptions): BackfillScheduler {
     reset(p: Platform) {
       cache.clear();
       cache.prepare(p);
-      holders = [];
-      last.clear();
+      holders.length = 0;
+      lastCount = 0;
     },
     schedule,
-    reservations: () => new Map(last),
+    reservations: () => {
+      const out = new Map<number, number>();
+      for (let i = 0; i < lastCount; i++) out.set(lastIds[i], lastTimes[i]);
+      return out;
+    },
   };
 }

@@ -62,14 +62,16 @@ export function conservativeSchedule(
   let released = Number.POSITIVE_INFINITY;
   // Per position of the compression pass: the end of the interval a moved reservation left.
   let vacated = new Float64Array(64);
+  // The smallest reservation start at the end of the previous call (Infinity: none).
+  let earliest = Number.POSITIVE_INFINITY;
 
-  const reserve = (ctx: SchedulingContext, w: WaitingJob): void => {
-    const now = ctx.view.now;
-    const d = cache.plannedDuration(ctx, w);
-    const t = plan.earliest(w.job, d, Math.max(readyTime(w.job), now));
+  // A reservation for `job`, just arrived (no progress), at the earliest start the plan allows.
+  const reserve = (ctx: SchedulingContext, job: Job, now: number): void => {
+    const d = cache.plannedFor(ctx, job, 0);
+    const t = plan.earliest(job, d, Math.max(readyTime(job), now));
     if (t === Number.POSITIVE_INFINITY) return;
-    plan.change(w.job, t, t + d, -1);
-    res.push({ job: w.job, start: t, end: t + d, after: Number.NEGATIVE_INFINITY });
+    plan.change(job, t, t + d, -1);
+    res.push({ job, start: t, end: t + d, after: Number.NEGATIVE_INFINITY });
   };
 
   const schedule = (ctx: SchedulingContext) => {
@@ -108,7 +110,9 @@ export function conservativeSchedule(
       compress = true;
       released = Number.POSITIVE_INFINITY;
     }
-    for (const r of res) if (r.start < now) compress = true;
+    // A reservation in the past (one that could not start at its time): `earliest` is the
+    // smallest start among the reservations kept by the previous call.
+    if (earliest < now) compress = true;
 
     if (compress && res.length > 0) {
       if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
@@ -178,34 +182,45 @@ export function conservativeSchedule(
     if (compress) released = Number.NEGATIVE_INFINITY;
 
     const arrived = ctx.arrived;
-    if (arrived.length > 0) {
+    if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
+      // Arrivals come in queue order: reserve them as they are.
+      for (let i = 0; i < arrived.length; i++) {
+        const job = arrived[i];
+        if (rejected === null || !rejected.has(job.id)) reserve(ctx, job, now);
+      }
+    } else if (arrived.length > 1) {
       const fresh: WaitingJob[] = [];
       for (const job of arrived) {
         if (rejected?.has(job.id)) continue;
         fresh.push({ job, progress: 0, preemptions: 0 });
       }
-      const ordered = !fcfsOrder && fresh.length > 1 ? sorter(fresh, view) : fresh;
-      for (const w of ordered) reserve(ctx, w);
+      const ordered = fresh.length > 1 ? sorter(fresh, view) : fresh;
+      for (const w of ordered) reserve(ctx, w.job, now);
     }
 
     let kept = 0;
+    // The earliest future reservation, for the timer below.
+    let next = Number.POSITIVE_INFINITY;
+    earliest = Number.POSITIVE_INFINITY;
     for (let i = 0; i < res.length; i++) {
       const r = res[i];
-      if (r.start <= now) {
+      const start = r.start;
+      if (start <= now) {
         const alloc = cache.allocate(view, r.job);
         if (alloc !== null) {
           ctx.start(r.job.id, alloc);
           held.set(r.job.id, r);
           continue;
         }
+      } else if (start < next) {
+        next = start;
       }
+      if (start < earliest) earliest = start;
       res[kept++] = r;
     }
-    res.length = kept;
+    if (kept < res.length) res.length = kept;
     // A reservation whose time is not an event (a job ran past its estimate, or a reserved job
     // planned on the slowest machine ran faster) still needs a call then: set a timer.
-    let next = Number.POSITIVE_INFINITY;
-    for (const r of res) if (r.start > now && r.start < next) next = r.start;
     if (next !== Number.POSITIVE_INFINITY && next !== wakeAt) {
       ctx.wakeAt(next);
       wakeAt = next;
@@ -222,6 +237,7 @@ export function conservativeSchedule(
       initialized = false;
       wakeAt = Number.NaN;
       released = Number.POSITIVE_INFINITY;
+      earliest = Number.POSITIVE_INFINITY;
     },
     schedule,
     reservations() {

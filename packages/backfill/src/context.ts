@@ -16,6 +16,9 @@ export class PlatformCache {
   private platform: Platform | null = null;
   order: Int32Array = new Int32Array(0);
   private slowest = 0;
+  // The one-part allocations on the slowest machine that planned durations are asked for, by
+  // core count (frozen, shared between calls so that asking allocates nothing).
+  private readonly onSlowest = new Map<number, Allocation>();
   private readonly rule: MachineOrder;
 
   constructor(rule: MachineOrder) {
@@ -31,6 +34,7 @@ export class PlatformCache {
     const ms = platform.machines;
     for (let i = 1; i < ms.length; i++) if (ms[i].speed < ms[s].speed) s = i;
     this.slowest = s;
+    this.onSlowest.clear();
   }
 
   /** An allocation for `job` now in this policy's machine order, or `null`; see `allocate`. */
@@ -49,12 +53,19 @@ export class PlatformCache {
    * estimate on a platform of identical machines).
    */
   plannedDuration(ctx: SchedulingContext, w: WaitingJob): number {
-    const d = ctx.view.duration(
-      w.job,
-      [{ machine: this.slowest, cores: w.job.cores }],
-      w.job.estimate,
-    );
-    return w.progress > 0 ? d * (1 - w.progress) : d;
+    return this.plannedFor(ctx, w.job, w.progress);
+  }
+
+  /** {@link PlatformCache.plannedDuration} of `job` with `progress` done. */
+  plannedFor(ctx: SchedulingContext, job: Job, progress: number): number {
+    const cores = job.cores;
+    let on = this.onSlowest.get(cores);
+    if (on === undefined) {
+      on = Object.freeze([Object.freeze({ machine: this.slowest, cores })]);
+      this.onSlowest.set(cores, on);
+    }
+    const d = ctx.view.duration(job, on, job.estimate);
+    return progress > 0 ? d * (1 - progress) : d;
   }
 }
 

@@ -1,5 +1,8 @@
 import type { Job, Platform, SchedulerView } from "@sched/core";
 import { AvailabilityProfile } from "./profile.js";
+import { ReleaseSet } from "./releases.js";
+
+const NONE: readonly PlannedInterval[] = [];
 
 /** A planned interval: `job` holds its cores (and licenses) during `[start, end)`. */
 export interface PlannedInterval {
@@ -16,104 +19,145 @@ export interface PlannedInterval {
  * interval.
  *
  * Internal to the package; one instance per scheduler, rebuilt in place at every event.
- * Building: O((R + V) log(R + V)) for R running jobs and V reservations.
+ * Building: without reservations, O(R) plus O(D) per running job that started or ended since
+ * the previous build (the releases are kept sorted between builds, see {@link ReleaseSet}, for
+ * D distinct release times); with V reservations, O((R + V) log(R + V)).
  */
 export class Plan {
   readonly cores = new AvailabilityProfile(0, 0);
   private readonly licenses = new Map<string, AvailabilityProfile>();
   private hasLicenses = false;
-  // Reused scratch arrays: change times and amounts.
-  private readonly ct: number[] = [];
-  private readonly ca: number[] = [];
+  // Reused scratch buffers: the cores profile's change times and amounts (typed, grown by
+  // doubling), and per license its change lists.
+  private ct = new Float64Array(64);
+  private ca = new Float64Array(64);
   private readonly lt = new Map<string, number[]>();
   private readonly la = new Map<string, number[]>();
+  private readonly licNow = new Map<string, number>();
+  private readonly releases = new ReleaseSet();
 
   /**
    * Rebuilds the plan in place at `view.now` from the running jobs plus `reservations`,
-   * reusing its buffers.
+   * reusing its buffers (no allocation once they are large enough, for a platform without
+   * licenses).
    */
-  rebuild(view: SchedulerView, reservations: Iterable<PlannedInterval> = []): this {
+  rebuild(view: SchedulerView, reservations: readonly PlannedInterval[] = NONE): this {
     const now = view.now;
     const platform = view.platform;
-    const ct = this.ct;
-    const ca = this.ca;
-    ct.length = 0;
-    ca.length = 0;
+    const running = view.running;
+    const nr = running.length;
+    const nv = reservations.length;
     const hasLicenses = platform.licenses.length > 0;
     this.hasLicenses = hasLicenses;
-    if (hasLicenses) {
-      if (
-        this.licenses.size !== platform.licenses.length ||
-        !platform.licenses.every((l) => this.licenses.has(l.name))
-      ) {
-        this.licenses.clear();
-        this.lt.clear();
-        this.la.clear();
-        for (const l of platform.licenses) {
-          this.licenses.set(l.name, new AvailabilityProfile(0, 0));
-          this.lt.set(l.name, []);
-          this.la.set(l.name, []);
-        }
-      }
-      for (const arr of this.lt.values()) arr.length = 0;
-      for (const arr of this.la.values()) arr.length = 0;
+    if (nv === 0) {
+      // The common case (the finite-depth policies): the running jobs' releases, kept sorted
+      // between events.
+      const rel = this.releases;
+      rel.sync(running);
+      this.cores.loadSorted(now, view.totalFreeCores, rel.times, rel.cores, rel.size);
+      if (hasLicenses) this.rebuildLicenses(view, platform, running, reservations);
+      return this;
     }
+    const need = nr + 2 * nv;
+    if (this.ct.length < need) {
+      let cap = this.ct.length * 2;
+      while (cap < need) cap *= 2;
+      this.ct = new Float64Array(cap);
+      this.ca = new Float64Array(cap);
+    }
+    const ct = this.ct;
+    const ca = this.ca;
+    let n = 0;
     let coresNow = view.totalFreeCores;
-    const licNow = hasLicenses ? new Map<string, number>() : null;
-    const hold = (job: Job, start: number, end: number) => {
-      if (start > now) {
-        ct.push(start);
-        ca.push(-job.cores);
+    // Running jobs already hold their cores: only their release is a change.
+    for (let i = 0; i < nr; i++) {
+      const r = running[i];
+      ct[n] = r.estimatedEnd;
+      ca[n] = r.job.cores;
+      n++;
+    }
+    for (let i = 0; i < nv; i++) {
+      const r = reservations[i];
+      const cores = r.job.cores;
+      if (r.start > now) {
+        ct[n] = r.start;
+        ca[n] = -cores;
+        n++;
       } else {
-        coresNow -= job.cores;
+        coresNow -= cores;
       }
-      ct.push(end);
-      ca.push(job.cores);
-      if (licNow !== null && job.licenses !== undefined) {
-        for (const name in job.licenses) {
-          const copies = job.licenses[name];
-          const t = this.lt.get(name);
-          const a = this.la.get(name);
-          if (t === undefined || a === undefined || !(copies > 0)) continue;
-          if (start > now) {
-            t.push(start);
-            a.push(-copies);
-          } else {
-            licNow.set(name, (licNow.get(name) ?? 0) - copies);
-          }
-          t.push(end);
-          a.push(copies);
-        }
+      ct[n] = r.end;
+      ca[n] = cores;
+      n++;
+    }
+    this.cores.load(now, coresNow, ct, ca, n);
+    if (hasLicenses) this.rebuildLicenses(view, platform, running, reservations);
+    return this;
+  }
+
+  /** The license part of {@link Plan.rebuild}. */
+  private rebuildLicenses(
+    view: SchedulerView,
+    platform: Platform,
+    running: SchedulerView["running"],
+    reservations: readonly PlannedInterval[],
+  ): void {
+    const now = view.now;
+    if (
+      this.licenses.size !== platform.licenses.length ||
+      !platform.licenses.every((l) => this.licenses.has(l.name))
+    ) {
+      this.licenses.clear();
+      this.lt.clear();
+      this.la.clear();
+      for (const l of platform.licenses) {
+        this.licenses.set(l.name, new AvailabilityProfile(0, 0));
+        this.lt.set(l.name, []);
+        this.la.set(l.name, []);
       }
-    };
-    const running = view.running;
+    }
+    for (const arr of this.lt.values()) arr.length = 0;
+    for (const arr of this.la.values()) arr.length = 0;
+    const licNow = this.licNow;
+    licNow.clear();
     for (let i = 0; i < running.length; i++) {
       const r = running[i];
-      // Running jobs already hold their cores: only their release is a change.
-      ct.push(r.estimatedEnd);
-      ca.push(r.job.cores);
-      if (licNow !== null && r.job.licenses !== undefined) {
-        for (const name in r.job.licenses) {
-          const copies = r.job.licenses[name];
-          const t = this.lt.get(name);
-          const a = this.la.get(name);
-          if (t === undefined || a === undefined || !(copies > 0)) continue;
-          t.push(r.estimatedEnd);
-          a.push(copies);
+      const lic = r.job.licenses;
+      if (lic === undefined) continue;
+      for (const name in lic) {
+        const copies = lic[name];
+        const t = this.lt.get(name);
+        const a = this.la.get(name);
+        if (t === undefined || a === undefined || !(copies > 0)) continue;
+        t.push(r.estimatedEnd);
+        a.push(copies);
+      }
+    }
+    for (let i = 0; i < reservations.length; i++) {
+      const r = reservations[i];
+      const lic = r.job.licenses;
+      if (lic === undefined) continue;
+      for (const name in lic) {
+        const copies = lic[name];
+        const t = this.lt.get(name);
+        const a = this.la.get(name);
+        if (t === undefined || a === undefined || !(copies > 0)) continue;
+        if (r.start > now) {
+          t.push(r.start);
+          a.push(-copies);
+        } else {
+          licNow.set(name, (licNow.get(name) ?? 0) - copies);
         }
+        t.push(r.end);
+        a.push(copies);
       }
     }
-    for (const r of reservations) hold(r.job, r.start, r.end);
-    this.cores.load(now, coresNow, ct, ca, ct.length);
-    if (licNow !== null) {
-      for (const l of platform.licenses) {
-        const t = this.lt.get(l.name) ?? [];
-        const a = this.la.get(l.name) ?? [];
-        const free = freeCopies(view, platform, l.name) + (licNow.get(l.name) ?? 0);
-        this.licenses.get(l.name)?.load(now, free, t, a, t.length);
-      }
+    for (const l of platform.licenses) {
+      const t = this.lt.get(l.name) ?? [];
+      const a = this.la.get(l.name) ?? [];
+      const free = freeCopies(view, platform, l.name) + (licNow.get(l.name) ?? 0);
+      this.licenses.get(l.name)?.load(now, free, t, a, t.length);
     }
-    return this;
   }
 
   /** Drops everything before `t` from every profile (see {@link AvailabilityProfile.trimBefore}). */

@@ -57,7 +57,7 @@ export interface FlexibleOptions {
   readonly machineOrder?: MachineOrder;
   /** Every job on one machine; see `BackfillOptions.singleMachine`. @defaultValue `false` */
   readonly singleMachine?: boolean;
-  /** @defaultValue `"bf-rm"` or `"bf-unrm"` */
+  /** @defaultValue `"bf-rm"` or `"bf-unrm"`, with `"+single"` appended for `singleMachine` */
   readonly name?: string;
 }
 
@@ -90,13 +90,14 @@ export function flexible(options: FlexibleOptions): BackfillScheduler {
       `is ${JSON.stringify(variant)}, expected "rm" or "unrm"`,
     );
   }
+  const singleMachine = options.singleMachine ?? false;
   const opts: BackfillOptions = {
     reservations: options.reservations ?? 1,
     order: { priority: options.priority },
     keepReservations: variant === "unrm",
     machineOrder: options.machineOrder ?? "index",
-    singleMachine: options.singleMachine ?? false,
-    name: options.name ?? `bf-${variant}`,
+    singleMachine,
+    name: options.name ?? `bf-${variant}${singleMachine === true ? "+single" : ""}`,
   };
   return backfill(opts);
 }

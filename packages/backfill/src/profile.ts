@@ -30,7 +30,9 @@ export class AvailabilityProfile {
   private times: Float64Array;
   private amounts: Float64Array;
   private n: number;
-  private readonly scratch: number[] = [];
+  // Scratch buffers of `load`: the sorted distinct change times and the amount at each.
+  private keys = new Float64Array(16);
+  private acc = new Float64Array(16);
   // Largest amount of each block of BLOCK consecutive segments, valid for the first `valid`
   // blocks (every change invalidates from the block it touches on): lets a search skip a whole
   // block of segments that all have too little free.
@@ -92,32 +94,115 @@ export class AvailabilityProfile {
         `are ${origin}/${free}, expected finite numbers`,
       );
     }
-    const idx = this.scratch;
-    idx.length = count;
-    for (let i = 0; i < count; i++) idx[i] = i;
-    idx.sort((a, b) => times[a] - times[b]);
-    this.grow(count + 1);
-    this.valid = 0;
-    this.times[0] = origin;
-    this.amounts[0] = free;
-    this.n = 1;
-    let level = free;
-    for (let r = 0; r < count; r++) {
-      const i = idx[r];
+    const n = this.sortChanges(origin, times, count);
+    const keys = this.keys;
+    const acc = this.acc;
+    // Sum the amounts per distinct time: each change adds to the first key equal to its time.
+    acc.fill(0, 0, n);
+    for (let i = 0; i < count; i++) {
       const amount = amounts[i];
       if (amount === 0) continue;
       const t = Math.max(times[i], origin);
-      level += amount;
-      const last = this.n - 1;
-      if (this.times[last] === t) {
-        this.amounts[last] = level;
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (keys[mid] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      acc[lo] += amount;
+    }
+    this.fill(origin, free, keys, acc, n);
+  }
+
+  /**
+   * Like {@link load} for changes already sorted by time without duplicates (`times[i] <
+   * times[i + 1]`): no sort, O(count). The arrays are read, not kept.
+   * @throws InvalidInputError when `origin` or `free` is not finite.
+   */
+  loadSorted(
+    origin: number,
+    free: number,
+    times: ArrayLike<number>,
+    amounts: ArrayLike<number>,
+    count: number,
+  ): void {
+    if (!Number.isFinite(origin) || !Number.isFinite(free)) {
+      throw new InvalidInputError(
+        WHERE,
+        "origin/free",
+        `are ${origin}/${free}, expected finite numbers`,
+      );
+    }
+    this.fill(origin, free, times, amounts, count);
+  }
+
+  /** The profile from `free` at `origin` and changes sorted by time (clamped to `origin`). */
+  private fill(
+    origin: number,
+    free: number,
+    keys: ArrayLike<number>,
+    acc: ArrayLike<number>,
+    n: number,
+  ): void {
+    this.grow(n + 1);
+    this.valid = 0;
+    const ts = this.times;
+    const as = this.amounts;
+    ts[0] = origin;
+    as[0] = free;
+    let level = free;
+    let m = 1;
+    for (let r = 0; r < n; r++) {
+      const a = acc[r];
+      if (a === 0) continue;
+      level += a;
+      const t = Math.max(keys[r], origin);
+      if (ts[m - 1] === t) {
+        as[m - 1] = level;
       } else {
-        this.times[this.n] = t;
-        this.amounts[this.n] = level;
-        this.n++;
+        ts[m] = t;
+        as[m] = level;
+        m++;
       }
     }
+    this.n = m;
     this.compact();
+  }
+
+  /**
+   * Copies the change times (clamped to `origin`) into `keys`, sorted ascending without
+   * duplicates, and returns how many distinct times there are. A native typed-array sort: no
+   * comparator calls and no allocation once the buffers are large enough.
+   */
+  private sortChanges(origin: number, times: ArrayLike<number>, count: number): number {
+    if (this.keys.length < count) {
+      let cap = this.keys.length * 2;
+      while (cap < count) cap *= 2;
+      this.keys = new Float64Array(cap);
+      this.acc = new Float64Array(cap);
+    }
+    const keys = this.keys;
+    for (let i = 0; i < count; i++) keys[i] = Math.max(times[i], origin);
+    if (count <= 32) {
+      // Insertion sort: cheaper than a native sort's call for the few running jobs of most events.
+      for (let i = 1; i < count; i++) {
+        const t = keys[i];
+        let j = i - 1;
+        while (j >= 0 && keys[j] > t) {
+          keys[j + 1] = keys[j];
+          j--;
+        }
+        keys[j + 1] = t;
+      }
+    } else if (count === keys.length) {
+      keys.sort();
+    } else {
+      keys.subarray(0, count).sort();
+    }
+    let n = 0;
+    for (let i = 0; i < count; i++) if (n === 0 || keys[i] !== keys[n - 1]) keys[n++] = keys[i];
+    return n;
   }
 
   /** Start of the profile (its first breakpoint). */

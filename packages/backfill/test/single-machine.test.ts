@@ -88,8 +88,9 @@ describe("singleMachine: hand-worked example on two 2-core machines", () => {
     expect(easy({ singleMachine: true }).name).toBe("easy+single");
     expect(conservative({ singleMachine: true }).name).toBe("conservative+single");
     expect(flexible({ priority: () => 0, variant: "unrm", singleMachine: true }).name).toBe(
-      "bf-unrm",
+      "bf-unrm+single",
     );
+    expect(flexible({ priority: () => 0, singleMachine: false }).name).toBe("bf-rm");
     expect(fcfs({ singleMachine: true }).name).toBe("fcfs+single");
     expect(() => backfill({ singleMachine: "yes" as unknown as boolean })).toThrow(
       /options\.singleMachine/,
