@@ -17,6 +17,9 @@ const shapes: [number, number][] = [
   [1000, 1000],
   [2000, 2000],
   [150, 1500],
+  [1500, 150],
+  [1000, 999],
+  [999, 1000],
 ];
 const options = (rows: number) => ({
   iterations: rows >= 2000 ? 5 : 15,

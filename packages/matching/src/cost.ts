@@ -21,7 +21,7 @@ export interface CostMatrix {
   readonly C: Float64Array;
   /** The multiplier applied (see {@link scaleFor}). */
   readonly scale: number;
-  /** Column minima of `C` and their first row (only when asked for and not transposed). */
+  /** Column minima of `C` and their first (lowest) row, when asked for. */
   readonly colMin: Float64Array | undefined;
   readonly argRow: Int32Array | undefined;
 }
@@ -29,10 +29,9 @@ export interface CostMatrix {
 /**
  * Validates the entries of a matrix whose shape is already checked and builds the internal
  * cost matrix in the same pass: `-scale * w` for eligible pairs, `+Infinity` otherwise,
- * transposed when `transposed` (then it is `cols x rows`). With `columnMinima` (square,
- * untransposed use only) it also returns each column's minimum and its lowest argmin row,
- * which the column reduction of the Jonker-Volgenant start needs: one pass over the matrix
- * instead of three.
+ * transposed when `transposed` (then it is `cols x rows`). With `columnMinima` it also returns
+ * each (internal) column's minimum and its lowest argmin row, which the column reduction of the
+ * Jonker-Volgenant start needs: one pass over the matrix instead of three.
  * @throws {InvalidInputError} on an entry that is NaN, `+Infinity` or not a number
  */
 export function buildCost(
@@ -88,19 +87,35 @@ export function buildCost(
       }
     }
   } else {
+    // Internal column i is external row i: its minimum is read along that row.
+    const cm = columnMinima ? new Float64Array(rows).fill(inf) : undefined;
+    const ar = columnMinima ? new Int32Array(rows).fill(-1) : undefined;
     for (let i = 0; i < rows; i++) {
       const base = i * cols;
+      let low = inf;
+      let at = -1;
       for (let j = 0; j < cols; j++) {
         const w = weights[base + j];
         if (w > 0) {
           if (w > max) max = w;
-          C[j * rows + i] = -w;
+          const c = -w;
+          C[j * rows + i] = c;
+          if (c < low) {
+            low = c;
+            at = j;
+          }
         } else {
           C[j * rows + i] = inf;
           if (!(w <= 0)) nan = true; // neither > 0 nor <= 0: NaN
         }
       }
+      if (cm !== undefined && ar !== undefined) {
+        cm[i] = low;
+        ar[i] = at;
+      }
     }
+    colMin = cm;
+    argRow = ar;
   }
   if (nan || !(max <= Number.MAX_VALUE)) {
     for (let k = 0; k < weights.length; k++) {

@@ -41,11 +41,12 @@
  *   nearest free real column (Jonker-Volgenant / Crouse style, `O(m)` per scanned row). If no
  *   free real column is reachable (nu does not grow), a new dummy column is created whose cost
  *   keeps (D1); (K) is preserved in both cases (proof in the method).
- * - {@link Engine.repairColumn}: a free real column with `v < 0` (after its row left, or a new
- *   column whose potential had to be lowered) violates (D3). A reverse Dijkstra from it either
- *   raises its potential to 0 or moves the "free" status along an even alternating path to the
- *   column where that is cheapest. Used by `imfs`, and by `mfs` after a column reduction on a
- *   square matrix without a perfect matching.
+ * - {@link Engine.repairColumn}: a free real column with `v < 0` violates (D3). A reverse
+ *   Dijkstra from it either raises its potential to 0 or moves the "free" status along an even
+ *   alternating path to the column where that is cheapest. Used by `mfs` after a column
+ *   reduction left free columns (square without a perfect matching, or nearly square).
+ * - `imfs` uses the bidirectional versions of both searches in `bidi.ts` (one event = one
+ *   search from both ends).
  * - {@link Engine.normalize}: shifts potentials between rows and columns (reduced costs
  *   unchanged) so that a column freed later needs only a short repair.
  *
@@ -521,166 +522,5 @@ export class Engine {
       }
     }
     v[bestEnd] = 0; // exactly 0 (it is 0 up to rounding)
-  }
-
-  /**
-   * Same contract as {@link Engine.repairColumn} (restores (D3) at the free real column `j0`
-   * whose potential is negative, keeping (D1), (D2), (K) and the set of matched rows; every
-   * processed row must be matched, and no row on a dummy may reach a free real column), but
-   * searches forward, reading the cost matrix row by row (contiguous in a row-major matrix)
-   * instead of column by column.
-   *
-   * It is a multi-source Dijkstra: every matched column `k` (real or dummy) starts with the
-   * label `-v[k] >= 0` (the cost of freeing it); a settled matched column passes its label to
-   * its row, which relaxes every column `c` by its reduced cost. Reaching `j0` at `delta` means
-   * the even alternating path from a source `k` to `j0` (each row moves one column on, `k`
-   * becomes free) costs `delta`; raising `v[j0]` to 0 costs `-v[j0]`; the cheaper is taken.
-   * Potentials: with `d` the label of a settled node and `delta` for every other node (a row
-   * shares its column's label), `v += d` on all columns and `u -= d` on all processed rows.
-   * A reduced cost changes by `d(row) - d(column)`, which is `>= 0`: for a settled row by
-   * Dijkstra's inequality `d(column) <= d(row) + reduced cost`, for an unsettled one because
-   * no label exceeds `delta` after capping. Matched pairs stay tight; a matched column ends at
-   * `v + d <= v - v = 0` (its label is at most its start `-v`); the freed source column at
-   * exactly 0; `j0` at `v[j0] + delta`, which is 0 when it stays free and `< 0` when it is
-   * taken. Other free real columns, which the search may reach (they are never expanded), end
-   * at `v + d`; those above 0 are put back to 0, since lowering a column potential only raises
-   * reduced costs. The even alternating path keeps the real part's size, and it never starts
-   * at a dummy (a row on a dummy cannot reach a free real column), so (K) holds.
-   * `O(rows + cols)` plus `O(cols)` per settled row.
-   *
-   * `imfs` uses this one: it reads rows (contiguous) where the reverse search reads columns,
-   * and on most benchmark plans it also settles fewer nodes (README, "Benchmarks").
-   *
-   * @param inS `inS[i] = 1` for processed rows.
-   */
-  repairColumnForward(j0: number, inS: Uint8Array): void {
-    const { n, m, C, u, v, colToRow, rowToCol, shortest, pathRow, remaining } = this;
-    const K = this.K;
-    const dummyCost = this.dummyCost;
-    const INF = Number.POSITIVE_INFINITY;
-    const settled = new Uint8Array(m + K);
-    // Remaining columns: real ones in [0, numReal), dummies in [m, m + numDummy).
-    let numReal = 0;
-    let numDummy = 0;
-    let lowest = INF;
-    let bestK = NONE;
-    for (let c = 0; c < m + K; c++) {
-      const s = colToRow[c] === NONE ? INF : -v[c];
-      shortest[c] = s;
-      pathRow[c] = NONE;
-      const k = c < m ? numReal++ : m + numDummy++;
-      remaining[k] = c;
-      if (s < lowest) {
-        lowest = s;
-        bestK = k;
-      }
-    }
-    const best = -v[j0];
-    let delta = best;
-    let moved = false;
-    const raw = this.raw;
-    const rowStride = raw ? this.rowStride : m;
-    const cs = raw ? this.colStride : 1;
-    const negScale = -this.scale;
-    for (;;) {
-      if (bestK === NONE || lowest >= best) break;
-      const c = remaining[bestK];
-      if (bestK < m) {
-        remaining[bestK] = remaining[--numReal];
-      } else {
-        numDummy--;
-        remaining[bestK] = remaining[m + numDummy];
-      }
-      settled[c] = 1;
-      if (c === j0) {
-        delta = lowest;
-        moved = true;
-        break;
-      }
-      const i = colToRow[c];
-      const shift = lowest - u[i];
-      lowest = INF;
-      bestK = NONE;
-      if (i === NONE) {
-        // Another free real column: it ends nothing useful and has no row to expand.
-        for (let k = 0; k < numReal; k++) {
-          const s = shortest[remaining[k]];
-          if (s < lowest) {
-            lowest = s;
-            bestK = k;
-          }
-        }
-      } else {
-        const base = i * rowStride;
-        for (let k = 0; k < numReal; k++) {
-          const j = remaining[k];
-          let s = shortest[j];
-          if (raw) {
-            const w = C[base + j * cs];
-            const t = shift + w * negScale - v[j];
-            if (t < s && w > 0) {
-              s = t;
-              shortest[j] = t;
-              pathRow[j] = i;
-            }
-          } else {
-            const t = shift + C[base + j] - v[j];
-            if (t < s) {
-              s = t;
-              shortest[j] = t;
-              pathRow[j] = i;
-            }
-          }
-          if (s < lowest) {
-            lowest = s;
-            bestK = k;
-          }
-        }
-      }
-      for (let k = m; k < m + numDummy; k++) {
-        const j = remaining[k];
-        let s = shortest[j];
-        if (i !== NONE) {
-          const t = shift + dummyCost[j - m] - v[j];
-          if (t < s) {
-            s = t;
-            shortest[j] = t;
-            pathRow[j] = i;
-          }
-        }
-        if (s < lowest) {
-          lowest = s;
-          bestK = k;
-        }
-      }
-    }
-    // Potentials: settled nodes move by their label, all others by delta.
-    for (let c = 0; c < m + K; c++) v[c] += settled[c] === 1 ? shortest[c] : delta;
-    for (let i = 0; i < n; i++) {
-      if (inS[i] === 0) continue;
-      const c = rowToCol[i];
-      u[i] -= settled[c] === 1 ? shortest[c] : delta;
-    }
-    // Other free real columns end at v + d >= v: those above 0 are lowered back to 0, which
-    // only raises reduced costs (one still below 0 awaits its own repair, as before).
-    for (let c = 0; c < m; c++) if (colToRow[c] === NONE && c !== j0 && v[c] > 0) v[c] = 0;
-    let freed = j0; // the column left free: j0 itself, or the source of the path
-    if (moved) {
-      // Flip the path: from j0 back to its source column, each row moves one column on.
-      let j = j0;
-      for (;;) {
-        const row = pathRow[j];
-        const prev = rowToCol[row];
-        rowToCol[row] = j;
-        colToRow[j] = row;
-        if (pathRow[prev] === NONE) {
-          colToRow[prev] = NONE;
-          freed = prev;
-          break;
-        }
-        j = prev;
-      }
-    }
-    v[freed] = 0; // exactly 0 (it is 0 up to rounding)
   }
 }

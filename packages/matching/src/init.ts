@@ -9,8 +9,8 @@ import { type Engine, NONE } from "./engine.js";
  * (so `u[i]` set to that value gives (D1)-(D2)), and matched columns have `v <= 0` (costs are
  * `<= 0` and potentials only decrease).
  *
- * With column minima given (square matrices only: column reduction) free columns may end with `v < 0`; the caller
- * repairs them after the Dijkstra phase (`Engine.repairColumn`). Without it, free columns keep
+ * With column minima given (square or nearly square matrices: column reduction) free columns
+ * may end with `v < 0`; the caller repairs them after the Dijkstra phase (`Engine.repairColumn`). Without it, free columns keep
  * `v = 0`: augmenting row reduction only lowers the potential of a column it assigns, and an
  * assigned column stays assigned.
  *

@@ -40,25 +40,30 @@ export function mfs(matrix: MatchingInput): ExactMatching {
   const transposed = rows > cols;
   const n = transposed ? cols : rows;
   const m = transposed ? rows : cols;
-  const square = n === m;
+  // Column reduction (the Jonker-Volgenant start) when the matrix is square or nearly so (at
+  // most one extra column per 128 rows). Without it, the last rows of a nearly square matrix need
+  // long augmenting paths (few free columns to end on): 1000 x 999 took twice as long as
+  // 1000 x 1000. It leaves free columns with negative potentials, repaired at the end; with more
+  // spare columns those repairs cost more than the reduction saves (README, "Benchmarks").
+  const reduce = (m - n) * 128 <= n;
   let engine: Engine;
   let scale: number;
-  if (!transposed && !square && matrix.weights instanceof Float64Array) {
+  if (!reduce && !transposed && matrix.weights instanceof Float64Array) {
     // Wide: no column reduction, so nothing to precompute; the engine reads the weights in
     // place (a copy would cost about as much as the whole solve).
     scale = scaleFor(validateInput(where, matrix));
     engine = new Engine(n, m, matrix.weights, { scale, rowStride: m, colStride: 1 });
     jvInit(engine, undefined, undefined);
   } else {
-    const cost = buildCost(where, matrix, transposed, square);
+    const cost = buildCost(where, matrix, transposed, reduce);
     scale = cost.scale;
     engine = new Engine(n, m, cost.C);
     jvInit(engine, cost.colMin, cost.argRow);
   }
   for (let i = 0; i < n; i++) if (engine.rowToCol[i] === NONE) engine.augmentRow(i);
-  if (square) {
-    // Column reduction may leave free columns (only when no perfect matching exists) with a
-    // negative potential; restore (D3) so the state is a certificate.
+  if (reduce) {
+    // Column reduction may leave free columns (when more columns than rows, or no perfect
+    // matching exists) with a negative potential; restore (D3) so the state is a certificate.
     let inS: Uint8Array | undefined;
     for (let j = 0; j < m; j++) {
       if (engine.colToRow[j] === NONE && engine.v[j] < 0) {

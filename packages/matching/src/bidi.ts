@@ -1,0 +1,570 @@
+import type { Engine } from "./engine.js";
+
+/** "No row / no column" (the value of `NONE` in engine.ts, kept local for the hot loops). */
+const NONE = -1;
+
+/**
+ * The relative cost of a backward step (reading a column of the row-major matrix, one cache line
+ * per entry) to a forward one (reading a row), per entry: the side with less weighted work so far
+ * takes the next step. Any value gives the same, exact result; tests set it to 0 (backward
+ * whenever possible) and to a huge value (forward only) to exercise both sides.
+ */
+export const searchTuning = { backwardCost: 3 };
+
+/**
+ * Bidirectional shortest augmenting path for `imfs`: the one exact repair a single event needs,
+ * searched from both ends at once (internal).
+ *
+ * ## The two repairs
+ * Every processed row is matched (to a real or a dummy column) and (D1)-(D3) hold (see
+ * `engine.ts`). Nodes are the processed rows and the columns; a row `i` leads to any column `c`
+ * other than its own at the reduced cost `rc(i, c) = C[i][c] - u[i] - v[c] >= 0`, a matched
+ * column leads to its row at cost 0.
+ * - **Add a row** (`r >= 0`, only when no real column is free: a job arrives on a full plan, or
+ *   a row lost its column). Cardinality cannot grow, so one row must end on a new dummy column
+ *   `T` of cost `D` = the largest potential of the other processed rows (as in
+ *   `Engine.augmentRow`). `r` gets `u[r] = min(D, min_c (C[r][c] - v[c]))`, so every arc is
+ *   non-negative, and the shortest path goes from `r` to `T`, entered from any row `i` (`r`
+ *   included) at cost `D - u[i]`.
+ * - **Repair a column** (`j0 >= 0`: a free real column with `v[j0] < 0`, after its row left
+ *   or for a new column). As in the forward repair of earlier versions: a super-source `S`
+ *   leads to every matched column `k` at cost `-v[k]` (freeing it) and to `j0` at `-v[j0]` (just
+ *   raising it); the shortest path from `S` to `j0` is the cheapest repair.
+ *
+ * ## The search
+ * The forward search settles columns in order of their distance from the source (reading one
+ * matrix row per settled column, contiguous), the backward search settles rows in order of their
+ * distance to the target (reading one matrix column per settled row, strided). The side with
+ * less (weighted) work so far takes the next step. A complete path is checked whenever a row is
+ * reached from the second side: when the forward search settles a row's column, with the row's
+ * tentative backward label, and when the backward search settles a row, with its column's
+ * tentative forward label (tentative labels are lengths of real paths). `mu`, the shortest
+ * complete path seen, is kept; the searches stop when `topF + topB >= mu` (the smallest unsettled
+ * labels of the two sides). Then `mu = delta`, the shortest distance: on a shortest path every
+ * node has `d_f < topF` (forward-settled) or `d_b < topB` (backward-settled), so some arc `x -> y`
+ * leads from a forward-settled node to a backward-settled one. If `y`'s row was settled backward
+ * after `x` was reached, `x` had already relaxed `y`, and the check at that settling saw a
+ * path no longer than this one; if before, expanding `y` relaxed `x`'s backward label (or `x`
+ * was already settled backward, with `d_b(x) <= rc + d_b(y)`), and the check when `x` was
+ * reached or settled saw it. Matched arcs (a column to its row) and the arcs from `S` and into
+ * `T` or `j0`, which are initial labels, are covered the same way.
+ *
+ * ## The potential update (why the certificate survives)
+ * With `theta = min(topF, delta)`, every node with `d_f < theta` is forward-settled and every
+ * node with `d_b < delta - theta` is backward-settled (as `delta <= topF + topB`). Then
+ *
+ *   P(x) = d_f(x)                          if d_f(x) < theta,
+ *          max(delta - d_b(x), theta)      otherwise,
+ *
+ * is computable from the settled labels, is a feasible potential (`P(y) <= P(x) + rc(x, y)` on
+ * every arc: check the four cases of `d_f` against `theta`, using `d_f(y) <= d_f(x) + rc`,
+ * `d_b(x) <= rc + d_b(y)` and `delta <= d_f(x) + rc + d_b(y)`), and equals `d_f` on the
+ * shortest path, whose arcs are therefore tight. A row has the potential of its column (the
+ * matched arc has cost 0 both ways), and `P <= d_f` everywhere. The update is the one of the
+ * one-sided searches with `min(d, delta)` replaced by `P`:
+ * - add a row: `u[i] += delta - P(i)`, `v[c] -= delta - P(c)` (`P(r) = 0`, `P(T) = delta`, so
+ *   `T` gets `v = 0`; potentials of columns only go down, so (D3) holds);
+ * - repair a column: `v[c] += P(c)`, `u[i] -= P(i)`; a matched column ends at
+ *   `v + P <= v + d_f <= v - v = 0`, `j0` at `v[j0] + delta` (0 when it stays free, the source
+ *   column of the path at exactly 0), and other free real columns that rose above 0 are put back
+ *   to 0 (lowering a column potential only raises reduced costs).
+ * New reduced costs are `rc + P(row) - P(column) >= 0` and 0 on the new matched pairs.
+ *
+ * With ties (zero reduced costs) the forward and backward halves can share a node, making the
+ * path a walk with a zero-cost cycle; the cycle is cut out (its arcs stay tight), which leaves a
+ * simple shortest path.
+ *
+ * Cardinality: adding a row ends on a dummy (no free real column exists, so `nu` is unchanged
+ * and (K) needs exactly one more dummy); repairing a column moves "free" along an even
+ * alternating path, which keeps the real part's size, as a row on a dummy cannot reach a free
+ * real column (the caller ensures it).
+ *
+ * `O(rows + cols)` plus `O(cols)` per forward and `O(rows)` per backward step.
+ */
+export function bidirectionalRepair(engine: Engine, r: number, j0: number): void {
+  const { n, m, C, u, v, colToRow, rowToCol, dummyCost } = engine;
+  const K = engine.K;
+  const M = m + K; // columns, dummies included
+  const INF = Number.POSITIVE_INFINITY;
+  const addRow = r >= 0;
+  const raw = engine.raw;
+  const rowStride = raw ? engine.rowStride : m;
+  const cs = raw ? engine.colStride : 1;
+  const negScale = -engine.scale;
+  /** Reduced cost of row i on column c (real or dummy). */
+  const reduced = (i: number, c: number): number => {
+    if (c >= m) return dummyCost[c - m] - u[i] - v[c];
+    if (!raw) return C[i * rowStride + c] - u[i] - v[c];
+    const w = C[i * rowStride + c * cs];
+    return w > 0 ? w * negScale - u[i] - v[c] : INF;
+  };
+
+  // Forward side: labels on columns; a settled matched column passes its label to its row.
+  const fLabel = new Float64Array(M).fill(INF);
+  const pathRow = new Int32Array(M).fill(NONE); // the row that gave a column its label
+  const fSettled = new Uint8Array(M);
+  // The search loop reads every column in index order (contiguous, no index list): an unsettled
+  // column has key = its label and vs = its potential; a settled (or excluded) one has key = +Inf
+  // (never the minimum) and vs = -Inf (so that its new label, +Inf, never wins).
+  const key = new Float64Array(M);
+  const vs = new Float64Array(M);
+  let open = 0; // unsettled columns with a finite label or a row (work measure)
+  // Backward side: labels on rows (distance to the target); a settled row passes it to its column.
+  const bLabel = new Float64Array(n).fill(INF);
+  const bNext = new Int32Array(n).fill(NONE); // the column a row moves to on its way to the target
+  const bOpen = new Uint8Array(n); // rows the backward search may still settle
+  const bColLabel = new Float64Array(M).fill(INF);
+
+  let mu = INF; // length of the shortest complete path seen
+  let meetRow = NONE; // that path: forward part up to meetRow, backward chain (bNext) after it
+  let terminal: number;
+  let D = 0;
+  let topF = INF;
+  let best = NONE;
+
+  for (let i = 0; i < n; i++) if (rowToCol[i] !== NONE) bOpen[i] = 1;
+  if (addRow) {
+    terminal = M; // the new dummy column
+    let maxU = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i++) if (bOpen[i] === 1 && u[i] > maxU) maxU = u[i];
+    D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
+    // u[r]: the largest value that keeps r's arcs (to every column and to T) non-negative.
+    u[r] = 0;
+    let ur = D;
+    for (let c = 0; c < M; c++) {
+      const t = reduced(r, c);
+      fLabel[c] = t;
+      if (t < ur) ur = t;
+    }
+    u[r] = ur;
+    for (let c = 0; c < M; c++) {
+      if (fLabel[c] !== INF) {
+        fLabel[c] -= ur;
+        pathRow[c] = r;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      if (bOpen[i] === 1) {
+        bLabel[i] = D - u[i];
+        bNext[i] = terminal;
+      }
+    }
+    bOpen[r] = 1;
+    bLabel[r] = D - ur;
+    bNext[r] = terminal;
+    mu = D - ur; // r itself takes the new dummy
+    meetRow = r;
+  } else {
+    terminal = j0;
+    for (let c = 0; c < M; c++) if (c !== j0 && colToRow[c] !== NONE) fLabel[c] = -v[c];
+    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
+    bColLabel[j0] = 0;
+    for (let i = 0; i < n; i++) {
+      if (bOpen[i] === 1) {
+        bLabel[i] = reduced(i, j0);
+        bNext[i] = j0;
+      }
+    }
+  }
+  for (let c = 0; c < M; c++) {
+    key[c] = fLabel[c];
+    vs[c] = v[c];
+    if (fLabel[c] < topF) {
+      topF = fLabel[c];
+      best = c;
+    }
+  }
+  open = M;
+  if (!addRow) {
+    key[j0] = INF;
+    vs[j0] = Number.NEGATIVE_INFINITY;
+    open--;
+  }
+  let topB = INF;
+  let bestRow = NONE;
+  for (let i = 0; i < n; i++) {
+    if (bOpen[i] === 1 && bLabel[i] < topB) {
+      topB = bLabel[i];
+      bestRow = i;
+    }
+  }
+
+  const BACKWARD_COST = searchTuning.backwardCost;
+  let fWork = 0;
+  let bWork = 0;
+  while (topF + topB < mu) {
+    if (topB === INF || (topF !== INF && fWork <= bWork)) {
+      // Forward step: settle column c, read its row.
+      const c = best;
+      const dc = topF;
+      fSettled[c] = 1;
+      key[c] = INF;
+      vs[c] = Number.NEGATIVE_INFINITY;
+      open--;
+      fWork += open;
+      const i = colToRow[c];
+      topF = INF;
+      best = NONE;
+      if (i === NONE) {
+        // A free real column other than j0: a dead end.
+        best = argMin(key, M);
+        topF = best === NONE ? INF : key[best];
+        continue;
+      }
+      if (dc + bLabel[i] < mu) {
+        mu = dc + bLabel[i];
+        meetRow = i;
+      }
+      const shift = dc - u[i];
+      const base = i * rowStride;
+      best =
+        raw && cs === 1
+          ? relaxRowRaw(C, base, m, shift, negScale, key, vs, fLabel, pathRow, i)
+          : relaxRow(C, base, cs, raw, m, shift, negScale, key, vs, fLabel, pathRow, i);
+      if (M > m) best = relaxDummies(dummyCost, m, M, shift, key, vs, fLabel, pathRow, i, best);
+      topF = best === NONE ? INF : key[best];
+    } else {
+      // Backward step: settle row i, label its column, read that column.
+      const i = bestRow;
+      const di = topB;
+      bOpen[i] = 0;
+      const ownCol = rowToCol[i];
+      const fi = i === r ? 0 : fLabel[ownCol]; // tentative forward label: a real path too
+      if (fi + di < mu) {
+        mu = fi + di;
+        meetRow = i;
+      }
+      topB = INF;
+      bestRow = NONE;
+      bWork += BACKWARD_COST * n;
+      if (ownCol === NONE) {
+        // r (adding a row): no column to pass its label to.
+        bestRow = argMinOpen(bLabel, bOpen, n);
+      } else {
+        const c = ownCol;
+        bColLabel[c] = di;
+        const shift = di - v[c];
+        bestRow =
+          c >= m
+            ? relaxDummyColumn(shift + dummyCost[c - m], n, u, bOpen, bLabel, bNext, c)
+            : relaxColumn(
+                C,
+                c * cs,
+                rowStride,
+                raw,
+                n,
+                shift,
+                negScale,
+                u,
+                bOpen,
+                bLabel,
+                bNext,
+                c,
+              );
+      }
+      topB = bestRow === NONE ? INF : bLabel[bestRow];
+    }
+  }
+
+  // Potentials (see the header): P per column, a row takes its column's.
+  const delta = mu;
+  const theta = Math.min(topF, delta);
+  const P = new Float64Array(M);
+  for (let c = 0; c < M; c++) {
+    if (fSettled[c] === 1 && fLabel[c] < theta) {
+      P[c] = fLabel[c];
+    } else if (bColLabel[c] !== INF) {
+      const p = delta - bColLabel[c];
+      P[c] = Math.max(p, theta);
+    } else {
+      P[c] = theta;
+    }
+  }
+  if (addRow) {
+    for (let c = 0; c < M; c++) v[c] -= delta - P[c];
+    for (let i = 0; i < n; i++) {
+      const c = rowToCol[i];
+      if (c !== NONE) u[i] += delta - P[c];
+    }
+    u[r] += delta;
+    dummyCost[K] = D;
+    v[M] = 0;
+    colToRow[M] = NONE;
+    engine.K = K + 1;
+  } else {
+    for (let c = 0; c < M; c++) v[c] += P[c];
+    for (let i = 0; i < n; i++) {
+      const c = rowToCol[i];
+      if (c !== NONE) u[i] -= P[c];
+    }
+    for (let c = 0; c < m; c++) if (colToRow[c] === NONE && c !== j0 && v[c] > 0) v[c] = 0;
+  }
+
+  if (meetRow === NONE) {
+    v[j0] = 0; // raised (exactly 0; it is 0 up to rounding)
+    return;
+  }
+  // The path as (row, its new column) pairs from its source to the terminal.
+  const walkRow: number[] = [];
+  const walkCol: number[] = [];
+  let source = NONE; // repairing a column: the column the path frees
+  for (let x = meetRow; ; ) {
+    if (x === r) break;
+    const c = rowToCol[x];
+    const p = pathRow[c];
+    if (p === NONE) {
+      source = c;
+      break;
+    }
+    walkRow.push(p);
+    walkCol.push(c);
+    x = p;
+  }
+  walkRow.reverse();
+  walkCol.reverse();
+  for (let x = meetRow, c = bNext[meetRow]; ; ) {
+    walkRow.push(x);
+    walkCol.push(c);
+    if (c === terminal) break;
+    x = colToRow[c];
+    c = bNext[x];
+  }
+  const len = cutCycles(walkRow, walkCol, n);
+  if (source !== NONE) colToRow[source] = NONE;
+  for (let q = 0; q < len; q++) {
+    rowToCol[walkRow[q]] = walkCol[q];
+    colToRow[walkCol[q]] = walkRow[q];
+  }
+  if (source !== NONE) v[source] = 0; // exactly 0 (it is 0 up to rounding)
+}
+
+/**
+ * Cuts the cycles out of an alternating walk given as (row, its new column) pairs in walk
+ * order: when a row occurs again, the moves from its first occurrence up to (not including) the
+ * new one are dropped, so every row keeps only its last move and the walk stays consistent (each
+ * kept move's column was the old column of the next kept row). The result is compacted in place;
+ * returns its length. Rows are integers in `[0, rows)`.
+ */
+export function cutCycles(walkRow: number[], walkCol: number[], rows: number): number {
+  const at = new Int32Array(rows).fill(NONE);
+  let len = 0;
+  for (let q = 0; q < walkRow.length; q++) {
+    const x = walkRow[q];
+    const c = walkCol[q];
+    const prev = at[x];
+    if (prev !== NONE) {
+      for (let z = prev; z < len; z++) at[walkRow[z]] = NONE;
+      len = prev;
+    }
+    walkRow[len] = x;
+    walkCol[len] = c;
+    at[x] = len;
+    len++;
+  }
+  return len;
+}
+
+// The hot loops, as small functions of their own: each is optimized once with stable type
+// feedback, whichever kind of repair calls it (one large function deoptimized repeatedly when
+// the two repairs alternated). Each returns the index with the smallest label afterwards
+// (lowest index on ties), or NONE when every label is +Infinity.
+
+/** Forward step on raw weights with unit column stride: relaxes every column from row `i`. */
+function relaxRowRaw(
+  C: Float64Array,
+  base: number,
+  m: number,
+  shift: number,
+  negScale: number,
+  key: Float64Array,
+  vs: Float64Array,
+  fLabel: Float64Array,
+  pathRow: Int32Array,
+  i: number,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let j = 0; j < m; j++) {
+    let s = key[j];
+    const w = C[base + j];
+    const t = shift + w * negScale - vs[j];
+    // Eligibility second: "t < s" is mostly false and well predicted.
+    if (t < s && w > 0) {
+      s = t;
+      key[j] = t;
+      fLabel[j] = t;
+      pathRow[j] = i;
+    }
+    if (s < low) {
+      low = s;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/** Forward step, general case: raw weights with any column stride, or prebuilt costs. */
+function relaxRow(
+  C: Float64Array,
+  base: number,
+  cs: number,
+  raw: boolean,
+  m: number,
+  shift: number,
+  negScale: number,
+  key: Float64Array,
+  vs: Float64Array,
+  fLabel: Float64Array,
+  pathRow: Int32Array,
+  i: number,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let j = 0; j < m; j++) {
+    let s = key[j];
+    let t: number;
+    if (raw) {
+      const w = C[base + j * cs];
+      t = w > 0 ? shift + w * negScale - vs[j] : Number.POSITIVE_INFINITY;
+    } else {
+      t = shift + C[base + j] - vs[j];
+    }
+    if (t < s) {
+      s = t;
+      key[j] = t;
+      fLabel[j] = t;
+      pathRow[j] = i;
+    }
+    if (s < low) {
+      low = s;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/** Forward step, dummy columns `m .. M-1` (cost independent of the row); `best` so far. */
+function relaxDummies(
+  dummyCost: Float64Array,
+  m: number,
+  M: number,
+  shift: number,
+  key: Float64Array,
+  vs: Float64Array,
+  fLabel: Float64Array,
+  pathRow: Int32Array,
+  i: number,
+  best: number,
+): number {
+  let low = best === NONE ? Number.POSITIVE_INFINITY : key[best];
+  for (let j = m; j < M; j++) {
+    let s = key[j];
+    const t = shift + dummyCost[j - m] - vs[j];
+    if (t < s) {
+      s = t;
+      key[j] = t;
+      fLabel[j] = t;
+      pathRow[j] = i;
+    }
+    if (s < low) {
+      low = s;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/** Backward step: relaxes every open row through real column `c` (its entries at `colBase`). */
+function relaxColumn(
+  C: Float64Array,
+  colBase: number,
+  rowStride: number,
+  raw: boolean,
+  n: number,
+  shift: number,
+  negScale: number,
+  u: Float64Array,
+  bOpen: Uint8Array,
+  bLabel: Float64Array,
+  bNext: Int32Array,
+  c: number,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let q = 0; q < n; q++) {
+    if (bOpen[q] === 0) continue;
+    let s = bLabel[q];
+    let t: number;
+    if (raw) {
+      const w = C[colBase + q * rowStride];
+      t = w > 0 ? shift + w * negScale - u[q] : Number.POSITIVE_INFINITY;
+    } else {
+      t = shift + C[colBase + q * rowStride] - u[q];
+    }
+    if (t < s) {
+      s = t;
+      bLabel[q] = t;
+      bNext[q] = c;
+    }
+    if (s < low) {
+      low = s;
+      best = q;
+    }
+  }
+  return best;
+}
+
+/** Backward step through dummy column `c` (`t0` = label + cost - potential of the column). */
+function relaxDummyColumn(
+  t0: number,
+  n: number,
+  u: Float64Array,
+  bOpen: Uint8Array,
+  bLabel: Float64Array,
+  bNext: Int32Array,
+  c: number,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let q = 0; q < n; q++) {
+    if (bOpen[q] === 0) continue;
+    let s = bLabel[q];
+    const t = t0 - u[q];
+    if (t < s) {
+      s = t;
+      bLabel[q] = t;
+      bNext[q] = c;
+    }
+    if (s < low) {
+      low = s;
+      best = q;
+    }
+  }
+  return best;
+}
+
+/** Index of the smallest of `a[0 .. length-1]` (NONE if all are +Infinity). */
+function argMin(a: Float64Array, length: number): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let k = 0; k < length; k++) {
+    if (a[k] < low) {
+      low = a[k];
+      best = k;
+    }
+  }
+  return best;
+}
+
+/** Index of the smallest `a[k]` with `open[k] = 1` (NONE if none is finite). */
+function argMinOpen(a: Float64Array, open: Uint8Array, length: number): number {
+  let low = Number.POSITIVE_INFINITY;
+  let best = NONE;
+  for (let k = 0; k < length; k++) {
+    if (open[k] === 1 && a[k] < low) {
+      low = a[k];
+      best = k;
+    }
+  }
+  return best;
+}
