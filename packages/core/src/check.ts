@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
+import { maxCoresOf } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
 import type { Allocation, Job, License, Platform } from "./types.js";
 
@@ -21,7 +22,7 @@ export type ViolationKind =
   | "lost"
   /** Two intervals of one job overlap. */
   | "overlap"
-  /** An allocation whose cores do not add up to `job.cores`, a repeated machine or a part < 1 core. */
+  /** An allocation whose cores do not add up to `job.cores` (a moldable job: outside `job.cores .. job.maxParallelism`), a repeated machine or a part < 1 core. */
   | "allocation"
   /** An allocation part on a machine the platform does not have. */
   | "unknown-machine"
@@ -57,7 +58,8 @@ const WHERE = "@sched/core/checkSchedule";
  * time, license copies over time (floating pool; node-locked per machine, on the allocation's
  * first machine), starts before submit or ready time, work not conserved across preemptions,
  * late admitted deadline jobs (with `deadlinesAreHard`), lost jobs, overlapping intervals,
- * allocations that do not give `job.cores` cores, unknown machines. An empty array means valid.
+ * allocations that do not give `job.cores` cores (moldable jobs: `job.cores` to
+ * `job.maxParallelism`), unknown machines. An empty array means valid.
  * Violations are sorted by time, then job id, then kind.
  *
  * Complexity: O(I log I) for I interval parts.
@@ -206,12 +208,15 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
         cores += part.cores;
         use(m, iv.start, iv.end, part.cores, id);
       }
-      if (cores !== job.cores) {
+      const most = maxCoresOf(job);
+      if (cores < job.cores || cores > most) {
         add(
           "allocation",
           id,
           iv.start,
-          `allocation gives ${cores} cores, the job needs ${job.cores}`,
+          most === job.cores
+            ? `allocation gives ${cores} cores, the job needs ${job.cores}`
+            : `allocation gives ${cores} cores, the moldable job takes ${job.cores} to ${most}`,
         );
         valid = false;
       }

@@ -19,7 +19,7 @@ export {
   type ExecutionModel,
   type RunningSetEntry,
 } from "./execution.js";
-export { createJob, JOB_FIELDS, type JobSpec, validateJobs } from "./job.js";
+export { createJob, JOB_FIELDS, type JobSpec, maxCoresOf, validateJobs } from "./job.js";
 export { ResourceLedger } from "./ledger.js";
 export {
   computeMetrics,

@@ -166,3 +166,22 @@ export const JOB_FIELDS = [
   "partition",
   "priority",
 ] as const satisfies readonly (keyof Job)[];
+
+/**
+ * The most cores an allocation of `job` may give: `job.maxParallelism` when it exceeds
+ * `job.cores` (a moldable job: the policy picks any total from `job.cores` to
+ * `job.maxParallelism` when it starts the job), else `job.cores` (a rigid job). The ledger,
+ * `checkSchedule` and the metrics' core-seconds follow this rule.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * maxCoresOf(createJob({ id: 1, submit: 0, runtime: 10, cores: 1, maxParallelism: 8 })); // 8
+ * maxCoresOf(createJob({ id: 2, submit: 0, runtime: 10, cores: 4 })); // 4
+ * ```
+ */
+export function maxCoresOf(job: Job): number {
+  const m = job.maxParallelism;
+  return m !== undefined && m > job.cores ? m : job.cores;
+}

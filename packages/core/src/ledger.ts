@@ -1,4 +1,5 @@
 import { ConstraintViolationError } from "@sched/errors";
+import { maxCoresOf } from "./job.js";
 import type { Allocation, Job, Platform } from "./types.js";
 
 /**
@@ -7,7 +8,8 @@ import type { Allocation, Job, Platform } from "./types.js";
  * against it and throws before changing anything; `give` returns what `take` took.
  *
  * Rules: an allocation is a non-empty list of parts on distinct, existing machines, each of
- * at least one core, summing to `job.cores`. A floating license must be usable on every machine
+ * at least one core, summing to `job.cores` (a moldable job, one with `maxParallelism` above
+ * `cores`, may take any total from `job.cores` to `job.maxParallelism`; see {@link maxCoresOf}). A floating license must be usable on every machine
  * of the allocation and draws on the shared pool; a node-locked license is taken on the
  * allocation's FIRST machine (where the job's master process runs), from that machine's copies.
  *
@@ -175,12 +177,15 @@ export class ResourceLedger {
       }
       sum += c;
     }
-    if (sum !== job.cores) {
+    const most = maxCoresOf(job);
+    if (sum < job.cores || sum > most) {
       throw new ConstraintViolationError(
         where,
         id,
         "allocation",
-        `gives ${sum} cores, the job needs ${job.cores}`,
+        most === job.cores
+          ? `gives ${sum} cores, the job needs ${job.cores}`
+          : `gives ${sum} cores, the moldable job takes ${job.cores} to ${most}`,
       );
     }
     const licenses = job.licenses;

@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
-import type { Platform } from "./types.js";
+import type { Allocation, Platform } from "./types.js";
 
 /**
  * Metrics of a schedule. Rates are fractions in [0, 1] (multiply by 100 for %). A value that
@@ -89,7 +89,9 @@ export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {
 /**
  * Metrics of plain job records (for instance a trace read back from SWF, where allocations may
  * be empty): `capacity` is the platform, or just its total core count (then `machineUsage` and
- * license usage are NaN). Core-seconds use `job.cores` per interval.
+ * license usage are NaN). Core-seconds use the cores of each interval's allocation (`job.cores`
+ * when the allocation is empty; the two differ only for a moldable job given more than
+ * `job.cores`).
  *
  * Complexity: O(R + I log I).
  *
@@ -147,7 +149,7 @@ export function metricsOf(
     for (const iv of r.intervals) {
       const len = iv.end - iv.start;
       ran += len;
-      coreSeconds += len * job.cores;
+      coreSeconds += len * coresOf(iv.allocation, job.cores);
       if (iv.start < firstStart) firstStart = iv.start;
       if (iv.end > lastEnd) lastEnd = iv.end;
     }
@@ -354,4 +356,12 @@ function licenseUsageOf(
     totalCapacity += capacity;
   }
   return totalCapacity > 0 ? totalUsed / totalCapacity : Number.NaN;
+}
+
+/** Cores an interval's allocation gives, `fallback` for an empty allocation (SWF records). */
+function coresOf(allocation: Allocation, fallback: number): number {
+  if (allocation === undefined || allocation.length === 0) return fallback;
+  let sum = 0;
+  for (let i = 0; i < allocation.length; i++) sum += allocation[i]!.cores;
+  return sum;
 }

@@ -5,6 +5,7 @@ import { OAS_RULES, type OasRule } from "./oas-heuristics.js";
 import { runOas } from "./oas-run.js";
 import { multiClusterPlatform } from "./platform.js";
 import { type SpaceSharingPolicy, simulateSpaceSharing } from "./space-sharing.js";
+import { simulateSpaceSharingOnCore } from "./space-sharing-core.js";
 import { moldableWorkload, type OasWorkload, oasWorkload } from "./workloads.js";
 
 /** Options of {@link spaceSharingExperiment}. */
@@ -27,6 +28,12 @@ export interface SpaceSharingExperimentOptions {
   readonly heterogeneousSpeeds?: readonly number[];
   /** @defaultValue `1` */
   readonly seed?: number;
+  /**
+   * `"own"`: the package's own simulator (`simulateSpaceSharing`, processors released one by
+   * one); `"core"`: core's engine (`simulateSpaceSharingOnCore`, see its differences).
+   * @defaultValue `"own"`
+   */
+  readonly engine?: "own" | "core";
 }
 
 /** One row of {@link spaceSharingExperiment}. */
@@ -79,11 +86,12 @@ export function spaceSharingExperiment(
           seed: options.seed ?? 1,
         });
         for (const policy of ["dynamic", "adaptive"] as const) {
-          const r = simulateSpaceSharing(jobs, platform, {
-            policy,
-            backgroundLoad,
-            seed: options.seed ?? 1,
-          });
+          const opts = { policy, backgroundLoad, seed: options.seed ?? 1 };
+          const r =
+            options.engine === "core"
+              ? simulateSpaceSharingOnCore(jobs, platform, opts)
+              : simulateSpaceSharing(jobs, platform, opts);
+          const completed = "records" in r ? r.records.length : r.completed;
           rows.push({
             policy,
             heterogeneous,
@@ -92,7 +100,7 @@ export function spaceSharingExperiment(
             meanResponse: r.meanResponse,
             utilization: r.utilization,
             makespan: r.makespan,
-            jobs: r.records.length,
+            jobs: completed,
           });
         }
       }

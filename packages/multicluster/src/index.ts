@@ -86,6 +86,16 @@ export {
   simulateSpaceSharing,
 } from "./space-sharing.js";
 export {
+  type LocalMachineOf,
+  processorPlatform,
+  type SpaceSharingCoreResult,
+  type SpaceSharingExecutionModelOptions,
+  type SpaceSharingSchedulerOptions,
+  simulateSpaceSharingOnCore,
+  spaceSharingExecutionModel,
+  spaceSharingScheduler,
+} from "./space-sharing-core.js";
+export {
   type MoldableWorkloadOptions,
   moldableWorkload,
   type OasWorkload,

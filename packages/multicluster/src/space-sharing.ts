@@ -33,6 +33,13 @@ export interface SpaceSharingOptions {
   readonly messageBytes?: (job: Job) => number;
   /** Seed of the background load. @defaultValue `1` */
   readonly seed?: number;
+  /**
+   * Dynamic policy only: hold every processor of a job until the whole job ends instead of
+   * returning each one to the pool when its bunch is done (what the core-engine path,
+   * `simulateSpaceSharingOnCore`, does; used to cross-check it). The adaptive policy always
+   * holds. @defaultValue `false`
+   */
+  readonly holdUntilEnd?: boolean;
 }
 
 /** What happened to one job. */
@@ -64,7 +71,8 @@ export interface SpaceSharingResult {
   readonly decisions: number;
 }
 
-interface Resolved {
+/** Options with defaults filled (internal; shared with the core path). */
+export interface ResolvedSpaceSharingOptions {
   policy: SpaceSharingPolicy;
   alpha: number;
   mpl: number;
@@ -75,12 +83,17 @@ interface Resolved {
   bandwidth: number;
   messageBytes: (job: Job) => number;
   seed: number;
+  holdUntilEnd: boolean;
 }
 
 const WHERE = "@sched/multicluster/simulateSpaceSharing";
 
-function resolveOptions(o: SpaceSharingOptions): Resolved {
-  const r: Resolved = {
+/** Fills defaults and validates (internal; errors name `where`). */
+export function resolveSpaceSharingOptions(
+  o: SpaceSharingOptions,
+  where: string = WHERE,
+): ResolvedSpaceSharingOptions {
+  const r: ResolvedSpaceSharingOptions = {
     policy: o.policy ?? "dynamic",
     alpha: o.alpha ?? 2,
     mpl: o.mpl ?? 2,
@@ -91,10 +104,11 @@ function resolveOptions(o: SpaceSharingOptions): Resolved {
     bandwidth: o.bandwidth ?? 12.5e6,
     messageBytes: o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, d) => s + d.size, 0)),
     seed: o.seed ?? 1,
+    holdUntilEnd: o.holdUntilEnd ?? false,
   };
   if (r.policy !== "dynamic" && r.policy !== "adaptive") {
     throw new InvalidInputError(
-      WHERE,
+      where,
       "options.policy",
       `is ${String(r.policy)}, expected "dynamic" or "adaptive"`,
     );
@@ -102,7 +116,7 @@ function resolveOptions(o: SpaceSharingOptions): Resolved {
   const check = (field: string, v: number, ok: boolean, expected: string) => {
     if (!Number.isFinite(v) || !ok) {
       throw new InvalidInputError(
-        WHERE,
+        where,
         `options.${field}`,
         `is ${String(v)}, expected ${expected}`,
       );
@@ -250,7 +264,7 @@ export function simulateSpaceSharing(
   platform: Platform,
   options: SpaceSharingOptions = {},
 ): SpaceSharingResult {
-  const o = resolveOptions(options);
+  const o = resolveSpaceSharingOptions(options);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
       throw new InvalidInputError(
@@ -322,7 +336,7 @@ export function simulateSpaceSharing(
       end = Math.max(end, done);
     }
     for (let i = 0; i < k; i++) {
-      if (o.policy === "adaptive") release[i] = end;
+      if (o.policy === "adaptive" || o.holdUntilEnd) release[i] = end;
       busyUntil[processors[i]!] = release[i]!;
       holding[processors[i]!] = 1;
     }

@@ -84,8 +84,10 @@ export function spaceSharingPolicies(): SchedulerChoice[] {
  * `space-sharing`: the dynamic-space-sharing paper's experiment (Abawajy, ICCS 2004): mean
  * response time and utilization against offered load, dynamic space sharing vs adaptive
  * partitioning, on 8 x 8 processors, homogeneous and heterogeneous, with and without background
- * load. Runs in @sched/multicluster's own simulator (`simulateSpaceSharing`: moldable jobs and
- * background load are outside core's engine), through `Experiment.run`. A run at seed s equals
+ * load. Runs in @sched/multicluster's own simulator (`simulateSpaceSharing`, the reference: it
+ * returns each processor to the pool when its bunch of tasks ends, which core's engine cannot;
+ * the package's `simulateSpaceSharingOnCore` runs the same policies on core's engine, holding
+ * processors until the job ends), through `Experiment.run`. A run at seed s equals
  * the matching row of the package's `spaceSharingExperiment({ seed: s })`.
  */
 export const spaceSharingReproduction: Experiment = {
@@ -101,8 +103,9 @@ export const spaceSharingReproduction: Experiment = {
     `moldableWorkload, ${SPACE_SHARING_JOBS} jobs per run (${SPACE_SHARING_QUICK_JOBS} with ` +
     "--quick; Poisson arrivals, hyper-exponential demands of mean 14.06 and CV 3.5, maximum " +
     "parallelism 1..64), the same jobs for the eight policies. Runs in the package's own " +
-    "simulator (simulateSpaceSharing: moldable jobs and background load are outside core's " +
-    "engine), so 'report' draws no Gantt chart. Utilization is processor-time held by parallel " +
+    "simulator (simulateSpaceSharing, which returns each processor when its bunch of tasks " +
+    "ends; core's engine holds processors until the job ends, see the package's " +
+    "simulateSpaceSharingOnCore), so 'report' draws no Gantt chart. Utilization is processor-time held by parallel " +
     "jobs / capacity. Mean and Student-t 95% CI over seeds (workload and background seed).",
   param: "load",
   values: (quick) => (quick ? SPACE_SHARING_QUICK_LOADS : SPACE_SHARING_LOADS),
