@@ -1,4 +1,10 @@
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+} from "./heuristic.js";
 
 /** Options of {@link antiAgingHeuristic}. */
 export interface AntiAgingOptions {
@@ -22,15 +28,21 @@ export interface AntiAgingOptions {
  */
 export function antiAgingHeuristic(options: AntiAgingOptions = {}): Heuristic {
   const weight = options.weight ?? 0.02;
-  return {
+  const h: RowHeuristic = {
     name: "anti-aging",
+    uniformRate: weight,
     apply(ctx: HeuristicContext, p: Float64Array): void {
-      const { cols, eligible } = ctx;
-      for (let i = 0; i < ctx.jobs.length; i++) {
-        const delta = weight * (ctx.now - ctx.jobs[i].job.submit);
-        if (delta === 0) continue;
-        for (let m = 0; m < cols; m++) if (eligible[i * cols + m] === 1) p[i * cols + m] += delta;
-      }
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
+      const { cols, eligible, now } = ctx;
+      return (i, out, offset) => {
+        const delta = weight * (now - ctx.jobs[i].job.submit);
+        if (delta === 0) return;
+        const b = i * cols;
+        for (let m = 0; m < cols; m++) if (eligible[b + m] === 1) out[offset + m] += delta;
+      };
     },
   };
+  return h;
 }

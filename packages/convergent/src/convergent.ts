@@ -7,11 +7,20 @@ import {
 } from "@sched/core";
 import type { ExactMatching } from "@sched/matching";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
-import { buildMatrix } from "./matrix.js";
+import { IncrementalMatrix, REFRESH_TOLERANCE } from "./incremental.js";
+import { buildMatrixInto, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import { type HeuristicConstants, paperHeuristics, resolveConstants } from "./paperHeuristics.js";
-import { type Matcher, makePlan, type PreviousPlan, resolvePlanChoices } from "./plan.js";
+import { PaperIncrementalMatrix } from "./paperIncremental.js";
+import {
+  type Matcher,
+  makePlan,
+  type Plan,
+  PlanMemory,
+  type PreviousPlan,
+  resolvePlanChoices,
+} from "./plan.js";
 
 /** Options of {@link convergent}. */
 export interface ConvergentOptions {
@@ -54,6 +63,15 @@ export interface ConvergentOptions {
    * @defaultValue `"greedy"`
    */
   readonly knapsack?: "greedy" | "exact";
+  /**
+   * Incremental variants (`matcher: "imfs"`) only: the Job-Machine matrix is kept across
+   * events and a row is replaced only when one of its entries moved by more than this since it
+   * was stored (see {@link IncrementalMatrix} and the README, Interpretation 13). 0 keeps the
+   * matrix equal to the from-scratch one up to a uniform shift (and rounding), so the plan is
+   * exactly as good as the non-incremental one.
+   * @defaultValue {@link REFRESH_TOLERANCE} (0.05)
+   */
+  readonly refreshTolerance?: number;
 }
 
 const WHERE = "@sched/convergent/convergent";
@@ -64,6 +82,9 @@ interface Resolved {
   readonly preemption: boolean;
   readonly heuristics: readonly Heuristic[];
   readonly knapsack: "greedy" | "exact";
+  readonly refreshTolerance: number;
+  /** The constants when the heuristics are exactly the paper's seven (fused incremental path). */
+  readonly paperConstants: Required<HeuristicConstants> | undefined;
 }
 
 function resolveOptions(options: ConvergentOptions): Resolved {
@@ -87,6 +108,7 @@ function resolveOptions(options: ConvergentOptions): Resolved {
     return list as readonly Heuristic[];
   };
   let base: readonly Heuristic[];
+  let paperConstants: Required<HeuristicConstants> | undefined;
   if (options.heuristics !== undefined) {
     base = checkList(options.heuristics, "options.heuristics");
   } else {
@@ -95,12 +117,26 @@ function resolveOptions(options: ConvergentOptions): Resolved {
       ...options.constants,
     });
     base = paperHeuristics(constants);
+    paperConstants = constants;
   }
   const extra =
     options.extraHeuristics === undefined
       ? []
       : checkList(options.extraHeuristics, "options.extraHeuristics");
+  const refreshTolerance = options.refreshTolerance ?? REFRESH_TOLERANCE;
+  if (
+    typeof refreshTolerance !== "number" ||
+    !(refreshTolerance >= 0) ||
+    !Number.isFinite(refreshTolerance)
+  )
+    throw new InvalidInputError(
+      WHERE,
+      "options.refreshTolerance",
+      `is ${String(refreshTolerance)}, expected a finite number >= 0`,
+    );
   return {
+    paperConstants: extra.length === 0 ? paperConstants : undefined,
+    refreshTolerance,
     name: options.name ?? "convergent",
     matcher,
     preemption,
@@ -119,6 +155,11 @@ export interface ConvergentStats {
   readonly cleared: number;
   /** Preemptions (a migration counts one) issued. */
   readonly preemptions: number;
+  /**
+   * Rows of `P` recomputed and handed to the matching as changed, summed over plans
+   * (incremental variants; 0 otherwise).
+   */
+  readonly refreshedRows: number;
 }
 
 /** A convergent scheduler: a core {@link Scheduler} with its counters. */
@@ -152,7 +193,15 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
   let eligibility = new Map<number, Uint8Array>();
   let planned = new Map<number, number>();
   let previous: PreviousPlan | undefined;
-  let stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0 };
+  let stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
+  const scratch = new Scratch();
+  let memory = new PlanMemory();
+  const incremental =
+    o.matcher !== "imfs"
+      ? undefined
+      : o.paperConstants !== undefined
+        ? new PaperIncrementalMatrix(o.paperConstants, o.refreshTolerance)
+        : new IncrementalMatrix(o.refreshTolerance);
 
   const eligibilityOf = (job: Job, platform: Platform): Uint8Array => {
     let e = eligibility.get(job.id);
@@ -173,7 +222,9 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       eligibility = new Map();
       planned = new Map();
       previous = undefined;
-      stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0 };
+      incremental?.reset();
+      memory = new PlanMemory();
+      stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
     },
     schedule(ctx: SchedulingContext): void {
       const { view } = ctx;
@@ -207,21 +258,34 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
         const r = rows[i];
         prevMachine[i] = r.machine >= 0 ? r.machine : (planned.get(r.job.id) ?? -1);
       }
-      const matrix = buildMatrix(
-        {
-          now,
-          platform,
-          jobs: rows,
-          previous: prevMachine,
-          eligibility: (r) => eligibilityOf(r.job, platform),
-        },
-        o.heuristics,
-      );
-      const plan = makePlan(matrix, {
-        matcher: o.matcher,
-        knapsack: o.knapsack,
-        previous: o.matcher === "imfs" ? previous : undefined,
-      });
+      const input = {
+        now,
+        platform,
+        jobs: rows,
+        previous: prevMachine,
+        eligibility: (r: MatrixJob) => eligibilityOf(r.job, platform),
+      };
+      let plan: Plan;
+      if (incremental !== undefined) {
+        const u = incremental.update(input, o.heuristics);
+        stats.refreshedRows += u.changedRows.length;
+        plan = makePlan(u.matrix, {
+          matcher: o.matcher,
+          knapsack: o.knapsack,
+          previous,
+          changedRows: u.changedRows,
+          costs: u.costs,
+          clearInPlace: true,
+          memory,
+        });
+      } else {
+        plan = makePlan(buildMatrixInto(input, o.heuristics, scratch), {
+          matcher: o.matcher,
+          knapsack: o.knapsack,
+          clearInPlace: true,
+          memory,
+        });
+      }
       stats.plans++;
       stats.maxRows = Math.max(stats.maxRows, rows.length);
       stats.cleared += plan.cleared.length;
@@ -229,7 +293,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
         previous = {
           rowIds: plan.rowIds,
           matching: plan.matching as ExactMatching,
-          weights: plan.weights,
+          cleared: plan.cleared,
         };
       }
 

@@ -1,5 +1,12 @@
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { sharedMachineSpeeds, sharedRemainingWork } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+  sharedMachineSpeeds,
+  sharedRemainingWork,
+} from "./heuristic.js";
 
 /** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
 export interface DeadlineOptions {
@@ -122,39 +129,45 @@ export function deadlineDeltas(
 export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
   const o = { ...DEADLINE_DEFAULTS, ...options };
   const lateValue = o.late === "min" ? o.min : o.max;
-  return {
+  const h: RowHeuristic = {
     name: "deadline",
     apply(ctx: HeuristicContext, p: Float64Array): void {
-      const { cols, eligible } = ctx;
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
+      const { cols, eligible, now } = ctx;
       const work = sharedRemainingWork(ctx);
       const speed = sharedMachineSpeeds(ctx.platform);
       const nx = new Float64Array(cols);
       const machines = new Int32Array(cols);
-      for (let i = 0; i < ctx.jobs.length; i++) {
-        const row = ctx.jobs[i];
-        const deadline = row.job.deadline;
-        if (deadline === undefined) continue;
+      const { k, min, max } = o;
+      return (i, out, offset) => {
+        const deadline = ctx.jobs[i].job.deadline;
+        if (deadline === undefined) return;
+        const b = i * cols;
+        const w = work[i];
         let n = 0;
         for (let m = 0; m < cols; m++) {
-          if (eligible[i * cols + m] !== 1) continue;
+          if (eligible[b + m] !== 1) continue;
           machines[n] = m;
-          nx[n] = work[i] / speed[m];
+          nx[n] = w / speed[m];
           n++;
         }
-        if (n === 0) continue;
+        if (n === 0) return;
         // Equation (1), inlined from deadlineDeltas (same operations, same order).
         let urgency = 0;
         let d = 0;
         for (let j = 0; j < n; j++) {
           const x = nx[j];
-          const f = f1(ctx.now + x, deadline - o.k * x, deadline, o.min, o.max, lateValue);
+          const f = f1(now + x, deadline - k * x, deadline, min, max, lateValue);
           nx[j] = f;
           urgency += f;
-          d += o.max - f;
+          d += max - f;
         }
         for (let j = 0; j < n; j++)
-          p[i * cols + machines[j]] += d > 0 ? (urgency * (o.max - nx[j])) / d : urgency / n;
-      }
+          out[offset + machines[j]] += d > 0 ? (urgency * (max - nx[j])) / d : urgency / n;
+      };
     },
   };
+  return h;
 }

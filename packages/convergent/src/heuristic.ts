@@ -54,6 +54,36 @@ export interface Heuristic {
   readonly name: string;
   /** Adds `Δp_{i,m}` to `p` in place. Must be deterministic. */
   apply(ctx: HeuristicContext, p: Float64Array): void;
+  /**
+   * Optional row-by-row form of {@link Heuristic.apply}: given the context, returns a kernel
+   * that adds row `i`'s update values to `out[offset .. offset + cols)`. When every heuristic
+   * has one, {@link buildMatrix} builds `P` one row at a time (one pass over each row with all
+   * heuristics, in order: the same sums, bit for bit, as `apply` one heuristic after the
+   * other), and the incremental scheduler can recompute single rows. Must add exactly what
+   * `apply` adds.
+   */
+  rows?(ctx: HeuristicContext): RowKernel;
+  /**
+   * Optional: this heuristic adds `uniformRate * now` (plus terms that do not depend on `now`)
+   * to EVERY eligible entry: a shift common to all eligible entries, which changes no
+   * maximum-cardinality maximum-weight matching. The incremental scheduler leaves it out of
+   * its change detection (see the README, Interpretation 13). Anti-aging: `AA`.
+   */
+  readonly uniformRate?: number;
+}
+
+/**
+ * A heuristic's update values for one row: adds `Δp_{i,m}` for `m` in `0 .. cols-1` to
+ * `out[offset + m]`.
+ */
+export type RowKernel = (i: number, out: Float64Array, offset: number) => void;
+
+/** A heuristic that has its row form. */
+export type RowHeuristic = Heuristic & { rows(ctx: HeuristicContext): RowKernel };
+
+/** `apply` in terms of a row kernel: runs it on every row of `p`. */
+export function applyRows(ctx: HeuristicContext, p: Float64Array, kernel: RowKernel): void {
+  for (let i = 0; i < ctx.jobs.length; i++) kernel(i, p, i * ctx.cols);
 }
 
 /**

@@ -27,8 +27,15 @@ export {
   type Heuristic,
   type HeuristicContext,
   type MatrixJob,
+  type RowKernel,
   remainingTime,
 } from "./heuristic.js";
+export {
+  IncrementalMatrix,
+  type IncrementalUpdate,
+  REFRESH_TOLERANCE,
+  SHIFT_HORIZON,
+} from "./incremental.js";
 export { bandwidth, type InputOptions, inputHeuristic, transferTime } from "./input.js";
 export {
   compareLicenseWeight,
@@ -75,6 +82,7 @@ export {
   type Matcher,
   makePlan,
   type Plan,
+  PlanMemory,
   type PlanOptions,
   type PreviousPlan,
 } from "./plan.js";

@@ -1,5 +1,11 @@
 import type { Job, Platform } from "@sched/core";
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+} from "./heuristic.js";
 
 /** Options of {@link inputHeuristic} and {@link transferTime}. */
 export interface InputOptions {
@@ -89,9 +95,12 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
   // eligibility row; checked at every use).
   const uplinks = new WeakMap<Platform, Float64Array>();
   const cache = new WeakMap<Job, CachedInputRow>();
-  return {
+  const h: RowHeuristic = {
     name: "input",
     apply(ctx: HeuristicContext, p: Float64Array): void {
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
       const { cols, eligible, platform } = ctx;
       // Uplink bandwidth of each machine's cluster (bandwidth() without the lookups).
       let up = uplinks.get(platform);
@@ -100,8 +109,9 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
         for (let m = 0; m < cols; m++) up[m] = uplink(platform, m, fallback);
         uplinks.set(platform, up);
       }
+      const ups = up;
       const t = new Float64Array(cols);
-      for (let i = 0; i < ctx.jobs.length; i++) {
+      return (i, out, offset) => {
         const job = ctx.jobs[i].job;
         const base = i * cols;
         let row = cache.get(job);
@@ -113,16 +123,17 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
           row = {
             platform,
             eligible: eligible.slice(base, base + cols),
-            delta: inputRow(job.input, eligible, base, cols, up, weight, t),
+            delta: inputRow(job.input, eligible, base, cols, ups, weight, t),
           };
           cache.set(job, row);
         }
         // delta is 0 on ineligible machines (cleared by buildMatrix anyway)
         const delta = row.delta;
-        for (let m = 0; m < cols; m++) p[base + m] += delta[m] as number;
-      }
+        for (let m = 0; m < cols; m++) out[offset + m] += delta[m] as number;
+      };
     },
   };
+  return h;
 }
 
 interface CachedInputRow {

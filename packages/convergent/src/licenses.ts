@@ -1,5 +1,12 @@
 import type { Platform } from "@sched/core";
-import type { Heuristic, HeuristicContext, MatrixJob } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type MatrixJob,
+  type RowHeuristic,
+  type RowKernel,
+} from "./heuristic.js";
 
 /**
  * Copies of each license that can be active at once on the platform (the paper's `a_l`): a
@@ -135,9 +142,12 @@ export interface LicensesOptions {
  */
 export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
   const weight = options.weight ?? 2.5;
-  return {
+  const h: RowHeuristic = {
     name: "licenses",
     apply(ctx: HeuristicContext, p: Float64Array): void {
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
       const rho = licenseRho(ctx.jobs, ctx.platform);
       const count = ctx.platform.licenses.length;
       const w = new Float64Array(ctx.jobs.length);
@@ -158,16 +168,16 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
         w[i] = count * critical + nonCritical;
         if (w[i] > maxW) maxW = w[i];
       }
-      if (maxW <= 0) return;
       const { cols, eligible } = ctx;
-      for (let i = 0; i < ctx.jobs.length; i++) {
-        if (w[i] === 0) continue;
+      return (i, out, offset) => {
+        if (maxW <= 0 || w[i] === 0) return;
         const delta = (weight * w[i]) / maxW;
         const base = i * cols;
-        for (let m = 0; m < cols; m++) if (eligible[base + m] === 1) p[base + m] += delta;
-      }
+        for (let m = 0; m < cols; m++) if (eligible[base + m] === 1) out[offset + m] += delta;
+      };
     },
   };
+  return h;
 }
 
 const sortedNameCache = new WeakMap<object, readonly string[]>();

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import type { Heuristic, HeuristicContext, MatrixJob } from "./heuristic.js";
+import type { Heuristic, HeuristicContext, MatrixJob, RowKernel } from "./heuristic.js";
 import { meetsRequirements } from "./minimalRequirements.js";
 
 /** The smallest value of an eligible entry after the heuristics (keeps it eligible). */
@@ -50,10 +50,25 @@ export function buildMatrix(
   input: MatrixInput,
   heuristics: readonly Heuristic[],
 ): JobMachineMatrix {
+  const builder = rowBuilder(input, heuristics);
+  const { context } = builder;
+  const rows = context.jobs.length;
+  const cols = context.cols;
+  const weights = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) builder.row(i, weights, i * cols);
+  return { rows, cols, weights, context };
+}
+
+/**
+ * The heuristic context of `input` (eligibility rows, previous plan). Internal: shared by
+ * {@link buildMatrix} and the incremental scheduler.
+ */
+export function matrixContext(input: MatrixInput, scratch?: Scratch): HeuristicContext {
   const { platform, jobs } = input;
   const rows = jobs.length;
   const cols = platform.machines.length;
-  const eligible = new Uint8Array(rows * cols);
+  const eligible =
+    scratch === undefined ? new Uint8Array(rows * cols) : scratch.eligible(rows * cols);
   const eligibleCount = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
     const row = jobs[i];
@@ -66,6 +81,7 @@ export function buildMatrix(
     } else {
       let c = 0;
       for (let m = 0; m < cols; m++) {
+        eligible[i * cols + m] = 0;
         if (meetsRequirements(row.job, platform, m)) {
           eligible[i * cols + m] = 1;
           c++;
@@ -75,35 +91,116 @@ export function buildMatrix(
     }
   }
   const previous = input.previous ?? new Int32Array(rows).fill(-1);
-  const context: HeuristicContext = {
-    now: input.now,
-    platform,
-    jobs,
-    cols,
-    eligible,
-    eligibleCount,
-    previous,
-  };
-  const weights = new Float64Array(rows * cols);
-  for (const h of heuristics) h.apply(context, weights);
-  for (let k = 0; k < weights.length; k++) {
-    const v = weights[k];
-    if (eligible[k] !== 1) {
-      weights[k] = 0;
-    } else if (v >= MIN_ELIGIBLE && v <= Number.MAX_VALUE) {
-      // the common case: finite and above the floor
-    } else if (!Number.isFinite(v)) {
-      const i = Math.floor(k / cols);
-      throw new InvalidInputError(
-        "@sched/convergent/buildMatrix",
-        `p[${i}][${k - i * cols}]`,
-        `is ${v} after the heuristics (${heuristics.map((h) => h.name).join(", ")}), expected a finite number`,
-      );
-    } else if (v < MIN_ELIGIBLE) {
-      weights[k] = MIN_ELIGIBLE;
-    }
+  return { now: input.now, platform, jobs, cols, eligible, eligibleCount, previous };
+}
+
+/**
+ * Reusable buffers (grow-only), so that a scheduler does not allocate a fresh `|N| x |M|`
+ * matrix at every event (allocating large typed arrays dominated the cost of small plans).
+ * Internal.
+ */
+export class Scratch {
+  #eligible = new Uint8Array(0);
+  #weights = new Float64Array(0);
+
+  /** A zero-length-or-more view of `n` bytes (contents unspecified). */
+  eligible(n: number): Uint8Array {
+    if (this.#eligible.length < n)
+      this.#eligible = new Uint8Array(Math.max(n, 2 * this.#eligible.length));
+    return this.#eligible.subarray(0, n);
   }
+
+  /** A view of `n` doubles (contents unspecified). */
+  weights(n: number): Float64Array {
+    if (this.#weights.length < n)
+      this.#weights = new Float64Array(Math.max(n, 2 * this.#weights.length));
+    return this.#weights.subarray(0, n);
+  }
+}
+
+/**
+ * {@link buildMatrix} into `scratch`'s buffers (the result is valid until the next use of
+ * `scratch`). Internal.
+ */
+export function buildMatrixInto(
+  input: MatrixInput,
+  heuristics: readonly Heuristic[],
+  scratch: Scratch,
+): JobMachineMatrix {
+  const builder = rowBuilder(input, heuristics, scratch);
+  const { context } = builder;
+  const rows = context.jobs.length;
+  const cols = context.cols;
+  const weights = scratch.weights(rows * cols);
+  for (let i = 0; i < rows; i++) builder.row(i, weights, i * cols);
   return { rows, cols, weights, context };
+}
+
+/** Computes the final rows of `P` one at a time (see {@link rowBuilder}). */
+export interface RowBuilder {
+  readonly context: HeuristicContext;
+  /** Writes row `i` of `P` (all heuristics, cleared and floored) to `out[offset .. offset+cols)`. */
+  row(i: number, out: Float64Array, offset: number): void;
+}
+
+/**
+ * Row-by-row construction of `P`: when every heuristic has a row kernel
+ * ({@link Heuristic.rows}), row `i` is computed on demand by running the kernels in order;
+ * otherwise the whole matrix is built with `apply` once and rows are copied out of it. Either
+ * way each row equals the same row of {@link buildMatrix}, bit for bit. Internal.
+ *
+ * @throws InvalidInputError when a heuristic leaves a NaN or infinite entry (when the row is
+ *   computed).
+ */
+export function rowBuilder(
+  input: MatrixInput,
+  heuristics: readonly Heuristic[],
+  scratch?: Scratch,
+): RowBuilder {
+  const context = matrixContext(input, scratch);
+  const { cols, eligible } = context;
+  const names = () => heuristics.map((h) => h.name).join(", ");
+  const finish = (i: number, out: Float64Array, offset: number): void => {
+    const b = i * cols;
+    for (let m = 0; m < cols; m++) {
+      const v = out[offset + m];
+      if (eligible[b + m] !== 1) {
+        out[offset + m] = 0;
+      } else if (v >= MIN_ELIGIBLE && v <= Number.MAX_VALUE) {
+        // the common case: finite and above the floor
+      } else if (!Number.isFinite(v)) {
+        throw new InvalidInputError(
+          "@sched/convergent/buildMatrix",
+          `p[${i}][${m}]`,
+          `is ${v} after the heuristics (${names()}), expected a finite number`,
+        );
+      } else if (v < MIN_ELIGIBLE) {
+        out[offset + m] = MIN_ELIGIBLE;
+      }
+    }
+  };
+  if (heuristics.every((h) => typeof h.rows === "function")) {
+    const kernels: RowKernel[] = heuristics.map((h) =>
+      (h.rows as (c: HeuristicContext) => RowKernel).call(h, context),
+    );
+    return {
+      context,
+      row(i, out, offset) {
+        out.fill(0, offset, offset + cols);
+        for (const k of kernels) k(i, out, offset);
+        finish(i, out, offset);
+      },
+    };
+  }
+  const full = new Float64Array(context.jobs.length * cols);
+  for (const h of heuristics) h.apply(context, full);
+  return {
+    context,
+    row(i, out, offset) {
+      out.set(full.subarray(i * cols, (i + 1) * cols), offset);
+      finish(i, out, offset);
+    },
+  };
 }
 
 /**

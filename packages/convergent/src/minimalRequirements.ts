@@ -1,5 +1,11 @@
 import type { Job, Platform } from "@sched/core";
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+} from "./heuristic.js";
 
 /**
  * Whether machine `m` meets job `job`'s minimal requirements (the paper's `M_Aff_i`): the
@@ -101,11 +107,18 @@ export interface MinimalRequirementsOptions {
  */
 export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions = {}): Heuristic {
   const base = options.base ?? 1;
-  return {
+  const h: RowHeuristic = {
     name: "minimal-requirements",
     apply(ctx: HeuristicContext, p: Float64Array): void {
-      const e = ctx.eligible;
-      for (let k = 0; k < e.length; k++) if (e[k] === 1) p[k] = (p[k] as number) + base;
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
+      const { cols, eligible: e } = ctx;
+      return (i, out, offset) => {
+        const b = i * cols;
+        for (let m = 0; m < cols; m++) if (e[b + m] === 1) out[offset + m] += base;
+      };
     },
   };
+  return h;
 }

@@ -1,4 +1,10 @@
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+} from "./heuristic.js";
 
 /** Options of {@link overheadHeuristic}. */
 export interface OverheadOptions {
@@ -30,14 +36,18 @@ export const OVERHEAD_NON_PREEMPTIVE = 800;
  */
 export function overheadHeuristic(options: OverheadOptions = {}): Heuristic {
   const weight = options.weight ?? OVERHEAD_PREEMPTIVE;
-  return {
+  const h: RowHeuristic = {
     name: "overhead-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
       const { cols, eligible, previous } = ctx;
-      for (let i = 0; i < ctx.jobs.length; i++) {
+      return (i, out, offset) => {
         const m = previous[i];
-        if (m >= 0 && eligible[i * cols + m] === 1) p[i * cols + m] += weight;
-      }
+        if (m >= 0 && eligible[i * cols + m] === 1) out[offset + m] += weight;
+      };
     },
   };
+  return h;
 }

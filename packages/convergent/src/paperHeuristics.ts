@@ -111,12 +111,27 @@ export function scaled(h: Heuristic, factor: number): Heuristic {
       `is ${String(factor)}, expected a finite number`,
     );
   }
-  return {
+  const out: Heuristic = {
     name: `${h.name}*${factor}`,
     apply(ctx, p) {
       const delta = new Float64Array(p.length);
       h.apply(ctx, delta);
       for (let k = 0; k < p.length; k++) p[k] += factor * delta[k];
+    },
+    ...(h.uniformRate === undefined ? {} : { uniformRate: h.uniformRate * factor }),
+  };
+  const inner = h.rows;
+  if (inner === undefined) return out;
+  return {
+    ...out,
+    rows(ctx) {
+      const kernel = inner.call(h, ctx);
+      const tmp = new Float64Array(ctx.cols);
+      return (i, dst, offset) => {
+        tmp.fill(0);
+        kernel(i, tmp, 0);
+        for (let m = 0; m < tmp.length; m++) dst[offset + m] += factor * tmp[m];
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { preMatch } from "@sched/knapsack";
+import { LicenseClusters, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { JobMachineMatrix } from "./matrix.js";
 import { rowMeans } from "./matrix.js";
@@ -22,6 +22,12 @@ export interface PreviousPlan {
    * @defaultValue none
    */
   readonly weights?: Float64Array;
+  /**
+   * The ids the previous plan cleared (its `cleared`): needed with
+   * {@link PlanOptions.changedRows}, which describes the matrices before clearing.
+   * @defaultValue none
+   */
+  readonly cleared?: readonly number[];
 }
 
 /**
@@ -42,6 +48,77 @@ export interface PlanOptions {
   readonly knapsack?: "greedy" | "exact";
   /** Previous plan; `imfs` falls back to `mfs` without one. @defaultValue none */
   readonly previous?: PreviousPlan | undefined;
+  /**
+   * Change hint for IMFS, as the incremental scheduler knows it: the rows of `matrix.weights`
+   * (before clearing) that may differ from their row in the previous plan's matrix before
+   * clearing. A **promise**: every other kept row must be identical. {@link makePlan} adds the
+   * rows whose clearing changed (needs `previous.cleared`) and the new rows, and hands the list
+   * to `imfs` (or solves with `mfs` when more than {@link IMFS_MAX_CHANGED} of the rows are in
+   * it). Ignored without `previous` or with another matcher.
+   * @defaultValue none (the rows that changed are found by comparing with `previous.weights`)
+   */
+  readonly changedRows?: ArrayLike<number>;
+  /**
+   * The pre-matching's cost `c_i` of each row (same order as the rows).
+   * @defaultValue the mean of each row's positive entries ({@link rowMeans})
+   */
+  readonly costs?: ArrayLike<number>;
+  /**
+   * Whether the pre-matching may zero the cleared rows in `matrix.weights` itself instead of a
+   * copy (for a caller that owns the buffer: `Plan.weights` is then that buffer).
+   * @defaultValue `false`
+   */
+  readonly clearInPlace?: boolean;
+  /**
+   * State kept across the plans of one scheduler (the license clustering, updated with the
+   * jobs that arrived and left instead of rebuilt). Same results, up to ties between jobs in a
+   * knapsack (clusters then list jobs in arrival order).
+   * @defaultValue none (the clustering is rebuilt)
+   */
+  readonly memory?: PlanMemory;
+}
+
+/**
+ * What {@link makePlan} keeps across the plans of one scheduler when given it
+ * ({@link PlanOptions.memory}): a `@sched/knapsack` `LicenseClusters` over the jobs asking for
+ * floating licenses, updated with arrivals and departures.
+ */
+export class PlanMemory {
+  #platform: Platform | undefined;
+  #clusters: LicenseClusters | undefined;
+
+  /**
+   * The persistent clustering of `platform`'s floating licenses, synchronised with `jobs`
+   * (removes the tracked jobs not in it, adds the others in order).
+   */
+  clustersFor(
+    platform: Platform,
+    copies: Readonly<Record<string, number>>,
+    jobs: readonly { readonly id: number; readonly licenses: Readonly<Record<string, number>> }[],
+  ): LicenseClusters {
+    if (this.#platform !== platform || this.#clusters === undefined) {
+      this.#platform = platform;
+      this.#clusters = new LicenseClusters(copies);
+    }
+    const lc = this.#clusters;
+    const present = new Set<number>();
+    for (const j of jobs) present.add(j.id);
+    for (const id of [...this.#tracked]) {
+      if (!present.has(id)) {
+        lc.remove(id);
+        this.#tracked.delete(id);
+      }
+    }
+    for (const j of jobs) {
+      if (!this.#tracked.has(j.id)) {
+        lc.add(j);
+        this.#tracked.add(j.id);
+      }
+    }
+    return lc;
+  }
+
+  #tracked = new Set<number>();
 }
 
 /** A scheduling plan: which machine each job of the matrix should be on. */
@@ -132,6 +209,18 @@ function floatingRequest(
   return floating;
 }
 
+const askedCache = new WeakMap<object, readonly string[]>();
+
+/** The names a floating request asks for (copies > 0), in its key order; cached. */
+function askedNames(floating: Readonly<Record<string, number>>): readonly string[] {
+  let names = askedCache.get(floating);
+  if (names === undefined) {
+    names = Object.keys(floating).filter((n) => (floating[n] as number) > 0);
+    askedCache.set(floating, names);
+  }
+  return names;
+}
+
 /**
  * Clustering & pre-matching, then matching (sections 4.2 and 5): jobs asking for critical
  * floating licenses are clustered and one multidimensional knapsack per cluster
@@ -180,9 +269,8 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
       if (req === undefined) continue;
       const floating = floatingRequest(context.platform, copies, req);
       if (floating === null) continue;
-      for (const name in floating) {
-        const want = floating[name] as number;
-        if (want > 0) demand[name] = (demand[name] ?? 0) + want;
+      for (const name of askedNames(floating)) {
+        demand[name] = (demand[name] ?? 0) + (floating[name] as number);
       }
       members.push(i);
       jobs.push({ id: rowIds[i], licenses: floating });
@@ -200,22 +288,31 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
       for (let k = 0; k < members.length; k++) {
         const floating = (jobs[k] as (typeof jobs)[number]).licenses;
         let asks = false;
-        for (const name in floating)
-          if ((floating[name] as number) > 0 && isCritical.has(name)) asks = true;
+        for (const name of askedNames(floating)) if (isCritical.has(name)) asks = true;
         if (!asks) continue;
         const i = members[k] as number;
         clustered.push(jobs[k] as (typeof jobs)[number]);
         // c_i = rowMeans(weights, rows, cols)[i]
-        costs.push(rowMeans(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number);
+        costs.push(
+          options.costs !== undefined
+            ? (options.costs[i] as number)
+            : (rowMeans(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number),
+        );
       }
+      const clusters = options.memory?.clustersFor(context.platform, copies, jobs);
       const result = preMatch(
-        { jobs: clustered, copies, costs: Float64Array.from(costs) },
+        {
+          jobs: clustered,
+          copies,
+          costs: Float64Array.from(costs),
+          ...(clusters === undefined ? {} : { clusters }),
+        },
         { solver },
       );
       cleared = result.clear;
       critical = result.critical;
       if (cleared.length > 0) {
-        weights = Float64Array.from(weights);
+        if (options.clearInPlace !== true) weights = Float64Array.from(weights);
         const gone = new Set(cleared);
         for (const i of members) if (gone.has(rowIds[i])) weights.fill(0, i * cols, (i + 1) * cols);
       }
@@ -238,6 +335,23 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
     for (let i = 0; i < rows; i++) rowOrigin[i] = index.get(rowIds[i]) ?? -1;
     if (prev.matching.state.cols !== cols) {
       matching = mfs(input);
+    } else if (options.changedRows !== undefined && prev.cleared !== undefined) {
+      const hint = new Uint8Array(rows);
+      for (let k = 0; k < options.changedRows.length; k++)
+        hint[options.changedRows[k] as number] = 1;
+      const was = new Set(prev.cleared);
+      const now = new Set(cleared);
+      const changedRows: number[] = [];
+      let fresh = 0;
+      for (let i = 0; i < rows; i++) {
+        if (rowOrigin[i] < 0) fresh++;
+        else if (hint[i] === 1 || was.has(rowIds[i] as number) !== now.has(rowIds[i] as number))
+          changedRows.push(i);
+      }
+      matching =
+        fresh + changedRows.length > IMFS_MAX_CHANGED * rows
+          ? mfs(input)
+          : imfs(input, prev.matching, { rowOrigin, changedRows });
     } else if (prev.weights === undefined || prev.weights.length !== prev.rowIds.length * cols) {
       matching = imfs(input, prev.matching, { rowOrigin });
     } else {

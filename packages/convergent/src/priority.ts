@@ -1,6 +1,7 @@
-import type { SchedulerView, WaitingJob } from "@sched/core";
+import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
-import { buildMatrix } from "./matrix.js";
+import { rowBuilder, Scratch } from "./matrix.js";
+import { meetsRequirements } from "./minimalRequirements.js";
 import { type HeuristicConstants, paperHeuristics } from "./paperHeuristics.js";
 
 /** Options of {@link convergentPriority}. */
@@ -46,6 +47,9 @@ export function convergentPriority(
 ): (job: WaitingJob, view: SchedulerView) => number {
   const heuristics = options.heuristics ?? paperHeuristics(options.constants);
   let cache: Cache | undefined;
+  const scratch = new Scratch();
+  let eligibilityPlatform: Platform | undefined;
+  let eligibilityRows = new WeakMap<Job, Uint8Array>();
   const compute = (view: SchedulerView): Cache => {
     const rows: MatrixJob[] = [];
     for (const r of view.running)
@@ -54,16 +58,42 @@ export function convergentPriority(
     rows.sort((a, b) => a.job.submit - b.job.submit || a.job.id - b.job.id);
     const previous = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) previous[i] = rows[i].machine;
-    const { weights, cols } = buildMatrix(
-      { now: view.now, platform: view.platform, jobs: rows, previous },
+    const platform = view.platform;
+    if (platform !== eligibilityPlatform) {
+      eligibilityPlatform = platform;
+      eligibilityRows = new WeakMap();
+    }
+    const builder = rowBuilder(
+      {
+        now: view.now,
+        platform,
+        jobs: rows,
+        previous,
+        eligibility: (r) => {
+          let e = eligibilityRows.get(r.job);
+          if (e === undefined) {
+            e = new Uint8Array(platform.machines.length);
+            for (let m = 0; m < e.length; m++) if (meetsRequirements(r.job, platform, m)) e[m] = 1;
+            eligibilityRows.set(r.job, e);
+          }
+          return e;
+        },
+      },
       heuristics,
+      scratch,
     );
+    const cols = platform.machines.length;
+    const row = new Float64Array(cols);
     const byId = new Map<number, number>();
+    // Only the waiting jobs are ranked: their rows alone are computed (each row of P depends on
+    // all the jobs through the heuristics' global terms, which the builder has).
     for (let i = 0; i < rows.length; i++) {
+      if (rows[i].machine >= 0) continue;
+      builder.row(i, row, 0);
       let s = 0;
       let c = 0;
       for (let m = 0; m < cols; m++) {
-        const v = weights[i * cols + m];
+        const v = row[m];
         if (v > 0) {
           s += v;
           c++;

@@ -1,5 +1,12 @@
-import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { sharedMachineSpeeds, sharedRemainingWork } from "./heuristic.js";
+import {
+  applyRows,
+  type Heuristic,
+  type HeuristicContext,
+  type RowHeuristic,
+  type RowKernel,
+  sharedMachineSpeeds,
+  sharedRemainingWork,
+} from "./heuristic.js";
 
 /** Options of {@link waitMinimizationHeuristic}. */
 export interface WaitMinimizationOptions {
@@ -25,9 +32,12 @@ export interface WaitMinimizationOptions {
  */
 export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {}): Heuristic {
   const weight = options.weight ?? 4;
-  return {
+  const h: RowHeuristic = {
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {
+      applyRows(ctx, p, h.rows(ctx));
+    },
+    rows(ctx: HeuristicContext): RowKernel {
       const { cols, eligible } = ctx;
       const work = sharedRemainingWork(ctx);
       const speed = sharedMachineSpeeds(ctx.platform);
@@ -45,13 +55,15 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
         const r = work[i] / slowest;
         if (r > sup) sup = r;
       }
-      for (let i = 0; i < work.length; i++) {
+      return (i, out, offset) => {
         const base = i * cols;
+        const w = work[i];
         for (let m = 0; m < cols; m++) {
           if (eligible[base + m] !== 1) continue;
-          p[base + m] += sup > 0 ? weight * (1 - work[i] / speed[m] / sup) : weight;
+          out[offset + m] += sup > 0 ? weight * (1 - w / speed[m] / sup) : weight;
         }
-      }
+      };
     },
   };
+  return h;
 }

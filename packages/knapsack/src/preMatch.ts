@@ -3,6 +3,7 @@ import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
   type LicenseCluster,
+  LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
 } from "./licenseClusters.js";
@@ -71,6 +72,18 @@ export interface PreMatchInput {
   readonly matrix?: ArrayLike<ArrayLike<number>>;
   /** Per-job costs `c_i` (same order as `jobs`), instead of `matrix`. */
   readonly costs?: ArrayLike<number>;
+  /**
+   * A persistent {@link LicenseClusters} kept up to date by the caller (`add` on arrival,
+   * `remove` on departure) instead of rebuilding the clustering from `jobs` at every call. It
+   * must have been built with the same `copies`, must track every job of `jobs` with the same
+   * license requests, and may track more jobs than `jobs` (e.g.
+   * every job of the system asking for a license), provided every job it puts in a cluster
+   * (every tracked job on a critical license) is in `jobs`. The clusters then list their jobs
+   * in the order they were added (arrival order) rather than in `jobs` order, which only
+   * matters for ties.
+   * @defaultValue none (the clustering of `jobs` is built here)
+   */
+  readonly clusters?: LicenseClusters;
 }
 
 /** Options of {@link preMatch}. */
@@ -178,18 +191,38 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
     for (let i = 0; i < costs.length; i++)
       checkNumber(WHERE, `costs[${i}]`, costs[i], Number.NEGATIVE_INFINITY);
   }
-  const clustering = clustersFor(WHERE, input.copies, jobs);
+  if (input.clusters !== undefined && !(input.clusters instanceof LicenseClusters)) {
+    throw new InvalidInputError(WHERE, "clusters", "is not a LicenseClusters");
+  }
+  const clustering = input.clusters ?? clustersFor(WHERE, input.copies, jobs);
+  if (input.clusters !== undefined) {
+    for (let i = 0; i < jobs.length; i++) {
+      const id = (jobs[i] as LicenseJob).id;
+      if (!input.clusters.has(id))
+        throw new InvalidInputError(WHERE, `jobs[${i}]`, `(id ${id}) is not tracked by clusters`);
+    }
+  }
   const indexOf = new Map<number, number>();
   for (let i = 0; i < jobs.length; i++) indexOf.set((jobs[i] as LicenseJob).id, i);
+  const positionOf = (id: number): number => {
+    const i = indexOf.get(id);
+    if (i === undefined) {
+      throw new InvalidInputError(
+        WHERE,
+        "clusters",
+        `puts job ${id} in a cluster, but it is not in jobs (a persistent clustering must track no clustered job beyond jobs)`,
+      );
+    }
+    return i;
+  };
 
   const cleared = new Set<number>();
   const clusters: PreMatchCluster[] = [];
   for (const cluster of clustering.clusters()) {
-    const values = cluster.jobs.map((id) => costs[indexOf.get(id) as number] as number);
+    const at = cluster.jobs.map(positionOf);
+    const values = at.map((i) => costs[i] as number);
     const weights = cluster.licenses.map((license) =>
-      cluster.jobs.map(
-        (id) => (jobs[indexOf.get(id) as number] as LicenseJob).licenses?.[license] ?? 0,
-      ),
+      at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
     );
     const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
     const instance: MkpInstance = { values, weights, capacities };

@@ -63,3 +63,128 @@ describe("mkpGreedy properties", () => {
     );
   });
 });
+
+/**
+ * The drop strategy as first written (a linear scan per pick): the reference the heap-based
+ * implementation must reproduce item for item.
+ */
+function referenceDrop(
+  inst: {
+    values: ArrayLike<number>;
+    weights: ArrayLike<ArrayLike<number>>;
+    capacities: ArrayLike<number>;
+  },
+  reweight: boolean,
+  costs?: ArrayLike<number>,
+): number[] {
+  const n = inst.values.length;
+  const m = inst.capacities.length;
+  const w = (k: number, i: number) => inst.weights[k]?.[i] as number;
+  const c = (k: number) => inst.capacities[k] as number;
+  const value = (i: number) => (costs ?? inst.values)[i] as number;
+  const status = new Array<number>(n).fill(0); // 0 undecided, 1 taken, 2 discarded
+  const demand = new Array<number>(m).fill(0);
+  const used = new Array<number>(m).fill(0);
+  const critical = new Array<boolean>(m).fill(false);
+  const onCritical = new Array<number>(n).fill(0);
+  const a = new Array<number>(n).fill(0);
+  const ratio = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    let ok = (inst.values[i] as number) > 0;
+    for (let k = 0; k < m; k++) if (w(k, i) > c(k)) ok = false;
+    if (!ok) status[i] = 2;
+  }
+  let criticalCount = 0;
+  for (let k = 0; k < m; k++) {
+    for (let i = 0; i < n; i++) if (status[i] !== 2) demand[k] += w(k, i);
+    if ((demand[k] as number) > c(k)) {
+      critical[k] = true;
+      criticalCount++;
+      for (let i = 0; i < n; i++) if (w(k, i) > 0) onCritical[i]++;
+    }
+  }
+  const setRatio = (i: number) => {
+    ratio[i] = (a[i] as number) <= 0 ? Number.POSITIVE_INFINITY : value(i) / (a[i] as number);
+  };
+  for (let i = 0; i < n; i++) {
+    if (status[i] !== 0) continue;
+    let s = 0;
+    for (let k = 0; k < m; k++) if (critical[k] && w(k, i) !== 0) s += w(k, i) / c(k);
+    a[i] = s;
+    setRatio(i);
+  }
+  const fits = (i: number) => {
+    for (let k = 0; k < m; k++) if ((used[k] as number) + w(k, i) > c(k)) return false;
+    return true;
+  };
+  const take = (i: number) => {
+    status[i] = 1;
+    for (let k = 0; k < m; k++) used[k] += w(k, i);
+  };
+  const pick = (best: boolean) => {
+    let found = -1;
+    for (let i = 0; i < n; i++) {
+      if (status[i] !== 0) continue;
+      if (best) {
+        if (found < 0 || (ratio[i] as number) > (ratio[found] as number)) found = i;
+      } else if (
+        (onCritical[i] as number) > 0 &&
+        (found < 0 || (ratio[i] as number) <= (ratio[found] as number))
+      ) {
+        found = i;
+      }
+    }
+    return found;
+  };
+  const dropped: number[] = [];
+  while (criticalCount > 0) {
+    const i = pick(false);
+    if (i < 0) break;
+    dropped.push(i);
+    status[i] = 2;
+    for (let k = 0; k < m; k++) {
+      if (w(k, i) === 0) continue;
+      demand[k] -= w(k, i);
+      if (!critical[k] || (demand[k] as number) > c(k)) continue;
+      critical[k] = false;
+      criticalCount--;
+      for (let j = 0; j < n; j++) {
+        if (w(k, j) === 0) continue;
+        onCritical[j]--;
+        if (reweight && status[j] === 0) {
+          a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - w(k, j) / c(k);
+          setRatio(j);
+        }
+      }
+    }
+  }
+  for (let i = pick(true); i >= 0; i = pick(true)) {
+    if (fits(i)) take(i);
+    else status[i] = 2;
+  }
+  for (let p = dropped.length - 1; p >= 0; p--)
+    if (fits(dropped[p] as number)) take(dropped[p] as number);
+  const items: number[] = [];
+  for (let i = 0; i < n; i++) if (status[i] === 1) items.push(i);
+  return items;
+}
+
+describe("mkpGreedy drop strategy (heap)", () => {
+  it("picks exactly what the linear-scan reference picks (ties included)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(30, 4, "integer"), mkpInstance(30, 4, "real")),
+        fc.boolean(),
+        fc.boolean(),
+        (inst, reweight, withCosts) => {
+          const costs = withCosts
+            ? Array.from(inst.values, (v, i) => ((i * 7) % 5) + (v as number) / 2)
+            : undefined;
+          const r = mkpGreedy(inst, { reweight, ...(costs === undefined ? {} : { costs }) });
+          expect(r.items).toEqual(referenceDrop(inst, reweight, costs));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LicenseJob, preMatch } from "../src/index.js";
+import { LicenseClusters, type LicenseJob, preMatch } from "../src/index.js";
 import { clone } from "./helpers.js";
 
 const NAMES = ["a", "b", "c", "d", "e"];
@@ -69,5 +69,82 @@ describe("preMatch properties", () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("preMatch with a persistent LicenseClusters", () => {
+  it("equals preMatch over the tracked jobs in arrival order, after any adds and removes", () => {
+    fc.assert(
+      fc.property(
+        inputArb,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.constantFrom("greedy" as const, "exact" as const),
+        (input, removals, solver) => {
+          const lc = new LicenseClusters(input.copies);
+          for (const job of input.jobs) lc.add(job);
+          const gone = new Set<number>();
+          for (const r of removals) {
+            const alive = input.jobs.filter((j) => !gone.has(j.id));
+            if (alive.length === 0) break;
+            const id = (alive[r % alive.length] as LicenseJob).id;
+            lc.remove(id);
+            gone.add(id);
+          }
+          const keep = input.jobs.map((j, i) => [j, input.costs[i] as number] as const);
+          const alive = keep.filter(([j]) => !gone.has(j.id));
+          const jobs = alive.map(([j]) => j);
+          const costs = alive.map(([, c]) => c);
+          const fresh = preMatch({ jobs, copies: input.copies, costs }, { solver });
+          const kept = preMatch({ jobs, copies: input.copies, costs, clusters: lc }, { solver });
+          expect(kept.clear).toEqual(fresh.clear);
+          expect(kept.critical).toEqual(fresh.critical);
+          expect(kept.clusters.map((c) => c.keep)).toEqual(fresh.clusters.map((c) => c.keep));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+  it("accepts a clustering that tracks more jobs when they are on no critical license", () => {
+    const lc = new LicenseClusters({ a: 1, b: 5 });
+    lc.add({ id: 1, licenses: { a: 1 } });
+    lc.add({ id: 2, licenses: { a: 1 } });
+    lc.add({ id: 3, licenses: { b: 1 } });
+    const r = preMatch(
+      {
+        jobs: [
+          { id: 1, licenses: { a: 1 } },
+          { id: 2, licenses: { a: 1 } },
+        ],
+        copies: { a: 1, b: 5 },
+        costs: [1, 2],
+        clusters: lc,
+      },
+      {},
+    );
+    expect(r.clear).toEqual([1]);
+  });
+  it("names a clustered job missing from jobs, and a job the clustering does not track", () => {
+    const lc = new LicenseClusters({ a: 1 });
+    lc.add({ id: 1, licenses: { a: 1 } });
+    lc.add({ id: 2, licenses: { a: 1 } });
+    expect(() =>
+      preMatch({
+        jobs: [{ id: 1, licenses: { a: 1 } }],
+        copies: { a: 1 },
+        costs: [1],
+        clusters: lc,
+      }),
+    ).toThrow(/job 2/);
+    expect(() =>
+      preMatch({
+        jobs: [
+          { id: 1, licenses: { a: 1 } },
+          { id: 7, licenses: { a: 1 } },
+        ],
+        copies: { a: 1 },
+        costs: [1, 1],
+        clusters: lc,
+      }),
+    ).toThrow(/id 7/);
   });
 });

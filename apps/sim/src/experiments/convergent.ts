@@ -52,9 +52,10 @@ export const convergentReproduction: Experiment = {
     "(% of deadline jobs late), slowdownNoDeadline ((Tw + Te)/Te of jobs without deadline), " +
     "machineUsage and licenseUsage (percent, the paper's definitions); mean and Student-t 95% " +
     "CI over seeds. Scheduling time per plan is wall-clock and kept apart (run files' " +
-    "timing.schedulerMs / decisions). Slow: one full-size simulation of a CS variant or BF-rm/unrm " +
-    "takes 15-90 s, the grid is 56 simulations per seed (20 seeds by default: hours; try " +
-    "--seeds 1 with --out, which resumes); --quick (16 small runs, one seed) takes seconds.",
+    "timing.schedulerMs / decisions). Slow: one full-size simulation takes 1-2 s (EASY, EDF) to " +
+    "10-55 s of CPU (CS variants and BF-rm/unrm, most at interArrival 4), the grid is 56 " +
+    "simulations per seed (20 seeds by default: several hours on 2 cores; try --seeds 1 with " +
+    "--out, which resumes); --quick (16 small runs, one seed) takes seconds.",
   param: "interArrival",
   values: (quick) => (quick ? CONVERGENT_QUICK_INTER_ARRIVALS : CONVERGENT_INTER_ARRIVALS),
   defaultSeeds: (quick) => (quick ? 1 : 20),

@@ -1,0 +1,179 @@
+import { InvalidInputError } from "@sched/core";
+import type { Heuristic, HeuristicContext } from "./heuristic.js";
+import { type JobMachineMatrix, type MatrixInput, rowBuilder, Scratch } from "./matrix.js";
+
+/**
+ * Default refresh tolerance of the incremental variants: a stored row of `P` is recomputed
+ * when one of its entries moved by more than this since it was stored (after removing the
+ * uniform anti-aging drift). 0.05 is 0.5 % of the deadline heuristic's `Max` (10) and 1/160 of
+ * the preemptive overhead constant (8). See the README, Interpretation 13.
+ */
+export const REFRESH_TOLERANCE = 0.05;
+
+/**
+ * Seconds of clock after which the incremental matrix re-bases its uniform anti-aging shift
+ * (every row is then refreshed once).
+ */
+export const SHIFT_HORIZON = 20000;
+
+/** What {@link IncrementalMatrix.update} returns. */
+export interface IncrementalUpdate {
+  /**
+   * The matrix to plan with: each row as stored (refreshed now or earlier), every eligible
+   * entry shifted by the same `shift`. Its `context` is the one of this event.
+   */
+  readonly matrix: JobMachineMatrix;
+  /** Rows refreshed by this update (new rows included), ascending. */
+  readonly changedRows: readonly number[];
+  /**
+   * The pre-matching cost `c_i` of each row: the mean of the row's positive entries as
+   * stored, minus `shift` (i.e. the mean of the fresh row, up to the tolerance).
+   */
+  readonly costs: Float64Array;
+  /** The shift added to every eligible entry (`Σ uniformRate · (base - now)`). */
+  readonly shift: number;
+}
+
+interface StoredRow {
+  readonly values: Float64Array;
+  /** Mean of the positive entries of `values`. */
+  readonly mean: number;
+}
+
+/**
+ * The Job-Machine matrix kept across scheduling events, for the incremental variants: a row
+ * (one job) is recomputed from the heuristics at every event, but the row the matching sees is
+ * replaced only when some entry moved by more than `tolerance` since it was stored (or the
+ * row is new, or its eligibility changed). Unchanged rows keep the same numbers, so
+ * `imfs` can be told exactly which rows changed (a truthful change hint for the matrix it is
+ * given) and re-solves from the previous plan with one search per changed row.
+ *
+ * Heuristics that declare a {@link Heuristic.uniformRate} (anti-aging: every eligible entry
+ * grows by `AA` per second) would otherwise change every row at every event; their drift is
+ * cancelled by adding the same `shift = rate · (base + horizon - now)` to every eligible entry
+ * (a uniform shift of the eligible entries changes no maximum-cardinality maximum-weight
+ * matching). `base` is re-set to `now` once `now - base > horizon / 2`, which refreshes
+ * every row once.
+ *
+ * Guarantee: every eligible entry of the returned matrix is within `tolerance` (plus
+ * floating-point rounding) of the from-scratch `P` of this event plus `shift`; ineligible
+ * entries are 0 in both. Hence an optimal matching of it is a maximum-cardinality matching of
+ * `P` whose weight is at most `2 · tolerance · min(|N|, |M|)` below the optimum of `P`.
+ * With `tolerance` 0 the matrix is `P + shift` up to rounding.
+ */
+export class IncrementalMatrix {
+  readonly tolerance: number;
+  readonly horizon: number;
+  #stored = new Map<number, StoredRow>();
+  #base = Number.NaN;
+  #scratch = new Scratch();
+
+  constructor(tolerance: number = REFRESH_TOLERANCE, horizon: number = SHIFT_HORIZON) {
+    if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance))
+      throw new InvalidInputError(
+        "@sched/convergent/IncrementalMatrix",
+        "tolerance",
+        `is ${String(tolerance)}, expected a finite number >= 0`,
+      );
+    if (typeof horizon !== "number" || !(horizon > 0) || !Number.isFinite(horizon))
+      throw new InvalidInputError(
+        "@sched/convergent/IncrementalMatrix",
+        "horizon",
+        `is ${String(horizon)}, expected a finite number > 0`,
+      );
+    this.tolerance = tolerance;
+    this.horizon = horizon;
+  }
+
+  /** Forgets every stored row. */
+  reset(): void {
+    this.#stored = new Map();
+    this.#base = Number.NaN;
+  }
+
+  /** Forgets the row of job `id` (it left the system). */
+  forget(id: number): void {
+    this.#stored.delete(id);
+  }
+
+  /** Number of rows stored. */
+  get size(): number {
+    return this.#stored.size;
+  }
+
+  /**
+   * The matrix of this event (see the class): recomputes each row with the heuristics,
+   * replaces the stored row when it moved by more than the tolerance, and assembles the
+   * stored rows. Rows of jobs not in `input.jobs` are dropped. The returned matrix lives in
+   * buffers reused by the next call (callers may clear rows of it in place).
+   *
+   * Complexity: O(|N| x |M|) for the heuristics and the comparison, plus the heuristics'
+   * own per-plan preparation.
+   *
+   * @throws InvalidInputError when a heuristic leaves a NaN or infinite entry.
+   */
+  update(input: MatrixInput, heuristics: readonly Heuristic[]): IncrementalUpdate {
+    const builder = rowBuilder(input, heuristics, this.#scratch);
+    const context: HeuristicContext = builder.context;
+    const rows = context.jobs.length;
+    const cols = context.cols;
+    let rate = 0;
+    for (const h of heuristics) if (typeof h.uniformRate === "number") rate += h.uniformRate;
+    const now = input.now;
+    let rebased = false;
+    if (!(now - this.#base <= this.horizon / 2) || now < this.#base) {
+      this.#base = now;
+      rebased = true;
+    }
+    const shift = rate * (this.#base + this.horizon - now);
+    // rounding slack of adding `shift`: a few ulps of the largest magnitude involved
+    const slack = 1e-9 * (1 + Math.abs(shift));
+    const rel = this.tolerance;
+    const next = new Map<number, StoredRow>();
+    const weights = this.#scratch.weights(rows * cols);
+    const costs = new Float64Array(rows);
+    const changedRows: number[] = [];
+    const fresh = new Float64Array(cols);
+    for (let i = 0; i < rows; i++) {
+      const id = context.jobs[i].job.id;
+      builder.row(i, fresh, 0);
+      const old = rebased ? undefined : this.#stored.get(id);
+      let keep = old !== undefined;
+      if (old !== undefined) {
+        const v = old.values;
+        for (let m = 0; m < cols; m++) {
+          const f = fresh[m];
+          const o = v[m];
+          if (f > 0 ? !(o > 0) || Math.abs(f + shift - o) > slack + rel * f : o > 0) {
+            keep = false;
+            break;
+          }
+        }
+      }
+      let row: StoredRow;
+      if (keep) {
+        row = old as StoredRow;
+      } else {
+        const values = new Float64Array(cols);
+        let sum = 0;
+        let count = 0;
+        for (let m = 0; m < cols; m++) {
+          const f = fresh[m];
+          if (f > 0) {
+            const x = f + shift;
+            values[m] = x;
+            sum += x;
+            count++;
+          }
+        }
+        row = { values, mean: count === 0 ? 0 : sum / count };
+        changedRows.push(i);
+      }
+      next.set(id, row);
+      weights.set(row.values, i * cols);
+      costs[i] = row.mean === 0 ? 0 : row.mean - shift;
+    }
+    this.#stored = next;
+    return { matrix: { rows, cols, weights, context }, changedRows, costs, shift };
+  }
+}

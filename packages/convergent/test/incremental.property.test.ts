@@ -1,0 +1,288 @@
+import { InvalidInputError, type Job, type Platform, simulate } from "@sched/core";
+import { arbJobs, arbPlatform } from "@sched/core/testing";
+import { type ExactMatching, mfs } from "@sched/matching";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { convergent } from "../src/convergent.js";
+import type { MatrixJob } from "../src/heuristic.js";
+import { IncrementalMatrix, type IncrementalUpdate } from "../src/incremental.js";
+import { buildMatrix } from "../src/matrix.js";
+import { meetsRequirements } from "../src/minimalRequirements.js";
+import { PAPER_CONSTANTS, paperHeuristics } from "../src/paperHeuristics.js";
+import { PaperIncrementalMatrix } from "../src/paperIncremental.js";
+import { makePlan, type Plan } from "../src/plan.js";
+import { convergentVariant } from "../src/variants.js";
+import { paperWorkload } from "../src/workload.js";
+
+// A chain of scheduling events: time advances, jobs arrive and leave, running jobs progress,
+// the previous plan's machines change.
+const scenario = arbPlatform({ shape: "farm", maxMachines: 6 }).chain((platform) =>
+  fc.tuple(
+    fc.constant(platform),
+    arbJobs(platform, { maxJobs: 12, singleMachine: true, readyTimes: false }),
+    fc.array(
+      fc.record({
+        dt: fc.integer({ min: 0, max: 400 }),
+        leave: fc.nat(),
+        running: fc.array(fc.nat(), { maxLength: 12 }),
+      }),
+      { minLength: 1, maxLength: 6 },
+    ),
+  ),
+);
+
+type Event = { dt: number; leave: number; running: number[] };
+
+interface Step {
+  readonly now: number;
+  readonly rows: MatrixJob[];
+  readonly previous: Int32Array;
+}
+
+/** The states of the chain: the jobs submitted by `now`, minus one that left per event. */
+function steps(platform: Platform, jobs: readonly Job[], events: readonly Event[]): Step[] {
+  const cols = platform.machines.length;
+  const gone = new Set<number>();
+  let now = jobs[0]?.submit ?? 0;
+  const out: Step[] = [];
+  events.forEach((ev, k) => {
+    now += ev.dt;
+    const present = jobs.filter((j) => j.submit <= now && !gone.has(j.id));
+    if (present.length > 0 && ev.leave % 3 === 0)
+      gone.add((present[ev.leave % present.length] as Job).id);
+    const used = new Set<number>();
+    const rows = present
+      .filter((j) => !gone.has(j.id))
+      .map((job, i): MatrixJob => {
+        const m = (ev.running[i] ?? cols) % (cols + 1);
+        if (m < cols && !used.has(m) && meetsRequirements(job, platform, m)) {
+          used.add(m);
+          return { job, progress: Math.min(0.9, 0.1 * (k + 1)), machine: m };
+        }
+        return { job, progress: 0, machine: -1 };
+      });
+    const previous = Int32Array.from(rows, (r, i) =>
+      r.machine >= 0 ? r.machine : (ev.running[i + 1] ?? cols) % (cols + 1) < cols ? 0 : -1,
+    );
+    out.push({ now, rows, previous });
+  });
+  return out;
+}
+
+/** Every entry of the incremental matrix against the from-scratch one. */
+function checkAgainstScratch(
+  u: IncrementalUpdate,
+  step: Step,
+  platform: Platform,
+  tolerance: number,
+): void {
+  const exact = buildMatrix(
+    { now: step.now, platform, jobs: step.rows, previous: step.previous },
+    paperHeuristics(),
+  );
+  expect(u.matrix.rows).toBe(exact.rows);
+  const slack = 1e-9 * (1 + Math.abs(u.shift));
+  for (let k = 0; k < exact.weights.length; k++) {
+    const f = exact.weights[k] as number;
+    const s = u.matrix.weights[k] as number;
+    if (f === 0) {
+      expect(s).toBe(0);
+    } else {
+      expect(s).toBeGreaterThan(0);
+      expect(Math.abs(s - u.shift - f)).toBeLessThanOrEqual(slack + tolerance * f + 1e-9 * f);
+    }
+  }
+}
+
+const engines = [
+  [
+    "IncrementalMatrix (any heuristics)",
+    (tol: number, horizon: number) => new IncrementalMatrix(tol, horizon),
+  ],
+  [
+    "PaperIncrementalMatrix (the paper's seven, fused)",
+    (tol: number, horizon: number) => new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon),
+  ],
+] as const;
+
+describe.each(engines)("%s", (_name, make) => {
+  it("with tolerance 0 is the from-scratch P plus one uniform shift (up to rounding)", () => {
+    fc.assert(
+      fc.property(scenario, fc.constantFrom(1000, 20000), ([platform, jobs, events], horizon) => {
+        const inc = make(0, horizon);
+        for (const step of steps(platform, jobs, events)) {
+          const u = inc.update(
+            { now: step.now, platform, jobs: step.rows, previous: step.previous },
+            paperHeuristics(),
+          );
+          checkAgainstScratch(u, step, platform, 0);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+  it("keeps every entry within the relative tolerance, and the unlisted rows bit for bit", () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        fc.constantFrom(0.01, 0.05, 0.3),
+        fc.constantFrom(1000, 20000),
+        ([platform, jobs, events], tol, horizon) => {
+          const inc = make(tol, horizon);
+          let before = new Map<number, number[]>();
+          for (const step of steps(platform, jobs, events)) {
+            const u = inc.update(
+              { now: step.now, platform, jobs: step.rows, previous: step.previous },
+              paperHeuristics(),
+            );
+            checkAgainstScratch(u, step, platform, tol);
+            const cols = u.matrix.cols;
+            const changed = new Set(u.changedRows);
+            const after = new Map<number, number[]>();
+            step.rows.forEach((r, i) => {
+              const row = Array.from(u.matrix.weights.subarray(i * cols, (i + 1) * cols));
+              after.set(r.job.id, row);
+              const old = before.get(r.job.id);
+              if (old === undefined) expect(changed.has(i)).toBe(true);
+              else if (!changed.has(i)) expect(row).toEqual(old);
+            });
+            before = after;
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+  it("costs are the row means of the fresh matrix, within the tolerance", () => {
+    fc.assert(
+      fc.property(scenario, ([platform, jobs, events]) => {
+        const inc = make(0, 20000);
+        for (const step of steps(platform, jobs, events)) {
+          const u = inc.update(
+            { now: step.now, platform, jobs: step.rows, previous: step.previous },
+            paperHeuristics(),
+          );
+          const exact = buildMatrix(
+            { now: step.now, platform, jobs: step.rows, previous: step.previous },
+            paperHeuristics(),
+          );
+          const cols = exact.cols;
+          for (let i = 0; i < exact.rows; i++) {
+            let s = 0;
+            let c = 0;
+            for (let m = 0; m < cols; m++) {
+              const v = exact.weights[i * cols + m] as number;
+              if (v > 0) {
+                s += v;
+                c++;
+              }
+            }
+            expect(u.costs[i]).toBeCloseTo(c === 0 ? 0 : s / c, 6);
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("incremental plans (IncrementalMatrix + makePlan with the change hint)", () => {
+  it("are optimal for the matrix they are given, and within the tolerance bound of the from-scratch optimum", () => {
+    fc.assert(
+      fc.property(scenario, fc.constantFrom(0, 0.05, 0.3), ([platform, jobs, events], tol) => {
+        const inc = new PaperIncrementalMatrix(PAPER_CONSTANTS, tol);
+        let previous: Plan | undefined;
+        for (const step of steps(platform, jobs, events)) {
+          const u = inc.update({
+            now: step.now,
+            platform,
+            jobs: step.rows,
+            previous: step.previous,
+          });
+          const plan = makePlan(u.matrix, {
+            matcher: "imfs",
+            previous:
+              previous === undefined
+                ? undefined
+                : {
+                    rowIds: previous.rowIds,
+                    matching: previous.matching as ExactMatching,
+                    cleared: previous.cleared,
+                  },
+            changedRows: u.changedRows,
+            costs: u.costs,
+          });
+          const cols = u.matrix.cols;
+          // exact for its own matrix
+          const own = mfs({ rows: u.matrix.rows, cols, weights: plan.weights });
+          expect(plan.matching.size).toBe(own.size);
+          expect(plan.matching.weight).toBeCloseTo(own.weight, 6);
+          // against the from-scratch P (same rows cleared): same size, weight within the bound
+          const exact = buildMatrix(
+            { now: step.now, platform, jobs: step.rows, previous: step.previous },
+            paperHeuristics(),
+          );
+          const truth = Float64Array.from(exact.weights);
+          const cleared = new Set(plan.cleared);
+          plan.rowIds.forEach((id, i) => {
+            if (cleared.has(id)) truth.fill(0, i * cols, (i + 1) * cols);
+          });
+          const best = mfs({ rows: exact.rows, cols, weights: truth });
+          let got = 0;
+          plan.rowToCol.forEach((m, i) => {
+            if (m >= 0) {
+              expect(truth[i * cols + m]).toBeGreaterThan(0);
+              got += truth[i * cols + m] as number;
+            }
+          });
+          expect(plan.matching.size).toBe(best.size);
+          expect(got).toBeGreaterThanOrEqual(
+            ((1 - tol) / (1 + tol)) * best.weight - 1e-6 * (1 + best.weight),
+          );
+          previous = plan;
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("row kernels", () => {
+  it("buildMatrix row by row equals the heuristics applied one after the other, bit for bit", () => {
+    fc.assert(
+      fc.property(scenario, ([platform, jobs, events]) => {
+        for (const step of steps(platform, jobs, events)) {
+          const input = { now: step.now, platform, jobs: step.rows, previous: step.previous };
+          const byRows = buildMatrix(input, paperHeuristics({ overhead: 800 }));
+          // the same heuristics without their row kernels: buildMatrix falls back to apply
+          const applyOnly = paperHeuristics({ overhead: 800 }).map((h) => ({
+            name: h.name,
+            apply: h.apply.bind(h),
+          }));
+          const byApply = buildMatrix(input, applyOnly);
+          expect(Array.from(byRows.weights)).toEqual(Array.from(byApply.weights));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe("incremental options", () => {
+  it("rejects a bad refresh tolerance, naming it", () => {
+    expect(() => convergent({ refreshTolerance: -1 })).toThrow(InvalidInputError);
+    expect(() => convergent({ refreshTolerance: Number.NaN })).toThrow(/options.refreshTolerance/);
+    expect(() => new IncrementalMatrix(Number.POSITIVE_INFINITY)).toThrow(/tolerance/);
+    expect(() => new IncrementalMatrix(0.1, 0)).toThrow(/horizon/);
+  });
+  it("counts the rows handed to the matching as changed (incremental variants only)", () => {
+    const { platform, jobs } = paperWorkload({ seed: 5, jobs: 60, machines: 12, licenses: 4 });
+    const ip = convergentVariant("CS_ip");
+    const nip = convergentVariant("CS_nip");
+    simulate(jobs, platform, ip);
+    simulate(jobs, platform, nip);
+    expect(ip.stats.refreshedRows).toBeGreaterThan(0);
+    expect(ip.stats.refreshedRows).toBeLessThan(ip.stats.plans * ip.stats.maxRows);
+    expect(nip.stats.refreshedRows).toBe(0);
+  });
+});
