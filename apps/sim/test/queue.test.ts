@@ -24,6 +24,7 @@ import {
   workerLog,
 } from "./queue-helpers.js";
 import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+import { timingKeys, timingMeans } from "./timing-helpers.js";
 
 let redis: TestRedis = { stop: async () => {} };
 let built: { cli: string; remove: () => Promise<void> } | undefined;
@@ -56,6 +57,9 @@ async function expectSameAsLocal(file: string, dir: string): Promise<void> {
     expect(await readFile(join(dir, f), "utf8"), f).toBe(await readFile(join(local, f), "utf8"));
   }
   expect(await runFiles(dir)).toEqual(await runFiles(local));
+  // timing.csv: written by the submitter from the collected run files; other numbers, same rows
+  expect(await timingKeys(dir)).toEqual(await timingKeys(local));
+  for (const m of await timingMeans(dir)) expect(Number.isFinite(m)).toBe(true);
 }
 
 async function stopWorker(p: Proc): Promise<void> {

@@ -8,6 +8,7 @@ import { parseShard, shardOf, shardTasks } from "../src/sweep/shard.js";
 import { cli, tempDir } from "./helpers.js";
 import { runFiles } from "./queue-helpers.js";
 import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+import { timingKeys, timingMeans } from "./timing-helpers.js";
 
 function plan(points: number, seeds: number, schedulers: number): SweepPlan {
   return {
@@ -32,6 +33,10 @@ async function same(a: string, b: string): Promise<void> {
     expect(await readFile(join(a, f), "utf8"), f).toBe(await readFile(join(b, f), "utf8"));
   }
   expect(await runFiles(a)).toEqual(await runFiles(b));
+  // timing.csv: wall-clock numbers differ, its rows and columns are those of a local sweep
+  expect(await timingKeys(a)).toEqual(await timingKeys(b));
+  // ... and every run's timing was read back, whichever shard ran it
+  for (const m of await timingMeans(a)) expect(Number.isFinite(m)).toBe(true);
 }
 
 describe("shards", () => {
@@ -116,6 +121,7 @@ describe("shards", () => {
       expect((await cli("sweep", file, "--out", shared, "--shard", `${i}/4`)).code).toBe(0);
     }
     await expect(readFile(join(shared, "results.csv"))).rejects.toThrow();
+    await expect(readFile(join(shared, "timing.csv"))).rejects.toThrow();
     const missing = planTasks(plan).filter((_, j) => j % 4 === 2);
     const c = await cli("compare", shared);
     expect(c.code).toBe(0);

@@ -2,7 +2,13 @@ import { type CommandSpec, choiceValue, flag, requirePositionals, stringOption }
 import type { Command } from "../command.js";
 import { toCsv } from "../format.js";
 import { COMPARE_FORMATS, comparisonRows, renderComparison } from "../sweep/compare.js";
-import { readSweepDir, summarizeSweep } from "../sweep/results.js";
+import {
+  readSweepDir,
+  summarizeSweep,
+  summarizeTiming,
+  TIMING_HEADING,
+  TIMING_METRICS,
+} from "../sweep/results.js";
 import {
   missingNote,
   missingRuns,
@@ -22,7 +28,11 @@ const spec: CommandSpec = {
     "confidence interval over seeds, the best scheduler at each point marked per metric (*, or\n" +
     "bold in markdown, best=true in csv/json). Missing and failed runs are reported on stderr\n" +
     "(how many, the shard they belong to, the first ten by key and parameters). Shards and queue\n" +
-    "workers all write into one folder: a run is counted once, by its key.",
+    "workers all write into one folder: a run is counted once, by its key.\n\n" +
+    "--timing compares the wall-clock measurements instead (timing.csv's metrics: schedTimeMs =\n" +
+    "scheduler ms per scheduling call (plan), schedulerMs, wallMs), from the run files' timing\n" +
+    "blocks, so the same numbers as timing.csv once the sweep is done. They are NOT\n" +
+    "deterministic: another execution of the same sweep gives other numbers.",
   options: [
     {
       name: "format",
@@ -30,6 +40,13 @@ const spec: CommandSpec = {
       type: "string",
       arg: "table|csv|json|markdown",
       description: "Output format (default table).",
+    },
+    {
+      name: "timing",
+      short: "t",
+      type: "boolean",
+      description:
+        "Compare the wall-clock timing (schedTimeMs, schedulerMs, wallMs; timing.csv) instead of the metrics.",
     },
     {
       name: "missing",
@@ -43,6 +60,7 @@ const spec: CommandSpec = {
     "sched-sim compare results/load",
     "sched-sim compare results/load --format markdown > comparison.md",
     "sched-sim compare results/load --format csv | column -s, -t",
+    "sched-sim compare results/load --timing",
     "sched-sim compare results/load --missing",
   ],
 };
@@ -58,15 +76,17 @@ export const compareCommand: Command = {
         ? "table"
         : choiceValue("compare", "format", formatText, COMPARE_FORMATS);
     const dir = args.positionals[0] as string;
-    const { plan, records, failures } = await readSweepDir(dir, "compare");
+    const { plan, records, failures, timings } = await readSweepDir(dir, "compare");
     const missing = missingRuns(plan, records, failures);
     const statuses = await readShardStatuses(dir);
     if (flag(args, "missing")) {
-      if (formatText !== undefined) {
-        throw new UsageError(
-          "compare: options --missing and --format exclude each other",
-          "compare",
-        );
+      for (const other of ["format", "timing"]) {
+        if (args.values[other] !== undefined) {
+          throw new UsageError(
+            `compare: options --missing and --${other} exclude each other`,
+            "compare",
+          );
+        }
       }
       const n = shardCountOf(statuses);
       io.stdout(
@@ -85,8 +105,13 @@ export const compareCommand: Command = {
       );
       return 0;
     }
-    const rows = comparisonRows(plan, summarizeSweep(plan, records));
-    io.stdout(renderComparison(plan, rows, format));
+    if (flag(args, "timing")) {
+      const rows = comparisonRows(plan, summarizeTiming(plan, records, timings), TIMING_METRICS);
+      io.stdout(renderComparison(plan, rows, format, TIMING_METRICS, TIMING_HEADING));
+    } else {
+      const rows = comparisonRows(plan, summarizeSweep(plan, records));
+      io.stdout(renderComparison(plan, rows, format));
+    }
     io.stderr(missingNote(plan, dir, missing, statuses));
     return 0;
   },

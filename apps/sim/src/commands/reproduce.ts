@@ -22,7 +22,10 @@ const spec: CommandSpec = {
     "confidence half-width over the seeds (seeds 1..N). With --out DIR it writes DIR/runs/,\n" +
     "DIR/results.csv (tidy: scheduler,<param>,metric,mean,ci95,runs; ci95 empty with one seed)\n" +
     "and DIR/runs.csv (every run: key,scheduler,<param>,seed,metric,value), so 'compare' and\n" +
-    "'report' read it; a killed reproduction started again resumes.\n" +
+    "'report' read it; a killed reproduction started again resumes. Wall-clock timing\n" +
+    "(schedTimeMs = scheduler ms per scheduling call, i.e. per plan; schedulerMs; wallMs) is\n" +
+    "not deterministic, so it is printed in a second table marked [wall] and written apart,\n" +
+    "to DIR/timing.csv (same columns and rows as results.csv; 'compare DIR --timing').\n" +
     "'sched-sim reproduce --list' lists the experiments.",
   options: [
     { name: "list", short: "l", type: "boolean", description: "List the experiments and exit." },
@@ -43,7 +46,8 @@ const spec: CommandSpec = {
       short: "o",
       type: "string",
       arg: "DIR",
-      description: "Results directory (runs/, results.csv, runs.csv); resumed if it exists.",
+      description:
+        "Results directory (runs/, results.csv, runs.csv, timing.csv); resumed if it exists.",
     },
     {
       name: "jobs",

@@ -1,6 +1,6 @@
 import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import type { Summary } from "../stats.js";
-import { metricInfo } from "./metrics.js";
+import { type MetricInfo, metricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
 import type { ResultRow } from "./results.js";
 
@@ -15,8 +15,13 @@ export interface ComparisonRow {
  * Regroup `rows` (from `summarizeSweep`) as points x schedulers and mark, at each point and for
  * each metric, the best mean among the schedulers (lowest, or highest for metrics where higher
  * is better; every tied scheduler is marked; metrics with no direction, and NaN means, never).
+ * `metrics`: the metrics compared, in order (the plan's, or the timing metrics of `timing.csv`).
  */
-export function comparisonRows(plan: SweepPlan, rows: readonly ResultRow[]): ComparisonRow[] {
+export function comparisonRows(
+  plan: SweepPlan,
+  rows: readonly ResultRow[],
+  metrics: readonly MetricInfo[] = plan.metrics.map(metricInfo),
+): ComparisonRow[] {
   const find = (
     scheduler: string,
     point: readonly number[],
@@ -30,12 +35,12 @@ export function comparisonRows(plan: SweepPlan, rows: readonly ResultRow[]): Com
   for (const point of plan.points) {
     const group = plan.schedulers.map((s) => ({
       scheduler: s.label,
-      summaries: plan.metrics.map(
-        (m) => find(s.label, point, m) ?? { mean: Number.NaN, ci95: Number.NaN, runs: 0 },
+      summaries: metrics.map(
+        (m) => find(s.label, point, m.key) ?? { mean: Number.NaN, ci95: Number.NaN, runs: 0 },
       ),
     }));
-    const bests = plan.metrics.map((m, j) => {
-      const better = metricInfo(m).better;
+    const bests = metrics.map((m, j) => {
+      const better = m.better;
       const means = group.map((g) => (g.summaries[j] as Summary).mean).filter(Number.isFinite);
       if (better === "none" || means.length === 0) return Number.NaN;
       return better === "lower" ? Math.min(...means) : Math.max(...means);
@@ -63,9 +68,9 @@ function cellText(c: Summary, digits: number): string {
     : fixed(c.mean, digits);
 }
 
-function legend(plan: SweepPlan): string {
-  const lower = plan.metrics.filter((m) => metricInfo(m).better === "lower");
-  const higher = plan.metrics.filter((m) => metricInfo(m).better === "higher");
+function legend(infos: readonly MetricInfo[]): string {
+  const lower = infos.filter((m) => m.better === "lower").map((m) => m.key);
+  const higher = infos.filter((m) => m.better === "higher").map((m) => m.key);
   const parts = [
     lower.length > 0 ? `lower is better for ${lower.join(", ")}` : "",
     higher.length > 0 ? `higher is better for ${higher.join(", ")}` : "",
@@ -73,13 +78,20 @@ function legend(plan: SweepPlan): string {
   return `best at each point marked (${parts.join("; ")}); mean ± 95% CI half-width (Student t) over seeds`;
 }
 
-/** Render a comparison in `format` (deterministic text). */
+/**
+ * Render a comparison in `format` (deterministic text, given deterministic rows). `infos`: the
+ * metrics of the rows' cells (as given to {@link comparisonRows}); `note`: a line printed above
+ * a table, after a markdown table's legend, and as `note` in json (not in csv), e.g. that the
+ * numbers are wall clock.
+ */
 export function renderComparison(
   plan: SweepPlan,
   rows: readonly ComparisonRow[],
   format: CompareFormat,
+  infos: readonly MetricInfo[] = plan.metrics.map(metricInfo),
+  note?: string,
 ): string {
-  const infos = plan.metrics.map(metricInfo);
+  const keys = infos.map((m) => m.key);
   switch (format) {
     case "table": {
       const table = renderTable(
@@ -99,7 +111,7 @@ export function renderComparison(
           String(Math.min(...r.cells.map((c) => c.runs))),
         ]),
       );
-      return `${table}\n* ${legend(plan)}\n`;
+      return `${note === undefined ? "" : `${note}\n`}${table}\n* ${legend(infos)}\n`;
     }
     case "markdown": {
       const header = [...plan.params, "scheduler", ...infos.map((m) => m.title), "runs"];
@@ -121,7 +133,7 @@ export function renderComparison(
             ].join(" | ")} |`,
         ),
       ];
-      return `${lines.join("\n")}\n\nBold: ${legend(plan)}.\n`;
+      return `${lines.join("\n")}\n\nBold: ${legend(infos)}.${note === undefined ? "" : ` ${note}.`}\n`;
     }
     case "csv":
       return toCsv(
@@ -130,7 +142,7 @@ export function renderComparison(
           r.cells.map((c, j) => [
             ...r.point,
             r.scheduler,
-            plan.metrics[j] as string,
+            keys[j] as string,
             c.mean,
             c.ci95,
             c.runs,
@@ -141,6 +153,7 @@ export function renderComparison(
     case "json": {
       const doc: JsonValue = {
         experiment: plan.name,
+        ...(note === undefined ? {} : { note }),
         params: [...plan.params],
         metrics: infos.map((m) => ({ key: m.key, title: m.title, better: m.better })),
         rows: rows.map((r) => {
@@ -150,7 +163,7 @@ export function renderComparison(
           });
           const metrics: Record<string, JsonValue> = {};
           r.cells.forEach((c, j) => {
-            metrics[plan.metrics[j] as string] = {
+            metrics[keys[j] as string] = {
               mean: c.mean,
               ci95: c.ci95,
               runs: c.runs,

@@ -5,7 +5,14 @@ import { stableJson } from "../format.js";
 import { optionText } from "../schedulers.js";
 import type { SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
-import { resultsTable, summarizeSweep } from "./results.js";
+import {
+  resultsTable,
+  summarizeSweep,
+  summarizeTiming,
+  TIMING_HEADING,
+  TIMING_METRICS,
+  timingTable,
+} from "./results.js";
 import type { Shard } from "./shard.js";
 import { runSweep, type SweepOutcome, type SweepProgress } from "./sweep.js";
 
@@ -103,9 +110,10 @@ export async function driveSweep(
 }
 
 /**
- * Print a sweep's outcome: the results table (or the JSON summary) on stdout, failures and a
- * closing line on stderr. `prefix` starts the closing line (e.g. `queue: `). Returns the exit
- * code: 1 when a run failed or the sweep was interrupted, else 0.
+ * Print a sweep's outcome: the results table, then the wall-clock timing table (or the JSON
+ * summary, the timing under its own key `timing`) on stdout, failures and a closing line on
+ * stderr. `prefix` starts the closing line (e.g. `queue: `). Returns the exit code: 1 when a run
+ * failed or the sweep was interrupted, else 0.
  */
 export function printOutcome(
   plan: SweepPlan,
@@ -118,6 +126,15 @@ export function printOutcome(
   const { shard } = options;
   const shown = outcome.merged ?? outcome.records;
   const rows = summarizeSweep(plan, shown);
+  const timingRows = summarizeTiming(plan, shown, outcome.timings);
+  const tidy = (r: (typeof rows)[number]) => ({
+    scheduler: r.scheduler,
+    params: Object.fromEntries(plan.params.map((p, i) => [p, r.point[i] as number])),
+    metric: r.metric,
+    mean: r.mean,
+    ci95: r.ci95,
+    runs: r.runs,
+  });
   if (options.json === true) {
     io.stdout(
       stableJson({
@@ -137,18 +154,18 @@ export function printOutcome(
         skipped: outcome.skipped,
         interrupted: outcome.interrupted,
         failures: outcome.failures.map((f) => ({ ...f, params: { ...f.params } })),
-        results: rows.map((r) => ({
-          scheduler: r.scheduler,
-          params: Object.fromEntries(plan.params.map((p, i) => [p, r.point[i] as number])),
-          metric: r.metric,
-          mean: r.mean,
-          ci95: r.ci95,
-          runs: r.runs,
-        })),
+        results: rows.map(tidy),
+        timing: {
+          note: "wall clock (ms), not deterministic: differs between executions (timing.csv)",
+          metrics: TIMING_METRICS.map((m) => m.key),
+          results: timingRows.map(tidy),
+        },
       }),
     );
   } else if (shard === undefined || outcome.summarized) {
-    io.stdout(resultsTable(plan, rows));
+    io.stdout(`${resultsTable(plan, rows)}
+${TIMING_HEADING}:
+${timingTable(plan, timingRows)}`);
   }
   const { failures } = outcome;
   if (failures.length > 0) {
@@ -161,12 +178,12 @@ export function printOutcome(
     const where =
       options.out === undefined || !outcome.summarized
         ? ""
-        : `; wrote ${join(options.out, "results.csv")} and ${join(options.out, "runs.csv")}`;
+        : `; wrote ${join(options.out, "results.csv")}, ${join(options.out, "runs.csv")} and ${join(options.out, "timing.csv")}`;
     const whereShard =
       shard === undefined || outcome.interrupted
         ? where
         : outcome.summarized
-          ? `; every shard is done: wrote ${join(options.out as string, "results.csv")} and ${join(options.out as string, "runs.csv")}`
+          ? `; every shard is done: wrote ${join(options.out as string, "results.csv")}, ${join(options.out as string, "runs.csv")} and ${join(options.out as string, "timing.csv")}`
           : `; the sweep has ${shown.length} of ${plan.points.length * plan.seeds.length * plan.schedulers.length} results so far (results.csv is written by the last shard to finish; 'sched-sim compare ${options.out}' lists what is missing)`;
     io.stderr(
       `${prefix}${shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `}${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${whereShard}\n`,

@@ -5,19 +5,20 @@ import { join } from "node:path";
 import type { Job, Queue, Worker } from "bullmq";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
-import type { RunRecord } from "./execute.js";
+import type { RunRecord, RunTiming } from "./execute.js";
 import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import { inlineExecutor, type RunExecutor, workerExecutor } from "./pool.js";
 import {
   experimentJson,
   orderRecords,
+  parseRunFile,
   parseRunJson,
   type RunFailure,
   runJson,
   SWEEP_FORMAT,
 } from "./results.js";
 import { writeShared } from "./shard.js";
-import { prepareDir, type SweepOutcome, writeSummaries } from "./sweep.js";
+import { keep, prepareDir, type SweepOutcome, writeSummaries } from "./sweep.js";
 
 /** Where the queue lives: a parsed `redis://[user:password@]host:port[/db]` (or `rediss://`). */
 export interface RedisTarget {
@@ -286,7 +287,8 @@ export interface QueueSweepOutcome extends SweepOutcome {
  * in `out` (or in Redis) is enqueued as job `PLANID.KEY` (so submitting twice, or resuming, adds
  * nothing twice); workers append each finished run's `runs/KEY.json` text to a Redis list, which
  * the submitter copies into `out/runs/` (atomically, the same bytes a local sweep writes), so
- * `results.csv` and `runs.csv` are those of a local sweep. A run whose attempts are all used is
+ * `results.csv` and `runs.csv` are those of a local sweep (and `timing.csv` has its rows, with
+ * the wall-clock numbers of these executions). A run whose attempts are all used is
  * written to `out/failed/KEY.json`. Stopping the submitter (signal) loses nothing: the runs go on,
  * and the same command collects them later.
  */
@@ -301,7 +303,8 @@ export async function submitQueueSweep(
   const positions = new Map(tasks.map((t, i) => [t.key, i]));
   const { out } = options;
   const finished = new Map<string, RunRecord>();
-  for (const r of await prepareDir(out, plan, true)) finished.set(r.key, r);
+  const timings = new Map<string, RunTiming>();
+  for (const f of await prepareDir(out, plan, true)) keep(finished, timings, f);
   const skipped = tasks.filter((t) => finished.has(t.key)).length;
   const { queue, redis } = await openQueue(target, options.queueName);
   try {
@@ -316,7 +319,7 @@ export async function submitQueueSweep(
       const files = new Map<string, string>();
       for (const [key, text] of fresh) {
         if (finished.has(key)) continue;
-        finished.set(key, parseRunJson(text));
+        keep(finished, timings, parseRunFile(text));
         files.set(join(out, "runs", `${key}.json`), text);
       }
       if (files.size > 0) {
@@ -361,6 +364,7 @@ export async function submitQueueSweep(
       skipped,
       interrupted,
       summarized: false,
+      timings,
       enqueued,
       detached: extra.detached ?? false,
       cancelled: extra.cancelled ?? false,
@@ -423,7 +427,7 @@ export async function submitQueueSweep(
       await sleep(options.pollMs ?? 500, options.signal);
     }
     const records = orderRecords(plan, [...finished.values()]);
-    await writeSummaries(out, plan, records);
+    await writeSummaries(out, plan, records, timings);
     if (failures.size === 0) await redis.del(keys.results);
     return { ...outcome(false), records, summarized: true };
   } finally {

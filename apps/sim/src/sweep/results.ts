@@ -4,7 +4,7 @@ import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format
 import { type Summary, summarize } from "../stats.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord, RunTiming } from "./execute.js";
-import { metricInfo } from "./metrics.js";
+import { type MetricInfo, metricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
 
 /** Format tag of `experiment.json`. */
@@ -20,14 +20,21 @@ export function runJson(record: RunRecord, timing: RunTiming): string {
   return stableJson({ ...(record as unknown as Record<string, JsonValue>), timing: { ...timing } });
 }
 
+/** A run file read back: its record and its timing block (absent or malformed: undefined). */
+export interface RunFile {
+  readonly record: RunRecord;
+  readonly timing: RunTiming | undefined;
+}
+
 /**
- * A record read back from `runs/KEY.json` (metrics written as `null`, i.e. undefined, become
+ * A run file read back from `runs/KEY.json` (metrics written as `null`, i.e. undefined, become
  * NaN). Summaries are always computed from records in this written form, so a resumed sweep and
- * an uninterrupted one give the same bytes.
+ * an uninterrupted one give the same bytes. The timing block is returned apart; a file without a
+ * usable one (written by hand, say) still gives its record.
  *
  * @throws Error when the text is not a run record.
  */
-export function parseRunJson(text: string): RunRecord {
+export function parseRunFile(text: string): RunFile {
   const doc = JSON.parse(text) as Record<string, unknown>;
   const metrics = doc.metrics as Record<string, number | null> | undefined;
   if (typeof doc.key !== "string" || typeof metrics !== "object" || metrics === null) {
@@ -35,20 +42,41 @@ export function parseRunJson(text: string): RunRecord {
   }
   const numbers: Record<string, number> = {};
   for (const [k, v] of Object.entries(metrics)) numbers[k] = v === null ? Number.NaN : v;
+  const t = doc.timing as Record<string, unknown> | undefined | null;
+  const timing =
+    typeof t === "object" &&
+    t !== null &&
+    typeof t.wallMs === "number" &&
+    typeof t.schedulerMs === "number"
+      ? { wallMs: t.wallMs, schedulerMs: t.schedulerMs }
+      : undefined;
   return {
-    key: doc.key,
-    scheduler: String(doc.scheduler),
-    params: doc.params as Record<string, number>,
-    seed: Number(doc.seed),
-    metrics: numbers,
-    events: Number(doc.events),
-    decisions: Number(doc.decisions),
+    record: {
+      key: doc.key,
+      scheduler: String(doc.scheduler),
+      params: doc.params as Record<string, number>,
+      seed: Number(doc.seed),
+      metrics: numbers,
+      events: Number(doc.events),
+      decisions: Number(doc.decisions),
+    },
+    timing,
   };
+}
+
+/** The record of a run file ({@link parseRunFile} without the timing). */
+export function parseRunJson(text: string): RunRecord {
+  return parseRunFile(text).record;
+}
+
+/** A finished run as its file reads back (numbers rounded as the files round them). */
+export function runAsWritten(record: RunRecord, timing: RunTiming): RunFile {
+  return parseRunFile(runJson(record, timing));
 }
 
 /** A record as it reads back after being written (numbers rounded as the files round them). */
 export function asWritten(record: RunRecord): RunRecord {
-  return parseRunJson(runJson(record, { wallMs: 0, schedulerMs: 0 }));
+  return runAsWritten(record, { wallMs: 0, schedulerMs: 0 }).record;
 }
 
 /** A failed run, as `failed/KEY.json` holds it. */
@@ -67,6 +95,8 @@ export interface SweepDir {
   readonly records: readonly RunRecord[];
   /** Runs whose last attempt failed (and have no result). */
   readonly failures: readonly RunFailure[];
+  /** The timing block of each finished run that has one, by key (wall clock, not deterministic). */
+  readonly timings: ReadonlyMap<string, RunTiming>;
 }
 
 /** The plan in `DIR/experiment.json`, or a {@link UsageError} saying what is wrong. */
@@ -108,10 +138,13 @@ export async function jsonFiles(dir: string): Promise<string[]> {
 export async function readSweepDir(dir: string, command: string): Promise<SweepDir> {
   const plan = await readPlan(dir, command);
   const byKey = new Map<string, RunRecord>();
+  const timings = new Map<string, RunTiming>();
   for (const f of await jsonFiles(join(dir, "runs"))) {
     try {
-      const r = parseRunJson(await readFile(join(dir, "runs", f), "utf8"));
+      const { record: r, timing } = parseRunFile(await readFile(join(dir, "runs", f), "utf8"));
       byKey.set(r.key, r);
+      if (timing === undefined) timings.delete(r.key);
+      else timings.set(r.key, timing);
     } catch {
       // not a record (a stray file): ignored, the run counts as not done
     }
@@ -125,7 +158,7 @@ export async function readSweepDir(dir: string, command: string): Promise<SweepD
       // ignored, as above
     }
   }
-  return { plan, records: orderRecords(plan, [...byKey.values()]), failures };
+  return { plan, records: orderRecords(plan, [...byKey.values()]), failures, timings };
 }
 
 /** `records` in plan order: points, then seeds, then schedulers; records of other plans dropped. */
@@ -164,18 +197,31 @@ export interface ResultRow extends Summary {
  * finished run gives `runs` 0 and NaN.
  */
 export function summarizeSweep(plan: SweepPlan, records: readonly RunRecord[]): ResultRow[] {
+  return summarizeBy(plan, records, plan.metrics, (r, metric) => r.metrics[metric] ?? Number.NaN);
+}
+
+/**
+ * The rows of `metrics` over `records` (plan order), `value` giving a run's value of a metric:
+ * schedulers outermost (plan order), then points, then `metrics`.
+ */
+function summarizeBy(
+  plan: SweepPlan,
+  records: readonly RunRecord[],
+  metrics: readonly string[],
+  value: (record: RunRecord, metric: string) => number,
+): ResultRow[] {
   const rows: ResultRow[] = [];
   for (const s of plan.schedulers) {
     for (const point of plan.points) {
       const mine = records.filter(
         (r) => r.scheduler === s.label && plan.params.every((p, i) => r.params[p] === point[i]),
       );
-      for (const metric of plan.metrics) {
+      for (const metric of metrics) {
         rows.push({
           scheduler: s.label,
           point,
           metric,
-          ...summarize(mine.map((r) => r.metrics[metric] ?? Number.NaN)),
+          ...summarize(mine.map((r) => value(r, metric))),
         });
       }
     }
@@ -183,7 +229,60 @@ export function summarizeSweep(plan: SweepPlan, records: readonly RunRecord[]): 
   return rows;
 }
 
-/** `results.csv`: `scheduler,<param>...,metric,mean,ci95,runs`; ci95 empty with fewer than 2 runs. */
+/**
+ * The wall-clock metrics of `timing.csv`, in its order: `schedTimeMs`, the scheduling time per
+ * plan (`schedulerMs / decisions`: the policy's wall time over its scheduling calls, each of which
+ * produces a plan; NaN for a run with no call); `schedulerMs`, the policy's wall time over the
+ * whole run; `wallMs`, the whole run's (workload, simulation, metrics).
+ */
+export const TIMING_METRICS: readonly MetricInfo[] = [
+  { key: "schedTimeMs", title: "sched ms/plan [wall]", digits: 3, better: "lower" },
+  { key: "schedulerMs", title: "scheduler ms [wall]", digits: 1, better: "lower" },
+  { key: "wallMs", title: "run ms [wall]", digits: 1, better: "lower" },
+];
+
+/** A run's value of a {@link TIMING_METRICS} key (NaN without a timing block). */
+export function timingValue(
+  record: RunRecord,
+  timing: RunTiming | undefined,
+  metric: string,
+): number {
+  if (timing === undefined) return Number.NaN;
+  switch (metric) {
+    case "schedTimeMs":
+      return record.decisions > 0 ? timing.schedulerMs / record.decisions : Number.NaN;
+    case "schedulerMs":
+      return timing.schedulerMs;
+    case "wallMs":
+      return timing.wallMs;
+    default:
+      throw new Error(`unknown timing metric '${metric}'`);
+  }
+}
+
+/**
+ * Summarize the timing blocks of `records` like {@link summarizeSweep} does their metrics, for
+ * {@link TIMING_METRICS}: the same schedulers x points, so the rows (and `runs`) depend only on
+ * the plan and which runs finished; only the numbers vary between executions. A record without a
+ * timing in `timings` counts as NaN.
+ */
+export function summarizeTiming(
+  plan: SweepPlan,
+  records: readonly RunRecord[],
+  timings: ReadonlyMap<string, RunTiming>,
+): ResultRow[] {
+  return summarizeBy(
+    plan,
+    records,
+    TIMING_METRICS.map((m) => m.key),
+    (r, metric) => timingValue(r, timings.get(r.key), metric),
+  );
+}
+
+/**
+ * `results.csv`: `scheduler,<param>...,metric,mean,ci95,runs`; ci95 empty with fewer than 2 runs.
+ * `timing.csv` is the same shape, with the rows of {@link summarizeTiming}.
+ */
 export function resultsCsv(plan: SweepPlan, rows: readonly ResultRow[]): string {
   return toCsv(
     ["scheduler", ...plan.params, "metric", "mean", "ci95", "runs"],
@@ -237,6 +336,36 @@ export function resultsTable(plan: SweepPlan, rows: readonly ResultRow[]): strin
       ...plan.params.map((p) => ({ title: p, align: "right" as const })),
       ...plan.metrics.map((m) => ({ title: metricInfo(m).title, align: "right" as const })),
       { title: "runs", align: "right" },
+    ],
+    lines,
+  );
+}
+
+/** The heading printed above {@link timingTable}. */
+export const TIMING_HEADING =
+  "Wall clock [wall] (ms; NOT deterministic: differs between executions, so in timing.csv, apart from results.csv)";
+
+/**
+ * The printed timing table: one row per scheduler x point (as {@link resultsTable}), a
+ * `mean ± ci95` column per {@link TIMING_METRICS} metric (titles marked `[wall]`).
+ */
+export function timingTable(plan: SweepPlan, rows: readonly ResultRow[]): string {
+  const perRow = TIMING_METRICS.length;
+  const lines: string[][] = [];
+  for (let i = 0; i < rows.length; i += perRow) {
+    const group = rows.slice(i, i + perRow);
+    const first = group[0] as ResultRow;
+    lines.push([
+      first.scheduler,
+      ...first.point.map(String),
+      ...TIMING_METRICS.map((m, j) => meanCell(group[j], m.digits)),
+    ]);
+  }
+  return renderTable(
+    [
+      { title: "scheduler", align: "left" },
+      ...plan.params.map((p) => ({ title: p, align: "right" as const })),
+      ...TIMING_METRICS.map((m) => ({ title: m.title, align: "right" as const })),
     ],
     lines,
   );

@@ -2,21 +2,23 @@ import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
-import type { RunRecord } from "./execute.js";
+import type { RunRecord, RunTiming } from "./execute.js";
 import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import type { RunExecutor } from "./pool.js";
 import {
-  asWritten,
   experimentJson,
   jsonFiles,
   orderRecords,
-  parseRunJson,
+  parseRunFile,
   type RunFailure,
+  type RunFile,
   readSweepDir,
   resultsCsv,
+  runAsWritten,
   runJson,
   runsCsv,
   summarizeSweep,
+  summarizeTiming,
 } from "./results.js";
 import { type Shard, shardTasks, writeShardStatus, writeShared } from "./shard.js";
 
@@ -65,12 +67,17 @@ export interface SweepOutcome {
   /** True when stopped by the signal before every run was tried. */
   readonly interrupted: boolean;
   /**
-   * True when `results.csv` and `runs.csv` were written. A whole sweep writes them once every
-   * run was tried; a shard only when, at its end, every run of every shard was tried.
+   * True when `results.csv`, `runs.csv` and `timing.csv` were written. A whole sweep writes them
+   * once every run was tried; a shard only when, at its end, every run of every shard was tried.
    */
   readonly summarized: boolean;
   /** With a shard: every finished run in the shared directory at the end (plan order). */
   readonly merged?: readonly RunRecord[];
+  /**
+   * The timing block (wall clock, as written in the run files) of every run of `records` and
+   * `merged` that has one, by key.
+   */
+  readonly timings: ReadonlyMap<string, RunTiming>;
 }
 
 /**
@@ -79,7 +86,8 @@ export interface SweepOutcome {
  * so a sweep killed at any moment and started again skips the finished runs and loses nothing;
  * `out/experiment.json` pins the plan (a different plan in the same directory is a
  * {@link UsageError}). When all runs were tried, `out/results.csv` and `out/runs.csv` summarize
- * every finished run. Summaries depend only on the records, never on the order runs finished in.
+ * every finished run, and `out/timing.csv` their timing blocks (see {@link writeSummaries}).
+ * Summaries depend only on the records, never on the order runs finished in.
  *
  * @throws UsageError when `out` holds another experiment; an Error when a file cannot be written.
  */
@@ -93,8 +101,9 @@ export async function runSweep(
   const { out, shard } = options;
   const tasks = shardTasks(plan, shard);
   const finished = new Map<string, RunRecord>();
+  const timings = new Map<string, RunTiming>();
   if (out !== undefined) {
-    for (const r of await prepareDir(out, plan, shard !== undefined)) finished.set(r.key, r);
+    for (const f of await prepareDir(out, plan, shard !== undefined)) keep(finished, timings, f);
   }
   const pending = tasks.filter((t) => !finished.has(t.key));
   const skipped = tasks.length - pending.length;
@@ -149,7 +158,7 @@ export async function runSweep(
             return;
           }
           if (outcome !== undefined) {
-            const record = asWritten(outcome.record);
+            const written = runAsWritten(outcome.record, outcome.timing);
             if (out !== undefined) {
               await writeShared(
                 new Map([
@@ -158,7 +167,7 @@ export async function runSweep(
               );
               await rm(join(out, "failed", `${task.key}.json`), { force: true });
             }
-            finished.set(task.key, record);
+            keep(finished, timings, written);
           } else {
             const failure: RunFailure = {
               key: task.key,
@@ -191,12 +200,11 @@ export async function runSweep(
   }
 
   const records = orderRecords(plan, [...finished.values()]);
-  if (out === undefined || interrupted) {
-    return { records, failures, total: tasks.length, skipped, interrupted, summarized: false };
-  }
+  const base = { records, failures, total: tasks.length, skipped, interrupted, timings };
+  if (out === undefined || interrupted) return { ...base, summarized: false };
   if (shard === undefined) {
-    await writeSummaries(out, plan, records);
-    return { records, failures, total: tasks.length, skipped, interrupted, summarized: true };
+    await writeSummaries(out, plan, records, timings);
+    return { ...base, summarized: true };
   }
   await writeShardStatus(out, {
     shard: shard.index,
@@ -212,7 +220,7 @@ export async function runSweep(
   const tried = new Set([...merged.records, ...merged.failures].map((r) => r.key));
   const summarized = planTasks(plan).every((t) => tried.has(t.key));
   const mine = new Set(tasks.map((t) => t.key));
-  if (summarized) await writeSummaries(out, plan, merged.records);
+  if (summarized) await writeSummaries(out, plan, merged.records, merged.timings);
   return {
     records: records.filter((r) => mine.has(r.key)),
     failures,
@@ -221,20 +229,39 @@ export async function runSweep(
     interrupted,
     summarized,
     merged: merged.records,
+    timings: merged.timings,
   };
 }
 
-/** Write `out/results.csv` and `out/runs.csv` from `records` (in their written form). */
+/** Record a finished run file in `records` and (when it has one) its timing in `timings`. */
+export function keep(
+  records: Map<string, RunRecord>,
+  timings: Map<string, RunTiming>,
+  file: RunFile,
+): void {
+  records.set(file.record.key, file.record);
+  if (file.timing === undefined) timings.delete(file.record.key);
+  else timings.set(file.record.key, file.timing);
+}
+
+/**
+ * Write `out/results.csv` and `out/runs.csv` from `records` (in their written form), and
+ * `out/timing.csv` from their timing blocks (`timings`, as written in the run files): the shape
+ * and rows of `results.csv` with the wall-clock metrics of results.ts' `TIMING_METRICS`, whose
+ * numbers (unlike every other byte) differ between two executions of the same sweep.
+ */
 export async function writeSummaries(
   out: string,
   plan: SweepPlan,
   records: readonly RunRecord[],
+  timings: ReadonlyMap<string, RunTiming>,
 ): Promise<void> {
   const ordered = orderRecords(plan, records);
   await writeShared(
     new Map([
       [join(out, "results.csv"), resultsCsv(plan, summarizeSweep(plan, ordered))],
       [join(out, "runs.csv"), runsCsv(plan, ordered)],
+      [join(out, "timing.csv"), resultsCsv(plan, summarizeTiming(plan, ordered, timings))],
     ]),
   );
 }
@@ -249,11 +276,7 @@ const STALE_TEMP_MS = 10 * 60_000;
  * concurrent `experiment.json` is accepted when it is the same, and only temporaries older than
  * ten minutes are removed (a writer holds one for milliseconds).
  */
-export async function prepareDir(
-  out: string,
-  plan: SweepPlan,
-  shared = false,
-): Promise<RunRecord[]> {
+export async function prepareDir(out: string, plan: SweepPlan, shared = false): Promise<RunFile[]> {
   const wanted = experimentJson(plan);
   const path = join(out, "experiment.json");
   const read = async (): Promise<string | undefined> => {
@@ -305,10 +328,10 @@ export async function prepareDir(
         }),
     );
   }
-  const records: RunRecord[] = [];
+  const records: RunFile[] = [];
   for (const f of await jsonFiles(join(out, "runs"))) {
     try {
-      records.push(parseRunJson(await readFile(join(out, "runs", f), "utf8")));
+      records.push(parseRunFile(await readFile(join(out, "runs", f), "utf8")));
     } catch {
       // unreadable: the run is done again and the file replaced
     }
