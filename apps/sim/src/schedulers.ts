@@ -74,6 +74,13 @@ const SINGLE_MACHINE: SchedulerOptionSpec = {
     "Every job on one machine (the farm shape); a job no single machine can host is rejected (default false).",
 };
 
+const EXCLUSIVE: SchedulerOptionSpec = {
+  key: "exclusive",
+  type: "boolean",
+  description:
+    "One job per machine at a time, whatever its free cores (implies singleMachine; default false).",
+};
+
 /** The backfill options common to the presets, from typed `--opt` values. */
 function presetOptions(o: Readonly<Record<string, OptionValue>>): PresetOptions {
   const out: {
@@ -81,11 +88,13 @@ function presetOptions(o: Readonly<Record<string, OptionValue>>): PresetOptions 
     machineOrder?: MachineOrder;
     keepReservations?: boolean;
     singleMachine?: boolean;
+    exclusive?: boolean;
   } = {};
   if (o.order !== undefined) out.order = o.order as OrderName;
   if (o.machineOrder !== undefined) out.machineOrder = o.machineOrder as MachineOrder;
   if (o.keepReservations !== undefined) out.keepReservations = o.keepReservations as boolean;
   if (o.singleMachine !== undefined) out.singleMachine = o.singleMachine as boolean;
+  if (o.exclusive !== undefined) out.exclusive = o.exclusive as boolean;
   return out;
 }
 
@@ -97,25 +106,26 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
   {
     name: "fcfs",
     description: "First come, first served: strict arrival order, no overtaking.",
-    options: [MACHINE_ORDER, SINGLE_MACHINE],
+    options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE],
     create: (o) =>
       fcfs({
         ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
         ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
+        ...(o.exclusive === undefined ? {} : { exclusive: o.exclusive as boolean }),
       }),
   },
   {
     name: "easy",
     description:
       "EASY backfilling: the first waiting job gets a reservation; later jobs start if they do not delay it.",
-    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE],
+    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE],
     create: (o) => easy(presetOptions(o)),
   },
   {
     name: "conservative",
     description:
       "Conservative backfilling: every job gets a reservation on arrival, compressed when jobs end early.",
-    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE],
+    options: [QUEUE_ORDER, MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE],
     create: (o) => conservative(presetOptions(o)),
   },
   {
@@ -138,6 +148,7 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
       },
       MACHINE_ORDER,
       SINGLE_MACHINE,
+      EXCLUSIVE,
     ],
     create: (o) =>
       backfill({
@@ -159,11 +170,18 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         ...MACHINE_ORDER,
         description: "Machines tried fastest first (default speed) or by index.",
       },
+      {
+        ...EXCLUSIVE,
+        description:
+          "One job per machine at a time; a preempting job empties a whole machine (default false).",
+      },
     ],
     create: (o) => {
-      const options: { preemption?: boolean; machineOrder?: MachineOrder } = {};
+      const options: { preemption?: boolean; machineOrder?: MachineOrder; exclusive?: boolean } =
+        {};
       if (o.preemption !== undefined) options.preemption = o.preemption as boolean;
       if (o.machineOrder !== undefined) options.machineOrder = o.machineOrder as MachineOrder;
+      if (o.exclusive !== undefined) options.exclusive = o.exclusive as boolean;
       return edf(options);
     },
   },
@@ -267,13 +285,14 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     (variant): SchedulerEntry => ({
       name: `bf-${variant}`,
       description: `Flexible backfilling BF-${variant} (the reservation ${variant === "rm" ? "follows the first job" : "stays with its job until it starts"}), queue ranked by the convergent heuristics (@sched/backfill + @sched/convergent's convergentPriority).`,
-      options: [MACHINE_ORDER, SINGLE_MACHINE],
+      options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE],
       create: (o) =>
         flexible({
           priority: convergentPriority(),
           variant,
           ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
           ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
+          ...(o.exclusive === undefined ? {} : { exclusive: o.exclusive as boolean }),
         }),
     }),
   ),

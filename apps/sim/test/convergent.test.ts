@@ -1,6 +1,6 @@
 import { cp, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { edf, flexible } from "@sched/backfill";
+import { easy, edf, flexible } from "@sched/backfill";
 import {
   convergentExperiment,
   convergentPriority,
@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   CONVERGENT_QUICK_INTER_ARRIVALS,
   CONVERGENT_QUICK_JOBS,
+  CONVERGENT_SCHEDULER_OPTIONS,
   CONVERGENT_SCHEDULERS,
   convergentReproduction,
 } from "../src/experiments/convergent.js";
@@ -102,7 +103,7 @@ describe("sched-sim reproduce convergent", () => {
     }
   });
 
-  it("equals the package's functions run directly (oracle), for CS_ip, BF-rm and EDF at one point", async () => {
+  it("equals the package's functions run directly (oracle): convergentExperiment for CS_ip, EASY, BF-unrm and EDF, simulate for BF-rm and EDF, at one point", async () => {
     const ta = CONVERGENT_QUICK_INTER_ARRIVALS[0] as number;
     const runs = await runsOf(dir);
     const stored = (scheduler: string, metric: string) =>
@@ -114,12 +115,21 @@ describe("sched-sim reproduce convergent", () => {
       interArrivals: [ta],
       runs: 1,
       workload: { jobs: CONVERGENT_QUICK_JOBS },
-      schedulers: { "cs-ip": () => convergentVariant("CS_ip") },
+      schedulers: {
+        "cs-ip": () => convergentVariant("CS_ip"),
+        easy: () => easy({ exclusive: true }),
+        "bf-unrm": () =>
+          flexible({ priority: convergentPriority(), variant: "unrm", exclusive: true }),
+        edf: () => edf({ exclusive: true }),
+      },
       timings: false,
     });
-    for (const m of METRICS) {
-      const row = pkg.rows.find((r) => r.metric === m);
-      expect(stored("cs-ip", m), `cs-ip ${m}`).toBeCloseTo(row?.value as number, 6);
+    for (const s of ["cs-ip", "easy", "bf-unrm", "edf"]) {
+      for (const m of METRICS) {
+        const row = pkg.rows.find((r) => r.scheduler === s && r.metric === m);
+        expect(row, `${s} ${m}`).toBeDefined();
+        expect(stored(s, m), `${s} ${m}`).toBeCloseTo(row?.value as number, 6);
+      }
     }
 
     // simulate + paperMetrics by hand for two baselines
@@ -131,9 +141,13 @@ describe("sched-sim reproduce convergent", () => {
     expect(jobs).toHaveLength(CONVERGENT_QUICK_JOBS);
     const direct = {
       "bf-rm": paperMetrics(
-        simulate(jobs, platform, flexible({ priority: convergentPriority(), variant: "rm" })),
+        simulate(
+          jobs,
+          platform,
+          flexible({ priority: convergentPriority(), variant: "rm", exclusive: true }),
+        ),
       ),
-      edf: paperMetrics(simulate(jobs, platform, edf())),
+      edf: paperMetrics(simulate(jobs, platform, edf({ exclusive: true }))),
     };
     for (const [scheduler, m] of Object.entries(direct)) {
       expect(stored(scheduler, "latePct"), scheduler).toBeCloseTo(m.latePct, 6);
@@ -143,6 +157,24 @@ describe("sched-sim reproduce convergent", () => {
       );
       expect(stored(scheduler, "machineUsage"), scheduler).toBeCloseTo(m.machineUsage, 6);
       expect(stored(scheduler, "licenseUsage"), scheduler).toBeCloseTo(m.licenseUsage, 6);
+    }
+  });
+
+  it("runs the baselines one job per machine (exclusive), so no policy's machine usage exceeds 100%", async () => {
+    // The paper's model (section 3): "each machine m in M is executing only a single job at a
+    // time", for CS (a matching) and the baselines alike.
+    for (const s of convergentReproduction.schedulers()) {
+      expect(s.options, s.label).toEqual(s.label.startsWith("cs-") ? {} : { exclusive: true });
+      expect(CONVERGENT_SCHEDULER_OPTIONS[s.label] ?? {}).toEqual(s.options);
+    }
+    const runs = await runsOf(dir);
+    const usage = runs.filter((r) => r.metric === "machineUsage");
+    expect(usage).toHaveLength(
+      CONVERGENT_SCHEDULERS.length * CONVERGENT_QUICK_INTER_ARRIVALS.length,
+    );
+    for (const r of usage) {
+      expect(r.value, `${r.scheduler} at ${r.interArrival}`).toBeGreaterThan(0);
+      expect(r.value, `${r.scheduler} at ${r.interArrival}`).toBeLessThanOrEqual(100 + 1e-9);
     }
   });
 

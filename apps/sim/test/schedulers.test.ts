@@ -1,4 +1,4 @@
-import { createJob, identicalPool, simulate } from "@sched/core";
+import { createJob, createPlatform, identicalPool, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { chooseScheduler, SCHEDULERS } from "../src/schedulers.js";
 import { UsageError } from "../src/usage-error.js";
@@ -49,5 +49,34 @@ describe("scheduler registry", () => {
       expect(outcome(name, ["singleMachine=false"])).toBe("completed");
       expect(outcome(name, [])).toBe("completed");
     }
+  });
+
+  it("passes exclusive=true|false to the backfilling policies and EDF: one job per machine", () => {
+    // One 4-core machine, two 1-core jobs: they share it, unless exclusive makes the second wait.
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 10, cores: 1, deadline: 100 }),
+      createJob({ id: 2, submit: 0, runtime: 10, cores: 1, deadline: 100 }),
+    ];
+    const platform = createPlatform({ machines: [{ cores: 4 }] });
+    const starts = (name: string, words: string[]) => {
+      const c = chooseScheduler(name, words, "run");
+      return simulate(jobs, platform, c.entry.create(c.options)).records.map(
+        (r) => r.intervals[0]?.start,
+      );
+    };
+    for (const name of ["fcfs", "easy", "conservative", "backfill", "bf-rm", "bf-unrm", "edf"]) {
+      const on = chooseScheduler(name, ["exclusive=true"], "run");
+      expect(on.options).toEqual({ exclusive: true });
+      expect(on.label).toBe(`${name}(exclusive=true)`);
+      expect(on.entry.create(on.options).name).toMatch(/\+excl$/);
+      const off = chooseScheduler(name, ["exclusive=false"], "run");
+      expect(off.entry.create(off.options).name).not.toMatch(/\+excl$/);
+      expect(() => chooseScheduler(name, ["exclusive=maybe"], "run")).toThrow(UsageError);
+      expect(starts(name, ["exclusive=true"]), name).toEqual([0, 10]);
+      expect(starts(name, ["exclusive=false"]), name).toEqual([0, 0]);
+    }
+    // exclusive implies singleMachine; an explicit singleMachine=false beside it is an error
+    const both = chooseScheduler("easy", ["exclusive=true", "singleMachine=false"], "run");
+    expect(() => both.entry.create(both.options)).toThrow(/options\.singleMachine/);
   });
 });

@@ -46,6 +46,11 @@ function splitLicenses(
   return floating.length + locked.length === 0 ? null : { floating, locked };
 }
 
+/** True when machine `m` runs no job now (all its cores are free). */
+export function idle(view: SchedulerView, m: number): boolean {
+  return view.freeCores(m) >= view.platform.machines[m].cores;
+}
+
 function enough(view: SchedulerView, m: number, needs: readonly [string, number][]): boolean {
   for (const [name, copies] of needs) if (view.freeLicenses(name, m) < copies) return false;
   return true;
@@ -60,7 +65,8 @@ function enough(view: SchedulerView, m: number, needs: readonly [string, number]
  * the job needs is usable there with enough free copies; the allocation's first machine must
  * also hold the node-locked copies the job needs (it is the first eligible machine in `order`
  * that does). With `singleMachine`, the job takes the first eligible machine that has all its
- * cores free.
+ * cores free; with `exclusive` (implies `singleMachine`), the first eligible machine that runs no
+ * job now and has at least `job.cores` cores.
  *
  * Complexity: O(1) when fewer cores are free than needed; O(k log M) for a job without
  * licenses in index order (k machines used); O(M x licenses) otherwise.
@@ -71,17 +77,21 @@ export function allocate(
   order: Int32Array,
   rule: MachineOrder,
   singleMachine = false,
+  exclusive = false,
 ): Allocation | null {
   const need = job.cores;
   if (need > view.totalFreeCores) return null;
   const lic = splitLicenses(job, view.platform);
-  if (lic === null && !singleMachine && rule === "index") return firstFitAllocation(view, need);
+  const single = singleMachine || exclusive;
+  if (lic === null && !single && rule === "index") return firstFitAllocation(view, need);
   const floating = lic?.floating ?? [];
   const locked = lic?.locked ?? [];
-  if (singleMachine) {
+  if (single) {
     for (let k = 0; k < order.length; k++) {
       const m = order[k];
-      if (view.freeCores(m) >= need && enough(view, m, floating) && enough(view, m, locked)) {
+      const free = view.freeCores(m);
+      if (free < need || (exclusive && free < view.platform.machines[m].cores)) continue;
+      if (enough(view, m, floating) && enough(view, m, locked)) {
         return [{ machine: m, cores: need }];
       }
     }
@@ -114,6 +124,27 @@ export function allocate(
     left -= take;
   }
   return left > 0 ? null : parts;
+}
+
+/**
+ * True when machine `m` of `platform` could ever host `job` alone: enough cores, its floating
+ * licenses usable there and the node-locked copies it needs held there (a license the platform
+ * lacks: false). O(licenses of the job x L).
+ */
+export function canHostOn(job: Job, platform: Platform, m: number): boolean {
+  if (platform.machines[m].cores < job.cores) return false;
+  const lic = job.licenses;
+  if (lic === undefined) return true;
+  for (const name in lic) {
+    const copies = lic[name];
+    if (!(copies > 0)) continue;
+    const l = platform.licenses.find((x) => x.name === name);
+    if (l === undefined || l.copies < copies) return false;
+    if (l.kind === "floating") {
+      if (l.machines !== undefined && !l.machines.includes(m)) return false;
+    } else if (!(l.machines ?? []).includes(m)) return false;
+  }
+  return true;
 }
 
 /**

@@ -61,10 +61,20 @@ export interface BackfillOptions {
    */
   readonly singleMachine?: boolean;
   /**
+   * Machine-exclusive placement (implies `singleMachine`): a machine runs at most one job at a
+   * time, whatever its free cores, as in the convergent paper's model ("each machine is
+   * executing only a single job at a time"). A job still gets exactly its `cores`, on one idle
+   * machine with at least that many cores (and its licenses); the plan counts one slot per
+   * machine, free again at the estimated end of the job on it, so a reservation is a machine
+   * and the time it becomes idle. `singleMachine: false` with `exclusive: true` is an error.
+   * @defaultValue `false`
+   */
+  readonly exclusive?: boolean;
+  /**
    * The scheduler's name in traces and reports.
    * @defaultValue derived: `"fcfs"` for 0 reservations in FCFS order, `"easy"`, `"conservative"`,
    * `"backfill-k"`, with `"/<order>"` appended for another order, `"+keep"` for kept reservations
-   * and `"+single"` for `singleMachine`
+   * and `"+single"` for `singleMachine` (`"+excl"` for `exclusive`)
    */
   readonly name?: string;
 }
@@ -76,6 +86,7 @@ interface Resolved {
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
   readonly singleMachine: boolean;
+  readonly exclusive: boolean;
   readonly name: string;
 }
 
@@ -122,14 +133,7 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
       `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
     );
   }
-  const singleMachine = options?.singleMachine ?? false;
-  if (typeof singleMachine !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.singleMachine",
-      `is ${String(singleMachine)}, expected a boolean`,
-    );
-  }
+  const { singleMachine, exclusive } = resolvePlacement(WHERE, options);
   let name = options?.name;
   if (name === undefined) {
     const base =
@@ -144,7 +148,8 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
     name = base + (orderName === "fcfs" ? "" : `/${orderName}`);
     if (keepReservations && reservations > 0 && reservations !== Number.POSITIVE_INFINITY)
       name += "+keep";
-    if (singleMachine) name += "+single";
+    if (exclusive) name += "+excl";
+    else if (singleMachine) name += "+single";
   } else if (typeof name !== "string" || name.length === 0) {
     throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
   }
@@ -155,8 +160,43 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
     keepReservations,
     machineOrder,
     singleMachine,
+    exclusive,
     name,
   };
+}
+
+/**
+ * Reads and checks `singleMachine` and `exclusive` (which implies `singleMachine`; an explicit
+ * `singleMachine: false` beside `exclusive: true` is an error). Internal.
+ */
+export function resolvePlacement(
+  where: string,
+  options: { readonly singleMachine?: boolean; readonly exclusive?: boolean } | undefined,
+): { singleMachine: boolean; exclusive: boolean } {
+  const single = options?.singleMachine;
+  if (single !== undefined && typeof single !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.singleMachine",
+      `is ${String(single)}, expected a boolean`,
+    );
+  }
+  const exclusive = options?.exclusive ?? false;
+  if (typeof exclusive !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.exclusive",
+      `is ${String(exclusive)}, expected a boolean`,
+    );
+  }
+  if (exclusive && single === false) {
+    throw new InvalidInputError(
+      where,
+      "options.singleMachine",
+      "is false, but exclusive: true runs every job on one machine; omit singleMachine or pass true",
+    );
+  }
+  return { singleMachine: exclusive || single === true, exclusive };
 }
 
 /**

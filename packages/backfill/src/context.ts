@@ -38,8 +38,13 @@ export class PlatformCache {
   }
 
   /** An allocation for `job` now in this policy's machine order, or `null`; see `allocate`. */
-  allocate(view: SchedulerView, job: Job, singleMachine = false): Allocation | null {
-    return allocate(view, job, this.order, this.rule, singleMachine);
+  allocate(
+    view: SchedulerView,
+    job: Job,
+    singleMachine = false,
+    exclusive = false,
+  ): Allocation | null {
+    return allocate(view, job, this.order, this.rule, singleMachine, exclusive);
   }
 
   /** Forgets the platform (a new run starts). */

@@ -7,7 +7,7 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import { type MachineOrder, neverFits } from "./allocation.js";
+import { canHostOn, type MachineOrder, neverFits } from "./allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
 const WHERE = "@sched/backfill/edf";
@@ -25,13 +25,23 @@ export interface EdfOptions {
    * @defaultValue `"speed"` (fastest first, ties by lowest index: "the best available machine")
    */
   readonly machineOrder?: MachineOrder;
-  /** @defaultValue `"edf"` */
+  /**
+   * Machine-exclusive placement: a machine runs at most one job at a time (the convergent
+   * paper's model). Every job runs on one idle machine with at least its cores (a job no single
+   * machine can host is rejected on arrival), and a preempting job frees a whole machine: the
+   * first machine, in `machineOrder`, that could host it, whose running jobs all have a
+   * strictly later deadline, and where its licenses are free once they are preempted.
+   * @defaultValue `false`
+   */
+  readonly exclusive?: boolean;
+  /** @defaultValue `"edf"`, or `"edf+excl"` with `exclusive` */
   readonly name?: string;
 }
 
 interface Resolved {
   readonly preemption: boolean;
   readonly machineOrder: MachineOrder;
+  readonly exclusive: boolean;
   readonly name: string;
 }
 
@@ -52,11 +62,19 @@ function resolveOptions(options: EdfOptions | undefined): Resolved {
       `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
     );
   }
-  const name = options?.name ?? "edf";
+  const exclusive = options?.exclusive ?? false;
+  if (typeof exclusive !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.exclusive",
+      `is ${String(exclusive)}, expected a boolean`,
+    );
+  }
+  const name = options?.name ?? (exclusive ? "edf+excl" : "edf");
   if (typeof name !== "string" || name.length === 0) {
     throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
   }
-  return { preemption, machineOrder, name };
+  return { preemption, machineOrder, exclusive, name };
 }
 
 /** Deadline for ordering: a job without one comes after every job with one. */
@@ -84,8 +102,11 @@ function byDeadline(a: Job, b: Job): number {
  * one machine (the farm shape: "each job to the best available machine"); any other job spans
  * machines, fastest first (the pool of single-core machines).
  *
+ * With `exclusive`, a machine runs one job at a time: a job starts only on an idle machine, and
+ * a preempting arrival empties one whole machine (see `EdfOptions.exclusive`).
+ *
  * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried, and per preempting
- * arrival O(R log R + M).
+ * arrival O(R log R + M) (O(M + R) with `exclusive`).
  *
  * @throws InvalidInputError when an option is invalid.
  * @example
@@ -99,6 +120,7 @@ export function edf(options?: EdfOptions): Scheduler {
 
   // One machine when some machine could ever host the whole job (with its licenses).
   const single = (job: Job): boolean => {
+    if (opts.exclusive) return true;
     let s = singleCache.get(job);
     if (s === undefined) {
       s = platform !== null && neverFits(job, platform, true) === null;
@@ -107,7 +129,9 @@ export function edf(options?: EdfOptions): Scheduler {
     return s;
   };
   const place = (ctx: SchedulingContext, job: Job): Allocation | null =>
-    readyTime(job) > ctx.view.now ? null : cache.allocate(ctx.view, job, single(job));
+    readyTime(job) > ctx.view.now
+      ? null
+      : cache.allocate(ctx.view, job, single(job), opts.exclusive);
 
   const schedule = (ctx: SchedulingContext) => {
     const view = ctx.view;
@@ -116,7 +140,7 @@ export function edf(options?: EdfOptions): Scheduler {
       platform = view.platform;
       singleCache = new WeakMap();
     }
-    const rejected = rejectImpossible(ctx);
+    const rejected = rejectImpossible(ctx, opts.exclusive);
     const queue: Job[] = [];
     for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue.push(w.job);
     if (queue.length === 0) return;
@@ -141,7 +165,9 @@ export function edf(options?: EdfOptions): Scheduler {
     fresh.sort(byDeadline);
     const preempted: Job[] = [];
     for (const job of fresh) {
-      const victims = chooseVictims(ctx, job, single(job), started, cache.order);
+      const victims = opts.exclusive
+        ? machineVictims(ctx, job, started, cache.order)
+        : chooseVictims(ctx, job, single(job), started, cache.order);
       if (victims === null) continue;
       for (const v of victims) {
         ctx.preempt(v.id);
@@ -230,4 +256,64 @@ function chooseVictims(
     if (free >= job.cores && out.length > 0) return out;
   }
   return null;
+}
+
+/**
+ * Machine-exclusive preemption: the running jobs of the first machine, in `order`, that could
+ * host `job` alone (cores, licenses usable or held there) and whose running jobs all have a
+ * strictly later deadline than `job` (and did not start in this call), and where the license
+ * copies it needs are free once they are preempted; `null` when no machine qualifies. Emptying
+ * that machine lets `job` start there.
+ */
+function machineVictims(
+  ctx: SchedulingContext,
+  job: Job,
+  startedNow: Set<number>,
+  order: Int32Array,
+): Job[] | null {
+  const view = ctx.view;
+  const platform = view.platform;
+  const dl = deadlineOf(job);
+  // Per machine: its running jobs, or null once one of them may not be preempted.
+  const on = new Map<number, Job[] | null>();
+  for (const r of view.running) {
+    if (!view.isRunning(r.job.id)) continue;
+    const ok = !startedNow.has(r.job.id) && deadlineOf(r.job) > dl;
+    for (const part of r.allocation) {
+      const list = on.get(part.machine);
+      if (!ok) on.set(part.machine, null);
+      else if (list === undefined) on.set(part.machine, [r.job]);
+      else if (list !== null && !list.includes(r.job)) list.push(r.job);
+    }
+  }
+  for (const m of order) {
+    const list = on.get(m);
+    if (list === undefined || list === null) continue;
+    if (!canHostOn(job, platform, m) || !licensesAfter(view, job, m, list)) continue;
+    return list;
+  }
+  return null;
+}
+
+/**
+ * True when, with `victims` (all on machine `m`) preempted, the license copies `job` needs
+ * would be free on `m`: the free copies now plus those the victims hold (node-locked copies
+ * are held on the victim's first machine, `m`; floating ones return to the pool).
+ */
+function licensesAfter(
+  view: SchedulingContext["view"],
+  job: Job,
+  m: number,
+  victims: readonly Job[],
+): boolean {
+  const lic = job.licenses;
+  if (lic === undefined) return true;
+  for (const name in lic) {
+    const copies = lic[name];
+    if (!(copies > 0)) continue;
+    let free = view.freeLicenses(name, m);
+    for (const v of victims) free += v.licenses?.[name] ?? 0;
+    if (free < copies) return false;
+  }
+  return true;
 }

@@ -5,6 +5,7 @@ import {
   type SchedulingContext,
 } from "@sched/core";
 import type { MachineOrder } from "./allocation.js";
+import { resolvePlacement } from "./backfill.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
 /** Options of {@link fcfs}. */
@@ -20,11 +21,18 @@ export interface FcfsOptions {
    * @defaultValue `false`
    */
   readonly singleMachine?: boolean;
+  /**
+   * Machine-exclusive (implies `singleMachine`): a job starts only on a machine that runs no
+   * job, with at least its cores; see `BackfillOptions.exclusive`.
+   * @defaultValue `false`
+   */
+  readonly exclusive?: boolean;
 }
 
 interface ResolvedFcfsOptions {
   readonly machineOrder: MachineOrder;
   readonly singleMachine: boolean;
+  readonly exclusive: boolean;
 }
 
 function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
@@ -36,15 +44,8 @@ function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
       `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
     );
   }
-  const singleMachine = options?.singleMachine ?? false;
-  if (typeof singleMachine !== "boolean") {
-    throw new InvalidInputError(
-      "@sched/backfill/fcfs",
-      "options.singleMachine",
-      `is ${String(singleMachine)}, expected a boolean`,
-    );
-  }
-  return { machineOrder, singleMachine };
+  const { singleMachine, exclusive } = resolvePlacement("@sched/backfill/fcfs", options);
+  return { machineOrder, singleMachine, exclusive };
 }
 
 /**
@@ -67,7 +68,7 @@ export function fcfs(options?: FcfsOptions): Scheduler {
   const opts = resolveOptions(options);
   const cache = new PlatformCache(opts.machineOrder);
   return {
-    name: opts.singleMachine ? "fcfs+single" : "fcfs",
+    name: opts.exclusive ? "fcfs+excl" : opts.singleMachine ? "fcfs+single" : "fcfs",
     reset(p: Platform) {
       cache.clear();
       cache.prepare(p);
@@ -87,7 +88,7 @@ export function fcfs(options?: FcfsOptions): Scheduler {
         const job = (waiting === null ? view.waitingAt!(i)! : waiting[i]!).job;
         if (rejected?.has(job.id)) continue;
         if (readyTime(job) > now) break;
-        const alloc = cache.allocate(view, job, opts.singleMachine);
+        const alloc = cache.allocate(view, job, opts.singleMachine, opts.exclusive);
         if (alloc === null) break;
         ctx.start(job.id, alloc);
       }

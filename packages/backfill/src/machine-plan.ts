@@ -27,11 +27,20 @@ interface LicenseInfo {
  * node-locked copies on the allocation's first machine (the engine's rule) and their floating
  * copies in the pool, at their `estimatedEnd` (or now, when they have overrun it).
  *
+ * With `exclusive` (machine-exclusive placement), a machine's profile counts one slot, not its
+ * cores: it is free while the machine runs no job, comes back at the latest estimated end of
+ * the jobs on it, and every job or reservation takes it whole.
+ *
  * Internal to the package. Building: O(M + (R + V) log(R + V)) for M machines, R running jobs
  * and V reservations; queries and changes cost what `AvailabilityProfile`'s do, times the
  * licenses of the job; `earliest` tries every machine that could host the job.
  */
 export class MachinePlan {
+  /**
+   * Machine-exclusive (`exclusive: true`): each machine's profile counts one slot instead of its
+   * cores (1 while it runs no job), and every job takes the slot of its machine.
+   */
+  private readonly exclusive: boolean;
   private cores: AvailabilityProfile[] = [];
   private readonly floating = new Map<string, AvailabilityProfile>();
   private readonly locked = new Map<string, (AvailabilityProfile | undefined)[]>();
@@ -39,6 +48,16 @@ export class MachinePlan {
   private platform: Platform | null = null;
   // Scratch change lists, per profile.
   private readonly changes = new Map<AvailabilityProfile, [number[], number[]]>();
+  private latestEnd: Float64Array = new Float64Array(0);
+
+  constructor(exclusive = false) {
+    this.exclusive = exclusive;
+  }
+
+  /** What `job` takes of its machine's profile: its cores, or the one slot when exclusive. */
+  private need(job: Job): number {
+    return this.exclusive ? 1 : job.cores;
+  }
 
   /** Rebuilds the plan at `view.now` from the running jobs plus `reservations`. */
   rebuild(view: SchedulerView, reservations: Iterable<MachineInterval> = []): this {
@@ -51,7 +70,11 @@ export class MachinePlan {
       a.length = 0;
     }
     const ms = platform.machines;
-    for (let m = 0; m < ms.length; m++) level.set(this.cores[m], view.freeCores(m));
+    const ex = this.exclusive;
+    for (let m = 0; m < ms.length; m++) {
+      const free = view.freeCores(m);
+      level.set(this.cores[m], ex ? (free >= ms[m].cores ? 1 : 0) : free);
+    }
     for (const l of platform.licenses) {
       const info = this.info.get(l.name) as LicenseInfo;
       if (info.floating) {
@@ -74,10 +97,26 @@ export class MachinePlan {
       c[0].push(time);
       c[1].push(amount);
     };
+    if (ex) this.latestEnd.fill(Number.NEGATIVE_INFINITY);
     for (const r of view.running) {
-      for (const part of r.allocation) push(this.cores[part.machine], r.estimatedEnd, part.cores);
+      if (ex) {
+        // The machine's slot comes back when the last job on it is estimated to end.
+        for (const part of r.allocation) {
+          if (r.estimatedEnd > this.latestEnd[part.machine])
+            this.latestEnd[part.machine] = r.estimatedEnd;
+        }
+      } else {
+        for (const part of r.allocation) push(this.cores[part.machine], r.estimatedEnd, part.cores);
+      }
       const first = r.allocation.length > 0 ? r.allocation[0].machine : -1;
       this.eachLicense(r.job, first, (p, copies) => push(p, r.estimatedEnd, copies));
+    }
+    if (ex) {
+      for (let m = 0; m < ms.length; m++) {
+        const end = this.latestEnd[m];
+        if (end !== Number.NEGATIVE_INFINITY && level.get(this.cores[m]) === 0)
+          push(this.cores[m], end, 1);
+      }
     }
     for (const r of reservations) {
       const hold = (p: AvailabilityProfile | undefined, amount: number) => {
@@ -86,7 +125,7 @@ export class MachinePlan {
         else level.set(p, (level.get(p) ?? 0) - amount);
         push(p, r.end, amount);
       };
-      hold(this.cores[r.machine], r.job.cores);
+      hold(this.cores[r.machine], this.need(r.job));
       this.eachLicense(r.job, r.machine, hold);
     }
     for (const [p, [t, a]] of this.changes) p.load(now, level.get(p) ?? 0, t, a, t.length);
@@ -119,7 +158,7 @@ export class MachinePlan {
 
   /** True when `job` fits on machine `m` during `[start, end)` in every profile it uses. */
   fitsOn(job: Job, m: number, start: number, end: number): boolean {
-    if (!this.cores[m].fits(start, end, job.cores)) return false;
+    if (!this.cores[m].fits(start, end, this.need(job))) return false;
     let ok = true;
     this.eachLicense(job, m, (p, copies) => {
       if (ok && p !== undefined && !p.fits(start, end, copies)) ok = false;
@@ -133,7 +172,8 @@ export class MachinePlan {
    */
   earliestOn(job: Job, m: number, duration: number, from: number, limit: number): number {
     const cores = this.cores[m];
-    let t = cores.earliestStart(job.cores, duration, from, limit);
+    const need = this.need(job);
+    let t = cores.earliestStart(need, duration, from, limit);
     if (job.licenses === undefined) return t;
     for (;;) {
       if (t === Number.POSITIVE_INFINITY) return t;
@@ -147,7 +187,7 @@ export class MachinePlan {
         }
       });
       if (!moved) return t;
-      const c = cores.earliestStart(job.cores, duration, t, limit);
+      const c = cores.earliestStart(need, duration, t, limit);
       if (c === t) return t;
       t = c;
     }
@@ -155,7 +195,7 @@ export class MachinePlan {
 
   /** Takes (`sign` = -1) or gives back (+1) what `job` needs on machine `m` over `[start, end)`. */
   change(job: Job, m: number, start: number, end: number, sign: -1 | 1): void {
-    this.cores[m].add(start, end, sign * job.cores);
+    this.cores[m].add(start, end, sign * this.need(job));
     this.eachLicense(job, m, (p, copies) => p?.add(start, end, sign * copies));
   }
 
@@ -184,6 +224,7 @@ export class MachinePlan {
     this.info.clear();
     const n = platform.machines.length;
     this.cores = [];
+    this.latestEnd = new Float64Array(n);
     for (let m = 0; m < n; m++) {
       const p = new AvailabilityProfile(0, 0);
       this.cores.push(p);

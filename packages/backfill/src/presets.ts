@@ -1,7 +1,12 @@
 import type { SchedulerView, WaitingJob } from "@sched/core";
 import { InvalidInputError } from "@sched/core";
 import type { MachineOrder } from "./allocation.js";
-import { type BackfillOptions, type BackfillScheduler, backfill } from "./backfill.js";
+import {
+  type BackfillOptions,
+  type BackfillScheduler,
+  backfill,
+  resolvePlacement,
+} from "./backfill.js";
 
 /** Options of {@link easy} and {@link conservative}: those of `backfill` minus the depth. */
 export type PresetOptions = Omit<BackfillOptions, "reservations">;
@@ -57,7 +62,12 @@ export interface FlexibleOptions {
   readonly machineOrder?: MachineOrder;
   /** Every job on one machine; see `BackfillOptions.singleMachine`. @defaultValue `false` */
   readonly singleMachine?: boolean;
-  /** @defaultValue `"bf-rm"` or `"bf-unrm"`, with `"+single"` appended for `singleMachine` */
+  /** One job per machine at a time; see `BackfillOptions.exclusive`. @defaultValue `false` */
+  readonly exclusive?: boolean;
+  /**
+   * @defaultValue `"bf-rm"` or `"bf-unrm"`, with `"+single"` appended for `singleMachine`
+   * (`"+excl"` for `exclusive`)
+   */
   readonly name?: string;
 }
 
@@ -90,14 +100,15 @@ export function flexible(options: FlexibleOptions): BackfillScheduler {
       `is ${JSON.stringify(variant)}, expected "rm" or "unrm"`,
     );
   }
-  const singleMachine = options.singleMachine ?? false;
+  const { singleMachine, exclusive } = resolvePlacement("@sched/backfill/flexible", options);
   const opts: BackfillOptions = {
     reservations: options.reservations ?? 1,
     order: { priority: options.priority },
     keepReservations: variant === "unrm",
     machineOrder: options.machineOrder ?? "index",
     singleMachine,
-    name: options.name ?? `bf-${variant}${singleMachine === true ? "+single" : ""}`,
+    exclusive,
+    name: options.name ?? `bf-${variant}${exclusive ? "+excl" : singleMachine ? "+single" : ""}`,
   };
   return backfill(opts);
 }

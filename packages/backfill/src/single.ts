@@ -18,6 +18,8 @@ export interface SingleOptions {
   readonly sorter: QueueSorter;
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
+  /** Machine-exclusive: a machine runs at most one job at a time. */
+  readonly exclusive: boolean;
   readonly name: string;
 }
 
@@ -27,9 +29,14 @@ function durationOn(view: SchedulerView, w: WaitingJob, m: number): number {
   return w.progress > 0 ? d * (1 - w.progress) : d;
 }
 
-/** True when machine `m` has the cores and license copies `job` needs free now. */
-function freeNow(view: SchedulerView, job: Job, m: number): boolean {
-  if (view.freeCores(m) < job.cores) return false;
+/**
+ * True when machine `m` has the cores and license copies `job` needs free now (and, when
+ * `exclusive`, runs no job).
+ */
+function freeNow(view: SchedulerView, job: Job, m: number, exclusive: boolean): boolean {
+  const free = view.freeCores(m);
+  if (free < job.cores) return false;
+  if (exclusive && free < view.platform.machines[m].cores) return false;
   const lic = job.licenses;
   if (lic === undefined) return true;
   for (const name in lic) {
@@ -73,7 +80,9 @@ function earliestPlace(
  * walk as `backfill`, planned per machine. A job starts now on the first machine, in machine
  * order, that has its cores and licenses free now and in the plan for its whole duration there;
  * a job that does not start gets, while fewer than `reservations` jobs hold one, a reservation
- * on the machine where it can start first. Internal: users pass `singleMachine: true`.
+ * on the machine where it can start first. With `exclusive`, a machine runs one job at a time:
+ * "free now" means idle, and the plan counts one slot per machine. Internal: users pass
+ * `singleMachine: true` or `exclusive: true`.
  *
  * Complexity per event: O(Q log Q) to sort, O(M (log M + R + k) log) to build the plan when a
  * job cannot start, and O(M x (log S + S)) per reservation, O(M x (log S + window)) per job
@@ -82,7 +91,7 @@ function earliestPlace(
 export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
   const cache = new PlatformCache(opts.machineOrder);
   const k = opts.reservations;
-  const planner = new MachinePlan();
+  const planner = new MachinePlan(opts.exclusive);
   let holders: number[] = [];
   const last = new Map<number, number>();
 
@@ -104,7 +113,7 @@ export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
     if (k === 0) {
       for (const w of queue) {
         if (readyTime(w.job) > now) break;
-        const alloc = cache.allocate(view, w.job, true);
+        const alloc = cache.allocate(view, w.job, true, opts.exclusive);
         if (alloc === null) break;
         ctx.start(w.job.id, alloc);
       }
@@ -122,7 +131,7 @@ export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
       if (plan === null) {
         // No reservation yet: any machine where the job fits now will do.
         if (maybeNow) {
-          const alloc = cache.allocate(view, job, true);
+          const alloc = cache.allocate(view, job, true, opts.exclusive);
           if (alloc !== null) {
             ctx.start(job.id, alloc);
             continue;
@@ -133,7 +142,7 @@ export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
         let started = false;
         for (let i = 0; i < order.length; i++) {
           const m = order[i];
-          if (!freeNow(view, job, m)) continue;
+          if (!freeNow(view, job, m, opts.exclusive)) continue;
           const d = durationOn(view, w, m);
           if (!plan.fitsOn(job, m, now, now + d)) continue;
           ctx.start(job.id, [{ machine: m, cores: job.cores }]);
@@ -193,7 +202,7 @@ export function singleMachineConservative(opts: SingleOptions): BackfillSchedule
   const cache = new PlatformCache(opts.machineOrder);
   let res: Reservation[] = [];
   const held = new Map<number, Reservation>();
-  const plan = new MachinePlan();
+  const plan = new MachinePlan(opts.exclusive);
   let initialized = false;
   let wakeAt = Number.NaN;
 
@@ -268,7 +277,7 @@ export function singleMachineConservative(opts: SingleOptions): BackfillSchedule
     let kept = 0;
     for (let i = 0; i < res.length; i++) {
       const r = res[i];
-      if (r.start <= now && freeNow(view, r.job, r.machine)) {
+      if (r.start <= now && freeNow(view, r.job, r.machine, opts.exclusive)) {
         ctx.start(r.job.id, [{ machine: r.machine, cores: r.job.cores }]);
         held.set(r.job.id, r);
         continue;

@@ -22,3 +22,14 @@ schedulerSpecs("conservative (singleMachine)", () => conservative({ singleMachin
 schedulerSpecs("bf-unrm (singleMachine)", () =>
   flexible({ priority: waited, variant: "unrm", singleMachine: true }),
 );
+schedulerSpecs("fcfs (exclusive)", () => fcfs({ exclusive: true }));
+schedulerSpecs("easy (exclusive)", () => easy({ exclusive: true }));
+schedulerSpecs("conservative (exclusive)", () => conservative({ exclusive: true }));
+schedulerSpecs("backfill (2 reservations, sjf, exclusive)", () =>
+  backfill({ reservations: 2, order: "sjf", exclusive: true }),
+);
+schedulerSpecs("bf-rm (exclusive)", () => flexible({ priority: waited, exclusive: true }));
+schedulerSpecs("bf-unrm (exclusive)", () =>
+  flexible({ priority: waited, variant: "unrm", exclusive: true }),
+);
+schedulerSpecs("edf (exclusive)", () => edf({ exclusive: true }));

@@ -50,7 +50,12 @@ export interface ConvergentExperimentOptions {
   readonly workload?: Omit<PaperWorkloadOptions, "seed" | "interArrival">;
   /**
    * The schedulers compared, by name (a fresh instance per run). The CLI adds BF-easy, BF-rm,
-   * BF-unrm (with {@link convergentPriority}) and EDF from `@sched/backfill`.
+   * BF-unrm (with {@link convergentPriority}) and EDF from `@sched/backfill`, machine-exclusive
+   * (`exclusive: true`): the paper's model runs one job per machine at a time (section 3, "each
+   * machine m in M is executing only a single job at a time"), which CS, a matching, does by
+   * construction; a baseline that packs several jobs on one machine's CPUs gets more capacity
+   * than the model gives it (`machineUsage` above 100 %). Pass them the same way here to get
+   * the CLI's rows.
    * @defaultValue the four CS variants
    */
   readonly schedulers?: Readonly<Record<string, () => Scheduler>>;

@@ -1,4 +1,4 @@
-import { frozenPart, partTable } from "./parts.js";
+import { frozenPart, markDeepFrozen, partTable } from "./parts.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Allocation, AllocationPart } from "./types.js";
 
@@ -43,5 +43,8 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
       need -= take;
     }
   }
-  return need === 0 ? Object.freeze(parts) : null;
+  if (need !== 0) return null;
+  Object.freeze(parts);
+  markDeepFrozen(parts);
+  return parts;
 }

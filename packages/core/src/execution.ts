@@ -79,12 +79,35 @@ export function benchmarkOf(job: Job, platform: Platform): number {
 export const defaultExecutionModel: ExecutionModel = Object.freeze({
   name: "benchmark-ratio",
   duration(job: Job, allocation: Allocation, platform: Platform, seconds: number): number {
-    const machines = platform.machines;
-    let slowest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < allocation.length; i++) {
-      const speed = machines[allocation[i]!.machine]!.speed;
-      if (speed < slowest) slowest = speed;
-    }
-    return (seconds * (job.benchmark ?? platform.referenceSpeed)) / slowest;
+    return (
+      (seconds * (job.benchmark ?? platform.referenceSpeed)) / slowestSpeed(allocation, platform)
+    );
   },
 });
+
+/**
+ * The slowest speed among the allocation's machines: the default model's divisor. Internal.
+ * Complexity: O(allocation parts).
+ */
+export function slowestSpeed(allocation: Allocation, platform: Platform): number {
+  const machines = platform.machines;
+  let slowest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < allocation.length; i++) {
+    const speed = machines[allocation[i]!.machine]!.speed;
+    if (speed < slowest) slowest = speed;
+  }
+  return slowest;
+}
+
+/**
+ * The speed shared by every machine of `platform`, or NaN when speeds differ (or there is no
+ * machine): on such a platform every allocation's slowest speed is that speed. Internal.
+ * Complexity: O(machines).
+ */
+export function uniformSpeed(platform: Platform): number {
+  const machines = platform.machines;
+  if (machines.length === 0) return Number.NaN;
+  const speed = machines[0]!.speed;
+  for (let i = 1; i < machines.length; i++) if (machines[i]!.speed !== speed) return Number.NaN;
+  return speed;
+}

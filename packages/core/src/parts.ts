@@ -39,3 +39,23 @@ export function frozenPart(
   }
   return part;
 }
+
+/**
+ * Allocations known to be frozen arrays of frozen parts (built by `firstFitAllocation` or kept
+ * by the engine), so the engine keeps them without re-checking every part. Only allocations of
+ * at least {@link KNOWN_MIN_PARTS} parts are recorded: below that the check is cheaper than the
+ * WeakSet. Internal.
+ */
+const known = new WeakSet<readonly AllocationPart[]>();
+
+export const KNOWN_MIN_PARTS = 8;
+
+/** Records `allocation` (which must be deeply frozen) as such. */
+export function markDeepFrozen(allocation: readonly AllocationPart[]): void {
+  if (allocation.length >= KNOWN_MIN_PARTS) known.add(allocation);
+}
+
+/** True when `allocation` was recorded by {@link markDeepFrozen}. O(1). */
+export function isKnownDeepFrozen(allocation: readonly AllocationPart[]): boolean {
+  return allocation.length >= KNOWN_MIN_PARTS && known.has(allocation);
+}

@@ -1,9 +1,15 @@
 import { ConstraintViolationError, InvalidInputError, LimitExceededError } from "@sched/errors";
-import { Heap } from "heap-js";
-import { defaultExecutionModel, type ExecutionModel, type RunningSetEntry } from "./execution.js";
-import { checkJob, isValidatedJob } from "./job.js";
+import { EventQueue } from "./events.js";
+import {
+  defaultExecutionModel,
+  type ExecutionModel,
+  type RunningSetEntry,
+  slowestSpeed,
+  uniformSpeed,
+} from "./execution.js";
+import { checkJob, isValidJobSpec } from "./job.js";
 import { ResourceLedger } from "./ledger.js";
-import { frozenPart, partTable } from "./parts.js";
+import { frozenPart, isKnownDeepFrozen, markDeepFrozen, partTable } from "./parts.js";
 import { validatePlatform } from "./platform.js";
 import type {
   RunningJob,
@@ -108,18 +114,23 @@ class Clock {
   now = 0;
 }
 
+/** A constant-rate stretch of a running job: from `start`, with `progress` done, at `1 / (fullDuration * slowdown)`. */
+interface Segment {
+  start: number;
+  progress: number;
+  slowdown: number;
+}
+
 class RunningEntry implements RunningJob {
   removed = false;
   /** Progress frozen when the entry was removed. */
   finalProgress = 0;
   /**
-   * The current constant-rate segment (contention models): it began at `segStart` with
-   * `segProgress` done, and the job runs at `1 / (fullDuration * slowdown)` in it. Without a
-   * `slowdowns` hook the segment is the whole interval and `slowdown` stays 1.
+   * The current constant-rate segment (contention models), or null while the job runs at its
+   * full rate since `start` (always, without a `slowdowns` hook): no segment object, and no
+   * three number fields boxed per start, for the common case.
    */
-  segStart: number;
-  segProgress: number;
-  slowdown = 1;
+  segment: Segment | null = null;
   constructor(
     readonly job: Job,
     readonly allocation: Allocation,
@@ -131,17 +142,19 @@ class RunningEntry implements RunningJob {
     /** Duration of the whole job if its estimate were exact. */
     readonly estimatedFull: number,
     private readonly clock: Clock,
-  ) {
-    this.segStart = start;
-    this.segProgress = progressAtStart;
-  }
+  ) {}
   get progress(): number {
     if (this.removed) return this.finalProgress;
     return this.progressAt(this.clock.now);
   }
   /** Progress at time `t` of the current segment, at most 1. */
   progressAt(t: number): number {
-    const p = this.segProgress + (t - this.segStart) / (this.fullDuration * this.slowdown);
+    const seg = this.segment;
+    // With no segment this is the segment formula with slowdown 1 (x * 1 === x exactly).
+    const p =
+      seg === null
+        ? this.progressAtStart + (t - this.start) / this.fullDuration
+        : seg.progress + (t - seg.start) / (this.fullDuration * seg.slowdown);
     return Math.min(p, 1);
   }
 }
@@ -159,21 +172,81 @@ interface JobState {
   earliest: number;
 }
 
+/**
+ * The states of the jobs that are waiting or running, by id. Ids that are small integers (below
+ * the table's length plus {@link DENSE_GAP}, and below 4 per job added plus the gap: sequential
+ * ids such as SWF job numbers) live in an array indexed by id, the others in a Map; a set and a delete per job then cost two array
+ * stores instead of two hash-table updates (and the Map's rehashing garbage).
+ */
+class StateTable {
+  private readonly dense: (JobState | undefined)[] = [];
+  private readonly sparse = new Map<number, JobState>();
+  private added = 0;
+
+  get(id: number): JobState | undefined {
+    if (typeof id === "number" && id >= 0 && id < this.dense.length) {
+      const state = this.dense[id];
+      if (state !== undefined) return state;
+    }
+    return this.sparse.size === 0 ? undefined : this.sparse.get(id);
+  }
+
+  /** `id` must not be in the table. */
+  set(id: number, state: JobState): void {
+    const dense = this.dense;
+    // The array stays within 4 slots per job ever added (plus the gap), whatever the ids.
+    const bound = Math.min(dense.length, 4 * this.added) + DENSE_GAP;
+    this.added++;
+    if (Number.isInteger(id) && id >= 0 && id < bound) {
+      while (dense.length <= id) dense.push(undefined);
+      dense[id] = state;
+    } else {
+      this.sparse.set(id, state);
+    }
+  }
+
+  delete(id: number): void {
+    if (id >= 0 && id < this.dense.length && this.dense[id] !== undefined) {
+      this.dense[id] = undefined;
+    } else {
+      this.sparse.delete(id);
+    }
+  }
+
+  /** Every state in the table. O(largest dense id + sparse entries). */
+  list(): JobState[] {
+    const out: JobState[] = [];
+    for (const state of this.dense) if (state !== undefined) out.push(state);
+    for (const state of this.sparse.values()) out.push(state);
+    return out;
+  }
+}
+
+/** Ids up to this far beyond the dense table's end still go into it (padding the gap). */
+const DENSE_GAP = 1024;
+
 const COMPLETION = 0;
 const TIMER = 1;
 const READY = 2;
 
-interface HeapEvent {
-  time: number;
-  seq: number;
-  kind: number;
-  state: JobState | null;
-  version: number;
+/**
+ * The intervals of a record that has none yet: one shared empty array until the first interval
+ * (never pushed to; `finish` gives each record still holding it an array of its own).
+ */
+const NO_INTERVALS: Interval[] = [];
+
+/** Appends `interval` to `rec`; a record's first interval gets an array of exactly one slot. */
+function addInterval(rec: MutableRecord, interval: Interval): void {
+  if (rec.intervals === NO_INTERVALS) rec.intervals = [interval];
+  else rec.intervals.push(interval);
 }
 
-function byTimeThenSeq(a: HeapEvent, b: HeapEvent): number {
-  return a.time - b.time || a.seq - b.seq;
+/** Empties `a` keeping its storage (`a.length = 0` frees it, so the next push reallocates). */
+function clear(a: unknown[]): void {
+  while (a.length > 0) a.pop();
 }
+
+const ARRAY_ITERATOR = Array.prototype[Symbol.iterator];
 
 function queueBefore(a: Job, b: Job): boolean {
   return a.submit < b.submit || (a.submit === b.submit && a.id < b.id);
@@ -184,10 +257,14 @@ function queueBefore(a: Job, b: Job): boolean {
  * of shared frozen parts. Called after the ledger accepted the allocation.
  */
 function copyAllocation(allocation: Allocation, platform: Platform): Allocation {
+  if (isKnownDeepFrozen(allocation)) return allocation;
   if (Object.isFrozen(allocation)) {
     let frozen = true;
     for (let i = 0; i < allocation.length && frozen; i++) frozen = Object.isFrozen(allocation[i]);
-    if (frozen) return allocation;
+    if (frozen) {
+      markDeepFrozen(allocation);
+      return allocation;
+    }
   }
   const table = partTable(platform);
   const machines = platform.machines;
@@ -196,7 +273,9 @@ function copyAllocation(allocation: Allocation, platform: Platform): Allocation 
     const p = allocation[i]!;
     parts[i] = frozenPart(table, p.machine, p.cores, machines[p.machine]!.cores);
   }
-  return Object.freeze(parts);
+  Object.freeze(parts);
+  markDeepFrozen(parts);
+  return parts;
 }
 
 /**
@@ -220,7 +299,8 @@ function copyAllocation(allocation: Allocation, platform: Platform): Allocation 
  * `waiting`/`running` arrays are maintained incrementally, `totalFreeCores` is O(1). A job
  * leaving the head of the queue costs amortised O(1) and `waitingAt`/`waitingCount` are O(1),
  * but the first read of `view.waiting` in a call after the head moved costs O(queue) on
- * queues longer than about 16k jobs. Jobs from `createJob`/`validateJobs` are not re-validated.
+ * queues longer than about 16k jobs. Each job read is checked by an allocation-free predicate
+ * (messages are built only for an invalid job).
  *
  * @throws InvalidInputError when a job is invalid, an id repeats, the jobs are not sorted by
  * submit (naming the job), an option is invalid, or `wakeAt` gets a time <= now.
@@ -267,9 +347,9 @@ export function simulate(
 class Engine {
   private readonly ledger: ResourceLedger;
   private readonly clock = new Clock();
-  private readonly heap = new Heap<HeapEvent>(byTimeThenSeq);
-  private seq = 0;
-  private readonly states = new Map<number, JobState>();
+  /** Completions, timers and ready times; the payload is the job's state (null for timers). */
+  private readonly heap = new EventQueue<JobState>();
+  private readonly states = new StateTable();
   private seenIds: Set<number> | null = null;
   private maxId = -1;
   private readonly records: MutableRecord[] = [];
@@ -291,7 +371,12 @@ class Engine {
   private events = 0;
   private decisions = 0;
   private schedulerMs = 0;
-  private readonly iterator: Iterator<Job>;
+  /** The input when it is a plain array (read by index), else null. */
+  private readonly jobArray: readonly unknown[] | null;
+  /** The input's iterator when it is not a plain array. */
+  private readonly iterator: Iterator<Job> | null;
+  /** Speed of every machine when they all have the same one, else NaN. */
+  private readonly uniformSpeed: number;
   private nextJob: Job | null = null;
   private readIndex = 0;
   private lastSubmit = Number.NEGATIVE_INFINITY;
@@ -305,7 +390,16 @@ class Engine {
     private readonly opts: ResolvedOptions,
   ) {
     this.ledger = new ResourceLedger(platform);
-    this.iterator = jobs[Symbol.iterator]();
+    // Plain arrays are read by index: the same elements in the same order as their iterator,
+    // without an iterator result object per job.
+    if (Array.isArray(jobs) && jobs[Symbol.iterator] === ARRAY_ITERATOR) {
+      this.jobArray = jobs;
+      this.iterator = null;
+    } else {
+      this.jobArray = null;
+      this.iterator = jobs[Symbol.iterator]();
+    }
+    this.uniformSpeed = uniformSpeed(platform);
     const engine = this;
     const ledger = this.ledger;
     const clock = this.clock;
@@ -510,7 +604,21 @@ class Engine {
     this.ledger.take(job, allocation, WHERE);
     const alloc = copyAllocation(allocation, this.platform);
     const model = this.opts.model;
-    const full = model.duration(job, alloc, this.platform, job.runtime, now);
+    const isDefault = model === defaultExecutionModel;
+    let full: number;
+    let estimated = 0;
+    if (isDefault) {
+      // The default model's formula, with the allocation's slowest speed found once for both
+      // durations (and not at all on a platform whose machines share one speed).
+      const bm = job.benchmark ?? this.platform.referenceSpeed;
+      const slowest = !Number.isNaN(this.uniformSpeed)
+        ? this.uniformSpeed
+        : slowestSpeed(alloc, this.platform);
+      full = (job.runtime * bm) / slowest;
+      estimated = (job.estimate * bm) / slowest;
+    } else {
+      full = model.duration(job, alloc, this.platform, job.runtime, now);
+    }
     if (!(full > 0) || !Number.isFinite(full)) {
       this.ledger.give(job, alloc);
       throw new InvalidInputError(
@@ -519,7 +627,9 @@ class Engine {
         `returned ${String(full)} for job ${jobId}, expected a finite number > 0`,
       );
     }
-    const estimated = model.duration(job, alloc, this.platform, job.estimate, now);
+    if (!isDefault) {
+      estimated = model.duration(job, alloc, this.platform, job.estimate, now);
+    }
     const p0 = state.progress;
     const entry = new RunningEntry(
       job,
@@ -542,13 +652,7 @@ class Engine {
     state.version++;
     this.insertRunning(entry);
     this.runningChanged = true;
-    this.heap.push({
-      time: now + (1 - p0) * full,
-      seq: this.seq++,
-      kind: COMPLETION,
-      state,
-      version: state.version,
-    });
+    this.heap.push(now + (1 - p0) * full, COMPLETION, state, state.version);
   }
 
   private preempt(jobId: number): void {
@@ -566,7 +670,7 @@ class Engine {
     this.runningChanged = true;
     this.ledger.give(state.job, r.allocation);
     if (now > r.start) {
-      state.record.intervals.push({ start: r.start, end: now, allocation: r.allocation });
+      addInterval(state.record, { start: r.start, end: now, allocation: r.allocation });
     }
     state.rEntry = null;
     state.status = WAITING;
@@ -615,7 +719,7 @@ class Engine {
         `got ${String(t)}, expected a finite time after now (${this.clock.now})`,
       );
     }
-    this.heap.push({ time: t, seq: this.seq++, kind: TIMER, state: null, version: 0 });
+    this.heap.push(t, TIMER, null, 0);
   }
 
   private describeState(jobId: number, state: JobState | undefined): string {
@@ -630,16 +734,28 @@ class Engine {
   // ---- the loop ------------------------------------------------------------------------------
 
   private pullNext(): void {
-    const r = this.iterator.next();
-    if (r.done) {
-      this.nextJob = null;
-      return;
+    let value: unknown;
+    const array = this.jobArray;
+    if (array !== null) {
+      if (this.readIndex >= array.length) {
+        this.nextJob = null;
+        return;
+      }
+      value = array[this.readIndex];
+    } else {
+      const r = this.iterator!.next();
+      if (r.done) {
+        this.nextJob = null;
+        return;
+      }
+      value = r.value;
     }
-    // Jobs from createJob/validateJobs are deeply frozen and were checked when built.
-    const value = r.value;
-    const job = isValidatedJob(value)
-      ? value
-      : checkJob(WHERE, value, `jobs[${this.readIndex}]`, false);
+    // Every job goes through a predicate that builds no message (about 10-20 ns, less than the
+    // WeakSet lookup that used to let createJob/validateJobs jobs skip the check); only an
+    // invalid job runs the full check, which names the field.
+    const job = isValidJobSpec(value, false)
+      ? (value as Job)
+      : checkJob(WHERE, value as Job, `jobs[${this.readIndex}]`, false);
     if (job.submit < this.lastSubmit) {
       throw new InvalidInputError(
         WHERE,
@@ -702,12 +818,14 @@ class Engine {
     this.pullNext();
     for (;;) {
       // Drop stale completions at the top of the heap.
-      let top = heap.peek();
-      while (top !== undefined && top.kind === COMPLETION && top.state!.version !== top.version) {
+      while (
+        heap.size > 0 &&
+        heap.topKind() === COMPLETION &&
+        heap.topPayload()!.version !== heap.topVersion()
+      ) {
         heap.pop();
-        top = heap.peek();
       }
-      const tHeap = top === undefined ? Number.POSITIVE_INFINITY : top.time;
+      const tHeap = heap.size === 0 ? Number.POSITIVE_INFINITY : heap.topTime();
       const tArrival = this.nextJob === null ? Number.POSITIVE_INFINITY : this.nextJob.submit;
       const t = Math.min(tHeap, tArrival);
       if (t === Number.POSITIVE_INFINITY) break;
@@ -719,26 +837,24 @@ class Engine {
       let happened = false;
       let timerFired = false;
       // Completions (and timers / ready times, whose effect is applied after the arrivals).
-      while (top !== undefined && top.time === t) {
+      while (heap.size > 0 && heap.topTime() === t) {
+        const kind = heap.topKind();
+        const state = heap.topPayload();
+        const version = heap.topVersion();
         heap.pop();
-        if (top.kind === COMPLETION) {
-          const state = top.state!;
-          if (state.version === top.version) {
+        if (kind === COMPLETION) {
+          if (state!.version === version) {
             this.countEvent();
-            this.complete(state, t);
+            this.complete(state!, t);
             happened = true;
           }
-        } else if (top.kind === TIMER) {
+        } else if (kind === TIMER) {
           timerFired = true;
-        } else {
-          const state = top.state!;
-          if (state.status === WAITING && state.version === top.version) {
-            this.countEvent();
-            this.ready.push(state.job);
-            happened = true;
-          }
+        } else if (state!.status === WAITING && state!.version === version) {
+          this.countEvent();
+          this.ready.push(state!.job);
+          happened = true;
         }
-        top = heap.peek();
       }
       // Arrivals.
       while (this.nextJob !== null && this.nextJob.submit === t) {
@@ -760,7 +876,12 @@ class Engine {
   }
 
   private arrive(job: Job): void {
-    const record: MutableRecord = { job, intervals: [], end: null, outcome: "unfinished" };
+    const record: MutableRecord = {
+      job,
+      intervals: NO_INTERVALS,
+      end: null,
+      outcome: "unfinished",
+    };
     this.records.push(record);
     const entry = new WaitingEntry(job, 0, 0);
     const earliest = job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
@@ -779,7 +900,7 @@ class Engine {
     this.insertWaiting(entry);
     this.arrived.push(job);
     if (earliest > job.submit) {
-      this.heap.push({ time: earliest, seq: this.seq++, kind: READY, state, version: 0 });
+      this.heap.push(earliest, READY, state, 0);
     }
   }
 
@@ -791,7 +912,7 @@ class Engine {
     this.runningChanged = true;
     this.ledger.give(state.job, r.allocation);
     const rec = state.record;
-    rec.intervals.push({ start: r.start, end: t, allocation: r.allocation });
+    addInterval(rec, { start: r.start, end: t, allocation: r.allocation });
     rec.end = t;
     rec.outcome = "completed";
     state.status = DONE;
@@ -819,10 +940,10 @@ class Engine {
       // A job preempted and restarted (or rejected) in the same call has left already.
       if (!e.removed) this.insertWaiting(e);
     }
-    if (this.pendingWaiting.length > 0) this.pendingWaiting.length = 0;
-    if (this.arrived.length > 0) this.arrived.length = 0;
-    if (this.completed.length > 0) this.completed.length = 0;
-    if (this.ready.length > 0) this.ready.length = 0;
+    clear(this.pendingWaiting);
+    clear(this.arrived);
+    clear(this.completed);
+    clear(this.ready);
     this.woken = false;
     // Amortised clean-up so removed entries do not pile up when the policy never reads a list.
     if (this.waitingRemoved > 0) {
@@ -880,31 +1001,33 @@ class Engine {
           `returned ${String(f)} for job ${e.job.id}, expected a finite number > 0`,
         );
       }
-      if (f === e.slowdown) continue;
+      const seg = e.segment;
+      if (f === (seg === null ? 1 : seg.slowdown)) continue;
       const p = e.progressAt(now);
-      e.segStart = now;
-      e.segProgress = p;
-      e.slowdown = f;
+      if (seg === null) e.segment = { start: now, progress: p, slowdown: f };
+      else {
+        seg.start = now;
+        seg.progress = p;
+        seg.slowdown = f;
+      }
       e.estimatedEnd = now + (1 - p) * e.estimatedFull * f;
       const state = this.states.get(e.job.id)!;
       state.version++;
-      this.heap.push({
-        time: now + (1 - p) * e.fullDuration * f,
-        seq: this.seq++,
-        kind: COMPLETION,
-        state,
-        version: state.version,
-      });
+      this.heap.push(now + (1 - p) * e.fullDuration * f, COMPLETION, state, state.version);
     }
   }
 
   private finish(horizon: number | undefined): ScheduleTrace {
+    const records = this.records;
+    for (let i = 0; i < records.length; i++) {
+      if (records[i]!.intervals === NO_INTERVALS) records[i]!.intervals = [];
+    }
     if (horizon !== undefined) {
-      for (const state of this.states.values()) {
+      for (const state of this.states.list()) {
         if (state.status === RUNNING) {
           const r = state.rEntry!;
           if (horizon > r.start) {
-            state.record.intervals.push({ start: r.start, end: horizon, allocation: r.allocation });
+            addInterval(state.record, { start: r.start, end: horizon, allocation: r.allocation });
           }
         }
       }

@@ -8,7 +8,6 @@ import {
   traceToJSON,
   validateJobs,
 } from "../src/index.js";
-import { isValidatedJob } from "../src/job.js";
 
 describe("createJob", () => {
   it("defaults estimate to runtime and freezes the job", () => {
@@ -90,24 +89,27 @@ describe("validateJobs", () => {
   });
 });
 
-describe("validated jobs (simulate skips re-checking them)", () => {
-  it("marks exactly the jobs built by createJob, validateJobs and traceFromJSON", () => {
-    const a = createJob({ id: 1, submit: 0, runtime: 5, cores: 1 });
-    const [b] = validateJobs([{ id: 2, submit: 0, runtime: 5, cores: 1 }]);
-    expect(isValidatedJob(a)).toBe(true);
-    expect(isValidatedJob(b)).toBe(true);
-    // A copy, even of a valid job, is checked again: it could have been changed.
-    expect(isValidatedJob({ ...a })).toBe(false);
-    expect(isValidatedJob(null)).toBe(false);
-    expect(isValidatedJob(7)).toBe(false);
+describe("built jobs (createJob, validateJobs, traceFromJSON)", () => {
+  it("are frozen copies in the spec's key order, estimate last when the spec has none", () => {
+    const a = createJob({ cores: 1, id: 1, submit: 0, runtime: 5, user: 3 });
+    expect(Object.keys(a)).toEqual(["cores", "id", "submit", "runtime", "user", "estimate"]);
+    const b = createJob({ id: 2, estimate: undefined, submit: 0, runtime: 5, cores: 1 } as never);
+    expect(Object.keys(b)).toEqual(["id", "estimate", "submit", "runtime", "cores"]);
+    expect(b.estimate).toBe(5);
+    const c = createJob({ id: 3, submit: 0, licenses: { x: 1 }, runtime: 5, cores: 1 });
+    expect(Object.keys(c)).toEqual(["id", "submit", "licenses", "runtime", "cores", "estimate"]);
+    expect(Object.isFrozen(c.licenses)).toBe(true);
+    const [d] = validateJobs([{ id: 4, submit: 0, runtime: 5, cores: 1 }]);
+    expect(Object.isFrozen(d)).toBe(true);
     const trace = simulate([a], identicalPool(1), {
       name: "noop-start",
       schedule(ctx) {
         for (const w of ctx.view.waiting) ctx.start(w.job.id, [{ machine: 0, cores: 1 }]);
       },
     });
-    const back = traceFromJSON(traceToJSON(trace));
-    expect(isValidatedJob(back.records[0]!.job)).toBe(true);
+    const back = traceFromJSON(traceToJSON(trace)).records[0]!.job;
+    expect(back).toEqual(a);
+    expect(Object.isFrozen(back)).toBe(true);
   });
 
   it("still checks plain job objects in simulate, with the same message as before", () => {
