@@ -5,7 +5,7 @@ import { createJob, identicalPool, type Job, simulate } from "../src/index.js";
 import { arbJobs, arbPlatform } from "../src/testing/index.js";
 import { chaos } from "./helpers.js";
 
-describe("EventQueue (the engine's typed-array heap)", () => {
+describe("EventQueue (the engine's event heap, on heap-js)", () => {
   it("pops in (time, push order) order, like a stable sort, under interleaved pushes and pops", () => {
     const op = fc.oneof(
       fc.record({ push: fc.integer({ min: 0, max: 20 }), kind: fc.integer({ min: 0, max: 2 }) }),
@@ -13,7 +13,7 @@ describe("EventQueue (the engine's typed-array heap)", () => {
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
-        const q = new EventQueue<{ n: number }>(2);
+        const q = new EventQueue<{ n: number }>();
         const oracle: { time: number; seq: number; kind: number; n: number }[] = [];
         let seq = 0;
         for (const o of ops) {
