@@ -1,12 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-
-let counter = 0;
 
 /**
  * Write every file of `files` (path -> contents) so that none is ever seen half-written: each is
  * first written to a temporary file beside it, and only when all temporaries are complete are
  * they renamed over their targets (a rename within a directory is atomic on POSIX file systems).
+ * Temporaries get random names (process ids repeat across machines and containers), so several
+ * processes may write into one shared folder at once.
  * If any write fails, the temporaries are removed and every existing target is left untouched.
  * Creates the parent directories.
  *
@@ -16,7 +17,7 @@ export async function writeFilesAtomic(files: ReadonlyMap<string, string>): Prom
   const temps: [string, string][] = [];
   try {
     for (const [path, contents] of files) {
-      const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
+      const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
       try {
         await mkdir(dirname(path), { recursive: true });
         temps.push([temp, path]);

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { describeFsError } from "../atomic.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFilesAtomic } from "../atomic.js";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord } from "./execute.js";
@@ -74,29 +73,7 @@ export function shardTasks(plan: SweepPlan, shard: Shard | undefined): RunTask[]
  * @throws Error naming the file that could not be written.
  */
 export async function writeShared(files: ReadonlyMap<string, string>): Promise<void> {
-  const temps: [string, string][] = [];
-  try {
-    for (const [path, contents] of files) {
-      const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-      try {
-        await mkdir(dirname(path), { recursive: true });
-        temps.push([temp, path]);
-        await writeFile(temp, contents, { flag: "wx" });
-      } catch (error) {
-        throw new Error(`cannot write ${path}: ${describeFsError(error)}`, { cause: error });
-      }
-    }
-    for (const [temp, path] of temps) {
-      try {
-        await rename(temp, path);
-      } catch (error) {
-        throw new Error(`cannot write ${path}: ${describeFsError(error)}`, { cause: error });
-      }
-    }
-  } catch (error) {
-    await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
-    throw error;
-  }
+  await writeFilesAtomic(files);
 }
 
 /** What `DIR/shards/I-of-N.json` says about one shard. */
