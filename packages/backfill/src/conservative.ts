@@ -1,7 +1,7 @@
 import type { Job, Platform, SchedulingContext, WaitingJob } from "@sched/core";
 import type { MachineOrder } from "./allocation.js";
 import type { BackfillScheduler } from "./backfill.js";
-import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
+import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "./context.js";
 import type { QueueSorter } from "./order.js";
 import { Plan, type PlannedInterval } from "./plan.js";
 
@@ -246,21 +246,4 @@ export function conservativeSchedule(
       return out;
     },
   };
-}
-
-/** The reservations re-ordered by the policy's queue order (which may change at every event). */
-function inQueueOrder(
-  res: Reservation[],
-  sorter: QueueSorter,
-  ctx: SchedulingContext,
-): Reservation[] {
-  const byId = new Map<number, Reservation>();
-  for (const r of res) byId.set(r.job.id, r);
-  const waiting = ctx.view.waiting.filter((w) => byId.has(w.job.id));
-  const out: Reservation[] = [];
-  for (const w of sorter(waiting, ctx.view)) {
-    const r = byId.get(w.job.id);
-    if (r !== undefined) out.push(r);
-  }
-  return out;
 }

@@ -7,6 +7,7 @@ import type {
   WaitingJob,
 } from "@sched/core";
 import { allocate, type MachineOrder, machineOrder, neverFits } from "./allocation.js";
+import type { QueueSorter } from "./order.js";
 
 /**
  * Per-platform facts a policy caches between calls: the machine order it allocates in and the
@@ -125,5 +126,25 @@ export function holdersFirst(
   const out: WaitingJob[] = [];
   for (const w of front) if (w !== undefined) out.push(w);
   for (const w of rest) out.push(w);
+  return out;
+}
+
+/**
+ * Reservations re-ordered by the policy's queue order (which may change at every event): the
+ * waiting jobs that hold one, sorted by `sorter`. O(Q log Q).
+ */
+export function inQueueOrder<R extends { readonly job: Job }>(
+  res: readonly R[],
+  sorter: QueueSorter,
+  ctx: SchedulingContext,
+): R[] {
+  const byId = new Map<number, R>();
+  for (const r of res) byId.set(r.job.id, r);
+  const waiting = ctx.view.waiting.filter((w) => byId.has(w.job.id));
+  const out: R[] = [];
+  for (const w of sorter(waiting, ctx.view)) {
+    const r = byId.get(w.job.id);
+    if (r !== undefined) out.push(r);
+  }
   return out;
 }

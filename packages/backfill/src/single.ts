@@ -3,6 +3,7 @@ import type { MachineOrder } from "./allocation.js";
 import type { BackfillScheduler } from "./backfill.js";
 import {
   holdersFirst,
+  inQueueOrder,
   PlatformCache,
   readyTime,
   rejectImpossible,
@@ -316,20 +317,4 @@ function waitingById(view: SchedulerView): Map<number, WaitingJob> {
   const m = new Map<number, WaitingJob>();
   for (const w of view.waiting) m.set(w.job.id, w);
   return m;
-}
-
-function inQueueOrder(
-  res: Reservation[],
-  sorter: QueueSorter,
-  ctx: SchedulingContext,
-): Reservation[] {
-  const byId = new Map<number, Reservation>();
-  for (const r of res) byId.set(r.job.id, r);
-  const waiting = ctx.view.waiting.filter((w) => byId.has(w.job.id));
-  const out: Reservation[] = [];
-  for (const w of sorter(waiting, ctx.view)) {
-    const r = byId.get(w.job.id);
-    if (r !== undefined) out.push(r);
-  }
-  return out;
 }
