@@ -102,7 +102,7 @@ export interface ImfsOptions {
  * Complexity: `O(rows * cols)` for the check without a hint; with a hint,
  * `O((changed rows) * cols + (changed columns) * rows + rows + cols)`. Plus one search per
  * re-added row or freed column, `O(rows * cols)` worst case each (in practice, after one event
- * on a 1000 x 1000 plan, 5 to 250 rows read forward and 3 to 80 columns backward); with a hint,
+ * on a 1000 x 1000 plan, 7 to 279 rows read forward and 3 to 80 columns backward); with a hint,
  * one job or machine arriving or leaving costs about 1-5% of a full `mfs` (see the README's
  * benchmarks).
  *
