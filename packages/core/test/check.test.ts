@@ -51,6 +51,28 @@ describe("checkSchedule", () => {
     expect(checkSchedule(t)).toEqual([]);
   });
 
+  it("accepts an empty last interval only where a completed job's rest of work was below the clock's resolution", () => {
+    // Preempted a hair before the end of its 10 s of work and restarted at once: the rest of its
+    // work ends at the restart time once rounded.
+    const nearEnd = 10 - 10 * Number.EPSILON;
+    const rest = done(1, [
+      [0, nearEnd, [{ machine: 0, cores: 1 }]],
+      [nearEnd, nearEnd, [{ machine: 0, cores: 1 }]],
+    ]);
+    expect(checkSchedule(trace([rest]))).toEqual([]);
+    // Not last, a job's only interval, or not completed: still a record error.
+    const middle = done(2, [
+      [0, 5, [{ machine: 0, cores: 1 }]],
+      [5, 5, [{ machine: 0, cores: 1 }]],
+      [5, 10, [{ machine: 0, cores: 1 }]],
+    ]);
+    expect(kinds(trace([middle]))).toContainEqual(["record", 2]);
+    const only = done(3, [[4, 4, [{ machine: 0, cores: 1 }]]]);
+    expect(kinds(trace([only]))).toContainEqual(["record", 3]);
+    const unfinished: JobRecord = { ...rest, end: null, outcome: "unfinished" };
+    expect(kinds(trace([unfinished]))).toContainEqual(["record", 1]);
+  });
+
   it("reports over-capacity with the job that overflowed, the machine and the time", () => {
     const t = trace([
       done(1, [[0, 10, [{ machine: 0, cores: 2 }]]]),
