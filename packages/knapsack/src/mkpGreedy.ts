@@ -161,8 +161,11 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     status[i] = TAKEN;
     for (let k = 0; k < m; k++) used[k] = (used[k] as number) + (w[k * n + i] as number);
   };
-  /** Discards `i`, updating demands, critical constraints and (when reweighting) the ratios. */
-  const discard = (i: number): void => {
+  /**
+   * Discards `i`, updating demands, critical constraints and (when reweighting) the ratios;
+   * `raised(j)` is told of each item whose ratio a constraint leaving the critical set raised.
+   */
+  const discard = (i: number, raised?: (j: number) => void): void => {
     status[i] = DISCARDED;
     for (let k = 0; k < m; k++) {
       const wi = w[k * n + i] as number;
@@ -179,6 +182,7 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
         if (reweight && rhoExponent === 0 && status[j] === UNDECIDED) {
           a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - wj / (c[k] as number);
           setRatio(j);
+          raised?.(j);
         }
       }
     }
@@ -212,26 +216,8 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     for (let i = 0; i < n; i++)
       if (status[i] === UNDECIDED && onCritical[i] > 0) heap.push(i, ratio[i] as number);
     const dropped: number[] = [];
-    const discardTracked = (i: number): void => {
-      status[i] = DISCARDED;
-      for (let k = 0; k < m; k++) {
-        const wi = w[k * n + i] as number;
-        if (wi === 0) continue;
-        demand[k] = (demand[k] as number) - wi;
-        if (critical[k] === 0 || (demand[k] as number) > (c[k] as number)) continue;
-        critical[k] = 0;
-        criticalCount--;
-        for (let j = 0; j < n; j++) {
-          const wj = w[k * n + j] as number;
-          if (wj === 0) continue;
-          onCritical[j]--;
-          if (reweight && status[j] === UNDECIDED) {
-            a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - wj / (c[k] as number);
-            setRatio(j);
-            if (onCritical[j] > 0) heap.push(j, ratio[j] as number);
-          }
-        }
-      }
+    const requeue = (j: number): void => {
+      if (onCritical[j] > 0) heap.push(j, ratio[j] as number);
     };
     while (criticalCount > 0) {
       let worst = -1;
@@ -244,7 +230,7 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
       }
       if (worst < 0) break; // cannot happen: a critical constraint has an undecided item on it
       dropped.push(worst);
-      discardTracked(worst);
+      discard(worst, requeue);
     }
     // Ratios no longer change: take the rest in rank order (largest ratio, then lowest index).
     const rest: number[] = [];
