@@ -1,6 +1,17 @@
 import { InvalidInputError } from "@sched/core";
 
 const WHERE = "@sched/backfill/AvailabilityProfile";
+
+/** @throws InvalidInputError when `origin` or `free` is not finite. */
+function requireFiniteStart(origin: number, free: number): void {
+  if (!Number.isFinite(origin) || !Number.isFinite(free)) {
+    throw new InvalidInputError(
+      WHERE,
+      "origin/free",
+      `are ${origin}/${free}, expected finite numbers`,
+    );
+  }
+}
 /** Segments per block of the block maxima (a power of two). */
 const BLOCK_BITS = 4;
 const BLOCK = 1 << BLOCK_BITS;
@@ -87,13 +98,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    if (!Number.isFinite(origin) || !Number.isFinite(free)) {
-      throw new InvalidInputError(
-        WHERE,
-        "origin/free",
-        `are ${origin}/${free}, expected finite numbers`,
-      );
-    }
+    requireFiniteStart(origin, free);
     const n = this.sortChanges(origin, times, count);
     const keys = this.keys;
     const acc = this.acc;
@@ -127,13 +132,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    if (!Number.isFinite(origin) || !Number.isFinite(free)) {
-      throw new InvalidInputError(
-        WHERE,
-        "origin/free",
-        `are ${origin}/${free}, expected finite numbers`,
-      );
-    }
+    requireFiniteStart(origin, free);
     this.fill(origin, free, times, amounts, count);
   }
 
