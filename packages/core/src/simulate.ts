@@ -485,8 +485,8 @@ class Engine {
     return this.waiting.length - this.waitingHead;
   }
 
-  /** Moves the head past dead entries and compacts dead entries after it. */
-  private dropRemovedWaiting(): void {
+  /** Moves the head past a dead prefix (each entry is passed once); returns the new head. */
+  private skipDeadWaitingPrefix(): number {
     const w = this.waiting;
     let h = this.waitingHead;
     while (this.waitingRemoved > 0 && h < w.length && w[h]!.removed) {
@@ -494,6 +494,13 @@ class Engine {
       this.waitingRemoved--;
     }
     this.waitingHead = h;
+    return h;
+  }
+
+  /** Moves the head past dead entries and compacts dead entries after it. */
+  private dropRemovedWaiting(): void {
+    const w = this.waiting;
+    const h = this.skipDeadWaitingPrefix();
     if (this.waitingRemoved > 0) {
       let j = h;
       for (let i = h; i < w.length; i++) {
@@ -947,15 +954,9 @@ class Engine {
     this.woken = false;
     // Amortised clean-up so removed entries do not pile up when the policy never reads a list.
     if (this.waitingRemoved > 0) {
-      // Cheap part: move the head past a dead prefix (each entry is passed once).
-      const w = this.waiting;
-      let h = this.waitingHead;
-      while (this.waitingRemoved > 0 && h < w.length && w[h]!.removed) {
-        h++;
-        this.waitingRemoved--;
-      }
-      this.waitingHead = h;
-      if (this.waitingRemoved > 32 && this.waitingRemoved * 2 > w.length - h) {
+      // Cheap part first: the dead prefix.
+      const h = this.skipDeadWaitingPrefix();
+      if (this.waitingRemoved > 32 && this.waitingRemoved * 2 > this.waiting.length - h) {
         this.dropRemovedWaiting();
       } else {
         this.maybeTrimWaitingHead();
