@@ -3,30 +3,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
-import { planTasks, type SweepPlan } from "../src/sweep/plan.js";
+import { planTasks } from "../src/sweep/plan.js";
 import { parseShard, shardOf, shardTasks } from "../src/sweep/shard.js";
 import { cli, tempDir } from "./helpers.js";
 import { runFiles } from "./queue-helpers.js";
-import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+import { syntheticPlan as plan, smallExperiment, writeExperiment } from "./sweep-helpers.js";
 import { timingKeys, timingMeans } from "./timing-helpers.js";
-
-function plan(points: number, seeds: number, schedulers: number): SweepPlan {
-  return {
-    name: "p",
-    title: "",
-    description: "",
-    source: { kind: "file", workload: { type: "synthetic", jobs: 10, load: 0.5, procs: 4 } },
-    params: ["load"],
-    points: Array.from({ length: points }, (_, i) => [i / 10]),
-    seeds: Array.from({ length: seeds }, (_, i) => i + 1),
-    schedulers: Array.from({ length: schedulers }, (_, i) => ({
-      name: "fcfs",
-      opts: [],
-      label: `s${i}`,
-    })),
-    metrics: ["meanWait"],
-  };
-}
 
 async function same(a: string, b: string): Promise<void> {
   for (const f of ["results.csv", "runs.csv", "experiment.json"]) {

@@ -22,29 +22,10 @@ import {
 } from "../src/sweep/results.js";
 import { runSweep } from "../src/sweep/sweep.js";
 import { cli, tempDir } from "./helpers.js";
-import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
+import { syntheticPlan as plan, smallExperiment, writeExperiment } from "./sweep-helpers.js";
 import { timingKeys } from "./timing-helpers.js";
 
 const TIMING_KEYS = TIMING_METRICS.map((m) => m.key);
-
-/** A plan of `points` loads x `seeds` seeds x `schedulers` schedulers (never simulated here). */
-function plan(points: number, seeds: number, schedulers: number): SweepPlan {
-  return {
-    name: "p",
-    title: "",
-    description: "",
-    source: { kind: "file", workload: { type: "synthetic", jobs: 10, load: 0.5, procs: 4 } },
-    params: ["load"],
-    points: Array.from({ length: points }, (_, i) => [i / 10]),
-    seeds: Array.from({ length: seeds }, (_, i) => i + 1),
-    schedulers: Array.from({ length: schedulers }, (_, i) => ({
-      name: "fcfs",
-      opts: [],
-      label: `s${i}`,
-    })),
-    metrics: ["meanWait"],
-  };
-}
 
 function recordsOf(p: SweepPlan, decisions: (i: number) => number): RunRecord[] {
   return planTasks(p).map((t, i) => ({
