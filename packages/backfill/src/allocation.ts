@@ -27,11 +27,31 @@ export function machineOrder(platform: Platform, rule: MachineOrder): Int32Array
   return order;
 }
 
-/** The license requests of `job` split by kind (copies > 0 only); `null` when it needs none. */
-function splitLicenses(
-  job: Job,
-  platform: Platform,
-): { floating: [string, number][]; locked: [string, number][] } | null {
+type Split = { floating: [string, number][]; locked: [string, number][] } | null;
+
+const splitCache = new WeakMap<Platform, WeakMap<Job, Split>>();
+
+/**
+ * The license requests of `job` split by kind (copies > 0 only); `null` when it needs none.
+ * Computed once per (platform, job): EDF and the single-machine policies ask at every event for
+ * every queued job.
+ */
+function splitLicenses(job: Job, platform: Platform): Split {
+  if (job.licenses === undefined) return null;
+  let byJob = splitCache.get(platform);
+  if (byJob === undefined) {
+    byJob = new WeakMap();
+    splitCache.set(platform, byJob);
+  }
+  let split = byJob.get(job);
+  if (split === undefined) {
+    split = computeSplit(job, platform);
+    byJob.set(job, split);
+  }
+  return split;
+}
+
+function computeSplit(job: Job, platform: Platform): Split {
   const lic = job.licenses;
   if (lic === undefined) return null;
   const floating: [string, number][] = [];

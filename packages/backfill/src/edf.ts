@@ -7,7 +7,7 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import { canHostOn, type MachineOrder, neverFits } from "./allocation.js";
+import { canHostOn, idle, type MachineOrder, neverFits } from "./allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
 const WHERE = "@sched/backfill/edf";
@@ -146,11 +146,20 @@ export function edf(options?: EdfOptions): Scheduler {
     if (queue.length === 0) return;
     queue.sort(byDeadline);
     const started = new Set<number>();
+    // Exclusive: a job starts only on an idle machine, and each start takes one, so the loop
+    // can stop when none is left (the later jobs would all get null).
+    let idleLeft = Number.POSITIVE_INFINITY;
+    if (opts.exclusive) {
+      idleLeft = 0;
+      for (let m = 0; m < view.platform.machines.length; m++) if (idle(view, m)) idleLeft++;
+    }
     for (const job of queue) {
+      if (idleLeft === 0 || view.totalFreeCores === 0) break;
       const alloc = place(ctx, job);
       if (alloc !== null) {
         ctx.start(job.id, alloc);
         started.add(job.id);
+        idleLeft--;
       }
     }
     if (!opts.preemption || ctx.arrived.length === 0) return;

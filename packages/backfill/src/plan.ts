@@ -188,12 +188,12 @@ export class Plan {
    * could be given back and taken again at the same place.
    */
   holds(job: Job, start: number, end: number): boolean {
-    if (this.cores.minOver(start, end) < 0) return false;
+    if (!this.cores.nonNegative(start, end)) return false;
     if (job.licenses === undefined || !this.hasLicenses) return true;
     for (const name in job.licenses) {
       const p = this.licenses.get(name);
       const copies = job.licenses[name];
-      if (p !== undefined && copies > 0 && p.minOver(start, end) < 0) return false;
+      if (p !== undefined && copies > 0 && !p.nonNegative(start, end)) return false;
     }
     return true;
   }

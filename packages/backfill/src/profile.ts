@@ -49,6 +49,9 @@ export class AvailabilityProfile {
   // block of segments that all have too little free.
   private blockMax = new Float64Array(1);
   private valid = 0;
+  // True when some amount may be below zero: set by any change that makes one negative, cleared
+  // only when the profile is rebuilt. While false, `nonNegative` needs no scan.
+  private negative = false;
 
   /**
    * A profile with `free` available from `origin` on.
@@ -67,6 +70,7 @@ export class AvailabilityProfile {
     this.amounts[0] = free;
     this.n = 1;
     this.valid = 0;
+    this.negative = free < 0;
   }
 
   /**
@@ -152,10 +156,12 @@ export class AvailabilityProfile {
     as[0] = free;
     let level = free;
     let m = 1;
+    let negative = free < 0;
     for (let r = 0; r < n; r++) {
       const a = acc[r];
       if (a === 0) continue;
       level += a;
+      if (level < 0) negative = true;
       const t = Math.max(keys[r], origin);
       if (ts[m - 1] === t) {
         as[m - 1] = level;
@@ -166,6 +172,7 @@ export class AvailabilityProfile {
       }
     }
     this.n = m;
+    this.negative = negative;
     this.compact();
   }
 
@@ -255,6 +262,15 @@ export class AvailabilityProfile {
     return m;
   }
 
+  /**
+   * True when no amount is below zero during `[start, end)` (`minOver(start, end) >= 0`): O(1)
+   * while no change has made any amount negative since the profile was built, otherwise
+   * O(log S + window).
+   */
+  nonNegative(start: number, end: number): boolean {
+    return !this.negative || this.minOver(start, end) >= 0;
+  }
+
   /** True when at least `amount` is free during all of `[start, end)`. */
   fits(start: number, end: number, amount: number): boolean {
     let i = this.indexAt(start);
@@ -320,32 +336,30 @@ export class AvailabilityProfile {
     const times = this.times;
     const amounts = this.amounts;
     const n = this.n;
-    let start = Math.max(from, times[0]);
+    const start = Math.max(from, times[0]);
     if (start >= limit) return Number.POSITIVE_INFINITY;
-    let i = this.indexAt(start);
+    let k = this.indexAt(start);
+    // One pass over the segments: `run` is the start of the current run of segments with
+    // enough free (-Infinity when none), and the answer is the first run that lasts `duration`.
+    const none = Number.NEGATIVE_INFINITY;
+    let run = amounts[k] >= amount ? start : none;
     // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
     const inOwn = amount - own;
-    for (;;) {
-      // Every candidate starts before limit <= ownStart, so segment i is outside the own part.
-      if (amounts[i] < amount) {
-        i = this.skipLow(i, amount, limit);
-        if (i === n) return Number.POSITIVE_INFINITY;
-        start = times[i];
-        if (start >= limit) return Number.POSITIVE_INFINITY;
+    for (k++; k < n; k++) {
+      const t = times[k];
+      if (run !== none) {
+        if (t >= run + duration) return run;
+        if (amounts[k] < (t < ownStart ? amount : inOwn)) {
+          // Blocked inside the own part: the next candidate would start after ownStart >= limit.
+          if (t >= ownStart) return Number.POSITIVE_INFINITY;
+          run = none;
+        }
+      } else {
+        if (t >= limit) return Number.POSITIVE_INFINITY;
+        if (amounts[k] >= amount) run = t;
       }
-      const end = start + duration;
-      const before = Math.min(end, ownStart);
-      let j = i + 1;
-      while (j < n && times[j] < before && amounts[j] >= amount) j++;
-      if (j < n && times[j] < before) {
-        i = j;
-        continue;
-      }
-      while (j < n && times[j] < end && amounts[j] >= inOwn) j++;
-      // Blocked inside the own part: the next candidate would start after ownStart >= limit.
-      if (j < n && times[j] < end) return Number.POSITIVE_INFINITY;
-      return start;
     }
+    return run !== none ? run : Number.POSITIVE_INFINITY;
   }
 
   /**
@@ -363,7 +377,18 @@ export class AvailabilityProfile {
     const i = this.split(s);
     const k = end === Number.POSITIVE_INFINITY ? this.n : this.split(end);
     this.touch(i);
-    for (let j = i; j < k; j++) this.amounts[j] += delta;
+    const amounts = this.amounts;
+    if (delta > 0) {
+      for (let j = i; j < k; j++) amounts[j] += delta;
+    } else {
+      let low = amounts[i];
+      for (let j = i; j < k; j++) {
+        const a = amounts[j] + delta;
+        amounts[j] = a;
+        if (a < low) low = a;
+      }
+      if (low < 0) this.negative = true;
+    }
     this.mergeAround(i, k);
   }
 
@@ -387,6 +412,7 @@ export class AvailabilityProfile {
     p.times.set(this.times.subarray(0, this.n));
     p.amounts.set(this.amounts.subarray(0, this.n));
     p.n = this.n;
+    p.negative = this.negative;
     return p;
   }
 

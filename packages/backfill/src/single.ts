@@ -47,6 +47,12 @@ function freeNow(view: SchedulerView, job: Job, m: number, exclusive: boolean): 
   return true;
 }
 
+/** True when machine `m` has a free core now (when `exclusive`: runs no job). */
+function mayTake(view: SchedulerView, m: number, exclusive: boolean): boolean {
+  const free = view.freeCores(m);
+  return exclusive ? free >= view.platform.machines[m].cores : free > 0;
+}
+
 /**
  * The earliest (machine, start) for `w` in `plan` from `from`: the machine where it can start
  * first, ties by machine order; `machine` -1 when no machine can ever host it.
@@ -122,6 +128,7 @@ export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
     }
 
     let plan: MachinePlan | null = null;
+    let open: number[] | null = null;
     let reserved = 0;
     const nextHolders: number[] = [];
     for (const w of queue) {
@@ -140,14 +147,23 @@ export function singleMachineBackfill(opts: SingleOptions): BackfillScheduler {
         }
         plan = planner.rebuild(view);
       } else if (maybeNow) {
+        // The machines that could take a job now (some free core; idle when exclusive), in
+        // machine order: the others fail freeNow whatever the job, so skipping them changes
+        // nothing but the cost (O(M) once per call instead of once per queued job).
+        if (open === null) {
+          open = [];
+          for (let i = 0; i < order.length; i++)
+            if (mayTake(view, order[i], opts.exclusive)) open.push(order[i]);
+        }
         let started = false;
-        for (let i = 0; i < order.length; i++) {
-          const m = order[i];
+        for (let i = 0; i < open.length; i++) {
+          const m = open[i];
           if (!freeNow(view, job, m, opts.exclusive)) continue;
           const d = durationOn(view, w, m);
           if (!plan.fitsOn(job, m, now, now + d)) continue;
           ctx.start(job.id, [{ machine: m, cores: job.cores }]);
           plan.change(job, m, now, now + d, -1);
+          if (!mayTake(view, m, opts.exclusive)) open.splice(i, 1);
           started = true;
           break;
         }

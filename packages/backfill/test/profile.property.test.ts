@@ -210,3 +210,60 @@ describe("AvailabilityProfile (properties)", () => {
     );
   });
 });
+
+describe("AvailabilityProfile.nonNegative (properties)", () => {
+  it("equals a plain scan of the segments (minOver >= 0) after adds, trims, clones and loads", () => {
+    // The reference: every segment overlapping [start, end) (the one holding start, or the
+    // first one for a start before the origin, always counts) has a non-negative amount.
+    const scan = (segs: [number, number][], from: number, end: number): boolean => {
+      const start = Math.max(from, segs[0][0]);
+      for (let i = 0; i < segs.length; i++) {
+        const s0 = segs[i][0];
+        const s1 = i + 1 < segs.length ? segs[i + 1][0] : Number.POSITIVE_INFINITY;
+        if (s1 > start && (s0 < end || s0 <= start) && segs[i][1] < 0) return false;
+      }
+      return true;
+    };
+    const step = fc.oneof(
+      opArb.map((o) => ({ kind: "add" as const, ...o })),
+      fc.integer({ min: 0, max: 40 }).map((t) => ({ kind: "trim" as const, t })),
+      fc.constant({ kind: "clone" as const }),
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -3, max: 10 }),
+        fc.array(
+          fc.record({
+            time: fc.integer({ min: 0, max: 60 }),
+            amount: fc.integer({ min: -6, max: 6 }),
+          }),
+          { maxLength: 8 },
+        ),
+        fc.array(step, { maxLength: 30 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 90 }), fc.integer({ min: 0, max: 40 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (base, releases, steps, windows) => {
+          let p = AvailabilityProfile.fromReleases(0, base, releases);
+          const check = () => {
+            const segs = p.toArray();
+            for (const [start, len] of windows) {
+              const want = scan(segs, start, start + len);
+              expect(p.nonNegative(start, start + len)).toBe(want);
+              expect(p.minOver(start, start + len) >= 0).toBe(want);
+            }
+          };
+          check();
+          for (const s of steps) {
+            if (s.kind === "add") p.add(s.start, s.end, s.delta);
+            else if (s.kind === "trim") p.trimBefore(s.t);
+            else p = p.clone();
+            check();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -202,6 +202,12 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       : o.paperConstants !== undefined
         ? new PaperIncrementalMatrix(o.paperConstants, o.refreshTolerance)
         : new IncrementalMatrix(o.refreshTolerance);
+  // Non-incremental variants with the paper's heuristics: the same from-scratch matrix, from
+  // the fused row computation (one pass per row instead of one per heuristic).
+  const fused =
+    incremental === undefined && o.paperConstants !== undefined
+      ? new PaperIncrementalMatrix(o.paperConstants, 0, undefined, true)
+      : undefined;
 
   const eligibilityOf = (job: Job, platform: Platform): Uint8Array => {
     let e = eligibility.get(job.id);
@@ -223,6 +229,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       planned = new Map();
       previous = undefined;
       incremental?.reset();
+      fused?.reset();
       memory = new PlanMemory();
       stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
     },
@@ -274,6 +281,15 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
           knapsack: o.knapsack,
           previous,
           changedRows: u.changedRows,
+          costs: u.costs,
+          clearInPlace: true,
+          memory,
+        });
+      } else if (fused !== undefined) {
+        const u = fused.update(input);
+        plan = makePlan(u.matrix, {
+          matcher: o.matcher,
+          knapsack: o.knapsack,
           costs: u.costs,
           clearInPlace: true,
           memory,

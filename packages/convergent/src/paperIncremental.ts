@@ -22,6 +22,8 @@ interface JobStatic {
   readonly licenseIndex: Int32Array;
   /** Copies asked for, same order. */
   readonly licenseCopies: Float64Array;
+  /** The eligible machines, ascending. */
+  readonly columns: Int32Array;
 }
 
 /** A stored row and the parameters it was computed with. */
@@ -65,14 +67,23 @@ export class PaperIncrementalMatrix {
   #licenseIndex = new Map<string, number>();
   #offer = new Float64Array(0);
 
+  /**
+   * When true, every row is computed from scratch at every update and no shift is applied: the
+   * from-scratch matrix of `buildMatrix` (up to rounding: the terms are added in another
+   * order), for the non-incremental variants and the flexible-backfilling priority.
+   */
+  readonly fresh: boolean;
+
   constructor(
     constants: Required<HeuristicConstants>,
     tolerance: number,
     horizon: number = SHIFT_HORIZON,
+    fresh = false,
   ) {
     this.#c = constants;
     this.tolerance = tolerance;
     this.horizon = horizon;
+    this.fresh = fresh;
   }
 
   reset(): void {
@@ -117,6 +128,8 @@ export class PaperIncrementalMatrix {
       input[m] = sum > 0 ? this.#c.input * (1 - t[m] / sum) : this.#c.input;
       inputSum += input[m];
     }
+    const columns = new Int32Array(count);
+    for (let m = 0, k = 0; m < cols; m++) if (eligible[m] === 1) columns[k++] = m;
     const index: number[] = [];
     const copies: number[] = [];
     if (job.licenses !== undefined)
@@ -137,6 +150,7 @@ export class PaperIncrementalMatrix {
       invSpeedMean: count === 0 ? 0 : inv / count,
       licenseIndex: Int32Array.from(index),
       licenseCopies: Float64Array.from(copies),
+      columns,
     };
     this.#static.set(job.id, s);
     return s;
@@ -161,25 +175,138 @@ export class PaperIncrementalMatrix {
     }
   }
 
+  /**
+   * Writes row `st.job`'s eligible entries into `out[o + m]` (the ineligible ones are left
+   * alone: the caller zeroes them) and returns their sum: `s_i + Input_{i,m} - α_i / BM_m`,
+   * plus the deadline part for state `dl` (0 none, 1 all Min, 2 all Max, 3 equation (1)), plus
+   * the overhead on `prev`, floored at `shift + 1e-9`.
+   */
+  #rowInto(
+    out: Float64Array,
+    o: number,
+    st: JobStatic,
+    scs: number,
+    alpha: number,
+    prev: number,
+    dl: number,
+    now: number,
+    workI: number,
+    f: Float64Array,
+    shift: number,
+  ): number {
+    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK, overhead: cOv } = this.#c;
+    const speed = this.#speed;
+    const idx = st.columns;
+    const n = idx.length;
+    const inp = st.input;
+    if (dl !== 3) {
+      const add = dl === 1 ? dMin : dMax;
+      for (let k = 0; k < n; k++) {
+        const m = idx[k];
+        let x = scs + inp[m] - alpha / speed[m];
+        if (dl !== 0) x += add;
+        out[o + m] = x;
+      }
+    } else {
+      // Equation (1) over the eligible machines.
+      let urgency = 0;
+      let d = 0;
+      const dead = st.job.deadline as number;
+      for (let k = 0; k < n; k++) {
+        const m = idx[k];
+        const x = workI / speed[m];
+        const ext = now + x;
+        const t = dead - dK * x;
+        let v: number;
+        if (ext > dead) v = dMax;
+        else if (ext <= t) v = dMin;
+        else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+        f[m] = v;
+        urgency += v;
+        d += dMax - v;
+      }
+      for (let k = 0; k < n; k++) {
+        const m = idx[k];
+        out[o + m] =
+          scs + inp[m] - alpha / speed[m] + (d > 0 ? (urgency * (dMax - f[m])) / d : urgency / n);
+      }
+    }
+    if (prev >= 0) out[o + prev] += cOv;
+    let sum = 0;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k];
+      if (!(out[o + m] - shift >= 1e-9)) out[o + m] = shift + 1e-9;
+      sum += out[o + m];
+    }
+    return sum;
+  }
+
+  /**
+   * Every row from scratch (the `fresh` mode), written straight into `weights` (rows of `cols`,
+   * 0 on ineligible machines) with its mean over the eligible machines in `costs`. Same
+   * formulas, terms and order as the recomputation in {@link update}, without the shift.
+   */
+  #freshRows(
+    now: number,
+    jobs: HeuristicContext["jobs"],
+    statics: readonly JobStatic[],
+    work: Float64Array,
+    w: Float64Array,
+    maxW: number,
+    sup: number,
+    previous: Int32Array,
+    weights: Float64Array,
+    costs: Float64Array,
+    f: Float64Array,
+  ): void {
+    const c = this.#c;
+    const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
+    const dK = c.deadlineK;
+    const cols = this.#speed.length;
+    for (let i = 0; i < jobs.length; i++) {
+      const r = jobs[i];
+      const st = statics[i];
+      const o = i * cols;
+      weights.fill(0, o, o + cols);
+      const n = st.count;
+      if (n === 0) {
+        costs[i] = 0;
+        continue;
+      }
+      const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]) / maxW : 0;
+      const scs = cBase + lic + cWM + cAA * (now - r.job.submit);
+      const alpha = sup > 0 ? (cWM * work[i]) / sup : 0;
+      const prev = previous[i] >= 0 && st.eligible[previous[i]] === 1 ? previous[i] : -1;
+      const deadline = r.job.deadline;
+      let dl = 0;
+      if (deadline !== undefined) {
+        if (now <= deadline - (1 + dK) * (work[i] / st.slowest)) dl = 1;
+        else if (now + work[i] / st.fastest > deadline) dl = 2;
+        else dl = 3;
+      }
+      const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i], f, 0);
+      costs[i] = sum / n;
+    }
+  }
+
   update(input: MatrixInput, _heuristics?: unknown): IncrementalUpdate {
     const { platform } = input;
     this.#setPlatform(platform);
     const c = this.#c;
     const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
-    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK, overhead: cOv } = c;
+    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK } = c;
     const context: HeuristicContext = matrixContext(input, this.#scratch);
     const { jobs, cols, eligible, previous } = context;
     const rows = jobs.length;
     const now = input.now;
     let rebased = false;
-    if (!(now - this.#base <= this.horizon / 2) || now < this.#base) {
+    if (!this.fresh && (!(now - this.#base <= this.horizon / 2) || now < this.#base)) {
       this.#base = now;
       rebased = true;
     }
-    const shift = c.antiAging * (this.#base + this.horizon - now);
+    const shift = this.fresh ? 0 : c.antiAging * (this.#base + this.horizon - now);
     const rel = this.tolerance;
     const slack = 1e-9 * (1 + Math.abs(shift));
-    const speed = this.#speed;
 
     // Per-plan quantities: statics, remaining work, SupRemaining, license weights.
     const statics: JobStatic[] = new Array(rows);
@@ -228,6 +355,14 @@ export class PaperIncrementalMatrix {
     const changedRows: number[] = [];
     const fresh = new Float64Array(cols);
     const f = new Float64Array(cols);
+    if (this.fresh) {
+      this.#freshRows(now, jobs, statics, work, w, maxW, sup, previous, weights, costs, f);
+      const alive = new Set<number>();
+      for (let i = 0; i < rows; i++) alive.add(jobs[i].job.id);
+      for (const id of this.#static.keys()) if (!alive.has(id)) this.#static.delete(id);
+      for (let i = 0; i < rows; i++) changedRows.push(i);
+      return { matrix: { rows, cols, weights, context }, changedRows, costs, shift: 0 };
+    }
     for (let i = 0; i < rows; i++) {
       const r = jobs[i];
       const st = statics[i];
@@ -258,43 +393,7 @@ export class PaperIncrementalMatrix {
       if (row === undefined) {
         // Compute the fresh row (plus shift).
         fresh.fill(0);
-        if (st.count > 0) {
-          const e = st.eligible;
-          const inp = st.input;
-          for (let m = 0; m < cols; m++) {
-            if (e[m] !== 1) continue;
-            fresh[m] = scs + inp[m] - alpha / speed[m];
-          }
-          if (dl === 1) {
-            for (let m = 0; m < cols; m++) if (e[m] === 1) fresh[m] += dMin;
-          } else if (dl === 2) {
-            for (let m = 0; m < cols; m++) if (e[m] === 1) fresh[m] += dMax;
-          } else if (dl === 3) {
-            // Equation (1) over the eligible machines.
-            let urgency = 0;
-            let d = 0;
-            const dead = deadline as number;
-            for (let m = 0; m < cols; m++) {
-              if (e[m] !== 1) continue;
-              const x = work[i] / speed[m];
-              const ext = now + x;
-              const t = dead - dK * x;
-              let v: number;
-              if (ext > dead) v = dMax;
-              else if (ext <= t) v = dMin;
-              else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
-              f[m] = v;
-              urgency += v;
-              d += dMax - v;
-            }
-            for (let m = 0; m < cols; m++)
-              if (e[m] === 1)
-                fresh[m] += d > 0 ? (urgency * (dMax - f[m])) / d : urgency / st.count;
-          }
-          if (prev >= 0) fresh[prev] += cOv;
-          for (let m = 0; m < cols; m++)
-            if (e[m] === 1 && !(fresh[m] - shift >= 1e-9)) fresh[m] = shift + 1e-9;
-        }
+        const sum = this.#rowInto(fresh, 0, st, scs, alpha, prev, dl, now, work[i], f, shift);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
           // entry by entry
           let keep = true;
@@ -310,8 +409,6 @@ export class PaperIncrementalMatrix {
           if (keep) row = old;
         }
         if (row === undefined) {
-          let sum = 0;
-          for (let m = 0; m < cols; m++) sum += fresh[m];
           row = {
             values: fresh.slice(),
             mean: st.count === 0 ? 0 : sum / st.count,

@@ -2,7 +2,8 @@ import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
-import { type HeuristicConstants, paperHeuristics } from "./paperHeuristics.js";
+import { type HeuristicConstants, paperHeuristics, resolveConstants } from "./paperHeuristics.js";
+import { PaperIncrementalMatrix } from "./paperIncremental.js";
 
 /** Options of {@link convergentPriority}. */
 export interface ConvergentPriorityOptions {
@@ -46,6 +47,16 @@ export function convergentPriority(
   options: ConvergentPriorityOptions = {},
 ): (job: WaitingJob, view: SchedulerView) => number {
   const heuristics = options.heuristics ?? paperHeuristics(options.constants);
+  // The paper's heuristics: the fused from-scratch rows (one pass per row) give the same means.
+  const fused =
+    options.heuristics === undefined
+      ? new PaperIncrementalMatrix(
+          resolveConstants("@sched/convergent/convergentPriority", options.constants),
+          0,
+          undefined,
+          true,
+        )
+      : undefined;
   let cache: Cache | undefined;
   const scratch = new Scratch();
   let eligibilityPlatform: Platform | undefined;
@@ -63,28 +74,31 @@ export function convergentPriority(
       eligibilityPlatform = platform;
       eligibilityRows = new WeakMap();
     }
-    const builder = rowBuilder(
-      {
-        now: view.now,
-        platform,
-        jobs: rows,
-        previous,
-        eligibility: (r) => {
-          let e = eligibilityRows.get(r.job);
-          if (e === undefined) {
-            e = new Uint8Array(platform.machines.length);
-            for (let m = 0; m < e.length; m++) if (meetsRequirements(r.job, platform, m)) e[m] = 1;
-            eligibilityRows.set(r.job, e);
-          }
-          return e;
-        },
+    const input = {
+      now: view.now,
+      platform,
+      jobs: rows,
+      previous,
+      eligibility: (r: MatrixJob) => {
+        let e = eligibilityRows.get(r.job);
+        if (e === undefined) {
+          e = new Uint8Array(platform.machines.length);
+          for (let m = 0; m < e.length; m++) if (meetsRequirements(r.job, platform, m)) e[m] = 1;
+          eligibilityRows.set(r.job, e);
+        }
+        return e;
       },
-      heuristics,
-      scratch,
-    );
+    };
+    const byId = new Map<number, number>();
+    if (fused !== undefined) {
+      const { costs } = fused.update(input);
+      for (let i = 0; i < rows.length; i++)
+        if (rows[i].machine < 0) byId.set(rows[i].job.id, costs[i] as number);
+      return { waiting: view.waiting, now: view.now, byId };
+    }
+    const builder = rowBuilder(input, heuristics, scratch);
     const cols = platform.machines.length;
     const row = new Float64Array(cols);
-    const byId = new Map<number, number>();
     // Only the waiting jobs are ranked: their rows alone are computed (each row of P depends on
     // all the jobs through the heuristics' global terms, which the builder has).
     for (let i = 0; i < rows.length; i++) {

@@ -103,6 +103,11 @@ const engines = [
     "PaperIncrementalMatrix (the paper's seven, fused)",
     (tol: number, horizon: number) => new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon),
   ],
+  [
+    "PaperIncrementalMatrix in fresh mode (non-incremental variants, convergentPriority)",
+    (tol: number, horizon: number) =>
+      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, true),
+  ],
 ] as const;
 
 describe.each(engines)("%s", (_name, make) => {
