@@ -71,10 +71,11 @@ export const convergentReproduction: Experiment = {
     "(% of deadline jobs late), slowdownNoDeadline ((Tw + Te)/Te of jobs without deadline), " +
     "machineUsage and licenseUsage (percent, the paper's definitions); mean and Student-t 95% " +
     "CI over seeds. Scheduling time per plan (schedTimeMs = timing.schedulerMs / decisions) is " +
-    "wall-clock, so it is kept apart in timing.csv and the wall-clock table. Slow: one full-size simulation takes 1-2 s (EASY, EDF) to " +
-    "10-55 s of CPU (CS variants and BF-rm/unrm, most at interArrival 4), the grid is 56 " +
-    "simulations per seed (20 seeds by default: several hours on 2 cores; try --seeds 1 with " +
-    "--out, which resumes); --quick (16 small runs, one seed) takes seconds.",
+    "wall-clock, so it is kept apart in timing.csv and the wall-clock table. One full-size " +
+    "simulation takes 0.2-0.5 s (EASY, EDF) to 14 s of CPU (CS_nip at interArrival 4), the " +
+    "grid is 56 simulations per seed, about 170 s of CPU per seed (20 seeds by default: about " +
+    "30 minutes on 2 cores; --out resumes a killed run); --quick (16 small runs, one seed) " +
+    "takes seconds.",
   param: "interArrival",
   values: (quick) => (quick ? CONVERGENT_QUICK_INTER_ARRIVALS : CONVERGENT_INTER_ARRIVALS),
   defaultSeeds: (quick) => (quick ? 1 : 20),
