@@ -241,54 +241,6 @@ export class PaperIncrementalMatrix {
     return sum;
   }
 
-  /**
-   * Every row from scratch (the `fresh` mode), written straight into `weights` (rows of `cols`,
-   * 0 on ineligible machines) with its mean over the eligible machines in `costs`. Same
-   * formulas, terms and order as the recomputation in {@link update}, without the shift.
-   */
-  #freshRows(
-    now: number,
-    jobs: HeuristicContext["jobs"],
-    statics: readonly JobStatic[],
-    work: Float64Array,
-    w: Float64Array,
-    maxW: number,
-    sup: number,
-    previous: Int32Array,
-    weights: Float64Array,
-    costs: Float64Array,
-    f: Float64Array,
-  ): void {
-    const c = this.#c;
-    const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
-    const dK = c.deadlineK;
-    const cols = this.#speed.length;
-    for (let i = 0; i < jobs.length; i++) {
-      const r = jobs[i];
-      const st = statics[i];
-      const o = i * cols;
-      weights.fill(0, o, o + cols);
-      const n = st.count;
-      if (n === 0) {
-        costs[i] = 0;
-        continue;
-      }
-      const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]) / maxW : 0;
-      const scs = cBase + lic + cWM + cAA * (now - r.job.submit);
-      const alpha = sup > 0 ? (cWM * work[i]) / sup : 0;
-      const prev = previous[i] >= 0 && st.eligible[previous[i]] === 1 ? previous[i] : -1;
-      const deadline = r.job.deadline;
-      let dl = 0;
-      if (deadline !== undefined) {
-        if (now <= deadline - (1 + dK) * (work[i] / st.slowest)) dl = 1;
-        else if (now + work[i] / st.fastest > deadline) dl = 2;
-        else dl = 3;
-      }
-      const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i], f, 0);
-      costs[i] = sum / n;
-    }
-  }
-
   update(input: MatrixInput, _heuristics?: unknown): IncrementalUpdate {
     const { platform } = input;
     this.#setPlatform(platform);
@@ -353,20 +305,14 @@ export class PaperIncrementalMatrix {
     const weights = this.#scratch.weights(rows * cols);
     const costs = new Float64Array(rows);
     const changedRows: number[] = [];
-    const fresh = new Float64Array(cols);
+    const live = new Set<number>();
+    const buffer = new Float64Array(cols);
     const f = new Float64Array(cols);
-    if (this.fresh) {
-      this.#freshRows(now, jobs, statics, work, w, maxW, sup, previous, weights, costs, f);
-      const alive = new Set<number>();
-      for (let i = 0; i < rows; i++) alive.add(jobs[i].job.id);
-      for (const id of this.#static.keys()) if (!alive.has(id)) this.#static.delete(id);
-      for (let i = 0; i < rows; i++) changedRows.push(i);
-      return { matrix: { rows, cols, weights, context }, changedRows, costs, shift: 0 };
-    }
     for (let i = 0; i < rows; i++) {
       const r = jobs[i];
       const st = statics[i];
       const id = r.job.id;
+      live.add(id);
       const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]) / maxW : 0;
       const aging = cAA * (now - r.job.submit);
       const scs = cBase + lic + cWM + aging + shift;
@@ -380,6 +326,15 @@ export class PaperIncrementalMatrix {
         else if (now + work[i] / st.fastest > deadline) dl = 2;
         else dl = 3;
       }
+      if (this.fresh) {
+        // Every row from scratch, straight into the matrix (shift 0).
+        const o = i * cols;
+        weights.fill(0, o, o + cols);
+        const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i], f, 0);
+        costs[i] = st.count === 0 ? 0 : sum / st.count;
+        changedRows.push(i);
+        continue;
+      }
       const old = rebased ? undefined : this.#stored.get(id);
       let row: StoredRow | undefined;
       if (old !== undefined && dl !== 3 && old.dl === dl && old.prev === prev) {
@@ -392,14 +347,14 @@ export class PaperIncrementalMatrix {
       }
       if (row === undefined) {
         // Compute the fresh row (plus shift).
-        fresh.fill(0);
-        const sum = this.#rowInto(fresh, 0, st, scs, alpha, prev, dl, now, work[i], f, shift);
+        buffer.fill(0);
+        const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i], f, shift);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
           // entry by entry
           let keep = true;
           const v = old.values;
           for (let m = 0; m < cols; m++) {
-            const x = fresh[m];
+            const x = buffer[m];
             const o = v[m];
             if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
               keep = false;
@@ -410,7 +365,7 @@ export class PaperIncrementalMatrix {
         }
         if (row === undefined) {
           row = {
-            values: fresh.slice(),
+            values: buffer.slice(),
             mean: st.count === 0 ? 0 : sum / st.count,
             scs,
             alpha,
@@ -424,8 +379,8 @@ export class PaperIncrementalMatrix {
       weights.set(row.values, i * cols);
       costs[i] = row.mean === 0 ? 0 : row.mean - shift;
     }
-    this.#stored = next;
-    for (const id of this.#static.keys()) if (!next.has(id)) this.#static.delete(id);
+    if (!this.fresh) this.#stored = next;
+    for (const id of this.#static.keys()) if (!live.has(id)) this.#static.delete(id);
     return { matrix: { rows, cols, weights, context }, changedRows, costs, shift };
   }
 }
