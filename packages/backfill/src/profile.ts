@@ -339,27 +339,35 @@ export class AvailabilityProfile {
     const start = Math.max(from, times[0]);
     if (start >= limit) return Number.POSITIVE_INFINITY;
     let k = this.indexAt(start);
-    // One pass over the segments: `run` is the start of the current run of segments with
-    // enough free (-Infinity when none), and the answer is the first run that lasts `duration`.
-    const none = Number.NEGATIVE_INFINITY;
-    let run = amounts[k] >= amount ? start : none;
     // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
     const inOwn = amount - own;
-    for (k++; k < n; k++) {
-      const t = times[k];
-      if (run !== none) {
-        if (t >= run + duration) return run;
-        if (amounts[k] < (t < ownStart ? amount : inOwn)) {
-          // Blocked inside the own part: the next candidate would start after ownStart >= limit.
-          if (t >= ownStart) return Number.POSITIVE_INFINITY;
-          run = none;
-        }
-      } else {
-        if (t >= limit) return Number.POSITIVE_INFINITY;
-        if (amounts[k] >= amount) run = t;
-      }
+    let run = start;
+    if (amounts[k] < amount) {
+      // Step over the segments with too little free (one compare each).
+      k++;
+      while (k < n && amounts[k] < amount) k++;
+      if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
+      run = times[k];
     }
-    return run !== none ? run : Number.POSITIVE_INFINITY;
+    for (;;) {
+      // Segment k starts a run with enough free: extend it before ownStart (one compare each).
+      const end = run + duration;
+      const stop = Math.min(end, ownStart);
+      k++;
+      while (k < n && times[k] < stop && amounts[k] >= amount) k++;
+      if (k === n || times[k] >= end) return run;
+      if (times[k] >= ownStart) {
+        // The window reaches the own part: it needs `inOwn` there, and a block there means no
+        // start before ownStart (>= limit) is left.
+        while (k < n && times[k] < end && amounts[k] >= inOwn) k++;
+        return k === n || times[k] >= end ? run : Number.POSITIVE_INFINITY;
+      }
+      // Blocked at k (before ownStart): the next run starts at the next segment with enough.
+      k++;
+      while (k < n && amounts[k] < amount) k++;
+      if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
+      run = times[k];
+    }
   }
 
   /**

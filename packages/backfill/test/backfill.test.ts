@@ -166,6 +166,14 @@ describe("backfill: real trace", () => {
       estimate: "requested",
       head: 2000,
     },
+    // No requested times in this log: the run time is the estimate.
+    {
+      name: "NASA iPSC/860 (exact estimates)",
+      file: "NASA-iPSC-1993-3.1-cln.swf.gz",
+      procs: 128,
+      estimate: "runtime",
+      head: 2000,
+    },
     // Its queue grows long: the brute-force oracle is cubic, so fewer jobs.
     {
       name: "Lublin-256 (exact estimates)",

@@ -4,7 +4,8 @@ import { fcfs } from "../src/fcfs.js";
 import { classicFcfs } from "./support/oracles.js";
 import { readCleanSwf } from "./support/swf.js";
 
-const KTH = new URL("../../workload/fixtures/KTH-SP2-1996-2.1-cln.swf", import.meta.url).pathname;
+const fixture = (name: string) =>
+  new URL(`../../workload/fixtures/${name}`, import.meta.url).pathname;
 
 const job = (
   id: number,
@@ -94,21 +95,31 @@ describe("fcfs", () => {
     ]);
   });
 
-  it("fcfs() on KTH-SP2 (clean-up, 100 processors) gives every job the classic simulator's start time", () => {
-    const jobs = readCleanSwf(KTH);
-    expect(jobs.length).toBeGreaterThan(28000);
-    const expected = classicFcfs(jobs, 100);
-    const got = starts(simulate(jobs, identicalPool(100), fcfs()));
-    let mismatches = 0;
-    let first = "";
-    for (const j of jobs) {
-      if (got.get(j.id) !== expected.get(j.id)) {
-        if (mismatches === 0)
-          first = `job ${j.id}: got ${got.get(j.id)}, classic ${expected.get(j.id)}`;
-        mismatches++;
+  // Every trace of ../shared/data (copied into @sched/workload's fixtures), conventional
+  // clean-up; the logs without requested times use the run time as the estimate.
+  const traces = [
+    { file: "KTH-SP2-1996-2.1-cln.swf", procs: 100, estimate: "requested", atLeast: 28000 },
+    { file: "hpc2n-alea-3171.swf", procs: 240, estimate: "requested", atLeast: 3000 },
+    { file: "NASA-iPSC-1993-3.1-cln.swf.gz", procs: 128, estimate: "runtime", atLeast: 18000 },
+    { file: "lublin_256.swf", procs: 256, estimate: "runtime", atLeast: 9000 },
+  ] as const;
+  for (const t of traces) {
+    it(`fcfs() on ${t.file} (clean-up, ${t.procs} processors) gives every job the classic simulator's start time`, () => {
+      const jobs = readCleanSwf(fixture(t.file), t.estimate);
+      expect(jobs.length).toBeGreaterThan(t.atLeast);
+      const expected = classicFcfs(jobs, t.procs);
+      const got = starts(simulate(jobs, identicalPool(t.procs), fcfs()));
+      let mismatches = 0;
+      let first = "";
+      for (const j of jobs) {
+        if (got.get(j.id) !== expected.get(j.id)) {
+          if (mismatches === 0)
+            first = `job ${j.id}: got ${got.get(j.id)}, classic ${expected.get(j.id)}`;
+          mismatches++;
+        }
       }
-    }
-    expect(first).toBe("");
-    expect(mismatches).toBe(0);
-  });
+      expect(first).toBe("");
+      expect(mismatches).toBe(0);
+    });
+  }
 });

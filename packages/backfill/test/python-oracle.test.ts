@@ -10,7 +10,8 @@ import { readCleanSwf } from "./support/swf.js";
 
 // bench/python/easy.py is a plain textbook EASY simulator in Python (standard library only),
 // written for this package and sharing no code with src/. When python3 is on the machine, it
-// is a further oracle: easy() must give every job of KTH-SP2 and HPC2N the start it gives.
+// is a further oracle: easy() must give every job of every trace in ../shared/data (copied
+// into @sched/workload's fixtures) the start it gives.
 
 function hasPython(): boolean {
   try {
@@ -28,9 +29,12 @@ const fixture = (name: string) =>
 describe.skipIf(!hasPython())(
   "easy() against the Python textbook EASY (bench/python/easy.py)",
   () => {
-    for (const [name, procs] of [
-      ["KTH-SP2-1996-2.1-cln.swf", 100],
-      ["hpc2n-alea-3171.swf", 240],
+    for (const [name, procs, estimate] of [
+      ["KTH-SP2-1996-2.1-cln.swf", 100, "requested"],
+      ["hpc2n-alea-3171.swf", 240, "requested"],
+      // No requested times in these two: the run time is the estimate.
+      ["NASA-iPSC-1993-3.1-cln.swf.gz", 128, "runtime"],
+      ["lublin_256.swf", 256, "runtime"],
     ] as const) {
       it(`gives every job of ${name} the Python simulator's start`, () => {
         const dir = mkdtempSync(join(tmpdir(), "easy-py-"));
@@ -38,7 +42,14 @@ describe.skipIf(!hasPython())(
           const out = join(dir, "starts.tsv");
           const printed = execFileSync(
             "python3",
-            [script, fixture(name), String(procs), "--starts", out],
+            [
+              script,
+              fixture(name),
+              String(procs),
+              "--starts",
+              out,
+              ...(estimate === "runtime" ? ["--runtime-estimates"] : []),
+            ],
             {
               encoding: "utf8",
             },
@@ -48,7 +59,7 @@ describe.skipIf(!hasPython())(
             const [id, t] = line.split("\t").map(Number);
             expected.set(id, t);
           }
-          const jobs = readCleanSwf(fixture(name));
+          const jobs = readCleanSwf(fixture(name), estimate);
           expect(expected.size).toBe(jobs.length);
           const got = startsOf(simulate(jobs, identicalPool(procs), easy()));
           let differ = 0;

@@ -5,12 +5,13 @@ A deliberately plain, event-driven simulator written for this package from the t
 definition, to time a straightforward Python simulator against @sched/backfill and to check
 both give the same schedule (an extra oracle). Standard library only.
 
-Usage: python3 easy.py TRACE.swf PROCESSORS [--starts OUT.tsv]
+Usage: python3 easy.py TRACE.swf[.gz] PROCESSORS [--starts OUT.tsv] [--runtime-estimates]
 
 Workload: the conventional SWF clean-up (as test/support/swf.ts): jobs whose run time,
 allocated processors (field 5) or requested time (field 9) is not positive are dropped; the run
 time is capped at the requested time; the estimate is the requested time; jobs are queued in
-(submit, id) order.
+(submit, id) order. With --runtime-estimates (logs without requested times, such as the NASA
+iPSC/860 log) the estimate is the run time and field 9 is ignored. A .gz trace is read gunzipped.
 
 Rules at every event time t:
 1. every job whose run ends at t releases its processors; every job submitted at t joins the
@@ -28,14 +29,16 @@ Prints the number of jobs, mean wait, mean bounded slowdown (10 s bound) and the
 simulation (time.process_time, parsing excluded).
 """
 
+import gzip
 import heapq
 import sys
 import time
 
 
-def read_clean_swf(path):
+def read_clean_swf(path, runtime_estimates=False):
     jobs = []
-    with open(path) as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
         for line in f:
             s = line.strip()
             if not s or s.startswith(";"):
@@ -45,7 +48,7 @@ def read_clean_swf(path):
             submit = float(fields[1])
             runtime = float(fields[3])
             procs = int(fields[4])
-            requested = float(fields[8])
+            requested = runtime if runtime_estimates else float(fields[8])
             if runtime <= 0 or procs <= 0 or requested <= 0:
                 continue
             jobs.append((submit, job_id, min(runtime, requested), requested, procs))
@@ -124,10 +127,11 @@ def easy(jobs, procs):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = [a for a in sys.argv[1:] if a != "--runtime-estimates"]
+    if len(args) < 2:
         sys.exit(__doc__)
-    jobs = read_clean_swf(sys.argv[1])
-    procs = int(sys.argv[2])
+    jobs = read_clean_swf(args[0], runtime_estimates=len(args) < len(sys.argv) - 1)
+    procs = int(args[1])
     c0 = time.process_time()
     w0 = time.perf_counter()
     starts = easy(jobs, procs)
@@ -143,8 +147,8 @@ def main():
     print(f"mean wait {sum(waits) / len(waits):.4f} s")
     print(f"mean bounded slowdown (10 s) {sum(slowdowns) / len(slowdowns):.4f}")
     print(f"cpu {cpu * 1000:.0f} ms, wall {wall * 1000:.0f} ms")
-    if len(sys.argv) >= 5 and sys.argv[3] == "--starts":
-        with open(sys.argv[4], "w") as out:
+    if len(args) >= 4 and args[2] == "--starts":
+        with open(args[3], "w") as out:
             for _, jid, _, _, _ in jobs:
                 out.write(f"{jid}\t{starts[jid]!r}\n")
 

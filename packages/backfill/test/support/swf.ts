@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import type { Job } from "@sched/core";
 
 /**
@@ -7,11 +8,13 @@ import type { Job } from "@sched/core";
  * (field 9) is not positive; cap the run time at the requested time; size = allocated
  * processors. Returns jobs sorted by (submit, id). With `estimate: "runtime"` (logs without
  * requested times, such as the Lublin-model trace) the estimate is the run time and field 9 is
- * ignored.
+ * ignored. A path ending in `.gz` is gunzipped first.
  */
 export function readCleanSwf(path: string, estimate: "requested" | "runtime" = "requested"): Job[] {
   const jobs: Job[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  const raw = readFileSync(path);
+  const text = (path.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8");
+  for (const line of text.split("\n")) {
     const s = line.trim();
     if (s === "" || s.startsWith(";")) continue;
     const f = s.split(/\s+/).map(Number);
