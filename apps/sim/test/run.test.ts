@@ -117,6 +117,34 @@ describe("sched-sim run", () => {
     expect(r.stderr).toContain("    at ");
   });
 
+  it("a trace without requested times, cleaned without --estimate runtime, exits 1 and says why", async () => {
+    const dir = await tempDir();
+    const noRequested = join(dir, "no-requested.swf");
+    // small.swf with field 9 (requested time) unknown on every line, as in the NASA iPSC/860 log.
+    const lines = (await readFile(SMALL, "utf8")).split("\n").map((line) => {
+      if (line.startsWith(";") || line.trim() === "") return line;
+      const f = line.trim().split(/\s+/);
+      f[8] = "-1";
+      return f.join(" ");
+    });
+    await writeFile(noRequested, lines.join("\n"));
+    const out = join(dir, "out");
+    const r = await cli("run", "-w", noRequested, "--clean", "-o", out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "no job of " +
+        noRequested +
+        " is left after the clean-up: all 6 with a run time lack a requested time",
+    );
+    expect(r.stderr).toContain("use --estimate runtime");
+    expect(r.stderr).not.toContain("    at ");
+    await expect(readdir(out)).rejects.toThrow();
+    // With exact estimates the same trace runs.
+    const ok = await cli("run", "-w", noRequested, "--clean", "--estimate", "runtime");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(`${noRequested}: 6 jobs on 8 processors`);
+  });
+
   it("a job the conversion refuses (no run time, no --clean) exits 1 naming the job", async () => {
     const r = await cli("run", "-w", SMALL);
     expect(r.code).toBe(1);

@@ -136,8 +136,10 @@ export const runCommand: Command = {
     }
     if (clean) io.stderr(cleanupReportText(report, clean));
     if (jobs.length === 0 && report.droppedRequestedTime.length > 0 && estimate === "requested") {
-      io.stderr(
-        `sched-sim: warning: every job was dropped for lacking a requested time; for a trace without requested times use --estimate runtime\n`,
+      // Nothing to simulate, and not because the trace is empty: the trace has no requested
+      // times (field 9). A table of zero jobs would look like a result; stop instead.
+      throw new Error(
+        `run: no job of ${workload} is left after the clean-up: all ${report.droppedRequestedTime.length} with a run time lack a requested time (field 9 <= 0); for a trace without requested times use --estimate runtime`,
       );
     }
     const procs = procsOption ?? positive(header?.maxProcs) ?? positive(header?.maxNodes);
