@@ -342,6 +342,9 @@ export class AvailabilityProfile {
     // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
     const inOwn = amount - own;
     let run = start;
+    // The steps over segments with too little free test `limit` only where they stop: one may
+    // run on past `limit` to the next segment with enough free, which costs less than finding
+    // the index of `limit` first.
     if (amounts[k] < amount) {
       // Step over the segments with too little free (one compare each).
       k++;

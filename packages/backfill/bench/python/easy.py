@@ -130,7 +130,7 @@ def main():
     args = [a for a in sys.argv[1:] if a != "--runtime-estimates"]
     if len(args) < 2:
         sys.exit(__doc__)
-    jobs = read_clean_swf(args[0], runtime_estimates=len(args) < len(sys.argv) - 1)
+    jobs = read_clean_swf(args[0], runtime_estimates="--runtime-estimates" in sys.argv[1:])
     procs = int(args[1])
     c0 = time.process_time()
     w0 = time.perf_counter()
