@@ -305,6 +305,7 @@ export class PaperIncrementalMatrix {
     const weights = this.#scratch.weights(rows * cols);
     const costs = new Float64Array(rows);
     const changedRows: number[] = [];
+    // Fresh mode keeps no rows: the ids of this update, to drop the statics of jobs gone.
     const live = new Set<number>();
     const buffer = new Float64Array(cols);
     const f = new Float64Array(cols);
@@ -312,7 +313,6 @@ export class PaperIncrementalMatrix {
       const r = jobs[i];
       const st = statics[i];
       const id = r.job.id;
-      live.add(id);
       const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]) / maxW : 0;
       const aging = cAA * (now - r.job.submit);
       const scs = cBase + lic + cWM + aging + shift;
@@ -328,6 +328,7 @@ export class PaperIncrementalMatrix {
       }
       if (this.fresh) {
         // Every row from scratch, straight into the matrix (shift 0).
+        live.add(id);
         const o = i * cols;
         weights.fill(0, o, o + cols);
         const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i], f, 0);
@@ -380,7 +381,9 @@ export class PaperIncrementalMatrix {
       costs[i] = row.mean === 0 ? 0 : row.mean - shift;
     }
     if (!this.fresh) this.#stored = next;
-    for (const id of this.#static.keys()) if (!live.has(id)) this.#static.delete(id);
+    // The jobs of this update: the rows kept for the next one, or (fresh) the ids seen.
+    const current = this.fresh ? live : next;
+    for (const id of this.#static.keys()) if (!current.has(id)) this.#static.delete(id);
     return { matrix: { rows, cols, weights, context }, changedRows, costs, shift };
   }
 }

@@ -2,7 +2,7 @@ import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
-import { type HeuristicConstants, paperHeuristics, resolveConstants } from "./paperHeuristics.js";
+import { type HeuristicConstants, resolveConstants } from "./paperHeuristics.js";
 import { PaperIncrementalMatrix } from "./paperIncremental.js";
 
 /** Options of {@link convergentPriority}. */
@@ -46,17 +46,21 @@ interface Cache {
 export function convergentPriority(
   options: ConvergentPriorityOptions = {},
 ): (job: WaitingJob, view: SchedulerView) => number {
-  const heuristics = options.heuristics ?? paperHeuristics(options.constants);
-  // The paper's heuristics: the fused from-scratch rows (one pass per row) give the same means.
-  const fused =
+  // The paper's heuristics: the fused from-scratch rows (one pass per row) give the same means
+  // as the generic row builder, which serves only heuristics given in `options.heuristics`.
+  const engine:
+    | { readonly fused: PaperIncrementalMatrix }
+    | { readonly heuristics: readonly Heuristic[] } =
     options.heuristics === undefined
-      ? new PaperIncrementalMatrix(
-          resolveConstants("@sched/convergent/convergentPriority", options.constants),
-          0,
-          undefined,
-          true,
-        )
-      : undefined;
+      ? {
+          fused: new PaperIncrementalMatrix(
+            resolveConstants("@sched/convergent/convergentPriority", options.constants),
+            0,
+            undefined,
+            true,
+          ),
+        }
+      : { heuristics: options.heuristics };
   let cache: Cache | undefined;
   const scratch = new Scratch();
   let eligibilityPlatform: Platform | undefined;
@@ -90,13 +94,13 @@ export function convergentPriority(
       },
     };
     const byId = new Map<number, number>();
-    if (fused !== undefined) {
-      const { costs } = fused.update(input);
+    if ("fused" in engine) {
+      const { costs } = engine.fused.update(input);
       for (let i = 0; i < rows.length; i++)
         if (rows[i].machine < 0) byId.set(rows[i].job.id, costs[i] as number);
       return { waiting: view.waiting, now: view.now, byId };
     }
-    const builder = rowBuilder(input, heuristics, scratch);
+    const builder = rowBuilder(input, engine.heuristics, scratch);
     const cols = platform.machines.length;
     const row = new Float64Array(cols);
     // Only the waiting jobs are ranked: their rows alone are computed (each row of P depends on
