@@ -77,7 +77,7 @@ export {
   multiClusterPlatform,
 } from "./platform.js";
 export { SeededRandom } from "./random.js";
-export { loadSolver } from "./solver.js";
+export { loadSolver, type SolverOptions } from "./solver.js";
 export {
   type SpaceSharingOptions,
   type SpaceSharingPolicy,

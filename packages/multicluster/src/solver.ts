@@ -103,7 +103,7 @@ function describeSource(init: InitOptions): string {
  * O(1).
  *
  * @param options - where `highs.wasm` is; read by the first call only.
- * @throws InvalidInputError when options are given after HiGHS was loaded (they could not take
+ * @throws InvalidInputError when options are given after HiGHS started loading (they could not take
  * effect) or give more than one source. A failed load rejects with a SchedError (code
  * `SOLVER_LOAD`) naming the file it tried, and is forgotten, so a later call may retry.
  *
@@ -120,7 +120,7 @@ export function loadSolver(options?: SolverOptions): Promise<Highs> {
         new InvalidInputError(
           WHERE,
           "options",
-          "were given after HiGHS was loaded, so they cannot take effect; pass them to the first loadSolver call, before any solve",
+          "were given after HiGHS started loading, so they cannot take effect; pass them to the first loadSolver call, before any solve",
         ),
       );
     }
