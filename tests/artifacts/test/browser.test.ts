@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { chromiumLaunchOptions, hasChromium, noChromiumMessage } from "@sched/tooling/chromium";
 import { build } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,15 +13,7 @@ import { HERE, PUBLISHED, ROOT, run } from "./helpers.js";
 // cases/ must give the same JSON as in Node. @sched/multicluster solves a small OAS MIP with HiGHS'
 // WebAssembly build, loaded the browser's way.
 
-/** The Chromium binary: $CHROMIUM_PATH, else Debian's. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `browser.test.ts: the in-browser runs are skipped, no Chromium at ${CHROMIUM}. ` +
-      "Install it (Debian/Ubuntu: `apt-get install chromium`; .ci/run does when root) or set CHROMIUM_PATH.",
-  );
-}
+if (!hasChromium) console.warn(noChromiumMessage("browser.test.ts (the in-browser runs)"));
 
 /** The fake origin the pages are served from (by request interception; no server, no network). */
 const ORIGIN = "http://sched.test";
@@ -58,20 +51,7 @@ beforeAll(async () => {
   for (const f of result.outputFiles) bundles.set(f.path.replace(/^.*[\\/]/, ""), f.text);
   reference = JSON.parse(node);
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    timeout: 60_000,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions());
 }, 120_000);
 
 afterAll(async () => {
