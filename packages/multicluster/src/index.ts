@@ -76,7 +76,6 @@ export {
   type MultiClusterPlatformOptions,
   multiClusterPlatform,
 } from "./platform.js";
-export { SeededRandom } from "./random.js";
 export { loadSolver, type SolverOptions } from "./solver.js";
 export {
   type SpaceSharingOptions,
