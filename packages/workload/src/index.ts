@@ -59,15 +59,20 @@ export {
   type WorkloadModel,
 } from "./models.js";
 export {
-  MULTICLUSTER_SPEEDS,
+  MULTICLUSTER_SPEED_SETS,
   type MulticlusterOptions,
+  type MulticlusterSpeedSet,
   multiclusterWorkload,
 } from "./multicluster.js";
 export {
   type BspParameters,
+  OAS_HEAVY_BANDWIDTH,
+  OAS_MODERATE_BANDWIDTH,
   OAS_POWERS,
+  OAS_WORKLOAD_NAMES,
   type OasOptions,
   type OasWorkload,
+  type OasWorkloadName,
   oasWorkload,
 } from "./oas.js";
 export {

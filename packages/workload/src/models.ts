@@ -11,7 +11,7 @@ import {
   type LublinParameters,
 } from "./lublin.js";
 import { multiclusterWorkload } from "./multicluster.js";
-import { oasWorkload } from "./oas.js";
+import { OAS_WORKLOAD_NAMES, oasWorkload } from "./oas.js";
 import { swfToJobs } from "./swf-jobs.js";
 import type { SwfTrace } from "./swf-read.js";
 
@@ -19,8 +19,8 @@ import type { SwfTrace } from "./swf-read.js";
 export interface ModelOption {
   /** The option's key (dotted for nested ones: `typeless.uMed`). */
   readonly name: string;
-  /** How its text is read by {@link parseModelOption}: `range` is `lo,hi`. */
-  readonly kind: "integer" | "number" | "boolean" | "range" | "choice";
+  /** How its text is read by {@link parseModelOption}: `range` is `lo,hi`, `list` is `a,b,…` (numbers). */
+  readonly kind: "integer" | "number" | "boolean" | "range" | "list" | "choice";
   /** The default, as text (`"log2(procs)"` when it depends on another option). */
   readonly default: string;
   /** Allowed values of a `choice`. */
@@ -229,8 +229,27 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
     "moldable jobs on 8 clusters x 8 processors (dynamic space-sharing paper)",
     [
       opt("jobs", "integer", "1000", "number of jobs"),
+      opt("clusters", "integer", "8", "number of clusters"),
       opt("processorsPerCluster", "integer", "8", "processors per cluster"),
-      opt("load", "number", "0.5", "offered load: arrival rate * mean demand / processors"),
+      {
+        ...opt(
+          "speeds",
+          "choice",
+          "homogeneous",
+          "cluster speeds: homogeneous (1), heterogeneous (1..2.2), clock (0.8..3.2)",
+        ),
+        choices: ["homogeneous", "heterogeneous", "clock"],
+      },
+      opt("load", "number", "0.5", "offered load: arrival rate * mean demand / capacity"),
+      {
+        ...opt(
+          "loadBasis",
+          "choice",
+          "capacity",
+          "the load is a fraction of the total speed (capacity) or of the processors",
+        ),
+        choices: ["capacity", "processors"],
+      },
       opt("meanServiceDemand", "number", "14.06", "mean service demand"),
       opt("serviceCV", "number", "3.5", "service demand coefficient of variation"),
       opt("arrivalCV", "number", "1", "inter-arrival coefficient of variation (1: Poisson)"),
@@ -263,16 +282,27 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
           "workload",
           "choice",
           "random",
-          "WL-1, WL-2 or random (WL-3..6: random, seeds 3..6)",
+          "WL-1 (made for FPFS), WL-2 (for small jobs first), WL-3..WL-6 or random",
         ),
-        choices: ["WL-1", "WL-2", "random"],
+        choices: [...OAS_WORKLOAD_NAMES],
       },
-      opt("jobs", "integer", "8", "jobs of a random workload"),
+      opt("jobs", "integer", "8", "jobs (random), or the first ones of WL-1 / WL-2"),
       opt("nodesPerCluster", "integer", "2", "nodes per cluster"),
+      opt("powers", "list", "1,0.75,0.5", "effective power of each cluster"),
+      opt("linkBandwidth", "number", "125000000", "inter-cluster link bandwidth, bytes/s"),
       opt("tasks", "range", "1,nodes", "tasks per job (random)"),
       opt("baseTime", "range", "100,1000", "base time, seconds (random)"),
-      opt("perTaskBandwidth", "range", "1000000,40000000", "per-task bandwidth, bytes/s (random)"),
       opt("sigma", "range", "0.5,1", "processing weight sigma (random)"),
+      {
+        ...opt("bandwidth", "choice", "moderate", "bandwidth family: moderate or heavy"),
+        choices: ["moderate", "heavy"],
+      },
+      opt(
+        "perTaskBandwidth",
+        "range",
+        "1000000,40000000 (heavy: 65000000,78000000)",
+        "per-task bandwidth, bytes/s",
+      ),
       SEED,
     ],
     (o) => oasWorkload(o),
@@ -281,7 +311,7 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
 
 /**
  * Reads one option's command-line text by its kind: integers and numbers as decimals, booleans
- * as `true`/`false`, ranges as `lo,hi`, choices as one of `choices`.
+ * as `true`/`false`, ranges as `lo,hi`, lists as `a,b,…`, choices as one of `choices`.
  *
  * Complexity: O(length of the text).
  *
@@ -332,6 +362,12 @@ export function parseModelOption(modelName: string, name: string, text: string):
       const lo = parts.length === 2 ? num(parts[0]!) : null;
       const hi = parts.length === 2 ? num(parts[1]!) : null;
       return lo !== null && hi !== null ? ([lo, hi] as Range) : bad("lo,hi");
+    }
+    case "list": {
+      const values = text.split(",").map(num);
+      return values.every((v) => v !== null && Number.isFinite(v))
+        ? (values as number[])
+        : bad("numbers separated by commas");
     }
     case "choice":
       return o.choices!.includes(text) ? text : bad(`one of ${o.choices!.join(", ")}`);

@@ -9,27 +9,51 @@ import {
 } from "./generated.js";
 
 /**
- * Default relative speeds of the 8 clusters: the clock rates (GHz) of a Pentium III / Pentium 4
- * family (the paper uses those processors' SPECfp2000 figures without listing them).
+ * Named cluster speed sets of the dynamic space-sharing paper's platform, one speed per cluster
+ * (cycled when there are more clusters). The paper takes its speeds from SPECfp2000 results of
+ * Pentium 3 and 4 processors without listing them, so every heterogeneous set is an assumption:
+ * - `homogeneous`: every processor at speed 1 (the paper's §4.1 comparison);
+ * - `heterogeneous`: `1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2` (ratios in the spirit of Pentium III
+ *   1 GHz to Pentium 4 2 GHz SPECfp2000 results; the published tables of this package used it);
+ * - `clock`: the clock rates (GHz) of a Pentium III / 4 family, `0.8` to `3.2` (a ratio of 4).
  */
-export const MULTICLUSTER_SPEEDS: readonly number[] = Object.freeze([
-  0.8, 1.0, 1.4, 1.7, 2.0, 2.4, 2.8, 3.2,
-]);
+export const MULTICLUSTER_SPEED_SETS: Readonly<Record<MulticlusterSpeedSet, readonly number[]>> =
+  Object.freeze({
+    homogeneous: Object.freeze([1]),
+    heterogeneous: Object.freeze([1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2]),
+    clock: Object.freeze([0.8, 1.0, 1.4, 1.7, 2.0, 2.4, 2.8, 3.2]),
+  });
+
+/** A name of {@link MULTICLUSTER_SPEED_SETS}. */
+export type MulticlusterSpeedSet = "homogeneous" | "heterogeneous" | "clock";
 
 /** Options of {@link multiclusterWorkload} (the dynamic space-sharing paper). */
 export interface MulticlusterOptions {
   /** Number of jobs. @defaultValue `1000` */
   readonly jobs?: number;
+  /** Number of clusters. @defaultValue `8` (or the length of an explicit `speeds` list) */
+  readonly clusters?: number;
   /** Processors per cluster (one single-core machine each). @defaultValue `8` */
   readonly processorsPerCluster?: number;
-  /** Relative speed of each cluster; its length is the number of clusters. @defaultValue {@link MULTICLUSTER_SPEEDS} */
-  readonly speeds?: readonly number[];
   /**
-   * Offered load: arrival rate * mean service demand / processors (the paper's "average
-   * utilization"), which sets the arrival rate. @defaultValue `0.5`
+   * Relative speed of each cluster: a named set (cycled over the clusters) or one speed per
+   * cluster. @defaultValue `"homogeneous"`
+   */
+  readonly speeds?: MulticlusterSpeedSet | readonly number[];
+  /**
+   * Offered load, the paper's "average utilization": arrival rate * mean service demand /
+   * capacity, which sets the arrival rate. @defaultValue `0.5`
    */
   readonly load?: number;
-  /** Mean service demand (total work, seconds at the slowest speed). @defaultValue `14.06` */
+  /**
+   * What the load is a fraction of: `"capacity"`, the processors' total speed relative to the
+   * reference (`sum speed / referenceSpeed`), so a load means the same work per unit of capacity
+   * on any platform; or `"processors"`, their number (the paper's "divided by the number of
+   * processors", read literally: on a faster heterogeneous platform the same load is lighter).
+   * @defaultValue `"capacity"`
+   */
+  readonly loadBasis?: "capacity" | "processors";
+  /** Mean service demand (total work, seconds on one processor of the reference speed). @defaultValue `14.06` */
   readonly meanServiceDemand?: number;
   /** Coefficient of variation of the service demand (hyper-exponential when > 1). @defaultValue `3.5` */
   readonly serviceCV?: number;
@@ -47,17 +71,53 @@ export interface MulticlusterOptions {
 
 const WHERE = "@sched/workload/multiclusterWorkload";
 
+/** The speed of every cluster for the options (checked). */
+function clusterSpeeds(options: MulticlusterOptions): number[] {
+  const given = options.speeds ?? "homogeneous";
+  if (typeof given === "string") {
+    const set = MULTICLUSTER_SPEED_SETS[given as MulticlusterSpeedSet];
+    if (set === undefined) {
+      throw new InvalidInputError(
+        WHERE,
+        "options.speeds",
+        `is ${JSON.stringify(given)}, expected one of ${Object.keys(MULTICLUSTER_SPEED_SETS).join(", ")} or a list of speeds`,
+      );
+    }
+    const K = checkInteger(WHERE, "options.clusters", options.clusters ?? 8, 1);
+    return Array.from({ length: K }, (_, k) => set[k % set.length]!);
+  }
+  if (!Array.isArray(given) || given.length === 0) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.speeds",
+      "is empty, expected one speed per cluster",
+    );
+  }
+  if (options.clusters !== undefined && options.clusters !== given.length) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.clusters",
+      `is ${options.clusters}, but options.speeds lists ${given.length} clusters`,
+    );
+  }
+  given.forEach((s, k) => {
+    checkPositive(WHERE, `options.speeds[${k}]`, s);
+  });
+  return [...given];
+}
+
 /**
- * Generates the dynamic space-sharing paper's workload: `speeds.length` clusters of
- * `processorsPerCluster` single-core machines (cluster k at speed `speeds[k]`, each cluster on
- * its own fast-Ethernet link), and moldable jobs arriving with inter-arrival CV `arrivalCV`
- * (Poisson by default) at the rate that gives the offered `load`. Each job has a maximum
- * parallelism m (uniform), a service demand D (hyper-exponential, mean 14.06, CV 3.5) that is
- * its total work at the slowest speed (the platform's reference speed), and a size in KB held as
- * its input data on the first machine of a uniformly drawn cluster (its submission site). As
- * submitted it asks for m processors: `cores = tasks = maxParallelism = m` and
- * `runtime = estimate = D / m` (perfect speed-up; a policy that gives it fewer processors runs
- * D / (processors) instead).
+ * Generates the dynamic space-sharing paper's workload: `clusters` clusters of
+ * `processorsPerCluster` single-core machines (cluster k at its speed, each cluster on its own
+ * fast-Ethernet link; the slowest speed is the reference), and moldable jobs arriving with
+ * inter-arrival CV `arrivalCV` (Poisson by default) at the rate that gives the offered `load`
+ * of the platform's capacity (or of its processors, `loadBasis`). Each job has a maximum
+ * parallelism m (uniform), a service demand D (hyper-exponential, mean 14.06, CV 3.5: its total
+ * work in seconds on one processor of the reference speed), and a size in KB held as its input
+ * data on the first machine of a uniformly drawn cluster (its submission site). A moldable job
+ * runs on 1 to m processors: `cores = 1`, `maxParallelism = tasks = m`, and `runtime = estimate
+ * = D` (its run time on its minimum of one processor; policies that give it k processors split
+ * D over its m tasks).
  *
  * Random streams: `multicluster/arrivals`, `multicluster/jobs`.
  *
@@ -67,7 +127,7 @@ const WHERE = "@sched/workload/multiclusterWorkload";
  *
  * @example
  * ```ts
- * const { platform, jobs } = multiclusterWorkload({ load: 0.8, seed: 1 });
+ * const { platform, jobs } = multiclusterWorkload({ load: 0.8, speeds: "heterogeneous", seed: 1 });
  * platform.totalCores; // 64
  * ```
  */
@@ -79,18 +139,16 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
     options.processorsPerCluster ?? 8,
     1,
   );
-  const speeds = options.speeds ?? MULTICLUSTER_SPEEDS;
-  if (!Array.isArray(speeds) || speeds.length === 0) {
+  const speeds = clusterSpeeds(options);
+  const load = checkPositive(WHERE, "options.load", options.load ?? 0.5);
+  const basis = options.loadBasis ?? "capacity";
+  if (basis !== "capacity" && basis !== "processors") {
     throw new InvalidInputError(
       WHERE,
-      "options.speeds",
-      "is empty, expected one speed per cluster",
+      "options.loadBasis",
+      `is ${JSON.stringify(basis)}, expected "capacity" or "processors"`,
     );
   }
-  speeds.forEach((s, k) => {
-    checkPositive(WHERE, `options.speeds[${k}]`, s);
-  });
-  const load = checkPositive(WHERE, "options.load", options.load ?? 0.5);
   const demand = checkPositive(
     WHERE,
     "options.meanServiceDemand",
@@ -122,14 +180,18 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
     for (let i = 0; i < per; i++)
       machines.push({ name: `c${cluster}p${i}`, cores: 1, speed, cluster });
   });
+  const reference = Math.min(...speeds);
   const platform = createPlatform({
     machines,
     clusters: speeds.map((_, k) => ({ name: `c${k}`, link: k })),
     links: speeds.map(() => ({ bandwidth })),
-    referenceSpeed: Math.min(...speeds),
+    referenceSpeed: reference,
   });
-  const processors = platform.totalCores;
-  const meanGap = demand / (load * processors);
+  const capacity =
+    basis === "capacity"
+      ? platform.machines.reduce((s, m) => s + m.cores * (m.speed / reference), 0)
+      : platform.totalCores;
+  const meanGap = demand / (load * capacity);
   const aRng = new Random(seed, "multicluster/arrivals");
   const jRng = new Random(seed, "multicluster/jobs");
   const out: Job[] = [];
@@ -140,14 +202,14 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
     const d = jRng.hyperExponential(demand, serviceCV);
     const size = Math.round(jRng.uniform(sizeKB[0], sizeKB[1]) * 1024);
     const site = jRng.integer(0, speeds.length - 1);
-    const runtime = Math.max(d / m, Number.MIN_VALUE);
+    const runtime = Math.max(d, Number.MIN_VALUE);
     out.push(
       Object.freeze({
         id: i,
         submit: t,
         runtime,
         estimate: runtime,
-        cores: m,
+        cores: 1,
         tasks: m,
         maxParallelism: m,
         input: [{ size, machine: site * per }],

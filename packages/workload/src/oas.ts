@@ -11,6 +11,21 @@ import {
 /** Effective power of the OAS paper's three clusters, fastest first. */
 export const OAS_POWERS: readonly number[] = Object.freeze([1.0, 0.75, 0.5]);
 
+/**
+ * Per-task bandwidth (bytes/s) of the moderate family: links rarely bind (two co-allocated jobs
+ * together reach a Gigabit link's 125 MB/s only at the top of the range).
+ */
+export const OAS_MODERATE_BANDWIDTH: Range = Object.freeze([1e6, 40e6] as const);
+
+/**
+ * Per-task bandwidth (bytes/s) of the link-heavy family: above 62.5 MB/s, any two co-allocated
+ * jobs with tasks in a common cluster saturate its Gigabit link (each puts at least its per-task
+ * bandwidth on every link it uses, eq. 4); at most 78 MB/s, every job of up to 6 tasks on the
+ * 3 x 2 platform still fits alone (its worst link demand, 2 x 2 x 4 / 5 = 1.6 times the per-task
+ * bandwidth, stays under 125 MB/s).
+ */
+export const OAS_HEAVY_BANDWIDTH: Range = Object.freeze([65e6, 78e6] as const);
+
 /** The communication side of a Bulk-Synchronous Parallel job, which `Job` has no field for. */
 export interface BspParameters {
   /** Bandwidth each task needs, bytes/s (the paper's PTBW). */
@@ -24,15 +39,30 @@ export interface OasWorkload extends GeneratedWorkload {
   readonly bsp: readonly BspParameters[];
 }
 
+/** The workloads of the OAS paper's comparison, and `random` (any seed). */
+export type OasWorkloadName = "WL-1" | "WL-2" | "WL-3" | "WL-4" | "WL-5" | "WL-6" | "random";
+
+/** Every {@link OasWorkloadName}, in order. */
+export const OAS_WORKLOAD_NAMES: readonly OasWorkloadName[] = Object.freeze([
+  "WL-1",
+  "WL-2",
+  "WL-3",
+  "WL-4",
+  "WL-5",
+  "WL-6",
+  "random",
+]);
+
 /** Options of {@link oasWorkload}. */
 export interface OasOptions {
   /**
-   * `"WL-1"` and `"WL-2"`: the two hand-made workloads (see {@link oasWorkload}); `"random"`:
-   * drawn from the ranges below (the paper's WL-3 to WL-6 are `random` with seeds 3 to 6).
+   * `"WL-1"` and `"WL-2"`: the two hand-made batches (see {@link oasWorkload}); `"WL-3"` to
+   * `"WL-6"`: random batches, each from its own stream (`oas/WL-3`, …) of `seed`; `"random"`: a
+   * random batch from the stream `oas/jobs`.
    * @defaultValue `"random"`
    */
-  readonly workload?: "WL-1" | "WL-2" | "random";
-  /** Jobs of a random workload. @defaultValue `8` */
+  readonly workload?: OasWorkloadName;
+  /** Jobs: of a random batch, or the first ones of a hand-made one (at most its 8). @defaultValue `8` */
   readonly jobs?: number;
   /** Nodes per cluster (single-core). @defaultValue `2` */
   readonly nodesPerCluster?: number;
@@ -40,78 +70,95 @@ export interface OasOptions {
   readonly powers?: readonly number[];
   /** Bandwidth of each inter-cluster link, bytes/s (Gigabit). @defaultValue `125_000_000` */
   readonly linkBandwidth?: number;
-  /** Random workloads: tasks per job, uniform integers (at most the nodes). @defaultValue `[1, nodes]` */
+  /** Random batches: tasks per job, uniform integers (at most the nodes). @defaultValue `[1, nodes]` */
   readonly tasks?: Range;
-  /** Random workloads: base time on dedicated full-power nodes, seconds, uniform. @defaultValue `[100, 1000]` */
+  /** Random batches: base time on dedicated full-power nodes, seconds, uniform. @defaultValue `[100, 1000]` */
   readonly baseTime?: Range;
-  /** Random workloads: per-task bandwidth, bytes/s, uniform. @defaultValue `[1e6, 40e6]` */
-  readonly perTaskBandwidth?: Range;
-  /** Random workloads: σ, uniform. @defaultValue `[0.5, 1]` */
+  /** Random batches: σ, uniform. @defaultValue `[0.5, 1]` */
   readonly sigma?: Range;
-  /** Seed of random workloads. @defaultValue `0` */
+  /**
+   * The bandwidth family: `"moderate"` (links rarely bind) or `"heavy"` (co-allocated jobs
+   * that share a cluster saturate its link: the family where link contention decides).
+   * @defaultValue `"moderate"`
+   */
+  readonly bandwidth?: "moderate" | "heavy";
+  /**
+   * Per-task bandwidth, bytes/s, uniform. Random batches draw it per job; the hand-made ones use
+   * 10 MB/s in the moderate family and the range's midpoint in the heavy one.
+   * @defaultValue {@link OAS_MODERATE_BANDWIDTH}, or {@link OAS_HEAVY_BANDWIDTH} for `bandwidth: "heavy"`
+   */
+  readonly perTaskBandwidth?: Range;
+  /** Seed of the random batches (the hand-made ones ignore it). @defaultValue `0` */
   readonly seed?: number;
 }
 
 const WHERE = "@sched/workload/oasWorkload";
 
-/** WL-1: tasks that pair up to fill the 6 nodes, queued so that strict arrival order leaves holes. */
+/**
+ * WL-1 (tasks, base time s): sizes that pair up to fill the 6 nodes (4 + 2, 3 + 3, 5 + 1,
+ * 2 + 2 + 2) queued so that strict arrival order leaves nodes idle: fitting jobs to the free
+ * nodes (FPFS) wins.
+ */
 const WL1 = [
-  [4, 600],
-  [4, 600],
-  [2, 600],
-  [2, 600],
-  [5, 600],
-  [1, 600],
-  [3, 600],
-  [3, 600],
+  [4, 300],
+  [2, 300],
+  [3, 240],
+  [3, 240],
+  [5, 180],
+  [1, 180],
+  [2, 120],
+  [2, 120],
 ] as const;
 
-/** WL-2: two big long jobs queued ahead of six small short ones. */
+/**
+ * WL-2 (tasks, base time s): long narrow jobs behind wide ones; small-jobs-first (fewest tasks,
+ * SJF; shortest base time, SPT) starts the long narrow jobs early on the fast nodes and keeps the
+ * wide ones for the end, where they take the whole platform anyway.
+ */
 const WL2 = [
-  [6, 1200],
-  [5, 1000],
-  [1, 100],
-  [1, 150],
-  [2, 100],
-  [1, 120],
-  [2, 200],
-  [1, 80],
+  [3, 420],
+  [3, 180],
+  [2, 480],
+  [1, 60],
+  [6, 60],
+  [1, 480],
+  [6, 480],
+  [1, 60],
 ] as const;
 
 /**
  * Generates a workload of the OAS paper (rigid Bulk-Synchronous Parallel jobs on a small
  * heterogeneous multi-cluster): 3 clusters of 2 single-core nodes with effective power 1.0,
- * 0.75 and 0.5, each on its own Gigabit link, and a batch of 8 jobs submitted at time 0. A job
+ * 0.75 and 0.5, each on its own Gigabit link, and a batch of jobs submitted at time 0. A job
  * has `tasks = cores` tasks (possibly co-allocated across clusters), a base time (its `runtime`
  * and `estimate` at power 1.0, the platform's reference speed), and BSP parameters (per-task
  * bandwidth, σ) in `bsp`.
  *
- * The paper gives no job figures, so the workloads are ours: WL-1 (tasks 4, 4, 2, 2, 5, 1, 3, 3,
- * equal base times) fills the 6 nodes only when jobs are matched to the free nodes, so a
- * fit-first policy beats strict arrival order on makespan; WL-2 (a 6-task and a 5-task long job
- * queued ahead of six short 1- and 2-task jobs) rewards running small jobs first (lower mean
- * completion time). Both have σ 0.8 and 10 MB/s per task. Random workloads draw every figure
- * uniformly from the options' ranges.
+ * The paper gives no job figures, so the batches are ours (README, Interpretation): WL-1 is made
+ * for resource matching (FPFS), WL-2 for small-jobs-first (SJF, SPT), both with σ 0.8; WL-3 to
+ * WL-6 are random ("designed without taking any particular criteria into account"): tasks,
+ * base time, σ and per-task bandwidth uniform on the options' ranges.
  *
- * Random stream: `oas/jobs`.
+ * Random streams: `oas/WL-3` … `oas/WL-6`, `oas/jobs` (random).
  *
  * Complexity: O(jobs + nodes).
  *
  * @throws InvalidInputError naming the option that is out of range; a hand-made workload on a
- *   platform with fewer than 6 nodes.
+ *   platform with fewer than 6 nodes, or asked for more than its 8 jobs.
  *
  * @example
  * ```ts
  * const { platform, jobs, bsp } = oasWorkload({ workload: "WL-1" });
+ * jobs.length; // 8
  * ```
  */
 export function oasWorkload(options: OasOptions = {}): OasWorkload {
   const kind = options.workload ?? "random";
-  if (kind !== "WL-1" && kind !== "WL-2" && kind !== "random") {
+  if (!OAS_WORKLOAD_NAMES.includes(kind)) {
     throw new InvalidInputError(
       WHERE,
       "options.workload",
-      `is ${JSON.stringify(kind)}, expected "WL-1", "WL-2" or "random"`,
+      `is ${JSON.stringify(kind)}, expected one of ${OAS_WORKLOAD_NAMES.join(", ")}`,
     );
   }
   const per = checkInteger(WHERE, "options.nodesPerCluster", options.nodesPerCluster ?? 2, 1);
@@ -131,6 +178,20 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
     "options.linkBandwidth",
     options.linkBandwidth ?? 125_000_000,
   );
+  const family = options.bandwidth ?? "moderate";
+  if (family !== "moderate" && family !== "heavy") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.bandwidth",
+      `is ${JSON.stringify(family)}, expected "moderate" or "heavy"`,
+    );
+  }
+  const ptbw = checkRange(
+    WHERE,
+    "options.perTaskBandwidth",
+    options.perTaskBandwidth ?? (family === "heavy" ? OAS_HEAVY_BANDWIDTH : OAS_MODERATE_BANDWIDTH),
+    0,
+  );
   const nodes = per * powers.length;
   const machines: MachineSpec[] = [];
   powers.forEach((speed, cluster) => {
@@ -146,7 +207,8 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
 
   const jobs: Job[] = [];
   const bsp: BspParameters[] = [];
-  if (kind !== "random") {
+  const n = checkInteger(WHERE, "options.jobs", options.jobs ?? 8, 0);
+  if (kind === "WL-1" || kind === "WL-2") {
     if (nodes < 6) {
       throw new InvalidInputError(
         WHERE,
@@ -154,15 +216,23 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
         `gives ${nodes} nodes; ${kind} needs at least 6`,
       );
     }
-    (kind === "WL-1" ? WL1 : WL2).forEach(([tasks, base], id) => {
+    const table = kind === "WL-1" ? WL1 : WL2;
+    if (n > table.length) {
+      throw new InvalidInputError(
+        WHERE,
+        "options.jobs",
+        `is ${n}, but ${kind} has ${table.length} jobs`,
+      );
+    }
+    const perTask = family === "heavy" ? (ptbw[0] + ptbw[1]) / 2 : 10e6;
+    table.slice(0, n).forEach(([tasks, base], id) => {
       jobs.push(
         Object.freeze({ id, submit: 0, runtime: base, estimate: base, cores: tasks, tasks }),
       );
-      bsp.push(Object.freeze({ perTaskBandwidth: 10e6, sigma: 0.8 }));
+      bsp.push(Object.freeze({ perTaskBandwidth: perTask, sigma: 0.8 }));
     });
     return { platform, jobs, bsp };
   }
-  const n = checkInteger(WHERE, "options.jobs", options.jobs ?? 8, 0);
   const tasks = checkRange(WHERE, "options.tasks", options.tasks ?? [1, nodes], 1);
   checkInteger(WHERE, "options.tasks[0]", tasks[0], 1);
   checkInteger(WHERE, "options.tasks[1]", tasks[1], 1);
@@ -179,12 +249,6 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
     options.baseTime ?? [100, 1000],
     Number.MIN_VALUE,
   );
-  const ptbw = checkRange(
-    WHERE,
-    "options.perTaskBandwidth",
-    options.perTaskBandwidth ?? [1e6, 40e6],
-    0,
-  );
   const sigma = checkRange(WHERE, "options.sigma", options.sigma ?? [0.5, 1], 0);
   if (sigma[1] > 1)
     throw new InvalidInputError(
@@ -193,7 +257,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
       `is [${sigma[0]},${sigma[1]}], expected a range within [0, 1]`,
     );
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);
-  const rng = new Random(seed, "oas/jobs");
+  const rng = new Random(seed, kind === "random" ? "oas/jobs" : `oas/${kind}`);
   for (let id = 0; id < n; id++) {
     const t = rng.integer(tasks[0], tasks[1]);
     const b = rng.uniform(base[0], base[1]);

@@ -73,6 +73,7 @@ describe("parseModelOption", () => {
     expect(parseModelOption("lublin", "jobTypes", "false")).toBe(false);
     expect(parseModelOption("convergent", "estimated", "500,3000")).toEqual([500, 3000]);
     expect(parseModelOption("oas", "workload", "WL-2")).toBe("WL-2");
+    expect(parseModelOption("oas", "powers", "1,0.75,0.5")).toEqual([1, 0.75, 0.5]);
   });
 
   it("says what was wrong", () => {
@@ -105,7 +106,13 @@ describe("parseModelOption", () => {
         "oas",
         "workload",
         "WL-7",
-        '@sched/workload/oas: options.workload is "WL-7", expected one of WL-1, WL-2, random',
+        '@sched/workload/oas: options.workload is "WL-7", expected one of WL-1, WL-2, WL-3, WL-4, WL-5, WL-6, random',
+      ],
+      [
+        "oas",
+        "powers",
+        "1,fast",
+        '@sched/workload/oas: options.powers is "1,fast", expected numbers separated by commas',
       ],
       ["lublin", "nope", "1", "@sched/workload/lublin: options.nope is not an option of lublin"],
       [

@@ -1,30 +1,45 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MULTICLUSTER_SPEEDS, multiclusterWorkload } from "../src/multicluster.js";
+import { MULTICLUSTER_SPEED_SETS, multiclusterWorkload } from "../src/multicluster.js";
 import { chiSquareQuantile, diffs, ks1, mean, variance } from "./stats.js";
 
 describe("multiclusterWorkload (8 x 8 processors, demand mean 14.06, CV 3.5)", () => {
   const n = 100_000;
   const { platform, jobs } = multiclusterWorkload({ jobs: n, load: 0.5, seed: 1 });
 
-  it("builds 8 clusters of 8 single-core machines, each cluster at its speed on its own link", () => {
+  it("builds 8 homogeneous clusters of 8 single-core machines, each cluster on its own link", () => {
     expect(platform.machines).toHaveLength(64);
     expect(platform.clusters).toHaveLength(8);
     expect(platform.links.map((l) => l.bandwidth)).toEqual(new Array(8).fill(12_500_000));
     platform.machines.forEach((m) => {
       expect(m.cores).toBe(1);
-      expect(m.speed).toBe(MULTICLUSTER_SPEEDS[m.cluster]);
+      expect(m.speed).toBe(1);
       expect(platform.clusters[m.cluster]!.link).toBe(m.cluster);
     });
-    expect(platform.referenceSpeed).toBe(0.8);
+    expect(platform.referenceSpeed).toBe(1);
   });
 
-  it("gives valid moldable jobs: cores = tasks = maxParallelism, uniform on 1..64 (chi-square)", () => {
+  it("gives each cluster its speed from a named set, the slowest as the reference", () => {
+    for (const name of ["heterogeneous", "clock"] as const) {
+      const p = multiclusterWorkload({ jobs: 0, speeds: name }).platform;
+      const set = MULTICLUSTER_SPEED_SETS[name];
+      for (const m of p.machines) expect(m.speed).toBe(set[m.cluster % set.length]);
+      expect(p.referenceSpeed).toBe(Math.min(...set));
+    }
+    const three = multiclusterWorkload({ jobs: 0, clusters: 3, speeds: "heterogeneous" });
+    expect(three.platform.machines.map((m) => m.speed)).toEqual([
+      ...new Array(8).fill(1),
+      ...new Array(8).fill(1),
+      ...new Array(8).fill(1.3),
+    ]);
+  });
+
+  it("gives valid moldable jobs: 1 to maxParallelism = tasks processors, uniform on 1..64 (chi-square)", () => {
     expect(validateJobs(jobs.slice(0, 2000))).toEqual(jobs.slice(0, 2000));
     const counts = new Array<number>(65).fill(0);
-    for (const j of jobs) counts[j.cores]!++;
-    expect(jobs.every((j) => j.tasks === j.cores && j.maxParallelism === j.cores)).toBe(true);
+    for (const j of jobs) counts[j.maxParallelism!]!++;
+    expect(jobs.every((j) => j.cores === 1 && j.tasks === j.maxParallelism)).toBe(true);
     const e = n / 64;
     let chi = 0;
     for (let m = 1; m <= 64; m++) chi += (counts[m]! - e) ** 2 / e;
@@ -32,8 +47,8 @@ describe("multiclusterWorkload (8 x 8 processors, demand mean 14.06, CV 3.5)", (
     expect(chi).toBeLessThan(chiSquareQuantile(63, 3.09));
   });
 
-  it("has total work D = runtime * cores with mean 14.06 and CV 3.5", () => {
-    const d = jobs.map((j) => j.runtime * j.cores);
+  it("has total work D = runtime (on one processor) with mean 14.06 and CV 3.5", () => {
+    const d = jobs.map((j) => j.runtime);
     const m = mean(d);
     expect(Math.abs(m - 14.06)).toBeLessThan((5 * 3.5 * 14.06) / Math.sqrt(n));
     // the sample CV of a hyper-exponential with CV 3.5 has a relative standard error of ~2% here
@@ -46,6 +61,24 @@ describe("multiclusterWorkload (8 x 8 processors, demand mean 14.06, CV 3.5)", (
     const meanGap = 14.06 / (0.5 * 64);
     expect(Math.abs(mean(gaps) - meanGap)).toBeLessThan((5 * meanGap) / Math.sqrt(n));
     expect(ks1(gaps, (x) => 1 - Math.exp(-x / meanGap))).toBeLessThan(1.949 / Math.sqrt(n));
+  });
+
+  it("offers the load against the capacity (total relative speed), or the processors with loadBasis", () => {
+    const m = 20_000;
+    const meanGapOf = (o: Parameters<typeof multiclusterWorkload>[0]) => {
+      const js = multiclusterWorkload({ jobs: m, load: 0.5, seed: 2, ...o }).jobs;
+      return js[js.length - 1]!.submit / m;
+    };
+    // heterogeneous: 8 processors per cluster at 1, 1, 1.3, 1.3, 1.7, 1.7, 2.2, 2.2: capacity 99.2
+    const capacity = 8 * 2 * (1 + 1.3 + 1.7 + 2.2);
+    const gap = 14.06 / (0.5 * capacity);
+    expect(Math.abs(meanGapOf({ speeds: "heterogeneous" }) - gap)).toBeLessThan(
+      (5 * gap) / Math.sqrt(m),
+    );
+    const perProcessor = 14.06 / (0.5 * 64);
+    expect(
+      Math.abs(meanGapOf({ speeds: "heterogeneous", loadBasis: "processors" }) - perProcessor),
+    ).toBeLessThan((5 * perProcessor) / Math.sqrt(m));
   });
 
   it("sizes jobs uniformly in [1, 1024] KB, held on the first machine of a cluster", () => {
@@ -93,6 +126,20 @@ describe("multiclusterWorkload options", () => {
       [{ serviceCV: 0.5 }, "options.serviceCV is 0.5, expected a finite number >= 1"],
       [{ speeds: [] }, "options.speeds is empty, expected one speed per cluster"],
       [{ speeds: [1, -2] }, "options.speeds[1] is -2, expected a finite number > 0"],
+      [
+        // @ts-expect-error: an unknown set on purpose
+        { speeds: "fast" },
+        'options.speeds is "fast", expected one of homogeneous, heterogeneous, clock or a list of speeds',
+      ],
+      [
+        { speeds: [1, 2], clusters: 3 },
+        "options.clusters is 3, but options.speeds lists 2 clusters",
+      ],
+      [
+        // @ts-expect-error: an unknown basis on purpose
+        { loadBasis: "nodes" },
+        'options.loadBasis is "nodes", expected "capacity" or "processors"',
+      ],
       [
         { maxParallelism: [0, 64] },
         "options.maxParallelism is [0,64], expected [lo, hi] with finite 1 <= lo <= hi",

@@ -1,40 +1,8 @@
-import { InvalidInputError, type Job, validateJobs } from "@sched/core";
+import { InvalidInputError, validateJobs } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { OAS_POWERS, oasWorkload } from "../src/oas.js";
 import { mean } from "./stats.js";
-
-/**
- * A tiny list scheduler on `nodes` identical nodes for jobs all submitted at 0 (the oracle for
- * the hand-made workloads' intent): at each completion, scan the queue in `order` and start
- * jobs that fit; `strict` stops at the first that does not (FCFS).
- */
-function listSchedule(jobs: readonly Job[], nodes: number, order: readonly Job[], strict: boolean) {
-  const queue = [...order];
-  const running: { end: number; cores: number }[] = [];
-  const ends: number[] = [];
-  let free = nodes;
-  let now = 0;
-  while (queue.length > 0 || running.length > 0) {
-    for (let i = 0; i < queue.length; ) {
-      const j = queue[i]!;
-      if (j.cores <= free) {
-        free -= j.cores;
-        running.push({ end: now + j.runtime, cores: j.cores });
-        ends.push(now + j.runtime);
-        queue.splice(i, 1);
-      } else if (strict) break;
-      else i++;
-    }
-    running.sort((a, b) => a.end - b.end);
-    const next = running.shift()!;
-    now = next.end;
-    free += next.cores;
-    while (running.length > 0 && running[0]!.end === now) free += running.shift()!.cores;
-  }
-  expect(ends).toHaveLength(jobs.length);
-  return { makespan: Math.max(...ends), meanCompletion: mean(ends) };
-}
 
 describe("oasWorkload", () => {
   it("builds 3 clusters x 2 nodes with effective power 1.0, 0.75, 0.5 on Gigabit links", () => {
@@ -45,26 +13,69 @@ describe("oasWorkload", () => {
     expect(OAS_POWERS).toEqual([1, 0.75, 0.5]);
   });
 
-  it("WL-1: matching jobs to free nodes beats strict arrival order on makespan", () => {
+  it("WL-1: sizes that pair up to fill the 6 nodes, sigma 0.8, 10 MB/s per task (its intent is measured with the OAS heuristics in @sched/multicluster)", () => {
     const { jobs, bsp } = oasWorkload({ workload: "WL-1" });
-    expect(jobs).toHaveLength(8);
-    expect(bsp).toHaveLength(8);
-    const fcfs = listSchedule(jobs, 6, jobs, true);
-    const fit = listSchedule(jobs, 6, jobs, false);
-    expect([fcfs.makespan, fit.makespan]).toEqual([3000, 2400]);
+    expect(jobs.map((j) => [j.cores, j.runtime])).toEqual([
+      [4, 300],
+      [2, 300],
+      [3, 240],
+      [3, 240],
+      [5, 180],
+      [1, 180],
+      [2, 120],
+      [2, 120],
+    ]);
+    expect(bsp).toEqual(new Array(8).fill({ perTaskBandwidth: 10e6, sigma: 0.8 }));
   });
 
-  it("WL-2: small jobs first beats arrival order on mean completion time", () => {
-    const { jobs } = oasWorkload({ workload: "WL-2" });
-    const fcfs = listSchedule(jobs, 6, jobs, true);
-    const bySize = [...jobs].sort(
-      (a, b) => a.cores * a.runtime - b.cores * b.runtime || a.id - b.id,
+  it("WL-2: long narrow jobs behind wide ones, sigma 0.8 (its intent is measured with the OAS heuristics in @sched/multicluster)", () => {
+    const { jobs, bsp } = oasWorkload({ workload: "WL-2" });
+    expect(jobs.map((j) => [j.cores, j.runtime])).toEqual([
+      [3, 420],
+      [3, 180],
+      [2, 480],
+      [1, 60],
+      [6, 60],
+      [1, 480],
+      [6, 480],
+      [1, 60],
+    ]);
+    expect(bsp.every((b) => b.sigma === 0.8)).toBe(true);
+  });
+
+  it("hand-made workloads: the first `jobs` jobs, the heavy family's midpoint bandwidth, and no more than 8", () => {
+    expect(oasWorkload({ workload: "WL-2", jobs: 3 }).jobs.map((j) => j.cores)).toEqual([3, 3, 2]);
+    const heavy = oasWorkload({ workload: "WL-1", bandwidth: "heavy" });
+    expect(heavy.bsp.every((b) => b.perTaskBandwidth === 71.5e6)).toBe(true);
+    expect(() => oasWorkload({ workload: "WL-1", jobs: 9 })).toThrow(
+      "options.jobs is 9, but WL-1 has 8 jobs",
     );
-    const small = listSchedule(jobs, 6, bySize, false);
-    expect(small.meanCompletion).toBeLessThan(0.75 * fcfs.meanCompletion);
   });
 
-  it("random workloads: 8 valid jobs from the stated ranges, all at time 0, deterministic per seed", () => {
+  it("WL-3 to WL-6 are random batches, each its own stream of the seed", () => {
+    const batches = (["WL-3", "WL-4", "WL-5", "WL-6"] as const).map((w) =>
+      oasWorkload({ workload: w, seed: 1 }),
+    );
+    for (const b of batches) expect(b.jobs).toHaveLength(8);
+    const keys = new Set(batches.map((b) => JSON.stringify(b.jobs)));
+    expect(keys.size).toBe(4);
+    expect(oasWorkload({ workload: "WL-3", seed: 1 })).toEqual(batches[0]);
+    expect(oasWorkload({ workload: "WL-3", seed: 2 }).jobs).not.toEqual(batches[0]!.jobs);
+  });
+
+  it("the heavy family draws per-task bandwidth in [65, 78] MB/s: every co-allocated pair saturates a shared Gigabit link, every job fits alone", () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const w = oasWorkload({ workload: "WL-4", bandwidth: "heavy", seed });
+      for (const b of w.bsp) {
+        expect(b.perTaskBandwidth).toBeGreaterThanOrEqual(65e6);
+        expect(b.perTaskBandwidth).toBeLessThanOrEqual(78e6);
+        expect(2 * b.perTaskBandwidth).toBeGreaterThan(125e6);
+        expect(1.6 * b.perTaskBandwidth).toBeLessThanOrEqual(125e6);
+      }
+    }
+  });
+
+  it("random workloads: valid jobs from the stated ranges, all at time 0, deterministic per seed", () => {
     for (let seed = 3; seed <= 6; seed++) {
       const w = oasWorkload({ seed });
       expect(validateJobs(w.jobs)).toEqual(w.jobs);
@@ -78,6 +89,8 @@ describe("oasWorkload", () => {
         expect(j.runtime).toBeLessThanOrEqual(1000);
         expect(w.bsp[i]!.sigma).toBeGreaterThanOrEqual(0.5);
         expect(w.bsp[i]!.sigma).toBeLessThanOrEqual(1);
+        expect(w.bsp[i]!.perTaskBandwidth).toBeGreaterThanOrEqual(1e6);
+        expect(w.bsp[i]!.perTaskBandwidth).toBeLessThanOrEqual(40e6);
       });
       expect(oasWorkload({ seed })).toEqual(w);
     }
@@ -119,5 +132,7 @@ describe("oasWorkload", () => {
     );
     // @ts-expect-error: an unknown workload on purpose
     expect(() => oasWorkload({ workload: "WL-9" })).toThrow('options.workload is "WL-9"');
+    // @ts-expect-error: an unknown family on purpose
+    expect(() => oasWorkload({ bandwidth: "huge" })).toThrow('options.bandwidth is "huge"');
   });
 });
