@@ -1,15 +1,15 @@
+import { multiclusterWorkload } from "@sched/workload";
 import { bench, describe } from "vitest";
 import { multiClusterPlatform } from "../src/platform.js";
 import { simulateSpaceSharing } from "../src/space-sharing.js";
 import { simulateSpaceSharingOnCore } from "../src/space-sharing-core.js";
-import { moldableWorkload } from "../src/workloads.js";
 import { cpuMs, median } from "./cpu.js";
 
 // The same instance as bench/space-sharing.bench.ts, run on core's engine.
 const platform = multiClusterPlatform(
   Array.from({ length: 8 }, (_, k) => ({ nodes: 8, speed: 1 + 0.2 * k })),
 );
-const jobs = moldableWorkload({ jobs: 2000, load: 0.7, seed: 1 });
+const { jobs } = multiclusterWorkload({ jobs: 2000, load: 0.7, seed: 1 });
 
 // CPU time of whole runs (engine, local jobs, model and policy included), median of 7, per
 // engine call (`decisions`: one policy call per batch of events) and per parallel job.

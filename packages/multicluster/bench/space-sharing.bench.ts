@@ -1,13 +1,13 @@
+import { multiclusterWorkload } from "@sched/workload";
 import { bench, describe } from "vitest";
 import { multiClusterPlatform } from "../src/platform.js";
 import { simulateSpaceSharing } from "../src/space-sharing.js";
-import { moldableWorkload } from "../src/workloads.js";
 import { cpuMs, median } from "./cpu.js";
 
 const platform = multiClusterPlatform(
   Array.from({ length: 8 }, (_, k) => ({ nodes: 8, speed: 1 + 0.2 * k })),
 );
-const jobs = moldableWorkload({ jobs: 2000, load: 0.7, seed: 1 });
+const { jobs } = multiclusterWorkload({ jobs: 2000, load: 0.7, seed: 1 });
 
 // Time per decision: CPU time of a whole run (simulation included) / its decisions, median
 // of 7 runs.

@@ -1,4 +1,11 @@
-import type { Allocation, ExecutionModel, Job, Platform, RunningSetEntry } from "@sched/core";
+import type {
+  Allocation,
+  ExecutionModel,
+  Job,
+  Platform,
+  RunningSetEntry,
+  ScheduleTrace,
+} from "@sched/core";
 import { computeOnlyProfile, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
@@ -71,4 +78,44 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
       return out;
     },
   });
+}
+
+/** How much link contention stretched one job of a trace. */
+export interface ContentionDelay {
+  readonly jobId: number;
+  /** Its run time over its run time alone on the same allocation (1: not slowed). */
+  readonly stretch: number;
+}
+
+/**
+ * Every completed job of a trace (run with {@link oasExecutionModel}) that ran longer than it
+ * would alone on the same allocation, i.e. was slowed by link contention (eq. 5-7 over the jobs
+ * running with it): its `stretch = (end - start) / (runtime * ct alone)`, above 1 + 1e-9.
+ * Jobs run in several intervals (preempted) are left out. `[]` when no link was ever saturated.
+ *
+ * Complexity: O(jobs * (allocation + clusters)).
+ *
+ * @example
+ * ```ts
+ * contentionDelays(simulate(jobs, platform, blindFcfs, { executionModel }), { profile }).length;
+ * ```
+ */
+export function contentionDelays(
+  trace: ScheduleTrace,
+  options: { readonly profile?: ProfileOf } = {},
+): ContentionDelay[] {
+  const profile = options.profile ?? computeOnlyProfile;
+  const out: ContentionDelay[] = [];
+  for (const rec of trace.records) {
+    if (rec.outcome !== "completed" || rec.intervals.length !== 1) continue;
+    const iv = rec.intervals[0]!;
+    const alone =
+      rec.job.runtime *
+      evaluateCost(trace.platform, [
+        { job: rec.job, allocation: iv.allocation, profile: profile(rec.job) },
+      ]).jobs[0]!.ct;
+    const stretch = (iv.end - iv.start) / alone;
+    if (stretch > 1 + 1e-9) out.push({ jobId: rec.job.id, stretch });
+  }
+  return out;
 }

@@ -13,20 +13,15 @@ export {
   tasksPerCluster,
   timeCost,
 } from "./cost.js";
-export { type OasExecutionModelOptions, oasExecutionModel } from "./execution.js";
 export {
-  type OasComparisonRow,
-  type OasExperimentOptions,
-  type OasExperimentResult,
-  type OasSlotRow,
-  oasExperiment,
-  oasPlatform,
-  type SpaceSharingExperimentOptions,
-  type SpaceSharingRow,
-  spaceSharingExperiment,
-} from "./experiments.js";
+  type ContentionDelay,
+  contentionDelays,
+  type OasExecutionModelOptions,
+  oasExecutionModel,
+} from "./execution.js";
 export {
   buildOasModel,
+  type OasFormulation,
   type OasModel,
   type OasModelOptions,
   type OasResult,
@@ -37,6 +32,12 @@ export {
 } from "./mip.js";
 export { type BruteForceOasOptions, type BruteForceOasResult, bruteForceOas } from "./oas-brute.js";
 export { type CheckOasOptions, checkOasSchedule } from "./oas-check.js";
+export {
+  type JobConfiguration,
+  jobConfigurations,
+  type ResourceGroup,
+  resourceGroups,
+} from "./oas-configurations.js";
 export {
   type LinkOverload,
   linkLoadViolations,
@@ -56,7 +57,6 @@ export {
   oasInstance,
   slotsNeeded,
 } from "./oas-instance.js";
-export { type OasRun, type RunOasOptions, runOas } from "./oas-run.js";
 export {
   candidateResources,
   type SlottedListOptions,
@@ -67,6 +67,7 @@ export {
   adaptivePartitionSize,
   dynamicPartitionSize,
   fitnessFactors,
+  mapPartitionSize,
   selectProcessors,
   taskBunches,
 } from "./partition.js";
@@ -78,6 +79,9 @@ export {
 } from "./platform.js";
 export { loadSolver, type SolverOptions } from "./solver.js";
 export {
+  type BackgroundSharing,
+  type BaselinePartition,
+  type BaselineSelection,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   type SpaceSharingRecord,
@@ -94,9 +98,3 @@ export {
   spaceSharingExecutionModel,
   spaceSharingScheduler,
 } from "./space-sharing-core.js";
-export {
-  type MoldableWorkloadOptions,
-  moldableWorkload,
-  type OasWorkload,
-  oasWorkload,
-} from "./workloads.js";

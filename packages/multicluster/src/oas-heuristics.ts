@@ -63,6 +63,14 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
 export interface OasHeuristicOptions {
   /** Each job's `sigma` and per-task bandwidth. @defaultValue {@link computeOnlyProfile} */
   readonly profile?: ProfileOf;
+  /**
+   * Link-aware: start a job only on an allocation that keeps every link within its bandwidth,
+   * counting the running jobs' eq.-4 demand (ties between allocations of equal `ct`: least
+   * demand). `false`: the link-blind variant, which never looks at links (ties: the first
+   * candidate) and so may saturate them; the execution model then charges the contention
+   * (eq. 5-7). @defaultValue `true`
+   */
+  readonly links?: boolean;
 }
 
 function linkLoads(
@@ -85,9 +93,10 @@ function linkLoads(
  * {@link ruleOrder}; a job starts on the {@link candidateResources} allocation with the
  * smallest `ct` (then least link demand) among those that fit the free cores and keep every link
  * at or below its bandwidth counting the running jobs' eq.-4 demand (so no link saturates, and
- * `oasExecutionModel`'s contention slowdowns are all 1). FPFS skips a job that does not fit and tries
- * the next; the other five stop at the first job that does not fit (strict order). A job that
- * fits on no considered allocation even on an empty platform is rejected with a reason.
+ * `oasExecutionModel`'s contention slowdowns are all 1); with `links: false` (link-blind) the
+ * link check is skipped. FPFS skips a job that does not fit and tries the next; the other five
+ * stop at the first job that does not fit (strict order). A job that fits on no considered
+ * allocation even on an empty platform is rejected with a reason.
  *
  * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call.
  *
@@ -99,8 +108,9 @@ function linkLoads(
 export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): Scheduler {
   ruleOrder(rule, []);
   const profile = options.profile ?? computeOnlyProfile;
+  const aware = options.links ?? true;
   return {
-    name: `oas-${rule.toLowerCase()}`,
+    name: `oas-${rule.toLowerCase()}${aware ? "" : "-link-blind"}`,
     schedule(ctx: SchedulingContext): void {
       const view = ctx.view;
       const platform = view.platform;
@@ -127,6 +137,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         const fits = (res: number[], base: Float64Array) => {
           const a = allocationOf(inst, res);
           const c = allocationCost(inst, j, a);
+          if (!aware) return { a, c };
           for (let l = 0; l < base.length; l++) {
             if (
               c.demand[l]! > 0 &&
@@ -140,7 +151,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         for (const res of candidateResources(inst, j, free)) {
           const f = fits(res, load);
           if (f === null) continue;
-          const total = f.c.demand.reduce((s, x) => s + x, 0);
+          const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
           if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
             best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand };
           }

@@ -21,9 +21,9 @@ export function dynamicPartitionSize(
 }
 
 /**
- * The adaptive partitioning baseline's partition size (Rosti et al.'s adaptive policy, as used
- * by Thyagaraj and Dandamudi): `ceil(P / (queued + 1))`, at least 1. It counts every processor
- * of the system, busy or not, and ignores speeds and background load.
+ * Rosti et al.'s adaptive partition size: `ceil(P / (queued + 1))`, at least 1, from the queued
+ * jobs only. It counts every processor of the system, busy or not, and ignores speeds and
+ * background load.
  *
  * Complexity: O(1).
  *
@@ -34,6 +34,30 @@ export function dynamicPartitionSize(
  */
 export function adaptivePartitionSize(processors: number, queued: number): number {
   return Math.min(processors, Math.max(1, Math.ceil(processors / (queued + 1))));
+}
+
+/**
+ * The MAP partition size (the modified adaptive policy of Dandamudi's group, the first paper's
+ * baseline [2]): from the total number of jobs in the system rather than the queued ones only,
+ * `ceil(P / ((queued + 1) + executingWeight * executing))`, at least 1, at most `P`, on every
+ * processor of the system (blind to speeds and background load). `executingWeight` 1 counts
+ * every job in the system once; 0.5 is the dynamic policy's eq. 2; 0 is Rosti's adaptive size.
+ *
+ * Complexity: O(1).
+ *
+ * @example
+ * ```ts
+ * mapPartitionSize(64, 3, 4, 1); // ceil(64 / 8) = 8
+ * ```
+ */
+export function mapPartitionSize(
+  processors: number,
+  queued: number,
+  executing: number,
+  executingWeight: number,
+): number {
+  const ps = Math.ceil(processors / (queued + 1 + executingWeight * executing));
+  return Math.min(processors, Math.max(1, ps));
 }
 
 /**

@@ -1,6 +1,5 @@
 import {
   type Allocation,
-  benchmarkOf,
   createJob,
   createPlatform,
   type ExecutionModel,
@@ -19,13 +18,20 @@ import {
   adaptivePartitionSize,
   dynamicPartitionSize,
   fitnessFactors,
+  mapPartitionSize,
   selectProcessors,
   taskBunches,
 } from "./partition.js";
 import {
+  type BackgroundSharing,
+  type BaselinePartition,
+  type BaselineSelection,
+  chooseBaseline,
+  jobWork,
   resolveSpaceSharingOptions,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
+  sharesOf,
 } from "./space-sharing.js";
 
 /**
@@ -42,6 +48,14 @@ export interface SpaceSharingSchedulerOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
   readonly alpha?: number;
+  /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
+  readonly baselinePartition?: BaselinePartition;
+  /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
+  readonly executingWeight?: number;
+  /** Adaptive policy: which processors it takes. @defaultValue `"random"` */
+  readonly baselineSelection?: BaselineSelection;
+  /** Seed of the adaptive policy's random selection (stream `baseline/selection`). @defaultValue `1` */
+  readonly seed?: number;
   /** Local jobs and their machines. @defaultValue none (every job is parallel) */
   readonly localMachine?: LocalMachineOf;
 }
@@ -71,9 +85,9 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and at least
  *   `cores`;
  * - adaptive: runs after every parallel arrival or completion, and after a local completion
- *   while no parallel job runs; target `max(cores, min(maxParallelism,
- *   adaptivePartitionSize(P, queued)))`; the head waits until the pool holds the target;
- *   lowest-index processors.
+ *   while no parallel job runs; target `max(cores, min(maxParallelism, size))`, the size by
+ *   `baselinePartition` ({@link mapPartitionSize} or {@link adaptivePartitionSize}); the head
+ *   waits until the pool holds the target; processors by `baselineSelection`.
  * `P` is the number of machines, `queued` the ready parallel jobs behind the head,
  * `executing` the parallel jobs running. Task folding, communication and interference are the
  * execution model's ({@link spaceSharingExecutionModel}).
@@ -91,23 +105,25 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * ```
  */
 export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}): Scheduler {
-  const policy = options.policy ?? "dynamic";
-  const alpha = options.alpha ?? 2;
+  const o = resolveSpaceSharingOptions(
+    {
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(options.baselinePartition === undefined
+        ? {}
+        : { baselinePartition: options.baselinePartition }),
+      ...(options.executingWeight === undefined
+        ? {}
+        : { executingWeight: options.executingWeight }),
+      ...(options.baselineSelection === undefined
+        ? {}
+        : { baselineSelection: options.baselineSelection }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    },
+    WHERE,
+  );
+  const { policy, alpha } = o;
   const localMachine = options.localMachine ?? noLocalJobs;
-  if (policy !== "dynamic" && policy !== "adaptive") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.policy",
-      `is ${String(policy)}, expected "dynamic" or "adaptive"`,
-    );
-  }
-  if (!Number.isInteger(alpha) || alpha < 0) {
-    throw new InvalidInputError(
-      WHERE,
-      "options.alpha",
-      `is ${String(alpha)}, expected an integer >= 0`,
-    );
-  }
 
   let platform: Platform | null = null;
   let M = 0;
@@ -120,11 +136,15 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
   const machinesOf = new Map<number, readonly number[]>();
   const localOf = new Map<number, number>();
   let executing = 0;
+  let speeds = new Float64Array(0);
+  let pick = new Random(o.seed, "baseline/selection");
   const available = () => new Uint8Array(M);
 
   const init = (p: Platform) => {
     platform = p;
     M = p.machines.length;
+    speeds = Float64Array.from(p.machines, (m) => m.speed);
+    pick = new Random(o.seed, "baseline/selection");
     holding = new Uint8Array(M);
     localBusy = new Uint8Array(M);
     localQueues = Array.from({ length: M }, () => []);
@@ -213,10 +233,13 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
         if (n < Math.max(1, Math.min(target, alpha)) || n < size) return;
         chosen = selectProcessors(p, identity, a, size)!;
       } else {
-        const target = Math.max(lo, Math.min(hi, adaptivePartitionSize(M, queued)));
+        const size =
+          o.baselinePartition === "map"
+            ? mapPartitionSize(M, queued, executing, o.executingWeight)
+            : adaptivePartitionSize(M, queued);
+        const target = Math.max(lo, Math.min(hi, size));
         if (n < target) return;
-        chosen = [];
-        for (let m = 0; m < M && chosen.length < target; m++) if (a[m]) chosen.push(m);
+        chosen = chooseBaseline(a, speeds, target, o.baselineSelection, pick);
       }
       ctx.start(
         job.id,
@@ -281,6 +304,11 @@ export interface SpaceSharingExecutionModelOptions {
   readonly bunching?: "fitness" | "equal";
   /** Multiprogramming level: a parallel task runs at `1 / MPL` while a local job shares its processor. @defaultValue `2` */
   readonly mpl?: number;
+  /**
+   * The local job's share of a processor it shares with a parallel task: `"conserving"` the
+   * rest (`1 - 1/MPL`), `"legacy"` all of it. @defaultValue `"conserving"`
+   */
+  readonly backgroundSharing?: BackgroundSharing;
   /** Message startup cost, seconds. @defaultValue `50e-6` */
   readonly startup?: number;
   /** Network bandwidth, bytes/s. @defaultValue `12.5e6` (100 Mbit/s) */
@@ -322,9 +350,10 @@ function fitnessOf(platform: Platform, mpl: number): Float64Array {
  * the longest bunch, `bunch_i * seconds * benchmark / tasks / speed_i`. A local job takes its
  * demand `seconds`, whatever the speed (as in the package's own simulator).
  *
- * Interference (`slowdowns`): a local job is never slowed (the owner's process has the CPU it
- * needs); a parallel task runs at `1 / MPL` while a local job runs on its processor. One rate
- * per job: the job progresses at the work-weighted mean rate of its processors,
+ * Interference (`slowdowns`): while a local job and a parallel task share a processor, the task
+ * runs at `1 / MPL` and the local job at `1 - 1/MPL` (`backgroundSharing: "conserving"`) or
+ * unslowed (`"legacy"`). One rate per parallel job: it progresses at the work-weighted mean rate
+ * of its processors,
  * `slowdown = sum W_i / sum (W_i * rate_i)` with `W_i` the compute time of bunch i alone
  * (exact for one processor or when every processor is equally loaded; see the README's
  * Interpretation for what it leaves out).
@@ -346,6 +375,7 @@ export function spaceSharingExecutionModel(
   const where = "@sched/multicluster/spaceSharingExecutionModel";
   const bunching = options.bunching ?? "fitness";
   const mpl = options.mpl ?? 2;
+  const backgroundSharing = options.backgroundSharing ?? "conserving";
   const startup = options.startup ?? 50e-6;
   const bandwidth = options.bandwidth ?? 12.5e6;
   const messageBytes =
@@ -358,6 +388,13 @@ export function spaceSharingExecutionModel(
       `is ${String(bunching)}, expected "fitness" or "equal"`,
     );
   }
+  if (backgroundSharing !== "conserving" && backgroundSharing !== "legacy") {
+    throw new InvalidInputError(
+      where,
+      "options.backgroundSharing",
+      `is ${String(backgroundSharing)}, expected "conserving" or "legacy"`,
+    );
+  }
   const check = (field: string, v: number, ok: boolean, expected: string) => {
     if (!Number.isFinite(v) || !ok) {
       throw new InvalidInputError(
@@ -367,10 +404,17 @@ export function spaceSharingExecutionModel(
       );
     }
   };
-  check("mpl", mpl, mpl >= 1, "a number >= 1");
+  check(
+    "mpl",
+    mpl,
+    backgroundSharing === "conserving" ? mpl > 1 : mpl >= 1,
+    backgroundSharing === "conserving"
+      ? "a number > 1 (with conserving background sharing, MPL 1 would leave a local job no CPU)"
+      : "a number >= 1",
+  );
   check("startup", startup, startup >= 0, "a number >= 0");
   check("bandwidth", bandwidth, bandwidth > 0, "a number > 0");
-  const share = 1 / mpl;
+  const shares = sharesOf({ mpl, backgroundSharing });
 
   /** Processors of an allocation, root first. */
   const processorsOf = (allocation: Allocation): number[] => {
@@ -394,7 +438,7 @@ export function spaceSharingExecutionModel(
       weights = procs.map((m) => ff[m]!);
     } else weights = new Float64Array(k).fill(1);
     const bunches = taskBunches(weights, tasks);
-    const perTask = (seconds * benchmarkOf(job, platform)) / tasks;
+    const perTask = jobWork({ ...job, runtime: seconds }, platform) / tasks;
     const out = new Float64Array(k);
     for (let i = 0; i < k; i++) {
       out[i] = (bunches[i]! * perTask) / platform.machines[procs[i]!]!.speed;
@@ -432,17 +476,21 @@ export function spaceSharingExecutionModel(
     slowdowns(running: readonly RunningSetEntry[], platform: Platform): ArrayLike<number> {
       const out = new Float64Array(running.length).fill(1);
       const busy = new Uint8Array(platform.machines.length);
+      const parallel = new Uint8Array(platform.machines.length);
       let any = false;
       for (const r of running) {
         if (localMachine(r.job, platform) !== undefined) {
           busy[r.allocation[0]!.machine] = 1;
           any = true;
-        }
+        } else for (const part of r.allocation) parallel[part.machine] = 1;
       }
       if (!any) return out;
       for (let j = 0; j < running.length; j++) {
         const r = running[j]!;
-        if (localMachine(r.job, platform) !== undefined) continue;
+        if (localMachine(r.job, platform) !== undefined) {
+          if (parallel[r.allocation[0]!.machine]) out[j] = 1 / shares.local;
+          continue;
+        }
         let touched = false;
         for (const part of r.allocation) if (busy[part.machine]) touched = true;
         if (!touched) continue;
@@ -458,7 +506,7 @@ export function spaceSharingExecutionModel(
         let rate = 0;
         for (let i = 0; i < procs.length; i++) {
           total += times[i]!;
-          rate += times[i]! * (busy[procs[i]!] ? share : 1);
+          rate += times[i]! * (busy[procs[i]!] ? shares.task : 1);
         }
         out[j] = total / rate;
       }
@@ -541,9 +589,9 @@ export interface SpaceSharingCoreResult {
  * seeded streams as the own simulator (so the local busy periods are the same), pinned to
  * their processor, run first come first served, generated lazily until every parallel job has
  * ended. Differences from the own simulator (README, Interpretation): every processor is held
- * until its job ends (`holdUntilEnd` in the own simulator gives the same rule for the dynamic
- * policy), interference is one rate per job, context switches are not charged
- * (`contextSwitch` is ignored).
+ * until its job ends (core has no partial release), interference is one rate per parallel job
+ * (and a local job is slowed for as long as a parallel job holds its processor), context
+ * switches are not charged (`contextSwitch` is ignored).
  *
  * Complexity: O(E log E) engine work for E events (arrivals and completions of parallel and
  * local jobs) plus O(M log M + M) per policy call, M processors.
@@ -582,6 +630,10 @@ export function simulateSpaceSharingOnCore(
   const inner = spaceSharingScheduler({
     policy: o.policy,
     alpha: o.alpha,
+    baselinePartition: o.baselinePartition,
+    executingWeight: o.executingWeight,
+    baselineSelection: o.baselineSelection,
+    seed: o.seed,
     localMachine,
   });
   // Jobs the scheduler rejects (more processors than the platform has) never complete.
@@ -599,6 +651,7 @@ export function simulateSpaceSharingOnCore(
   const model = spaceSharingExecutionModel({
     bunching: o.policy === "dynamic" ? "fitness" : "equal",
     mpl: o.mpl,
+    backgroundSharing: o.backgroundSharing,
     startup: o.startup,
     bandwidth: o.bandwidth,
     messageBytes: o.messageBytes,

@@ -4,12 +4,35 @@ import {
   adaptivePartitionSize,
   dynamicPartitionSize,
   fitnessFactors,
+  mapPartitionSize,
   selectProcessors,
   taskBunches,
 } from "./partition.js";
 
-/** The two space-sharing policies of the first paper. */
+/** The two space-sharing policies of the first paper: its dynamic policy and the baseline. */
 export type SpaceSharingPolicy = "dynamic" | "adaptive";
+
+/**
+ * The baseline's partition size: `"map"`, from every job in the system (the paper's baseline
+ * MAP/MPAP, {@link mapPartitionSize}); `"rosti"`, from the queued jobs only
+ * ({@link adaptivePartitionSize}).
+ */
+export type BaselinePartition = "map" | "rosti";
+
+/**
+ * Which processors the baseline takes (it has no rule of its own: the paper calls the classical
+ * policies "oblivious to processor selection"): `"random"` (uniform among the idle ones),
+ * `"fastest"`, or `"lowest-index"`.
+ */
+export type BaselineSelection = "random" | "fastest" | "lowest-index";
+
+/**
+ * How a processor is shared while a parallel task and a local (background) job both run on it:
+ * `"conserving"`: the task gets `1 / MPL` of the CPU and the local job the rest, so the
+ * processor delivers one CPU; `"legacy"`: the task gets `1 / MPL` and the local job runs as if
+ * alone (1 + 1/MPL CPUs, this package's reading before 2026).
+ */
+export type BackgroundSharing = "conserving" | "legacy";
 
 /** Options of {@link simulateSpaceSharing}. */
 export interface SpaceSharingOptions {
@@ -17,13 +40,18 @@ export interface SpaceSharingOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha`: the dynamic policy also runs when this many processors are in the pool. @defaultValue `2` */
   readonly alpha?: number;
-  /** Multiprogramming level (in the fitness factor, and the CPU share of a parallel task under background load is `1 / MPL`). @defaultValue `2` */
+  /**
+   * Multiprogramming level: in the fitness factor (eq. 4), and a parallel task's share of a
+   * processor it shares with a local job is `1 / MPL`. @defaultValue `2`
+   */
   readonly mpl?: number;
-  /** Background (local) load: the fraction of time each processor runs local jobs, in [0, 1). @defaultValue `0` */
+  /** Background (local) load: the fraction of time each processor would run local jobs alone, in [0, 1). @defaultValue `0` */
   readonly backgroundLoad?: number;
   /** Mean service demand of a local job, seconds. @defaultValue `2` */
   readonly backgroundMeanDemand?: number;
-  /** Context switch cost, seconds, charged twice per local job that interrupts a parallel task. @defaultValue `200e-6` */
+  /** How a processor is shared between a parallel task and a local job. @defaultValue `"conserving"` */
+  readonly backgroundSharing?: BackgroundSharing;
+  /** Context switch cost, seconds, charged twice per local job that a parallel task meets. @defaultValue `200e-6` */
   readonly contextSwitch?: number;
   /** Message startup cost, seconds. @defaultValue `50e-6` */
   readonly startup?: number;
@@ -31,15 +59,14 @@ export interface SpaceSharingOptions {
   readonly bandwidth?: number;
   /** Size of a job's data, bytes. @defaultValue the sum of `job.input` sizes, else 0 */
   readonly messageBytes?: (job: Job) => number;
-  /** Seed of the background load. @defaultValue `1` */
+  /** The baseline's partition size. @defaultValue `"map"` */
+  readonly baselinePartition?: BaselinePartition;
+  /** Weight of the executing jobs in the MAP partition size ({@link mapPartitionSize}). @defaultValue `1` */
+  readonly executingWeight?: number;
+  /** The baseline's processor selection. @defaultValue `"random"` */
+  readonly baselineSelection?: BaselineSelection;
+  /** Seed of the background load and of the baseline's random selection. @defaultValue `1` */
   readonly seed?: number;
-  /**
-   * Dynamic policy only: hold every processor of a job until the whole job ends instead of
-   * returning each one to the pool when its bunch is done (what the core-engine path,
-   * `simulateSpaceSharingOnCore`, does; used to cross-check it). The adaptive policy always
-   * holds. @defaultValue `false`
-   */
-  readonly holdUntilEnd?: boolean;
 }
 
 /** What happened to one job. */
@@ -78,12 +105,15 @@ export interface ResolvedSpaceSharingOptions {
   mpl: number;
   backgroundLoad: number;
   backgroundMeanDemand: number;
+  backgroundSharing: BackgroundSharing;
   contextSwitch: number;
   startup: number;
   bandwidth: number;
   messageBytes: (job: Job) => number;
+  baselinePartition: BaselinePartition;
+  executingWeight: number;
+  baselineSelection: BaselineSelection;
   seed: number;
-  holdUntilEnd: boolean;
 }
 
 const WHERE = "@sched/multicluster/simulateSpaceSharing";
@@ -99,20 +129,29 @@ export function resolveSpaceSharingOptions(
     mpl: o.mpl ?? 2,
     backgroundLoad: o.backgroundLoad ?? 0,
     backgroundMeanDemand: o.backgroundMeanDemand ?? 2,
+    backgroundSharing: o.backgroundSharing ?? "conserving",
     contextSwitch: o.contextSwitch ?? 200e-6,
     startup: o.startup ?? 50e-6,
     bandwidth: o.bandwidth ?? 12.5e6,
     messageBytes: o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, d) => s + d.size, 0)),
+    baselinePartition: o.baselinePartition ?? "map",
+    executingWeight: o.executingWeight ?? 1,
+    baselineSelection: o.baselineSelection ?? "random",
     seed: o.seed ?? 1,
-    holdUntilEnd: o.holdUntilEnd ?? false,
   };
-  if (r.policy !== "dynamic" && r.policy !== "adaptive") {
-    throw new InvalidInputError(
-      where,
-      "options.policy",
-      `is ${String(r.policy)}, expected "dynamic" or "adaptive"`,
-    );
-  }
+  const choice = <T extends string>(field: string, v: T, allowed: readonly T[]) => {
+    if (!allowed.includes(v)) {
+      throw new InvalidInputError(
+        where,
+        `options.${field}`,
+        `is ${JSON.stringify(v)}, expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`,
+      );
+    }
+  };
+  choice("policy", r.policy, ["dynamic", "adaptive"]);
+  choice("backgroundSharing", r.backgroundSharing, ["conserving", "legacy"]);
+  choice("baselinePartition", r.baselinePartition, ["map", "rosti"]);
+  choice("baselineSelection", r.baselineSelection, ["random", "fastest", "lowest-index"]);
   const check = (field: string, v: number, ok: boolean, expected: string) => {
     if (!Number.isFinite(v) || !ok) {
       throw new InvalidInputError(
@@ -123,7 +162,14 @@ export function resolveSpaceSharingOptions(
     }
   };
   check("alpha", r.alpha, Number.isInteger(r.alpha) && r.alpha >= 0, "an integer >= 0");
-  check("mpl", r.mpl, r.mpl >= 1, "a number >= 1");
+  check(
+    "mpl",
+    r.mpl,
+    r.backgroundSharing === "conserving" ? r.mpl > 1 : r.mpl >= 1,
+    r.backgroundSharing === "conserving"
+      ? "a number > 1 (with conserving background sharing, MPL 1 would leave a local job no CPU)"
+      : "a number >= 1",
+  );
   check(
     "backgroundLoad",
     r.backgroundLoad,
@@ -134,104 +180,158 @@ export function resolveSpaceSharingOptions(
   check("contextSwitch", r.contextSwitch, r.contextSwitch >= 0, "a number >= 0");
   check("startup", r.startup, r.startup >= 0, "a number >= 0");
   check("bandwidth", r.bandwidth, r.bandwidth > 0, "a number > 0");
+  check("executingWeight", r.executingWeight, r.executingWeight >= 0, "a number >= 0");
+  check("seed", r.seed, Number.isSafeInteger(r.seed), "an integer");
   return r;
 }
 
+/** A parallel task's CPU share and a local job's, while both run on a processor. */
+export function sharesOf(o: { mpl: number; backgroundSharing: BackgroundSharing }): {
+  task: number;
+  local: number;
+} {
+  const task = 1 / o.mpl;
+  return { task, local: o.backgroundSharing === "conserving" ? 1 - task : 1 };
+}
+
 /**
- * The local (background) jobs of one processor: Poisson arrivals of rate `load / mean`,
- * exponential demands of mean `mean`, served first come first served; busy intervals are
- * generated lazily from a per-processor random stream (`background/p<index>` of the seed).
+ * The work of a job, seconds at the reference speed: `runtime * cores` (a moldable job's
+ * `runtime` is its time on its minimum `cores`, usually one processor), split over its
+ * `max(maxParallelism (else cores), k)` tasks on k processors.
  */
-class LocalLoad {
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
-  private nextArrival: number;
-  private readonly rng: Random;
+export function jobWork(job: Job, platform: Platform): number {
+  return job.runtime * job.cores * benchmarkOf(job, platform);
+}
+
+const EPS = 1e-12;
+
+/**
+ * The local (background) jobs of one processor and how the processor is shared: arrivals
+ * separated by `gap()`, demands `demand()` (drawn lazily, in the order gap, then per arrival
+ * its demand and the next gap), served first come first served; only their total backlog
+ * matters. Alone the backlog drains at rate 1; while a parallel task runs there it drains at the
+ * local share and the task advances at the task share ({@link sharesOf}). The state only moves
+ * forward in time. Internal (exported for the tests).
+ */
+export class LocalLoad {
+  private readonly arrivals: number[] = [];
+  private readonly demands: number[] = [];
+  private next = 0;
+  private t = 0;
+  private backlog = 0;
+  private draw: number;
 
   constructor(
-    rng: Random,
-    private readonly load: number,
-    private readonly mean: number,
+    private readonly gap: () => number,
+    private readonly demand: () => number,
   ) {
-    this.rng = rng;
-    this.nextArrival = load > 0 ? this.rng.exponential(mean / load) : Number.POSITIVE_INFINITY;
+    this.draw = gap();
   }
 
-  /** Generates intervals until one ends after `t` (or none will). */
-  cover(t: number): void {
-    while (
-      this.nextArrival <= t ||
-      (this.ends.length > 0 &&
-        this.ends[this.ends.length - 1]! <= t &&
-        this.nextArrival < Number.POSITIVE_INFINITY)
-    ) {
-      const a = this.nextArrival;
-      const d = this.rng.exponential(this.mean);
-      const last = this.ends.length - 1;
-      if (last >= 0 && this.ends[last]! >= a) this.ends[last] = this.ends[last]! + d;
-      else {
-        this.starts.push(a);
-        this.ends.push(a + d);
-      }
-      this.nextArrival = a + this.rng.exponential(this.mean / this.load);
+  /** Poisson arrivals of rate `load / mean`, exponential demands of mean `mean`, from `rng`. */
+  static poisson(rng: Random, load: number, mean: number): LocalLoad {
+    return new LocalLoad(
+      () => (load > 0 ? rng.exponential(mean / load) : Number.POSITIVE_INFINITY),
+      () => rng.exponential(mean),
+    );
+  }
+
+  /** The arrival at index `i` (drawn on demand), Infinity when there are none. */
+  private arrival(i: number): number {
+    while (this.arrivals.length <= i && Number.isFinite(this.draw)) {
+      this.arrivals.push(this.draw);
+      this.demands.push(this.demand());
+      this.draw += this.gap();
     }
+    return i < this.arrivals.length ? this.arrivals[i]! : Number.POSITIVE_INFINITY;
   }
 
-  /** Index of the first interval ending after `t`. */
-  private after(t: number): number {
-    this.cover(t);
-    let lo = 0;
-    let hi = this.ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.ends[mid]! <= t) lo = mid + 1;
-      else hi = mid;
+  /** Moves the state to `to`, the processor running local jobs only. */
+  private alone(to: number): void {
+    if (to <= this.t) return;
+    for (let a = this.arrival(this.next); a <= to; a = this.arrival(this.next)) {
+      this.backlog = Math.max(0, this.backlog - (a - this.t));
+      this.t = a;
+      this.backlog += this.demands[this.next]!;
+      this.next++;
     }
-    return lo;
+    this.backlog = Math.max(0, this.backlog - (to - this.t));
+    this.t = to;
   }
 
-  busy(t: number): boolean {
-    const i = this.after(t);
-    return i < this.starts.length && this.starts[i]! <= t;
+  /** Whether a local job runs at `now`. */
+  busy(now: number): boolean {
+    this.alone(now);
+    return this.backlog > EPS;
   }
 
-  /** End of the busy interval in progress at `t` or the next one, Infinity if none. */
-  nextEnd(t: number): number {
-    const i = this.after(t);
-    return i < this.ends.length ? this.ends[i]! : Number.POSITIVE_INFINITY;
+  /** End of the local busy period in progress at `now`, else of the next one (Infinity if none). */
+  nextEnd(now: number): number {
+    this.alone(now);
+    let i = this.next;
+    let end: number;
+    if (this.backlog > EPS) end = now + this.backlog;
+    else {
+      const a = this.arrival(i);
+      if (!Number.isFinite(a)) return a;
+      end = a + this.demands[i]!;
+      i++;
+    }
+    for (let a = this.arrival(i); a <= end; a = this.arrival(i)) {
+      end += this.demands[i]!;
+      i++;
+    }
+    return end;
   }
 
   /**
-   * When `work` CPU-seconds started at `t0` are done: full speed outside local jobs, `share`
-   * inside them, plus `switchCost` of extra work per local job met.
+   * Runs a parallel task of `work` CPU-seconds (at this processor's speed) from `t0` with the
+   * given shares, charging `switchCost` more work per local job it meets; returns when it ends
+   * and leaves the state there.
    */
-  finish(t0: number, work: number, share: number, switchCost: number): number {
+  runTask(t0: number, work: number, shares: { task: number; local: number }, switchCost: number) {
+    this.alone(t0);
+    let left = work + (this.backlog > EPS ? switchCost : 0);
     let t = t0;
-    let left = work;
-    let i = this.after(t);
     for (;;) {
-      this.cover(t);
-      const s = i < this.starts.length ? this.starts[i]! : Number.POSITIVE_INFINITY;
-      if (t < s) {
-        if (t + left <= s) return t + left;
-        left -= s - t;
-        t = s;
+      const a = this.arrival(this.next);
+      if (this.backlog > EPS) {
+        const taskEnd = t + left / shares.task;
+        const drained =
+          shares.local > 0 ? t + this.backlog / shares.local : Number.POSITIVE_INFINITY;
+        const until = Math.min(taskEnd, drained, a);
+        left -= (until - t) * shares.task;
+        this.backlog = Math.max(0, this.backlog - (until - t) * shares.local);
+        t = until;
+        if (until === taskEnd) break;
+        if (until === a) {
+          this.backlog += this.demands[this.next]!;
+          this.next++;
+          left += switchCost;
+        }
+      } else {
+        if (t + left <= a) {
+          t += left;
+          break;
+        }
+        left -= a - t;
+        t = a;
+        this.backlog += this.demands[this.next]!;
+        this.next++;
+        left += switchCost;
       }
-      left += switchCost;
-      const e = this.ends[i]!;
-      if (t + left / share <= e) return t + left / share;
-      left -= (e - t) * share;
-      t = e;
-      i++;
     }
+    this.t = t;
+    return t;
   }
 }
 
 /**
- * Simulates moldable jobs (`job.maxParallelism` tasks, default `job.cores`; `job.runtime` is the
- * total service demand at the reference speed, split evenly over the tasks) on a multi-cluster
+ * Simulates moldable jobs (`job.maxParallelism` tasks, default `job.cores`; the work,
+ * `runtime * cores` at the reference speed, split evenly over the tasks) on a multi-cluster
  * platform under the dynamic space-sharing policy or the adaptive partitioning baseline (first
- * paper, section 2.2; see the README's Interpretation for every rule). One processor per core.
+ * paper, section 2.2 and its baseline [2]; see the README's Interpretation for every rule). One
+ * processor per core.
  *
  * Dynamic: runs on every arrival and departure and whenever the pool (processors running
  * neither a parallel task nor a local job) grows while jobs wait; head of the queue first,
@@ -240,16 +340,17 @@ class LocalLoad {
  * {@link selectProcessors}; tasks folded by fitness factor ({@link taskBunches}); each
  * processor returns to the pool as soon as its bunch is done.
  * Adaptive: runs on arrivals and departures (and, so that no job starves, at the end of a local
- * job while no parallel job runs); target `min(maxParallelism,
- * adaptivePartitionSize(P, queued))`; the head waits until that many processors are idle;
- * lowest-index processors, equal bunches; all are held until the job ends.
+ * job while no parallel job runs); target `min(maxParallelism, size)`, the size by
+ * `baselinePartition` from all `P` processors; the head waits until that many processors are
+ * idle; processors by `baselineSelection`, equal bunches; all held until the job ends.
  *
  * A job's time on its partition: the scatter of its data from the first processor
  * (`(k - 1) * (startup + size / k / bandwidth)`, plus the link latency of both clusters for each
- * message that leaves the cluster), then each processor computes its bunch at its speed, at
- * `1 / MPL` of the CPU while a local job runs, paying two context switches per local job met.
+ * message that leaves the cluster), then each processor computes its bunch at its speed, shared
+ * with the local jobs it meets as `backgroundSharing` says, paying two context switches per
+ * local job met.
  *
- * Complexity: O(decisions * P log P + background intervals).
+ * Complexity: O(decisions * P log P + local jobs).
  *
  * @throws InvalidInputError for invalid options or jobs not sorted by submit.
  *
@@ -263,6 +364,20 @@ export function simulateSpaceSharing(
   jobs: readonly Job[],
   platform: Platform,
   options: SpaceSharingOptions = {},
+): SpaceSharingResult {
+  return simulateOwn(jobs, platform, options, false);
+}
+
+/**
+ * {@link simulateSpaceSharing}, or, with `holdUntilEnd`, the dynamic policy holding every
+ * processor of a job until the whole job ends (the core-engine path's rule; only its
+ * cross-check test uses it). Internal.
+ */
+export function simulateOwn(
+  jobs: readonly Job[],
+  platform: Platform,
+  options: SpaceSharingOptions,
+  holdUntilEnd: boolean,
 ): SpaceSharingResult {
   const o = resolveSpaceSharingOptions(options);
   for (let i = 1; i < jobs.length; i++) {
@@ -279,17 +394,17 @@ export function simulateSpaceSharing(
   const P = processorMachine.length;
   const speeds = processorMachine.map((m) => platform.machines[m]!.speed);
   const ff = fitnessFactors(speeds, o.mpl);
-  const local = processorMachine.map(
-    (_, p) =>
-      new LocalLoad(
-        new Random(o.seed, `background/p${p}`),
-        o.backgroundLoad,
-        o.backgroundMeanDemand,
-      ),
+  const local = processorMachine.map((_, p) =>
+    LocalLoad.poisson(
+      new Random(o.seed, `background/p${p}`),
+      o.backgroundLoad,
+      o.backgroundMeanDemand,
+    ),
   );
+  const pick = new Random(o.seed, "baseline/selection");
   const busyUntil = new Float64Array(P); // parallel task on p until then (0 = free)
   const holding = new Uint8Array(P);
-  const share = 1 / o.mpl;
+  const shares = sharesOf(o);
   const switchCost = 2 * o.contextSwitch;
 
   interface Running {
@@ -325,22 +440,22 @@ export function simulateSpaceSharing(
         comm += latencyOf(processors[i]!) + latencyOf(processors[0]!);
       }
     }
-    const perTask = (job.runtime * benchmarkOf(job, platform)) / tasks;
+    const perTask = jobWork(job, platform) / tasks;
     const release: number[] = [];
     let end = now;
     for (let i = 0; i < k; i++) {
       const p = processors[i]!;
-      const done = local[p]!.finish(
+      const done = local[p]!.runTask(
         now + comm,
         (bunches[i]! * perTask) / speeds[p]!,
-        share,
+        shares,
         switchCost,
       );
       release.push(done);
       end = Math.max(end, done);
     }
     for (let i = 0; i < k; i++) {
-      if (o.policy === "adaptive" || o.holdUntilEnd) release[i] = end;
+      if (o.policy === "adaptive" || holdUntilEnd) release[i] = end;
       busyUntil[processors[i]!] = release[i]!;
       holding[processors[i]!] = 1;
     }
@@ -359,6 +474,11 @@ export function simulateSpaceSharing(
     return { a, n };
   };
 
+  const baselineSize = (queued: number) =>
+    o.baselinePartition === "map"
+      ? mapPartitionSize(P, queued, running.length, o.executingWeight)
+      : adaptivePartitionSize(P, queued);
+
   const runPolicy = (now: number) => {
     decisions++;
     while (queue.length > 0) {
@@ -376,10 +496,9 @@ export function simulateSpaceSharing(
           now,
         );
       } else {
-        const target = Math.min(maxPar, adaptivePartitionSize(P, queue.length - 1));
+        const target = Math.min(maxPar, baselineSize(queue.length - 1));
         if (n < target) return;
-        const chosen: number[] = [];
-        for (let p = 0; p < P && chosen.length < target; p++) if (a[p]) chosen.push(p);
+        const chosen = chooseBaseline(a, speeds, target, o.baselineSelection, pick);
         start(job, chosen, new Float64Array(chosen.length).fill(1), now);
       }
       queue.shift();
@@ -453,4 +572,33 @@ export function simulateSpaceSharing(
     makespan,
     decisions,
   };
+}
+
+/**
+ * The baseline's `count` processors among the available ones (`available[p]` 1): uniformly at
+ * random (a partial Fisher-Yates shuffle of the available ones, in index order, drawing from
+ * `random`), the fastest (ties: lower index), or the lowest-index ones; returned in ascending
+ * index order (the first is the job's root). Internal, shared with the core path.
+ *
+ * Complexity: O(P log P).
+ */
+export function chooseBaseline(
+  available: ArrayLike<number>,
+  speeds: ArrayLike<number>,
+  count: number,
+  selection: BaselineSelection,
+  random: Random,
+): number[] {
+  const free: number[] = [];
+  for (let p = 0; p < available.length; p++) if (available[p]) free.push(p);
+  if (selection === "fastest") free.sort((a, b) => speeds[b]! - speeds[a]! || a - b);
+  else if (selection === "random") {
+    for (let i = 0; i < count && i < free.length - 1; i++) {
+      const k = random.integer(i, free.length - 1);
+      const x = free[i]!;
+      free[i] = free[k]!;
+      free[k] = x;
+    }
+  }
+  return free.slice(0, count).sort((a, b) => a - b);
 }

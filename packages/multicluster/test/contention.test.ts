@@ -10,7 +10,7 @@ import { arbJobs } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
-import { oasExecutionModel } from "../src/execution.js";
+import { contentionDelays, oasExecutionModel } from "../src/execution.js";
 import { linkLoadViolations, oasHeuristic } from "../src/oas-heuristics.js";
 import { multiClusterPlatform } from "../src/platform.js";
 
@@ -58,6 +58,10 @@ describe("oasExecutionModel: contention between running jobs (eq. 5-7 over the r
     expect(trace.records[0]!.end).toBeCloseTo(115, 9);
     // Job 2: 65 s at ct 1.3 = half its work by 115, then alone: 50 s -> 165.
     expect(trace.records[1]!.end).toBeCloseTo(165, 9);
+    // both ran 115 s where 100 s alone: stretched by 1.15
+    const delays = contentionDelays(trace, { profile });
+    expect(delays.map((d) => d.jobId)).toEqual([1, 2]);
+    for (const d of delays) expect(d.stretch).toBeCloseTo(1.15, 9);
     expect(checkSchedule(trace, { executionModel: model })).toEqual([]);
     // The overload is visible to the link checker.
     expect(linkLoadViolations(trace, profile).length).toBeGreaterThan(0);

@@ -1,10 +1,13 @@
-import { createJob, type Job } from "@sched/core";
+import { createJob, type Job, LimitExceededError } from "@sched/core";
+import { oasWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
-import { buildOasModel, canonicalResources, identicalGroups, solveOas } from "../src/mip.js";
+import { buildOasModel, type OasFormulation, oasSlotDefaults, solveOas } from "../src/mip.js";
+import { canonicalResources, identicalGroups } from "../src/mip-resources.js";
 import { bruteForceOas } from "../src/oas-brute.js";
 import { checkOasSchedule } from "../src/oas-check.js";
+import { OAS_RULES, ruleOrder } from "../src/oas-heuristics.js";
 import { allocationOf, oasInstance } from "../src/oas-instance.js";
 import { slottedListSchedule } from "../src/oas-slotted.js";
 import { multiClusterPlatform } from "../src/platform.js";
@@ -20,10 +23,12 @@ beforeAll(async () => {
   await loadSolver();
 });
 
-describe("solveOas: hand-worked instances", () => {
+const FORMULATIONS: readonly OasFormulation[] = ["configurations", "resources"];
+
+describe.each(FORMULATIONS)("solveOas (%s): hand-worked instances", (formulation) => {
   it("puts a lone job on the fastest nodes", async () => {
     const jobs = [createJob({ id: 7, submit: 0, runtime: 100, cores: 2 })];
-    const r = await solveOas(jobs, paper, { eta: 50, theta: 8 });
+    const r = await solveOas(jobs, paper, { eta: 50, theta: 8, formulation });
     expect(r.status).toBe("optimal");
     expect(r.makespanSlots).toBe(2);
     expect(r.makespan).toBe(100);
@@ -37,7 +42,7 @@ describe("solveOas: hand-worked instances", () => {
     // 4-task jobs of 100 s: on {c0, c1} each takes 100/0.75 = 133.3 s = 3 slots of 50 s
     // side by side: one on c0+c1 (3 slots), the other on c1? no: 6 nodes, 8 tasks: they must queue
     const jobs = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 100, cores: 4 }));
-    const r = await solveOas(jobs, paper, { eta: 50, theta: 7 });
+    const r = await solveOas(jobs, paper, { eta: 50, theta: 7, formulation });
     expect(r.status).toBe("optimal");
     // best: both on c0+c1, one after the other: 3 + 3 slots
     expect(r.makespanSlots).toBe(6);
@@ -47,48 +52,137 @@ describe("solveOas: hand-worked instances", () => {
     // ptbw 200e6: a 1/1 split uses 200e6 > 125e6 on both links: the 2-task jobs cannot be split
     const jobs = [1, 2, 3, 4].map((id) => createJob({ id, submit: 0, runtime: 100, cores: 2 }));
     const profile = (): OasProfile => ({ sigma: 0.5, ptbw: 200e6 });
-    const r = await solveOas(jobs, paper, { eta: 100, profile });
+    const r = await solveOas(jobs, paper, { eta: 100, profile, formulation });
     expect(r.status).toBe("optimal");
     for (const a of r.schedule) {
       const clusters = new Set(a.allocation.map((p) => paper.machines[p.machine]!.cluster));
       expect(clusters.size).toBe(1);
     }
     expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 100, profile })).toEqual([]);
-    const short = await solveOas(jobs, paper, { eta: 100, theta: 1, profile });
+    const short = await solveOas(jobs, paper, { eta: 100, theta: 1, profile, formulation });
     expect(short.status).toBe("infeasible");
     expect(short.message).toMatch(/raise options.theta/);
     expect(short.schedule).toEqual([]);
   });
-  it("reports a time-limited solve honestly", async () => {
-    const jobs = Array.from({ length: 6 }, (_, i) =>
+  it("is deterministic: the same inputs give the same status, schedule, bound and nodes", async () => {
+    const jobs = Array.from({ length: 3 }, (_, i) =>
       createJob({ id: i, submit: 0, runtime: 40 + 17 * i, cores: 1 + (i % 4) }),
     );
-    const r = await solveOas(jobs, paper, { eta: 10, timeLimit: 0.05 });
-    expect(["optimal", "feasible", "timeout"]).toContain(r.status);
-    if (r.status === "feasible") {
-      expect(r.gap).toBeGreaterThanOrEqual(0);
-      expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 10 })).toEqual([]);
-    }
-    if (r.status === "timeout") expect(r.schedule).toEqual([]);
+    const a = await solveOas(jobs, paper, { eta: 40, formulation });
+    const b = await solveOas(jobs, paper, { eta: 40, formulation });
+    expect(a.status).toBe("optimal");
+    expect([b.status, b.makespanSlots, b.bound, b.nodes, b.schedule]).toEqual([
+      a.status,
+      a.makespanSlots,
+      a.bound,
+      a.nodes,
+      a.schedule,
+    ]);
+    expect(a.solveCpuMs).toBeGreaterThanOrEqual(0);
   });
-  it("starts from the best heuristic list schedule and never returns worse", async () => {
+  it("with a warm start, starts from the best list schedule and never returns worse", async () => {
     const jobs = [3, 1, 2].map((id) => createJob({ id, submit: 0, runtime: 30 * id, cores: id }));
-    const r = await solveOas(jobs, paper, { eta: 30, theta: 8 });
+    const r = await solveOas(jobs, paper, { eta: 30, theta: 8, warmStart: true, formulation });
     expect(r.status).toBe("optimal");
     expect(r.warmStartSlots).not.toBeNull();
+    expect(r.warmStartSource).toMatch(/^list (FCFS|SJF|BJF|FPFS|SPT|LPT)$/);
     expect(r.makespanSlots!).toBeLessThanOrEqual(r.warmStartSlots!);
-    const off = await solveOas(jobs, paper, { eta: 30, theta: 8, warmStart: false });
+    const off = await solveOas(jobs, paper, { eta: 30, theta: 8, formulation });
     expect(off.warmStartSlots).toBeNull();
     expect(off.makespanSlots).toBe(r.makespanSlots);
   });
+});
+
+describe("solveOas and buildOasModel: options", () => {
+  it("reports a solve stopped by its budget honestly (gap from the bound, schedule valid)", async () => {
+    const w = oasWorkload({ workload: "WL-1" });
+    const profile = (j: Job): OasProfile => ({
+      sigma: w.bsp[j.id]!.sigma,
+      ptbw: w.bsp[j.id]!.perTaskBandwidth,
+    });
+    // a wall-clock limit far too short to prove 8 jobs in 60 s slots: any outcome is honest
+    const r = await solveOas(w.jobs, w.platform, { eta: 60, profile, timeLimit: 0.2 });
+    expect(["optimal", "feasible", "unsolved"]).toContain(r.status);
+    if (r.status === "feasible") {
+      expect(r.gap).toBeGreaterThan(0);
+      expect(r.bound!).toBeLessThan(r.makespanSlots!);
+      expect(r.message).toMatch(/stopped by the budget \(100000 nodes or 0.2 s\) with a gap of/);
+    }
+    if (r.status === "unsolved") expect(r.schedule).toEqual([]);
+    else expect(checkOasSchedule(w.jobs, w.platform, r.schedule, { eta: 60, profile })).toEqual([]);
+  });
   it("counts the model's variables and rejects bad options", () => {
     const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
-    const m = buildOasModel(jobs, paper, { eta: 5, theta: 3 });
+    const m = buildOasModel(jobs, paper, { eta: 5, theta: 3, formulation: "resources" });
     // z: 6, y: 3, w: 3 (x is continuous; no bandwidth binaries for a one-task job)
     expect(m.binaries).toBe(6 + 3 + 3);
     expect(m.lp).toContain("Minimize");
+    // configurations: one per cluster (the job's one task): 2 slots at speed 1 (starts 0, 1),
+    // 3 at 0.75 (start 0), 4 at 0.5 (beyond theta: none)
+    const c = buildOasModel(jobs, paper, { eta: 5, theta: 3 });
+    expect([c.formulation, c.binaries]).toEqual(["configurations", 2 + 1]);
+    expect(c.lp).toContain("General\n cmax");
     expect(() => buildOasModel(jobs, paper, { eta: 0 })).toThrow(/options.eta is 0/);
     expect(() => buildOasModel(jobs, paper, { theta: 1.5 })).toThrow(/options.theta/);
+    expect(() =>
+      // @ts-expect-error: an unknown formulation on purpose
+      buildOasModel(jobs, paper, { formulation: "time" }),
+    ).toThrow(/options.formulation is "time"/);
+  });
+  it("rejects a bad budget, naming the option", async () => {
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    await expect(solveOas(jobs, paper, { maxNodes: 0 })).rejects.toThrow(/options.maxNodes is 0/);
+    await expect(solveOas(jobs, paper, { timeLimit: 0 })).rejects.toThrow(/options.timeLimit is 0/);
+    await expect(solveOas(jobs, paper, { relativeGap: -1 })).rejects.toThrow(
+      /options.relativeGap is -1/,
+    );
+  });
+  it("the default horizon is the best slotted list schedule's makespan", () => {
+    const jobs = Array.from({ length: 5 }, (_, i) =>
+      createJob({ id: i, submit: 0, runtime: 50 + 31 * i, cores: 1 + ((i * 2) % 5) }),
+    );
+    const profile = (): OasProfile => ({ sigma: 0.7, ptbw: 20e6 });
+    const { eta, theta } = oasSlotDefaults(jobs, paper, { profile });
+    const spans = OAS_RULES.map((rule) => {
+      const s = slottedListSchedule(jobs, paper, ruleOrder(rule, jobs), {
+        eta,
+        theta: 1000,
+        profile,
+      });
+      return s!.reduce((m, a) => Math.max(m, a.startSlot + a.slots), 0);
+    });
+    expect(theta).toBe(Math.min(...spans));
+  });
+  it("a job that saturates a link alone is infeasible with links, placed without them", async () => {
+    // 3 tasks need 2 clusters; 200 MB/s per task saturates any split
+    const jobs = [createJob({ id: 4, submit: 0, runtime: 50, cores: 3 })];
+    const profile = (): OasProfile => ({ sigma: 0.5, ptbw: 200e6 });
+    for (const formulation of FORMULATIONS) {
+      const r = await solveOas(jobs, paper, { eta: 50, theta: 4, profile, formulation });
+      expect(r.status).toBe("infeasible");
+      const blind = await solveOas(jobs, paper, {
+        eta: 50,
+        theta: 4,
+        profile,
+        formulation,
+        links: false,
+      });
+      expect(blind.status).toBe("optimal");
+      // split over two or three clusters, 2 slots: every link it uses over 125 MB/s in both
+      const bad = checkOasSchedule(jobs, paper, blind.schedule, { eta: 50, profile });
+      expect(bad.length).toBeGreaterThanOrEqual(4);
+      for (const m of bad) expect(m).toMatch(/^link \d slot [01]: .* > 125000000 \(22\)$/);
+    }
+  });
+  it("stops a configuration build that would explode, naming the way out", () => {
+    const wide = multiClusterPlatform(Array.from({ length: 8 }, () => ({ nodes: 8 })));
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 30 })];
+    expect(() => buildOasModel(jobs, wide, { eta: 10, theta: 2, maxConfigurations: 1000 })).toThrow(
+      LimitExceededError,
+    );
+    expect(() => buildOasModel(jobs, wide, { eta: 10, theta: 2, maxConfigurations: 1000 })).toThrow(
+      /job 1 has \d+ configurations .* use formulation "resources"/,
+    );
   });
 });
 
@@ -125,29 +219,32 @@ describe("solveOas against brute force", () => {
         const eta = 20;
         const theta = 10;
         const brute = bruteForceOas(jobs, platform, { eta, theta, profile });
-        const r = await solveOas(jobs, platform, {
-          eta,
-          theta,
-          profile,
-          timeLimit: 20,
-          warmStart: false,
-        });
-        if (brute.makespanSlots === null) {
-          expect(r.status).toBe("infeasible");
-          return;
+        for (const formulation of FORMULATIONS) {
+          const r = await solveOas(jobs, platform, { eta, theta, profile, formulation });
+          if (brute.makespanSlots === null) {
+            expect(r.status).toBe("infeasible");
+            continue;
+          }
+          expect(r.status).toBe("optimal");
+          expect(r.makespanSlots).toBe(brute.makespanSlots);
+          expect(checkOasSchedule(jobs, platform, r.schedule, { eta, theta, profile })).toEqual([]);
+          // With the warm start, the horizon shrunk to it (and, for the resource form, the
+          // symmetry rows): the same optimum, theta = the warm start's slots.
+          const warm = await solveOas(jobs, platform, {
+            eta,
+            theta,
+            profile,
+            formulation,
+            warmStart: true,
+          });
+          expect(warm.status).toBe("optimal");
+          expect(warm.makespanSlots).toBe(brute.makespanSlots);
+          expect(warm.theta).toBe(Math.min(theta, warm.warmStartSlots!));
+          expect(checkOasSchedule(jobs, platform, warm.schedule, { eta, theta, profile })).toEqual(
+            [],
+          );
         }
-        expect(r.status).toBe("optimal");
-        expect(r.makespanSlots).toBe(brute.makespanSlots);
-        // With the warm start, the horizon shrunk to it and symmetry breaking (defaults): the
-        // same optimum, never worse than the warm start, and theta = the warm start's slots.
-        const warm = await solveOas(jobs, platform, { eta, theta, profile, timeLimit: 20 });
-        expect(warm.status).toBe("optimal");
-        expect(warm.makespanSlots).toBe(brute.makespanSlots);
-        expect(warm.theta).toBe(Math.min(theta, warm.warmStartSlots!));
-        expect(checkOasSchedule(jobs, platform, warm.schedule, { eta, theta, profile })).toEqual(
-          [],
-        );
-        expect(checkOasSchedule(jobs, platform, r.schedule, { eta, theta, profile })).toEqual([]);
+        if (brute.makespanSlots === null) return;
         expect(checkOasSchedule(jobs, platform, brute.schedule!, { eta, theta, profile })).toEqual(
           [],
         );
@@ -155,6 +252,44 @@ describe("solveOas against brute force", () => {
       { numRuns: 25 },
     );
   }, 60_000);
+
+  it("the two formulations agree on larger instances (same optimum, both schedules valid)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            runtime: fc.integer({ min: 20, max: 150 }),
+            cores: fc.integer({ min: 1, max: 6 }),
+            sigma: fc.constantFrom(0.5, 0.8, 1),
+            ptbw: fc.constantFrom(0, 30e6, 70e6),
+          }),
+          { minLength: 3, maxLength: 4 },
+        ),
+        async (specs) => {
+          const jobs = specs.map((j, i) =>
+            createJob({ id: i, submit: 0, runtime: j.runtime, cores: j.cores }),
+          );
+          const profile = (job: Job): OasProfile => ({
+            sigma: specs[job.id]!.sigma,
+            ptbw: specs[job.id]!.ptbw,
+          });
+          const eta = 60;
+          const [c, r] = await Promise.all(
+            FORMULATIONS.map((formulation) => solveOas(jobs, paper, { eta, profile, formulation })),
+          );
+          expect(c!.theta).toBe(r!.theta);
+          expect(c!.status).toBe(r!.status);
+          expect(c!.makespanSlots).toBe(r!.makespanSlots);
+          for (const x of [c!, r!]) {
+            if (x.status === "optimal") {
+              expect(checkOasSchedule(jobs, paper, x.schedule, { eta, profile })).toEqual([]);
+            }
+          }
+        },
+      ),
+      { numRuns: 10 },
+    );
+  }, 120_000);
 });
 
 describe("symmetry breaking and warm starts", () => {
@@ -212,16 +347,24 @@ describe("symmetry breaking and warm starts", () => {
     ]);
   });
 
-  it("HiGHS accepts the (relabelled) warm start: a short solve never returns worse than it", async () => {
-    const jobs = Array.from({ length: 8 }, (_, i) =>
+  it("HiGHS accepts the (relabelled) warm start: a one-node solve never returns worse than it", async () => {
+    const jobs = Array.from({ length: 6 }, (_, i) =>
       createJob({ id: i, submit: 0, runtime: 40 + 23 * i, cores: 1 + (i % 4) }),
     );
     const profile = (): OasProfile => ({ sigma: 0.6, ptbw: 30e6 });
-    const r = await solveOas(jobs, paper, { eta: 40, timeLimit: 0.5, profile });
-    expect(["optimal", "feasible"]).toContain(r.status);
-    expect(r.warmStart).not.toBeNull();
-    expect(r.makespanSlots!).toBeLessThanOrEqual(r.warmStartSlots!);
-    expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 40, profile })).toEqual([]);
+    for (const formulation of FORMULATIONS) {
+      const r = await solveOas(jobs, paper, {
+        eta: 60,
+        maxNodes: 1,
+        profile,
+        formulation,
+        warmStart: true,
+      });
+      expect(["optimal", "feasible"]).toContain(r.status);
+      expect(r.warmStart).not.toBeNull();
+      expect(r.makespanSlots!).toBeLessThanOrEqual(r.warmStartSlots!);
+      expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 60, profile })).toEqual([]);
+    }
   });
 
   it("takes incumbents, and names an infeasible one", async () => {
@@ -254,8 +397,8 @@ describe("symmetry breaking and warm starts", () => {
     expect(r.status).toBe("optimal");
     expect(r.makespanSlots!).toBeLessThanOrEqual(4);
     const clash = [serial[0]!, { ...serial[1]!, startSlot: 1 }];
-    await expect(solveOas(jobs, paper, { eta: 30, incumbents: [clash] })).rejects.toThrow(
-      /options.incumbents\[0\] is not feasible/,
-    );
+    await expect(
+      solveOas(jobs, paper, { eta: 30, incumbents: [clash], warmStart: true }),
+    ).rejects.toThrow(/options.incumbents\[0\] is not feasible/);
   });
 });

@@ -1,8 +1,9 @@
 import { checkSchedule, computeMetrics, createJob, type Job, simulate } from "@sched/core";
 import { schedulerSpecs } from "@sched/core/testing";
+import { oasWorkload } from "@sched/workload";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
-import { oasExecutionModel } from "../src/execution.js";
+import { contentionDelays, oasExecutionModel } from "../src/execution.js";
 import { solveOas } from "../src/mip.js";
 import { bruteForceOas } from "../src/oas-brute.js";
 import { checkOasSchedule } from "../src/oas-check.js";
@@ -29,7 +30,8 @@ for (const rule of OAS_RULES) {
     numRuns: 12,
   });
 }
-// The same contract under the contention-aware cost model (core's rate-based engine path).
+// The same contract under the contention-aware cost model (core's rate-based engine path),
+// link-aware and link-blind.
 {
   const profile = (job: Job): OasProfile => ({ sigma: 0.5, ptbw: 1e6 * (1 + (job.id % 50)) });
   schedulerSpecs("oas FPFS, contention model", () => oasHeuristic("FPFS", { profile }), {
@@ -37,6 +39,15 @@ for (const rule of OAS_RULES) {
     executionModel: oasExecutionModel({ profile }),
     numRuns: 12,
   });
+  schedulerSpecs(
+    "oas FCFS link-blind, contention model",
+    () => oasHeuristic("FCFS", { profile, links: false }),
+    {
+      jobsOptions: { licenses: false },
+      executionModel: oasExecutionModel({ profile }),
+      numRuns: 12,
+    },
+  );
 }
 
 const jobs = [
@@ -101,6 +112,28 @@ describe("oasHeuristic", () => {
     );
     expect(trace.records[0]!.outcome).toBe("rejected");
   });
+  it("link-blind: co-allocates without looking at links, so contention slows the jobs that share one", () => {
+    // 70 MB/s per task: any split 3-task job puts >= 70 MB/s on each link it uses; two of
+    // them sharing a cluster saturate its 125 MB/s link
+    const heavy = (): OasProfile => ({ sigma: 0.5, ptbw: 70e6 });
+    const executionModel = oasExecutionModel({ profile: heavy });
+    const two = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 100, cores: 3 }));
+    const blind = simulate(two, paper, oasHeuristic("FCFS", { profile: heavy, links: false }), {
+      executionModel,
+    });
+    const aware = simulate(two, paper, oasHeuristic("FCFS", { profile: heavy }), {
+      executionModel,
+    });
+    expect(blind.records.map((r) => r.intervals[0]!.start)).toEqual([0, 0]);
+    expect(linkLoadViolations(blind, heavy).length).toBeGreaterThan(0);
+    expect(contentionDelays(blind, { profile: heavy }).map((d) => d.jobId)).toEqual([1, 2]);
+    expect(checkSchedule(blind, { executionModel })).toEqual([]);
+    // link-aware: the second waits for the first, nothing is slowed
+    expect(aware.records[1]!.intervals[0]!.start).toBeGreaterThan(0);
+    expect(linkLoadViolations(aware, heavy)).toEqual([]);
+    expect(contentionDelays(aware, { profile: heavy })).toEqual([]);
+    expect(oasHeuristic("SPT", { links: false }).name).toBe("oas-spt-link-blind");
+  });
   it("linkLoadViolations reports an overloaded link", () => {
     const split = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
     const planned = simulate(
@@ -140,7 +173,7 @@ describe("the MIP's plan in the core engine", () => {
     });
     const eta = 40;
     const three = jobs.slice(1);
-    const r = await solveOas(three, paper, { eta, theta: 6, profile, timeLimit: 30 });
+    const r = await solveOas(three, paper, { eta, theta: 6, profile });
     expect(r.status).toBe("optimal");
     expect(checkOasSchedule(three, paper, r.schedule, { eta, theta: 6, profile })).toEqual([]);
     // The engine charges contention (eq. 5-7 over the running set); the MIP forbids
@@ -171,6 +204,32 @@ describe("the MIP's plan in the core engine", () => {
       expect(trace.records.find((x) => x.job.id === a.jobId)!.intervals[0]!.start).toBe(
         a.startSlot * eta,
       );
+    }
+  }, 60_000);
+  it("the compacted plan keeps the MIP's order per machine, saturates no link and ends no later", async () => {
+    const w = oasWorkload({ workload: "WL-4", jobs: 4, seed: 1 });
+    const profile = (j: Job): OasProfile => ({
+      sigma: w.bsp[j.id]!.sigma,
+      ptbw: w.bsp[j.id]!.perTaskBandwidth,
+    });
+    const r = await solveOas(w.jobs, w.platform, { eta: 100, profile });
+    expect(r.status).toBe("optimal");
+    const executionModel = oasExecutionModel({ profile });
+    const trace = simulate(
+      w.jobs,
+      w.platform,
+      oasPlanScheduler(r.schedule, r.eta, { compact: true, profile }),
+      { executionModel },
+    );
+    expect(linkLoadViolations(trace, profile)).toEqual([]);
+    expect(contentionDelays(trace, { profile })).toEqual([]);
+    expect(computeMetrics(trace).makespan).toBeLessThanOrEqual(r.makespan! + 1e-9);
+    const start = (id: number) => trace.records.find((x) => x.job.id === id)!.intervals[0]!.start;
+    for (const a of r.schedule) {
+      for (const b of r.schedule) {
+        const share = a.allocation.some((p) => b.allocation.some((q) => q.machine === p.machine));
+        if (share && a.startSlot < b.startSlot) expect(start(a.jobId)).toBeLessThan(start(b.jobId));
+      }
     }
   }, 60_000);
   it("the slotted list schedule is a feasible point, never better than brute force", () => {

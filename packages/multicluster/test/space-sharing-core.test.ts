@@ -8,12 +8,12 @@ import {
   simulate,
 } from "@sched/core";
 import { arbJobs, schedulerSpecs } from "@sched/core/testing";
+import { multiclusterWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { spaceSharingExperiment } from "../src/experiments.js";
-import { adaptivePartitionSize, dynamicPartitionSize } from "../src/partition.js";
+import { dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { simulateSpaceSharing } from "../src/space-sharing.js";
+import { simulateOwn, simulateSpaceSharing } from "../src/space-sharing.js";
 import {
   type LocalMachineOf,
   processorPlatform,
@@ -21,7 +21,18 @@ import {
   spaceSharingExecutionModel,
   spaceSharingScheduler,
 } from "../src/space-sharing-core.js";
-import { moldableWorkload } from "../src/workloads.js";
+
+/** The moldable workload of @sched/workload for `processors` homogeneous processors. */
+function moldable(jobs: number, load: number, processors: number, seed: number): readonly Job[] {
+  return multiclusterWorkload({
+    jobs,
+    load,
+    clusters: 1,
+    processorsPerCluster: processors,
+    maxParallelism: [1, processors],
+    seed,
+  }).jobs;
+}
 
 /** Jobs with ids >= 1000 are local, pinned to machine id % machines. */
 const LOCAL_BASE = 1000;
@@ -69,7 +80,7 @@ function arbMixed(platform: Platform): fc.Arbitrary<readonly Job[]> {
 for (const policy of ["dynamic", "adaptive"] as const) {
   schedulerSpecs(
     `spaceSharingScheduler ${policy}`,
-    () => spaceSharingScheduler({ policy, localMachine: localById }),
+    () => spaceSharingScheduler({ policy, localMachine: localById, seed: 3 }),
     {
       platform: arbMultiCluster,
       jobs: arbMixed,
@@ -143,45 +154,66 @@ describe("spaceSharingScheduler: hand-worked cases", () => {
     expect(checkSchedule(trace, { executionModel: spaceSharingExecutionModel() })).toEqual([]);
   });
 
-  it("adaptive: lowest-index processors, even bunches [2, 2, 2, 2]: the slow processors set the pace", () => {
-    const trace = simulate(jobs, engine, spaceSharingScheduler({ policy: "adaptive" }), {
+  it("adaptive (lowest-index selection): even bunches [2, 2, 2, 2]: the slow processors set the pace", () => {
+    const adaptive = spaceSharingScheduler({
+      policy: "adaptive",
+      baselineSelection: "lowest-index",
+    });
+    const trace = simulate(jobs, engine, adaptive, {
       executionModel: spaceSharingExecutionModel({ bunching: "equal" }),
     });
     const [a, b] = trace.records;
     expect(a!.intervals[0]!.allocation.map((p) => p.machine)).toEqual([0, 1, 2, 3]);
     const endA = 3 * (50e-6 + 0.025) + 2 * 2e-3 + 3;
     expect(a!.end).toBeCloseTo(endA, 12);
-    // ps = ceil(4 / 1) = 4, target min(2, 4) = 2: processors 0, 1 (speed 1), one task each
+    // MAP: ceil(4 / (1 + 0)) = 4, target min(2, 4) = 2: processors 0, 1 (speed 1), one task each
     expect(b!.intervals[0]!.allocation.map((p) => p.machine)).toEqual([0, 1]);
     expect(b!.end).toBeCloseTo(endA + 50e-6 + 1, 12);
   });
 
-  it("interference: a local job halves a parallel task's rate while it runs (MPL 2)", () => {
+  it("interference (MPL 2): task and local job halve the processor (conserving), or only the task is slowed (legacy)", () => {
     const one = processorPlatform(multiClusterPlatform([{ nodes: 2 }]), 2);
     const local: LocalMachineOf = (job) => (job.id >= 100 ? 0 : undefined);
-    const model = spaceSharingExecutionModel({ bunching: "equal", localMachine: local });
-    const run = (list: Job[]) =>
-      simulate(list, one, spaceSharingScheduler({ policy: "adaptive", localMachine: local }), {
-        executionModel: model,
+    const run = (list: Job[], backgroundSharing: "conserving" | "legacy") => {
+      const model = spaceSharingExecutionModel({
+        bunching: "equal",
+        localMachine: local,
+        backgroundSharing,
       });
-    // one task of 4 s on processor 0, a 2 s local job there at t = 1: 1 s at rate 1, 2 s at
-    // rate 1/2 (1 s of work), then 2 s: ends at 5; the local job is not slowed (ends at 3)
-    const single = run([
+      const trace = simulate(
+        list,
+        one,
+        spaceSharingScheduler({
+          policy: "adaptive",
+          baselineSelection: "lowest-index",
+          localMachine: local,
+        }),
+        { executionModel: model },
+      );
+      expect(checkSchedule(trace, { executionModel: model })).toEqual([]);
+      return trace;
+    };
+    const single = [
       createJob({ id: 1, submit: 0, runtime: 4, cores: 1, maxParallelism: 1 }),
       createJob({ id: 100, submit: 1, runtime: 2, cores: 1 }),
-    ]);
-    expect(single.records.map((r) => r.end)).toEqual([5, 3]);
-    // two equal bunches, the local job on one of them: slowdown 2 / (1 + 1/2) = 4/3 while it
-    // runs. 8 s of work on 2 processors: 4 s alone (+ 50 us scatter). From t = 1 to 3 the job
-    // does 2 / (4/3) = 1.5 s of its 4.00005 s, so it ends at 3 + (4.00005 - 1 - 1.5) = 4.50005
-    const pair = run([
+    ];
+    // one task of 4 s on processor 0, a 2 s local job there at t = 1. Conserving: both at 1/2
+    // from 1; the local job's 2 s end at 5, the task has 3 s done then: ends at 6. Legacy: the
+    // local job is not slowed (ends at 3), the task does 1 s in 1..3: ends at 5
+    expect(run(single, "conserving").records.map((r) => r.end)).toEqual([6, 5]);
+    expect(run(single, "legacy").records.map((r) => r.end)).toEqual([5, 3]);
+    // two equal bunches (4 s each + 50 us scatter), the local job on one: the job's rate is the
+    // mean of 1 and 1/2, 3/4 (slowdown 4/3). Legacy: from 1 to 3 it does 1.5 s, ends at
+    // 3 + (4.00005 - 1 - 1.5) = 4.50005. Conserving: the local job runs at 1/2 until 5, the job
+    // does 3 s in 1..5 and its last 50 us alone: 5.00005
+    const pair = [
       createJob({ id: 1, submit: 0, runtime: 8, cores: 1, maxParallelism: 2 }),
       createJob({ id: 100, submit: 1, runtime: 2, cores: 1 }),
-    ]);
-    expect(pair.records[0]!.end).toBeCloseTo(4.50005, 9);
-    expect(checkSchedule(pair, { executionModel: model })).toEqual([]);
+    ];
+    expect(run(pair, "legacy").records[0]!.end).toBeCloseTo(4.50005, 9);
+    expect(run(pair, "conserving").records[0]!.end).toBeCloseTo(5.00005, 9);
     // the same work with the processor to itself
-    const alone = run([createJob({ id: 1, submit: 0, runtime: 8, cores: 1, maxParallelism: 2 })]);
+    const alone = run([pair[0]!], "conserving");
     expect(alone.records[0]!.end).toBeCloseTo(4.00005, 12);
   });
 
@@ -220,6 +252,10 @@ describe("spaceSharingScheduler: errors", () => {
     expect(() => spaceSharingScheduler({ alpha: -1 })).toThrow(/options\.alpha/);
     expect(() => spaceSharingScheduler({ policy: "x" as never })).toThrow(InvalidInputError);
     expect(() => spaceSharingExecutionModel({ mpl: 0 })).toThrow(/options\.mpl/);
+    expect(() => spaceSharingExecutionModel({ mpl: 1 })).toThrow(/options\.mpl is 1/);
+    expect(() => spaceSharingScheduler({ baselineSelection: "slowest" as never })).toThrow(
+      /options\.baselineSelection is "slowest"/,
+    );
     expect(() => spaceSharingExecutionModel({ bandwidth: 0 })).toThrow(/options\.bandwidth/);
     expect(() => processorPlatform(multiClusterPlatform([{ nodes: 1 }]), 0)).toThrow(/slots/);
     expect(() =>
@@ -246,13 +282,13 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
   /** Relative agreement: the engine adds the scatter and the longest bunch before `now`. */
   const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
-  it("without background load: the same schedule as simulateSpaceSharing (holdUntilEnd), job by job", () => {
+  it("without background load: the same schedule as the own simulator holding processors until the end, job by job", () => {
     for (const heterogeneous of [false, true]) {
       const platform = paperPlatform(heterogeneous);
       for (const load of [0.3, 0.8]) {
-        const jobs = moldableWorkload({ jobs: 300, load, processors: 64, seed: 3 });
+        const jobs = moldable(300, load, 64, 3);
         for (const policy of ["dynamic", "adaptive"] as const) {
-          const own = simulateSpaceSharing(jobs, platform, { policy, holdUntilEnd: true });
+          const own = simulateOwn(jobs, platform, { policy }, true);
           const core = simulateSpaceSharingOnCore(jobs, platform, { policy });
           expect(close(core.meanResponse, own.meanResponse), `${policy} ${load}`).toBe(true);
           expect(close(core.utilization, own.utilization)).toBe(true);
@@ -277,11 +313,12 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
         fc.integer({ min: 1, max: 1000 }),
         fc.constantFrom("dynamic" as const, "adaptive" as const),
         fc.integer({ min: 0, max: 3 }),
-        (platform, n, load, seed, policy, alpha) => {
-          const P = platform.totalCores;
-          const jobs = moldableWorkload({ jobs: n, load, processors: P, maxParallelism: P, seed });
-          const own = simulateSpaceSharing(jobs, platform, { policy, alpha, holdUntilEnd: true });
-          const core = simulateSpaceSharingOnCore(jobs, platform, { policy, alpha });
+        fc.constantFrom("random" as const, "fastest" as const, "lowest-index" as const),
+        (platform, n, load, seed, policy, alpha, baselineSelection) => {
+          const jobs = moldable(n, load, platform.totalCores, seed);
+          const options = { policy, alpha, baselineSelection, seed };
+          const own = simulateOwn(jobs, platform, options, true);
+          const core = simulateSpaceSharingOnCore(jobs, platform, options);
           const byId = new Map(own.records.map((r) => [r.job.id, r.end]));
           for (const r of core.trace.records) {
             expect(r.outcome).toBe("completed");
@@ -293,17 +330,23 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
     );
   });
 
-  it("with background load: the local busy periods are the own simulator's, and the invariants hold", () => {
+  it("with background load: the invariants hold, local jobs back to back and slowed only by sharing", () => {
     const platform = paperPlatform(true);
-    const jobs = moldableWorkload({ jobs: 200, load: 0.7, processors: 64, seed: 5 });
-    for (const policy of ["dynamic", "adaptive"] as const) {
+    const jobs = moldable(200, 0.7, 64, 5);
+    for (const [policy, backgroundSharing] of [
+      ["dynamic", "conserving"],
+      ["adaptive", "conserving"],
+      ["dynamic", "legacy"],
+    ] as const) {
       const r = simulateSpaceSharingOnCore(jobs, platform, {
         policy,
         backgroundLoad: 0.3,
+        backgroundSharing,
         seed: 2,
       });
       const model = spaceSharingExecutionModel({
         bunching: policy === "dynamic" ? "fitness" : "equal",
+        backgroundSharing,
         localMachine: (job, p) =>
           job.id >= r.firstLocalId ? (job.id - r.firstLocalId) % p.machines.length : undefined,
       });
@@ -321,8 +364,13 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
         const locals = intervals.filter((x) => x[3]);
         for (const [start, end, id] of locals) {
           const job = r.trace.records.find((x) => x.job.id === id)!.job;
-          // not slowed, started at once or right after the previous local job
-          expect(end - start).toBeCloseTo(job.runtime, 9);
+          // legacy: not slowed; conserving: at most halved (MPL 2); started at once or right
+          // after the previous local job
+          if (backgroundSharing === "legacy") expect(end - start).toBeCloseTo(job.runtime, 9);
+          else {
+            expect(end - start).toBeGreaterThanOrEqual(job.runtime - 1e-9);
+            expect(end - start).toBeLessThanOrEqual(2 * job.runtime + 1e-9);
+          }
           expect(start === job.submit || locals.some((x) => x[1] === start)).toBe(true);
         }
       }
@@ -339,7 +387,7 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
         fc.constantFrom("dynamic" as const, "adaptive" as const),
         (n, load, seed, backgroundLoad, policy) => {
           const platform = multiClusterPlatform([{ nodes: 4 }, { nodes: 4, speed: 2 }]);
-          const jobs = moldableWorkload({ jobs: n, load, processors: 8, maxParallelism: 8, seed });
+          const jobs = moldable(n, load, 8, seed);
           const r = simulateSpaceSharingOnCore(jobs, platform, { policy, backgroundLoad, seed });
           const par = r.trace.records.filter((x) => x.job.id < r.firstLocalId);
           const order = (a: Job, b: Job) => a.submit - b.submit || a.id - b.id;
@@ -360,7 +408,7 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
                 Math.min(maxPar, dynamicPartitionSize(8, queued, executing)),
               );
             } else {
-              expect(size).toBe(Math.min(maxPar, adaptivePartitionSize(8, queued)));
+              expect(size).toBe(Math.min(maxPar, mapPartitionSize(8, queued, executing, 1)));
             }
           }
           // deterministic: same inputs and seed, same bytes
@@ -377,45 +425,13 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
   });
 });
 
-describe("holdUntilEnd and the experiment's core engine", () => {
-  it("holdUntilEnd returns every processor of a dynamic job at its end", () => {
+describe("the own simulator's hold rule (the cross-check's)", () => {
+  it("holding returns every processor of a dynamic job at its end; the paper's rule, one by one", () => {
     const platform = multiClusterPlatform([{ nodes: 4 }, { nodes: 4, speed: 2 }]);
-    const jobs = moldableWorkload({
-      jobs: 40,
-      load: 0.6,
-      processors: 8,
-      maxParallelism: 8,
-      seed: 9,
-    });
-    const held = simulateSpaceSharing(jobs, platform, { holdUntilEnd: true });
+    const jobs = moldable(40, 0.6, 8, 9);
+    const held = simulateOwn(jobs, platform, {}, true);
     expect(held.records.every((r) => r.release.every((t) => t === r.end))).toBe(true);
     const released = simulateSpaceSharing(jobs, platform);
     expect(released.records.some((r) => r.release.some((t) => t < r.end))).toBe(true);
-  });
-
-  it('spaceSharingExperiment({ engine: "core" }) gives the core path\'s figures', () => {
-    const opts = { clusters: 2, nodes: 4, loads: [0.6], jobs: 80, backgroundLoads: [0, 0.3] };
-    const rows = spaceSharingExperiment({ ...opts, engine: "core" });
-    expect(rows).toHaveLength(8);
-    const platform = multiClusterPlatform([
-      { nodes: 4, bandwidth: 12.5e6 },
-      { nodes: 4, bandwidth: 12.5e6 },
-    ]);
-    for (const row of rows.filter((x) => !x.heterogeneous)) {
-      const jobs = moldableWorkload({
-        jobs: 80,
-        load: 0.6,
-        processors: 8,
-        maxParallelism: 8,
-        seed: 1,
-      });
-      const r = simulateSpaceSharingOnCore(jobs, platform, {
-        policy: row.policy,
-        backgroundLoad: row.backgroundLoad,
-      });
-      expect(row.meanResponse).toBe(r.meanResponse);
-      expect(row.utilization).toBe(r.utilization);
-      expect(row.jobs).toBe(80);
-    }
   });
 });

@@ -1,8 +1,14 @@
 import { createJob, type Job } from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { multiClusterPlatform } from "../src/platform.js";
-import { type SpaceSharingResult, simulateSpaceSharing } from "../src/space-sharing.js";
+import {
+  chooseBaseline,
+  LocalLoad,
+  type SpaceSharingResult,
+  simulateSpaceSharing,
+} from "../src/space-sharing.js";
 
 const one = multiClusterPlatform([{ nodes: 4 }]);
 
@@ -41,12 +47,21 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(a.records[0]!.bunches).toEqual([2, 1]);
     expect(a.records[0]!.end).toBeCloseTo(50e-6 + 20, 9);
   });
-  it("sizes partitions by the queue: adaptive ceil(P/(Q+1)), dynamic adds 0.5 * executing", () => {
+  it("sizes partitions by the queue: Rosti ceil(P/(Q+1)), MAP adds executing, dynamic adds 0.5 * executing", () => {
     const p8 = multiClusterPlatform([{ nodes: 8 }]);
     const jobs = [1, 2, 3].map((id) =>
       createJob({ id, submit: 0, runtime: 80, cores: 1, maxParallelism: 8 }),
     );
-    const a = simulateSpaceSharing(jobs, p8, { policy: "adaptive" });
+    const byId0 = (r: SpaceSharingResult, id: number) => r.records.find((x) => x.job.id === id)!;
+    const map = simulateSpaceSharing(jobs, p8, { policy: "adaptive" });
+    // MAP, every job in the system: ceil(8/3) = 3; ceil(8/(2 + 1)) = 3; ceil(8/(1 + 2)) = 3 > 2 idle
+    expect(byId0(map, 1).processors.length).toBe(3);
+    expect(byId0(map, 2).processors.length).toBe(3);
+    expect(byId0(map, 3).start).toBeGreaterThan(0);
+    const half = simulateSpaceSharing(jobs, p8, { policy: "adaptive", executingWeight: 0.5 });
+    // weight 0.5: ceil(8/3) = 3; ceil(8/2.5) = 4; ceil(8/2) = 4 > 1 idle
+    expect(byId0(half, 2).processors.length).toBe(4);
+    const a = simulateSpaceSharing(jobs, p8, { policy: "adaptive", baselinePartition: "rosti" });
     // head sees 2 others queued: ceil(8/3) = 3; then 1 queued: 4; then 0 queued: 8 > 1 idle, waits
     const byId = (r: SpaceSharingResult, id: number) => r.records.find((x) => x.job.id === id)!;
     expect(byId(a, 1).processors.length).toBe(3);
@@ -66,8 +81,65 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(r.records.length).toBe(1);
     expect(r.records[0]!.end).toBeGreaterThanOrEqual(12);
   });
-  it("rejects bad options", () => {
+  it("rejects bad options, naming them", () => {
     expect(() => simulateSpaceSharing([], one, { backgroundLoad: 1 })).toThrow(/backgroundLoad/);
+    expect(() =>
+      // @ts-expect-error: an unknown rule on purpose
+      simulateSpaceSharing([], one, { baselinePartition: "equal" }),
+    ).toThrow(/options.baselinePartition is "equal", expected one of "map", "rosti"/);
+    expect(() => simulateSpaceSharing([], one, { mpl: 1 })).toThrow(/options.mpl is 1/);
+    expect(() =>
+      simulateSpaceSharing([], one, { mpl: 1, backgroundSharing: "legacy" }),
+    ).not.toThrow();
+  });
+  it("the baseline's selection: random (seeded), fastest, or lowest-index processors", () => {
+    const available = Uint8Array.of(1, 0, 1, 1, 1, 0, 1, 1);
+    const speeds = [1, 1, 1, 2, 2, 3, 3, 1];
+    const rng = () => new Random(4, "baseline/selection");
+    expect(chooseBaseline(available, speeds, 3, "lowest-index", rng())).toEqual([0, 2, 3]);
+    expect(chooseBaseline(available, speeds, 3, "fastest", rng())).toEqual([3, 4, 6]);
+    const random = chooseBaseline(available, speeds, 3, "random", rng());
+    expect(random).toEqual(chooseBaseline(available, speeds, 3, "random", rng()));
+    expect(random).toHaveLength(3);
+    for (const p of random) expect(available[p]).toBe(1);
+    // uniform: over many draws every available processor is picked about 3/6 of the time
+    const counts = new Array<number>(8).fill(0);
+    const r = rng();
+    for (let i = 0; i < 6000; i++) {
+      for (const p of chooseBaseline(available, speeds, 3, "random", r)) counts[p]!++;
+    }
+    for (let p = 0; p < 8; p++) {
+      if (available[p]) expect(Math.abs(counts[p]! / 6000 - 0.5)).toBeLessThan(0.03);
+      else expect(counts[p]).toBe(0);
+    }
+  });
+  it("a processor shared by a task and a local job: conserving gives each its share, legacy gives the local job all", () => {
+    // one local job arriving at 1 with demand 2; a task of 4 s from 0; MPL 2
+    const once = () => {
+      let n = 0;
+      return new LocalLoad(
+        () => (n++ === 0 ? 1 : Number.POSITIVE_INFINITY),
+        () => 2,
+      );
+    };
+    // conserving: 1 s alone, then both at 1/2 until the local job's 2 s are done at 5 (the
+    // task has 3 s done), then 1 s alone: 6
+    const c = once();
+    expect(c.runTask(0, 4, { task: 0.5, local: 0.5 }, 0)).toBeCloseTo(6, 12);
+    expect(c.busy(5.5)).toBe(false);
+    // legacy: the local job runs 1..3 unslowed; the task does 1 + 1 by 3, then 2 alone: 5
+    const l = once();
+    expect(l.runTask(0, 4, { task: 0.5, local: 1 }, 0)).toBeCloseTo(5, 12);
+    // with context switches: 2 x 0.1 more work for the one local job met
+    expect(once().runTask(0, 4, { task: 0.5, local: 0.5 }, 0.2)).toBeCloseTo(6.2, 12);
+    // alone, the local job runs 1..3
+    const alone = once();
+    expect([alone.busy(0.5), alone.busy(2), alone.nextEnd(2), alone.busy(3.5)]).toEqual([
+      false,
+      true,
+      3,
+      false,
+    ]);
   });
 });
 
@@ -85,6 +157,9 @@ function arbCase() {
     ),
     load: fc.constantFrom(0, 0.3),
     policy: fc.constantFrom("dynamic" as const, "adaptive" as const),
+    sharing: fc.constantFrom("conserving" as const, "legacy" as const),
+    selection: fc.constantFrom("random" as const, "fastest" as const, "lowest-index" as const),
+    partition: fc.constantFrom("map" as const, "rosti" as const),
     seed: fc.nat(1000),
   });
 }
@@ -107,7 +182,14 @@ describe("simulateSpaceSharing: invariants", () => {
             maxParallelism: j.maxPar,
           });
         });
-        const opts = { policy: c.policy, backgroundLoad: c.load, seed: c.seed };
+        const opts = {
+          policy: c.policy,
+          backgroundLoad: c.load,
+          seed: c.seed,
+          backgroundSharing: c.sharing,
+          baselineSelection: c.selection,
+          baselinePartition: c.partition,
+        };
         const r = simulateSpaceSharing(jobs, platform, opts);
         expect(r.records.map((x) => x.job.id).sort((a, b) => a - b)).toEqual(jobs.map((j) => j.id));
         const spans: [number, number][][] = Array.from(
@@ -119,7 +201,7 @@ describe("simulateSpaceSharing: invariants", () => {
           expect(new Set(rec.processors).size).toBe(rec.processors.length);
           expect(rec.processors.length).toBeLessThanOrEqual(rec.job.maxParallelism!);
           expect(rec.bunches.reduce((s, b) => s + b, 0)).toBe(rec.job.maxParallelism);
-          // no faster than the whole job on the fastest processors
+          // no faster than the whole job on the fastest processors (speed 2)
           expect(rec.end - rec.start).toBeGreaterThanOrEqual(
             rec.job.runtime / 2 / rec.processors.length - 1e-9,
           );
@@ -137,6 +219,24 @@ describe("simulateSpaceSharing: invariants", () => {
         expect(simulateSpaceSharing(jobs, platform, opts)).toEqual(r);
       }),
       { numRuns: 60 },
+    );
+  });
+  it("conserving sharing never makes a lone job faster than legacy sharing (its local jobs last longer)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.nat(1000),
+        (rt, mp, seed) => {
+          const job = createJob({ id: 1, submit: 0, runtime: rt, cores: 1, maxParallelism: mp });
+          const plat = multiClusterPlatform([{ nodes: 8 }]);
+          const run = (backgroundSharing: "conserving" | "legacy") =>
+            simulateSpaceSharing([job], plat, { backgroundLoad: 0.4, seed, backgroundSharing })
+              .records[0]!.end;
+          expect(run("conserving")).toBeGreaterThanOrEqual(run("legacy") - 1e-9);
+        },
+      ),
+      { numRuns: 50 },
     );
   });
   it("background load never makes a lone job faster", () => {
