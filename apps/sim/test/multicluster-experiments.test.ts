@@ -3,9 +3,18 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { oasExperiment, spaceSharingExperiment } from "@sched/multicluster";
+import { computeMetrics, type Job, simulate } from "@sched/core";
+import {
+  contentionDelays,
+  oasExecutionModel,
+  oasHeuristic,
+  oasPlanScheduler,
+  simulateSpaceSharing,
+  solveOas,
+} from "@sched/multicluster";
+import { multiclusterWorkload, oasWorkload } from "@sched/workload";
 import { beforeAll, describe, expect, it } from "vitest";
-import { oasPolicies } from "../src/experiments/oas.js";
+import { oasLinksPolicies, oasPolicies } from "../src/experiments/oas.js";
 import { spaceSharingPolicies } from "../src/experiments/space-sharing.js";
 import { formatNumber } from "../src/format.js";
 import { simulateTask } from "../src/sweep/execute.js";
@@ -34,11 +43,11 @@ function readCsv(text: string): string[][] {
     });
 }
 
-/** `runs.csv` as a map `scheduler|param|seed|metric` -> value text. */
+/** `runs.csv` as a map `scheduler|param...|seed|metric` -> value text. */
 async function runValues(dir: string): Promise<Map<string, string>> {
   const [header, ...rows] = readCsv(await readFile(join(dir, "runs.csv"), "utf8"));
   expect(header?.slice(0, 2)).toEqual(["key", "scheduler"]);
-  return new Map(rows.map((r) => [`${r[1]}|${r[2]}|${r[3]}|${r[4]}`, r[5] as string]));
+  return new Map(rows.map((r) => [r.slice(1, -1).join("|"), r[r.length - 1] as string]));
 }
 
 /** A value as `runs.csv` writes it (6 decimals; empty when undefined). */
@@ -50,11 +59,12 @@ async function reproduce(name: string, ...more: string[]): Promise<{ r: CliResul
   return { r, dir };
 }
 
-describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
-  it("--list lists the three", async () => {
+describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () => {
+  it("--list lists the four", async () => {
     const r = await cli("reproduce", "--list");
     expect(r.stdout).toMatch(/space-sharing\s+Dynamic space sharing vs adaptive partitioning/);
     expect(r.stdout).toMatch(/\noas\s+OAS \(MIP, HiGHS\) vs FCFS/);
+    expect(r.stdout).toMatch(/\noas-links\s+OAS and the heuristics, link-aware and link-blind/);
     expect(r.stdout).toMatch(/oas-slots\s+OAS: makespan and solve time against the slot size/);
   });
 
@@ -64,37 +74,54 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
       a = await reproduce("space-sharing");
     });
 
-    it("writes the tidy results.csv of 8 policies x 2 loads x 2 metrics, 2 seeds each", async () => {
+    it("writes the tidy results.csv: 3 policies x (2 platforms x 2 background loads x 2 loads) x 4 metrics, 2 seeds each", async () => {
       expect(a.r.code).toBe(0);
-      expect(a.r.stdout).toMatch(/scheduler\s+load\s+mean response \(s\)\s+utilization\s+runs\n/);
       const [header, ...rows] = readCsv(await readFile(join(a.dir, "results.csv"), "utf8"));
-      expect(header).toEqual(["scheduler", "load", "metric", "mean", "ci95", "runs"]);
-      expect(rows).toHaveLength(8 * 2 * 2);
+      expect(header).toEqual([
+        "scheduler",
+        "speeds",
+        "backgroundLoad",
+        "load",
+        "metric",
+        "mean",
+        "ci95",
+        "runs",
+      ]);
+      expect(rows).toHaveLength(3 * 8 * 4);
       expect(new Set(rows.map((r) => r[0]))).toEqual(
         new Set(spaceSharingPolicies().map((p) => p.label)),
       );
-      expect(rows[0]?.slice(0, 3)).toEqual([
-        "dynamic(background=false,platform=homogeneous)",
-        "0.3",
-        "meanResponse",
-      ]);
       for (const r of rows) {
-        expect(r[5]).toBe("2");
-        expect(Number(r[3])).toBeGreaterThan(0);
-        if (r[2] === "utilization") expect(Number(r[3])).toBeLessThanOrEqual(1);
+        expect(r[7]).toBe("2");
+        const paired = r[0] === "dynamic-vs-adaptive";
+        const own = r[4] === "meanResponse" || r[4] === "utilization";
+        if (paired === own) expect(r[5], r.join(",")).toBe("");
+        else if (r[4] !== "gainPct" && r[4] !== "responseDiff") {
+          expect(Number(r[5])).toBeGreaterThan(0);
+        }
       }
-      const runs = await readFile(join(a.dir, "runs.csv"), "utf8");
-      expect(runs.split("\n")[0]).toBe("key,scheduler,load,seed,metric,value");
     });
 
-    it("each run equals the package's spaceSharingExperiment row (oracle)", async () => {
+    it("each run equals the package's simulator on @sched/workload's jobs (oracle); the paired run is their difference", async () => {
       const values = await runValues(a.dir);
-      const rows = spaceSharingExperiment({ loads: [0.7], jobs: 200, seed: 2 });
-      expect(rows).toHaveLength(8);
-      for (const row of rows) {
-        const label = `${row.policy}(background=${row.backgroundLoad > 0},platform=${row.heterogeneous ? "heterogeneous" : "homogeneous"})`;
-        expect(values.get(`${label}|0.7|2|meanResponse`), label).toBe(written(row.meanResponse));
-        expect(values.get(`${label}|0.7|2|utilization`), label).toBe(written(row.utilization));
+      for (const speeds of ["homogeneous", "heterogeneous"] as const) {
+        const { jobs, platform } = multiclusterWorkload({
+          jobs: 200,
+          load: 0.7,
+          speeds,
+          seed: 2,
+        });
+        const run = (policy: "dynamic" | "adaptive") =>
+          simulateSpaceSharing(jobs, platform, { policy, backgroundLoad: 0.3, seed: 2 });
+        const d = run("dynamic");
+        const ad = run("adaptive");
+        const key = (label: string, m: string) => `${label}|${speeds}|0.3|0.7|2|${m}`;
+        expect(values.get(key("dynamic", "meanResponse"))).toBe(written(d.meanResponse));
+        expect(values.get(key("adaptive", "meanResponse"))).toBe(written(ad.meanResponse));
+        expect(values.get(key("adaptive", "utilization"))).toBe(written(ad.utilization));
+        expect(values.get(key("dynamic-vs-adaptive", "responseDiff"))).toBe(
+          written(ad.meanResponse - d.meanResponse),
+        );
       }
     });
 
@@ -112,7 +139,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
       const again = await cli("reproduce", "space-sharing", "--quick", "--out", b.dir);
       expect(again.code).toBe(0);
       expect(again.stderr).toContain("3 runs in");
-      expect(again.stderr).toContain("(29 already done)");
+      expect(again.stderr).toContain("(45 already done)");
       expect(await readFile(join(b.dir, "results.csv"), "utf8")).toBe(
         await readFile(join(a.dir, "results.csv"), "utf8"),
       );
@@ -121,7 +148,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
     it("compare reads it, and report writes its plots without a Gantt chart", async () => {
       const c = await cli("compare", a.dir, "--format", "csv");
       expect(c.code).toBe(0);
-      expect(c.stdout).toContain("adaptive(background=true,platform=heterogeneous)");
+      expect(c.stdout).toContain("dynamic-vs-adaptive");
       const out = join(a.dir, "r.html");
       const r = await cli("report", a.dir, "--out", out);
       expect(r.code).toBe(0);
@@ -134,23 +161,39 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
     });
   });
 
-  describe("oas --quick and oas-slots --quick", () => {
+  describe("oas --quick, oas-links --quick and oas-slots --quick", () => {
     let oas: { r: CliResult; dir: string };
+    let links: { r: CliResult; dir: string };
     let slots: { r: CliResult; dir: string };
     beforeAll(async () => {
       oas = await reproduce("oas", "--jobs", "1");
+      links = await reproduce("oas-links", "--jobs", "1");
       slots = await reproduce("oas-slots", "--jobs", "1");
-    }, 120_000);
+    }, 240_000);
 
-    it("oas: 7 methods x WL-3, WL-6 x 5 metrics; solve time and gap only for OAS", async () => {
+    const METRICS = [
+      "makespan",
+      "meanResponse",
+      "utilization",
+      "contentionSlowed",
+      "optimal",
+      "gapPct",
+      "mipMakespan",
+      "nodes",
+      "solveSeconds",
+      "solveWallSeconds",
+    ];
+
+    it("oas: 9 policies x WL-3, WL-6 x 10 metrics; OAS proven optimal everywhere, solver figures only for OAS", async () => {
       expect(oas.r.code).toBe(0);
-      expect(oas.r.stdout).toMatch(/scheduler\s+workload\s+makespan \(s\).*solveTimeMs\s+runs\n/);
       const [header, ...rows] = readCsv(await readFile(join(oas.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "workload", "metric", "mean", "ci95", "runs"]);
-      expect(rows).toHaveLength(7 * 2 * 5);
+      expect(rows).toHaveLength(9 * 2 * 10);
       expect([...new Set(rows.map((r) => r[0]))]).toEqual(oasPolicies().map((p) => p.label));
       expect([...new Set(rows.map((r) => r[0]))]).toEqual([
         "oas",
+        "oas(replay=compact)",
+        "oas(warmStart=true)",
         "fcfs",
         "sjf",
         "bjf",
@@ -158,83 +201,106 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
         "spt",
         "lpt",
       ]);
-      expect(rows.slice(0, 5).map((r) => r[2])).toEqual([
-        "makespan",
-        "meanResponse",
-        "utilization",
-        "gap",
-        "solveTimeMs",
-      ]);
+      expect(rows.slice(0, 10).map((r) => r[2])).toEqual(METRICS);
       for (const r of rows) {
-        const timed = r[2] === "solveTimeMs" || r[2] === "gap";
-        if (r[0] !== "oas" && timed) expect(r[3], r.join(",")).toBe("");
+        const solver = !["makespan", "meanResponse", "utilization", "contentionSlowed"].includes(
+          r[2]!,
+        );
+        if (!r[0]!.startsWith("oas") && solver) expect(r[3], r.join(",")).toBe("");
         else expect(Number(r[3]), r.join(",")).toBeGreaterThanOrEqual(0);
+        if (r[0]!.startsWith("oas") && r[2] === "optimal") expect(r[3]).toBe("1");
+        if (r[2] === "contentionSlowed") expect(r[3]).toBe("0");
       }
     });
 
-    it("oas-slots: 2 slot sizes x 6 metrics", async () => {
+    it("every oas run equals the package's solve and replay (oracle)", async () => {
+      const values = await runValues(oas.dir);
+      for (const name of ["WL-3", "WL-6"] as const) {
+        const w = oasWorkload({ workload: name, jobs: 4, seed: 1 });
+        const profile = (j: Job) => ({
+          sigma: w.bsp[j.id]!.sigma,
+          ptbw: w.bsp[j.id]!.perTaskBandwidth,
+        });
+        const executionModel = oasExecutionModel({ profile });
+        const mean = w.jobs.reduce((s, j) => s + j.estimate, 0) / w.jobs.length;
+        const r = await solveOas(w.jobs, w.platform, { eta: 0.5 * mean, profile });
+        const run = (s: Parameters<typeof simulate>[2]) =>
+          computeMetrics(simulate(w.jobs, w.platform, s, { executionModel }));
+        const key = (label: string, m: string) => `${label}|${name}|1|${m}`;
+        expect(values.get(key("oas", "mipMakespan"))).toBe(written(r.makespan));
+        expect(values.get(key("oas", "nodes"))).toBe(written(r.nodes));
+        expect(values.get(key("oas", "makespan"))).toBe(
+          written(run(oasPlanScheduler(r.schedule, r.eta)).makespan),
+        );
+        expect(values.get(key("oas(replay=compact)", "makespan"))).toBe(
+          written(run(oasPlanScheduler(r.schedule, r.eta, { compact: true, profile })).makespan),
+        );
+        expect(values.get(key("spt", "makespan"))).toBe(
+          written(run(oasHeuristic("SPT", { profile })).makespan),
+        );
+      }
+    }, 120_000);
+
+    it("oas-links: link-blind heuristics are slowed by contention, OAS and the link-aware ones are not", async () => {
+      expect(links.r.code).toBe(0);
+      const [, ...rows] = readCsv(await readFile(join(links.dir, "results.csv"), "utf8"));
+      expect([...new Set(rows.map((r) => r[0]))]).toEqual(oasLinksPolicies().map((p) => p.label));
+      const slowed = rows.filter((r) => r[2] === "contentionSlowed");
+      let blind = 0;
+      for (const r of slowed) {
+        if (r[0]!.endsWith("(links=false)")) blind += Number(r[3]);
+        else expect(r[3], r.join(",")).toBe("0");
+      }
+      expect(blind).toBeGreaterThan(0);
+      // the same jobs, checked directly: a link-blind FCFS run has slowed jobs
+      const w = oasWorkload({ workload: "WL-3", jobs: 4, bandwidth: "heavy", seed: 1 });
+      const profile = (j: Job) => ({
+        sigma: w.bsp[j.id]!.sigma,
+        ptbw: w.bsp[j.id]!.perTaskBandwidth,
+      });
+      const trace = simulate(w.jobs, w.platform, oasHeuristic("FCFS", { profile, links: false }), {
+        executionModel: oasExecutionModel({ profile }),
+      });
+      const values = await runValues(links.dir);
+      expect(values.get("fcfs(links=false)|WL-3|1|contentionSlowed")).toBe(
+        written(contentionDelays(trace, { profile }).length),
+      );
+    });
+
+    it("oas-slots: 2 slot sizes x 2 replays x 9 metrics", async () => {
       expect(slots.r.code).toBe(0);
       const [header, ...rows] = readCsv(await readFile(join(slots.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "slotFraction", "metric", "mean", "ci95", "runs"]);
+      const metrics = [
+        "mipMakespan",
+        "makespan",
+        "optimal",
+        "gapPct",
+        "nodes",
+        "theta",
+        "variables",
+        "solveSeconds",
+        "solveWallSeconds",
+      ];
       expect(rows.map((r) => r.slice(0, 3).join(","))).toEqual(
-        [0.5, 2].flatMap((f) =>
-          ["mipMakespan", "makespan", "compactMakespan", "bestMakespan", "gap", "solveTimeMs"].map(
-            (m) => `oas,${f},${m}`,
-          ),
+        ["oas", "oas(replay=compact)"].flatMap((p) =>
+          [0.5, 2].flatMap((f) => metrics.map((m) => `${p},${f},${m}`)),
         ),
       );
     });
 
-    it("every run equals the package's oasExperiment (oracle; OAS where both solves are optimal)", async () => {
-      const direct = await oasExperiment({
-        jobs: 4,
-        workloads: [3, 6],
-        slotFractions: [0.5, 2],
-        timeLimit: 10,
-      });
-      const values = await runValues(oas.dir);
-      let compared = 0;
-      for (const row of direct.comparison) {
-        const which = row.workload.replace("WL-", "");
-        const label = row.method.toLowerCase();
-        const key = (m: string) => `${label}|${which}|1|${m}`;
-        if (label === "oas" && (row.status !== "optimal" || values.get(key("gap")) !== "0")) {
-          continue;
-        }
-        compared++;
-        expect(values.get(key("makespan")), key("makespan")).toBe(written(row.makespan));
-        expect(values.get(key("meanResponse")), label).toBe(written(row.meanResponse));
-        expect(values.get(key("utilization")), label).toBe(written(row.utilization));
-      }
-      expect(compared).toBeGreaterThanOrEqual(12); // the 12 heuristic runs at least
-      const slotValues = await runValues(slots.dir);
-      for (const row of direct.slots) {
-        const key = (m: string) => `oas|${row.fraction}|1|${m}`;
-        if (row.status !== "optimal" || slotValues.get(key("gap")) !== "0") continue;
-        expect(slotValues.get(key("mipMakespan"))).toBe(written(row.mipMakespan));
-        expect(slotValues.get(key("makespan"))).toBe(written(row.makespan));
-        expect(slotValues.get(key("compactMakespan"))).toBe(written(row.compactMakespan));
-        expect(slotValues.get(key("bestMakespan"))).toBe(written(row.bestMakespan));
-      }
-    }, 120_000);
-
-    it("its deterministic columns are deterministic (OAS's where both solves are optimal)", async () => {
+    it("its deterministic columns are deterministic (all but the solve times)", async () => {
       const again = await reproduce("oas", "--jobs", "1");
       const first = await runValues(oas.dir);
       const second = await runValues(again.dir);
       expect([...second.keys()]).toEqual([...first.keys()]);
       let compared = 0;
       for (const [key, value] of first) {
-        const [scheduler, which, seed, metric] = key.split("|");
-        if (metric === "solveTimeMs") continue;
-        if (scheduler === "oas") {
-          const gap = `oas|${which}|${seed}|gap`;
-          if (first.get(gap) !== "0" || second.get(gap) !== "0") continue;
-        }
+        if (key.endsWith("|solveSeconds") || key.endsWith("|solveWallSeconds")) continue;
         compared++;
         expect(second.get(key), key).toBe(value);
       }
-      expect(compared).toBeGreaterThanOrEqual(6 * 2 * 3);
+      expect(compared).toBe(9 * 2 * 8);
     }, 120_000);
   });
 

@@ -83,8 +83,8 @@ export interface OasOptions {
    */
   readonly bandwidth?: "moderate" | "heavy";
   /**
-   * Per-task bandwidth, bytes/s, uniform. Random batches draw it per job; the hand-made ones use
-   * 10 MB/s in the moderate family and the range's midpoint in the heavy one.
+   * Per-task bandwidth, bytes/s. Random batches draw it per job, uniformly; every job of a
+   * hand-made batch has the range's midpoint (20.5 MB/s moderate, 71.5 MB/s heavy).
    * @defaultValue {@link OAS_MODERATE_BANDWIDTH}, or {@link OAS_HEAVY_BANDWIDTH} for `bandwidth: "heavy"`
    */
   readonly perTaskBandwidth?: Range;
@@ -135,7 +135,8 @@ const WL2 = [
  * bandwidth, σ) in `bsp`.
  *
  * The paper gives no job figures, so the batches are ours (README, Interpretation): WL-1 is made
- * for resource matching (FPFS), WL-2 for small-jobs-first (SJF, SPT), both with σ 0.8; WL-3 to
+ * for resource matching (FPFS), WL-2 for small-jobs-first (SJF, SPT), both with σ 0.8 and the
+ * per-task bandwidth range's midpoint; WL-3 to
  * WL-6 are random ("designed without taking any particular criteria into account"): tasks,
  * base time, σ and per-task bandwidth uniform on the options' ranges.
  *
@@ -224,7 +225,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
         `is ${n}, but ${kind} has ${table.length} jobs`,
       );
     }
-    const perTask = family === "heavy" ? (ptbw[0] + ptbw[1]) / 2 : 10e6;
+    const perTask = (ptbw[0] + ptbw[1]) / 2;
     table.slice(0, n).forEach(([tasks, base], id) => {
       jobs.push(
         Object.freeze({ id, submit: 0, runtime: base, estimate: base, cores: tasks, tasks }),

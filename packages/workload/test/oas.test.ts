@@ -13,7 +13,7 @@ describe("oasWorkload", () => {
     expect(OAS_POWERS).toEqual([1, 0.75, 0.5]);
   });
 
-  it("WL-1: sizes that pair up to fill the 6 nodes, sigma 0.8, 10 MB/s per task (its intent is measured with the OAS heuristics in @sched/multicluster)", () => {
+  it("WL-1: sizes that pair up to fill the 6 nodes, sigma 0.8, 20.5 MB/s per task (its intent is measured with the OAS heuristics in @sched/multicluster)", () => {
     const { jobs, bsp } = oasWorkload({ workload: "WL-1" });
     expect(jobs.map((j) => [j.cores, j.runtime])).toEqual([
       [4, 300],
@@ -25,7 +25,7 @@ describe("oasWorkload", () => {
       [2, 120],
       [2, 120],
     ]);
-    expect(bsp).toEqual(new Array(8).fill({ perTaskBandwidth: 10e6, sigma: 0.8 }));
+    expect(bsp).toEqual(new Array(8).fill({ perTaskBandwidth: 20.5e6, sigma: 0.8 }));
   });
 
   it("WL-2: long narrow jobs behind wide ones, sigma 0.8 (its intent is measured with the OAS heuristics in @sched/multicluster)", () => {

@@ -1,135 +1,390 @@
-import { computeMetrics, type Job, type Metrics, type ScheduleTrace, simulate } from "@sched/core";
+import { computeMetrics, type Job, type ScheduleTrace, simulate } from "@sched/core";
 import {
+  contentionDelays,
   OAS_RULES,
+  type OasAssignment,
+  type OasFormulation,
   type OasProfile,
+  type OasResult,
   type OasRule,
   oasExecutionModel,
   oasHeuristic,
-  oasPlatform,
-  oasWorkload,
-  runOas,
+  oasPlanScheduler,
+  slottedPlanFromTrace,
+  solveOas,
 } from "@sched/multicluster";
-import type { SchedulerChoice } from "../schedulers.js";
-import type { Experiment, ExperimentInstance, ExperimentRunResult } from "./experiment.js";
-import { numberParam, type ParameterSpec, type Params } from "./parameters.js";
+import { OAS_WORKLOAD_NAMES, type OasWorkloadName, oasWorkload } from "@sched/workload";
+import type { SchedulerChoice, SchedulerOptionSpec } from "../schedulers.js";
+import type {
+  Experiment,
+  ExperimentInstance,
+  ExperimentMetric,
+  ExperimentRunResult,
+  ExperimentWorkload,
+} from "./experiment.js";
+import { numberParam, type ParameterSpec, type Params, textParam } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
-/** A workload number of the OAS paper (WL-1..WL-6). */
-type Which = 1 | 2 | 3 | 4 | 5 | 6;
+const PAPER = "Blanco et al., §4";
+const WL = "packages/workload README, Interpretation (OAS workloads)";
+const MIP = "packages/multicluster README, Interpretation (OAS MIP)";
 
-/** Jobs of each workload used (the first ones): the package's 8, and 4 with `--quick`. */
-export const OAS_JOBS = 8;
-export const OAS_QUICK_JOBS = 4;
-
-/** HiGHS time limit per solve, s: the package's 20, and 10 with `--quick`. */
-export const OAS_TIME_LIMIT = 20;
-export const OAS_QUICK_TIME_LIMIT = 10;
-
-/** Slot size of the comparison, as a fraction of the mean base time (the package's default). */
-export const OAS_COMPARISON_FRACTION = 0.5;
-
-/** Workload of the slot-size study (the package's default, WL-3). */
-export const OAS_SLOT_WORKLOAD: Which = 3;
+/** The comparison's workloads, and the `--quick` grid. */
+export const OAS_WORKLOADS: readonly string[] = ["WL-1", "WL-2", "WL-3", "WL-4", "WL-5", "WL-6"];
+export const OAS_QUICK_WORKLOADS: readonly string[] = ["WL-3", "WL-6"];
 
 /** Slot sizes of the slot-size study (fractions of the mean base time), and the `--quick` grid. */
 export const OAS_SLOT_FRACTIONS: readonly number[] = [0.15, 0.25, 0.5, 1, 1.5, 2, 2.5];
 export const OAS_QUICK_SLOT_FRACTIONS: readonly number[] = [0.5, 2];
 
-/** Workloads of the comparison, and the `--quick` grid. */
-export const OAS_WORKLOADS: readonly number[] = [1, 2, 3, 4, 5, 6];
-export const OAS_QUICK_WORKLOADS: readonly number[] = [3, 6];
+/** The parameters of every OAS experiment; `bandwidth` sets the per-task bandwidth defaults. */
+function oasParameters(bandwidth: "moderate" | "heavy"): ParameterSpec[] {
+  const [lo, hi] = bandwidth === "heavy" ? [65, 78] : [1, 40];
+  const n = (
+    name: string,
+    def: number,
+    meaning: string,
+    source: string,
+    more: Partial<ParameterSpec> = {},
+  ): ParameterSpec => ({ name, type: "number", default: def, meaning, source, ...more });
+  return [
+    {
+      name: "workload",
+      type: "choice",
+      choices: OAS_WORKLOAD_NAMES.filter((w) => w !== "random"),
+      default: "WL-3",
+      meaning:
+        "The batch: WL-1 (made for FPFS), WL-2 (for small jobs first), WL-3..WL-6 (random, one stream each of the seed).",
+      source: `${PAPER}.2; ${WL}`,
+    },
+    {
+      name: "jobs",
+      type: "integer",
+      default: 8,
+      quick: 4,
+      min: 1,
+      max: 8,
+      meaning: "Jobs of the batch (the first ones of WL-1 and WL-2).",
+      source: PAPER,
+    },
+    n(
+      "slotFraction",
+      0.5,
+      "Slot size eta, as a fraction of the batch's mean base time.",
+      `${PAPER}.1 (stable below 50%)`,
+      {
+        min: 0,
+        minExclusive: true,
+      },
+    ),
+    {
+      name: "maxNodes",
+      type: "integer",
+      default: 100_000,
+      min: 1,
+      meaning:
+        "The solver's deterministic budget: branch-and-bound nodes per solve (a solve stopped by it is reported feasible, with its gap).",
+      source: MIP,
+    },
+    {
+      name: "formulation",
+      type: "choice",
+      choices: ["configurations", "resources"],
+      default: "configurations",
+      meaning:
+        "How the MIP is written for HiGHS: configurations (time-indexed on classes of interchangeable resources) or resources (the paper's per-resource variables); same optimum.",
+      source: MIP,
+    },
+    {
+      name: "nodesPerCluster",
+      type: "integer",
+      default: 2,
+      min: 1,
+      meaning: "Nodes per cluster (3 clusters).",
+      source: `${PAPER} (3 clusters, 2 nodes per cluster)`,
+    },
+    n("gamma1", 1, "Effective power of cluster 1.", `${PAPER} (Gamma = {1.0, 0.75, 0.5})`, {
+      min: 0,
+      minExclusive: true,
+      max: 1,
+    }),
+    n("gamma2", 0.75, "Effective power of cluster 2.", `${PAPER} (Gamma = {1.0, 0.75, 0.5})`, {
+      min: 0,
+      minExclusive: true,
+      max: 1,
+    }),
+    n("gamma3", 0.5, "Effective power of cluster 3.", `${PAPER} (Gamma = {1.0, 0.75, 0.5})`, {
+      min: 0,
+      minExclusive: true,
+      max: 1,
+    }),
+    n("linkBandwidth", 125, "Bandwidth of each inter-cluster link, MB/s.", `${PAPER} (Gigabit)`, {
+      min: 0,
+      minExclusive: true,
+    }),
+    {
+      name: "tasksMin",
+      type: "integer",
+      default: 1,
+      min: 1,
+      meaning: "Random batches: fewest tasks per job (uniform).",
+      source: WL,
+    },
+    {
+      name: "tasksMax",
+      type: "integer",
+      default: 6,
+      min: 1,
+      meaning: "Random batches: most tasks per job (at most the nodes).",
+      source: WL,
+    },
+    n("baseTimeMin", 100, "Random batches: shortest base time, s (uniform).", WL, {
+      min: 0,
+      minExclusive: true,
+    }),
+    n("baseTimeMax", 1000, "Random batches: longest base time, s.", WL, {
+      min: 0,
+      minExclusive: true,
+    }),
+    n("sigmaMin", 0.5, "Random batches: smallest processing weight sigma (uniform).", WL, {
+      min: 0,
+      max: 1,
+    }),
+    n("sigmaMax", 1, "Random batches: largest sigma.", WL, { min: 0, max: 1 }),
+    n(
+      "perTaskBandwidthMin",
+      lo,
+      "Smallest per-task bandwidth, MB/s (uniform for random batches; WL-1 and WL-2 use the midpoint).",
+      `${WL} (${bandwidth} family)`,
+      { min: 0 },
+    ),
+    n(
+      "perTaskBandwidthMax",
+      hi,
+      "Largest per-task bandwidth, MB/s.",
+      `${WL} (${bandwidth} family)`,
+      {
+        min: 0,
+      },
+    ),
+  ];
+}
 
-const PAPER = "Blanco et al., §4";
-const ASSUMED = "packages/multicluster README, Interpretation";
+function checkOas(params: Params): string[] {
+  const out: string[] = [];
+  const v = (k: string) => numberParam(params, k);
+  for (const k of ["tasks", "baseTime", "sigma", "perTaskBandwidth"]) {
+    if (v(`${k}Min`) > v(`${k}Max`))
+      out.push(`${k}Min (${v(`${k}Min`)}) is above ${k}Max (${v(`${k}Max`)})`);
+  }
+  const nodes = 3 * v("nodesPerCluster");
+  if (v("tasksMax") > nodes) out.push(`tasksMax (${v("tasksMax")}) is above the ${nodes} nodes`);
+  const w = textParam(params, "workload");
+  if ((w === "WL-1" || w === "WL-2") && nodes < 6) {
+    out.push(`${w} needs 6 nodes, nodesPerCluster ${v("nodesPerCluster")} gives ${nodes}`);
+  }
+  return out;
+}
 
-/** The parameters of both OAS experiments. */
-const OAS_PARAMETERS: readonly ParameterSpec[] = [
-  {
-    name: "workload",
-    type: "integer",
-    default: OAS_SLOT_WORKLOAD,
-    min: 1,
-    max: 6,
-    meaning: "The workload WL-1..WL-6.",
-    source: PAPER,
-  },
-  {
-    name: "jobs",
-    type: "integer",
-    default: OAS_JOBS,
-    quick: OAS_QUICK_JOBS,
-    min: 1,
-    max: 8,
-    meaning: "Jobs of the workload used (its first ones).",
-    source: PAPER,
-  },
-  {
-    name: "slotFraction",
-    type: "number",
-    default: OAS_COMPARISON_FRACTION,
-    min: 0,
-    minExclusive: true,
-    meaning: "Slot size eta of the MIP, as a fraction of the mean base time.",
-    source: PAPER,
-  },
-  {
-    name: "timeLimit",
-    type: "number",
-    default: OAS_TIME_LIMIT,
-    quick: OAS_QUICK_TIME_LIMIT,
-    min: 0,
-    minExclusive: true,
-    meaning: "HiGHS wall-clock time limit per solve (s).",
-    source: ASSUMED,
-  },
-];
+/** The @sched/workload model and options of the batch (`sched-sim gen oas`). */
+function oasWorkloadOf(params: Params): ExperimentWorkload {
+  const v = (k: string) => numberParam(params, k);
+  return {
+    model: "oas",
+    options: {
+      workload: textParam(params, "workload"),
+      jobs: v("jobs"),
+      nodesPerCluster: v("nodesPerCluster"),
+      powers: [v("gamma1"), v("gamma2"), v("gamma3")],
+      linkBandwidth: v("linkBandwidth") * 1e6,
+      tasks: [v("tasksMin"), v("tasksMax")],
+      baseTime: [v("baseTimeMin"), v("baseTimeMax")],
+      sigma: [v("sigmaMin"), v("sigmaMax")],
+      perTaskBandwidth: [v("perTaskBandwidthMin") * 1e6, v("perTaskBandwidthMax") * 1e6],
+    },
+  };
+}
 
-/** The OAS point: the first jobs of WL-`which` at `seed`, the paper's platform, the cost model. */
+/** The batch, its platform and its BSP profile (the same generator as `gen oas`). */
 function oasPoint(params: Params, seed: number) {
-  const which = numberParam(params, "workload");
-  const w = oasWorkload(which as Which, seed);
-  const jobs = w.jobs.slice(0, numberParam(params, "jobs"));
-  const profile = (job: Job): OasProfile => w.profiles.get(job.id) as OasProfile;
+  const w = oasWorkload({
+    ...(oasWorkloadOf(params).options as Parameters<typeof oasWorkload>[0]),
+    workload: textParam<OasWorkloadName>(params, "workload"),
+    seed,
+  });
+  const bsp = new Map(w.jobs.map((j, i) => [j.id, w.bsp[i]!]));
+  const profile = (job: Job): OasProfile => {
+    const b = bsp.get(job.id)!;
+    return { sigma: b.sigma, ptbw: b.perTaskBandwidth };
+  };
   const instance: ExperimentInstance = {
-    jobs,
-    platform: oasPlatform(),
+    jobs: w.jobs,
+    platform: w.platform,
     executionModel: oasExecutionModel({ profile }),
   };
   return { instance, profile };
 }
 
+/** A run of one schedule in the engine, with the OAS cost model (contention charged). */
+function replay(
+  instance: ExperimentInstance,
+  scheduler: Parameters<typeof simulate>[2],
+): ScheduleTrace {
+  return simulate(
+    instance.jobs,
+    instance.platform,
+    scheduler,
+    instance.executionModel === undefined ? {} : { executionModel: instance.executionModel },
+  );
+}
+
+/** How one OAS variant solves: the MIP's own start or a warm start, with or without links. */
+interface SolveKey {
+  readonly warmStart: boolean;
+  readonly links: boolean;
+}
+
 /**
- * The package's OAS pipeline (`runOas`) at slot size `fraction` x mean base time: the six
- * heuristics' runs and the slotted list schedules are the warm-start candidates, the MIP is
- * solved, and its schedule and its start are run in core's engine.
+ * Solves of this process, by point, seed and variant: `oas` and `oas(replay=compact)` share one
+ * solve when they run in the same worker (the solve is deterministic, so sharing changes no
+ * figure, only the time). A handful is kept.
  */
-async function solveAndReplay(
+const solves = new Map<string, Promise<OasResult>>();
+
+function solveFor(
+  params: Params,
+  seed: number,
+  key: SolveKey,
   instance: ExperimentInstance,
   profile: (job: Job) => OasProfile,
+): Promise<OasResult> {
+  const id = JSON.stringify([
+    oasWorkloadOf(params).options,
+    seed,
+    numberParam(params, "slotFraction"),
+    numberParam(params, "maxNodes"),
+    textParam(params, "formulation"),
+    key,
+  ]);
+  let r = solves.get(id);
+  if (r === undefined) {
+    r = solve(params, key, instance, profile);
+    solves.set(id, r);
+    while (solves.size > 4) solves.delete(solves.keys().next().value as string);
+  }
+  return r;
+}
+
+async function solve(
   params: Params,
-) {
-  const fraction = numberParam(params, "slotFraction");
+  key: SolveKey,
+  instance: ExperimentInstance,
+  profile: (job: Job) => OasProfile,
+): Promise<OasResult> {
   const { jobs, platform } = instance;
   const mean = jobs.reduce((s, j) => s + j.estimate, 0) / Math.max(1, jobs.length);
-  const run = await runOas(jobs, platform, {
-    eta: fraction * mean,
+  const eta = numberParam(params, "slotFraction") * mean;
+  const incumbents = key.warmStart ? heuristicPlans(instance, profile, eta) : [];
+  return solveOas(jobs, platform, {
+    eta,
     profile,
-    timeLimit: numberParam(params, "timeLimit"),
+    maxNodes: numberParam(params, "maxNodes"),
+    formulation: textParam<OasFormulation>(params, "formulation"),
+    links: key.links,
+    warmStart: key.warmStart,
+    incumbents,
   });
-  const of = (trace: ScheduleTrace | null) =>
-    trace === null ? undefined : { metrics: computeMetrics(trace), trace };
+}
+
+/** The six heuristics' runs as slotted schedules (warm-start candidates). */
+function heuristicPlans(
+  instance: ExperimentInstance,
+  profile: (job: Job) => OasProfile,
+  eta: number,
+): OasAssignment[][] {
+  const theta = Math.ceil(
+    instance.jobs.reduce((s, j) => s + 2 * j.estimate, 0) / Math.max(eta, 1e-9),
+  );
+  const out: OasAssignment[][] = [];
+  for (const rule of OAS_RULES) {
+    const trace = replay(instance, oasHeuristic(rule, { profile }));
+    const plan = slottedPlanFromTrace(trace, instance.jobs, { eta, theta, profile });
+    if (plan !== null) out.push(plan);
+  }
+  return out;
+}
+
+const nan = Number.NaN;
+
+/** The metrics of a run in the engine: core's, and the jobs contention slowed. */
+function traceMetrics(trace: ScheduleTrace, profile: (job: Job) => OasProfile) {
+  const m = computeMetrics(trace);
   return {
-    r: run.result,
-    atSlots: of(run.atSlots),
-    compacted: of(run.compacted),
-    best: of(run.best),
+    makespan: m.makespan,
+    meanResponse: m.meanResponse,
+    utilization: m.utilization,
+    contentionSlowed: contentionDelays(trace, { profile }).length,
   };
 }
 
-const orNaN = (x: number | null | undefined): number => x ?? Number.NaN;
+/** The solver's figures of a run (NaN for a heuristic). */
+function solverMetrics(r: OasResult | null) {
+  if (r === null) {
+    return {
+      optimal: nan,
+      gapPct: nan,
+      solveSeconds: nan,
+      solveWallSeconds: nan,
+      nodes: nan,
+      mipMakespan: nan,
+      theta: nan,
+      variables: nan,
+    };
+  }
+  return {
+    optimal: r.status === "optimal" ? 1 : 0,
+    gapPct: r.gap === null ? nan : 100 * r.gap,
+    solveSeconds: r.solveCpuMs === null ? nan : r.solveCpuMs / 1000,
+    solveWallSeconds: r.solveTimeMs / 1000,
+    nodes: r.nodes,
+    mipMakespan: r.makespan ?? nan,
+    theta: r.theta,
+    variables: r.variables,
+  };
+}
+
+const OAS_OPTIONS: readonly SchedulerOptionSpec[] = [
+  {
+    key: "replay",
+    type: "string",
+    choices: ["slots", "compact"],
+    description:
+      "How the MIP's schedule runs in the engine: each job at its slot (default), or compacted (same order per machine and allocations, each job as soon as allowed).",
+  },
+  {
+    key: "warmStart",
+    type: "boolean",
+    description:
+      "Hand HiGHS a start: the best of the six slotted list schedules and the heuristics' runs (default false: the solver's own schedule).",
+  },
+  {
+    key: "links",
+    type: "boolean",
+    description: "Keep constraints (21)-(22): no link saturated in any slot (default true).",
+  },
+];
+
+const HEURISTIC_OPTIONS: readonly SchedulerOptionSpec[] = [
+  {
+    key: "links",
+    type: "boolean",
+    description:
+      "Link-aware: start a job only where no link saturates (default true); false: the link-blind variant.",
+  },
+];
 
 const HEURISTICS: Readonly<Record<OasRule, string>> = {
-  FCFS: "First come, first served (strict order), OAS's link-aware allocation.",
+  FCFS: "First come, first served (strict order), OAS's allocation and cost model.",
   SJF: "Smallest job (fewest tasks) first, strict order.",
   BJF: "Biggest job (most tasks) first, strict order.",
   FPFS: "Fit processors first served: the first job in arrival order that fits.",
@@ -137,145 +392,189 @@ const HEURISTICS: Readonly<Record<OasRule, string>> = {
   LPT: "Longest base time first, strict order.",
 };
 
-const OAS_POLICY = (): SchedulerChoice =>
+const OAS_DESCRIPTION =
+  "OAS: the MIP of Blanco et al. solved by HiGHS within the node budget; its own schedule run by the engine.";
+
+/** An OAS variant (`oas` with the given options). */
+const oasPolicy = (options: Record<string, string | boolean> = {}): SchedulerChoice =>
+  selfRunPolicy("oas", OAS_DESCRIPTION, options, OAS_OPTIONS);
+
+/** A heuristic (lower-case rule name), link-aware unless `links` is false. */
+const heuristicPolicy = (rule: OasRule, links = true): SchedulerChoice =>
   selfRunPolicy(
-    "oas",
-    "OAS: the MIP of Blanco et al. solved by HiGHS (warm-started from the heuristics' and list " +
-      "schedules), reported as the better compacted engine run of its schedule and its start.",
+    rule.toLowerCase(),
+    HEURISTICS[rule],
+    links ? {} : { links: false },
+    HEURISTIC_OPTIONS,
   );
 
-/** The comparison's policies: OAS, then the six heuristics (lower-case names). */
+/** The comparison's policies: OAS (own, compacted, warm-started), then the six heuristics. */
 export function oasPolicies(): SchedulerChoice[] {
   return [
-    OAS_POLICY(),
-    ...OAS_RULES.map((rule) => selfRunPolicy(rule.toLowerCase(), HEURISTICS[rule])),
+    oasPolicy(),
+    oasPolicy({ replay: "compact" }),
+    oasPolicy({ warmStart: true }),
+    ...OAS_RULES.map((rule) => heuristicPolicy(rule)),
   ];
 }
 
-function fromMetrics(m: Metrics | undefined): Record<string, number> {
+/** The links study's policies: OAS with and without (21)-(22), the heuristics aware and blind. */
+export function oasLinksPolicies(): SchedulerChoice[] {
+  return [
+    oasPolicy(),
+    oasPolicy({ links: false }),
+    ...OAS_RULES.map((rule) => heuristicPolicy(rule)),
+    ...OAS_RULES.map((rule) => heuristicPolicy(rule, false)),
+  ];
+}
+
+/** One run of an OAS experiment: an OAS variant or a heuristic. */
+async function runOas({
+  params,
+  seed,
+  scheduler,
+}: Parameters<NonNullable<Experiment["run"]>>[0]): Promise<ExperimentRunResult> {
+  const { instance, profile } = oasPoint(params, seed);
+  const o = scheduler.options;
+  if (scheduler.entry.name === "oas") {
+    const key: SolveKey = { warmStart: o.warmStart === true, links: o.links !== false };
+    const r = await solveFor(params, seed, key, instance, profile);
+    const compact = o.replay === "compact";
+    const trace =
+      r.schedule.length === 0
+        ? null
+        : replay(instance, oasPlanScheduler(r.schedule, r.eta, { compact, profile }));
+    return {
+      metrics: {
+        ...(trace === null
+          ? { makespan: nan, meanResponse: nan, utilization: nan, contentionSlowed: nan }
+          : traceMetrics(trace, profile)),
+        ...solverMetrics(r),
+      },
+      events: trace?.stats.events ?? 0,
+      decisions: trace?.stats.decisions ?? 0,
+      schedulerMs: r.buildTimeMs + r.solveTimeMs,
+    };
+  }
+  const rule = scheduler.entry.name.toUpperCase() as OasRule;
+  const trace = replay(instance, oasHeuristic(rule, { profile, links: o.links !== false }));
   return {
-    makespan: orNaN(m?.makespan),
-    meanResponse: orNaN(m?.meanResponse),
-    utilization: orNaN(m?.utilization),
+    metrics: { ...traceMetrics(trace, profile), ...solverMetrics(null) },
+    events: trace.stats.events,
+    decisions: trace.stats.decisions,
+    schedulerMs: trace.stats.schedulerMs,
   };
 }
 
+const COMPARISON_METRICS: readonly ExperimentMetric[] = [
+  { key: "makespan", title: "makespan (s)", digits: 1 },
+  { key: "meanResponse", title: "mean response (s)", digits: 1 },
+  { key: "utilization", title: "utilization", digits: 4 },
+  { key: "contentionSlowed", title: "jobs slowed by contention", digits: 2 },
+  { key: "optimal", title: "proven optimal", digits: 2 },
+  { key: "gapPct", title: "gap (%)", digits: 2 },
+  { key: "mipMakespan", title: "MIP makespan (s)", digits: 1 },
+  { key: "nodes", title: "B&B nodes", digits: 0 },
+  { key: "solveSeconds", title: "solve CPU (s)", digits: 2 },
+  { key: "solveWallSeconds", title: "solve wall (s)", digits: 2 },
+];
+
 const SHARED_DESCRIPTION =
-  "Platform: 3 clusters x 2 nodes, Gamma 1 / 0.75 / 0.5, Gigabit links (oasPlatform); " +
-  `workloads: @sched/multicluster's oasWorkload (ours, the paper gives no numbers), the first ` +
-  `${OAS_JOBS} jobs (${OAS_QUICK_JOBS} with --quick), seeded by the seed; HiGHS time limit ` +
-  `${OAS_TIME_LIMIT} s per solve (${OAS_QUICK_TIME_LIMIT} s with --quick). Every plan and ` +
-  "heuristic is run by core's engine with the OAS cost model. solveTimeMs is wall clock (not " +
-  "deterministic), and a solve that stops at its time limit keeps the incumbent it had, which " +
-  "depends on the machine's speed and load: only runs whose solves are proven optimal (gap 0) " +
-  "are deterministic. Runs in worker threads compete for the cores (--jobs 1 for steadier " +
-  "solve times). 'report' draws no Gantt chart.";
+  "Platform: 3 clusters x nodesPerCluster nodes, Gamma gamma1/gamma2/gamma3, links of linkBandwidth MB/s " +
+  "(the paper's 3 x 2, 1/0.75/0.5, Gigabit). Batches: @sched/workload's oasWorkload (the paper gives no " +
+  "job figures; `sched-sim gen oas` writes the same jobs), jobs submitted at 0. The MIP (the configuration " +
+  "form by default) is solved by HiGHS within maxNodes branch-and-bound nodes, so every figure but the " +
+  "solve times is deterministic; optimal is 1 when HiGHS' bound, rounded up to whole slots, meets the " +
+  "incumbent. solveSeconds is the process's CPU time during the solve (the solve's own with --jobs 1; " +
+  "worker threads share the process's clock), solveWallSeconds wall clock: neither is deterministic. " +
+  "Every schedule runs in core's engine with the OAS cost model, link contention charged (eq. 5-7 over " +
+  "the running jobs); contentionSlowed counts the jobs it slowed. 'report' draws no Gantt chart.";
 
 /**
- * `oas`: the OAS paper's comparison (Blanco et al., part (b)): OAS against FCFS, SJF, BJF,
- * FPFS, SPT and LPT on WL-1..WL-6. A run equals the matching row of the package's
- * `oasExperiment` (same workload, slot size and time limit) when its solve is proven optimal.
+ * `oas`: the OAS paper's comparison (§4.2): OAS (its own schedule at its slots; compacted; and
+ * warm-started, as separate policies) against FCFS, SJF, BJF, FPFS, SPT and LPT on WL-1..WL-6.
  */
 export const oasReproduction: Experiment = {
   name: "oas",
   title: "OAS (MIP, HiGHS) vs FCFS/SJF/BJF/FPFS/SPT/LPT on WL-1..WL-6 (3x2 multi-cluster)",
   description:
-    "The OAS paper's comparison (Blanco et al.): makespan, mean response and utilization of " +
-    "OAS (the MIP, slot size 50% of the mean base time, warm-started with the best of the six " +
-    "heuristics' runs and the six slotted list schedules by compacted makespan; the value is " +
-    "the better compacted run of the solver's final schedule and that start) and of the six " +
-    "heuristics (same link-aware allocation and cost model), per workload WL-1..WL-6 (the value " +
-    `is the workload number; 3 and 6 with --quick); gap (HiGHS' relative gap, 0 when proven optimal) and solveTimeMs for OAS only. ${SHARED_DESCRIPTION}`,
-  parameters: OAS_PARAMETERS,
+    "The OAS paper's comparison (Blanco et al., §4.2): makespan, mean response and utilization of OAS " +
+    "and of the six heuristics (same link-aware allocation and cost model), per batch WL-1..WL-6 (WL-3 and " +
+    "WL-6 with --quick). OAS is the MIP's own schedule (no warm start) at its slots (slot size " +
+    "slotFraction x the mean base time), 'oas(replay=compact)' the same schedule compacted, " +
+    "'oas(warmStart=true)' the MIP started from the best list schedule and heuristic run, at its slots. " +
+    `Moderate per-task bandwidths (links rarely bind). ${SHARED_DESCRIPTION}`,
+  parameters: oasParameters("moderate"),
+  check: checkOas,
   grid: (quick) => [{ name: "workload", values: quick ? OAS_QUICK_WORKLOADS : OAS_WORKLOADS }],
   defaultSeeds: () => 1,
   schedulers: oasPolicies,
-  metrics: [
-    { key: "makespan", title: "makespan (s)", digits: 1 },
-    { key: "meanResponse", title: "mean response (s)", digits: 1 },
-    { key: "utilization", title: "utilization", digits: 4 },
-    { key: "gap", title: "gap", digits: 4 },
-    { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
-  ],
+  metrics: COMPARISON_METRICS,
+  workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
-  run: async ({ instance, params, seed, scheduler }): Promise<ExperimentRunResult> => {
-    const { profile } = oasPoint(params, seed);
-    if (scheduler.entry.name === "oas") {
-      const { r, best } = await solveAndReplay(instance, profile, params);
-      return {
-        metrics: {
-          ...fromMetrics(best?.metrics),
-          solveTimeMs: r.solveTimeMs,
-          gap: orNaN(r.gap),
-        },
-        events: best?.trace.stats.events ?? 0,
-        decisions: best?.trace.stats.decisions ?? 0,
-        schedulerMs: r.buildTimeMs + r.solveTimeMs,
-      };
-    }
-    const rule = scheduler.entry.name.toUpperCase() as OasRule;
-    const trace = simulate(
-      instance.jobs,
-      instance.platform,
-      oasHeuristic(rule, { profile }),
-      instance.executionModel === undefined ? {} : { executionModel: instance.executionModel },
-    );
-    return {
-      metrics: { ...fromMetrics(computeMetrics(trace)), solveTimeMs: Number.NaN, gap: Number.NaN },
-      events: trace.stats.events,
-      decisions: trace.stats.decisions,
-      schedulerMs: trace.stats.schedulerMs,
-    };
-  },
+  run: runOas,
 };
 
 /**
- * `oas-slots`: the OAS paper's slot-size study (part (a)): the slot size from 15% to 250% of
- * the mean base time on WL-3: the MIP's slotted makespan, its plan run at its slots and
- * compacted, the gap and the solve time. A run equals the matching row of the package's
- * `oasExperiment` when its solve is proven optimal.
+ * `oas-links`: the co-allocation half of the paper (eq. 4-7, constraints 21-22) made to bind:
+ * the heavy bandwidth family, OAS with and without the link constraints, the heuristics
+ * link-aware and link-blind; `contentionSlowed` counts the jobs contention slowed.
+ */
+export const oasLinksReproduction: Experiment = {
+  name: "oas-links",
+  title: "OAS and the heuristics, link-aware and link-blind, when links bind (heavy bandwidths)",
+  description:
+    "The co-allocation half of the OAS paper (eq. 4-7, constraints 21-22) on the heavy bandwidth family: " +
+    "per-task bandwidths of 65-78 MB/s, so any two co-allocated jobs with tasks in a common cluster " +
+    "saturate its link while every job fits alone. Policies: OAS (its own schedule at its slots), " +
+    "'oas(links=false)' (the MIP without constraints 21-22), the six heuristics link-aware and " +
+    "link-blind ('(links=false)': they co-allocate without looking at links, and the engine charges " +
+    `the contention). ${SHARED_DESCRIPTION}`,
+  parameters: oasParameters("heavy"),
+  check: checkOas,
+  grid: (quick) => [{ name: "workload", values: quick ? OAS_QUICK_WORKLOADS : OAS_WORKLOADS }],
+  defaultSeeds: () => 1,
+  schedulers: oasLinksPolicies,
+  metrics: COMPARISON_METRICS,
+  workload: oasWorkloadOf,
+  instance: (params, seed) => oasPoint(params, seed).instance,
+  run: runOas,
+};
+
+/**
+ * `oas-slots`: the OAS paper's slot-size study (§4.1): the slot size from 15% to 250% of the
+ * mean base time on one batch: the MIP's slotted makespan, its schedule run at its slots and
+ * compacted, whether it is proven optimal, and the solve's nodes and time.
  */
 export const oasSlotsReproduction: Experiment = {
   name: "oas-slots",
   title: "OAS: makespan and solve time against the slot size (15%..250% of the mean base time)",
   description:
-    "The OAS paper's slot-size study (Blanco et al.): OAS on WL-3 with the slot size eta = " +
-    "slotFraction x the mean base time (0.15..2.5; 0.5 and 2 with --quick). Metrics: " +
-    "mipMakespan (the MIP's slotted makespan, slots x eta), makespan (its plan run by core's " +
-    "engine, each job at its slot), compactMakespan (the same plan compacted), bestMakespan " +
-    "(the better compacted run of the solver's schedule and its warm start), gap (HiGHS' " +
-    `relative gap, 0 when proven optimal) and solveTimeMs. ${SHARED_DESCRIPTION}`,
-  parameters: OAS_PARAMETERS,
+    "The OAS paper's slot-size study (Blanco et al., §4.1): OAS on one batch (workload, WL-3 by default) " +
+    "with the slot size eta = slotFraction x the mean base time (0.15..2.5; 0.5 and 2 with --quick). " +
+    "Metrics: mipMakespan (the MIP's slotted makespan, slots x eta), makespan (its schedule run in the " +
+    "engine: 'oas' at its slots, 'oas(replay=compact)' compacted), optimal, gapPct, nodes, theta (the " +
+    "horizon, slots), variables, and the solve's CPU and wall time. --vary formulation=configurations," +
+    `resources shows the paper's per-resource form's growth (with a smaller maxNodes). ${SHARED_DESCRIPTION}`,
+  parameters: oasParameters("moderate"),
+  check: checkOas,
   grid: (quick) => [
     { name: "slotFraction", values: quick ? OAS_QUICK_SLOT_FRACTIONS : OAS_SLOT_FRACTIONS },
   ],
   defaultSeeds: () => 1,
-  schedulers: () => [OAS_POLICY()],
+  schedulers: () => [oasPolicy(), oasPolicy({ replay: "compact" })],
   metrics: [
     { key: "mipMakespan", title: "MIP makespan (s)", digits: 1 },
     { key: "makespan", title: "makespan (s)", digits: 1 },
-    { key: "compactMakespan", title: "compacted makespan (s)", digits: 1 },
-    { key: "bestMakespan", title: "reported makespan (s)", digits: 1 },
-    { key: "gap", title: "gap", digits: 4 },
-    { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
+    { key: "optimal", title: "proven optimal", digits: 2 },
+    { key: "gapPct", title: "gap (%)", digits: 2 },
+    { key: "nodes", title: "B&B nodes", digits: 0 },
+    { key: "theta", title: "theta (slots)", digits: 0 },
+    { key: "variables", title: "variables", digits: 0 },
+    { key: "solveSeconds", title: "solve CPU (s)", digits: 2 },
+    { key: "solveWallSeconds", title: "solve wall (s)", digits: 2 },
   ],
+  workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
-  run: async ({ instance, params, seed }): Promise<ExperimentRunResult> => {
-    const { profile } = oasPoint(params, seed);
-    const { r, atSlots, compacted, best } = await solveAndReplay(instance, profile, params);
-    return {
-      metrics: {
-        mipMakespan: orNaN(r.makespan),
-        makespan: orNaN(atSlots?.metrics.makespan),
-        compactMakespan: orNaN(compacted?.metrics.makespan),
-        bestMakespan: orNaN(best?.metrics.makespan),
-        gap: orNaN(r.gap),
-        solveTimeMs: r.solveTimeMs,
-        eta: r.eta,
-      },
-      events: atSlots?.trace.stats.events ?? 0,
-      decisions: atSlots?.trace.stats.decisions ?? 0,
-      schedulerMs: r.buildTimeMs + r.solveTimeMs,
-    };
-  },
+  run: runOas,
 };

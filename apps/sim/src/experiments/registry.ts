@@ -3,7 +3,7 @@ import { convergentReproduction } from "./convergent.js";
 import { eloExperiments } from "./elo.js";
 import type { Experiment } from "./experiment.js";
 import { fcfsLoad } from "./fcfs-load.js";
-import { oasReproduction, oasSlotsReproduction } from "./oas.js";
+import { oasLinksReproduction, oasReproduction, oasSlotsReproduction } from "./oas.js";
 import { spaceSharingReproduction } from "./space-sharing.js";
 
 /**
@@ -17,5 +17,6 @@ export const EXPERIMENTS: readonly Experiment[] = [
   convergentReproduction,
   spaceSharingReproduction,
   oasReproduction,
+  oasLinksReproduction,
   oasSlotsReproduction,
 ];
