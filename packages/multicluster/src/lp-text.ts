@@ -33,3 +33,30 @@ export function sparseValues(
   }
   return { indices: Int32Array.from(idx), values: Float64Array.from(val) };
 }
+
+/**
+ * The LP-format text of a makespan model: minimize `cmax` subject to `rows`, with `bounds`, the
+ * `binaries` and the general integers (`cmax` always among them).
+ */
+export function lpText(model: {
+  readonly rows: readonly string[];
+  readonly bounds: readonly string[];
+  readonly binaries: readonly string[];
+  readonly generals: readonly string[];
+}): string {
+  return [
+    "Minimize",
+    " obj: cmax",
+    "Subject To",
+    ...(model.rows.length > 0 ? model.rows : [" c0: cmax >= 0"]),
+    "Bounds",
+    ...model.bounds,
+    "Binary",
+    ...model.binaries.map((b) => ` ${b}`),
+    "General",
+    " cmax",
+    ...model.generals.map((g) => ` ${g}`),
+    "End",
+    "",
+  ].join("\n");
+}

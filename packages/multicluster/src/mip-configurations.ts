@@ -1,4 +1,4 @@
-import { fmt, type SparseValues, sparseValues, term } from "./lp-text.js";
+import { fmt, lpText, type SparseValues, sparseValues, term } from "./lp-text.js";
 import {
   assignResources,
   countsOf,
@@ -127,20 +127,12 @@ export function buildConfigurationModel(
     if (energy[g] !== "")
       rows.push(` en_${g}: ${groups[g]!.resources.length} cmax${energy[g]} >= 0`);
   }
-  const lp = [
-    "Minimize",
-    " obj: cmax",
-    "Subject To",
-    ...(rows.length > 0 ? rows : [" c0: cmax >= 0"]),
-    "Bounds",
-    ` ${Math.min(lower, T)} <= cmax <= ${T}`,
-    "Binary",
-    ...binaries.map((b) => ` ${b}`),
-    "General",
-    " cmax",
-    "End",
-    "",
-  ].join("\n");
+  const lp = lpText({
+    rows,
+    bounds: [` ${Math.min(lower, T)} <= cmax <= ${T}`],
+    binaries,
+    generals: [],
+  });
   return {
     lp,
     variables: binaries.length + 1,

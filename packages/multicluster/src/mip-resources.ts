@@ -1,5 +1,5 @@
 import { linkDemand } from "./cost.js";
-import { fmt, type SparseValues, sparseValues, term } from "./lp-text.js";
+import { fmt, lpText, type SparseValues, sparseValues, term } from "./lp-text.js";
 import {
   allocationCost,
   allocationOf,
@@ -256,22 +256,7 @@ export function buildResourceModel(
       }
     }
   }
-  const lp = [
-    "Minimize",
-    " obj: cmax",
-    "Subject To",
-    ...(rows.length > 0 ? rows : [" c0: cmax >= 0"]),
-    "Bounds",
-    " cmax >= 0",
-    ...bounds,
-    "Binary",
-    ...binaries.map((b) => ` ${b}`),
-    "General",
-    " cmax",
-    ...generals.map((g) => ` ${g}`),
-    "End",
-    "",
-  ].join("\n");
+  const lp = lpText({ rows, bounds: [" cmax >= 0", ...bounds], binaries, generals });
   return { lp, variables: nVars, binaries: binaries.length, constraints: nRows };
 }
 

@@ -91,7 +91,7 @@ function describeSource(init: InitOptions): string {
 
 /**
  * The HiGHS WebAssembly runtime, loaded once per process (page, worker) and shared by every
- * solve (each solve creates its own model and disposes it). `solveOas` and `runOas` call it
+ * solve (each solve creates its own model and disposes it). `solveOas` calls it
  * without options; call it first with options to say where `highs.wasm` is.
  *
  * In Node nothing is needed: the binary is read from the installed `highs` package. In a browser

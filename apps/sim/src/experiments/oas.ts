@@ -429,7 +429,7 @@ export function oasLinksPolicies(): SchedulerChoice[] {
 }
 
 /** One run of an OAS experiment: an OAS variant or a heuristic. */
-async function runOas({
+async function runOasPolicy({
   params,
   seed,
   scheduler,
@@ -512,7 +512,7 @@ export const oasReproduction: Experiment = {
   metrics: COMPARISON_METRICS,
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
-  run: runOas,
+  run: runOasPolicy,
 };
 
 /**
@@ -538,7 +538,7 @@ export const oasLinksReproduction: Experiment = {
   metrics: COMPARISON_METRICS,
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
-  run: runOas,
+  run: runOasPolicy,
 };
 
 /**
@@ -576,5 +576,5 @@ export const oasSlotsReproduction: Experiment = {
   ],
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
-  run: runOas,
+  run: runOasPolicy,
 };
