@@ -1,3 +1,4 @@
+import type { ExecutionModel } from "@sched/core";
 import { hiddenSpeedModel, type SpeedDrift } from "@sched/workload";
 import type { ExperimentInstance, ExperimentWorkload } from "./experiment.js";
 import { generateWorkload } from "./workload.js";
@@ -46,6 +47,8 @@ export function eloWorkloadOf(o: EloInstanceOptions): ExperimentWorkload {
 
 /** An elo instance and what its drift did: the machines' true mean speeds before and after. */
 export interface EloInstance extends ExperimentInstance {
+  /** The machines' hidden true speeds. */
+  readonly executionModel: ExecutionModel;
   /** True mean speed of each machine before the drift (its benchmark). */
   readonly speeds: readonly number[];
   /** After the drift (equal to `speeds` without one). */
