@@ -1,4 +1,4 @@
-import { createJob, createPlatform, InvalidInputError, simulate } from "@sched/core";
+import { createJob, createPlatform, InvalidInputError } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hiddenSpeedModel } from "../src/hidden-speed-model.js";
