@@ -271,6 +271,12 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         type: "boolean",
         description: "Machines never leave the top tier once there (default false).",
       },
+      {
+        key: "levelScale",
+        type: "string",
+        choices: ["log", "linear"],
+        description: "Job levels: equal bins of log size (default) or of size.",
+      },
     ],
     create: (o) => competitiveScheduler({ ...o } as CompetitiveOptions),
   },

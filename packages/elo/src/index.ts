@@ -8,7 +8,7 @@ export { competitiveScheduler, tierPreference } from "./competitive-scheduler.js
 export { type BetaParameters, betaParameters, expectedResult } from "./expected-result.js";
 export { expectedTime, jobSize } from "./expected-time.js";
 export type { HeuristicOptions } from "./heuristic-options.js";
-export { jobLevel } from "./job-level.js";
+export { type JobLevelOptions, jobLevel } from "./job-level.js";
 export type { Mapping, MappingProblem } from "./mapping.js";
 export { mct } from "./mct.js";
 export { mctScheduler } from "./mct-scheduler.js";

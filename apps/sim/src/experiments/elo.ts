@@ -17,6 +17,7 @@ import type { Experiment, ExperimentInstance, ExperimentRunResult } from "./expe
 import {
   booleanParam,
   numberParam,
+  numberSpec,
   type ParameterSpec,
   type Params,
   textParam,
@@ -35,13 +36,7 @@ export const ELO_SCHEDULERS: readonly string[] = [
 const PAPER = "Mendez Lopez and Garcia Nocetti, §4";
 const INTERPRETATION = (n: number) => `packages/elo README, Interpretation ${n}`;
 
-const num = (
-  name: string,
-  value: number,
-  meaning: string,
-  source: string,
-  extra: Partial<ParameterSpec> = {},
-): ParameterSpec => ({ name, type: "number", default: value, meaning, source, ...extra });
+const num = numberSpec;
 
 /** The paper's platform and jobs, and the readings it leaves open (shared by both settings). */
 const WORLD: readonly ParameterSpec[] = [
@@ -118,6 +113,14 @@ const RATING: readonly ParameterSpec[] = [
     meaning: "A machine that reaches tier 1 never leaves it.",
     source: INTERPRETATION(4),
   },
+  {
+    name: "levelScale",
+    type: "choice",
+    choices: ["log", "linear"],
+    default: "log",
+    meaning: "Job levels from the sizes seen so far: equal bins of log size, or of size.",
+    source: INTERPRETATION(6),
+  },
 ];
 
 /** The options of one of the elo policies at `params`. */
@@ -131,6 +134,7 @@ function policyOptions(name: string, params: Params): Record<string, OptionValue
     tierWidth: numberParam(params, "tierWidth"),
     baseRating: numberParam(params, "baseRating"),
     stickyTopTier: booleanParam(params, "stickyTopTier"),
+    levelScale: textParam(params, "levelScale"),
   };
 }
 
