@@ -1,4 +1,4 @@
-import type { Job, Platform, SchedulingContext, WaitingJob } from "@sched/core";
+import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
 import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
 import { Plan, type PlannedInterval } from "../plan.js";
@@ -85,6 +85,26 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   };
 
   /**
+   * Rebuilds the plan from the view's running jobs (each held until its estimated end) and the
+   * reservations in `res`; the capacity given back is unknown from here on.
+   */
+  const rebuild = (view: SchedulerView): void => {
+    held.clear();
+    for (const r of view.running) {
+      held.set(r.job.id, {
+        job: r.job,
+        start: r.start,
+        end: r.estimatedEnd,
+        duration: r.estimatedEnd - r.start,
+        after: Number.NEGATIVE_INFINITY,
+      });
+    }
+    plan.rebuild(view, res);
+    initialized = true;
+    released = Number.POSITIVE_INFINITY;
+  };
+
+  /**
    * Rebuilds the memory from `resumed` (the previous reservations of the jobs still waiting, in
    * the order given) and the running jobs; returns the waiting jobs that hold no reservation.
    */
@@ -113,19 +133,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       reserved.add(p.id);
       if (p.time < earliest) earliest = p.time;
     }
-    held.clear();
-    for (const r of view.running) {
-      held.set(r.job.id, {
-        job: r.job,
-        start: r.start,
-        end: r.estimatedEnd,
-        duration: r.estimatedEnd - r.start,
-        after: Number.NEGATIVE_INFINITY,
-      });
-    }
-    plan.rebuild(view, res);
-    initialized = true;
-    released = Number.POSITIVE_INFINITY;
+    rebuild(view);
     const fresh: Job[] = [];
     for (const w of view.waiting) {
       if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
@@ -161,20 +169,8 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     }
     if (!initialized || view.running.length !== held.size) {
       // First call of a run, or running jobs this policy did not start: rebuild from the view.
-      held.clear();
-      for (const r of view.running) {
-        held.set(r.job.id, {
-          job: r.job,
-          start: r.start,
-          end: r.estimatedEnd,
-          duration: r.estimatedEnd - r.start,
-          after: Number.NEGATIVE_INFINITY,
-        });
-      }
-      plan.rebuild(view, res);
-      initialized = true;
+      rebuild(view);
       compress = true;
-      released = Number.POSITIVE_INFINITY;
     }
     // A reservation in the past (one that could not start at its time): `earliest` is the
     // smallest start among the reservations kept by the previous call.
