@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
-import { branchAndBound, type MkpExactOptions, resolveExactOptions } from "./mkpExact.js";
+import { branchAndBound, type MkpExactOptions, resolveExactOptions } from "./mkp-exact.js";
 
 /** A 0-1 knapsack instance: one weight per item and a single capacity. */
 export interface Knapsack01Instance {

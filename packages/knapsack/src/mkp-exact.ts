@@ -6,7 +6,7 @@ import {
   readMkpInstance,
   sumValues,
 } from "./instance.js";
-import { defaultGreedyOptions, greedyItems } from "./mkpGreedy.js";
+import { defaultGreedyOptions, greedyItems } from "./mkp-greedy.js";
 
 /** Options of {@link mkpExact}. */
 export interface MkpExactOptions {
