@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
-import { branchAndBound, type MkpExactOptions, resolveExactOptions } from "./mkp-exact.js";
+import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
 /** A 0-1 knapsack instance: one weight per item and a single capacity. */
 export interface Knapsack01Instance {
@@ -103,7 +103,7 @@ export function knapsack01(
   const useDp =
     method === "dp" || (method === "auto" && integerWeights && n * (C + 1) <= dpCellLimit);
   if (!useDp) {
-    const r = branchAndBound({ n, m: 1, v, w, c: Float64Array.of(capacity) }, exact);
+    const r = solveMkp({ n, m: 1, v, w, c: Float64Array.of(capacity) }, exact);
     return { items: r.items, value: r.value, optimal: r.optimal };
   }
   return dynamicProgram(v, w, C);

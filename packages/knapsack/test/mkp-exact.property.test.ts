@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mkpExact, mkpGreedy } from "../src/index.js";
-import { bruteForce, clone, isFeasible, mkpInstance, totalValue } from "./helpers.js";
+import {
+  bruteForce,
+  clone,
+  dpOptimum,
+  isFeasible,
+  licenseInstance,
+  mkpInstance,
+  totalValue,
+} from "./helpers.js";
 
 describe("mkpExact properties", () => {
   it("equals brute force on integer instances up to 15 items and 4 constraints", () => {
@@ -12,8 +20,9 @@ describe("mkpExact properties", () => {
         expect(isFeasible(inst, r.items)).toBe(true);
         expect(r.value).toBe(totalValue(inst, r.items));
         expect(r.value).toBe(bruteForce(inst).value);
+        expect(r.bound).toBe(r.value);
       }),
-      { numRuns: 250 },
+      { numRuns: 200 },
     );
   });
 
@@ -26,6 +35,30 @@ describe("mkpExact properties", () => {
         expect(r.value).toBeCloseTo(bruteForce(inst).value, 6);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("equals brute force on license knapsacks (0/1 weights, real values) up to 16 jobs", () => {
+    fc.assert(
+      fc.property(licenseInstance(16, 8, 6), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items, 0)).toBe(true);
+        expect(r.value).toBeCloseTo(bruteForce(inst).value, 9);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("equals dynamic programming on license knapsacks of up to 40 jobs", () => {
+    fc.assert(
+      fc.property(licenseInstance(40, 3, 5), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items, 0)).toBe(true);
+        expect(r.value).toBeCloseTo(dpOptimum(inst), 9);
+      }),
+      { numRuns: 100 },
     );
   });
 
@@ -42,37 +75,47 @@ describe("mkpExact properties", () => {
           expect(mkpExact(bigger).value).toBeGreaterThanOrEqual(mkpExact(inst).value);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
   it("is at least as good as the greedy, which is feasible", () => {
     fc.assert(
-      fc.property(mkpInstance(15, 4), (inst) => {
+      fc.property(fc.oneof(mkpInstance(15, 4), licenseInstance(30, 6, 8)), (inst) => {
         const g = mkpGreedy(inst);
         expect(isFeasible(inst, g.items)).toBe(true);
-        expect(g.value).toBeLessThanOrEqual(mkpExact(inst).value);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it("returns a feasible solution no worse than the greedy when the node limit stops it", () => {
-    fc.assert(
-      fc.property(mkpInstance(15, 4), fc.integer({ min: 0, max: 20 }), (inst, nodeLimit) => {
-        const r = mkpExact(inst, { nodeLimit });
-        expect(isFeasible(inst, r.items)).toBe(true);
-        expect(r.value).toBeGreaterThanOrEqual(mkpGreedy(inst).value);
-        expect(r.bound).toBeGreaterThanOrEqual(bruteForce(inst).value - 1e-9);
-        if (r.optimal) expect(r.value).toBe(bruteForce(inst).value);
+        expect(g.value).toBeLessThanOrEqual(mkpExact(inst).value + 1e-9);
       }),
       { numRuns: 150 },
     );
   });
 
+  it("under a node limit: feasible, no worse than the greedy, a valid bound, honest optimal flag", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 4), licenseInstance(16, 8, 6)),
+        fc.integer({ min: 0, max: 20 }),
+        (inst, nodeLimit) => {
+          const r = mkpExact(inst, { nodeLimit });
+          const best = bruteForce(inst).value;
+          expect(isFeasible(inst, r.items)).toBe(true);
+          expect(r.nodes).toBeLessThanOrEqual(nodeLimit);
+          expect(r.value).toBeGreaterThanOrEqual(mkpGreedy(inst).value - 1e-9);
+          expect(r.bound).toBeGreaterThanOrEqual(r.value);
+          expect(r.bound).toBeGreaterThanOrEqual(best - 1e-9);
+          if (r.optimal) {
+            expect(r.value).toBeCloseTo(best, 9);
+            expect(r.bound).toBe(r.value);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("is deterministic and does not mutate its input", () => {
     fc.assert(
-      fc.property(mkpInstance(12, 3), (inst) => {
+      fc.property(fc.oneof(mkpInstance(12, 3), licenseInstance(30, 6, 8)), (inst) => {
         const before = clone(inst);
         const a = mkpExact(inst);
         expect(inst).toEqual(before);
