@@ -14,7 +14,7 @@
  */
 
 /** Rebuild the basis inverse from scratch after this many pivots (round-off drift). */
-const REINVERT_EVERY = 32;
+const REINVERT_EVERY = 100;
 /** Smallest |pivot| accepted in the ratio test, relative to the row's largest entry. */
 const PIVOT_TOLERANCE = 1e-9;
 
@@ -50,6 +50,7 @@ export interface Snapshot {
   readonly atUpper: Uint8Array;
   readonly xB: Float64Array;
   readonly binv: Float64Array;
+  readonly norm: Float64Array;
   readonly y: Float64Array;
   readonly d: Float64Array;
   sinceInvert: number;
@@ -79,8 +80,9 @@ export class DualSimplex {
   /** For a nonbasic variable: 1 when it sits at its (finite) upper bound. */
   readonly atUpper: Uint8Array;
   readonly xB: Float64Array;
-  /** Row-major basis inverse: `binv[r * m + k]`. */
+  /** Row-major basis inverse: `binv[r * m + k]`, and the squared norm of each of its rows. */
   readonly binv: Float64Array;
+  readonly norm: Float64Array;
   /** Duals (one per row) and reduced costs (one per variable, slacks after the structurals). */
   readonly y: Float64Array;
   readonly d: Float64Array;
@@ -117,6 +119,7 @@ export class DualSimplex {
     this.atUpper = new Uint8Array(n + m);
     this.xB = new Float64Array(m);
     this.binv = new Float64Array(m * m);
+    this.norm = new Float64Array(m);
     this.y = new Float64Array(m);
     this.d = new Float64Array(n + m);
     this.ray = new Float64Array(m);
@@ -144,6 +147,7 @@ export class DualSimplex {
       this.pos[n + k] = k;
       this.binv[k * m + k] = 1;
     }
+    this.norm.fill(1);
     this.#sinceInvert = 0;
     this.#duals();
   }
@@ -250,7 +254,18 @@ export class DualSimplex {
       }
     }
     this.#sinceInvert = 0;
+    this.#norms();
     return true;
+  }
+
+  /** The squared norm of every row of the basis inverse (dual steepest edge weights). */
+  #norms(): void {
+    const { m, binv, norm } = this;
+    for (let i = 0; i < m; i++) {
+      let s = 0;
+      for (let k = 0; k < m; k++) s += (binv[i * m + k] as number) ** 2;
+      norm[i] = s;
+    }
   }
 
   /** Value of nonbasic variable `j` under the current bounds and status. */
@@ -319,6 +334,7 @@ export class DualSimplex {
     if (basis.binv !== null) {
       this.binv.set(basis.binv);
       this.#sinceInvert = basis.sinceInvert;
+      this.#norms();
     } else if (!this.#invert()) this.#slackBasis();
     this.#duals();
   }
@@ -332,6 +348,7 @@ export class DualSimplex {
       atUpper: new Uint8Array(n + m),
       xB: new Float64Array(m),
       binv: new Float64Array(m * m),
+      norm: new Float64Array(m),
       y: new Float64Array(m),
       d: new Float64Array(n + m),
       sinceInvert: 0,
@@ -345,6 +362,7 @@ export class DualSimplex {
     into.atUpper.set(this.atUpper);
     into.xB.set(this.xB);
     into.binv.set(this.binv);
+    into.norm.set(this.norm);
     into.y.set(this.y);
     into.d.set(this.d);
     into.sinceInvert = this.#sinceInvert;
@@ -357,6 +375,7 @@ export class DualSimplex {
     this.atUpper.set(from.atUpper);
     this.xB.set(from.xB);
     this.binv.set(from.binv);
+    this.norm.set(from.norm);
     this.y.set(from.y);
     this.d.set(from.d);
     this.#sinceInvert = from.sinceInvert;
@@ -382,7 +401,7 @@ export class DualSimplex {
    * (`"infeasible"`, with {@link ray}) or `maxPivots` pivots were spent (`"limit"`).
    */
   solve(maxPivots: number): LpStatus {
-    const { m, n, lo, up, d, atUpper, pos, head, xB, binv, y } = this;
+    const { m, n, lo, up, d, atUpper, pos, head, xB, binv, y, norm } = this;
     const { start, row, val } = this.a;
     const rho = this.#rho;
     const alpha = this.#alpha;
@@ -392,27 +411,31 @@ export class DualSimplex {
     this.#primal();
     let spent = 0;
     for (;;) {
-      // Leaving row: the largest bound violation (ties: the lowest row).
+      // Leaving row: dual steepest edge, the largest violation² / ||row of B^-1||² (exact
+      // norms, kept by the inverse's update); ties: the lowest row.
       let r = -1;
       let worst = 0;
+      let bestScore = 0;
       let toUpper = false;
       for (let i = 0; i < m; i++) {
         const j = head[i] as number;
         const x = xB[i] as number;
         const l = lo[j] as number;
-        const below = l - x;
-        if (below > 1e-9 * (1 + Math.abs(l)) && below > worst) {
-          worst = below;
-          r = i;
-          toUpper = false;
-          continue;
-        }
         const h = up[j] as number;
-        const above = x - h;
-        if (above > 1e-9 * (1 + Math.abs(h)) && above > worst) {
-          worst = above;
+        let viol = 0;
+        let above = false;
+        if (l - x > 1e-9 * (1 + Math.abs(l))) viol = l - x;
+        else if (x - h > 1e-9 * (1 + Math.abs(h))) {
+          viol = x - h;
+          above = true;
+        }
+        if (viol === 0) continue;
+        const sc = (viol * viol) / (norm[i] as number);
+        if (sc > bestScore) {
+          bestScore = sc;
+          worst = viol;
           r = i;
-          toUpper = true;
+          toUpper = above;
         }
       }
       if (r < 0) return "optimal";
@@ -564,14 +587,25 @@ export class DualSimplex {
       // Basis inverse: pivot on u[r].
       const ur = u[r] as number;
       const base = r * m;
-      for (let k = 0; k < m; k++) binv[base + k] = (binv[base + k] as number) / ur;
+      let nr = 0;
+      for (let k = 0; k < m; k++) {
+        const b = (binv[base + k] as number) / ur;
+        binv[base + k] = b;
+        nr += b * b;
+      }
+      norm[r] = nr;
       for (let i = 0; i < m; i++) {
         if (i === r) continue;
         const f = u[i] as number;
         if (f === 0) continue;
         const bi = i * m;
-        for (let k = 0; k < m; k++)
-          binv[bi + k] = (binv[bi + k] as number) - f * (binv[base + k] as number);
+        let ni = 0;
+        for (let k = 0; k < m; k++) {
+          const b = (binv[bi + k] as number) - f * (binv[base + k] as number);
+          binv[bi + k] = b;
+          ni += b * b;
+        }
+        norm[i] = ni;
       }
       head[r] = q;
       pos[q] = r;

@@ -35,7 +35,7 @@ const WHERE = "@sched/knapsack/knapsack01";
  * Solves the 0-1 knapsack exactly: maximise the sum of `values` of the chosen items with their
  * `weights` summing to at most `capacity`. Integer weights use dynamic programming (a
  * pseudo-polynomial O(n·capacity) table, always optimal); otherwise (or on request) branch and
- * bound with the Dantzig bound, limited by `nodeLimit` / `timeLimit` like {@link mkpExact}.
+ * bound with the Dantzig bound, limited by `nodeLimit` like {@link mkpExact}.
  * Among equally valuable choices the DP keeps the one that leaves later items out (an item is
  * taken only when it strictly improves).
  *
