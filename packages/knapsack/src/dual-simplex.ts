@@ -57,7 +57,7 @@ export interface Snapshot {
 }
 
 /** How a call to {@link DualSimplex.solve} ended. */
-export type LpStatus = "optimal" | "infeasible" | "limit";
+export type LpStatus = "optimal" | "infeasible" | "limit" | "cutoff";
 
 export class DualSimplex {
   readonly m: number;
@@ -381,6 +381,17 @@ export class DualSimplex {
     this.#sinceInvert = from.sinceInvert;
   }
 
+  /** The (perturbed) objective of the current basic solution. */
+  #objective(): number {
+    const { n, v, pos, xB } = this;
+    let z = 0;
+    for (let j = 0; j < n; j++) {
+      const r = pos[j] as number;
+      z += (v[j] as number) * (r === -1 ? this.#nonbasicValue(j) : (xB[r] as number));
+    }
+    return z;
+  }
+
   /** The value of variable `j` (structural or slack) in the current basic solution. */
   value(j: number): number {
     const r = this.pos[j] as number;
@@ -398,9 +409,11 @@ export class DualSimplex {
    * Re-optimises after the caller changed bounds: nonbasic variables move to the bound their
    * reduced cost prefers (restoring dual feasibility), then dual simplex pivots until the basic
    * solution is within its bounds (`"optimal"`), a row proves the bounds infeasible
-   * (`"infeasible"`, with {@link ray}) or `maxPivots` pivots were spent (`"limit"`).
+   * (`"infeasible"`, with {@link ray}), `maxPivots` pivots were spent (`"limit"`), or the
+   * objective of the basic solution, which equals the dual objective while the basis is dual
+   * feasible and only falls, is at most `cutoff` (`"cutoff"`: the caller may stop here).
    */
-  solve(maxPivots: number): LpStatus {
+  solve(maxPivots: number, cutoff = Number.NEGATIVE_INFINITY): LpStatus {
     const { m, n, lo, up, d, atUpper, pos, head, xB, binv, y, norm } = this;
     const { start, row, val } = this.a;
     const rho = this.#rho;
@@ -440,6 +453,7 @@ export class DualSimplex {
       }
       if (r < 0) return "optimal";
       if (spent >= maxPivots) return "limit";
+      if (cutoff > Number.NEGATIVE_INFINITY && this.#objective() <= cutoff) return "cutoff";
       // rho = row r of B^-1; alpha_j = rho · a_j for the nonbasic variables that are not fixed
       // (a fixed variable's reduced cost goes stale here and is recomputed by the next solve).
       let rowMax = 0;

@@ -343,13 +343,17 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     }
     if (node.basis !== null && node.parent !== lastSolved) lp.loadBasis(node.basis);
     lastSolved = node;
-    const status = lp.solve(NODE_PIVOT_CAP);
+    // Stop the dual simplex as soon as its objective shows the node cannot beat the incumbent
+    // (confirmed by the Lagrangian bound with the true values; else solve on).
+    const cutoff = integral ? best + 1 - 1e-6 : best + tol(best);
+    let status = lp.solve(NODE_PIVOT_CAP, cutoff);
+    if (status === "cutoff" && beats(lagrangian(lp.y))) status = lp.solve(NODE_PIVOT_CAP);
     const L = lpBound(status);
     if (node.branched >= 0 && status !== "infeasible")
       observe(node.branched, node.side === 0 ? 0 : 1, node.frac, node.bound - L);
     if (status !== "optimal") {
-      // Infeasible or unsolved: the bound stands only if it prunes; else the subtree is given
-      // up without proof.
+      // Cut off, infeasible or unsolved: the bound stands only if it prunes; else the subtree is
+      // given up without proof.
       if (beats(L)) unsure = true;
       continue;
     }
@@ -455,7 +459,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
         for (const side of [0, 1] as const) {
           lo[j] = side;
           up[j] = side;
-          const Lc = lpBound(lp.solve(STRONG_PIVOTS));
+          const Lc = lpBound(lp.solve(STRONG_PIVOTS, cutoff));
           lp.restore(snap);
           lo[j] = 0;
           up[j] = 1;
