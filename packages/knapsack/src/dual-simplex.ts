@@ -38,6 +38,7 @@ function perturbation(j: number): number {
 /** A basis as {@link DualSimplex.saveBasis} returns it. */
 export interface Basis {
   readonly head: Int32Array;
+  /** One bit per variable: nonbasic at its upper bound. */
   readonly atUpper: Uint8Array;
   readonly binv: Float64Array | null;
   readonly sinceInvert: number;
@@ -313,9 +314,12 @@ export class DualSimplex {
    * a copy of its inverse when `withInverse` (m² numbers; loading it then skips the rebuild).
    */
   saveBasis(withInverse: boolean): Basis {
+    const bits = new Uint8Array((this.n + this.m + 7) >> 3);
+    for (let j = 0; j < this.n + this.m; j++)
+      if (this.atUpper[j] === 1) bits[j >> 3] = (bits[j >> 3] as number) | (1 << (j & 7));
     return {
       head: Int32Array.from(this.head),
-      atUpper: Uint8Array.from(this.atUpper),
+      atUpper: bits,
       binv: withInverse ? Float64Array.from(this.binv) : null,
       sinceInvert: this.#sinceInvert,
     };
@@ -328,7 +332,8 @@ export class DualSimplex {
    */
   loadBasis(basis: Basis): void {
     this.head.set(basis.head);
-    this.atUpper.set(basis.atUpper);
+    for (let j = 0; j < this.n + this.m; j++)
+      this.atUpper[j] = ((basis.atUpper[j >> 3] as number) >> (j & 7)) & 1;
     this.pos.fill(-1);
     for (let r = 0; r < this.m; r++) this.pos[this.head[r] as number] = r;
     if (basis.binv !== null) {

@@ -45,12 +45,14 @@ export interface LpSearchResult {
 
 /**
  * A search node: the bound changes that lead to it from its parent, as triples (variable, lo,
- * up) over the LP's variables (items, then the rows' slacks), a valid bound, a sequence number
- * (ties in the queue: the newest first), the parent's final basis (the warm start) and, for
- * pseudocosts, the item branched on to create it (-1 for none), its side and its LP value.
+ * up) over the LP's variables (items, then the rows' slacks): the parent's reduced-cost fixings
+ * (`inherited`, one array shared by siblings) then its own (`fix`); a valid bound, a sequence
+ * number (ties in the queue: the newest first), the parent's final basis (the warm start) and,
+ * for pseudocosts, the item branched on to create it (-1 for none), its side and its LP value.
  */
 interface SearchNode {
   readonly parent: SearchNode | null;
+  readonly inherited: readonly number[];
   readonly fix: readonly number[];
   readonly bound: number;
   readonly seq: number;
@@ -279,6 +281,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     (p, q) => p.bound > q.bound || (p.bound === q.bound && p.seq > q.seq),
   );
   let seq = 0;
+  let inherited: readonly number[] = [];
   const child = (
     parent: SearchNode,
     fix: readonly number[],
@@ -287,9 +290,10 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     branched = -1,
     side = 0,
     frac = 0,
-  ): SearchNode => ({ parent, fix, bound, seq: seq++, basis, branched, side, frac });
+  ): SearchNode => ({ parent, inherited, fix, bound, seq: seq++, basis, branched, side, frac });
   open.push({
     parent: null,
+    inherited: [],
     fix: [],
     bound: Number.POSITIVE_INFINITY,
     seq: seq++,
@@ -335,10 +339,12 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     path.length = 0;
     for (let p: SearchNode | null = node; p !== null; p = p.parent) path.push(p);
     for (let k = path.length - 1; k >= 0; k--) {
-      const f = (path[k] as SearchNode).fix;
-      for (let t = 0; t < f.length; t += 3) {
-        lo[f[t] as number] = f[t + 1] as number;
-        up[f[t] as number] = f[t + 2] as number;
+      const p = path[k] as SearchNode;
+      for (const f of [p.inherited, p.fix]) {
+        for (let t = 0; t < f.length; t += 3) {
+          lo[f[t] as number] = f[t + 1] as number;
+          up[f[t] as number] = f[t + 2] as number;
+        }
       }
     }
     if (node.basis !== null && node.parent !== lastSolved) lp.loadBasis(node.basis);
@@ -396,13 +402,14 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
       up[fixes[t] as number] = fixes[t + 2] as number;
     }
     const basis = lp.saveBasis(open.size < INVERSE_CACHE);
+    inherited = fixes.length === 0 ? [] : [...fixes];
 
     // Branch on the number of items first when the LP's is fractional: sum x >= ceil first.
     const kFloor = Math.floor(card + 1e-6);
     if (fractional && card - kFloor > 1e-6) {
-      open.push(child(node, [...fixes, cardSlack, N - kFloor, up[cardSlack] as number], L, basis));
+      open.push(child(node, [cardSlack, N - kFloor, up[cardSlack] as number], L, basis));
       open.push(
-        child(node, [...fixes, cardSlack, lo[cardSlack] as number, N - kFloor - 1], L, basis),
+        child(node, [cardSlack, lo[cardSlack] as number, N - kFloor - 1], L, basis),
       );
       continue;
     }
@@ -419,7 +426,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     if (cands.length === 0) {
       if (fractional) {
         // Reduced-cost fixing fixed every fractional item: solve this node again with them.
-        again = child(node, [...fixes], L, basis);
+        again = child(node, [], L, basis);
         continue;
       }
       // An integral optimum that plain sums reject: branch on a free item at 1.
@@ -427,8 +434,8 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
       for (let j = 0; j < N && bj < 0; j++)
         if ((lo[j] as number) !== (up[j] as number) && (x[j] as number) > 0.5) bj = j;
       if (bj >= 0) {
-        open.push(child(node, [...fixes, bj, 0, 0], L, basis));
-        open.push(child(node, [...fixes, bj, 1, 1], L, basis));
+        open.push(child(node, [bj, 0, 0], L, basis));
+        open.push(child(node, [bj, 1, 1], L, basis));
       }
       continue;
     }
@@ -485,7 +492,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     if (pruneVar >= 0) {
       // One side of pruneVar cannot beat the incumbent: fix the other and solve again.
       const keep = 1 - pruneSide;
-      again = child(node, [...fixes, pruneVar, keep, keep], L, basis);
+      again = child(node, [pruneVar, keep, keep], L, basis);
       continue;
     }
     // Children: "take" popped first among equal bounds. Strong branching's child bounds are
@@ -493,8 +500,8 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     const f = x[bj] as number;
     const downBound = bjLoss === null ? L : L - Math.max(0, bjLoss[0] as number);
     const upBound = bjLoss === null ? L : L - Math.max(0, bjLoss[1] as number);
-    open.push(child(node, [...fixes, bj, 0, 0], downBound, basis, bj, 0, f));
-    open.push(child(node, [...fixes, bj, 1, 1], upBound, basis, bj, 1, f));
+    open.push(child(node, [bj, 0, 0], downBound, basis, bj, 0, f));
+    open.push(child(node, [bj, 1, 1], upBound, basis, bj, 1, f));
   }
 
   // Without a proof, the bound is the largest one left open: the root's when a subtree was
