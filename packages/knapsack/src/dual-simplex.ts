@@ -57,6 +57,12 @@ export interface Snapshot {
   sinceInvert: number;
 }
 
+/** Copies every array of a solver state from `from` into `to` (same sizes). */
+function copyState(from: Omit<Snapshot, "sinceInvert">, to: Omit<Snapshot, "sinceInvert">): void {
+  for (const key of ["head", "pos", "atUpper", "xB", "binv", "norm", "y", "d"] as const)
+    (to[key] as { set(a: ArrayLike<number>): void }).set(from[key]);
+}
+
 /** How a call to {@link DualSimplex.solve} ended. */
 export type LpStatus = "optimal" | "infeasible" | "limit" | "cutoff";
 
@@ -362,27 +368,13 @@ export class DualSimplex {
 
   /** Copies the whole solver state (basis, inverse, solution, duals) into `into`. */
   snapshot(into: Snapshot): void {
-    into.head.set(this.head);
-    into.pos.set(this.pos);
-    into.atUpper.set(this.atUpper);
-    into.xB.set(this.xB);
-    into.binv.set(this.binv);
-    into.norm.set(this.norm);
-    into.y.set(this.y);
-    into.d.set(this.d);
+    copyState(this, into);
     into.sinceInvert = this.#sinceInvert;
   }
 
   /** Restores a state copied by {@link snapshot} (bounds are the caller's business). */
   restore(from: Snapshot): void {
-    this.head.set(from.head);
-    this.pos.set(from.pos);
-    this.atUpper.set(from.atUpper);
-    this.xB.set(from.xB);
-    this.binv.set(from.binv);
-    this.norm.set(from.norm);
-    this.y.set(from.y);
-    this.d.set(from.d);
+    copyState(from, this);
     this.#sinceInvert = from.sinceInvert;
   }
 

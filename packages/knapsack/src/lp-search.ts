@@ -408,9 +408,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     const kFloor = Math.floor(card + 1e-6);
     if (fractional && card - kFloor > 1e-6) {
       open.push(child(node, [cardSlack, N - kFloor, up[cardSlack] as number], L, basis));
-      open.push(
-        child(node, [cardSlack, lo[cardSlack] as number, N - kFloor - 1], L, basis),
-      );
+      open.push(child(node, [cardSlack, lo[cardSlack] as number, N - kFloor - 1], L, basis));
       continue;
     }
     // Then on an item: the free fractional ones are scored by the product of their estimated

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DualSimplex, type SparseColumns } from "../src/dual-simplex.js";
-import { bruteForce, licenseInstance, mkpInstance } from "./helpers.js";
+import { DualSimplex } from "../src/dual-simplex.js";
+import { bruteForce, columnsOf, licenseInstance, mkpInstance } from "./helpers.js";
 
 type Instance = { values: number[]; weights: number[][]; capacities: number[] };
 
@@ -17,29 +17,11 @@ function withCardinality(inst: Instance): Instance {
 
 /** The LP of an MKP instance: columns of weights, capacities as right-hand sides. */
 function lpOf(inst: Instance): DualSimplex {
-  const n = inst.values.length;
-  const m = inst.capacities.length;
-  const start = new Int32Array(n + 1);
-  const row: number[] = [];
-  const val: number[] = [];
-  for (let j = 0; j < n; j++) {
-    for (let k = 0; k < m; k++) {
-      const w = (inst.weights[k] as number[])[j] as number;
-      if (w !== 0) {
-        row.push(k);
-        val.push(w);
-      }
-    }
-    start[j + 1] = row.length;
-  }
-  const a: SparseColumns = {
-    rows: m,
-    cols: n,
-    start,
-    row: Int32Array.from(row),
-    val: Float64Array.from(val),
-  };
-  return new DualSimplex(a, Float64Array.from(inst.values), Float64Array.from(inst.capacities));
+  return new DualSimplex(
+    columnsOf(inst),
+    Float64Array.from(inst.values),
+    Float64Array.from(inst.capacities),
+  );
 }
 
 /** Objective of the current basic solution, and its largest violation of rows or bounds. */

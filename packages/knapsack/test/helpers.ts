@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import type { SparseColumns } from "../src/dual-simplex.js";
 import type { MkpInstance } from "../src/index.js";
 
 /**
@@ -189,4 +190,24 @@ export function licenseInstance(
         }),
       }),
     );
+}
+
+/** The instance's weights stored by columns (the solver's internal layout). */
+export function columnsOf(instance: MkpInstance): SparseColumns {
+  const n = instance.values.length;
+  const m = instance.capacities.length;
+  const start = new Int32Array(n + 1);
+  const row: number[] = [];
+  const val: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let k = 0; k < m; k++) {
+      const w = (instance.weights[k] as ArrayLike<number>)[j] as number;
+      if (w !== 0) {
+        row.push(k);
+        val.push(w);
+      }
+    }
+    start[j + 1] = row.length;
+  }
+  return { rows: m, cols: n, start, row: Int32Array.from(row), val: Float64Array.from(val) };
 }

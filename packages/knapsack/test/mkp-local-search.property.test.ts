@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mkpGreedy } from "../src/index.js";
 import { localSearch } from "../src/mkp-local-search.js";
-import { isFeasible, licenseInstance, mkpInstance, totalValue } from "./helpers.js";
+import { columnsOf, isFeasible, licenseInstance, mkpInstance, totalValue } from "./helpers.js";
 
 describe("localSearch properties", () => {
   it("keeps a feasible solution feasible, never lowers its value and ends maximal", () => {
@@ -17,26 +17,7 @@ describe("localSearch properties", () => {
           const start = mkpGreedy(inst).items.filter((i) => (i + seed) % 3 !== 0);
           const x = new Uint8Array(n);
           for (const i of start) x[i] = 1;
-          const colStart = new Int32Array(n + 1);
-          const row: number[] = [];
-          const val: number[] = [];
-          for (let j = 0; j < n; j++) {
-            for (let k = 0; k < m; k++) {
-              const w = (inst.weights[k] as number[])[j] as number;
-              if (w !== 0) {
-                row.push(k);
-                val.push(w);
-              }
-            }
-            colStart[j + 1] = row.length;
-          }
-          const a = {
-            rows: m,
-            cols: n,
-            start: colStart,
-            row: Int32Array.from(row),
-            val: Float64Array.from(val),
-          };
+          const a = columnsOf(inst);
           // Items with a value <= 0 are the caller's to exclude; give them none here.
           const v = Float64Array.from(inst.values, (y) => Math.max(y, 1e-3));
           localSearch(a, m, v, Float64Array.from(inst.capacities), x);
