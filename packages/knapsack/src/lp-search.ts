@@ -16,8 +16,11 @@ const STRONG_CANDIDATES = 8;
 const STRONG_PIVOTS = 30;
 /** ... and candidates examined without a better score before the choice stops. */
 const LOOKAHEAD = 4;
-/** Saved bases keep a copy of their inverse (m² numbers) while fewer nodes than this are open. */
-const INVERSE_CACHE = 1024;
+/**
+ * Saved bases keep a copy of their inverse (m² numbers, so a child skips the refactorisation)
+ * while the copies of the open nodes fit in this many bytes (64 MB: 4 760 nodes at m = 41).
+ */
+const INVERSE_CACHE_BYTES = 64 * 1024 * 1024;
 /** Distance from 0 or 1 below which an LP value counts as integral. */
 const INTEGRALITY_TOLERANCE = 1e-7;
 
@@ -401,7 +404,7 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
       lo[fixes[t] as number] = fixes[t + 1] as number;
       up[fixes[t] as number] = fixes[t + 2] as number;
     }
-    const basis = lp.saveBasis(open.size < INVERSE_CACHE);
+    const basis = lp.saveBasis(open.size * 8 * M * M < INVERSE_CACHE_BYTES);
     inherited = fixes.length === 0 ? [] : [...fixes];
 
     // Branch on the number of items first when the LP's is fractional: sum x >= ceil first.
