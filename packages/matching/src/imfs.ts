@@ -1,5 +1,11 @@
 import { InvalidInputError } from "@sched/errors";
-import { bidirectionalRepair } from "./bidi.js";
+import {
+  addRowToDummy,
+  addRowToFreeColumn,
+  DEFAULT_SEARCH,
+  repairColumnBidirectional,
+  type SearchOptions,
+} from "./bidi.js";
 import { scaleFor } from "./cost.js";
 import { Engine, NONE } from "./engine.js";
 import { finish } from "./result.js";
@@ -130,6 +136,20 @@ export function imfs(
   previous: ExactMatching,
   options: ImfsOptions = {},
 ): ExactMatching {
+  return incrementalSolve(matrix, previous, options, DEFAULT_SEARCH);
+}
+
+/**
+ * The body of {@link imfs}, with the tuning of its searches as a parameter (internal: tests run
+ * it with extreme tunings to exercise both sides of the bidirectional search; any tuning gives
+ * an exact result).
+ */
+export function incrementalSolve(
+  matrix: MatchingInput,
+  previous: ExactMatching,
+  options: ImfsOptions,
+  search: SearchOptions,
+): ExactMatching {
   validateShape(WHERE, matrix);
   const state = validateState(previous);
   const { rows, cols, weights } = matrix;
@@ -169,18 +189,28 @@ export function imfs(
   const checkV = new Float64Array(m);
   const keep = new Int32Array(n); // kept row -> its real column, or m + previous dummy index
   const inS = new Uint8Array(n);
+  // A row's potential where it bounds column minima (-Infinity for a row not kept: no bound).
+  const rowU = new Float64Array(n);
   const bound = new Float64Array(n);
+  // Per column: the smallest `C[i][k] - u[i]` over kept rows (read columns only), the highest
+  // potential that keeps (D1) on that column.
+  const colMin = new Float64Array(m);
+  const violated = new Uint8Array(n);
   let scale = state.scale;
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
     const tol = 2 ** -40 * largest * ratio;
     const negScale = -scale;
-    // Columns: previous potential, or -Infinity for a new column while rows are checked (its
-    // reduced costs are then +Infinity, which passes).
+    // Columns: previous potential, or -Infinity for a column whose potential is recomputed
+    // (new, or changed according to the hint): its reduced costs are then +Infinity, which
+    // passes, and its potential is set from its column minimum below.
     for (let j = 0; j < m; j++) {
       const o = colFrom[j];
-      checkV[j] = o >= 0 ? prevV[o] * ratio : Number.NEGATIVE_INFINITY;
+      const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
+      checkV[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o] * ratio;
     }
+    colMin.fill(Number.POSITIVE_INFINITY);
+    violated.fill(0);
     // Per internal row: the column it would keep (NONE: not a candidate) and the bound its
     // reduced costs are checked against (+Infinity: nothing to check).
     for (let i = 0; i < n; i++) {
@@ -193,6 +223,7 @@ export function imfs(
       keep[i] = target;
       inS[i] = target === NONE ? 0 : 1;
       checkU[i] = target === NONE ? 0 : prevU[o] * ratio;
+      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : checkU[i];
       // Row i is fine while -scale * w - v[k] >= -bound[i] for every eligible k.
       bound[i] = target === NONE ? Number.POSITIVE_INFINITY : tol - checkU[i];
     }
@@ -202,7 +233,7 @@ export function imfs(
       // Only the changed and new lines: full internal rows first, then internal columns
       // (skipping the entries of the rows already read). Unchanged entries are promised equal
       // to their origin's, so they still satisfy the inherited certificate.
-      const { rows: dirtyRows, cols: dirtyCols, rowFlag } = hint;
+      const { rows: dirtyRows, cols: dirtyCols } = hint;
       for (let q = 0; q < dirtyRows.length; q++) {
         const i = dirtyRows[q];
         const base = i * rowStride;
@@ -214,49 +245,79 @@ export function imfs(
           probe += w * 0;
           if (w * negScale - checkV[k] < b && w > 0) ok = false;
         }
-        if (!ok) inS[i] = 0;
+        if (!ok) violated[i] = 1;
       }
       for (let q = 0; q < dirtyCols.length; q++) {
         const k = dirtyCols[q];
         const base = k * colStride;
-        const vk = checkV[k];
+        let low = Number.POSITIVE_INFINITY;
         for (let i = 0; i < n; i++) {
-          if (rowFlag[i] === 1) continue;
           const w = W[base + i * rowStride];
           if (w > max) max = w;
           probe += w * 0;
-          if (w * negScale - vk < -bound[i] && w > 0) inS[i] = 0;
+          const r = w * negScale - rowU[i];
+          if (r < low && w > 0) low = r;
         }
+        colMin[k] = low;
       }
     } else if (!t) {
       // The pass follows the memory order of the weights: one external row at a time.
       for (let i = 0; i < n; i++) {
         const base = i * cols;
         const b = -bound[i];
+        const ui = rowU[i];
         let ok = true;
         for (let k = 0; k < m; k++) {
           const w = W[base + k];
           if (w > max) max = w;
           probe += w * 0;
-          // Well-predicted test first; eligibility (a coin toss on sparse rows) second.
-          if (w * negScale - checkV[k] < b && w > 0) ok = false;
+          // Well-predicted tests first; eligibility (a coin toss on sparse rows) second.
+          const c = w * negScale;
+          if (c - ui < colMin[k] && w > 0) colMin[k] = c - ui;
+          if (c - checkV[k] < b && w > 0) ok = false;
         }
-        if (!ok) inS[i] = 0;
+        if (!ok) violated[i] = 1;
       }
     } else {
       // Transposed state: external row k is internal column k.
       for (let k = 0; k < m; k++) {
         const base = k * cols;
         const vk = checkV[k];
+        let low = Number.POSITIVE_INFINITY;
         for (let i = 0; i < n; i++) {
           const w = W[base + i];
           if (w > max) max = w;
           probe += w * 0;
-          if (w * negScale - vk < -bound[i] && w > 0) inS[i] = 0;
+          const c = w * negScale;
+          if (c - rowU[i] < low && w > 0) low = c - rowU[i];
+          if (c - vk < -bound[i] && w > 0) violated[i] = 1;
         }
+        colMin[k] = low;
       }
     }
     const nan = probe !== 0;
+    // Violations (reduced costs below 0) are fixed by dropping their rows (re-added later) or
+    // by lowering their columns' potentials to the column minimum (which leaves the row on such
+    // a column for re-adding when its pair is no longer tight). One changed row violates in one
+    // row, one changed column in one column: the cheaper side is taken.
+    let violatedRows = 0;
+    for (let i = 0; i < n; i++) violatedRows += violated[i];
+    let violatedCols = 0;
+    if (hint === undefined && violatedRows > 0) {
+      for (let k = 0; k < m; k++) if (colMin[k] < checkV[k] - tol) violatedCols++;
+    }
+    if (violatedCols > 0 && violatedCols < violatedRows) {
+      for (let k = 0; k < m; k++) {
+        if (colMin[k] < checkV[k] - tol) checkV[k] = Math.min(0, colMin[k]);
+      }
+    } else {
+      for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
+    }
+    // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
+    // that keeps (D1) for the kept rows.
+    for (let k = 0; k < m; k++) {
+      if (checkV[k] === Number.NEGATIVE_INFINITY) checkV[k] = Math.min(0, colMin[k]);
+    }
     // Kept pairs must still be eligible and tight.
     for (let i = 0; i < n; i++) {
       const target = keep[i];
@@ -302,8 +363,8 @@ export function imfs(
     }
   }
   const ratio = scale / state.scale;
-  for (let j = 0; j < m; j++) if (colFrom[j] < 0) v[j] = 0;
-  // (D3): a free real column sits at 0; lowering a potential only raises reduced costs.
+  // (D3): a free real column sits at 0 or below (repaired below); lowering a potential only
+  // raises reduced costs.
   for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j] > 0) v[j] = 0;
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
@@ -331,36 +392,28 @@ export function imfs(
     }
   }
 
-  // New columns: the highest potential <= 0 that keeps (D1) for the kept rows.
-  for (let j = 0; j < m; j++) {
-    if (colFrom[j] >= 0) continue;
-    let min = 0;
-    for (let i = 0; i < n; i++) {
-      if (inS[i] === 0) continue;
-      const r = engine.cost(i, j) - u[i];
-      if (r < min) min = r;
-    }
-    v[j] = min;
-  }
-
-  // (D3): free real columns with a negative potential.
-  for (let j = 0; j < m; j++) {
-    if (colToRow[j] === NONE && v[j] < 0) bidirectionalRepair(engine, NONE, j);
-  }
-
-  // Re-add the other rows, in increasing index: while a real column is free, by the one-sided
-  // search to the nearest one; on a full plan (cardinality cannot grow) by the bidirectional
-  // search to a new dummy.
+  // Re-add the other rows, in increasing index: on a full plan (cardinality cannot grow) by the
+  // bidirectional search to a new dummy; while few real columns are free (a changed row on a
+  // square plan frees its own column), by the bidirectional search to one of them; else by the
+  // one-sided search to the nearest one.
   let free = engine.freeRealColumns();
   for (let i = 0; i < n; i++) {
     if (inS[i] !== 0) continue;
     if (free === 0) {
-      bidirectionalRepair(engine, i, NONE);
-    } else {
-      const before = engine.K;
-      engine.augmentRow(i);
-      if (engine.K === before) free--;
+      addRowToDummy(engine, i, search);
+      continue;
     }
+    const before = engine.K;
+    if (free > search.maxFreeTargets || !addRowToFreeColumn(engine, i, search)) {
+      engine.augmentRow(i);
+    }
+    if (engine.K === before) free--;
+  }
+
+  // (D3): free real columns with a negative potential (freed by a departure, new, or left free
+  // by the searches above).
+  for (let j = 0; j < m; j++) {
+    if (colToRow[j] === NONE && v[j] < 0) repairColumnBidirectional(engine, j, search);
   }
   return finish(matrix, engine, t, scale);
 }
@@ -404,8 +457,8 @@ interface Hint {
   readonly rows: Int32Array;
   /** Internal columns that are changed or new, increasing. */
   readonly cols: Int32Array;
-  /** `rowFlag[i] = 1` for the internal rows in {@link Hint.rows}. */
-  readonly rowFlag: Uint8Array;
+  /** `colFlag[k] = 1` for the internal columns in {@link Hint.cols}. */
+  readonly colFlag: Uint8Array;
 }
 
 /**
@@ -436,7 +489,7 @@ function resolveHint(
     for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
     return out;
   };
-  return { rows: list(rowFlag), cols: list(colFlag), rowFlag };
+  return { rows: list(rowFlag), cols: list(colFlag), colFlag };
 }
 
 /** 1 for each listed line and each new line (origin -1), else 0. */
