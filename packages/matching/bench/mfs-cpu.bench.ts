@@ -1,12 +1,13 @@
 import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
 import { mfs } from "../src/index.js";
+import { calibrate, clockName, cpuMs, quantile } from "./clock.js";
 import { randomMatrix } from "./events.js";
 
 /**
- * CPU time (process.cpuUsage, user + system) of `mfs` on every benchmark shape, square and
- * rectangular both ways, interleaved round by round so that load from other processes hits all
- * shapes alike. Prints one table per density: median ms and interquartile range.
+ * CPU time of `mfs` on every benchmark shape, square and rectangular both ways, interleaved
+ * round by round so that load from other processes hits all shapes alike (see `clock.ts`).
+ * Prints one table per density: median ms and interquartile range.
  *
  * Run: `pnpm vitest bench --run bench/mfs-cpu.bench.ts`
  */
@@ -21,28 +22,6 @@ const SHAPES: [number, number][] = [
 ];
 const ROUNDS = 9;
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/**
- * CPU time of one call. process.cpuUsage counts the whole process, including V8's background
- * threads (garbage collection, optimizing compilation): after each call the thread sleeps 15 ms
- * (no CPU), so that background work an earlier call started (mostly freeing the 8 MB cost
- * matrices of `mfs`) is mostly done before the next one. A collection that a call's own
- * allocations trigger still counts, even when most of its garbage came from earlier calls (see
- * the README). (Per-thread CPU time would avoid that, but Node 20 has no such clock, and
- * /proc/thread-self/schedstat is only updated at scheduler ticks.)
- */
-const cpuMs = (f: () => unknown): number => {
-  const start = process.cpuUsage();
-  f();
-  const d = process.cpuUsage(start);
-  Atomics.wait(pause, 0, 0, 15);
-  return (d.user + d.system) / 1000;
-};
-const quantile = (xs: number[], q: number): number => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
-
 function report(ineligible: number): void {
   const label = ineligible === 0 ? "dense" : "30% ineligible";
   const before = loadavg()[0];
@@ -50,6 +29,7 @@ function report(ineligible: number): void {
     randomMatrix(rows, cols, ineligible, rows * 7 + cols),
   );
   for (const m of matrices) mfs(m); // warm-up
+  calibrate();
   const times = SHAPES.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, m] of matrices.entries()) {
@@ -59,7 +39,7 @@ function report(ineligible: number): void {
     }
   }
   const lines = [
-    `mfs, ${label}: CPU ms (process.cpuUsage), median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+    `mfs, ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
     "| matrix | median | IQR |",
     "| --- | --- | --- |",
   ];

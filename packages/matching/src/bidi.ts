@@ -153,28 +153,19 @@ function bidirectionalSearch(
   const rowStride = engine.rowStride;
   const cs = engine.colStride;
   const negScale = -engine.scale;
-  /** Reduced cost of row i on column c (real or dummy). */
-  const reduced = (i: number, c: number): number => {
-    if (c >= m) return dummyCost[c - m] - u[i] - v[c];
-    const w = W[i * rowStride + c * cs];
-    return w > 0 ? w * negScale - u[i] - v[c] : INF;
-  };
-
+  // The work arrays live in the engine (allocated once per solve).
+  engine.twoSided();
   // Forward side: labels on columns; a settled matched column passes its label to its row.
-  const fLabel = new Float64Array(M).fill(INF);
-  const pathRow = new Int32Array(M).fill(NONE); // the row that gave a column its label
-  const fSettled = new Uint8Array(M);
+  const fLabel = engine.label;
+  const pathRow = engine.pathRow; // the row that gave a column its label
+  const fSettled = engine.fSettled;
   // The search loop reads every column in index order (contiguous, no index list): an unsettled
   // column has key = its label and vs = its potential; a settled (or excluded) one has key = +Inf
   // (never the minimum) and vs = -Inf (so that its new label, +Inf, never wins).
-  const key = new Float64Array(M);
-  const vs = new Float64Array(M);
-  let open = 0; // unsettled columns (work measure)
+  const { key, vs } = engine;
   // Backward side: labels on rows (distance to the target); a settled row passes it to its column.
-  const bLabel = new Float64Array(n).fill(INF);
-  const bNext = new Int32Array(n).fill(NONE); // the column a row moves to on its way to the target
-  const bOpen = new Uint8Array(n); // rows the backward search may still settle
-  const bColLabel = new Float64Array(M).fill(INF);
+  const { bLabel, bNext, bOpen, bColLabel } = engine;
+  bColLabel.fill(INF, 0, M);
 
   let mu = INF; // length of the shortest complete path seen
   // That path: forward part up to meetRow, backward chain (bNext) after it; or, to a free
@@ -185,44 +176,56 @@ function bidirectionalSearch(
   let topF = INF;
   let best = NONE;
 
-  for (let i = 0; i < n; i++) if (rowToCol[i] !== NONE) bOpen[i] = 1;
   if (addRow) {
-    if (kind === TO_DUMMY) {
-      let maxU = Number.NEGATIVE_INFINITY;
-      for (let i = 0; i < n; i++) if (bOpen[i] === 1 && u[i] > maxU) maxU = u[i];
-      D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
+    // r's arcs: u[r] is the largest value that keeps them (to every column, and to T when
+    // adding to a dummy) non-negative. Raw labels (with u[r] = 0) go to `key` first.
+    let maxU = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const matched = rowToCol[i] !== NONE;
+      bOpen[i] = matched ? 1 : 0;
+      if (matched && u[i] > maxU) maxU = u[i];
     }
-    // u[r]: the largest value that keeps r's arcs (to every column, and to T) non-negative.
-    u[r] = 0;
+    D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
     let ur = kind === TO_DUMMY ? D : INF;
-    for (let c = 0; c < M; c++) {
-      const t = reduced(r, c);
-      fLabel[c] = t;
+    const base = r * rowStride;
+    for (let c = 0; c < m; c++) {
+      const w = W[base + c * cs];
+      const t = w > 0 ? w * negScale - v[c] : INF;
+      key[c] = t;
+      if (t < ur) ur = t;
+    }
+    for (let c = m; c < M; c++) {
+      const t = dummyCost[c - m] - v[c];
+      key[c] = t;
       if (t < ur) ur = t;
     }
     if (ur === INF) return false; // to a free column: r has no eligible pair at all
     u[r] = ur;
     for (let c = 0; c < M; c++) {
-      if (fLabel[c] !== INF) {
-        fLabel[c] -= ur;
-        pathRow[c] = r;
+      const t = key[c] - ur; // +Infinity stays
+      key[c] = t;
+      fLabel[c] = t;
+      pathRow[c] = t === INF ? NONE : r;
+      fSettled[c] = 0;
+      vs[c] = v[c];
+      if (t < topF) {
+        topF = t;
+        best = c;
       }
     }
     if (kind === TO_DUMMY) {
       for (let i = 0; i < n; i++) {
-        if (bOpen[i] === 1) {
-          bLabel[i] = D - u[i];
-          bNext[i] = M; // the new dummy
-        }
+        bLabel[i] = D - u[i];
+        bNext[i] = M; // the new dummy (only read for open rows)
       }
       bOpen[r] = 1;
-      bLabel[r] = D - ur;
-      bNext[r] = M;
       mu = D - ur; // r itself takes the new dummy
       meetRow = r;
     } else {
       // Every free real column is a target at distance 0: the backward labels start from
       // them (one column read each); r's own arcs to them are complete paths already.
+      bLabel.fill(INF);
+      bNext.fill(NONE);
       for (let f = 0; f < m; f++) {
         if (colToRow[f] !== NONE) continue;
         bColLabel[f] = 0;
@@ -231,11 +234,11 @@ function bidirectionalSearch(
           meetCol = f;
         }
         const colBase = f * cs;
+        const shift = -v[f];
         for (let i = 0; i < n; i++) {
-          if (bOpen[i] === 0) continue;
           const w = W[colBase + i * rowStride];
-          const t = w > 0 ? w * negScale - u[i] - v[f] : INF;
-          if (t < bLabel[i]) {
+          const t = shift + w * negScale - u[i];
+          if (t < bLabel[i] && w > 0 && bOpen[i] === 1) {
             bLabel[i] = t;
             bNext[i] = f;
           }
@@ -243,30 +246,34 @@ function bidirectionalSearch(
       }
     }
   } else {
-    for (let c = 0; c < M; c++) if (c !== j0 && colToRow[c] !== NONE) fLabel[c] = -v[c];
-    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
-    bColLabel[j0] = 0;
-    for (let i = 0; i < n; i++) {
-      if (bOpen[i] === 1) {
-        bLabel[i] = reduced(i, j0);
-        bNext[i] = j0;
+    // Repairing j0: the super-source frees any matched column k at cost -v[k].
+    for (let c = 0; c < M; c++) {
+      const t = c !== j0 && colToRow[c] !== NONE ? -v[c] : INF;
+      key[c] = t;
+      fLabel[c] = t;
+      pathRow[c] = NONE;
+      fSettled[c] = 0;
+      vs[c] = v[c];
+      if (t < topF) {
+        topF = t;
+        best = c;
       }
     }
-  }
-  for (let c = 0; c < M; c++) {
-    key[c] = fLabel[c];
-    vs[c] = v[c];
-    if (fLabel[c] < topF) {
-      topF = fLabel[c];
-      best = c;
-    }
-  }
-  open = M;
-  if (kind === REPAIR) {
     key[j0] = INF;
     vs[j0] = Number.NEGATIVE_INFINITY;
-    open--;
+    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
+    bColLabel[j0] = 0;
+    const colBase = j0 * cs;
+    const shift = -v[j0];
+    for (let i = 0; i < n; i++) {
+      const matched = rowToCol[i] !== NONE;
+      bOpen[i] = matched ? 1 : 0;
+      const w = W[colBase + i * rowStride];
+      bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i] : INF;
+      bNext[i] = j0;
+    }
   }
+  let open = kind === REPAIR ? M - 1 : M; // unsettled columns (work measure)
   let topB = INF;
   let bestRow = NONE;
   for (let i = 0; i < n; i++) {
@@ -347,26 +354,26 @@ function bidirectionalSearch(
   }
   if (mu === INF) return false; // to a free column: none reachable (nothing modified but u[r])
 
-  // Potentials (see the header): P per column, a row takes its column's.
+  // Potentials (see the header): P per column, a row takes its column's (one pass over the
+  // columns, each matched row updated through its column).
   const delta = mu;
   const theta = Math.min(topF, delta);
-  const P = new Float64Array(M);
   for (let c = 0; c < M; c++) {
-    if (fSettled[c] === 1 && fLabel[c] < theta) {
-      P[c] = fLabel[c];
-    } else if (bColLabel[c] !== INF) {
-      const p = delta - bColLabel[c];
-      P[c] = Math.max(p, theta);
+    let P: number;
+    if (fSettled[c] === 1 && fLabel[c] < theta) P = fLabel[c];
+    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c], theta);
+    else P = theta;
+    const i = colToRow[c];
+    if (addRow) {
+      v[c] -= delta - P;
+      if (i !== NONE) u[i] += delta - P;
     } else {
-      P[c] = theta;
+      v[c] += P;
+      if (i !== NONE) u[i] -= P;
+      else if (c !== j0 && c < m && v[c] > 0) v[c] = 0;
     }
   }
   if (addRow) {
-    for (let c = 0; c < M; c++) v[c] -= delta - P[c];
-    for (let i = 0; i < n; i++) {
-      const c = rowToCol[i];
-      if (c !== NONE) u[i] += delta - P[c];
-    }
     u[r] += delta;
     if (kind === TO_DUMMY) {
       dummyCost[K] = D;
@@ -374,13 +381,6 @@ function bidirectionalSearch(
       colToRow[M] = NONE;
       engine.K = K + 1;
     }
-  } else {
-    for (let c = 0; c < M; c++) v[c] += P[c];
-    for (let i = 0; i < n; i++) {
-      const c = rowToCol[i];
-      if (c !== NONE) u[i] -= P[c];
-    }
-    for (let c = 0; c < m; c++) if (colToRow[c] === NONE && c !== j0 && v[c] > 0) v[c] = 0;
   }
 
   if (meetRow === NONE && meetCol === NONE) {

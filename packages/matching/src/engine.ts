@@ -64,10 +64,15 @@
  * current distance ends the search. (`repairColumn`: lowest row index.)
  */
 
+import { Arena } from "./arena.js";
+
 /** A dummy column index is `m + d`; this marks "no column / no row". */
 export const NONE = -1;
 
 const INF = Number.POSITIVE_INFINITY;
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U8 = new Uint8Array(0);
 
 /** Where the engine reads its weights: entry `(i, j)` at `i * rowStride + j * colStride`. */
 export interface WeightLayout {
@@ -90,8 +95,8 @@ export class Engine {
    * `(i, j)` at `i * rowStride + j * colStride` (so a transposed view costs nothing to build).
    */
   readonly W: Float64Array;
-  /** Multiplier of the weights. */
-  readonly scale: number;
+  /** Multiplier of the weights (`imfs` settles it after reading the changed lines). */
+  scale: number;
   /** Distance between rows in {@link Engine.W}. */
   readonly rowStride: number;
   /** Distance between columns in {@link Engine.W}. */
@@ -109,43 +114,94 @@ export class Engine {
   /** Number of dummy columns. */
   K = 0;
 
-  // Scratch of the searches (allocated once per engine; no allocation inside the loops).
+  // Work arrays of the searches, created on first use (an `imfs` call often needs only one
+  // bidirectional search, and allocating arrays costs more than most of what it does); no
+  // allocation inside the loops. Column arrays have the capacity of `v`.
   /** Tentative label of an unsettled column (`+Infinity` once settled). */
-  private readonly key: Float64Array;
+  key: Float64Array = EMPTY_F64;
   /** Potential of an unsettled column (`-Infinity` once settled, so it is never relabeled). */
-  private readonly vs: Float64Array;
+  vs: Float64Array = EMPTY_F64;
   /** Final label of a settled column. */
-  private readonly label: Float64Array;
-  private readonly pathRow: Int32Array;
-  private readonly ties: Int32Array;
-  private readonly scannedRows: Int32Array;
-  private readonly rowDist: Float64Array;
-  private readonly scannedCols: Int32Array;
-  private readonly predCol: Int32Array;
+  label: Float64Array = EMPTY_F64;
+  /** The row that gave a column its label. */
+  pathRow: Int32Array = EMPTY_I32;
+  // One-sided searches (`augmentRow`, `repairColumn`).
+  private ties: Int32Array = EMPTY_I32;
+  private scannedCols: Int32Array = EMPTY_I32;
+  private scannedRows: Int32Array = EMPTY_I32;
+  private rowDist: Float64Array = EMPTY_F64;
+  private predCol: Int32Array = EMPTY_I32;
+  private open: Uint8Array = EMPTY_U8;
   /** Number of entries in `ties` after a relaxation (see `relax`). */
   private nTies = 0;
+  // Bidirectional searches (`bidi.ts`; they use the column arrays above too).
+  fSettled: Uint8Array = EMPTY_U8;
+  bColLabel: Float64Array = EMPTY_F64;
+  bLabel: Float64Array = EMPTY_F64;
+  bNext: Int32Array = EMPTY_I32;
+  bOpen: Uint8Array = EMPTY_U8;
 
-  constructor(n: number, m: number, W: Float64Array, layout: WeightLayout) {
+  constructor(
+    n: number,
+    m: number,
+    W: Float64Array,
+    layout: WeightLayout,
+    /** The most dummy columns this solve can create (at most one per row). */
+    dummyCapacity = n,
+  ) {
     this.n = n;
     this.m = m;
     this.W = W;
     this.scale = layout.scale;
     this.rowStride = layout.rowStride;
     this.colStride = layout.colStride;
-    this.u = new Float64Array(n);
-    this.v = new Float64Array(m + n);
-    this.dummyCost = new Float64Array(n);
-    this.rowToCol = new Int32Array(n).fill(NONE);
-    this.colToRow = new Int32Array(m + n).fill(NONE);
-    this.key = new Float64Array(m + n);
-    this.vs = new Float64Array(m + n);
-    this.label = new Float64Array(m + n);
-    this.pathRow = new Int32Array(m + n);
-    this.ties = new Int32Array(m + n);
-    this.scannedRows = new Int32Array(n);
-    this.rowDist = new Float64Array(n);
-    this.scannedCols = new Int32Array(m + n);
-    this.predCol = new Int32Array(n);
+    const size = m + dummyCapacity;
+    const arena = new Arena(n + size + dummyCapacity, n + size, 0);
+    this.u = arena.f64(n);
+    this.v = arena.f64(size);
+    this.dummyCost = arena.f64(dummyCapacity);
+    this.rowToCol = arena.i32(n).fill(NONE);
+    this.colToRow = arena.i32(size).fill(NONE);
+  }
+
+  /** Creates the column work arrays (`key`, `vs`, `label`, `pathRow`) if needed. */
+  labels(): void {
+    if (this.key.length !== 0) return;
+    const size = this.v.length;
+    const arena = new Arena(3 * size, size, 0);
+    this.key = arena.f64(size);
+    this.vs = arena.f64(size);
+    this.label = arena.f64(size);
+    this.pathRow = arena.i32(size);
+  }
+
+  /** Creates the work arrays of the bidirectional searches if needed. */
+  twoSided(): void {
+    this.labels();
+    if (this.bLabel.length !== 0) return;
+    const { n } = this;
+    const size = this.v.length;
+    const arena = new Arena(size + n, n, size + n);
+    this.bColLabel = arena.f64(size);
+    this.bLabel = arena.f64(n);
+    this.bNext = arena.i32(n);
+    this.fSettled = arena.u8(size);
+    this.bOpen = arena.u8(n);
+  }
+
+  /** Creates the work arrays of the one-sided searches if needed. */
+  private oneSided(): void {
+    this.labels();
+    if (this.ties.length !== 0) return;
+    const { n } = this;
+    const size = this.v.length;
+    const arena = new Arena(n, 2 * size + 2 * n, n);
+    this.rowDist = arena.f64(n);
+    this.ties = arena.i32(size);
+    this.scannedCols = arena.i32(size);
+    this.scannedRows = arena.i32(n);
+    this.predCol = arena.i32(n);
+    this.open = arena.u8(n);
   }
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */
@@ -292,6 +348,7 @@ export class Engine {
    * stops as soon as nothing cheaper is left.
    */
   augmentRow(r: number, withDummies = false): void {
+    this.oneSided();
     const { m, u, v, colToRow, rowToCol, key, vs, label, pathRow, ties } = this;
     const { scannedRows, rowDist, scannedCols } = this;
     const K = this.K;
@@ -331,7 +388,7 @@ export class Engine {
         const via = rowLabel + maxU - u[i];
         if (via < dummyBound) dummyBound = via;
       }
-      let low = this.relax(i, rowLabel - u[i], M);
+      const low = this.relax(i, rowLabel - u[i], M);
       if (low <= level) {
         // Columns that reached the current level (below it only by rounding) join it.
         for (let q = 0; q < this.nTies; q++) {
@@ -438,17 +495,15 @@ export class Engine {
    * @param inS `inS[i] = 1` for processed rows.
    */
   repairColumn(j0: number, inS: Uint8Array): void {
-    const { n, m, W, u, v, colToRow, rowToCol, scannedCols, predCol } = this;
+    this.oneSided();
+    const { n, m, W, u, v, colToRow, rowToCol, scannedCols, predCol, open } = this;
     const dist = this.label;
     const rowDist = this.rowDist;
     // open[i] = 1 while row i is processed and not yet settled. Rows are scanned in increasing
     // index so that the column walk through the matrix has a constant stride.
-    const open = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 1) {
-        open[i] = 1;
-        rowDist[i] = INF;
-      }
+      open[i] = inS[i];
+      if (inS[i] === 1) rowDist[i] = INF;
     }
     const rowStep = this.rowStride;
     const negScale = -this.scale;

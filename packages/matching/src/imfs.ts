@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/errors";
+import { Arena } from "./arena.js";
 import {
   addRowToDummy,
   addRowToFreeColumn,
@@ -151,7 +152,7 @@ export function incrementalSolve(
   search: SearchOptions,
 ): ExactMatching {
   validateShape(WHERE, matrix);
-  const state = validateState(previous);
+  const { state, largest } = validateState(previous);
   const { rows, cols, weights } = matrix;
   const rowOrigin = resolveOrigin(options.rowOrigin, rows, state.rows, "options.rowOrigin");
   const colOrigin = resolveOrigin(options.colOrigin, cols, state.cols, "options.colOrigin");
@@ -174,28 +175,29 @@ export function incrementalSolve(
   const rowStride = t ? 1 : cols;
   const colStride = t ? cols : 1;
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
-  const oldToNewCol = new Int32Array(pm).fill(NONE);
+  // The work arrays of this call, in one allocation (see arena.ts).
+  const readColumns = hint === undefined || hint.cols.length > 0;
+  const arena = new Arena(n + (readColumns ? m : 0), pm + n, n + (hint === undefined ? n : 0));
+  const oldToNewCol = arena.i32(pm).fill(NONE);
   for (let j = 0; j < m; j++) if (colFrom[j] >= 0) oldToNewCol[colFrom[j]] = j;
   const prevU = state.rowPotential;
   const prevV = state.colPotential;
-  let largest = 0; // largest |potential|: rounding tolerance is relative to it
-  for (let i = 0; i < prevU.length; i++) largest = Math.max(largest, Math.abs(prevU[i]));
-  for (let j = 0; j < prevV.length; j++) largest = Math.max(largest, Math.abs(prevV[j]));
 
   // One pass over the matrix validates it, finds its largest weight and checks, row by row,
   // whether the previous certificate still holds. The weight scale is assumed unchanged; in the
   // rare case it changes (weights crossing 2^900) the pass is repeated with the right one.
-  const checkU = new Float64Array(n);
-  const checkV = new Float64Array(m);
-  const keep = new Int32Array(n); // kept row -> its real column, or m + previous dummy index
-  const inS = new Uint8Array(n);
-  // A row's potential where it bounds column minima (-Infinity for a row not kept: no bound).
-  const rowU = new Float64Array(n);
-  const bound = new Float64Array(n);
-  // Per column: the smallest `C[i][k] - u[i]` over kept rows (read columns only), the highest
-  // potential that keeps (D1) on that column.
-  const colMin = new Float64Array(m);
-  const violated = new Uint8Array(n);
+  // Potentials are written straight into the engine (every array allocated costs time here).
+  const engine = new Engine(n, m, W, { scale: state.scale, rowStride, colStride });
+  const { u, v, rowToCol, colToRow } = engine;
+  const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
+  const inS = arena.u8(n);
+  // A kept row's potential, -Infinity for the others (they bound nothing: a column's minimum
+  // is taken over kept rows only, and only kept rows are checked).
+  const rowU = arena.f64(n);
+  // Per column read in full: the smallest `C[i][k] - u[i]` over kept rows, the highest potential
+  // that keeps (D1) on that column.
+  const colMin = arena.f64(readColumns ? m : 0);
+  const violated = arena.u8(hint === undefined ? n : 0);
   let scale = state.scale;
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
@@ -207,12 +209,11 @@ export function incrementalSolve(
     for (let j = 0; j < m; j++) {
       const o = colFrom[j];
       const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
-      checkV[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o] * ratio;
+      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o] * ratio;
     }
     colMin.fill(Number.POSITIVE_INFINITY);
-    violated.fill(0);
-    // Per internal row: the column it would keep (NONE: not a candidate) and the bound its
-    // reduced costs are checked against (+Infinity: nothing to check).
+    // Per internal row: the column it would keep (NONE: not a candidate) and its potential.
+    // Row i is fine while C[i][k] - v[k] >= u[i] - tol for every eligible k.
     for (let i = 0; i < n; i++) {
       const o = rowFrom[i];
       let target = NONE;
@@ -222,30 +223,29 @@ export function incrementalSolve(
       }
       keep[i] = target;
       inS[i] = target === NONE ? 0 : 1;
-      checkU[i] = target === NONE ? 0 : prevU[o] * ratio;
-      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : checkU[i];
-      // Row i is fine while -scale * w - v[k] >= -bound[i] for every eligible k.
-      bound[i] = target === NONE ? Number.POSITIVE_INFINITY : tol - checkU[i];
+      u[i] = target === NONE ? 0 : prevU[o] * ratio;
+      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i];
     }
     let max = 0;
     let probe = 0; // becomes NaN on a NaN or infinite entry, without a branch
     if (hint !== undefined) {
-      // Only the changed and new lines: full internal rows first, then internal columns
-      // (skipping the entries of the rows already read). Unchanged entries are promised equal
-      // to their origin's, so they still satisfy the inherited certificate.
+      // Only the changed and new lines: full internal rows first, then internal columns.
+      // Unchanged entries are promised equal to their origin's, so they still satisfy the
+      // inherited certificate. A changed row that violates it is re-added; a changed column
+      // gets the highest potential that keeps it (its column minimum).
       const { rows: dirtyRows, cols: dirtyCols } = hint;
       for (let q = 0; q < dirtyRows.length; q++) {
         const i = dirtyRows[q];
         const base = i * rowStride;
-        const b = -bound[i];
+        const b = rowU[i] - tol;
         let ok = true;
         for (let k = 0; k < m; k++) {
           const w = W[base + k * colStride];
           if (w > max) max = w;
           probe += w * 0;
-          if (w * negScale - checkV[k] < b && w > 0) ok = false;
+          if (w * negScale - v[k] < b && w > 0) ok = false;
         }
-        if (!ok) violated[i] = 1;
+        if (!ok) inS[i] = 0;
       }
       for (let q = 0; q < dirtyCols.length; q++) {
         const k = dirtyCols[q];
@@ -260,78 +260,84 @@ export function incrementalSolve(
         }
         colMin[k] = low;
       }
-    } else if (!t) {
-      // The pass follows the memory order of the weights: one external row at a time.
-      for (let i = 0; i < n; i++) {
-        const base = i * cols;
-        const b = -bound[i];
-        const ui = rowU[i];
-        let ok = true;
-        for (let k = 0; k < m; k++) {
-          const w = W[base + k];
-          if (w > max) max = w;
-          probe += w * 0;
-          // Well-predicted tests first; eligibility (a coin toss on sparse rows) second.
-          const c = w * negScale;
-          if (c - ui < colMin[k] && w > 0) colMin[k] = c - ui;
-          if (c - checkV[k] < b && w > 0) ok = false;
-        }
-        if (!ok) violated[i] = 1;
-      }
     } else {
-      // Transposed state: external row k is internal column k.
-      for (let k = 0; k < m; k++) {
-        const base = k * cols;
-        const vk = checkV[k];
-        let low = Number.POSITIVE_INFINITY;
+      violated.fill(0);
+      if (!t) {
+        // The pass follows the memory order of the weights: one external row at a time.
         for (let i = 0; i < n; i++) {
-          const w = W[base + i];
-          if (w > max) max = w;
-          probe += w * 0;
-          const c = w * negScale;
-          if (c - rowU[i] < low && w > 0) low = c - rowU[i];
-          if (c - vk < -bound[i] && w > 0) violated[i] = 1;
+          const base = i * cols;
+          const ui = rowU[i];
+          const b = ui - tol;
+          let ok = true;
+          for (let k = 0; k < m; k++) {
+            const w = W[base + k];
+            if (w > max) max = w;
+            probe += w * 0;
+            // Well-predicted tests first; eligibility (a coin toss on sparse rows) second.
+            const c = w * negScale;
+            if (c - ui < colMin[k] && w > 0) colMin[k] = c - ui;
+            if (c - v[k] < b && w > 0) ok = false;
+          }
+          if (!ok) violated[i] = 1;
         }
-        colMin[k] = low;
+      } else {
+        // Transposed state: external row k is internal column k.
+        for (let k = 0; k < m; k++) {
+          const base = k * cols;
+          const vk = v[k];
+          let low = Number.POSITIVE_INFINITY;
+          for (let i = 0; i < n; i++) {
+            const w = W[base + i];
+            if (w > max) max = w;
+            probe += w * 0;
+            const c = w * negScale;
+            const ui = rowU[i];
+            if (c - ui < low && w > 0) low = c - ui;
+            if (c - vk < ui - tol && w > 0) violated[i] = 1;
+          }
+          colMin[k] = low;
+        }
+      }
+      // Violations (reduced costs below 0) are fixed by dropping their rows (re-added later)
+      // or by lowering their columns' potentials to the column minimum (which leaves the row
+      // on such a column for re-adding if its pair is no longer tight). One changed row violates
+      // in one row, one changed column in one column: the side with fewer lines is taken.
+      let violatedRows = 0;
+      for (let i = 0; i < n; i++) violatedRows += violated[i];
+      let violatedCols = 0;
+      if (violatedRows > 0) {
+        for (let k = 0; k < m; k++) if (colMin[k] < v[k] - tol) violatedCols++;
+      }
+      if (violatedCols > 0 && violatedCols < violatedRows) {
+        for (let k = 0; k < m; k++) if (colMin[k] < v[k] - tol) v[k] = Math.min(0, colMin[k]);
+      } else {
+        for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
       }
     }
     const nan = probe !== 0;
-    // Violations (reduced costs below 0) are fixed by dropping their rows (re-added later) or
-    // by lowering their columns' potentials to the column minimum (which leaves the row on such
-    // a column for re-adding when its pair is no longer tight). One changed row violates in one
-    // row, one changed column in one column: the cheaper side is taken.
-    let violatedRows = 0;
-    for (let i = 0; i < n; i++) violatedRows += violated[i];
-    let violatedCols = 0;
-    if (hint === undefined && violatedRows > 0) {
-      for (let k = 0; k < m; k++) if (colMin[k] < checkV[k] - tol) violatedCols++;
-    }
-    if (violatedCols > 0 && violatedCols < violatedRows) {
-      for (let k = 0; k < m; k++) {
-        if (colMin[k] < checkV[k] - tol) checkV[k] = Math.min(0, colMin[k]);
-      }
-    } else {
-      for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
-    }
     // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
     // that keeps (D1) for the kept rows.
     for (let k = 0; k < m; k++) {
-      if (checkV[k] === Number.NEGATIVE_INFINITY) checkV[k] = Math.min(0, colMin[k]);
+      if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin.length > 0 ? colMin[k] : 0);
     }
-    // Kept pairs must still be eligible and tight.
+    // Kept pairs must still be eligible and tight. Their weights are kept (in `rowU`, no
+    // longer needed) for the result's total: one read of these scattered entries, not two.
     for (let i = 0; i < n; i++) {
       const target = keep[i];
-      if (inS[i] === 0 || target >= m) continue;
+      rowU[i] = Number.NaN;
+      if (target === NONE || target >= m) continue;
       const w = W[i * rowStride + target * colStride];
-      if (!(w > 0 && Math.abs(w * negScale - checkU[i] - checkV[target]) <= tol)) inS[i] = 0;
-      else if (checkV[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
+      rowU[i] = w;
+      if (inS[i] === 0) continue;
+      if (!(w > 0 && Math.abs(w * negScale - u[i] - v[target]) <= tol)) inS[i] = 0;
+      else if (v[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
     }
     // (D1) on the dummy columns: a row on a dummy must have the largest potential of the kept
     // rows. Always true of a state from mfs/imfs on the same matrix; enforced for safety.
     let maxKeptU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (inS[i] === 1 && checkU[i] > maxKeptU) maxKeptU = checkU[i];
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i] > maxKeptU) maxKeptU = u[i];
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 1 && keep[i] >= m && checkU[i] < maxKeptU - tol) inS[i] = 0;
+      if (inS[i] === 1 && keep[i] >= m && u[i] < maxKeptU - tol) inS[i] = 0;
     }
     if (nan || !(max <= Number.MAX_VALUE)) {
       for (let k = 0; k < W.length; k++) {
@@ -344,19 +350,18 @@ export function incrementalSolve(
     if (needed === scale) break;
     scale = needed;
   }
+  engine.scale = scale;
 
-  const engine = new Engine(n, m, W, { scale, rowStride, colStride });
-  const { u, v, rowToCol, colToRow } = engine;
-  u.set(checkU);
-  v.set(checkV);
-  const dummyOf = new Int32Array(n).fill(NONE); // previous dummy index of a kept row
-  let anyDummy = false;
+  let dummyOf: Int32Array | undefined; // previous dummy index of a kept row on a dummy
   for (let i = 0; i < n; i++) {
-    if (inS[i] === 0) continue;
+    if (inS[i] === 0) {
+      u[i] = 0;
+      continue;
+    }
     const target = keep[i];
     if (target >= m) {
+      dummyOf ??= new Int32Array(n).fill(NONE);
       dummyOf[i] = target - m;
-      anyDummy = true;
     } else {
       rowToCol[i] = target;
       colToRow[target] = i;
@@ -369,26 +374,27 @@ export function incrementalSolve(
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
   // (the matrix change may have opened one); such rows are re-added.
-  if (anyDummy) dropAugmentableDummyRows(engine, inS, dummyOf);
-
-  // Dummies still in use, renumbered in their previous order.
-  const pK = prevV.length - pm;
-  const newDummy = new Int32Array(pK).fill(NONE);
-  for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]] = 0;
-  let K = 0;
-  for (let d = 0; d < pK; d++) {
-    if (newDummy[d] === NONE) continue;
-    newDummy[d] = K;
-    engine.dummyCost[K] = state.dummyCost[d] * ratio;
-    v[m + K] = prevV[pm + d] * ratio;
-    K++;
-  }
-  engine.K = K;
-  for (let i = 0; i < n; i++) {
-    if (inS[i] === 1 && dummyOf[i] !== NONE) {
-      const c = m + newDummy[dummyOf[i]];
-      rowToCol[i] = c;
-      colToRow[c] = i;
+  if (dummyOf !== undefined) {
+    dropAugmentableDummyRows(engine, inS, dummyOf);
+    // Dummies still in use, renumbered in their previous order.
+    const pK = prevV.length - pm;
+    const newDummy = new Int32Array(pK).fill(NONE);
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]] = 0;
+    let K = 0;
+    for (let d = 0; d < pK; d++) {
+      if (newDummy[d] === NONE) continue;
+      newDummy[d] = K;
+      engine.dummyCost[K] = state.dummyCost[d] * ratio;
+      v[m + K] = prevV[pm + d] * ratio;
+      K++;
+    }
+    engine.K = K;
+    for (let i = 0; i < n; i++) {
+      if (inS[i] === 1 && dummyOf[i] !== NONE) {
+        const c = m + newDummy[dummyOf[i]];
+        rowToCol[i] = c;
+        colToRow[c] = i;
+      }
     }
   }
 
@@ -415,7 +421,7 @@ export function incrementalSolve(
   for (let j = 0; j < m; j++) {
     if (colToRow[j] === NONE && v[j] < 0) repairColumnBidirectional(engine, j, search);
   }
-  return finish(matrix, engine, t, scale);
+  return finish(matrix, engine, t, scale, { col: keep, weight: rowU });
 }
 
 /**
@@ -572,7 +578,8 @@ function checkHint(
   }
 }
 
-function validateState(previous: ExactMatching): MatchingState {
+/** Checks `previous.state`; returns it with its largest absolute potential. */
+function validateState(previous: ExactMatching): { state: MatchingState; largest: number } {
   const state = (previous as { state?: MatchingState } | null)?.state;
   const bad = (detail: string): never => {
     throw new InvalidInputError(WHERE, "previous.state", detail);
@@ -605,13 +612,21 @@ function validateState(previous: ExactMatching): MatchingState {
     if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
     seen[a] = 1;
   }
-  for (const potentials of [rowPotential, colPotential, dummyCost]) {
+  // The largest |potential| (the rounding tolerance is relative to it), checking on the way
+  // that every potential is finite.
+  let largest = 0;
+  for (const potentials of [rowPotential, colPotential]) {
     for (let k = 0; k < potentials.length; k++) {
-      if (!Number.isFinite(potentials[k]))
-        return bad("is inconsistent (a potential is not finite)");
+      const a = Math.abs(potentials[k]);
+      if (a > largest) largest = a;
+      else if (!(a <= largest)) return bad("is inconsistent (a potential is not finite)");
     }
   }
-  return state;
+  if (!(largest <= Number.MAX_VALUE)) return bad("is inconsistent (a potential is not finite)");
+  for (let k = 0; k < dummyCost.length; k++) {
+    if (!Number.isFinite(dummyCost[k])) return bad("is inconsistent (a potential is not finite)");
+  }
+  return { state, largest };
 }
 
 function resolveOrigin(

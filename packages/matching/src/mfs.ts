@@ -12,18 +12,22 @@ import { validateShape } from "./validate.js";
  * (ineligible pairs, `<= 0`, are never used).
  *
  * A shortest-augmenting-path (Hungarian / Jonker-Volgenant family) solver with potentials on
- * typed arrays. The matrix is transposed when it has more rows than columns, so the solver
- * always adds the shorter side one line at a time. Cardinality comes first exactly, by a
- * counting argument and not by a large constant (see the README): the cardinality is maximum
- * for any finite weights, huge or tiny; the weight is maximum up to floating-point rounding
- * (exact for integer weights with sums below 2^53).
+ * typed arrays: Jonker-Volgenant's start with a maximum matching on tight pairs (which solves
+ * most integer-weighted problems outright), level-wise Dijkstra searches, and searches from
+ * both ends for the last rows (see the README, "How MFS works"). The matrix is transposed when
+ * it has more rows than columns, so the solver always adds the shorter side one line at a time.
+ * Cardinality comes first exactly, by a counting argument and not by a large constant: the
+ * cardinality is maximum for any finite weights, huge or tiny; the weight is maximum up to
+ * floating-point rounding (exact for integer weights with sums below 2^53).
  *
- * Ties: several optimal matchings may exist; the one returned is fixed by the input (lines of
- * the shorter side are added in increasing index; Dijkstra prefers a free column, then the
- * lowest index, at equal distance).
+ * Ties: several optimal matchings may exist; the one returned is fixed by the input (the start
+ * breaks ties by lowest index; the rows it leaves are added in increasing index; each search
+ * settles equal distances breadth first, and the first free column reached ends it; see the
+ * README, "Ties and determinism").
  *
  * Complexity: `O(s^2 l)` time worst case with `s = min(rows, cols)`, `l = max(rows, cols)`
- * (`O(N^3)` square), usually much less; `O(rows * cols)` memory.
+ * (`O(N^3)` square), usually much less; `O(rows + cols)` memory besides the matrix when it is a
+ * `Float64Array` with `rows <= cols` (read in place), else one copy of it.
  *
  * @param matrix the weight matrix (never modified)
  * @returns the matching, its size and weight, and a `state` for {@link imfs}
