@@ -317,10 +317,7 @@ function bidirectionalSearch(
       }
       const shift = dc - u[i];
       const base = i * rowStride;
-      best =
-        cs === 1
-          ? relaxRowContiguous(W, base, m, shift, negScale, key, vs, fLabel, pathRow, i)
-          : relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i);
+      best = relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i);
       if (M > m) best = relaxDummies(dummyCost, m, M, shift, key, vs, fLabel, pathRow, i, best);
       topF = best === NONE ? INF : key[best];
     } else {
@@ -466,41 +463,7 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
 // the two repairs alternated). Each returns the index with the smallest label afterwards
 // (lowest index on ties), or NONE when every label is +Infinity.
 
-/** Forward step with unit column stride: relaxes every column from row `i`. */
-function relaxRowContiguous(
-  C: Float64Array,
-  base: number,
-  m: number,
-  shift: number,
-  negScale: number,
-  key: Float64Array,
-  vs: Float64Array,
-  fLabel: Float64Array,
-  pathRow: Int32Array,
-  i: number,
-): number {
-  let low = Number.POSITIVE_INFINITY;
-  let best = NONE;
-  for (let j = 0; j < m; j++) {
-    let s = key[j];
-    const w = C[base + j];
-    const t = shift + w * negScale - vs[j];
-    // Eligibility second: "t < s" is mostly false and well predicted.
-    if (t < s && w > 0) {
-      s = t;
-      key[j] = t;
-      fLabel[j] = t;
-      pathRow[j] = i;
-    }
-    if (s < low) {
-      low = s;
-      best = j;
-    }
-  }
-  return best;
-}
-
-/** Forward step, any column stride. */
+/** Forward step: relaxes every column from row `i` (its entries at `base`, `cs` apart). */
 function relaxRow(
   C: Float64Array,
   base: number,

@@ -216,7 +216,7 @@ export class Engine {
    * so that `D - u[i] >= 0` for every row the update leaves alone. The new row `r` itself needs
    * no bound: its update is limited by its own distance to the dummy, `D - u[r]`.
    */
-  dummyCostBound(r: number): number {
+  private dummyCostBound(r: number): number {
     const { u, rowToCol } = this;
     let D = Number.NEGATIVE_INFINITY;
     for (let q = 0; q < this.n; q++) if (q !== r && rowToCol[q] !== NONE && u[q] > D) D = u[q];
@@ -257,48 +257,27 @@ export class Engine {
     const negScale = -this.scale;
     let low = INF;
     let nt = 0;
-    if (this.colStride === 1) {
-      // The hot loop: one contiguous matrix row, no index list (settled columns are skipped by
-      // their sentinels: key +Infinity, vs -Infinity, so the new label is +Infinity too).
-      const base = i * this.rowStride;
-      for (let j = 0; j < m; j++) {
-        let x = key[j];
-        const w = W[base + j];
-        const t = shift + w * negScale - vs[j];
-        // Eligibility second: "t < x" is mostly false and well predicted, while "w > 0" is a
-        // coin toss on a sparse matrix.
-        if (t < x && w > 0) {
-          x = t;
-          key[j] = t;
-          pathRow[j] = i;
-        }
-        if (x <= low) {
-          if (x < low) {
-            low = x;
-            nt = 0;
-          }
-          ties[nt++] = j;
-        }
+    // The hot loop: one matrix row (contiguous in `mfs`), no index list (settled columns are
+    // skipped by their sentinels: key +Infinity, vs -Infinity, so the new label is +Infinity).
+    const base = i * this.rowStride;
+    const cs = this.colStride;
+    for (let j = 0; j < m; j++) {
+      let x = key[j];
+      const w = W[base + j * cs];
+      const t = shift + w * negScale - vs[j];
+      // Eligibility second: "t < x" is mostly false and well predicted, while "w > 0" is a
+      // coin toss on a sparse matrix.
+      if (t < x && w > 0) {
+        x = t;
+        key[j] = t;
+        pathRow[j] = i;
       }
-    } else {
-      const base = i * this.rowStride;
-      const cs = this.colStride;
-      for (let j = 0; j < m; j++) {
-        let x = key[j];
-        const w = W[base + j * cs];
-        const t = shift + w * negScale - vs[j];
-        if (t < x && w > 0) {
-          x = t;
-          key[j] = t;
-          pathRow[j] = i;
+      if (x <= low) {
+        if (x < low) {
+          low = x;
+          nt = 0;
         }
-        if (x <= low) {
-          if (x < low) {
-            low = x;
-            nt = 0;
-          }
-          ties[nt++] = j;
-        }
+        ties[nt++] = j;
       }
     }
     const dummyCost = this.dummyCost;
