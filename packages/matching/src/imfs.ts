@@ -177,7 +177,7 @@ export function incrementalSolve(
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
-  const arena = new Arena(n + (readColumns ? m : 0), pm + n, n + (hint === undefined ? n : 0));
+  const arena = new Arena(n + (readColumns ? m : 0), pm + n, hint === undefined ? 2 * n + m : n);
   const oldToNewCol = arena.i32(pm).fill(NONE);
   for (let j = 0; j < m; j++) if (colFrom[j] >= 0) oldToNewCol[colFrom[j]] = j;
   const prevU = state.rowPotential;
@@ -197,7 +197,9 @@ export function incrementalSolve(
   // Per column read in full: the smallest `C[i][k] - u[i]` over kept rows, the highest potential
   // that keeps (D1) on that column.
   const colMin = arena.f64(readColumns ? m : 0);
+  // Without a hint: the rows and the columns where a reduced cost fell below 0.
   const violated = arena.u8(hint === undefined ? n : 0);
+  const violatedCol = arena.u8(hint === undefined ? m : 0);
   let scale = state.scale;
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
@@ -227,7 +229,12 @@ export function incrementalSolve(
       rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i];
     }
     let max = 0;
-    let probe = 0; // becomes NaN on a NaN or infinite entry, without a branch
+    let nan = false; // a NaN entry was read (+Infinity shows in `max`)
+    // Column minima read column by column (the largest weight of what they read and a NaN
+    // flag go to `seen`; a closure writing `max` would slow the passes below).
+    const seen = Float64Array.of(0, 0);
+    const columnMinimum = (k: number): number =>
+      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen);
     if (hint !== undefined) {
       // Only the changed and new lines: full internal rows first, then internal columns.
       // Unchanged entries are promised equal to their origin's, so they still satisfy the
@@ -241,59 +248,57 @@ export function incrementalSolve(
         let ok = true;
         for (let k = 0; k < m; k++) {
           const w = W[base + k * colStride];
-          if (w > max) max = w;
-          probe += w * 0;
+          if (!(w <= max)) {
+            if (w > max) max = w;
+            else nan = true; // neither > nor <=: NaN
+          }
           if (w * negScale - v[k] < b && w > 0) ok = false;
         }
         if (!ok) inS[i] = 0;
       }
-      for (let q = 0; q < dirtyCols.length; q++) {
-        const k = dirtyCols[q];
-        const base = k * colStride;
-        let low = Number.POSITIVE_INFINITY;
-        for (let i = 0; i < n; i++) {
-          const w = W[base + i * rowStride];
-          if (w > max) max = w;
-          probe += w * 0;
-          const r = w * negScale - rowU[i];
-          if (r < low && w > 0) low = r;
-        }
-        colMin[k] = low;
-      }
+      for (let q = 0; q < dirtyCols.length; q++) colMin[dirtyCols[q]] = columnMinimum(dirtyCols[q]);
     } else {
+      // Every entry: a reduced cost below 0 marks its row and its column (rare: the test is
+      // false and well predicted on every entry the change did not touch).
       violated.fill(0);
+      violatedCol.fill(0);
       if (!t) {
         // The pass follows the memory order of the weights: one external row at a time.
         for (let i = 0; i < n; i++) {
           const base = i * cols;
-          const ui = rowU[i];
-          const b = ui - tol;
-          let ok = true;
+          const b = rowU[i] - tol;
           for (let k = 0; k < m; k++) {
             const w = W[base + k];
-            if (w > max) max = w;
-            probe += w * 0;
-            // Well-predicted tests first; eligibility (a coin toss on sparse rows) second.
-            const c = w * negScale;
-            if (c - ui < colMin[k] && w > 0) colMin[k] = c - ui;
-            if (c - v[k] < b && w > 0) ok = false;
+            if (!(w <= max)) {
+              if (w > max) max = w;
+              else nan = true;
+            }
+            // Eligibility (a coin toss on sparse rows) tested second.
+            if (w * negScale - v[k] < b && w > 0) {
+              violated[i] = 1;
+              violatedCol[k] = 1;
+            }
           }
-          if (!ok) violated[i] = 1;
         }
       } else {
-        // Transposed state: external row k is internal column k.
+        // Transposed state: external row k is internal column k, whose minimum comes free.
         for (let k = 0; k < m; k++) {
           const base = k * cols;
           const vk = v[k];
           let low = Number.POSITIVE_INFINITY;
           for (let i = 0; i < n; i++) {
             const w = W[base + i];
-            if (w > max) max = w;
-            probe += w * 0;
+            if (!(w <= max)) {
+              if (w > max) max = w;
+              else nan = true;
+            }
             const c = w * negScale;
             const ui = rowU[i];
             if (c - ui < low && w > 0) low = c - ui;
-            if (c - vk < ui - tol && w > 0) violated[i] = 1;
+            if (c - vk < ui - tol && w > 0) {
+              violated[i] = 1;
+              violatedCol[k] = 1;
+            }
           }
           colMin[k] = low;
         }
@@ -305,16 +310,25 @@ export function incrementalSolve(
       let violatedRows = 0;
       for (let i = 0; i < n; i++) violatedRows += violated[i];
       let violatedCols = 0;
-      if (violatedRows > 0) {
-        for (let k = 0; k < m; k++) if (colMin[k] < v[k] - tol) violatedCols++;
-      }
+      for (let k = 0; k < m; k++) violatedCols += violatedCol[k];
       if (violatedCols > 0 && violatedCols < violatedRows) {
-        for (let k = 0; k < m; k++) if (colMin[k] < v[k] - tol) v[k] = Math.min(0, colMin[k]);
+        for (let k = 0; k < m; k++) {
+          if (violatedCol[k] === 0) continue;
+          if (!t) colMin[k] = columnMinimum(k);
+          v[k] = Math.min(0, colMin[k]);
+        }
       } else {
         for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
       }
+      // New columns: their minimum (read here unless the transposed pass gave it).
+      if (!t) {
+        for (let k = 0; k < m; k++) {
+          if (v[k] === Number.NEGATIVE_INFINITY) colMin[k] = columnMinimum(k);
+        }
+      }
     }
-    const nan = probe !== 0;
+    if (seen[0] > max) max = seen[0];
+    if (seen[1] !== 0) nan = true;
     // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
     // that keeps (D1) for the kept rows.
     for (let k = 0; k < m; k++) {
@@ -422,6 +436,37 @@ export function incrementalSolve(
     if (colToRow[j] === NONE && v[j] < 0) repairColumnBidirectional(engine, j, search);
   }
   return finish(matrix, engine, t, scale, { col: keep, weight: rowU });
+}
+
+/**
+ * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
+ * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
+ * the largest weight read; sets `seen[1]` to 1 on a NaN entry.
+ */
+function columnMin(
+  W: Float64Array,
+  base: number,
+  rowStride: number,
+  n: number,
+  negScale: number,
+  rowU: Float64Array,
+  seen: Float64Array,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let max = seen[0];
+  let nan = false;
+  for (let i = 0; i < n; i++) {
+    const w = W[base + i * rowStride];
+    if (!(w <= max)) {
+      if (w > max) max = w;
+      else nan = true;
+    }
+    const r = w * negScale - rowU[i];
+    if (r < low && w > 0) low = r;
+  }
+  seen[0] = max;
+  if (nan) seen[1] = 1;
+  return low;
 }
 
 /**
