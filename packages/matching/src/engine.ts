@@ -1,3 +1,5 @@
+import { Arena } from "./arena.js";
+
 /**
  * The shortest-augmenting-path engine shared by `mfs` and `imfs` (internal, not exported).
  *
@@ -64,8 +66,6 @@
  * current distance ends the search. (`repairColumn`: lowest row index.)
  */
 
-import { Arena } from "./arena.js";
-
 /** A dummy column index is `m + d`; this marks "no column / no row". */
 export const NONE = -1;
 
@@ -103,13 +103,13 @@ export class Engine {
   readonly colStride: number;
   /** Row potentials. */
   readonly u: Float64Array;
-  /** Column potentials: real columns `0..m-1`, then dummies. Capacity `m + n`. */
+  /** Column potentials: real columns `0..m-1`, then dummies. Capacity `m + dummyCapacity`. */
   readonly v: Float64Array;
-  /** Cost of dummy column `d` (same for every row). Capacity `n`. */
+  /** Cost of dummy column `d` (same for every row). Capacity `dummyCapacity`. */
   readonly dummyCost: Float64Array;
   /** Row -> column (real or `m + d`), or `NONE` when the row is not (yet) processed. */
   readonly rowToCol: Int32Array;
-  /** Column -> row, or `NONE`. Capacity `m + n`. */
+  /** Column -> row, or `NONE`. Capacity `m + dummyCapacity`. */
   readonly colToRow: Int32Array;
   /** Number of dummy columns. */
   K = 0;
