@@ -19,6 +19,7 @@ export {
   eloWorkload,
 } from "./elo.js";
 export type { GeneratedWorkload, Range } from "./generated.js";
+export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
   formatJobJson,
   formatJobsJsonl,
