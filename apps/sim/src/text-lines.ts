@@ -54,7 +54,11 @@ export async function* textLines(
     try {
       return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
     } catch {
-      return fail("is not valid UTF-8 text", lineNo + 1);
+      // name the line of the first bad byte: the lines before it in this chunk, after those read
+      const before = chunk === undefined ? "" : validPrefix(chunk);
+      const ends = before.match(/\r\n?|\n/g)?.length ?? 0;
+      const joined = afterCr && before.charCodeAt(0) === LF ? 1 : 0;
+      return fail("is not valid UTF-8 text", lineNo + 1 + ends - joined);
     }
   };
   const next = (line: string): string => {
@@ -121,4 +125,24 @@ export async function* textLines(
     if (last) break;
   }
   if (carry !== "") yield next(carry);
+}
+
+/** The text of the longest start of `bytes` that is valid UTF-8 (binary search; for messages). */
+function validPrefix(bytes: Uint8Array): string {
+  const decodes = (n: number): boolean => {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (decodes(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return new TextDecoder("utf-8").decode(bytes.subarray(0, lo), { stream: true });
 }

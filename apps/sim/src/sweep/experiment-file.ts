@@ -425,6 +425,9 @@ function metrics(ctx: Ctx, v: Json | undefined): string[] {
   if (!Array.isArray(v) || v.length === 0)
     fail(ctx, "metrics", `a non-empty array of ${known.join(", ")}`, v);
   return v.map((m, i) => {
+    if (typeof m === "string" && v.indexOf(m) < i) {
+      fail(ctx, `metrics[${i}]`, `a metric not given before; ${m} is metrics[${v.indexOf(m)}] too`);
+    }
     if (typeof m !== "string" || !known.includes(m)) {
       const hint = typeof m === "string" ? suggest(m, known) : undefined;
       fail(
