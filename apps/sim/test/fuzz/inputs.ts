@@ -92,8 +92,9 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Every path in `value`: `[]` is the whole, `["jobs", 2, "res"]` one field. */
 function paths(value: Json, prefix: (string | number)[] = []): (string | number)[][] {
   const out: (string | number)[][] = [prefix];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (value !== null && typeof value === "object") {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) out.push(...paths(v, [...prefix, i]));
+  } else if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
   }
   return out;
