@@ -104,21 +104,35 @@ function show(path: readonly (string | number)[]): string {
   return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("") || "(root)";
 }
 
+/** The hostile values of the JSON type of `value` (a number for a number, …). */
+function hostileLike(value: unknown): readonly unknown[] {
+  const numbers = HOSTILE_JSON.filter(
+    (v) => typeof v === "number" || (typeof v === "string" && v.startsWith("raw:")),
+  );
+  const strings = HOSTILE_JSON.filter((v) => typeof v === "string" && !v.startsWith("raw:"));
+  if (typeof value === "number") return numbers;
+  if (typeof value === "string") return [...strings, "toString", "hasOwnProperty", "p0 "];
+  return HOSTILE_JSON;
+}
+
 /** A structural change to a JSON document. */
 interface JsonMutation {
-  readonly op: "set" | "delete" | "add-key" | "duplicate";
+  readonly op: "set" | "set-like" | "delete" | "add-key" | "duplicate";
   readonly at: number;
+  /** For `set`: the value. For `set-like`: an index into the hostile values of the target's type. */
   readonly value: unknown;
+  readonly pick: number;
   readonly key: string;
 }
 
 const jsonMutation: fc.Arbitrary<JsonMutation> = fc.record({
-  op: fc.constantFrom("set", "set", "set", "delete", "add-key", "duplicate"),
+  op: fc.constantFrom("set", "set-like", "set-like", "delete", "add-key", "duplicate"),
   at: fc.nat(),
   value: fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_JSON) },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
   ),
+  pick: fc.nat(),
   key: fc.constantFrom("colour", "__proto__", "constructor", "id", "extra_data", "meta"),
 });
 
@@ -126,7 +140,7 @@ function applyJson(doc: Json, m: JsonMutation): { doc: Json; what: string } {
   const all = paths(doc);
   const path = all[m.at % all.length] as (string | number)[];
   if (path.length === 0) {
-    return m.op === "set"
+    return m.op === "set" || m.op === "set-like"
       ? { doc: m.value as Json, what: `set (root) = ${JSON.stringify(m.value)}` }
       : { doc, what: "none" };
   }
@@ -137,8 +151,12 @@ function applyJson(doc: Json, m: JsonMutation): { doc: Json; what: string } {
   const target = parent[last] as Json;
   switch (m.op) {
     case "set":
-      parent[last] = m.value as Json;
-      return { doc: copy, what: `set ${show(path)} = ${JSON.stringify(m.value)}` };
+    case "set-like": {
+      const like = hostileLike(target);
+      const value = m.op === "set" ? m.value : like[m.pick % like.length];
+      parent[last] = value as Json;
+      return { doc: copy, what: `set ${show(path)} = ${JSON.stringify(value)}` };
+    }
     case "delete":
       if (Array.isArray(parent)) parent.splice(last as number, 1);
       else delete parent[last];
