@@ -81,6 +81,14 @@ export interface FileLines {
  * UTF-8, corrupt gzip).
  */
 export async function openLines(path: string, where = "read"): Promise<FileLines> {
+  const { input, gzip, close } = await openBytes(path);
+  return { lines: textLines(input, { where, source: path, gzip }), gzip, close };
+}
+
+/** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */
+async function openBytes(
+  path: string,
+): Promise<{ readonly input: Readable; readonly gzip: boolean; close(): void }> {
   const gzip = await isGzip(path);
   const file = createReadStream(path);
   let input: Readable = file;
@@ -90,7 +98,7 @@ export async function openLines(path: string, where = "read"): Promise<FileLines
     input = file.pipe(gunzip);
   }
   return {
-    lines: textLines(input, { where, source: path, gzip }),
+    input,
     gzip,
     close() {
       input.destroy();
@@ -116,14 +124,7 @@ export interface ReadTextFileOptions {
  *   valid gzip; file-system errors as they are.
  */
 export async function readTextFile(path: string, options: ReadTextFileOptions): Promise<string> {
-  const gzip = await isGzip(path);
-  const file = createReadStream(path);
-  let input: Readable = file;
-  if (gzip) {
-    const gunzip = createGunzip();
-    file.on("error", (e) => gunzip.destroy(e));
-    input = file.pipe(gunzip);
-  }
+  const { input, gzip, close } = await openBytes(path);
   const fail = (detail: string): never => {
     throw new ParseError(options.where, { source: path }, detail);
   };
@@ -146,8 +147,7 @@ export async function readTextFile(path: string, options: ReadTextFileOptions): 
     }
     throw error;
   } finally {
-    input.destroy();
-    file.destroy();
+    close();
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));

@@ -179,25 +179,10 @@ export function swfVerdict(c: FuzzCase): Verdict {
   const ids = new Set<number>();
   for (const [record, { fields: f }] of records.entries()) {
     const at = { record };
-    const [id, submit, , run, alloc, , , req, reqTime, , , user, group, , queue, partition] =
-      f as number[] as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-      ];
+    // the fields by their 1-based SWF column
+    const field = (column: number) => f[column - 1] as number;
+    const [id, submit, run, alloc, req, reqTime] = [1, 2, 4, 5, 8, 9].map(field) as number[];
+    const [user, group, queue, partition] = [12, 13, 15, 16].map(field) as number[];
     if (!isInt(id, 0)) return bad("job number", at);
     if (ids.has(id)) return bad("job number twice", at);
     ids.add(id);
