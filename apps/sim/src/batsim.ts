@@ -1,5 +1,5 @@
 import { createJob, InvalidInputError, type Job, ParseError } from "@sched/core";
-import { jobTimeProblem } from "@sched/workload";
+import { duplicateJsonKey, jobTimeProblem } from "@sched/workload";
 import { stableJson } from "./format.js";
 
 /**
@@ -78,7 +78,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * digits), submit = `subtime`, runtime = the `delay` of its profile (type `delay`, or Batsim 5's
  * `DelayProfile`), estimate = `walltime` (without one, Batsim sets no limit and the estimate is
  * the run time), cores = `res`. Strict: `nb_res`, `jobs` and `profiles` are required; every value
- * must have its JSON type (no `"2"` for 2, no `null` for 0); ids are unique; times follow
+ * must have its JSON type (no `"2"` for 2, no `null` for 0); no key appears twice in one object;
+ * ids are unique; times follow
  * `jobTimeProblem` (submit >= 0, below 2^53, no run time absorbed). Job fields other than these
  * five are ignored and listed.
  *
@@ -100,6 +101,10 @@ export function batsimToJobs(text: string, source: string, where = "convert"): B
       undefined,
       `${shown(doc)}, expected a JSON object with nb_res, jobs and profiles (a Batsim workload)`,
     );
+  }
+  const twice = duplicateJsonKey(text);
+  if (twice !== null) {
+    fail(twice, "appears twice in one object (JSON would keep the last; give it once)");
   }
   const nbRes = doc.nb_res;
   if (typeof nbRes !== "number" || !Number.isSafeInteger(nbRes) || nbRes < 1) {

@@ -85,6 +85,11 @@ describe("Batsim input (convert)", () => {
       JSON.stringify({ nb_res: 4, jobs: [] }),
       "profiles: missing, expected an object of profiles",
     ],
+    [
+      "a key given twice",
+      doc([job({})]).replace('"res":1', '"res":1,"res":64'),
+      "jobs[0].res: appears twice in one object (JSON would keep the last; give it once)",
+    ],
   ];
   for (const [what, text, message] of cases) {
     it(`${what}: exit 1 naming the record and field`, async () => {

@@ -269,6 +269,16 @@ describe("experiment file validation", () => {
     ],
     ["metric", { ...base, metrics: ["meanWiat"] }, "metrics[0]: expected one of"],
     [
+      "a metric given twice",
+      { ...base, metrics: ["meanWait", "makespan", "meanWait"] },
+      "metrics[2]: expected a metric not given before; meanWait is metrics[0] too",
+    ],
+    [
+      "a key given twice",
+      JSON.stringify(base).replace('"seeds":1', '"seeds":1,"seeds":5'),
+      "seeds: appears twice in one object (JSON would keep the last; give it once)",
+    ],
+    [
       "platform with elo",
       { ...base, workload: { type: "elo" } },
       "platform: not allowed with workload type elo",

@@ -36,6 +36,7 @@ export {
   readJobsLines,
   writeJobsLines,
 } from "./jobs-json.js";
+export { duplicateJsonKey } from "./json-duplicate-key.js";
 export {
   generateLublin,
   LUBLIN_BATCH,

@@ -10,6 +10,10 @@ import {
   type PlatformSpec,
 } from "@sched/core";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
+import { duplicateJsonKey } from "./json-duplicate-key.js";
+
+/** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
+const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
 
 /** The `format` tag of a native jobs file's header line. */
 export const JOBS_FORMAT = "@sched/jobs";
@@ -235,6 +239,8 @@ class JobsLineReader {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.fail("expected a JSON object (one job per line)");
     }
+    const twice = duplicateJsonKey(text);
+    if (twice !== null) this.fail(DUPLICATE_KEY, twice);
     const obj = value as Record<string, unknown>;
     if (!this.sawData && "format" in obj) {
       this.sawData = true;
@@ -315,7 +321,7 @@ class JobsLineReader {
  * Parses a native jobs file (JSON Lines). The header line is optional; blank lines are skipped;
  * lines end in `\n`, `\r\n` or a lone `\r`. Each job line must be a JSON object with only the
  * fields of {@link JOB_JSON_SCHEMA}, valid as @sched/core's `createJob` checks it (estimate
- * defaults to runtime), with a unique id and times as {@link jobTimeProblem} requires (submit in
+ * defaults to runtime), no key given twice in one object, with a unique id and times as {@link jobTimeProblem} requires (submit in
  * [0, 2^53 − 1], ready and deadline not before submit, no run time or estimate absorbed by the
  * size of the clock). A header's `meta.procs`, when present, must be an integer >= 1.
  *
@@ -432,6 +438,8 @@ export function parsePlatformJson(text: string, options: ReadJobsOptions = {}): 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ParseError(where, { source }, "expected a JSON object");
   }
+  const twice = duplicateJsonKey(text);
+  if (twice !== null) throw new ParseError(where, { source, field: twice }, DUPLICATE_KEY);
   const { format, version, ...spec } = value as Record<string, unknown>;
   if (format !== undefined && format !== PLATFORM_FORMAT) {
     throw new ParseError(

@@ -150,6 +150,15 @@ describe("native jobs format (JSON Lines)", () => {
         '{"id":1,"submit":0,"ready":1e15,"runtime":60,"estimate":0.01,"cores":1}',
         "j.jsonl:1 estimate: is 0.01, too short for ready 1000000000000000",
       ],
+      // a key given twice: JSON.parse would keep the last value without a word
+      [
+        '{"id":1,"submit":0,"runtime":5,"runtime":500,"cores":1}',
+        "j.jsonl:1 runtime: appears twice in one object (JSON would keep the last; give it once)",
+      ],
+      [
+        '{"id":1,"submit":0,"runtime":5,"cores":1,"licenses":{"a":1,"a":2}}',
+        "j.jsonl:1 licenses.a: appears twice in one object",
+      ],
       // wrong JSON types are errors, never converted
       [
         '{"id":"1","submit":0,"runtime":60,"cores":1}',

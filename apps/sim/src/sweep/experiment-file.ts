@@ -1,7 +1,12 @@
 import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { SchedError } from "@sched/core";
-import { type ModelOption, parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import {
+  duplicateJsonKey,
+  type ModelOption,
+  parseModelOption,
+  WORKLOAD_MODELS,
+} from "@sched/workload";
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
 import {
@@ -484,6 +489,13 @@ export async function readExperimentFile(path: string): Promise<SweepPlan> {
   } catch (error) {
     throw new UsageError(
       `sweep: ${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      "sweep",
+    );
+  }
+  const twice = duplicateJsonKey(raw);
+  if (twice !== null) {
+    throw new UsageError(
+      `sweep: ${path}: ${twice}: appears twice in one object (JSON would keep the last; give it once)`,
       "sweep",
     );
   }

@@ -613,7 +613,8 @@ const batsimBase: fc.Arbitrary<Json> = fc
   });
 
 const batsimCase: fc.Arbitrary<FuzzCase> = fc
-  .tuple(mutated(batsimBase), fc.integer({ min: 0, max: 9 }))
+  // one key a line, so that a duplicated line is a key given twice
+  .tuple(mutated(batsimBase, { indent: 1 }), fc.integer({ min: 0, max: 9 }))
   .map(([{ bytes, mutations }, gz]) => ({
     format: "batsim",
     name: "t.json",

@@ -94,6 +94,68 @@ function endOfLines(t: { longLine?: number }): Verdict | null {
   return t.longLine === undefined ? null : bad("line too long", { line: t.longLine });
 }
 
+/**
+ * Whether a valid JSON text has a key twice in one object (JSON.parse keeps the last one): a
+ * small recursive-descent reader, apart from the readers' own scanner.
+ */
+export function hasDuplicateKey(text: string): boolean {
+  let i = 0;
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i] as string)) i++;
+  };
+  const string = (): string => {
+    const start = i;
+    i++;
+    while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const value = (): boolean => {
+    space();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      const keys: string[] = [];
+      space();
+      if (text[i] === "}") {
+        i++;
+        return false;
+      }
+      for (;;) {
+        space();
+        const k = string();
+        if (keys.includes(k)) return true;
+        keys.push(k);
+        space();
+        i++; // :
+        if (value()) return true;
+        space();
+        if (text[i++] === "}") return false;
+      }
+    }
+    if (c === "[") {
+      i++;
+      space();
+      if (text[i] === "]") {
+        i++;
+        return false;
+      }
+      for (;;) {
+        if (value()) return true;
+        space();
+        if (text[i++] === "]") return false;
+      }
+    }
+    if (c === '"') {
+      string();
+      return false;
+    }
+    while (i < text.length && !",]} \t\n\r".includes(text[i] as string)) i++;
+    return false;
+  };
+  return value();
+}
+
 // ---------------------------------------------------------------- SWF
 
 const SWF_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -298,6 +360,7 @@ export function jsonlVerdict(c: FuzzCase): Verdict {
       return bad("not JSON", { line });
     }
     if (!isPlain(o)) return bad("not an object", { line });
+    if (hasDuplicateKey(text)) return bad("a key twice", { line });
     if (!data && Object.hasOwn(o, "format")) {
       data = true;
       if (o.format !== "@sched/jobs" || o.version !== 1) return bad("header", { line });
@@ -339,6 +402,7 @@ export function batsimVerdict(c: FuzzCase): Verdict {
     return bad("not JSON");
   }
   if (!isPlain(doc)) return bad("not an object");
+  if (hasDuplicateKey(t.text)) return bad("a key twice");
   if (!isInt(doc.nb_res, 1)) return bad("nb_res");
   if (!isPlain(doc.profiles)) return bad("profiles");
   if (!Array.isArray(doc.jobs)) return bad("jobs");

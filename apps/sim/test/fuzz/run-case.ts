@@ -13,6 +13,7 @@ import type { FuzzCase } from "./inputs.js";
 import {
   batsimVerdict,
   experimentVerdict,
+  hasDuplicateKey,
   jsonlVerdict,
   swfVerdict,
   textOf,
@@ -172,7 +173,11 @@ export async function runCase(c: FuzzCase, dir: string): Promise<Outcome> {
         // not JSON: the loader must refuse it
       }
     }
-    const verdict = parsed ? experimentVerdict(doc) : { problems: ["not JSON"] };
+    const verdict = !parsed
+      ? { problems: ["not JSON"] }
+      : hasDuplicateKey((t as { text: string }).text)
+        ? { problems: ["a key twice"] }
+        : experimentVerdict(doc);
     if (thrown !== undefined) {
       const message = (thrown as Error).message;
       if (
