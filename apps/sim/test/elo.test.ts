@@ -26,7 +26,7 @@ describe("@sched/elo in the CLI", () => {
 
   it("each run simulates with the instance's hidden execution model", async () => {
     const experiment = EXPERIMENTS.find((e) => e.name === "elo") as Experiment;
-    const plan = planFromExperiment(experiment, true, 1);
+    const plan = planFromExperiment(experiment, { quick: true, seeds: 1 });
     const { records } = await runSweep(plan, () => inlineExecutor(plan));
     const { jobs, platform, executionModel } = eloInstance({ machines: 30, jobs: 10, seed: 1 });
     const hidden = computeMetrics(

@@ -6,23 +6,14 @@
  * ready times and deadlines.
  */
 import { createJob, type Job } from "@sched/core";
+import { Random } from "@sched/random";
 import type { ArWorkloadParams } from "../src/index.js";
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RUNTIMES = [60, 300, 900, 1800, 3600, 10800];
 
 export function toyArWorkload(params: ArWorkloadParams, meanGap = 600): Job[] {
-  const r = mulberry32(params.seed);
+  const rng = new Random(params.seed, "test/toyArWorkload");
+  const r = (): number => rng.next();
   const jobs: Job[] = [];
   const hi = Math.log2(params.pes);
   let arrival = 0;

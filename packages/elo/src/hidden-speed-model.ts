@@ -6,7 +6,8 @@ import {
   type Job,
   type Platform,
 } from "@sched/core";
-import { requireFinite } from "./validate.js";
+import { Random } from "@sched/random";
+import { requireFinite, requireSeed } from "./validate.js";
 
 /** A machine that slows down (or speeds up): from jobs submitted at `from` on, speed x `factor`. */
 export interface SpeedDrift {
@@ -23,7 +24,7 @@ export interface HiddenSpeedOptions {
   readonly speeds: readonly number[];
   /**
    * Relative fluctuation: on each (machine, job) pair the speed is `mean * (1 + u)`, `u` uniform
-   * in `[-fluctuation, fluctuation]`, drawn from a hash of (seed, machine, job id). In [0, 1).
+   * in `[-fluctuation, fluctuation]`, drawn from the @sched/random stream `fluctuation/m<machine>/j<job id>` of `seed`. In [0, 1).
    * @defaultValue 0
    */
   readonly fluctuation?: number;
@@ -31,17 +32,6 @@ export interface HiddenSpeedOptions {
   readonly seed?: number;
   /** Drifts; when several apply to one machine their factors multiply. @defaultValue none */
   readonly drifts?: readonly SpeedDrift[];
-}
-
-/** A 32-bit hash of three integers to [0, 1). @internal */
-export function hashUnit(a: number, b: number, c: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13) ^ b, 0xc2b2ae35);
-  h = Math.imul(h ^ (h >>> 16) ^ c, 0x27d4eb2f);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x165667b1);
-  h ^= h >>> 16;
-  return (h >>> 0) / 4294967296;
 }
 
 /**
@@ -83,7 +73,7 @@ export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
     );
   }
   const seed = options.seed ?? 1;
-  requireFinite(where, "options.seed", seed);
+  requireSeed(where, "options.seed", seed);
   const drifts = (options.drifts ?? []).map((d, i) => {
     if (!Number.isInteger(d.machine) || d.machine < 0 || d.machine >= speeds.length) {
       throw new InvalidInputError(
@@ -108,7 +98,10 @@ export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
       throw new InvalidInputError(where, "allocation", `uses machine ${m}, which has no speed`);
     }
     let s = mean;
-    if (fluctuation > 0) s *= 1 + fluctuation * (2 * hashUnit(seed | 0, m, job.id | 0) - 1);
+    if (fluctuation > 0) {
+      // One draw of the stream of (seed, machine, job): the same however runs are ordered.
+      s *= 1 + fluctuation * (2 * new Random(seed, `fluctuation/m${m}/j${job.id}`).next() - 1);
+    }
     for (const d of drifts) if (d.machine === m && job.submit >= d.from) s *= d.factor;
     return s;
   };

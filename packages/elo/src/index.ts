@@ -27,7 +27,6 @@ export {
   eloPlatform,
   eloWorkload,
 } from "./paper-setup.js";
-export { createRandom, type Random } from "./prng.js";
 export { type RandomSchedulerOptions, randomScheduler } from "./random-scheduler.js";
 export {
   type RatingOptions,

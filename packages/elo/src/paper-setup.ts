@@ -6,9 +6,9 @@ import {
   type Job,
   type Platform,
 } from "@sched/core";
+import { Random } from "@sched/random";
 import { hiddenSpeedModel } from "./hidden-speed-model.js";
-import { createRandom } from "./prng.js";
-import { requireFinite, requireInteger, requirePositive } from "./validate.js";
+import { requireFinite, requireInteger, requirePositive, requireSeed } from "./validate.js";
 
 /** Options of {@link eloPlatform}. */
 export interface EloPlatformOptions {
@@ -52,8 +52,8 @@ export function eloPlatform(options: EloPlatformOptions): Platform {
     );
   }
   const seed = options.seed ?? 1;
-  requireFinite(where, "options.seed", seed);
-  const rng = createRandom(seed * 7919 + 17);
+  requireSeed(where, "options.seed", seed);
+  const rng = new Random(seed, "elo/machines");
   const machines = Array.from({ length: options.machines }, (_, i) => ({
     speed: i === 0 ? maxSpeed : minSpeed + (maxSpeed - minSpeed) * rng.next(),
   }));
@@ -117,8 +117,8 @@ export function eloWorkload(options: EloWorkloadOptions): Job[] {
   const ref = options.referenceSpeed ?? 9;
   requirePositive(where, "options.referenceSpeed", ref);
   const seed = options.seed ?? 1;
-  requireFinite(where, "options.seed", seed);
-  const rng = createRandom(seed * 104729 + 3);
+  requireSeed(where, "options.seed", seed);
+  const rng = new Random(seed, "elo/jobs");
   const lo = Math.log(minSize);
   const hi = Math.log(maxSize);
   const out: Job[] = [];

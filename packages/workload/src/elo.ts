@@ -1,6 +1,6 @@
 import { createPlatform, type Job } from "@sched/core";
+import { Random } from "@sched/random";
 import { checkInteger, checkRange, type GeneratedWorkload, type Range } from "./generated.js";
-import { Rng } from "./random.js";
 
 /** The job-set sizes of the competitive-matchmaking paper's experiments. */
 export const ELO_JOB_SETS: readonly number[] = Object.freeze([10, 15, 20, 40, 60]);
@@ -69,8 +69,8 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
   );
   const levelCount = checkInteger(WHERE, "options.levels", options.levels ?? 5, 1);
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);
-  const mRng = new Rng(seed, "elo/machines");
-  const jRng = new Rng(seed, "elo/jobs");
+  const mRng = new Random(seed, "elo/machines");
+  const jRng = new Random(seed, "elo/jobs");
   const platform = createPlatform({
     machines: Array.from({ length: machines }, () => ({
       cores: 1,

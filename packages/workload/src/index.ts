@@ -72,7 +72,6 @@ export {
   type OasWorkload,
   oasWorkload,
 } from "./oas.js";
-export { Rng } from "./random.js";
 export {
   type Distribution,
   type SummarizeJobsOptions,

@@ -1,8 +1,9 @@
 import { type ArStudyPoint, arMetrics, arStudies, paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
-import { advanceReservationWorkload } from "@sched/workload";
 import { chooseScheduler } from "../schedulers.js";
-import type { Experiment } from "./experiment.js";
+import type { Experiment, ExperimentWorkload } from "./experiment.js";
+import { booleanParam, numberParam, type ParameterSpec, type Params } from "./parameters.js";
+import { generateWorkload } from "./workload.js";
 
 /** PEs of the simulated machine: the LANL CM-5's 1024. */
 const PES = 1024;
@@ -20,8 +21,6 @@ interface ArStudyExperiment {
   readonly title: string;
   /** Where the study is, in the paper's figures, and what is fixed. */
   readonly what: string;
-  /** The point of the study at a value of the swept parameter. */
-  readonly point: (value: number) => ArStudyPoint;
   readonly quickValues: readonly number[];
 }
 
@@ -36,21 +35,6 @@ function sweptValue(study: string, p: ArStudyPoint): number {
   return study === "umed" ? p.umed : study === "arrival" ? p.arrivalFactor : p.artimeFactor;
 }
 
-function pointAt(study: string, value: number): ArStudyPoint {
-  const found = studyPoints(study).find((p) => sweptValue(study, p) === value);
-  if (found !== undefined) return found;
-  // a value off the paper's grid (a sweep file, say): the study's other settings, this value
-  const base = studyPoints(study)[0] as ArStudyPoint;
-  if (study === "umed") return { ...base, label: `${value}`, umed: value };
-  if (study === "arrival") return { ...base, label: `${value}`, arrivalFactor: value };
-  return {
-    ...base,
-    label: `{${value},${value}}`,
-    artimeFactor: value,
-    deadlineFactor: value,
-  };
-}
-
 const STUDIES: readonly ArStudyExperiment[] = [
   {
     name: "ar-size",
@@ -58,7 +42,6 @@ const STUDIES: readonly ArStudyExperiment[] = [
     param: "uMed",
     title: "Advance reservation: acceptance and slowdown against job size (UMed 5..9)",
     what: "its Figures 2-3: UMed 5..9 (job size grows with it), arrival factor 1, {artime, deadline} factors {3,3}",
-    point: (v) => pointAt("umed", v),
     quickValues: [5, 7, 9],
   },
   {
@@ -67,7 +50,6 @@ const STUDIES: readonly ArStudyExperiment[] = [
     param: "arrivalFactor",
     title: "Advance reservation: acceptance and slowdown against load (arrival factor 0.5..1.5)",
     what: "its Figures 4-5: arrival factor 0.5..1.5 step 0.25 (arrival times divided by it), UMed 7, factors {3,3}",
-    point: (v) => pointAt("arrival", v),
     quickValues: [0.5, 1, 1.5],
   },
   {
@@ -76,10 +58,82 @@ const STUDIES: readonly ArStudyExperiment[] = [
     param: "factors",
     title: "Advance reservation: acceptance and slowdown against flexibility ({f,f}, f = 1..5)",
     what: "its Figures 6-7: {artime factor, deadline factor} = {f,f} for f = 1..5 (the value is f), UMed 7, arrival factor 1",
-    point: (v) => pointAt("flexibility", v),
     quickValues: [1, 3, 5],
   },
 ];
+
+const PAPER = "Li et al., §6.1";
+
+/** The parameters of every advance-reservation study; the study's own one is its grid axis. */
+const AR_PARAMETERS: readonly ParameterSpec[] = [
+  {
+    name: "uMed",
+    type: "number",
+    default: 7,
+    min: 4.5,
+    max: 10,
+    meaning:
+      "UMed of the Lublin-Feitelson size model (between ULow 4.5 and UHi = log2(pes) = 10): larger, bigger jobs.",
+    source: PAPER,
+  },
+  {
+    name: "arrivalFactor",
+    type: "number",
+    default: 1,
+    min: 0,
+    minExclusive: true,
+    meaning: "Arrival times are divided by it: larger, heavier load.",
+    source: PAPER,
+  },
+  {
+    name: "factors",
+    type: "number",
+    default: 3,
+    min: 0,
+    meaning: "Flexibility f: the artime factor and the deadline factor are both f ({f,f}).",
+    source: PAPER,
+  },
+  {
+    name: "jobs",
+    type: "integer",
+    default: JOBS,
+    quick: QUICK_JOBS,
+    min: 1,
+    meaning: "Jobs per run.",
+    source: PAPER,
+  },
+  {
+    name: "pes",
+    type: "integer",
+    default: PES,
+    min: 1,
+    meaning: "Processing elements of the machine (the LANL CM-5's 1024).",
+    source: PAPER,
+  },
+  {
+    name: "clipToDeadline",
+    type: "boolean",
+    default: true,
+    meaning:
+      "Availability rectangles are clipped at the request's deadline before a policy scores them.",
+    source: "packages/advance-reservation README, Interpretation",
+  },
+];
+
+/** The jobs of every study: @sched/workload's `advance-reservation` model (`sched-sim gen`). */
+function arWorkload(params: Params): ExperimentWorkload {
+  return {
+    model: "advance-reservation",
+    options: {
+      jobs: numberParam(params, "jobs"),
+      procs: numberParam(params, "pes"),
+      uMed: numberParam(params, "uMed"),
+      arrivalFactor: numberParam(params, "arrivalFactor"),
+      artimeFactor: numberParam(params, "factors"),
+      deadlineFactor: numberParam(params, "factors"),
+    },
+  };
+}
 
 function arExperiment(s: ArStudyExperiment): Experiment {
   return {
@@ -97,31 +151,34 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       "start) over accepted jobs, i.e. waiting counted from the ready time (this experiment's " +
       "meanSlowdown replaces core's, which counts from submission); mean and Student-t 95% CI " +
       "over seeds.",
-    param: s.param,
-    values: (quick) =>
-      quick ? s.quickValues : studyPoints(s.study).map((p) => sweptValue(s.study, p)),
+    parameters: AR_PARAMETERS,
+    grid: (quick) => [
+      {
+        name: s.param,
+        values: quick ? s.quickValues : studyPoints(s.study).map((p) => sweptValue(s.study, p)),
+      },
+    ],
     defaultSeeds: (quick) => (quick ? 2 : 5),
-    schedulers: () =>
-      paperPolicies.map((p) => chooseScheduler("ar", [`policy=${p.name}`], "reproduce")),
+    schedulers: (params) =>
+      paperPolicies.map((p) => ({
+        ...chooseScheduler(
+          "ar",
+          [`policy=${p.name}`, `clipToDeadline=${booleanParam(params, "clipToDeadline")}`],
+          "reproduce",
+        ),
+        label: `ar(policy=${p.name})`,
+      })),
     metrics: [
       { key: "acceptanceRate", title: "acceptance rate", digits: 4 },
       { key: "meanSlowdown", title: "mean slowdown (from ready)", digits: 3 },
     ],
-    instance: (value, seed, quick) => {
-      const p = s.point(value);
+    workload: arWorkload,
+    instance(params, seed) {
       return {
-        jobs: advanceReservationWorkload({
-          jobs: quick ? QUICK_JOBS : JOBS,
-          procs: PES,
-          uMed: p.umed,
-          arrivalFactor: p.arrivalFactor,
-          artimeFactor: p.artimeFactor,
-          deadlineFactor: p.deadlineFactor,
-          seed,
-        }).jobs,
-        // One machine of 1024 cores: the same decisions as 1024 single-core machines (PEs are
-        // numbered machine by machine), with one allocation part per job instead of up to 1024.
-        platform: createPlatform({ machines: [{ cores: PES }] }),
+        jobs: generateWorkload(arWorkload(params), seed).jobs,
+        // One machine of `pes` cores: the same decisions as that many single-core machines (PEs
+        // are numbered machine by machine), with one allocation part per job instead of many.
+        platform: createPlatform({ machines: [{ cores: numberParam(params, "pes") }] }),
       };
     },
     measure: (trace) => {

@@ -27,6 +27,7 @@ import { readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_METRICS, METRICS } from "./metrics.js";
 import { gridPoints, type PlannedScheduler, type SweepPlan, type WorkloadSpec } from "./plan.js";
+import { registryPlanFromDocument } from "./registry-file.js";
 
 /** Where validation is: the file, for messages `sweep: FILE: key: expected …`. */
 interface Ctx {
@@ -447,6 +448,7 @@ function metrics(ctx: Ctx, v: Json | undefined): string[] {
 }
 
 const TOP_KEYS = [
+  "$schema",
   "name",
   "title",
   "description",
@@ -515,10 +517,13 @@ export async function planFromDocument(
 ): Promise<SweepPlan> {
   const ctx: Ctx = { file };
   const d = doc as Json;
-  if (!isObject(d)) fail(ctx, "(top level)", "an object with name, workload, schedulers", d);
-  checkKeys(ctx, "", d, TOP_KEYS);
+  if (!isObject(d)) {
+    fail(ctx, "(top level)", 'an object with name, and workload and schedulers or "experiment"', d);
+  }
   const name = text(ctx, "name", d.name);
   if (!/^[A-Za-z0-9._-]+$/.test(name)) fail(ctx, "name", "letters, digits, '.', '_' or '-'", name);
+  if (d.experiment !== undefined) return registryPlanFromDocument(d, file, name);
+  checkKeys(ctx, "", d, TOP_KEYS);
   const workload = await workloadSpec(ctx, d.workload, d.platform, baseDir);
   const grid = d.grid ?? {};
   if (!isObject(grid))

@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
+import { Random } from "@sched/random";
 import { describe, expect, it } from "vitest";
-import { Rng } from "../src/random.js";
 import { gammaCdf, ks1, mean, variance } from "./stats.js";
 
 function draw(n: number, f: () => number): number[] {
@@ -9,28 +9,28 @@ function draw(n: number, f: () => number): number[] {
   return out;
 }
 
-describe("Rng", () => {
+describe("Random", () => {
   it("repeats the same sequence for the same seed and stream", () => {
-    const a = new Rng(42, "sizes");
-    const b = new Rng(42, "sizes");
+    const a = new Random(42, "sizes");
+    const b = new Random(42, "sizes");
     expect(draw(100, () => a.uint32())).toEqual(draw(100, () => b.uint32()));
   });
 
   it("gives different sequences for different seeds or streams", () => {
-    const base = draw(20, () => new Rng(1, "a").next());
-    const x = new Rng(1, "a");
-    const y = new Rng(1, "b");
-    const z = new Rng(2, "a");
+    const base = draw(20, () => new Random(1, "a").next());
+    const x = new Random(1, "a");
+    const y = new Random(1, "b");
+    const z = new Random(2, "a");
     const xs = draw(20, () => x.next());
     expect(xs).not.toEqual(draw(20, () => y.next()));
     expect(xs).not.toEqual(draw(20, () => z.next()));
     expect(base.every((v) => v === base[0])).toBe(true); // a fresh generator's first draw
     // seeds that differ only above 2^32 differ too
-    expect(new Rng(2 ** 40).next()).not.toBe(new Rng(0).next());
+    expect(new Random(2 ** 40).next()).not.toBe(new Random(0).next());
   });
 
   it("draws uniforms with mean 1/2 and variance 1/12 (n = 200,000, within 5 standard errors)", () => {
-    const rng = new Rng(7);
+    const rng = new Random(7);
     const n = 200_000;
     const xs = draw(n, () => rng.next());
     expect(Math.abs(mean(xs) - 0.5)).toBeLessThan(5 * Math.sqrt(1 / 12 / n));
@@ -40,7 +40,7 @@ describe("Rng", () => {
   });
 
   it("draws each of 10 integer values about equally often (chi-square, 9 df, < 30)", () => {
-    const rng = new Rng(11);
+    const rng = new Random(11);
     const counts = new Array<number>(10).fill(0);
     const n = 100_000;
     for (let i = 0; i < n; i++) counts[rng.integer(0, 9)]!++;
@@ -50,7 +50,7 @@ describe("Rng", () => {
   });
 
   it("draws standard normals and exponentials with the right moments", () => {
-    const rng = new Rng(3);
+    const rng = new Random(3);
     const n = 100_000;
     const z = draw(n, () => rng.normal());
     expect(Math.abs(mean(z))).toBeLessThan(5 / Math.sqrt(n));
@@ -67,7 +67,7 @@ describe("Rng", () => {
     [312, 0.03],
   ] as const) {
     it(`draws gamma(${shape}, ${scale}) with mean shape*scale and variance shape*scale^2`, () => {
-      const rng = new Rng(5, `gamma ${shape}`);
+      const rng = new Random(5, `gamma ${shape}`);
       const n = 60_000;
       const xs = draw(n, () => rng.gamma(shape, scale));
       const m = shape * scale;
@@ -81,14 +81,14 @@ describe("Rng", () => {
   }
 
   it("rejects a seed that is not a safe integer", () => {
-    expect(() => new Rng(1.5)).toThrow(InvalidInputError);
-    expect(() => new Rng(Number.NaN)).toThrow(
-      "@sched/workload/Rng: seed is NaN, expected a safe integer",
+    expect(() => new Random(1.5)).toThrow(InvalidInputError);
+    expect(() => new Random(Number.NaN)).toThrow(
+      "@sched/random/Random: seed is NaN, expected a safe integer",
     );
   });
 });
 
-describe("Rng.gamma against the exact CDF", () => {
+describe("Random.gamma against the exact CDF", () => {
   for (const [shape, scale] of [
     [0.7, 1],
     [4.2, 0.94],
@@ -96,7 +96,7 @@ describe("Rng.gamma against the exact CDF", () => {
     [8.1737, 3.9631],
   ] as const) {
     it(`gamma(${shape}, ${scale}): one-sample KS below the 0.1% critical value (n = 20,000)`, () => {
-      const rng = new Rng(9, `ks ${shape}`);
+      const rng = new Random(9, `ks ${shape}`);
       const n = 20_000;
       const xs = draw(n, () => rng.gamma(shape, scale));
       expect(ks1(xs, (x) => gammaCdf(shape, scale, x))).toBeLessThan(1.949 / Math.sqrt(n));
@@ -114,10 +114,10 @@ describe("the test oracle gammaCdf", () => {
   });
 });
 
-describe("Rng.hyperExponential", () => {
+describe("Random.hyperExponential", () => {
   for (const cv of [1, 3.5]) {
     it(`has the requested mean 14.06 and CV ${cv}`, () => {
-      const rng = new Rng(12, `h2 ${cv}`);
+      const rng = new Random(12, `h2 ${cv}`);
       const n = 400_000;
       const xs = draw(n, () => rng.hyperExponential(14.06, cv));
       const m = mean(xs);
