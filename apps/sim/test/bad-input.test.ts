@@ -294,6 +294,47 @@ describe("native JSON Lines input: inspect and convert read the same", () => {
   });
 });
 
+describe("experiment files that name a registry experiment", () => {
+  const base = { name: "e", experiment: "elo", quick: true, grid: { jobs: [10, 20] }, seeds: 2 };
+  const cases: [string, unknown, string][] = [
+    [
+      "a grid value given twice",
+      { ...base, grid: { jobs: [10, 20, 10] } },
+      "grid.jobs[2]: expected a value not given before; it is grid.jobs[0] too, got 10",
+    ],
+    [
+      "a metric given twice",
+      { ...base, metrics: ["meanResponse", "meanResponse"] },
+      "metrics[1]: expected a metric not given before",
+    ],
+    [
+      "a scheduler the experiment does not have",
+      { ...base, schedulers: ["nope"] },
+      "experiment 'elo' has no scheduler 'nope'",
+    ],
+    [
+      "a grid too large to list",
+      {
+        ...base,
+        grid: {
+          jobs: Array.from({ length: 2000 }, (_, i) => i + 1),
+          machines: Array.from({ length: 2000 }, (_, i) => i + 1),
+        },
+      },
+      "make 40000000 runs, more than the 1000000 a sweep may have",
+    ],
+  ];
+  for (const [what, doc, message] of cases) {
+    it(`${what}: exit 2 naming the file and the key`, async () => {
+      const path = await file("e.json", JSON.stringify(doc));
+      const r = await cli("sweep", path, "--out", await tempDir(), "--emit", "k8s");
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`sched-sim: sweep: ${path}: `);
+      expect(r.stderr).toContain(message);
+    });
+  }
+});
+
 describe("the reading limits", () => {
   const chunks = async function* (...parts: string[]) {
     for (const p of parts) yield Buffer.from(p);

@@ -634,7 +634,34 @@ const schedulerEntry: fc.Arbitrary<Json> = fc.constantFrom<Json>(
   { name: "conservative" },
 );
 
-const experimentBase: fc.Arbitrary<Json> = fc
+/**
+ * An experiment file that names an experiment of the registry (its parameters, a grid of them,
+ * a subset of its schedulers), as `experiments/no-aging.json`.
+ */
+const registryBase: fc.Arbitrary<Json> = fc.constantFrom<Json>(
+  {
+    $schema: "./experiment.schema.json",
+    name: "no-aging",
+    experiment: "convergent",
+    quick: true,
+    set: { antiAging: 0 },
+    grid: { interArrival: [4, 8] },
+    seeds: 3,
+    schedulers: ["cs-ip", "cs-ninp", "easy", "edf"],
+  },
+  {
+    name: "elo-small",
+    experiment: "elo",
+    quick: true,
+    set: { machines: 12 },
+    grid: { jobs: [10, 20] },
+    seeds: [1, 5],
+    metrics: ["meanResponse"],
+  },
+  { name: "fcfs", experiment: "fcfs-load", quick: true, seeds: 2 },
+);
+
+const workloadBase: fc.Arbitrary<Json> = fc
   .record({
     type: fc.constantFrom("synthetic", "swf", "model", "elo"),
     model: fc.constantFrom("lublin", "convergent", "advance-reservation"),
@@ -686,6 +713,11 @@ const experimentBase: fc.Arbitrary<Json> = fc
     if (e.metrics !== undefined) doc.metrics = e.metrics;
     return doc;
   });
+
+const experimentBase: fc.Arbitrary<Json> = fc.oneof(
+  { weight: 4, arbitrary: workloadBase },
+  { weight: 1, arbitrary: registryBase },
+);
 
 const experimentCase: fc.Arbitrary<FuzzCase> = mutated(experimentBase, { indent: 2 }).map(
   ({ bytes, mutations }) => ({

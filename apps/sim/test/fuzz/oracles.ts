@@ -440,6 +440,7 @@ export function batsimVerdict(c: FuzzCase): Verdict {
 // ---------------------------------------------------------------- experiment files
 
 const TOP = [
+  "$schema",
   "name",
   "title",
   "description",
@@ -549,9 +550,12 @@ function schedulerOf(s: unknown): { name: string; opts: string[]; label: string 
 export function experimentVerdict(doc: unknown): {
   problems: string[];
   expect?: Partial<SweepPlan>;
+  /** A file naming a registry experiment: its rules are the experiment's, not judged here. */
+  registry?: true;
 } {
   const p: string[] = [];
   if (!isPlain(doc)) return { problems: ["not an object"] };
+  if (Object.hasOwn(doc, "experiment")) return { problems: [], registry: true };
   for (const k of Object.keys(doc)) if (!TOP.includes(k)) p.push(`top key ${k}`);
   if (typeof doc.name !== "string" || !/^[A-Za-z0-9._-]+$/.test(doc.name)) p.push("name");
   for (const k of ["title", "description"]) {
