@@ -14,7 +14,8 @@ describe("sched-sim gen and reproduce call the same generator", () => {
 
   it("the paper experiments declare their @sched/workload model", () => {
     const names = withModel.map((e) => e.name);
-    for (const name of ["ar-size", "ar-load", "ar-flex"]) expect(names).toContain(name);
+    for (const name of ["ar-size", "ar-load", "ar-flex", "elo", "elo-60", "elo-stream"])
+      expect(names).toContain(name);
   });
 
   for (const experiment of withModel) {

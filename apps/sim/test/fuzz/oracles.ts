@@ -455,12 +455,12 @@ const WORKLOAD_KEYS: Record<string, string[]> = {
   synthetic: ["type", "jobs", "load"],
   swf: ["type", "path", "clean", "estimate"],
   model: ["type", "model", "options"],
-  elo: ["type", "machines", "jobs", "fluctuation", "meanInterarrival"],
+  elo: ["type", "machines", "jobs", "fluctuation", "load"],
 };
 const GRID: Record<string, string[]> = {
   synthetic: ["jobs", "load", "procs"],
   swf: ["procs"],
-  elo: ["machines", "jobs", "fluctuation", "meanInterarrival"],
+  elo: ["machines", "jobs", "fluctuation", "load"],
 };
 
 const intIn = (v: unknown, lo: number, hi: number) => isInt(v, lo) && v <= hi;
@@ -491,8 +491,9 @@ function gridValueOk(type: string, model: string | undefined, param: string, v: 
   }
   if (param === "procs" || param === "machines") return intIn(v, 1, MAX_PROCS);
   if (param === "jobs") return intIn(v, 1, MAX_JOBS);
-  if (param === "load") return loadOk(v);
-  return v >= 0;
+  // a synthetic workload's offered load; the elo workload's load and fluctuation are >= 0
+  if (type === "elo") return v >= 0;
+  return loadOk(v);
 }
 
 /** A scheduler option value: the JSON type of the option, in range. */
@@ -617,7 +618,7 @@ export function experimentVerdict(doc: unknown): {
       opt("machines", (v) => intIn(v, 1, MAX_PROCS));
       opt("jobs", (v) => intIn(v, 1, MAX_JOBS));
       opt("fluctuation", (v) => isNum(v) && v >= 0);
-      opt("meanInterarrival", (v) => isNum(v) && v >= 0);
+      opt("load", (v) => isNum(v) && v >= 0);
     }
   }
   const grid = doc.grid ?? {};
