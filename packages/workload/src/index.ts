@@ -20,12 +20,12 @@ export {
   eloWorkload,
 } from "./elo.js";
 export type { GeneratedWorkload, Range } from "./generated.js";
-export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
   type HiddenSpeedOptions,
   hiddenSpeedModel,
   type SpeedDrift,
 } from "./hidden-speed-model.js";
+export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
   formatJobJson,
   formatJobsJsonl,
