@@ -33,6 +33,19 @@ import {
 import { hanging } from "./format.js";
 import { UsageError } from "./usage-error.js";
 
+/**
+ * A fresh scheduler of `choice` for the run of seed `seed`: its options, plus the run's seed in
+ * the entry's {@link SchedulerEntry.seedOption} when that is not set (so the policy's dice differ
+ * from instance to instance and a run is reproduced by its seed alone).
+ */
+export function createScheduler(choice: SchedulerChoice, seed: number): Scheduler {
+  const key = choice.entry.seedOption;
+  if (key === undefined || choice.options[key] !== undefined) {
+    return choice.entry.create(choice.options);
+  }
+  return choice.entry.create({ ...choice.options, [key]: seed });
+}
+
 /** A value of a scheduler option given with `--opt key=value`. */
 export type OptionValue = string | number | boolean;
 
@@ -55,6 +68,13 @@ export interface SchedulerEntry {
   readonly name: string;
   readonly description: string;
   readonly options: readonly SchedulerOptionSpec[];
+  /**
+   * The option a policy that rolls dice takes its seed from: in `reproduce` and `sweep`, when it
+   * is not set, each run passes its own seed there (see {@link createScheduler}), as a library
+   * study seeds the policy per instance.
+   * @defaultValue none: the policy is deterministic
+   */
+  readonly seedOption?: string;
   /** A fresh scheduler; `options` holds only keys of {@link SchedulerEntry.options}, already typed. */
   create(options: Readonly<Record<string, OptionValue>>): Scheduler;
 }
@@ -251,13 +271,26 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         type: "boolean",
         description: "Machines never leave the top tier once there (default false).",
       },
+      {
+        key: "levelScale",
+        type: "string",
+        choices: ["log", "linear"],
+        description: "Job levels: equal bins of log size (default) or of size.",
+      },
     ],
     create: (o) => competitiveScheduler({ ...o } as CompetitiveOptions),
   },
   {
     name: "random",
     description: "A uniformly random machine per job, FIFO per machine (@sched/elo).",
-    options: [{ key: "seed", type: "integer", description: "PRNG seed (default 1)." }],
+    options: [
+      {
+        key: "seed",
+        type: "integer",
+        description: "PRNG seed (default: the run's seed in reproduce and sweep, 1 in run).",
+      },
+    ],
+    seedOption: "seed",
     create: (o) => randomScheduler(o.seed === undefined ? {} : { seed: o.seed as number }),
   },
   {
@@ -483,6 +516,52 @@ function optionValue(
         throw new UsageError(`${where}: expected one of ${spec.choices.join(", ")}`, command);
       }
       return text;
+  }
+}
+
+/** What a value of `spec` must be, in words: `an integer >= 1 or "inf"`, `one of a, b`. */
+export function expectedOptionValue(spec: SchedulerOptionSpec): string {
+  switch (spec.type) {
+    case "integer":
+      return `an integer${spec.min === undefined ? "" : ` >= ${spec.min}`}${spec.allowInfinity ? ' or "inf"' : ""}`;
+    case "number":
+      return "a finite number";
+    case "boolean":
+      return "true or false";
+    case "string":
+      return spec.choices === undefined
+        ? "a string"
+        : `one of ${spec.choices.map((c) => JSON.stringify(c)).join(", ")}`;
+  }
+}
+
+/**
+ * A JSON value (of an experiment file) as a value of option `spec`, or `undefined` when it is
+ * not one: the JSON type must be the option's (a number for `integer`, never the string `"5"`;
+ * `"inf"` for an integer that allows it), and the value in range, as {@link chooseScheduler}
+ * checks `--opt` text.
+ */
+export function jsonOptionValue(
+  spec: SchedulerOptionSpec,
+  value: unknown,
+): OptionValue | undefined {
+  switch (spec.type) {
+    case "integer":
+      if (spec.allowInfinity && value === "inf") return Number.POSITIVE_INFINITY;
+      return typeof value === "number" &&
+        Number.isSafeInteger(value) &&
+        value >= (spec.min ?? Number.MIN_SAFE_INTEGER)
+        ? value
+        : undefined;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+    case "boolean":
+      return typeof value === "boolean" ? value : undefined;
+    case "string":
+      return typeof value === "string" &&
+        (spec.choices === undefined || spec.choices.includes(value))
+        ? value
+        : undefined;
   }
 }
 

@@ -15,10 +15,17 @@ export {
   ELO_JOB_SETS,
   ELO_MACHINES,
   type EloOptions,
+  type EloSizeDistribution,
   type EloWorkload,
   eloWorkload,
 } from "./elo.js";
 export type { GeneratedWorkload, Range } from "./generated.js";
+export {
+  type HiddenSpeedOptions,
+  hiddenSpeedModel,
+  type SpeedDrift,
+} from "./hidden-speed-model.js";
+export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
   formatJobJson,
   formatJobsJsonl,
@@ -35,6 +42,7 @@ export {
   readJobsLines,
   writeJobsLines,
 } from "./jobs-json.js";
+export { duplicateJsonKey } from "./json-duplicate-key.js";
 export {
   generateLublin,
   LUBLIN_BATCH,

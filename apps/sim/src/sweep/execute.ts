@@ -1,12 +1,14 @@
 import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
-import { eloInstance } from "@sched/elo";
 import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
+import { inCallersWords } from "../hints.js";
+import { MAX_PROCS } from "../limits.js";
 import { deterministicMetrics } from "../outputs.js";
-import { chooseScheduler, type SchedulerChoice } from "../schedulers.js";
+import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
@@ -117,13 +119,24 @@ async function workloadInstance(
       const id = `${w.path}\n${w.clean}\n${w.estimate}`;
       let pending = cache.swf.get(id);
       if (pending === undefined) {
-        pending = readSwfWorkload(w.path, { clean: w.clean, estimate: w.estimate });
+        pending = readSwfWorkload(w.path, {
+          clean: w.clean,
+          estimate: w.estimate,
+          where: "sweep",
+        }).catch((error: unknown) => {
+          throw inCallersWords(error, { experimentFile: w.path });
+        });
         cache.swf.set(id, pending);
       }
       const swf = await pending;
       const procs = params.procs ?? w.procs ?? swf.header?.maxProcs ?? swf.header?.maxNodes;
       if (procs === undefined || procs <= 0) {
         throw new Error(`${w.path}: no machine size in the header; give platform.procs`);
+      }
+      if (procs > MAX_PROCS) {
+        throw new Error(
+          `${w.path}: the header's machine size ${procs} is above the ${MAX_PROCS} processors a simulated machine may have; give platform.procs`,
+        );
       }
       return { jobs: swf.jobs, platform: identicalPool(procs) };
     }
@@ -140,8 +153,8 @@ async function workloadInstance(
       return { jobs: out.jobs, platform: out.platform };
     }
     case "elo": {
-      const { machines, jobs, fluctuation, meanInterarrival } = { ...w, ...params };
-      return eloInstance({ machines, jobs, seed, fluctuation, meanInterarrival });
+      const { machines, jobs, fluctuation, load } = { ...w, ...params };
+      return eloInstance({ machines, jobs, seed, fluctuation, load });
     }
   }
 }
@@ -180,7 +193,7 @@ export async function simulateTask(
   return simulate(
     jobs,
     platform,
-    choice.entry.create(choice.options),
+    createScheduler(choice, task.seed),
     executionModel === undefined ? {} : { executionModel },
   );
 }
@@ -203,7 +216,7 @@ export async function measureRun(
   const experiment = registryExperiment(plan);
   if (experiment?.measure !== undefined) {
     const instance = await instanceFor(plan, task, cache);
-    Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task)));
+    Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task), task.seed));
   }
   return numbers;
 }

@@ -1,0 +1,316 @@
+import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
+import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
+import type { ResolvedBackfill } from "../options.js";
+import { Plan, type PlannedInterval } from "../plan.js";
+import type { BackfillStrategy, Reservation } from "../strategy.js";
+
+interface Held extends PlannedInterval {
+  readonly job: Job;
+  start: number;
+  end: number;
+  /**
+   * The planned duration, fixed when the job was first reserved (`end - start` after every
+   * move, without the rounding a difference of two times would bring).
+   */
+  readonly duration: number;
+  /**
+   * The latest end of the capacity given back, in the last compression, after this reservation
+   * was re-placed or checked there (`-Infinity` when none).
+   */
+  after: number;
+}
+
+/**
+ * Conservative backfilling (the `reservations: Infinity` case of `backfill`), cores pooled over
+ * the machines. Internal: users call `backfill({ reservations: Infinity })`, `conservative()` or
+ * `backfillPass(state, { reservations: Infinity })`.
+ *
+ * The plan (free cores and licenses over time) is kept between events and updated in place:
+ * a job that completes before its planned end gives back the rest of its interval; everything
+ * before now is dropped (so a job running past its estimate counts as released now). At every
+ * scheduling event, with the reservations in queue order:
+ * 1. Compression, when a job completed in this batch or a reservation is in the past: each
+ *    reservation, in queue order, is given back and taken again at the earliest start the plan
+ *    then allows (never later than before while run times do not exceed estimates).
+ * 2. Each arrival, in queue order, gets a reservation at the earliest start the plan allows.
+ * 3. Every job whose reservation starts now starts, in queue order, when the free cores and
+ *    licenses allow it (otherwise it keeps its reservation until the next compression).
+ * 4. A timer is set at the earliest future reservation, so that it is honoured even when no
+ *    completion happens then (after an overrun, or on a heterogeneous platform).
+ *
+ * Compression gives the same result as re-placing every reservation, but checks most of them
+ * in place: since a reservation was last placed or checked, the plan has gained capacity only
+ * in intervals that end by some time `bound` (the intervals given back by jobs that ended early,
+ * and those left by reservations that moved), so only starts before `min(start, bound)` can be
+ * new; they are scanned without giving the reservation back first, and the plan is changed only
+ * for a reservation that moves (or, for jobs with licenses, is given back and taken again).
+ *
+ * Resumed (`resume`, the pure pass): the plan is rebuilt from the running jobs and the previous
+ * reservations (each held from its time for its planned duration, in the order given), every
+ * waiting job without one is reserved as an arrival, and compression runs when capacity may
+ * have come back (`released`) or a reservation is in the past, as it would have in the engine.
+ *
+ * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
+ * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
+ * reservations that move (S <= R + 2V segments; worst case O(V x S)); a queue order other than
+ * FCFS adds a sort, O(Q log Q), at each compression.
+ */
+export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
+  const { sorter, fcfsOrder } = opts;
+  const cache = new PlatformCache(opts.machineOrder);
+  let res: Held[] = [];
+  // Jobs this policy started: id -> planned interval still held in the plan.
+  const held = new Map<number, Held>();
+  const plan = new Plan();
+  let initialized = false;
+  let wakeAt = Number.NaN;
+  // The latest end of the capacity given back since the last compression (Infinity: unknown).
+  let released = Number.POSITIVE_INFINITY;
+  // Per position of the compression pass: the end of the interval a moved reservation left.
+  let vacated = new Float64Array(64);
+  // The smallest reservation start at the end of the previous call (Infinity: none).
+  let earliest = Number.POSITIVE_INFINITY;
+  // Set by `resume`: the previous reservations to rebuild from at the next call, and whether
+  // capacity may have come back since they were made.
+  let resumed: readonly Reservation[] | null = null;
+  let resumedReleased = true;
+
+  // A reservation for `job`, just arrived (no progress), at the earliest start the plan allows.
+  const reserve = (ctx: SchedulingContext, job: Job, now: number): void => {
+    const d = cache.plannedFor(ctx, job, 0);
+    const t = plan.earliest(job, d, Math.max(readyTime(job), now));
+    if (t === Number.POSITIVE_INFINITY) return;
+    plan.change(job, t, t + d, -1);
+    res.push({ job, start: t, end: t + d, duration: d, after: Number.NEGATIVE_INFINITY });
+  };
+
+  /**
+   * Rebuilds the plan from the view's running jobs (each held until its estimated end) and the
+   * reservations in `res`; the capacity given back is unknown from here on.
+   */
+  const rebuild = (view: SchedulerView): void => {
+    held.clear();
+    for (const r of view.running) {
+      held.set(r.job.id, {
+        job: r.job,
+        start: r.start,
+        end: r.estimatedEnd,
+        duration: r.estimatedEnd - r.start,
+        after: Number.NEGATIVE_INFINITY,
+      });
+    }
+    plan.rebuild(view, res);
+    initialized = true;
+    released = Number.POSITIVE_INFINITY;
+  };
+
+  /**
+   * Rebuilds the memory from `resumed` (the previous reservations of the jobs still waiting, in
+   * the order given) and the running jobs; returns the waiting jobs that hold no reservation.
+   */
+  const restore = (
+    ctx: SchedulingContext,
+    previous: readonly Reservation[],
+    rejected: Set<number> | null,
+  ): Job[] => {
+    const view = ctx.view;
+    const waitingById = new Map<number, WaitingJob>();
+    for (const w of view.waiting) waitingById.set(w.job.id, w);
+    res = [];
+    earliest = Number.POSITIVE_INFINITY;
+    const reserved = new Set<number>();
+    for (const p of previous) {
+      const w = waitingById.get(p.id);
+      if (w === undefined || reserved.has(p.id) || rejected?.has(p.id)) continue;
+      const d = cache.plannedFor(ctx, w.job, 0);
+      res.push({
+        job: w.job,
+        start: p.time,
+        end: p.time + d,
+        duration: d,
+        after: Number.NEGATIVE_INFINITY,
+      });
+      reserved.add(p.id);
+      if (p.time < earliest) earliest = p.time;
+    }
+    rebuild(view);
+    const fresh: Job[] = [];
+    for (const w of view.waiting) {
+      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
+    }
+    return fresh;
+  };
+
+  const decide = (ctx: SchedulingContext) => {
+    const view = ctx.view;
+    cache.prepare(view.platform);
+    const now = view.now;
+    const rejected = rejectImpossible(ctx);
+
+    let compress = false;
+    // The jobs to reserve at this call: the arrivals, or, resumed, every job without one.
+    let arrived: readonly Job[] = ctx.arrived;
+    if (resumed !== null) {
+      arrived = restore(ctx, resumed, rejected);
+      compress = resumedReleased;
+      resumed = null;
+    } else if (initialized) {
+      plan.trimBefore(now);
+      for (const job of ctx.completed) {
+        const h = held.get(job.id);
+        if (h === undefined) continue;
+        held.delete(job.id);
+        if (h.end > now) {
+          plan.change(job, now, h.end, 1);
+          if (h.end > released) released = h.end;
+        }
+        compress = true;
+      }
+    }
+    if (!initialized || view.running.length !== held.size) {
+      // First call of a run, or running jobs this policy did not start: rebuild from the view.
+      rebuild(view);
+      compress = true;
+    }
+    // A reservation in the past (one that could not start at its time): `earliest` is the
+    // smallest start among the reservations kept by the previous call.
+    if (earliest < now) compress = true;
+
+    if (compress && res.length > 0) {
+      if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
+      if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
+      // Every reservation was, when last placed or checked, at the earliest start the plan
+      // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
+      // releases of this event, the moves earlier in this pass, and the moves after it in the
+      // last pass); any other change only took capacity. So a start `t >= bound` before the
+      // current one still does not fit, and only starts before `bound` need a look: a
+      // reservation that cannot use any of them, and whose place still holds, stays where it is.
+      let freed = released;
+      for (let i = 0; i < res.length; i++) {
+        const r = res[i];
+        const d = r.duration;
+        const oldStart = r.start;
+        const oldEnd = r.end;
+        const from = Math.max(readyTime(r.job), now);
+        const bound = Math.max(r.after, freed);
+        const limit = Math.min(oldStart, bound);
+        vacated[i] = Number.NEGATIVE_INFINITY;
+        if (oldStart >= from) {
+          const cores = r.job.cores;
+          // Only cores to look at: scan the starts before `limit` without giving the
+          // reservation back first (the scan counts its cores as free).
+          const probe =
+            limit <= from
+              ? Number.POSITIVE_INFINITY
+              : plan.coresOnly(r.job)
+                ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
+                : Number.NaN;
+          if (probe === Number.POSITIVE_INFINITY && plan.holds(r.job, oldStart, oldEnd)) continue;
+          if (probe < limit) {
+            plan.change(r.job, Math.max(oldStart, now), oldEnd, 1);
+            r.start = probe;
+            r.end = probe + d;
+            plan.change(r.job, probe, probe + d, -1);
+            vacated[i] = oldEnd;
+            if (oldEnd > freed) freed = oldEnd;
+            continue;
+          }
+        }
+        const give = Math.max(oldStart, now);
+        if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
+        let t: number;
+        if (oldStart >= from) {
+          t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
+          if (t === Number.POSITIVE_INFINITY) {
+            t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
+          }
+        } else {
+          t = plan.earliest(r.job, d, from);
+        }
+        r.start = t;
+        r.end = t + d;
+        plan.change(r.job, t, t + d, -1);
+        if (t !== oldStart) {
+          vacated[i] = oldEnd;
+          if (oldEnd > freed) freed = oldEnd;
+        }
+      }
+      let later = Number.NEGATIVE_INFINITY;
+      for (let i = res.length - 1; i >= 0; i--) {
+        res[i].after = later;
+        if (vacated[i] > later) later = vacated[i];
+      }
+    }
+    if (compress) released = Number.NEGATIVE_INFINITY;
+
+    if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
+      // Arrivals come in queue order: reserve them as they are.
+      for (let i = 0; i < arrived.length; i++) {
+        const job = arrived[i];
+        if (rejected === null || !rejected.has(job.id)) reserve(ctx, job, now);
+      }
+    } else if (arrived.length > 1) {
+      const fresh: WaitingJob[] = [];
+      for (const job of arrived) {
+        if (rejected?.has(job.id)) continue;
+        fresh.push({ job, progress: 0, preemptions: 0 });
+      }
+      const ordered = fresh.length > 1 ? sorter(fresh, view) : fresh;
+      for (const w of ordered) reserve(ctx, w.job, now);
+    }
+
+    let kept = 0;
+    // The earliest future reservation, for the timer below.
+    let next = Number.POSITIVE_INFINITY;
+    earliest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < res.length; i++) {
+      const r = res[i];
+      const start = r.start;
+      if (start <= now) {
+        const alloc = cache.allocate(view, r.job);
+        if (alloc !== null) {
+          ctx.start(r.job.id, alloc);
+          held.set(r.job.id, r);
+          continue;
+        }
+      } else if (start < next) {
+        next = start;
+      }
+      if (start < earliest) earliest = start;
+      res[kept++] = r;
+    }
+    if (kept < res.length) res.length = kept;
+    // A reservation whose time is not an event (a job ran past its estimate, or a reserved job
+    // planned on the slowest machine ran faster) still needs a call then: set a timer.
+    if (next !== Number.POSITIVE_INFINITY && next !== wakeAt) {
+      ctx.wakeAt(next);
+      wakeAt = next;
+    }
+  };
+
+  return {
+    name: opts.name,
+    singleMachine: false,
+    decide,
+    resume(previous: readonly Reservation[], releasedSince: boolean) {
+      resumed = previous;
+      resumedReleased = releasedSince;
+    },
+    reset(p: Platform) {
+      cache.clear();
+      cache.prepare(p);
+      res = [];
+      held.clear();
+      initialized = false;
+      wakeAt = Number.NaN;
+      released = Number.POSITIVE_INFINITY;
+      earliest = Number.POSITIVE_INFINITY;
+      resumed = null;
+    },
+    reservations() {
+      const out: Reservation[] = [];
+      for (const r of res) out.push({ id: r.job.id, time: r.start });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+import { InvalidInputError } from "@sched/errors";
+import { checkNumber, type MkpInstance } from "./instance.js";
+import {
+  clustersFor,
+  type LicenseCluster,
+  LicenseClusters,
+  type LicenseCopies,
+  type LicenseJob,
+} from "./license-clusters.js";
+import { type MkpExactOptions, mkpExact } from "./mkp-exact.js";
+import { type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
+
+const WHERE = "@sched/knapsack/preMatch";
+
+/**
+ * The paper's cost of each job for the license knapsack: the mean of the positive entries of its
+ * Job-Machine matrix row (`c_i` in section 4.2); 0 for a row with no positive entry (a job that
+ * can run nowhere).
+ *
+ * Complexity: O(total entries).
+ *
+ * @throws InvalidInputError when a row is not an array or holds NaN / infinite entries.
+ * @example
+ * jobCosts([[0, 4, 2], [0, 0, 0]]); // => Float64Array [3, 0]
+ */
+export function jobCosts(matrix: ArrayLike<ArrayLike<number>>): Float64Array {
+  return rowCosts(matrix, "@sched/knapsack/jobCosts");
+}
+
+function rowCosts(matrix: ArrayLike<ArrayLike<number>>, where: string): Float64Array {
+  if (matrix === null || typeof matrix !== "object" || typeof matrix.length !== "number") {
+    throw new InvalidInputError(where, "matrix", "is not an array, expected one row per job");
+  }
+  const out = new Float64Array(matrix.length);
+  for (let i = 0; i < matrix.length; i++) {
+    const row = matrix[i];
+    if (row === null || typeof row !== "object" || typeof row.length !== "number") {
+      throw new InvalidInputError(
+        where,
+        `matrix[${i}]`,
+        "is not an array, expected one entry per machine",
+      );
+    }
+    let sum = 0;
+    let count = 0;
+    for (let j = 0; j < row.length; j++) {
+      const p = row[j] as number;
+      if (typeof p !== "number" || !Number.isFinite(p)) {
+        throw new InvalidInputError(
+          where,
+          `matrix[${i}][${j}]`,
+          `is ${String(p)}, expected a finite number`,
+        );
+      }
+      if (p > 0) {
+        sum += p;
+        count++;
+      }
+    }
+    out[i] = count === 0 ? 0 : sum / count;
+  }
+  return out;
+}
+
+/** What {@link preMatch} needs: the jobs, the license state and either the matrix or the costs. */
+export interface PreMatchInput {
+  /** The jobs in the system (queued and running), in queue order. */
+  readonly jobs: readonly LicenseJob[];
+  /** Copies of each license that can be active at once: the knapsack capacities. */
+  readonly copies: LicenseCopies;
+  /** The Job-Machine matrix, one row per job (same order as `jobs`); costs come from {@link jobCosts}. */
+  readonly matrix?: ArrayLike<ArrayLike<number>>;
+  /** Per-job costs `c_i` (same order as `jobs`), instead of `matrix`. */
+  readonly costs?: ArrayLike<number>;
+  /**
+   * A persistent {@link LicenseClusters} kept up to date by the caller (`add` on arrival,
+   * `remove` on departure) instead of rebuilding the clustering from `jobs` at every call. It
+   * must have been built with the same `copies`, must track every job of `jobs` with the same
+   * license requests, and may track more jobs than `jobs` (e.g.
+   * every job of the system asking for a license), provided every job it puts in a cluster
+   * (every tracked job on a critical license) is in `jobs`. The clusters then list their jobs
+   * in the order they were added (arrival order) rather than in `jobs` order, which only
+   * matters for ties.
+   * @defaultValue none (the clustering of `jobs` is built here)
+   */
+  readonly clusters?: LicenseClusters;
+}
+
+/** Options of {@link preMatch}. */
+export interface PreMatchOptions {
+  /**
+   * `"greedy"`: the paper's surrogate greedy ({@link mkpGreedy}) per cluster;
+   * `"exact"`: branch and bound ({@link mkpExact}) per cluster.
+   * @defaultValue `"greedy"`
+   */
+  readonly solver?: "greedy" | "exact";
+  /**
+   * Options for {@link mkpGreedy} (its `costs` are set by the pre-matching).
+   * @defaultValue `{}`
+   */
+  readonly greedy?: Omit<MkpGreedyOptions, "costs">;
+  /**
+   * Options for {@link mkpExact}.
+   * @defaultValue `{}`
+   */
+  readonly exact?: MkpExactOptions;
+}
+
+/** One cluster's knapsack and its solution. */
+export interface PreMatchCluster extends LicenseCluster {
+  /** The MKP solved: items = `jobs`, values = costs, one constraint per critical license. */
+  readonly instance: MkpInstance;
+  /** The jobs kept (may run together without exceeding any critical license), in `jobs` order. */
+  readonly keep: readonly number[];
+  /** Whether the choice is proven optimal. */
+  readonly optimal: boolean;
+}
+
+/** What {@link preMatch} returns. */
+export interface PreMatchResult {
+  /** Ids of the jobs to clear from the Job-Machine matrix, in input order. */
+  readonly clear: readonly number[];
+  /** The critical licenses, sorted by name. */
+  readonly critical: readonly string[];
+  /** Every cluster with its knapsack and the jobs kept. */
+  readonly clusters: readonly PreMatchCluster[];
+}
+
+/**
+ * The Clustering & Pre-Matching phase of convergent scheduling (section 4.2): cluster the jobs
+ * by shared critical licenses ({@link clusterLicenses}), solve one MKP per cluster (items: the
+ * cluster's jobs valued by their cost `c_i`; constraints: the cluster's critical licenses with
+ * the available copies as capacities and the requested copies as weights), and return the jobs
+ * that were not chosen: the caller clears their rows. Jobs on no critical license are never
+ * cleared: all their requests fit at once.
+ *
+ * Complexity: clustering O(total requests), then per cluster of n jobs and m licenses the
+ * solver's cost (greedy: O(m·n·(m + log n))).
+ *
+ * @throws InvalidInputError on bad jobs / copies, when neither or both of `matrix` and `costs`
+ * are given, or when their length differs from `jobs`.
+ * @example
+ * preMatch({
+ *   jobs: [{ id: 1, licenses: { cad: 1 } }, { id: 2, licenses: { cad: 1 } }, { id: 3 }],
+ *   copies: { cad: 1 },
+ *   costs: [2, 5, 1],
+ * }).clear; // => [1]
+ */
+export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMatchResult {
+  if (input === null || typeof input !== "object") {
+    throw new InvalidInputError(
+      WHERE,
+      "input",
+      "is not an object, expected { jobs, copies, matrix | costs }",
+    );
+  }
+  const o = options ?? {};
+  const solver = o.solver ?? "greedy";
+  if (solver !== "greedy" && solver !== "exact") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.solver",
+      `is ${String(solver)}, expected "greedy" or "exact"`,
+    );
+  }
+  const { jobs } = input;
+  if (!Array.isArray(jobs))
+    throw new InvalidInputError(WHERE, "jobs", "is not an array, expected an array of jobs");
+  if ((input.matrix === undefined) === (input.costs === undefined)) {
+    throw new InvalidInputError(WHERE, "matrix", "and costs: give exactly one of them");
+  }
+  let costs: ArrayLike<number>;
+  if (input.matrix !== undefined) {
+    costs = rowCosts(input.matrix, WHERE);
+    if (costs.length !== jobs.length) {
+      throw new InvalidInputError(
+        WHERE,
+        "matrix",
+        `has ${costs.length} rows, expected ${jobs.length} (one per job)`,
+      );
+    }
+  } else {
+    costs = input.costs as ArrayLike<number>;
+    if (costs === null || typeof costs !== "object" || costs.length !== jobs.length) {
+      throw new InvalidInputError(
+        WHERE,
+        "costs",
+        `has length ${costs?.length ?? "none"}, expected ${jobs.length} (one per job)`,
+      );
+    }
+    for (let i = 0; i < costs.length; i++)
+      checkNumber(WHERE, `costs[${i}]`, costs[i], Number.NEGATIVE_INFINITY);
+  }
+  if (input.clusters !== undefined && !(input.clusters instanceof LicenseClusters)) {
+    throw new InvalidInputError(WHERE, "clusters", "is not a LicenseClusters");
+  }
+  const clustering = input.clusters ?? clustersFor(WHERE, input.copies, jobs);
+  if (input.clusters !== undefined) {
+    for (let i = 0; i < jobs.length; i++) {
+      const id = (jobs[i] as LicenseJob).id;
+      if (!input.clusters.has(id))
+        throw new InvalidInputError(WHERE, `jobs[${i}]`, `(id ${id}) is not tracked by clusters`);
+    }
+  }
+  const indexOf = new Map<number, number>();
+  for (let i = 0; i < jobs.length; i++) indexOf.set((jobs[i] as LicenseJob).id, i);
+  const positionOf = (id: number): number => {
+    const i = indexOf.get(id);
+    if (i === undefined) {
+      throw new InvalidInputError(
+        WHERE,
+        "clusters",
+        `puts job ${id} in a cluster, but it is not in jobs (a persistent clustering must track no clustered job beyond jobs)`,
+      );
+    }
+    return i;
+  };
+
+  const cleared = new Set<number>();
+  const clusters: PreMatchCluster[] = [];
+  for (const cluster of clustering.clusters()) {
+    const at = cluster.jobs.map(positionOf);
+    const values = at.map((i) => costs[i] as number);
+    const weights = cluster.licenses.map((license) =>
+      at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
+    );
+    const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
+    const instance: MkpInstance = { values, weights, capacities };
+    const result =
+      solver === "greedy" ? mkpGreedy(instance, o.greedy) : mkpExact(instance, o.exact);
+    const chosen = new Set(result.items);
+    const keep: number[] = [];
+    cluster.jobs.forEach((id, item) => {
+      if (chosen.has(item)) keep.push(id);
+      else cleared.add(id);
+    });
+    clusters.push({ ...cluster, instance, keep, optimal: result.optimal });
+  }
+  const clear = jobs.map((job) => job.id).filter((id) => cleared.has(id));
+  return { clear, critical: clustering.critical(), clusters };
+}

@@ -1,0 +1,95 @@
+import { InvalidInputError } from "@sched/errors";
+import { describe, expect, it } from "vitest";
+import { mkpExact, mkpGreedy } from "../src/index.js";
+import { bruteForce, isFeasible } from "./helpers.js";
+
+describe("mkpExact", () => {
+  it("finds the optimum the greedy misses", () => {
+    const inst = {
+      values: [10, 7, 6],
+      weights: [
+        [4, 3, 3],
+        [1, 2, 2],
+      ],
+      capacities: [6, 4],
+    };
+    const r = mkpExact(inst);
+    expect(r).toMatchObject({ items: [1, 2], value: 13, optimal: true, bound: 13 });
+    expect(mkpGreedy(inst).value).toBe(10);
+  });
+
+  it("handles empty instances and instances without constraints", () => {
+    expect(mkpExact({ values: [], weights: [[]], capacities: [5] })).toMatchObject({
+      items: [],
+      value: 0,
+      optimal: true,
+    });
+    expect(mkpExact({ values: [3, -1, 0, 2], weights: [], capacities: [] })).toMatchObject({
+      items: [0, 3],
+      value: 5,
+      optimal: true,
+    });
+  });
+
+  it("never chooses items with a value <= 0 or heavier than a capacity", () => {
+    const r = mkpExact({ values: [0, -4, 5, 9], weights: [[0, 0, 1, 3]], capacities: [2] });
+    expect(r).toMatchObject({ items: [2], value: 5, optimal: true });
+    expect(mkpExact({ values: [1, 2], weights: [[1, 1]], capacities: [0] }).items).toEqual([]);
+  });
+
+  it("accepts typed arrays", () => {
+    const r = mkpExact({
+      values: Float64Array.of(4, 5, 6),
+      weights: [Int32Array.of(2, 3, 4)],
+      capacities: Float64Array.of(5),
+    });
+    expect(r).toMatchObject({ items: [0, 1], value: 9, optimal: true });
+  });
+
+  it("stops at the node limit with the best solution found, not proven optimal, and a valid bound", () => {
+    // 20 items, 3 tight constraints: the root does not close the gap.
+    const n = 20;
+    const values = Array.from({ length: n }, (_, i) => 20 + ((i * 37) % 23));
+    const weights = [0, 1, 2].map((k) =>
+      Array.from({ length: n }, (_, i) => 5 + ((i * (7 + 4 * k) + k) % 11)),
+    );
+    const inst = { values, weights, capacities: [40, 45, 50] };
+    const full = mkpExact(inst);
+    expect(full.optimal).toBe(true);
+    expect(full.value).toBe(bruteForce(inst).value);
+    for (const nodeLimit of [0, 1, 2]) {
+      const limited = mkpExact(inst, { nodeLimit });
+      expect(limited.optimal).toBe(false);
+      expect(limited.nodes).toBeLessThanOrEqual(nodeLimit);
+      expect(isFeasible(inst, limited.items)).toBe(true);
+      expect(limited.value).toBeLessThanOrEqual(full.value);
+      expect(limited.value).toBeGreaterThanOrEqual(mkpGreedy(inst).value);
+      expect(limited.bound).toBeGreaterThanOrEqual(full.value);
+    }
+  });
+
+  it("names the offending field in its errors", () => {
+    const ok = { values: [1, 2], weights: [[1, 1]], capacities: [1] };
+    const cases: [unknown, string][] = [
+      [{ ...ok, values: [1, Number.NaN] }, "values[1]"],
+      [{ ...ok, capacities: [-1] }, "capacities[0]"],
+      [{ ...ok, capacities: [1, 2] }, "capacities"],
+      [{ ...ok, weights: [[1]] }, "weights[0]"],
+      [{ ...ok, weights: [[1, -2]] }, "weights[0][1]"],
+      [{ ...ok, weights: [[1, Number.POSITIVE_INFINITY]] }, "weights[0][1]"],
+      [{ ...ok, values: "12" }, "values"],
+      [null, "instance"],
+    ];
+    for (const [inst, field] of cases) {
+      expect(() => mkpExact(inst as never)).toThrow(InvalidInputError);
+      try {
+        mkpExact(inst as never);
+      } catch (e) {
+        expect((e as InvalidInputError).field).toBe(field);
+        expect((e as Error).message).toMatch(/^@sched\/knapsack\/mkpExact: /);
+      }
+    }
+    expect(() => mkpExact(ok, { nodeLimit: Number.NaN })).toThrow(/options\.nodeLimit/);
+    expect(() => mkpExact(ok, { nodeLimit: -1 })).toThrow(/options\.nodeLimit/);
+  });
+});
