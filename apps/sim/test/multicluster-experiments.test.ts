@@ -176,6 +176,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () =
       "meanResponse",
       "utilization",
       "contentionSlowed",
+      "slottedMakespan",
       "optimal",
       "gapPct",
       "mipMakespan",
@@ -184,11 +185,11 @@ describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () =
       "solveWallSeconds",
     ];
 
-    it("oas: 9 policies x WL-3, WL-6 x 10 metrics; OAS proven optimal everywhere, solver figures only for OAS", async () => {
+    it("oas: 9 policies x WL-3, WL-6 x 11 metrics; OAS proven optimal everywhere, solver figures only for OAS, at or below every heuristic in the slotted model", async () => {
       expect(oas.r.code).toBe(0);
       const [header, ...rows] = readCsv(await readFile(join(oas.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "workload", "metric", "mean", "ci95", "runs"]);
-      expect(rows).toHaveLength(9 * 2 * 10);
+      expect(rows).toHaveLength(9 * 2 * 11);
       expect([...new Set(rows.map((r) => r[0]))]).toEqual(oasPolicies().map((p) => p.label));
       expect([...new Set(rows.map((r) => r[0]))]).toEqual([
         "oas",
@@ -201,15 +202,22 @@ describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () =
         "spt",
         "lpt",
       ]);
-      expect(rows.slice(0, 10).map((r) => r[2])).toEqual(METRICS);
+      expect(rows.slice(0, 11).map((r) => r[2])).toEqual(METRICS);
+      const engine = ["makespan", "meanResponse", "utilization", "contentionSlowed"];
       for (const r of rows) {
-        const solver = !["makespan", "meanResponse", "utilization", "contentionSlowed"].includes(
-          r[2]!,
-        );
+        const solver = !engine.includes(r[2]!) && r[2] !== "slottedMakespan";
         if (!r[0]!.startsWith("oas") && solver) expect(r[3], r.join(",")).toBe("");
         else expect(Number(r[3]), r.join(",")).toBeGreaterThanOrEqual(0);
         if (r[0]!.startsWith("oas") && r[2] === "optimal") expect(r[3]).toBe("1");
         if (r[2] === "contentionSlowed") expect(r[3]).toBe("0");
+      }
+      // the proven optimum is at or below every heuristic's run made slotted (the same model)
+      const slotted = rows.filter((r) => r[2] === "slottedMakespan");
+      for (const w of ["WL-3", "WL-6"]) {
+        const best = Number(slotted.find((r) => r[0] === "oas" && r[1] === w)![3]);
+        const heuristics = slotted.filter((r) => r[1] === w && !r[0]!.startsWith("oas"));
+        expect(heuristics).toHaveLength(6);
+        for (const r of heuristics) expect(Number(r[3]), r.join(",")).toBeGreaterThanOrEqual(best);
       }
     });
 
@@ -300,7 +308,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () =
         compared++;
         expect(second.get(key), key).toBe(value);
       }
-      expect(compared).toBe(9 * 2 * 8);
+      expect(compared).toBe(9 * 2 * 9);
     }, 120_000);
   });
 
