@@ -317,7 +317,8 @@ export class Engine {
   /** Records in input order from `recordsHead` (earlier ones emitted and dropped, unless kept). */
   private records: MutableRecord[] = [];
   private recordsHead = 0;
-  private emitted = 0;
+  /** Jobs arrived (one record each). */
+  private arrivals = 0;
   /** Whether ended records are handed on as they end (to `onRecord` or the metrics). */
   private readonly emitting: boolean;
   private readonly waiting = new WaitingQueue<WaitingEntry>();
@@ -519,9 +520,16 @@ export class Engine {
 
   /** Takes the job `peek` returned. */
   private take(): Job {
-    const job = this.ahead[this.aheadHead++]!;
-    if (this.aheadHead === this.ahead.length) {
-      clear(this.ahead);
+    const ahead = this.ahead;
+    const job = ahead[this.aheadHead++]!;
+    if (this.aheadHead === ahead.length) {
+      clear(ahead);
+      this.aheadHead = 0;
+    } else if (this.aheadHead > 1024 && this.aheadHead * 2 > ahead.length) {
+      // While the input is open the buffer is rarely empty: drop the taken prefix (one move of
+      // the rest, amortised O(1) per job), or it would keep every job read.
+      ahead.copyWithin(0, this.aheadHead);
+      ahead.length -= this.aheadHead;
       this.aheadHead = 0;
     }
     return job;
@@ -947,7 +955,9 @@ export class Engine {
       end: null,
       outcome: "unfinished",
     };
-    this.records.push(record);
+    // A streamed run that passes records to no one keeps none.
+    if (this.opts.keepRecords || this.emitting) this.records.push(record);
+    this.arrivals++;
     const entry = new WaitingEntry(job, 0, 0);
     const earliest = job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
     const state: JobState = {
@@ -1015,7 +1025,6 @@ export class Engine {
 
   private emit(record: MutableRecord): void {
     if (record.intervals === NO_INTERVALS) record.intervals = [];
-    this.emitted++;
     this.metrics?.add(record);
     this.opts.onRecord?.(record);
   }
@@ -1145,7 +1154,7 @@ export class Engine {
       scheduler: this.scheduler.name,
       platform: this.platform,
       records: this.opts.keepRecords ? records : [],
-      jobs: this.opts.keepRecords ? records.length : this.emitted,
+      jobs: this.arrivals,
       stats,
     };
     if (horizon !== undefined) result.horizon = horizon;
