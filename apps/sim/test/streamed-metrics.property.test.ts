@@ -1,4 +1,10 @@
-import { computeMetrics, type JobRecord, type Metrics, simulate, simulateStream } from "@sched/core";
+import {
+  computeMetrics,
+  type JobRecord,
+  type Metrics,
+  simulate,
+  simulateStream,
+} from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

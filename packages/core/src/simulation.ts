@@ -111,10 +111,7 @@ export function simulateStream(
   options: SimulateStreamOptions = {},
 ): SimulationSummary {
   const where = "@sched/core/simulateStream";
-  const opts = resolveSimulateOptions(where, options, streamOutput(where, options ?? {}));
-  checkRunInputs(where, platform, scheduler);
-  checkJobsIterable(where, jobs);
-  const engine = new Engine(platform, scheduler, opts);
+  const engine = streamEngine(where, platform, scheduler, options, { jobs });
   engine.feed(jobs, true);
   return summaryOf(engine);
 }
@@ -143,9 +140,7 @@ export function createSimulation(
   options: SimulateStreamOptions = {},
 ): Simulation {
   const where = "@sched/core/createSimulation";
-  const opts = resolveSimulateOptions(where, options, streamOutput(where, options ?? {}));
-  checkRunInputs(where, platform, scheduler);
-  const engine = new Engine(platform, scheduler, opts);
+  const engine = streamEngine(where, platform, scheduler, options, null);
   return {
     push(jobs: Iterable<Job>): void {
       checkJobsIterable(where, jobs);
@@ -153,6 +148,20 @@ export function createSimulation(
     },
     end: () => summaryOf(engine),
   };
+}
+
+/** An engine for a streamed run, its inputs checked (`input.jobs` too, when given). */
+function streamEngine(
+  where: string,
+  platform: Platform,
+  scheduler: Scheduler,
+  options: SimulateStreamOptions,
+  input: { jobs: unknown } | null,
+): Engine {
+  const opts = resolveSimulateOptions(where, options, streamOutput(where, options ?? {}));
+  checkRunInputs(where, platform, scheduler);
+  if (input !== null) checkJobsIterable(where, input.jobs);
+  return new Engine(platform, scheduler, opts);
 }
 
 function summaryOf(engine: Engine): SimulationSummary {

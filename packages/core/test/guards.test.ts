@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  createJob,
   createSimulation,
   identicalPool,
-  type Job,
   LimitExceededError,
   PolicyError,
   type Scheduler,
   simulate,
   simulateStream,
 } from "../src/index.js";
-import { greedy } from "./helpers.js";
-
-const job = (spec: Partial<Job> & { id: number }): Job =>
-  createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
+import { greedy, job } from "./helpers.js";
 
 /** Starts what fits (greedy), then asks to be woken a second later, forever. */
 function wakesForever(): Scheduler {

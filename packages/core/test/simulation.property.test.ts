@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   computeMetrics,
-  createJob,
   createSimulation,
   type ExecutionModel,
   identicalPool,
@@ -15,10 +14,7 @@ import {
   simulateStream,
 } from "../src/index.js";
 import { arbJobs, arbPlatform } from "../src/testing/index.js";
-import { chaos, greedy } from "./helpers.js";
-
-const job = (spec: Partial<Job> & { id: number }): Job =>
-  createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
+import { chaos, greedy, job } from "./helpers.js";
 
 /** Greedy, but never starts jobs whose id is a multiple of 4: they are lost (unfinished). */
 function loses(): Scheduler {

@@ -98,4 +98,32 @@ describe("streamed runs hold the jobs in flight, not the run", () => {
     // Waits 0, 0, 4 (job 3 starts when job 2 ends at 6), 0.
     expect(summary.metrics!.meanWait).toBe(1);
   });
+
+  it("check their inputs and options, naming them", () => {
+    const pool = identicalPool(1);
+    expect(() => simulateStream(null as unknown as Job[], pool, fcfs)).toThrow(
+      "@sched/core/simulateStream: jobs is not iterable",
+    );
+    expect(() => simulateStream([], pool, fcfs, { metrics: 3 as unknown as boolean })).toThrow(
+      "@sched/core/simulateStream: options.metrics is 3, expected true, false or { tau }",
+    );
+    expect(() => simulateStream([], pool, fcfs, { metrics: { tau: -1 } })).toThrow(
+      "options.tau is -1, expected a finite number > 0",
+    );
+    expect(() => simulateStream([], pool, fcfs, { onRecord: 5 as unknown as () => void })).toThrow(
+      "@sched/core/simulateStream: options.onRecord is not a function",
+    );
+    const sim = createSimulation(pool, fcfs);
+    expect(() => sim.push(null as unknown as Job[])).toThrow(
+      "@sched/core/createSimulation: jobs is not iterable",
+    );
+    sim.push([jobAt(1), jobAt(2)]);
+    expect(() => sim.push([jobAt(0)])).toThrow(
+      "@sched/core/createSimulation: jobs[2] (job 0).submit is 0, before the previous job's submit 20",
+    );
+    const ok = createSimulation(pool, fcfs);
+    ok.push([]);
+    expect(ok.end().jobs).toBe(0);
+    expect(() => ok.end()).toThrow("@sched/core/createSimulation: simulation has ended already");
+  });
 });

@@ -1,6 +1,6 @@
 import { ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
-import { POW10, parseSwfNumber, scanSwfNumber } from "./swf-number.js";
+import { POW10, parseSwfNumber } from "./swf-number.js";
 import { SWF_FIELD_COUNT, SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /** Options of {@link parseSwf}. */
@@ -35,7 +35,7 @@ const SPACES = /\s+/;
  * Reads SWF lines one at a time: the header (comment lines before the first data line) and one
  * record per data line. A line is given whole (`next`) or as a range of a larger text
  * (`nextRange`, used by the chunked reader: no string per line). Data lines of plain ASCII are
- * scanned in place, field by field, without a regular expression (numbers by `scanSwfNumber`);
+ * scanned in place, field by field, without a regular expression;
  * a line with any other character goes through `trim`, `split(/\s+/)` and `parseSwfNumber`, the
  * definition both paths agree with (a property test compares them). Internal: shared by every
  * reader.
@@ -106,9 +106,9 @@ export class SwfLineReader {
 
   /**
    * Scans the fields of `text[s..e)` (trimmed, ASCII at both ends) in one pass: each plain
-   * decimal of at most 15 digits is read as its characters go by (`m / 10^k`, what
-   * `scanSwfNumber` does, inlined: this loop runs over every character of a trace, mostly before
-   * the JIT has compiled it), anything else through `scanSwfNumber`. Errors come in the reference
+   * decimal of at most 15 digits is read as its characters go by (`m / 10^k`, see `POW10`: this
+   * loop runs over every character of a trace, mostly before the JIT has compiled it), anything
+   * else (an exponent, more digits, a stray character) through `parseSwfNumber` on its slice. Errors come in the reference
    * order: first the field count, then the first field that is not a number. At the first
    * non-ASCII character the line goes to the reference `split`.
    */
@@ -149,7 +149,7 @@ export class SwfLineReader {
           n = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
           if (negative) n = -n;
         } else {
-          n = scanSwfNumber(text, from, i);
+          n = parseSwfNumber(text.slice(from, i)) ?? Number.NaN;
           if (Number.isNaN(n) && bad < 0) {
             bad = field;
             badFrom = from;
