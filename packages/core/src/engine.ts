@@ -878,14 +878,12 @@ export class Engine {
     const usage = this.usage;
     for (;;) {
       // Drop stale completions at the top of the heap.
-      while (
-        heap.size > 0 &&
-        heap.topKind() === COMPLETION &&
-        heap.topPayload()!.version !== heap.topVersion()
-      ) {
+      let top = heap.top();
+      while (top !== undefined && top.kind === COMPLETION && top.payload!.version !== top.version) {
         heap.pop();
+        top = heap.top();
       }
-      const tHeap = heap.size === 0 ? Number.POSITIVE_INFINITY : heap.topTime();
+      const tHeap = top === undefined ? Number.POSITIVE_INFINITY : top.time;
       const next = this.peek();
       const tArrival = next === null ? Number.POSITIVE_INFINITY : next.submit;
       const t = Math.min(tHeap, tArrival);
@@ -906,10 +904,10 @@ export class Engine {
       let happened = false;
       let timerFired = false;
       // Completions (and timers / ready times, whose effect is applied after the arrivals).
-      while (heap.size > 0 && heap.topTime() === t) {
-        const kind = heap.topKind();
-        const state = heap.topPayload();
-        const version = heap.topVersion();
+      for (let e = heap.top(); e !== undefined && e.time === t; e = heap.top()) {
+        const kind = e.kind;
+        const state = e.payload;
+        const version = e.version;
         heap.pop();
         if (kind === COMPLETION) {
           if (state!.version === version) {
