@@ -4,4 +4,5 @@ export function tsupPreset(options: {
   platform?: "neutral" | "node";
   banner?: Record<string, string>;
   dts?: boolean;
+  clean?: boolean | string[];
 }): Options;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create packages/NAME from the shared template: package.json with an exports map, a three-line
-# tsconfig, tsup and vitest configs that import the presets in tooling/, and an empty src/index.ts.
+# tsconfig, tsup and vitest configs that import the presets in tooling/, an empty src/index.ts and
+# the root LICENSE (every tarball carries its own; tests/artifacts checks they match).
 set -euo pipefail
 name=${1:?usage: new-package.sh NAME "description" [dep ...]}
 desc=${2:?usage: new-package.sh NAME "description" [dep ...]}
@@ -18,6 +19,7 @@ const pkg = {
   name: `@sched/${name}`,
   version: "0.1.0",
   description: desc,
+  keywords: ["scheduling"],
   license: "MIT",
   type: "module",
   sideEffects: false,
@@ -33,7 +35,7 @@ const pkg = {
   module: "./dist/index.js",
   types: "./dist/index.d.ts",
   files: ["dist", "src"],
-  engines: { node: ">=20" },
+  engines: { node: ">=20.19" },
   repository: { type: "git", url: "git+https://github.com/sched-dev/sched.git", directory: `packages/${name}` },
   publishConfig: { access: "public" },
   scripts: {
@@ -67,4 +69,5 @@ import { defineConfig } from "vitest/config";
 export default defineConfig(vitestPreset());
 TS
 echo "export {};" > "$dir/src/index.ts"
+cp "$root/LICENSE" "$dir/LICENSE"
 echo "created $dir"

@@ -22,16 +22,21 @@ export function fixed(x: number, digits: number): string {
 }
 
 /** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-export function csvField(value: string | number | null | undefined): string {
+export function csvField(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "number" ? formatNumber(value) : value;
+  const text =
+    typeof value === "number"
+      ? formatNumber(value)
+      : typeof value === "boolean"
+        ? `${value}`
+        : value;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** A CSV document: a header line, then one line per row, each ending with `\n`. */
 export function toCsv(
   header: readonly string[],
-  rows: Iterable<readonly (string | number | null | undefined)[]>,
+  rows: Iterable<readonly (string | number | boolean | null | undefined)[]>,
 ): string {
   const lines = [header.map(csvField).join(",")];
   for (const row of rows) lines.push(row.map(csvField).join(","));

@@ -14,7 +14,13 @@ import {
   type OrderName,
   type PresetOptions,
 } from "@sched/backfill";
-import { convergentPriority, convergentVariant } from "@sched/convergent";
+import {
+  type ConvergentVariant,
+  convergentPriority,
+  convergentVariant,
+  type HeuristicConstants,
+  PAPER_CONSTANTS,
+} from "@sched/convergent";
 import type { Scheduler } from "@sched/core";
 import {
   type CompetitiveOptions,
@@ -26,6 +32,19 @@ import {
 } from "@sched/elo";
 import { hanging } from "./format.js";
 import { UsageError } from "./usage-error.js";
+
+/**
+ * A fresh scheduler of `choice` for the run of seed `seed`: its options, plus the run's seed in
+ * the entry's {@link SchedulerEntry.seedOption} when that is not set (so the policy's dice differ
+ * from instance to instance and a run is reproduced by its seed alone).
+ */
+export function createScheduler(choice: SchedulerChoice, seed: number): Scheduler {
+  const key = choice.entry.seedOption;
+  if (key === undefined || choice.options[key] !== undefined) {
+    return choice.entry.create(choice.options);
+  }
+  return choice.entry.create({ ...choice.options, [key]: seed });
+}
 
 /** A value of a scheduler option given with `--opt key=value`. */
 export type OptionValue = string | number | boolean;
@@ -49,6 +68,13 @@ export interface SchedulerEntry {
   readonly name: string;
   readonly description: string;
   readonly options: readonly SchedulerOptionSpec[];
+  /**
+   * The option a policy that rolls dice takes its seed from: in `reproduce` and `sweep`, when it
+   * is not set, each run passes its own seed there (see {@link createScheduler}), as a library
+   * study seeds the policy per instance.
+   * @defaultValue none: the policy is deterministic
+   */
+  readonly seedOption?: string;
   /** A fresh scheduler; `options` holds only keys of {@link SchedulerEntry.options}, already typed. */
   create(options: Readonly<Record<string, OptionValue>>): Scheduler;
 }
@@ -80,6 +106,38 @@ const EXCLUSIVE: SchedulerOptionSpec = {
   description:
     "One job per machine at a time, whatever its free cores (implies singleMachine; default false).",
 };
+
+/** What each constant of the convergent heuristics is (the paper's footnote 1). */
+const CONSTANT_MEANING: Readonly<Record<keyof HeuristicConstants, string>> = {
+  base: "Minimal requirements: the value every eligible entry starts from",
+  deadlineMax: "Deadline heuristic: Max",
+  deadlineMin: "Deadline heuristic: Min",
+  deadlineK: "Deadline heuristic: k",
+  licenses: "Licenses heuristic: weight LI",
+  input: "Input heuristic: weight IN",
+  waitMinimization: "Wait minimization: weight WM",
+  overhead:
+    "Overhead minimization: Delta (the CS variants' default: 8 with preemption, 800 without)",
+  antiAging: "Anti-aging: weight AA",
+};
+
+/** The convergent heuristics' constants as `--opt` options (CS variants, BF-rm, BF-unrm). */
+const CONSTANT_OPTIONS: readonly SchedulerOptionSpec[] = (
+  Object.keys(CONSTANT_MEANING) as (keyof HeuristicConstants)[]
+).map((key) => ({
+  key,
+  type: "number",
+  description: `${CONSTANT_MEANING[key]} (default ${PAPER_CONSTANTS[key]}).`,
+}));
+
+/** The heuristic constants given among typed `--opt` values. */
+function constantsOf(o: Readonly<Record<string, OptionValue>>): HeuristicConstants {
+  const out: Record<string, number> = {};
+  for (const { key } of CONSTANT_OPTIONS) {
+    if (o[key] !== undefined) out[key] = o[key] as number;
+  }
+  return out as HeuristicConstants;
+}
 
 /** The backfill options common to the presets, from typed `--opt` values. */
 function presetOptions(o: Readonly<Record<string, OptionValue>>): PresetOptions {
@@ -213,13 +271,26 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         type: "boolean",
         description: "Machines never leave the top tier once there (default false).",
       },
+      {
+        key: "levelScale",
+        type: "string",
+        choices: ["log", "linear"],
+        description: "Job levels: equal bins of log size (default) or of size.",
+      },
     ],
     create: (o) => competitiveScheduler({ ...o } as CompetitiveOptions),
   },
   {
     name: "random",
     description: "A uniformly random machine per job, FIFO per machine (@sched/elo).",
-    options: [{ key: "seed", type: "integer", description: "PRNG seed (default 1)." }],
+    options: [
+      {
+        key: "seed",
+        type: "integer",
+        description: "PRNG seed (default: the run's seed in reproduce and sweep, 1 in run).",
+      },
+    ],
+    seedOption: "seed",
     create: (o) => randomScheduler(o.seed === undefined ? {} : { seed: o.seed as number }),
   },
   {
@@ -277,18 +348,37 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     ([name, variant, what]): SchedulerEntry => ({
       name,
       description: `Convergent scheduling ${variant}: ${what}; one job per machine (@sched/convergent).`,
-      options: [],
-      create: () => convergentVariant(variant),
+      options: [
+        ...CONSTANT_OPTIONS,
+        {
+          key: "knapsack",
+          type: "string",
+          choices: ["greedy", "exact"],
+          description:
+            "Knapsack solver of the licence pre-matching (default greedy, the paper's MKP).",
+        },
+        ...(variant === "CS_ip" || variant === "CS_inp"
+          ? [
+              {
+                key: "refreshTolerance",
+                type: "number",
+                description:
+                  "Incremental matrix: a row is recomputed when an entry moved by more than this (default 0.05).",
+              } as const,
+            ]
+          : []),
+      ],
+      create: (o) => convergentScheduler(variant, o),
     }),
   ),
   ...(["rm", "unrm"] as const).map(
     (variant): SchedulerEntry => ({
       name: `bf-${variant}`,
       description: `Flexible backfilling BF-${variant} (the reservation ${variant === "rm" ? "follows the first job" : "stays with its job until it starts"}), queue ranked by the convergent heuristics (@sched/backfill + @sched/convergent's convergentPriority).`,
-      options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE],
+      options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE, ...CONSTANT_OPTIONS],
       create: (o) =>
         flexible({
-          priority: convergentPriority(),
+          priority: convergentPriority({ constants: constantsOf(o) }),
           variant,
           ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
           ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
@@ -297,6 +387,18 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     }),
   ),
 ];
+
+/** A convergent-scheduling variant with its typed `--opt` values. */
+function convergentScheduler(
+  variant: ConvergentVariant,
+  o: Readonly<Record<string, OptionValue>>,
+): Scheduler {
+  return convergentVariant(variant, {
+    constants: constantsOf(o),
+    ...(o.knapsack === undefined ? {} : { knapsack: o.knapsack as "greedy" | "exact" }),
+    ...(o.refreshTolerance === undefined ? {} : { refreshTolerance: o.refreshTolerance as number }),
+  });
+}
 
 /**
  * The policies `demo` and the `fcfs-load` experiment compare: the backfilling family on a pool

@@ -1,5 +1,5 @@
 import type { Job } from "@sched/core";
-import { createRandom } from "./random.js";
+import { Random } from "@sched/random";
 
 /** Parameters of {@link syntheticWorkload}. */
 export interface SyntheticOptions {
@@ -70,7 +70,7 @@ export function syntheticWorkload(options: SyntheticOptions = {}): Job[] {
     throw new RangeError(`procs must be an integer >= 1, got ${procs}`);
   }
   if (!(load > 0 && Number.isFinite(load))) throw new RangeError(`load must be > 0, got ${load}`);
-  const rng = createRandom(seed);
+  const rng = new Random(seed, "sim/synthetic");
   const sizes = new Int32Array(n);
   const runtimes = new Float64Array(n);
   const estimates = new Float64Array(n);
@@ -100,7 +100,7 @@ export function syntheticWorkload(options: SyntheticOptions = {}): Job[] {
     runtimes[i] = runtime;
     estimates[i] = Math.max(runtime, estimate);
     work += size * runtime;
-    if (i > 0) clock += rng.exponential();
+    if (i > 0) clock += rng.exponential(1);
     arrivals[i] = clock;
   }
   // Span of the arrivals, extended by one mean gap so that a single job has a span too.

@@ -2,10 +2,8 @@ import { cp, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { easy, edf, flexible } from "@sched/backfill";
 import {
-  convergentExperiment,
   convergentPriority,
   convergentVariant,
-  experimentSeed,
   paperMetrics,
   paperWorkload,
 } from "@sched/convergent";
@@ -13,11 +11,10 @@ import { simulate } from "@sched/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CONVERGENT_QUICK_INTER_ARRIVALS,
-  CONVERGENT_QUICK_JOBS,
-  CONVERGENT_SCHEDULER_OPTIONS,
   CONVERGENT_SCHEDULERS,
   convergentReproduction,
 } from "../src/experiments/convergent.js";
+import { defaultParams } from "../src/experiments/resolve.js";
 import { chooseScheduler } from "../src/schedulers.js";
 import { cli, tempDir } from "./helpers.js";
 
@@ -52,24 +49,21 @@ describe("sched-sim reproduce convergent", () => {
   it("is listed, and its policies are in the registry with the paper's names", async () => {
     const r = await cli("reproduce", "--list");
     expect(r.stdout).toMatch(/convergent\s+Convergent scheduling/);
-    expect(convergentReproduction.param).toBe("interArrival");
-    expect(convergentReproduction.values(false)).toEqual([4, 6, 8, 10, 12, 16, 20]);
-    expect(convergentReproduction.schedulers().map((s) => s.label)).toEqual([
-      "cs-ip",
-      "cs-inp",
-      "cs-nip",
-      "cs-ninp",
-      "easy",
-      "bf-rm",
-      "bf-unrm",
-      "edf",
+    expect(convergentReproduction.grid(false)).toEqual([
+      { name: "interArrival", values: [4, 6, 8, 10, 12, 16, 20] },
     ]);
+    expect(
+      convergentReproduction
+        .schedulers(defaultParams(convergentReproduction, false))
+        .map((s) => s.label),
+    ).toEqual(["cs-ip", "cs-inp", "cs-nip", "cs-ninp", "easy", "bf-rm", "bf-unrm", "edf"]);
     expect(chooseScheduler("bf-unrm", ["machineOrder=speed"], "run").label).toBe(
       "bf-unrm(machineOrder=speed)",
     );
     expect(() => chooseScheduler("cs-ip", ["matcher=mis"], "run")).toThrow(
-      "scheduler 'cs-ip' has no option 'matcher'; it takes no options",
+      /scheduler 'cs-ip' has no option 'matcher'; it has base, deadlineMax, .*antiAging, knapsack, refreshTolerance/,
     );
+    expect(chooseScheduler("cs-ninp", ["antiAging=0"], "run").options).toEqual({ antiAging: 0 });
     const help = await cli("run", "--help");
     for (const name of ["cs-ip", "cs-inp", "cs-nip", "cs-ninp", "bf-rm", "bf-unrm"]) {
       expect(help.stdout).toContain(`  ${name} `);
@@ -103,43 +97,18 @@ describe("sched-sim reproduce convergent", () => {
     }
   });
 
-  it("equals the package's functions run directly (oracle): convergentExperiment for CS_ip, EASY, BF-unrm and EDF, simulate for BF-rm and EDF, at one point", async () => {
+  it("equals the package's functions run by hand (oracle): paperWorkload at seed 1, simulate, paperMetrics", async () => {
     const ta = CONVERGENT_QUICK_INTER_ARRIVALS[0] as number;
     const runs = await runsOf(dir);
     const stored = (scheduler: string, metric: string) =>
       runs.find((r) => r.scheduler === scheduler && r.interArrival === ta && r.metric === metric)
         ?.value;
-
-    // the package's own experiment driver: seed 1 here is its run 0 (master seed 1)
-    const pkg = convergentExperiment({
-      interArrivals: [ta],
-      runs: 1,
-      workload: { jobs: CONVERGENT_QUICK_JOBS },
-      schedulers: {
-        "cs-ip": () => convergentVariant("CS_ip"),
-        easy: () => easy({ exclusive: true }),
-        "bf-unrm": () =>
-          flexible({ priority: convergentPriority(), variant: "unrm", exclusive: true }),
-        edf: () => edf({ exclusive: true }),
-      },
-      timings: false,
-    });
-    for (const s of ["cs-ip", "easy", "bf-unrm", "edf"]) {
-      for (const m of METRICS) {
-        const row = pkg.rows.find((r) => r.scheduler === s && r.metric === m);
-        expect(row, `${s} ${m}`).toBeDefined();
-        expect(stored(s, m), `${s} ${m}`).toBeCloseTo(row?.value as number, 6);
-      }
-    }
-
-    // simulate + paperMetrics by hand for two baselines
-    const { platform, jobs } = paperWorkload({
-      seed: experimentSeed(1, ta, 0),
-      interArrival: ta,
-      jobs: CONVERGENT_QUICK_JOBS,
-    });
-    expect(jobs).toHaveLength(CONVERGENT_QUICK_JOBS);
+    // seed 1 of the experiment is the workload's seed 1
+    const { platform, jobs } = paperWorkload({ seed: 1, interArrival: ta, jobs: 150 });
     const direct = {
+      "cs-ip": paperMetrics(simulate(jobs, platform, convergentVariant("CS_ip"))),
+      "cs-ninp": paperMetrics(simulate(jobs, platform, convergentVariant("CS_ninp"))),
+      easy: paperMetrics(simulate(jobs, platform, easy({ exclusive: true }))),
       "bf-rm": paperMetrics(
         simulate(
           jobs,
@@ -163,9 +132,10 @@ describe("sched-sim reproduce convergent", () => {
   it("runs the baselines one job per machine (exclusive), so no policy's machine usage exceeds 100%", async () => {
     // The paper's model (section 3): "each machine m in M is executing only a single job at a
     // time", for CS (a matching) and the baselines alike.
-    for (const s of convergentReproduction.schedulers()) {
-      expect(s.options, s.label).toEqual(s.label.startsWith("cs-") ? {} : { exclusive: true });
-      expect(CONVERGENT_SCHEDULER_OPTIONS[s.label] ?? {}).toEqual(s.options);
+    for (const s of convergentReproduction.schedulers(
+      defaultParams(convergentReproduction, true),
+    )) {
+      if (!s.label.startsWith("cs-")) expect(s.options.exclusive, s.label).toBe(true);
     }
     const runs = await runsOf(dir);
     const usage = runs.filter((r) => r.metric === "machineUsage");

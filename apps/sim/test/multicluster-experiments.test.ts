@@ -74,7 +74,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
         new Set(spaceSharingPolicies().map((p) => p.label)),
       );
       expect(rows[0]?.slice(0, 3)).toEqual([
-        "dynamic(background=0,platform=homogeneous)",
+        "dynamic(background=false,platform=homogeneous)",
         "0.3",
         "meanResponse",
       ]);
@@ -92,7 +92,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
       const rows = spaceSharingExperiment({ loads: [0.7], jobs: 200, seed: 2 });
       expect(rows).toHaveLength(8);
       for (const row of rows) {
-        const label = `${row.policy}(background=${row.backgroundLoad},platform=${row.heterogeneous ? "heterogeneous" : "homogeneous"})`;
+        const label = `${row.policy}(background=${row.backgroundLoad > 0},platform=${row.heterogeneous ? "heterogeneous" : "homogeneous"})`;
         expect(values.get(`${label}|0.7|2|meanResponse`), label).toBe(written(row.meanResponse));
         expect(values.get(`${label}|0.7|2|utilization`), label).toBe(written(row.utilization));
       }
@@ -121,7 +121,7 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
     it("compare reads it, and report writes its plots without a Gantt chart", async () => {
       const c = await cli("compare", a.dir, "--format", "csv");
       expect(c.code).toBe(0);
-      expect(c.stdout).toContain("adaptive(background=0.3,platform=heterogeneous)");
+      expect(c.stdout).toContain("adaptive(background=true,platform=heterogeneous)");
       const out = join(a.dir, "r.html");
       const r = await cli("report", a.dir, "--out", out);
       expect(r.code).toBe(0);

@@ -1,18 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "../src/random.js";
 import { syntheticWorkload } from "../src/synthetic.js";
-
-describe("createRandom", () => {
-  it("gives the same stream for the same seed and different streams for neighbouring seeds", () => {
-    const a = createRandom(1);
-    const b = createRandom(1);
-    const c = createRandom(2);
-    const xs = Array.from({ length: 5 }, () => a.next());
-    expect(Array.from({ length: 5 }, () => b.next())).toEqual(xs);
-    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(xs);
-    for (const x of xs) expect(x >= 0 && x < 1).toBe(true);
-  });
-});
 
 describe("syntheticWorkload", () => {
   it("is deterministic in its options", () => {

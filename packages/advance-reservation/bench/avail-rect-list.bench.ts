@@ -1,21 +1,11 @@
+import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
 import { AvailRectList, firstFit, paperPolicies } from "../src/index.js";
 
-/** Deterministic PRNG (mulberry32) so every run benches the same structure. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 1024 PEs and `reservations` live reservations of 1..64 PEs placed by earliestFit over a long horizon. */
 function build(reservations: number, seed = 1): AvailRectList {
-  const r = rng(seed);
+  const stream = new Random(seed, "bench/build");
+  const r = (): number => stream.next();
   const list = new AvailRectList(1024);
   const horizon = reservations * 40;
   for (let i = 0; i < reservations; i++) {
@@ -29,7 +19,8 @@ function build(reservations: number, seed = 1): AvailRectList {
 
 const small = build(3000);
 const large = build(12000);
-const r = rng(7);
+const stream7 = new Random(7, "bench/requests");
+const r = (): number => stream7.next();
 const requests = Array.from({ length: 256 }, () => {
   const tr = Math.floor(r() * 3000 * 40);
   const tdu = 100 + Math.floor(r() * 2000);
@@ -78,7 +69,8 @@ const sink = new Float64Array(1);
  * free count, as bitsets (32 words per record) and as plain byte arrays (1024 bytes per record).
  */
 describe("busy-set union over 16 records, 1024 PEs: bitset vs plain array", () => {
-  const rr = rng(3);
+  const stream3 = new Random(3, "bench/policies");
+  const rr = (): number => stream3.next();
   const bits = Array.from({ length: 16 }, () => {
     const s = new Uint32Array(32);
     for (let k = 0; k < 200; k++) {

@@ -6,23 +6,24 @@
  * ready times and deadlines.
  */
 import { createJob, type Job } from "@sched/core";
-import type { ArWorkloadParams } from "../src/index.js";
+import { Random } from "@sched/random";
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The parameters of one stand-in workload (the paper's section 6.1 knobs). */
+export interface ToyArParams {
+  readonly umed: number;
+  readonly arrivalFactor: number;
+  readonly artimeFactor: number;
+  readonly deadlineFactor: number;
+  readonly jobs: number;
+  readonly pes: number;
+  readonly seed: number;
 }
 
 const RUNTIMES = [60, 300, 900, 1800, 3600, 10800];
 
-export function toyArWorkload(params: ArWorkloadParams, meanGap = 600): Job[] {
-  const r = mulberry32(params.seed);
+export function toyArWorkload(params: ToyArParams, meanGap = 600): Job[] {
+  const rng = new Random(params.seed, "test/toyArWorkload");
+  const r = (): number => rng.next();
   const jobs: Job[] = [];
   const hi = Math.log2(params.pes);
   let arrival = 0;

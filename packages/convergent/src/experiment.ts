@@ -1,4 +1,5 @@
 import { InvalidInputError, type Scheduler, simulate } from "@sched/core";
+import { deriveSeed } from "@sched/random";
 import { paperMetrics } from "./paperMetrics.js";
 import { CONVERGENT_VARIANTS, convergentVariant } from "./variants.js";
 import { type PaperWorkloadOptions, paperWorkload } from "./workload.js";
@@ -67,12 +68,9 @@ export interface ConvergentExperimentOptions {
 
 const WHERE = "@sched/convergent/convergentExperiment";
 
-/** The workload seed of run `run` at inter-arrival `ta` (a 32-bit mix of the three). */
+/** The workload seed of run `run` at inter-arrival `ta`: @sched/random's `deriveSeed` of the three. */
 export function experimentSeed(seed: number, ta: number, run: number): number {
-  let h = Math.imul(Math.trunc(seed) ^ 0x85ebca6b, 0xc2b2ae35);
-  h = Math.imul(h ^ Math.round(ta * 1000), 0x27d4eb2f);
-  h = Math.imul(h ^ run, 0x165667b1);
-  return (h ^ (h >>> 15)) >>> 0;
+  return deriveSeed(seed, `convergent/interArrival=${ta}/run=${run}`);
 }
 
 /**

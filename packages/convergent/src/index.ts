@@ -87,7 +87,6 @@ export {
   type PreviousPlan,
 } from "./plan.js";
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
-export { type SeededRandom, seededRandom } from "./random.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
 export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./waitMinimization.js";
 export { type PaperWorkload, type PaperWorkloadOptions, paperWorkload } from "./workload.js";

@@ -8,7 +8,7 @@ import {
   type MachineSpec,
   type Platform,
 } from "@sched/core";
-import { seededRandom } from "./random.js";
+import { Random } from "@sched/random";
 
 /** Options of {@link paperWorkload}: the paper's section 6 parameters. */
 export interface PaperWorkloadOptions {
@@ -107,8 +107,8 @@ function count(field: string, n: number | undefined, d: number, min: number): nu
  */
 export function paperWorkload(options: PaperWorkloadOptions = {}): PaperWorkload {
   const seed = options.seed ?? 1;
-  if (!Number.isFinite(seed))
-    throw new InvalidInputError(WHERE, "seed", `is ${String(seed)}, expected a finite number`);
+  if (!Number.isSafeInteger(seed))
+    throw new InvalidInputError(WHERE, "seed", `is ${String(seed)}, expected a safe integer`);
   const nMachines = count("machines", options.machines, 150, 1);
   const nLicenses = count("licenses", options.licenses, 20, 0);
   const nJobs = count("jobs", options.jobs, 1500, 0);
@@ -128,16 +128,16 @@ export function paperWorkload(options: PaperWorkloadOptions = {}): PaperWorkload
   if (!(bench[0] > 0)) throw new InvalidInputError(WHERE, "benchmark", "must start at > 0");
   if (!(est[0] > 0)) throw new InvalidInputError(WHERE, "estimate", "must start at > 0");
 
-  const rng = seededRandom(seed);
+  const rng = new Random(seed, "convergent/paperWorkload");
   const machines: MachineSpec[] = [];
   for (let m = 0; m < nMachines; m++) {
-    machines.push({ cores: rng.int(cpus[0], cpus[1]), speed: rng.int(bench[0], bench[1]) });
+    machines.push({ cores: rng.integer(cpus[0], cpus[1]), speed: rng.integer(bench[0], bench[1]) });
   }
   const licenses: LicenseSpec[] = [];
   for (let l = 0; l < nLicenses; l++) {
     const usable: number[] = [];
     for (let m = 0; m < nMachines; m++) if (rng.chance(suitability)) usable.push(m);
-    if (usable.length === 0) usable.push(rng.int(0, nMachines - 1));
+    if (usable.length === 0) usable.push(rng.integer(0, nMachines - 1));
     const copies = Math.max(1, Math.round(rng.uniform(ratio[0], ratio[1]) * nMachines));
     licenses.push({
       name: `lic${String(l).padStart(2, "0")}`,
@@ -155,15 +155,15 @@ export function paperWorkload(options: PaperWorkloadOptions = {}): PaperWorkload
   let t = 0;
   for (let i = 0; i < nJobs; i++) {
     if (i > 0) t += rng.exponential(ia);
-    const estimate = rng.int(est[0], est[1]);
+    const estimate = rng.integer(est[0], est[1]);
     const spec: { -readonly [K in keyof JobSpec]: JobSpec[K] } = {
       id: i,
       submit: t,
       runtime: estimate,
       estimate,
-      cores: rng.int(cpus[0], cpus[1]),
-      benchmark: rng.int(bench[0], bench[1]),
-      input: [{ size: rng.int(input[0], input[1]), machine: rng.int(0, nMachines - 1) }],
+      cores: rng.integer(cpus[0], cpus[1]),
+      benchmark: rng.integer(bench[0], bench[1]),
+      input: [{ size: rng.integer(input[0], input[1]), machine: rng.integer(0, nMachines - 1) }],
     };
     const req: Record<string, number> = {};
     let any = false;
@@ -175,7 +175,7 @@ export function paperWorkload(options: PaperWorkloadOptions = {}): PaperWorkload
     }
     if (any) spec.licenses = req;
     const hasDeadline = !rng.chance(noDeadline);
-    const s = rng.int(slack[0], slack[1]);
+    const s = rng.integer(slack[0], slack[1]);
     if (hasDeadline) spec.deadline = t + estimate * (1 + s / 100);
     jobs.push(createJob(spec));
   }

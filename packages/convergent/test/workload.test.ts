@@ -1,6 +1,5 @@
 import { InvalidInputError, validatePlatform } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../src/random.js";
 import { paperWorkload } from "../src/workload.js";
 
 describe("paperWorkload", () => {
@@ -71,22 +70,5 @@ describe("paperWorkload", () => {
     expect(() => paperWorkload({ interArrival: -1 })).toThrow(/interArrival/);
     expect(() => paperWorkload({ estimate: [3, 1] })).toThrow(/estimate/);
     expect(() => paperWorkload({ licenseNeed: 2 })).toThrow(/licenseNeed/);
-  });
-});
-
-describe("seededRandom", () => {
-  it("repeats its sequence for a seed and stays in range", () => {
-    const a = seededRandom(42);
-    const b = seededRandom(42);
-    for (let i = 0; i < 1000; i++) {
-      const x = a.next();
-      expect(x).toBe(b.next());
-      expect(x >= 0 && x < 1).toBe(true);
-    }
-    const r = seededRandom(1);
-    for (let i = 0; i < 200; i++) {
-      const k = r.int(1, 8);
-      expect(Number.isInteger(k) && k >= 1 && k <= 8).toBe(true);
-    }
   });
 });

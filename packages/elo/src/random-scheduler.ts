@@ -1,12 +1,12 @@
 import type { Scheduler } from "@sched/core";
+import { Random } from "@sched/random";
 import { queueScheduler } from "./machine-queues.js";
-import { createRandom, type Random } from "./prng.js";
-import { requireFinite } from "./validate.js";
+import { requireSeed } from "./validate.js";
 
 /** Options of {@link randomScheduler}. */
 export interface RandomSchedulerOptions {
   /**
-   * Seed of the PRNG ({@link createRandom}); the sequence restarts at every `reset`, so two runs
+   * Seed of the random stream (@sched/random, stream `elo/randomScheduler`); the sequence restarts at every `reset`, so two runs
    * of one instance give the same schedule.
    * @defaultValue 1
    */
@@ -21,7 +21,7 @@ export interface RandomSchedulerOptions {
  *
  * Complexity: O(machines) per arriving job, O(machines) per `schedule` call.
  *
- * @throws InvalidInputError when `seed` is not finite.
+ * @throws InvalidInputError when `seed` is not a safe integer.
  * @example
  * ```ts
  * simulate(jobs, platform, randomScheduler({ seed: 7 }));
@@ -29,16 +29,16 @@ export interface RandomSchedulerOptions {
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
   const seed = options.seed ?? 1;
-  requireFinite("@sched/elo/randomScheduler", "options.seed", seed);
-  let rng: Random = createRandom(seed);
+  requireSeed("@sched/elo/randomScheduler", "options.seed", seed);
+  let rng = new Random(seed, "elo/randomScheduler");
   return queueScheduler("random", {
     reset() {
-      rng = createRandom(seed);
+      rng = new Random(seed, "elo/randomScheduler");
     },
     choose(jobs, eligible) {
       return jobs.map((_, i) => {
         const ms = eligible[i]!;
-        return ms[rng.int(ms.length)]!;
+        return ms[rng.integer(0, ms.length - 1)]!;
       });
     },
   });

@@ -15,6 +15,13 @@ export function requirePositive(where: string, field: string, value: number): vo
   }
 }
 
+/** Throws unless `value` is a safe integer (a seed of @sched/random). @internal */
+export function requireSeed(where: string, field: string, value: number): void {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new InvalidInputError(where, field, `is ${String(value)}, expected a safe integer`);
+  }
+}
+
 /** Throws unless `value` is an integer >= `min`. @internal */
 export function requireInteger(where: string, field: string, value: number, min: number): void {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min) {

@@ -13,8 +13,42 @@ export interface SchedErrorOptions {
 }
 
 /**
+ * The key, shared by every copy of this package in a process (`Symbol.for`), of the hidden
+ * property that lists the @sched/errors classes an error was constructed as.
+ */
+const CLASSES = Symbol.for("@sched/errors/classes");
+
+/** This copy's classes, each with the name under which every copy recognises it. */
+const BRANDS = new WeakMap<object, string>();
+
+/** The names of this package's classes in `ctor`'s chain, most derived first. */
+function brandsOf(ctor: object): string[] {
+  const names: string[] = [];
+  for (let c: object | null = ctor; c !== null; c = Object.getPrototypeOf(c)) {
+    const name = BRANDS.get(c);
+    if (name !== undefined) names.push(name);
+  }
+  return names;
+}
+
+/** `value instanceof ctor`, by the prototype chain or, for this package's classes, by brand. */
+function isInstance(ctor: object, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(ctor, value)) return true;
+  const own = BRANDS.get(ctor);
+  if (own === undefined || typeof value !== "object" || value === null) return false;
+  const names: unknown = (value as { [CLASSES]?: unknown })[CLASSES];
+  return Array.isArray(names) && names.includes(own);
+}
+
+/**
  * The base class of every error thrown on purpose by an @sched package. Catch this to handle any
  * of them; read {@link SchedError.code} to tell them apart.
+ *
+ * `instanceof` works across copies of this package: an error thrown by the CommonJS build (through
+ * `require`) is `instanceof` the class imported from the ES module build, and the other way round
+ * (the dual package hazard), as is one from another installed copy. Each error carries the names
+ * of its @sched/errors classes under a `Symbol.for` key, and each class's `Symbol.hasInstance`
+ * accepts a value that names it. A class you derive yourself keeps the ordinary `instanceof`.
  */
 export class SchedError extends Error {
   /** A stable, machine-readable code: `"INVALID_INPUT"`, `"PARSE"`, `"CONSTRAINT_VIOLATION"`, … */
@@ -30,6 +64,17 @@ export class SchedError extends Error {
     this.name = new.target.name;
     this.code = code;
     this.where = where;
+    Object.defineProperty(this, CLASSES, { value: Object.freeze(brandsOf(new.target)) });
+  }
+
+  /**
+   * `value instanceof C`: true when `C`'s prototype is in `value`'s chain (the ordinary rule), or
+   * when `C` is one of this package's classes and `value` was constructed as that class by any
+   * copy of this package (its CommonJS or ES module build, or another installed copy).
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: the class on the right of instanceof, maybe a subclass
+    return isInstance(this, value);
   }
 }
 
@@ -141,3 +186,10 @@ export class PolicyError extends SchedError {
     this.jobIds = context.jobIds;
   }
 }
+
+BRANDS.set(SchedError, "SchedError");
+BRANDS.set(InvalidInputError, "InvalidInputError");
+BRANDS.set(ParseError, "ParseError");
+BRANDS.set(ConstraintViolationError, "ConstraintViolationError");
+BRANDS.set(LimitExceededError, "LimitExceededError");
+BRANDS.set(PolicyError, "PolicyError");

@@ -6,10 +6,10 @@ import {
   type Scheduler,
   simulate,
 } from "@sched/core";
+import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
 import { oasExecutionModel } from "../src/execution.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { SeededRandom } from "../src/random.js";
 import { cpuMs, median } from "./cpu.js";
 
 // Engine overhead of the rate-based (contention) execution model against fixed durations:
@@ -18,7 +18,7 @@ import { cpuMs, median } from "./cpu.js";
 const platform = multiClusterPlatform(
   Array.from({ length: 8 }, (_, k) => ({ nodes: 8, speed: 1 - 0.05 * k, bandwidth: 125e6 })),
 );
-const rng = new SeededRandom(7);
+const rng = new Random(7, "bench/contention");
 const jobs: Job[] = [];
 let t = 0;
 for (let i = 0; i < 10_000; i++) {

@@ -76,8 +76,7 @@ export {
   type MultiClusterPlatformOptions,
   multiClusterPlatform,
 } from "./platform.js";
-export { SeededRandom } from "./random.js";
-export { loadSolver } from "./solver.js";
+export { loadSolver, type SolverOptions } from "./solver.js";
 export {
   type SpaceSharingOptions,
   type SpaceSharingPolicy,

@@ -14,6 +14,7 @@ import {
   type SchedulingContext,
   simulate,
 } from "@sched/core";
+import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
   dynamicPartitionSize,
@@ -21,7 +22,6 @@ import {
   selectProcessors,
   taskBunches,
 } from "./partition.js";
-import { SeededRandom } from "./random.js";
 import {
   resolveSpaceSharingOptions,
   type SpaceSharingOptions,
@@ -648,11 +648,11 @@ function* mergedWorkload(
 ): Generator<Job> {
   const load = o.backgroundLoad;
   const mean = o.backgroundMeanDemand;
-  const rngs: SeededRandom[] = [];
+  const rngs: Random[] = [];
   const next = new Float64Array(P);
   const count = new Float64Array(P);
   for (let p = 0; p < P; p++) {
-    const rng = new SeededRandom(o.seed * 1_000_003 + p * 7919);
+    const rng = new Random(o.seed, `background/p${p}`);
     rngs.push(rng);
     next[p] = load > 0 ? rng.exponential(mean / load) : Number.POSITIVE_INFINITY;
   }

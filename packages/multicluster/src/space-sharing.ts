@@ -1,4 +1,5 @@
 import { benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
+import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
   dynamicPartitionSize,
@@ -6,7 +7,6 @@ import {
   selectProcessors,
   taskBunches,
 } from "./partition.js";
-import { SeededRandom } from "./random.js";
 
 /** The two space-sharing policies of the first paper. */
 export type SpaceSharingPolicy = "dynamic" | "adaptive";
@@ -140,20 +140,20 @@ export function resolveSpaceSharingOptions(
 /**
  * The local (background) jobs of one processor: Poisson arrivals of rate `load / mean`,
  * exponential demands of mean `mean`, served first come first served; busy intervals are
- * generated lazily from a per-processor seed.
+ * generated lazily from a per-processor random stream (`background/p<index>` of the seed).
  */
 class LocalLoad {
   readonly starts: number[] = [];
   readonly ends: number[] = [];
   private nextArrival: number;
-  private readonly rng: SeededRandom;
+  private readonly rng: Random;
 
   constructor(
-    seed: number,
+    rng: Random,
     private readonly load: number,
     private readonly mean: number,
   ) {
-    this.rng = new SeededRandom(seed);
+    this.rng = rng;
     this.nextArrival = load > 0 ? this.rng.exponential(mean / load) : Number.POSITIVE_INFINITY;
   }
 
@@ -281,7 +281,11 @@ export function simulateSpaceSharing(
   const ff = fitnessFactors(speeds, o.mpl);
   const local = processorMachine.map(
     (_, p) =>
-      new LocalLoad(o.seed * 1_000_003 + p * 7919, o.backgroundLoad, o.backgroundMeanDemand),
+      new LocalLoad(
+        new Random(o.seed, `background/p${p}`),
+        o.backgroundLoad,
+        o.backgroundMeanDemand,
+      ),
   );
   const busyUntil = new Float64Array(P); // parallel task on p until then (0 = free)
   const holding = new Uint8Array(P);

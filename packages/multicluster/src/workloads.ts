@@ -1,6 +1,6 @@
 import { createJob, InvalidInputError, type Job } from "@sched/core";
+import { Random } from "@sched/random";
 import type { OasProfile } from "./cost.js";
-import { SeededRandom } from "./random.js";
 
 /** Options of {@link moldableWorkload}. */
 export interface MoldableWorkloadOptions {
@@ -50,7 +50,7 @@ export function moldableWorkload(options: MoldableWorkloadOptions = {}): Job[] {
     );
   if (!Number.isInteger(n) || n < 0)
     throw new InvalidInputError(where, "options.jobs", `is ${String(n)}, expected an integer >= 0`);
-  const rng = new SeededRandom(options.seed ?? 1);
+  const rng = new Random(options.seed ?? 1, "multicluster/moldableWorkload");
   const rate = (load * P) / mean;
   const p1 = cv > 1 ? 0.5 * (1 + Math.sqrt((cv * cv - 1) / (cv * cv + 1))) : 1;
   const out: Job[] = [];
@@ -95,7 +95,7 @@ export interface OasWorkload {
  * ```
  */
 export function oasWorkload(which: 1 | 2 | 3 | 4 | 5 | 6, seed = 1): OasWorkload {
-  const rng = new SeededRandom(seed * 101 + which);
+  const rng = new Random(seed, `oas/WL-${which}`);
   const spec: { tasks: number; base: number }[] =
     which === 1
       ? [

@@ -1,7 +1,7 @@
 import { InvalidInputError, identicalPool, type Job } from "@sched/core";
+import { Random } from "@sched/random";
 import { checkInteger, checkPositive, type GeneratedWorkload } from "./generated.js";
 import { type LublinParameters, lublinRecords } from "./lublin.js";
-import { Rng } from "./random.js";
 
 /** The run times the advance-reservation paper restricts jobs to, seconds. */
 export const AR_RUNTIME_CLASSES: readonly number[] = Object.freeze([
@@ -105,7 +105,7 @@ export function advanceReservationWorkload(
     uMed: options.uMed ?? 7,
     ...options.lublin,
   };
-  const rng = new Rng(seed, "advance-reservation/windows");
+  const rng = new Random(seed, "advance-reservation/windows");
   const out: Job[] = [];
   for (const r of lublinRecords({ jobs, procs, seed, jobTypes: false, typeless, arrivalFactor })) {
     let duration = classes[classes.length - 1]!;

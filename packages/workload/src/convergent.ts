@@ -5,6 +5,7 @@ import {
   LimitExceededError,
   type MachineSpec,
 } from "@sched/core";
+import { Random } from "@sched/random";
 import {
   checkInteger,
   checkPositive,
@@ -13,7 +14,6 @@ import {
   type GeneratedWorkload,
   type Range,
 } from "./generated.js";
-import { Rng } from "./random.js";
 
 /**
  * Options of {@link convergentWorkload}: the computing farm of the convergent-scheduling paper
@@ -155,10 +155,10 @@ const MAX_DRAWS = 10_000;
  */
 export function convergentWorkload(options: ConvergentOptions = {}): GeneratedWorkload {
   const o = resolveOptions(options);
-  const mRng = new Rng(o.seed, "convergent/machines");
-  const lRng = new Rng(o.seed, "convergent/licenses");
-  const jRng = new Rng(o.seed, "convergent/jobs");
-  const aRng = new Rng(o.seed, "convergent/arrivals");
+  const mRng = new Random(o.seed, "convergent/machines");
+  const lRng = new Random(o.seed, "convergent/licenses");
+  const jRng = new Random(o.seed, "convergent/jobs");
+  const aRng = new Random(o.seed, "convergent/arrivals");
 
   const machines: MachineSpec[] = [];
   for (let m = 0; m < o.machines; m++) {

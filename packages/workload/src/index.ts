@@ -15,10 +15,16 @@ export {
   ELO_JOB_SETS,
   ELO_MACHINES,
   type EloOptions,
+  type EloSizeDistribution,
   type EloWorkload,
   eloWorkload,
 } from "./elo.js";
 export type { GeneratedWorkload, Range } from "./generated.js";
+export {
+  type HiddenSpeedOptions,
+  hiddenSpeedModel,
+  type SpeedDrift,
+} from "./hidden-speed-model.js";
 export {
   formatJobJson,
   formatJobsJsonl,
@@ -71,7 +77,6 @@ export {
   type OasWorkload,
   oasWorkload,
 } from "./oas.js";
-export { Rng } from "./random.js";
 export {
   type Distribution,
   type SummarizeJobsOptions,

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { Rng } from "./random.js";
+import { Random } from "@sched/random";
 import { emptySwfHeader, type SwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
@@ -350,7 +350,7 @@ export class ArrivalStream {
   private readonly rates: Float64Array;
 
   constructor(
-    private readonly rng: Rng,
+    private readonly rng: Random,
     private readonly p: LublinParameters,
     private readonly maxLog: number,
   ) {
@@ -377,7 +377,7 @@ function floorPow2(n: number): number {
  * A job size: serial with probability serialProb; a power of two, 2^round(u), with probability
  * pow2Prob; otherwise round(2^u); u two-stage uniform. At most `procs`.
  */
-export function lublinSize(rng: Rng, p: LublinParameters, procs: number): number {
+export function lublinSize(rng: Random, p: LublinParameters, procs: number): number {
   const kind = rng.next();
   if (kind < p.serialProb) return 1;
   const u = rng.next() < p.uProb ? rng.uniform(p.uLow, p.uMed) : rng.uniform(p.uMed, p.uHi);
@@ -389,7 +389,12 @@ export function lublinSize(rng: Rng, p: LublinParameters, procs: number): number
 }
 
 /** @internal Exported for the tests only. A run time in whole seconds (>= 1): e^g, g hyper-gamma with p = pa * size + pb. */
-export function lublinRuntime(rng: Rng, p: LublinParameters, size: number, maxLog: number): number {
+export function lublinRuntime(
+  rng: Random,
+  p: LublinParameters,
+  size: number,
+  maxLog: number,
+): number {
   const first = Math.min(1, Math.max(0, p.pa * size + p.pb));
   const g = rng.next() < first ? rng.gamma(p.a1, p.b1) : rng.gamma(p.a2, p.b2);
   return Math.max(1, Math.floor(Math.exp(Math.min(g, maxLog))));
@@ -402,7 +407,7 @@ export function lublinRuntime(rng: Rng, p: LublinParameters, size: number, maxLo
  * queue (15: 0 interactive or typeless, 1 batch); every other field -1, as the model's original
  * code writes them. Deterministic: the same options give the same records.
  *
- * Random streams (see {@link Rng}): `lublin/arrivals/<type>` per arrival process,
+ * Random streams (see {@link Random}): `lublin/arrivals/<type>` per arrival process,
  * `lublin/sizes` and `lublin/runtimes`.
  *
  * Complexity: O(jobs) time, O(1) memory.
@@ -418,15 +423,15 @@ export function lublinRuntime(rng: Rng, p: LublinParameters, size: number, maxLo
  */
 export function* lublinRecords(options: LublinOptions = {}): Generator<SwfRecord, void, undefined> {
   const o = resolveLublinOptions(options);
-  const sizes = new Rng(o.seed, "lublin/sizes");
-  const runtimes = new Rng(o.seed, "lublin/runtimes");
+  const sizes = new Random(o.seed, "lublin/sizes");
+  const runtimes = new Random(o.seed, "lublin/runtimes");
   const types: { type: LublinJobType; p: LublinParameters; stream: ArrivalStream; next: number }[] =
     o.jobTypes
       ? (["batch", "interactive"] as const).map((type) => ({
           type,
           p: o[type],
           stream: new ArrivalStream(
-            new Rng(o.seed, `lublin/arrivals/${type}`),
+            new Random(o.seed, `lublin/arrivals/${type}`),
             o[type],
             o.maxLogInterArrival,
           ),
@@ -437,7 +442,7 @@ export function* lublinRecords(options: LublinOptions = {}): Generator<SwfRecord
             type: "typeless" as const,
             p: o.typeless,
             stream: new ArrivalStream(
-              new Rng(o.seed, "lublin/arrivals/typeless"),
+              new Random(o.seed, "lublin/arrivals/typeless"),
               o.typeless,
               o.maxLogInterArrival,
             ),

@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
+import { Random } from "@sched/random";
 import {
   checkInteger,
   checkPositive,
@@ -6,7 +7,6 @@ import {
   type GeneratedWorkload,
   type Range,
 } from "./generated.js";
-import { Rng } from "./random.js";
 
 /**
  * Default relative speeds of the 8 clusters: the clock rates (GHz) of a Pentium III / Pentium 4
@@ -130,8 +130,8 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
   });
   const processors = platform.totalCores;
   const meanGap = demand / (load * processors);
-  const aRng = new Rng(seed, "multicluster/arrivals");
-  const jRng = new Rng(seed, "multicluster/jobs");
+  const aRng = new Random(seed, "multicluster/arrivals");
+  const jRng = new Random(seed, "multicluster/jobs");
   const out: Job[] = [];
   let t = 0;
   for (let i = 0; i < jobs; i++) {

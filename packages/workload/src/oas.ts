@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
+import { Random } from "@sched/random";
 import {
   checkInteger,
   checkPositive,
@@ -6,7 +7,6 @@ import {
   type GeneratedWorkload,
   type Range,
 } from "./generated.js";
-import { Rng } from "./random.js";
 
 /** Effective power of the OAS paper's three clusters, fastest first. */
 export const OAS_POWERS: readonly number[] = Object.freeze([1.0, 0.75, 0.5]);
@@ -193,7 +193,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
       `is [${sigma[0]},${sigma[1]}], expected a range within [0, 1]`,
     );
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);
-  const rng = new Rng(seed, "oas/jobs");
+  const rng = new Random(seed, "oas/jobs");
   for (let id = 0; id < n; id++) {
     const t = rng.integer(tasks[0], tasks[1]);
     const b = rng.uniform(base[0], base[1]);

@@ -1,4 +1,5 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
+import { Random } from "@sched/random";
 import { describe, expect, it } from "vitest";
 import {
   ArrivalStream,
@@ -14,7 +15,6 @@ import {
   lublinSize,
   resolveLublinOptions,
 } from "../src/lublin.js";
-import { Rng } from "../src/random.js";
 import { swfToJobs } from "../src/swf-jobs.js";
 import { parseSwf } from "../src/swf-read.js";
 import type { SwfRecord } from "../src/swf-record.js";
@@ -43,7 +43,7 @@ describe("Lublin sizes", () => {
   ];
   for (const [name, p, procs] of cases) {
     it(`${name}: counts match the exact distribution (chi-square below its 0.1% quantile)`, () => {
-      const rng = new Rng(1, name);
+      const rng = new Random(1, name);
       const n = 100_000;
       const counts = new Map<number, number>();
       for (let i = 0; i < n; i++) {
@@ -64,7 +64,7 @@ describe("Lublin run times", () => {
     it(`typeless, size ${size}: ln run time follows the hyper-gamma with p = pa * size + pb (KS, 0.1%)`, () => {
       const p = LUBLIN_TYPELESS;
       const q = Math.min(1, Math.max(0, p.pa * size + p.pb));
-      const rng = new Rng(2, `runtime ${size}`);
+      const rng = new Random(2, `runtime ${size}`);
       const n = 20_000;
       const rs: number[] = [];
       for (let i = 0; i < n; i++) rs.push(lublinRuntime(rng, p, size, 12));
@@ -89,7 +89,7 @@ describe("Lublin run times", () => {
   }
 
   it("caps the run time at e^maxLogRuntime", () => {
-    const rng = new Rng(3);
+    const rng = new Random(3);
     const p = { ...LUBLIN_TYPELESS, a1: 50, b1: 1, pa: 0, pb: 1 }; // mean ln run time 50
     for (let i = 0; i < 100; i++) expect(lublinRuntime(rng, p, 1, 12)).toBe(162754);
   });
@@ -119,7 +119,7 @@ describe("Lublin arrivals", () => {
 
   it("each gap is arar * e^g / rate(bucket), g ~ gamma(aarr, barr) (KS of the recovered g, 0.1%)", () => {
     const p = LUBLIN_BATCH;
-    const stream = new ArrivalStream(new Rng(4, "arrivals"), p, 13);
+    const stream = new ArrivalStream(new Random(4, "arrivals"), p, 13);
     const rate = lublinDailyCycle(p.anum, p.bnum);
     const n = 20_000;
     const gs: number[] = [];
@@ -140,10 +140,11 @@ describe("Lublin arrivals", () => {
     const r = lublinDailyCycle(LUBLIN_TYPELESS.anum, LUBLIN_TYPELESS.bnum);
     const counts = new Array<number>(48).fill(0);
     for (const x of rs) counts[Math.floor(x.submitTime / 1800) % 48]!++;
-    // busiest 24 buckets of the cycle get well over half of the arrivals
+    // The busiest 24 buckets of the cycle carry 74% of its rate. In phase, seeds 1-6 put
+    // 0.69-0.71 of the arrivals there; shifted by 6 hours, 0.50-0.56: 0.62 tells them apart.
     const busy = [...r.keys()].sort((a, b) => r[b]! - r[a]!).slice(0, 24);
     const share = busy.reduce((s, b) => s + counts[b]!, 0) / rs.length;
-    expect(share).toBeGreaterThan(0.7);
+    expect(share).toBeGreaterThan(0.62);
   });
 });
 

@@ -1,7 +1,9 @@
 import { type CommandSpec, choiceValue, flag, requirePositionals, stringOption } from "../args.js";
 import type { Command } from "../command.js";
+import type { ParamValue } from "../experiments/parameters.js";
 import { toCsv } from "../format.js";
 import { COMPARE_FORMATS, comparisonRows, renderComparison } from "../sweep/compare.js";
+import { parameterNote } from "../sweep/parameter-notes.js";
 import {
   readSweepDir,
   summarizeSweep,
@@ -95,7 +97,7 @@ export const compareCommand: Command = {
           missing.map((m) => [
             m.task.key,
             m.scheduler,
-            ...plan.params.map((p) => m.task.params[p] as number),
+            ...plan.params.map((p) => m.task.params[p] as ParamValue),
             m.task.seed,
             n === undefined ? "" : `${shardOf(m.position, n)}/${n}`,
             m.error === undefined ? "missing" : "failed",
@@ -112,6 +114,7 @@ export const compareCommand: Command = {
       const rows = comparisonRows(plan, summarizeSweep(plan, records));
       io.stdout(renderComparison(plan, rows, format));
     }
+    io.stderr(parameterNote(plan));
     io.stderr(missingNote(plan, dir, missing, statuses));
     return 0;
   },

@@ -2,12 +2,20 @@ import {
   type CommandSpec,
   flag,
   integerValue,
+  type ParsedArgs,
   requirePositionals,
   stringOption,
   suggest,
 } from "../args.js";
 import type { Command } from "../command.js";
+import type { Experiment } from "../experiments/experiment.js";
+import { type ParamValue, parametersHelp, parseParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
+import {
+  allParameters,
+  experimentParameter,
+  type ParameterRequest,
+} from "../experiments/resolve.js";
 import { renderTable, wrap } from "../format.js";
 import { driveSweep, planFromExperiment } from "../sweep/drive.js";
 import { UsageError } from "../usage-error.js";
@@ -26,9 +34,35 @@ const spec: CommandSpec = {
     "(schedTimeMs = scheduler ms per scheduling call, i.e. per plan; schedulerMs; wallMs) is\n" +
     "not deterministic, so it is printed in a second table marked [wall] and written apart,\n" +
     "to DIR/timing.csv (same columns and rows as results.csv; 'compare DIR --timing').\n" +
-    "'sched-sim reproduce --list' lists the experiments.",
+    "Every heuristic constant, workload parameter, solver budget and reading of the paper is a\n" +
+    "parameter: --params lists them (name, default, meaning, source), --set NAME=VALUE changes\n" +
+    "one, --vary NAME=A,B,... sweeps one as an extra grid axis (a column of results.csv). The\n" +
+    "options of the experiment's schedulers are parameters too, as LABEL.key (cs-ip.antiAging).\n" +
+    "DIR/experiment.json records every value used, and a resumed run with other values is\n" +
+    "refused. 'sched-sim reproduce --list' lists the experiments.",
   options: [
     { name: "list", short: "l", type: "boolean", description: "List the experiments and exit." },
+    {
+      name: "params",
+      type: "boolean",
+      description:
+        "List the experiment's parameters (name, default, meaning, source) and exit; with --quick, the --quick defaults.",
+    },
+    {
+      name: "set",
+      type: "string",
+      multiple: true,
+      arg: "NAME=VALUE",
+      description: "Set a parameter (repeatable); on a grid axis, the axis keeps only that value.",
+    },
+    {
+      name: "vary",
+      type: "string",
+      multiple: true,
+      arg: "NAME=A,B,...",
+      description:
+        "Sweep a parameter over these values (repeatable): a new grid axis, or new values of an axis.",
+    },
     {
       name: "quick",
       short: "q",
@@ -69,6 +103,9 @@ const spec: CommandSpec = {
   examples: [
     "sched-sim reproduce --list",
     "sched-sim reproduce fcfs-load --quick",
+    "sched-sim reproduce convergent --params",
+    "sched-sim reproduce convergent --quick --set antiAging=0 --out results/no-aging",
+    "sched-sim reproduce convergent --quick --vary antiAging=0,0.02,0.1",
     "sched-sim reproduce fcfs-load --seeds 20 --out results/fcfs-load",
     "sched-sim report results/fcfs-load",
   ],
@@ -107,6 +144,13 @@ export const reproduceCommand: Command = {
       );
     }
     const quick = flag(args, "quick");
+    if (flag(args, "params")) {
+      io.stdout(
+        `${experiment.name}: parameters${quick ? " (--quick defaults)" : ""}\n${parametersHelp(allParameters(experiment, quick), quick)}\n`,
+      );
+      return 0;
+    }
+    const request = parameterRequest(experiment, quick, args);
     const seedsText = stringOption(args, "seeds");
     const seeds =
       seedsText === undefined
@@ -119,7 +163,8 @@ export const reproduceCommand: Command = {
     if (!flag(args, "json")) {
       io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
     }
-    const { code } = await driveSweep(planFromExperiment(experiment, quick, seeds), io, {
+    const plan = planFromExperiment(experiment, { quick, seeds, request });
+    const { code } = await driveSweep(plan, io, {
       ...(out === undefined ? {} : { out }),
       jobs,
       quiet: flag(args, "quiet"),
@@ -128,3 +173,43 @@ export const reproduceCommand: Command = {
     return code;
   },
 };
+
+/** The `--set` and `--vary` words of `args`, read against the experiment's parameters. */
+function parameterRequest(
+  experiment: Experiment,
+  quick: boolean,
+  args: ParsedArgs,
+): ParameterRequest {
+  const set = new Map<string, ParamValue>();
+  const vary = new Map<string, readonly ParamValue[]>();
+  const split = (option: string, word: string): [string, string] => {
+    const eq = word.indexOf("=");
+    if (eq <= 0) {
+      throw new UsageError(
+        `reproduce: option --${option} ${word}: expected NAME=VALUE${option === "vary" ? "S (comma-separated)" : ""}; see 'sched-sim reproduce ${experiment.name} --params'`,
+        "reproduce",
+      );
+    }
+    return [word.slice(0, eq), word.slice(eq + 1)];
+  };
+  const words = (option: string): readonly string[] =>
+    (args.values[option] as readonly string[] | undefined) ?? [];
+  for (const word of words("set")) {
+    const [name, text] = split("set", word);
+    const where = `reproduce: option --set ${word}`;
+    const spec = experimentParameter(experiment, quick, name, where, "reproduce");
+    if (set.has(name)) throw new UsageError(`${where}: '${name}' set twice`, "reproduce");
+    set.set(name, parseParamValue(spec, text, where, "reproduce"));
+  }
+  for (const word of words("vary")) {
+    const [name, text] = split("vary", word);
+    const where = `reproduce: option --vary ${word}`;
+    const spec = experimentParameter(experiment, quick, name, where, "reproduce");
+    if (vary.has(name)) throw new UsageError(`${where}: '${name}' varied twice`, "reproduce");
+    vary.set(
+      name,
+      text.split(",").map((t) => parseParamValue(spec, t, where, "reproduce")),
+    );
+  }
+  return { set, vary };
+}

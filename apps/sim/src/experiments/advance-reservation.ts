@@ -1,8 +1,10 @@
-import { type ArStudyPoint, arMetrics, arStudies, paperPolicies } from "@sched/advance-reservation";
+import { paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
-import { advanceReservationWorkload } from "@sched/workload";
 import { chooseScheduler } from "../schedulers.js";
-import type { Experiment } from "./experiment.js";
+import { arMetrics } from "./ar-metrics.js";
+import type { Experiment, ExperimentWorkload } from "./experiment.js";
+import { booleanParam, numberParam, type ParameterSpec, type Params } from "./parameters.js";
+import { generateWorkload } from "./workload.js";
 
 /** PEs of the simulated machine: the LANL CM-5's 1024. */
 const PES = 1024;
@@ -14,72 +16,114 @@ const QUICK_JOBS = 1000;
 /** One experiment per study of the paper (section 6.2). */
 interface ArStudyExperiment {
   readonly name: string;
-  /** `arStudies` id of @sched/advance-reservation. */
-  readonly study: string;
+  /** The swept parameter and the paper's values of it. */
   readonly param: string;
+  readonly values: readonly number[];
   readonly title: string;
   /** Where the study is, in the paper's figures, and what is fixed. */
   readonly what: string;
-  /** The point of the study at a value of the swept parameter. */
-  readonly point: (value: number) => ArStudyPoint;
   readonly quickValues: readonly number[];
-}
-
-function studyPoints(id: string): readonly ArStudyPoint[] {
-  const study = arStudies.find((s) => s.id === id);
-  if (study === undefined) throw new Error(`@sched/advance-reservation has no study '${id}'`);
-  return study.points;
-}
-
-/** The swept value of a study point: UMed, the arrival factor, or the {f, f} factor. */
-function sweptValue(study: string, p: ArStudyPoint): number {
-  return study === "umed" ? p.umed : study === "arrival" ? p.arrivalFactor : p.artimeFactor;
-}
-
-function pointAt(study: string, value: number): ArStudyPoint {
-  const found = studyPoints(study).find((p) => sweptValue(study, p) === value);
-  if (found !== undefined) return found;
-  // a value off the paper's grid (a sweep file, say): the study's other settings, this value
-  const base = studyPoints(study)[0] as ArStudyPoint;
-  if (study === "umed") return { ...base, label: `${value}`, umed: value };
-  if (study === "arrival") return { ...base, label: `${value}`, arrivalFactor: value };
-  return {
-    ...base,
-    label: `{${value},${value}}`,
-    artimeFactor: value,
-    deadlineFactor: value,
-  };
 }
 
 const STUDIES: readonly ArStudyExperiment[] = [
   {
     name: "ar-size",
-    study: "umed",
     param: "uMed",
+    values: [5, 6, 7, 8, 9],
     title: "Advance reservation: acceptance and slowdown against job size (UMed 5..9)",
     what: "its Figures 2-3: UMed 5..9 (job size grows with it), arrival factor 1, {artime, deadline} factors {3,3}",
-    point: (v) => pointAt("umed", v),
     quickValues: [5, 7, 9],
   },
   {
     name: "ar-load",
-    study: "arrival",
     param: "arrivalFactor",
+    values: [0.5, 0.75, 1, 1.25, 1.5],
     title: "Advance reservation: acceptance and slowdown against load (arrival factor 0.5..1.5)",
     what: "its Figures 4-5: arrival factor 0.5..1.5 step 0.25 (arrival times divided by it), UMed 7, factors {3,3}",
-    point: (v) => pointAt("arrival", v),
     quickValues: [0.5, 1, 1.5],
   },
   {
     name: "ar-flex",
-    study: "flexibility",
     param: "factors",
+    values: [1, 2, 3, 4, 5],
     title: "Advance reservation: acceptance and slowdown against flexibility ({f,f}, f = 1..5)",
     what: "its Figures 6-7: {artime factor, deadline factor} = {f,f} for f = 1..5 (the value is f), UMed 7, arrival factor 1",
-    point: (v) => pointAt("flexibility", v),
     quickValues: [1, 3, 5],
   },
 ];
+
+const PAPER = "Li et al., §6.1";
+
+/** The parameters of every advance-reservation study; the study's own one is its grid axis. */
+const AR_PARAMETERS: readonly ParameterSpec[] = [
+  {
+    name: "uMed",
+    type: "number",
+    default: 7,
+    min: 4.5,
+    max: 10,
+    meaning:
+      "UMed of the Lublin-Feitelson size model (between ULow 4.5 and UHi = log2(pes) = 10): larger, bigger jobs.",
+    source: PAPER,
+  },
+  {
+    name: "arrivalFactor",
+    type: "number",
+    default: 1,
+    min: 0,
+    minExclusive: true,
+    meaning: "Arrival times are divided by it: larger, heavier load.",
+    source: PAPER,
+  },
+  {
+    name: "factors",
+    type: "number",
+    default: 3,
+    min: 0,
+    meaning: "Flexibility f: the artime factor and the deadline factor are both f ({f,f}).",
+    source: PAPER,
+  },
+  {
+    name: "jobs",
+    type: "integer",
+    default: JOBS,
+    quick: QUICK_JOBS,
+    min: 1,
+    meaning: "Jobs per run.",
+    source: PAPER,
+  },
+  {
+    name: "pes",
+    type: "integer",
+    default: PES,
+    min: 1,
+    meaning: "Processing elements of the machine (the LANL CM-5's 1024).",
+    source: PAPER,
+  },
+  {
+    name: "clip",
+    type: "boolean",
+    default: true,
+    meaning:
+      "Availability rectangles end at the request's deadline before a policy scores them (false: at the next conflicting reservation, Infinity if none); the 'ar' scheduler's clipToDeadline.",
+    source: "packages/advance-reservation README, Interpretation 2",
+  },
+];
+
+/** The jobs of every study: @sched/workload's `advance-reservation` model (`sched-sim gen`). */
+function arWorkload(params: Params): ExperimentWorkload {
+  return {
+    model: "advance-reservation",
+    options: {
+      jobs: numberParam(params, "jobs"),
+      procs: numberParam(params, "pes"),
+      uMed: numberParam(params, "uMed"),
+      arrivalFactor: numberParam(params, "arrivalFactor"),
+      artimeFactor: numberParam(params, "factors"),
+      deadlineFactor: numberParam(params, "factors"),
+    },
+  };
+}
 
 function arExperiment(s: ArStudyExperiment): Experiment {
   return {
@@ -95,39 +139,44 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       `policies (${paperPolicies.map((p) => p.name).join(", ")}), on the same jobs. Metrics: the ` +
       "paper's acceptance rate (accepted / submitted) and mean slowdown (end - ready) / (end - " +
       "start) over accepted jobs, i.e. waiting counted from the ready time (this experiment's " +
-      "meanSlowdown replaces core's, which counts from submission); mean and Student-t 95% CI " +
-      "over seeds.",
-    param: s.param,
-    values: (quick) =>
-      quick ? s.quickValues : studyPoints(s.study).map((p) => sweptValue(s.study, p)),
+      "meanSlowdown replaces core's, which counts from submission); offeredLoad, the work of " +
+      "every request (cores x duration) over the PEs' capacity during the arrival span, and " +
+      "utilization, the work done over the capacity from the first submission to the last end " +
+      "(it replaces core's); mean and Student-t 95% CI over seeds. Parameter clip: rectangles " +
+      "clipped at the deadline (true, the reading that reproduces Du_B close to PE_W) or not.",
+    parameters: AR_PARAMETERS,
+    grid: (quick) => [
+      {
+        name: s.param,
+        values: quick ? s.quickValues : s.values,
+      },
+    ],
     defaultSeeds: (quick) => (quick ? 2 : 5),
-    schedulers: () =>
-      paperPolicies.map((p) => chooseScheduler("ar", [`policy=${p.name}`], "reproduce")),
+    schedulers: (params) =>
+      paperPolicies.map((p) => ({
+        ...chooseScheduler(
+          "ar",
+          [`policy=${p.name}`, `clipToDeadline=${booleanParam(params, "clip")}`],
+          "reproduce",
+        ),
+        label: `ar(policy=${p.name})`,
+      })),
     metrics: [
       { key: "acceptanceRate", title: "acceptance rate", digits: 4 },
       { key: "meanSlowdown", title: "mean slowdown (from ready)", digits: 3 },
+      { key: "offeredLoad", title: "offered load", digits: 3 },
+      { key: "utilization", title: "utilization", digits: 3 },
     ],
-    instance: (value, seed, quick) => {
-      const p = s.point(value);
+    workload: arWorkload,
+    instance(params, seed) {
       return {
-        jobs: advanceReservationWorkload({
-          jobs: quick ? QUICK_JOBS : JOBS,
-          procs: PES,
-          uMed: p.umed,
-          arrivalFactor: p.arrivalFactor,
-          artimeFactor: p.artimeFactor,
-          deadlineFactor: p.deadlineFactor,
-          seed,
-        }).jobs,
-        // One machine of 1024 cores: the same decisions as 1024 single-core machines (PEs are
-        // numbered machine by machine), with one allocation part per job instead of up to 1024.
-        platform: createPlatform({ machines: [{ cores: PES }] }),
+        jobs: generateWorkload(arWorkload(params), seed).jobs,
+        // One machine of `pes` cores: the same decisions as that many single-core machines (PEs
+        // are numbered machine by machine), with one allocation part per job instead of many.
+        platform: createPlatform({ machines: [{ cores: numberParam(params, "pes") }] }),
       };
     },
-    measure: (trace) => {
-      const m = arMetrics(trace);
-      return { acceptanceRate: m.acceptanceRate, meanSlowdown: m.meanSlowdown };
-    },
+    measure: (trace, _instance, params) => ({ ...arMetrics(trace, numberParam(params, "pes")) }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ExecutionModel, Job, Platform, ScheduleTrace } from "@sched/core";
 import type { SchedulerChoice } from "../schedulers.js";
+import type { GridAxis, ParameterSpec, Params } from "./parameters.js";
 
 /** A metric an experiment reports: its key in the tidy results and how to read it from a run. */
 export interface ExperimentMetric {
@@ -22,16 +23,23 @@ export interface ExperimentInstance {
   readonly executionModel?: ExecutionModel;
 }
 
+/** A @sched/workload model and its options (see {@link Experiment.workload}). */
+export interface ExperimentWorkload {
+  /** A name of `WORKLOAD_MODELS`, as `sched-sim gen` takes it. */
+  readonly model: string;
+  /** The model's options but `seed`, typed (numbers, booleans, choices, ranges as `[lo, hi]`). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
 /** One run of an experiment that runs its policies itself (see {@link Experiment.run}). */
 export interface ExperimentRunInput {
-  /** The point's workload and platform: `instance(value, seed, quick)`, built once per point and seed. */
+  /** The point's workload and platform: `instance(params, seed)`, built once per point and seed. */
   readonly instance: ExperimentInstance;
-  /** The swept parameter's value. */
-  readonly value: number;
+  /** Every parameter's value at this point (defaults, `--set` values and the grid point's). */
+  readonly params: Params;
   readonly seed: number;
-  /** The policy: one of `schedulers()` (matched by label). */
+  /** The policy: one of `schedulers(params)` (matched by label), its options overridden as set. */
   readonly scheduler: SchedulerChoice;
-  readonly quick: boolean;
 }
 
 /** What {@link Experiment.run} returns for one run. */
@@ -54,10 +62,12 @@ export interface ExperimentRunResult {
 }
 
 /**
- * A named, reproducible experiment: a grid of one swept parameter x schedulers x seeds. Each
- * run is a pure function of (parameter value, seed, scheduler), so runs can be spread over
- * workers, cached and resumed; the runner summarizes every metric over seeds (mean, Student-t
- * 95% CI).
+ * A named, reproducible experiment, declared as data: its parameters (every knob, each with a
+ * default, a meaning and a source), the default grid over some of them, seeds, schedulers and
+ * metrics. Each run is a pure function of (parameter values, seed, scheduler), so runs can be
+ * spread over workers, cached and resumed; the runner summarizes every metric over seeds (mean,
+ * Student-t 95% CI). `sched-sim reproduce NAME --params | --set k=v | --vary k=a,b` read these
+ * declarations, as do experiment files (`sweep`) that name the experiment.
  */
 export interface Experiment {
   /** Name used on the command line: `sched-sim reproduce NAME`. */
@@ -66,26 +76,54 @@ export interface Experiment {
   readonly title: string;
   /** What it measures, on which workload (and where the workload comes from). */
   readonly description: string;
-  /** The swept parameter's name (the `param` column of `results.csv`). */
-  readonly param: string;
-  /** Its values, in order; `quick` gives a smaller grid for smoke tests. */
-  values(quick: boolean): readonly number[];
+  /**
+   * Every parameter, in `--params` order: heuristic constants, workload parameters the paper
+   * fixes, solver budgets, interpretation switches. Each has a default. (The options of the
+   * experiment's schedulers are parameters too, named `LABEL.key`; they need not be listed.)
+   */
+  readonly parameters: readonly ParameterSpec[];
+  /**
+   * Constraints between parameters that their specs cannot state (`estimateMin <= estimateMax`):
+   * one message per violation, naming the parameters, checked at every grid point before any
+   * run starts (`reproduce` and `sweep` then exit 2 with the messages).
+   * @defaultValue none
+   */
+  check?(params: Params): readonly string[];
+  /** The default grid: the swept parameters and their values, first axis outermost. */
+  grid(quick: boolean): readonly GridAxis[];
   /** Seeds per point when `--seeds` is not given. */
   defaultSeeds(quick: boolean): number;
-  /** The schedulers compared, in order (those of the registry that apply). */
-  schedulers(): readonly SchedulerChoice[];
-  /** The metrics reported, in order; keys of core's `Metrics`. */
+  /**
+   * The schedulers compared, in order, with the options that `params` imply. Their labels must
+   * not depend on `params`: they name the rows of the results at every grid point.
+   */
+  schedulers(params: Params): readonly SchedulerChoice[];
+  /** The metrics reported, in order; keys of core's `Metrics` or of `measure`/`run`. */
   readonly metrics: readonly ExperimentMetric[];
-  /** The workload and platform at `value` for `seed` (same arguments, same instance). */
-  instance(value: number, seed: number, quick: boolean): ExperimentInstance;
+  /**
+   * The @sched/workload model and options that generate the jobs at `params`, when they come
+   * from one: `sched-sim gen MODEL` with these options and the run's seed writes exactly the
+   * jobs the run uses (a test checks it for every experiment that declares it). Options are
+   * typed as the model takes them (ranges as `[lo, hi]`).
+   * @defaultValue none: the jobs come from elsewhere (the CLI's synthetic generator, a trace)
+   */
+  workload?(params: Params): ExperimentWorkload;
+  /** The workload and platform for `params` and `seed` (same arguments, same instance). */
+  instance(params: Params, seed: number): ExperimentInstance;
   /**
    * Metrics the experiment measures itself from a run's trace and instance, for metrics core's
    * `computeMetrics` does not define (the advance-reservation paper's slowdown counts the wait
-   * from the ready time). The runner records them beside core's; a key here replaces core's
-   * metric of the same name in the run's record.
+   * from the ready time; ratios to a baseline run on the same instance and seed). The runner
+   * records them beside core's; a key here replaces core's metric of the same name in the run's
+   * record.
    * @defaultValue none: core's metrics only
    */
-  measure?(trace: ScheduleTrace, instance: ExperimentInstance): Readonly<Record<string, number>>;
+  measure?(
+    trace: ScheduleTrace,
+    instance: ExperimentInstance,
+    params: Params,
+    seed: number,
+  ): Readonly<Record<string, number>>;
   /**
    * Runs one run itself instead of the runner simulating `instance` with a core scheduler, for
    * policies that are not core schedulers (a package's own simulator, a MIP solver). The

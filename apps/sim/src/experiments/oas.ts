@@ -11,6 +11,7 @@ import {
 } from "@sched/multicluster";
 import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment, ExperimentInstance, ExperimentRunResult } from "./experiment.js";
+import { numberParam, type ParameterSpec, type Params } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
 /** A workload number of the OAS paper (WL-1..WL-6). */
@@ -38,13 +39,56 @@ export const OAS_QUICK_SLOT_FRACTIONS: readonly number[] = [0.5, 2];
 export const OAS_WORKLOADS: readonly number[] = [1, 2, 3, 4, 5, 6];
 export const OAS_QUICK_WORKLOADS: readonly number[] = [3, 6];
 
+const PAPER = "Blanco et al., §4";
+const ASSUMED = "packages/multicluster README, Interpretation";
+
+/** The parameters of both OAS experiments. */
+const OAS_PARAMETERS: readonly ParameterSpec[] = [
+  {
+    name: "workload",
+    type: "integer",
+    default: OAS_SLOT_WORKLOAD,
+    min: 1,
+    max: 6,
+    meaning: "The workload WL-1..WL-6.",
+    source: PAPER,
+  },
+  {
+    name: "jobs",
+    type: "integer",
+    default: OAS_JOBS,
+    quick: OAS_QUICK_JOBS,
+    min: 1,
+    max: 8,
+    meaning: "Jobs of the workload used (its first ones).",
+    source: PAPER,
+  },
+  {
+    name: "slotFraction",
+    type: "number",
+    default: OAS_COMPARISON_FRACTION,
+    min: 0,
+    minExclusive: true,
+    meaning: "Slot size eta of the MIP, as a fraction of the mean base time.",
+    source: PAPER,
+  },
+  {
+    name: "timeLimit",
+    type: "number",
+    default: OAS_TIME_LIMIT,
+    quick: OAS_QUICK_TIME_LIMIT,
+    min: 0,
+    minExclusive: true,
+    meaning: "HiGHS wall-clock time limit per solve (s).",
+    source: ASSUMED,
+  },
+];
+
 /** The OAS point: the first jobs of WL-`which` at `seed`, the paper's platform, the cost model. */
-function oasPoint(which: number, seed: number, quick: boolean) {
-  if (!Number.isInteger(which) || which < 1 || which > 6) {
-    throw new Error(`the OAS paper has workloads 1..6, got ${which}`);
-  }
+function oasPoint(params: Params, seed: number) {
+  const which = numberParam(params, "workload");
   const w = oasWorkload(which as Which, seed);
-  const jobs = w.jobs.slice(0, quick ? OAS_QUICK_JOBS : OAS_JOBS);
+  const jobs = w.jobs.slice(0, numberParam(params, "jobs"));
   const profile = (job: Job): OasProfile => w.profiles.get(job.id) as OasProfile;
   const instance: ExperimentInstance = {
     jobs,
@@ -62,15 +106,15 @@ function oasPoint(which: number, seed: number, quick: boolean) {
 async function solveAndReplay(
   instance: ExperimentInstance,
   profile: (job: Job) => OasProfile,
-  fraction: number,
-  quick: boolean,
+  params: Params,
 ) {
+  const fraction = numberParam(params, "slotFraction");
   const { jobs, platform } = instance;
   const mean = jobs.reduce((s, j) => s + j.estimate, 0) / Math.max(1, jobs.length);
   const run = await runOas(jobs, platform, {
     eta: fraction * mean,
     profile,
-    timeLimit: quick ? OAS_QUICK_TIME_LIMIT : OAS_TIME_LIMIT,
+    timeLimit: numberParam(params, "timeLimit"),
   });
   const of = (trace: ScheduleTrace | null) =>
     trace === null ? undefined : { metrics: computeMetrics(trace), trace };
@@ -142,8 +186,8 @@ export const oasReproduction: Experiment = {
     "the better compacted run of the solver's final schedule and that start) and of the six " +
     "heuristics (same link-aware allocation and cost model), per workload WL-1..WL-6 (the value " +
     `is the workload number; 3 and 6 with --quick); gap (HiGHS' relative gap, 0 when proven optimal) and solveTimeMs for OAS only. ${SHARED_DESCRIPTION}`,
-  param: "workload",
-  values: (quick) => (quick ? OAS_QUICK_WORKLOADS : OAS_WORKLOADS),
+  parameters: OAS_PARAMETERS,
+  grid: (quick) => [{ name: "workload", values: quick ? OAS_QUICK_WORKLOADS : OAS_WORKLOADS }],
   defaultSeeds: () => 1,
   schedulers: oasPolicies,
   metrics: [
@@ -153,11 +197,11 @@ export const oasReproduction: Experiment = {
     { key: "gap", title: "gap", digits: 4 },
     { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
   ],
-  instance: (which, seed, quick) => oasPoint(which, seed, quick).instance,
-  run: async ({ instance, value, seed, scheduler, quick }): Promise<ExperimentRunResult> => {
-    const { profile } = oasPoint(value, seed, quick);
+  instance: (params, seed) => oasPoint(params, seed).instance,
+  run: async ({ instance, params, seed, scheduler }): Promise<ExperimentRunResult> => {
+    const { profile } = oasPoint(params, seed);
     if (scheduler.entry.name === "oas") {
-      const { r, best } = await solveAndReplay(instance, profile, OAS_COMPARISON_FRACTION, quick);
+      const { r, best } = await solveAndReplay(instance, profile, params);
       return {
         metrics: {
           ...fromMetrics(best?.metrics),
@@ -201,8 +245,10 @@ export const oasSlotsReproduction: Experiment = {
     "engine, each job at its slot), compactMakespan (the same plan compacted), bestMakespan " +
     "(the better compacted run of the solver's schedule and its warm start), gap (HiGHS' " +
     `relative gap, 0 when proven optimal) and solveTimeMs. ${SHARED_DESCRIPTION}`,
-  param: "slotFraction",
-  values: (quick) => (quick ? OAS_QUICK_SLOT_FRACTIONS : OAS_SLOT_FRACTIONS),
+  parameters: OAS_PARAMETERS,
+  grid: (quick) => [
+    { name: "slotFraction", values: quick ? OAS_QUICK_SLOT_FRACTIONS : OAS_SLOT_FRACTIONS },
+  ],
   defaultSeeds: () => 1,
   schedulers: () => [OAS_POLICY()],
   metrics: [
@@ -213,10 +259,10 @@ export const oasSlotsReproduction: Experiment = {
     { key: "gap", title: "gap", digits: 4 },
     { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
   ],
-  instance: (_fraction, seed, quick) => oasPoint(OAS_SLOT_WORKLOAD, seed, quick).instance,
-  run: async ({ instance, value, seed, quick }): Promise<ExperimentRunResult> => {
-    const { profile } = oasPoint(OAS_SLOT_WORKLOAD, seed, quick);
-    const { r, atSlots, compacted, best } = await solveAndReplay(instance, profile, value, quick);
+  instance: (params, seed) => oasPoint(params, seed).instance,
+  run: async ({ instance, params, seed }): Promise<ExperimentRunResult> => {
+    const { profile } = oasPoint(params, seed);
+    const { r, atSlots, compacted, best } = await solveAndReplay(instance, profile, params);
     return {
       metrics: {
         mipMakespan: orNaN(r.makespan),

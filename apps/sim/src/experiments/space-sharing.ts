@@ -7,6 +7,7 @@ import {
 } from "@sched/multicluster";
 import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment } from "./experiment.js";
+import { numberParam, type ParameterSpec } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
 /** Clusters and processors per cluster: the paper's 8 x 8. */
@@ -57,15 +58,22 @@ const DESCRIPTIONS: Readonly<Record<SpaceSharingPolicy, string>> = {
     "Adaptive partitioning (the baseline): partition from P and the queue, even split, lowest-index processors.",
 };
 
-/** The eight policies: {dynamic, adaptive} x {homogeneous, heterogeneous} x {no, 0.3} background. */
+/**
+ * The eight policies: {dynamic, adaptive} x {homogeneous, heterogeneous} x {without, with}
+ * background load (its level is the experiment's parameter `backgroundLoad`).
+ */
 export function spaceSharingPolicies(): SchedulerChoice[] {
   const out: SchedulerChoice[] = [];
   for (const platform of ["homogeneous", "heterogeneous"]) {
-    for (const background of [0, SPACE_SHARING_BACKGROUND]) {
+    for (const background of [false, true]) {
       for (const policy of ["dynamic", "adaptive"] as const) {
         out.push(
           selfRunPolicy(policy, DESCRIPTIONS[policy], { background, platform }, [
-            { key: "background", type: "number", description: "Background load per processor." },
+            {
+              key: "background",
+              type: "boolean",
+              description: "Background load on every processor (its level: backgroundLoad).",
+            },
             {
               key: "platform",
               type: "string",
@@ -79,6 +87,58 @@ export function spaceSharingPolicies(): SchedulerChoice[] {
   }
   return out;
 }
+
+const PAPER = "Abawajy, §3";
+const ASSUMED = "packages/multicluster README, Interpretation";
+
+/** The space-sharing experiment's parameters. */
+const SPACE_SHARING_PARAMETERS: readonly ParameterSpec[] = [
+  {
+    name: "load",
+    type: "number",
+    default: 0.5,
+    min: 0,
+    minExclusive: true,
+    max: 0.99,
+    meaning: "Offered load of the parallel jobs (fraction of the processors).",
+    source: PAPER,
+  },
+  {
+    name: "jobs",
+    type: "integer",
+    default: SPACE_SHARING_JOBS,
+    quick: SPACE_SHARING_QUICK_JOBS,
+    min: 1,
+    meaning: "Parallel jobs per run.",
+    source: ASSUMED,
+  },
+  {
+    name: "backgroundLoad",
+    type: "number",
+    default: SPACE_SHARING_BACKGROUND,
+    min: 0,
+    max: 0.99,
+    meaning: "Background (local) load per processor of the policies run with background.",
+    source: ASSUMED,
+  },
+  {
+    name: "meanDemand",
+    type: "number",
+    default: 14.06,
+    min: 0,
+    minExclusive: true,
+    meaning: "Mean service demand of a parallel job (s, hyper-exponential).",
+    source: PAPER,
+  },
+  {
+    name: "demandCv",
+    type: "number",
+    default: 3.5,
+    min: 1,
+    meaning: "Coefficient of variation of the service demand.",
+    source: PAPER,
+  },
+];
 
 /**
  * `space-sharing`: the dynamic-space-sharing paper's experiment (Abawajy, ICCS 2004): mean
@@ -107,25 +167,29 @@ export const spaceSharingReproduction: Experiment = {
     "ends; core's engine holds processors until the job ends, see the package's " +
     "simulateSpaceSharingOnCore), so 'report' draws no Gantt chart. Utilization is processor-time held by parallel " +
     "jobs / capacity. Mean and Student-t 95% CI over seeds (workload and background seed).",
-  param: "load",
-  values: (quick) => (quick ? SPACE_SHARING_QUICK_LOADS : SPACE_SHARING_LOADS),
+  parameters: SPACE_SHARING_PARAMETERS,
+  grid: (quick) => [
+    { name: "load", values: quick ? SPACE_SHARING_QUICK_LOADS : SPACE_SHARING_LOADS },
+  ],
   defaultSeeds: (quick) => (quick ? 2 : 5),
   schedulers: spaceSharingPolicies,
   metrics: [
     { key: "meanResponse", title: "mean response (s)", digits: 2 },
     { key: "utilization", title: "utilization", digits: 4 },
   ],
-  instance: (load, seed, quick) => ({
+  instance: (params, seed) => ({
     jobs: moldableWorkload({
-      jobs: quick ? SPACE_SHARING_QUICK_JOBS : SPACE_SHARING_JOBS,
-      load,
+      jobs: numberParam(params, "jobs"),
+      load: numberParam(params, "load"),
       processors: PROCESSORS,
       maxParallelism: PROCESSORS,
+      meanDemand: numberParam(params, "meanDemand"),
+      demandCv: numberParam(params, "demandCv"),
       seed,
     }),
     platform: platformOf(false),
   }),
-  run: ({ instance, seed, scheduler }) => {
+  run: ({ instance, params, seed, scheduler }) => {
     const heterogeneous = scheduler.options.platform === "heterogeneous";
     const started = performance.now();
     const r = simulateSpaceSharing(
@@ -133,7 +197,8 @@ export const spaceSharingReproduction: Experiment = {
       heterogeneous ? platformOf(true) : instance.platform,
       {
         policy: scheduler.entry.name as SpaceSharingPolicy,
-        backgroundLoad: scheduler.options.background as number,
+        backgroundLoad:
+          scheduler.options.background === true ? numberParam(params, "backgroundLoad") : 0,
         seed,
       },
     );

@@ -2,6 +2,7 @@ import type { ScheduleTrace } from "@sched/core";
 import { fixed } from "../format.js";
 import type { ComparisonRow } from "../sweep/compare.js";
 import { metricInfo } from "../sweep/metrics.js";
+import { planParameterRows } from "../sweep/parameter-notes.js";
 import type { SweepPlan } from "../sweep/plan.js";
 import type { ResultRow, RunFailure } from "../sweep/results.js";
 import { escapeHtml } from "./escape.js";
@@ -45,6 +46,14 @@ export interface ReportInput {
   readonly version: string;
 }
 
+/**
+ * The index of the swept parameter the plots use as x: the first one whose values are all numbers
+ * (the others, switches and choices among them, label the lines); -1 when there is none.
+ */
+export function plotAxis(plan: SweepPlan): number {
+  return plan.params.findIndex((_, i) => plan.points.every((p) => typeof p[i] === "number"));
+}
+
 /** The plot series of one metric: a line per scheduler (and value of the other parameters). */
 export function metricSeries(
   plan: SweepPlan,
@@ -52,13 +61,14 @@ export function metricSeries(
   metric: string,
 ): PlotSeries[] {
   const series = new Map<string, { x: number; mean: number; ci95: number }[]>();
+  const x = plotAxis(plan);
   for (const r of rows) {
     if (r.metric !== metric || r.runs === 0) continue;
-    const rest = plan.params.slice(1).map((p, i) => `${p}=${r.point[i + 1]}`);
+    const rest = plan.params.flatMap((p, i) => (i === x ? [] : [`${p}=${r.point[i]}`]));
     const label = rest.length > 0 ? `${r.scheduler}, ${rest.join(", ")}` : r.scheduler;
     const list = series.get(label) ?? [];
     list.push({
-      x: plan.params.length > 0 ? (r.point[0] as number) : 0,
+      x: x < 0 ? 0 : (r.point[x] as number),
       mean: r.mean,
       ci95: r.ci95,
     });
@@ -102,7 +112,7 @@ function comparisonTable(plan: SweepPlan, rows: readonly ComparisonRow[]): strin
 export function reportHtml(input: ReportInput): string {
   const { plan } = input;
   const total = plan.points.length * plan.seeds.length * plan.schedulers.length;
-  const x = plan.params[0] ?? "(one point)";
+  const x = plan.params[plotAxis(plan)] ?? "(one point)";
   const parts: string[] = [];
   parts.push(
     "<!doctype html>",
@@ -127,11 +137,21 @@ export function reportHtml(input: ReportInput): string {
       }),
     );
   }
-  parts.push(
-    "</div>",
-    '<h2 id="comparison">Comparison</h2>',
-    comparisonTable(plan, input.comparison),
-  );
+  parts.push("</div>");
+  const parameters = planParameterRows(plan);
+  if (parameters.length > 0) {
+    parts.push(
+      '<h2 id="parameters">Parameters</h2>',
+      '<p class="note">Every parameter of the experiment as this run used it (bold: swept, or not the default).</p>',
+      '<table class="params"><thead><tr><th>name</th><th>value</th><th>default</th><th>meaning</th><th>source</th></tr></thead><tbody>',
+      ...parameters.map((r) => {
+        const cell = (t: string) => (r.changed ? `<b>${escapeHtml(t)}</b>` : escapeHtml(t));
+        return `<tr><td><code>${cell(r.name)}</code></td><td>${cell(r.value)}</td><td>${escapeHtml(r.default)}</td><td>${escapeHtml(r.meaning)}</td><td>${escapeHtml(r.source)}</td></tr>`;
+      }),
+      "</tbody></table>",
+    );
+  }
+  parts.push('<h2 id="comparison">Comparison</h2>', comparisonTable(plan, input.comparison));
   parts.push('<p class="note">Bold: the best scheduler at each point for that metric.</p>');
   if (input.failures.length > 0) {
     parts.push(

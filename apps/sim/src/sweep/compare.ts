@@ -1,3 +1,4 @@
+import type { ParamValue } from "../experiments/parameters.js";
 import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import type { Summary } from "../stats.js";
 import { type MetricInfo, metricInfo } from "./metrics.js";
@@ -6,7 +7,7 @@ import type { ResultRow } from "./results.js";
 
 /** One row of a comparison: a scheduler at a grid point, a summary and a best flag per metric. */
 export interface ComparisonRow {
-  readonly point: readonly number[];
+  readonly point: readonly ParamValue[];
   readonly scheduler: string;
   readonly cells: readonly (Summary & { readonly best: boolean })[];
 }
@@ -24,7 +25,7 @@ export function comparisonRows(
 ): ComparisonRow[] {
   const find = (
     scheduler: string,
-    point: readonly number[],
+    point: readonly ParamValue[],
     metric: string,
   ): ResultRow | undefined =>
     rows.find(
@@ -157,9 +158,9 @@ export function renderComparison(
         params: [...plan.params],
         metrics: infos.map((m) => ({ key: m.key, title: m.title, better: m.better })),
         rows: rows.map((r) => {
-          const params: Record<string, number> = {};
+          const params: Record<string, ParamValue> = {};
           plan.params.forEach((p, i) => {
-            params[p] = r.point[i] as number;
+            params[p] = r.point[i] as ParamValue;
           });
           const metrics: Record<string, JsonValue> = {};
           r.cells.forEach((c, j) => {

@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import type { Io } from "../command.js";
 import type { Experiment } from "../experiments/experiment.js";
+import { type Params, type ParamValue, paramText } from "../experiments/parameters.js";
+import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
 import { stableJson } from "../format.js";
 import { optionText } from "../schedulers.js";
-import type { SweepPlan } from "./plan.js";
+import { UsageError } from "../usage-error.js";
+import { gridPoints, type SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
 import {
   resultsTable,
@@ -16,28 +19,87 @@ import {
 import type { Shard } from "./shard.js";
 import { runSweep, type SweepOutcome, type SweepProgress } from "./sweep.js";
 
-/** The sweep plan of a registry experiment: its grid of one parameter, seeds 1..`seeds`. */
+/** How a registry experiment is to be run: `reproduce`'s options, or an experiment file's. */
+export interface ExperimentRunOptions {
+  readonly quick: boolean;
+  /** Seeds per point: seeds 1..`seeds`. @defaultValue the experiment's `defaultSeeds(quick)` */
+  readonly seeds?: number;
+  /** An explicit list of seeds (an experiment file's `seeds: [...]`), instead of 1..N. */
+  readonly seedList?: readonly number[];
+  /** `--set` and `--vary`, already typed. @defaultValue none */
+  readonly request?: ParameterRequest;
+  /** Labels of the schedulers to keep, in this order. @defaultValue all, in the experiment's order */
+  readonly schedulers?: readonly string[];
+  /** Metric keys reported. @defaultValue the experiment's */
+  readonly metrics?: readonly string[];
+  /** The plan's name, title and description. @defaultValue the experiment's */
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** The command, for messages. @defaultValue `"reproduce"` */
+  readonly command?: string;
+}
+
+/**
+ * The sweep plan of a registry experiment: its grid (the default one, changed by `--set` and
+ * extended by `--vary`), its seeds, its schedulers; every non-swept parameter's value is
+ * recorded in `source.parameters`, so the results directory says which readings produced it
+ * and a resumed run with other parameters is refused.
+ */
 export function planFromExperiment(
   experiment: Experiment,
-  quick: boolean,
-  seeds: number,
+  options: ExperimentRunOptions,
 ): SweepPlan {
+  const { quick } = options;
+  const command = options.command ?? "reproduce";
+  const request = options.request ?? { set: new Map(), vary: new Map() };
+  const { axes, fixed } = resolveParameters(experiment, quick, request, command);
+  const params = { ...fixed, ...Object.fromEntries(axes.map((a) => [a.name, a.values[0]])) };
+  let choices = experiment.schedulers(params);
+  if (options.schedulers !== undefined) {
+    choices = options.schedulers.map((label) => {
+      const c = choices.find((x) => x.label === label);
+      if (c === undefined) {
+        throw new UsageError(
+          `${command}: experiment '${experiment.name}' has no scheduler '${label}'; it has ${choices.map((x) => x.label).join(", ")}`,
+          command,
+        );
+      }
+      return c;
+    });
+  }
+  if (experiment.check !== undefined) {
+    for (const point of gridPoints(axes.map((a) => a.values))) {
+      const at = { ...fixed, ...Object.fromEntries(axes.map((a, i) => [a.name, point[i]])) };
+      const problems = experiment.check(at as Params);
+      if (problems.length > 0) {
+        const where = axes.map((a, i) => `${a.name}=${paramText(point[i] as ParamValue)}`);
+        throw new UsageError(
+          `${command}: ${experiment.name}: ${problems.join("; ")}${where.length > 0 ? ` (at ${where.join(", ")})` : ""}`,
+          command,
+        );
+      }
+    }
+  }
+  const seeds =
+    options.seedList ??
+    Array.from({ length: options.seeds ?? experiment.defaultSeeds(quick) }, (_, i) => i + 1);
   return {
-    name: experiment.name,
-    title: experiment.title,
-    description: experiment.description,
-    source: { kind: "registry", experiment: experiment.name, quick },
-    params: [experiment.param],
-    points: experiment.values(quick).map((v) => [v]),
-    seeds: Array.from({ length: seeds }, (_, i) => i + 1),
-    schedulers: experiment.schedulers().map((c) => ({
+    name: options.name ?? experiment.name,
+    title: options.title ?? experiment.title,
+    description: options.description ?? experiment.description,
+    source: { kind: "registry", experiment: experiment.name, quick, parameters: fixed },
+    params: axes.map((a) => a.name),
+    points: gridPoints(axes.map((a) => a.values)),
+    seeds,
+    schedulers: choices.map((c) => ({
       name: c.entry.name,
       opts: Object.keys(c.options)
         .sort()
         .map((k) => `${k}=${optionText(c.options[k] as string | number | boolean)}`),
       label: c.label,
     })),
-    metrics: experiment.metrics.map((m) => m.key),
+    metrics: options.metrics ?? experiment.metrics.map((m) => m.key),
   };
 }
 

@@ -1,20 +1,23 @@
 import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
-import { eloInstance } from "@sched/elo";
 import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
+import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
+import { experimentScheduler } from "../experiments/resolve.js";
 import { deterministicMetrics } from "../outputs.js";
-import { chooseScheduler } from "../schedulers.js";
+import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
-import type { RunSource, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+import type { RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
 
 /** What one finished run recorded (deterministic: same plan and task, same record). */
 export interface RunRecord {
   readonly key: string;
   /** Scheduler label, e.g. `easy(order=sjf)`. */
   readonly scheduler: string;
-  readonly params: Readonly<Record<string, number>>;
+  /** The grid point: a value per swept parameter. */
+  readonly params: Readonly<Record<string, ParamValue>>;
   readonly seed: number;
   /** Every deterministic number of core's `computeMetrics` (NaN where undefined). */
   readonly metrics: Readonly<Record<string, number>>;
@@ -44,18 +47,56 @@ export function createInstanceCache(): InstanceCache {
   return { swf: new Map() };
 }
 
+/** The registry experiment a plan's runs come from (undefined for an experiment file's workload). */
+function registryExperiment(plan: SweepPlan): Experiment | undefined {
+  const source = plan.source;
+  if (source.kind !== "registry") return undefined;
+  const experiment = EXPERIMENTS.find((e) => e.name === source.experiment);
+  if (experiment === undefined) throw new Error(`unknown experiment '${source.experiment}'`);
+  return experiment;
+}
+
+/**
+ * Every parameter's value in a run of a registry experiment: the plan's fixed values (defaults,
+ * set values) and the task's grid point. A file sweep's tasks have only their grid point.
+ */
+export function taskParams(plan: SweepPlan, task: RunTask): Params {
+  const source = plan.source;
+  return source.kind === "registry" ? { ...source.parameters, ...task.params } : task.params;
+}
+
+/** The scheduler of `task`, with the options its parameters imply. */
+function taskScheduler(plan: SweepPlan, task: RunTask): SchedulerChoice {
+  const s = plan.schedulers[task.scheduler];
+  if (s === undefined) throw new Error(`no scheduler #${task.scheduler}`);
+  const experiment = registryExperiment(plan);
+  if (experiment !== undefined) {
+    return experimentScheduler(experiment, taskParams(plan, task), s.label);
+  }
+  return chooseScheduler(s.name, s.opts, "sweep");
+}
+
 async function buildInstance(
-  source: RunSource,
-  params: Readonly<Record<string, number>>,
-  seed: number,
+  plan: SweepPlan,
+  task: RunTask,
   cache: InstanceCache,
 ): Promise<ExperimentInstance> {
+  const source = plan.source;
   if (source.kind === "registry") {
-    const experiment = EXPERIMENTS.find((e) => e.name === source.experiment);
-    if (experiment === undefined) throw new Error(`unknown experiment '${source.experiment}'`);
-    return experiment.instance(params[experiment.param] as number, seed, source.quick);
+    const experiment = registryExperiment(plan) as Experiment;
+    return experiment.instance(taskParams(plan, task), task.seed);
   }
-  return workloadInstance(source.workload, params, seed, cache);
+  return workloadInstance(source.workload, numericParams(task.params), task.seed, cache);
+}
+
+/** A file sweep's grid point: its axes are workload keys, all numeric. */
+function numericParams(params: Readonly<Record<string, ParamValue>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v !== "number") throw new Error(`grid value ${k}=${String(v)} is not a number`);
+    out[k] = v;
+  }
+  return out;
 }
 
 async function workloadInstance(
@@ -99,8 +140,8 @@ async function workloadInstance(
       return { jobs: out.jobs, platform: out.platform };
     }
     case "elo": {
-      const { machines, jobs, fluctuation, meanInterarrival } = { ...w, ...params };
-      return eloInstance({ machines, jobs, seed, fluctuation, meanInterarrival });
+      const { machines, jobs, fluctuation, load } = { ...w, ...params };
+      return eloInstance({ machines, jobs, seed, fluctuation, load });
     }
   }
 }
@@ -112,7 +153,7 @@ async function instanceFor(
 ): Promise<ExperimentInstance> {
   const id = JSON.stringify([task.params, task.seed]);
   if (cache.last?.id === id) return cache.last.instance;
-  const instance = await buildInstance(plan.source, task.params, task.seed, cache);
+  const instance = await buildInstance(plan, task, cache);
   cache.last = { id, instance };
   return instance;
 }
@@ -135,13 +176,11 @@ export async function simulateTask(
     );
   }
   const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);
-  const s = plan.schedulers[task.scheduler];
-  if (s === undefined) throw new Error(`no scheduler #${task.scheduler}`);
-  const choice = chooseScheduler(s.name, s.opts, "sweep");
+  const choice = taskScheduler(plan, task);
   return simulate(
     jobs,
     platform,
-    choice.entry.create(choice.options),
+    createScheduler(choice, task.seed),
     executionModel === undefined ? {} : { executionModel },
   );
 }
@@ -161,11 +200,10 @@ export async function measureRun(
   for (const [k, v] of Object.entries(deterministicMetrics(computeMetrics(trace)))) {
     if (typeof v === "number") numbers[k] = v;
   }
-  const source = plan.source;
-  const experiment =
-    source.kind === "registry" ? EXPERIMENTS.find((e) => e.name === source.experiment) : undefined;
+  const experiment = registryExperiment(plan);
   if (experiment?.measure !== undefined) {
-    Object.assign(numbers, experiment.measure(trace, await instanceFor(plan, task, cache)));
+    const instance = await instanceFor(plan, task, cache);
+    Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task), task.seed));
   }
   return numbers;
 }
@@ -200,9 +238,7 @@ export async function executeTask(
 function selfRunExperiment(
   plan: SweepPlan,
 ): (Experiment & Required<Pick<Experiment, "run">>) | undefined {
-  const source = plan.source;
-  if (source.kind !== "registry") return undefined;
-  const experiment = EXPERIMENTS.find((e) => e.name === source.experiment);
+  const experiment = registryExperiment(plan);
   if (experiment?.run === undefined) return undefined;
   return experiment as Experiment & Required<Pick<Experiment, "run">>;
 }
@@ -216,17 +252,11 @@ async function executeSelfRun(
   started: number,
 ): Promise<{ record: RunRecord; timing: RunTiming }> {
   const label = (plan.schedulers[task.scheduler] as { label: string }).label;
-  const scheduler = experiment.schedulers().find((c) => c.label === label);
-  if (scheduler === undefined) {
-    throw new Error(`experiment '${experiment.name}' has no policy '${label}'`);
-  }
-  const source = plan.source as { readonly quick: boolean };
   const result = await experiment.run({
     instance: await instanceFor(plan, task, cache),
-    value: task.params[experiment.param] as number,
+    params: taskParams(plan, task),
     seed: task.seed,
-    scheduler,
-    quick: source.quick,
+    scheduler: taskScheduler(plan, task),
   });
   return {
     record: {

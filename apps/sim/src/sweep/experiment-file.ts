@@ -7,6 +7,7 @@ import { chooseScheduler } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_METRICS, METRICS } from "./metrics.js";
 import { gridPoints, type PlannedScheduler, type SweepPlan, type WorkloadSpec } from "./plan.js";
+import { registryPlanFromDocument } from "./registry-file.js";
 
 /** Where validation is: the file, for messages `sweep: FILE: key: expected …`. */
 interface Ctx {
@@ -80,8 +81,8 @@ const WORKLOAD_KEYS: Record<string, { keys: readonly string[]; grid: readonly st
   swf: { keys: ["path", "clean", "estimate"], grid: ["procs"] },
   model: { keys: ["model", "options"], grid: [] },
   elo: {
-    keys: ["machines", "jobs", "fluctuation", "meanInterarrival"],
-    grid: ["machines", "jobs", "fluctuation", "meanInterarrival"],
+    keys: ["machines", "jobs", "fluctuation", "load"],
+    grid: ["machines", "jobs", "fluctuation", "load"],
   },
 };
 
@@ -202,7 +203,7 @@ async function workloadSpec(
         machines: integer(ctx, "workload.machines", w.machines, 1, 30),
         jobs: integer(ctx, "workload.jobs", w.jobs, 1, 10),
         fluctuation: nonNegative(ctx, "workload.fluctuation", w.fluctuation, 0.1),
-        meanInterarrival: nonNegative(ctx, "workload.meanInterarrival", w.meanInterarrival, 0),
+        load: nonNegative(ctx, "workload.load", w.load, 0),
       };
   }
 }
@@ -299,6 +300,7 @@ function metrics(ctx: Ctx, v: Json | undefined): string[] {
 }
 
 const TOP_KEYS = [
+  "$schema",
   "name",
   "title",
   "description",
@@ -347,10 +349,13 @@ export async function planFromDocument(
 ): Promise<SweepPlan> {
   const ctx: Ctx = { file };
   const d = doc as Json;
-  if (!isObject(d)) fail(ctx, "(top level)", "an object with name, workload, schedulers", d);
-  checkKeys(ctx, "", d, TOP_KEYS);
+  if (!isObject(d)) {
+    fail(ctx, "(top level)", 'an object with name, and workload and schedulers or "experiment"', d);
+  }
   const name = text(ctx, "name", d.name);
   if (!/^[A-Za-z0-9._-]+$/.test(name)) fail(ctx, "name", "letters, digits, '.', '_' or '-'", name);
+  if (d.experiment !== undefined) return registryPlanFromDocument(d, file, name);
+  checkKeys(ctx, "", d, TOP_KEYS);
   const workload = await workloadSpec(ctx, d.workload, d.platform, baseDir);
   const grid = d.grid ?? {};
   if (!isObject(grid))

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ParamValue } from "../experiments/parameters.js";
 
 /**
  * The workload of a sweep defined in an experiment file, after validation: plain data, so it
@@ -27,17 +28,27 @@ export type WorkloadSpec =
       readonly options: Readonly<Record<string, string>>;
     }
   | {
-      /** @sched/elo's `eloInstance`: machines with hidden true speeds. */
+      /** The elo paper's jobs and machines with hidden true speeds (`src/experiments/elo-instance.ts`). */
       readonly type: "elo";
       readonly machines: number;
       readonly jobs: number;
       readonly fluctuation: number;
-      readonly meanInterarrival: number;
+      /** Offered load; 0: every job at time 0. */
+      readonly load: number;
     };
 
 /** Where the runs of a sweep come from: a named experiment of the registry, or a file's workload. */
 export type RunSource =
-  | { readonly kind: "registry"; readonly experiment: string; readonly quick: boolean }
+  | {
+      readonly kind: "registry";
+      readonly experiment: string;
+      readonly quick: boolean;
+      /**
+       * The value of every parameter that is not a grid axis: defaults, `--set` values, and set
+       * scheduler options (`LABEL.key`). With the grid point, a run's complete parameters.
+       */
+      readonly parameters: Readonly<Record<string, ParamValue>>;
+    }
   | { readonly kind: "file"; readonly workload: WorkloadSpec };
 
 /** A policy of a sweep: registry name, `--opt` words (`key=value`), display label. */
@@ -60,7 +71,7 @@ export interface SweepPlan {
   /** Swept parameter names, in the file's order. */
   readonly params: readonly string[];
   /** Grid points: the cartesian product of the values, first parameter outermost. */
-  readonly points: readonly (readonly number[])[];
+  readonly points: readonly (readonly ParamValue[])[];
   readonly seeds: readonly number[];
   readonly schedulers: readonly PlannedScheduler[];
   /** Metric keys reported (all deterministic metrics are recorded per run anyway). */
@@ -71,7 +82,8 @@ export interface SweepPlan {
 export interface RunTask {
   /** Stable file-name-safe identifier, see {@link runKey}. */
   readonly key: string;
-  readonly params: Readonly<Record<string, number>>;
+  /** The grid point: a value per swept parameter. */
+  readonly params: Readonly<Record<string, ParamValue>>;
   readonly seed: number;
   readonly scheduler: number;
 }
@@ -86,7 +98,7 @@ export interface RunTask {
  */
 export function runKey(
   label: string,
-  params: Readonly<Record<string, number>>,
+  params: Readonly<Record<string, ParamValue>>,
   seed: number,
 ): string {
   const entries = Object.entries(params);
@@ -101,8 +113,8 @@ export function runKey(
 }
 
 /** The cartesian product of `values` (first list outermost), e.g. [[1,2],[3]] -> [[1,3],[2,3]]. */
-export function gridPoints(values: readonly (readonly number[])[]): number[][] {
-  let points: number[][] = [[]];
+export function gridPoints(values: readonly (readonly ParamValue[])[]): ParamValue[][] {
+  let points: ParamValue[][] = [[]];
   for (const list of values) points = points.flatMap((p) => list.map((v) => [...p, v]));
   return points;
 }
@@ -114,9 +126,9 @@ export function gridPoints(values: readonly (readonly number[])[]): number[][] {
 export function planTasks(plan: SweepPlan): RunTask[] {
   const tasks: RunTask[] = [];
   for (const point of plan.points) {
-    const params: Record<string, number> = {};
+    const params: Record<string, ParamValue> = {};
     plan.params.forEach((p, i) => {
-      params[p] = point[i] as number;
+      params[p] = point[i] as ParamValue;
     });
     for (const seed of plan.seeds) {
       plan.schedulers.forEach((s, scheduler) => {

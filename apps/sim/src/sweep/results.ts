@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { ParamValue } from "../experiments/parameters.js";
 import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import { type Summary, summarize } from "../stats.js";
 import { UsageError } from "../usage-error.js";
@@ -54,7 +55,7 @@ export function parseRunFile(text: string): RunFile {
     record: {
       key: doc.key,
       scheduler: String(doc.scheduler),
-      params: doc.params as Record<string, number>,
+      params: doc.params as Record<string, ParamValue>,
       seed: Number(doc.seed),
       metrics: numbers,
       events: Number(doc.events),
@@ -83,7 +84,7 @@ export function asWritten(record: RunRecord): RunRecord {
 export interface RunFailure {
   readonly key: string;
   readonly scheduler: string;
-  readonly params: Readonly<Record<string, number>>;
+  readonly params: Readonly<Record<string, ParamValue>>;
   readonly seed: number;
   readonly error: string;
 }
@@ -187,7 +188,7 @@ export function orderRecords(plan: SweepPlan, records: readonly RunRecord[]): Ru
 export interface ResultRow extends Summary {
   readonly scheduler: string;
   /** The point's value of each of `plan.params`. */
-  readonly point: readonly number[];
+  readonly point: readonly ParamValue[];
   readonly metric: string;
 }
 
@@ -292,13 +293,13 @@ export function resultsCsv(plan: SweepPlan, rows: readonly ResultRow[]): string 
 
 /** `runs.csv`: every run's value of each reported metric: `key,scheduler,<param>...,seed,metric,value`. */
 export function runsCsv(plan: SweepPlan, records: readonly RunRecord[]): string {
-  const rows: (string | number)[][] = [];
+  const rows: (string | number | boolean)[][] = [];
   for (const r of records) {
     for (const m of plan.metrics) {
       rows.push([
         r.key,
         r.scheduler,
-        ...plan.params.map((p) => r.params[p] as number),
+        ...plan.params.map((p) => r.params[p] as ParamValue),
         r.seed,
         m,
         r.metrics[m] ?? Number.NaN,

@@ -1,0 +1,212 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Experiment } from "../src/experiments/experiment.js";
+import {
+  isValidValue,
+  type ParameterSpec,
+  type Params,
+  type ParamValue,
+  paramText,
+  parseParamValue,
+} from "../src/experiments/parameters.js";
+import { EXPERIMENTS } from "../src/experiments/registry.js";
+import { allParameters, checkExperiment, defaultParams } from "../src/experiments/resolve.js";
+import { planFromExperiment } from "../src/sweep/drive.js";
+import { planTasks } from "../src/sweep/plan.js";
+
+/** Valid values of `spec` other than `value`, the nearest first. */
+function otherValues(spec: ParameterSpec, value: ParamValue): ParamValue[] {
+  switch (spec.type) {
+    case "boolean":
+      return [!value];
+    case "choice":
+      return (spec.choices ?? []).filter((c) => c !== value);
+    case "string":
+      return [`${String(value)}x`];
+    default: {
+      const v = value as number;
+      const step = spec.type === "integer" ? 1 : v === 0 ? 0.5 : Math.abs(v) / 2;
+      const mid =
+        spec.min !== undefined && spec.max !== undefined ? (spec.min + spec.max) / 2 : v + 1;
+      const candidates = [v + step, v - step, spec.type === "integer" ? Math.round(mid) : mid];
+      return candidates.filter((c) => c !== v && isValidValue(spec, c));
+    }
+  }
+}
+
+/** An arbitrary valid value of `spec`. */
+function anyValue(spec: ParameterSpec): fc.Arbitrary<ParamValue> {
+  switch (spec.type) {
+    case "boolean":
+      return fc.boolean();
+    case "choice":
+      return fc.constantFrom(...(spec.choices ?? []));
+    case "string":
+      return fc.string({ minLength: 1 }).filter((s) => !s.includes(","));
+    case "integer":
+      return fc
+        .integer({ min: spec.min ?? -1e6, max: spec.max ?? 1e6 })
+        .filter((v) => isValidValue(spec, v));
+    default:
+      return fc
+        .double({
+          min: spec.min ?? -1e9,
+          max: spec.max ?? 1e9,
+          noNaN: true,
+          noDefaultInfinity: true,
+        })
+        .map((v) => (v === 0 ? 0 : v)) // -0 is written "0"
+        .filter((v) => isValidValue(spec, v));
+  }
+}
+
+/** A value of parameter `spec` other than its default in `params` that the experiment accepts. */
+function otherValue(e: Experiment, params: Params, spec: ParameterSpec): ParamValue {
+  const ok = otherValues(spec, params[spec.name] as ParamValue).find(
+    (v) => (e.check?.({ ...params, [spec.name]: v }) ?? []).length === 0,
+  );
+  if (ok === undefined) throw new Error(`no other accepted value of ${e.name}.${spec.name}`);
+  return ok;
+}
+
+/**
+ * Reads of each parameter by `f`: `params` behind a proxy that records every key read. The
+ * instance, scheduler options and self-run of an experiment read only what they use.
+ */
+function reads<T>(params: Params, f: (p: Params) => T): { result: T; read: Set<string> } {
+  const read = new Set<string>();
+  const proxy = new Proxy(params, {
+    get(target, key) {
+      if (typeof key === "string") read.add(key);
+      return Reflect.get(target, key);
+    },
+  });
+  return { result: f(proxy), read };
+}
+
+/** Whether `experiment.run` reads `name` (it is stopped at the first read, before any work). */
+async function runReads(experiment: Experiment, params: Params, name: string): Promise<boolean> {
+  if (experiment.run === undefined) return false;
+  const STOP = Symbol("read");
+  const proxy = new Proxy(params, {
+    get(target, key) {
+      if (key === name) throw STOP;
+      return Reflect.get(target, key);
+    },
+  });
+  const instance = experiment.instance(params, 1);
+  for (const scheduler of experiment.schedulers(params)) {
+    try {
+      await experiment.run({ instance, params: proxy, seed: 1, scheduler });
+    } catch (error) {
+      if (error === STOP) return true;
+      throw error;
+    }
+  }
+  return false;
+}
+
+/**
+ * What a run of `experiment` at `params` is made of: its jobs, platform, the durations its
+ * execution model gives the first jobs on the first machines (a hidden speed, say), and its
+ * policies' options.
+ */
+const snapshot = (experiment: Experiment, params: Params) => {
+  const { jobs, platform, executionModel } = experiment.instance(params, 1);
+  const durations = jobs
+    .slice(0, 5)
+    .flatMap((job) =>
+      platform.machines
+        .slice(0, 3)
+        .map((_, machine) =>
+          executionModel?.duration(job, [{ machine, cores: job.cores }], platform, job.runtime, 0),
+        ),
+    );
+  return JSON.stringify({
+    jobs,
+    platform,
+    durations,
+    schedulers: experiment.schedulers(params).map((c) => [c.entry.name, c.options]),
+  });
+};
+
+describe("experiment parameters (properties)", () => {
+  it("every registry experiment's declarations are sound (defaults valid, axes are parameters, labels stable)", () => {
+    for (const e of EXPERIMENTS) expect(checkExperiment(e), e.name).toEqual([]);
+  });
+
+  it("every parameter's values round-trip through --set text", () => {
+    for (const e of EXPERIMENTS) {
+      for (const spec of allParameters(e, true)) {
+        fc.assert(
+          fc.property(anyValue(spec), (v) => {
+            expect(parseParamValue(spec, paramText(v), "test", "reproduce")).toEqual(v);
+          }),
+          { numRuns: 20 },
+        );
+      }
+    }
+  });
+
+  it("changing any one parameter changes what the experiment runs: its jobs, its platform, its policies' options or its self-run (none is silently ignored)", async () => {
+    for (const e of EXPERIMENTS) {
+      const base = defaultParams(e, true);
+      const before = snapshot(e, base);
+      for (const spec of e.parameters) {
+        const value = otherValue(e, base, spec);
+        expect(isValidValue(spec, value), `${e.name}.${spec.name}=${value}`).toBe(true);
+        const changed = { ...base, [spec.name]: value };
+        const differs = snapshot(e, changed) !== before || (await runReads(e, base, spec.name));
+        expect(differs, `${e.name}: parameter '${spec.name}' changes nothing`).toBe(true);
+      }
+    }
+  }, 60_000);
+
+  it("the plan records every non-swept parameter, and a set value changes the plan (so a resume with other values is refused)", () => {
+    for (const e of EXPERIMENTS) {
+      const plan = planFromExperiment(e, { quick: true, seeds: 1 });
+      const source = plan.source as { parameters: Params };
+      for (const spec of e.parameters) {
+        expect(spec.name in source.parameters || plan.params.includes(spec.name), spec.name).toBe(
+          true,
+        );
+        const value = otherValue(e, defaultParams(e, true), spec);
+        const other = planFromExperiment(e, {
+          quick: true,
+          seeds: 1,
+          request: { set: new Map([[spec.name, value]]), vary: new Map() },
+        });
+        expect(JSON.stringify(other), `${e.name}.${spec.name}`).not.toBe(JSON.stringify(plan));
+      }
+    }
+  });
+
+  it("--vary adds an axis: the planned runs multiply by its length, each run carrying the value", () => {
+    for (const e of EXPERIMENTS) {
+      const base = planTasks(planFromExperiment(e, { quick: true, seeds: 1 }));
+      const spec = e.parameters.find((p) => !e.grid(true).some((a) => a.name === p.name));
+      if (spec === undefined) continue;
+      const d = defaultParams(e, true)[spec.name] as ParamValue;
+      const values = [d, otherValue(e, defaultParams(e, true), spec)];
+      const tasks = planTasks(
+        planFromExperiment(e, {
+          quick: true,
+          seeds: 1,
+          request: { set: new Map(), vary: new Map([[spec.name, values]]) },
+        }),
+      );
+      expect(tasks.length, e.name).toBe(2 * base.length);
+      expect(new Set(tasks.map((t) => t.params[spec.name]))).toEqual(new Set(values));
+      expect(new Set(tasks.map((t) => t.key)).size).toBe(tasks.length);
+    }
+  });
+
+  it("a parameter read by an experiment is declared (reads of undeclared names would be bugs)", () => {
+    for (const e of EXPERIMENTS) {
+      const base = defaultParams(e, true);
+      const declared = new Set(allParameters(e, true).map((p) => p.name));
+      const { read } = reads(base, (p) => [e.instance(p, 1), e.schedulers(p)]);
+      for (const name of read) expect(declared.has(name), `${e.name} reads '${name}'`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,1 @@
+export { deriveSeed, Random } from "./random.js";
