@@ -20,7 +20,7 @@ import {
 import { UsageError } from "./usage-error.js";
 import { VERSION } from "./version.js";
 
-export { EXIT } from "./run-command.js";
+export { EXIT, isInternalError } from "./run-command.js";
 
 /** The sub-commands, in `--help` order. */
 export const COMMANDS: readonly Command[] = [

@@ -1,11 +1,18 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import type { Interface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { type Job, SchedError } from "@sched/core";
-import { createSwfJobStream, type SwfCleanupReport, type SwfHeader } from "@sched/workload";
+import { type Job, ParseError, SchedError } from "@sched/core";
+import {
+  createSwfJobStream,
+  readSwfLines,
+  type SwfCleanupReport,
+  type SwfHeader,
+  swfToJobsAsync,
+} from "@sched/workload";
 import { describeFsError } from "./atomic.js";
+import { MAX_LINE_LENGTH } from "./limits.js";
+import { textLines } from "./text-lines.js";
 
 /** Options of {@link streamSwfWorkload}. */
 export interface StreamSwfWorkloadOptions extends ReadSwfWorkloadOptions {
@@ -19,25 +26,29 @@ export interface SwfStreamResult {
   readonly report: SwfCleanupReport;
 }
 
-/** Characters read from the file at a time (the stream's chunks). */
+/** Bytes read from the file at a time (the stream's chunks). */
 const CHUNK = 1 << 20;
 
 /**
  * Read the SWF file at `path` as jobs, handing them to `onJobs` a chunk at a time (a gzip file,
  * recognised by its magic bytes, is gunzipped on the fly), so memory never holds the text, the
  * records or the jobs: only the current chunk's. Same rules, jobs, report and errors as
- * {@link readSwfWorkload} (lines end at `\n`, `\r\n` or `\r`, as `readline` splits them).
+ * {@link readSwfWorkload} (lines end at `\n`, `\r\n` or `\r`; a line longer than
+ * {@link MAX_LINE_LENGTH} is an error), except that the number of lines and bytes is not limited:
+ * nothing of the trace is kept, so its length costs time, not memory.
  * An error thrown by `onJobs` or `options.onHeader` stops the reading and is passed on as it is.
  *
- * @throws ParseError naming `path`, the line and the field when a line is malformed;
+ * @throws ParseError naming `path`, the line and the field when a line is malformed or too
+ *   long, and naming `path` when the text is not UTF-8 or the gzip data is corrupt;
  *   InvalidInputError naming the record when a job is invalid; an Error naming the file when it
- *   cannot be read or gunzipped.
+ *   cannot be read.
  */
 export async function streamSwfWorkload(
   path: string,
   options: StreamSwfWorkloadOptions,
   onJobs: (jobs: Job[]) => void,
 ): Promise<SwfStreamResult> {
+  const where = options.where ?? "read";
   const gz = await isGzip(path).catch((error: unknown) => {
     throw readError(path, false, error);
   });
@@ -48,26 +59,45 @@ export async function streamSwfWorkload(
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }
-  input.setEncoding("utf8");
   const stream = createSwfJobStream({
     source: path,
     clean: options.clean ?? false,
     estimate: options.estimate ?? "requested",
+    maxLineLength: MAX_LINE_LENGTH,
     ...(options.onHeader === undefined ? {} : { onHeader: options.onHeader }),
   });
-  const chunks = input[Symbol.asyncIterator]();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw new ParseError(where, { source: path }, "is not valid UTF-8 text");
+    }
+  };
+  const chunks = (input as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let next: IteratorResult<string>;
+      let next: IteratorResult<Uint8Array>;
       try {
         next = await chunks.next();
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (gz && typeof code === "string" && code.startsWith("Z_")) {
+          throw new ParseError(
+            where,
+            { source: path },
+            `is not valid gzip data (${(error as Error).message})`,
+          );
+        }
         throw readError(path, gz, error);
       }
       if (next.done) break;
-      const jobs = stream.push(next.value);
+      const jobs = stream.push(decode(next.value));
       if (jobs.length > 0) onJobs(jobs);
     }
+    const rest = decode();
+    const tail = rest === "" ? [] : stream.push(rest);
+    if (tail.length > 0) onJobs(tail);
     const last = stream.end();
     if (last.length > 0) onJobs(last);
     return { header: stream.header, report: stream.report() };
@@ -98,11 +128,13 @@ export interface ReadSwfWorkloadOptions {
   readonly clean?: boolean;
   /** Where estimates come from. @defaultValue "requested" */
   readonly estimate?: "requested" | "runtime";
+  /** The command, naming where read errors come from (see {@link openLines}). @defaultValue "read" */
+  readonly where?: string;
 }
 
 /**
- * Read the SWF file at `path` as jobs, streaming it (a gzip file, recognised by its magic bytes,
- * is gunzipped on the fly), so memory holds the jobs, never the text.
+ * Read the SWF file at `path` as jobs, streaming it line by line (a gzip file, recognised by its
+ * magic bytes, is gunzipped on the fly), so memory holds the jobs, never the text.
  *
  * @throws ParseError naming `path`, the line and the field when a line is malformed;
  *   InvalidInputError naming the record when a job is invalid; a file-system error when the
@@ -112,24 +144,54 @@ export async function readSwfWorkload(
   path: string,
   options: ReadSwfWorkloadOptions = {},
 ): Promise<SwfWorkload> {
-  const jobs: Job[] = [];
-  const { header, report } = await streamSwfWorkload(path, options, (chunk) => {
-    for (let i = 0; i < chunk.length; i++) jobs.push(chunk[i]!);
-  });
-  return { header, jobs, report };
+  const { lines, gzip: gz, close } = await openLines(path, options.where);
+  let header: SwfHeader | undefined;
+  try {
+    const { jobs, report } = await swfToJobsAsync(
+      readSwfLines(lines, {
+        source: path,
+        onHeader: (h) => {
+          header = h;
+        },
+      }),
+      { clean: options.clean ?? false, estimate: options.estimate ?? "requested" },
+    );
+    return { header, jobs, report };
+  } catch (error) {
+    if (error instanceof SchedError) throw error;
+    // A file-system or gunzip error: say which file, and what happened in plain words.
+    throw new Error(`cannot read ${path}${gz ? " (gzip)" : ""}: ${describeFsError(error)}`, {
+      cause: error,
+    });
+  } finally {
+    close();
+  }
 }
 
 /** The lines of a text file, gunzipped when gzip (recognised by its magic bytes, not its name). */
 export interface FileLines {
-  readonly lines: Interface;
+  /** The lines, without line ends (see {@link textLines} for the limits they are read under). */
+  readonly lines: AsyncIterable<string>;
   /** Whether the file was gzip-compressed. */
   readonly gzip: boolean;
   /** Close the reader and the underlying streams (idempotent). */
   close(): void;
 }
 
-/** Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. */
-export async function openLines(path: string): Promise<FileLines> {
+/**
+ * Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. `where`
+ * names the command in the errors of {@link textLines} (a line too long, too many bytes, not
+ * UTF-8, corrupt gzip).
+ */
+export async function openLines(path: string, where = "read"): Promise<FileLines> {
+  const { input, gzip, close } = await openBytes(path);
+  return { lines: textLines(input, { where, source: path, gzip }), gzip, close };
+}
+
+/** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */
+async function openBytes(
+  path: string,
+): Promise<{ readonly input: Readable; readonly gzip: boolean; close(): void }> {
   const gzip = await isGzip(path);
   const file = createReadStream(path);
   let input: Readable = file;
@@ -138,17 +200,63 @@ export async function openLines(path: string): Promise<FileLines> {
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }
-  const { createInterface } = await import("node:readline");
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   return {
-    lines,
+    input,
     gzip,
     close() {
-      lines.close();
       input.destroy();
       file.destroy();
     },
   };
+}
+
+/** Options of {@link readTextFile}. */
+export interface ReadTextFileOptions {
+  /** Where errors come from (the command). */
+  readonly where: string;
+  /** The most bytes the text may have (after gunzipping). */
+  readonly maxBytes: number;
+}
+
+/**
+ * The whole text of `path` (gunzipped when its first bytes say gzip), for formats read whole
+ * (Batsim's JSON). Reads at most `maxBytes` bytes before it gives up, so a gzip bomb or a huge
+ * file ends in an error, not in `Invalid string length`.
+ *
+ * @throws ParseError naming `path` when the text is larger than `maxBytes`, not UTF-8, or not
+ *   valid gzip; file-system errors as they are.
+ */
+export async function readTextFile(path: string, options: ReadTextFileOptions): Promise<string> {
+  const { input, gzip, close } = await openBytes(path);
+  const fail = (detail: string): never => {
+    throw new ParseError(options.where, { source: path }, detail);
+  };
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > options.maxBytes) {
+        fail(
+          `holds more than ${options.maxBytes} bytes${gzip ? " once gunzipped" : ""}, the limit of a file read whole`,
+        );
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (gzip && typeof code === "string" && code.startsWith("Z_")) {
+      fail(`is not valid gzip data (${(error as Error).message})`);
+    }
+    throw error;
+  } finally {
+    close();
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    return fail("is not valid UTF-8 text");
+  }
 }
 
 async function isGzip(path: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
-import { POW10, parseSwfNumber } from "./swf-number.js";
+import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { SWF_FIELD_COUNT, SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /** Options of {@link parseSwf}. */
@@ -221,7 +221,7 @@ export class SwfLineReader {
     throw new ParseError(
       this.where,
       { source: this.source, line: this.lineNo, field: `${f.label} (field ${f.column})` },
-      `${JSON.stringify(token)} is not a number`,
+      swfNumberProblem(token),
     );
   }
 }

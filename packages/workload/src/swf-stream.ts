@@ -1,4 +1,4 @@
-import { InvalidInputError, type Job } from "@sched/core";
+import { InvalidInputError, type Job, ParseError } from "@sched/core";
 import type { SwfHeader } from "./swf-header.js";
 import {
   resolveSwfToJobsOptions,
@@ -8,8 +8,20 @@ import {
 } from "./swf-jobs.js";
 import { type ReadSwfLinesOptions, SwfLineReader } from "./swf-read.js";
 
-/** Options of {@link createSwfJobStream}: the reader's and the conversion's. */
-export interface SwfJobStreamOptions extends ReadSwfLinesOptions, SwfToJobsOptions {}
+/** Options of {@link createSwfJobStream}: the reader's and the conversion's, and a line limit. */
+export interface SwfJobStreamOptions extends ReadSwfLinesOptions, SwfToJobsOptions {
+  /**
+   * The longest line read, in characters (without its line end): a longer one is a ParseError
+   * naming it, so a text that is not a trace (a gzip bomb of one huge line) stops there instead
+   * of growing one string until memory runs out. An SWF line is about 100 characters.
+   * `Infinity` for no limit.
+   * @defaultValue `1048576` (2^20)
+   */
+  readonly maxLineLength?: number;
+}
+
+/** The default of {@link SwfJobStreamOptions.maxLineLength}. */
+const MAX_LINE_LENGTH = 1 << 20;
 
 /**
  * An SWF text read piece by piece (as a file arrives in chunks), turned into jobs as it goes:
@@ -57,6 +69,26 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
   // Each record is converted at once and dropped: one record object serves every line.
   const reader = new SwfLineReader(where, options.source ?? "<swf>", true);
   const onHeader = options.onHeader;
+  const maxLineLength = options.maxLineLength ?? MAX_LINE_LENGTH;
+  if (
+    !(maxLineLength >= 1 && (Number.isSafeInteger(maxLineLength) || maxLineLength === Infinity))
+  ) {
+    throw new InvalidInputError(
+      where,
+      "options.maxLineLength",
+      `is ${String(maxLineLength)}, expected an integer >= 1 or Infinity`,
+    );
+  }
+  const source = options.source ?? "<swf>";
+  /** Lines read so far (the reader's count: a line too long is the next one). */
+  let lines = 0;
+  const tooLong = (): never => {
+    throw new ParseError(
+      where,
+      { source, line: lines + 1 },
+      `is longer than ${maxLineLength} characters, the limit of a line (options.maxLineLength)`,
+    );
+  };
   let header: SwfHeader | undefined;
   /** The start of a line whose end has not come yet. */
   let carry = "";
@@ -65,6 +97,8 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
   let ended = false;
 
   const line = (text: string, start: number, end: number, out: Job[]): void => {
+    if (carry.length + (end - start) > maxLineLength) tooLong();
+    lines++;
     const r =
       carry === ""
         ? reader.nextRange(text, start, end)
@@ -112,7 +146,10 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
           }
         }
       }
-      if (start < n) carry += text.slice(start);
+      if (start < n) {
+        if (carry.length + (n - start) > maxLineLength) tooLong();
+        carry += text.slice(start);
+      }
       return out;
     },
     end(): Job[] {

@@ -9,7 +9,7 @@ import {
   type SwfRecord,
   swfToJobs,
 } from "../src/index.js";
-import { parseSwfNumber } from "../src/swf-number.js";
+import { parseSwfNumber, swfNumberProblem } from "../src/swf-number.js";
 
 /** Field texts: plain integers and decimals (the fast path), and everything around them. */
 const numberText = fc.oneof(
@@ -43,7 +43,7 @@ const numberText = fc.oneof(
 );
 
 describe("the in-place field scanner", () => {
-  it("reads any field text as parseSwfNumber does, bit for bit, or names it as not a number", () => {
+  it("reads any field text as parseSwfNumber does, bit for bit, or says why it is not one", () => {
     fc.assert(
       fc.property(
         fc.array(numberText, { minLength: 18, maxLength: 18 }),
@@ -165,7 +165,7 @@ function* referenceRecords(lines: readonly string[]): Generator<SwfRecord> {
         throw new ParseError(
           "@sched/workload/reference",
           { source: "t.swf", line: lineNo, field: `${f.label} (field ${f.column})` },
-          `${JSON.stringify(token)} is not a number`,
+          swfNumberProblem(token),
         );
       }
       record[f.key] = n;
@@ -288,5 +288,40 @@ describe("swfToJobs: the duplicate job number check (runs of increasing numbers,
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("createSwfJobStream's line limit", () => {
+  const line = "1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1";
+  it("names the first line longer than maxLineLength, whatever the pieces", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 7 }), (cut, n) => {
+        // line 1 fits, line 2 (a comment of 60 characters) does not
+        const text = `${line}\n;${"x".repeat(59)}\n${line.replace(/^1/, "2")}\n`;
+        const swf = createSwfJobStream({ source: "t.swf", maxLineLength: 50 });
+        const pieces: string[] = [];
+        for (let i = 0; i < text.length; i += cut) pieces.push(text.slice(i, i + cut));
+        let error: unknown;
+        try {
+          for (const p of pieces.slice(0, pieces.length - (n % 2))) swf.push(p);
+          swf.end();
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(ParseError);
+        expect((error as ParseError).message).toBe(
+          "@sched/workload/createSwfJobStream: t.swf:2: is longer than 50 characters, the limit of a line (options.maxLineLength)",
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("reads a line of exactly maxLineLength, and refuses a limit that is not an integer >= 1", () => {
+    const swf = createSwfJobStream({ maxLineLength: line.length });
+    expect(swf.push(`${line}\n`)).toHaveLength(1);
+    for (const bad of [0, 1.5, Number.NaN, -1]) {
+      expect(() => createSwfJobStream({ maxLineLength: bad })).toThrow(/options\.maxLineLength/);
+    }
   });
 });

@@ -4,7 +4,7 @@ import {
   createSimulation,
   identicalPool,
   type Job,
-  SchedError,
+  ParseError,
   type Simulation,
   type SimulationSummary,
 } from "@sched/core";
@@ -19,7 +19,9 @@ import {
 } from "../args.js";
 import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
-import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable } from "../outputs.js";
+import { inCallersWords } from "../hints.js";
+import { MAX_PROCS } from "../limits.js";
+import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
 import {
   chooseScheduler,
@@ -30,6 +32,7 @@ import {
 import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
+import { requireJobs } from "./trace-files.js";
 
 const spec: CommandSpec = {
   name: "run",
@@ -40,8 +43,9 @@ const spec: CommandSpec = {
     "on N identical single-processor machines as it reads, and prints the metrics. N is\n" +
     "--procs, else the header's MaxProcs, else its MaxNodes. Memory holds the jobs in flight,\n" +
     "not the trace (a trace not sorted by submit time is read whole and sorted first).\n\n" +
-    "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end) and DIR/metrics.json,\n" +
-    "both atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
+    "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
+    "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
+    "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
     schedulersHelp(),
   options: [
     {
@@ -90,7 +94,7 @@ const spec: CommandSpec = {
       short: "o",
       type: "string",
       arg: "DIR",
-      description: "Write DIR/jobs.csv and DIR/metrics.json.",
+      description: "Write DIR/jobs.csv, DIR/metrics.json and DIR/timing.json.",
     },
     {
       name: "format",
@@ -110,6 +114,7 @@ const spec: CommandSpec = {
 export const runCommand: Command = {
   spec,
   async run(args, io) {
+    const started = performance.now();
     const workload = stringOption(args, "workload");
     if (workload === undefined) {
       throw new UsageError("run: option --workload FILE is required", "run");
@@ -120,7 +125,7 @@ export const runCommand: Command = {
       : chooseScheduler(schedulerName, listOption(args, "opt"), "run");
     const procsText = stringOption(args, "procs");
     const procsOption =
-      procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, 10_000_000);
+      procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, MAX_PROCS);
     const clean = flag(args, "clean");
     const estimate = choiceValue("run", "estimate", stringOption(args, "estimate") ?? "requested", [
       "requested",
@@ -134,14 +139,16 @@ export const runCommand: Command = {
     await checkFile(workload);
     if (out !== undefined) await checkOutDir(out);
 
+    const commandOptions = spec.options.map((o) => o.name);
+    const input: RunInput = { clean, estimate, procs: procsOption, commandOptions };
     const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
     try {
-      let run = await streamRun(workload, { clean, estimate, procs: procsOption }, choice, csv);
+      let run = await streamRun(workload, input, choice, csv);
       if (run === "unsorted") {
         io.stderr(
           `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
         );
-        run = await sortedRun(workload, { clean, estimate, procs: procsOption }, choice, csv);
+        run = await sortedRun(workload, input, choice, csv);
       }
       const { report, summary, procs, tooWide, firstTooWide } = run;
       if (clean) io.stderr(cleanupReportText(report, clean));
@@ -164,6 +171,7 @@ export const runCommand: Command = {
           new Map<string, string | StreamedFile>([
             [join(out, "jobs.csv"), csv!],
             [join(out, "metrics.json"), json],
+            [join(out, "timing.json"), timingJson(summary.stats, performance.now() - started)],
           ]),
         );
       }
@@ -173,15 +181,14 @@ export const runCommand: Command = {
         io.stdout(metricsTable([{ label: choice.label, metrics }]));
       }
       if (out !== undefined)
-        io.stderr(`wrote ${join(out, "jobs.csv")} and ${join(out, "metrics.json")}\n`);
+        io.stderr(
+          `wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+        );
       return 0;
     } catch (error) {
       csv?.discard();
       // The library's hint speaks of its API; on the command line the same switch is --clean.
-      if (error instanceof SchedError && error.message.includes("{ clean: true }")) {
-        error.message = error.message.replace("pass { clean: true }", "run with --clean");
-      }
-      throw error;
+      throw inCallersWords(error, { command: "run", options: commandOptions });
     }
   },
 };
@@ -192,6 +199,8 @@ interface RunInput {
   readonly estimate: "requested" | "runtime";
   /** `--procs`, when given. */
   readonly procs: number | undefined;
+  /** The command's options, for the hints of {@link requireJobs}. */
+  readonly commandOptions: readonly string[];
 }
 
 /** A finished run: the summary and what the reading said. */
@@ -224,7 +233,12 @@ async function streamRun(
   try {
     const { header, report } = await streamSwfWorkload(
       workload,
-      { clean: input.clean, estimate: input.estimate, onHeader: (h) => runner.header(h) },
+      {
+        clean: input.clean,
+        estimate: input.estimate,
+        where: "run",
+        onHeader: (h) => runner.header(h),
+      },
       (jobs) => runner.push(jobs, true),
     );
     return runner.end(header, report);
@@ -242,7 +256,11 @@ async function sortedRun(
   csv: StreamedFile | null,
 ): Promise<RunResult> {
   csv?.discard();
-  const read = await readSwfWorkload(workload, { clean: input.clean, estimate: input.estimate });
+  const read = await readSwfWorkload(workload, {
+    clean: input.clean,
+    estimate: input.estimate,
+    where: "run",
+  });
   const jobs = [...read.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
   const runner = new Runner(workload, input, choice, csv);
   if (read.header !== undefined) runner.header(read.header);
@@ -257,7 +275,9 @@ class Runner {
   private lastSubmit = Number.NEGATIVE_INFINITY;
   private tooWide = 0;
   private firstTooWide: Job | undefined;
-  private sawJobs = false;
+  /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
+  private declared: number | undefined;
+  private declaredBy = "MaxProcs";
 
   constructor(
     private readonly workload: string,
@@ -269,11 +289,12 @@ class Runner {
   }
 
   header(h: SwfHeader): void {
-    this.procs = this.input.procs ?? positive(h.maxProcs) ?? positive(h.maxNodes);
+    this.declared = h.maxProcs ?? h.maxNodes;
+    this.declaredBy = h.maxProcs === undefined ? "MaxNodes" : "MaxProcs";
+    this.procs = this.input.procs ?? this.declared;
   }
 
   push(jobs: readonly Job[], checkOrder: boolean): void {
-    this.sawJobs = true;
     let last = this.lastSubmit;
     const procs = this.machineSize();
     for (let i = 0; i < jobs.length; i++) {
@@ -289,17 +310,11 @@ class Runner {
   }
 
   end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {
-    if (
-      !this.sawJobs &&
-      report.droppedRequestedTime.length > 0 &&
-      this.input.estimate === "requested"
-    ) {
-      // Nothing to simulate, and not because the trace is empty: the trace has no requested
-      // times (field 9). A table of zero jobs would look like a result; stop instead.
-      throw new Error(
-        `run: no job of ${this.workload} is left after the clean-up: all ${report.droppedRequestedTime.length} with a run time lack a requested time (field 9 <= 0); for a trace without requested times use --estimate runtime`,
-      );
-    }
+    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
+    requireJobs("run", this.workload, report.jobs, report, {
+      estimate: this.input.estimate,
+      commandOptions: this.input.commandOptions,
+    });
     if (header !== undefined && this.procs === undefined) this.header(header);
     const summary = this.simulation().end();
     return {
@@ -312,6 +327,17 @@ class Runner {
   }
 
   private machineSize(): number {
+    if (
+      this.input.procs === undefined &&
+      this.declared !== undefined &&
+      this.declared > MAX_PROCS
+    ) {
+      throw new ParseError(
+        "run",
+        { source: this.workload, field: `header ${this.declaredBy}` },
+        `is ${this.declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
+      );
+    }
     if (this.procs === undefined) {
       throw new UsageError(
         `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
@@ -332,10 +358,6 @@ class Runner {
     }
     return this.sim;
   }
-}
-
-function positive(x: number | undefined): number | undefined {
-  return x !== undefined && Number.isSafeInteger(x) && x > 0 ? x : undefined;
 }
 
 async function checkFile(path: string): Promise<void> {
