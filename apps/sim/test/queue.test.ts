@@ -192,11 +192,17 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
       name: "bad",
       workload: { type: "elo", machines: 4, jobs: 5 },
       schedulers: ["mct"],
-      grid: { fluctuation: [0.1, -1] },
+      grid: { fluctuation: [0.1, 0.2] },
       seeds: 1,
       metrics: ["makespan"],
     });
-    const bad = await readExperimentFile(badFile);
+    // The file is checked when read (a negative fluctuation is refused there), so the run that
+    // throws is made after the check: its point gets fluctuation -1, which the generator refuses.
+    const checked = await readExperimentFile(badFile);
+    const bad = {
+      ...checked,
+      points: checked.points.map((point) => (point[0] === 0.2 ? [-1] : point)),
+    };
     const badOut = await tempDir();
     const badLines: string[] = [];
     const badWorker = runQueueWorker(target, {
