@@ -43,9 +43,7 @@ describe("simulate: no hang by default", () => {
   it("stops a policy that wakes itself forever once no job moves, naming it, the time and the jobs", () => {
     // Jobs 1 and 2 run; job 3 (4 cores on 2 machines) is rejected; then the policy wakes alone.
     const jobs = [job({ id: 1 }), job({ id: 2, submit: 3 }), job({ id: 3, submit: 5, cores: 4 })];
-    const t0 = performance.now();
     const error = thrown(() => simulate(jobs, identicalPool(2), wakesForever()));
-    expect(performance.now() - t0).toBeLessThan(10_000);
     expect(error).toBeInstanceOf(LimitExceededError);
     // Last progress at t=13 (job 2 ends), then 100 000 calls at t=14..100013 without any.
     expect(error.message).toMatch(
