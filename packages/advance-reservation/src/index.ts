@@ -1,9 +1,24 @@
 export {
+  type Accepted,
+  type AdmissionDecision,
+  type AdmissionOptions,
+  type AdmissionResult,
+  type AdmissionState,
+  admissionPass,
+  type HeldReservation,
+  type Rejected,
+  type ReservationRequest,
+} from "./admission.js";
+export {
+  type AllocationRequest,
   type AvailRecord,
   AvailRectList,
   type AvailRectListOptions,
   type FindAllocationOptions,
   type Fit,
+  type FitQuery,
+  type RectangleQuery,
+  type RequestWindow,
   type Reservation,
 } from "./avail-rect-list.js";
 export {

@@ -131,7 +131,15 @@ describe("advanceReservation properties", () => {
           const found =
             job.cores > c.machines
               ? null
-              : list.findAllocation(tr, job.estimate, job.deadline ?? Infinity, job.cores, policy);
+              : list.findAllocation(
+                  {
+                    ready: tr,
+                    duration: job.estimate,
+                    deadline: job.deadline ?? Infinity,
+                    peCount: job.cores,
+                  },
+                  { policy },
+                );
           const r = trace.records[i]!;
           if (found === null) {
             expect(r.outcome).toBe("rejected");
