@@ -104,7 +104,7 @@ export interface AvailRecord {
 }
 
 /** What {@link AvailRectList.findAllocation} returns: a start time, the PEs, and why. */
-export interface Reservation {
+export interface FoundAllocation {
   /** Start time `ts` of the reservation. */
   readonly start: number;
   /** `ts + tdu`. */
@@ -388,7 +388,7 @@ export class AvailRectList {
   findAllocation(
     request: AllocationRequest,
     options: FindAllocationOptions = {},
-  ): Reservation | null {
+  ): FoundAllocation | null {
     const { tr, tdu, tdl } = this.checkWindow("findAllocation", request);
     const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
     const policy = options.policy ?? firstFit;

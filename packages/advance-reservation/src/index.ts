@@ -17,9 +17,9 @@ export {
   type FindAllocationOptions,
   type Fit,
   type FitQuery,
+  type FoundAllocation,
   type RectangleQuery,
   type RequestWindow,
-  type Reservation,
 } from "./avail-rect-list.js";
 export {
   type AllocationPolicy,
