@@ -311,13 +311,10 @@ export class AvailabilityProfile {
     if (start >= limit) return Number.POSITIVE_INFINITY;
     // From the bound of the low run (see `lowUntil`) when it is later; what the first skip
     // steps over from there (or from the origin) raises it.
-    let known = start === times[0];
     const low = this.lowBound(amount);
-    if (low >= start) {
-      if (low >= limit) return Number.POSITIVE_INFINITY;
-      start = low;
-      known = true;
-    }
+    if (low >= limit) return Number.POSITIVE_INFINITY;
+    let known = low >= start || start === times[0];
+    if (low > start) start = low;
     let i = this.indexAt(start);
     for (;;) {
       if (amounts[i] < amount) {
@@ -361,13 +358,10 @@ export class AvailabilityProfile {
     if (start >= limit) return Number.POSITIVE_INFINITY;
     // From the bound of the low run (see `lowUntil`) when it is later; what the step over low
     // segments passes from there (or from the origin) raises it.
-    let known = start === times[0];
     const low = this.lowBound(amount);
-    if (low >= start) {
-      if (low >= limit) return Number.POSITIVE_INFINITY;
-      start = low;
-      known = true;
-    }
+    if (low >= limit) return Number.POSITIVE_INFINITY;
+    const known = low >= start || start === times[0];
+    if (low > start) start = low;
     let k = this.indexAt(start);
     // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
     const inOwn = amount - own;
