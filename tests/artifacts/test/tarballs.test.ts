@@ -56,9 +56,12 @@ describe.each(PUBLISHED)("$name tarball", ({ name, dir: pkgDir, manifest }) => {
     expect(manifest.repository).toMatchObject({ directory: `packages/${pkgDir}` });
   });
 
-  it("ships only package.json, README, LICENSE, dist/ and src/ (and core's testing/ for node10)", () => {
+  it("ships only package.json, README, LICENSE, dist/ and src/ (and a folder per subpath export, for node10)", () => {
     const top = new Set(filesOf(name).map((f) => f.split("/")[0]));
-    const allowed = new Set(["package.json", "README.md", "LICENSE", "dist", "src", "testing"]);
+    const subpaths = Object.keys(manifest.exports ?? {})
+      .filter((k) => k !== "." && k !== "./package.json")
+      .map((k) => k.slice(2).split("/")[0]);
+    const allowed = new Set(["package.json", "README.md", "LICENSE", "dist", "src", ...subpaths]);
     expect([...top].filter((t) => !allowed.has(t))).toEqual([]);
     expect(top.has("dist") && top.has("src")).toBe(true);
   });
