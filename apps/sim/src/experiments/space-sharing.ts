@@ -9,6 +9,7 @@ import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment } from "./experiment.js";
 import { numberParam, type ParameterSpec } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
+import { SPACE_SHARING_FIGURES } from "./space-sharing-figures.js";
 
 /** Clusters and processors per cluster: the paper's 8 x 8. */
 const CLUSTERS = 8;
@@ -177,6 +178,7 @@ export const spaceSharingReproduction: Experiment = {
     { key: "meanResponse", title: "mean response (s)", digits: 2 },
     { key: "utilization", title: "utilization", digits: 4 },
   ],
+  figures: SPACE_SHARING_FIGURES,
   instance: (params, seed) => ({
     jobs: moldableWorkload({
       jobs: numberParam(params, "jobs"),
