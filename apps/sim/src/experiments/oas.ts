@@ -11,6 +11,7 @@ import {
 } from "@sched/multicluster";
 import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment, ExperimentInstance, ExperimentRunResult } from "./experiment.js";
+import { OAS_FIGURES, OAS_SLOTS_FIGURES } from "./oas-figures.js";
 import { numberParam, type ParameterSpec, type Params } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
@@ -197,6 +198,7 @@ export const oasReproduction: Experiment = {
     { key: "gap", title: "gap", digits: 4 },
     { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
   ],
+  figures: OAS_FIGURES,
   instance: (params, seed) => oasPoint(params, seed).instance,
   run: async ({ instance, params, seed, scheduler }): Promise<ExperimentRunResult> => {
     const { profile } = oasPoint(params, seed);
@@ -259,6 +261,7 @@ export const oasSlotsReproduction: Experiment = {
     { key: "gap", title: "gap", digits: 4 },
     { key: "solveTimeMs", title: "solve time (ms)", digits: 0 },
   ],
+  figures: OAS_SLOTS_FIGURES,
   instance: (params, seed) => oasPoint(params, seed).instance,
   run: async ({ instance, params, seed }): Promise<ExperimentRunResult> => {
     const { profile } = oasPoint(params, seed);
