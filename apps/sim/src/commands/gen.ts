@@ -227,8 +227,26 @@ export function genText(
     `platform: ${platformText(out.platform)}`,
   ];
   if (out.swf !== undefined) {
+    // A model without estimates (Lublin-Feitelson) leaves field 9 unknown, which `run` rejects
+    // (a job without a requested time has no estimate). Its jobs' estimate is the run time
+    // (swfToJobs' `estimate: "runtime"`), so the file says so: `run` reads back exactly the
+    // model's jobs, with no option.
     const header = out.swf.header;
-    return formatSwf({ ...header, notes: [...notes, ...header.notes] }, out.swf.records);
+    const estimates = new Map(out.jobs.map((j) => [j.id, j.estimate]));
+    let filled = 0;
+    const records = out.swf.records.map((r) => {
+      const estimate = estimates.get(r.jobNumber);
+      if (r.requestedTime > 0 || estimate === undefined || !(estimate > 0)) return r;
+      filled++;
+      return { ...r, requestedTime: estimate };
+    });
+    const filledNote =
+      filled === 0
+        ? []
+        : [
+            `requested time (field 9) = run time for ${filled} job(s): the model gives no estimates, so its jobs' estimate is their run time`,
+          ];
+    return formatSwf({ ...header, notes: [...notes, ...filledNote, ...header.notes] }, records);
   }
   const trace = jobsToSwf(out.jobs, { maxProcs: out.platform.totalCores, notes });
   return formatSwf(trace.header, trace.records);
