@@ -144,7 +144,9 @@ describe("sched-sim reproduce space-sharing / oas / oas-slots", () => {
 
     it("oas: 7 methods x WL-3, WL-6 x 5 metrics; solve time and gap only for OAS", async () => {
       expect(oas.r.code).toBe(0);
-      expect(oas.r.stdout).toMatch(/scheduler\s+workload\s+makespan \(s\).*solveTimeMs\s+runs\n/);
+      expect(oas.r.stdout).toMatch(
+        /scheduler\s+workload\s+makespan \(s\).*solve time \(ms\)\s+runs\n/,
+      );
       const [header, ...rows] = readCsv(await readFile(join(oas.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "workload", "metric", "mean", "ci95", "runs"]);
       expect(rows).toHaveLength(7 * 2 * 5);

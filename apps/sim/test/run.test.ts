@@ -47,6 +47,8 @@ describe("sched-sim run", () => {
       clean: true,
       workload: SMALL,
     });
+    // the "wrote" line is off the table by a blank line when both streams share a file
+    expect(r.stderr).toContain(`\n\nwrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")}`);
     // wall-clock measurements are beside it, never in it
     expect(metrics.timing).toBeUndefined();
     const timing = JSON.parse(await readFile(join(out, "timing.json"), "utf8")) as object;
@@ -60,6 +62,8 @@ describe("sched-sim run", () => {
     const out = await tempDir();
     const r = await cli("run", "-w", SMALL, "--clean", "--format", "json", "-o", out);
     expect(r.code).toBe(0);
+    expect(r.stderr).toContain("wrote ");
+    expect(r.stderr).not.toContain("\n\nwrote "); // no table to keep it off
     expect(r.stdout).toBe(await readFile(join(out, "metrics.json"), "utf8"));
   });
 

@@ -1,16 +1,15 @@
 import type { ScheduleTrace } from "@sched/core";
 import type { Experiment } from "../experiments/experiment.js";
-import { fixed } from "../format.js";
 import type { ComparisonRow } from "../sweep/compare.js";
 import type { RunRecord, RunTiming } from "../sweep/execute.js";
-import { metricInfo } from "../sweep/metrics.js";
+import { formatValue, type MetricInfo, metricInfo, planMetricInfos } from "../sweep/metrics.js";
 import { planParameterRows } from "../sweep/parameter-notes.js";
 import type { SweepPlan } from "../sweep/plan.js";
 import type { ResultRow, RunFailure } from "../sweep/results.js";
 import { escapeHtml } from "./escape.js";
 import { paperFiguresHtml } from "./figures.js";
 import { ganttHtml } from "./gantt.js";
-import { linePlot, type PlotSeries } from "./plot.js";
+import { linePlot, type PlotPoint, type PlotSeries } from "./plot.js";
 import { ZOOM_SCRIPT } from "./zoom-script.js";
 
 const STYLE = `
@@ -77,13 +76,18 @@ export function plotAxis(plan: SweepPlan): number {
   return plan.params.findIndex((_, i) => plan.points.every((p) => typeof p[i] === "number"));
 }
 
-/** The plot series of one metric: a line per scheduler (and value of the other parameters). */
+/**
+ * The plot series of one metric: a line per scheduler (and value of the other parameters); a
+ * percent metric's fractions as percentages.
+ */
 export function metricSeries(
   plan: SweepPlan,
   rows: readonly ResultRow[],
   metric: string,
+  info?: MetricInfo,
 ): PlotSeries[] {
-  const series = new Map<string, { x: number; mean: number; ci95: number }[]>();
+  const scale = info?.percent === true ? 100 : 1;
+  const series = new Map<string, PlotPoint[]>();
   const x = plotAxis(plan);
   for (const r of rows) {
     if (r.metric !== metric || r.runs === 0) continue;
@@ -92,8 +96,9 @@ export function metricSeries(
     const list = series.get(label) ?? [];
     list.push({
       x: x < 0 ? 0 : (r.point[x] as number),
-      mean: r.mean,
-      ci95: r.ci95,
+      mean: r.mean * scale,
+      ci95: r.ci95 * scale,
+      runs: r.runs,
     });
     series.set(label, list);
   }
@@ -101,7 +106,7 @@ export function metricSeries(
 }
 
 function comparisonTable(plan: SweepPlan, rows: readonly ComparisonRow[]): string {
-  const infos = plan.metrics.map(metricInfo);
+  const infos = planMetricInfos(plan);
   const head = [
     ...plan.params.map((p) => `<th>${escapeHtml(p)}</th>`),
     `<th class="name">scheduler</th>`,
@@ -111,13 +116,7 @@ function comparisonTable(plan: SweepPlan, rows: readonly ComparisonRow[]): strin
   const body = rows
     .map((r) => {
       const cells = r.cells.map((c, j) => {
-        const digits = (infos[j] as { digits: number }).digits;
-        const text =
-          c.runs === 0
-            ? "-"
-            : Number.isFinite(c.ci95)
-              ? `${fixed(c.mean, digits)} ± ${fixed(c.ci95, digits)}`
-              : fixed(c.mean, digits);
+        const text = formatValue(infos[j] as MetricInfo, c);
         return `<td${c.best ? ' class="best"' : ""}>${escapeHtml(text)}</td>`;
       });
       return `<tr>${r.point.map((v) => `<td>${v}</td>`).join("")}<td class="name">${escapeHtml(r.scheduler)}</td>${cells.join("")}<td>${Math.min(...r.cells.map((c) => c.runs))}</td></tr>`;
@@ -178,14 +177,15 @@ export function reportHtml(input: ReportInput): string {
       '<div class="plots">',
     );
     for (const metric of rest) {
-      const info = metricInfo(metric);
+      const info = metricInfo(metric, input.experiment);
+      const yLabel = info.percent === true ? `${info.title} (%)` : info.title;
       parts.push(
         linePlot({
           id: metric,
           title: none ? info.title : `${info.title} against ${x}`,
           xLabel: x,
-          yLabel: info.title,
-          series: metricSeries(plan, input.rows, metric),
+          yLabel,
+          series: metricSeries(plan, input.rows, metric, info),
           ...(none ? { kind: "bar" as const, xLabels: { "0": plan.name } } : {}),
         }),
       );
