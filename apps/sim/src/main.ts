@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs, suggest } from "./args.js";
 import type { Command, Io } from "./command.js";
@@ -59,39 +60,55 @@ export function mainHelp(): string {
  * print their stack. Never calls `process.exit`.
  */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const debug = argv
-    .slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length)
-    .includes("--debug");
+  // The words before the command are sched-sim's own options; Node's parser splits them off.
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: {
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "V" },
+      debug: { type: "boolean" },
+    },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const at = tokens.find((t) => t.kind === "positional")?.index ?? argv.length;
+  const own = tokens.filter((t) => t.kind === "option" && t.index < at);
+  const commandWords = argv.slice(at);
+  const rest = commandWords.slice(1);
+  const debug =
+    own.some((t) => t.kind === "option" && t.name === "debug") ||
+    rest.slice(0, rest.includes("--") ? rest.indexOf("--") : rest.length).includes("--debug");
   try {
-    const words = [...argv];
-    while (words[0] === "--debug") words.shift();
-    const first = words[0];
-    if (first === undefined) {
-      io.stderr(mainHelp());
-      return EXIT.usage;
+    for (const t of own) {
+      if (t.kind !== "option") continue;
+      if (t.name === "help" || t.name === "version" || t.name === "debug") {
+        if (t.value !== undefined) throw new UsageError(`option ${t.rawName} takes no value`);
+        continue;
+      }
+      throw new UsageError(`unknown option ${t.rawName}; see 'sched-sim --help'`);
     }
-    if (first === "--help" || first === "-h") {
+    const first = own.find((t) => t.kind === "option" && t.name !== "debug");
+    if (first?.kind === "option" && first.name === "help") {
       io.stdout(mainHelp());
       return EXIT.ok;
     }
-    if (first === "--version" || first === "-V") {
+    if (first?.kind === "option" && first.name === "version") {
       io.stdout(`${VERSION}\n`);
       return EXIT.ok;
     }
-    if (first === "help") {
-      const target = words[1];
-      if (target === undefined) {
-        io.stdout(mainHelp());
-        return EXIT.ok;
-      }
-      io.stdout(commandHelp(findCommand(target).spec));
+    const name = commandWords[0];
+    if (name === undefined) {
+      io.stderr(mainHelp());
+      return EXIT.usage;
+    }
+    if (name === "help") {
+      const target = rest[0];
+      io.stdout(target === undefined ? mainHelp() : commandHelp(findCommand(target).spec));
       return EXIT.ok;
     }
-    if (first.startsWith("-")) {
-      throw new UsageError(`unknown option ${first}; see 'sched-sim --help'`);
-    }
-    const command = findCommand(first);
-    const args = parseCommandArgs(command.spec, words.slice(1));
+    const command = findCommand(name);
+    const args = parseCommandArgs(command.spec, rest);
     if (args.values.help === true) {
       io.stdout(commandHelp(command.spec));
       return EXIT.ok;
