@@ -46,7 +46,7 @@ const spec: CommandSpec = {
   positionals: [{ name: "dir", description: "Results directory.", required: true }],
   examples: [
     "sched-sim report results/load",
-    "sched-sim report results/load --run easy.load=0.7.s1-3f2a9c1b --out load.html",
+    "sched-sim report results/load --run easy.load=0.7.s1-b960e76c --out load.html",
   ],
 };
 
