@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir, withoutRequestedTimes } from "./helpers.js";
 
 describe("sched-sim inspect", () => {
   it("summarizes small.swf after the clean-up (worked by hand)", async () => {
@@ -100,13 +100,7 @@ describe("sched-sim inspect", () => {
     expect(asGenerated.estimatesFrom).toBe("requested");
     expect(asGenerated.estimate).toEqual(asGenerated.runtime);
     const file = join(dir, "l.swf");
-    const lines = (await readFile(generated, "utf8")).split("\n").map((line) => {
-      if (line.startsWith(";") || line.trim() === "") return line;
-      const fields = line.trim().split(/\s+/);
-      fields[8] = "-1";
-      return fields.join(" ");
-    });
-    await writeFile(file, lines.join("\n"));
+    await writeFile(file, withoutRequestedTimes(await readFile(generated, "utf8")));
     const r = await cli("inspect", file, "--json");
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir, withoutRequestedTimes } from "./helpers.js";
 
 const SMALL = fixture("small.swf");
 
@@ -119,13 +119,7 @@ describe("sched-sim run", () => {
     const dir = await tempDir();
     const noRequested = join(dir, "no-requested.swf");
     // small.swf with field 9 (requested time) unknown on every line, as in the NASA iPSC/860 log.
-    const lines = (await readFile(SMALL, "utf8")).split("\n").map((line) => {
-      if (line.startsWith(";") || line.trim() === "") return line;
-      const f = line.trim().split(/\s+/);
-      f[8] = "-1";
-      return f.join(" ");
-    });
-    await writeFile(noRequested, lines.join("\n"));
+    await writeFile(noRequested, withoutRequestedTimes(await readFile(SMALL, "utf8")));
     const out = join(dir, "out");
     const r = await cli("run", "-w", noRequested, "--clean", "-o", out);
     expect(r.code).toBe(1);
