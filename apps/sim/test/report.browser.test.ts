@@ -422,7 +422,9 @@ describe("an aggregated Gantt chart (more bars than the chart can draw) in Chrom
         .evaluateAll((ps) => ps.map((p) => p.getAttribute("d")));
       expect(got).toEqual(want);
       expect(
-        await big.locator("#gantt-heat").evaluate((g) => (g as SVGElement).style.display),
+        await big
+          .locator("#gantt-heat")
+          .evaluate((g) => (g as unknown as { style: { display: string } }).style.display),
       ).toBe("none");
 
       // Zoom in until the bars fit: the page then draws exactly the bars of the window.
