@@ -62,7 +62,7 @@ describe("sched-sim gen", () => {
     // Field 9 holds the run time (the model's estimate), and a note says so.
     for (const r of trace.records) expect(r.requestedTime).toBe(r.runTime);
     expect(trace.header.notes.join("\n")).toContain(
-      "requested time (field 9) = run time for 300 job(s)",
+      "requested time (field 9) = run time for every job without one",
     );
     const model = WORKLOAD_MODELS.find((m) => m.name === "lublin");
     const jobs = model?.generate({ jobs: 300, procs: 64, seed: 4 }).jobs;

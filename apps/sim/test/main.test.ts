@@ -35,13 +35,10 @@ describe("sched-sim (top level)", () => {
     expect(r.stderr).toContain("unknown option --frobnicate");
   });
 
-  it("its own options go before the command: -V, --debug with another, values refused", async () => {
+  it("its own options go before the command: -V, --debug with another, unknown ones refused", async () => {
     expect((await cli("-V")).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     expect((await cli("--debug", "--help")).stdout).toContain("Usage: sched-sim <command>");
     expect((await cli("--debug", "rnu")).stderr).toContain("unknown command 'rnu'");
-    const r = await cli("--version=2");
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe("sched-sim: option --version takes no value\n");
     expect((await cli("-x", "run")).stderr).toBe(
       "sched-sim: unknown option -x; see 'sched-sim --help'\n",
     );

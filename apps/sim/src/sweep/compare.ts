@@ -1,8 +1,9 @@
 import type { ParamValue } from "../experiments/parameters.js";
 import { type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import type { Summary } from "../stats.js";
-import { formatValue, type MetricInfo, planMetricInfos } from "./metrics.js";
+import { formatValue, type MetricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
+import { planMetricInfos } from "./plan-metrics.js";
 import type { ResultRow } from "./results.js";
 
 /** One row of a comparison: a scheduler at a grid point, a summary and a best flag per metric. */

@@ -1,9 +1,7 @@
 /** The per-run metrics a sweep records and compares, and how each reads in tables. */
 import type { Experiment } from "../experiments/experiment.js";
-import { EXPERIMENTS } from "../experiments/registry.js";
 import { fixed } from "../format.js";
 import type { Summary } from "../stats.js";
-import type { SweepPlan } from "./plan.js";
 
 /** How a metric reads in tables and which way is better. */
 export interface MetricInfo {
@@ -75,20 +73,6 @@ export function metricInfo(key: string, experiment?: Experiment): MetricInfo {
     better: core?.better ?? "lower",
     ...(percent ? { percent } : {}),
   };
-}
-
-/** The registry experiment a plan runs (undefined for an experiment file's own workload). */
-export function planExperiment(plan: SweepPlan): Experiment | undefined {
-  const source = plan.source;
-  return source.kind === "registry"
-    ? EXPERIMENTS.find((e) => e.name === source.experiment)
-    : undefined;
-}
-
-/** The {@link MetricInfo} of each of the plan's metrics, as its experiment declares them. */
-export function planMetricInfos(plan: SweepPlan): MetricInfo[] {
-  const experiment = planExperiment(plan);
-  return plan.metrics.map((m) => metricInfo(m, experiment));
 }
 
 /**

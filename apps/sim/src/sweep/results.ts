@@ -5,8 +5,9 @@ import { type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import { type Summary, summarize } from "../stats.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord, RunTiming } from "./execute.js";
-import { formatValue, type MetricInfo, planMetricInfos } from "./metrics.js";
+import { formatValue, type MetricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
+import { planMetricInfos } from "./plan-metrics.js";
 
 /** Format tag of `experiment.json`. */
 export const SWEEP_FORMAT = "sched-sim-sweep/1";
