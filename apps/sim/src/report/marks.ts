@@ -1,4 +1,4 @@
-import { coord } from "./escape.js";
+import { coord, PALETTE } from "./escape.js";
 
 /**
  * How series are told apart without colour: series i gets colour, marker and dash pattern i
@@ -10,16 +10,9 @@ import { coord } from "./escape.js";
  * Line colours, in series order: Okabe-Ito (readable by most colour-blind readers) with its
  * yellow, too pale for a line on white, replaced by black.
  */
-export const LINE_PALETTE = [
-  "#0072B2",
-  "#D55E00",
-  "#009E73",
-  "#CC79A7",
-  "#E69F00",
-  "#56B4E9",
-  "#000000",
-  "#7f7f7f",
-] as const;
+export const LINE_PALETTE: readonly string[] = PALETTE.map((c) =>
+  c === "#F0E442" ? "#000000" : c,
+);
 
 /** Marker shapes, in series order. Filled and open shapes alternate. */
 export const MARKERS = [
