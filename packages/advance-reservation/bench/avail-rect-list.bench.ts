@@ -1,6 +1,6 @@
 import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
-import { AvailRectList, firstFit, paperPolicies } from "../src/index.js";
+import { AvailRectList, paperPolicies } from "../src/index.js";
 
 /** 1024 PEs and `reservations` live reservations of 1..64 PEs placed by earliestFit over a long horizon. */
 function build(reservations: number, seed = 1): AvailRectList {
@@ -11,7 +11,7 @@ function build(reservations: number, seed = 1): AvailRectList {
   for (let i = 0; i < reservations; i++) {
     const n = 1 + Math.floor(r() * 64);
     const d = 100 + Math.floor(r() * 2000);
-    const fit = list.earliestFit(n, d, Math.floor(r() * horizon))!;
+    const fit = list.earliestFit({ peCount: n, duration: d, ready: Math.floor(r() * horizon) })!;
     list.addAllocation(fit.start, fit.start + d, fit.pes);
   }
   return list;
@@ -32,7 +32,10 @@ describe(`findAllocation, 1024 PEs, ${small.size} records (3000 reservations)`, 
   for (const policy of paperPolicies) {
     bench(policy.name, () => {
       const req = requests[q++ & 255]!;
-      small.findAllocation(req.tr, req.tdu, req.tdl, req.n, policy);
+      small.findAllocation(
+        { ready: req.tr, duration: req.tdu, deadline: req.tdl, peCount: req.n },
+        { policy },
+      );
     });
   }
 });
@@ -43,7 +46,14 @@ describe("addAllocation + deleteAllocation (one pair), 1024 PEs", () => {
     [`${large.size} records`, large],
   ] as const) {
     const found = requests
-      .map((req) => list.findAllocation(req.tr, req.tdu, req.tdl, req.n, firstFit))
+      .map((req) =>
+        list.findAllocation({
+          ready: req.tr,
+          duration: req.tdu,
+          deadline: req.tdl,
+          peCount: req.n,
+        }),
+      )
       .filter((x) => x !== null);
     let i = 0;
     bench(label, () => {
@@ -57,7 +67,7 @@ describe("addAllocation + deleteAllocation (one pair), 1024 PEs", () => {
 describe("earliestFit (backfilling profile query), 1024 PEs", () => {
   bench(`${small.size} records`, () => {
     const req = requests[q++ & 255]!;
-    small.earliestFit(req.n, req.tdu, req.tr);
+    small.earliestFit({ peCount: req.n, duration: req.tdu, ready: req.tr });
   });
 });
 

@@ -1,6 +1,6 @@
 import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
-import { AvailRectList, firstFit, peWorstFit } from "../src/index.js";
+import { AvailRectList, peWorstFit } from "../src/index.js";
 import { LinkedAvailList } from "../test/linked-avail-list.js";
 
 /**
@@ -38,7 +38,9 @@ for (const reservations of [10, 100, 1000, 10_000, 50_000]) {
   });
   // Pairs that fit (found by First Fit), added then deleted: the structure is unchanged after.
   const pairs = requests
-    .map((q) => fast.findAllocation(q.tr, q.tdu, q.tdl, q.n, firstFit))
+    .map((q) =>
+      fast.findAllocation({ ready: q.tr, duration: q.tdu, deadline: q.tdl, peCount: q.n }),
+    )
     .filter((r) => r !== null);
   let i = 0;
   let j = 0;
@@ -57,7 +59,10 @@ for (const reservations of [10, 100, 1000, 10_000, 50_000]) {
     });
     bench("AvailRectList: findAllocation (PE_W)", () => {
       const q = requests[k++ % requests.length]!;
-      fast.findAllocation(q.tr, q.tdu, q.tdl, q.n, peWorstFit);
+      fast.findAllocation(
+        { ready: q.tr, duration: q.tdu, deadline: q.tdl, peCount: q.n },
+        { policy: peWorstFit },
+      );
     });
     bench("linked list: findAllocation (PE_W)", () => {
       const q = requests[l++ % requests.length]!;

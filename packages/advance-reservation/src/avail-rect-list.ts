@@ -12,7 +12,7 @@ import {
   toArray,
   wordsFor,
 } from "./pe-set.js";
-import type { AllocationPolicy, AvailabilityRectangle } from "./policies.js";
+import { type AllocationPolicy, type AvailabilityRectangle, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/AvailRectList";
 
@@ -27,8 +27,41 @@ export interface AvailRectListOptions {
   readonly origin?: number;
 }
 
+/**
+ * A time window of a request (section 4.2): the job may start at `ready` (the paper's `t_r`),
+ * runs `duration` (`t_du`) and must end by `deadline` (`t_dl`).
+ */
+export interface RequestWindow {
+  /** `t_r`: the earliest start (raised to the structure's origin). A finite time. */
+  readonly ready: number;
+  /** `t_du`: how long the job holds its PEs. A finite duration > 0. */
+  readonly duration: number;
+  /**
+   * `t_dl`: the job must end by then. A time, or `Infinity` for none.
+   * @defaultValue `Infinity`
+   */
+  readonly deadline?: number;
+}
+
+/**
+ * A request of {@link AvailRectList.findAllocation}: the paper's `(t_r, t_du, t_dl, n)`, i.e.
+ * `peCount` PEs (`n`) for `duration` (`t_du`), starting at or after `ready` (`t_r`) and ending by
+ * `deadline` (`t_dl`).
+ */
+export interface AllocationRequest extends RequestWindow {
+  /** `n`: how many PEs the job needs. A positive integer. */
+  readonly peCount: number;
+}
+
 /** Options of {@link AvailRectList.findAllocation}. */
 export interface FindAllocationOptions {
+  /**
+   * How to choose among the feasible start times: one of the seven paper policies
+   * (`firstFit`, `peBestFit`, `peWorstFit`, `durationBestFit`, `durationWorstFit`,
+   * `peDurationBestFit`, `peDurationWorstFit`) or your own {@link AllocationPolicy}.
+   * @defaultValue {@link firstFit}
+   */
+  readonly policy?: AllocationPolicy;
   /**
    * Clip each rectangle's end at the request's deadline `tdl`: the search looks at the records
    * inside the request's window only, so a rectangle whose PEs stay free past the deadline ends
@@ -40,6 +73,29 @@ export interface FindAllocationOptions {
   readonly clipToDeadline?: boolean;
 }
 
+/** A query of {@link AvailRectList.maximumRectangle}: one candidate start time. */
+export interface RectangleQuery {
+  /** `t_s`: the start time (raised to the structure's origin). A finite time. */
+  readonly start: number;
+  /** `t_du`: a finite duration > 0. */
+  readonly duration: number;
+  /**
+   * `n`: the rectangle needs at least this many free PEs (a positive integer).
+   * @defaultValue `1`
+   */
+  readonly peCount?: number;
+}
+
+/** A query of {@link AvailRectList.earliestFit}: `peCount` PEs for `duration`, from `ready` on. */
+export interface FitQuery {
+  /** How many PEs (a positive integer). */
+  readonly peCount: number;
+  /** How long (a finite duration > 0). */
+  readonly duration: number;
+  /** The earliest start allowed (raised to the structure's origin). A finite time. */
+  readonly ready: number;
+}
+
 /** One record of the structure: from `time` until the next record, exactly the PEs `busy` are reserved. */
 export interface AvailRecord {
   readonly time: number;
@@ -48,7 +104,7 @@ export interface AvailRecord {
 }
 
 /** What {@link AvailRectList.findAllocation} returns: a start time, the PEs, and why. */
-export interface Reservation {
+export interface FoundAllocation {
   /** Start time `ts` of the reservation. */
   readonly start: number;
   /** `ts + tdu`. */
@@ -92,7 +148,7 @@ export interface Fit {
  * ```ts
  * const list = new AvailRectList(8);
  * list.addAllocation(0, 10, [0, 1, 2, 3]);
- * list.findAllocation(0, 5, 20, 6, firstFit);
+ * list.findAllocation({ ready: 0, duration: 5, deadline: 20, peCount: 6 });
  * // { start: 10, end: 15, pes: [0, 1, 2, 3, 4, 5], rectangle: { start: 10, begin: 10, end: 20, freePEs: 8 } }
  * ```
  */
@@ -288,7 +344,8 @@ export class AvailRectList {
   }
 
   /**
-   * The paper's candidate start times (section 4.2) for a request `(tr, tdu, tdl)`, increasing
+   * The paper's candidate start times (section 4.2) for a request window `(tr, tdu, tdl)` =
+   * `{ ready, duration, deadline }`, increasing
    * and distinct: the ready time `tr`, the latest start `tdl - tdu`, every record time inside
    * `[tr, tdl - tdu]`, and every record time minus `tdu` inside it. `tr` is raised to the
    * origin. Empty when the window is shorter than `tdu`. A start that is feasible anywhere in
@@ -296,39 +353,46 @@ export class AvailRectList {
    * interval until it meets a record time or `tr`), so candidates lose no feasibility.
    *
    * Complexity: O(log m + p) for `p` candidates (a linear merge of two sorted runs).
-   * @throws InvalidInputError when `tr` is not finite, `tdu` not positive and finite, or `tdl` NaN.
+   * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite, or
+   * `deadline` NaN.
    */
-  candidateStartTimes(tr: number, tdu: number, tdl: number): number[] {
-    this.checkRequest("candidateStartTimes", tr, tdu, tdl);
+  candidateStartTimes(window: RequestWindow): number[] {
+    const { tr, tdu, tdl } = this.checkWindow("candidateStartTimes", window);
     const out: number[] = [];
     this.fillCandidates(out, tr, tdu, tdl);
     return out;
   }
 
   /**
-   * The paper's `findAllocation(tr, tdu, tdl, n, policy)` (Algorithm 3): for each candidate start
-   * time (see {@link AvailRectList.candidateStartTimes}) with at least `n` PEs free throughout
-   * `[ts, ts + tdu)`, its maximum availability rectangle (its end clipped at `tdl` unless
-   * `options.clipToDeadline` is false); then the rectangle `policy` prefers,
+   * The paper's `findAllocation(tr, tdu, tdl, n, policy)` (Algorithm 3), with the request
+   * `{ ready: tr, duration: tdu, deadline: tdl, peCount: n }` and the policy in `options`: for
+   * each candidate start time (see {@link AvailRectList.candidateStartTimes}) with at least `n`
+   * PEs free throughout `[ts, ts + tdu)`, its maximum availability rectangle (its end clipped at
+   * `tdl` unless `options.clipToDeadline` is false); then the rectangle the policy prefers,
    * ties to the earliest start; then its `n` lowest-index free PEs. Does not reserve them: call
    * {@link AvailRectList.addAllocation} with the result. `null` when no candidate is feasible
    * (also when `n` exceeds the PE count or `tdl < tr + tdu`).
    *
    * Complexity: O(log m + p·(log m + (v + b)·W) + n) for `p` candidates, `v` records per candidate
    * window and `b` records walked to stretch each rectangle (bounded by m).
-   * @throws InvalidInputError when `tr` is not finite, `tdu` not positive and finite, `tdl` NaN,
-   * or `n` not a positive integer.
+   * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite,
+   * `deadline` NaN, `peCount` not a positive integer, or `options.policy` has no `compare`.
+   *
+   * @example
+   * ```ts
+   * // Figure 1: 2 PEs for t4 - t2, ready at t2, deadline t9, PE Worst Fit
+   * list.findAllocation({ ready: 2, duration: 2, deadline: 9, peCount: 2 }, { policy: peWorstFit });
+   * // { start: 3, end: 5, pes: [0, 1], rectangle: { start: 3, begin: 3, end: 8, freePEs: 10 } }
+   * ```
    */
   findAllocation(
-    tr: number,
-    tdu: number,
-    tdl: number,
-    n: number,
-    policy: AllocationPolicy,
+    request: AllocationRequest,
     options: FindAllocationOptions = {},
-  ): Reservation | null {
-    this.checkRequest("findAllocation", tr, tdu, tdl);
-    this.checkCount("findAllocation", n);
+  ): FoundAllocation | null {
+    const { tr, tdu, tdl } = this.checkWindow("findAllocation", request);
+    const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
+    const policy = options.policy ?? firstFit;
+    checkPolicy(`${WHERE}/findAllocation`, "options.policy", policy);
     const endCap = (options.clipToDeadline ?? true) ? tdl : Number.POSITIVE_INFINITY;
     if (n > this.pes) return null;
     let best: AvailabilityRectangle | null = null;
@@ -363,26 +427,32 @@ export class AvailRectList {
    * @throws InvalidInputError when `ts` is not finite, `tdu` not positive and finite, or `n`
    * not a positive integer.
    */
-  maximumRectangle(ts: number, tdu: number, n = 1): AvailabilityRectangle | null {
-    this.checkRequest("maximumRectangle", ts, tdu, Number.POSITIVE_INFINITY);
-    this.checkCount("maximumRectangle", n);
-    return this.rectangleAt(Math.max(ts, this.originTime), tdu, n, Number.POSITIVE_INFINITY);
+  maximumRectangle(query: RectangleQuery): AvailabilityRectangle | null {
+    const where = "maximumRectangle";
+    const { tr, tdu } = this.checkWindow(
+      where,
+      { ready: query.start, duration: query.duration },
+      "query",
+      "start",
+    );
+    const n = this.checkCount(where, "query.peCount", query.peCount ?? 1);
+    return this.rectangleAt(Math.max(tr, this.originTime), tdu, n, Number.POSITIVE_INFINITY);
   }
 
   /**
-   * The availability-profile query conservative backfilling needs: the earliest start `s >= t`
-   * (and `>= origin`) such that `n` PEs are free throughout `[s, s + duration)`, with the `n`
-   * lowest-index such PEs; `null` only when `n` exceeds the PE count. The answer is `t` or a
-   * record time, so only those are tried, in order.
+   * The availability-profile query conservative backfilling needs: the earliest start
+   * `s >= t` = `query.ready` (and `>= origin`) such that `n` = `query.peCount` PEs are free
+   * throughout `[s, s + duration)`, with the `n` lowest-index such PEs; `null` only when `n`
+   * exceeds the PE count. The answer is `t` or a record time, so only those are tried, in order.
    *
    * Complexity: O(log m + q·(log m + v·W) + n) for `q` start times tried (at most m + 1);
    * records busier than `pes - n` let it skip every start that would overlap them.
-   * @throws InvalidInputError when `t` is not finite, `duration` not positive and finite, or
-   * `n` not a positive integer.
+   * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite, or
+   * `peCount` not a positive integer.
    */
-  earliestFit(n: number, duration: number, t: number): Fit | null {
-    this.checkRequest("earliestFit", t, duration, Number.POSITIVE_INFINITY);
-    this.checkCount("earliestFit", n);
+  earliestFit(query: FitQuery): Fit | null {
+    const { tr: t, tdu: duration } = this.checkWindow("earliestFit", query, "query");
+    const n = this.checkCount("earliestFit", "query.peCount", query.peCount);
     if (n > this.pes) return null;
     const limit = this.pes - n;
     let s = Math.max(t, this.originTime);
@@ -593,24 +663,55 @@ export class AvailRectList {
     }
   }
 
-  private checkRequest(fn: string, tr: number, tdu: number, tdl: number): void {
-    this.checkTime(fn, "tr", tr);
-    if (!Number.isFinite(tdu) || tdu <= 0) {
+  /** Validates a request window; returns it in the paper's notation. */
+  private checkWindow(
+    fn: string,
+    window: RequestWindow,
+    name = "request",
+    readyField = "ready",
+  ): { readonly tr: number; readonly tdu: number; readonly tdl: number } {
+    const where = `${WHERE}/${fn}`;
+    if (typeof window !== "object" || window === null) {
+      throw new InvalidInputError(where, name, `is ${window}, expected an object`);
+    }
+    const { ready, duration } = window;
+    const deadline = window.deadline ?? Number.POSITIVE_INFINITY;
+    if (typeof ready !== "number" || !Number.isFinite(ready)) {
       throw new InvalidInputError(
-        `${WHERE}/${fn}`,
-        "tdu",
-        `is ${tdu}, expected a finite number > 0`,
+        where,
+        `${name}.${readyField}`,
+        `is ${ready}, expected a finite number`,
       );
     }
-    if (Number.isNaN(tdl)) {
-      throw new InvalidInputError(`${WHERE}/${fn}`, "tdl", "is NaN, expected a number or Infinity");
+    if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) {
+      throw new InvalidInputError(
+        where,
+        `${name}.duration`,
+        `is ${duration}, expected a finite number > 0`,
+      );
     }
+    if (typeof deadline !== "number" || Number.isNaN(deadline)) {
+      throw new InvalidInputError(
+        where,
+        `${name}.deadline`,
+        `is ${deadline}, expected a number or Infinity`,
+      );
+    }
+    return { tr: ready, tdu: duration, tdl: deadline };
   }
 
-  private checkCount(fn: string, n: number): void {
+  private checkCount(fn: string, field: string, n: number): number {
     if (!Number.isInteger(n) || n < 1) {
-      throw new InvalidInputError(`${WHERE}/${fn}`, "n", `is ${n}, expected a positive integer`);
+      throw new InvalidInputError(`${WHERE}/${fn}`, field, `is ${n}, expected a positive integer`);
     }
+    return n;
+  }
+}
+
+/** Throws unless `policy` is an {@link AllocationPolicy} (an object with `compare`). Internal. */
+export function checkPolicy(where: string, field: string, policy: AllocationPolicy): void {
+  if (typeof policy !== "object" || policy === null || typeof policy.compare !== "function") {
+    throw new InvalidInputError(where, field, "has no compare(a, b) function");
   }
 }
 

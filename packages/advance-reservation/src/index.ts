@@ -1,10 +1,25 @@
 export {
+  type Accepted,
+  type AdmissionDecision,
+  type AdmissionOptions,
+  type AdmissionResult,
+  type AdmissionState,
+  admissionPass,
+  type HeldReservation,
+  type Rejected,
+  type ReservationRequest,
+} from "./admission.js";
+export {
+  type AllocationRequest,
   type AvailRecord,
   AvailRectList,
   type AvailRectListOptions,
   type FindAllocationOptions,
   type Fit,
-  type Reservation,
+  type FitQuery,
+  type FoundAllocation,
+  type RectangleQuery,
+  type RequestWindow,
 } from "./avail-rect-list.js";
 export {
   type AllocationPolicy,

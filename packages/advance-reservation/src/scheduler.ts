@@ -1,13 +1,13 @@
-import {
-  type Allocation,
-  type AllocationPart,
-  InvalidInputError,
-  type Job,
-  type Platform,
-  type Scheduler,
-  type SchedulingContext,
+import type {
+  Allocation,
+  AllocationPart,
+  Job,
+  Platform,
+  Scheduler,
+  SchedulingContext,
 } from "@sched/core";
-import { AvailRectList } from "./avail-rect-list.js";
+import { admitOne } from "./admission.js";
+import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
@@ -43,8 +43,9 @@ interface Booking {
 
 /**
  * An admission-control scheduler for advance reservations with deadlines (the paper's meta-
- * scheduler): when a job arrives it either reserves PEs for it with
- * {@link AvailRectList.findAllocation} and the policy, or rejects it with a reason. Accepted
+ * scheduler), the engine's adapter over {@link admissionPass}: when a job arrives it decides it
+ * by the same rule (`findAllocation` under the policy, on the reservations it holds), reserving
+ * PEs for it or rejecting it with a reason. Accepted
  * jobs start at their reserved time on their reserved PEs (it sets a timer with `wakeAt`) and
  * their PEs are released when they complete; a job that ends early gives back the rest of its
  * reservation.
@@ -73,9 +74,7 @@ interface Booking {
  */
 export function advanceReservation(options: AdvanceReservationOptions = {}): Scheduler {
   const policy = options.policy ?? firstFit;
-  if (typeof policy !== "object" || policy === null || typeof policy.compare !== "function") {
-    throw new InvalidInputError(WHERE, "options.policy", "has no compare(a, b) function");
-  }
+  checkPolicy(WHERE, "options.policy", policy);
   const name = options.name ?? `AR-${policy.name}`;
   const clipToDeadline = options.clipToDeadline ?? true;
 
@@ -137,37 +136,28 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
   }
 
   function admit(ctx: SchedulingContext, structure: AvailRectList, job: Job): void {
-    const now = ctx.view.now;
     if (job.licenses !== undefined && Object.keys(job.licenses).length > 0) {
       ctx.reject(job.id, "needs licenses, which advance reservation does not handle");
       return;
     }
-    if (job.cores > structure.pes) {
-      ctx.reject(job.id, `needs ${job.cores} PEs, the platform has ${structure.pes}`);
+    const request = {
+      id: job.id,
+      tr: job.ready ?? job.submit,
+      tdu: ctx.view.duration(job, [{ machine: slowest, cores: 1 }], job.estimate),
+      tdl: job.deadline ?? Number.POSITIVE_INFINITY,
+      n: job.cores,
+    };
+    const decision = admitOne(structure, ctx.view.now, request, policy, clipToDeadline);
+    if (!decision.accepted) {
+      ctx.reject(job.id, decision.reason);
       return;
     }
-    const tr = Math.max(job.ready ?? job.submit, now);
-    const tdu = ctx.view.duration(job, [{ machine: slowest, cores: 1 }], job.estimate);
-    const tdl = job.deadline ?? Number.POSITIVE_INFINITY;
-    if (tr + tdu > tdl) {
-      ctx.reject(job.id, `deadline ${tdl} is before ready time ${tr} + duration ${tdu}`);
-      return;
-    }
-    const found = structure.findAllocation(tr, tdu, tdl, job.cores, policy, { clipToDeadline });
-    if (found === null) {
-      ctx.reject(
-        job.id,
-        `no ${job.cores} PEs free for ${tdu} s at any candidate start in [${tr}, ${tdl - tdu}]`,
-      );
-      return;
-    }
-    structure.addAllocation(found.start, found.end, found.pes);
     const booking: Booking = {
       job,
-      start: found.start,
-      end: found.end,
-      pes: found.pes,
-      allocation: toAllocation(found.pes),
+      start: decision.start,
+      end: decision.end,
+      pes: decision.pes,
+      allocation: toAllocation(decision.pes),
     };
     // Insert by (start, id) so starts happen in a documented order.
     let lo = 0;

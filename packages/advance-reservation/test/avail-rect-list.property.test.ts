@@ -122,7 +122,7 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
       fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
         const { list, grid } = replay(pes, ops);
         const tdl = q.tr + q.tdu + q.slack;
-        expect(list.candidateStartTimes(q.tr, q.tdu, tdl)).toEqual(
+        expect(list.candidateStartTimes({ ready: q.tr, duration: q.tdu, deadline: tdl })).toEqual(
           grid.candidates(q.tr, q.tdu, tdl),
         );
         for (let i = 0; i < paperPolicies.length; i++) {
@@ -130,7 +130,10 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
           const oracle = ORACLE_POLICIES[i]!;
           expect(policy.name).toBe(oracle.name);
           for (const clipToDeadline of [true, false]) {
-            const got = list.findAllocation(q.tr, q.tdu, tdl, q.n, policy, { clipToDeadline });
+            const got = list.findAllocation(
+              { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+              { policy, clipToDeadline },
+            );
             expect(got).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, oracle, 0, clipToDeadline));
           }
         }
@@ -146,7 +149,10 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
         const tdl = q.tr + q.tdu + q.slack;
         const feasible = q.n <= pes && grid.anyFeasible(q.tr, q.tdu, tdl, q.n);
         for (const policy of paperPolicies) {
-          const got = list.findAllocation(q.tr, q.tdu, tdl, q.n, policy);
+          const got = list.findAllocation(
+            { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+            { policy },
+          );
           expect(got !== null).toBe(feasible);
           if (got === null) continue;
           expect(got.start).toBeGreaterThanOrEqual(q.tr);
@@ -166,7 +172,7 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
     fc.assert(
       fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
         const { list, grid } = replay(pes, ops);
-        const got = list.earliestFit(q.n, q.tdu, q.tr);
+        const got = list.earliestFit({ peCount: q.n, duration: q.tdu, ready: q.tr });
         if (q.n > pes) {
           expect(got).toBeNull();
           return;
@@ -187,9 +193,12 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
         expect(list.records()).toEqual(grid.records(t));
         const tdl = q.tr + q.tdu + q.slack;
         for (let i = 0; i < paperPolicies.length; i++) {
-          expect(list.findAllocation(q.tr, q.tdu, tdl, q.n, paperPolicies[i]!)).toEqual(
-            grid.find(q.tr, q.tdu, tdl, q.n, ORACLE_POLICIES[i]!, t),
-          );
+          expect(
+            list.findAllocation(
+              { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+              { policy: paperPolicies[i]! },
+            ),
+          ).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, ORACLE_POLICIES[i]!, t));
         }
       }),
       { numRuns: 150 },

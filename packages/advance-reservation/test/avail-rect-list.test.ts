@@ -37,22 +37,44 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
   });
 
   it("tries exactly t2, t3, t6 and t7 for the request {t2, t4-t2, t9, n}", () => {
-    expect(figure1().candidateStartTimes(2, 2, 9)).toEqual([2, 3, 6, 7]);
+    expect(figure1().candidateStartTimes({ ready: 2, duration: 2, deadline: 9 })).toEqual([
+      2, 3, 6, 7,
+    ]);
   });
 
   it("builds the rectangles of the text: t2 -> (t1, t8, N-n1), t3 and t6 -> (t3, t8, N)", () => {
     const list = figure1();
-    expect(list.maximumRectangle(2, 2)).toEqual({ start: 2, begin: 1, end: 8, freePEs: 8 });
-    expect(list.maximumRectangle(3, 2)).toEqual({ start: 3, begin: 3, end: 8, freePEs: 10 });
-    expect(list.maximumRectangle(6, 2)).toEqual({ start: 6, begin: 3, end: 8, freePEs: 10 });
+    expect(list.maximumRectangle({ start: 2, duration: 2 })).toEqual({
+      start: 2,
+      begin: 1,
+      end: 8,
+      freePEs: 8,
+    });
+    expect(list.maximumRectangle({ start: 3, duration: 2 })).toEqual({
+      start: 3,
+      begin: 3,
+      end: 8,
+      freePEs: 10,
+    });
+    expect(list.maximumRectangle({ start: 6, duration: 2 })).toEqual({
+      start: 6,
+      begin: 3,
+      end: 8,
+      freePEs: 10,
+    });
     // t7: n3 is busy at t8, so 7 PEs; they stay free from t3 on and forever after t10.
-    expect(list.maximumRectangle(7, 2)).toEqual({ start: 7, begin: 3, end: Infinity, freePEs: 7 });
+    expect(list.maximumRectangle({ start: 7, duration: 2 })).toEqual({
+      start: 7,
+      begin: 3,
+      end: Infinity,
+      freePEs: 7,
+    });
   });
 
   it("chooses t3 under PE_W and Du_B (t3 and t6 tie, earliest wins)", () => {
     const list = figure1();
     for (const policy of [peWorstFit, durationBestFit]) {
-      const r = list.findAllocation(2, 2, 9, 2, policy);
+      const r = list.findAllocation({ ready: 2, duration: 2, deadline: 9, peCount: 2 }, { policy });
       expect(r).toEqual({
         start: 3,
         end: 5,
@@ -64,13 +86,17 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
 
   it("chooses by each policy's criterion among the four rectangles, t7's clipped at the deadline t9", () => {
     const list = figure1();
-    expect(list.findAllocation(2, 2, 9, 7, peBestFit)?.rectangle).toEqual({
+    expect(
+      list.findAllocation({ ready: 2, duration: 2, deadline: 9, peCount: 7 }, { policy: peBestFit })
+        ?.rectangle,
+    ).toEqual({
       start: 7,
       begin: 3,
       end: 9,
       freePEs: 7,
     });
-    const start = (p: typeof firstFit) => list.findAllocation(2, 2, 9, 2, p)?.start;
+    const start = (p: typeof firstFit) =>
+      list.findAllocation({ ready: 2, duration: 2, deadline: 9, peCount: 2 }, { policy: p })?.start;
     // Durations t2: 7, t3: 5, t6: 5, t7: 6; areas 56, 50, 50, 42.
     expect(start(firstFit)).toBe(2);
     expect(start(peBestFit)).toBe(7); // 7 free PEs
@@ -82,7 +108,10 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
   it("stretches t7's rectangle to Infinity when not clipped at the deadline", () => {
     const list = figure1();
     const start = (p: typeof firstFit) =>
-      list.findAllocation(2, 2, 9, 2, p, { clipToDeadline: false })?.start;
+      list.findAllocation(
+        { ready: 2, duration: 2, deadline: 9, peCount: 2 },
+        { policy: p, clipToDeadline: false },
+      )?.start;
     expect(start(durationWorstFit)).toBe(7); // unbounded rectangle
     expect(start(peDurationWorstFit)).toBe(7); // 7 * Infinity
     expect(start(peDurationBestFit)).toBe(3); // 10*5 = 50 < 8*7 = 56
@@ -97,9 +126,19 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
       compare: (a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0),
     };
     // t2, t3 and t6 all end at t8 (tie: earliest), t7 never ends.
-    expect(list.findAllocation(2, 2, 9, 2, earliestEnd)?.start).toBe(2);
+    expect(
+      list.findAllocation(
+        { ready: 2, duration: 2, deadline: 9, peCount: 2 },
+        { policy: earliestEnd },
+      )?.start,
+    ).toBe(2);
     const latestStart = scorePolicy("LatestStart", (r) => r.start, "max");
-    expect(list.findAllocation(2, 2, 9, 2, latestStart)?.start).toBe(7);
+    expect(
+      list.findAllocation(
+        { ready: 2, duration: 2, deadline: 9, peCount: 2 },
+        { policy: latestStart },
+      )?.start,
+    ).toBe(7);
     const widest = scorePolicy("Widest", (r) => r.freePEs, "max");
     expect(
       widest.compare(
@@ -141,7 +180,7 @@ describe("AvailRectList basics", () => {
   it("gives the result its TSDoc example shows", () => {
     const list = new AvailRectList(8);
     list.addAllocation(0, 10, [0, 1, 2, 3]);
-    expect(list.findAllocation(0, 5, 20, 6, firstFit)).toEqual({
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 20, peCount: 6 })).toEqual({
       start: 10,
       end: 15,
       pes: [0, 1, 2, 3, 4, 5],
@@ -151,7 +190,12 @@ describe("AvailRectList basics", () => {
 
   it("starts an empty structure's request at its ready time on the lowest PEs", () => {
     const list = new AvailRectList(4);
-    expect(list.findAllocation(5, 3, 100, 2, peBestFit)).toEqual({
+    expect(
+      list.findAllocation(
+        { ready: 5, duration: 3, deadline: 100, peCount: 2 },
+        { policy: peBestFit },
+      ),
+    ).toEqual({
       start: 5,
       end: 8,
       pes: [0, 1],
@@ -162,25 +206,33 @@ describe("AvailRectList basics", () => {
   it("returns null when the window is too short or too few PEs exist", () => {
     const list = new AvailRectList(4);
     list.addAllocation(0, 10, [0, 1, 2]);
-    expect(list.findAllocation(0, 5, 12, 2, firstFit)).toBeNull();
-    expect(list.findAllocation(0, 5, 4, 1, firstFit)).toBeNull();
-    expect(list.findAllocation(0, 5, 100, 5, firstFit)).toBeNull();
-    expect(list.findAllocation(0, 5, 15, 2, firstFit)?.start).toBe(10);
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 12, peCount: 2 })).toBeNull();
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 4, peCount: 1 })).toBeNull();
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 100, peCount: 5 })).toBeNull();
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 15, peCount: 2 })?.start).toBe(
+      10,
+    );
   });
 
   it("handles an immediate deadline (tdl = tr + tdu): one candidate", () => {
     const list = new AvailRectList(4);
     list.addAllocation(2, 6, [0, 1]);
-    expect(list.candidateStartTimes(4, 3, 7)).toEqual([4]);
-    expect(list.findAllocation(4, 3, 7, 2, firstFit)?.pes).toEqual([2, 3]);
-    expect(list.findAllocation(4, 3, 7, 3, firstFit)).toBeNull();
+    expect(list.candidateStartTimes({ ready: 4, duration: 3, deadline: 7 })).toEqual([4]);
+    expect(list.findAllocation({ ready: 4, duration: 3, deadline: 7, peCount: 2 })?.pes).toEqual([
+      2, 3,
+    ]);
+    expect(list.findAllocation({ ready: 4, duration: 3, deadline: 7, peCount: 3 })).toBeNull();
   });
 
   it("never lets a reservation end after the deadline through rounding", () => {
     const list = new AvailRectList(1);
-    const r = list.findAllocation(0, 0.1, 0.3, 1, durationWorstFit);
+    const r = list.findAllocation(
+      { ready: 0, duration: 0.1, deadline: 0.3, peCount: 1 },
+      { policy: durationWorstFit },
+    );
     expect(r).not.toBeNull();
-    for (const s of list.candidateStartTimes(0, 0.1, 0.3)) expect(s + 0.1).toBeLessThanOrEqual(0.3);
+    for (const s of list.candidateStartTimes({ ready: 0, duration: 0.1, deadline: 0.3 }))
+      expect(s + 0.1).toBeLessThanOrEqual(0.3);
   });
 
   it("refuses to double-book a PE and leaves the structure unchanged", () => {
@@ -234,12 +286,27 @@ describe("AvailRectList basics", () => {
     const list = new AvailRectList(4);
     list.addAllocation(0, 10, [0, 1, 2]);
     list.addAllocation(12, 20, [0, 1]);
-    expect(list.earliestFit(1, 100, 0)).toEqual({ start: 0, pes: [3] });
-    expect(list.earliestFit(2, 2, 0)).toEqual({ start: 10, pes: [0, 1] });
-    expect(list.earliestFit(3, 2, 0)).toEqual({ start: 10, pes: [0, 1, 2] });
-    expect(list.earliestFit(3, 3, 0)).toEqual({ start: 20, pes: [0, 1, 2] });
-    expect(list.earliestFit(2, 5, 0)).toEqual({ start: 10, pes: [2, 3] });
-    expect(list.earliestFit(5, 1, 0)).toBeNull();
+    expect(list.earliestFit({ peCount: 1, duration: 100, ready: 0 })).toEqual({
+      start: 0,
+      pes: [3],
+    });
+    expect(list.earliestFit({ peCount: 2, duration: 2, ready: 0 })).toEqual({
+      start: 10,
+      pes: [0, 1],
+    });
+    expect(list.earliestFit({ peCount: 3, duration: 2, ready: 0 })).toEqual({
+      start: 10,
+      pes: [0, 1, 2],
+    });
+    expect(list.earliestFit({ peCount: 3, duration: 3, ready: 0 })).toEqual({
+      start: 20,
+      pes: [0, 1, 2],
+    });
+    expect(list.earliestFit({ peCount: 2, duration: 5, ready: 0 })).toEqual({
+      start: 10,
+      pes: [2, 3],
+    });
+    expect(list.earliestFit({ peCount: 5, duration: 1, ready: 0 })).toBeNull();
     expect(list.freeDuring(5, 15)).toEqual([3]);
     expect(list.busyAt(12)).toEqual([0, 1]);
   });
@@ -248,10 +315,12 @@ describe("AvailRectList basics", () => {
     const list = new AvailRectList(70);
     const low = Array.from({ length: 40 }, (_, i) => i);
     list.addAllocation(0, 10, low);
-    const r = list.findAllocation(0, 5, 100, 30, firstFit);
+    const r = list.findAllocation({ ready: 0, duration: 5, deadline: 100, peCount: 30 });
     expect(r?.start).toBe(0);
     expect(r?.pes).toEqual(Array.from({ length: 30 }, (_, i) => 40 + i));
-    expect(list.findAllocation(0, 5, 100, 31, firstFit)?.start).toBe(10);
+    expect(list.findAllocation({ ready: 0, duration: 5, deadline: 100, peCount: 31 })?.start).toBe(
+      10,
+    );
   });
 
   it("validates its arguments with messages naming the function", () => {
@@ -263,8 +332,20 @@ describe("AvailRectList basics", () => {
     expect(() => list.addAllocation(0, 5, [1, 1])).toThrow(/pes\[1\] repeats PE 1/);
     expect(() => list.addAllocation(5, 5, [1])).toThrow(/te is 5, expected > ts/);
     expect(() => list.addAllocation(Number.NaN, 5, [1])).toThrow(/ts is NaN/);
-    expect(() => list.findAllocation(0, 0, 5, 1, firstFit)).toThrow(/tdu is 0/);
-    expect(() => list.findAllocation(0, 1, 5, 1.5, firstFit)).toThrow(/n is 1.5/);
-    expect(() => list.earliestFit(0, 1, 0)).toThrow(/earliestFit: n is 0/);
+    expect(() => list.findAllocation({ ready: 0, duration: 0, deadline: 5, peCount: 1 })).toThrow(
+      /findAllocation: request.duration is 0/,
+    );
+    expect(() => list.findAllocation({ ready: 0, duration: 1, deadline: 5, peCount: 1.5 })).toThrow(
+      /request.peCount is 1.5/,
+    );
+    expect(() => list.earliestFit({ peCount: 0, duration: 1, ready: 0 })).toThrow(
+      /earliestFit: query.peCount is 0/,
+    );
+    expect(() =>
+      list.findAllocation({ ready: 0, duration: 1, peCount: 1 }, { policy: {} as never }),
+    ).toThrow(/findAllocation: options.policy has no compare/);
+    expect(() => list.maximumRectangle({ start: Number.NaN, duration: 1 })).toThrow(
+      /maximumRectangle: query.start is NaN/,
+    );
   });
 });

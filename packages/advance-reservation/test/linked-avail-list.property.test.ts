@@ -24,12 +24,18 @@ describe("AvailRectList against the plain linked list of the paper (the benchmar
           const policy = paperPolicies[q.policy]!;
           for (const clip of [true, false]) {
             for (const p of paperPolicies) {
-              const a = fast.findAllocation(q.tr, q.tdu, tdl, q.n, p, { clipToDeadline: clip });
+              const a = fast.findAllocation(
+                { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+                { policy: p, clipToDeadline: clip },
+              );
               const b = slow.findAllocation(q.tr, q.tdu, tdl, q.n, p, clip);
               expect(b).toEqual(a === null ? null : { start: a.start, pes: a.pes });
             }
           }
-          const r = fast.findAllocation(q.tr, q.tdu, tdl, q.n, policy);
+          const r = fast.findAllocation(
+            { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+            { policy },
+          );
           if (r !== null) {
             fast.addAllocation(r.start, r.end, r.pes);
             slow.addAllocation(r.start, r.end, r.pes);

@@ -1,11 +1,4 @@
-import {
-  checkSchedule,
-  createJob,
-  identicalPool,
-  type Job,
-  type ScheduleTrace,
-  simulate,
-} from "@sched/core";
+import { checkSchedule, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
 import { schedulerSpecs } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,6 +9,7 @@ import {
   paperPolicies,
   peWorstFit,
 } from "../src/index.js";
+import { caseArb } from "./ar-cases.js";
 
 // The conformance suite on every platform shape and workload feature (licenses, speeds,
 // underestimates, ready times, deadlines), with deadlines hard: admitted jobs meet them.
@@ -28,49 +22,6 @@ schedulerSpecs("advanceReservation(Du_W)", () => advanceReservation({ policy: du
   deadlinesAreHard: true,
   numRuns: 25,
 });
-
-interface Case {
-  machines: number;
-  cores: number;
-  jobs: Job[];
-}
-
-/** Small AR workloads: integer times, ready times, general/immediate/no deadlines, estimates that may be off both ways. */
-const caseArb = (exactEstimates: boolean): fc.Arbitrary<Case> =>
-  fc
-    .record({
-      machines: fc.integer({ min: 1, max: 6 }),
-      cores: fc.constantFrom(1, 1, 2),
-      specs: fc.array(
-        fc.record({
-          gap: fc.integer({ min: 0, max: 4 }),
-          runtime: fc.integer({ min: 1, max: 8 }),
-          error: exactEstimates ? fc.constant(0) : fc.integer({ min: -2, max: 3 }),
-          cores: fc.integer({ min: 1, max: 7 }),
-          delay: fc.integer({ min: 0, max: 5 }),
-          slack: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
-        }),
-        { maxLength: 14 },
-      ),
-    })
-    .map(({ machines, cores, specs }) => {
-      let submit = 0;
-      const jobs = specs.map((s, id) => {
-        submit += s.gap;
-        const estimate = Math.max(1, s.runtime + s.error);
-        const ready = submit + s.delay;
-        return createJob({
-          id,
-          submit,
-          runtime: s.runtime,
-          estimate,
-          cores: s.cores,
-          ready,
-          ...(s.slack === undefined ? {} : { deadline: ready + estimate + s.slack }),
-        });
-      });
-      return { machines, cores, jobs };
-    });
 
 function capacityRespected(trace: ScheduleTrace, coresPerMachine: number): boolean {
   const events: { t: number; m: number; d: number }[] = [];
@@ -131,7 +82,15 @@ describe("advanceReservation properties", () => {
           const found =
             job.cores > c.machines
               ? null
-              : list.findAllocation(tr, job.estimate, job.deadline ?? Infinity, job.cores, policy);
+              : list.findAllocation(
+                  {
+                    ready: tr,
+                    duration: job.estimate,
+                    deadline: job.deadline ?? Infinity,
+                    peCount: job.cores,
+                  },
+                  { policy },
+                );
           const r = trace.records[i]!;
           if (found === null) {
             expect(r.outcome).toBe("rejected");

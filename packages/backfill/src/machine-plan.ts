@@ -20,7 +20,7 @@ interface LicenseInfo {
  * {@link AvailabilityProfile} of free cores per machine, one per floating license (the shared
  * pool) and one per node-locked license and machine that holds it. Because every job runs on
  * one machine, a reservation is a machine and a time, and the plan is exact where the pooled
- * {@link Plan} is only a necessary condition (a reservation that the pooled plan admits may need
+ * {@link PooledPlan} is only a necessary condition (a reservation that the pooled plan admits may need
  * cores spread over machines).
  *
  * Running jobs release the cores of each part of their allocation on its machine, their

@@ -31,6 +31,8 @@ export class PlainContext implements SchedulingContext {
   readonly arrived: readonly Job[];
   readonly completed: readonly Job[] = [];
   readonly woken = false;
+  /** A pass has no batch of events: no ready time "came" (strategies plan with `readyTime`). */
+  readonly ready: readonly Job[] = [];
   /** Ids started, in order, and their allocations. */
   readonly started: number[] = [];
   readonly allocations: Allocation[] = [];

@@ -23,7 +23,7 @@ export interface PlannedInterval {
  * the previous build (the releases are kept sorted between builds, see {@link ReleaseSet}, for
  * D distinct release times); with V reservations, O((R + V) log(R + V)).
  */
-export class Plan {
+export class PooledPlan {
   readonly cores = new AvailabilityProfile(0, 0);
   private readonly licenses = new Map<string, AvailabilityProfile>();
   private hasLicenses = false;
@@ -95,7 +95,7 @@ export class Plan {
     return this;
   }
 
-  /** The license part of {@link Plan.rebuild}. */
+  /** The license part of {@link PooledPlan.rebuild}. */
   private rebuildLicenses(
     view: SchedulerView,
     platform: Platform,

@@ -15,6 +15,8 @@ function requireFiniteStart(origin: number, free: number): void {
 /** Segments per block of the block maxima (a power of two). */
 const BLOCK_BITS = 4;
 const BLOCK = 1 << BLOCK_BITS;
+/** Largest whole amount for which a search keeps the bound of its low run (`lowUntil`). */
+const LOW_HINTS = 4096;
 
 /**
  * A step function of a free amount (cores, or copies of a license) over time, from `origin` to
@@ -27,7 +29,8 @@ const BLOCK = 1 << BLOCK_BITS;
  * number of distinct interval ends added.
  *
  * Complexity: `indexAt` O(log S); `minOver`, `fits` O(log S + segments in the window);
- * `earliestStart` O(log S + S) amortised; `add` O(S) (array shift) for S segments.
+ * `earliestStart` O(log S + S) amortised; `add` O(log S + segments in the interval) plus at
+ * most one shift of the segments after it (two typed-array moves), for S segments.
  *
  * Amounts may go negative (a running job that overran its estimate is still holding cores that
  * the plan released); a negative amount simply never fits.
@@ -52,6 +55,11 @@ export class AvailabilityProfile {
   // True when some amount may be below zero: set by any change that makes one negative, cleared
   // only when the profile is rebuilt. While false, `nonNegative` needs no scan.
   private negative = false;
+  // Per whole amount c (index c, up to LOW_HINTS): a time before which every point of the
+  // profile has less than c free, so that a search for c may start there; -Infinity when
+  // unknown. Non-decreasing in c. Raised by the searches (the low run they step over first),
+  // lowered by every change that adds free (to its start), reset by a load.
+  private lowUntil = new Float64Array(0);
 
   /**
    * A profile with `free` available from `origin` on.
@@ -173,6 +181,7 @@ export class AvailabilityProfile {
     }
     this.n = m;
     this.negative = negative;
+    this.lowUntil.fill(Number.NEGATIVE_INFINITY);
     this.compact();
   }
 
@@ -300,15 +309,24 @@ export class AvailabilityProfile {
     const n = this.n;
     let start = Math.max(from, times[0]);
     if (start >= limit) return Number.POSITIVE_INFINITY;
+    // From the bound of the low run (see `lowUntil`) when it is later; what the first skip
+    // steps over from there (or from the origin) raises it.
+    const low = this.lowBound(amount);
+    if (low >= limit) return Number.POSITIVE_INFINITY;
+    let known = low >= start || start === times[0];
+    if (low > start) start = low;
     let i = this.indexAt(start);
     for (;;) {
       if (amounts[i] < amount) {
         // Skip the segments with too little free: the next candidate is the first with enough.
         i = this.skipLow(i, amount, limit);
+        if (known) this.raiseLow(amount, i === n ? Number.POSITIVE_INFINITY : times[i]);
         if (i === n) return Number.POSITIVE_INFINITY;
         start = times[i];
         if (start >= limit) return Number.POSITIVE_INFINITY;
       }
+      // Only the first skip starts where everything before is known to be low.
+      known = false;
       // Segment i has enough: scan the rest of the window [start, start + duration).
       const end = start + duration;
       let j = i + 1;
@@ -336,8 +354,14 @@ export class AvailabilityProfile {
     const times = this.times;
     const amounts = this.amounts;
     const n = this.n;
-    const start = Math.max(from, times[0]);
+    let start = Math.max(from, times[0]);
     if (start >= limit) return Number.POSITIVE_INFINITY;
+    // From the bound of the low run (see `lowUntil`) when it is later; what the step over low
+    // segments passes from there (or from the origin) raises it.
+    const low = this.lowBound(amount);
+    if (low >= limit) return Number.POSITIVE_INFINITY;
+    const known = low >= start || start === times[0];
+    if (low > start) start = low;
     let k = this.indexAt(start);
     // Segments at or after ownStart hold `own` of this interval: they need `amount - own`.
     const inOwn = amount - own;
@@ -349,6 +373,7 @@ export class AvailabilityProfile {
       // Step over the segments with too little free (one compare each).
       k++;
       while (k < n && amounts[k] < amount) k++;
+      if (known) this.raiseLow(amount, k === n ? Number.POSITIVE_INFINITY : times[k]);
       if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
       run = times[k];
     }
@@ -383,24 +408,98 @@ export class AvailabilityProfile {
       throw new InvalidInputError(WHERE, "interval", `is [${start}, ${end}), expected start < end`);
     }
     if (delta === 0) return;
-    const s = Math.max(start, this.times[0]);
+    const times = this.times;
+    const s = Math.max(start, times[0]);
     if (end <= s) return;
-    const i = this.split(s);
-    const k = end === Number.POSITIVE_INFINITY ? this.n : this.split(end);
-    this.touch(i);
-    const amounts = this.amounts;
-    if (delta > 0) {
-      for (let j = i; j < k; j++) amounts[j] += delta;
+    const n = this.n;
+    const i = this.indexAt(s);
+    // k: the first segment at or after `end` (the segments i..k-1 meet [s, end)).
+    let k: number;
+    if (end === Number.POSITIVE_INFINITY) {
+      k = n;
     } else {
-      let low = amounts[i];
-      for (let j = i; j < k; j++) {
-        const a = amounts[j] + delta;
-        amounts[j] = a;
-        if (a < low) low = a;
+      let lo = i + 1;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (times[mid] < end) lo = mid + 1;
+        else hi = mid;
       }
-      if (low < 0) this.negative = true;
+      k = lo;
     }
-    this.mergeAround(i, k);
+    const amounts = this.amounts;
+    const first = amounts[i];
+    const last = amounts[k - 1];
+    // Segments i..k-1 gain delta in place; two of them becoming equal (possible only through
+    // rounding, never with integer amounts) is left to the general path.
+    let low = first + delta;
+    let high = low;
+    let prev = low;
+    amounts[i] = low;
+    let interiorEqual = false;
+    for (let j = i + 1; j < k; j++) {
+      const a = amounts[j] + delta;
+      amounts[j] = a;
+      if (a === prev) interiorEqual = true;
+      if (a < low) low = a;
+      if (a > high) high = a;
+      prev = a;
+    }
+    if (low < 0) this.negative = true;
+    if (delta > 0) this.lowerLow(high, s);
+    const splitLeft = times[i] < s;
+    const splitRight = k < n ? times[k] !== end : end !== Number.POSITIVE_INFINITY;
+    // A delta absorbed by rounding leaves a split part equal to the part that gained.
+    if ((splitLeft && amounts[i] === first) || (splitRight && amounts[k - 1] === last)) {
+      interiorEqual = true;
+    }
+    // One shift of the tail, by the segments the split ends add less the merges remove: a
+    // left end splits segment i (its first part keeps `first`) or merges with segment i - 1;
+    // a right end splits segment k - 1 (its rest keeps `last`) or merges with segment k.
+    // Interior segments were distinct and all gained delta, so they stay distinct, and a split
+    // part differs from the part that gained, unless rounding made two equal (never with
+    // integer amounts): then every neighbour in the range is merged at the end, as a
+    // split-add-merge would.
+    const mergeLeft = !interiorEqual && !splitLeft && i > 0 && amounts[i - 1] === amounts[i];
+    const mergeRight = !interiorEqual && !splitRight && k < n && amounts[k - 1] === amounts[k];
+    const left = splitLeft ? 1 : mergeLeft ? -1 : 0;
+    const right = splitRight ? 1 : mergeRight ? -1 : 0;
+    this.touch(i > 0 ? i - 1 : 0);
+    if (left !== 0 || right !== 0) {
+      const grown = n + left + right;
+      this.grow(grown);
+      const ts = this.times;
+      const as = this.amounts;
+      // The tail (old k, or k + 1 when it merges, on) and the middle (old i, or i + 1 when it
+      // merges, up to k - 1, shifted by `left`); the one moving right is copied first.
+      const tailFrom = mergeRight ? k + 1 : k;
+      const tailTo = k + left + (splitRight ? 1 : 0);
+      const midFrom = mergeLeft ? i + 1 : i;
+      const midTo = midFrom + left;
+      if (left === 1 && tailFrom !== tailTo && tailFrom < n) {
+        ts.copyWithin(tailTo, tailFrom, n);
+        as.copyWithin(tailTo, tailFrom, n);
+      }
+      if (midFrom !== midTo && midFrom < k) {
+        ts.copyWithin(midTo, midFrom, k);
+        as.copyWithin(midTo, midFrom, k);
+      }
+      if (left !== 1 && tailFrom !== tailTo && tailFrom < n) {
+        ts.copyWithin(tailTo, tailFrom, n);
+        as.copyWithin(tailTo, tailFrom, n);
+      }
+      if (splitLeft) {
+        // Segment i keeps its start and old amount; the part that gained starts at s.
+        as[i] = first;
+        ts[i + 1] = s;
+      }
+      if (splitRight) {
+        ts[k + left] = end;
+        as[k + left] = last;
+      }
+      this.n = grown;
+    }
+    if (interiorEqual) this.mergeAround(i + left, k + left);
   }
 
   /** Removes the part of the profile before `t` (t becomes the origin). O(S). */
@@ -432,6 +531,42 @@ export class AvailabilityProfile {
     const out: [number, number][] = [];
     for (let i = 0; i < this.n; i++) out.push([this.times[i], this.amounts[i]]);
     return out;
+  }
+
+  /**
+   * A time before which every point has less than `amount` free (`-Infinity` when unknown, or
+   * for an amount that is not a whole number from 1 to LOW_HINTS).
+   */
+  private lowBound(amount: number): number {
+    if (!(amount >= 1 && amount <= LOW_HINTS && Number.isInteger(amount))) {
+      return Number.NEGATIVE_INFINITY;
+    }
+    if (this.lowUntil.length <= amount) this.growHints(amount);
+    return this.lowUntil[amount];
+  }
+
+  /** Grows `lowUntil` to hold `amount` (new entries take the largest bound known). */
+  private growHints(amount: number): void {
+    const old = this.lowUntil;
+    const next = new Float64Array(Math.min(LOW_HINTS, Math.max(2 * old.length, amount)) + 1);
+    next.set(old);
+    next.fill(old.length > 0 ? old[old.length - 1] : Number.NEGATIVE_INFINITY, old.length);
+    this.lowUntil = next;
+  }
+
+  /** Nothing has `amount` free before `t`: raises the bounds of `amount` and above to `t`. */
+  private raiseLow(amount: number, t: number): void {
+    const lows = this.lowUntil;
+    if (!(amount < lows.length && Number.isInteger(amount))) return;
+    for (let c = amount; c < lows.length && lows[c] < t; c++) lows[c] = t;
+  }
+
+  /** Up to `high` became free from `t` on: lowers the bounds of `high` and below to `t`. */
+  private lowerLow(high: number, t: number): void {
+    const lows = this.lowUntil;
+    for (let c = Math.min(Math.floor(high), lows.length - 1); c >= 1 && lows[c] > t; c--) {
+      lows[c] = t;
+    }
   }
 
   /** Marks the block maxima from segment `i` on as stale. */
@@ -484,21 +619,6 @@ export class AvailabilityProfile {
       this.blockMax[c] = m;
     }
     this.valid = b + 1;
-  }
-
-  /** Ensures a breakpoint at `t` (>= origin) and returns its index. */
-  private split(t: number): number {
-    const i = this.indexAt(t);
-    if (this.times[i] === t) return i;
-    this.grow(this.n + 1);
-    const at = i + 1;
-    this.touch(at);
-    this.times.copyWithin(at + 1, at, this.n);
-    this.amounts.copyWithin(at + 1, at, this.n);
-    this.times[at] = t;
-    this.amounts[at] = this.amounts[i];
-    this.n++;
-    return at;
   }
 
   /** Merges equal neighbours among segments [i - 1, k]. */

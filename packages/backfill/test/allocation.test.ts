@@ -1,4 +1,5 @@
 import { createPlatform, type Job, type SchedulerView } from "@sched/core";
+import { makeView } from "@sched/core/testing";
 import { describe, expect, it } from "vitest";
 import { allocate, machineOrder, neverFits } from "../src/allocation.js";
 
@@ -16,18 +17,10 @@ const platform = createPlatform({
 
 /** A hand-made view: every machine's cores free, licenses as given per machine. */
 function view(free: number[], licenses: Record<string, number[]> = {}): SchedulerView {
-  return {
-    now: 0,
-    platform,
-    waiting: [],
-    running: [],
-    freeCores: (m) => free[m] ?? 0,
-    totalFreeCores: free.reduce((a, b) => a + b, 0),
+  return makeView(platform, {
+    freeCores: free,
     freeLicenses: (name, m) => licenses[name]?.[m] ?? 0,
-    duration: (_job, _alloc, s) => s,
-    isWaiting: () => false,
-    isRunning: () => false,
-  };
+  });
 }
 
 const job = (cores: number, licenses?: Record<string, number>): Job => ({

@@ -1,11 +1,11 @@
 import type { RunningJob, SchedulerView } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Plan } from "../src/plan.js";
+import { PooledPlan } from "../src/plan.js";
 import { AvailabilityProfile } from "../src/profile.js";
 import { ReleaseSet } from "../src/releases.js";
 
-// The incremental release list (ReleaseSet, behind Plan.rebuild) against a from-scratch sort,
+// The incremental release list (ReleaseSet, behind PooledPlan.rebuild) against a from-scratch sort,
 // over random sequences of running lists: jobs ending anywhere in the list, jobs starting at its
 // end or (as no engine does) in the middle, estimated ends that move, lists never seen before.
 
@@ -128,7 +128,7 @@ describe("ReleaseSet (properties)", () => {
   });
 });
 
-describe("Plan.rebuild without reservations (incremental) against a from-scratch profile", () => {
+describe("PooledPlan.rebuild without reservations (incremental) against a from-scratch profile", () => {
   it("gives the profile fromReleases builds, event after event", () => {
     fc.assert(
       fc.property(
@@ -136,7 +136,7 @@ describe("Plan.rebuild without reservations (incremental) against a from-scratch
           maxLength: 40,
         }),
         (steps) => {
-          const plan = new Plan();
+          const plan = new PooledPlan();
           const list: Fake[] = [];
           const next = { id: 0 };
           let now = 0;

@@ -53,25 +53,25 @@ export interface SchedulerView {
   /**
    * `waiting.length`, in O(1) without building the `waiting` array; it follows the same rule
    * during a call (jobs started or rejected in the call still count until it returns).
-   * Optional so a hand-made view in a test need not provide it; the engine's view always does.
+   * A hand-made view (a test, a live loop) gets it from `makeView` in `@sched/core/testing`.
    */
-  readonly waitingCount?: number;
+  readonly waitingCount: number;
   /**
    * `waiting[index]` (undefined outside `0 .. waitingCount - 1`), in O(1) without building the
-   * `waiting` array, with the same snapshot rule during a call. Optional like `waitingCount`.
+   * `waiting` array, with the same snapshot rule during a call.
    *
    * @example
    * ```ts
    * // FCFS that never materialises a long queue
-   * for (let i = 0; i < view.waitingCount!; i++) {
-   *   const w = view.waitingAt!(i)!;
+   * for (let i = 0; i < view.waitingCount; i++) {
+   *   const w = view.waitingAt(i)!;
    *   const a = firstFitAllocation(view, w.job.cores);
    *   if (a === null) break;
    *   ctx.start(w.job.id, a);
    * }
    * ```
    */
-  waitingAt?(index: number): WaitingJob | undefined;
+  waitingAt(index: number): WaitingJob | undefined;
   /** Running jobs, by start time then id. */
   readonly running: readonly RunningJob[];
   /** Free cores on machine `machine`. */
@@ -91,10 +91,10 @@ export interface SchedulerView {
   /** True when job `jobId` is running now. O(1). */
   isRunning(jobId: number): boolean;
   /**
-   * The lowest machine index >= `from` with a free core, or -1; O(log machines). Optional so a
-   * hand-made view in a test need not provide it; the engine's view always does.
+   * The lowest machine index >= `from` with a free core, or -1; O(log machines) in the engine's
+   * view.
    */
-  nextFreeMachine?(from: number): number;
+  nextFreeMachine(from: number): number;
 }
 
 /** What happened since the previous `schedule` call, and the verbs a policy acts with. */
@@ -108,10 +108,9 @@ export interface SchedulingContext {
   readonly woken: boolean;
   /**
    * Waiting jobs whose ready time (`job.ready` > `job.submit`) came in this batch: the engine
-   * calls `schedule` at each such time so a policy need not set a timer for it. Optional in the
-   * type so a hand-made context in a test need not provide it; the engine always does.
+   * calls `schedule` at each such time so a policy need not set a timer for it.
    */
-  readonly ready?: readonly Job[];
+  readonly ready: readonly Job[];
   /**
    * Start (or resume) waiting job `jobId` on `allocation` now. Throws ConstraintViolationError
    * naming the job and the resource when the allocation does not fit.

@@ -8,9 +8,8 @@ import {
   type Job,
   type Platform,
   ResourceLedger,
-  type SchedulerView,
 } from "../src/index.js";
-import { arbPlatform } from "../src/testing/index.js";
+import { arbPlatform, makeView } from "../src/testing/index.js";
 
 /** A naive model of the ledger: plain arrays and maps, checked the obvious way. */
 class NaiveLedger {
@@ -143,18 +142,10 @@ describe("ResourceLedger (properties)", () => {
           while (m < n && ledger.freeCores(m) === 0) m++;
           expect(ledger.nextFreeMachine(from)).toBe(m < n ? m : -1);
         }
-        const base = {
-          now: 0,
-          platform,
-          waiting: [],
-          running: [],
-          freeCores: (m: number) => ledger.freeCores(m),
-          totalFreeCores: ledger.totalFreeCores,
-          freeLicenses: () => 0,
-          duration: () => 1,
-          isWaiting: () => false,
-          isRunning: () => false,
-        } satisfies SchedulerView;
+        // makeView scans the free cores linearly; the ledger walks its segment tree.
+        const base = makeView(platform, {
+          freeCores: platform.machines.map((_, m) => ledger.freeCores(m)),
+        });
         const fast = firstFitAllocation(
           { ...base, nextFreeMachine: (f: number) => ledger.nextFreeMachine(f) },
           want,

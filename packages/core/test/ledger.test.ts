@@ -10,6 +10,7 @@ import {
   ResourceLedger,
   type SchedulerView,
 } from "../src/index.js";
+import { makeView } from "../src/testing/index.js";
 
 const platform = createPlatform({
   machines: [{ cores: 2 }, { cores: 4 }, { cores: 1 }],
@@ -104,21 +105,8 @@ describe("ResourceLedger", () => {
 });
 
 describe("firstFitAllocation", () => {
-  const view = (free: number[]): SchedulerView => {
-    const p = createPlatform({ machines: free.map(() => ({ cores: 8 })) });
-    return {
-      now: 0,
-      platform: p,
-      waiting: [],
-      running: [],
-      freeCores: (m) => free[m] ?? 0,
-      totalFreeCores: free.reduce((a, b) => a + b, 0),
-      freeLicenses: () => 0,
-      duration: () => 1,
-      isWaiting: () => false,
-      isRunning: () => false,
-    };
-  };
+  const view = (free: number[]): SchedulerView =>
+    makeView(createPlatform({ machines: free.map(() => ({ cores: 8 })) }), { freeCores: free });
 
   it("takes free cores lowest machine first, spanning machines; null when short", () => {
     expect(firstFitAllocation(view([1, 0, 4]), 3)).toEqual([
@@ -136,8 +124,7 @@ describe("firstFitAllocation", () => {
     const j = createJob({ id: 1, submit: 0, runtime: 1, cores: 2 });
     l.take(j, [{ machine: 1, cores: 2 }]);
     const v: SchedulerView = {
-      ...view([2, 0, 2]),
-      platform: l.platform,
+      ...makeView(l.platform, { freeCores: [2, 0, 2] }),
       nextFreeMachine: (f) => l.nextFreeMachine(f),
     };
     expect(firstFitAllocation(v, 3)).toEqual([

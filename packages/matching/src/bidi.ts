@@ -1,6 +1,6 @@
-import type { Engine } from "./engine.js";
+import type { SolverState } from "./solver-state.js";
 
-/** "No row / no column" (the value of `NONE` in engine.ts, kept local for the hot loops). */
+/** "No row / no column" (the value of `NONE` in solver-state.ts, kept local for the hot loops). */
 const NONE = -1;
 const INF = Number.POSITIVE_INFINITY;
 
@@ -17,7 +17,7 @@ export interface SearchOptions {
   /**
    * Adding a row while real columns are free: the search runs from both ends (the backward
    * side starting from every free column, one matrix column read each) when at most this many
-   * are free, else forward only (`Engine.augmentRow`, which then ends quickly anyway).
+   * are free, else forward only (`SolverState.augmentRow`, which then ends quickly anyway).
    * @defaultValue 4
    */
   readonly maxFreeTargets: number;
@@ -35,22 +35,26 @@ const REPAIR = 2;
  * Adds the free row `r` when no real column is free: the shortest path to a new dummy column,
  * searched from both ends (see {@link bidirectionalSearch}).
  */
-export function addRowToDummy(engine: Engine, r: number, options: SearchOptions): void {
+export function addRowToDummy(engine: SolverState, r: number, options: SearchOptions): void {
   bidirectionalSearch(engine, TO_DUMMY, r, NONE, options);
 }
 
 /**
  * Adds the free row `r` while some real columns are free: the shortest augmenting path to any
  * of them, searched from both ends. Returns `false`, with nothing modified but `u[r]`, when no
- * free real column is reachable (the caller then adds a dummy, `Engine.augmentRow`).
+ * free real column is reachable (the caller then adds a dummy, `SolverState.augmentRow`).
  */
-export function addRowToFreeColumn(engine: Engine, r: number, options: SearchOptions): boolean {
+export function addRowToFreeColumn(
+  engine: SolverState,
+  r: number,
+  options: SearchOptions,
+): boolean {
   return bidirectionalSearch(engine, TO_FREE, r, NONE, options);
 }
 
 /** Restores (D3) at the free real column `j0` (`v[j0] < 0`), searching from both ends. */
 export function repairColumnBidirectional(
-  engine: Engine,
+  engine: SolverState,
   j0: number,
   options: SearchOptions,
 ): void {
@@ -63,13 +67,13 @@ export function repairColumnBidirectional(
  *
  * ## The three searches
  * Every processed row is matched (to a real or a dummy column) and (D1)-(D2) hold (see
- * `engine.ts`). Nodes are the processed rows and the columns; a row `i` leads to any column `c`
+ * `solver-state.ts`). Nodes are the processed rows and the columns; a row `i` leads to any column `c`
  * other than its own at the reduced cost `rc(i, c) = C[i][c] - u[i] - v[c] >= 0`, a matched
  * column leads to its row at cost 0.
  * - **Add a row to a new dummy** (`r`, only when no real column is free: a job arrives on a
  *   full plan, or a row lost its column). Cardinality cannot grow, so one row must end on a new
  *   dummy column `T` of cost `D` = the largest potential of the other processed rows (as in
- *   `Engine.augmentRow`). `r` gets `u[r] = min(D, min_c (C[r][c] - v[c]))`, so every arc is
+ *   `SolverState.augmentRow`). `r` gets `u[r] = min(D, min_c (C[r][c] - v[c]))`, so every arc is
  *   non-negative, and the shortest path goes from `r` to `T`, entered from any row `i` (`r`
  *   included) at cost `D - u[i]`.
  * - **Add a row to a free column** (`r`, while real columns are free). Cardinality grows by
@@ -79,7 +83,7 @@ export function repairColumnBidirectional(
  *   few are free (`maxFreeTargets`): a row changed on a full square plan (its column is the
  *   only free one), or the last rows of `mfs`.
  * - **Repair a column** (`j0`: a free real column with `v[j0] < 0`, after its row left or for
- *   a new column). As in `Engine.repairColumn`: a super-source `S` leads to every matched
+ *   a new column). As in `SolverState.repairColumn`: a super-source `S` leads to every matched
  *   column `k` at cost `-v[k]` (freeing it) and to `j0` at `-v[j0]` (just raising it); the
  *   shortest path from `S` to `j0` is the cheapest repair.
  *
@@ -140,7 +144,7 @@ export function repairColumnBidirectional(
  *   modified but `u[r]`)
  */
 function bidirectionalSearch(
-  engine: Engine,
+  engine: SolverState,
   kind: number,
   r: number,
   j0: number,

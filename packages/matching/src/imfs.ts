@@ -8,8 +8,8 @@ import {
   type SearchOptions,
 } from "./bidi.js";
 import { scaleFor } from "./cost.js";
-import { Engine, NONE } from "./engine.js";
 import { finish } from "./result.js";
+import { NONE, SolverState } from "./solver-state.js";
 import type { ExactMatching, MatchingInput, MatchingState } from "./types.js";
 import { badEntry, isValidWeight, validateInput, validateShape } from "./validate.js";
 
@@ -187,7 +187,7 @@ export function incrementalSolve(
   // whether the previous certificate still holds. The weight scale is assumed unchanged; in the
   // rare case it changes (weights crossing 2^900) the pass is repeated with the right one.
   // Potentials are written straight into the engine (every array allocated costs time here).
-  const engine = new Engine(n, m, W, { scale: state.scale, rowStride, colStride });
+  const engine = new SolverState(n, m, W, { scale: state.scale, rowStride, colStride });
   const { u, v, rowToCol, colToRow } = engine;
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
@@ -475,7 +475,7 @@ function columnMin(
  * set (its dummy is dropped). Other rows' paths never pass through a row on a dummy (it can
  * only end one), so dropping it changes nothing else. `O(rows * cols)`.
  */
-function dropAugmentableDummyRows(engine: Engine, inS: Uint8Array, dummyOf: Int32Array): void {
+function dropAugmentableDummyRows(engine: SolverState, inS: Uint8Array, dummyOf: Int32Array): void {
   const { n, m, rowToCol, colToRow } = engine;
   const queue = new Int32Array(m);
   const seenRow = new Uint8Array(n);

@@ -1,4 +1,4 @@
-import { type Engine, NONE } from "./engine.js";
+import { NONE, type SolverState } from "./solver-state.js";
 
 const INF = Number.POSITIVE_INFINITY;
 
@@ -33,14 +33,14 @@ const TIGHT_ROUNDS = 4;
  * have `v <= 0` (costs are `<= 0` and potentials only decrease). Free columns keep `v = 0`
  * without column reduction (augmenting row reduction only lowers the potential of a column it
  * assigns, and an assigned column stays assigned); with it they may end below 0, which the
- * caller repairs after the Dijkstra phase (`Engine.repairColumn`).
+ * caller repairs after the Dijkstra phase (`SolverState.repairColumn`).
  *
  * Ties: lowest row index in column reduction, lowest column index in the tight pairs (and the
  * greedy and augmenting rounds try them in that order, rows in increasing index), lowest
  * column index in row reduction.
  */
 export function jvInit(
-  engine: Engine,
+  engine: SolverState,
   colMax: Float64Array | undefined,
   argRow: Int32Array | undefined,
 ): void {
@@ -56,7 +56,7 @@ export function jvInit(
 }
 
 /** Column reduction and reduction transfer (step 1 of {@link jvInit}). */
-function columnReduction(engine: Engine, colMax: Float64Array, argRow: Int32Array): void {
+function columnReduction(engine: SolverState, colMax: Float64Array, argRow: Int32Array): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const matches = new Int32Array(n);
@@ -85,7 +85,7 @@ function columnReduction(engine: Engine, colMax: Float64Array, argRow: Int32Arra
 }
 
 /** The maximum matching on tight pairs (step 2 of {@link jvInit}). */
-function tightMatching(engine: Engine): void {
+function tightMatching(engine: SolverState): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const adj = new Int32Array(n * TIGHT_CAP);
@@ -168,7 +168,7 @@ function tightMatching(engine: Engine): void {
 }
 
 /** Augmenting row reduction (step 3 of {@link jvInit}). */
-function rowReduction(engine: Engine): void {
+function rowReduction(engine: SolverState): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const free = new Int32Array(n);

@@ -1,8 +1,8 @@
 import { addRowToFreeColumn, DEFAULT_SEARCH, type SearchOptions } from "./bidi.js";
 import { scanWeights } from "./cost.js";
-import { Engine, NONE } from "./engine.js";
 import { jvInit } from "./init.js";
 import { finish } from "./result.js";
+import { NONE, SolverState } from "./solver-state.js";
 import type { ExactMatching, MatchingInput } from "./types.js";
 import { validateShape } from "./validate.js";
 
@@ -62,7 +62,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // The weights are read in place (a Float64Array that needs no transposition) or copied once
   // into the solver's orientation; either way the solver reads rows contiguously.
   const { W, scale, colMax, argRow } = scanWeights(where, matrix, transposed, reduce);
-  const engine = new Engine(n, m, W, { scale, rowStride: m, colStride: 1 });
+  const engine = new SolverState(n, m, W, { scale, rowStride: m, colStride: 1 });
   jvInit(engine, colMax, argRow);
   // The rows left free, in increasing index: one-sided searches while many columns are free
   // (the nearest free column is close), both-ended ones for the last rows, whose paths are

@@ -1,4 +1,4 @@
-import { type Engine, NONE } from "./engine.js";
+import { NONE, type SolverState } from "./solver-state.js";
 import type { ExactMatching, MatchingInput } from "./types.js";
 
 /** Weights already read: internal row `i` on internal column `col[i]` weighs `weight[i]`. */
@@ -15,7 +15,7 @@ export interface KnownWeights {
  */
 export function finish(
   matrix: MatchingInput,
-  engine: Engine,
+  engine: SolverState,
   transposed: boolean,
   scale: number,
   known?: KnownWeights,

@@ -12,7 +12,7 @@ export const AR_RUNTIME_CLASSES: readonly number[] = Object.freeze([
  * Options of {@link advanceReservationWorkload}: the advance-reservation paper's workload, a
  * Lublin-Feitelson workload with the LANL-CM5 settings plus ready times and deadlines.
  */
-export interface AdvanceReservationOptions {
+export interface AdvanceReservationWorkloadOptions {
   /** Number of jobs. @defaultValue `10000` */
   readonly jobs?: number;
   /** Processors (the LANL CM-5 had 1024). @defaultValue `1024` */
@@ -67,7 +67,7 @@ export const AR_LANL_CM5: Readonly<Partial<LublinParameters>> = Object.freeze({
  * ```
  */
 export function advanceReservationWorkload(
-  options: AdvanceReservationOptions = {},
+  options: AdvanceReservationWorkloadOptions = {},
 ): GeneratedWorkload {
   const jobs = checkInteger(WHERE, "options.jobs", options.jobs ?? 10_000, 0);
   const procs = checkInteger(WHERE, "options.procs", options.procs ?? 1024, 1);

@@ -19,7 +19,7 @@ import {
  * Options of {@link convergentWorkload}: the computing farm of the convergent-scheduling paper
  * (150 machines, 20 licenses, 1500 jobs). Every range is sampled uniformly.
  */
-export interface ConvergentOptions {
+export interface ConvergentWorkloadOptions {
   /** Number of jobs. @defaultValue `1500` */
   readonly jobs?: number;
   /** Number of machines. @defaultValue `150` */
@@ -54,7 +54,7 @@ export interface ConvergentOptions {
 }
 
 /** The MKP study of the paper: 100 machines, 40 licenses, 1000 jobs, inter-arrival 10. */
-export const CONVERGENT_MKP_STUDY: Readonly<ConvergentOptions> = Object.freeze({
+export const CONVERGENT_MKP_STUDY: Readonly<ConvergentWorkloadOptions> = Object.freeze({
   jobs: 1000,
   machines: 100,
   licenses: 40,
@@ -93,7 +93,7 @@ interface Resolved {
   seed: number;
 }
 
-function resolveOptions(o: ConvergentOptions): Resolved {
+function resolveOptions(o: ConvergentWorkloadOptions): Resolved {
   const r: Resolved = {
     jobs: checkInteger(WHERE, "options.jobs", o.jobs ?? 1500, 0),
     machines: checkInteger(WHERE, "options.machines", o.machines ?? 150, 1),
@@ -153,7 +153,7 @@ const MAX_DRAWS = 10_000;
  * jobs.length; // 1500
  * ```
  */
-export function convergentWorkload(options: ConvergentOptions = {}): GeneratedWorkload {
+export function convergentWorkload(options: ConvergentWorkloadOptions = {}): GeneratedWorkload {
   const o = resolveOptions(options);
   const mRng = new Random(o.seed, "convergent/machines");
   const lRng = new Random(o.seed, "convergent/licenses");

@@ -1,5 +1,5 @@
 export {
-  type AdvanceReservationOptions,
+  type AdvanceReservationWorkloadOptions,
   AR_LANL_CM5,
   AR_RUNTIME_CLASSES,
   advanceReservationWorkload,
@@ -8,7 +8,7 @@ export {
   CONVERGENT_INTER_ARRIVALS,
   CONVERGENT_MKP_LICENSE_RATIOS,
   CONVERGENT_MKP_STUDY,
-  type ConvergentOptions,
+  type ConvergentWorkloadOptions,
   convergentWorkload,
 } from "./convergent.js";
 export {

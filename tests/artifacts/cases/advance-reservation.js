@@ -7,8 +7,9 @@ export async function compute() {
   list.addAllocation(0, 3, [0, 1]);
   list.addAllocation(0, 1, [2, 3]);
   list.addAllocation(8, 10, [4, 5, 6]);
-  const candidates = list.candidateStartTimes(2, 2, 9);
-  const r = list.findAllocation(2, 2, 9, 2, peWorstFit);
+  const request = { ready: 2, duration: 2, deadline: 9, peCount: 2 };
+  const candidates = list.candidateStartTimes(request);
+  const r = list.findAllocation(request, { policy: peWorstFit });
   if (r) list.addAllocation(r.start, r.end, r.pes);
   return { candidates, allocation: r, records: list.records() };
 }

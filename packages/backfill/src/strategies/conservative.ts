@@ -1,7 +1,7 @@
 import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
 import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
-import { Plan, type PlannedInterval } from "../plan.js";
+import { type PlannedInterval, PooledPlan } from "../plan.js";
 import type { BackfillStrategy, Reservation } from "../strategy.js";
 
 interface Held extends PlannedInterval {
@@ -61,7 +61,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   let res: Held[] = [];
   // Jobs this policy started: id -> planned interval still held in the plan.
   const held = new Map<number, Held>();
-  const plan = new Plan();
+  const plan = new PooledPlan();
   let initialized = false;
   let wakeAt = Number.NaN;
   // The latest end of the capacity given back since the last compression (Infinity: unknown).

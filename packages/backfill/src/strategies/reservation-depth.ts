@@ -7,7 +7,7 @@ import {
   waitingExcept,
 } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
-import { Plan } from "../plan.js";
+import { PooledPlan } from "../plan.js";
 import type { BackfillStrategy, Reservation } from "../strategy.js";
 
 /**
@@ -28,7 +28,7 @@ import type { BackfillStrategy, Reservation } from "../strategy.js";
 export function reservationDepth(opts: ResolvedBackfill): BackfillStrategy {
   const cache = new PlatformCache(opts.machineOrder);
   const k = opts.reservations;
-  const planner = new Plan();
+  const planner = new PooledPlan();
   // BF-unrm: ids of jobs that hold a kept reservation, in the order they got it (two buffers,
   // swapped at every call, so that no call allocates one).
   let holders: number[] = [];
@@ -59,7 +59,7 @@ export function reservationDepth(opts: ResolvedBackfill): BackfillStrategy {
     // The plan is built when the first job cannot start: until a reservation exists, a job
     // fits in the plan exactly when it fits in the free resources now (the plan only grows
     // after now), and jobs started before the build are in `view.running` already.
-    let plan: Plan | null = null;
+    let plan: PooledPlan | null = null;
     let reserved = 0;
     // The latest reservation, taken from the plan only when the plan is next asked (often it
     // is not: no later job fits in the free cores now).

@@ -1,4 +1,4 @@
-import type { Platform, SchedulingContext, WaitingJob } from "@sched/core";
+import type { Platform, SchedulingContext } from "@sched/core";
 import { PlatformCache, readyTime, rejectImpossible, waitingExcept } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
 import type { BackfillStrategy } from "../strategy.js";
@@ -10,7 +10,7 @@ import type { BackfillStrategy } from "../strategy.js";
  * reached its ready time, stops the pass, and nobody passes it. Arrived jobs that can never run
  * are rejected first.
  *
- * In FCFS order the queue is read through `view.waitingAt` when the view has it (O(1) per job),
+ * In FCFS order the queue is read through `view.waitingAt` (O(1) per job),
  * so a long saturated queue is never copied.
  *
  * Complexity per decision: O(1 + started jobs x M) in FCFS order; O(Q log Q) to sort another
@@ -35,13 +35,10 @@ export function strictOrder(opts: ResolvedBackfill): BackfillStrategy {
       const rejected = rejectImpossible(ctx, single);
       const now = view.now;
       if (opts.fcfsOrder) {
-        // Only the head matters: read it through waitingAt/waitingCount when the view has them.
-        const at = view.waitingAt;
-        const waiting = at === undefined || view.waitingCount === undefined ? view.waiting : null;
-        const count = waiting === null ? (view.waitingCount as number) : waiting.length;
+        // Only the head matters: read it through waitingAt/waitingCount, never the whole array.
+        const count = view.waitingCount;
         for (let i = 0; i < count; i++) {
-          const w = waiting === null ? at?.call(view, i) : waiting[i];
-          const job = (w as WaitingJob).job;
+          const job = view.waitingAt(i)!.job;
           if (rejected?.has(job.id)) continue;
           if (readyTime(job) > now) break;
           const alloc = cache.allocate(view, job, single, exclusive);

@@ -162,7 +162,7 @@ export function lockstep(
         arrived: ctx.arrived,
         completed: ctx.completed,
         woken: ctx.woken,
-        ...(ctx.ready === undefined ? {} : { ready: ctx.ready }),
+        ready: ctx.ready,
         start(id, allocation) {
           got.start.push(id);
           got.allocations.push(allocation);

@@ -4,4 +4,5 @@ export {
   arbJobs,
   arbPlatform,
 } from "./arbitraries.js";
+export { type MakeViewOptions, makeView } from "./make-view.js";
 export { type SchedulerSpecsOptions, schedulerSpecs } from "./specs.js";

@@ -43,17 +43,17 @@ import { Arena } from "./arena.js";
  * their potentials).
  *
  * ## Operations
- * - {@link Engine.augmentRow}: adds a free row: Dijkstra on reduced costs from the row to the
+ * - {@link SolverState.augmentRow}: adds a free row: Dijkstra on reduced costs from the row to the
  *   nearest free real column (Jonker-Volgenant / Crouse style, `O(m)` per scanned row). If no
  *   free real column is reachable (nu does not grow), a new dummy column is created whose cost
  *   keeps (D1); (K) is preserved in both cases (proof in the method).
- * - {@link Engine.repairColumn}: a free real column with `v < 0` violates (D3). A reverse
+ * - {@link SolverState.repairColumn}: a free real column with `v < 0` violates (D3). A reverse
  *   Dijkstra from it either raises its potential to 0 or moves the "free" status along an even
  *   alternating path to the column where that is cheapest. Used by `mfs` after a column
  *   reduction left free columns (square without a perfect matching, or nearly square).
  * - `imfs` uses the bidirectional versions of these searches in `bidi.ts` (one event = one
  *   search from both ends).
- * - {@link Engine.normalize}: shifts potentials between rows and columns (reduced costs
+ * - {@link SolverState.normalize}: shifts potentials between rows and columns (reduced costs
  *   unchanged) so that a column freed later needs only a short repair.
  *
  * Floating point: the cardinality never depends on arithmetic; costs and potentials are
@@ -85,7 +85,7 @@ export interface WeightLayout {
 }
 
 /** The mutable working state of one solve. */
-export class Engine {
+export class SolverState {
   /** Number of rows. */
   readonly n: number;
   /** Number of real columns. */
@@ -97,9 +97,9 @@ export class Engine {
   readonly W: Float64Array;
   /** Multiplier of the weights (`imfs` settles it after reading the changed lines). */
   scale: number;
-  /** Distance between rows in {@link Engine.W}. */
+  /** Distance between rows in {@link SolverState.W}. */
   readonly rowStride: number;
-  /** Distance between columns in {@link Engine.W}. */
+  /** Distance between columns in {@link SolverState.W}. */
   readonly colStride: number;
   /** Row potentials. */
   readonly u: Float64Array;

@@ -1,0 +1,4 @@
+import { vitestPreset } from "@sched/tooling/vitest";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(vitestPreset());
