@@ -1,15 +1,23 @@
 // @ts-check
-// Screenshots of a `sched-sim report` page for the README, taken in headless Chromium.
-// Not a test. Build first, then run from apps/sim:
+// Screenshots of `sched-sim report` pages for the README, taken in headless Chromium.
+// Not a test (the browser test, test/report.browser.test.ts, checks the same pages). Build first,
+// then run from apps/sim:
 //
-//   pnpm build && node scripts/screenshot-report.mjs [--dir RESULTS] [--run KEY-PREFIX] [--docs DIR]
+//   pnpm build && node scripts/screenshot-report.mjs [--dir RESULTS] [--run KEY-PREFIX]
+//       [--figures EXPERIMENT,...] [--figures-dir DIR] [--trace SWF] [--docs DIR]
 //
-// Without --dir it sweeps experiments/load.json (200 runs, about 10 s on 2 cores) into a temporary
-// directory. It writes DIR/report.html's metric plots to docs/report-plots.png and the Gantt chart
-// of the chosen run (default easy.load=0.7.s1) to docs/report-gantt.png, and prints their sizes.
+// It writes, into docs/ (or --docs):
+// - report-plots.png, report-gantt.png: a sweep of experiments/load.json (200 runs, about 10 s on
+//   2 cores; --dir reuses one): its metric plots, and the Gantt chart of run --run (default
+//   easy.load=0.7.s1);
+// - report-figures-EXPERIMENT.png: the paper's figures of each reproduction, `reproduce
+//   EXPERIMENT` with its defaults (default elo: 500 runs, seconds; --figures-dir DIR reuses the
+//   results directories DIR/EXPERIMENT);
+// - report-gantt-heat.png, with --trace SWF: EASY on that trace (e.g. the 28,000-job KTH SP2 log),
+//   whose Gantt chart aggregates (binned occupancy per machine).
 // Chromium: $CHROMIUM_PATH, else /usr/bin/chromium (Debian: `apt-get install chromium`).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,6 +29,9 @@ const { values } = parseArgs({
   options: {
     dir: { type: "string" },
     run: { type: "string", default: "easy.load=0.7.s1" },
+    figures: { type: "string", default: "elo" },
+    "figures-dir": { type: "string" },
+    trace: { type: "string" },
     docs: { type: "string", default: join(app, "docs") },
   },
 });
@@ -31,7 +42,7 @@ if (!existsSync(chromiumPath)) {
   fail(`no Chromium at ${chromiumPath}: \`apt-get install chromium\` or set CHROMIUM_PATH`);
 }
 
-/** @param {string} message */
+/** @param {string} message @returns {never} */
 function fail(message) {
   console.error(`screenshot-report: ${message}`);
   process.exit(1);
@@ -45,63 +56,94 @@ function sim(...args) {
   if (r.status !== 0) fail(`sched-sim ${args.join(" ")} exited with ${r.status}`);
 }
 
-const dir = values.dir ?? join(mkdtempSync(join(tmpdir(), "sched-sim-shots-")), "load");
-if (values.dir === undefined) {
-  sim("sweep", join(app, "experiments", "load.json"), "--out", dir, "--quiet");
-}
-// Run keys end in a hash; the prefix names the run (`easy.load=0.7.s1` matches not `...s10`).
-const prefix = `${values.run}-`;
-const file = readdirSync(join(dir, "runs")).find((f) => f.startsWith(prefix));
-if (file === undefined) fail(`no run ${values.run} in ${join(dir, "runs")}`);
-const report = join(dir, "report.html");
-sim("report", dir, "--run", String(file).replace(/\.json$/, ""), "--out", report);
-
+const scratch = mkdtempSync(join(tmpdir(), "sched-sim-shots-"));
+const width = 1240;
 mkdirSync(values.docs, { recursive: true });
 const browser = await chromium.launch({
   executablePath: chromiumPath,
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
 });
-try {
-  const page = await browser.newPage({ viewport: { width: 1040, height: 900 } });
+/** @type {string[]} */
+const written = [];
+
+/**
+ * Open `report` and shoot the page region from the top of `from` to the bottom of `to`.
+ * @param {string} report @param {string} file @param {string} from @param {string} to
+ */
+async function shoot(report, file, from, to) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
   const problems = [];
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
   page.on("pageerror", (e) => problems.push(e.message));
   await page.goto(pathToFileURL(report).href, { waitUntil: "load" });
-  if (problems.length > 0) fail(`the page reported errors: ${problems.join("; ")}`);
-
-  // The metric plots: from the title to the bottom of the second plot (a screenful).
-  const top = await page.locator("h1").boundingBox();
-  const second = await page.locator("figure.plot-figure").nth(1).boundingBox();
-  if (top === null || second === null) fail("the report has no title or fewer than two plots");
-  const plots = join(values.docs, "report-plots.png");
-  await page.screenshot({
-    path: plots,
-    clip: {
-      x: 0,
-      y: Math.max(0, top.y - 8),
-      width: 1040,
-      height: second.y + second.height - top.y + 16,
+  if (problems.length > 0) fail(`${report} reported errors: ${problems.join("; ")}`);
+  // Page coordinates (scroll-independent): the elements' offsets from the document's top.
+  const box = await page.evaluate(
+    ([a, b]) => {
+      const top = document.querySelector(a)?.getBoundingClientRect();
+      const bottoms = [...document.querySelectorAll(b)].map((e) => e.getBoundingClientRect());
+      const bottom = bottoms[bottoms.length - 1];
+      return top === undefined || bottom === undefined
+        ? null
+        : { y: top.top + window.scrollY, end: bottom.bottom + window.scrollY };
     },
+    [from, to],
+  );
+  if (box === null) fail(`${report} has no ${from} or ${to}`);
+  const path = join(values.docs, file);
+  await page.screenshot({
+    path,
+    clip: { x: 0, y: Math.max(0, box.y - 10), width, height: box.end - box.y + 20 },
     fullPage: true,
   });
+  await page.close();
+  written.push(path);
+}
 
-  // The Gantt chart: its heading, notes, controls, bars, utilization curve and axis.
-  const heading = await page.locator("#gantt").boundingBox();
-  const chart = await page.locator(".gantt").boundingBox();
-  if (heading === null || chart === null) fail("the report has no Gantt chart");
-  const gantt = join(values.docs, "report-gantt.png");
-  await page.screenshot({
-    path: gantt,
-    clip: {
-      x: 0,
-      y: heading.y - 8,
-      width: 1040,
-      height: chart.y + chart.height - heading.y + 16,
-    },
-    fullPage: true,
-  });
-  for (const p of [plots, gantt])
-    console.log(`wrote ${p} (${Math.round(statSync(p).size / 1024)} KB)`);
+try {
+  // 1. A sweep: the generic plots and an exact Gantt chart.
+  const dir = values.dir ?? join(scratch, "load");
+  if (values.dir === undefined) {
+    sim("sweep", join(app, "experiments", "load.json"), "--out", dir, "--quiet");
+  }
+  // Run keys end in a hash; the prefix names the run (`easy.load=0.7.s1` matches not `...s10`).
+  const prefix = `${values.run}-`;
+  const file = readdirSync(join(dir, "runs")).find((f) => f.startsWith(prefix));
+  if (file === undefined) fail(`no run ${values.run} in ${join(dir, "runs")}`);
+  const report = join(dir, "report.html");
+  sim("report", dir, "--run", String(file).replace(/\.json$/, ""), "--out", report);
+  await shoot(report, "report-plots.png", "h1", "figure.plot-figure:nth-of-type(2)");
+  await shoot(report, "report-gantt.png", "#gantt", ".gantt");
+
+  // 2. Reproductions: the paper's figures and their claims.
+  for (const name of values.figures.split(",")) {
+    const reuse = values["figures-dir"];
+    const figures = join(reuse ?? scratch, name);
+    if (reuse === undefined) sim("reproduce", name, "--out", figures, "--quiet");
+    const figuresReport = join(figures, "report.html");
+    sim("report", figures, "--no-gantt", "--out", figuresReport);
+    await shoot(figuresReport, `report-figures-${name}.png`, "#figures", "section.paper-figure");
+  }
+
+  // 3. A long trace: the aggregated Gantt chart.
+  if (values.trace !== undefined) {
+    const exp = join(scratch, "trace.json");
+    writeFileSync(
+      exp,
+      JSON.stringify({
+        name: "trace",
+        title: "EASY on a trace",
+        workload: { type: "swf", path: resolve(values.trace), clean: true },
+        schedulers: ["easy"],
+      }),
+    );
+    const traceDir = join(scratch, "trace");
+    sim("sweep", exp, "--out", traceDir, "--quiet");
+    const traceReport = join(traceDir, "report.html");
+    sim("report", traceDir, "--out", traceReport);
+    await shoot(traceReport, "report-gantt-heat.png", "#gantt", ".heat-legend");
+  }
+  for (const p of written) console.log(`wrote ${p} (${Math.round(statSync(p).size / 1024)} KB)`);
 } finally {
   await browser.close();
 }

@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { hanging } from "./format.js";
 import { UsageError } from "./usage-error.js";
 
@@ -52,76 +53,81 @@ export const commonOptions: readonly OptionSpec[] = [
   },
 ];
 
+/** A value that reads as a number (`-5`, `-0.5`, `-.5`, `-1e3`), so not as an option. */
+const NUMBER_LIKE = /^-(\d|\.\d)/;
+
 /**
- * Parse `argv` (the words after the command name) strictly against `spec`: an unknown option,
- * a missing value, a value given to a flag, a repeated single-valued option or an extra
- * positional throws a {@link UsageError} naming it. `--` ends the options. A positional that is
- * missing is not checked here (so `--help` works without it); see {@link requirePositionals}.
+ * Parse `argv` (the words after the command name) strictly against `spec`, with Node's own
+ * parser (`node:util` `parseArgs`, tokens mode; the checks below give the messages): an unknown
+ * option (with "did you mean"), a missing value, a value given to a flag, a repeated
+ * single-valued option or an extra positional throws a {@link UsageError} naming it. `--` ends
+ * the options. A value that reads as a number is a value even when negative (`--procs -5` gives
+ * `"-5"`, for the option's own check to refuse); any other value starting with a dash must be
+ * attached (`--out=-dir`), so a forgotten value (`--out --quiet`) is reported as missing. A
+ * positional that is missing is not checked here (so `--help` works without it); see
+ * {@link requirePositionals}.
  */
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const options = [...spec.options, ...commonOptions];
   const byLong = new Map(options.map((o) => [o.name, o]));
-  const byShort = new Map(options.filter((o) => o.short).map((o) => [o.short as string, o]));
+  const where = spec.name;
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(
+      options.map((o) => [
+        o.name,
+        { type: o.type, multiple: o.multiple === true, ...(o.short ? { short: o.short } : {}) },
+      ]),
+    ),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const values: Record<string, string | boolean | string[] | undefined> = {};
   const positionals: string[] = [];
-  const where = spec.name;
-
-  const set = (option: OptionSpec, shown: string, value: string | boolean): void => {
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind === "option-terminator") continue;
+    const shown = token.rawName;
+    const option = byLong.get(token.name);
+    if (option === undefined) {
+      const hint = shown.startsWith("--") ? suggest(token.name, [...byLong.keys()]) : undefined;
+      throw new UsageError(
+        `${where}: unknown option ${shown}${hint ? ` (did you mean --${hint}?)` : ""}; see 'sched-sim ${spec.name} --help'`,
+        spec.name,
+      );
+    }
+    let value: string | boolean;
+    if (option.type === "boolean") {
+      if (token.value !== undefined) {
+        throw new UsageError(`${where}: option ${shown} takes no value`, spec.name);
+      }
+      value = true;
+    } else {
+      const v = token.value;
+      if (
+        v === undefined ||
+        (!token.inlineValue && v.startsWith("-") && v.length > 1 && !NUMBER_LIKE.test(v))
+      ) {
+        throw new UsageError(
+          `${where}: option ${shown} needs a value${option.arg ? ` (${option.arg})` : ""}${v === undefined ? "" : `; a value starting with a dash is given as --${option.name}=${v}`}`,
+          spec.name,
+        );
+      }
+      value = v;
+    }
     if (option.multiple) {
       const list = (values[option.name] as string[] | undefined) ?? [];
       list.push(value as string);
       values[option.name] = list;
-      return;
-    }
-    if (values[option.name] !== undefined) {
+    } else if (values[option.name] !== undefined) {
       throw new UsageError(`${where}: option ${shown} was given more than once`, spec.name);
+    } else {
+      values[option.name] = value;
     }
-    values[option.name] = value;
-  };
-
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (word.startsWith("-") && word !== "-") {
-      const long = word.startsWith("--");
-      const eq = long ? word.indexOf("=") : -1;
-      const key = long ? word.slice(2, eq === -1 ? undefined : eq) : word.slice(1);
-      const shown = long ? `--${key}` : `-${key}`;
-      const option = long ? byLong.get(key) : byShort.get(key);
-      if (option === undefined) {
-        const hint = long ? suggest(key, [...byLong.keys()]) : undefined;
-        throw new UsageError(
-          `${where}: unknown option ${shown}${hint ? ` (did you mean --${hint}?)` : ""}; see 'sched-sim ${spec.name} --help'`,
-          spec.name,
-        );
-      }
-      if (option.type === "boolean") {
-        if (eq !== -1) {
-          throw new UsageError(`${where}: option ${shown} takes no value`, spec.name);
-        }
-        set(option, shown, true);
-        continue;
-      }
-      let value: string | undefined;
-      if (eq !== -1) {
-        value = word.slice(eq + 1);
-      } else {
-        value = argv[i + 1];
-        if (value === undefined || (value.startsWith("-") && value.length > 1)) {
-          throw new UsageError(
-            `${where}: option ${shown} needs a value${option.arg ? ` (${option.arg})` : ""}`,
-            spec.name,
-          );
-        }
-        i++;
-      }
-      set(option, shown, value);
-      continue;
-    }
-    positionals.push(word);
   }
   if (positionals.length > spec.positionals.length) {
     const extra = positionals[spec.positionals.length] as string;

@@ -1,13 +1,13 @@
 import type { JobRecord, Metrics, RunStats, ScheduleTrace } from "@sched/core";
 import {
   csvField,
-  fixed,
   formatNumber,
   type JsonValue,
   renderTable,
   stableJson,
   toCsv,
 } from "./format.js";
+import { formatValue, metricInfo } from "./sweep/metrics.js";
 
 /** Columns of `jobs.csv`, in order. */
 export const JOBS_CSV_COLUMNS = [
@@ -137,27 +137,33 @@ export interface MetricsRow {
   readonly metrics: Metrics;
 }
 
+/** The columns of {@link metricsTable}, read as every other table reads them (`sweep/metrics.ts`). */
+const TABLE_METRICS = ["meanWait", "meanBoundedSlowdown", "utilization", "makespan"].map((k) =>
+  metricInfo(k),
+);
+
 /**
- * The metrics table printed by `run` and `demo`: one row per policy with jobs, mean wait (s),
- * mean bounded slowdown (tau = 10 s), utilization (%), makespan (s).
+ * The metrics table printed by `run` and `demo`: one row per policy with jobs, and (a column
+ * each, titled and formatted as in `sweep`, `reproduce` and `compare`) mean wait (s), mean
+ * bounded slowdown (tau = 10 s), utilization (%), makespan (s); `rejected` and `unfinished`
+ * columns when some job was rejected or left unfinished.
  */
 export function metricsTable(rows: readonly MetricsRow[]): string {
+  const extra = (["rejected", "unfinished"] as const).filter((k) =>
+    rows.some((r) => r.metrics[k] > 0),
+  );
   return renderTable(
     [
       { title: "policy", align: "left" },
       { title: "jobs", align: "right" },
-      { title: "mean wait (s)", align: "right" },
-      { title: "mean bsld", align: "right" },
-      { title: "utilization", align: "right" },
-      { title: "makespan (s)", align: "right" },
+      ...extra.map((k) => ({ title: k, align: "right" as const })),
+      ...TABLE_METRICS.map((m) => ({ title: m.title, align: "right" as const })),
     ],
     rows.map(({ label, metrics }) => [
       label,
-      fixed(metrics.jobs, 0),
-      fixed(metrics.meanWait, 1),
-      fixed(metrics.meanBoundedSlowdown, 2),
-      `${fixed(metrics.utilization * 100, 1)}%`,
-      fixed(metrics.makespan, 0),
+      String(metrics.jobs),
+      ...extra.map((k) => String(metrics[k])),
+      ...TABLE_METRICS.map((m) => formatValue(m, metrics[m.key as keyof Metrics] as number)),
     ]),
   );
 }

@@ -75,6 +75,24 @@ describe("parseCommandArgs", () => {
     expect(usage(() => parseCommandArgs(spec, ["a", "b"]))).toContain("unexpected argument 'b'");
   });
 
+  it("reads a negative number as a value, and asks for = with any other value starting with a dash", () => {
+    expect(parseCommandArgs(spec, ["--procs", "-5"]).values.procs).toBe("-5");
+    expect(parseCommandArgs(spec, ["-p", "-0.5"]).values.procs).toBe("-0.5");
+    expect(parseCommandArgs(spec, ["--opt", "-1e3"]).values.opt).toEqual(["-1e3"]);
+    expect(parseCommandArgs(spec, ["--procs=-dir"]).values.procs).toBe("-dir");
+    expect(parseCommandArgs(spec, ["-p-x"]).values.procs).toBe("-x");
+    expect(usage(() => parseCommandArgs(spec, ["--procs", "-x"]))).toContain(
+      "option --procs needs a value (N); a value starting with a dash is given as --procs=-x",
+    );
+  });
+
+  it("refuses --procs -5 in the command's words (the value reaches the option's own check)", () => {
+    const text = parseCommandArgs(spec, ["--procs", "-5"]).values.procs as string;
+    expect(usage(() => integerValue("try", "procs", text, 1))).toBe(
+      "try: option --procs must be an integer >= 1, got '-5'",
+    );
+  });
+
   it("accepts --help and --debug on every command", () => {
     expect(parseCommandArgs(spec, ["--help", "--debug"]).values).toEqual({
       help: true,

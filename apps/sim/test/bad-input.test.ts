@@ -145,6 +145,17 @@ describe("SWF input", () => {
     }
   });
 
+  it("a negative --procs is read as the option's value and refused as such (exit 2)", async () => {
+    const path = await file("small.swf", `; MaxProcs: 4\n${LINE(1, 0)}\n`);
+    for (const procs of ["-5", "-0.5"]) {
+      const r = await cli("run", "-w", path, "--procs", procs);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `sched-sim: run: option --procs must be an integer in [1, 1000000], got '${procs}'\n`,
+      );
+    }
+  });
+
   it("a machine size that is not a count says what it is, not that the line is missing", async () => {
     for (const [value, detail] of [
       ["1e308", '"1e308" is beyond ±9007199254740991 (2^53 − 1)'],

@@ -73,7 +73,7 @@ describe("sched-sim reproduce convergent", () => {
   it("--quick --seeds 1 writes a tidy results.csv: 8 policies x 2 points x 4 metrics", async () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(
-      /scheduler\s+interArrival\s+latePct\s+slowdownNoDeadline\s+machine usage\s+license usage\s+runs/,
+      /scheduler\s+interArrival\s+late deadline jobs \(%\)\s+slowdown, no deadline\s+machine usage \(%\)\s+license usage \(%\)\s+runs/,
     );
     const lines = (await readFile(join(dir, "results.csv"), "utf8")).trimEnd().split("\n");
     expect(lines[0]).toBe("scheduler,interArrival,metric,mean,ci95,runs");

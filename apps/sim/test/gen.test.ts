@@ -53,6 +53,25 @@ describe("sched-sim gen", () => {
     expect((await readdir(dir)).sort()).toEqual(["a.swf", "b.swf", "c.swf"]);
   });
 
+  it("lublin to SWF: 'run' reads the file as it is, and runs exactly the model's jobs", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "l.swf");
+    const argv = ["gen", "lublin", "--jobs", "300", "--procs", "64", "--seed", "4", "--out", file];
+    expect((await cli(...argv)).code).toBe(0);
+    const trace = parseSwf(await readFile(file, "utf8"));
+    // Field 9 holds the run time (the model's estimate), and a note says so.
+    for (const r of trace.records) expect(r.requestedTime).toBe(r.runTime);
+    expect(trace.header.notes.join("\n")).toContain(
+      "requested time (field 9) = run time for every job without one",
+    );
+    const model = WORKLOAD_MODELS.find((m) => m.name === "lublin");
+    const jobs = model?.generate({ jobs: 300, procs: 64, seed: 4 }).jobs;
+    expect(swfToJobs(trace.records).jobs).toEqual(jobs);
+    const run = await cli("run", "--workload", file, "--format", "json");
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).jobs).toBe(300);
+  });
+
   it("advance-reservation to JSON Lines keeps deadlines and ready times, and records every parameter", async () => {
     const dir = await tempDir();
     const out = join(dir, "ar.jsonl");

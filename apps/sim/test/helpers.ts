@@ -35,3 +35,16 @@ export function fixture(name: string): string {
 export function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "sched-sim-test-"));
 }
+
+/** An SWF text with field 9 (requested time) unknown (-1) on every job line, as in the NASA log. */
+export function withoutRequestedTimes(swf: string): string {
+  return swf
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith(";") || line.trim() === "") return line;
+      const fields = line.trim().split(/\s+/);
+      fields[8] = "-1";
+      return fields.join(" ");
+    })
+    .join("\n");
+}

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir, withoutRequestedTimes } from "./helpers.js";
 
 describe("sched-sim inspect", () => {
   it("summarizes small.swf after the clean-up (worked by hand)", async () => {
@@ -89,12 +89,18 @@ describe("sched-sim inspect", () => {
     expect(b.stdout).toBe(a.stdout);
   });
 
-  it("an SWF with no requested times (the Lublin model's output) uses the run times as estimates", async () => {
+  it("an SWF with no requested times (the Lublin model's jobs, field 9 = -1) uses the run times as estimates", async () => {
     const dir = await tempDir();
+    const generated = join(dir, "gen.swf");
+    expect(
+      (await cli("gen", "lublin", "--jobs", "100", "--seed", "2", "--out", generated)).code,
+    ).toBe(0);
+    // gen writes the run time as the requested time; as the model itself has none, blank it.
+    const asGenerated = JSON.parse((await cli("inspect", generated, "--json")).stdout);
+    expect(asGenerated.estimatesFrom).toBe("requested");
+    expect(asGenerated.estimate).toEqual(asGenerated.runtime);
     const file = join(dir, "l.swf");
-    expect((await cli("gen", "lublin", "--jobs", "100", "--seed", "2", "--out", file)).code).toBe(
-      0,
-    );
+    await writeFile(file, withoutRequestedTimes(await readFile(generated, "utf8")));
     const r = await cli("inspect", file, "--json");
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);

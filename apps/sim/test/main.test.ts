@@ -35,6 +35,15 @@ describe("sched-sim (top level)", () => {
     expect(r.stderr).toContain("unknown option --frobnicate");
   });
 
+  it("its own options go before the command: -V, --debug with another, unknown ones refused", async () => {
+    expect((await cli("-V")).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect((await cli("--debug", "--help")).stdout).toContain("Usage: sched-sim <command>");
+    expect((await cli("--debug", "rnu")).stderr).toContain("unknown command 'rnu'");
+    expect((await cli("-x", "run")).stderr).toBe(
+      "sched-sim: unknown option -x; see 'sched-sim --help'\n",
+    );
+  });
+
   it("every command has --help with examples (and 'help <command>' prints the same)", async () => {
     const names = COMMANDS.map((c) => c.spec.name);
     expect(names).toEqual(expect.arrayContaining(["sweep", "compare", "report", "convert"]));

@@ -187,6 +187,9 @@ describe("sched-sim reproduce space-sharing / oas / oas-links / oas-slots", () =
 
     it("oas: 9 policies x WL-3, WL-6 x 11 metrics; OAS proven optimal everywhere, solver figures only for OAS, at or below every heuristic in the slotted model", async () => {
       expect(oas.r.code).toBe(0);
+      expect(oas.r.stdout).toMatch(
+        /scheduler\s+workload\s+makespan \(s\).*solve wall \(s\)\s+runs\n/,
+      );
       const [header, ...rows] = readCsv(await readFile(join(oas.dir, "results.csv"), "utf8"));
       expect(header).toEqual(["scheduler", "workload", "metric", "mean", "ci95", "runs"]);
       expect(rows).toHaveLength(9 * 2 * 11);

@@ -3,9 +3,7 @@ import { coord, escapeHtml, niceTicks, tickLabel } from "../src/report/escape.js
 import { linePlot } from "../src/report/plot.js";
 
 const ticksOf = (svg: string): string[] =>
-  [...svg.matchAll(/<text x="58" y="[^"]+" text-anchor="end">([^<]*)<\/text>/g)].map(
-    (m) => m[1] as string,
-  );
+  [...svg.matchAll(/<text class="ytick"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] as string);
 
 describe("plot helpers", () => {
   it("niceTicks: steps of 1, 2 or 5 x 10^k covering the range", () => {
@@ -25,7 +23,7 @@ describe("plot helpers", () => {
     );
   });
 
-  it("uses a log y axis when the means span more than two decades, linear otherwise", () => {
+  it("uses a log y axis when the means span more than 30 times, linear otherwise", () => {
     const series = (a: number, b: number) => [
       {
         label: "a",
@@ -60,5 +58,56 @@ describe("plot helpers", () => {
     });
     expect(narrow).not.toContain("log scale");
     expect(ticksOf(narrow)[0]).toBe("0");
+  });
+});
+
+describe("linePlot: series told apart without colour", () => {
+  const spec = (n: number, kind: "line" | "bar" = "line") =>
+    linePlot({
+      id: "m",
+      title: "t",
+      xLabel: "x",
+      yLabel: "y",
+      kind,
+      // Every series has the same means: only marker, dash and hatch can separate them.
+      series: Array.from({ length: n }, (_, i) => ({
+        label: `s${i}`,
+        points: [1, 2, 3].map((x) => ({ x, mean: 5, ci95: 1 })),
+      })),
+    });
+  const groups = (svg: string) => svg.split('<g class="series"').slice(1);
+
+  it("gives each of 8 series its own marker and dash pattern, and its legend the same sample", () => {
+    const svg = spec(8);
+    const markers = groups(svg).map((g) => /data-marker="([^"]+)"/.exec(g)?.[1]);
+    const dashes = groups(svg).map((g) => /stroke-dasharray="([^"]+)"/.exec(g)?.[1] ?? "solid");
+    expect(new Set(markers).size).toBe(8);
+    expect(new Set(dashes).size).toBe(8);
+    const legend = svg.split("<li>").slice(1);
+    expect(legend).toHaveLength(8);
+    legend.forEach((li, i) => {
+      expect(li).toContain(`data-marker="${markers[i]}"`);
+      if (dashes[i] !== "solid") expect(li).toContain(`stroke-dasharray="${dashes[i]}"`);
+    });
+  });
+
+  it("spreads equal points of different series apart so each stays visible", () => {
+    const xs = groups(spec(3)).map((g) => /<polyline class="line" points="([\d.]+),/.exec(g)?.[1]);
+    expect(new Set(xs).size).toBe(3);
+  });
+
+  it("draws error bars with caps, and bands only for three series or fewer", () => {
+    expect(groups(spec(3))[0]).toContain('<polygon class="band"');
+    expect(groups(spec(4))[0]).not.toContain('<polygon class="band"');
+    for (const g of groups(spec(4))) expect(g.match(/<path class="ci"/g)).toHaveLength(3);
+  });
+
+  it("draws bars hatched per series, with patterns defined in the same figure", () => {
+    const svg = spec(3, "bar");
+    const hatch = groups(svg).map((g) => /fill="url\(#([^)]+)\)"/.exec(g)?.[1]);
+    expect(hatch[0]).toBeUndefined();
+    expect(new Set(hatch.slice(1)).size).toBe(2);
+    for (const id of hatch.slice(1)) expect(svg).toContain(`<pattern id="${id}"`);
+    for (const g of groups(svg)) expect(g.match(/<rect class="bar"/g)).toHaveLength(3);
   });
 });

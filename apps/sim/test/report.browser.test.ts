@@ -45,14 +45,18 @@ async function viewRange(id: string): Promise<[number, number]> {
   return [x as number, (x as number) + (w as number)];
 }
 
-/** The Gantt's axis labels as numbers of seconds ("12.5k" = 12500). */
+/** The Gantt's axis labels as numbers of seconds ("12.5k" h = 12500 h), in the axis's unit. */
 async function axisTimes(): Promise<number[]> {
   const labels = await page.locator("#gantt-axis text").allTextContents();
-  const unit: Record<string, number> = { k: 1e3, M: 1e6 };
+  const title = (await page.textContent("#gantt-xlabel")) ?? "";
+  const seconds: Record<string, number> = { s: 1, min: 60, h: 3600, d: 86400 };
+  const unit = /^time \((s|min|h|d)\)$/.exec(title)?.[1];
+  if (unit === undefined) throw new Error(`unexpected axis title ${title}`);
+  const big: Record<string, number> = { k: 1e3, M: 1e6 };
   return labels.map((l) => {
     const m = /^(-?[\d.]+)([kM]?)$/.exec(l);
     if (m === null) throw new Error(`unexpected axis label ${l}`);
-    return Number(m[1]) * (unit[m[2] as string] ?? 1);
+    return Number(m[1]) * (big[m[2] as string] ?? 1) * (seconds[unit] as number);
   });
 }
 
@@ -174,7 +178,7 @@ describe("sched-sim report in headless Chromium", () => {
           expect(points).toHaveLength(LOADS.length);
           const box = await line.boundingBox();
           expect(box?.width ?? 0).toBeGreaterThan(100);
-          expect(await series.nth(s).locator("circle.point").count()).toBe(LOADS.length);
+          expect(await series.nth(s).locator(".point").count()).toBe(LOADS.length);
         }
       }
     },
@@ -246,6 +250,7 @@ describe("sched-sim report in headless Chromium", () => {
         const ticks = await axisTimes();
         expect(ticks.length).toBeGreaterThanOrEqual(3);
         const slack = (b - a) * 1e-3 + Math.abs(b) * 1e-3; // labels are rounded to 4 digits
+        expect(await page.textContent("#gantt-xlabel")).toMatch(/^time \((s|min|h|d)\)$/);
         for (const t of ticks) {
           expect(t).toBeGreaterThanOrEqual(a - slack);
           expect(t).toBeLessThanOrEqual(b + slack);
@@ -323,4 +328,175 @@ describe("sched-sim report in headless Chromium", () => {
       await context.close();
     }
   });
+});
+
+/** A report of `dir` opened in a fresh page of the shared browser, with its errors collected. */
+async function openReport(
+  dir: string,
+  ...args: string[]
+): Promise<{ page: Page; errors: string[] }> {
+  const out = join(dir, "report.html");
+  const r = await cli("report", dir, "--out", out, ...args);
+  expect(r.code, r.stderr).toBe(0);
+  const p = await (browser as Browser).newPage({ viewport: { width: 1240, height: 900 } });
+  const errors: string[] = [];
+  p.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  p.on("pageerror", (e) => errors.push(e.message));
+  await p.goto(pathToFileURL(out).href, { waitUntil: "load" });
+  return { page: p, errors };
+}
+
+describe("an aggregated Gantt chart (more bars than the chart can draw) in Chromium", () => {
+  let big: Page;
+  let bigTrace: ScheduleTrace;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    const dir = await tempDir();
+    const doc = {
+      name: "big",
+      workload: { type: "synthetic", jobs: 20000, load: 0.7 },
+      platform: { procs: 32 },
+      schedulers: ["easy"],
+      seeds: 1,
+    };
+    const sweep = await cli("sweep", await writeExperiment(doc), "--out", dir, "--quiet");
+    expect(sweep.code, sweep.stderr).toBe(0);
+    const plan = await readPlan(dir, "report");
+    bigTrace = await simulateTask(
+      plan,
+      planTasks(plan)[0] as NonNullable<ReturnType<typeof planTasks>[0]>,
+    );
+    const opened = await openReport(dir);
+    big = opened.page;
+    errors.push(...opened.errors);
+  }, 120_000);
+
+  it.skipIf(!hasChromium)(
+    "shows the binned chart, re-bins the zoomed window as the writer would, then draws the bars",
+    async () => {
+      const {
+        ganttLayout,
+        ganttRows,
+        GANTT_COLUMNS,
+        GANTT_WIDTH: W,
+        HEAT_COLORS,
+      } = await import("../src/report/gantt.js");
+      const { pageKit } = await import("../src/report/page-kit.js");
+      expect(await big.getAttribute(".gantt", "data-mode")).toBe("heat");
+      expect(await big.locator("#gantt-heat path.heat").count()).toBe(HEAT_COLORS.length);
+      expect(await big.locator("#gantt-bars rect.bar").count()).toBe(0);
+      expect(await big.isVisible(".heat-legend")).toBe(true);
+
+      // Zoom in: the visible half is re-binned by the page with the writer's own code.
+      await big.click("#zoom-in");
+      const box = ((await big.getAttribute("#gantt-bars", "viewBox")) ?? "").split(" ").map(Number);
+      const [v0, , vw] = box as [number, number, number];
+      const layout = ganttLayout(bigTrace);
+      const rows = ganttRows(layout);
+      const kit = pageKit();
+      const a = layout.t0 + (v0 / W) * (layout.t1 - layout.t0);
+      const b = layout.t0 + ((v0 + vw) / W) * (layout.t1 - layout.t0);
+      const bars = layout.bars.flatMap((x) => [x.start, x.end, x.lane, x.lanes]);
+      expect(kit.exactFits(bars, a, b, W, 4000)).toBe(false);
+      const laneH = Math.min(14, Math.max(0.25, 480 / Math.max(1, layout.lanes)));
+      const want = kit
+        .heatPaths(
+          kit.heatBins(
+            bars,
+            rows.map((r) => r.lane),
+            rows.map((r) => r.lanes),
+            a,
+            b,
+            GANTT_COLUMNS,
+          ),
+          rows.map((r) => r.lane * laneH),
+          rows.map((r) => r.lanes * laneH),
+          GANTT_COLUMNS,
+          W,
+          HEAT_COLORS.length,
+        )
+        .filter((d) => d !== "");
+      const got = await big
+        .locator("#gantt-zoomed path.heat")
+        .evaluateAll((ps) => ps.map((p) => p.getAttribute("d")));
+      expect(got).toEqual(want);
+      expect(
+        await big
+          .locator("#gantt-heat")
+          .evaluate((g) => (g as unknown as { style: { display: string } }).style.display),
+      ).toBe("none");
+
+      // Zoom in until the bars fit: the page then draws exactly the bars of the window.
+      for (let i = 0; i < 12 && (await big.locator("#gantt-zoomed rect.bar").count()) === 0; i++) {
+        await big.click("#zoom-in");
+      }
+      const [w0, , ww] = ((await big.getAttribute("#gantt-bars", "viewBox")) ?? "")
+        .split(" ")
+        .map(Number) as [number, number, number];
+      const c = layout.t0 + (w0 / W) * (layout.t1 - layout.t0);
+      const d = layout.t0 + ((w0 + ww) / W) * (layout.t1 - layout.t0);
+      const visible = layout.bars.filter((x) => x.end >= c && x.start <= d);
+      const drawn = await big.locator("#gantt-zoomed rect.bar > title").allTextContents();
+      expect(drawn.length).toBe(visible.length);
+      expect(new Set(drawn.map((t) => /^job (\S+):/.exec(t)?.[1]))).toEqual(
+        new Set(visible.map((x) => x.job)),
+      );
+
+      // The readout names the machine and the busy fraction under the pointer.
+      const chart = await big.locator("#gantt-bars").boundingBox();
+      if (chart === null) throw new Error("no chart");
+      await big.mouse.move(chart.x + chart.width / 2, chart.y + 5);
+      expect(await big.textContent("#gantt-readout")).toMatch(
+        /^m0 at [\d.]+k? (s|min|h|d): \d+% busy$/,
+      );
+      await big.click("#zoom-reset");
+      expect(await big.locator("#gantt-zoomed > *").count()).toBe(0);
+      expect(errors).toEqual([]);
+    },
+  );
+});
+
+describe("a reproduction's report: the paper's figures in Chromium", () => {
+  let fig: Page;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    const dir = await tempDir();
+    const r = await cli("reproduce", "elo", "--quick", "--out", dir, "--quiet", "--jobs", "1");
+    expect(r.code, r.stderr).toBe(0);
+    const opened = await openReport(dir, "--no-gantt");
+    fig = opened.page;
+    errors.push(...opened.errors);
+  }, 120_000);
+
+  it.skipIf(!hasChromium)(
+    "draws Fig. 3 full width, with the paper's series names, and a verdict per claim",
+    async () => {
+      const section = fig.locator("section.paper-figure");
+      expect(await section.count()).toBe(1);
+      expect(await section.getAttribute("data-figure")).toBe("Fig. 3");
+      expect(await section.locator(".legend li").allTextContents()).toEqual([
+        "competitive",
+        "Min-Min",
+        "random",
+      ]);
+      // Two grid points (--quick: 10 and 60 jobs), a bar per series at each.
+      expect(await section.locator("rect.bar").count()).toBe(6);
+      const svg = await section.locator("svg.plot").boundingBox();
+      const body = await fig.locator("body").boundingBox();
+      expect(svg?.width ?? 0).toBeGreaterThan(0.9 * (body?.width ?? 1));
+      expect(await section.locator("figcaption strong").textContent()).toMatch(
+        /^Fig\. 3\. Comparison on total job execution time/,
+      );
+      const claims = section.locator("li.claim");
+      expect(await claims.count()).toBe(2);
+      for (const text of await claims.allTextContents()) {
+        expect(text).toMatch(
+          /In this run: (holds at every one of the 2 points|holds at 1 of 2 points|does not hold \(0 of 2 points\))/,
+        );
+      }
+      expect(errors).toEqual([]);
+    },
+  );
 });

@@ -56,7 +56,7 @@ describe("sched-sim report", () => {
       const series = f.split('<g class="series"').slice(1);
       expect(series).toHaveLength(3);
       for (const s of series) {
-        expect(s.match(/<circle class="point"/g)).toHaveLength(3);
+        expect(s.match(/ class="point"/g)).toHaveLength(3);
         expect(s).toContain('<polygon class="band"');
         expect(s).toContain('<polyline class="line"');
       }
@@ -153,5 +153,74 @@ describe("ganttLayout on multi-core machines", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("ganttHtml", () => {
+  it("aggregates when the bars are too many, and the cells hold exactly the work done", async () => {
+    const { identicalPool } = await import("@sched/core");
+    const { syntheticWorkload } = await import("../src/synthetic.js");
+    const { ganttHtml, ganttMode, ganttRows, GANTT_COLUMNS, HEAT_COLORS } = await import(
+      "../src/report/gantt.js"
+    );
+    const { pageKit } = await import("../src/report/page-kit.js");
+    const jobs = syntheticWorkload({ jobs: 5000, procs: 32, load: 0.7, seed: 3 });
+    const trace = simulate(jobs, identicalPool(32), easy());
+    const layout = ganttLayout(trace);
+    expect(layout.bars.length).toBeGreaterThan(4000);
+    expect(ganttMode(layout)).toBe("heat");
+    const html = ganttHtml(trace);
+    expect(html).toContain('data-mode="heat"');
+    expect(html).not.toContain('class="bar"');
+    expect(html.match(/<path class="heat"/g)).toHaveLength(HEAT_COLORS.length);
+    // A row per machine, the machine axis labelled, the time axis in a readable unit.
+    const rows = ganttRows(layout);
+    expect(rows).toHaveLength(32);
+    expect(html).toContain('<text class="ylabel"');
+    expect(html).toContain(">m0</text>");
+    expect(html).toMatch(/id="gantt-xlabel" class="axis-label">time \((h|d)\)</);
+    expect(html).toContain('<text class="utick"');
+    // Oracle: the cells' busy core-seconds add up to the work of every execution interval.
+    const occ = pageKit().heatBins(
+      layout.bars.flatMap((b) => [b.start, b.end, b.lane, b.lanes]),
+      rows.map((r) => r.lane),
+      rows.map((r) => r.lanes),
+      layout.t0,
+      layout.t1,
+      GANTT_COLUMNS,
+    );
+    const bin = (layout.t1 - layout.t0) / GANTT_COLUMNS;
+    let cells = 0;
+    rows.forEach((r, i) => {
+      for (let c = 0; c < GANTT_COLUMNS; c++)
+        cells += (occ[i * GANTT_COLUMNS + c] as number) * r.lanes * bin;
+    });
+    let work = 0;
+    for (const r of trace.records) {
+      for (const iv of r.intervals)
+        work += (iv.end - iv.start) * iv.allocation.reduce((s, a) => s + a.cores, 0);
+    }
+    expect(cells / work).toBeCloseTo(1, 9);
+    // The page gets the bars to draw them when zoomed, with nothing that could close the script.
+    const data = /<script type="application\/json" id="gantt-data">([^<]*)<\/script>/.exec(html);
+    expect(data).not.toBeNull();
+    expect(JSON.parse((data as RegExpExecArray)[1] as string).bars).toHaveLength(
+      layout.bars.length * 4,
+    );
+  });
+
+  it("draws every bar when they fit, with machine names for a small platform", async () => {
+    const { identicalPool } = await import("@sched/core");
+    const { syntheticWorkload } = await import("../src/synthetic.js");
+    const { ganttHtml } = await import("../src/report/gantt.js");
+    const trace = simulate(
+      syntheticWorkload({ jobs: 40, procs: 8, load: 0.5, seed: 1 }),
+      identicalPool(8),
+      easy(),
+    );
+    const html = ganttHtml(trace);
+    expect(html).toContain('data-mode="exact"');
+    expect(html).not.toContain("gantt-data");
+    for (let m = 0; m < 8; m++) expect(html).toContain(`>m${m}</text>`);
   });
 });

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir, withoutRequestedTimes } from "./helpers.js";
 
 const SMALL = fixture("small.swf");
 
@@ -47,6 +47,8 @@ describe("sched-sim run", () => {
       clean: true,
       workload: SMALL,
     });
+    // the "wrote" line is off the table by a blank line when both streams share a file
+    expect(r.stderr).toContain(`\n\nwrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")}`);
     // wall-clock measurements are beside it, never in it
     expect(metrics.timing).toBeUndefined();
     const timing = JSON.parse(await readFile(join(out, "timing.json"), "utf8")) as object;
@@ -60,6 +62,8 @@ describe("sched-sim run", () => {
     const out = await tempDir();
     const r = await cli("run", "-w", SMALL, "--clean", "--format", "json", "-o", out);
     expect(r.code).toBe(0);
+    expect(r.stderr).toContain("wrote ");
+    expect(r.stderr).not.toContain("\n\nwrote "); // no table to keep it off
     expect(r.stdout).toBe(await readFile(join(out, "metrics.json"), "utf8"));
   });
 
@@ -115,13 +119,7 @@ describe("sched-sim run", () => {
     const dir = await tempDir();
     const noRequested = join(dir, "no-requested.swf");
     // small.swf with field 9 (requested time) unknown on every line, as in the NASA iPSC/860 log.
-    const lines = (await readFile(SMALL, "utf8")).split("\n").map((line) => {
-      if (line.startsWith(";") || line.trim() === "") return line;
-      const f = line.trim().split(/\s+/);
-      f[8] = "-1";
-      return f.join(" ");
-    });
-    await writeFile(noRequested, lines.join("\n"));
+    await writeFile(noRequested, withoutRequestedTimes(await readFile(SMALL, "utf8")));
     const out = join(dir, "out");
     const r = await cli("run", "-w", noRequested, "--clean", "-o", out);
     expect(r.code).toBe(1);

@@ -171,8 +171,15 @@ function summarize(
   return out;
 }
 
+/** An RFC 4180 field: quoted (inner quotes doubled) when it holds a comma, quote or line break. */
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
 /**
- * The tidy CSV of the rows: header `scheduler,interArrival,run,metric,value`, one line each.
+ * The tidy CSV of the rows (RFC 4180): header `scheduler,interArrival,run,metric,value`, one
+ * line each; a scheduler or metric name holding a comma, a double quote or a line break is
+ * quoted, its quotes doubled, so every line reads back as five fields.
  *
  * @example
  * ```ts
@@ -182,7 +189,9 @@ function summarize(
 export function experimentCsv(rows: readonly ExperimentRow[]): string {
   const lines = ["scheduler,interArrival,run,metric,value"];
   for (const r of rows)
-    lines.push(`${r.scheduler},${r.interArrival},${r.run},${r.metric},${r.value}`);
+    lines.push(
+      `${csvField(r.scheduler)},${r.interArrival},${r.run},${csvField(r.metric)},${r.value}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

@@ -61,7 +61,7 @@ const spec: CommandSpec = {
   examples: [
     "sched-sim compare results/load",
     "sched-sim compare results/load --format markdown > comparison.md",
-    "sched-sim compare results/load --format csv | column -s, -t",
+    "sched-sim compare results/load --format csv > comparison.csv",
     "sched-sim compare results/load --timing",
     "sched-sim compare results/load --missing",
   ],

@@ -79,7 +79,7 @@ const spec: CommandSpec = {
     "sched-sim convert trace.swf.gz --to batsim --out workload.json",
     "sched-sim convert workload.json --out trace.swf",
     "sched-sim convert trace.swf --to native --clean > jobs.jsonl",
-    "sched-sim convert NASA-iPSC-1993-3.1-cln.swf.gz --estimate runtime --to native",
+    "sched-sim convert NASA-iPSC-1993-3.1-cln.swf.gz --clean --estimate runtime --to native",
   ],
 };
 

@@ -6,6 +6,7 @@ import {
   type ModelOption,
   type ModelStream,
   parseModelOption,
+  type SwfRecord,
   WORKLOAD_MODELS,
   type WorkloadModel,
   writeJobsLines,
@@ -232,8 +233,22 @@ export function* genLines(
     `platform: ${platformText(out.platform)}`,
   ];
   if (out.swf !== undefined) {
+    // A model without estimates (Lublin-Feitelson) leaves field 9 unknown, which `run` rejects
+    // (a job without a requested time has no estimate). Its jobs' estimate is the run time
+    // (swfToJobs' `estimate: "runtime"`), so the file says so: `run` reads back exactly the
+    // model's jobs, with no option.
     const header = out.swf.header;
-    yield* writeSwfLines({ ...header, notes: [...notes, ...header.notes] }, out.swf.records);
+    const filled = function* (records: Iterable<SwfRecord>): Generator<SwfRecord> {
+      for (const r of records) {
+        yield r.requestedTime > 0 || !(r.runTime > 0) ? r : { ...r, requestedTime: r.runTime };
+      }
+    };
+    const filledNote =
+      "requested time (field 9) = run time for every job without one: the model gives no estimates, so its jobs' estimate is their run time";
+    yield* writeSwfLines(
+      { ...header, notes: [...notes, filledNote, ...header.notes] },
+      filled(out.swf.records),
+    );
     return;
   }
   // Jobs of other models (small workloads): the conversion counts what SWF cannot hold first.

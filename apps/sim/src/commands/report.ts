@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { type CommandSpec, flag, requirePositionals, stringOption, suggest } from "../args.js";
 import { writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
+import { EXPERIMENTS } from "../experiments/registry.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
 import { measureRun, simulateTask } from "../sweep/execute.js";
@@ -16,11 +17,15 @@ const spec: CommandSpec = {
   summary: "Write one self-contained HTML report of a sweep: plots, comparison, a Gantt chart.",
   description:
     "Reads a results directory written by 'sweep' or 'reproduce --out' and writes one HTML file\n" +
-    "(no network: style, script and SVG inline) with a plot per metric against the first swept\n" +
-    "parameter (a line per scheduler, its 95% CI band), the comparison table, failed runs, and\n" +
-    "for one run (--run KEY, default the first finished run) a zoomable Gantt chart of jobs on\n" +
-    "machines with the utilization curve. The run is simulated again from the experiment (runs\n" +
-    "are deterministic) and checked against its stored metrics.",
+    "(no network: style, script and SVG inline). For a 'reproduce' experiment it first draws the\n" +
+    "paper's figures (the paper's axes, series and captions) with each of the paper's claims and\n" +
+    "whether it holds in these results. Then a plot per metric against the first swept parameter\n" +
+    "(a line per scheduler with 95% CI error bars; colour, dash pattern and marker per line),\n" +
+    "the comparison table, failed runs, and for one run (--run KEY, default the first finished\n" +
+    "run) a zoomable Gantt chart of jobs on machines with a machine axis, a time axis and the\n" +
+    "utilization strip; when the jobs are too many to draw one by one, it shows how busy each\n" +
+    "machine is over time (and the jobs themselves once zoomed in). The run is simulated again\n" +
+    "from the experiment (runs are deterministic) and checked against its stored metrics.",
   options: [
     {
       name: "out",
@@ -41,7 +46,7 @@ const spec: CommandSpec = {
   positionals: [{ name: "dir", description: "Results directory.", required: true }],
   examples: [
     "sched-sim report results/load",
-    "sched-sim report results/load --run easy.load=0.7.s1-3f2a9c1b --out load.html",
+    "sched-sim report results/load --run easy.load=0.7.s1-b960e76c --out load.html",
   ],
 };
 
@@ -52,7 +57,7 @@ export const reportCommand: Command = {
     requirePositionals(spec, args);
     const dir = args.positionals[0] as string;
     const out = stringOption(args, "out") ?? join(dir, "report.html");
-    const { plan, records, failures } = await readSweepDir(dir, "report");
+    const { plan, records, failures, timings } = await readSweepDir(dir, "report");
     const tasks = planTasks(plan);
     const wanted = stringOption(args, "run");
     let run: ReportRun | undefined;
@@ -124,8 +129,16 @@ export const reportCommand: Command = {
       }
     }
     const rows = summarizeSweep(plan, records);
+    const source = plan.source;
+    const experiment =
+      source.kind === "registry"
+        ? EXPERIMENTS.find((e) => e.name === source.experiment)
+        : undefined;
     const html = reportHtml({
       plan,
+      ...(experiment === undefined ? {} : { experiment }),
+      records,
+      timings,
       rows,
       comparison: comparisonRows(plan, rows),
       finished: records.length,

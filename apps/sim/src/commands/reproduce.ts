@@ -106,7 +106,7 @@ const spec: CommandSpec = {
     "sched-sim reproduce convergent --params",
     "sched-sim reproduce convergent --quick --set antiAging=0 --out results/no-aging",
     "sched-sim reproduce convergent --quick --vary antiAging=0,0.02,0.1",
-    "sched-sim reproduce fcfs-load --seeds 20 --out results/fcfs-load",
+    "sched-sim reproduce fcfs-load --quick --seeds 5 --out results/fcfs-load",
     "sched-sim report results/fcfs-load",
   ],
 };

@@ -106,7 +106,7 @@ const spec: CommandSpec = {
   positionals: [],
   examples: [
     "sched-sim run --scheduler fcfs --workload KTH-SP2-1996-2.1-cln.swf --clean --out out/kth",
-    "sched-sim run -w NASA-iPSC-1993-3.1-cln.swf.gz --estimate runtime --format json",
+    "sched-sim run -w NASA-iPSC-1993-3.1-cln.swf.gz --clean --estimate runtime --format json",
   ],
 };
 
@@ -180,9 +180,10 @@ export const runCommand: Command = {
         io.stdout(`${workload}: ${summary.jobs} jobs on ${procs} processors\n\n`);
         io.stdout(metricsTable([{ label: choice.label, metrics }]));
       }
+      // On stderr; a blank line keeps it off the table when both streams land in one file or pipe.
       if (out !== undefined)
         io.stderr(
-          `wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+          `${format === "json" ? "" : "\n"}wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
         );
       return 0;
     } catch (error) {

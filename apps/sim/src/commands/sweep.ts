@@ -158,7 +158,7 @@ const spec: CommandSpec = {
   examples: [
     "sched-sim sweep experiments/load.json --out results/load",
     "sched-sim sweep experiments/load.json --out results/load --jobs 2 --quiet",
-    "sched-sim sweep experiments/load.json --out /shared/load --shard 3/8",
+    "sched-sim sweep experiments/load.json --out results/load --shard 3/8",
     "sched-sim sweep experiments/load.json --out /shared/load --emit slurm --shards 8 > load.sbatch",
     "sched-sim sweep experiments/load.json --out results/load --queue redis://10.0.0.5:6379",
     "sched-sim compare results/load",

@@ -1,6 +1,7 @@
 import { paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
 import { chooseScheduler } from "../schedulers.js";
+import { AR_FIGURES } from "./advance-reservation-figures.js";
 import { arMetrics } from "./ar-metrics.js";
 import type { Experiment, ExperimentWorkload } from "./experiment.js";
 import { booleanParam, numberParam, type ParameterSpec, type Params } from "./parameters.js";
@@ -167,6 +168,7 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       { key: "offeredLoad", title: "offered load", digits: 3 },
       { key: "utilization", title: "utilization", digits: 3 },
     ],
+    figures: AR_FIGURES[s.name] ?? [],
     workload: arWorkload,
     instance(params, seed) {
       return {

@@ -1,5 +1,6 @@
 import { paperMetrics, paperWorkload } from "@sched/convergent";
 import { chooseScheduler, type OptionValue } from "../schedulers.js";
+import { CONVERGENT_FIGURES } from "./convergent-figures.js";
 import type { Experiment } from "./experiment.js";
 import {
   booleanParam,
@@ -269,6 +270,7 @@ export const convergentReproduction: Experiment = {
     { key: "machineUsage", title: "machine usage (%)", digits: 2 },
     { key: "licenseUsage", title: "license usage (%)", digits: 2 },
   ],
+  figures: CONVERGENT_FIGURES,
   instance: (params, seed) => {
     const n = (name: string) => numberParam(params, name);
     return paperWorkload({

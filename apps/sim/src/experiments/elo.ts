@@ -6,6 +6,7 @@ import {
   type OptionValue,
   type SchedulerChoice,
 } from "../schedulers.js";
+import { ELO_BATCH_FIGURES, ELO_STREAM_FIGURES } from "./elo-figures.js";
 import {
   type EloInstance,
   type EloInstanceOptions,
@@ -286,6 +287,7 @@ function eloBatch(machines: number): Experiment {
       { key: "makespanRatioToRandom", title: "makespan / random", digits: 3 },
       { key: "meanResponse", title: "mean response (s)", digits: 0 },
     ],
+    figures: ELO_BATCH_FIGURES,
     workload: (params) => eloWorkloadOf(instanceOptions(params, 0, false)),
     instance: (params, seed) => eloInstance(instanceOptions(params, seed, false)),
     measure(trace, instance, params, seed) {
@@ -510,6 +512,7 @@ const eloStream: Experiment = {
     { key: "tierFastest", title: "tier, fastest", digits: 2 },
     { key: "tierSlowest", title: "tier, slowest", digits: 2 },
   ],
+  figures: ELO_STREAM_FIGURES,
   workload: (params) => eloWorkloadOf(instanceOptions(params, 0, true)),
   instance: (params, seed) => eloInstance(instanceOptions(params, seed, true)),
   run({ instance, params, seed, scheduler }): ExperimentRunResult {

@@ -1,6 +1,7 @@
 import type { ExecutionModel, Job, Platform, ScheduleTrace } from "@sched/core";
 import type { SchedulerChoice } from "../schedulers.js";
-import type { GridAxis, ParameterSpec, Params } from "./parameters.js";
+import type { Summary } from "../stats.js";
+import type { GridAxis, ParameterSpec, Params, ParamValue } from "./parameters.js";
 
 /** A metric an experiment reports: its key in the tidy results and how to read it from a run. */
 export interface ExperimentMetric {
@@ -134,4 +135,111 @@ export interface Experiment {
    * @defaultValue none: the runner simulates `instance` with the scheduler
    */
   run?(input: ExperimentRunInput): ExperimentRunResult | Promise<ExperimentRunResult>;
+  /**
+   * The paper's figures this experiment reproduces, as data: `report` draws each with the
+   * paper's axes and caption and checks each of its claims against the results.
+   * @defaultValue none: `report` plots every metric against the first numeric grid axis only
+   */
+  readonly figures?: readonly ExperimentFigure[];
+}
+
+/** An axis of an {@link ExperimentFigure}. */
+export interface FigureAxis {
+  /** The axis title, in the paper's terms, e.g. `"late jobs (%)"`. */
+  readonly label: string;
+  /**
+   * `"linear"` or `"log"`; y only. @defaultValue `"linear"` (from 0, or from `min`)
+   */
+  readonly scale?: "linear" | "log";
+  /** y only: the axis starts at this value (or lower if the data goes lower). @defaultValue 0 */
+  readonly min?: number;
+  /** y only: the axis reaches at least this value. @defaultValue the data's maximum */
+  readonly max?: number;
+  /**
+   * x only: tick labels of the grid values (keys `String(value)`), e.g. `{ "1": "WL-1" }`; the
+   * values are then spaced evenly, as categories. @defaultValue the numbers, on a linear scale
+   */
+  readonly ticks?: Readonly<Record<string, string>>;
+  /** x only: a short name for claims' details, e.g. `"T_a"` (`"T_a = 4"`). @defaultValue the parameter */
+  readonly short?: string;
+}
+
+/** A series of an {@link ExperimentFigure}: a policy (and metric), under the paper's name. */
+export interface FigureSeries {
+  /** The scheduler's label in the experiment. */
+  readonly label: string;
+  /** The paper's name for it, shown in the legend. @defaultValue `label` */
+  readonly name?: string;
+  /** The metric this series plots. @defaultValue the figure's `metric` */
+  readonly metric?: string;
+}
+
+/**
+ * A figure of the paper: one metric against one grid parameter, a series per policy, the
+ * paper's axis titles and caption, and the claims the paper makes about it. Drawn by `report`
+ * from a results directory of the experiment; with other grid axes (`--vary`), a panel per
+ * combination of their values.
+ */
+export interface ExperimentFigure {
+  /** The paper's name for the figure, e.g. `"Fig. 4"` or `"§4.1"`; unique in the experiment. */
+  readonly id: string;
+  /** The paper's caption (verbatim where it has one), and what this figure shows differently. */
+  readonly caption: string;
+  /** The metric on y: a key of the runs' records, or of the wall-clock timing with `timing`. */
+  readonly metric: string;
+  /**
+   * The metric is a wall-clock figure of `timing.csv` (`schedTimeMs`, `schedulerMs`, `wallMs`),
+   * not of the records: it differs between executions. @defaultValue false
+   */
+  readonly timing?: boolean;
+  /** The grid parameter on x, and its axis. */
+  readonly x: FigureAxis & { readonly param: string };
+  readonly y: FigureAxis;
+  /** `"line"`, or `"bar"` (a group of bars per x value). @defaultValue "line" */
+  readonly kind?: "line" | "bar";
+  /** The series, in legend order. @defaultValue every scheduler of the experiment, under its label */
+  readonly series?: readonly FigureSeries[];
+  /** What the paper says the figure shows, each checked against the results. @defaultValue none */
+  readonly claims?: readonly FigureClaim[];
+}
+
+/**
+ * One claim of the paper about a figure, in one line, and a function of the results that says
+ * at how many points (or steps, or pairs) it holds.
+ */
+export interface FigureClaim {
+  /** The claim in the figure's terms, e.g. "every CS variant has fewer late jobs than every baseline". */
+  readonly text: string;
+  /** Where the paper makes it, e.g. `"§6"`. */
+  readonly source: string;
+  /** Checks the claim on the results of one panel. */
+  check(results: FigureResults): ClaimCheck;
+}
+
+/** At how many of the checked units a claim holds (see {@link FigureClaim.check}). */
+export interface ClaimCheck {
+  readonly held: number;
+  /** Units checked (0: the claim cannot be checked on these results; say why in `detail`). */
+  readonly of: number;
+  /** What a unit is, plural: `"points"`, `"steps"`. */
+  readonly unit: string;
+  /** Where it fails, or the numbers behind it, in a few words. @defaultValue none */
+  readonly detail?: string;
+}
+
+/** The results of one panel of a figure, as a claim sees them. */
+export interface FigureResults {
+  /** The x values (grid values of the figure's parameter), in grid order. */
+  readonly xs: readonly ParamValue[];
+  /** The labels of the experiment's schedulers that have results, in the plan's order. */
+  readonly schedulers: readonly string[];
+  /**
+   * Mean, 95% CI half-width and runs of `metric` (default: the figure's) for the scheduler
+   * labelled `scheduler` at `x`; undefined when it has no finished run there.
+   */
+  value(scheduler: string, x: ParamValue, metric?: string): Summary | undefined;
+  /** The paper's name of a scheduler (its series name), else its label. */
+  name(scheduler: string): string;
+  /** An x value as the figure writes it, e.g. `"T_a = 4"`. */
+  at(x: ParamValue): string;
 }

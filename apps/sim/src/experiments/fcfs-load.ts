@@ -2,6 +2,7 @@ import { identicalPool } from "@sched/core";
 import { COMPARED_SCHEDULERS, comparedSchedulers } from "../schedulers.js";
 import { SYNTHETIC_DESCRIPTION, syntheticWorkload } from "../synthetic.js";
 import type { Experiment } from "./experiment.js";
+import { FCFS_LOAD_FIGURES } from "./fcfs-load-figures.js";
 import { numberParam } from "./parameters.js";
 
 /**
@@ -55,6 +56,7 @@ export const fcfsLoad: Experiment = {
     { key: "meanWait", title: "mean wait (s)", digits: 1 },
     { key: "meanBoundedSlowdown", title: "mean bsld", digits: 2 },
   ],
+  figures: FCFS_LOAD_FIGURES,
   instance: (params, seed) => {
     const procs = numberParam(params, "procs");
     return {

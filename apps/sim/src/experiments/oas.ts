@@ -22,6 +22,7 @@ import type {
   ExperimentRunResult,
   ExperimentWorkload,
 } from "./experiment.js";
+import { OAS_FIGURES, OAS_SLOTS_FIGURES } from "./oas-figures.js";
 import { numberParam, type ParameterSpec, type Params, textParam } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
@@ -548,6 +549,7 @@ export const oasReproduction: Experiment = {
   defaultSeeds: () => 1,
   schedulers: oasPolicies,
   metrics: COMPARISON_METRICS,
+  figures: OAS_FIGURES,
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
   run: runOasPolicy,
@@ -612,6 +614,7 @@ export const oasSlotsReproduction: Experiment = {
     { key: "solveSeconds", title: "solve CPU (s)", digits: 2 },
     { key: "solveWallSeconds", title: "solve wall (s)", digits: 2 },
   ],
+  figures: OAS_SLOTS_FIGURES,
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
   run: runOasPolicy,

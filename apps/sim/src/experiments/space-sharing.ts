@@ -10,6 +10,7 @@ import type { SchedulerChoice } from "../schedulers.js";
 import type { Experiment, ExperimentWorkload } from "./experiment.js";
 import { numberParam, type ParameterSpec, type Params, textParam } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
+import { SPACE_SHARING_FIGURES } from "./space-sharing-figures.js";
 import { generateWorkload } from "./workload.js";
 
 /** Offered loads, and the `--quick` grid. */
@@ -343,6 +344,7 @@ export const spaceSharingReproduction: Experiment = {
     { key: "gainPct", title: "dynamic better by (%)", digits: 1 },
     { key: "responseDiff", title: "adaptive - dynamic (s)", digits: 3 },
   ],
+  figures: SPACE_SHARING_FIGURES,
   workload: spaceSharingWorkload,
   instance: (params, seed) => {
     const { jobs, platform } = generateWorkload(spaceSharingWorkload(params), seed);

@@ -1,3 +1,5 @@
+import { pageKit } from "./page-kit.js";
+
 /** `text` safe inside HTML/SVG element content and double- or single-quoted attributes. */
 export function escapeHtml(text: string): string {
   return text
@@ -26,26 +28,13 @@ export const PALETTE = [
   "#7f7f7f",
 ] as const;
 
+const kit = pageKit();
+
 /**
  * About `count` round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten).
  * @example niceTicks(0, 97, 5) // [0, 20, 40, 60, 80, 100]
  */
-export function niceTicks(lo: number, hi: number, count = 5): number[] {
-  if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / Math.max(1, count);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
-  const first = Math.floor(lo / step + 1e-9);
-  const last = Math.ceil(hi / step - 1e-9);
-  const ticks: number[] = [];
-  for (let i = first; i <= last; i++) ticks.push(Number((i * step).toPrecision(12)));
-  return ticks;
-}
+export const niceTicks: (lo: number, hi: number, count?: number) => number[] = kit.niceTicks;
 
 /** A tick label: integers plainly, small numbers with up to 4 significant digits, big ones with k/M. */
-export function tickLabel(v: number): string {
-  const a = Math.abs(v);
-  if (a >= 1e6) return `${Number((v / 1e6).toPrecision(4))}M`;
-  if (a >= 1e4) return `${Number((v / 1e3).toPrecision(4))}k`;
-  return String(Number(v.toPrecision(4)));
-}
+export const tickLabel: (v: number) => string = kit.tickLabel;

@@ -1,8 +1,9 @@
 import type { ParamValue } from "../experiments/parameters.js";
-import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
+import { type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import type { Summary } from "../stats.js";
-import { type MetricInfo, metricInfo } from "./metrics.js";
+import { formatValue, type MetricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
+import { planMetricInfos } from "./plan-metrics.js";
 import type { ResultRow } from "./results.js";
 
 /** One row of a comparison: a scheduler at a grid point, a summary and a best flag per metric. */
@@ -13,15 +14,28 @@ export interface ComparisonRow {
 }
 
 /**
+ * Whether `c` is not significantly worse than `best`: the same mean, or 95% confidence
+ * intervals that overlap (`|mean - best.mean| <= ci95 + best.ci95`; with fewer than two runs
+ * there is no interval, and only an equal mean ties). Overlapping intervals do not prove two
+ * means equal; they say the difference is not established, which is what a tie means here.
+ */
+export function tiesWith(c: Summary, best: Summary): boolean {
+  if (c.mean === best.mean) return true;
+  if (!Number.isFinite(c.ci95) || !Number.isFinite(best.ci95)) return false;
+  return Math.abs(c.mean - best.mean) <= c.ci95 + best.ci95;
+}
+
+/**
  * Regroup `rows` (from `summarizeSweep`) as points x schedulers and mark, at each point and for
  * each metric, the best mean among the schedulers (lowest, or highest for metrics where higher
- * is better; every tied scheduler is marked; metrics with no direction, and NaN means, never).
- * `metrics`: the metrics compared, in order (the plan's, or the timing metrics of `timing.csv`).
+ * is better) and every scheduler tied with it ({@link tiesWith}: not significantly worse);
+ * metrics with no direction, and NaN means, are never marked. `metrics`: the metrics compared,
+ * in order (the plan's, or the timing metrics of `timing.csv`).
  */
 export function comparisonRows(
   plan: SweepPlan,
   rows: readonly ResultRow[],
-  metrics: readonly MetricInfo[] = plan.metrics.map(metricInfo),
+  metrics: readonly MetricInfo[] = planMetricInfos(plan),
 ): ComparisonRow[] {
   const find = (
     scheduler: string,
@@ -40,17 +54,22 @@ export function comparisonRows(
         (m) => find(s.label, point, m.key) ?? { mean: Number.NaN, ci95: Number.NaN, runs: 0 },
       ),
     }));
-    const bests = metrics.map((m, j) => {
-      const better = m.better;
-      const means = group.map((g) => (g.summaries[j] as Summary).mean).filter(Number.isFinite);
-      if (better === "none" || means.length === 0) return Number.NaN;
-      return better === "lower" ? Math.min(...means) : Math.max(...means);
+    const bests = metrics.map((m, j): Summary | undefined => {
+      const cells = group
+        .map((g) => g.summaries[j] as Summary)
+        .filter((c) => Number.isFinite(c.mean));
+      if (m.better === "none" || cells.length === 0) return undefined;
+      const sign = m.better === "lower" ? 1 : -1;
+      return cells.reduce((a, b) => (sign * b.mean < sign * a.mean ? b : a));
     });
     for (const g of group) {
       out.push({
         point,
         scheduler: g.scheduler,
-        cells: g.summaries.map((s, j) => ({ ...s, best: s.mean === bests[j] })),
+        cells: g.summaries.map((s, j) => {
+          const best = bests[j];
+          return { ...s, best: best !== undefined && Number.isFinite(s.mean) && tiesWith(s, best) };
+        }),
       });
     }
   }
@@ -62,13 +81,6 @@ export const COMPARE_FORMATS = ["table", "csv", "json", "markdown"] as const;
 /** One of {@link COMPARE_FORMATS}. */
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
-function cellText(c: Summary, digits: number): string {
-  if (c.runs === 0) return "-";
-  return Number.isFinite(c.ci95)
-    ? `${fixed(c.mean, digits)} ± ${fixed(c.ci95, digits)}`
-    : fixed(c.mean, digits);
-}
-
 function legend(infos: readonly MetricInfo[]): string {
   const lower = infos.filter((m) => m.better === "lower").map((m) => m.key);
   const higher = infos.filter((m) => m.better === "higher").map((m) => m.key);
@@ -76,7 +88,7 @@ function legend(infos: readonly MetricInfo[]): string {
     lower.length > 0 ? `lower is better for ${lower.join(", ")}` : "",
     higher.length > 0 ? `higher is better for ${higher.join(", ")}` : "",
   ].filter((p) => p !== "");
-  return `best at each point marked (${parts.join("; ")}); mean ± 95% CI half-width (Student t) over seeds`;
+  return `best at each point marked, with every scheduler whose 95% interval overlaps the best's (a tie: not significantly worse) (${parts.join("; ")}); mean ± 95% CI half-width (Student t) over seeds`;
 }
 
 /**
@@ -89,7 +101,7 @@ export function renderComparison(
   plan: SweepPlan,
   rows: readonly ComparisonRow[],
   format: CompareFormat,
-  infos: readonly MetricInfo[] = plan.metrics.map(metricInfo),
+  infos: readonly MetricInfo[] = planMetricInfos(plan),
   note?: string,
 ): string {
   const keys = infos.map((m) => m.key);
@@ -106,8 +118,7 @@ export function renderComparison(
           ...r.point.map(String),
           r.scheduler,
           ...r.cells.map(
-            (c, j) =>
-              `${cellText(c, (infos[j] as { digits: number }).digits)} ${c.best ? "*" : " "}`,
+            (c, j) => `${formatValue(infos[j] as MetricInfo, c)} ${c.best ? "*" : " "}`,
           ),
           String(Math.min(...r.cells.map((c) => c.runs))),
         ]),
@@ -127,7 +138,7 @@ export function renderComparison(
               ...r.point.map(String),
               esc(r.scheduler),
               ...r.cells.map((c, j) => {
-                const t = cellText(c, (infos[j] as { digits: number }).digits);
+                const t = formatValue(infos[j] as MetricInfo, c);
                 return c.best ? `**${t}**` : t;
               }),
               String(Math.min(...r.cells.map((c) => c.runs))),

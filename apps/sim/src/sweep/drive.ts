@@ -207,6 +207,7 @@ export function printOutcome(
     ci95: r.ci95,
     runs: r.runs,
   });
+  let table = false;
   if (options.json === true) {
     io.stdout(
       stableJson({
@@ -238,9 +239,18 @@ export function printOutcome(
     io.stdout(`${resultsTable(plan, rows)}
 ${TIMING_HEADING}:
 ${timingTable(plan, timingRows)}`);
+    table = true;
   }
+  // The lines below go to stderr; when both streams land in one file or pipe, a blank line keeps
+  // them off the table.
+  let separated = !table;
+  const separate = (): void => {
+    if (!separated) io.stderr("\n");
+    separated = true;
+  };
   const { failures } = outcome;
   if (failures.length > 0) {
+    separate();
     io.stderr(`${failures.length} of ${outcome.total} runs failed:\n`);
     for (const f of failures) io.stderr(`  ${f.key}: ${f.error}\n`);
   }
@@ -257,6 +267,7 @@ ${timingTable(plan, timingRows)}`);
         : outcome.summarized
           ? `; every shard is done: wrote ${join(options.out as string, "results.csv")}, ${join(options.out as string, "runs.csv")} and ${join(options.out as string, "timing.csv")}`
           : `; the sweep has ${shown.length} of ${plan.points.length * plan.seeds.length * plan.schedulers.length} results so far (results.csv is written by the last shard to finish; 'sched-sim compare ${options.out}' lists what is missing)`;
+    separate();
     io.stderr(
       `${prefix}${shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `}${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${whereShard}\n`,
     );

@@ -1,12 +1,13 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ParamValue } from "../experiments/parameters.js";
-import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
+import { type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import { type Summary, summarize } from "../stats.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord, RunTiming } from "./execute.js";
-import { type MetricInfo, metricInfo } from "./metrics.js";
+import { formatValue, type MetricInfo } from "./metrics.js";
 import type { SweepPlan } from "./plan.js";
+import { planMetricInfos } from "./plan-metrics.js";
 
 /** Format tag of `experiment.json`. */
 export const SWEEP_FORMAT = "sched-sim-sweep/1";
@@ -309,16 +310,9 @@ export function runsCsv(plan: SweepPlan, records: readonly RunRecord[]): string 
   return toCsv(["key", "scheduler", ...plan.params, "seed", "metric", "value"], rows);
 }
 
-/** `mean ± ci95` with `digits` decimals (`mean` alone when there is no CI, `-` when no runs). */
-export function meanCell(r: Summary | undefined, digits: number): string {
-  if (r === undefined || r.runs === 0) return "-";
-  return Number.isFinite(r.ci95)
-    ? `${fixed(r.mean, digits)} ± ${fixed(r.ci95, digits)}`
-    : fixed(r.mean, digits);
-}
-
 /** The printed table: one row per scheduler x point, a `mean ± ci95` column per metric, `runs`. */
 export function resultsTable(plan: SweepPlan, rows: readonly ResultRow[]): string {
+  const infos = planMetricInfos(plan);
   const perRow = Math.max(1, plan.metrics.length);
   const lines: string[][] = [];
   for (let i = 0; i < rows.length; i += perRow) {
@@ -327,7 +321,7 @@ export function resultsTable(plan: SweepPlan, rows: readonly ResultRow[]): strin
     lines.push([
       first.scheduler,
       ...first.point.map(String),
-      ...plan.metrics.map((m, j) => meanCell(group[j], metricInfo(m).digits)),
+      ...infos.map((m, j) => formatValue(m, group[j])),
       String(first.runs),
     ]);
   }
@@ -335,7 +329,7 @@ export function resultsTable(plan: SweepPlan, rows: readonly ResultRow[]): strin
     [
       { title: "scheduler", align: "left" },
       ...plan.params.map((p) => ({ title: p, align: "right" as const })),
-      ...plan.metrics.map((m) => ({ title: metricInfo(m).title, align: "right" as const })),
+      ...infos.map((m) => ({ title: m.title, align: "right" as const })),
       { title: "runs", align: "right" },
     ],
     lines,
@@ -359,7 +353,7 @@ export function timingTable(plan: SweepPlan, rows: readonly ResultRow[]): string
     lines.push([
       first.scheduler,
       ...first.point.map(String),
-      ...TIMING_METRICS.map((m, j) => meanCell(group[j], m.digits)),
+      ...TIMING_METRICS.map((m, j) => formatValue(m, group[j])),
     ]);
   }
   return renderTable(

@@ -1,0 +1,120 @@
+import { beats, num, pointwise, trend } from "./claims.js";
+import type { ExperimentFigure } from "./experiment.js";
+
+const SLOT = {
+  param: "slotFraction",
+  label: "time-slot size (% of the mean base time)",
+  short: "slot",
+  ticks: {
+    "0.15": "15%",
+    "0.25": "25%",
+    "0.5": "50%",
+    "1": "100%",
+    "1.5": "150%",
+    "2": "200%",
+    "2.5": "250%",
+  },
+} as const;
+
+/** The OAS paper's Fig. 3 (Blanco et al., §4.1), for `oas-slots`. */
+export const OAS_SLOTS_FIGURES: readonly ExperimentFigure[] = [
+  {
+    id: "Fig. 3 (makespan)",
+    caption:
+      "Comparison for the model slot size: makespan (the MIP's plan run with each job at its slot; also the MIP's slotted objective and the plan compacted)",
+    metric: "makespan",
+    x: SLOT,
+    y: { label: "makespan (s)" },
+    series: [
+      { label: "oas", name: "OAS plan at its slots", metric: "makespan" },
+      { label: "oas", name: "MIP objective (slots x eta)", metric: "mipMakespan" },
+      { label: "oas(replay=compact)", name: "plan compacted", metric: "makespan" },
+    ],
+    claims: [
+      {
+        text: "when the slot size increases, the makespan increases",
+        source: "§4.1",
+        check: trend({ schedulers: ["oas"], direction: "up" }),
+      },
+      {
+        text: "below 50% the makespan values become stable (read: within 5% of the smallest of them)",
+        source: "§4.1",
+        check: (r) => {
+          const small = r.xs.filter((x) => (x as number) <= 0.5);
+          const values = small.flatMap((x) => {
+            const v = r.value("oas", x)?.mean;
+            return v === undefined ? [] : [v];
+          });
+          const best = Math.min(...values);
+          return pointwise(
+            r,
+            (x) => {
+              const v = r.value("oas", x)?.mean;
+              if (v === undefined) return undefined;
+              return v <= best * 1.05
+                ? { ok: true }
+                : { ok: false, why: `${num(v)} vs ${num(best)} s` };
+            },
+            { where: (x) => (x as number) <= 0.5, empty: "no slot size at or below 50%" },
+          );
+        },
+      },
+    ],
+  },
+  {
+    id: "Fig. 3 (solving time)",
+    caption:
+      "Comparison for the model slot size: the solver's CPU time (HiGHS within its node budget; CPLEX in the paper)",
+    metric: "solveSeconds",
+    x: SLOT,
+    y: { label: "solving time (CPU s)", scale: "log" },
+    series: [{ label: "oas", name: "OAS (MIP)" }],
+    claims: [
+      {
+        text: "the shorter the time slot, the longer the solving time",
+        source: "§4.1",
+        check: trend({ schedulers: ["oas"], direction: "down" }),
+      },
+    ],
+  },
+];
+
+/** The OAS paper's Fig. 4 (Blanco et al., §4.2), for `oas`. */
+export const OAS_FIGURES: readonly ExperimentFigure[] = [
+  {
+    id: "Fig. 4",
+    caption: "Comparison of six kinds of workloads (makespan)",
+    metric: "makespan",
+    kind: "bar",
+    x: {
+      param: "workload",
+      label: "workload",
+      short: "workload",
+      ticks: {
+        "WL-1": "WL-1",
+        "WL-2": "WL-2",
+        "WL-3": "WL-3",
+        "WL-4": "WL-4",
+        "WL-5": "WL-5",
+        "WL-6": "WL-6",
+      },
+    },
+    y: { label: "makespan (s)" },
+    series: [
+      { label: "oas", name: "OAS" },
+      { label: "fcfs", name: "FCFS" },
+      { label: "sjf", name: "SJF" },
+      { label: "bjf", name: "BJF" },
+      { label: "fpfs", name: "FPFS" },
+      { label: "spt", name: "SPT" },
+      { label: "lpt", name: "LPT" },
+    ],
+    claims: [
+      {
+        text: "OAS always obtains good results irrespective of the workload (read: a makespan no longer than any heuristic's)",
+        source: "§4.2",
+        check: beats({ better: ["oas"], sense: "lower", ties: true }),
+      },
+    ],
+  },
+];

@@ -1,0 +1,215 @@
+import { simulate } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { beats, close, pairwise, trend, within } from "../src/experiments/claims.js";
+import type { FigureResults } from "../src/experiments/experiment.js";
+import type { ParamValue } from "../src/experiments/parameters.js";
+import { EXPERIMENTS } from "../src/experiments/registry.js";
+import { defaultParams } from "../src/experiments/resolve.js";
+import { paperFiguresHtml, verdictOf } from "../src/report/figures.js";
+import { createScheduler, type SchedulerChoice } from "../src/schedulers.js";
+import { summarize } from "../src/stats.js";
+import type { RunRecord } from "../src/sweep/execute.js";
+import { METRICS } from "../src/sweep/metrics.js";
+import type { SweepPlan } from "../src/sweep/plan.js";
+import { TIMING_METRICS } from "../src/sweep/results.js";
+
+/** Results from a table: scheduler -> one mean per x (CI from `ci`, NaN when absent). */
+function results(
+  xs: readonly number[],
+  table: Record<string, readonly number[]>,
+  ci: Record<string, readonly number[]> = {},
+): FigureResults {
+  return {
+    xs,
+    schedulers: Object.keys(table),
+    value: (s, x) => {
+      const i = xs.indexOf(x as number);
+      const mean = table[s]?.[i];
+      if (mean === undefined) return undefined;
+      return { mean, ci95: ci[s]?.[i] ?? Number.NaN, runs: 3 };
+    },
+    name: (s) => s.toUpperCase(),
+    at: (x) => `x = ${x}`,
+  };
+}
+
+describe("claim checks", () => {
+  it("beats counts the points where every better policy beats every other, naming the closest pair", () => {
+    const r = results([1, 2, 3], { a: [1, 5, 2], b: [2, 4, 3], c: [3, 6, 2] });
+    expect(beats({ better: ["a"], sense: "lower" })(r)).toEqual({
+      held: 1,
+      of: 3,
+      unit: "points",
+      detail: "fails at x = 2 (B 4 vs A 5); x = 3 (C 2 vs A 2)",
+    });
+    expect(beats({ better: ["a"], sense: "lower", ties: true })(r).held).toBe(2);
+    expect(beats({ better: ["c"], than: ["a", "b"], sense: "higher" })(r).held).toBe(2);
+    expect(beats({ better: ["a"], than: ["z"], sense: "lower" })(r)).toMatchObject({ of: 0 });
+  });
+
+  it("trend counts the steps (ascending x) where each policy moves the said way", () => {
+    const r = results([3, 1, 2], { a: [3, 1, 2], b: [1, 3, 2] });
+    expect(trend({ direction: "up" })(r)).toEqual({
+      held: 2,
+      of: 4,
+      unit: "steps",
+      detail: "fails at B x = 1 → x = 2 (3 → 2); B x = 2 → x = 3 (2 → 1)",
+    });
+  });
+
+  it("within, close and pairwise", () => {
+    const r = results([1, 2], { a: [1.0, 1.2], b: [1.05, 2] }, { a: [0.1, 0.1], b: [0.1, 0.1] });
+    expect(within({ schedulers: ["a", "b"], max: 1.1 })(r)).toMatchObject({ held: 1, of: 2 });
+    expect(within({ schedulers: ["a"], max: 1.1, where: (x) => x === 1 })(r).of).toBe(1);
+    expect(close({ a: "a", b: "b" })(r)).toMatchObject({ held: 1, of: 2 });
+    expect(close({ a: "a", b: "b" })(results([1], { a: [1], b: [1] }))).toMatchObject({
+      of: 0,
+      detail: "needs two seeds or more (95% intervals)",
+    });
+    expect(
+      pairwise({
+        pairs: [
+          ["a", "b"],
+          ["b", "a"],
+        ],
+        sense: "lower",
+      })(r),
+    ).toMatchObject({ held: 2, of: 4, unit: "comparisons" });
+  });
+
+  it("verdictOf words every case", () => {
+    expect(verdictOf({ held: 7, of: 7, unit: "points" }).text).toBe(
+      "holds at every one of the 7 points",
+    );
+    expect(verdictOf({ held: 5, of: 7, unit: "points", detail: "d" })).toEqual({
+      kind: "partly",
+      text: "holds at 5 of 7 points",
+      detail: "d",
+    });
+    expect(verdictOf({ held: 0, of: 1, unit: "steps" }).text).toBe("does not hold (0 of 1 step)");
+    expect(verdictOf({ held: 0, of: 0, unit: "points" }).kind).toBe("unknown");
+  });
+});
+
+describe("the experiments' figure declarations", () => {
+  for (const e of EXPERIMENTS.filter((x) => (x.figures ?? []).length > 0)) {
+    it(`${e.name}: every figure names a parameter, schedulers and metrics the experiment has`, () => {
+      const params = e.parameters.map((p) => p.name);
+      const labels = e.schedulers(defaultParams(e, false)).map((s) => s.label);
+      // Metrics a run records: the declared ones, core's, and what `measure` adds.
+      const recorded = new Set([...e.metrics.map((m) => m.key), ...METRICS.map((m) => m.key)]);
+      if (e.measure !== undefined && e.run === undefined && e.name === "convergent") {
+        const params = { ...defaultParams(e, true), jobs: 10 };
+        const instance = e.instance(params, 1);
+        const trace = simulate(
+          instance.jobs,
+          instance.platform,
+          createScheduler(
+            e.schedulers(params).find((c) => c.label === "easy") as SchedulerChoice,
+            1,
+          ),
+        );
+        for (const k of Object.keys(e.measure(trace, instance, params, 1))) recorded.add(k);
+      }
+      const ids = new Set<string>();
+      for (const f of e.figures ?? []) {
+        expect(ids.has(f.id), f.id).toBe(false);
+        ids.add(f.id);
+        expect(params, f.id).toContain(f.x.param);
+        for (const s of f.series ?? []) expect(labels, f.id).toContain(s.label);
+        const metrics = [f.metric, ...(f.series ?? []).flatMap((s) => s.metric ?? [])];
+        for (const m of metrics) {
+          if (f.timing === true) expect(TIMING_METRICS.map((t) => t.key)).toContain(m);
+          else expect([...recorded], `${f.id}: ${m}`).toContain(m);
+        }
+        expect(f.claims?.length ?? 0, f.id).toBeGreaterThan(0);
+      }
+    });
+  }
+});
+
+describe("paperFiguresHtml", () => {
+  const experiment = EXPERIMENTS.find((e) => e.name === "fcfs-load");
+  if (experiment === undefined) throw new Error("no fcfs-load");
+  /** A plan over load (and `extra`), with records whose means are given per scheduler. */
+  function input(extra?: { name: string; values: ParamValue[] }) {
+    const loads = [0.3, 0.5];
+    const params = extra === undefined ? ["load"] : ["load", extra.name];
+    const points: ParamValue[][] =
+      extra === undefined
+        ? loads.map((l) => [l])
+        : loads.flatMap((l) => extra.values.map((v) => [l, v]));
+    const plan: SweepPlan = {
+      name: "fcfs-load",
+      title: "t",
+      description: "",
+      source: { kind: "registry", experiment: "fcfs-load", quick: true, parameters: {} },
+      params,
+      points,
+      seeds: [1, 2],
+      schedulers: ["fcfs", "easy", "conservative"].map((label) => ({
+        name: label,
+        opts: [],
+        label,
+      })),
+      metrics: ["meanWait", "meanBoundedSlowdown"],
+    };
+    const wait: Record<string, number> = { fcfs: 1000, easy: 100, conservative: 2000 };
+    const records: RunRecord[] = [];
+    for (const point of points) {
+      for (const seed of plan.seeds) {
+        for (const s of plan.schedulers) {
+          const p = Object.fromEntries(params.map((k, i) => [k, point[i] as ParamValue]));
+          records.push({
+            key: `${s.label}.${JSON.stringify(p)}.${seed}`,
+            scheduler: s.label,
+            params: p,
+            seed,
+            metrics: {
+              meanWait: (wait[s.label] as number) * (point[0] as number) + seed,
+              meanBoundedSlowdown: 2,
+            },
+            events: 0,
+            decisions: 0,
+          });
+        }
+      }
+    }
+    return {
+      plan,
+      experiment: experiment as NonNullable<typeof experiment>,
+      records,
+      timings: new Map(),
+    };
+  }
+
+  it("draws each figure with the paper's axes and series names, and a verdict per claim", () => {
+    const html = paperFiguresHtml(input());
+    expect(html.match(/<section class="paper-figure"/g)).toHaveLength(2);
+    expect(html).toContain("mean wait (s) (log scale)");
+    expect(html).toContain(">offered load</text>");
+    expect(html).toContain("EASY backfilling</li>");
+    // Wait: conservative (2000 x load) is worse than FCFS everywhere: the claim fails at both loads.
+    expect(html).toContain('<li class="claim fails">');
+    expect(html).toContain("does not hold (0 of 2 points)");
+    // The pair that breaks it by the most: means over seeds 1 and 2, to 3 digits.
+    expect(html).toContain("fails at load = 0.3 (FCFS 302 vs conservative backfilling 602)");
+    // Its means: the plotted point is the mean over the two seeds.
+    const wait = summarize([0.3 * 100 + 1, 0.3 * 100 + 2]).mean;
+    expect(html).toContain(`EASY backfilling: offered load 0.3: ${wait}`);
+  });
+
+  it("draws a panel per value of another grid axis, and says when its x is not on the grid", () => {
+    const html = paperFiguresHtml(input({ name: "procs", values: [64, 128] }));
+    expect(html.match(/<section class="paper-figure"/g)).toHaveLength(4);
+    expect(html).toContain("Panel: procs = 64.");
+    expect(html).toContain("Panel: procs = 128.");
+    const off = input();
+    const moved = paperFiguresHtml({
+      ...off,
+      plan: { ...off.plan, params: ["jobs"], points: [[1000]] },
+    });
+    expect(moved).not.toContain('paper-figure"');
+    expect(moved).toContain("needs load on the grid; this run's grid is jobs");
+  });
+});
