@@ -5,7 +5,7 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import type { MachineOrder } from "./allocation.js";
+import { checkMachineOrder, type MachineOrder } from "./allocation.js";
 import { conservativeSchedule } from "./conservative.js";
 import {
   holdersFirst,
@@ -125,14 +125,11 @@ function resolveOptions(options: BackfillOptions | undefined): Resolved {
       `is ${String(keepReservations)}, expected a boolean`,
     );
   }
-  const machineOrder = options?.machineOrder ?? "index";
-  if (machineOrder !== "index" && machineOrder !== "speed") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.machineOrder",
-      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
-    );
-  }
+  const machineOrder = checkMachineOrder(
+    WHERE,
+    "options.machineOrder",
+    options?.machineOrder ?? "index",
+  );
   const { singleMachine, exclusive } = resolvePlacement(WHERE, options);
   let name = options?.name;
   if (name === undefined) {

@@ -7,7 +7,13 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import { canHostOn, idle, type MachineOrder, neverFits } from "./allocation.js";
+import {
+  canHostOn,
+  checkMachineOrder,
+  idle,
+  type MachineOrder,
+  neverFits,
+} from "./allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
 const WHERE = "@sched/backfill/edf";
@@ -34,6 +40,31 @@ export interface EdfOptions {
    * @defaultValue `false`
    */
   readonly exclusive?: boolean;
+  /**
+   * The queue's order by deadline: `"increasing"` (earliest deadline first: the policy's name,
+   * and the convergent paper's section 2, "the priority of a job is inversely proportional to its
+   * deadline") or `"decreasing"` (latest first: its section 6, "ordered in decreasing order w.r.t.
+   * their deadline", read literally). Jobs without a deadline stay last either way (unless
+   * `undatedFactor` gives them one); preemption always favours the earlier deadline.
+   * @defaultValue `"increasing"`
+   */
+  readonly deadlineOrder?: "increasing" | "decreasing";
+  /**
+   * Where jobs without a deadline go: ordered (and preempted) as if their deadline were
+   * `submit + undatedFactor × estimate` (0: as if due on arrival; 1.875: the convergent paper's
+   * mean deadline); `Infinity`: after every job with a deadline, in submit order. They never
+   * preempt.
+   * @defaultValue `Infinity`
+   */
+  readonly undatedFactor?: number;
+  /**
+   * Which jobs may preempt (with `preemption`): `"arrivals"`, the jobs submitted at this event
+   * (the convergent paper: "to execute first new submitted job with an earliest deadline"), or
+   * `"waiting"`, every waiting job with a deadline at every event, earliest first (preemptive
+   * EDF as its section 2 describes it).
+   * @defaultValue `"arrivals"`
+   */
+  readonly preemptFor?: "arrivals" | "waiting";
   /** @defaultValue `"edf"`, or `"edf+excl"` with `exclusive` */
   readonly name?: string;
 }
@@ -42,6 +73,9 @@ interface Resolved {
   readonly preemption: boolean;
   readonly machineOrder: MachineOrder;
   readonly exclusive: boolean;
+  readonly deadlineOrder: "increasing" | "decreasing";
+  readonly undatedFactor: number;
+  readonly preemptFor: "arrivals" | "waiting";
   readonly name: string;
 }
 
@@ -74,19 +108,55 @@ function resolveOptions(options: EdfOptions | undefined): Resolved {
   if (typeof name !== "string" || name.length === 0) {
     throw new InvalidInputError(WHERE, "options.name", "is empty, expected a non-empty string");
   }
-  return { preemption, machineOrder, exclusive, name };
+  const deadlineOrder = options?.deadlineOrder ?? "increasing";
+  if (deadlineOrder !== "increasing" && deadlineOrder !== "decreasing") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.deadlineOrder",
+      `is ${JSON.stringify(deadlineOrder)}, expected "increasing" or "decreasing"`,
+    );
+  }
+  const undatedFactor = options?.undatedFactor ?? Number.POSITIVE_INFINITY;
+  if (typeof undatedFactor !== "number" || !(undatedFactor >= 0)) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.undatedFactor",
+      `is ${String(undatedFactor)}, expected a number >= 0 or Infinity`,
+    );
+  }
+  const preemptFor = options?.preemptFor ?? "arrivals";
+  if (preemptFor !== "arrivals" && preemptFor !== "waiting") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.preemptFor",
+      `is ${JSON.stringify(preemptFor)}, expected "arrivals" or "waiting"`,
+    );
+  }
+  return { preemption, machineOrder, exclusive, deadlineOrder, undatedFactor, preemptFor, name };
 }
 
-/** Deadline for ordering: a job without one comes after every job with one. */
-function deadlineOf(job: Job): number {
-  return job.deadline ?? Number.POSITIVE_INFINITY;
+/** A job's deadline for ordering and preemption (see `EdfOptions.undatedFactor`). */
+type DeadlineKey = (job: Job) => number;
+
+function deadlineKey(undatedFactor: number): DeadlineKey {
+  if (undatedFactor === Number.POSITIVE_INFINITY) {
+    return (job) => job.deadline ?? Number.POSITIVE_INFINITY;
+  }
+  return (job) => job.deadline ?? job.submit + undatedFactor * job.estimate;
 }
 
-function byDeadline(a: Job, b: Job): number {
-  const da = deadlineOf(a);
-  const db = deadlineOf(b);
-  if (da !== db) return da < db ? -1 : 1;
-  return a.submit - b.submit || a.id - b.id;
+/** The queue order: by deadline key (`sign` 1 increasing, -1 decreasing), undated jobs last when their key is infinite, then submit, then id. */
+function queueOrder(key: DeadlineKey, sign: 1 | -1): (a: Job, b: Job) => number {
+  return (a, b) => {
+    const da = key(a);
+    const db = key(b);
+    if (da !== db) {
+      if (da === Number.POSITIVE_INFINITY) return 1;
+      if (db === Number.POSITIVE_INFINITY) return -1;
+      return da < db ? -sign : sign;
+    }
+    return a.submit - b.submit || a.id - b.id;
+  };
 }
 
 /**
@@ -96,7 +166,8 @@ function byDeadline(a: Job, b: Job): number {
  * licenses, and a job that fits nowhere stays queued while later jobs are tried (no
  * reservation). With `preemption`, a newly submitted job that fits nowhere preempts running
  * jobs with a strictly later deadline (latest deadline first, then latest start) when that
- * frees enough room for it; preempted jobs keep their progress and return to the queue.
+ * frees enough room for it; preempted jobs keep their progress and return to the queue. The
+ * readings the paper leaves open are options: `deadlineOrder`, `undatedFactor`, `preemptFor`.
  *
  * Placement: a job that one machine of the platform could host (its cores and licenses) runs on
  * one machine (the farm shape: "each job to the best available machine"); any other job spans
@@ -114,6 +185,9 @@ function byDeadline(a: Job, b: Job): number {
  */
 export function edf(options?: EdfOptions): Scheduler {
   const opts = resolveOptions(options);
+  const key = deadlineKey(opts.undatedFactor);
+  const byDeadline = queueOrder(key, 1);
+  const inQueueOrder = opts.deadlineOrder === "increasing" ? byDeadline : queueOrder(key, -1);
   const cache = new PlatformCache(opts.machineOrder);
   let platform: Platform | null = null;
   let singleCache = new WeakMap<Job, boolean>();
@@ -144,7 +218,7 @@ export function edf(options?: EdfOptions): Scheduler {
     const queue: Job[] = [];
     for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue.push(w.job);
     if (queue.length === 0) return;
-    queue.sort(byDeadline);
+    queue.sort(inQueueOrder);
     const started = new Set<number>();
     // Exclusive: a job starts only on an idle machine, and each start takes one, so the loop
     // can stop when none is left (the later jobs would all get null).
@@ -162,8 +236,10 @@ export function edf(options?: EdfOptions): Scheduler {
         idleLeft--;
       }
     }
-    if (!opts.preemption || ctx.arrived.length === 0) return;
-    const fresh = ctx.arrived.filter(
+    if (!opts.preemption) return;
+    const candidates = opts.preemptFor === "arrivals" ? ctx.arrived : queue;
+    if (candidates.length === 0) return;
+    const fresh = candidates.filter(
       (j) =>
         !started.has(j.id) &&
         !rejected?.has(j.id) &&
@@ -172,11 +248,16 @@ export function edf(options?: EdfOptions): Scheduler {
     );
     if (fresh.length === 0) return;
     fresh.sort(byDeadline);
+    // No job can preempt once its deadline is at least every running job's (the bound only
+    // falls as jobs are preempted and earlier ones start).
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const r of view.running) if (key(r.job) > latest) latest = key(r.job);
     const preempted: Job[] = [];
     for (const job of fresh) {
+      if (key(job) >= latest) break;
       const victims = opts.exclusive
-        ? machineVictims(ctx, job, started, cache.order)
-        : chooseVictims(ctx, job, single(job), started, cache.order);
+        ? machineVictims(ctx, job, started, cache.order, key)
+        : chooseVictims(ctx, job, single(job), started, cache.order, key);
       if (victims === null) continue;
       for (const v of victims) {
         ctx.preempt(v.id);
@@ -218,6 +299,7 @@ function chooseVictims(
   single: boolean,
   startedNow: Set<number>,
   order: Int32Array,
+  deadlineOf: DeadlineKey,
 ): Job[] | null {
   const view = ctx.view;
   const dl = deadlineOf(job);
@@ -279,6 +361,7 @@ function machineVictims(
   job: Job,
   startedNow: Set<number>,
   order: Int32Array,
+  deadlineOf: DeadlineKey,
 ): Job[] | null {
   const view = ctx.view;
   const platform = view.platform;

@@ -1,10 +1,5 @@
-import {
-  InvalidInputError,
-  type Platform,
-  type Scheduler,
-  type SchedulingContext,
-} from "@sched/core";
-import type { MachineOrder } from "./allocation.js";
+import type { Platform, Scheduler, SchedulingContext } from "@sched/core";
+import { checkMachineOrder, type MachineOrder } from "./allocation.js";
 import { resolvePlacement } from "./backfill.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
@@ -36,14 +31,11 @@ interface ResolvedFcfsOptions {
 }
 
 function resolveOptions(options: FcfsOptions | undefined): ResolvedFcfsOptions {
-  const machineOrder = options?.machineOrder ?? "index";
-  if (machineOrder !== "index" && machineOrder !== "speed") {
-    throw new InvalidInputError(
-      "@sched/backfill/fcfs",
-      "options.machineOrder",
-      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
-    );
-  }
+  const machineOrder = checkMachineOrder(
+    "@sched/backfill/fcfs",
+    "options.machineOrder",
+    options?.machineOrder ?? "index",
+  );
   const { singleMachine, exclusive } = resolvePlacement("@sched/backfill/fcfs", options);
   return { machineOrder, singleMachine, exclusive };
 }

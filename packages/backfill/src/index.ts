@@ -1,4 +1,4 @@
-export type { MachineOrder } from "./allocation.js";
+export { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 export { type BackfillOptions, type BackfillScheduler, backfill } from "./backfill.js";
 export { type EdfOptions, edf } from "./edf.js";
 export { type FcfsOptions, fcfs } from "./fcfs.js";
