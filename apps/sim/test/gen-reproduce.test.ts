@@ -14,7 +14,9 @@ describe("sched-sim gen and reproduce call the same generator", () => {
 
   it("the paper experiments declare their @sched/workload model", () => {
     const names = withModel.map((e) => e.name);
-    for (const name of ["ar-size", "ar-load", "ar-flex"]) expect(names).toContain(name);
+    for (const name of ["ar-size", "ar-load", "ar-flex", "convergent"]) {
+      expect(names).toContain(name);
+    }
   });
 
   for (const experiment of withModel) {

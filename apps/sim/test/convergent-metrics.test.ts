@@ -1,7 +1,20 @@
-import { createPlatform, type JobRecord, type ScheduleTrace } from "@sched/core";
+import { CONVERGENT_VARIANTS, convergentVariant } from "@sched/convergent";
+import {
+  createJob,
+  createPlatform,
+  type Job,
+  type JobRecord,
+  type JobSpec,
+  type ScheduleTrace,
+  simulate,
+} from "@sched/core";
+import { convergentWorkload } from "@sched/workload";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { paperMetrics, workloadSeries } from "../src/paperMetrics.js";
-import { job } from "./helpers.js";
+import { paperMetrics, workloadSeries } from "../src/experiments/convergent-metrics.js";
+
+const job = (spec: Partial<JobSpec> & { id: number }): Job =>
+  createJob({ submit: 0, runtime: 100, cores: 1, ...spec });
 
 const platform = createPlatform({ machines: [{}, {}], licenses: [{ name: "cad", copies: 1 }] });
 
@@ -76,5 +89,34 @@ describe("paperMetrics", () => {
       machineUsage: 0,
       licenseUsage: 0,
     });
+  });
+});
+
+describe("paperMetrics on convergent schedules (property)", () => {
+  it("counts as late exactly the deadline jobs not completed by their deadline", () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.constantFrom(...CONVERGENT_VARIANTS), (seed, v) => {
+        const { platform, jobs } = convergentWorkload({
+          jobs: 25,
+          machines: 5,
+          licenses: 3,
+          meanInterArrival: 200,
+          seed,
+        });
+        const trace = simulate(jobs, platform, convergentVariant(v));
+        const m = paperMetrics(trace);
+        let late = 0;
+        let withDeadline = 0;
+        for (const r of trace.records) {
+          if (r.job.deadline === undefined) continue;
+          withDeadline++;
+          if (r.outcome !== "completed" || (r.end as number) > r.job.deadline) late++;
+        }
+        expect(m.deadlineJobs).toBe(withDeadline);
+        expect(m.late).toBe(late);
+        expect(m.latePct).toBe(withDeadline === 0 ? 0 : (100 * late) / withDeadline);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

@@ -1,5 +1,5 @@
+import { licenseOffer } from "@sched/convergent";
 import type { ScheduleTrace } from "@sched/core";
-import { licenseOffer } from "./licenses.js";
 
 /** The metrics of the paper's Figures 3 to 6. */
 export interface PaperMetrics {
