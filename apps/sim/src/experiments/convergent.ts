@@ -244,9 +244,9 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
   },
   choice(
     "baselineMachineOrder",
-    ["index", "speed", "best-fit"],
-    "EASY, BF-rm, BF-unrm: the machine a job starts on, the first idle one by index, fastest first, or fewest cores first.",
-    "packages/convergent README, Interpretation 18",
+    ["speed", "index", "best-fit"],
+    "EASY, BF-rm, BF-unrm: the idle machine a job starts on, fastest first (as the paper's EDF), the first by index, or fewest cores first.",
+    "paper §6 (EDF: 'machines ordered ... w.r.t. the Benchmark'); packages/convergent README, Interpretation 18",
   ),
   choice(
     "edfDeadlineOrder",
