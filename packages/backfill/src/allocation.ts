@@ -21,7 +21,11 @@ import {
 export type MachineOrder = "index" | "speed" | "best-fit";
 
 /** Every {@link MachineOrder}. */
-export const MACHINE_ORDERS: readonly MachineOrder[] = Object.freeze(["index", "speed", "best-fit"]);
+export const MACHINE_ORDERS: readonly MachineOrder[] = Object.freeze([
+  "index",
+  "speed",
+  "best-fit",
+]);
 
 /** Machine indices in the order `rule` tries them. O(M log M). Internal. */
 export function machineOrder(platform: Platform, rule: MachineOrder): Int32Array {

@@ -7,13 +7,7 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import {
-  canHostOn,
-  checkMachineOrder,
-  idle,
-  type MachineOrder,
-  neverFits,
-} from "./allocation.js";
+import { canHostOn, checkMachineOrder, idle, type MachineOrder, neverFits } from "./allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "./context.js";
 
 const WHERE = "@sched/backfill/edf";
@@ -88,14 +82,11 @@ function resolveOptions(options: EdfOptions | undefined): Resolved {
       `is ${String(preemption)}, expected a boolean`,
     );
   }
-  const machineOrder = options?.machineOrder ?? "speed";
-  if (machineOrder !== "index" && machineOrder !== "speed") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.machineOrder",
-      `is ${JSON.stringify(machineOrder)}, expected "index" or "speed"`,
-    );
-  }
+  const machineOrder = checkMachineOrder(
+    WHERE,
+    "options.machineOrder",
+    options?.machineOrder ?? "speed",
+  );
   const exclusive = options?.exclusive ?? false;
   if (typeof exclusive !== "boolean") {
     throw new InvalidInputError(

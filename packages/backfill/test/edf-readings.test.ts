@@ -47,7 +47,11 @@ describe("edf readings: hand-worked", () => {
 
   it("a job without deadline is preempted by its key, and never preempts", () => {
     // J1 has no deadline (key 0 + 2 x 10 = 20); J2 (deadline 30) does not preempt it, J3 (15) does.
-    const jobs = [job(1, 0, 10, 1), job(2, 1, 3, 1, { deadline: 30 }), job(3, 2, 3, 1, { deadline: 15 })];
+    const jobs = [
+      job(1, 0, 10, 1),
+      job(2, 1, 3, 1, { deadline: 30 }),
+      job(3, 2, 3, 1, { deadline: 15 }),
+    ];
     const trace = simulate(jobs, oneCore, edf({ undatedFactor: 2 }));
     expect(intervals(trace, 3)).toEqual([[2, 5]]);
     expect(intervals(trace, 1)).toEqual([
@@ -193,7 +197,8 @@ describe("edf readings: properties on farms where every job fits every machine",
             for (const b of w.jobs) {
               const tb = start.get(b.id) as number;
               // b was waiting when a started and did not start then: a must come first.
-              if (b !== a && b.submit <= t && tb > t) expect(before(a, b), `${a.id} ${b.id}`).toBe(true);
+              if (b !== a && b.submit <= t && tb > t)
+                expect(before(a, b), `${a.id} ${b.id}`).toBe(true);
             }
           }
         },

@@ -289,7 +289,8 @@ export function convergentWorkload(options: ConvergentOptions = {}): GeneratedWo
       ],
     };
     const slack = jRng.uniform(o.deadlineSlack[0], o.deadlineSlack[1]);
-    if (jRng.next() >= o.noDeadline) job.deadline = deadlineOf(t, estimate, slack, o.deadlineReading);
+    if (jRng.next() >= o.noDeadline)
+      job.deadline = deadlineOf(t, estimate, slack, o.deadlineReading);
     if (need.length > 0) job.licenses = Object.fromEntries(need.map((l) => [`l${l}`, 1]));
     jobs.push(Object.freeze(job));
   }

@@ -136,9 +136,7 @@ describe("convergentWorkload options", () => {
       expect(slack).toBeLessThanOrEqual(150 + 1e-9);
     }
     expect(dated).toBeGreaterThan(100);
-    expect(() =>
-      convergentWorkload({ deadlineReading: "absolute" as "slack-seconds" }),
-    ).toThrow(
+    expect(() => convergentWorkload({ deadlineReading: "absolute" as "slack-seconds" })).toThrow(
       '@sched/workload/convergentWorkload: options.deadlineReading is "absolute", expected one of slack-percent, slack-seconds, percent-of-estimate',
     );
   });
