@@ -38,6 +38,19 @@ import {
 import { hanging } from "./format.js";
 import { UsageError } from "./usage-error.js";
 
+/**
+ * A fresh scheduler of `choice` for the run of seed `seed`: its options, plus the run's seed in
+ * the entry's {@link SchedulerEntry.seedOption} when that is not set (so the policy's dice differ
+ * from instance to instance and a run is reproduced by its seed alone).
+ */
+export function createScheduler(choice: SchedulerChoice, seed: number): Scheduler {
+  const key = choice.entry.seedOption;
+  if (key === undefined || choice.options[key] !== undefined) {
+    return choice.entry.create(choice.options);
+  }
+  return choice.entry.create({ ...choice.options, [key]: seed });
+}
+
 /** A value of a scheduler option given with `--opt key=value`. */
 export type OptionValue = string | number | boolean;
 
@@ -60,6 +73,13 @@ export interface SchedulerEntry {
   readonly name: string;
   readonly description: string;
   readonly options: readonly SchedulerOptionSpec[];
+  /**
+   * The option a policy that rolls dice takes its seed from: in `reproduce` and `sweep`, when it
+   * is not set, each run passes its own seed there (see {@link createScheduler}), as a library
+   * study seeds the policy per instance.
+   * @defaultValue none: the policy is deterministic
+   */
+  readonly seedOption?: string;
   /** A fresh scheduler; `options` holds only keys of {@link SchedulerEntry.options}, already typed. */
   create(options: Readonly<Record<string, OptionValue>>): Scheduler;
 }
@@ -308,13 +328,26 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         type: "boolean",
         description: "Machines never leave the top tier once there (default false).",
       },
+      {
+        key: "levelScale",
+        type: "string",
+        choices: ["log", "linear"],
+        description: "Job levels: equal bins of log size (default) or of size.",
+      },
     ],
     create: (o) => competitiveScheduler({ ...o } as CompetitiveOptions),
   },
   {
     name: "random",
     description: "A uniformly random machine per job, FIFO per machine (@sched/elo).",
-    options: [{ key: "seed", type: "integer", description: "PRNG seed (default 1)." }],
+    options: [
+      {
+        key: "seed",
+        type: "integer",
+        description: "PRNG seed (default: the run's seed in reproduce and sweep, 1 in run).",
+      },
+    ],
+    seedOption: "seed",
     create: (o) => randomScheduler(o.seed === undefined ? {} : { seed: o.seed as number }),
   },
   {

@@ -14,7 +14,10 @@ describe("sched-sim gen and reproduce call the same generator", () => {
 
   it("the paper experiments declare their @sched/workload model", () => {
     const names = withModel.map((e) => e.name);
-    for (const name of ["ar-size", "ar-load", "ar-flex", "convergent"]) {
+    for (const name of [
+      ...["ar-size", "ar-load", "ar-flex", "elo", "elo-60", "elo-stream"],
+      ...["convergent", "mkp", "convergent-workload", "convergent-scaling"],
+    ]) {
       expect(names).toContain(name);
     }
   });

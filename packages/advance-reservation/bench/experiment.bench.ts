@@ -1,6 +1,6 @@
 import { createPlatform, identicalPool, simulate } from "@sched/core";
 import { bench, describe } from "vitest";
-import { advanceReservation, arStudies, firstFit, peWorstFit } from "../src/index.js";
+import { advanceReservation, firstFit, peWorstFit } from "../src/index.js";
 import { toyArWorkload } from "../test/toy-ar-workload.js";
 
 /**
@@ -9,12 +9,23 @@ import { toyArWorkload } from "../test/toy-ar-workload.js";
  */
 describe("one AR simulation: 10^4 jobs, 1024 PEs (engine + scheduler)", () => {
   const jobs = toyArWorkload(
-    { ...arStudies[0]!.points[2]!, jobs: 10_000, pes: 1024, seed: 1 },
+    {
+      umed: 7,
+      arrivalFactor: 1,
+      artimeFactor: 3,
+      deadlineFactor: 3,
+      jobs: 10_000,
+      pes: 1024,
+      seed: 1,
+    },
     300,
   );
   const platforms = [
     ["identicalPool(1024)", identicalPool(1024)],
-    ["one 1024-core machine (as runArExperiment)", createPlatform({ machines: [{ cores: 1024 }] })],
+    [
+      "one 1024-core machine (as sched-sim reproduce ar-*)",
+      createPlatform({ machines: [{ cores: 1024 }] }),
+    ],
   ] as const;
   for (const [label, platform] of platforms) {
     for (const policy of [firstFit, peWorstFit]) {

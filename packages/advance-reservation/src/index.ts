@@ -7,19 +7,6 @@ export {
   type Reservation,
 } from "./avail-rect-list.js";
 export {
-  type ArExperimentOptions,
-  type ArExperimentRow,
-  type ArMetrics,
-  type ArStudy,
-  type ArStudyPoint,
-  type ArWorkloadParams,
-  arMetrics,
-  arStudies,
-  type Estimate,
-  estimate,
-  runArExperiment,
-} from "./experiment.js";
-export {
   type AllocationPolicy,
   type AvailabilityRectangle,
   durationBestFit,

@@ -7,11 +7,21 @@
  */
 import { createJob, type Job } from "@sched/core";
 import { Random } from "@sched/random";
-import type { ArWorkloadParams } from "../src/index.js";
+
+/** The parameters of one stand-in workload (the paper's section 6.1 knobs). */
+export interface ToyArParams {
+  readonly umed: number;
+  readonly arrivalFactor: number;
+  readonly artimeFactor: number;
+  readonly deadlineFactor: number;
+  readonly jobs: number;
+  readonly pes: number;
+  readonly seed: number;
+}
 
 const RUNTIMES = [60, 300, 900, 1800, 3600, 10800];
 
-export function toyArWorkload(params: ArWorkloadParams, meanGap = 600): Job[] {
+export function toyArWorkload(params: ToyArParams, meanGap = 600): Job[] {
   const rng = new Random(params.seed, "test/toyArWorkload");
   const r = (): number => rng.next();
   const jobs: Job[] = [];

@@ -2,7 +2,6 @@ import {
   type Allocation,
   type AllocationPart,
   firstFitAllocation,
-  InvalidInputError,
   type Job,
   type Platform,
   type SchedulerView,
@@ -38,18 +37,6 @@ export function machineOrder(platform: Platform, rule: MachineOrder): Int32Array
     order.sort((a, b) => ms[a].cores - ms[b].cores || ms[b].speed - ms[a].speed || a - b);
   }
   return order;
-}
-
-/** `value` when it is a {@link MachineOrder}, else an InvalidInputError naming `field`. Internal. */
-export function checkMachineOrder(where: string, field: string, value: unknown): MachineOrder {
-  if (!MACHINE_ORDERS.includes(value as MachineOrder)) {
-    throw new InvalidInputError(
-      where,
-      field,
-      `is ${JSON.stringify(value)}, expected one of ${MACHINE_ORDERS.map((o) => JSON.stringify(o)).join(", ")}`,
-    );
-  }
-  return value as MachineOrder;
 }
 
 type Split = { floating: [string, number][]; locked: [string, number][] } | null;

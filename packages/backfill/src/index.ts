@@ -1,7 +1,14 @@
 export { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
-export { type BackfillOptions, type BackfillScheduler, backfill } from "./backfill.js";
-export { type EdfOptions, edf } from "./edf.js";
-export { type FcfsOptions, fcfs } from "./fcfs.js";
+export { backfill } from "./backfill.js";
+export { edf } from "./edf.js";
+export { fcfs } from "./fcfs.js";
+export type {
+  BackfillOptions,
+  EdfOptions,
+  FcfsOptions,
+  FlexibleOptions,
+  PresetOptions,
+} from "./options.js";
 export type {
   OrderComparator,
   OrderName,
@@ -9,10 +16,13 @@ export type {
   QueueOrder,
 } from "./order.js";
 export {
-  conservative,
-  easy,
-  type FlexibleOptions,
-  flexible,
-  type PresetOptions,
-} from "./presets.js";
+  type BackfillDecision,
+  type BackfillPassOptions,
+  type BackfillState,
+  backfillPass,
+  type QueuedJob,
+  type RunningJobState,
+} from "./pass.js";
+export { conservative, easy, flexible } from "./presets.js";
 export { AvailabilityProfile } from "./profile.js";
+export type { BackfillScheduler, Reservation } from "./strategy.js";

@@ -175,6 +175,8 @@ export class MachinePlan {
     const need = this.need(job);
     let t = cores.earliestStart(need, duration, from, limit);
     if (job.licenses === undefined) return t;
+    // Until one start fits every profile: a profile that moves the start makes every other one
+    // (cores, and the licenses checked before it) look again from there.
     for (;;) {
       if (t === Number.POSITIVE_INFINITY) return t;
       let moved = false;
@@ -187,9 +189,7 @@ export class MachinePlan {
         }
       });
       if (!moved) return t;
-      const c = cores.earliestStart(need, duration, t, limit);
-      if (c === t) return t;
-      t = c;
+      t = cores.earliestStart(need, duration, t, limit);
     }
   }
 

@@ -6,10 +6,11 @@ import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/c
  * - `"sjf"`: shortest estimate first.
  * - `"largest-first"`: most cores first.
  * - `"user-priority"`: highest `job.priority` first (a job without one counts as 0).
+ * - `"deadline"`: earliest deadline first (a job without one comes after every job with one).
  *
  * Every order breaks ties by queue order (submit time, then id).
  */
-export type OrderName = "fcfs" | "sjf" | "largest-first" | "user-priority";
+export type OrderName = "fcfs" | "sjf" | "largest-first" | "user-priority" | "deadline";
 
 /** A custom order as a comparator: negative when `a` goes before `b`. Ties fall back to queue order. */
 export interface OrderComparator {
@@ -56,6 +57,13 @@ export function queueSorter(order: QueueOrder, where: string, field: string): Qu
   if (order === "user-priority") {
     return comparatorSorter((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0));
   }
+  if (order === "deadline") {
+    return comparatorSorter((a, b) => {
+      const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
+      const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
+      return da === db ? 0 : da < db ? -1 : 1;
+    });
+  }
   if (typeof order === "object" && order !== null) {
     if ("compare" in order && typeof order.compare === "function") {
       return comparatorSorter(order.compare);
@@ -82,6 +90,6 @@ export function queueSorter(order: QueueOrder, where: string, field: string): Qu
   throw new InvalidInputError(
     where,
     field,
-    `is ${typeof order === "string" ? JSON.stringify(order) : typeof order}, expected "fcfs", "sjf", "largest-first", "user-priority", { compare } or { priority }`,
+    `is ${typeof order === "string" ? JSON.stringify(order) : typeof order}, expected "fcfs", "sjf", "largest-first", "user-priority", "deadline", { compare } or { priority }`,
   );
 }

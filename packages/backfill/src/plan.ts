@@ -205,6 +205,8 @@ export class Plan {
   earliest(job: Job, duration: number, from: number, limit = Number.POSITIVE_INFINITY): number {
     let t = this.cores.earliestStart(job.cores, duration, from, limit);
     if (job.licenses === undefined || !this.hasLicenses) return t;
+    // Until one start fits every profile: a profile that moves the start makes every other one
+    // (cores, and the licenses checked before it) look again from there.
     for (;;) {
       if (t === Number.POSITIVE_INFINITY) return t;
       let moved = false;
@@ -219,9 +221,7 @@ export class Plan {
         }
       }
       if (!moved) return t;
-      const c = this.cores.earliestStart(job.cores, duration, t, limit);
-      if (c === t) return t;
-      t = c;
+      t = this.cores.earliestStart(job.cores, duration, t, limit);
     }
   }
 

@@ -239,6 +239,37 @@ describe("singleMachine on heterogeneous farms with licenses (properties)", () =
   });
 });
 
+describe("a job that needs two licenses (regression)", () => {
+  // One 4-core machine of speed 3 (estimates / 3), one floating copy, one node-locked copy.
+  // J3 (3 cores, floating) is reserved at 8/3, when J2 (node-locked) ends. J4 (floating and
+  // node-locked) arrives at 2: the node-locked copy is free only from 8/3, and there the
+  // floating copy is J3's until 10/3. The plan once checked the floating copy at 2 (free),
+  // moved to 8/3 for the node-locked one and did not look at the floating one again: J4 got
+  // 8/3, started first, and J3 moved later, to 3. Every license is now checked at the start
+  // that is kept, on one machine and pooled.
+  const platform = createPlatform({
+    machines: [{ cores: 4, speed: 3 }],
+    licenses: [
+      { name: "float", copies: 1 },
+      { name: "lock", kind: "node-locked", copies: 1, machines: [0] },
+    ],
+  });
+  const jobs: Job[] = [
+    { id: 1, submit: 0, runtime: 4, estimate: 4, cores: 1, licenses: { lock: 1 } },
+    { id: 2, submit: 1, runtime: 4, estimate: 4, cores: 2, licenses: { lock: 1 } },
+    { id: 3, submit: 1, runtime: 2, estimate: 2, cores: 3, licenses: { float: 1 } },
+    { id: 4, submit: 2, runtime: 1, estimate: 1, cores: 1, licenses: { float: 1, lock: 1 } },
+  ];
+  for (const singleMachine of [true, false]) {
+    it(`conservative${singleMachine ? " (singleMachine)" : ""} reserves J4 after J3's floating copy and meets every reservation`, () => {
+      const { scheduler, history } = recording(conservative({ singleMachine }));
+      const s = startsOf(simulate(jobs, platform, scheduler));
+      expect(history.get(4)?.[0]).toBeCloseTo(10 / 3, 12);
+      for (const [id, hist] of history) expect(s.get(id)).toBe(hist[0]);
+    });
+  }
+});
+
 describe("singleMachine against pooled placement and FCFS (properties)", () => {
   const oneMachine = fc.record({
     cores: fc.integer({ min: 1, max: 6 }),

@@ -1,11 +1,10 @@
-import { simulate } from "@sched/core";
+import { createJob, createPlatform, type ExecutionModel, simulate } from "@sched/core";
 import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
 import { maxMinScheduler, minMinScheduler } from "../src/batch-scheduler.js";
 import { competitiveScheduler } from "../src/competitive-scheduler.js";
 import { mctScheduler } from "../src/mct-scheduler.js";
 import { maxMin, minMin } from "../src/min-min.js";
-import { eloInstance } from "../src/paper-setup.js";
 import { randomScheduler } from "../src/random-scheduler.js";
 import { TierList } from "../src/tier-list.js";
 
@@ -31,12 +30,26 @@ describe("mapping heuristics, 500 tasks x 60 machines", () => {
 });
 
 describe("a 2000-job stream on 60 machines (load 0.7)", () => {
-  const { jobs, platform, executionModel } = eloInstance({
-    machines: 60,
-    jobs: 2000,
-    seed: 1,
-    meanInterarrival: 562 / 7 / (60 * 0.7),
+  // 60 machines of 5..9 Mflops, log-uniform sizes of 1e-3..9000 Mflop, Poisson arrivals
+  const rng = new Random(1, "bench/stream");
+  const speeds = Array.from({ length: 60 }, () => rng.uniform(5, 9));
+  const platform = createPlatform({ machines: speeds.map((speed) => ({ speed })) });
+  let t = 0;
+  const jobs = Array.from({ length: 2000 }, (_, id) => {
+    t += rng.exponential(562 / 7 / (60 * 0.7));
+    return createJob({
+      id,
+      submit: t,
+      runtime: Math.exp(rng.uniform(Math.log(1e-3), Math.log(9000))),
+      cores: 1,
+    });
   });
+  const executionModel: ExecutionModel = {
+    name: "fluctuating",
+    duration: (job, allocation, _p, seconds) =>
+      seconds /
+      (speeds[allocation[0]!.machine]! * (1 + new Random(1, `f/${job.id}`).uniform(-0.1, 0.1))),
+  };
   const run = (make: () => Parameters<typeof simulate>[2]) => () => {
     simulate(jobs, platform, make(), { executionModel });
   };

@@ -7,7 +7,7 @@ import {
 } from "@sched/core";
 import { canRunOn, canStartNow, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
-import { jobLevelResolved } from "./job-level.js";
+import { type JobLevelOptions, jobLevelResolved } from "./job-level.js";
 import {
   type RatingUpdate,
   type ResolvedTierListOptions,
@@ -51,6 +51,12 @@ export interface CompetitiveOptions extends TierListOptions {
    * @defaultValue size-based, see {@link jobLevel}
    */
   readonly jobLevel?: (job: Job, size: number) => number;
+  /**
+   * With the default size-based levels: whether the size range is cut into equal bins of log
+   * size or of size (see {@link JobLevelOptions}). Ignored when `jobLevel` is given.
+   * @defaultValue `"log"`
+   */
+  readonly levelScale?: "log" | "linear";
   /** Called after each rating update (for studies of convergence). @defaultValue none */
   readonly onRatingUpdate?: (event: RatingEvent) => void;
 }
@@ -106,6 +112,14 @@ export function competitiveScheduler(options: CompetitiveOptions = {}): Competit
   requireFinite(WHERE, "options.overhead", overhead);
   if (options.maxSpeed !== undefined) requirePositive(WHERE, "options.maxSpeed", options.maxSpeed);
   const customLevel = options.jobLevel;
+  const levelScale = options.levelScale ?? "log";
+  if (levelScale !== "log" && levelScale !== "linear") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.levelScale",
+      `is ${JSON.stringify(levelScale)}, expected "log" or "linear"`,
+    );
+  }
   const onUpdate = options.onRatingUpdate;
   const { tiers } = resolved;
 
@@ -136,7 +150,9 @@ export function competitiveScheduler(options: CompetitiveOptions = {}): Competit
   };
 
   const levelOf = (job: Job, size: number): number => {
-    if (customLevel === undefined) return jobLevelResolved(size, minSize, maxSize, tiers);
+    if (customLevel === undefined) {
+      return jobLevelResolved(size, minSize, maxSize, tiers, levelScale);
+    }
     const level = customLevel(job, size);
     if (!Number.isInteger(level) || level < 1 || level > tiers) {
       throw new InvalidInputError(

@@ -8,41 +8,16 @@ export { competitiveScheduler, tierPreference } from "./competitive-scheduler.js
 export { type BetaParameters, betaParameters, expectedResult } from "./expected-result.js";
 export { expectedTime, jobSize } from "./expected-time.js";
 export type { HeuristicOptions } from "./heuristic-options.js";
-export {
-  type HiddenSpeedOptions,
-  hiddenSpeedModel,
-  type SpeedDrift,
-} from "./hidden-speed-model.js";
-export { jobLevel } from "./job-level.js";
+export { type JobLevelOptions, jobLevel } from "./job-level.js";
 export type { Mapping, MappingProblem } from "./mapping.js";
 export { mct } from "./mct.js";
 export { mctScheduler } from "./mct-scheduler.js";
 export { maxMin, minMin } from "./min-min.js";
-export {
-  type EloInstance,
-  type EloInstanceOptions,
-  type EloPlatformOptions,
-  type EloWorkloadOptions,
-  eloInstance,
-  eloPlatform,
-  eloWorkload,
-} from "./paper-setup.js";
 export { type RandomSchedulerOptions, randomScheduler } from "./random-scheduler.js";
 export {
   type RatingOptions,
   updateRating,
 } from "./rating.js";
-export {
-  type BatchStudyOptions,
-  type BatchStudyRow,
-  batchStudy,
-  type StreamStudyOptions,
-  type StreamStudyResult,
-  type StudySummary,
-  streamStudy,
-  studyPolicies,
-  summarizeRuns,
-} from "./studies.js";
 export {
   type RatingUpdate,
   type ResolvedTierListOptions,

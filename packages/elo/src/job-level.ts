@@ -1,11 +1,21 @@
 import { InvalidInputError } from "@sched/core";
 import { requireInteger, requirePositive } from "./validate.js";
 
+/** Options of {@link jobLevel}. */
+export interface JobLevelOptions {
+  /**
+   * How the size range is cut into levels: `"log"`, equal bins of log size (each level spans the
+   * same factor of sizes), or `"linear"`, equal bins of size.
+   * @defaultValue `"log"`
+   */
+  readonly scale?: "log" | "linear";
+}
+
 /**
  * The job level (the tier a job asks for; 1 = the fastest tier) from the job's size, as the
- * paper allows ("given by the user of the system or the size of the job"): the log-size range
- * `[minSize, maxSize]` is cut into `tiers` equal bins; the largest jobs get level 1, the smallest
- * level `tiers`. Sizes outside the range are clamped to it; when `minSize === maxSize` every job
+ * paper allows ("given by the user of the system or the size of the job"): the size range
+ * `[minSize, maxSize]` is cut into `tiers` equal bins, of log size by default (`scale`); the
+ * largest jobs get level 1, the smallest level `tiers`. Sizes outside the range are clamped to it; when `minSize === maxSize` every job
  * gets level 1.
  *
  * The competitive scheduler calls this with the smallest and largest sizes seen so far, so the
@@ -22,8 +32,22 @@ import { requireInteger, requirePositive } from "./validate.js";
  * jobLevel(3e6, 1e3, 9e9, 5); // 3  (log10 3e6 = 6.48, in the middle bin of [3, 9.95])
  * ```
  */
-export function jobLevel(size: number, minSize: number, maxSize: number, tiers: number): number {
+export function jobLevel(
+  size: number,
+  minSize: number,
+  maxSize: number,
+  tiers: number,
+  options: JobLevelOptions = {},
+): number {
   const where = "@sched/elo/jobLevel";
+  const scale = options.scale ?? "log";
+  if (scale !== "log" && scale !== "linear") {
+    throw new InvalidInputError(
+      where,
+      "options.scale",
+      `is ${JSON.stringify(scale)}, expected "log" or "linear"`,
+    );
+  }
   requirePositive(where, "size", size);
   requirePositive(where, "minSize", minSize);
   requirePositive(where, "maxSize", maxSize);
@@ -35,7 +59,7 @@ export function jobLevel(size: number, minSize: number, maxSize: number, tiers: 
       `is ${minSize}, expected <= maxSize (${maxSize})`,
     );
   }
-  return jobLevelResolved(size, minSize, maxSize, tiers);
+  return jobLevelResolved(size, minSize, maxSize, tiers, scale);
 }
 
 /** {@link jobLevel} without validation. @internal */
@@ -44,9 +68,14 @@ export function jobLevelResolved(
   minSize: number,
   maxSize: number,
   tiers: number,
+  scale: "log" | "linear" = "log",
 ): number {
   if (maxSize <= minSize || size >= maxSize) return 1;
   if (size <= minSize) return tiers;
+  if (scale === "linear") {
+    const level = 1 + Math.floor(((maxSize - size) / (maxSize - minSize)) * tiers);
+    return Math.max(1, Math.min(level, tiers));
+  }
   const logMax = Math.log(maxSize);
   const span = logMax - Math.log(minSize);
   // sizes so close that their logarithms coincide: one bin

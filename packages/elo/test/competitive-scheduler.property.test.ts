@@ -1,8 +1,14 @@
-import { type Allocation, type Scheduler, type SchedulingContext, simulate } from "@sched/core";
+import {
+  type Allocation,
+  type ExecutionModel,
+  type Scheduler,
+  type SchedulingContext,
+  simulate,
+} from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { competitiveScheduler, tierPreference } from "../src/competitive-scheduler.js";
-import { hiddenSpeedModel } from "../src/hidden-speed-model.js";
 import { tierOf } from "../src/tiers.js";
 import { expectSound, instance, jobs, machines } from "./helpers.js";
 
@@ -98,6 +104,18 @@ describe("competitiveScheduler properties", () => {
   });
 });
 
+/** Machines that run at `speeds[m]` +-20% per (machine, job), whatever the platform says. */
+function trueSpeeds(speeds: readonly number[]): ExecutionModel {
+  return {
+    name: "true-speeds",
+    duration: (job, allocation, platform, seconds) => {
+      const m = allocation[0]!.machine;
+      const u = new Random(5, `truth/m${m}/j${job.id}`).uniform(-0.2, 0.2);
+      return (seconds * platform.referenceSpeed) / (speeds[m]! * (1 + u));
+    },
+  };
+}
+
 describe("what the competitive scheduler knows", () => {
   it("ignores the platform's speed figures: only completions (and maxSpeed) matter", () => {
     fc.assert(
@@ -105,7 +123,7 @@ describe("what the competitive scheduler knows", () => {
         instance,
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 6, maxLength: 6 }),
         (inst, advertised) => {
-          const truth = hiddenSpeedModel({ speeds: inst.speeds, fluctuation: 0.2, seed: 5 });
+          const truth = trueSpeeds(inst.speeds);
           const told = machines(advertised.slice(0, inst.speeds.length), 9);
           const honest = machines(inst.speeds, 9);
           const js = jobs(inst.jobs);

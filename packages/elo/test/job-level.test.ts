@@ -19,6 +19,19 @@ describe("jobLevel", () => {
     expect(jobLevel(3e6, 1e3, 9e9, 5)).toBe(3);
   });
 
+  it("cuts the size range into equal bins with scale: linear, hand-computed", () => {
+    // range [0, 100] cut into 5 bins of 20: (80, 100] level 1 ... [0, 20] level 5
+    expect(jobLevel(90, 1e-9, 100, 5, { scale: "linear" })).toBe(1);
+    expect(jobLevel(70, 1e-9, 100, 5, { scale: "linear" })).toBe(2);
+    expect(jobLevel(50, 1e-9, 100, 5, { scale: "linear" })).toBe(3);
+    expect(jobLevel(30, 1e-9, 100, 5, { scale: "linear" })).toBe(4);
+    expect(jobLevel(10, 1e-9, 100, 5, { scale: "linear" })).toBe(5);
+    // a uniform size in [1e3, 9e9] is level 1 on the log scale 96% of the time, 20% on the linear
+    expect(jobLevel(5e9, 1e3, 9e9, 5)).toBe(1);
+    expect(jobLevel(5e9, 1e3, 9e9, 5, { scale: "linear" })).toBe(3);
+    expect(() => jobLevel(5, 1, 10, 5, { scale: "cubic" as "log" })).toThrow("options.scale");
+  });
+
   it("clamps sizes outside the range and gives level 1 when the range is one size", () => {
     expect(jobLevel(1e12, 1, 1e5, 5)).toBe(1);
     expect(jobLevel(0.5, 1, 1e5, 5)).toBe(5);

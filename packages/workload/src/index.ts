@@ -17,10 +17,16 @@ export {
   ELO_JOB_SETS,
   ELO_MACHINES,
   type EloOptions,
+  type EloSizeDistribution,
   type EloWorkload,
   eloWorkload,
 } from "./elo.js";
 export type { GeneratedWorkload, Range } from "./generated.js";
+export {
+  type HiddenSpeedOptions,
+  hiddenSpeedModel,
+  type SpeedDrift,
+} from "./hidden-speed-model.js";
 export {
   formatJobJson,
   formatJobsJsonl,

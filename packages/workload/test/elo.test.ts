@@ -23,8 +23,18 @@ describe("eloWorkload", () => {
     expect(ks1(speeds, (x) => (x - 5) / 4)).toBeLessThan(1.949 / Math.sqrt(3000));
   });
 
-  it("draws log-uniform sizes in [1e3, 9e9] operations; run time = operations / 1e6 s", () => {
+  it("draws uniform sizes in [1e3, 9e9] operations by default; run time = operations / 1e6 s", () => {
     const w = eloWorkload({ jobs: 20_000, seed: 3 });
+    expect(ks1(w.operations, (x) => (x - 1e3) / (9e9 - 1e3))).toBeLessThan(
+      1.949 / Math.sqrt(20_000),
+    );
+    w.jobs.forEach((j, i) => {
+      expect(j.runtime).toBeCloseTo(w.operations[i]! / 1e6, 9);
+    });
+  });
+
+  it("draws log-uniform sizes in [1e3, 9e9] operations with sizes: log-uniform", () => {
+    const w = eloWorkload({ jobs: 20_000, seed: 3, sizes: "log-uniform" });
     const lo = Math.log(1e3);
     const hi = Math.log(9e9);
     const logs = w.operations.map(Math.log);
@@ -37,7 +47,7 @@ describe("eloWorkload", () => {
   });
 
   it("gives level 1 to the largest fifth (in log size) and 5 to the smallest, ~20% each", () => {
-    const w = eloWorkload({ jobs: 20_000, seed: 4 });
+    const w = eloWorkload({ jobs: 20_000, seed: 4, sizes: "log-uniform" });
     const counts = [0, 0, 0, 0, 0, 0];
     for (const l of w.levels) counts[l]!++;
     for (let l = 1; l <= 5; l++) {
@@ -53,7 +63,28 @@ describe("eloWorkload", () => {
     expect(mean(w.levels)).toBeCloseTo(3, 1);
   });
 
+  it("pins machine 0 at the top speed only when asked, leaving the other machines alone", () => {
+    const a = eloWorkload({ machines: 30, seed: 5 }).platform.machines.map((m) => m.speed);
+    const b = eloWorkload({ machines: 30, seed: 5, pinFastest: true }).platform.machines.map(
+      (m) => m.speed,
+    );
+    expect(a[0]).toBeLessThan(9);
+    expect(b[0]).toBe(9);
+    expect(b.slice(1)).toEqual(a.slice(1));
+  });
+
+  it("submits a stream at the offered load: mean work / (machines x mean speed x span) ~ load", () => {
+    const w = eloWorkload({ jobs: 20_000, machines: 30, load: 0.7, seed: 6 });
+    const span = w.jobs.at(-1)!.submit;
+    const work = w.operations.reduce((s, o) => s + o / 1e6, 0);
+    expect(work / (30 * 7 * span)).toBeCloseTo(0.7, 1);
+    // the load only moves arrivals: sizes are those of the batch
+    expect(w.operations).toEqual(eloWorkload({ jobs: 20_000, machines: 30, seed: 6 }).operations);
+  });
+
   it("names the option that is out of range", () => {
+    expect(() => eloWorkload({ load: -1 })).toThrow("options.load is -1");
+    expect(() => eloWorkload({ sizes: "normal" as "uniform" })).toThrow("options.sizes");
     expect(() => eloWorkload({ levels: 0 })).toThrow(InvalidInputError);
     expect(() => eloWorkload({ operations: [9e9, 1e3] })).toThrow(
       "@sched/workload/eloWorkload: options.operations is [9000000000,1000], expected [lo, hi] with finite",

@@ -61,7 +61,7 @@ describe("WORKLOAD_MODELS", () => {
   it("rejects an unknown option, naming the model's options", () => {
     expect(() => byName("elo").generate({ colour: 1 })).toThrow(InvalidInputError);
     expect(() => byName("elo").generate({ colour: 1 })).toThrow(
-      "@sched/workload/elo: options.colour is not an option of elo (options: jobs, machines, speedMflops, operations, levels, seed)",
+      "@sched/workload/elo: options.colour is not an option of elo (options: jobs, machines, speedMflops, pinFastest, operations, sizes, load, levels, seed)",
     );
   });
 });

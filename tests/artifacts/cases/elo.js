@@ -1,11 +1,17 @@
 // @ts-check
 import { computeMetrics, simulate } from "@sched/core";
-import { competitiveScheduler, eloInstance, minMinScheduler } from "@sched/elo";
+import { competitiveScheduler, minMinScheduler } from "@sched/elo";
+import { eloWorkload, hiddenSpeedModel } from "@sched/workload";
 
 /** A small instance of the paper's setting under the competitive scheduler and Min-Min. */
 export async function compute() {
-  const { jobs, platform, executionModel } = eloInstance({ machines: 6, jobs: 20, seed: 3 });
-  const competitive = competitiveScheduler();
+  const { jobs, platform } = eloWorkload({ machines: 6, jobs: 20, seed: 3 });
+  const executionModel = hiddenSpeedModel({
+    speeds: platform.machines.map((m) => m.speed),
+    fluctuation: 0.1,
+    seed: 3,
+  });
+  const competitive = competitiveScheduler({ maxSpeed: 9 });
   const makespans = [competitive, minMinScheduler()].map((policy) => [
     policy.name,
     computeMetrics(simulate(jobs, platform, policy, { executionModel })).makespan,

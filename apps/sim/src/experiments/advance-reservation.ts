@@ -1,6 +1,7 @@
-import { type ArStudyPoint, arMetrics, arStudies, paperPolicies } from "@sched/advance-reservation";
+import { paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
 import { chooseScheduler } from "../schedulers.js";
+import { arMetrics } from "./ar-metrics.js";
 import type { Experiment, ExperimentWorkload } from "./experiment.js";
 import { booleanParam, numberParam, type ParameterSpec, type Params } from "./parameters.js";
 import { generateWorkload } from "./workload.js";
@@ -15,47 +16,36 @@ const QUICK_JOBS = 1000;
 /** One experiment per study of the paper (section 6.2). */
 interface ArStudyExperiment {
   readonly name: string;
-  /** `arStudies` id of @sched/advance-reservation. */
-  readonly study: string;
+  /** The swept parameter and the paper's values of it. */
   readonly param: string;
+  readonly values: readonly number[];
   readonly title: string;
   /** Where the study is, in the paper's figures, and what is fixed. */
   readonly what: string;
   readonly quickValues: readonly number[];
 }
 
-function studyPoints(id: string): readonly ArStudyPoint[] {
-  const study = arStudies.find((s) => s.id === id);
-  if (study === undefined) throw new Error(`@sched/advance-reservation has no study '${id}'`);
-  return study.points;
-}
-
-/** The swept value of a study point: UMed, the arrival factor, or the {f, f} factor. */
-function sweptValue(study: string, p: ArStudyPoint): number {
-  return study === "umed" ? p.umed : study === "arrival" ? p.arrivalFactor : p.artimeFactor;
-}
-
 const STUDIES: readonly ArStudyExperiment[] = [
   {
     name: "ar-size",
-    study: "umed",
     param: "uMed",
+    values: [5, 6, 7, 8, 9],
     title: "Advance reservation: acceptance and slowdown against job size (UMed 5..9)",
     what: "its Figures 2-3: UMed 5..9 (job size grows with it), arrival factor 1, {artime, deadline} factors {3,3}",
     quickValues: [5, 7, 9],
   },
   {
     name: "ar-load",
-    study: "arrival",
     param: "arrivalFactor",
+    values: [0.5, 0.75, 1, 1.25, 1.5],
     title: "Advance reservation: acceptance and slowdown against load (arrival factor 0.5..1.5)",
     what: "its Figures 4-5: arrival factor 0.5..1.5 step 0.25 (arrival times divided by it), UMed 7, factors {3,3}",
     quickValues: [0.5, 1, 1.5],
   },
   {
     name: "ar-flex",
-    study: "flexibility",
     param: "factors",
+    values: [1, 2, 3, 4, 5],
     title: "Advance reservation: acceptance and slowdown against flexibility ({f,f}, f = 1..5)",
     what: "its Figures 6-7: {artime factor, deadline factor} = {f,f} for f = 1..5 (the value is f), UMed 7, arrival factor 1",
     quickValues: [1, 3, 5],
@@ -111,12 +101,12 @@ const AR_PARAMETERS: readonly ParameterSpec[] = [
     source: PAPER,
   },
   {
-    name: "clipToDeadline",
+    name: "clip",
     type: "boolean",
     default: true,
     meaning:
-      "Availability rectangles are clipped at the request's deadline before a policy scores them.",
-    source: "packages/advance-reservation README, Interpretation",
+      "Availability rectangles end at the request's deadline before a policy scores them (false: at the next conflicting reservation, Infinity if none); the 'ar' scheduler's clipToDeadline.",
+    source: "packages/advance-reservation README, Interpretation 2",
   },
 ];
 
@@ -149,13 +139,16 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       `policies (${paperPolicies.map((p) => p.name).join(", ")}), on the same jobs. Metrics: the ` +
       "paper's acceptance rate (accepted / submitted) and mean slowdown (end - ready) / (end - " +
       "start) over accepted jobs, i.e. waiting counted from the ready time (this experiment's " +
-      "meanSlowdown replaces core's, which counts from submission); mean and Student-t 95% CI " +
-      "over seeds.",
+      "meanSlowdown replaces core's, which counts from submission); offeredLoad, the work of " +
+      "every request (cores x duration) over the PEs' capacity during the arrival span, and " +
+      "utilization, the work done over the capacity from the first submission to the last end " +
+      "(it replaces core's); mean and Student-t 95% CI over seeds. Parameter clip: rectangles " +
+      "clipped at the deadline (true, the reading that reproduces Du_B close to PE_W) or not.",
     parameters: AR_PARAMETERS,
     grid: (quick) => [
       {
         name: s.param,
-        values: quick ? s.quickValues : studyPoints(s.study).map((p) => sweptValue(s.study, p)),
+        values: quick ? s.quickValues : s.values,
       },
     ],
     defaultSeeds: (quick) => (quick ? 2 : 5),
@@ -163,7 +156,7 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       paperPolicies.map((p) => ({
         ...chooseScheduler(
           "ar",
-          [`policy=${p.name}`, `clipToDeadline=${booleanParam(params, "clipToDeadline")}`],
+          [`policy=${p.name}`, `clipToDeadline=${booleanParam(params, "clip")}`],
           "reproduce",
         ),
         label: `ar(policy=${p.name})`,
@@ -171,6 +164,8 @@ function arExperiment(s: ArStudyExperiment): Experiment {
     metrics: [
       { key: "acceptanceRate", title: "acceptance rate", digits: 4 },
       { key: "meanSlowdown", title: "mean slowdown (from ready)", digits: 3 },
+      { key: "offeredLoad", title: "offered load", digits: 3 },
+      { key: "utilization", title: "utilization", digits: 3 },
     ],
     workload: arWorkload,
     instance(params, seed) {
@@ -181,10 +176,7 @@ function arExperiment(s: ArStudyExperiment): Experiment {
         platform: createPlatform({ machines: [{ cores: numberParam(params, "pes") }] }),
       };
     },
-    measure: (trace) => {
-      const m = arMetrics(trace);
-      return { acceptanceRate: m.acceptanceRate, meanSlowdown: m.meanSlowdown };
-    },
+    measure: (trace, _instance, params) => ({ ...arMetrics(trace, numberParam(params, "pes")) }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type Scheduler, type SchedulingContext, simulate } from "@sched/core";
+import { createScheduler } from "../schedulers.js";
 import {
   CONVERGENT_INTER_ARRIVALS,
   CONVERGENT_PARAMETERS,
@@ -42,9 +43,9 @@ function runKey(input: ExperimentRunInput, axis: string): string {
   return JSON.stringify([rest, input.seed, input.scheduler.label]);
 }
 
-/** The convergent experiment's policy `label` at `params`, as a core scheduler. */
+/** The run's policy, as a core scheduler. */
 function policy(input: ExperimentRunInput): Scheduler {
-  return input.scheduler.entry.create(input.scheduler.options);
+  return createScheduler(input.scheduler, input.seed);
 }
 
 /** The convergent experiment's parameters with some defaults replaced. */

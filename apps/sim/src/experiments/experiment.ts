@@ -113,14 +113,16 @@ export interface Experiment {
   /**
    * Metrics the experiment measures itself from a run's trace and instance, for metrics core's
    * `computeMetrics` does not define (the advance-reservation paper's slowdown counts the wait
-   * from the ready time). The runner records them beside core's; a key here replaces core's
-   * metric of the same name in the run's record.
+   * from the ready time; ratios to a baseline run on the same instance and seed). The runner
+   * records them beside core's; a key here replaces core's metric of the same name in the run's
+   * record.
    * @defaultValue none: core's metrics only
    */
   measure?(
     trace: ScheduleTrace,
     instance: ExperimentInstance,
     params: Params,
+    seed: number,
   ): Readonly<Record<string, number>>;
   /**
    * Runs one run itself instead of the runner simulating `instance` with a core scheduler, for

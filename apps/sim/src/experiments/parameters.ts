@@ -45,6 +45,17 @@ export interface ParameterSpec {
   readonly source: string;
 }
 
+/** A `number` parameter's spec: `name`, its default, meaning and source, then any other field. */
+export function numberSpec(
+  name: string,
+  value: number,
+  meaning: string,
+  source: string,
+  extra: Partial<ParameterSpec> = {},
+): ParameterSpec {
+  return { name, type: "number", default: value, meaning, source, ...extra };
+}
+
 /** A swept parameter of a grid and its values, in order. */
 export interface GridAxis {
   readonly name: string;

@@ -1,12 +1,12 @@
 import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
-import { eloInstance } from "@sched/elo";
 import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
 import { deterministicMetrics } from "../outputs.js";
-import { chooseScheduler, type SchedulerChoice } from "../schedulers.js";
+import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
@@ -140,8 +140,8 @@ async function workloadInstance(
       return { jobs: out.jobs, platform: out.platform };
     }
     case "elo": {
-      const { machines, jobs, fluctuation, meanInterarrival } = { ...w, ...params };
-      return eloInstance({ machines, jobs, seed, fluctuation, meanInterarrival });
+      const { machines, jobs, fluctuation, load } = { ...w, ...params };
+      return eloInstance({ machines, jobs, seed, fluctuation, load });
     }
   }
 }
@@ -180,7 +180,7 @@ export async function simulateTask(
   return simulate(
     jobs,
     platform,
-    choice.entry.create(choice.options),
+    createScheduler(choice, task.seed),
     executionModel === undefined ? {} : { executionModel },
   );
 }
@@ -203,7 +203,7 @@ export async function measureRun(
   const experiment = registryExperiment(plan);
   if (experiment?.measure !== undefined) {
     const instance = await instanceFor(plan, task, cache);
-    Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task)));
+    Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task), task.seed));
   }
   return numbers;
 }

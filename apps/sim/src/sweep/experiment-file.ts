@@ -81,8 +81,8 @@ const WORKLOAD_KEYS: Record<string, { keys: readonly string[]; grid: readonly st
   swf: { keys: ["path", "clean", "estimate"], grid: ["procs"] },
   model: { keys: ["model", "options"], grid: [] },
   elo: {
-    keys: ["machines", "jobs", "fluctuation", "meanInterarrival"],
-    grid: ["machines", "jobs", "fluctuation", "meanInterarrival"],
+    keys: ["machines", "jobs", "fluctuation", "load"],
+    grid: ["machines", "jobs", "fluctuation", "load"],
   },
 };
 
@@ -203,7 +203,7 @@ async function workloadSpec(
         machines: integer(ctx, "workload.machines", w.machines, 1, 30),
         jobs: integer(ctx, "workload.jobs", w.jobs, 1, 10),
         fluctuation: nonNegative(ctx, "workload.fluctuation", w.fluctuation, 0.1),
-        meanInterarrival: nonNegative(ctx, "workload.meanInterarrival", w.meanInterarrival, 0),
+        load: nonNegative(ctx, "workload.load", w.load, 0),
       };
   }
 }

@@ -28,12 +28,13 @@ export type WorkloadSpec =
       readonly options: Readonly<Record<string, string>>;
     }
   | {
-      /** @sched/elo's `eloInstance`: machines with hidden true speeds. */
+      /** The elo paper's jobs and machines with hidden true speeds (`src/experiments/elo-instance.ts`). */
       readonly type: "elo";
       readonly machines: number;
       readonly jobs: number;
       readonly fluctuation: number;
-      readonly meanInterarrival: number;
+      /** Offered load; 0: every job at time 0. */
+      readonly load: number;
     };
 
 /** Where the runs of a sweep come from: a named experiment of the registry, or a file's workload. */

@@ -1,6 +1,6 @@
 import type { Job, Platform, Scheduler, ScheduleTrace, SchedulingContext } from "@sched/core";
 import { simulate } from "@sched/core";
-import type { BackfillScheduler } from "../../src/backfill.js";
+import type { BackfillScheduler } from "../../src/strategy.js";
 
 /** Job id -> start of its first execution interval. */
 export function startsOf(trace: ScheduleTrace): Map<number, number> {

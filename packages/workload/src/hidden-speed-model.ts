@@ -7,7 +7,6 @@ import {
   type Platform,
 } from "@sched/core";
 import { Random } from "@sched/random";
-import { requireFinite, requireSeed } from "./validate.js";
 
 /** A machine that slows down (or speeds up): from jobs submitted at `from` on, speed x `factor`. */
 export interface SpeedDrift {
@@ -57,7 +56,7 @@ export interface HiddenSpeedOptions {
  * ```
  */
 export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
-  const where = "@sched/elo/hiddenSpeedModel";
+  const where = "@sched/workload/hiddenSpeedModel";
   const speeds = Float64Array.from(options.speeds);
   speeds.forEach((s, i) => {
     if (!(s > 0) || !Number.isFinite(s)) {
@@ -73,7 +72,9 @@ export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
     );
   }
   const seed = options.seed ?? 1;
-  requireSeed(where, "options.seed", seed);
+  if (!Number.isSafeInteger(seed)) {
+    throw new InvalidInputError(where, "options.seed", `is ${seed}, expected a safe integer`);
+  }
   const drifts = (options.drifts ?? []).map((d, i) => {
     if (!Number.isInteger(d.machine) || d.machine < 0 || d.machine >= speeds.length) {
       throw new InvalidInputError(
@@ -82,7 +83,13 @@ export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
         `is ${d.machine}, expected a machine index`,
       );
     }
-    requireFinite(where, `options.drifts[${i}].from`, d.from);
+    if (!Number.isFinite(d.from)) {
+      throw new InvalidInputError(
+        where,
+        `options.drifts[${i}].from`,
+        `is ${d.from}, expected a finite number`,
+      );
+    }
     if (!(d.factor > 0) || !Number.isFinite(d.factor)) {
       throw new InvalidInputError(
         where,

@@ -1,14 +1,18 @@
-import type { Job, Platform, SchedulingContext, WaitingJob } from "@sched/core";
-import type { MachineOrder } from "./allocation.js";
-import type { BackfillScheduler } from "./backfill.js";
-import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "./context.js";
-import type { QueueSorter } from "./order.js";
-import { Plan, type PlannedInterval } from "./plan.js";
+import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
+import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
+import type { ResolvedBackfill } from "../options.js";
+import { Plan, type PlannedInterval } from "../plan.js";
+import type { BackfillStrategy, Reservation } from "../strategy.js";
 
-interface Reservation extends PlannedInterval {
+interface Held extends PlannedInterval {
   readonly job: Job;
   start: number;
   end: number;
+  /**
+   * The planned duration, fixed when the job was first reserved (`end - start` after every
+   * move, without the rounding a difference of two times would bring).
+   */
+  readonly duration: number;
   /**
    * The latest end of the capacity given back, in the last compression, after this reservation
    * was re-placed or checked there (`-Infinity` when none).
@@ -17,8 +21,9 @@ interface Reservation extends PlannedInterval {
 }
 
 /**
- * Conservative backfilling (the `reservations: Infinity` case of `backfill`). Internal: users
- * call `backfill({ reservations: Infinity })` or `conservative()`.
+ * Conservative backfilling (the `reservations: Infinity` case of `backfill`), cores pooled over
+ * the machines. Internal: users call `backfill({ reservations: Infinity })`, `conservative()` or
+ * `backfillPass(state, { reservations: Infinity })`.
  *
  * The plan (free cores and licenses over time) is kept between events and updated in place:
  * a job that completes before its planned end gives back the rest of its interval; everything
@@ -40,21 +45,22 @@ interface Reservation extends PlannedInterval {
  * new; they are scanned without giving the reservation back first, and the plan is changed only
  * for a reservation that moves (or, for jobs with licenses, is given back and taken again).
  *
+ * Resumed (`resume`, the pure pass): the plan is rebuilt from the running jobs and the previous
+ * reservations (each held from its time for its planned duration, in the order given), every
+ * waiting job without one is reserved as an arrival, and compression runs when capacity may
+ * have come back (`released`) or a reservation is in the past, as it would have in the engine.
+ *
  * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
  * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
  * reservations that move (S <= R + 2V segments; worst case O(V x S)); a queue order other than
  * FCFS adds a sort, O(Q log Q), at each compression.
  */
-export function conservativeSchedule(
-  name: string,
-  sorter: QueueSorter,
-  machineOrder: MachineOrder,
-  fcfsOrder: boolean,
-): BackfillScheduler {
-  const cache = new PlatformCache(machineOrder);
-  let res: Reservation[] = [];
+export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
+  const { sorter, fcfsOrder } = opts;
+  const cache = new PlatformCache(opts.machineOrder);
+  let res: Held[] = [];
   // Jobs this policy started: id -> planned interval still held in the plan.
-  const held = new Map<number, Reservation>();
+  const held = new Map<number, Held>();
   const plan = new Plan();
   let initialized = false;
   let wakeAt = Number.NaN;
@@ -64,6 +70,10 @@ export function conservativeSchedule(
   let vacated = new Float64Array(64);
   // The smallest reservation start at the end of the previous call (Infinity: none).
   let earliest = Number.POSITIVE_INFINITY;
+  // Set by `resume`: the previous reservations to rebuild from at the next call, and whether
+  // capacity may have come back since they were made.
+  let resumed: readonly Reservation[] | null = null;
+  let resumedReleased = true;
 
   // A reservation for `job`, just arrived (no progress), at the earliest start the plan allows.
   const reserve = (ctx: SchedulingContext, job: Job, now: number): void => {
@@ -71,17 +81,80 @@ export function conservativeSchedule(
     const t = plan.earliest(job, d, Math.max(readyTime(job), now));
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(job, t, t + d, -1);
-    res.push({ job, start: t, end: t + d, after: Number.NEGATIVE_INFINITY });
+    res.push({ job, start: t, end: t + d, duration: d, after: Number.NEGATIVE_INFINITY });
   };
 
-  const schedule = (ctx: SchedulingContext) => {
+  /**
+   * Rebuilds the plan from the view's running jobs (each held until its estimated end) and the
+   * reservations in `res`; the capacity given back is unknown from here on.
+   */
+  const rebuild = (view: SchedulerView): void => {
+    held.clear();
+    for (const r of view.running) {
+      held.set(r.job.id, {
+        job: r.job,
+        start: r.start,
+        end: r.estimatedEnd,
+        duration: r.estimatedEnd - r.start,
+        after: Number.NEGATIVE_INFINITY,
+      });
+    }
+    plan.rebuild(view, res);
+    initialized = true;
+    released = Number.POSITIVE_INFINITY;
+  };
+
+  /**
+   * Rebuilds the memory from `resumed` (the previous reservations of the jobs still waiting, in
+   * the order given) and the running jobs; returns the waiting jobs that hold no reservation.
+   */
+  const restore = (
+    ctx: SchedulingContext,
+    previous: readonly Reservation[],
+    rejected: Set<number> | null,
+  ): Job[] => {
+    const view = ctx.view;
+    const waitingById = new Map<number, WaitingJob>();
+    for (const w of view.waiting) waitingById.set(w.job.id, w);
+    res = [];
+    earliest = Number.POSITIVE_INFINITY;
+    const reserved = new Set<number>();
+    for (const p of previous) {
+      const w = waitingById.get(p.id);
+      if (w === undefined || reserved.has(p.id) || rejected?.has(p.id)) continue;
+      const d = cache.plannedFor(ctx, w.job, 0);
+      res.push({
+        job: w.job,
+        start: p.time,
+        end: p.time + d,
+        duration: d,
+        after: Number.NEGATIVE_INFINITY,
+      });
+      reserved.add(p.id);
+      if (p.time < earliest) earliest = p.time;
+    }
+    rebuild(view);
+    const fresh: Job[] = [];
+    for (const w of view.waiting) {
+      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
+    }
+    return fresh;
+  };
+
+  const decide = (ctx: SchedulingContext) => {
     const view = ctx.view;
     cache.prepare(view.platform);
     const now = view.now;
     const rejected = rejectImpossible(ctx);
 
     let compress = false;
-    if (initialized) {
+    // The jobs to reserve at this call: the arrivals, or, resumed, every job without one.
+    let arrived: readonly Job[] = ctx.arrived;
+    if (resumed !== null) {
+      arrived = restore(ctx, resumed, rejected);
+      compress = resumedReleased;
+      resumed = null;
+    } else if (initialized) {
       plan.trimBefore(now);
       for (const job of ctx.completed) {
         const h = held.get(job.id);
@@ -96,19 +169,8 @@ export function conservativeSchedule(
     }
     if (!initialized || view.running.length !== held.size) {
       // First call of a run, or running jobs this policy did not start: rebuild from the view.
-      held.clear();
-      for (const r of view.running) {
-        held.set(r.job.id, {
-          job: r.job,
-          start: r.start,
-          end: r.estimatedEnd,
-          after: Number.NEGATIVE_INFINITY,
-        });
-      }
-      plan.rebuild(view, res);
-      initialized = true;
+      rebuild(view);
       compress = true;
-      released = Number.POSITIVE_INFINITY;
     }
     // A reservation in the past (one that could not start at its time): `earliest` is the
     // smallest start among the reservations kept by the previous call.
@@ -126,7 +188,7 @@ export function conservativeSchedule(
       let freed = released;
       for (let i = 0; i < res.length; i++) {
         const r = res[i];
-        const d = r.end - r.start;
+        const d = r.duration;
         const oldStart = r.start;
         const oldEnd = r.end;
         const from = Math.max(readyTime(r.job), now);
@@ -181,7 +243,6 @@ export function conservativeSchedule(
     }
     if (compress) released = Number.NEGATIVE_INFINITY;
 
-    const arrived = ctx.arrived;
     if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
       // Arrivals come in queue order: reserve them as they are.
       for (let i = 0; i < arrived.length; i++) {
@@ -228,7 +289,13 @@ export function conservativeSchedule(
   };
 
   return {
-    name,
+    name: opts.name,
+    singleMachine: false,
+    decide,
+    resume(previous: readonly Reservation[], releasedSince: boolean) {
+      resumed = previous;
+      resumedReleased = releasedSince;
+    },
     reset(p: Platform) {
       cache.clear();
       cache.prepare(p);
@@ -238,11 +305,11 @@ export function conservativeSchedule(
       wakeAt = Number.NaN;
       released = Number.POSITIVE_INFINITY;
       earliest = Number.POSITIVE_INFINITY;
+      resumed = null;
     },
-    schedule,
     reservations() {
-      const out = new Map<number, number>();
-      for (const r of res) out.set(r.job.id, r.start);
+      const out: Reservation[] = [];
+      for (const r of res) out.push({ id: r.job.id, time: r.start });
       return out;
     },
   };

@@ -1,0 +1,85 @@
+import { InvalidInputError } from "@sched/core";
+import {
+  type BackfillOptions,
+  type EdfOptions,
+  type FcfsOptions,
+  type FlexibleOptions,
+  flexibleAsBackfill,
+  type PresetOptions,
+  type ResolvedBackfill,
+  resolveBackfill,
+  resolveEdf,
+  resolveFcfs,
+} from "./options.js";
+import { conservativeStrategy } from "./strategies/conservative.js";
+import { earliestDeadline } from "./strategies/earliest-deadline.js";
+import { reservationDepth } from "./strategies/reservation-depth.js";
+import { singleConservative } from "./strategies/single-conservative.js";
+import { singleDepth } from "./strategies/single-depth.js";
+import { strictOrder } from "./strategies/strict-order.js";
+import type { BackfillStrategy } from "./strategy.js";
+
+/**
+ * A policy of the package named with its options, as its factory takes them: `policy` is the
+ * factory's name (`"backfill"` when absent).
+ *
+ * @example
+ * { reservations: 1 }                       // backfill({ reservations: 1 }): EASY
+ * { policy: "conservative", order: "sjf" }  // conservative({ order: "sjf" })
+ * { policy: "flexible", priority, variant: "unrm" }
+ * { policy: "edf", preemption: false }
+ */
+export type PolicyOptions =
+  | ({ readonly policy?: "backfill" } & BackfillOptions)
+  | ({ readonly policy: "easy" | "conservative" } & PresetOptions)
+  | ({ readonly policy: "flexible" } & FlexibleOptions)
+  | ({ readonly policy: "fcfs" } & FcfsOptions)
+  | ({ readonly policy: "edf" } & EdfOptions);
+
+/** The strategy for resolved backfilling options: by depth and placement. Internal. */
+export function backfillStrategy(opts: ResolvedBackfill): BackfillStrategy {
+  if (opts.reservations === 0) return strictOrder(opts);
+  const conservative = opts.reservations === Number.POSITIVE_INFINITY;
+  if (opts.singleMachine) return conservative ? singleConservative(opts) : singleDepth(opts);
+  return conservative ? conservativeStrategy(opts) : reservationDepth(opts);
+}
+
+/**
+ * The strategy a policy and its options name, checked. Internal: the one place that maps
+ * options to strategies, for the factories and for `backfillPass`.
+ * @throws InvalidInputError naming the first invalid option (`where` names the caller).
+ */
+export function strategyFor(options: PolicyOptions | undefined, where: string): BackfillStrategy {
+  const o = (options ?? {}) as PolicyOptions & { readonly policy?: string };
+  const { policy, ...rest } = o;
+  switch (policy) {
+    case undefined:
+    case "backfill":
+      return backfillStrategy(resolveBackfill(rest as BackfillOptions, where));
+    case "easy":
+      return backfillStrategy(
+        resolveBackfill({ ...(rest as PresetOptions), reservations: 1 }, where),
+      );
+    case "conservative":
+      return backfillStrategy(
+        resolveBackfill(
+          { ...(rest as PresetOptions), reservations: Number.POSITIVE_INFINITY },
+          where,
+        ),
+      );
+    case "flexible":
+      return backfillStrategy(
+        resolveBackfill(flexibleAsBackfill(rest as FlexibleOptions, where), where),
+      );
+    case "fcfs":
+      return strictOrder(resolveFcfs(rest as FcfsOptions, where));
+    case "edf":
+      return earliestDeadline(resolveEdf(rest as EdfOptions, where));
+    default:
+      throw new InvalidInputError(
+        where,
+        "options.policy",
+        `is ${JSON.stringify(policy)}, expected "backfill", "easy", "conservative", "flexible", "fcfs" or "edf"`,
+      );
+  }
+}

@@ -1,0 +1,291 @@
+import { createPlatform } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { type BackfillState, backfillPass } from "../src/pass.js";
+
+// backfillPass on hand-built states: each decision worked out by hand.
+
+const deepFreeze = <T>(x: T): T => {
+  if (typeof x === "object" && x !== null) {
+    for (const v of Object.values(x)) deepFreeze(v);
+    Object.freeze(x);
+  }
+  return x;
+};
+
+describe("backfillPass: hand-worked decisions", () => {
+  // 8 cores, 4 held by job 1 until 160. Job 2 needs all 8: it gets the reservation at 160.
+  // Job 3 (2 cores, 60 s) ends at 160 and backfills; job 4 (2 cores, 90 s) would end at 190
+  // and delay job 2, so it waits.
+  const state: BackfillState = {
+    now: 100,
+    cores: 8,
+    running: [{ id: 1, cores: 4, end: 160 }],
+    queue: [
+      { id: 2, cores: 8, estimate: 50 },
+      { id: 3, cores: 2, estimate: 60 },
+      { id: 4, cores: 2, estimate: 90 },
+    ],
+  };
+
+  it("EASY (the default): job 3 backfills, job 2 holds the reservation at 160", () => {
+    const d = backfillPass(state);
+    expect(d.start).toEqual([3]);
+    expect(d.allocations).toEqual([[{ machine: 0, cores: 2 }]]);
+    expect(d.reservations).toEqual([{ id: 2, time: 160 }]);
+    expect(d.rejected).toEqual([]);
+    expect(d.preempted).toEqual([]);
+    expect(d.wakeAt).toBeUndefined();
+  });
+
+  it("FCFS: job 2 blocks the queue; nobody starts", () => {
+    expect(backfillPass(state, { policy: "fcfs" }).start).toEqual([]);
+    expect(backfillPass(state, { reservations: 0 }).start).toEqual([]);
+  });
+
+  it("two reservations: job 4 gets the second one, at 160 + 50", () => {
+    const d = backfillPass(state, { reservations: 2 });
+    expect(d.start).toEqual([3]);
+    expect(d.reservations).toEqual([
+      { id: 2, time: 160 },
+      { id: 4, time: 210 },
+    ]);
+  });
+
+  it("shortest estimate first: job 3 first, then job 2's reservation, job 4 waits", () => {
+    const d = backfillPass(state, { order: "sjf" });
+    expect(d.start).toEqual([3]);
+    expect(d.reservations).toEqual([{ id: 2, time: 160 }]);
+  });
+
+  it("never mutates the state it reads", () => {
+    const frozen = deepFreeze(structuredClone(state));
+    expect(backfillPass(frozen, { reservations: Number.POSITIVE_INFINITY }).start).toEqual([3]);
+  });
+});
+
+describe("backfillPass: conservative remembers through its reservations", () => {
+  // 4 cores held by job 1 until 100. Jobs 2 (2 cores, 50 s), 3 (4 cores, 30 s), 4 (2 cores,
+  // 40 s) queue: 2 at 100, 3 at 150 (after 2), 4 at 100 beside 2.
+  const queue = [
+    { id: 2, cores: 2, estimate: 50 },
+    { id: 3, cores: 4, estimate: 30 },
+    { id: 4, cores: 2, estimate: 40 },
+  ];
+  const first = backfillPass(
+    { now: 0, cores: 4, running: [{ id: 1, cores: 4, end: 100 }], queue },
+    { reservations: Number.POSITIVE_INFINITY },
+  );
+
+  it("every job gets a reservation on arrival, and a timer at the earliest", () => {
+    expect(first.start).toEqual([]);
+    expect(first.reservations).toEqual([
+      { id: 2, time: 100 },
+      { id: 3, time: 150 },
+      { id: 4, time: 100 },
+    ]);
+    expect(first.wakeAt).toBe(100);
+  });
+
+  it("job 1 ends early at 60: compression moves 2 and 4 to 60 and 3 to 140, in queue order", () => {
+    // Job 3 is re-placed while job 4 still holds [100, 140): the classic rule.
+    const d = backfillPass(
+      { now: 60, cores: 4, running: [], queue, reservations: first.reservations, completed: [1] },
+      { reservations: Number.POSITIVE_INFINITY },
+    );
+    expect(d.start).toEqual([2, 4]);
+    expect(d.reservations).toEqual([{ id: 3, time: 140 }]);
+    expect(d.wakeAt).toBe(140);
+  });
+
+  it("with no completion reported, reservations stay where they are", () => {
+    const d = backfillPass(
+      {
+        now: 60,
+        cores: 4,
+        running: [{ id: 1, cores: 4, end: 100 }],
+        queue: [...queue, { id: 5, cores: 1, estimate: 10, submit: 60 }],
+        reservations: first.reservations,
+        completed: [],
+      },
+      { reservations: Number.POSITIVE_INFINITY },
+    );
+    expect(d.start).toEqual([]);
+    expect(d.reservations).toEqual([...first.reservations, { id: 5, time: 140 }]);
+  });
+});
+
+describe("backfillPass: BF-unrm keeps the holder first", () => {
+  it("the job that held the reservation keeps it though a higher-priority job came", () => {
+    const state: BackfillState = {
+      now: 0,
+      cores: 4,
+      running: [{ id: 1, cores: 4, end: 100 }],
+      queue: [
+        { id: 2, cores: 4, estimate: 10, priority: 1 },
+        { id: 3, cores: 4, estimate: 10, priority: 5 },
+      ],
+    };
+    const priority = (w: { job: { priority?: number } }) => w.job.priority ?? 0;
+    const rm = backfillPass(state, { policy: "flexible", priority });
+    expect(rm.reservations).toEqual([{ id: 3, time: 100 }]);
+    const kept = backfillPass(
+      { ...state, reservations: [{ id: 2, time: 100 }] },
+      { policy: "flexible", priority, variant: "unrm" },
+    );
+    expect(kept.reservations).toEqual([{ id: 2, time: 100 }]);
+  });
+});
+
+describe("backfillPass: the platform form", () => {
+  const platform = createPlatform({
+    machines: [
+      { cores: 2, speed: 2 },
+      { cores: 2, speed: 1 },
+    ],
+  });
+
+  it("EDF frees the fastest machine whose jobs all have a later deadline, for a job that just arrived", () => {
+    // Job 1, on the fast machine 0, is due before job 3: it stays; job 2, due later, goes.
+    const d = backfillPass(
+      {
+        now: 10,
+        platform,
+        running: [
+          { id: 1, cores: 2, end: 50, deadline: 20, allocation: [{ machine: 0, cores: 2 }] },
+          { id: 2, cores: 2, end: 50, deadline: 200, allocation: [{ machine: 1, cores: 2 }] },
+        ],
+        queue: [{ id: 3, cores: 2, estimate: 10, deadline: 30, submit: 10 }],
+      },
+      { policy: "edf" },
+    );
+    expect(d.preempted).toEqual([2]);
+    expect(d.start).toEqual([3]);
+    expect(d.allocations).toEqual([[{ machine: 1, cores: 2 }]]);
+  });
+
+  it("a job that arrived earlier does not preempt (state.arrived)", () => {
+    const d = backfillPass(
+      {
+        now: 10,
+        platform,
+        running: [
+          { id: 1, cores: 2, end: 50, deadline: 100, allocation: [{ machine: 0, cores: 2 }] },
+          { id: 2, cores: 2, end: 50, deadline: 200, allocation: [{ machine: 1, cores: 2 }] },
+        ],
+        queue: [{ id: 3, cores: 2, estimate: 10, deadline: 30, submit: 10 }],
+        arrived: [],
+      },
+      { policy: "edf" },
+    );
+    expect(d.preempted).toEqual([]);
+    expect(d.start).toEqual([]);
+  });
+
+  it("singleMachine reservations name a machine; jobs no machine can host are rejected", () => {
+    const d = backfillPass(
+      {
+        now: 0,
+        platform,
+        running: [{ id: 1, cores: 2, end: 20, allocation: [{ machine: 0, cores: 2 }] }],
+        queue: [
+          { id: 2, cores: 3, estimate: 10 },
+          { id: 3, cores: 2, estimate: 40 },
+          { id: 4, cores: 2, estimate: 10 },
+        ],
+      },
+      { policy: "conservative", singleMachine: true },
+    );
+    expect(d.rejected).toEqual([
+      {
+        id: 2,
+        reason: "needs 3 cores on one machine, the largest where its licenses are usable has 2",
+      },
+    ]);
+    // Job 3 starts on machine 1, the one free now; job 4 is reserved machine 0 from 20, when
+    // job 1 gives it back (machine 1 is job 3's for longer).
+    expect(d.start).toEqual([3]);
+    expect(d.reservations).toEqual([{ id: 4, time: 20, machine: 0 }]);
+  });
+});
+
+describe("backfillPass: bad input names the field", () => {
+  const ok: BackfillState = { now: 0, cores: 2, running: [], queue: [] };
+  const where = "@sched/backfill/backfillPass";
+  const cases: [string, unknown, RegExp][] = [
+    ["now", { ...ok, now: Number.NaN }, /state\.now is NaN/],
+    ["cores", { ...ok, cores: 0 }, /state\.cores is 0, expected an integer >= 1/],
+    ["no cores", { now: 0, running: [], queue: [] }, /state\.cores is missing/],
+    ["both", { ...ok, platform: createPlatform({ machines: [{}] }) }, /state\.cores is set beside/],
+    [
+      "queue cores",
+      {
+        ...ok,
+        queue: [
+          { id: 1, cores: 1, estimate: 1 },
+          { id: 2, cores: 1.5, estimate: 1 },
+        ],
+      },
+      /state\.queue\[1\]\.cores is 1\.5/,
+    ],
+    [
+      "estimate",
+      { ...ok, queue: [{ id: 1, cores: 1, estimate: 0 }] },
+      /state\.queue\[0\]\.estimate is 0/,
+    ],
+    [
+      "duplicate id",
+      { ...ok, running: [{ id: 1, cores: 1, end: 5 }], queue: [{ id: 1, cores: 1, estimate: 1 }] },
+      /state\.queue\[0\]\.id is 1, which another job has/,
+    ],
+    [
+      "running too big",
+      { ...ok, running: [{ id: 1, cores: 3, end: 5 }] },
+      /state\.running\[0\] does not fit/,
+    ],
+    [
+      "allocation missing",
+      {
+        now: 0,
+        platform: createPlatform({ machines: [{}] }),
+        running: [{ id: 1, cores: 1, end: 5 }],
+        queue: [],
+      },
+      /state\.running\[0\]\.allocation is missing/,
+    ],
+    ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
+    [
+      "progress",
+      { ...ok, queue: [{ id: 1, cores: 1, estimate: 1, progress: 1 }] },
+      /state\.queue\[0\]\.progress is 1/,
+    ],
+  ];
+  for (const [name, state, message] of cases) {
+    it(`${name}`, () => {
+      expect(() => backfillPass(state as BackfillState)).toThrow(message);
+      expect(() => backfillPass(state as BackfillState)).toThrow(where);
+    });
+  }
+
+  it("options: an unknown policy and a bad option name themselves", () => {
+    expect(() => backfillPass(ok, { policy: "sjf" } as never)).toThrow(/options\.policy is "sjf"/);
+    expect(() => backfillPass(ok, { reservations: -1 })).toThrow(
+      /backfillPass: options\.reservations is -1/,
+    );
+  });
+
+  it("a single-machine reservation without its machine", () => {
+    const platform = createPlatform({ machines: [{ cores: 2 }] });
+    expect(() =>
+      backfillPass(
+        {
+          now: 0,
+          platform,
+          running: [],
+          queue: [{ id: 1, cores: 1, estimate: 1 }],
+          reservations: [{ id: 1, time: 5 }],
+        },
+        { policy: "conservative", singleMachine: true },
+      ),
+    ).toThrow(/state\.reservations\[0\]\.machine is undefined/);
+  });
+});
