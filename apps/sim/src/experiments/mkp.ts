@@ -85,7 +85,7 @@ export const MKP_PARAMETERS: readonly ParameterSpec[] = [
   {
     name: "events",
     type: "integer",
-    default: 10,
+    default: 5,
     quick: 3,
     min: 1,
     meaning:
@@ -237,7 +237,7 @@ export const mkpReproduction: Experiment = {
     "ratio uniform in [licenseRatioMin, +0.05] for the paper's four bins (0.40, 0.45, 0.50, " +
     "0.55), 20 streams per bin (--quick: 3). CS (parameter variant, default CS_nip) schedules " +
     "each stream with its greedy pre-matching; at `events` times spread over the arrivals " +
-    "(10; --quick 3) the knapsacks of the next pre-matching (one per cluster of critical " +
+    "(5; --quick 3) the knapsacks of the next pre-matching (one per cluster of critical " +
     "licences, items the cluster's jobs valued by their Job-Machine row means c_i) are solved " +
     "by 'greedy' (mkpGreedy: Eilon's surrogate, unit-cost order, weights recomputed after each " +
     "drop) and 'exact' (mkpExact, branch and bound, at most exactNodeLimit nodes per knapsack). " +
