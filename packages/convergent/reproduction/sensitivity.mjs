@@ -73,11 +73,11 @@ out.push(
 out.push(`| --- | --- |${tas.map(() => " ---: |").join("")}${tas.map(() => " ---: |").join("")}`);
 
 /** One table row: the policy's values at each T_a, and EDF's default minus them, paired. */
-function row(reading, policy, valueOf) {
+function row(reading, policy, at) {
   const cells = [];
   const diffs = [];
   for (const ta of tas) {
-    const xs = seeds.map((s) => valueOf(ta, s));
+    const xs = seeds.map((s) => at(ta, s));
     if (xs.some((x) => Number.isNaN(x))) {
       cells.push("-");
       diffs.push("-");
