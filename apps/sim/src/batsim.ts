@@ -1,4 +1,5 @@
-import { createJob, type Job } from "@sched/core";
+import { createJob, InvalidInputError, type Job, ParseError } from "@sched/core";
+import { duplicateJsonKey, jobTimeProblem } from "@sched/workload";
 import { stableJson } from "./format.js";
 
 /**
@@ -44,58 +45,174 @@ export function jobsToBatsim(
   };
 }
 
+/** A Batsim workload read as @sched jobs. */
+export interface BatsimJobs {
+  readonly jobs: readonly Job[];
+  /** `nb_res`: the machine the workload was made for. */
+  readonly nbRes: number;
+  /** Jobs without a `walltime` (Batsim: no limit), whose estimate is their run time. */
+  readonly withoutWalltime: number;
+  /** Job fields that @sched jobs do not carry (`extra_data`, …), by name, sorted. */
+  readonly ignoredFields: readonly string[];
+}
+
+/** The job fields read; Batsim allows any other (`extra_data`, dependencies, …). */
+const JOB_FIELDS = new Set(["id", "subtime", "walltime", "res", "profile"]);
+/** `delay` in Batsim up to 4, `DelayProfile` from Batsim 5. */
+const DELAY_TYPES = new Set(["delay", "DelayProfile"]);
+/** A job id as a string: the digits of a non-negative integer, no sign, no leading zero. */
+const ID_DIGITS = /^(?:0|[1-9]\d*)$/;
+
+function shown(value: unknown): string {
+  if (value === undefined) return "missing";
+  const text = JSON.stringify(value) ?? String(value);
+  return `is ${text.length > 60 ? `${text.slice(0, 60)}…` : text}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
- * Read a Batsim JSON workload as @sched jobs (submit = `subtime`, runtime = the `delay` of its
- * profile, estimate = `walltime`, or the runtime when `walltime` is absent or negative, cores =
- * `res`).
- * @throws Error naming `source`, the job and what is wrong (not JSON, a missing field, a profile
- *   that is not `delay`, an id that is not an integer).
+ * Read a Batsim JSON workload as @sched jobs: id = `id` (an integer, or a string of its
+ * digits), submit = `subtime`, runtime = the `delay` of its profile (type `delay`, or Batsim 5's
+ * `DelayProfile`), estimate = `walltime` (without one, Batsim sets no limit and the estimate is
+ * the run time), cores = `res`. Strict: `nb_res`, `jobs` and `profiles` are required; every value
+ * must have its JSON type (no `"2"` for 2, no `null` for 0); no key appears twice in one object;
+ * ids are unique; times follow
+ * `jobTimeProblem` (submit >= 0, below 2^53, no run time absorbed). Job fields other than these
+ * five are ignored and listed.
+ *
+ * @throws ParseError naming `where` (the command), `source` and the record and field, e.g.
+ *   `convert: w.json jobs[3].subtime: is null, expected a number >= 0`.
  */
-export function batsimToJobs(
-  text: string,
-  source: string,
-): { jobs: Job[]; nbRes: number | undefined } {
-  let doc: Record<string, unknown>;
+export function batsimToJobs(text: string, source: string, where = "convert"): BatsimJobs {
+  const fail = (field: string | undefined, detail: string): never => {
+    throw new ParseError(where, field === undefined ? { source } : { source, field }, detail);
+  };
+  let doc: unknown;
   try {
-    doc = JSON.parse(text) as Record<string, unknown>;
+    doc = JSON.parse(text);
   } catch (error) {
-    throw new Error(
-      `${source}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    return fail(undefined, `is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isObject(doc)) {
+    return fail(
+      undefined,
+      `${shown(doc)}, expected a JSON object with nb_res, jobs and profiles (a Batsim workload)`,
     );
   }
+  const twice = duplicateJsonKey(text);
+  if (twice !== null) {
+    fail(twice, "appears twice in one object (JSON would keep the last; give it once)");
+  }
+  const nbRes = doc.nb_res;
+  if (typeof nbRes !== "number" || !Number.isSafeInteger(nbRes) || nbRes < 1) {
+    fail("nb_res", `${shown(nbRes)}, expected an integer >= 1 (the resources of the machine)`);
+  }
+  const profiles = doc.profiles;
+  if (!isObject(profiles)) fail("profiles", `${shown(profiles)}, expected an object of profiles`);
   const jobs = doc.jobs;
-  const profiles = (doc.profiles ?? {}) as Record<string, { type?: unknown; delay?: unknown }>;
-  if (!Array.isArray(jobs))
-    throw new Error(`${source}: jobs: expected an array (a Batsim workload)`);
-  const nbRes = typeof doc.nb_res === "number" ? doc.nb_res : undefined;
-  const out = jobs.map((raw: Record<string, unknown>, i) => {
-    const where = `${source}: jobs[${i}]`;
-    const id = typeof raw.id === "string" && /^\d+$/.test(raw.id) ? Number(raw.id) : raw.id;
-    if (typeof id !== "number" || !Number.isSafeInteger(id)) {
-      throw new Error(`${where}.id: expected an integer id, got ${JSON.stringify(raw.id)}`);
+  if (!Array.isArray(jobs)) fail("jobs", `${shown(jobs)}, expected an array of jobs`);
+
+  const runtimes = new Map<string, number>();
+  const runtimeOf = (name: string, at: string): number => {
+    const known = runtimes.get(name);
+    if (known !== undefined) return known;
+    if (!Object.hasOwn(profiles as object, name)) {
+      return fail(`${at}.profile`, `is ${JSON.stringify(name)}, not a name in profiles`);
     }
-    const name = String(raw.profile);
-    const profile = profiles[name];
-    if (profile === undefined)
-      throw new Error(`${where}.profile: no profile '${name}' in profiles`);
-    if (profile.type !== "delay" || typeof profile.delay !== "number") {
-      throw new Error(
-        `${where}: profile '${name}' is of type ${JSON.stringify(profile.type)}; only "delay" profiles have a run time`,
+    const p = (profiles as Record<string, unknown>)[name];
+    const key = `profiles[${JSON.stringify(name)}]`;
+    if (!isObject(p)) return fail(key, `${shown(p)}, expected a profile object`);
+    if (typeof p.type !== "string" || !DELAY_TYPES.has(p.type)) {
+      return fail(
+        `${key}.type`,
+        `${shown(p.type)}; only "delay" profiles have a run time of their own`,
       );
     }
-    const runtime = profile.delay;
-    const walltime = typeof raw.walltime === "number" && raw.walltime >= 0 ? raw.walltime : runtime;
+    const delay = p.delay;
+    if (typeof delay !== "number" || !Number.isFinite(delay) || delay <= 0) {
+      return fail(`${key}.delay`, `${shown(delay)}, expected a number > 0 (the run time, s)`);
+    }
+    runtimes.set(name, delay);
+    return delay;
+  };
+
+  const out: Job[] = [];
+  const firstIndex = new Map<number, number>();
+  const ignored = new Set<string>();
+  let withoutWalltime = 0;
+  (jobs as unknown[]).forEach((raw, i) => {
+    const at = `jobs[${i}]`;
+    if (!isObject(raw)) fail(at, `${shown(raw)}, expected a job object`);
+    const job = raw as Record<string, unknown>;
+    for (const k of Object.keys(job)) if (!JOB_FIELDS.has(k)) ignored.add(k);
+    const rawId = job.id;
+    const id =
+      typeof rawId === "string" && ID_DIGITS.test(rawId)
+        ? Number(rawId)
+        : typeof rawId === "number"
+          ? rawId
+          : Number.NaN;
+    if (!Number.isSafeInteger(id) || id < 0) {
+      fail(
+        `${at}.id`,
+        `${shown(rawId)}, expected a job id: an integer >= 0 or a string of its digits (@sched job ids are numbers)`,
+      );
+    }
+    const first = firstIndex.get(id);
+    if (first !== undefined) fail(`${at}.id`, `${id} appears twice (first at jobs[${first}])`);
+    firstIndex.set(id, i);
+    const subtime = job.subtime;
+    if (typeof subtime !== "number" || !Number.isFinite(subtime) || subtime < 0) {
+      fail(`${at}.subtime`, `${shown(subtime)}, expected a number >= 0 (the submit time, s)`);
+    }
+    const res = job.res;
+    if (typeof res !== "number" || !Number.isSafeInteger(res) || res < 1) {
+      fail(`${at}.res`, `${shown(res)}, expected an integer >= 1 (the resources it needs)`);
+    }
+    if (typeof job.profile !== "string") {
+      fail(`${at}.profile`, `${shown(job.profile)}, expected the name of a profile`);
+    }
+    const runtime = runtimeOf(job.profile as string, at);
+    const walltime = job.walltime;
+    if (walltime === undefined) withoutWalltime++;
+    else if (typeof walltime !== "number" || !Number.isFinite(walltime) || walltime <= 0) {
+      fail(
+        `${at}.walltime`,
+        `${shown(walltime)}, expected a number > 0 (leave it out for a job without a limit)`,
+      );
+    }
+    let built: Job;
     try {
-      return createJob({
+      built = createJob({
         id,
-        submit: Number(raw.subtime),
+        submit: subtime as number,
         runtime,
-        estimate: walltime,
-        cores: Number(raw.res),
+        estimate: (walltime as number | undefined) ?? runtime,
+        cores: res as number,
       });
     } catch (error) {
-      throw new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof InvalidInputError) fail(at, error.message);
+      throw error;
     }
+    const problem = jobTimeProblem(built);
+    if (problem !== null) {
+      const field =
+        problem.field === "runtime"
+          ? `${at}.profile`
+          : problem.field === "estimate"
+            ? `${at}.walltime`
+            : `${at}.subtime`;
+      fail(field, problem.field === "runtime" ? `delay ${problem.detail}` : problem.detail);
+    }
+    out.push(built);
   });
-  return { jobs: out, nbRes };
+  return {
+    jobs: out,
+    nbRes: nbRes as number,
+    withoutWalltime,
+    ignoredFields: [...ignored].sort(),
+  };
 }

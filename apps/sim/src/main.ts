@@ -1,3 +1,4 @@
+import { SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs, suggest } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { compareCommand } from "./commands/compare.js";
@@ -119,13 +120,36 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
+/** JavaScript's own error types: thrown by the language or the runtime, never on purpose. */
+const LANGUAGE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
+
+/**
+ * Whether `error` is a bug rather than a failure we meant to report: a `TypeError`, a
+ * `RangeError` (`Invalid array length`, `Invalid string length`), any of JavaScript's own error
+ * types, or a thrown non-error. Usage errors, @sched errors (bad data, a policy breaking a
+ * constraint) and the plain errors we throw with a message for the user (a file that cannot be
+ * read or written) are not.
+ */
+export function isInternalError(error: unknown): boolean {
+  if (error instanceof UsageError || error instanceof SchedError) return false;
+  if (!(error instanceof Error)) return true;
+  return LANGUAGE_ERRORS.some((type) => error instanceof type);
+}
+
 function report(error: unknown, io: Io, debug: boolean): number {
   if (error instanceof UsageError) {
     io.stderr(`sched-sim: ${oneLine(error.message)}\n`);
     return EXIT.usage;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr(`sched-sim: ${oneLine(message)}\n`);
+  if (isInternalError(error)) {
+    // A bug of ours: say so, so it is reported instead of taken for a problem with the input.
+    io.stderr(
+      `sched-sim: internal error: ${oneLine(message)} (a bug in sched-sim, not in your input: please report it with the output of --debug)\n`,
+    );
+  } else {
+    io.stderr(`sched-sim: ${oneLine(message)}\n`);
+  }
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
   return EXIT.failed;
 }

@@ -79,21 +79,31 @@ export interface RunDescription {
 
 /**
  * `metrics.json`: the deterministic metrics at the top level (seconds for times, utilization a
- * fraction), `events` and `decisions` of the run, `run` describing the inputs, and `timing`
- * (wall-clock, NOT deterministic: `schedulerMs`, `schedulerMsPerDecision`) kept apart. Keys sorted,
- * numbers rounded to 6 decimals, so equal runs give equal bytes apart from `timing`.
+ * fraction), `events` and `decisions` of the run, and `run` describing the inputs. Keys sorted,
+ * numbers rounded to 6 decimals: equal runs give equal bytes. The wall-clock measurements are
+ * apart, in {@link timingJson}.
  */
 export function metricsJson(trace: ScheduleTrace, metrics: Metrics, run: RunDescription): string {
   const doc: Record<string, JsonValue> = { ...deterministicMetrics(metrics) };
   doc.events = trace.stats.events;
   doc.decisions = trace.stats.decisions;
   doc.run = { ...run, schedulerOptions: { ...run.schedulerOptions } };
-  doc.timing = {
+  return stableJson(doc);
+}
+
+/**
+ * `timing.json`, written beside `metrics.json`: the wall-clock measurements of a run, NOT
+ * deterministic (machine load, JIT, caches): `schedulerMs` (time inside the policy),
+ * `schedulerMsPerDecision` (that over its scheduling calls, 0 without one) and `wallMs` (the
+ * whole command: reading, simulating, metrics).
+ */
+export function timingJson(trace: ScheduleTrace, wallMs: number): string {
+  return stableJson({
     schedulerMs: trace.stats.schedulerMs,
     schedulerMsPerDecision:
       trace.stats.decisions === 0 ? 0 : trace.stats.schedulerMs / trace.stats.decisions,
-  };
-  return stableJson(doc);
+    wallMs,
+  });
 }
 
 /** A row of {@link metricsTable}: a label (the policy) and its metrics. */

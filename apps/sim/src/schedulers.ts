@@ -601,6 +601,52 @@ function optionValue(
   }
 }
 
+/** What a value of `spec` must be, in words: `an integer >= 1 or "inf"`, `one of a, b`. */
+export function expectedOptionValue(spec: SchedulerOptionSpec): string {
+  switch (spec.type) {
+    case "integer":
+      return `an integer${spec.min === undefined ? "" : ` >= ${spec.min}`}${spec.allowInfinity ? ' or "inf"' : ""}`;
+    case "number":
+      return "a finite number";
+    case "boolean":
+      return "true or false";
+    case "string":
+      return spec.choices === undefined
+        ? "a string"
+        : `one of ${spec.choices.map((c) => JSON.stringify(c)).join(", ")}`;
+  }
+}
+
+/**
+ * A JSON value (of an experiment file) as a value of option `spec`, or `undefined` when it is
+ * not one: the JSON type must be the option's (a number for `integer`, never the string `"5"`;
+ * `"inf"` for an integer that allows it), and the value in range, as {@link chooseScheduler}
+ * checks `--opt` text.
+ */
+export function jsonOptionValue(
+  spec: SchedulerOptionSpec,
+  value: unknown,
+): OptionValue | undefined {
+  switch (spec.type) {
+    case "integer":
+      if (spec.allowInfinity && value === "inf") return Number.POSITIVE_INFINITY;
+      return typeof value === "number" &&
+        Number.isSafeInteger(value) &&
+        value >= (spec.min ?? Number.MIN_SAFE_INTEGER)
+        ? value
+        : undefined;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+    case "boolean":
+      return typeof value === "boolean" ? value : undefined;
+    case "string":
+      return typeof value === "string" &&
+        (spec.choices === undefined || spec.choices.includes(value))
+        ? value
+        : undefined;
+  }
+}
+
 /** `--help` text listing the schedulers and their options. */
 export function schedulersHelp(): string {
   const lines = ["Schedulers (--scheduler NAME; their options with --opt key=value):"];

@@ -1,9 +1,8 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { type Job, SchedError } from "@sched/core";
+import { type Job, ParseError, SchedError } from "@sched/core";
 import {
   readSwfLines,
   type SwfCleanupReport,
@@ -11,6 +10,7 @@ import {
   swfToJobsAsync,
 } from "@sched/workload";
 import { describeFsError } from "./atomic.js";
+import { textLines } from "./text-lines.js";
 
 /** A workload read from an SWF file. */
 export interface SwfWorkload {
@@ -25,6 +25,8 @@ export interface ReadSwfWorkloadOptions {
   readonly clean?: boolean;
   /** Where estimates come from. @defaultValue "requested" */
   readonly estimate?: "requested" | "runtime";
+  /** The command, naming where read errors come from (see {@link openLines}). @defaultValue "read" */
+  readonly where?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function readSwfWorkload(
   path: string,
   options: ReadSwfWorkloadOptions = {},
 ): Promise<SwfWorkload> {
-  const { lines, gzip: gz, close } = await openLines(path);
+  const { lines, gzip: gz, close } = await openLines(path, options.where);
   let header: SwfHeader | undefined;
   try {
     const { jobs, report } = await swfToJobsAsync(
@@ -65,15 +67,28 @@ export async function readSwfWorkload(
 
 /** The lines of a text file, gunzipped when gzip (recognised by its magic bytes, not its name). */
 export interface FileLines {
-  readonly lines: ReturnType<typeof createInterface>;
+  /** The lines, without line ends (see {@link textLines} for the limits they are read under). */
+  readonly lines: AsyncIterable<string>;
   /** Whether the file was gzip-compressed. */
   readonly gzip: boolean;
   /** Close the reader and the underlying streams (idempotent). */
   close(): void;
 }
 
-/** Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. */
-export async function openLines(path: string): Promise<FileLines> {
+/**
+ * Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. `where`
+ * names the command in the errors of {@link textLines} (a line too long, too many bytes, not
+ * UTF-8, corrupt gzip).
+ */
+export async function openLines(path: string, where = "read"): Promise<FileLines> {
+  const { input, gzip, close } = await openBytes(path);
+  return { lines: textLines(input, { where, source: path, gzip }), gzip, close };
+}
+
+/** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */
+async function openBytes(
+  path: string,
+): Promise<{ readonly input: Readable; readonly gzip: boolean; close(): void }> {
   const gzip = await isGzip(path);
   const file = createReadStream(path);
   let input: Readable = file;
@@ -82,16 +97,63 @@ export async function openLines(path: string): Promise<FileLines> {
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   return {
-    lines,
+    input,
     gzip,
     close() {
-      lines.close();
       input.destroy();
       file.destroy();
     },
   };
+}
+
+/** Options of {@link readTextFile}. */
+export interface ReadTextFileOptions {
+  /** Where errors come from (the command). */
+  readonly where: string;
+  /** The most bytes the text may have (after gunzipping). */
+  readonly maxBytes: number;
+}
+
+/**
+ * The whole text of `path` (gunzipped when its first bytes say gzip), for formats read whole
+ * (Batsim's JSON). Reads at most `maxBytes` bytes before it gives up, so a gzip bomb or a huge
+ * file ends in an error, not in `Invalid string length`.
+ *
+ * @throws ParseError naming `path` when the text is larger than `maxBytes`, not UTF-8, or not
+ *   valid gzip; file-system errors as they are.
+ */
+export async function readTextFile(path: string, options: ReadTextFileOptions): Promise<string> {
+  const { input, gzip, close } = await openBytes(path);
+  const fail = (detail: string): never => {
+    throw new ParseError(options.where, { source: path }, detail);
+  };
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > options.maxBytes) {
+        fail(
+          `holds more than ${options.maxBytes} bytes${gzip ? " once gunzipped" : ""}, the limit of a file read whole`,
+        );
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (gzip && typeof code === "string" && code.startsWith("Z_")) {
+      fail(`is not valid gzip data (${(error as Error).message})`);
+    }
+    throw error;
+  } finally {
+    close();
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    return fail("is not valid UTF-8 text");
+  }
 }
 
 async function isGzip(path: string): Promise<boolean> {

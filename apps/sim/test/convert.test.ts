@@ -66,8 +66,8 @@ describe("sched-sim convert", () => {
     );
     const r = await cli("convert", bad, "--to", "swf");
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      `${bad}: jobs[0]: profile 'p' is of type "parallel_homogeneous"; only "delay" profiles have a run time`,
+    expect(r.stderr).toBe(
+      `sched-sim: convert: ${bad} profiles["p"].type: is "parallel_homogeneous"; only "delay" profiles have a run time of their own\n`,
     );
     const cases: [string[], string][] = [
       [["convert", fixture("small.swf")], "give --to swf|native|batsim"],

@@ -105,7 +105,9 @@ describe("sched-sim inspect", () => {
     expect(text.stdout).toContain("estimate (s) = run time");
     const strict = await cli("inspect", file, "--estimate", "requested");
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain("give --clean to drop such jobs, or --estimate runtime");
+    expect(strict.stderr).toContain(
+      "(or give --clean to drop such jobs, or give --estimate runtime to use the run time as the estimate)",
+    );
   });
 
   it("errors: bad usage exits 2, a malformed or invalid trace exits 1, naming where", async () => {

@@ -88,11 +88,13 @@ describe("sched-sim sweep", () => {
   });
 
   it("a failing run is summarized with its error, exits 1, and is tried again on restart", async () => {
+    // A value the file's checks let through (a number, as the option's reader wants) and the
+    // generator refuses when it runs: those runs fail.
     const file = await writeExperiment({
-      name: "elo-fail",
-      workload: { type: "elo", machines: 4, jobs: 5 },
-      schedulers: ["mct"],
-      grid: { fluctuation: [0.1, -1] },
+      name: "lublin-fail",
+      workload: { type: "model", model: "lublin", options: { jobs: 20, procs: 16 } },
+      schedulers: ["fcfs"],
+      grid: { arrivalFactor: [1, -1] },
       seeds: 2,
       metrics: ["makespan"],
     });
@@ -100,14 +102,14 @@ describe("sched-sim sweep", () => {
     const r = await cli("sweep", file, "--out", out, "--quiet");
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("2 of 4 runs failed:");
-    expect(r.stderr).toMatch(/mct\.fluctuation=-1\.s1-[0-9a-f]{8}: .*fluctuation/);
+    expect(r.stderr).toMatch(/fcfs\.arrivalFactor=-1\.s1-[0-9a-f]{8}: .*arrivalFactor/);
     expect(await readdir(join(out, "runs"))).toHaveLength(2);
     expect(await readdir(join(out, "failed"))).toHaveLength(2);
     const again = await cli("sweep", file, "--out", out, "--quiet");
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("2 of 4 runs failed:");
     const results = await readFile(join(out, "results.csv"), "utf8");
-    expect(results).toContain("mct,-1,makespan,,,0");
+    expect(results).toContain("fcfs,-1,makespan,,,0");
   });
 
   it("refuses a directory that holds another experiment, or other files", async () => {
@@ -167,17 +169,17 @@ describe("experiment file validation", () => {
     [
       "bad jobs",
       { ...base, workload: { type: "synthetic", jobs: 0 } },
-      "workload.jobs: expected an integer >= 1, got 0",
+      "workload.jobs: expected an integer in [1, 1000000], got 0",
     ],
     [
       "unknown scheduler",
       { ...base, schedulers: ["fcfs", "esy"] },
-      "schedulers[1]: option --scheduler: unknown scheduler 'esy'",
+      "schedulers[1].name: unknown scheduler 'esy'",
     ],
     [
       "bad option",
       { ...base, schedulers: [{ name: "easy", options: { order: "random" } }] },
-      "schedulers[0]: option --opt order=random: expected one of fcfs, sjf",
+      'schedulers[0].options.order: expected one of "fcfs", "sjf", "largest-first", "user-priority", got "random"',
     ],
     [
       "repeated label",
@@ -194,8 +196,88 @@ describe("experiment file validation", () => {
       { ...base, grid: { load: [0.3, "x"] } },
       'grid.load[1]: expected a finite number, got "x"',
     ],
-    ["seeds", { ...base, seeds: 0 }, "seeds: expected an integer >= 1, got 0"],
+    ["seeds", { ...base, seeds: 0 }, "seeds: expected an integer in [1, 10000], got 0"],
+    // the cases of issue 23: sizes checked before anything is built, no prototype keys, no
+    // JSON value converted to another type
+    [
+      "a billion seeds",
+      { ...base, seeds: 1e9 },
+      "seeds: expected an integer in [1, 10000], got 1000000000",
+    ],
+    [
+      "a repeated seed",
+      { ...base, seeds: [3, 1, 3] },
+      "seeds[2]: expected a seed not given before; 3 is seeds[0] too",
+    ],
+    [
+      "a platform of 1e12 processors",
+      { ...base, platform: { procs: 1e12 } },
+      "platform.procs: expected an integer in [1, 1000000], got 1000000000000",
+    ],
+    [
+      "a grid of fractional processors",
+      { ...base, grid: { procs: [16, 0.5] } },
+      "grid.procs[1]: expected an integer in [1, 1000000], got 0.5",
+    ],
+    [
+      "a grid value given twice",
+      { ...base, grid: { load: [0.3, 0.5, 0.3] } },
+      "grid.load[2]: expected a value not given before; 0.3 is grid.load[0] too",
+    ],
+    [
+      "a load out of range",
+      { ...base, grid: { load: [0.3, 1e300] } },
+      "grid.load[1]: expected a number in (0, 10], got 1e+300",
+    ],
+    [
+      "workload type __proto__",
+      { ...base, workload: { type: "__proto__" } },
+      'workload.type: expected one of synthetic, swf, model, elo, got "__proto__"',
+    ],
+    [
+      "workload type constructor",
+      { ...base, workload: { type: "constructor" } },
+      'workload.type: expected one of synthetic, swf, model, elo, got "constructor"',
+    ],
+    [
+      "too many runs",
+      {
+        ...base,
+        grid: { load: Array.from({ length: 101 }, (_, i) => (i + 1) / 20) },
+        seeds: 10000,
+      },
+      "the grid (101 points) x 10000 seeds x 2 schedulers make 2020000 runs, more than the 1000000 a sweep may have",
+    ],
+    [
+      "an option given as a string",
+      { ...base, schedulers: [{ name: "backfill", options: { reservations: "5" } }] },
+      'schedulers[0].options.reservations: expected an integer >= 0 or "inf", got "5"',
+    ],
+    [
+      "an option the scheduler does not have",
+      { ...base, schedulers: [{ name: "easy", options: { ordr: "sjf" } }] },
+      "schedulers[0].options.ordr: scheduler 'easy' has no option 'ordr' (did you mean order?)",
+    ],
+    [
+      "a model count given as a string",
+      {
+        ...base,
+        platform: undefined,
+        workload: { type: "model", model: "lublin", options: { jobs: "10" } },
+      },
+      'workload.options.jobs: expected an integer <= 1000000, got "10"',
+    ],
     ["metric", { ...base, metrics: ["meanWiat"] }, "metrics[0]: expected one of"],
+    [
+      "a metric given twice",
+      { ...base, metrics: ["meanWait", "makespan", "meanWait"] },
+      "metrics[2]: expected a metric not given before; meanWait is metrics[0] too",
+    ],
+    [
+      "a key given twice",
+      JSON.stringify(base).replace('"seeds":1', '"seeds":1,"seeds":5'),
+      "seeds: appears twice in one object (JSON would keep the last; give it once)",
+    ],
     [
       "platform with elo",
       { ...base, workload: { type: "elo" } },

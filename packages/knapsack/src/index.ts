@@ -7,9 +7,9 @@ export {
   LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
-} from "./licenseClusters.js";
-export { type MkpExactOptions, type MkpExactResult, mkpExact } from "./mkpExact.js";
-export { type MkpGreedyOptions, mkpGreedy } from "./mkpGreedy.js";
+} from "./license-clusters.js";
+export { type MkpExactOptions, type MkpExactResult, mkpExact } from "./mkp-exact.js";
+export { type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
 export {
   jobCosts,
   type PreMatchCluster,
@@ -17,4 +17,4 @@ export {
   type PreMatchOptions,
   type PreMatchResult,
   preMatch,
-} from "./preMatch.js";
+} from "./pre-match.js";

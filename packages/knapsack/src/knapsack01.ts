@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
-import { branchAndBound, type MkpExactOptions, resolveExactOptions } from "./mkpExact.js";
+import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
 /** A 0-1 knapsack instance: one weight per item and a single capacity. */
 export interface Knapsack01Instance {
@@ -35,7 +35,7 @@ const WHERE = "@sched/knapsack/knapsack01";
  * Solves the 0-1 knapsack exactly: maximise the sum of `values` of the chosen items with their
  * `weights` summing to at most `capacity`. Integer weights use dynamic programming (a
  * pseudo-polynomial O(n·capacity) table, always optimal); otherwise (or on request) branch and
- * bound with the Dantzig bound, limited by `nodeLimit` / `timeLimit` like {@link mkpExact}.
+ * bound with the Dantzig bound, limited by `nodeLimit` like {@link mkpExact}.
  * Among equally valuable choices the DP keeps the one that leaves later items out (an item is
  * taken only when it strictly improves).
  *
@@ -103,7 +103,7 @@ export function knapsack01(
   const useDp =
     method === "dp" || (method === "auto" && integerWeights && n * (C + 1) <= dpCellLimit);
   if (!useDp) {
-    const r = branchAndBound({ n, m: 1, v, w, c: Float64Array.of(capacity) }, exact);
+    const r = solveMkp({ n, m: 1, v, w, c: Float64Array.of(capacity) }, exact);
     return { items: r.items, value: r.value, optimal: r.optimal };
   }
   return dynamicProgram(v, w, C);

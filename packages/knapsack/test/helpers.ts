@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import type { SparseColumns } from "../src/dual-simplex.js";
 import type { MkpInstance } from "../src/index.js";
 
 /**
@@ -108,4 +109,105 @@ export function mkpInstance(
 /** A deep copy, to check that a function does not mutate its input. */
 export function clone<T>(x: T): T {
   return structuredClone(x);
+}
+
+/**
+ * The optimum of an MKP with non-negative integer weights and small capacities by dynamic
+ * programming over load vectors (one state per vector of loads up to the capacities): an exact
+ * oracle for instances too large for brute force. O(n · prod(c_k + 1) · m).
+ */
+export function dpOptimum(instance: MkpInstance): number {
+  const n = instance.values.length;
+  const m = instance.capacities.length;
+  const caps = Array.from(instance.capacities, (c) => Math.floor(c));
+  const stride: number[] = [];
+  let states = 1;
+  for (const c of caps) {
+    stride.push(states);
+    states *= c + 1;
+  }
+  let best = new Float64Array(states).fill(Number.NEGATIVE_INFINITY);
+  best[0] = 0;
+  for (let i = 0; i < n; i++) {
+    const v = instance.values[i] as number;
+    const next = Float64Array.from(best);
+    if (v > 0) {
+      for (let s = 0; s < states; s++) {
+        const here = best[s] as number;
+        if (here === Number.NEGATIVE_INFINITY) continue;
+        let t = 0;
+        let ok = true;
+        for (let k = 0; k < m && ok; k++) {
+          const load = Math.floor(s / (stride[k] as number)) % ((caps[k] as number) + 1);
+          const w = (instance.weights[k] as ArrayLike<number>)[i] as number;
+          if (load + w > (caps[k] as number)) ok = false;
+          else t += (load + w) * (stride[k] as number);
+        }
+        if (ok && here + v > (next[t] as number)) next[t] = here + v;
+      }
+    }
+    best = next;
+  }
+  let opt = 0;
+  for (const x of best) if (x > opt) opt = x;
+  return opt;
+}
+
+/**
+ * License-knapsack-like instances as Table 1 builds them: one copy (weight 1) of each license a
+ * job asks for (probability `density`), real values in [1, 10] (a job's mean priority), small
+ * capacities (free copies).
+ */
+export function licenseInstance(
+  maxItems: number,
+  maxConstraints: number,
+  maxCapacity: number,
+): fc.Arbitrary<{ values: number[]; weights: number[][]; capacities: number[] }> {
+  return fc
+    .record({
+      n: fc.integer({ min: 0, max: maxItems }),
+      m: fc.integer({ min: 1, max: maxConstraints }),
+    })
+    .chain(({ n, m }) =>
+      fc.record({
+        values: fc.array(fc.double({ min: 1, max: 10, noNaN: true }), {
+          minLength: n,
+          maxLength: n,
+        }),
+        weights: fc.array(
+          fc.array(
+            fc.integer({ min: 0, max: 4 }).map((x) => (x === 0 ? 1 : 0)),
+            {
+              minLength: n,
+              maxLength: n,
+            },
+          ),
+          { minLength: m, maxLength: m },
+        ),
+        capacities: fc.array(fc.integer({ min: 0, max: maxCapacity }), {
+          minLength: m,
+          maxLength: m,
+        }),
+      }),
+    );
+}
+
+/** The instance's weights stored by columns (the solver's internal layout). */
+export function columnsOf(instance: MkpInstance): SparseColumns {
+  const n = instance.values.length;
+  const m = instance.capacities.length;
+  const start = new Int32Array(n + 1);
+  const row: number[] = [];
+  const val: number[] = [];
+  for (let j = 0; j < n; j++) {
+    for (let k = 0; k < m; k++) {
+      const w = (instance.weights[k] as ArrayLike<number>)[j] as number;
+      if (w !== 0) {
+        row.push(k);
+        val.push(w);
+      }
+    }
+    start[j + 1] = row.length;
+  }
+  return { rows: m, cols: n, start, row: Int32Array.from(row), val: Float64Array.from(val) };
 }

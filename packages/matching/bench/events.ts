@@ -1,11 +1,15 @@
 import type { ImfsOptions, MatchingInput } from "../src/index.js";
 
-/** Seeded uniform weights in (0, 1]; a fraction `ineligible` of the entries is 0. */
+/**
+ * Seeded weights: uniform in (0, 1], or with `integer` uniform integers 1-100; a fraction
+ * `ineligible` of the entries is 0.
+ */
 export function randomMatrix(
   rows: number,
   cols: number,
   ineligible: number,
   seed: number,
+  integer = false,
 ): { rows: number; cols: number; weights: Float64Array } {
   let a = seed >>> 0;
   const rand = () => {
@@ -16,7 +20,10 @@ export function randomMatrix(
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const weights = new Float64Array(rows * cols);
-  for (let k = 0; k < weights.length; k++) weights[k] = rand() < ineligible ? 0 : 1 - rand();
+  for (let k = 0; k < weights.length; k++) {
+    if (rand() < ineligible) weights[k] = 0;
+    else weights[k] = integer ? 1 + Math.floor(rand() * 100) : 1 - rand();
+  }
   return { rows, cols, weights };
 }
 

@@ -1,69 +1,21 @@
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
 import { type ExactMatching, imfs, mfs } from "../src/index.js";
+import { calibrate, clockName, cpuMs, quantile } from "./clock.js";
 import { oneEventCases } from "./events.js";
 
 /**
- * CPU time (of the measuring thread, see `cpuMs`) of `imfs` after one event on a 1000 x 1000 plan,
- * interleaved round by round with a full `mfs` of the plan and of each event's final matrix, so
- * that load from other processes hits all cases alike. Prints one table per density (three
- * seeded plans each): medians (ms), the interquartile range, and the median of the per-round
- * ratios imfs / mfs of the same (final) matrix. Every hinted event is first checked: its hint
- * is verified (`verifyHint`) and its result equals a fresh `mfs` (size, and weight to 1e-9).
+ * CPU time (see `clock.ts`) of `imfs` after one event on a 1000 x 1000 plan, interleaved round
+ * by round with a full `mfs` of the plan and of each event's final matrix, so that load from
+ * other processes hits all cases alike. Prints one table per density (three seeded plans
+ * each): medians (ms), the interquartile range, and the median of the per-round ratios
+ * imfs / mfs of the same (final) matrix. Every hinted event is first checked: its hint is
+ * verified (`verifyHint`) and its result equals a fresh `mfs` (size, and weight to 1e-9).
  *
  * Run: `pnpm vitest bench --run bench/imfs-cpu.bench.ts` (`ROUNDS=n`: rounds; `CLOCK=process`:
- * whole-process CPU time, as before, for comparison).
+ * whole-process CPU time, for comparison).
  */
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-const sleep = (ms: number): void => {
-  Atomics.wait(pause, 0, 0, ms);
-};
-/**
- * CPU time of the calling thread so far (ms): the first field of /proc/thread-self/schedstat
- * (Linux; `undefined` elsewhere). The kernel brings that counter up to date when the thread is
- * switched out, not while it runs, so it is read only right after a sleep.
- */
-const threadClock = (): number | undefined => {
-  try {
-    return Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ", 1)[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
-};
-/** `CLOCK=process` measures with process.cpuUsage instead (whole process, every thread). */
-const useThreadClock = process.env.CLOCK !== "process" && threadClock() !== undefined;
-/**
- * CPU time of one call, of the measuring thread only: a 1 ms sleep, the thread clock, the call,
- * a 15 ms sleep (which also lets background work started by the call finish before the next
- * one), the thread clock again. process.cpuUsage would count the whole process, and with it
- * V8's background threads (concurrent marking and sweeping, mostly of the 8 MB cost matrices
- * of `mfs`, and optimizing compilation), which charged several ms to whichever short call
- * happened to run while they worked (see the README). Garbage collection on the measuring
- * thread itself still counts. The reading includes a small fixed overhead (the sleeps' wake-up,
- * the file read), estimated by timing an empty call the same way and subtracted (`overhead`).
- */
-let overhead = 0;
-const cpuMs = (f: () => unknown): number => {
-  if (useThreadClock) {
-    sleep(1);
-    const start = threadClock() as number;
-    f();
-    sleep(15);
-    return (threadClock() as number) - start - overhead;
-  }
-  const start = process.cpuUsage();
-  f();
-  const d = process.cpuUsage(start);
-  sleep(15);
-  return (d.user + d.system) / 1000;
-};
-const quantile = (xs: number[], q: number): number => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
 
 /** Medians for one plan: `[name, median ms, IQR text, median ratio to mfs][]`. */
 function measure(ineligible: number, seed: number): [string, number, string, number][] {
@@ -87,12 +39,7 @@ function measure(ineligible: number, seed: number): [string, number, string, num
     cases.push([`imfs, no hint: ${same.name}`, () => imfs(same.matrix, plan, same.options), ref]);
   }
   for (const [, run] of cases) cpuMs(run); // warm-up round (compilation), not recorded
-  if (useThreadClock) {
-    overhead = 0;
-    const empty: number[] = [];
-    for (let k = 0; k < 15; k++) empty.push(cpuMs(() => 0));
-    overhead = quantile(empty, 0.5);
-  }
+  calibrate();
   const times = cases.map(() => [] as number[]);
   const ratios = cases.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
@@ -116,7 +63,7 @@ function report(ineligible: number): void {
   const before = loadavg()[0];
   const results = SEEDS.map((seed) => measure(ineligible, seed));
   const lines = [
-    `1000 x 1000 ${label}: CPU ms (${useThreadClock ? `the measuring thread, /proc/thread-self/schedstat, less ${overhead.toFixed(3)} ms overhead` : "process.cpuUsage, whole process"}), median over ${ROUNDS} interleaved rounds [IQR] (median ratio to mfs of the final matrix), seeds ${SEEDS.join(", ")}; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+    `1000 x 1000 ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds [IQR] (median ratio to mfs of the final matrix), seeds ${SEEDS.join(", ")}; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
     `| case | ${SEEDS.map((seed) => `seed ${seed}`).join(" | ")} |`,
     `| --- |${SEEDS.map(() => " --- |").join("")}`,
   ];

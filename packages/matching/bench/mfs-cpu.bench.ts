@@ -1,12 +1,16 @@
 import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
 import { mfs } from "../src/index.js";
+import { calibrate, clockName, cpuMs, quantile } from "./clock.js";
 import { randomMatrix } from "./events.js";
+import { ScipyPeer } from "./scipy-peer.js";
 
 /**
- * CPU time (process.cpuUsage, user + system) of `mfs` on every benchmark shape, square and
- * rectangular both ways, interleaved round by round so that load from other processes hits all
- * shapes alike. Prints one table per density: median ms and interquartile range.
+ * CPU time of `mfs` on every benchmark shape, square and rectangular both ways, interleaved
+ * round by round so that load from other processes hits all shapes alike (see `clock.ts`), with
+ * SciPy's `linear_sum_assignment` on the same matrices in the same rounds when a Python with
+ * SciPy is there (`scipy-peer.ts`). Prints one table per density: median ms, interquartile
+ * range, SciPy's median and the median of the per-round ratios.
  *
  * Run: `pnpm vitest bench --run bench/mfs-cpu.bench.ts`
  */
@@ -21,52 +25,50 @@ const SHAPES: [number, number][] = [
 ];
 const ROUNDS = 9;
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/**
- * CPU time of one call. process.cpuUsage counts the whole process, including V8's background
- * threads (garbage collection, optimizing compilation): after each call the thread sleeps 15 ms
- * (no CPU), so that background work an earlier call started (mostly freeing the 8 MB cost
- * matrices of `mfs`) is mostly done before the next one. A collection that a call's own
- * allocations trigger still counts, even when most of its garbage came from earlier calls (see
- * the README). (Per-thread CPU time would avoid that, but Node 20 has no such clock, and
- * /proc/thread-self/schedstat is only updated at scheduler ticks.)
- */
-const cpuMs = (f: () => unknown): number => {
-  const start = process.cpuUsage();
-  f();
-  const d = process.cpuUsage(start);
-  Atomics.wait(pause, 0, 0, 15);
-  return (d.user + d.system) / 1000;
-};
-const quantile = (xs: number[], q: number): number => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
-
-function report(ineligible: number): void {
+async function report(ineligible: number, peer: ScipyPeer | undefined): Promise<void> {
   const label = ineligible === 0 ? "dense" : "30% ineligible";
   const before = loadavg()[0];
   const matrices = SHAPES.map(([rows, cols]) =>
     randomMatrix(rows, cols, ineligible, rows * 7 + cols),
   );
-  for (const m of matrices) mfs(m); // warm-up
+  for (const [k, m] of matrices.entries()) {
+    const ours = mfs(m); // warm-up, and a check against SciPy
+    if (peer === undefined) continue;
+    await peer.load(`s${k}`, m);
+    const theirs = await peer.run(`s${k}`);
+    if (theirs.size !== ours.size || Math.abs(ours.weight + theirs.cost) > 1e-9 * ours.weight) {
+      throw new Error(`mfs and SciPy disagree on ${m.rows} x ${m.cols} ${label}`);
+    }
+  }
+  calibrate();
   const times = SHAPES.map(() => [] as number[]);
+  const peerTimes = SHAPES.map(() => [] as number[]);
+  const ratios = SHAPES.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [k, m] of matrices.entries()) {
       // 2000 x 2000 takes a few hundred ms: five rounds of it are enough.
       if (m.rows >= 2000 && round >= 5) continue;
-      times[k].push(cpuMs(() => mfs(m)));
+      const t = cpuMs(() => mfs(m));
+      times[k].push(t);
+      if (peer === undefined) continue;
+      const p = (await peer.run(`s${k}`)).ms;
+      peerTimes[k].push(p);
+      ratios[k].push(t / p);
     }
   }
   const lines = [
-    `mfs, ${label}: CPU ms (process.cpuUsage), median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
-    "| matrix | median | IQR |",
-    "| --- | --- | --- |",
+    `mfs, ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]${peer === undefined ? "" : `, next to SciPy's linear_sum_assignment (${peer.versions}; time.thread_time in its process) and the median of the per-round ratios`}; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+    "| matrix | mfs | IQR | SciPy | mfs / SciPy |",
+    "| --- | --- | --- | --- | --- |",
   ];
   for (const [k, [rows, cols]] of SHAPES.entries()) {
     const t = times[k];
+    const theirs =
+      peer === undefined
+        ? "- | -"
+        : `${quantile(peerTimes[k], 0.5).toFixed(1)} | ${quantile(ratios[k], 0.5).toFixed(2)}`;
     lines.push(
-      `| ${rows} x ${cols} | ${quantile(t, 0.5).toFixed(1)} | ${quantile(t, 0.25).toFixed(1)} - ${quantile(t, 0.75).toFixed(1)} |`,
+      `| ${rows} x ${cols} | ${quantile(t, 0.5).toFixed(1)} | ${quantile(t, 0.25).toFixed(1)} - ${quantile(t, 0.75).toFixed(1)} | ${theirs} |`,
     );
   }
   console.log(lines.join("\n"));
@@ -77,12 +79,17 @@ let measured = false;
 describe("mfs: CPU time on every shape (tables on the console)", () => {
   bench(
     "interleaved CPU-time measurement, dense and 30% ineligible",
-    () => {
+    async () => {
       // tinybench may call this more than once; one measurement is enough.
       if (measured) return;
       measured = true;
-      report(0);
-      report(0.3);
+      const peer = await ScipyPeer.start();
+      try {
+        await report(0, peer);
+        await report(0.3, peer);
+      } finally {
+        await peer?.close();
+      }
     },
     { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 },
   );

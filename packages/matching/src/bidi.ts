@@ -2,34 +2,86 @@ import type { Engine } from "./engine.js";
 
 /** "No row / no column" (the value of `NONE` in engine.ts, kept local for the hot loops). */
 const NONE = -1;
+const INF = Number.POSITIVE_INFINITY;
+
+/** Tuning of the bidirectional searches. Any values give the same, exact result. */
+export interface SearchOptions {
+  /**
+   * The relative cost of a backward step (reading a column of the row-major matrix, one cache
+   * line per entry) to a forward one (reading a row), per entry: the side with less weighted
+   * work so far takes the next step. Tests use 0 (backward whenever possible) and a huge value
+   * (forward only) to exercise both sides.
+   * @defaultValue 3
+   */
+  readonly backwardCost: number;
+  /**
+   * Adding a row while real columns are free: the search runs from both ends (the backward
+   * side starting from every free column, one matrix column read each) when at most this many
+   * are free, else forward only (`Engine.augmentRow`, which then ends quickly anyway).
+   * @defaultValue 4
+   */
+  readonly maxFreeTargets: number;
+}
+
+/** The default {@link SearchOptions} (frozen). */
+export const DEFAULT_SEARCH: SearchOptions = Object.freeze({ backwardCost: 3, maxFreeTargets: 4 });
+
+/** The three searches: where a path starts and where it may end. */
+const TO_DUMMY = 0;
+const TO_FREE = 1;
+const REPAIR = 2;
 
 /**
- * The relative cost of a backward step (reading a column of the row-major matrix, one cache line
- * per entry) to a forward one (reading a row), per entry: the side with less weighted work so far
- * takes the next step. Any value gives the same, exact result; tests set it to 0 (backward
- * whenever possible) and to a huge value (forward only) to exercise both sides.
+ * Adds the free row `r` when no real column is free: the shortest path to a new dummy column,
+ * searched from both ends (see {@link bidirectionalSearch}).
  */
-export const searchTuning = { backwardCost: 3 };
+export function addRowToDummy(engine: Engine, r: number, options: SearchOptions): void {
+  bidirectionalSearch(engine, TO_DUMMY, r, NONE, options);
+}
 
 /**
- * Bidirectional shortest augmenting path for `imfs`: the one exact repair a single event needs,
- * searched from both ends at once (internal).
+ * Adds the free row `r` while some real columns are free: the shortest augmenting path to any
+ * of them, searched from both ends. Returns `false`, with nothing modified but `u[r]`, when no
+ * free real column is reachable (the caller then adds a dummy, `Engine.augmentRow`).
+ */
+export function addRowToFreeColumn(engine: Engine, r: number, options: SearchOptions): boolean {
+  return bidirectionalSearch(engine, TO_FREE, r, NONE, options);
+}
+
+/** Restores (D3) at the free real column `j0` (`v[j0] < 0`), searching from both ends. */
+export function repairColumnBidirectional(
+  engine: Engine,
+  j0: number,
+  options: SearchOptions,
+): void {
+  bidirectionalSearch(engine, REPAIR, NONE, j0, options);
+}
+
+/**
+ * Bidirectional shortest augmenting path: the one exact repair a single event needs, searched
+ * from both ends at once (internal).
  *
- * ## The two repairs
- * Every processed row is matched (to a real or a dummy column) and (D1)-(D3) hold (see
+ * ## The three searches
+ * Every processed row is matched (to a real or a dummy column) and (D1)-(D2) hold (see
  * `engine.ts`). Nodes are the processed rows and the columns; a row `i` leads to any column `c`
  * other than its own at the reduced cost `rc(i, c) = C[i][c] - u[i] - v[c] >= 0`, a matched
  * column leads to its row at cost 0.
- * - **Add a row** (`r >= 0`, only when no real column is free: a job arrives on a full plan, or
- *   a row lost its column). Cardinality cannot grow, so one row must end on a new dummy column
- *   `T` of cost `D` = the largest potential of the other processed rows (as in
+ * - **Add a row to a new dummy** (`r`, only when no real column is free: a job arrives on a
+ *   full plan, or a row lost its column). Cardinality cannot grow, so one row must end on a new
+ *   dummy column `T` of cost `D` = the largest potential of the other processed rows (as in
  *   `Engine.augmentRow`). `r` gets `u[r] = min(D, min_c (C[r][c] - v[c]))`, so every arc is
  *   non-negative, and the shortest path goes from `r` to `T`, entered from any row `i` (`r`
  *   included) at cost `D - u[i]`.
- * - **Repair a column** (`j0 >= 0`: a free real column with `v[j0] < 0`, after its row left
- *   or for a new column). As in the forward repair of earlier versions: a super-source `S`
- *   leads to every matched column `k` at cost `-v[k]` (freeing it) and to `j0` at `-v[j0]` (just
- *   raising it); the shortest path from `S` to `j0` is the cheapest repair.
+ * - **Add a row to a free column** (`r`, while real columns are free). Cardinality grows by
+ *   one: the shortest path from `r` to any free real column `f` (a target `T` that every free
+ *   column enters at cost 0). `r` gets `u[r] = min_c (C[r][c] - v[c])`. The backward side
+ *   starts from every free column at once (one matrix column read each), so this is used when
+ *   few are free (`maxFreeTargets`): a row changed on a full square plan (its column is the
+ *   only free one), or the last rows of `mfs`.
+ * - **Repair a column** (`j0`: a free real column with `v[j0] < 0`, after its row left or for
+ *   a new column). As in `Engine.repairColumn`: a super-source `S` leads to every matched
+ *   column `k` at cost `-v[k]` (freeing it) and to `j0` at `-v[j0]` (just raising it); the
+ *   shortest path from `S` to `j0` is the cheapest repair.
  *
  * ## The search
  * The forward search settles columns in order of their distance from the source (reading one
@@ -38,16 +90,17 @@ export const searchTuning = { backwardCost: 3 };
  * less (weighted) work so far takes the next step. A complete path is checked whenever a row is
  * reached from the second side: when the forward search settles a row's column, with the row's
  * tentative backward label, and when the backward search settles a row, with its column's
- * tentative forward label (tentative labels are lengths of real paths). `mu`, the shortest
- * complete path seen, is kept; the searches stop when `topF + topB >= mu` (the smallest unsettled
- * labels of the two sides). Then `mu = delta`, the shortest distance: on a shortest path every
- * node has `d_f < topF` (forward-settled) or `d_b < topB` (backward-settled), so some arc `x -> y`
- * leads from a forward-settled node to a backward-settled one. If `y`'s row was settled backward
+ * tentative forward label (tentative labels are lengths of real paths); and, adding a row to a
+ * free column, when the forward search settles a free column. `mu`, the shortest complete path
+ * seen, is kept; the searches stop when `topF + topB >= mu` (the smallest unsettled labels of
+ * the two sides). Then `mu = delta`, the shortest distance: on a shortest path every node has
+ * `d_f < topF` (forward-settled) or `d_b < topB` (backward-settled), so some arc `x -> y` leads
+ * from a forward-settled node to a backward-settled one. If `y`'s row was settled backward
  * after `x` was reached, `x` had already relaxed `y`, and the check at that settling saw a
  * path no longer than this one; if before, expanding `y` relaxed `x`'s backward label (or `x`
  * was already settled backward, with `d_b(x) <= rc + d_b(y)`), and the check when `x` was
- * reached or settled saw it. Matched arcs (a column to its row) and the arcs from `S` and into
- * `T` or `j0`, which are initial labels, are covered the same way.
+ * reached or settled saw it. Matched arcs (a column to its row) and the arcs from `S`, from `r`
+ * and into `T` or `j0`, which are initial labels, are covered the same way.
  *
  * ## The potential update (why the certificate survives)
  * With `theta = min(topF, delta)`, every node with `d_f < theta` is forward-settled and every
@@ -63,7 +116,8 @@ export const searchTuning = { backwardCost: 3 };
  * matched arc has cost 0 both ways), and `P <= d_f` everywhere. The update is the one of the
  * one-sided searches with `min(d, delta)` replaced by `P`:
  * - add a row: `u[i] += delta - P(i)`, `v[c] -= delta - P(c)` (`P(r) = 0`, `P(T) = delta`, so
- *   `T` gets `v = 0`; potentials of columns only go down, so (D3) holds);
+ *   a new dummy `T` gets `v = 0`; potentials of columns only go down; a free column has
+ *   `d_b = 0`, so `P = delta` and its potential does not move);
  * - repair a column: `v[c] += P(c)`, `u[i] -= P(i)`; a matched column ends at
  *   `v + P <= v + d_f <= v - v = 0`, `j0` at `v[j0] + delta` (0 when it stays free, the source
  *   column of the path at exactly 0), and other free real columns that rose above 0 are put back
@@ -74,112 +128,152 @@ export const searchTuning = { backwardCost: 3 };
  * path a walk with a zero-cost cycle; the cycle is cut out (its arcs stay tight), which leaves a
  * simple shortest path.
  *
- * Cardinality: adding a row ends on a dummy (no free real column exists, so `nu` is unchanged
- * and (K) needs exactly one more dummy); repairing a column moves "free" along an even
- * alternating path, which keeps the real part's size, as a row on a dummy cannot reach a free
- * real column (the caller ensures it).
+ * Cardinality: adding a row to a dummy keeps `nu` (no free real column exists, so (K) needs
+ * exactly one more dummy); adding it to a free column raises `nu` by one with the same dummies;
+ * repairing a column moves "free" along an even alternating path, which keeps the real part's
+ * size, as a row on a dummy cannot reach a free real column (the caller ensures it).
  *
- * `O(rows + cols)` plus `O(cols)` per forward and `O(rows)` per backward step.
+ * `O(rows + cols)` plus `O(cols)` per forward and `O(rows)` per backward step (and, to a free
+ * column, `O(rows)` per free column to start).
+ *
+ * @returns `false` only when adding a row to a free column finds none reachable (nothing
+ *   modified but `u[r]`)
  */
-export function bidirectionalRepair(engine: Engine, r: number, j0: number): void {
-  const { n, m, C, u, v, colToRow, rowToCol, dummyCost } = engine;
+function bidirectionalSearch(
+  engine: Engine,
+  kind: number,
+  r: number,
+  j0: number,
+  options: SearchOptions,
+): boolean {
+  const { n, m, W, u, v, colToRow, rowToCol, dummyCost } = engine;
   const K = engine.K;
   const M = m + K; // columns, dummies included
-  const INF = Number.POSITIVE_INFINITY;
-  const addRow = r >= 0;
-  const raw = engine.raw;
-  const rowStride = raw ? engine.rowStride : m;
-  const cs = raw ? engine.colStride : 1;
+  const addRow = kind !== REPAIR;
+  const rowStride = engine.rowStride;
+  const cs = engine.colStride;
   const negScale = -engine.scale;
-  /** Reduced cost of row i on column c (real or dummy). */
-  const reduced = (i: number, c: number): number => {
-    if (c >= m) return dummyCost[c - m] - u[i] - v[c];
-    if (!raw) return C[i * rowStride + c] - u[i] - v[c];
-    const w = C[i * rowStride + c * cs];
-    return w > 0 ? w * negScale - u[i] - v[c] : INF;
-  };
-
+  // The work arrays live in the engine (allocated once per solve).
+  engine.twoSided();
   // Forward side: labels on columns; a settled matched column passes its label to its row.
-  const fLabel = new Float64Array(M).fill(INF);
-  const pathRow = new Int32Array(M).fill(NONE); // the row that gave a column its label
-  const fSettled = new Uint8Array(M);
+  const fLabel = engine.label;
+  const pathRow = engine.pathRow; // the row that gave a column its label
+  const fSettled = engine.fSettled;
   // The search loop reads every column in index order (contiguous, no index list): an unsettled
   // column has key = its label and vs = its potential; a settled (or excluded) one has key = +Inf
   // (never the minimum) and vs = -Inf (so that its new label, +Inf, never wins).
-  const key = new Float64Array(M);
-  const vs = new Float64Array(M);
-  let open = 0; // unsettled columns with a finite label or a row (work measure)
+  const { key, vs } = engine;
   // Backward side: labels on rows (distance to the target); a settled row passes it to its column.
-  const bLabel = new Float64Array(n).fill(INF);
-  const bNext = new Int32Array(n).fill(NONE); // the column a row moves to on its way to the target
-  const bOpen = new Uint8Array(n); // rows the backward search may still settle
-  const bColLabel = new Float64Array(M).fill(INF);
+  const { bLabel, bNext, bOpen, bColLabel } = engine;
+  bColLabel.fill(INF, 0, M);
 
   let mu = INF; // length of the shortest complete path seen
-  let meetRow = NONE; // that path: forward part up to meetRow, backward chain (bNext) after it
-  let terminal: number;
+  // That path: forward part up to meetRow, backward chain (bNext) after it; or, to a free
+  // column, the forward chain ending at meetCol (meetRow NONE).
+  let meetRow = NONE;
+  let meetCol = NONE;
   let D = 0;
   let topF = INF;
   let best = NONE;
 
-  for (let i = 0; i < n; i++) if (rowToCol[i] !== NONE) bOpen[i] = 1;
   if (addRow) {
-    terminal = M; // the new dummy column
+    // r's arcs: u[r] is the largest value that keeps them (to every column, and to T when
+    // adding to a dummy) non-negative. Raw labels (with u[r] = 0) go to `key` first.
     let maxU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (bOpen[i] === 1 && u[i] > maxU) maxU = u[i];
+    for (let i = 0; i < n; i++) {
+      const matched = rowToCol[i] !== NONE;
+      bOpen[i] = matched ? 1 : 0;
+      if (matched && u[i] > maxU) maxU = u[i];
+    }
     D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
-    // u[r]: the largest value that keeps r's arcs (to every column and to T) non-negative.
-    u[r] = 0;
-    let ur = D;
-    for (let c = 0; c < M; c++) {
-      const t = reduced(r, c);
-      fLabel[c] = t;
+    let ur = kind === TO_DUMMY ? D : INF;
+    const base = r * rowStride;
+    for (let c = 0; c < m; c++) {
+      const w = W[base + c * cs];
+      const t = w > 0 ? w * negScale - v[c] : INF;
+      key[c] = t;
       if (t < ur) ur = t;
     }
+    for (let c = m; c < M; c++) {
+      const t = dummyCost[c - m] - v[c];
+      key[c] = t;
+      if (t < ur) ur = t;
+    }
+    if (ur === INF) return false; // to a free column: r has no eligible pair at all
     u[r] = ur;
     for (let c = 0; c < M; c++) {
-      if (fLabel[c] !== INF) {
-        fLabel[c] -= ur;
-        pathRow[c] = r;
+      const t = key[c] - ur; // +Infinity stays
+      key[c] = t;
+      fLabel[c] = t;
+      pathRow[c] = t === INF ? NONE : r;
+      fSettled[c] = 0;
+      vs[c] = v[c];
+      if (t < topF) {
+        topF = t;
+        best = c;
       }
     }
-    for (let i = 0; i < n; i++) {
-      if (bOpen[i] === 1) {
+    if (kind === TO_DUMMY) {
+      for (let i = 0; i < n; i++) {
         bLabel[i] = D - u[i];
-        bNext[i] = terminal;
+        bNext[i] = M; // the new dummy (only read for open rows)
+      }
+      bOpen[r] = 1;
+      mu = D - ur; // r itself takes the new dummy
+      meetRow = r;
+    } else {
+      // Every free real column is a target at distance 0: the backward labels start from
+      // them (one column read each); r's own arcs to them are complete paths already.
+      bLabel.fill(INF);
+      bNext.fill(NONE);
+      for (let f = 0; f < m; f++) {
+        if (colToRow[f] !== NONE) continue;
+        bColLabel[f] = 0;
+        if (fLabel[f] < mu) {
+          mu = fLabel[f];
+          meetCol = f;
+        }
+        const colBase = f * cs;
+        const shift = -v[f];
+        for (let i = 0; i < n; i++) {
+          const w = W[colBase + i * rowStride];
+          const t = shift + w * negScale - u[i];
+          if (t < bLabel[i] && w > 0 && bOpen[i] === 1) {
+            bLabel[i] = t;
+            bNext[i] = f;
+          }
+        }
       }
     }
-    bOpen[r] = 1;
-    bLabel[r] = D - ur;
-    bNext[r] = terminal;
-    mu = D - ur; // r itself takes the new dummy
-    meetRow = r;
   } else {
-    terminal = j0;
-    for (let c = 0; c < M; c++) if (c !== j0 && colToRow[c] !== NONE) fLabel[c] = -v[c];
-    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
-    bColLabel[j0] = 0;
-    for (let i = 0; i < n; i++) {
-      if (bOpen[i] === 1) {
-        bLabel[i] = reduced(i, j0);
-        bNext[i] = j0;
+    // Repairing j0: the super-source frees any matched column k at cost -v[k].
+    for (let c = 0; c < M; c++) {
+      const t = c !== j0 && colToRow[c] !== NONE ? -v[c] : INF;
+      key[c] = t;
+      fLabel[c] = t;
+      pathRow[c] = NONE;
+      fSettled[c] = 0;
+      vs[c] = v[c];
+      if (t < topF) {
+        topF = t;
+        best = c;
       }
     }
-  }
-  for (let c = 0; c < M; c++) {
-    key[c] = fLabel[c];
-    vs[c] = v[c];
-    if (fLabel[c] < topF) {
-      topF = fLabel[c];
-      best = c;
-    }
-  }
-  open = M;
-  if (!addRow) {
     key[j0] = INF;
     vs[j0] = Number.NEGATIVE_INFINITY;
-    open--;
+    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
+    bColLabel[j0] = 0;
+    const colBase = j0 * cs;
+    const shift = -v[j0];
+    for (let i = 0; i < n; i++) {
+      const matched = rowToCol[i] !== NONE;
+      bOpen[i] = matched ? 1 : 0;
+      const w = W[colBase + i * rowStride];
+      bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i] : INF;
+      bNext[i] = j0;
+    }
   }
+  let open = kind === REPAIR ? M - 1 : M; // unsettled columns (work measure)
   let topB = INF;
   let bestRow = NONE;
   for (let i = 0; i < n; i++) {
@@ -189,7 +283,7 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
     }
   }
 
-  const BACKWARD_COST = searchTuning.backwardCost;
+  const backwardCost = options.backwardCost;
   let fWork = 0;
   let bWork = 0;
   while (topF + topB < mu) {
@@ -206,7 +300,13 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
       topF = INF;
       best = NONE;
       if (i === NONE) {
-        // A free real column other than j0: a dead end.
+        // A free real column: the end of a path when adding a row to one (then dc >= mu ends
+        // the loop), else a dead end (a free column other than j0).
+        if (kind === TO_FREE && dc < mu) {
+          mu = dc;
+          meetCol = c;
+          meetRow = NONE;
+        }
         best = argMin(key, M);
         topF = best === NONE ? INF : key[best];
         continue;
@@ -217,10 +317,7 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
       }
       const shift = dc - u[i];
       const base = i * rowStride;
-      best =
-        raw && cs === 1
-          ? relaxRowRaw(C, base, m, shift, negScale, key, vs, fLabel, pathRow, i)
-          : relaxRow(C, base, cs, raw, m, shift, negScale, key, vs, fLabel, pathRow, i);
+      best = relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i);
       if (M > m) best = relaxDummies(dummyCost, m, M, shift, key, vs, fLabel, pathRow, i, best);
       topF = best === NONE ? INF : key[best];
     } else {
@@ -236,9 +333,9 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
       }
       topB = INF;
       bestRow = NONE;
-      bWork += BACKWARD_COST * n;
+      bWork += backwardCost * n;
       if (ownCol === NONE) {
-        // r (adding a row): no column to pass its label to.
+        // r (adding a row to a dummy): no column to pass its label to.
         bestRow = argMinOpen(bLabel, bOpen, n);
       } else {
         const c = ownCol;
@@ -247,87 +344,83 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
         bestRow =
           c >= m
             ? relaxDummyColumn(shift + dummyCost[c - m], n, u, bOpen, bLabel, bNext, c)
-            : relaxColumn(
-                C,
-                c * cs,
-                rowStride,
-                raw,
-                n,
-                shift,
-                negScale,
-                u,
-                bOpen,
-                bLabel,
-                bNext,
-                c,
-              );
+            : relaxColumn(W, c * cs, rowStride, n, shift, negScale, u, bOpen, bLabel, bNext, c);
       }
       topB = bestRow === NONE ? INF : bLabel[bestRow];
     }
   }
+  if (mu === INF) return false; // to a free column: none reachable (nothing modified but u[r])
 
-  // Potentials (see the header): P per column, a row takes its column's.
+  // Potentials (see the header): P per column, a row takes its column's (one pass over the
+  // columns, each matched row updated through its column).
   const delta = mu;
   const theta = Math.min(topF, delta);
-  const P = new Float64Array(M);
   for (let c = 0; c < M; c++) {
-    if (fSettled[c] === 1 && fLabel[c] < theta) {
-      P[c] = fLabel[c];
-    } else if (bColLabel[c] !== INF) {
-      const p = delta - bColLabel[c];
-      P[c] = Math.max(p, theta);
+    let P: number;
+    if (fSettled[c] === 1 && fLabel[c] < theta) P = fLabel[c];
+    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c], theta);
+    else P = theta;
+    const i = colToRow[c];
+    if (addRow) {
+      v[c] -= delta - P;
+      if (i !== NONE) u[i] += delta - P;
     } else {
-      P[c] = theta;
+      v[c] += P;
+      if (i !== NONE) u[i] -= P;
+      else if (c !== j0 && c < m && v[c] > 0) v[c] = 0;
     }
   }
   if (addRow) {
-    for (let c = 0; c < M; c++) v[c] -= delta - P[c];
-    for (let i = 0; i < n; i++) {
-      const c = rowToCol[i];
-      if (c !== NONE) u[i] += delta - P[c];
-    }
     u[r] += delta;
-    dummyCost[K] = D;
-    v[M] = 0;
-    colToRow[M] = NONE;
-    engine.K = K + 1;
-  } else {
-    for (let c = 0; c < M; c++) v[c] += P[c];
-    for (let i = 0; i < n; i++) {
-      const c = rowToCol[i];
-      if (c !== NONE) u[i] -= P[c];
+    if (kind === TO_DUMMY) {
+      dummyCost[K] = D;
+      v[M] = 0;
+      colToRow[M] = NONE;
+      engine.K = K + 1;
     }
-    for (let c = 0; c < m; c++) if (colToRow[c] === NONE && c !== j0 && v[c] > 0) v[c] = 0;
   }
 
-  if (meetRow === NONE) {
+  if (meetRow === NONE && meetCol === NONE) {
     v[j0] = 0; // raised (exactly 0; it is 0 up to rounding)
-    return;
+    return true;
   }
   // The path as (row, its new column) pairs from its source to the terminal.
   const walkRow: number[] = [];
   const walkCol: number[] = [];
   let source = NONE; // repairing a column: the column the path frees
-  for (let x = meetRow; ; ) {
-    if (x === r) break;
-    const c = rowToCol[x];
-    const p = pathRow[c];
-    if (p === NONE) {
-      source = c;
-      break;
+  if (meetRow === NONE) {
+    // To a free column, found by the forward side alone.
+    for (let c = meetCol; ; ) {
+      const p = pathRow[c];
+      walkRow.push(p);
+      walkCol.push(c);
+      if (p === r) break;
+      c = rowToCol[p];
     }
-    walkRow.push(p);
-    walkCol.push(c);
-    x = p;
-  }
-  walkRow.reverse();
-  walkCol.reverse();
-  for (let x = meetRow, c = bNext[meetRow]; ; ) {
-    walkRow.push(x);
-    walkCol.push(c);
-    if (c === terminal) break;
-    x = colToRow[c];
-    c = bNext[x];
+    walkRow.reverse();
+    walkCol.reverse();
+  } else {
+    for (let x = meetRow; ; ) {
+      if (x === r) break;
+      const c = rowToCol[x];
+      const p = pathRow[c];
+      if (p === NONE) {
+        source = c;
+        break;
+      }
+      walkRow.push(p);
+      walkCol.push(c);
+      x = p;
+    }
+    walkRow.reverse();
+    walkCol.reverse();
+    for (let x = meetRow, c = bNext[meetRow]; ; ) {
+      walkRow.push(x);
+      walkCol.push(c);
+      if (c === j0 || c === M || (c < m && colToRow[c] === NONE)) break; // the target
+      x = colToRow[c];
+      c = bNext[x];
+    }
   }
   const len = cutCycles(walkRow, walkCol, n);
   if (source !== NONE) colToRow[source] = NONE;
@@ -336,6 +429,7 @@ export function bidirectionalRepair(engine: Engine, r: number, j0: number): void
     colToRow[walkCol[q]] = walkRow[q];
   }
   if (source !== NONE) v[source] = 0; // exactly 0 (it is 0 up to rounding)
+  return true;
 }
 
 /**
@@ -369,46 +463,11 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
 // the two repairs alternated). Each returns the index with the smallest label afterwards
 // (lowest index on ties), or NONE when every label is +Infinity.
 
-/** Forward step on raw weights with unit column stride: relaxes every column from row `i`. */
-function relaxRowRaw(
-  C: Float64Array,
-  base: number,
-  m: number,
-  shift: number,
-  negScale: number,
-  key: Float64Array,
-  vs: Float64Array,
-  fLabel: Float64Array,
-  pathRow: Int32Array,
-  i: number,
-): number {
-  let low = Number.POSITIVE_INFINITY;
-  let best = NONE;
-  for (let j = 0; j < m; j++) {
-    let s = key[j];
-    const w = C[base + j];
-    const t = shift + w * negScale - vs[j];
-    // Eligibility second: "t < s" is mostly false and well predicted.
-    if (t < s && w > 0) {
-      s = t;
-      key[j] = t;
-      fLabel[j] = t;
-      pathRow[j] = i;
-    }
-    if (s < low) {
-      low = s;
-      best = j;
-    }
-  }
-  return best;
-}
-
-/** Forward step, general case: raw weights with any column stride, or prebuilt costs. */
+/** Forward step: relaxes every column from row `i` (its entries at `base`, `cs` apart). */
 function relaxRow(
   C: Float64Array,
   base: number,
   cs: number,
-  raw: boolean,
   m: number,
   shift: number,
   negScale: number,
@@ -422,14 +481,9 @@ function relaxRow(
   let best = NONE;
   for (let j = 0; j < m; j++) {
     let s = key[j];
-    let t: number;
-    if (raw) {
-      const w = C[base + j * cs];
-      t = w > 0 ? shift + w * negScale - vs[j] : Number.POSITIVE_INFINITY;
-    } else {
-      t = shift + C[base + j] - vs[j];
-    }
-    if (t < s) {
+    const w = C[base + j * cs];
+    const t = shift + w * negScale - vs[j];
+    if (t < s && w > 0) {
       s = t;
       key[j] = t;
       fLabel[j] = t;
@@ -479,7 +533,6 @@ function relaxColumn(
   C: Float64Array,
   colBase: number,
   rowStride: number,
-  raw: boolean,
   n: number,
   shift: number,
   negScale: number,
@@ -494,14 +547,9 @@ function relaxColumn(
   for (let q = 0; q < n; q++) {
     if (bOpen[q] === 0) continue;
     let s = bLabel[q];
-    let t: number;
-    if (raw) {
-      const w = C[colBase + q * rowStride];
-      t = w > 0 ? shift + w * negScale - u[q] : Number.POSITIVE_INFINITY;
-    } else {
-      t = shift + C[colBase + q * rowStride] - u[q];
-    }
-    if (t < s) {
+    const w = C[colBase + q * rowStride];
+    const t = shift + w * negScale - u[q];
+    if (t < s && w > 0) {
       s = t;
       bLabel[q] = t;
       bNext[q] = c;

@@ -15,106 +15,102 @@ export function scaleFor(maxWeight: number): number {
   return 2 ** (900 - Math.ceil(Math.log2(maxWeight)));
 }
 
-/** The internal cost matrix of {@link buildCost}, with what was learnt on the way. */
-export interface CostMatrix {
-  /** `-scale * w` for eligible pairs, `+Infinity` for the others; `n x m` row-major. */
-  readonly C: Float64Array;
-  /** The multiplier applied (see {@link scaleFor}). */
+/** What {@link scanWeights} learnt: the weights in the solver's orientation, and more. */
+export interface ScannedWeights {
+  /**
+   * The weights as the solver reads them, `n x m` row-major (`n = min(rows, cols)`): the
+   * caller's own array when it is a `Float64Array` and no transposition is needed (never
+   * written to), else a copy (transposed when `transposed`).
+   */
+  readonly W: Float64Array;
+  /** The multiplier of the weights (see {@link scaleFor}). */
   readonly scale: number;
-  /** Column minima of `C` and their first (lowest) row, when asked for. */
-  readonly colMin: Float64Array | undefined;
+  /**
+   * Per internal column, its largest eligible weight and the lowest internal row holding it
+   * (`-1` for a column with no eligible pair), when asked for (column reduction).
+   */
+  readonly colMax: Float64Array | undefined;
   readonly argRow: Int32Array | undefined;
 }
 
 /**
- * Validates the entries of a matrix whose shape is already checked and builds the internal
- * cost matrix in the same pass: `-scale * w` for eligible pairs, `+Infinity` otherwise,
- * transposed when `transposed` (then it is `cols x rows`). With `columnMinima` it also returns
- * each (internal) column's minimum and its lowest argmin row, which the column reduction of the
- * Jonker-Volgenant start needs: one pass over the matrix instead of three.
+ * Validates the entries of a matrix whose shape is already checked, in one pass that also
+ * finds the largest weight and, with `columnMaxima`, each internal column's largest weight and
+ * its lowest row (what the column reduction of the Jonker-Volgenant start needs). The weights
+ * are read in place when they can be: a `Float64Array` that needs no transposition is not
+ * copied (one read of the matrix instead of a read and a write).
  * @throws {InvalidInputError} on an entry that is NaN, `+Infinity` or not a number
  */
-export function buildCost(
+export function scanWeights(
   where: string,
   input: MatchingInput,
   transposed: boolean,
-  columnMinima: boolean,
-): CostMatrix {
+  columnMaxima: boolean,
+): ScannedWeights {
   const { rows, cols, weights } = input;
   // A plain array may hold anything: check it fully first. A Float64Array holds numbers, so
-  // only NaN and +Infinity can be wrong; they are caught in the building pass below.
-  if (!(weights instanceof Float64Array)) validateInput(where, input);
-  const C = new Float64Array(rows * cols);
-  const inf = Number.POSITIVE_INFINITY;
+  // only NaN and +Infinity can be wrong; they are caught in the pass below.
+  const typed = weights instanceof Float64Array;
+  if (!typed) validateInput(where, input);
   let max = 0;
   let nan = false;
-  let colMin: Float64Array | undefined;
+  let W: Float64Array;
+  let colMax: Float64Array | undefined;
   let argRow: Int32Array | undefined;
   if (!transposed) {
-    if (columnMinima) {
-      const cm = new Float64Array(cols).fill(inf);
+    W = typed ? weights : Float64Array.from(weights);
+    if (columnMaxima) {
+      const cm = new Float64Array(cols);
       const ar = new Int32Array(cols).fill(-1);
       for (let i = 0; i < rows; i++) {
         const base = i * cols;
         for (let j = 0; j < cols; j++) {
-          const w = weights[base + j];
-          if (w > 0) {
-            if (w > max) max = w;
-            const c = -w;
-            C[base + j] = c;
-            if (c < cm[j]) {
-              cm[j] = c;
-              ar[j] = i;
-            }
-          } else {
-            C[base + j] = inf;
-            if (!(w <= 0)) nan = true; // neither > 0 nor <= 0: NaN
+          const w = W[base + j];
+          if (w > cm[j]) {
+            cm[j] = w;
+            ar[j] = i;
+          } else if (!(w <= cm[j])) {
+            nan = true; // neither > nor <=: NaN
           }
         }
       }
-      colMin = cm;
+      for (let j = 0; j < cols; j++) if (cm[j] > max) max = cm[j];
+      colMax = cm;
       argRow = ar;
     } else {
-      for (let k = 0; k < C.length; k++) {
-        const w = weights[k];
-        if (w > 0) {
-          if (w > max) max = w;
-          C[k] = -w;
-        } else {
-          C[k] = inf;
-          if (!(w <= 0)) nan = true; // neither > 0 nor <= 0: NaN
-        }
+      for (let k = 0; k < W.length; k++) {
+        const w = W[k];
+        if (w > max) max = w;
+        else if (!(w <= max)) nan = true;
       }
     }
   } else {
-    // Internal column i is external row i: its minimum is read along that row.
-    const cm = columnMinima ? new Float64Array(rows).fill(inf) : undefined;
-    const ar = columnMinima ? new Int32Array(rows).fill(-1) : undefined;
+    // Internal row j is external column j: W[j * rows + i] = weights[i * cols + j]. Internal
+    // column i is external row i: its maximum is read along that row.
+    W = new Float64Array(rows * cols);
+    const cm = columnMaxima ? new Float64Array(rows) : undefined;
+    const ar = columnMaxima ? new Int32Array(rows).fill(-1) : undefined;
     for (let i = 0; i < rows; i++) {
       const base = i * cols;
-      let low = inf;
+      let high = 0;
       let at = -1;
       for (let j = 0; j < cols; j++) {
         const w = weights[base + j];
-        if (w > 0) {
-          if (w > max) max = w;
-          const c = -w;
-          C[j * rows + i] = c;
-          if (c < low) {
-            low = c;
-            at = j;
-          }
-        } else {
-          C[j * rows + i] = inf;
-          if (!(w <= 0)) nan = true; // neither > 0 nor <= 0: NaN
+        W[j * rows + i] = w;
+        if (w > high) {
+          high = w;
+          at = j;
+        } else if (!(w <= high)) {
+          nan = true;
         }
       }
+      if (high > max) max = high;
       if (cm !== undefined && ar !== undefined) {
-        cm[i] = low;
+        cm[i] = high;
         ar[i] = at;
       }
     }
-    colMin = cm;
+    colMax = cm;
     argRow = ar;
   }
   if (nan || !(max <= Number.MAX_VALUE)) {
@@ -122,10 +118,5 @@ export function buildCost(
       if (!isValidWeight(weights[k])) throw badEntry(where, input, k);
     }
   }
-  const scale = scaleFor(max);
-  if (scale !== 1) {
-    for (let k = 0; k < C.length; k++) C[k] *= scale;
-    if (colMin !== undefined) for (let j = 0; j < colMin.length; j++) colMin[j] *= scale;
-  }
-  return { C, scale, colMin, argRow };
+  return { W, scale: scaleFor(max), colMax, argRow };
 }

@@ -1,12 +1,15 @@
+import { Arena } from "./arena.js";
+
 /**
  * The shortest-augmenting-path engine shared by `mfs` and `imfs` (internal, not exported).
  *
  * ## The problem it solves
- * An `n x m` cost matrix `C` (row-major; `+Infinity` marks a forbidden pair, which is never
- * used) and `K` "dummy" columns `m .. m+K-1`; dummy column `d` costs `dummyCost[d]` for every
- * row. The engine keeps a matching that covers every *processed* row (each processed row has a
- * real or a dummy column) of minimum total cost. Dummy columns are created only when a row
- * cannot reach a free real column, so at all times
+ * An `n x m` cost matrix `C` and `K` "dummy" columns `m .. m+K-1`; dummy column `d` costs
+ * `dummyCost[d]` for every row. `C` is never stored: it is read from the weights in place,
+ * `C[i][j] = -scale * w(i, j)` when `w(i, j) > 0` and `+Infinity` (a forbidden pair, never
+ * used) otherwise. The engine keeps a matching that covers every *processed* row (each
+ * processed row has a real or a dummy column) of minimum total cost. Dummy columns are created
+ * only when a row cannot reach a free real column, so at all times
  *
  *   K = (number of processed rows) - nu(processed rows)                                  (K)
  *
@@ -35,6 +38,9 @@
  * These are the reduced-cost conditions of the min-cost-flow formulation (source -> rows ->
  * columns -> sink, with the sink potential 0), so a matching that covers the processed rows and
  * satisfies them has minimum cost among all such matchings (no negative residual cycle).
+ * (D1) and (D2) hold at all times; `mfs`'s start (column reduction) may leave free columns
+ * below 0 until it repairs them at the end (shortest paths to free columns do not depend on
+ * their potentials).
  *
  * ## Operations
  * - {@link Engine.augmentRow}: adds a free row: Dijkstra on reduced costs from the row to the
@@ -45,7 +51,7 @@
  *   Dijkstra from it either raises its potential to 0 or moves the "free" status along an even
  *   alternating path to the column where that is cheapest. Used by `mfs` after a column
  *   reduction left free columns (square without a perfect matching, or nearly square).
- * - `imfs` uses the bidirectional versions of both searches in `bidi.ts` (one event = one
+ * - `imfs` uses the bidirectional versions of these searches in `bidi.ts` (one event = one
  *   search from both ends).
  * - {@link Engine.normalize}: shifts potentials between rows and columns (reduced costs
  *   unchanged) so that a column freed later needs only a short repair.
@@ -54,12 +60,29 @@
  * doubles, so the cost is minimum up to rounding (exact for integer weights with sums below
  * 2^53, where every value computed is an integer).
  *
- * Ties: Dijkstra pops the smallest tentative distance; among equal distances a free column
- * before a matched one, then the lowest column index (rows: lowest row index).
+ * Ties (`augmentRow`): the search settles distances in increasing order and, within one
+ * distance, columns in the order they reached it (breadth first; the columns that reach it in
+ * the same scan of a row, in increasing index). The first free real column reached at the
+ * current distance ends the search. (`repairColumn`: lowest row index.)
  */
 
 /** A dummy column index is `m + d`; this marks "no column / no row". */
 export const NONE = -1;
+
+const INF = Number.POSITIVE_INFINITY;
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U8 = new Uint8Array(0);
+
+/** Where the engine reads its weights: entry `(i, j)` at `i * rowStride + j * colStride`. */
+export interface WeightLayout {
+  /** Power of two the weights are multiplied by (see `scaleFor`). */
+  readonly scale: number;
+  /** Distance between rows. */
+  readonly rowStride: number;
+  /** Distance between columns (1 when rows are contiguous). */
+  readonly colStride: number;
+}
 
 /** The mutable working state of one solve. */
 export class Engine {
@@ -68,75 +91,124 @@ export class Engine {
   /** Number of real columns. */
   readonly m: number;
   /**
-   * The cost source. Prebuilt (`raw = false`): the cost matrix itself, row-major `n x m`,
-   * `+Infinity` = forbidden. Raw (`raw = true`): the caller's weight matrix, read in place as
-   * cost `-scale * w` when `w > 0`, forbidden otherwise, entry `(i, j)` at
-   * `i * rowStride + j * colStride` (so a transposed view costs nothing to build).
+   * The weights, read in place: cost `-scale * w` when `w > 0`, forbidden otherwise; entry
+   * `(i, j)` at `i * rowStride + j * colStride` (so a transposed view costs nothing to build).
    */
-  readonly C: Float64Array;
-  /** Whether {@link Engine.C} holds raw weights rather than costs. */
-  readonly raw: boolean;
-  /** Multiplier of raw weights. */
-  readonly scale: number;
-  /** Raw mode: distance between rows in {@link Engine.C}. */
+  readonly W: Float64Array;
+  /** Multiplier of the weights (`imfs` settles it after reading the changed lines). */
+  scale: number;
+  /** Distance between rows in {@link Engine.W}. */
   readonly rowStride: number;
-  /** Raw mode: distance between columns in {@link Engine.C}. */
+  /** Distance between columns in {@link Engine.W}. */
   readonly colStride: number;
   /** Row potentials. */
   readonly u: Float64Array;
-  /** Column potentials: real columns `0..m-1`, then dummies. Capacity `m + n`. */
+  /** Column potentials: real columns `0..m-1`, then dummies. Capacity `m + dummyCapacity`. */
   readonly v: Float64Array;
-  /** Cost of dummy column `d` (same for every row). Capacity `n`. */
+  /** Cost of dummy column `d` (same for every row). Capacity `dummyCapacity`. */
   readonly dummyCost: Float64Array;
   /** Row -> column (real or `m + d`), or `NONE` when the row is not (yet) processed. */
   readonly rowToCol: Int32Array;
-  /** Column -> row, or `NONE`. Capacity `m + n`. */
+  /** Column -> row, or `NONE`. Capacity `m + dummyCapacity`. */
   readonly colToRow: Int32Array;
   /** Number of dummy columns. */
   K = 0;
 
-  // Scratch (allocated once per engine; no allocation inside the loops).
-  private readonly shortest: Float64Array;
-  private readonly pathRow: Int32Array;
-  private readonly remaining: Int32Array;
-  private readonly scannedRows: Int32Array;
-  private readonly rowDist: Float64Array;
-  private readonly scannedCols: Int32Array;
-  private readonly predCol: Int32Array;
+  // Work arrays of the searches, created on first use (an `imfs` call often needs only one
+  // bidirectional search, and allocating arrays costs more than most of what it does); no
+  // allocation inside the loops. Column arrays have the capacity of `v`.
+  /** Tentative label of an unsettled column (`+Infinity` once settled). */
+  key: Float64Array = EMPTY_F64;
+  /** Potential of an unsettled column (`-Infinity` once settled, so it is never relabeled). */
+  vs: Float64Array = EMPTY_F64;
+  /** Final label of a settled column. */
+  label: Float64Array = EMPTY_F64;
+  /** The row that gave a column its label. */
+  pathRow: Int32Array = EMPTY_I32;
+  // One-sided searches (`augmentRow`, `repairColumn`).
+  private ties: Int32Array = EMPTY_I32;
+  private scannedCols: Int32Array = EMPTY_I32;
+  private scannedRows: Int32Array = EMPTY_I32;
+  private rowDist: Float64Array = EMPTY_F64;
+  private predCol: Int32Array = EMPTY_I32;
+  private open: Uint8Array = EMPTY_U8;
+  /** Number of entries in `ties` after a relaxation (see `relax`). */
+  private nTies = 0;
+  // Bidirectional searches (`bidi.ts`; they use the column arrays above too).
+  fSettled: Uint8Array = EMPTY_U8;
+  bColLabel: Float64Array = EMPTY_F64;
+  bLabel: Float64Array = EMPTY_F64;
+  bNext: Int32Array = EMPTY_I32;
+  bOpen: Uint8Array = EMPTY_U8;
 
   constructor(
     n: number,
     m: number,
-    C: Float64Array,
-    raw?: { scale: number; rowStride: number; colStride: number },
+    W: Float64Array,
+    layout: WeightLayout,
+    /** The most dummy columns this solve can create (at most one per row). */
+    dummyCapacity = n,
   ) {
     this.n = n;
     this.m = m;
-    this.C = C;
-    this.raw = raw !== undefined;
-    this.scale = raw?.scale ?? 1;
-    this.rowStride = raw?.rowStride ?? m;
-    this.colStride = raw?.colStride ?? 1;
-    this.u = new Float64Array(n);
-    this.v = new Float64Array(m + n);
-    this.dummyCost = new Float64Array(n);
-    this.rowToCol = new Int32Array(n).fill(NONE);
-    this.colToRow = new Int32Array(m + n).fill(NONE);
-    this.shortest = new Float64Array(m + n);
-    this.pathRow = new Int32Array(m + n);
-    this.remaining = new Int32Array(m + n);
-    this.scannedRows = new Int32Array(n);
-    this.rowDist = new Float64Array(n);
-    this.scannedCols = new Int32Array(m + n);
-    this.predCol = new Int32Array(n);
+    this.W = W;
+    this.scale = layout.scale;
+    this.rowStride = layout.rowStride;
+    this.colStride = layout.colStride;
+    const size = m + dummyCapacity;
+    const arena = new Arena(n + size + dummyCapacity, n + size, 0);
+    this.u = arena.f64(n);
+    this.v = arena.f64(size);
+    this.dummyCost = arena.f64(dummyCapacity);
+    this.rowToCol = arena.i32(n).fill(NONE);
+    this.colToRow = arena.i32(size).fill(NONE);
+  }
+
+  /** Creates the column work arrays (`key`, `vs`, `label`, `pathRow`) if needed. */
+  labels(): void {
+    if (this.key.length !== 0) return;
+    const size = this.v.length;
+    const arena = new Arena(3 * size, size, 0);
+    this.key = arena.f64(size);
+    this.vs = arena.f64(size);
+    this.label = arena.f64(size);
+    this.pathRow = arena.i32(size);
+  }
+
+  /** Creates the work arrays of the bidirectional searches if needed. */
+  twoSided(): void {
+    this.labels();
+    if (this.bLabel.length !== 0) return;
+    const { n } = this;
+    const size = this.v.length;
+    const arena = new Arena(size + n, n, size + n);
+    this.bColLabel = arena.f64(size);
+    this.bLabel = arena.f64(n);
+    this.bNext = arena.i32(n);
+    this.fSettled = arena.u8(size);
+    this.bOpen = arena.u8(n);
+  }
+
+  /** Creates the work arrays of the one-sided searches if needed. */
+  private oneSided(): void {
+    this.labels();
+    if (this.ties.length !== 0) return;
+    const { n } = this;
+    const size = this.v.length;
+    const arena = new Arena(n, 2 * size + 2 * n, n);
+    this.rowDist = arena.f64(n);
+    this.ties = arena.i32(size);
+    this.scannedCols = arena.i32(size);
+    this.scannedRows = arena.i32(n);
+    this.predCol = arena.i32(n);
+    this.open = arena.u8(n);
   }
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */
   cost(i: number, j: number): number {
     if (j >= this.m) return this.dummyCost[j - this.m];
-    if (!this.raw) return this.C[i * this.m + j];
-    const w = this.C[i * this.rowStride + j * this.colStride];
-    return w > 0 ? -w * this.scale : Number.POSITIVE_INFINITY;
+    const w = this.W[i * this.rowStride + j * this.colStride];
+    return w > 0 ? -w * this.scale : INF;
   }
 
   /**
@@ -176,13 +248,74 @@ export class Engine {
   }
 
   /**
-   * Adds the free row `r` to the processed set, keeping (D1)-(D3) and (K).
+   * Relaxes every unsettled column `j < M` from row `i` (`label = shift + C[i][j] - v[j]`) and
+   * returns the smallest tentative label afterwards; `ties[0 .. nTies)` lists the columns that
+   * have it, in increasing index (`+Infinity`: nothing reachable).
+   */
+  private relax(i: number, shift: number, M: number): number {
+    const { m, W, key, vs, pathRow, ties } = this;
+    const negScale = -this.scale;
+    let low = INF;
+    let nt = 0;
+    // The hot loop: one matrix row (contiguous in `mfs`), no index list (settled columns are
+    // skipped by their sentinels: key +Infinity, vs -Infinity, so the new label is +Infinity).
+    const base = i * this.rowStride;
+    const cs = this.colStride;
+    for (let j = 0; j < m; j++) {
+      let x = key[j];
+      const w = W[base + j * cs];
+      const t = shift + w * negScale - vs[j];
+      // Eligibility second: "t < x" is mostly false and well predicted, while "w > 0" is a
+      // coin toss on a sparse matrix.
+      if (t < x && w > 0) {
+        x = t;
+        key[j] = t;
+        pathRow[j] = i;
+      }
+      if (x <= low) {
+        if (x < low) {
+          low = x;
+          nt = 0;
+        }
+        ties[nt++] = j;
+      }
+    }
+    const dummyCost = this.dummyCost;
+    for (let j = m; j < M; j++) {
+      let x = key[j];
+      const t = shift + dummyCost[j - m] - vs[j];
+      if (t < x) {
+        x = t;
+        key[j] = t;
+        pathRow[j] = i;
+      }
+      if (x <= low) {
+        if (x < low) {
+          low = x;
+          nt = 0;
+        }
+        ties[nt++] = j;
+      }
+    }
+    if (low === INF) nt = 0;
+    this.nTies = nt;
+    return low;
+  }
+
+  /**
+   * Adds the free row `r` to the processed set, keeping (D1), (D2) and (K).
    *
    * Dijkstra from `r` over alternating paths: row -> any column by a non-matching pair with its
-   * reduced cost, column -> its row by the matching pair (reduced cost 0). The first free real
-   * column popped ends the search (distance `delta`); potentials of the settled nodes move by
-   * `delta - dist` (which keeps (D1)-(D3)), and the path is flipped. The real part grows by one
-   * and K is unchanged, so (K) holds (nu grows by one).
+   * reduced cost, column -> its row by the matching pair (reduced cost 0). Distances are settled
+   * in increasing order, a whole distance ("level") at a time, as in Jonker and Volgenant's
+   * augmentation: the columns at the current level are scanned breadth first (their rows are
+   * relaxed), and a column that reaches the current level while doing so joins it at once.
+   * The first free real column that joins a level ends the search (distance `delta`);
+   * potentials of the settled nodes move by `delta - dist` (which keeps (D1)-(D2)), and the
+   * path is flipped. Each scanned row costs one pass over its matrix row and the unsettled
+   * columns (no index list), and no other pass is needed while a level lasts, which matters
+   * with integer weights, where levels are wide. The real part grows by one and K is
+   * unchanged, so (K) holds (nu grows by one).
    *
    * If no free real column is reachable, nu(S + r) = nu(S): an augmenting path for the real part
    * would have to start at `r` (any other would already exist in S). Then one dummy is added,
@@ -194,152 +327,80 @@ export class Engine {
    * stops as soon as nothing cheaper is left.
    */
   augmentRow(r: number, withDummies = false): void {
-    const { m, C, u, v, colToRow, rowToCol, shortest, pathRow, remaining, scannedRows } = this;
-    const scannedCols = this.scannedCols;
-    const rowDist = this.rowDist;
+    this.oneSided();
+    const { m, u, v, colToRow, rowToCol, key, vs, label, pathRow, ties } = this;
+    const { scannedRows, rowDist, scannedCols } = this;
     const K = this.K;
-    const dummyCost = this.dummyCost;
-    // Remaining (unsettled) columns: real columns first (0..m-1), then dummies.
-    let numReal = m;
-    for (let j = 0; j < m; j++) remaining[j] = j;
     // Existing dummies are left out of the search unless `withDummies`: a path through one
     // continues from a row on a dummy, and no such row reaches a free real column (K), nor
     // gives a cheaper way to a new dummy (S is optimal, so swapping which row sits on a dummy
     // never pays). Their distances are all the same, `dummyBound` below (each row on a dummy
     // has the largest potential, as (D1) on the dummy columns requires), so the search only
     // has to be redone with them when it ends on a free real column beyond that distance.
-    let numDummy = withDummies ? K : 0;
-    for (let d = 0; d < numDummy; d++) remaining[m + d] = m + d;
-    shortest.fill(Number.POSITIVE_INFINITY, 0, m + K);
+    const M = withDummies ? m + K : m;
+    for (let j = 0; j < M; j++) {
+      key[j] = INF;
+      vs[j] = v[j];
+    }
     u[r] = 0;
     // The distance to a (new or existing) dummy through scanned row i is
     // dist(i) + maxU - u[i]. With no free real column at all, the search can only end on a new
     // dummy, so it stops as soon as nothing cheaper remains.
     const noFree = this.freeRealColumns() === 0;
-    let dummyBound = Number.POSITIVE_INFINITY;
-    let maxU = Number.NEGATIVE_INFINITY;
-    if (noFree || K > 0) maxU = this.dummyCostBound(r);
-    let minVal = 0;
+    let dummyBound = INF;
+    const maxU = noFree || K > 0 ? this.dummyCostBound(r) : Number.NEGATIVE_INFINITY;
+    const trackDummy = maxU !== Number.NEGATIVE_INFINITY;
+    // The start row's own distance is 0 (its first labels may be negative: its potential is
+    // arbitrary until now), so the first level is whatever its scan finds.
+    let level = Number.NEGATIVE_INFINITY;
+    let rowLabel = 0;
     let i = r;
-    let nScannedRows = 0;
-    let nScannedCols = 0;
+    let nRows = 0;
+    let nCols = 0;
+    let head = 0; // scannedCols[head .. nCols): columns of the current level not scanned yet
     let sink = NONE;
     for (;;) {
-      scannedRows[nScannedRows] = i;
-      rowDist[nScannedRows] = minVal;
-      nScannedRows++;
-      const base = i * m;
-      const shift = minVal - u[i];
-      if (maxU !== Number.NEGATIVE_INFINITY) {
-        const viaI = minVal + maxU - u[i];
-        if (viaI < dummyBound) dummyBound = viaI;
+      scannedRows[nRows] = i;
+      rowDist[nRows] = rowLabel;
+      nRows++;
+      if (trackDummy) {
+        const via = rowLabel + maxU - u[i];
+        if (via < dummyBound) dummyBound = via;
       }
-      let lowest = Number.POSITIVE_INFINITY;
-      let bestK = NONE;
-      let tie = false;
-      // Real columns: the hot loop, on prebuilt costs or on raw weights read in place.
-      if (!this.raw) {
-        for (let k = 0; k < numReal; k++) {
-          const j = remaining[k];
-          let s = shortest[j];
-          const t = shift + C[base + j] - v[j];
-          if (t < s) {
-            s = t;
-            shortest[j] = t;
-            pathRow[j] = i;
-          }
-          if (s <= lowest) {
-            if (s < lowest) {
-              lowest = s;
-              bestK = k;
-              tie = false;
-            } else {
-              tie = true;
-            }
-          }
+      const low = this.relax(i, rowLabel - u[i], M);
+      if (low <= level) {
+        // Columns that reached the current level (below it only by rounding) join it.
+        for (let q = 0; q < this.nTies; q++) {
+          const j = ties[q];
+          label[j] = level;
+          key[j] = INF;
+          vs[j] = Number.NEGATIVE_INFINITY;
+          scannedCols[nCols++] = j;
+          if (sink === NONE && j < m && colToRow[j] === NONE) sink = j;
         }
-      } else {
-        const rawBase = i * this.rowStride;
-        const cs = this.colStride;
-        const negScale = -this.scale;
-        for (let k = 0; k < numReal; k++) {
-          const j = remaining[k];
-          let s = shortest[j];
-          const w = C[rawBase + j * cs];
-          const t = shift + w * negScale - v[j];
-          // Eligibility is tested second: "t < s" is mostly false and well predicted, while
-          // "w > 0" is a coin toss on a sparse matrix.
-          if (t < s && w > 0) {
-            s = t;
-            shortest[j] = t;
-            pathRow[j] = i;
-          }
-          if (s <= lowest) {
-            if (s < lowest) {
-              lowest = s;
-              bestK = k;
-              tie = false;
-            } else {
-              tie = true;
-            }
-          }
-        }
+        if (sink !== NONE) break;
       }
-      let bestJ = bestK === NONE ? 0x7fffffff : remaining[bestK];
-      let bestFree = bestK !== NONE && colToRow[bestJ] === NONE;
-      if (tie && lowest !== Number.POSITIVE_INFINITY) {
-        // Ties at the minimum: a free column first, then the lowest index.
-        for (let k = 0; k < numReal; k++) {
-          const j = remaining[k];
-          if (shortest[j] !== lowest) continue;
-          const free = colToRow[j] === NONE;
-          if ((free && !bestFree) || (free === bestFree && j < bestJ)) {
-            bestK = k;
-            bestJ = j;
-            bestFree = free;
-          }
+      if (head === nCols) {
+        // The level is exhausted: the next one starts at the smallest label left.
+        if (low === INF || (noFree && low >= dummyBound)) break;
+        level = low;
+        for (let q = 0; q < this.nTies; q++) {
+          const j = ties[q];
+          label[j] = level;
+          key[j] = INF;
+          vs[j] = Number.NEGATIVE_INFINITY;
+          scannedCols[nCols++] = j;
+          if (sink === NONE && j < m && colToRow[j] === NONE) sink = j;
         }
-      }
-      // Dummy columns (always matched).
-      const dShift = shift;
-      for (let k = m; k < m + numDummy; k++) {
-        const j = remaining[k];
-        let s = shortest[j];
-        const t = dShift + dummyCost[j - m] - v[j];
-        if (t < s) {
-          s = t;
-          shortest[j] = t;
-          pathRow[j] = i;
-        }
-        if (
-          s < lowest ||
-          (s === lowest && s !== Number.POSITIVE_INFINITY && !bestFree && j < bestJ)
-        ) {
-          lowest = s;
-          bestK = k;
-          bestJ = j;
-          bestFree = false;
-        }
-      }
-      if (lowest === Number.POSITIVE_INFINITY || (noFree && lowest >= dummyBound)) break;
-      minVal = lowest;
-      const j = bestJ;
-      // Remove j from the remaining list (swap with the last of its block).
-      if (bestK < m) {
-        remaining[bestK] = remaining[--numReal];
-      } else {
-        numDummy--;
-        remaining[bestK] = remaining[m + numDummy];
-      }
-      scannedCols[nScannedCols++] = j;
-      if (bestFree) {
-        sink = j;
+        if (sink !== NONE) break;
+      } else if (noFree && level >= dummyBound) {
         break;
       }
-      i = colToRow[j];
+      i = colToRow[scannedCols[head++]];
+      rowLabel = level;
     }
 
-    if (sink !== NONE && !withDummies && K > 0 && minVal > dummyBound) {
+    if (sink !== NONE && !withDummies && K > 0 && level > dummyBound) {
       // A free real column, but beyond the dummies' distance: redo the search with them, so
       // that the rows on dummies get their share of the potential update. (Nothing has been
       // modified yet.)
@@ -348,11 +409,11 @@ export class Engine {
     }
     let delta: number;
     if (sink === NONE) {
-      // No free real column reachable: create dummy column m + K.
+      // No free real column reachable (or none closer than a new dummy): create dummy m + K.
       const D = this.dummyCostBound(r);
-      delta = Number.POSITIVE_INFINITY;
+      delta = INF;
       let via = r;
-      for (let q = 0; q < nScannedRows; q++) {
+      for (let q = 0; q < nRows; q++) {
         const row = scannedRows[q];
         const t = rowDist[q] + D - u[row];
         if (t < delta || (t === delta && row < via)) {
@@ -364,23 +425,23 @@ export class Engine {
       this.dummyCost[K] = D;
       v[sink] = 0;
       colToRow[sink] = NONE;
-      shortest[sink] = delta;
+      label[sink] = delta;
       pathRow[sink] = via;
       this.K = K + 1;
     } else {
-      delta = minVal;
+      delta = level;
     }
 
     // Potential update on the settled nodes (dist <= delta). The start row is always settled:
     // its first labels may be negative (its own potential is arbitrary until now).
     u[r] += delta;
-    for (let q = 1; q < nScannedRows; q++) {
+    for (let q = 1; q < nRows; q++) {
       const d = rowDist[q];
       if (d <= delta) u[scannedRows[q]] += delta - d;
     }
-    for (let q = 0; q < nScannedCols; q++) {
+    for (let q = 0; q < nCols; q++) {
       const j = scannedCols[q];
-      const d = shortest[j];
+      const d = label[j];
       if (d <= delta) v[j] -= delta - d;
     }
 
@@ -413,26 +474,23 @@ export class Engine {
    * @param inS `inS[i] = 1` for processed rows.
    */
   repairColumn(j0: number, inS: Uint8Array): void {
-    const { n, m, C, u, v, colToRow, rowToCol, shortest, scannedCols, predCol } = this;
+    this.oneSided();
+    const { n, m, W, u, v, colToRow, rowToCol, scannedCols, predCol, open } = this;
+    const dist = this.label;
     const rowDist = this.rowDist;
     // open[i] = 1 while row i is processed and not yet settled. Rows are scanned in increasing
     // index so that the column walk through the matrix has a constant stride.
-    const open = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 1) {
-        open[i] = 1;
-        rowDist[i] = Number.POSITIVE_INFINITY;
-      }
+      open[i] = inS[i];
+      if (inS[i] === 1) rowDist[i] = INF;
     }
-    const raw = this.raw;
-    const rowStep = raw ? this.rowStride : m;
+    const rowStep = this.rowStride;
     const negScale = -this.scale;
-    const INF = Number.POSITIVE_INFINITY;
     let best = -v[j0];
     let bestEnd = j0;
     let nScannedCols = 0;
     scannedCols[nScannedCols++] = j0;
-    shortest[j0] = 0;
+    dist[j0] = 0;
     let k = j0;
     let dk = 0;
     const settledRows = this.scannedRows;
@@ -442,26 +500,17 @@ export class Engine {
       let lowest = INF;
       let bestRow = NONE;
       if (k < m) {
-        const colBase = raw ? k * this.colStride : k;
+        const colBase = k * this.colStride;
         for (let i = 0; i < n; i++) {
           if (open[i] === 0) continue;
           let s = rowDist[i];
-          if (raw) {
-            // Eligibility tested second, as in augmentRow (well-predicted branch first).
-            const w = C[colBase + i * rowStep];
-            const t = shift + w * negScale - u[i];
-            if (t < s && w > 0) {
-              s = t;
-              rowDist[i] = t;
-              predCol[i] = k;
-            }
-          } else {
-            const t = shift + C[colBase + i * rowStep] - u[i];
-            if (t < s) {
-              s = t;
-              rowDist[i] = t;
-              predCol[i] = k;
-            }
+          // Eligibility tested second, as in augmentRow (well-predicted branch first).
+          const w = W[colBase + i * rowStep];
+          const t = shift + w * negScale - u[i];
+          if (t < s && w > 0) {
+            s = t;
+            rowDist[i] = t;
+            predCol[i] = k;
           }
           if (s < lowest) {
             lowest = s;
@@ -491,7 +540,7 @@ export class Engine {
       settledRows[nSettledRows++] = bestRow;
       k = rowToCol[bestRow];
       dk = lowest;
-      shortest[k] = dk;
+      dist[k] = dk;
       scannedCols[nScannedCols++] = k;
       const T = dk - v[k];
       if (T < best) {
@@ -502,7 +551,7 @@ export class Engine {
     const delta = best;
     for (let q = 0; q < nScannedCols; q++) {
       const j = scannedCols[q];
-      v[j] += delta - shortest[j];
+      v[j] += delta - dist[j];
     }
     for (let q = 0; q < nSettledRows; q++) {
       const i = settledRows[q];

@@ -1,5 +1,12 @@
 import { InvalidInputError } from "@sched/errors";
-import { bidirectionalRepair } from "./bidi.js";
+import { Arena } from "./arena.js";
+import {
+  addRowToDummy,
+  addRowToFreeColumn,
+  DEFAULT_SEARCH,
+  repairColumnBidirectional,
+  type SearchOptions,
+} from "./bidi.js";
 import { scaleFor } from "./cost.js";
 import { Engine, NONE } from "./engine.js";
 import { finish } from "./result.js";
@@ -130,8 +137,22 @@ export function imfs(
   previous: ExactMatching,
   options: ImfsOptions = {},
 ): ExactMatching {
+  return incrementalSolve(matrix, previous, options, DEFAULT_SEARCH);
+}
+
+/**
+ * The body of {@link imfs}, with the tuning of its searches as a parameter (internal: tests run
+ * it with extreme tunings to exercise both sides of the bidirectional search; any tuning gives
+ * an exact result).
+ */
+export function incrementalSolve(
+  matrix: MatchingInput,
+  previous: ExactMatching,
+  options: ImfsOptions,
+  search: SearchOptions,
+): ExactMatching {
   validateShape(WHERE, matrix);
-  const state = validateState(previous);
+  const { state, largest } = validateState(previous);
   const { rows, cols, weights } = matrix;
   const rowOrigin = resolveOrigin(options.rowOrigin, rows, state.rows, "options.rowOrigin");
   const colOrigin = resolveOrigin(options.colOrigin, cols, state.cols, "options.colOrigin");
@@ -154,35 +175,47 @@ export function imfs(
   const rowStride = t ? 1 : cols;
   const colStride = t ? cols : 1;
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
-  const oldToNewCol = new Int32Array(pm).fill(NONE);
+  // The work arrays of this call, in one allocation (see arena.ts).
+  const readColumns = hint === undefined || hint.cols.length > 0;
+  const arena = new Arena(n + (readColumns ? m : 0), pm + n, hint === undefined ? 2 * n + m : n);
+  const oldToNewCol = arena.i32(pm).fill(NONE);
   for (let j = 0; j < m; j++) if (colFrom[j] >= 0) oldToNewCol[colFrom[j]] = j;
   const prevU = state.rowPotential;
   const prevV = state.colPotential;
-  let largest = 0; // largest |potential|: rounding tolerance is relative to it
-  for (let i = 0; i < prevU.length; i++) largest = Math.max(largest, Math.abs(prevU[i]));
-  for (let j = 0; j < prevV.length; j++) largest = Math.max(largest, Math.abs(prevV[j]));
 
   // One pass over the matrix validates it, finds its largest weight and checks, row by row,
   // whether the previous certificate still holds. The weight scale is assumed unchanged; in the
   // rare case it changes (weights crossing 2^900) the pass is repeated with the right one.
-  const checkU = new Float64Array(n);
-  const checkV = new Float64Array(m);
-  const keep = new Int32Array(n); // kept row -> its real column, or m + previous dummy index
-  const inS = new Uint8Array(n);
-  const bound = new Float64Array(n);
+  // Potentials are written straight into the engine (every array allocated costs time here).
+  const engine = new Engine(n, m, W, { scale: state.scale, rowStride, colStride });
+  const { u, v, rowToCol, colToRow } = engine;
+  const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
+  const inS = arena.u8(n);
+  // A kept row's potential, -Infinity for the others (they bound nothing: a column's minimum
+  // is taken over kept rows only, and only kept rows are checked).
+  const rowU = arena.f64(n);
+  // Per column read in full: the smallest `C[i][k] - u[i]` over kept rows, the highest potential
+  // that keeps (D1) on that column.
+  const colMin = arena.f64(readColumns ? m : 0);
+  // Without a hint: the rows and the columns where a reduced cost fell below 0.
+  const violated = arena.u8(hint === undefined ? n : 0);
+  const violatedCol = arena.u8(hint === undefined ? m : 0);
   let scale = state.scale;
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
     const tol = 2 ** -40 * largest * ratio;
     const negScale = -scale;
-    // Columns: previous potential, or -Infinity for a new column while rows are checked (its
-    // reduced costs are then +Infinity, which passes).
+    // Columns: previous potential, or -Infinity for a column whose potential is recomputed
+    // (new, or changed according to the hint): its reduced costs are then +Infinity, which
+    // passes, and its potential is set from its column minimum below.
     for (let j = 0; j < m; j++) {
       const o = colFrom[j];
-      checkV[j] = o >= 0 ? prevV[o] * ratio : Number.NEGATIVE_INFINITY;
+      const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
+      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o] * ratio;
     }
-    // Per internal row: the column it would keep (NONE: not a candidate) and the bound its
-    // reduced costs are checked against (+Infinity: nothing to check).
+    colMin.fill(Number.POSITIVE_INFINITY);
+    // Per internal row: the column it would keep (NONE: not a candidate) and its potential.
+    // Row i is fine while C[i][k] - v[k] >= u[i] - tol for every eligible k.
     for (let i = 0; i < n; i++) {
       const o = rowFrom[i];
       let target = NONE;
@@ -192,85 +225,133 @@ export function imfs(
       }
       keep[i] = target;
       inS[i] = target === NONE ? 0 : 1;
-      checkU[i] = target === NONE ? 0 : prevU[o] * ratio;
-      // Row i is fine while -scale * w - v[k] >= -bound[i] for every eligible k.
-      bound[i] = target === NONE ? Number.POSITIVE_INFINITY : tol - checkU[i];
+      u[i] = target === NONE ? 0 : prevU[o] * ratio;
+      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i];
     }
     let max = 0;
-    let probe = 0; // becomes NaN on a NaN or infinite entry, without a branch
+    let nan = false; // a NaN entry was read (+Infinity shows in `max`)
+    // Column minima read column by column (the largest weight of what they read and a NaN
+    // flag go to `seen`; a closure writing `max` would slow the passes below).
+    const seen = Float64Array.of(0, 0);
+    const columnMinimum = (k: number): number =>
+      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen);
     if (hint !== undefined) {
-      // Only the changed and new lines: full internal rows first, then internal columns
-      // (skipping the entries of the rows already read). Unchanged entries are promised equal
-      // to their origin's, so they still satisfy the inherited certificate.
-      const { rows: dirtyRows, cols: dirtyCols, rowFlag } = hint;
+      // Only the changed and new lines: full internal rows first, then internal columns.
+      // Unchanged entries are promised equal to their origin's, so they still satisfy the
+      // inherited certificate. A changed row that violates it is re-added; a changed column
+      // gets the highest potential that keeps it (its column minimum).
+      const { rows: dirtyRows, cols: dirtyCols } = hint;
       for (let q = 0; q < dirtyRows.length; q++) {
         const i = dirtyRows[q];
         const base = i * rowStride;
-        const b = -bound[i];
+        const b = rowU[i] - tol;
         let ok = true;
         for (let k = 0; k < m; k++) {
           const w = W[base + k * colStride];
-          if (w > max) max = w;
-          probe += w * 0;
-          if (w * negScale - checkV[k] < b && w > 0) ok = false;
+          if (!(w <= max)) {
+            if (w > max) max = w;
+            else nan = true; // neither > nor <=: NaN
+          }
+          if (w * negScale - v[k] < b && w > 0) ok = false;
         }
         if (!ok) inS[i] = 0;
       }
-      for (let q = 0; q < dirtyCols.length; q++) {
-        const k = dirtyCols[q];
-        const base = k * colStride;
-        const vk = checkV[k];
-        for (let i = 0; i < n; i++) {
-          if (rowFlag[i] === 1) continue;
-          const w = W[base + i * rowStride];
-          if (w > max) max = w;
-          probe += w * 0;
-          if (w * negScale - vk < -bound[i] && w > 0) inS[i] = 0;
-        }
-      }
-    } else if (!t) {
-      // The pass follows the memory order of the weights: one external row at a time.
-      for (let i = 0; i < n; i++) {
-        const base = i * cols;
-        const b = -bound[i];
-        let ok = true;
-        for (let k = 0; k < m; k++) {
-          const w = W[base + k];
-          if (w > max) max = w;
-          probe += w * 0;
-          // Well-predicted test first; eligibility (a coin toss on sparse rows) second.
-          if (w * negScale - checkV[k] < b && w > 0) ok = false;
-        }
-        if (!ok) inS[i] = 0;
-      }
+      for (let q = 0; q < dirtyCols.length; q++) colMin[dirtyCols[q]] = columnMinimum(dirtyCols[q]);
     } else {
-      // Transposed state: external row k is internal column k.
-      for (let k = 0; k < m; k++) {
-        const base = k * cols;
-        const vk = checkV[k];
+      // Every entry: a reduced cost below 0 marks its row and its column (rare: the test is
+      // false and well predicted on every entry the change did not touch).
+      violated.fill(0);
+      violatedCol.fill(0);
+      if (!t) {
+        // The pass follows the memory order of the weights: one external row at a time.
         for (let i = 0; i < n; i++) {
-          const w = W[base + i];
-          if (w > max) max = w;
-          probe += w * 0;
-          if (w * negScale - vk < -bound[i] && w > 0) inS[i] = 0;
+          const base = i * cols;
+          const b = rowU[i] - tol;
+          for (let k = 0; k < m; k++) {
+            const w = W[base + k];
+            if (!(w <= max)) {
+              if (w > max) max = w;
+              else nan = true;
+            }
+            // Eligibility (a coin toss on sparse rows) tested second.
+            if (w * negScale - v[k] < b && w > 0) {
+              violated[i] = 1;
+              violatedCol[k] = 1;
+            }
+          }
+        }
+      } else {
+        // Transposed state: external row k is internal column k, whose minimum comes free.
+        for (let k = 0; k < m; k++) {
+          const base = k * cols;
+          const vk = v[k];
+          let low = Number.POSITIVE_INFINITY;
+          for (let i = 0; i < n; i++) {
+            const w = W[base + i];
+            if (!(w <= max)) {
+              if (w > max) max = w;
+              else nan = true;
+            }
+            const c = w * negScale;
+            const ui = rowU[i];
+            if (c - ui < low && w > 0) low = c - ui;
+            if (c - vk < ui - tol && w > 0) {
+              violated[i] = 1;
+              violatedCol[k] = 1;
+            }
+          }
+          colMin[k] = low;
+        }
+      }
+      // Violations (reduced costs below 0) are fixed by dropping their rows (re-added later)
+      // or by lowering their columns' potentials to the column minimum (which leaves the row
+      // on such a column for re-adding if its pair is no longer tight). One changed row violates
+      // in one row, one changed column in one column: the side with fewer lines is taken.
+      let violatedRows = 0;
+      for (let i = 0; i < n; i++) violatedRows += violated[i];
+      let violatedCols = 0;
+      for (let k = 0; k < m; k++) violatedCols += violatedCol[k];
+      if (violatedCols > 0 && violatedCols < violatedRows) {
+        for (let k = 0; k < m; k++) {
+          if (violatedCol[k] === 0) continue;
+          if (!t) colMin[k] = columnMinimum(k);
+          v[k] = Math.min(0, colMin[k]);
+        }
+      } else {
+        for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
+      }
+      // New columns: their minimum (read here unless the transposed pass gave it).
+      if (!t) {
+        for (let k = 0; k < m; k++) {
+          if (v[k] === Number.NEGATIVE_INFINITY) colMin[k] = columnMinimum(k);
         }
       }
     }
-    const nan = probe !== 0;
-    // Kept pairs must still be eligible and tight.
+    if (seen[0] > max) max = seen[0];
+    if (seen[1] !== 0) nan = true;
+    // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
+    // that keeps (D1) for the kept rows.
+    for (let k = 0; k < m; k++) {
+      if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin.length > 0 ? colMin[k] : 0);
+    }
+    // Kept pairs must still be eligible and tight. Their weights are kept (in `rowU`, no
+    // longer needed) for the result's total: one read of these scattered entries, not two.
     for (let i = 0; i < n; i++) {
       const target = keep[i];
-      if (inS[i] === 0 || target >= m) continue;
+      rowU[i] = Number.NaN;
+      if (target === NONE || target >= m) continue;
       const w = W[i * rowStride + target * colStride];
-      if (!(w > 0 && Math.abs(w * negScale - checkU[i] - checkV[target]) <= tol)) inS[i] = 0;
-      else if (checkV[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
+      rowU[i] = w;
+      if (inS[i] === 0) continue;
+      if (!(w > 0 && Math.abs(w * negScale - u[i] - v[target]) <= tol)) inS[i] = 0;
+      else if (v[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
     }
     // (D1) on the dummy columns: a row on a dummy must have the largest potential of the kept
     // rows. Always true of a state from mfs/imfs on the same matrix; enforced for safety.
     let maxKeptU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (inS[i] === 1 && checkU[i] > maxKeptU) maxKeptU = checkU[i];
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i] > maxKeptU) maxKeptU = u[i];
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 1 && keep[i] >= m && checkU[i] < maxKeptU - tol) inS[i] = 0;
+      if (inS[i] === 1 && keep[i] >= m && u[i] < maxKeptU - tol) inS[i] = 0;
     }
     if (nan || !(max <= Number.MAX_VALUE)) {
       for (let k = 0; k < W.length; k++) {
@@ -283,86 +364,109 @@ export function imfs(
     if (needed === scale) break;
     scale = needed;
   }
+  engine.scale = scale;
 
-  const engine = new Engine(n, m, W, { scale, rowStride, colStride });
-  const { u, v, rowToCol, colToRow } = engine;
-  u.set(checkU);
-  v.set(checkV);
-  const dummyOf = new Int32Array(n).fill(NONE); // previous dummy index of a kept row
-  let anyDummy = false;
+  let dummyOf: Int32Array | undefined; // previous dummy index of a kept row on a dummy
   for (let i = 0; i < n; i++) {
-    if (inS[i] === 0) continue;
+    if (inS[i] === 0) {
+      u[i] = 0;
+      continue;
+    }
     const target = keep[i];
     if (target >= m) {
+      dummyOf ??= new Int32Array(n).fill(NONE);
       dummyOf[i] = target - m;
-      anyDummy = true;
     } else {
       rowToCol[i] = target;
       colToRow[target] = i;
     }
   }
   const ratio = scale / state.scale;
-  for (let j = 0; j < m; j++) if (colFrom[j] < 0) v[j] = 0;
-  // (D3): a free real column sits at 0; lowering a potential only raises reduced costs.
+  // (D3): a free real column sits at 0 or below (repaired below); lowering a potential only
+  // raises reduced costs.
   for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j] > 0) v[j] = 0;
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
   // (the matrix change may have opened one); such rows are re-added.
-  if (anyDummy) dropAugmentableDummyRows(engine, inS, dummyOf);
-
-  // Dummies still in use, renumbered in their previous order.
-  const pK = prevV.length - pm;
-  const newDummy = new Int32Array(pK).fill(NONE);
-  for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]] = 0;
-  let K = 0;
-  for (let d = 0; d < pK; d++) {
-    if (newDummy[d] === NONE) continue;
-    newDummy[d] = K;
-    engine.dummyCost[K] = state.dummyCost[d] * ratio;
-    v[m + K] = prevV[pm + d] * ratio;
-    K++;
-  }
-  engine.K = K;
-  for (let i = 0; i < n; i++) {
-    if (inS[i] === 1 && dummyOf[i] !== NONE) {
-      const c = m + newDummy[dummyOf[i]];
-      rowToCol[i] = c;
-      colToRow[c] = i;
+  if (dummyOf !== undefined) {
+    dropAugmentableDummyRows(engine, inS, dummyOf);
+    // Dummies still in use, renumbered in their previous order.
+    const pK = prevV.length - pm;
+    const newDummy = new Int32Array(pK).fill(NONE);
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]] = 0;
+    let K = 0;
+    for (let d = 0; d < pK; d++) {
+      if (newDummy[d] === NONE) continue;
+      newDummy[d] = K;
+      engine.dummyCost[K] = state.dummyCost[d] * ratio;
+      v[m + K] = prevV[pm + d] * ratio;
+      K++;
     }
-  }
-
-  // New columns: the highest potential <= 0 that keeps (D1) for the kept rows.
-  for (let j = 0; j < m; j++) {
-    if (colFrom[j] >= 0) continue;
-    let min = 0;
+    engine.K = K;
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 0) continue;
-      const r = engine.cost(i, j) - u[i];
-      if (r < min) min = r;
+      if (inS[i] === 1 && dummyOf[i] !== NONE) {
+        const c = m + newDummy[dummyOf[i]];
+        rowToCol[i] = c;
+        colToRow[c] = i;
+      }
     }
-    v[j] = min;
   }
 
-  // (D3): free real columns with a negative potential.
-  for (let j = 0; j < m; j++) {
-    if (colToRow[j] === NONE && v[j] < 0) bidirectionalRepair(engine, NONE, j);
-  }
-
-  // Re-add the other rows, in increasing index: while a real column is free, by the one-sided
-  // search to the nearest one; on a full plan (cardinality cannot grow) by the bidirectional
-  // search to a new dummy.
+  // Re-add the other rows, in increasing index: on a full plan (cardinality cannot grow) by the
+  // bidirectional search to a new dummy; while few real columns are free (a changed row on a
+  // square plan frees its own column), by the bidirectional search to one of them; else by the
+  // one-sided search to the nearest one.
   let free = engine.freeRealColumns();
   for (let i = 0; i < n; i++) {
     if (inS[i] !== 0) continue;
     if (free === 0) {
-      bidirectionalRepair(engine, i, NONE);
-    } else {
-      const before = engine.K;
-      engine.augmentRow(i);
-      if (engine.K === before) free--;
+      addRowToDummy(engine, i, search);
+      continue;
     }
+    const before = engine.K;
+    if (free > search.maxFreeTargets || !addRowToFreeColumn(engine, i, search)) {
+      engine.augmentRow(i);
+    }
+    if (engine.K === before) free--;
   }
-  return finish(matrix, engine, t, scale);
+
+  // (D3): free real columns with a negative potential (freed by a departure, new, or left free
+  // by the searches above).
+  for (let j = 0; j < m; j++) {
+    if (colToRow[j] === NONE && v[j] < 0) repairColumnBidirectional(engine, j, search);
+  }
+  return finish(matrix, engine, t, scale, { col: keep, weight: rowU });
+}
+
+/**
+ * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
+ * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
+ * the largest weight read; sets `seen[1]` to 1 on a NaN entry.
+ */
+function columnMin(
+  W: Float64Array,
+  base: number,
+  rowStride: number,
+  n: number,
+  negScale: number,
+  rowU: Float64Array,
+  seen: Float64Array,
+): number {
+  let low = Number.POSITIVE_INFINITY;
+  let max = seen[0];
+  let nan = false;
+  for (let i = 0; i < n; i++) {
+    const w = W[base + i * rowStride];
+    if (!(w <= max)) {
+      if (w > max) max = w;
+      else nan = true;
+    }
+    const r = w * negScale - rowU[i];
+    if (r < low && w > 0) low = r;
+  }
+  seen[0] = max;
+  if (nan) seen[1] = 1;
+  return low;
 }
 
 /**
@@ -404,8 +508,8 @@ interface Hint {
   readonly rows: Int32Array;
   /** Internal columns that are changed or new, increasing. */
   readonly cols: Int32Array;
-  /** `rowFlag[i] = 1` for the internal rows in {@link Hint.rows}. */
-  readonly rowFlag: Uint8Array;
+  /** `colFlag[k] = 1` for the internal columns in {@link Hint.cols}. */
+  readonly colFlag: Uint8Array;
 }
 
 /**
@@ -436,7 +540,7 @@ function resolveHint(
     for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
     return out;
   };
-  return { rows: list(rowFlag), cols: list(colFlag), rowFlag };
+  return { rows: list(rowFlag), cols: list(colFlag), colFlag };
 }
 
 /** 1 for each listed line and each new line (origin -1), else 0. */
@@ -519,7 +623,8 @@ function checkHint(
   }
 }
 
-function validateState(previous: ExactMatching): MatchingState {
+/** Checks `previous.state`; returns it with its largest absolute potential. */
+function validateState(previous: ExactMatching): { state: MatchingState; largest: number } {
   const state = (previous as { state?: MatchingState } | null)?.state;
   const bad = (detail: string): never => {
     throw new InvalidInputError(WHERE, "previous.state", detail);
@@ -552,13 +657,21 @@ function validateState(previous: ExactMatching): MatchingState {
     if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
     seen[a] = 1;
   }
-  for (const potentials of [rowPotential, colPotential, dummyCost]) {
+  // The largest |potential| (the rounding tolerance is relative to it), checking on the way
+  // that every potential is finite.
+  let largest = 0;
+  for (const potentials of [rowPotential, colPotential]) {
     for (let k = 0; k < potentials.length; k++) {
-      if (!Number.isFinite(potentials[k]))
-        return bad("is inconsistent (a potential is not finite)");
+      const a = Math.abs(potentials[k]);
+      if (a > largest) largest = a;
+      else if (!(a <= largest)) return bad("is inconsistent (a potential is not finite)");
     }
   }
-  return state;
+  if (!(largest <= Number.MAX_VALUE)) return bad("is inconsistent (a potential is not finite)");
+  for (let k = 0; k < dummyCost.length; k++) {
+    if (!Number.isFinite(dummyCost[k])) return bad("is inconsistent (a potential is not finite)");
+  }
+  return { state, largest };
 }
 
 function resolveOrigin(

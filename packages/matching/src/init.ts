@@ -1,59 +1,175 @@
 import { type Engine, NONE } from "./engine.js";
 
+const INF = Number.POSITIVE_INFINITY;
+
+/** Tight columns kept per row for the matching on tight pairs (any subset is valid). */
+const TIGHT_CAP = 32;
+/** Rounds of augmenting paths on tight pairs (each `O(tight pairs)`). */
+const TIGHT_ROUNDS = 4;
+
 /**
- * Jonker-Volgenant initialisation (column reduction, reduction transfer, augmenting row
- * reduction), adapted to forbidden pairs and to the engine's invariants. It assigns most rows
- * in `O(n m)` time so that only a few are left for the Dijkstra phase.
+ * The start of `mfs`, before the shortest-path phase: Jonker-Volgenant's column reduction and
+ * reduction transfer, a maximum matching on the tight pairs, then augmenting row reduction. It
+ * assigns most rows in a few passes over the matrix (`O(n m)`) so that only a few are left for
+ * the Dijkstra phase. The engine must read rows contiguously (`colStride = 1`).
  *
- * Afterwards every assigned row `i` satisfies `c[i][x_i] - v[x_i] = min_j (c[i][j] - v[j])`
- * (so `u[i]` set to that value gives (D1)-(D2)), and matched columns have `v <= 0` (costs are
- * `<= 0` and potentials only decrease).
+ * 1. Column reduction (when `colMax` is given: square or nearly square matrices): every column
+ *    gets the potential of its cheapest entry, `v[j] = -scale * colMax[j]`, and goes to its
+ *    argmin row if that row has no column yet. Reduction transfer: a row that won exactly one
+ *    column passes its slack to that column (its second-best reduced cost).
+ * 2. Tight pairs: one pass gives every row its smallest reduced cost `min_j (C[i][j] - v[j])`
+ *    and up to 32 columns that reach it (the tight pairs, where `u[i]` would make the reduced
+ *    cost 0). Free rows take a free tight column greedily, then a few rounds of augmenting
+ *    paths over tight pairs (Kuhn's algorithm, one visit per column per round) match more. This
+ *    is what makes integer weights cheap: with weights 1-100 on 1000 x 1000, the tight pairs
+ *    (about 10 per row) almost always hold a perfect matching, and the whole problem is solved
+ *    here, where the shortest-path phase would need about 500 searches.
+ * 3. Augmenting row reduction (two passes over the rows still free, each capped at about `n`
+ *    steps): a free row takes its best column, lowering that column's potential by the gap to
+ *    its second best, and the row it displaces is tried next.
  *
- * With column minima given (square or nearly square matrices: column reduction) free columns
- * may end with `v < 0`; the caller repairs them after the Dijkstra phase (`Engine.repairColumn`). Without it, free columns keep
- * `v = 0`: augmenting row reduction only lowers the potential of a column it assigns, and an
- * assigned column stays assigned.
+ * Afterwards every assigned row `i` satisfies `C[i][x_i] - v[x_i] = min_j (C[i][j] - v[j])`,
+ * and `u[i]` is set to that value, so (D1)-(D2) hold for the assigned rows; matched columns
+ * have `v <= 0` (costs are `<= 0` and potentials only decrease). Free columns keep `v = 0`
+ * without column reduction (augmenting row reduction only lowers the potential of a column it
+ * assigns, and an assigned column stays assigned); with it they may end below 0, which the
+ * caller repairs after the Dijkstra phase (`Engine.repairColumn`).
  *
- * Ties: lowest row index in column reduction, lowest column index in row reduction.
+ * Ties: lowest row index in column reduction, lowest column index in the tight pairs (and the
+ * greedy and augmenting rounds try them in that order, rows in increasing index), lowest
+ * column index in row reduction.
  */
 export function jvInit(
   engine: Engine,
-  colMin: Float64Array | undefined,
+  colMax: Float64Array | undefined,
   argRow: Int32Array | undefined,
 ): void {
-  const { n, m, C, u, v, rowToCol, colToRow } = engine;
-  const INF = Number.POSITIVE_INFINITY;
-  if (colMin !== undefined && argRow !== undefined) {
-    // Column reduction: v[j] = min_i c[i][j] (computed while the costs were built); the column
-    // goes to its argmin row if that row is still free.
-    const matches = new Int32Array(n);
+  const { n, W, u, v, rowToCol, rowStride } = engine;
+  if (colMax !== undefined && argRow !== undefined) columnReduction(engine, colMax, argRow);
+  tightMatching(engine);
+  rowReduction(engine);
+  const negScale = -engine.scale;
+  for (let i = 0; i < n; i++) {
+    const j = rowToCol[i];
+    if (j !== NONE) u[i] = W[i * rowStride + j] * negScale - v[j];
+  }
+}
+
+/** Column reduction and reduction transfer (step 1 of {@link jvInit}). */
+function columnReduction(engine: Engine, colMax: Float64Array, argRow: Int32Array): void {
+  const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
+  const negScale = -engine.scale;
+  const matches = new Int32Array(n);
+  for (let j = 0; j < m; j++) {
+    const i = argRow[j];
+    if (i === NONE) continue; // column with no eligible pair: v stays 0, free
+    v[j] = colMax[j] * negScale;
+    if (matches[i]++ === 0) {
+      rowToCol[i] = j;
+      colToRow[j] = i;
+    }
+  }
+  // Reduction transfer: a row that won exactly one column passes its slack to that column.
+  for (let i = 0; i < n; i++) {
+    if (matches[i] !== 1) continue;
+    const j1 = rowToCol[i];
+    const base = i * rowStride;
+    let min = INF;
     for (let j = 0; j < m; j++) {
-      const i = argRow[j];
-      if (i === NONE) continue; // column with no eligible pair: v stays 0, free
-      v[j] = colMin[j];
-      if (matches[i]++ === 0) {
+      const w = W[base + j];
+      const r = w * negScale - v[j];
+      if (r < min && w > 0 && j !== j1) min = r;
+    }
+    if (min !== INF) v[j1] -= min;
+  }
+}
+
+/** The maximum matching on tight pairs (step 2 of {@link jvInit}). */
+function tightMatching(engine: Engine): void {
+  const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
+  const negScale = -engine.scale;
+  const adj = new Int32Array(n * TIGHT_CAP);
+  const degree = new Int32Array(n);
+  let free = 0;
+  for (let i = 0; i < n; i++) {
+    const base = i * rowStride;
+    let low = INF;
+    let nt = 0;
+    for (let j = 0; j < m; j++) {
+      const w = W[base + j];
+      const r = w * negScale - v[j];
+      if (r <= low && w > 0) {
+        if (r < low) {
+          low = r;
+          nt = 0;
+        }
+        if (nt < TIGHT_CAP) adj[i * TIGHT_CAP + nt++] = j;
+      }
+    }
+    degree[i] = nt;
+    if (rowToCol[i] !== NONE) continue;
+    // Greedy: the first free tight column.
+    for (let q = 0; q < nt; q++) {
+      const j = adj[i * TIGHT_CAP + q];
+      if (colToRow[j] === NONE) {
+        rowToCol[i] = j;
+        colToRow[j] = i;
+        break;
+      }
+    }
+    if (rowToCol[i] === NONE && nt > 0) free++;
+  }
+  if (free === 0) return;
+  // Augmenting paths over tight pairs (depth first, iterative): a column is visited at most
+  // once per round, so a round costs O(tight pairs).
+  const seen = new Int32Array(m);
+  const stackRow = new Int32Array(n);
+  const stackNext = new Int32Array(n);
+  const stackCol = new Int32Array(n);
+  for (let round = 1; round <= TIGHT_ROUNDS && free > 0; round++) {
+    let grown = false;
+    for (let r = 0; r < n; r++) {
+      if (rowToCol[r] !== NONE || degree[r] === 0) continue;
+      let top = 0;
+      stackRow[0] = r;
+      stackNext[0] = 0;
+      let found = -1;
+      while (top >= 0) {
+        const i = stackRow[top];
+        if (stackNext[top] === degree[i]) {
+          top--;
+          continue;
+        }
+        const j = adj[i * TIGHT_CAP + stackNext[top]++];
+        if (seen[j] === round) continue;
+        seen[j] = round;
+        stackCol[top] = j;
+        const owner = colToRow[j];
+        if (owner === NONE) {
+          found = top;
+          break;
+        }
+        top++;
+        stackRow[top] = owner;
+        stackNext[top] = 0;
+      }
+      if (found < 0) continue;
+      for (let q = found; q >= 0; q--) {
+        const i = stackRow[q];
+        const j = stackCol[q];
         rowToCol[i] = j;
         colToRow[j] = i;
       }
+      free--;
+      grown = true;
     }
-    // Reduction transfer: a row that won exactly one column passes its slack to that column.
-    for (let i = 0; i < n; i++) {
-      if (matches[i] !== 1) continue;
-      const j1 = rowToCol[i];
-      const base = i * m;
-      let min = INF;
-      for (let j = 0; j < m; j++) {
-        if (j === j1) continue;
-        const r = C[base + j] - v[j];
-        if (r < min) min = r;
-      }
-      if (min !== INF) v[j1] -= min;
-    }
+    if (!grown) break;
   }
+}
 
-  // Augmenting row reduction: two passes over the free rows.
-  const raw = engine.raw;
-  const cs = engine.colStride;
+/** Augmenting row reduction (step 3 of {@link jvInit}). */
+function rowReduction(engine: Engine): void {
+  const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const free = new Int32Array(n);
   let numFree = 0;
@@ -75,37 +191,19 @@ export function jvInit(
       let u2 = INF;
       let j1 = NONE;
       let j2 = NONE;
-      if (!raw) {
-        const base = i * m;
-        for (let j = 0; j < m; j++) {
-          const r = C[base + j] - v[j];
-          if (r < u2) {
-            if (r < u1) {
-              u2 = u1;
-              j2 = j1;
-              u1 = r;
-              j1 = j;
-            } else {
-              u2 = r;
-              j2 = j;
-            }
-          }
-        }
-      } else {
-        const base = i * engine.rowStride;
-        for (let j = 0; j < m; j++) {
-          const w = C[base + j * cs];
-          const r = w * negScale - v[j];
-          if (r < u2 && w > 0) {
-            if (r < u1) {
-              u2 = u1;
-              j2 = j1;
-              u1 = r;
-              j1 = j;
-            } else {
-              u2 = r;
-              j2 = j;
-            }
+      const base = i * rowStride;
+      for (let j = 0; j < m; j++) {
+        const w = W[base + j];
+        const r = w * negScale - v[j];
+        if (r < u2 && w > 0) {
+          if (r < u1) {
+            u2 = u1;
+            j2 = j1;
+            u1 = r;
+            j1 = j;
+          } else {
+            u2 = r;
+            j2 = j;
           }
         }
       }
@@ -140,9 +238,5 @@ export function jvInit(
         else free[numFree++] = i0;
       }
     }
-  }
-  for (let i = 0; i < n; i++) {
-    const j = rowToCol[i];
-    if (j !== NONE) u[i] = engine.cost(i, j) - v[j];
   }
 }

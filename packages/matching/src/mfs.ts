@@ -1,9 +1,10 @@
-import { buildCost, scaleFor } from "./cost.js";
+import { addRowToFreeColumn, DEFAULT_SEARCH, type SearchOptions } from "./bidi.js";
+import { scanWeights } from "./cost.js";
 import { Engine, NONE } from "./engine.js";
 import { jvInit } from "./init.js";
 import { finish } from "./result.js";
 import type { ExactMatching, MatchingInput } from "./types.js";
-import { validateInput, validateShape } from "./validate.js";
+import { validateShape } from "./validate.js";
 
 /**
  * Maximum Flow Search: an optimal matching of the weight matrix, exactly as the paper defines
@@ -11,18 +12,22 @@ import { validateInput, validateShape } from "./validate.js";
  * (ineligible pairs, `<= 0`, are never used).
  *
  * A shortest-augmenting-path (Hungarian / Jonker-Volgenant family) solver with potentials on
- * typed arrays. The matrix is transposed when it has more rows than columns, so the solver
- * always adds the shorter side one line at a time. Cardinality comes first exactly, by a
- * counting argument and not by a large constant (see the README): the cardinality is maximum
- * for any finite weights, huge or tiny; the weight is maximum up to floating-point rounding
- * (exact for integer weights with sums below 2^53).
+ * typed arrays: Jonker-Volgenant's start with a maximum matching on tight pairs (which solves
+ * most integer-weighted problems outright), level-wise Dijkstra searches, and searches from
+ * both ends for the last rows (see the README, "How MFS works"). The matrix is transposed when
+ * it has more rows than columns, so the solver always adds the shorter side one line at a time.
+ * Cardinality comes first exactly, by a counting argument and not by a large constant: the
+ * cardinality is maximum for any finite weights, huge or tiny; the weight is maximum up to
+ * floating-point rounding (exact for integer weights with sums below 2^53).
  *
- * Ties: several optimal matchings may exist; the one returned is fixed by the input (lines of
- * the shorter side are added in increasing index; Dijkstra prefers a free column, then the
- * lowest index, at equal distance).
+ * Ties: several optimal matchings may exist; the one returned is fixed by the input (the start
+ * breaks ties by lowest index; the rows it leaves are added in increasing index; each search
+ * settles equal distances breadth first, and the first free column reached ends it; see the
+ * README, "Ties and determinism").
  *
  * Complexity: `O(s^2 l)` time worst case with `s = min(rows, cols)`, `l = max(rows, cols)`
- * (`O(N^3)` square), usually much less; `O(rows * cols)` memory.
+ * (`O(N^3)` square), usually much less; `O(rows + cols)` memory besides the matrix when it is a
+ * `Float64Array` with `rows <= cols` (read in place), else one copy of it.
  *
  * @param matrix the weight matrix (never modified)
  * @returns the matching, its size and weight, and a `state` for {@link imfs}
@@ -34,6 +39,14 @@ import { validateInput, validateShape } from "./validate.js";
  * ```
  */
 export function mfs(matrix: MatchingInput): ExactMatching {
+  return exactSolve(matrix, DEFAULT_SEARCH);
+}
+
+/**
+ * The body of {@link mfs}, with the tuning of its searches as a parameter (internal: tests and
+ * benchmarks vary it; any tuning gives an optimal result).
+ */
+export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactMatching {
   const where = "@sched/matching/mfs";
   validateShape(where, matrix);
   const { rows, cols } = matrix;
@@ -46,21 +59,23 @@ export function mfs(matrix: MatchingInput): ExactMatching {
   // 1000 x 1000. It leaves free columns with negative potentials, repaired at the end; with more
   // spare columns those repairs cost more than the reduction saves (README, "Benchmarks").
   const reduce = (m - n) * 128 <= n;
-  let engine: Engine;
-  let scale: number;
-  if (!reduce && !transposed && matrix.weights instanceof Float64Array) {
-    // Wide: no column reduction, so nothing to precompute; the engine reads the weights in
-    // place (a copy would cost about as much as the whole solve).
-    scale = scaleFor(validateInput(where, matrix));
-    engine = new Engine(n, m, matrix.weights, { scale, rowStride: m, colStride: 1 });
-    jvInit(engine, undefined, undefined);
-  } else {
-    const cost = buildCost(where, matrix, transposed, reduce);
-    scale = cost.scale;
-    engine = new Engine(n, m, cost.C);
-    jvInit(engine, cost.colMin, cost.argRow);
+  // The weights are read in place (a Float64Array that needs no transposition) or copied once
+  // into the solver's orientation; either way the solver reads rows contiguously.
+  const { W, scale, colMax, argRow } = scanWeights(where, matrix, transposed, reduce);
+  const engine = new Engine(n, m, W, { scale, rowStride: m, colStride: 1 });
+  jvInit(engine, colMax, argRow);
+  // The rows left free, in increasing index: one-sided searches while many columns are free
+  // (the nearest free column is close), both-ended ones for the last rows, whose paths are
+  // long (few free columns to end on).
+  let free = engine.freeRealColumns();
+  for (let i = 0; i < n; i++) {
+    if (engine.rowToCol[i] !== NONE) continue;
+    const before = engine.K;
+    if (free > search.maxFreeTargets || !addRowToFreeColumn(engine, i, search)) {
+      engine.augmentRow(i);
+    }
+    if (engine.K === before) free--;
   }
-  for (let i = 0; i < n; i++) if (engine.rowToCol[i] === NONE) engine.augmentRow(i);
   if (reduce) {
     // Column reduction may leave free columns (when more columns than rows, or no perfect
     // matching exists) with a negative potential; restore (D3) so the state is a certificate.

@@ -1,21 +1,35 @@
-import type { Engine } from "./engine.js";
+import { type Engine, NONE } from "./engine.js";
 import type { ExactMatching, MatchingInput } from "./types.js";
 
-/** Turns a finished engine into the public result (external orientation) and its state. */
+/** Weights already read: internal row `i` on internal column `col[i]` weighs `weight[i]`. */
+export interface KnownWeights {
+  readonly col: Int32Array;
+  readonly weight: Float64Array;
+}
+
+/**
+ * Turns a finished engine into the public result (external orientation) and its state. The
+ * engine is not used afterwards: its potential and assignment arrays become the state (views of
+ * the used part, no copies). `known` saves re-reading the entries of pairs the caller has read
+ * already (scattered reads, one cache miss each); the total is the same sum either way.
+ */
 export function finish(
   matrix: MatchingInput,
   engine: Engine,
   transposed: boolean,
   scale: number,
+  known?: KnownWeights,
 ): ExactMatching {
   engine.normalize();
   const { rows, cols, weights } = matrix;
-  const rowToCol = new Int32Array(rows).fill(-1);
-  const colToRow = new Int32Array(cols).fill(-1);
+  const rowToCol = new Int32Array(rows).fill(NONE);
+  const colToRow = new Int32Array(cols).fill(NONE);
   const { n, m } = engine;
+  let size = 0;
   for (let i = 0; i < n; i++) {
     const j = engine.rowToCol[i];
     if (j < 0 || j >= m) continue;
+    size++;
     if (transposed) {
       rowToCol[j] = i;
       colToRow[i] = j;
@@ -24,14 +38,13 @@ export function finish(
       colToRow[j] = i;
     }
   }
-  let size = 0;
   let weight = 0;
   for (let i = 0; i < rows; i++) {
     const j = rowToCol[i];
-    if (j >= 0) {
-      size++;
-      weight += weights[i * cols + j];
-    }
+    if (j < 0) continue;
+    const r = transposed ? j : i; // the internal row
+    const c = transposed ? i : j;
+    weight += known !== undefined && known.col[r] === c ? known.weight[r] : weights[i * cols + j];
   }
   const K = engine.K;
   return {
@@ -44,10 +57,10 @@ export function finish(
       cols,
       transposed,
       scale,
-      rowPotential: engine.u.slice(0, n),
-      colPotential: engine.v.slice(0, m + K),
-      dummyCost: engine.dummyCost.slice(0, K),
-      assignment: engine.rowToCol.slice(0, n),
+      rowPotential: engine.u,
+      colPotential: engine.v.subarray(0, m + K),
+      dummyCost: engine.dummyCost.subarray(0, K),
+      assignment: engine.rowToCol,
     },
   };
 }

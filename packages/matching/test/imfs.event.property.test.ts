@@ -1,21 +1,23 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { cutCycles, searchTuning } from "../src/bidi.js";
+import { describe, expect, it } from "vitest";
+import { cutCycles, DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
+import { incrementalSolve } from "../src/imfs.js";
 import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
 import { assertValidMatching, maxCardinality, prng } from "./oracle.js";
 
 /**
- * `imfs` after ONE scheduling event (a row or a column added or removed), the case the
+ * `imfs` after ONE scheduling event (a row or a column added, removed or changed), the case the
  * bidirectional search (`src/bidi.ts`) serves: on a plan with no free column, adding a row (or
  * removing a column) needs one search to a new dummy, removing a row (or adding a column) one
- * repair of a free column. Each result is compared with `mfs` on the same matrix and its
- * certificate is checked independently, with and without the change hint, and with the search
- * forced to each side (the tuning changes the order of the steps, never the optimum).
+ * repair of a free column, changing a row (or a column) one search from the row to the column it
+ * left. Each result is compared with `mfs` on the same matrix and its certificate is checked
+ * independently, with and without the change hint, and with the search forced to each side
+ * (the tuning changes the order of the steps, never the optimum).
  */
 
-type Kind = "addRow" | "removeRow" | "addCol" | "removeCol";
-const KINDS: Kind[] = ["addRow", "removeRow", "addCol", "removeCol"];
+type Kind = "addRow" | "removeRow" | "addCol" | "removeCol" | "changeRow" | "changeCol";
+const KINDS: Kind[] = ["addRow", "removeRow", "addCol", "removeCol", "changeRow", "changeCol"];
 
 interface Grid {
   rows: number;
@@ -25,14 +27,28 @@ interface Grid {
 
 const toMatrix = (g: Grid) => ({ rows: g.rows, cols: g.cols, weights: Float64Array.from(g.w) });
 
-/** The grid after one event at index `at`, with the origins and the truthful hint. */
+/**
+ * The grid after one event at index `at`, with the origins (`options`) and the truthful change
+ * hint (`hint`: the changed line, or nothing).
+ */
 function oneEvent(
   g: Grid,
   kind: Kind,
   at: number,
   fresh: () => number,
-): { next: Grid; options: ImfsOptions } | undefined {
+): { next: Grid; options: ImfsOptions; hint: ImfsOptions } | undefined {
   const { rows, cols, w } = g;
+  if (kind === "changeRow" || kind === "changeCol") {
+    const length = kind === "changeRow" ? rows : cols;
+    if (length === 0) return undefined;
+    const a = at % length;
+    const next = { rows, cols, w: w.slice() };
+    if (kind === "changeRow") for (let j = 0; j < cols; j++) next.w[a * cols + j] = fresh();
+    else for (let i = 0; i < rows; i++) next.w[i * cols + a] = fresh();
+    const hint = kind === "changeRow" ? { changedRows: [a] } : { changedCols: [a] };
+    return { next, options: {}, hint };
+  }
+  const hint = { changedRows: [] };
   const ids = (length: number) => Array.from({ length }, (_, k) => k);
   if (kind === "addRow") {
     const a = at % (rows + 1);
@@ -43,14 +59,14 @@ function oneEvent(
       w: [...w.slice(0, a * cols), ...line, ...w.slice(a * cols)],
     };
     const rowOrigin = ids(rows + 1).map((k) => (k < a ? k : k === a ? -1 : k - 1));
-    return { next, options: { rowOrigin } };
+    return { next, options: { rowOrigin }, hint };
   }
   if (kind === "removeRow") {
     if (rows === 0) return undefined;
     const a = at % rows;
     const next = { rows: rows - 1, cols, w: [...w.slice(0, a * cols), ...w.slice((a + 1) * cols)] };
     const rowOrigin = ids(rows - 1).map((k) => (k < a ? k : k + 1));
-    return { next, options: { rowOrigin } };
+    return { next, options: { rowOrigin }, hint };
   }
   if (kind === "addCol") {
     const a = at % (cols + 1);
@@ -61,7 +77,7 @@ function oneEvent(
       out.push(...row);
     }
     const colOrigin = ids(cols + 1).map((k) => (k < a ? k : k === a ? -1 : k - 1));
-    return { next: { rows, cols: cols + 1, w: out }, options: { colOrigin } };
+    return { next: { rows, cols: cols + 1, w: out }, options: { colOrigin }, hint };
   }
   if (cols === 0) return undefined;
   const a = at % cols;
@@ -72,7 +88,7 @@ function oneEvent(
     out.push(...row);
   }
   const colOrigin = ids(cols - 1).map((k) => (k < a ? k : k + 1));
-  return { next: { rows, cols: cols - 1, w: out }, options: { colOrigin } };
+  return { next: { rows, cols: cols - 1, w: out }, options: { colOrigin }, hint };
 }
 
 /** Random weights: integer levels (many ties) or fractions, a share of ineligible entries. */
@@ -96,11 +112,24 @@ function checkExact(g: Grid, result: ExactMatching, magnitude: number): void {
   assertCertificate(matrix, result, magnitude);
 }
 
-const TUNINGS = [0, 3, 1e9]; // backward whenever possible, the default, forward first
-const defaultCost = searchTuning.backwardCost;
-afterEach(() => {
-  searchTuning.backwardCost = defaultCost;
-});
+/**
+ * Search tunings: backward whenever possible and both-ended even with many free columns; the
+ * default; forward first; one-sided whenever a column is free.
+ */
+const TUNINGS: SearchOptions[] = [
+  { backwardCost: 0, maxFreeTargets: 1e9 },
+  DEFAULT_SEARCH,
+  { backwardCost: 1e9, maxFreeTargets: 1e9 },
+  { backwardCost: 3, maxFreeTargets: 0 },
+];
+
+/** `imfs` with a given search tuning. */
+const imfsWith = (
+  tuning: SearchOptions,
+  matrix: ReturnType<typeof toMatrix>,
+  previous: ExactMatching,
+  options: ImfsOptions,
+): ExactMatching => incrementalSolve(matrix, previous, options, tuning);
 
 describe("imfs after one event equals mfs (bidirectional search)", () => {
   it("every event kind, small matrices with ties, ineligible pairs and cardinality changes", () => {
@@ -121,11 +150,10 @@ describe("imfs after one event equals mfs (bidirectional search)", () => {
           const plan = mfs(toMatrix(g));
           const event = oneEvent(g, kind, at, fresh);
           if (event === undefined) return;
-          searchTuning.backwardCost = tuning;
           const options = hint
-            ? { ...event.options, changedRows: [], verifyHint: toMatrix(g) }
+            ? { ...event.options, ...event.hint, verifyHint: toMatrix(g) }
             : event.options;
-          const result = imfs(toMatrix(event.next), plan, options);
+          const result = imfsWith(tuning, toMatrix(event.next), plan, options);
           checkExact(event.next, result, 11);
         },
       ),
@@ -133,7 +161,7 @@ describe("imfs after one event equals mfs (bidirectional search)", () => {
     );
   });
 
-  it("full square plans of 10 to 40 rows (no free column: the search to a new dummy and the column repair)", () => {
+  it("full square plans of 10 to 40 rows (no free column: the search to a new dummy, to the freed column, and the column repair)", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 10, max: 40 }),
@@ -149,8 +177,10 @@ describe("imfs after one event equals mfs (bidirectional search)", () => {
           const plan = mfs(toMatrix(g));
           const event = oneEvent(g, kind, at, fresh);
           if (event === undefined) return;
-          searchTuning.backwardCost = tuning;
-          const result = imfs(toMatrix(event.next), plan, { ...event.options, changedRows: [] });
+          const result = imfsWith(tuning, toMatrix(event.next), plan, {
+            ...event.options,
+            ...event.hint,
+          });
           checkExact(event.next, result, 51);
         },
       ),
@@ -170,13 +200,12 @@ describe("imfs after one event equals mfs (bidirectional search)", () => {
           const fresh = weightSource(seed, levels, 0.25);
           let g: Grid = { rows: n, cols: n, w: Array.from({ length: n * n }, fresh) };
           let plan = mfs(toMatrix(g));
-          searchTuning.backwardCost = tuning;
           for (const [kind, at] of events) {
             const event = oneEvent(g, kind, at, fresh);
             if (event === undefined) continue;
-            plan = imfs(toMatrix(event.next), plan, {
+            plan = imfsWith(tuning, toMatrix(event.next), plan, {
               ...event.options,
-              changedRows: [],
+              ...event.hint,
               verifyHint: toMatrix(g),
             });
             g = event.next;
@@ -195,7 +224,8 @@ describe("imfs after one event equals mfs (bidirectional search)", () => {
     const plan = mfs(toMatrix(g));
     expect([plan.size, plan.weight]).toEqual([2, 10]);
     for (const tuning of TUNINGS) {
-      searchTuning.backwardCost = tuning;
+      const imfs = (matrix: ReturnType<typeof toMatrix>, p: ExactMatching, o: ImfsOptions) =>
+        imfsWith(tuning, matrix, p, o);
       // A job with no eligible machine arrives: it stays unmatched.
       const none = { rows: 4, cols: 3, w: [...g.w, 0, 0, 0] };
       const a = imfs(toMatrix(none), plan, { changedRows: [] });
@@ -237,7 +267,7 @@ describe("imfs after one event is deterministic", () => {
           );
           const event = oneEvent(g, kind, at, fresh);
           if (event === undefined) return;
-          const options = { ...event.options, changedRows: [] };
+          const options = { ...event.options, ...event.hint };
           const a = imfs(toMatrix(event.next), plan, options);
           const b = imfs(toMatrix(event.next), plan, options);
           const bytes = (r: ExactMatching) =>

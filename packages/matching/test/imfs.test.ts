@@ -165,6 +165,24 @@ describe("imfs examples", () => {
     expect(imfs(matrix, plan, { verifyHint: m(1, 2, [1, 2]) }).weight).toBe(5);
   });
 
+  it("rejects a NaN or +Infinity in a changed line, and in any line without a hint", () => {
+    const plan = mfs(m(3, 3, [1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const bad = (k: number, value: number) => {
+      const w = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+      w[k] = value;
+      return m(3, 3, w);
+    };
+    // Entry (1, 2) is in row 1 and in column 2.
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      const matrix = bad(5, value);
+      expect(() => imfs(matrix, plan, { changedRows: [1] })).toThrow(
+        /matrix\.weights\[5\] \(row 1, col 2\)/,
+      );
+      expect(() => imfs(matrix, plan, { changedCols: [2] })).toThrow(InvalidInputError);
+      expect(() => imfs(matrix, plan)).toThrow(InvalidInputError);
+    }
+  });
+
   it("rejects a malformed previous result or origins with InvalidInputError", () => {
     const plan = mfs(m(2, 2, [1, 2, 3, 4]));
     const matrix = m(2, 2, [1, 2, 3, 4]);

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { SearchOptions } from "../src/bidi.js";
 import { type MatchingInput, mfs, mis } from "../src/index.js";
+import { exactSolve } from "../src/mfs.js";
 import { assertCertificate } from "./certificate.js";
 import { smallMatrix } from "./matcher-specs.js";
 import { assertValidMatching, maxCardinality, prng, randomMaximumMatching } from "./oracle.js";
@@ -63,6 +65,51 @@ describe("mfs properties", () => {
         assertCertificate(matrix, r);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("mfs(matrix) is exact under every search tuning (one-sided only, both-ended throughout, backward first, forward first)", () => {
+    const tunings: SearchOptions[] = [
+      { backwardCost: 3, maxFreeTargets: 0 },
+      { backwardCost: 3, maxFreeTargets: 1e9 },
+      { backwardCost: 0, maxFreeTargets: 1e9 },
+      { backwardCost: 1e9, maxFreeTargets: 1e9 },
+    ];
+    fc.assert(
+      fc.property(mediumMatrix, fc.constantFrom(...tunings), (matrix, tuning) => {
+        const r = exactSolve(matrix, tuning);
+        const reference = mfs(matrix);
+        assertValidMatching(matrix, r);
+        assertCertificate(matrix, r);
+        expect(r.size).toBe(reference.size);
+        expect(r.weight).toBe(reference.weight); // integer weights: exact
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("mfs(matrix) is exact on larger matrices with heavy ties (the start on tight pairs does most of the work)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 30, max: 90 }),
+        fc.integer({ min: 30, max: 90 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom(0, 0.3, 0.9),
+        fc.integer(),
+        (rows, cols, levels, ineligible, seed) => {
+          const rand = prng(seed);
+          const weights = new Float64Array(rows * cols);
+          for (let k = 0; k < weights.length; k++) {
+            weights[k] = rand() < ineligible ? 0 : 1 + Math.floor(rand() * levels);
+          }
+          const matrix = { rows, cols, weights };
+          const r = mfs(matrix);
+          assertValidMatching(matrix, r);
+          assertCertificate(matrix, r);
+          expect(r.size).toBe(maxCardinality(matrix));
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 

@@ -82,6 +82,31 @@ describe("mfs examples", () => {
   });
 });
 
+describe("mfs with many equal weights (the start on tight pairs)", () => {
+  it("matches every row when all weights are equal (more tight pairs per row than are kept)", () => {
+    for (const [rows, cols] of [
+      [100, 100],
+      [80, 120],
+      [120, 80],
+    ] as const) {
+      const matrix = { rows, cols, weights: new Float64Array(rows * cols).fill(3) };
+      const r = mfs(matrix);
+      expect([r.size, r.weight]).toEqual([Math.min(rows, cols), 3 * Math.min(rows, cols)]);
+      assertCertificate(matrix, r);
+    }
+  });
+
+  it("takes the heavy diagonal of a block of ties", () => {
+    // 60 x 60, every weight 1 except a shifted diagonal of 2s: the optimum uses all the 2s.
+    const n = 60;
+    const weights = new Float64Array(n * n).fill(1);
+    for (let i = 0; i < n; i++) weights[i * n + ((i + 7) % n)] = 2;
+    const r = mfs({ rows: n, cols: n, weights });
+    expect([r.size, r.weight]).toEqual([n, 2 * n]);
+    for (let i = 0; i < n; i++) expect(r.rowToCol[i]).toBe((i + 7) % n);
+  });
+});
+
 describe("README example", () => {
   const weights = Float64Array.of(9, 8, 0, 8, 0, 0, 0, 7, 1);
   it("mfs uses three machines where mis uses two", () => {

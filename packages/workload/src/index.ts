@@ -27,6 +27,7 @@ export {
   hiddenSpeedModel,
   type SpeedDrift,
 } from "./hidden-speed-model.js";
+export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
   formatJobJson,
   formatJobsJsonl,
@@ -43,6 +44,7 @@ export {
   readJobsLines,
   writeJobsLines,
 } from "./jobs-json.js";
+export { duplicateJsonKey } from "./json-duplicate-key.js";
 export {
   generateLublin,
   LUBLIN_BATCH,

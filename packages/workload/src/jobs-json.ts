@@ -9,6 +9,11 @@ import {
   type Platform,
   type PlatformSpec,
 } from "@sched/core";
+import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
+import { duplicateJsonKey } from "./json-duplicate-key.js";
+
+/** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
+const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
 
 /** The `format` tag of a native jobs file's header line. */
 export const JOBS_FORMAT = "@sched/jobs";
@@ -31,21 +36,40 @@ export const JOB_JSON_SCHEMA = Object.freeze({
   additionalProperties: false,
   required: ["id", "submit", "runtime", "cores"],
   properties: {
-    id: { type: "integer", minimum: 0, description: "unique job id" },
-    submit: { type: "number", description: "submission time, seconds" },
+    id: { type: "integer", minimum: 0, maximum: MAX_WORKLOAD_TIME, description: "unique job id" },
+    submit: {
+      type: "number",
+      minimum: 0,
+      maximum: MAX_WORKLOAD_TIME,
+      description: "submission time, seconds from the trace's start",
+    },
     runtime: {
       type: "number",
       exclusiveMinimum: 0,
-      description: "actual run time at the reference speed, seconds",
+      maximum: MAX_WORKLOAD_TIME,
+      description:
+        "actual run time at the reference speed, seconds; must survive being added to the earliest start (ready, else submit) to one part in a million",
     },
     estimate: {
       type: "number",
       exclusiveMinimum: 0,
-      description: "requested time at the reference speed, seconds; defaults to runtime",
+      maximum: MAX_WORKLOAD_TIME,
+      description:
+        "requested time at the reference speed, seconds; defaults to runtime; same precision rule as runtime",
     },
     cores: { type: "integer", minimum: 1, description: "cores needed (rigid)" },
-    deadline: { type: "number", description: "absolute deadline, seconds" },
-    ready: { type: "number", description: "earliest start (advance reservation), seconds" },
+    deadline: {
+      type: "number",
+      minimum: 0,
+      maximum: MAX_WORKLOAD_TIME,
+      description: "absolute deadline, seconds; not before submit",
+    },
+    ready: {
+      type: "number",
+      minimum: 0,
+      maximum: MAX_WORKLOAD_TIME,
+      description: "earliest start (advance reservation), seconds; not before submit",
+    },
     licenses: {
       type: "object",
       additionalProperties: { type: "integer", minimum: 1 },
@@ -176,6 +200,9 @@ export function formatJobsJsonl(
   return parts.join("\n");
 }
 
+/** A line end: `\n`, `\r\n` or a lone `\r` (as Node's `readline` splits a stream). */
+const LINE_END = /\r\n?|\n/;
+
 /** Reads native lines one at a time. Internal. */
 class JobsLineReader {
   private lineNo = 0;
@@ -212,6 +239,8 @@ class JobsLineReader {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.fail("expected a JSON object (one job per line)");
     }
+    const twice = duplicateJsonKey(text);
+    if (twice !== null) this.fail(DUPLICATE_KEY, twice);
     const obj = value as Record<string, unknown>;
     if (!this.sawData && "format" in obj) {
       this.sawData = true;
@@ -234,6 +263,13 @@ class JobsLineReader {
         (typeof obj.meta !== "object" || obj.meta === null || Array.isArray(obj.meta))
       ) {
         this.fail("expected an object", "meta");
+      }
+      const procs = (obj.meta as Record<string, unknown> | undefined)?.procs;
+      if (procs !== undefined && !(Number.isSafeInteger(procs) && (procs as number) >= 1)) {
+        this.fail(
+          `is ${JSON.stringify(procs)}, expected an integer >= 1 (the machine's processors)`,
+          "meta.procs",
+        );
       }
       this.header =
         obj.meta === undefined
@@ -273,6 +309,8 @@ class JobsLineReader {
       }
       throw e;
     }
+    const problem = jobTimeProblem(job);
+    if (problem !== null) this.fail(problem.detail, problem.field);
     if (this.ids.has(job.id)) this.fail(`${job.id} appears twice`, "id");
     this.ids.add(job.id);
     return job;
@@ -280,9 +318,12 @@ class JobsLineReader {
 }
 
 /**
- * Parses a native jobs file (JSON Lines). The header line is optional; blank lines are skipped.
- * Each job line must be a JSON object with only the fields of {@link JOB_JSON_SCHEMA}, valid as
- * @sched/core's `createJob` checks it (estimate defaults to runtime), with a unique id.
+ * Parses a native jobs file (JSON Lines). The header line is optional; blank lines are skipped;
+ * lines end in `\n`, `\r\n` or a lone `\r`. Each job line must be a JSON object with only the
+ * fields of {@link JOB_JSON_SCHEMA}, valid as @sched/core's `createJob` checks it (estimate
+ * defaults to runtime), no key given twice in one object, with a unique id and times as {@link jobTimeProblem} requires (submit in
+ * [0, 2^53 − 1], ready and deadline not before submit, no run time or estimate absorbed by the
+ * size of the clock). A header's `meta.procs`, when present, must be an integer >= 1.
  *
  * Complexity: O(total size).
  *
@@ -297,7 +338,7 @@ class JobsLineReader {
 export function parseJobsJsonl(text: string, options: ReadJobsOptions = {}): JobsFile {
   const reader = new JobsLineReader("@sched/workload/parseJobsJsonl", options.source ?? "<jobs>");
   const jobs: Job[] = [];
-  for (const line of text.split("\n")) {
+  for (const line of text.split(LINE_END)) {
     const j = reader.next(line);
     if (j !== null) jobs.push(j);
   }
@@ -397,6 +438,8 @@ export function parsePlatformJson(text: string, options: ReadJobsOptions = {}): 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ParseError(where, { source }, "expected a JSON object");
   }
+  const twice = duplicateJsonKey(text);
+  if (twice !== null) throw new ParseError(where, { source, field: twice }, DUPLICATE_KEY);
   const { format, version, ...spec } = value as Record<string, unknown>;
   if (format !== undefined && format !== PLATFORM_FORMAT) {
     throw new ParseError(

@@ -1,5 +1,5 @@
 import { ParseError } from "@sched/core";
-import { parseSwfNumber } from "./swf-number.js";
+import { parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 
 /** A header directive kept as text: `; Key: value`. */
 export interface SwfDirective {
@@ -37,15 +37,15 @@ export interface SwfHeader {
   readonly information?: string;
   /** `Conversion`: who converted the log to SWF, and when. */
   readonly conversion?: string;
-  /** `MaxJobs`: number of jobs in the original log. */
+  /** `MaxJobs`: number of jobs in the original log (an integer >= 0). */
   readonly maxJobs?: number;
-  /** `MaxRecords`: number of records (lines) in the file. */
+  /** `MaxRecords`: number of records (lines) in the file (an integer >= 0). */
   readonly maxRecords?: number;
   /** `Preemption`: `"No"`, `"Yes"`, `"Double"` or `"TS"`, as written. */
   readonly preemption?: string;
-  /** `UnixStartTime`: the epoch second that submit time 0 refers to. */
+  /** `UnixStartTime`: the epoch second that submit time 0 refers to (an integer). */
   readonly unixStartTime?: number;
-  /** `TimeZone`: seconds to add to UnixStartTime for local time (deprecated by the standard). */
+  /** `TimeZone`: seconds to add to UnixStartTime for local time (an integer; deprecated by the standard). */
   readonly timeZone?: number;
   /** `TimeZoneString`: the time zone name, e.g. `"Europe/Stockholm"`. */
   readonly timeZoneString?: string;
@@ -53,21 +53,21 @@ export interface SwfHeader {
   readonly startTime?: string;
   /** `EndTime`: the log's last moment, human-readable. */
   readonly endTime?: string;
-  /** `MaxNodes`: number of nodes of the machine. */
+  /** `MaxNodes`: number of nodes of the machine (an integer >= 1). */
   readonly maxNodes?: number;
-  /** `MaxProcs`: number of processors of the machine. */
+  /** `MaxProcs`: number of processors of the machine (an integer >= 1). */
   readonly maxProcs?: number;
-  /** `MaxRuntime`: the longest run time allowed, seconds. */
+  /** `MaxRuntime`: the longest run time allowed, seconds (>= 0). */
   readonly maxRuntime?: number;
-  /** `MaxMemory`: memory per processor, kilobytes. */
+  /** `MaxMemory`: memory per processor, kilobytes (>= 0). */
   readonly maxMemory?: number;
   /** `AllowOveruse`: whether jobs may use more than they requested (`Yes`/`No`/`True`/`False`). */
   readonly allowOveruse?: boolean;
-  /** `MaxQueues`: number of queues. */
+  /** `MaxQueues`: number of queues (an integer >= 0). */
   readonly maxQueues?: number;
   /** `Queue` lines, in file order (each is the queue's number and description, as written). */
   readonly queues: readonly string[];
-  /** `MaxPartitions`: number of partitions. */
+  /** `MaxPartitions`: number of partitions (an integer >= 0). */
   readonly maxPartitions?: number;
   /** `Partition` lines, in file order. */
   readonly partitions: readonly string[];
@@ -79,7 +79,7 @@ export interface SwfHeader {
   readonly comments: readonly string[];
 }
 
-type Kind = "string" | "number" | "boolean" | "list";
+type Kind = "string" | "integer" | "number" | "boolean" | "list";
 
 type ScalarKey = Exclude<keyof SwfHeader, "queues" | "partitions" | "notes" | "other" | "comments">;
 
@@ -88,6 +88,8 @@ interface DirectiveInfo {
   readonly key: string;
   readonly prop: keyof SwfHeader;
   readonly kind: Kind;
+  /** For `integer` and `number`: the smallest value that makes sense (none: any sign). */
+  readonly min?: number;
 }
 
 /** Typed directives, in the order {@link formatSwfHeader} writes them. */
@@ -98,22 +100,22 @@ const DIRECTIVES: readonly DirectiveInfo[] = [
   { key: "Acknowledge", prop: "acknowledge", kind: "string" },
   { key: "Information", prop: "information", kind: "string" },
   { key: "Conversion", prop: "conversion", kind: "string" },
-  { key: "MaxJobs", prop: "maxJobs", kind: "number" },
-  { key: "MaxRecords", prop: "maxRecords", kind: "number" },
+  { key: "MaxJobs", prop: "maxJobs", kind: "integer", min: 0 },
+  { key: "MaxRecords", prop: "maxRecords", kind: "integer", min: 0 },
   { key: "Preemption", prop: "preemption", kind: "string" },
-  { key: "UnixStartTime", prop: "unixStartTime", kind: "number" },
-  { key: "TimeZone", prop: "timeZone", kind: "number" },
+  { key: "UnixStartTime", prop: "unixStartTime", kind: "integer" },
+  { key: "TimeZone", prop: "timeZone", kind: "integer" },
   { key: "TimeZoneString", prop: "timeZoneString", kind: "string" },
   { key: "StartTime", prop: "startTime", kind: "string" },
   { key: "EndTime", prop: "endTime", kind: "string" },
-  { key: "MaxNodes", prop: "maxNodes", kind: "number" },
-  { key: "MaxProcs", prop: "maxProcs", kind: "number" },
-  { key: "MaxRuntime", prop: "maxRuntime", kind: "number" },
-  { key: "MaxMemory", prop: "maxMemory", kind: "number" },
+  { key: "MaxNodes", prop: "maxNodes", kind: "integer", min: 1 },
+  { key: "MaxProcs", prop: "maxProcs", kind: "integer", min: 1 },
+  { key: "MaxRuntime", prop: "maxRuntime", kind: "number", min: 0 },
+  { key: "MaxMemory", prop: "maxMemory", kind: "number", min: 0 },
   { key: "AllowOveruse", prop: "allowOveruse", kind: "boolean" },
-  { key: "MaxQueues", prop: "maxQueues", kind: "number" },
+  { key: "MaxQueues", prop: "maxQueues", kind: "integer", min: 0 },
   { key: "Queue", prop: "queues", kind: "list" },
-  { key: "MaxPartitions", prop: "maxPartitions", kind: "number" },
+  { key: "MaxPartitions", prop: "maxPartitions", kind: "integer", min: 0 },
   { key: "Partition", prop: "partitions", kind: "list" },
   { key: "Note", prop: "notes", kind: "list" },
 ];
@@ -202,13 +204,22 @@ export class SwfHeaderBuilder {
           scalars[info.prop] += `\n${more}`;
         };
         return;
+      case "integer":
       case "number": {
         const n = parseSwfNumber(value);
-        if (n === null) {
+        const integer = info.kind === "integer";
+        let problem: string | undefined;
+        if (n === null) problem = swfNumberProblem(value);
+        else if (integer && !Number.isInteger(n)) problem = `${value} is not an integer`;
+        else if (info.min !== undefined && n < info.min) {
+          problem = `${value} is below ${info.min}`;
+        }
+        if (problem !== undefined) {
+          const expected = `${integer ? "an integer" : "a number"}${info.min === undefined ? "" : ` >= ${info.min}`}`;
           throw new ParseError(
             this.where,
             { source: this.source, line: lineNo, field: `header ${info.key}` },
-            `${JSON.stringify(value)} is not a number`,
+            `${problem}; expected ${expected}`,
           );
         }
         scalars[info.prop] = n;

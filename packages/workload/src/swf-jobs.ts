@@ -1,5 +1,22 @@
 import { InvalidInputError, type Job } from "@sched/core";
-import type { SwfRecord } from "./swf-record.js";
+import { jobTimeProblem } from "./job-times.js";
+import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
+
+/**
+ * The hints of the errors that the clean-up would avoid, in the API's words, always as a last
+ * parenthesis `(or set options.…)` (so a command line can say the same with its own options).
+ */
+const DROP_HINT = " (or set options.clean to drop such jobs)";
+const DROP_OR_RUNTIME_HINT =
+  ' (or set options.clean to drop such jobs, or set options.estimate to "runtime" to use the run time as the estimate)';
+
+/** The id-like fields that become optional `Job` properties: -1 (unknown) or an integer >= 0. */
+const OPTIONAL_IDS = [
+  ["userId", "user id (field 12)"],
+  ["groupId", "group id (field 13)"],
+  ["queue", "queue (field 15)"],
+  ["partition", "partition (field 16)"],
+] as const;
 
 /** Options of {@link swfToJobs}. */
 export interface SwfToJobsOptions {
@@ -103,14 +120,22 @@ class Converter {
     if (!Number.isSafeInteger(id) || id < 0) {
       this.fail(r, "job number (field 1)", `is ${id}, expected an integer >= 0`);
     }
+    // Every record, kept or dropped, names one job: a number seen twice is an error either way.
+    if (this.ids.has(id)) this.fail(r, "job number (field 1)", `${id} appears twice`);
+    this.ids.add(id);
     if (!(r.submitTime >= 0) || !Number.isFinite(r.submitTime)) {
       this.fail(r, "submit time (field 2)", `is ${r.submitTime}, expected a number >= 0`);
     }
+    for (const [key, label] of OPTIONAL_IDS) {
+      const v = r[key];
+      if (v !== SWF_UNKNOWN && !(Number.isSafeInteger(v) && v >= 0)) {
+        this.fail(r, label, `is ${v}, expected an integer >= 0, or -1 for unknown`);
+      }
+    }
     const size = r.allocatedProcs > 0 ? r.allocatedProcs : r.requestedProcs;
     let runtime = r.runTime;
-    const hint = "; pass { clean: true } to drop such jobs";
     if (!(runtime > 0)) {
-      if (!clean) this.fail(r, "run time (field 4)", `is ${runtime}, expected > 0${hint}`);
+      if (!clean) this.fail(r, "run time (field 4)", `is ${runtime}, expected > 0${DROP_HINT}`);
       this.droppedRuntime.push(id);
       this.index++;
       return;
@@ -120,7 +145,7 @@ class Converter {
         this.fail(
           r,
           "processors (fields 5 and 8)",
-          `are ${r.allocatedProcs} and ${r.requestedProcs}, expected one > 0${hint}`,
+          `are ${r.allocatedProcs} and ${r.requestedProcs}, expected one > 0${DROP_HINT}`,
         );
       }
       this.droppedProcs.push(id);
@@ -135,7 +160,7 @@ class Converter {
           this.fail(
             r,
             "requested time (field 9)",
-            `is ${estimate}, expected > 0${hint}, or { estimate: "runtime" } to use the run time`,
+            `is ${estimate}, expected > 0${DROP_OR_RUNTIME_HINT}`,
           );
         }
         this.droppedRequestedTime.push(id);
@@ -150,8 +175,6 @@ class Converter {
     if (!Number.isSafeInteger(size)) {
       this.fail(r, "processors (fields 5 and 8)", `is ${size}, expected an integer`);
     }
-    if (this.ids.has(id)) this.fail(r, "job number (field 1)", `${id} appears twice`);
-    this.ids.add(id);
     if (r.allocatedProcs > 0) {
       if (r.requestedProcs > 0 && r.requestedProcs !== r.allocatedProcs) {
         this.sizeFromAllocated.push(id);
@@ -166,6 +189,16 @@ class Converter {
       estimate,
       cores: size,
     };
+    const problem = jobTimeProblem(job);
+    if (problem !== null) {
+      const field =
+        problem.field === "submit"
+          ? "submit time (field 2)"
+          : problem.field === "estimate" && estimateFrom === "requested"
+            ? "requested time (field 9)"
+            : "run time (field 4)";
+      this.fail(r, field, problem.detail);
+    }
     if (r.userId >= 0) job.user = r.userId;
     if (r.groupId >= 0) job.group = r.groupId;
     if (r.queue >= 0) job.queue = r.queue;
@@ -202,8 +235,12 @@ class Converter {
  * Complexity: O(n).
  *
  * @throws InvalidInputError naming the record and field, when a job number is not a
- *   non-negative integer or appears twice, a submit time is negative, the size is fractional,
- *   or (without `clean`) a run time, size or requested time is not positive.
+ *   non-negative integer or appears twice (among all records, dropped or kept), a submit time
+ *   is negative, a user, group, queue or partition is neither -1 nor an integer >= 0, the size
+ *   is fractional, a time breaks {@link jobTimeProblem}'s rules (beyond 2^53 − 1 s, or a run
+ *   time or estimate too short to survive being added to the submit time), or (without `clean`)
+ *   a run time, size or requested time is not positive; the message then ends with a hint
+ *   `(or set options.clean …)`.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 import { ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
-import { parseSwfNumber } from "./swf-number.js";
+import { parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { SWF_FIELD_COUNT, SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /** Options of {@link parseSwf}. */
@@ -78,7 +78,7 @@ class SwfLineReader {
         throw new ParseError(
           this.where,
           { source: this.source, line: this.lineNo, field: `${f.label} (field ${f.column})` },
-          `${JSON.stringify(tokens[i])} is not a number`,
+          swfNumberProblem(tokens[i]!),
         );
       }
       v[i] = n;

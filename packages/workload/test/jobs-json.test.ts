@@ -113,6 +113,92 @@ describe("native jobs format (JSON Lines)", () => {
     }
   });
 
+  it("rejects the values issue 23 found accepted: negative times, bad meta.procs, beyond 2^53", () => {
+    const job = (fields: string): string => `{"id":1,"submit":0,"runtime":60,"cores":1,${fields}}`;
+    const cases: [string, string][] = [
+      [
+        '{"id":1,"submit":-5,"runtime":60,"cores":1}',
+        "j.jsonl:1 submit: is -5, expected a time >= 0",
+      ],
+      [job('"deadline":-50'), "j.jsonl:1 deadline: is -50, expected a time >= submit (0)"],
+      [job('"ready":-1e308'), "j.jsonl:1 ready: is -1e+308, expected a time >= submit (0)"],
+      [
+        '{"format":"@sched/jobs","version":1,"meta":{"procs":-5}}',
+        "j.jsonl:1 meta.procs: is -5, expected an integer >= 1 (the machine's processors)",
+      ],
+      [
+        '{"format":"@sched/jobs","version":1,"meta":{"procs":"8"}}',
+        `j.jsonl:1 meta.procs: is "8", expected an integer >= 1 (the machine's processors)`,
+      ],
+      [
+        '{"id":9007199254740993,"submit":0,"runtime":60,"cores":1}',
+        "j.jsonl:1 id: is 9007199254740992, expected an integer >= 0",
+      ],
+      [
+        '{"id":1,"submit":9007199254740993,"runtime":60,"cores":1}',
+        "j.jsonl:1 submit: is 9007199254740992, beyond 2^53 − 1 = 9007199254740991 s",
+      ],
+      [
+        '{"id":1,"submit":1e20,"runtime":100,"cores":1}',
+        "j.jsonl:1 submit: is 100000000000000000000, beyond 2^53 − 1",
+      ],
+      [
+        '{"id":1,"submit":1e15,"runtime":0.1,"cores":1}',
+        "j.jsonl:1 runtime: is 0.1, too short for submit 1000000000000000",
+      ],
+      [
+        '{"id":1,"submit":0,"ready":1e15,"runtime":60,"estimate":0.01,"cores":1}',
+        "j.jsonl:1 estimate: is 0.01, too short for ready 1000000000000000",
+      ],
+      // a key given twice: JSON.parse would keep the last value without a word
+      [
+        '{"id":1,"submit":0,"runtime":5,"runtime":500,"cores":1}',
+        "j.jsonl:1 runtime: appears twice in one object (JSON would keep the last; give it once)",
+      ],
+      [
+        '{"id":1,"submit":0,"runtime":5,"cores":1,"licenses":{"a":1,"a":2}}',
+        "j.jsonl:1 licenses.a: appears twice in one object",
+      ],
+      // wrong JSON types are errors, never converted
+      [
+        '{"id":"1","submit":0,"runtime":60,"cores":1}',
+        'j.jsonl:1 id: is "1", expected an integer >= 0',
+      ],
+      [
+        '{"id":1,"submit":null,"runtime":60,"cores":1}',
+        "j.jsonl:1 submit: is null, expected a finite number",
+      ],
+      [
+        '{"id":1,"submit":true,"runtime":60,"cores":1}',
+        "j.jsonl:1 submit: is boolean, expected a finite number",
+      ],
+      [
+        '{"id":1,"submit":0,"runtime":60,"cores":[3]}',
+        "j.jsonl:1 cores: is an array, expected an integer >= 1",
+      ],
+    ];
+    for (const [text, message] of cases) {
+      const e = parseErrorOf(() => parseJobsJsonl(text, { source: "j.jsonl" }));
+      expect(e.message).toContain(`@sched/workload/parseJobsJsonl: ${message}`);
+    }
+  });
+
+  it("reads \\r\\n and lone \\r line ends as a line stream does", async () => {
+    const lines = [
+      '{"format":"@sched/jobs","version":1}',
+      '{"id":1,"submit":0,"runtime":6,"cores":1}',
+      '{"id":2,"submit":1,"runtime":6,"cores":2}',
+    ];
+    const expected = parseJobsJsonl(lines.join("\n")).jobs;
+    expect(expected).toHaveLength(2);
+    for (const end of ["\r\n", "\r"]) {
+      expect(parseJobsJsonl(lines.join(end) + end).jobs).toEqual(expected);
+    }
+    const streamed: Job[] = [];
+    for await (const j of readJobsLines(lines)) streamed.push(j);
+    expect(streamed).toEqual(expected);
+  });
+
   it("streams jobs and reports the header", async () => {
     const w = convergentWorkload({ jobs: 50, seed: 2 });
     const lines = formatJobsJsonl(w.jobs, { n: 50 }).split("\n");
@@ -154,8 +240,10 @@ describe("native jobs format (JSON Lines)", () => {
       {
         id: fc.nat(),
         submit: fc.double({ min: 0, max: 1e9, noNaN: true }),
-        runtime: fc.double({ min: 1e-3, max: 1e7, noNaN: true }),
-        estimate: fc.double({ min: 1e-3, max: 1e7, noNaN: true }),
+        // at least a second: at submit times up to 1e9 s a double holds such a run time to far
+        // better than jobTimeProblem's one part in a million (tested in job-times.test.ts)
+        runtime: fc.double({ min: 1, max: 1e7, noNaN: true }),
+        estimate: fc.double({ min: 1, max: 1e7, noNaN: true }),
         cores: fc.integer({ min: 1, max: 1024 }),
         deadline: fc.double({ min: 0, max: 1e9, noNaN: true }),
         licenses: fc.dictionary(
@@ -169,7 +257,15 @@ describe("native jobs format (JSON Lines)", () => {
     );
     fc.assert(
       fc.property(fc.uniqueArray(job, { selector: (j) => j.id, maxLength: 10 }), (specs) => {
-        const jobs = validateJobs(specs.map((s) => ({ ...s, submit: s.submit + 0 })));
+        // A deadline is not before its job's submit time: the generated one is the slack after it.
+        const jobs = validateJobs(
+          specs.map((s) => {
+            const submit = s.submit + 0;
+            return s.deadline === undefined
+              ? { ...s, submit }
+              : { ...s, submit, deadline: submit + s.deadline };
+          }),
+        );
         expect(parseJobsJsonl(formatJobsJsonl(jobs)).jobs).toEqual(jobs);
       }),
       { numRuns: 200 },

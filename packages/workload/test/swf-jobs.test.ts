@@ -86,7 +86,7 @@ describe("swfToJobs", () => {
 
   it("without clean, rejects what the clean-up would drop, naming the record", () => {
     expect(() => swfToJobs([swfRecord({ ...base, jobNumber: 9, runTime: 0 })])).toThrow(
-      "@sched/workload/swfToJobs: records[0] (job 9) run time (field 4) is 0, expected > 0; pass { clean: true } to drop such jobs",
+      "@sched/workload/swfToJobs: records[0] (job 9) run time (field 4) is 0, expected > 0 (or set options.clean to drop such jobs)",
     );
     expect(() =>
       swfToJobs([swfRecord({ ...base, jobNumber: 1 }), swfRecord({ ...base, jobNumber: 1 })]),
@@ -96,6 +96,73 @@ describe("swfToJobs", () => {
     );
     expect(() => swfToJobs([swfRecord({ ...base, jobNumber: 2, requestedTime: -1 })])).toThrow(
       /requested time \(field 9\) is -1, expected > 0/,
+    );
+  });
+
+  it("rejects times a double cannot hold to the second, instead of absorbing the run time (issue 23)", () => {
+    const message = (fields: Parameters<typeof swfRecord>[0], options = {}): string => {
+      try {
+        swfToJobs([swfRecord({ ...base, jobNumber: 1, ...fields })], options);
+      } catch (e) {
+        expect(e).toBeInstanceOf(InvalidInputError);
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    // submit 1e20 with a 100 s run: start + 100 === start, the job would take no time
+    expect(message({ submitTime: 1e20 })).toBe(
+      "@sched/workload/swfToJobs: records[0] (job 1) submit time (field 2) is 100000000000000000000, beyond 2^53 − 1 = 9007199254740991 s, where times are no longer exact",
+    );
+    // at 1e15 a double moves in steps of 1/8 s: a 0.1 s job would end 0.125 s after its start
+    expect(message({ submitTime: 1e15, runTime: 0.1, requestedTime: 1 })).toBe(
+      "@sched/workload/swfToJobs: records[0] (job 1) run time (field 4) is 0.1, too short for submit 1000000000000000: a time that large moves in steps of 0.125 s, so the job would end 0.125 s after it starts",
+    );
+    expect(message({ submitTime: 2 ** 52, runTime: 0.5, requestedTime: 10 })).toContain(
+      "run time (field 4) is 0.5, too short for submit 4503599627370496",
+    );
+    expect(message({ submitTime: 2 ** 53 - 150 })).toContain(
+      "requested time (field 9) is 200: submit + estimate = 9007199254741042 is beyond 2^53 − 1",
+    );
+    expect(message({ submitTime: 2 ** 53 - 150 }, { estimate: "runtime" })).toBe("accepted");
+    // submit times counted from the Unix epoch hold whole seconds exactly, not milliseconds
+    expect(message({ submitTime: 1.7e9, runTime: 1, requestedTime: 1 })).toBe("accepted");
+    expect(message({ submitTime: 1.7e9, runTime: 0.001, requestedTime: 1 })).toContain(
+      "moves in steps of 2.384185791015625e-7 s, so the job would end 0.0009999275207519531 s after it starts",
+    );
+  });
+
+  it("rejects a job number used twice even when the clean-up drops one of them (issue 23)", () => {
+    expect(() =>
+      swfToJobs(
+        [swfRecord({ ...base, jobNumber: 4, runTime: 0 }), swfRecord({ ...base, jobNumber: 4 })],
+        { clean: true },
+      ),
+    ).toThrow("records[1] (job 4) job number (field 1) 4 appears twice");
+  });
+
+  it("rejects a user, group, queue or partition that is neither -1 nor a count", () => {
+    for (const [field, label] of [
+      ["userId", "user id (field 12)"],
+      ["groupId", "group id (field 13)"],
+      ["queue", "queue (field 15)"],
+      ["partition", "partition (field 16)"],
+    ] as const) {
+      for (const v of [-2, 1.5]) {
+        expect(() => swfToJobs([swfRecord({ ...base, jobNumber: 3, [field]: v })])).toThrow(
+          `records[0] (job 3) ${label} is ${v}, expected an integer >= 0, or -1 for unknown`,
+        );
+      }
+    }
+  });
+
+  it("ends each clean-up hint in the API's words, options.clean and options.estimate", () => {
+    expect(() => swfToJobs([swfRecord({ ...base, jobNumber: 2, requestedTime: -1 })])).toThrow(
+      'requested time (field 9) is -1, expected > 0 (or set options.clean to drop such jobs, or set options.estimate to "runtime" to use the run time as the estimate)',
+    );
+    expect(() =>
+      swfToJobs([swfRecord({ ...base, jobNumber: 2, allocatedProcs: 0, requestedProcs: -1 })]),
+    ).toThrow(
+      "processors (fields 5 and 8) are 0 and -1, expected one > 0 (or set options.clean to drop such jobs)",
     );
   });
 

@@ -28,7 +28,8 @@ const value = fc.oneof(
   fc.string({ unit: chars, maxLength: 20 }).map((s) => s.trim()),
   fc.array(valueLine, { minLength: 1, maxLength: 3 }).map((ls) => ls.join("\n")),
 );
-const num = fc.oneof(fc.integer({ min: -100000, max: 2_000_000_000 }), fc.constant(2.5));
+/** Header counts are integers (MaxProcs >= 1, MaxJobs >= 0); TimeZone may be negative. */
+const count = (min: number) => fc.integer({ min, max: 2_000_000_000 });
 const TYPED = new Set(
   "version computer installation acknowledge information conversion maxjobs maxrecords preemption unixstarttime timezone timezonestring starttime endtime maxnodes maxprocs maxruntime maxmemory allowoveruse maxqueues queue maxpartitions partition note".split(
     " ",
@@ -49,9 +50,9 @@ const header: fc.Arbitrary<SwfHeader> = fc
       version: value,
       computer: value,
       information: value,
-      maxJobs: num,
-      maxProcs: num,
-      timeZone: num,
+      maxJobs: count(0),
+      maxProcs: count(1),
+      timeZone: fc.integer({ min: -100000, max: 100000 }),
       timeZoneString: value,
       allowOveruse: fc.boolean(),
       queues: fc.array(value, { maxLength: 2 }),

@@ -158,11 +158,54 @@ describe("parseSwf", () => {
 
   it("rejects a typed header directive of the wrong kind", () => {
     expect(errorOf(() => parseSwf("; Version: 2\n; MaxProcs: many")).message).toBe(
-      '@sched/workload/parseSwf: <swf>:2 header MaxProcs: "many" is not a number',
+      '@sched/workload/parseSwf: <swf>:2 header MaxProcs: "many" is not a number; expected an integer >= 1',
     );
     expect(errorOf(() => parseSwf("; AllowOveruse: perhaps")).message).toBe(
       '@sched/workload/parseSwf: <swf>:1 header AllowOveruse: "perhaps" is not Yes, No, True or False',
     );
+  });
+
+  it("says what is wrong with a machine size that is not a count, never that it is missing (issue 23)", () => {
+    const cases: [string, string][] = [
+      [
+        "MaxProcs: 1e308",
+        '"1e308" is beyond ±9007199254740991 (2^53 − 1), where numbers are no longer exact; expected an integer >= 1',
+      ],
+      ["MaxProcs: 0.5", "0.5 is not an integer; expected an integer >= 1"],
+      [
+        "MaxProcs: 9007199254740993",
+        '"9007199254740993" is beyond ±9007199254740991 (2^53 − 1), where numbers are no longer exact; expected an integer >= 1',
+      ],
+      ["MaxNodes: 0", "0 is below 1; expected an integer >= 1"],
+      ["MaxJobs: -3", "-3 is below 0; expected an integer >= 0"],
+      ["TimeZone: 1.5", "1.5 is not an integer; expected an integer"],
+      ["MaxRuntime: -1", "-1 is below 0; expected a number >= 0"],
+    ];
+    for (const [line, detail] of cases) {
+      const key = line.slice(0, line.indexOf(":"));
+      expect(errorOf(() => parseSwf(`; ${line}`)).message).toBe(
+        `@sched/workload/parseSwf: <swf>:1 header ${key}: ${detail}`,
+      );
+    }
+    // a machine size as large as a double holds exactly is read as it is (the simulator limits it)
+    expect(parseSwf("; MaxNodes: 4294967296").header.maxNodes).toBe(4294967296);
+  });
+
+  it("rejects a field beyond 2^53 - 1 instead of rounding it (issue 23)", () => {
+    const fields = LINE.trim().split(/\s+/);
+    for (const [column, text] of [
+      [0, "9007199254740993"],
+      [1, "1e20"],
+      [3, "-1e300"],
+    ] as const) {
+      const bad = fields.map((f, i) => (i === column ? text : f)).join(" ");
+      const e = errorOf(() => parseSwf(bad, { source: "t.swf" }));
+      expect(e.message).toContain(`t.swf:1 `);
+      expect(e.message).toContain(`(field ${column + 1}): "${text}" is beyond ±9007199254740991`);
+    }
+    // a huge token is shown shortened, not copied whole into the message
+    const huge = fields.map((f, i) => (i === 3 ? "9".repeat(5000) : f)).join(" ");
+    expect(errorOf(() => parseSwf(huge)).message.length).toBeLessThan(300);
   });
 
   it("reads an empty text as an empty trace", () => {

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import type { Job } from "@sched/core";
-import { formatJobsJsonl, formatSwf, jobsToSwf, parseJobsJsonl } from "@sched/workload";
+import { type Job, SchedError } from "@sched/core";
+import { formatJobsJsonl, formatSwf, jobsToSwf } from "@sched/workload";
 import {
   type CommandSpec,
   choiceValue,
@@ -13,9 +12,11 @@ import {
 import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import { batsimToJobs, jobsToBatsim } from "../batsim.js";
 import type { Command } from "../command.js";
-import { cleanupReportText, readSwfWorkload } from "../swf-input.js";
+import { MAX_JSON_BYTES } from "../limits.js";
+import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
+import { declaredProcs, readTraceFile, requireJobs } from "./trace-files.js";
 
 const FORMATS = ["swf", "native", "batsim"] as const;
 type Format = (typeof FORMATS)[number];
@@ -65,12 +66,20 @@ const spec: CommandSpec = {
       type: "boolean",
       description: "SWF input: the conventional clean-up (see 'run --help').",
     },
+    {
+      name: "estimate",
+      type: "string",
+      arg: "requested|runtime",
+      description:
+        "SWF input: job estimates from the requested time (default) or the run time (for logs without requested times).",
+    },
   ],
   positionals: [{ name: "input", description: "Workload file.", required: true }],
   examples: [
     "sched-sim convert trace.swf.gz --to batsim --out workload.json",
     "sched-sim convert workload.json --out trace.swf",
     "sched-sim convert trace.swf --to native --clean > jobs.jsonl",
+    "sched-sim convert NASA-iPSC-1993-3.1-cln.swf.gz --estimate runtime --to native",
   ],
 };
 
@@ -120,33 +129,53 @@ export const convertCommand: Command = {
     const clean = flag(args, "clean");
     if (clean && from !== "swf")
       throw new UsageError("convert: --clean applies to SWF input only", "convert");
+    const estimateText = stringOption(args, "estimate");
+    if (estimateText !== undefined && from !== "swf")
+      throw new UsageError("convert: --estimate applies to SWF input only", "convert");
+    const estimate = choiceValue("convert", "estimate", estimateText ?? "requested", [
+      "requested",
+      "runtime",
+    ] as const);
 
     let jobs: readonly Job[];
     let procs: number | undefined;
-    if (from === "swf") {
-      try {
-        await readFile(input, { flag: "r" }).then(() => undefined);
-      } catch (error) {
-        throw new UsageError(`convert: cannot read ${input}: ${describeFsError(error)}`, "convert");
-      }
-      const swf = await readSwfWorkload(input, { clean });
-      if (clean) io.stderr(cleanupReportText(swf.report, clean));
-      jobs = swf.jobs;
-      procs = swf.header?.maxProcs ?? swf.header?.maxNodes;
-    } else {
+    if (from === "batsim") {
       let text: string;
       try {
-        text = await readFile(input, "utf8");
+        text = await readTextFile(input, { where: "convert", maxBytes: MAX_JSON_BYTES });
       } catch (error) {
+        if (error instanceof SchedError) throw error;
         throw new UsageError(`convert: cannot read ${input}: ${describeFsError(error)}`, "convert");
       }
-      if (from === "native") {
-        jobs = parseJobsJsonl(text, { source: input }).jobs;
-      } else {
-        const b = batsimToJobs(text, input);
-        jobs = b.jobs;
-        procs = b.nbRes;
+      const b = batsimToJobs(text, input, "convert");
+      jobs = b.jobs;
+      procs = b.nbRes;
+      if (b.withoutWalltime > 0) {
+        io.stderr(
+          `note: ${b.withoutWalltime} of ${jobs.length} jobs have no walltime (no limit in Batsim); their estimate is their run time\n`,
+        );
       }
+      if (b.ignoredFields.length > 0) {
+        io.stderr(`note: job fields not carried over: ${b.ignoredFields.join(", ")}\n`);
+      }
+      requireJobs("convert", input, jobs.length);
+    } else {
+      // SWF and the native format are read as every command reads them (gzip by content, the
+      // same line ends and limits): what inspect reads, convert reads.
+      const commandOptions = spec.options.map((o) => o.name);
+      const trace = await readTraceFile("convert", input, {
+        format: from === "swf" ? "swf" : "jsonl",
+        clean,
+        estimate,
+        commandOptions,
+      });
+      if (clean && trace.swf !== undefined) io.stderr(cleanupReportText(trace.swf.report, clean));
+      requireJobs("convert", input, trace.jobs.length, trace.swf?.report, {
+        estimate,
+        commandOptions,
+      });
+      jobs = trace.jobs;
+      procs = declaredProcs(trace);
     }
     const size = procsOption ?? procs ?? jobs.reduce((m, j) => Math.max(m, j.cores), 0);
     let output: string;

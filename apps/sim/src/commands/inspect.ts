@@ -9,7 +9,7 @@ import {
 } from "../args.js";
 import type { Command } from "../command.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
-import { declaredProcs, readTraceFile, type TraceFile } from "./trace-files.js";
+import { declaredProcs, readTraceFile, requireJobs, type TraceFile } from "./trace-files.js";
 
 const spec: CommandSpec = {
   name: "inspect",
@@ -181,10 +181,16 @@ export const inspectCommand: Command = {
       estimateText === undefined
         ? "auto"
         : choiceValue("inspect", "estimate", estimateText, ["requested", "runtime"] as const);
-    const trace = await readTraceFile("inspect", path, { clean: flag(args, "clean"), estimate });
-    if (trace.jobs.length === 0) {
-      throw new Error(`inspect: ${path} holds no jobs`);
-    }
+    const commandOptions = spec.options.map((o) => o.name);
+    const trace = await readTraceFile("inspect", path, {
+      clean: flag(args, "clean"),
+      estimate,
+      commandOptions,
+    });
+    requireJobs("inspect", path, trace.jobs.length, trace.swf?.report, {
+      estimate: trace.estimate ?? "requested",
+      commandOptions,
+    });
     const declared = declaredProcs(trace);
     const procs = procsOption ?? declared;
     const procsFrom =

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { computeMetrics, identicalPool, type Job, SchedError, simulate } from "@sched/core";
+import { computeMetrics, identicalPool, type Job, ParseError, simulate } from "@sched/core";
 import {
   type CommandSpec,
   choiceValue,
@@ -11,11 +11,14 @@ import {
 } from "../args.js";
 import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
-import { jobsCsv, metricsJson, metricsTable } from "../outputs.js";
+import { inCallersWords } from "../hints.js";
+import { MAX_PROCS } from "../limits.js";
+import { jobsCsv, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { chooseScheduler, optionsForReport, schedulersHelp } from "../schedulers.js";
 import { cleanupReportText, readSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
+import { requireJobs } from "./trace-files.js";
 
 const spec: CommandSpec = {
   name: "run",
@@ -25,8 +28,9 @@ const spec: CommandSpec = {
     "allocated processors, or requested when unknown; estimate = requested time), simulates it\n" +
     "on N identical single-processor machines and prints the metrics. N is --procs, else the\n" +
     "header's MaxProcs, else its MaxNodes.\n\n" +
-    "With --out DIR it writes DIR/jobs.csv and DIR/metrics.json, both atomically (all or\n" +
-    "nothing; a failed run leaves files already there untouched).\n\n" +
+    "With --out DIR it writes DIR/jobs.csv, DIR/metrics.json (deterministic: the same run gives\n" +
+    "the same bytes) and DIR/timing.json (wall clock), atomically (all or nothing; a failed run\n" +
+    "leaves files already there untouched).\n\n" +
     schedulersHelp(),
   options: [
     {
@@ -74,7 +78,7 @@ const spec: CommandSpec = {
       short: "o",
       type: "string",
       arg: "DIR",
-      description: "Write DIR/jobs.csv and DIR/metrics.json.",
+      description: "Write DIR/jobs.csv, DIR/metrics.json and DIR/timing.json.",
     },
     {
       name: "format",
@@ -94,6 +98,7 @@ const spec: CommandSpec = {
 export const runCommand: Command = {
   spec,
   async run(args, io) {
+    const started = performance.now();
     const workload = stringOption(args, "workload");
     if (workload === undefined) {
       throw new UsageError("run: option --workload FILE is required", "run");
@@ -105,7 +110,7 @@ export const runCommand: Command = {
     );
     const procsText = stringOption(args, "procs");
     const procsOption =
-      procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, 10_000_000);
+      procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, MAX_PROCS);
     const clean = flag(args, "clean");
     const estimate = choiceValue("run", "estimate", stringOption(args, "estimate") ?? "requested", [
       "requested",
@@ -119,13 +124,13 @@ export const runCommand: Command = {
     await checkFile(workload);
     if (out !== undefined) await checkOutDir(out);
 
-    const read = await readSwfWorkload(workload, { clean, estimate }).catch((error: unknown) => {
-      // The library's hint speaks of its API; on the command line the same switch is --clean.
-      if (error instanceof SchedError && error.message.includes("{ clean: true }")) {
-        error.message = error.message.replace("pass { clean: true }", "run with --clean");
-      }
-      throw error;
-    });
+    const commandOptions = spec.options.map((o) => o.name);
+    const read = await readSwfWorkload(workload, { clean, estimate, where: "run" }).catch(
+      (error: unknown) => {
+        // The library's hint speaks of its API; on the command line the same switch is --clean.
+        throw inCallersWords(error, { command: "run", options: commandOptions });
+      },
+    );
     const { header, report } = read;
     let jobs = read.jobs;
     if (!isSortedBySubmit(jobs)) {
@@ -135,14 +140,20 @@ export const runCommand: Command = {
       jobs = [...jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
     }
     if (clean) io.stderr(cleanupReportText(report, clean));
-    if (jobs.length === 0 && report.droppedRequestedTime.length > 0 && estimate === "requested") {
-      // Nothing to simulate, and not because the trace is empty: the trace has no requested
-      // times (field 9). A table of zero jobs would look like a result; stop instead.
-      throw new Error(
-        `run: no job of ${workload} is left after the clean-up: all ${report.droppedRequestedTime.length} with a run time lack a requested time (field 9 <= 0); for a trace without requested times use --estimate runtime`,
+    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
+    requireJobs("run", workload, jobs.length, report, { estimate, commandOptions });
+    const declared = header?.maxProcs ?? header?.maxNodes;
+    if (procsOption === undefined && declared !== undefined && declared > MAX_PROCS) {
+      throw new ParseError(
+        "run",
+        {
+          source: workload,
+          field: `header ${header?.maxProcs === undefined ? "MaxNodes" : "MaxProcs"}`,
+        },
+        `is ${declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
       );
     }
-    const procs = procsOption ?? positive(header?.maxProcs) ?? positive(header?.maxNodes);
+    const procs = procsOption ?? declared;
     if (procs === undefined) {
       throw new UsageError(
         `run: ${workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
@@ -171,6 +182,7 @@ export const runCommand: Command = {
         new Map([
           [join(out, "jobs.csv"), jobsCsv(trace)],
           [join(out, "metrics.json"), json],
+          [join(out, "timing.json"), timingJson(trace, performance.now() - started)],
         ]),
       );
     }
@@ -180,7 +192,9 @@ export const runCommand: Command = {
       io.stdout(metricsTable([{ label: choice.label, metrics }]));
     }
     if (out !== undefined)
-      io.stderr(`wrote ${join(out, "jobs.csv")} and ${join(out, "metrics.json")}\n`);
+      io.stderr(
+        `wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+      );
     return 0;
   },
 };
@@ -190,10 +204,6 @@ function isSortedBySubmit(jobs: readonly Job[]): boolean {
     if ((jobs[i] as Job).submit < (jobs[i - 1] as Job).submit) return false;
   }
   return true;
-}
-
-function positive(x: number | undefined): number | undefined {
-  return x !== undefined && Number.isSafeInteger(x) && x > 0 ? x : undefined;
 }
 
 async function checkFile(path: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { InvalidInputError, type Job, SchedError } from "@sched/core";
+import { type Job, ParseError, SchedError } from "@sched/core";
 import {
   type JobsFileHeader,
   readJobsLines,
@@ -10,6 +10,7 @@ import {
   swfToJobs,
 } from "@sched/workload";
 import { describeFsError } from "../atomic.js";
+import { inCallersWords } from "../hints.js";
 import { openLines } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 
@@ -65,6 +66,13 @@ export interface ReadTraceOptions {
    * @defaultValue "requested"
    */
   readonly estimate?: "requested" | "runtime" | "auto";
+  /**
+   * The options the command has (`clean`, `estimate`), so an error's hint names only those.
+   * @defaultValue none
+   */
+  readonly commandOptions?: readonly string[];
+  /** The format, when the command was told it (`convert --from`). @defaultValue by extension */
+  readonly format?: TraceFormat;
 }
 
 /**
@@ -80,7 +88,7 @@ export async function readTraceFile(
   path: string,
   options: ReadTraceOptions = {},
 ): Promise<TraceFile> {
-  const format = traceFormat(command, "", path, true);
+  const format = options.format ?? traceFormat(command, "", path, true);
   try {
     const s = await stat(path);
     if (!s.isFile()) throw new UsageError(`${command}: '${path}' is not a file`, command);
@@ -88,7 +96,7 @@ export async function readTraceFile(
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${command}: cannot read '${path}': ${describeFsError(error)}`, command);
   }
-  const { lines, gzip, close } = await openLines(path);
+  const { lines, gzip, close } = await openLines(path, command);
   try {
     if (format === "swf") {
       let header: SwfHeader | undefined;
@@ -109,16 +117,7 @@ export async function readTraceFile(
       try {
         converted = swfToJobs(records, { clean: options.clean ?? false, estimate });
       } catch (error) {
-        // Say it in the command line's words.
-        if (error instanceof InvalidInputError) {
-          const message = error.message.replace(
-            /pass \{ clean: true \} to drop such jobs(, or \{ estimate: "runtime" \} to use the run time)?/,
-            (_all, runtime) =>
-              `give --clean to drop such jobs${runtime === undefined ? "" : ", or --estimate runtime to use the run time"}`,
-          );
-          throw new Error(message, { cause: error });
-        }
-        throw error;
+        throw inCallersWords(error, { command, options: options.commandOptions ?? [] });
       }
       const { jobs, report } = converted;
       return {
@@ -165,4 +164,36 @@ export function declaredProcs(trace: TraceFile): number | undefined {
   }
   const procs = trace.jsonl?.header?.meta?.procs;
   return typeof procs === "number" && Number.isSafeInteger(procs) && procs > 0 ? procs : undefined;
+}
+
+/**
+ * Stop when a workload holds no job: there is nothing to simulate, summarize or convert, and a
+ * table of zero jobs (NaN means, a machine of 0 processors) would look like a result. `run`,
+ * `inspect` and `convert` say the same. After a clean-up that dropped every record it says how
+ * many for each reason, and when they lacked requested times, how to use the run times instead
+ * (when `options` has `estimate`).
+ *
+ * @throws ParseError naming `command` and `path`.
+ */
+export function requireJobs(
+  command: string,
+  path: string,
+  jobs: number,
+  report?: SwfCleanupReport,
+  options: { readonly estimate?: string; readonly commandOptions?: readonly string[] } = {},
+): void {
+  if (jobs > 0) return;
+  if (report === undefined || report.records === 0) {
+    throw new ParseError(command, { source: path }, "holds no jobs (no job line)");
+  }
+  const { droppedRuntime, droppedProcs, droppedRequestedTime } = report;
+  let detail = `holds no jobs after the clean-up: all ${report.records} records were dropped (run time <= 0: ${droppedRuntime.length}, processors <= 0: ${droppedProcs.length}, requested time <= 0: ${droppedRequestedTime.length})`;
+  if (
+    droppedRequestedTime.length > 0 &&
+    options.estimate === "requested" &&
+    options.commandOptions?.includes("estimate") === true
+  ) {
+    detail += "; for a trace without requested times (field 9) give --estimate runtime";
+  }
+  throw new ParseError(command, { source: path }, detail);
 }

@@ -4,6 +4,7 @@ import type { Experiment } from "../experiments/experiment.js";
 import { type Params, type ParamValue, paramText } from "../experiments/parameters.js";
 import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
 import { stableJson } from "../format.js";
+import { MAX_RUNS } from "../limits.js";
 import { optionText } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
 import { gridPoints, type SweepPlan } from "./plan.js";
@@ -67,6 +68,15 @@ export function planFromExperiment(
       }
       return c;
     });
+  }
+  // checked before the grid is listed: a few long --vary lists would otherwise be billions of points
+  const seedCount = options.seedList?.length ?? options.seeds ?? experiment.defaultSeeds(quick);
+  const runs = axes.reduce((n, a) => n * a.values.length, 1) * seedCount * choices.length;
+  if (runs > MAX_RUNS) {
+    throw new UsageError(
+      `${command}: ${experiment.name}: the grid (${axes.map((a) => a.values.length).join(" x ") || "1"} points) x ${seedCount} seeds x ${choices.length} schedulers make ${runs} runs, more than the ${MAX_RUNS} a sweep may have`,
+      command,
+    );
   }
   if (experiment.check !== undefined) {
     for (const point of gridPoints(axes.map((a) => a.values))) {

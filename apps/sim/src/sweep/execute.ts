@@ -5,6 +5,8 @@ import type { Experiment, ExperimentInstance } from "../experiments/experiment.j
 import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
+import { inCallersWords } from "../hints.js";
+import { MAX_PROCS } from "../limits.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
@@ -117,13 +119,24 @@ async function workloadInstance(
       const id = `${w.path}\n${w.clean}\n${w.estimate}`;
       let pending = cache.swf.get(id);
       if (pending === undefined) {
-        pending = readSwfWorkload(w.path, { clean: w.clean, estimate: w.estimate });
+        pending = readSwfWorkload(w.path, {
+          clean: w.clean,
+          estimate: w.estimate,
+          where: "sweep",
+        }).catch((error: unknown) => {
+          throw inCallersWords(error, { experimentFile: w.path });
+        });
         cache.swf.set(id, pending);
       }
       const swf = await pending;
       const procs = params.procs ?? w.procs ?? swf.header?.maxProcs ?? swf.header?.maxNodes;
       if (procs === undefined || procs <= 0) {
         throw new Error(`${w.path}: no machine size in the header; give platform.procs`);
+      }
+      if (procs > MAX_PROCS) {
+        throw new Error(
+          `${w.path}: the header's machine size ${procs} is above the ${MAX_PROCS} processors a simulated machine may have; give platform.procs`,
+        );
       }
       return { jobs: swf.jobs, platform: identicalPool(procs) };
     }

@@ -1,9 +1,29 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import { SchedError } from "@sched/core";
+import {
+  duplicateJsonKey,
+  type ModelOption,
+  parseModelOption,
+  WORKLOAD_MODELS,
+} from "@sched/workload";
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
-import { chooseScheduler } from "../schedulers.js";
+import {
+  MAX_EXPERIMENT_BYTES,
+  MAX_GENERATED_JOBS,
+  MAX_PROCS,
+  MAX_RUNS,
+  MAX_SEEDS,
+} from "../limits.js";
+import {
+  chooseScheduler,
+  expectedOptionValue,
+  findScheduler,
+  jsonOptionValue,
+  optionText,
+} from "../schedulers.js";
+import { readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_METRICS, METRICS } from "./metrics.js";
 import { gridPoints, type PlannedScheduler, type SweepPlan, type WorkloadSpec } from "./plan.js";
@@ -49,17 +69,37 @@ function integer(
   v: Json | undefined,
   min: number,
   fallback?: number,
+  max?: number,
 ): number {
   if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
-    fail(ctx, key, `an integer >= ${min}`, v);
+  if (
+    typeof v !== "number" ||
+    !Number.isSafeInteger(v) ||
+    v < min ||
+    (max !== undefined && v > max)
+  ) {
+    fail(
+      ctx,
+      key,
+      max === undefined ? `an integer >= ${min}` : `an integer in [${min}, ${max}]`,
+      v,
+    );
   }
   return v;
 }
 
-function positive(ctx: Ctx, key: string, v: Json | undefined, fallback?: number): number {
-  if (v === undefined && fallback !== undefined) return fallback;
-  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) fail(ctx, key, "a number > 0", v);
+/** A number in (0, max]. */
+function positiveAtMost(
+  ctx: Ctx,
+  key: string,
+  v: Json | undefined,
+  max: number,
+  fallback: number,
+): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0 || v > max) {
+    fail(ctx, key, `a number in (0, ${max}]`, v);
+  }
   return v;
 }
 
@@ -76,7 +116,9 @@ function text(ctx: Ctx, key: string, v: Json | undefined, fallback?: string): st
 }
 
 /** What each workload type accepts in `workload` (besides `type`) and which keys a grid may sweep. */
-const WORKLOAD_KEYS: Record<string, { keys: readonly string[]; grid: readonly string[] }> = {
+const WORKLOAD_KEYS: Readonly<
+  Record<WorkloadSpec["type"], { keys: readonly string[]; grid: readonly string[] }>
+> = {
   synthetic: { keys: ["jobs", "load"], grid: ["jobs", "load", "procs"] },
   swf: { keys: ["path", "clean", "estimate"], grid: ["procs"] },
   model: { keys: ["model", "options"], grid: [] },
@@ -85,6 +127,62 @@ const WORKLOAD_KEYS: Record<string, { keys: readonly string[]; grid: readonly st
     grid: ["machines", "jobs", "fluctuation", "load"],
   },
 };
+
+/** The largest offered load of a synthetic workload (as `demo --load`). */
+const MAX_LOAD = 10;
+
+/**
+ * A model option's JSON value as the text `parseModelOption` reads, checked first for its JSON
+ * type (a number for an integer or a number, never the string `"5"`; `true`/`false`; `[lo, hi]`
+ * for a range; a string for a choice) and, for integer options (counts: jobs, machines, …),
+ * against {@link MAX_GENERATED_JOBS}.
+ */
+function modelOptionText(
+  ctx: Ctx,
+  key: string,
+  model: string,
+  option: ModelOption,
+  v: Json,
+): string {
+  let text: string | undefined;
+  let expected: string;
+  switch (option.kind) {
+    case "integer":
+      expected = `an integer <= ${MAX_GENERATED_JOBS}`;
+      if (typeof v === "number" && Number.isSafeInteger(v) && v <= MAX_GENERATED_JOBS) {
+        text = String(v);
+      }
+      break;
+    case "number":
+      expected = "a number";
+      if (typeof v === "number") text = String(v);
+      break;
+    case "boolean":
+      expected = "true or false";
+      if (typeof v === "boolean") text = String(v);
+      break;
+    case "range":
+      expected = "[low, high], two numbers";
+      if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number")) {
+        text = v.join(",");
+      }
+      break;
+    case "choice":
+      expected = `one of ${(option.choices ?? []).map((c) => JSON.stringify(c)).join(", ")}`;
+      if (typeof v === "string") text = v;
+      break;
+  }
+  if (text === undefined) fail(ctx, key, expected, v);
+  try {
+    parseModelOption(model, option.name, text);
+  } catch (error) {
+    if (!(error instanceof SchedError)) throw error;
+    // the library names its API option (options.jobs): keep only what is wrong
+    const detail = error.message.replace(/^[^:]*: options\.\S+ /, "");
+    throw new UsageError(`sweep: ${ctx.file}: ${key}: ${detail}`, "sweep");
+  }
+  return text;
+}
 
 async function workloadSpec(
   ctx: Ctx,
@@ -95,7 +193,8 @@ async function workloadSpec(
   if (!isObject(w))
     fail(ctx, "workload", `an object with a "type" (${Object.keys(WORKLOAD_KEYS).join(", ")})`, w);
   const type = w.type;
-  if (typeof type !== "string" || WORKLOAD_KEYS[type] === undefined) {
+  // an own key only: "__proto__" or "constructor" is not a workload type
+  if (typeof type !== "string" || !Object.hasOwn(WORKLOAD_KEYS, type)) {
     const hint = typeof type === "string" ? suggest(type, Object.keys(WORKLOAD_KEYS)) : undefined;
     fail(
       ctx,
@@ -104,10 +203,7 @@ async function workloadSpec(
       type,
     );
   }
-  checkKeys(ctx, "workload", w, [
-    "type",
-    ...(WORKLOAD_KEYS[type] as { keys: readonly string[] }).keys,
-  ]);
+  checkKeys(ctx, "workload", w, ["type", ...WORKLOAD_KEYS[type as WorkloadSpec["type"]].keys]);
   const takesPlatform = type === "synthetic" || type === "swf";
   let procs: number | undefined;
   if (platform !== undefined) {
@@ -120,14 +216,16 @@ async function workloadSpec(
     if (!isObject(platform)) fail(ctx, "platform", 'an object like {"procs": 128}', platform);
     checkKeys(ctx, "platform", platform, ["procs"]);
     procs =
-      platform.procs === undefined ? undefined : integer(ctx, "platform.procs", platform.procs, 1);
+      platform.procs === undefined
+        ? undefined
+        : integer(ctx, "platform.procs", platform.procs, 1, undefined, MAX_PROCS);
   }
   switch (type) {
     case "synthetic": {
-      const load = positive(ctx, "workload.load", w.load, 0.5);
+      const load = positiveAtMost(ctx, "workload.load", w.load, MAX_LOAD, 0.5);
       return {
         type,
-        jobs: integer(ctx, "workload.jobs", w.jobs, 1, 1000),
+        jobs: integer(ctx, "workload.jobs", w.jobs, 1, 1000, MAX_GENERATED_JOBS),
         load,
         procs: procs ?? 128,
       };
@@ -184,24 +282,16 @@ async function workloadSpec(
       checkKeys(ctx, "workload.options", given, known);
       const options: Record<string, string> = {};
       for (const [k, v] of Object.entries(given)) {
-        const asText = Array.isArray(v) ? v.map(String).join(",") : String(v);
-        try {
-          parseModelOption(name, k, asText);
-        } catch (error) {
-          throw new UsageError(
-            `sweep: ${ctx.file}: workload.options.${k}: ${error instanceof Error ? error.message : String(error)}`,
-            "sweep",
-          );
-        }
-        options[k] = asText;
+        const option = model.options.find((o) => o.name === k) as ModelOption;
+        options[k] = modelOptionText(ctx, `workload.options.${k}`, name, option, v);
       }
       return { type, model: name, options };
     }
     default:
       return {
         type: "elo",
-        machines: integer(ctx, "workload.machines", w.machines, 1, 30),
-        jobs: integer(ctx, "workload.jobs", w.jobs, 1, 10),
+        machines: integer(ctx, "workload.machines", w.machines, 1, 30, MAX_PROCS),
+        jobs: integer(ctx, "workload.jobs", w.jobs, 1, 10, MAX_GENERATED_JOBS),
         fluctuation: nonNegative(ctx, "workload.fluctuation", w.fluctuation, 0.1),
         load: nonNegative(ctx, "workload.load", w.load, 0),
       };
@@ -215,7 +305,33 @@ function gridKeys(workload: WorkloadSpec): readonly string[] {
       .filter((o) => (o.kind === "integer" || o.kind === "number") && o.name !== "seed")
       .map((o) => o.name);
   }
-  return (WORKLOAD_KEYS[workload.type] as { grid: readonly string[] }).grid;
+  return WORKLOAD_KEYS[workload.type].grid;
+}
+
+/**
+ * Check one value of a grid list as the workload's own key is checked (`procs` as
+ * `platform.procs`, `jobs` as `workload.jobs`, a model's option as in `workload.options`: its
+ * type, and the limits on sizes). A model's generator may still refuse a value when it runs
+ * (`arrivalFactor: -1`): that run fails with the generator's error.
+ */
+function gridValue(ctx: Ctx, key: string, workload: WorkloadSpec, param: string, x: Json): number {
+  if (typeof x !== "number" || !Number.isFinite(x)) fail(ctx, key, "a finite number", x);
+  switch (workload.type) {
+    case "model": {
+      const model = WORKLOAD_MODELS.find((m) => m.name === workload.model);
+      const option = model?.options.find((o) => o.name === param) as ModelOption;
+      modelOptionText(ctx, key, workload.model, option, x);
+      return x;
+    }
+    case "elo":
+      if (param === "machines") return integer(ctx, key, x, 1, undefined, MAX_PROCS);
+      if (param === "jobs") return integer(ctx, key, x, 1, undefined, MAX_GENERATED_JOBS);
+      return nonNegative(ctx, key, x, 0);
+    default:
+      if (param === "procs") return integer(ctx, key, x, 1, undefined, MAX_PROCS);
+      if (param === "jobs") return integer(ctx, key, x, 1, undefined, MAX_GENERATED_JOBS);
+      return positiveAtMost(ctx, key, x, MAX_LOAD, 0);
+  }
 }
 
 function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
@@ -236,11 +352,27 @@ function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
     const options = entry.options ?? {};
     if (!isObject(options))
       fail(ctx, `${key}.options`, "an object of the scheduler's options", options);
+    let entryOptions: ReturnType<typeof findScheduler>["options"];
+    try {
+      entryOptions = findScheduler(name, "sweep").options;
+    } catch (error) {
+      const message =
+        error instanceof Error ? error.message.replace(/^sweep: option --scheduler: /, "") : "";
+      throw new UsageError(`sweep: ${ctx.file}: ${key}.name: ${message}`, "sweep");
+    }
     const opts = Object.entries(options).map(([k, value]) => {
-      if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-        fail(ctx, `${key}.options.${k}`, "a number, boolean or string", value);
+      const option = entryOptions.find((o) => o.key === k);
+      if (option === undefined) {
+        const known = entryOptions.map((o) => o.key);
+        const hint = suggest(k, known);
+        throw new UsageError(
+          `sweep: ${ctx.file}: ${key}.options.${k}: scheduler '${name}' has no option '${k}'${hint ? ` (did you mean ${hint}?)` : ""}${known.length > 0 ? `; it has ${known.join(", ")}` : "; it takes no options"}`,
+          "sweep",
+        );
       }
-      return `${k}=${value}`;
+      const typed = jsonOptionValue(option, value);
+      if (typed === undefined) fail(ctx, `${key}.options.${k}`, expectedOptionValue(option), value);
+      return `${k}=${optionText(typed)}`;
     });
     let choice: ReturnType<typeof chooseScheduler>;
     try {
@@ -270,13 +402,26 @@ function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
 function seeds(ctx: Ctx, v: Json | undefined): number[] {
   if (v === undefined) return [1];
   if (typeof v === "number") {
-    const n = integer(ctx, "seeds", v, 1);
+    // checked before the list is built: "seeds": 1e9 is an error, not a billion-entry array
+    const n = integer(ctx, "seeds", v, 1, undefined, MAX_SEEDS);
     return Array.from({ length: n }, (_, i) => i + 1);
   }
-  if (!Array.isArray(v) || v.length === 0)
-    fail(ctx, "seeds", "a count N (seeds 1..N) or a non-empty array of integers", v);
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_SEEDS)
+    fail(
+      ctx,
+      "seeds",
+      `a count N (seeds 1..N, N <= ${MAX_SEEDS}) or an array of 1 to ${MAX_SEEDS} integers`,
+      v,
+    );
   const list = v.map((s, i) => integer(ctx, `seeds[${i}]`, s, 0));
-  if (new Set(list).size !== list.length) fail(ctx, "seeds", "distinct seeds", v);
+  const seen = new Map<number, number>();
+  list.forEach((s, i) => {
+    const first = seen.get(s);
+    if (first !== undefined) {
+      fail(ctx, `seeds[${i}]`, `a seed not given before; ${s} is seeds[${first}] too`);
+    }
+    seen.set(s, i);
+  });
   return list;
 }
 
@@ -286,6 +431,9 @@ function metrics(ctx: Ctx, v: Json | undefined): string[] {
   if (!Array.isArray(v) || v.length === 0)
     fail(ctx, "metrics", `a non-empty array of ${known.join(", ")}`, v);
   return v.map((m, i) => {
+    if (typeof m === "string" && v.indexOf(m) < i) {
+      fail(ctx, `metrics[${i}]`, `a metric not given before; ${m} is metrics[${v.indexOf(m)}] too`);
+    }
     if (typeof m !== "string" || !known.includes(m)) {
       const hint = typeof m === "string" ? suggest(m, known) : undefined;
       fail(
@@ -313,17 +461,25 @@ const TOP_KEYS = [
 ];
 
 /**
- * Read and validate the experiment file at `path` (JSON) into a {@link SweepPlan}. Every problem
- * is a {@link UsageError} naming the file, the key (`schedulers[1].options.order`) and what was
- * expected. Relative trace paths are resolved against the file's directory.
+ * Read and validate the experiment file at `path` (JSON, at most {@link MAX_EXPERIMENT_BYTES}
+ * bytes) into a {@link SweepPlan}. Every problem is a {@link UsageError} naming the file, the key
+ * (`schedulers[1].options.order`) and what was expected. Relative trace paths are resolved
+ * against the file's directory.
  *
  * @throws UsageError as described.
  */
 export async function readExperimentFile(path: string): Promise<SweepPlan> {
   let raw: string;
   try {
-    raw = await readFile(path, "utf8");
+    raw = await readTextFile(path, { where: "sweep", maxBytes: MAX_EXPERIMENT_BYTES });
   } catch (error) {
+    if (error instanceof SchedError) {
+      // too large, not UTF-8: the experiment file is the command's input, so bad usage
+      throw new UsageError(
+        `sweep: experiment file ${error.message.replace(/^sweep: /, "")}`,
+        "sweep",
+      );
+    }
     throw new UsageError(
       `sweep: cannot read experiment file ${path}: ${describeFsError(error)}`,
       "sweep",
@@ -338,10 +494,22 @@ export async function readExperimentFile(path: string): Promise<SweepPlan> {
       "sweep",
     );
   }
+  const twice = duplicateJsonKey(raw);
+  if (twice !== null) {
+    throw new UsageError(
+      `sweep: ${path}: ${twice}: appears twice in one object (JSON would keep the last; give it once)`,
+      "sweep",
+    );
+  }
   return planFromDocument(doc, path, dirname(resolve(path)));
 }
 
-/** Validate a parsed experiment document (see {@link readExperimentFile}). */
+/**
+ * Validate a parsed experiment document (see {@link readExperimentFile}). Sizes are checked
+ * before anything of that size is built: `seeds` (at most {@link MAX_SEEDS}), processors and
+ * jobs (the limits of `limits.ts`), and the runs, grid points x seeds x schedulers (at most
+ * {@link MAX_RUNS}), before the grid's points are listed.
+ */
 export async function planFromDocument(
   doc: unknown,
   file: string,
@@ -373,14 +541,26 @@ export async function planFromDocument(
     const list = grid[p];
     if (!Array.isArray(list) || list.length === 0)
       fail(ctx, `grid.${p}`, "a non-empty array of numbers", list);
-    const numbers = list.map((x, i) => {
-      if (typeof x !== "number" || !Number.isFinite(x))
-        fail(ctx, `grid.${p}[${i}]`, "a finite number", x);
-      return x;
+    const numbers = list.map((x, i) => gridValue(ctx, `grid.${p}[${i}]`, workload, p, x));
+    const seen = new Map<number, number>();
+    numbers.forEach((x, i) => {
+      const first = seen.get(x);
+      if (first !== undefined) {
+        fail(ctx, `grid.${p}[${i}]`, `a value not given before; ${x} is grid.${p}[${first}] too`);
+      }
+      seen.set(x, i);
     });
-    if (new Set(numbers).size !== numbers.length) fail(ctx, `grid.${p}`, "distinct values", list);
     return numbers;
   });
+  const seedList = seeds(ctx, d.seeds);
+  const planned = schedulers(ctx, d.schedulers);
+  const runs = values.reduce((n, list) => n * list.length, 1) * seedList.length * planned.length;
+  if (runs > MAX_RUNS) {
+    throw new UsageError(
+      `sweep: ${file}: the grid (${values.map((l) => l.length).join(" x ") || "1"} points) x ${seedList.length} seeds x ${planned.length} schedulers make ${runs} runs, more than the ${MAX_RUNS} a sweep may have`,
+      "sweep",
+    );
+  }
   return {
     name,
     title: d.title === undefined ? name : text(ctx, "title", d.title),
@@ -388,8 +568,8 @@ export async function planFromDocument(
     source: { kind: "file", workload },
     params,
     points: gridPoints(values),
-    seeds: seeds(ctx, d.seeds),
-    schedulers: schedulers(ctx, d.schedulers),
+    seeds: seedList,
+    schedulers: planned,
     metrics: metrics(ctx, d.metrics),
   };
 }

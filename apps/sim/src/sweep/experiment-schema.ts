@@ -59,6 +59,7 @@ function registryVariant(experiment: Experiment): Schema {
   }
   return {
     if: { properties: { experiment: { const: experiment.name } }, required: ["experiment"] },
+    // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword, not a thenable
     then: {
       properties: {
         set: { type: "object", properties: one, additionalProperties: false },

@@ -92,10 +92,19 @@ export function registryPlanFromDocument(
     for (const [k, list] of Object.entries(doc.grid as { [key: string]: Json })) {
       const spec = experimentParameter(experiment, quick, k, where(`grid.${k}`), "sweep");
       if (!Array.isArray(list) || list.length === 0) fail(`grid.${k}`, "a non-empty array", list);
-      vary.set(
-        k,
-        (list as Json[]).map((v, i) => jsonParamValue(spec, v, where(`grid.${k}[${i}]`), "sweep")),
+      const values = (list as Json[]).map((v, i) =>
+        jsonParamValue(spec, v, where(`grid.${k}[${i}]`), "sweep"),
       );
+      values.forEach((v, i) => {
+        if (values.indexOf(v) < i) {
+          fail(
+            `grid.${k}[${i}]`,
+            `a value not given before; it is grid.${k}[${values.indexOf(v)}] too`,
+            v,
+          );
+        }
+      });
+      vary.set(k, values);
     }
   }
   let seeds: number | undefined;
@@ -151,6 +160,14 @@ export function registryPlanFromDocument(
       }
       return m as string;
     });
+    metrics.forEach((m, i) => {
+      if (metrics?.indexOf(m) !== i) {
+        fail(
+          `metrics[${i}]`,
+          `a metric not given before; ${m} is metrics[${metrics?.indexOf(m)}] too`,
+        );
+      }
+    });
   }
   const text = (key: "title" | "description"): string | undefined => {
     const v = doc[key];
@@ -160,16 +177,31 @@ export function registryPlanFromDocument(
   };
   const title = text("title");
   const description = text("description");
-  return planFromExperiment(experiment, {
-    quick,
-    ...(seeds === undefined ? {} : { seeds }),
-    ...(seedList === undefined ? {} : { seedList }),
-    request: { set, vary },
-    ...(schedulers === undefined ? {} : { schedulers }),
-    ...(metrics === undefined ? {} : { metrics }),
-    name,
-    ...(title === undefined ? {} : { title }),
-    ...(description === undefined ? {} : { description }),
-    command: "sweep",
-  });
+  // what the experiment itself refuses (a scheduler it does not have, a point its check
+  // rejects) is said for this file
+  return namingFile(file, () =>
+    planFromExperiment(experiment, {
+      quick,
+      ...(seeds === undefined ? {} : { seeds }),
+      ...(seedList === undefined ? {} : { seedList }),
+      request: { set, vary },
+      ...(schedulers === undefined ? {} : { schedulers }),
+      ...(metrics === undefined ? {} : { metrics }),
+      name,
+      ...(title === undefined ? {} : { title }),
+      ...(description === undefined ? {} : { description }),
+      command: "sweep",
+    }),
+  );
+}
+
+function namingFile<T>(file: string, f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    if (error instanceof UsageError && !error.message.includes(file)) {
+      throw new UsageError(`sweep: ${file}: ${error.message.replace(/^sweep: /, "")}`, "sweep");
+    }
+    throw error;
+  }
 }

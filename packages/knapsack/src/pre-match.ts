@@ -6,9 +6,9 @@ import {
   LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
-} from "./licenseClusters.js";
-import { type MkpExactOptions, mkpExact } from "./mkpExact.js";
-import { type MkpGreedyOptions, mkpGreedy } from "./mkpGreedy.js";
+} from "./license-clusters.js";
+import { type MkpExactOptions, mkpExact } from "./mkp-exact.js";
+import { type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
 

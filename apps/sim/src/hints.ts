@@ -1,0 +1,63 @@
+import { InvalidInputError } from "@sched/core";
+
+/**
+ * Whose words a hint must use: a command line (the options the command has), or an experiment
+ * file (the keys of its `workload`).
+ */
+export type HintAudience =
+  | { readonly command: string; readonly options: readonly string[] }
+  | { readonly experimentFile: string };
+
+/**
+ * The library's hints (see `swfToJobs`): each is a clause of a last parenthesis
+ * `(or set options.clean to …, or set options.estimate to "runtime" to …)`, in its API's words.
+ */
+const API_HINT = / \(or set options\.[^()]*\)$/;
+
+const CLAUSES = [
+  {
+    api: "set options.clean to drop such jobs",
+    option: "clean",
+    cli: "give --clean to drop such jobs",
+    file: 'set "clean": true in "workload" to drop such jobs',
+  },
+  {
+    api: 'set options.estimate to "runtime" to use the run time as the estimate',
+    option: "estimate",
+    cli: "give --estimate runtime to use the run time as the estimate",
+    file: 'set "estimate": "runtime" in "workload" to use the run time as the estimate',
+  },
+] as const;
+
+/**
+ * `error` with its library hint said in the caller's words: on a command line the options it
+ * has (`--clean`, `--estimate runtime`; a hint for an option the command does not have is left
+ * out), in an experiment file the keys (`"clean": true`). Anything else is returned unchanged.
+ * The result is an error of the same type (an InvalidInputError stays one), with the original as
+ * its `cause`.
+ *
+ * @example
+ * ```ts
+ * inCallersWords(e, { command: "run", options: ["clean", "estimate"] }).message;
+ * // "… requested time (field 9) is -1, expected > 0 (or give --clean to drop such jobs, or give --estimate runtime …)"
+ * ```
+ */
+export function inCallersWords(error: unknown, audience: HintAudience): unknown {
+  if (!(error instanceof InvalidInputError)) return error;
+  const match = API_HINT.exec(error.message);
+  if (match === null) return error;
+  const said: string[] = [];
+  for (const c of CLAUSES) {
+    if (!match[0].includes(c.api)) continue;
+    if ("experimentFile" in audience) said.push(c.file);
+    else if (audience.options.includes(c.option)) said.push(c.cli);
+  }
+  const prefix = `${error.where}: ${error.field} `;
+  const detail = error.message.slice(prefix.length, match.index);
+  return new InvalidInputError(
+    error.where,
+    error.field,
+    said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`,
+    { cause: error },
+  );
+}

@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { mkpExact, mkpGreedy } from "../src/index.js";
+import {
+  bruteForce,
+  clone,
+  dpOptimum,
+  isFeasible,
+  licenseInstance,
+  mkpInstance,
+  totalValue,
+} from "./helpers.js";
+
+describe("mkpExact properties", () => {
+  it("equals brute force on integer instances up to 15 items and 4 constraints", () => {
+    fc.assert(
+      fc.property(mkpInstance(15, 4, "integer"), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items)).toBe(true);
+        expect(r.value).toBe(totalValue(inst, r.items));
+        expect(r.value).toBe(bruteForce(inst).value);
+        expect(r.bound).toBe(r.value);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("equals brute force on real-valued instances (up to rounding)", () => {
+    fc.assert(
+      fc.property(mkpInstance(12, 3, "real"), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items)).toBe(true);
+        expect(r.value).toBeCloseTo(bruteForce(inst).value, 6);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("equals brute force on license knapsacks (0/1 weights, real values) up to 16 jobs", () => {
+    fc.assert(
+      fc.property(licenseInstance(16, 8, 6), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items, 0)).toBe(true);
+        expect(r.value).toBeCloseTo(bruteForce(inst).value, 9);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("equals dynamic programming on license knapsacks of up to 40 jobs", () => {
+    fc.assert(
+      fc.property(licenseInstance(40, 3, 5), (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items, 0)).toBe(true);
+        expect(r.value).toBeCloseTo(dpOptimum(inst), 9);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("never lowers the optimum when a capacity grows", () => {
+    fc.assert(
+      fc.property(
+        mkpInstance(12, 4),
+        fc.nat(),
+        fc.integer({ min: 1, max: 30 }),
+        (inst, which, extra) => {
+          const k = which % inst.capacities.length;
+          const bigger = clone(inst);
+          bigger.capacities[k] = (bigger.capacities[k] as number) + extra;
+          expect(mkpExact(bigger).value).toBeGreaterThanOrEqual(mkpExact(inst).value);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("is at least as good as the greedy, which is feasible", () => {
+    fc.assert(
+      fc.property(fc.oneof(mkpInstance(15, 4), licenseInstance(30, 6, 8)), (inst) => {
+        const g = mkpGreedy(inst);
+        expect(isFeasible(inst, g.items)).toBe(true);
+        expect(g.value).toBeLessThanOrEqual(mkpExact(inst).value + 1e-9);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("under a node limit: feasible, no worse than the greedy, a valid bound, honest optimal flag", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 4), licenseInstance(16, 8, 6)),
+        fc.integer({ min: 0, max: 20 }),
+        (inst, nodeLimit) => {
+          const r = mkpExact(inst, { nodeLimit });
+          const best = bruteForce(inst).value;
+          expect(isFeasible(inst, r.items)).toBe(true);
+          expect(r.nodes).toBeLessThanOrEqual(nodeLimit);
+          expect(r.value).toBeGreaterThanOrEqual(mkpGreedy(inst).value - 1e-9);
+          expect(r.bound).toBeGreaterThanOrEqual(r.value);
+          expect(r.bound).toBeGreaterThanOrEqual(best - 1e-9);
+          if (r.optimal) {
+            expect(r.value).toBeCloseTo(best, 9);
+            expect(r.bound).toBe(r.value);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("is deterministic and does not mutate its input", () => {
+    fc.assert(
+      fc.property(fc.oneof(mkpInstance(12, 3), licenseInstance(30, 6, 8)), (inst) => {
+        const before = clone(inst);
+        const a = mkpExact(inst);
+        expect(inst).toEqual(before);
+        expect(mkpExact(inst)).toEqual(a);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});

@@ -1,0 +1,93 @@
+/** One open object or array while scanning: its key or index so far. */
+interface Frame {
+  /** The keys of an object seen so far; null for an array. */
+  readonly keys: Set<string> | null;
+  /** The current key (object) or index (array). */
+  at: string | number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+function pathOf(stack: readonly Frame[], key: string): string {
+  let path = "";
+  for (let i = 0; i < stack.length - 1; i++) {
+    const at = (stack[i] as Frame).at;
+    path += typeof at === "number" ? `[${at}]` : path === "" ? at : `.${at}`;
+  }
+  return path === "" ? key : `${path}.${key}`;
+}
+
+/**
+ * The first key that appears twice in one object of `text`, as a path (`licenses.a`,
+ * `jobs[3].res`), or null. `JSON.parse` keeps the last of two equal keys without a word, so
+ * `{"runtime": 5, "runtime": 500}` would read as 500; the readers call this to refuse it. Keys
+ * are compared as JSON reads them (`"a"` and `"\u0061"` are the same key).
+ *
+ * `text` must be valid JSON (call it after `JSON.parse` succeeded): it is scanned, not checked.
+ *
+ * Complexity: O(length of the text).
+ *
+ * @example
+ * ```ts
+ * duplicateJsonKey('{"id": 1, "x": {"a": 1, "a": 2}}'); // "x.a"
+ * duplicateJsonKey('{"id": 1}'); // null
+ * ```
+ */
+export function duplicateJsonKey(text: string): string | null {
+  const stack: Frame[] = [];
+  let expectKey = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      let j = i + 1;
+      let escaped = false;
+      for (;;) {
+        const d = text.charCodeAt(j);
+        if (d === BACKSLASH) {
+          escaped = true;
+          j += 2;
+        } else if (d === QUOTE || Number.isNaN(d)) {
+          break;
+        } else {
+          j++;
+        }
+      }
+      if (expectKey) {
+        const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+        const top = stack[stack.length - 1] as Frame;
+        const keys = top.keys as Set<string>;
+        if (keys.has(key)) return pathOf(stack, key);
+        keys.add(key);
+        top.at = key;
+        expectKey = false;
+      }
+      i = j;
+      continue;
+    }
+    switch (c) {
+      case 0x7b: // {
+        stack.push({ keys: new Set(), at: "" });
+        expectKey = true;
+        break;
+      case 0x5b: // [
+        stack.push({ keys: null, at: 0 });
+        break;
+      case 0x7d: // }
+      case 0x5d: // ]
+        stack.pop();
+        expectKey = false;
+        break;
+      case 0x2c: {
+        // ,
+        const top = stack[stack.length - 1];
+        if (top === undefined) break;
+        if (top.keys === null) top.at = (top.at as number) + 1;
+        else expectKey = true;
+        break;
+      }
+    }
+  }
+  return null;
+}
