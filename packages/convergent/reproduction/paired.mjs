@@ -11,27 +11,14 @@
 // exist on both sides. Output: one markdown table row per value of --by.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-
-const T975 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
-  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024,
-  2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523,
-  2.042272,
-];
+import { commandLine, meanCi } from "./common.mjs";
 
 function fail(message) {
   process.stderr.write(`paired.mjs: ${message}\n`);
   process.exit(2);
 }
 
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const { args, flag } = commandLine();
 const metric = flag("metric", "latePct");
 const by = flag("by", "interArrival").split(",");
 if (args.length !== 2) fail("expected two sides, DIR:LABEL[?param=value&...]");
@@ -71,14 +58,6 @@ for (const [key, va] of a) {
   groups.get(g).push([va, vb]);
 }
 const fixed = (x) => (Number.isFinite(x) ? x.toFixed(2) : "NaN");
-const stats = (xs) => {
-  const n = xs.length;
-  const mean = xs.reduce((s, x) => s + x, 0) / n;
-  if (n < 2) return { mean, ci: Number.NaN, n };
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  const t = n - 1 <= T975.length ? T975[n - 2] : 1.96;
-  return { mean, ci: (t * sd) / Math.sqrt(n), n };
-};
 process.stdout.write(`| ${by.join(", ")} | ${args[0]} | ${args[1]} | A - B (paired) | seeds |\n`);
 process.stdout.write("| --- | ---: | ---: | ---: | ---: |\n");
 const sorted = [...groups.keys()].sort((x, y) => {
@@ -91,9 +70,9 @@ const sorted = [...groups.keys()].sort((x, y) => {
 });
 for (const g of sorted) {
   const pairs = groups.get(g);
-  const sa = stats(pairs.map((p) => p[0]));
-  const sb = stats(pairs.map((p) => p[1]));
-  const d = stats(pairs.map((p) => p[0] - p[1]));
+  const sa = meanCi(pairs.map((p) => p[0]));
+  const sb = meanCi(pairs.map((p) => p[1]));
+  const d = meanCi(pairs.map((p) => p[0] - p[1]));
   process.stdout.write(
     `| ${JSON.parse(g).join(", ")} | ${fixed(sa.mean)} ± ${fixed(sa.ci)} | ${fixed(sb.mean)} ± ${fixed(sb.ci)} | ${fixed(d.mean)} ± ${fixed(d.ci)} | ${d.n} |\n`,
   );

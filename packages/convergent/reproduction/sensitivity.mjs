@@ -12,20 +12,9 @@
 // FULL_DIR, the same seeds) first.
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { commandLine, meanCi } from "./common.mjs";
 
-const T975 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
-  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024,
-  2.085963,
-];
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const { args, flag } = commandLine();
 const base = flag("base", undefined);
 const against = flag("against", "edf");
 const metric = flag("metric", "latePct");
@@ -44,13 +33,6 @@ function runs(dir) {
   return { params, rows };
 }
 
-const stats = (xs) => {
-  const n = xs.length;
-  const mean = xs.reduce((s, x) => s + x, 0) / n;
-  if (n < 2) return { mean, ci: Number.NaN };
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  return { mean, ci: ((T975[n - 2] ?? 1.96) * sd) / Math.sqrt(n) };
-};
 const fmt = ({ mean, ci }) => `${mean.toFixed(1)} ± ${Number.isNaN(ci) ? "-" : ci.toFixed(1)}`;
 
 const full = runs(base);
@@ -83,11 +65,11 @@ function row(reading, policy, at) {
       diffs.push("-");
       continue;
     }
-    cells.push(fmt(stats(xs)));
+    cells.push(fmt(meanCi(xs)));
     diffs.push(
       reading === "defaults" && policy === against
         ? "-"
-        : fmt(stats(seeds.map((s, k) => baseValue(against, ta, s) - xs[k]))),
+        : fmt(meanCi(seeds.map((s, k) => baseValue(against, ta, s) - xs[k]))),
     );
   }
   out.push(`| ${reading} | ${policy} | ${cells.join(" | ")} | ${diffs.join(" | ")} |`);

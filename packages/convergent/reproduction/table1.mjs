@@ -8,12 +8,8 @@
 //   node table1.mjs DIR
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { meanCi } from "./common.mjs";
 
-const T975 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
-  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024,
-  2.085963,
-];
 if (process.argv.length !== 3) {
   process.stderr.write("table1.mjs: expected one results directory of 'reproduce mkp'\n");
   process.exit(2);
@@ -29,13 +25,6 @@ const values = (scheduler, bin, metric) =>
     .sort((a, b) => Number(a.seed) - Number(b.seed))
     .map((r) => Number(r.value));
 const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const ci = (xs) => {
-  const n = xs.length;
-  if (n < 2) return Number.NaN;
-  const m = mean(xs);
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  return ((T975[Math.min(n - 2, T975.length - 1)] ?? 1.96) * sd) / Math.sqrt(n);
-};
 const f = (x, d) => (Number.isFinite(x) ? x.toFixed(d) : "-");
 const bins = [...new Set(rows.map((r) => r.licenseRatioMin))].sort((a, b) => a - b);
 const solver = (s, bin) => {
@@ -68,6 +57,6 @@ for (const bin of bins) {
     `| [${Math.round(lo * 100)}-${Math.round(lo * 100) + 5}] | ${events.length} | ${total} | ` +
       `${f(e.time, 1)} | ${f(e.sml, 1)} | ${f(e.avg, 1)} | ${f(e.bst, 1)} | ` +
       `${f(g.time, 2)} | ${f(g.sml, 1)} | ${f(g.avg, 1)} | ${f(g.bst, 1)} | ` +
-      `${f(mean(gaps), 2)} ± ${f(ci(gaps), 2)} | ${f((100 * g.time) / e.time, 2)} | ${Math.round(proven)}/${total} |\n`,
+      `${f(mean(gaps), 2)} ± ${f(meanCi(gaps).ci, 2)} | ${f((100 * g.time) / e.time, 2)} | ${Math.round(proven)}/${total} |\n`,
   );
 }

@@ -8,15 +8,9 @@
 // --timing reads DIR/timing.csv (wall clock) instead of DIR/results.csv.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { commandLine } from "./common.mjs";
 
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const { args, flag } = commandLine();
 const timing = args.includes("--timing");
 if (timing) args.splice(args.indexOf("--timing"), 1);
 const wanted = flag("metrics", undefined)?.split(",");
