@@ -15,6 +15,9 @@ const highsWasm = createRequire(here.resolve("@sched/multicluster/package.json")
 export default defineConfig((options) => ({
   ...tsupPreset({ entry: ["src/cli.ts"], platform: "node", dts: false }),
   format: ["esm"],
+  // Commands are loaded when used (src/cli.ts): `run` and `gen` do not compile the sweep
+  // machinery, the report or HiGHS. Chunks sit beside cli.js (highs.wasm too).
+  splitting: true,
   noExternal: [/^@sched\//],
   async onSuccess() {
     await copyFile(highsWasm, join(options.outDir ?? "dist", "highs.wasm"));

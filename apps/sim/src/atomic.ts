@@ -1,11 +1,110 @@
-import { randomUUID } from "node:crypto";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
+/** `crypto.randomUUID`, loaded on first use (the crypto module costs start-up time). */
+let uuid: (() => string) | undefined;
+
+async function loadUuid(): Promise<() => string> {
+  uuid ??= (await import("node:crypto")).randomUUID;
+  return uuid;
+}
+
+function tempPath(path: string, id: string): string {
+  return join(dirname(path), `.${basename(path)}.${id}.tmp`);
+}
+
+/** Bytes of text a {@link StreamedFile} holds before it writes them out. */
+const FLUSH_AT = 1 << 20;
+
 /**
- * Write every file of `files` (path -> contents) so that none is ever seen half-written: each is
- * first written to a temporary file beside it, and only when all temporaries are complete are
- * they renamed over their targets (a rename within a directory is atomic on POSIX file systems).
+ * A file written as it is produced (the rows of a long run), for {@link writeFilesAtomic}: the
+ * text goes to a temporary file beside `path`, created (with its directories) only once more
+ * than 1 MiB was written, so a short run, or one that fails early, touches the disk only when it
+ * commits. `writeFilesAtomic` then renames it over `path` with the other files, all or nothing;
+ * `discard` removes the temporary. Writes are synchronous, so a simulation's record callback can
+ * write rows as they come.
+ */
+export class StreamedFile {
+  private parts: string[] = [];
+  private size = 0;
+  private fd: number | null = null;
+  private temp: string | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly id: string,
+  ) {}
+
+  /** A streamed file for `path` (nothing is created yet). */
+  static async create(path: string): Promise<StreamedFile> {
+    return new StreamedFile(path, (await loadUuid())());
+  }
+
+  /** Drops everything written (and the temporary file) and starts again with `text`. */
+  reset(text: string): void {
+    this.discard();
+    this.closed = false;
+    this.temp = null;
+    this.parts = [text];
+    this.size = text.length;
+  }
+
+  /** Appends `text`. @throws Error naming the file when it cannot be written. */
+  write(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= FLUSH_AT) this.flush();
+  }
+
+  /** Writes out what is held and closes the temporary file; returns its path. */
+  finish(): string {
+    this.flush(true);
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.fd = null;
+    }
+    this.closed = true;
+    return this.temp!;
+  }
+
+  /** Removes the temporary file, if any. Never throws. */
+  discard(): void {
+    try {
+      if (this.fd !== null) closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = null;
+    if (this.temp !== null) rmSync(this.temp, { force: true });
+    this.parts = [];
+    this.size = 0;
+  }
+
+  private flush(always = false): void {
+    if (this.closed || (this.size === 0 && !always)) return;
+    try {
+      if (this.fd === null) {
+        this.temp = tempPath(this.path, this.id);
+        mkdirSync(dirname(this.path), { recursive: true });
+        this.fd = openSync(this.temp, "wx");
+      }
+      const text = this.parts.join("");
+      this.parts = [];
+      this.size = 0;
+      writeSync(this.fd, text);
+    } catch (error) {
+      throw new Error(`cannot write ${this.path}: ${describeFsError(error)}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * Write every file of `files` (path -> contents, or a {@link StreamedFile} already written) so
+ * that none is ever seen half-written: each is first written to a temporary file beside it, and
+ * only when all temporaries are complete are they renamed over their targets (a rename within a
+ * directory is atomic on POSIX file systems).
  * Temporaries get random names (process ids repeat across machines and containers), so several
  * processes may write into one shared folder at once.
  * If any write fails, the temporaries are removed and every existing target is left untouched.
@@ -13,11 +112,19 @@ import { basename, dirname, join } from "node:path";
  *
  * @throws Error naming the file that could not be written.
  */
-export async function writeFilesAtomic(files: ReadonlyMap<string, string>): Promise<void> {
+export async function writeFilesAtomic(
+  files: ReadonlyMap<string, string | StreamedFile>,
+): Promise<void> {
   const temps: [string, string][] = [];
+  const streamed = [...files.values()].filter((f) => f instanceof StreamedFile);
   try {
+    const randomUUID = await loadUuid();
     for (const [path, contents] of files) {
-      const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+      if (contents instanceof StreamedFile) {
+        temps.push([contents.finish(), path]);
+        continue;
+      }
+      const temp = tempPath(path, randomUUID());
       try {
         await mkdir(dirname(path), { recursive: true });
         temps.push([temp, path]);
@@ -34,6 +141,7 @@ export async function writeFilesAtomic(files: ReadonlyMap<string, string>): Prom
       }
     }
   } catch (error) {
+    for (const f of streamed) f.discard();
     await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
     throw error;
   }

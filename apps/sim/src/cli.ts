@@ -1,10 +1,42 @@
 #!/usr/bin/env node
-import { main } from "./main.js";
-import { isSweepWorker, runSweepWorker } from "./sweep/worker.js";
+import { isMainThread } from "node:worker_threads";
+import type { Command, Io } from "./command.js";
+import { hasDebugFlag, reportError, runCommandWords, withoutLeadingDebug } from "./run-command.js";
 
-if (isSweepWorker()) {
-  // This same bundle, started by a sweep as a worker thread: run the tasks it is sent.
-  runSweepWorker();
+/**
+ * Commands loaded on their own, without the rest of the CLI (the sweep machinery, the report,
+ * HiGHS, BullMQ): the ones a whole-process run measures. Every other word goes through `main`,
+ * which loads every command.
+ */
+const DIRECT: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => (await import("./commands/run.js")).runCommand,
+  gen: async () => (await import("./commands/gen.js")).genCommand,
+};
+
+async function cli(argv: readonly string[], io: Io): Promise<number> {
+  const words = withoutLeadingDebug(argv);
+  const load = words[0] === undefined ? undefined : DIRECT[words[0]];
+  if (load === undefined || !Object.hasOwn(DIRECT, words[0]!)) {
+    return (await import("./main.js")).main(argv, io);
+  }
+  try {
+    return await runCommandWords(await load(), words.slice(1), io);
+  } catch (error) {
+    return reportError(error, io, hasDebugFlag(argv));
+  }
+}
+
+/** This same bundle, started by a sweep as a worker thread: the worker module, else null. */
+async function sweepWorker(): Promise<typeof import("./sweep/worker.js") | null> {
+  if (isMainThread) return null;
+  const worker = await import("./sweep/worker.js");
+  return worker.isSweepWorker() ? worker : null;
+}
+
+const worker = await sweepWorker();
+if (worker !== null) {
+  // Run the tasks the sweep sends.
+  worker.runSweepWorker();
 } else {
   // A closed pipe (`sched-sim ... | head`) is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) {
@@ -13,7 +45,7 @@ if (isSweepWorker()) {
       throw error;
     });
   }
-  main(process.argv.slice(2), {
+  cli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     worker: new URL(import.meta.url),

@@ -1,5 +1,4 @@
-import { SchedError } from "@sched/core";
-import { commandHelp, parseCommandArgs, suggest } from "./args.js";
+import { commandHelp, suggest } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { compareCommand } from "./commands/compare.js";
 import { convertCommand } from "./commands/convert.js";
@@ -11,8 +10,17 @@ import { reproduceCommand } from "./commands/reproduce.js";
 import { runCommand } from "./commands/run.js";
 import { sweepCommand } from "./commands/sweep.js";
 import { workerCommand } from "./commands/worker.js";
+import {
+  EXIT,
+  hasDebugFlag,
+  reportError,
+  runCommandWords,
+  withoutLeadingDebug,
+} from "./run-command.js";
 import { UsageError } from "./usage-error.js";
 import { VERSION } from "./version.js";
+
+export { EXIT, isInternalError } from "./run-command.js";
 
 /** The sub-commands, in `--help` order. */
 export const COMMANDS: readonly Command[] = [
@@ -27,9 +35,6 @@ export const COMMANDS: readonly Command[] = [
   genCommand,
   inspectCommand,
 ];
-
-/** Exit codes of `sched-sim`. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** `sched-sim --help`. */
 export function mainHelp(): string {
@@ -59,12 +64,9 @@ export function mainHelp(): string {
  * print their stack. Never calls `process.exit`.
  */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const debug = argv
-    .slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length)
-    .includes("--debug");
+  const debug = hasDebugFlag(argv);
   try {
-    const words = [...argv];
-    while (words[0] === "--debug") words.shift();
+    const words = withoutLeadingDebug(argv);
     const first = words[0];
     if (first === undefined) {
       io.stderr(mainHelp());
@@ -90,15 +92,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (first.startsWith("-")) {
       throw new UsageError(`unknown option ${first}; see 'sched-sim --help'`);
     }
-    const command = findCommand(first);
-    const args = parseCommandArgs(command.spec, words.slice(1));
-    if (args.values.help === true) {
-      io.stdout(commandHelp(command.spec));
-      return EXIT.ok;
-    }
-    return await command.run(args, io);
+    return await runCommandWords(findCommand(first), words.slice(1), io);
   } catch (error) {
-    return report(error, io, debug);
+    return reportError(error, io, debug);
   }
 }
 
@@ -114,42 +110,4 @@ function findCommand(name: string): Command {
     );
   }
   return command;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
-}
-
-/** JavaScript's own error types: thrown by the language or the runtime, never on purpose. */
-const LANGUAGE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
-
-/**
- * Whether `error` is a bug rather than a failure we meant to report: a `TypeError`, a
- * `RangeError` (`Invalid array length`, `Invalid string length`), any of JavaScript's own error
- * types, or a thrown non-error. Usage errors, @sched errors (bad data, a policy breaking a
- * constraint) and the plain errors we throw with a message for the user (a file that cannot be
- * read or written) are not.
- */
-export function isInternalError(error: unknown): boolean {
-  if (error instanceof UsageError || error instanceof SchedError) return false;
-  if (!(error instanceof Error)) return true;
-  return LANGUAGE_ERRORS.some((type) => error instanceof type);
-}
-
-function report(error: unknown, io: Io, debug: boolean): number {
-  if (error instanceof UsageError) {
-    io.stderr(`sched-sim: ${oneLine(error.message)}\n`);
-    return EXIT.usage;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if (isInternalError(error)) {
-    // A bug of ours: say so, so it is reported instead of taken for a problem with the input.
-    io.stderr(
-      `sched-sim: internal error: ${oneLine(message)} (a bug in sched-sim, not in your input: please report it with the output of --debug)\n`,
-    );
-  } else {
-    io.stderr(`sched-sim: ${oneLine(message)}\n`);
-  }
-  if (debug && error instanceof Error && error.stack !== undefined) io.stderr(`${error.stack}\n`);
-  return EXIT.failed;
 }

@@ -1,5 +1,13 @@
-import type { JobRecord, Metrics, ScheduleTrace } from "@sched/core";
-import { fixed, type JsonValue, renderTable, stableJson, toCsv } from "./format.js";
+import type { JobRecord, Metrics, RunStats, ScheduleTrace } from "@sched/core";
+import {
+  csvField,
+  fixed,
+  formatNumber,
+  type JsonValue,
+  renderTable,
+  stableJson,
+  toCsv,
+} from "./format.js";
 
 /** Columns of `jobs.csv`, in order. */
 export const JOBS_CSV_COLUMNS = [
@@ -26,6 +34,24 @@ export const JOBS_CSV_COLUMNS = [
  */
 export function jobsCsv(trace: ScheduleTrace): string {
   return toCsv(JOBS_CSV_COLUMNS, trace.records.map(jobRow));
+}
+
+/** The first line of `jobs.csv`, with its line end. */
+export const JOBS_CSV_HEADER = `${JOBS_CSV_COLUMNS.join(",")}\n`;
+
+/**
+ * One line of `jobs.csv` (with its line end) for a record, as {@link jobsCsv} writes it, for a
+ * run that writes its rows as the records come: numbers need no quoting, so only the status and
+ * the reason go through `csvField`.
+ */
+export function jobsCsvLine(r: JobRecord): string {
+  const job = r.job;
+  const first = r.intervals[0];
+  const reason = r.reason === undefined ? "" : csvField(r.reason);
+  const tail = `,${formatNumber(job.runtime)},${formatNumber(job.estimate)},${formatNumber(job.cores)},${csvField(r.outcome)},${formatNumber(Math.max(0, r.intervals.length - 1))},${reason}\n`;
+  if (first === undefined) return `${formatNumber(job.id)},${formatNumber(job.submit)},,,${tail}`;
+  const start = first.start;
+  return `${formatNumber(job.id)},${formatNumber(job.submit)},${formatNumber(start)},${r.end === null ? "" : formatNumber(r.end)},${formatNumber(start - job.submit)}${tail}`;
 }
 
 function jobRow(r: JobRecord): (string | number | null)[] {
@@ -83,10 +109,10 @@ export interface RunDescription {
  * numbers rounded to 6 decimals: equal runs give equal bytes. The wall-clock measurements are
  * apart, in {@link timingJson}.
  */
-export function metricsJson(trace: ScheduleTrace, metrics: Metrics, run: RunDescription): string {
+export function metricsJson(stats: RunStats, metrics: Metrics, run: RunDescription): string {
   const doc: Record<string, JsonValue> = { ...deterministicMetrics(metrics) };
-  doc.events = trace.stats.events;
-  doc.decisions = trace.stats.decisions;
+  doc.events = stats.events;
+  doc.decisions = stats.decisions;
   doc.run = { ...run, schedulerOptions: { ...run.schedulerOptions } };
   return stableJson(doc);
 }
@@ -97,11 +123,10 @@ export function metricsJson(trace: ScheduleTrace, metrics: Metrics, run: RunDesc
  * `schedulerMsPerDecision` (that over its scheduling calls, 0 without one) and `wallMs` (the
  * whole command: reading, simulating, metrics).
  */
-export function timingJson(trace: ScheduleTrace, wallMs: number): string {
+export function timingJson(stats: RunStats, wallMs: number): string {
   return stableJson({
-    schedulerMs: trace.stats.schedulerMs,
-    schedulerMsPerDecision:
-      trace.stats.decisions === 0 ? 0 : trace.stats.schedulerMs / trace.stats.decisions,
+    schedulerMs: stats.schedulerMs,
+    schedulerMsPerDecision: stats.decisions === 0 ? 0 : stats.schedulerMs / stats.decisions,
     wallMs,
   });
 }

@@ -4,13 +4,116 @@ import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { type Job, ParseError, SchedError } from "@sched/core";
 import {
+  createSwfJobStream,
   readSwfLines,
   type SwfCleanupReport,
   type SwfHeader,
   swfToJobsAsync,
 } from "@sched/workload";
 import { describeFsError } from "./atomic.js";
+import { MAX_LINE_LENGTH } from "./limits.js";
 import { textLines } from "./text-lines.js";
+
+/** Options of {@link streamSwfWorkload}. */
+export interface StreamSwfWorkloadOptions extends ReadSwfWorkloadOptions {
+  /** Called once with the header, before the first jobs (or at the end when there are none). */
+  readonly onHeader?: (header: SwfHeader) => void;
+}
+
+/** What {@link streamSwfWorkload} read besides the jobs. */
+export interface SwfStreamResult {
+  readonly header: SwfHeader | undefined;
+  readonly report: SwfCleanupReport;
+}
+
+/** Bytes read from the file at a time (the stream's chunks). */
+const CHUNK = 1 << 20;
+
+/**
+ * Read the SWF file at `path` as jobs, handing them to `onJobs` a chunk at a time (a gzip file,
+ * recognised by its magic bytes, is gunzipped on the fly), so memory never holds the text, the
+ * records or the jobs: only the current chunk's. Same rules, jobs, report and errors as
+ * {@link readSwfWorkload} (lines end at `\n`, `\r\n` or `\r`; a line longer than
+ * {@link MAX_LINE_LENGTH} is an error), except that the number of lines and bytes is not limited:
+ * nothing of the trace is kept, so its length costs time, not memory.
+ * An error thrown by `onJobs` or `options.onHeader` stops the reading and is passed on as it is.
+ *
+ * @throws ParseError naming `path`, the line and the field when a line is malformed or too
+ *   long, and naming `path` when the text is not UTF-8 or the gzip data is corrupt;
+ *   InvalidInputError naming the record when a job is invalid; an Error naming the file when it
+ *   cannot be read.
+ */
+export async function streamSwfWorkload(
+  path: string,
+  options: StreamSwfWorkloadOptions,
+  onJobs: (jobs: Job[]) => void,
+): Promise<SwfStreamResult> {
+  const where = options.where ?? "read";
+  const gz = await isGzip(path).catch((error: unknown) => {
+    throw readError(path, false, error);
+  });
+  const file = createReadStream(path, { highWaterMark: CHUNK });
+  let input: Readable = file;
+  if (gz) {
+    const gunzip = createGunzip({ chunkSize: CHUNK });
+    file.on("error", (e) => gunzip.destroy(e));
+    input = file.pipe(gunzip);
+  }
+  const stream = createSwfJobStream({
+    source: path,
+    clean: options.clean ?? false,
+    estimate: options.estimate ?? "requested",
+    maxLineLength: MAX_LINE_LENGTH,
+    ...(options.onHeader === undefined ? {} : { onHeader: options.onHeader }),
+  });
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw new ParseError(where, { source: path }, "is not valid UTF-8 text");
+    }
+  };
+  const chunks = (input as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (gz && typeof code === "string" && code.startsWith("Z_")) {
+          throw new ParseError(
+            where,
+            { source: path },
+            `is not valid gzip data (${(error as Error).message})`,
+          );
+        }
+        throw readError(path, gz, error);
+      }
+      if (next.done) break;
+      const jobs = stream.push(decode(next.value));
+      if (jobs.length > 0) onJobs(jobs);
+    }
+    const rest = decode();
+    const tail = rest === "" ? [] : stream.push(rest);
+    if (tail.length > 0) onJobs(tail);
+    const last = stream.end();
+    if (last.length > 0) onJobs(last);
+    return { header: stream.header, report: stream.report() };
+  } finally {
+    input.destroy();
+    file.destroy();
+  }
+}
+
+/** A file-system or gunzip error: which file, and what happened in plain words. */
+function readError(path: string, gz: boolean, error: unknown): unknown {
+  if (error instanceof SchedError) return error;
+  return new Error(`cannot read ${path}${gz ? " (gzip)" : ""}: ${describeFsError(error)}`, {
+    cause: error,
+  });
+}
 
 /** A workload read from an SWF file. */
 export interface SwfWorkload {

@@ -135,13 +135,11 @@ describe("SWF input", () => {
       ["MaxProcs", 3000000],
     ] as const) {
       const path = await file("big.swf", `; ${header}: ${value}\n${LINE(1, 0)}\n`);
-      const started = performance.now();
       const r = await cli("run", "-w", path);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
         `sched-sim: run: ${path} header ${header}: is ${value}, above the 1000000 processors a simulated machine may have; give a smaller one with --procs N\n`,
       );
-      expect(performance.now() - started).toBeLessThan(5000);
       // a smaller machine given on the command line runs it
       expect((await cli("run", "-w", path, "--procs", "4")).code).toBe(0);
     }

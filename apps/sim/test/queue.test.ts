@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
@@ -187,16 +187,20 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     expect(again.skipped).toBe(total);
     await expectSameAsLocal(file, out);
 
-    // bounded retries: a run that always throws is tried --attempts times, then failed/KEY.json
+    // bounded retries: a run that always throws is tried --attempts times, then failed/KEY.json.
+    // The experiment file is valid when read (its trace exists); the trace is deleted before the
+    // workers run, so the one run fails on every attempt.
+    const trace = join(await tempDir(), "gone.swf");
+    await copyFile(join(import.meta.dirname, "fixtures", "small.swf"), trace);
     const badFile = await writeExperiment({
       name: "bad",
-      workload: { type: "elo", machines: 4, jobs: 5 },
-      schedulers: ["mct"],
-      grid: { fluctuation: [0.1, -1] },
+      workload: { type: "swf", path: trace },
+      schedulers: ["fcfs"],
       seeds: 1,
       metrics: ["makespan"],
     });
     const bad = await readExperimentFile(badFile);
+    await rm(trace);
     const badOut = await tempDir();
     const badLines: string[] = [];
     const badWorker = runQueueWorker(target, {
@@ -214,7 +218,7 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
       detach: false,
     });
     await badWorker;
-    expect(r.records).toHaveLength(1);
+    expect(r.records).toHaveLength(0);
     expect(r.failures).toHaveLength(1);
     const failedKey = (r.failures[0] as { key: string }).key;
     expect(badLines.filter((l) => l.startsWith(`failed ${failedKey}`))).toHaveLength(2);

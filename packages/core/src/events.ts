@@ -1,7 +1,7 @@
 import { Heap } from "heap-js";
 
 /** One queued event. */
-interface QueuedEvent<T> {
+export interface QueuedEvent<T> {
   readonly time: number;
   /** Push order: events at one time pop in the order they were pushed. */
   readonly seq: number;
@@ -26,6 +26,11 @@ export class EventQueue<T> {
   /** Number of queued events. */
   get size(): number {
     return this.heap.length;
+  }
+
+  /** The first event (time, kind, version, payload), or undefined when the queue is empty. */
+  top(): QueuedEvent<T> | undefined {
+    return this.heap.peek();
   }
 
   /** Time of the first event (call only when `size > 0`). */

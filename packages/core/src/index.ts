@@ -3,6 +3,8 @@ export {
   InvalidInputError,
   LimitExceededError,
   ParseError,
+  PolicyError,
+  type PolicyErrorContext,
   SchedError,
   type SchedErrorOptions,
 } from "@sched/errors";
@@ -55,6 +57,13 @@ export {
   traceToJSON,
 } from "./serialize.js";
 export { type SimulateOptions, simulate } from "./simulate.js";
+export {
+  createSimulation,
+  type SimulateStreamOptions,
+  type Simulation,
+  type SimulationSummary,
+  simulateStream,
+} from "./simulation.js";
 export type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
 export type {
   Allocation,

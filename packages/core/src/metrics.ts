@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/errors";
+import { machineUsageOf } from "./machine-usage.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
 import type { Allocation, Platform } from "./types.js";
 
@@ -107,14 +108,7 @@ export function metricsOf(
   capacity: Platform | { readonly totalCores: number },
   options: MetricsOfOptions = {},
 ): Metrics {
-  const tau = options.tau ?? 10;
-  if (typeof tau !== "number" || !Number.isFinite(tau) || tau <= 0) {
-    throw new InvalidInputError(
-      WHERE,
-      "options.tau",
-      `is ${String(tau)}, expected a finite number > 0`,
-    );
-  }
+  const tau = resolveTau(WHERE, options.tau);
   const totalCores = capacity?.totalCores;
   if (typeof totalCores !== "number" || !(totalCores > 0)) {
     throw new InvalidInputError(
@@ -125,237 +119,177 @@ export function metricsOf(
   }
   const platform = "machines" in capacity ? (capacity as Platform) : null;
   const list = Array.isArray(records) ? (records as readonly JobRecord[]) : [...records];
+  const acc = new MetricsAccumulator(tau, totalCores, platform);
+  for (let i = 0; i < list.length; i++) acc.add(list[i]!);
+  const { from, to } = acc.window(options.horizon);
+  const machineUsage =
+    platform !== null && list.length > 0
+      ? machineUsageOf(list, platform.machines.length, from, to)
+      : Number.NaN;
+  return acc.result(machineUsage, options.horizon, options.stats);
+}
 
-  let completed = 0;
-  let rejected = 0;
-  let unfinished = 0;
-  let sumWait = 0;
-  let maxWait = 0;
-  let sumResponse = 0;
-  let sumSlowdown = 0;
-  let sumBsld = 0;
-  let firstSubmit = Number.POSITIVE_INFINITY;
-  let lastEnd = Number.NEGATIVE_INFINITY;
-  let coreSeconds = 0;
-  let withDeadline = 0;
-  let missed = 0;
-
-  for (const r of list) {
-    const job = r.job;
-    if (job.submit < firstSubmit) firstSubmit = job.submit;
-    if (r.end !== null && r.end > lastEnd) lastEnd = r.end;
-    let ran = 0;
-    let firstStart = Number.POSITIVE_INFINITY;
-    for (const iv of r.intervals) {
-      const len = iv.end - iv.start;
-      ran += len;
-      coreSeconds += len * coresOf(iv.allocation, job.cores);
-      if (iv.start < firstStart) firstStart = iv.start;
-      if (iv.end > lastEnd) lastEnd = iv.end;
-    }
-    if (r.outcome === "completed") {
-      completed++;
-      const end = r.end as number;
-      const wait = firstStart - job.submit;
-      const response = end - job.submit;
-      sumWait += wait;
-      if (wait > maxWait) maxWait = wait;
-      sumResponse += response;
-      sumSlowdown += ran > 0 ? response / ran : 1;
-      const b = response / Math.max(ran, tau);
-      sumBsld += Math.max(b, 1);
-    } else if (r.outcome === "rejected") rejected++;
-    else unfinished++;
-    if (job.deadline !== undefined) {
-      withDeadline++;
-      if (r.outcome !== "completed" || (r.end as number) > job.deadline) missed++;
-    }
+/** Checks `tau` (bounded slowdown threshold) and fills its default. Internal. */
+export function resolveTau(where: string, tau: number | undefined): number {
+  const t = tau ?? 10;
+  if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) {
+    throw new InvalidInputError(
+      where,
+      "options.tau",
+      `is ${String(t)}, expected a finite number > 0`,
+    );
   }
-  const jobs = list.length;
-  if (options.horizon !== undefined && unfinished > 0 && options.horizon > lastEnd) {
-    lastEnd = options.horizon;
-  }
-  const makespan = jobs === 0 || lastEnd < firstSubmit ? 0 : lastEnd - firstSubmit;
-  const licenseByName: Record<string, number> = {};
-  let licenseUsage = Number.NaN;
-  let machineUsage = Number.NaN;
-  if (platform !== null && jobs > 0) {
-    machineUsage = machineUsageOf(list, platform, firstSubmit, firstSubmit + makespan);
-    licenseUsage = licenseUsageOf(list, platform, makespan, licenseByName);
-  }
-  const stats = options.stats;
-  return {
-    jobs,
-    completed,
-    rejected,
-    unfinished,
-    meanWait: completed > 0 ? sumWait / completed : Number.NaN,
-    maxWait: completed > 0 ? maxWait : Number.NaN,
-    meanResponse: completed > 0 ? sumResponse / completed : Number.NaN,
-    meanSlowdown: completed > 0 ? sumSlowdown / completed : Number.NaN,
-    meanBoundedSlowdown: completed > 0 ? sumBsld / completed : Number.NaN,
-    utilization: makespan > 0 ? coreSeconds / (totalCores * makespan) : 0,
-    makespan,
-    machineUsage,
-    licenseUsage,
-    licenseUsageByName: licenseByName,
-    deadlineMissRate: withDeadline > 0 ? missed / withDeadline : Number.NaN,
-    acceptanceRate: jobs > 0 ? (jobs - rejected) / jobs : Number.NaN,
-    schedulerMsPerDecision:
-      stats !== undefined && stats.decisions > 0 ? stats.schedulerMs / stats.decisions : Number.NaN,
-  };
+  return t;
 }
 
 /**
- * Time-average of active machines / min(machines, jobs in system) over [from, to], counting
- * only instants with a job in the system. A job is in the system from its submit to its end
- * (unfinished: to `to`); a machine is active while some interval's allocation uses it.
- *
- * Payload-free sweep: each machine's busy periods (the union of its intervals) give +1/-1
- * changes of the active count, and submits/ends give +1/-1 changes of the jobs in the system;
- * four sorted Float64Arrays are merged. All changes at one time are applied before measuring.
+ * The per-record part of {@link metricsOf}, one record at a time: sums and counts in the order
+ * the records are added (so the same records in the same order give the same bits), license
+ * copy-seconds included, in one pass. `metricsOf` feeds it a trace's records; a streamed run
+ * feeds it each record as it is emitted (in input order) and gets its machine usage from the
+ * engine's online sweep. Internal (not exported from the package).
  */
-function machineUsageOf(
-  records: readonly JobRecord[],
-  platform: Platform,
-  from: number,
-  to: number,
-): number {
-  const nMachines = platform.machines.length;
-  const enter = new Float64Array(records.length);
-  const leave = new Float64Array(records.length);
-  const perMachine: number[][] = [];
-  for (let m = 0; m < nMachines; m++) perMachine.push([]);
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    enter[i] = r.job.submit;
-    leave[i] = r.end ?? to;
-    for (const iv of r.intervals) {
-      if (!(iv.end > iv.start)) continue;
-      for (const part of iv.allocation) {
-        const list = perMachine[part.machine];
-        if (list !== undefined) list.push(iv.start, iv.end);
-      }
-    }
-  }
-  enter.sort();
-  leave.sort();
-  // Busy periods per machine: sweep its sorted starts and ends (native typed-array sorts); the
-  // machine goes up when its count leaves 0 and down when it returns to 0.
-  const upTimes: number[] = [];
-  const downTimes: number[] = [];
-  for (const list of perMachine) {
-    if (list.length === 0) continue;
-    const n = list.length / 2;
-    const starts = new Float64Array(n);
-    const ends = new Float64Array(n);
-    for (let k = 0; k < n; k++) {
-      starts[k] = list[2 * k]!;
-      ends[k] = list[2 * k + 1]!;
-    }
-    starts.sort();
-    ends.sort();
-    let i = 0;
-    let j = 0;
-    let count = 0;
-    while (i < n || j < n) {
-      // At equal times, starts first: touching intervals merge into one busy period.
-      if (i < n && starts[i]! <= ends[j]!) {
-        if (count++ === 0) upTimes.push(starts[i]!);
-        i++;
-      } else {
-        if (--count === 0) downTimes.push(ends[j]!);
-        j++;
-      }
-    }
-  }
-  const up = Float64Array.from(upTimes).sort();
-  const down = Float64Array.from(downTimes).sort();
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
-  let active = 0;
-  let inSystem = 0;
-  let weighted = 0;
-  let covered = 0;
-  const INF = Number.POSITIVE_INFINITY;
-  for (;;) {
-    const t = Math.min(
-      a < up.length ? up[a]! : INF,
-      b < down.length ? down[b]! : INF,
-      c < enter.length ? enter[c]! : INF,
-      d < leave.length ? leave[d]! : INF,
-    );
-    if (t === INF) break;
-    while (a < up.length && up[a] === t) {
-      active++;
-      a++;
-    }
-    while (b < down.length && down[b] === t) {
-      active--;
-      b++;
-    }
-    while (c < enter.length && enter[c] === t) {
-      inSystem++;
-      c++;
-    }
-    while (d < leave.length && leave[d] === t) {
-      inSystem--;
-      d++;
-    }
-    const next = Math.min(
-      a < up.length ? up[a]! : INF,
-      b < down.length ? down[b]! : INF,
-      c < enter.length ? enter[c]! : INF,
-      d < leave.length ? leave[d]! : INF,
-    );
-    if (next === INF) break;
-    const lo = Math.max(t, from);
-    const hi = Math.min(next, to);
-    if (hi > lo && inSystem > 0) {
-      const ratio = active / Math.min(nMachines, inSystem);
-      weighted += Math.min(ratio, 1) * (hi - lo);
-      covered += hi - lo;
-    }
-  }
-  return covered > 0 ? weighted / covered : Number.NaN;
-}
+export class MetricsAccumulator {
+  private jobs = 0;
+  private completed = 0;
+  private rejected = 0;
+  private unfinished = 0;
+  private sumWait = 0;
+  private maxWait = 0;
+  private sumResponse = 0;
+  private sumSlowdown = 0;
+  private sumBsld = 0;
+  private firstSubmit = Number.POSITIVE_INFINITY;
+  private lastEnd = Number.NEGATIVE_INFINITY;
+  private coreSeconds = 0;
+  private withDeadline = 0;
+  private missed = 0;
+  /** Copy-seconds used per platform license, or null without licenses. */
+  private readonly used: Map<string, number> | null;
 
-/** License copy-seconds used / available over the makespan; fills `byName`. */
-function licenseUsageOf(
-  records: readonly JobRecord[],
-  platform: Platform,
-  makespan: number,
-  byName: Record<string, number>,
-): number {
-  if (platform.licenses.length === 0 || makespan <= 0) return Number.NaN;
-  const used = new Map<string, number>();
-  for (const l of platform.licenses) used.set(l.name, 0);
-  for (const r of records) {
-    const req = r.job.licenses;
-    if (req === undefined) continue;
-    let ran = 0;
-    for (const iv of r.intervals) ran += iv.end - iv.start;
-    for (const name in req) {
-      const u = used.get(name);
-      if (u !== undefined) used.set(name, u + req[name]! * ran);
+  constructor(
+    private readonly tau: number,
+    private readonly totalCores: number,
+    private readonly platform: Platform | null,
+  ) {
+    if (platform !== null && platform.licenses.length > 0) {
+      this.used = new Map();
+      for (const l of platform.licenses) this.used.set(l.name, 0);
+    } else {
+      this.used = null;
     }
   }
-  let totalUsed = 0;
-  let totalCapacity = 0;
-  for (const l of platform.licenses) {
-    const copies =
-      l.kind === "floating"
-        ? l.copies
-        : l.copies * (l.machines === undefined ? 0 : l.machines.length);
-    const capacity = copies * makespan;
-    const u = used.get(l.name)!;
-    byName[l.name] = capacity > 0 ? u / capacity : Number.NaN;
-    totalUsed += u;
-    totalCapacity += capacity;
+
+  /** Number of records added. */
+  get count(): number {
+    return this.jobs;
   }
-  return totalCapacity > 0 ? totalUsed / totalCapacity : Number.NaN;
+
+  /** Records still unfinished (in the system at the end). */
+  get unfinishedCount(): number {
+    return this.unfinished;
+  }
+
+  add(r: JobRecord): void {
+    const job = r.job;
+    this.jobs++;
+    if (job.submit < this.firstSubmit) this.firstSubmit = job.submit;
+    if (r.end !== null && r.end > this.lastEnd) this.lastEnd = r.end;
+    let ran = 0;
+    let firstStart = Number.POSITIVE_INFINITY;
+    const intervals = r.intervals;
+    for (let i = 0; i < intervals.length; i++) {
+      const iv = intervals[i]!;
+      const len = iv.end - iv.start;
+      ran += len;
+      this.coreSeconds += len * coresOf(iv.allocation, job.cores);
+      if (iv.start < firstStart) firstStart = iv.start;
+      if (iv.end > this.lastEnd) this.lastEnd = iv.end;
+    }
+    if (r.outcome === "completed") {
+      this.completed++;
+      const end = r.end as number;
+      const wait = firstStart - job.submit;
+      const response = end - job.submit;
+      this.sumWait += wait;
+      if (wait > this.maxWait) this.maxWait = wait;
+      this.sumResponse += response;
+      this.sumSlowdown += ran > 0 ? response / ran : 1;
+      const b = response / Math.max(ran, this.tau);
+      this.sumBsld += Math.max(b, 1);
+    } else if (r.outcome === "rejected") this.rejected++;
+    else this.unfinished++;
+    if (job.deadline !== undefined) {
+      this.withDeadline++;
+      if (r.outcome !== "completed" || (r.end as number) > job.deadline) this.missed++;
+    }
+    const used = this.used;
+    const req = job.licenses;
+    if (used !== null && req !== undefined) {
+      for (const name in req) {
+        const u = used.get(name);
+        if (u !== undefined) used.set(name, u + req[name]! * ran);
+      }
+    }
+  }
+
+  /**
+   * The window of the time metrics: from the first submit to the last end (of a record or an
+   * interval), or to `horizon` when the run was cut with unfinished jobs and ends before it.
+   */
+  window(horizon: number | undefined): { from: number; to: number } {
+    let lastEnd = this.lastEnd;
+    if (horizon !== undefined && this.unfinished > 0 && horizon > lastEnd) lastEnd = horizon;
+    return { from: this.firstSubmit, to: Math.max(lastEnd, this.firstSubmit) };
+  }
+
+  result(machineUsage: number, horizon: number | undefined, stats: RunStats | undefined): Metrics {
+    const { from, to } = this.window(horizon);
+    const jobs = this.jobs;
+    const completed = this.completed;
+    const makespan = jobs === 0 ? 0 : to - from;
+    const licenseByName: Record<string, number> = {};
+    let licenseUsage = Number.NaN;
+    const platform = this.platform;
+    if (platform !== null && jobs > 0 && this.used !== null && makespan > 0) {
+      let totalUsed = 0;
+      let totalCapacity = 0;
+      for (const l of platform.licenses) {
+        const copies =
+          l.kind === "floating"
+            ? l.copies
+            : l.copies * (l.machines === undefined ? 0 : l.machines.length);
+        const capacity = copies * makespan;
+        const u = this.used.get(l.name)!;
+        licenseByName[l.name] = capacity > 0 ? u / capacity : Number.NaN;
+        totalUsed += u;
+        totalCapacity += capacity;
+      }
+      licenseUsage = totalCapacity > 0 ? totalUsed / totalCapacity : Number.NaN;
+    }
+    return {
+      jobs,
+      completed,
+      rejected: this.rejected,
+      unfinished: this.unfinished,
+      meanWait: completed > 0 ? this.sumWait / completed : Number.NaN,
+      maxWait: completed > 0 ? this.maxWait : Number.NaN,
+      meanResponse: completed > 0 ? this.sumResponse / completed : Number.NaN,
+      meanSlowdown: completed > 0 ? this.sumSlowdown / completed : Number.NaN,
+      meanBoundedSlowdown: completed > 0 ? this.sumBsld / completed : Number.NaN,
+      utilization: makespan > 0 ? this.coreSeconds / (this.totalCores * makespan) : 0,
+      makespan,
+      machineUsage: platform !== null && jobs > 0 ? machineUsage : Number.NaN,
+      licenseUsage,
+      licenseUsageByName: licenseByName,
+      deadlineMissRate: this.withDeadline > 0 ? this.missed / this.withDeadline : Number.NaN,
+      acceptanceRate: jobs > 0 ? (jobs - this.rejected) / jobs : Number.NaN,
+      schedulerMsPerDecision:
+        stats !== undefined && stats.decisions > 0
+          ? stats.schedulerMs / stats.decisions
+          : Number.NaN,
+    };
+  }
 }
 
 /** Cores an interval's allocation gives, `fallback` for an empty allocation (SWF records). */

@@ -1,3 +1,4 @@
+import { createJob } from "../src/job.js";
 import type { Scheduler, SchedulerView } from "../src/scheduler.js";
 import type { Allocation, AllocationPart, Job, Platform } from "../src/types.js";
 
@@ -137,3 +138,7 @@ export function chaos(): Scheduler {
     },
   };
 }
+
+/** A valid job: submit 0, runtime 10, one core, unless `spec` says otherwise. */
+export const job = (spec: Partial<Job> & { id: number }): Job =>
+  createJob({ submit: 0, runtime: 10, cores: 1, ...spec });

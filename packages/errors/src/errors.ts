@@ -151,8 +151,45 @@ export class LimitExceededError extends SchedError {
   }
 }
 
+/** Where and when a scheduling policy failed: the policy's name, the time and the jobs involved. */
+export interface PolicyErrorContext {
+  /** The policy's `name`. */
+  readonly policy: string;
+  /** Simulated time of the failure. */
+  readonly time: number;
+  /** The jobs involved: the one the policy last acted on, then the batch's arrivals and completions. */
+  readonly jobIds: readonly number[];
+}
+
+/**
+ * A scheduling policy threw an exception of its own (a bug, not a typed error of ours) while the
+ * engine called it. The message names the policy, the simulated time and the jobs involved; the
+ * original exception is the `cause`.
+ */
+export class PolicyError extends SchedError {
+  /** The policy's `name`. */
+  readonly policy: string;
+  /** Simulated time of the failure. */
+  readonly time: number;
+  /** The jobs involved (possibly none). */
+  readonly jobIds: readonly number[];
+
+  constructor(
+    where: string,
+    context: PolicyErrorContext,
+    detail: string,
+    options: SchedErrorOptions = {},
+  ) {
+    super("POLICY", where, detail, options);
+    this.policy = context.policy;
+    this.time = context.time;
+    this.jobIds = context.jobIds;
+  }
+}
+
 BRANDS.set(SchedError, "SchedError");
 BRANDS.set(InvalidInputError, "InvalidInputError");
 BRANDS.set(ParseError, "ParseError");
 BRANDS.set(ConstraintViolationError, "ConstraintViolationError");
 BRANDS.set(LimitExceededError, "LimitExceededError");
+BRANDS.set(PolicyError, "PolicyError");

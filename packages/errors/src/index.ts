@@ -3,6 +3,8 @@ export {
   InvalidInputError,
   LimitExceededError,
   ParseError,
+  PolicyError,
+  type PolicyErrorContext,
   SchedError,
   type SchedErrorOptions,
 } from "./errors.js";

@@ -4,6 +4,7 @@ import {
   InvalidInputError,
   LimitExceededError,
   ParseError,
+  PolicyError,
   SchedError,
 } from "../src/index.js";
 
@@ -48,5 +49,26 @@ describe("@sched/errors", () => {
     const e = new LimitExceededError("x", "too many events", { cause });
     expect(e.cause).toBe(cause);
     expect(e.code).toBe("LIMIT_EXCEEDED");
+  });
+
+  it("PolicyError names the policy, the time and the jobs, and keeps the cause", () => {
+    const cause = new TypeError("x is undefined");
+    const e = new PolicyError(
+      "@sched/core/simulate",
+      { policy: "mine", time: 40, jobIds: [5, 6] },
+      'policy "mine" threw at t=40: TypeError: x is undefined',
+      { cause },
+    );
+    expect(e.message).toBe(
+      '@sched/core/simulate: policy "mine" threw at t=40: TypeError: x is undefined',
+    );
+    expect([e.policy, e.time, e.jobIds, e.cause, e.code]).toEqual([
+      "mine",
+      40,
+      [5, 6],
+      cause,
+      "POLICY",
+    ]);
+    expect(e).toBeInstanceOf(SchedError);
   });
 });

@@ -15,6 +15,7 @@ function samples(lib: typeof one) {
     ParseError: new lib.ParseError("w", { source: "s" }, "d"),
     ConstraintViolationError: new lib.ConstraintViolationError("w", 1, "r", "d"),
     LimitExceededError: new lib.LimitExceededError("w", "d"),
+    PolicyError: new lib.PolicyError("w", { policy: "p", time: 0, jobIds: [] }, "d"),
   };
 }
 type Name = keyof ReturnType<typeof samples>;

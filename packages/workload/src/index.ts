@@ -64,6 +64,7 @@ export {
 export {
   type ModelOption,
   type ModelOutput,
+  type ModelStream,
   parseModelOption,
   WORKLOAD_MODELS,
   type WorkloadModel,
@@ -117,5 +118,10 @@ export {
   type SwfRecord,
   swfRecord,
 } from "./swf-record.js";
+export {
+  createSwfJobStream,
+  type SwfJobStream,
+  type SwfJobStreamOptions,
+} from "./swf-stream.js";
 export { traceToSwf } from "./swf-trace.js";
 export { formatSwf, formatSwfRecord, writeSwfLines } from "./swf-write.js";

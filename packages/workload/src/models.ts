@@ -9,11 +9,15 @@ import {
   LUBLIN_INTERACTIVE,
   LUBLIN_TYPELESS,
   type LublinParameters,
+  lublinHeader,
+  lublinRecords,
 } from "./lublin.js";
 import { multiclusterWorkload } from "./multicluster.js";
 import { oasWorkload } from "./oas.js";
-import { swfToJobs } from "./swf-jobs.js";
+import type { SwfHeader } from "./swf-header.js";
+import { resolveSwfToJobsOptions, SwfJobConverter, swfToJobs } from "./swf-jobs.js";
 import type { SwfTrace } from "./swf-read.js";
+import type { SwfRecord } from "./swf-record.js";
 
 /** One option of a {@link WorkloadModel}, as a command line shows and reads it. */
 export interface ModelOption {
@@ -36,6 +40,21 @@ export interface ModelOutput {
   readonly swf?: SwfTrace;
 }
 
+/**
+ * What a model generates, as it is generated: the platform up front, then the jobs (and the
+ * Lublin model's SWF records) one at a time, so a file of millions of jobs is written without
+ * holding them. Iterate `jobs` (or `swf.records`) once.
+ */
+export interface ModelStream {
+  readonly platform: Platform;
+  /** How many jobs `jobs` gives. */
+  readonly jobCount: number;
+  /** The jobs, in submit order, generated as they are read. */
+  readonly jobs: Iterable<Job>;
+  /** The model's native SWF trace (Lublin only): its header, and its records as they are generated. */
+  readonly swf?: { readonly header: SwfHeader; readonly records: Iterable<SwfRecord> };
+}
+
 /** A workload generator as the `sched-sim gen` command lists and runs it. */
 export interface WorkloadModel {
   readonly name: string;
@@ -46,6 +65,11 @@ export interface WorkloadModel {
    * nested). Unknown keys are an error.
    */
   generate(options: Readonly<Record<string, unknown>>): ModelOutput;
+  /**
+   * The same workload as `generate(options)`, generated as it is read (see {@link ModelStream});
+   * models whose workloads are small give their arrays. Options are checked at once.
+   */
+  stream(options: Readonly<Record<string, unknown>>): ModelStream;
 }
 
 const LUBLIN_DESCRIPTIONS: Record<keyof LublinParameters, string> = {
@@ -127,14 +151,33 @@ function model(
   description: string,
   options: ModelOption[],
   run: (o: Record<string, unknown>) => ModelOutput,
+  stream?: (o: Record<string, unknown>) => ModelStream,
 ): WorkloadModel {
   const m: WorkloadModel = {
     name,
     description,
     options: Object.freeze(options),
     generate: (o) => run(nest(m, o)),
+    stream: (o) => {
+      const nested = nest(m, o);
+      if (stream !== undefined) return stream(nested);
+      const out = run(nested);
+      return { platform: out.platform, jobCount: out.jobs.length, jobs: out.jobs };
+    },
   };
   return Object.freeze(m);
+}
+
+/** The Lublin model's jobs (exact estimates), converted from its records as they are generated. */
+function* lublinJobs(records: Iterable<SwfRecord>): Generator<Job, void, undefined> {
+  const converter = new SwfJobConverter(
+    "@sched/workload/lublin",
+    resolveSwfToJobsOptions("@sched/workload/lublin", { estimate: "runtime" }),
+  );
+  for (const r of records) {
+    const job = converter.add(r);
+    if (job !== null) yield job;
+  }
 }
 
 /**
@@ -176,6 +219,15 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
         jobs: swfToJobs(swf.records, { estimate: "runtime" }).jobs,
         platform: identicalPool(procs),
         swf,
+      };
+    },
+    (o) => {
+      const header = lublinHeader(o);
+      return {
+        platform: identicalPool(header.maxProcs!),
+        jobCount: header.maxJobs!,
+        jobs: { [Symbol.iterator]: () => lublinJobs(lublinRecords(o)) },
+        swf: { header, records: { [Symbol.iterator]: () => lublinRecords(o) } },
       };
     },
   ),

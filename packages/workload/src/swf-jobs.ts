@@ -68,12 +68,17 @@ export interface SwfJobs {
   readonly report: SwfCleanupReport;
 }
 
-interface Resolved {
+/** The resolved options of {@link swfToJobs}. Internal. */
+export interface ResolvedSwfToJobsOptions {
   readonly clean: boolean;
   readonly estimate: "requested" | "runtime";
 }
 
-function resolveOptions(where: string, options: SwfToJobsOptions): Resolved {
+/** Fills and checks the options of {@link swfToJobs}. Internal. */
+export function resolveSwfToJobsOptions(
+  where: string,
+  options: SwfToJobsOptions,
+): ResolvedSwfToJobsOptions {
   const clean = options.clean ?? false;
   const estimate = options.estimate ?? "requested";
   if (typeof clean !== "boolean") {
@@ -89,11 +94,67 @@ function resolveOptions(where: string, options: SwfToJobsOptions): Resolved {
   return { clean, estimate };
 }
 
-/** Converts records one at a time. Internal: shared by the sync and async entry points. */
-class Converter {
-  readonly jobs: Job[] = [];
+/**
+ * The job numbers seen so far (kept or dropped), compactly: numbers that arrive in increasing order (the archive's
+ * logs) are stored as runs of consecutive numbers (one run for 1, 2, 3, …; a new run after each
+ * gap), the others in a Set. A streamed log of millions of jobs then holds a few runs, not a
+ * set of millions of numbers.
+ *
+ * Complexity: `add` O(1) for an increasing number, O(log runs) otherwise.
+ */
+class KeptIds {
+  /** Runs [lo, hi] of increasing numbers, as pairs. */
+  private runs = new Float64Array(64);
+  private runCount = 0;
+  private readonly others = new Set<number>();
+
+  /** Adds `id`; false when it is there already. */
+  add(id: number): boolean {
+    const n = this.runCount;
+    const last = n === 0 ? Number.NEGATIVE_INFINITY : this.runs[2 * n - 1]!;
+    if (id > last) {
+      if (n > 0 && id === last + 1) this.runs[2 * n - 1] = id;
+      else this.push(id);
+      return true;
+    }
+    if (this.inRuns(id) || this.others.has(id)) return false;
+    this.others.add(id);
+    return true;
+  }
+
+  private push(id: number): void {
+    if (2 * this.runCount + 2 > this.runs.length) {
+      const grown = new Float64Array(this.runs.length * 2);
+      grown.set(this.runs);
+      this.runs = grown;
+    }
+    this.runs[2 * this.runCount] = id;
+    this.runs[2 * this.runCount + 1] = id;
+    this.runCount++;
+  }
+
+  private inRuns(id: number): boolean {
+    let lo = 0;
+    let hi = this.runCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (id < this.runs[2 * mid]!) hi = mid - 1;
+      else if (id > this.runs[2 * mid + 1]!) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Converts records one at a time: `add` returns the job, or null for a record the clean-up
+ * dropped. Internal: shared by the sync, async and chunked entry points, which keep the jobs or
+ * pass them on.
+ */
+export class SwfJobConverter {
   private index = 0;
-  private readonly ids = new Set<number>();
+  private kept = 0;
+  private readonly ids = new KeptIds();
   private readonly droppedRuntime: number[] = [];
   private readonly droppedProcs: number[] = [];
   private readonly droppedRequestedTime: number[] = [];
@@ -103,7 +164,7 @@ class Converter {
 
   constructor(
     private readonly where: string,
-    private readonly opts: Resolved,
+    private readonly opts: ResolvedSwfToJobsOptions,
   ) {}
 
   private fail(r: SwfRecord, field: string, detail: string): never {
@@ -114,15 +175,14 @@ class Converter {
     );
   }
 
-  add(r: SwfRecord): void {
+  add(r: SwfRecord): Job | null {
     const { clean, estimate: estimateFrom } = this.opts;
     const id = r.jobNumber;
     if (!Number.isSafeInteger(id) || id < 0) {
       this.fail(r, "job number (field 1)", `is ${id}, expected an integer >= 0`);
     }
     // Every record, kept or dropped, names one job: a number seen twice is an error either way.
-    if (this.ids.has(id)) this.fail(r, "job number (field 1)", `${id} appears twice`);
-    this.ids.add(id);
+    if (!this.ids.add(id)) this.fail(r, "job number (field 1)", `${id} appears twice`);
     if (!(r.submitTime >= 0) || !Number.isFinite(r.submitTime)) {
       this.fail(r, "submit time (field 2)", `is ${r.submitTime}, expected a number >= 0`);
     }
@@ -138,7 +198,7 @@ class Converter {
       if (!clean) this.fail(r, "run time (field 4)", `is ${runtime}, expected > 0${DROP_HINT}`);
       this.droppedRuntime.push(id);
       this.index++;
-      return;
+      return null;
     }
     if (!(size > 0)) {
       if (!clean) {
@@ -150,7 +210,7 @@ class Converter {
       }
       this.droppedProcs.push(id);
       this.index++;
-      return;
+      return null;
     }
     let estimate = runtime;
     if (estimateFrom === "requested") {
@@ -165,7 +225,7 @@ class Converter {
         }
         this.droppedRequestedTime.push(id);
         this.index++;
-        return;
+        return null;
       }
       if (clean && runtime > estimate) {
         runtime = estimate;
@@ -203,23 +263,22 @@ class Converter {
     if (r.groupId >= 0) job.group = r.groupId;
     if (r.queue >= 0) job.queue = r.queue;
     if (r.partition >= 0) job.partition = r.partition;
-    this.jobs.push(job);
     this.index++;
+    this.kept++;
+    return job;
   }
 
-  result(): SwfJobs {
+  /** What the conversion did, so far. */
+  report(): SwfCleanupReport {
     return {
-      jobs: this.jobs,
-      report: {
-        records: this.index,
-        jobs: this.jobs.length,
-        droppedRuntime: this.droppedRuntime,
-        droppedProcs: this.droppedProcs,
-        droppedRequestedTime: this.droppedRequestedTime,
-        runtimeCapped: this.runtimeCapped,
-        sizeFromAllocated: this.sizeFromAllocated,
-        sizeFromRequested: this.sizeFromRequested,
-      },
+      records: this.index,
+      jobs: this.kept,
+      droppedRuntime: this.droppedRuntime,
+      droppedProcs: this.droppedProcs,
+      droppedRequestedTime: this.droppedRequestedTime,
+      runtimeCapped: this.runtimeCapped,
+      sizeFromAllocated: this.sizeFromAllocated,
+      sizeFromRequested: this.sizeFromRequested,
     };
   }
 }
@@ -250,9 +309,13 @@ class Converter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
-  const c = new Converter(where, resolveOptions(where, options));
-  for (const r of records) c.add(r);
-  return c.result();
+  const c = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  const jobs: Job[] = [];
+  for (const r of records) {
+    const job = c.add(r);
+    if (job !== null) jobs.push(job);
+  }
+  return { jobs, report: c.report() };
 }
 
 /**
@@ -273,7 +336,11 @@ export async function swfToJobsAsync(
   options: SwfToJobsOptions = {},
 ): Promise<SwfJobs> {
   const where = "@sched/workload/swfToJobsAsync";
-  const c = new Converter(where, resolveOptions(where, options));
-  for await (const r of records) c.add(r);
-  return c.result();
+  const c = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  const jobs: Job[] = [];
+  for await (const r of records) {
+    const job = c.add(r);
+    if (job !== null) jobs.push(job);
+  }
+  return { jobs, report: c.report() };
 }

@@ -1,6 +1,6 @@
 import { ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
-import { parseSwfNumber, swfNumberProblem } from "./swf-number.js";
+import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { SWF_FIELD_COUNT, SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /** Options of {@link parseSwf}. */
@@ -31,22 +31,69 @@ export interface SwfTrace {
 
 const SPACES = /\s+/;
 
-/** Reads SWF lines one at a time. Internal: shared by every reader. */
-class SwfLineReader {
+/**
+ * Reads SWF lines one at a time: the header (comment lines before the first data line) and one
+ * record per data line. A line is given whole (`next`) or as a range of a larger text
+ * (`nextRange`, used by the chunked reader: no string per line). Data lines of plain ASCII are
+ * scanned in place, field by field, without a regular expression;
+ * a line with any other character goes through `trim`, `split(/\s+/)` and `parseSwfNumber`, the
+ * definition both paths agree with (a property test compares them). Internal: shared by every
+ * reader.
+ */
+export class SwfLineReader {
   private lineNo = 0;
   private readonly headerBuilder: SwfHeaderBuilder;
   private seenData = false;
+  /** Field values of the line being read. */
+  private readonly values = new Float64Array(SWF_FIELD_COUNT);
 
+  /** The one record every data line is read into, when records are not kept (else null). */
+  private readonly scratch: { -readonly [K in keyof SwfRecord]: number } | null;
+
+  /**
+   * `reuse`: every data line is read into the same record object (for a caller that converts
+   * each record at once and keeps none, such as the chunked reader): no object per line.
+   */
   constructor(
     private readonly where: string,
     private readonly source: string,
+    reuse = false,
   ) {
     this.headerBuilder = new SwfHeaderBuilder(where, source);
+    this.scratch = reuse ? recordOf(this.values) : null;
   }
 
   /** Reads the next line; returns its record, or null for a comment or blank line. */
   next(line: string): SwfRecord | null {
+    return this.nextRange(line, 0, line.length);
+  }
+
+  /** {@link next} of `text.slice(start, end)` (one line, without its line end). */
+  nextRange(text: string, start: number, end: number): SwfRecord | null {
     this.lineNo++;
+    // Skip ASCII blanks at both ends (what `trim` does on an ASCII line).
+    let s = start;
+    let e = end;
+    let c = 0;
+    while (s < e && ((c = text.charCodeAt(s)) === 32 || (c >= 9 && c <= 13))) s++;
+    while (e > s && ((c = text.charCodeAt(e - 1)) === 32 || (c >= 9 && c <= 13))) e--;
+    if (s === e) return null;
+    const first = text.charCodeAt(s);
+    if (first === 59 /* ; */) {
+      if (!this.seenData) this.headerBuilder.add(text.slice(s, e).trim(), this.lineNo);
+      return null;
+    }
+    if (first >= 128 || text.charCodeAt(e - 1) >= 128) return this.slowLine(text.slice(s, e));
+    this.seenData = true;
+    return this.scan(text, s, e);
+  }
+
+  header(): SwfHeader {
+    return this.headerBuilder.build();
+  }
+
+  /** A line with non-ASCII characters (which `trim` and `\s` may treat as blanks). */
+  private slowLine(line: string): SwfRecord | null {
     const text = line.trim();
     if (text === "") return null;
     if (text.charCodeAt(0) === 59 /* ; */) {
@@ -54,56 +101,152 @@ class SwfLineReader {
       return null;
     }
     this.seenData = true;
-    return this.record(text);
+    return this.split(text);
   }
 
-  header(): SwfHeader {
-    return this.headerBuilder.build();
-  }
-
-  private record(text: string): SwfRecord {
-    const tokens = text.split(SPACES);
-    if (tokens.length !== SWF_FIELD_COUNT) {
-      throw new ParseError(
-        this.where,
-        { source: this.source, line: this.lineNo },
-        `expected ${SWF_FIELD_COUNT} whitespace-separated fields, found ${tokens.length}`,
-      );
+  /**
+   * Scans the fields of `text[s..e)` (trimmed, ASCII at both ends) in one pass: each plain
+   * decimal of at most 15 digits is read as its characters go by (`m / 10^k`, see `POW10`: this
+   * loop runs over every character of a trace, mostly before the JIT has compiled it), anything
+   * else (an exponent, more digits, a stray character) through `parseSwfNumber` on its slice. Errors come in the reference
+   * order: first the field count, then the first field that is not a number. At the first
+   * non-ASCII character the line goes to the reference `split`.
+   */
+  private scan(text: string, s: number, e: number): SwfRecord {
+    const v = this.values;
+    let field = 0;
+    let bad = -1;
+    let badFrom = 0;
+    let badTo = 0;
+    let i = s;
+    while (i < e) {
+      const from = i;
+      let c = text.charCodeAt(i);
+      const negative = c === 45; /* - */
+      if (negative || c === 43 /* + */) i++;
+      let m = 0;
+      let digits = 0;
+      let dot = -1;
+      let plain = true;
+      for (; i < e; i++) {
+        c = text.charCodeAt(i);
+        if (c >= 48 && c <= 57) {
+          m = m * 10 + (c - 48);
+          digits++;
+        } else if (c === 32 || (c >= 9 && c <= 13)) {
+          break;
+        } else if (c === 46 /* . */ && dot < 0) {
+          dot = i;
+        } else if (c >= 128) {
+          return this.split(text.slice(s, e));
+        } else {
+          plain = false;
+        }
+      }
+      if (field < SWF_FIELD_COUNT) {
+        let n: number;
+        if (plain && digits > 0 && digits <= 15) {
+          n = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
+          if (negative) n = -n;
+        } else {
+          n = parseSwfNumber(text.slice(from, i)) ?? Number.NaN;
+          if (Number.isNaN(n) && bad < 0) {
+            bad = field;
+            badFrom = from;
+            badTo = i;
+          }
+        }
+        v[field] = n;
+      }
+      field++;
+      for (; i < e; i++) {
+        c = text.charCodeAt(i);
+        if (c >= 128) return this.split(text.slice(s, e));
+        if (c !== 32 && !(c >= 9 && c <= 13)) break;
+      }
     }
-    const v = new Array<number>(SWF_FIELD_COUNT);
+    if (field !== SWF_FIELD_COUNT) this.fieldCount(field);
+    if (bad >= 0) this.notANumber(bad, text.slice(badFrom, badTo));
+    return this.record(v);
+  }
+
+  /** The reference reading of a trimmed data line: `split(/\s+/)` and `parseSwfNumber`. */
+  private split(text: string): SwfRecord {
+    const tokens = text.split(SPACES);
+    if (tokens.length !== SWF_FIELD_COUNT) this.fieldCount(tokens.length);
+    const v = this.values;
     for (let i = 0; i < SWF_FIELD_COUNT; i++) {
       const n = parseSwfNumber(tokens[i]!);
-      if (n === null) {
-        const f = SWF_FIELDS[i]!;
-        throw new ParseError(
-          this.where,
-          { source: this.source, line: this.lineNo, field: `${f.label} (field ${f.column})` },
-          swfNumberProblem(tokens[i]!),
-        );
-      }
+      if (n === null) this.notANumber(i, tokens[i]!);
       v[i] = n;
     }
-    return {
-      jobNumber: v[0]!,
-      submitTime: v[1]!,
-      waitTime: v[2]!,
-      runTime: v[3]!,
-      allocatedProcs: v[4]!,
-      avgCpuTime: v[5]!,
-      usedMemory: v[6]!,
-      requestedProcs: v[7]!,
-      requestedTime: v[8]!,
-      requestedMemory: v[9]!,
-      status: v[10]!,
-      userId: v[11]!,
-      groupId: v[12]!,
-      executable: v[13]!,
-      queue: v[14]!,
-      partition: v[15]!,
-      precedingJob: v[16]!,
-      thinkTime: v[17]!,
-    };
+    return this.record(v);
   }
+
+  /** The record of `v`: a new object, or the scratch one filled in. */
+  private record(v: Float64Array): SwfRecord {
+    const r = this.scratch;
+    if (r === null) return recordOf(v);
+    r.jobNumber = v[0]!;
+    r.submitTime = v[1]!;
+    r.waitTime = v[2]!;
+    r.runTime = v[3]!;
+    r.allocatedProcs = v[4]!;
+    r.avgCpuTime = v[5]!;
+    r.usedMemory = v[6]!;
+    r.requestedProcs = v[7]!;
+    r.requestedTime = v[8]!;
+    r.requestedMemory = v[9]!;
+    r.status = v[10]!;
+    r.userId = v[11]!;
+    r.groupId = v[12]!;
+    r.executable = v[13]!;
+    r.queue = v[14]!;
+    r.partition = v[15]!;
+    r.precedingJob = v[16]!;
+    r.thinkTime = v[17]!;
+    return r;
+  }
+
+  private fieldCount(found: number): never {
+    throw new ParseError(
+      this.where,
+      { source: this.source, line: this.lineNo },
+      `expected ${SWF_FIELD_COUNT} whitespace-separated fields, found ${found}`,
+    );
+  }
+
+  private notANumber(field: number, token: string): never {
+    const f = SWF_FIELDS[field]!;
+    throw new ParseError(
+      this.where,
+      { source: this.source, line: this.lineNo, field: `${f.label} (field ${f.column})` },
+      swfNumberProblem(token),
+    );
+  }
+}
+
+function recordOf(v: Float64Array): { -readonly [K in keyof SwfRecord]: number } {
+  return {
+    jobNumber: v[0]!,
+    submitTime: v[1]!,
+    waitTime: v[2]!,
+    runTime: v[3]!,
+    allocatedProcs: v[4]!,
+    avgCpuTime: v[5]!,
+    usedMemory: v[6]!,
+    requestedProcs: v[7]!,
+    requestedTime: v[8]!,
+    requestedMemory: v[9]!,
+    status: v[10]!,
+    userId: v[11]!,
+    groupId: v[12]!,
+    executable: v[13]!,
+    queue: v[14]!,
+    partition: v[15]!,
+    precedingJob: v[16]!,
+    thinkTime: v[17]!,
+  };
 }
 
 const DEFAULT_SOURCE = "<swf>";
@@ -139,7 +282,7 @@ export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace 
   while (start < n) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = n;
-    const r = reader.next(text.slice(start, end));
+    const r = reader.nextRange(text, start, end);
     if (r !== null) records.push(r);
     start = end + 1;
   }

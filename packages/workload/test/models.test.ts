@@ -58,6 +58,34 @@ describe("WORKLOAD_MODELS", () => {
     expect(jobs.every((j) => j.cores <= 64 && j.estimate === j.runtime)).toBe(true);
   });
 
+  it("streams the workload generate gives: same jobs, platform and SWF, each model", () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ["lublin", { jobs: 700, procs: 64, seed: 3 }],
+      ["lublin", { jobs: 300, jobTypes: false }],
+      ["convergent", { jobs: 200 }],
+      ["advance-reservation", { jobs: 300 }],
+      ["multicluster", { jobs: 100 }],
+      ["elo", {}],
+      ["oas", {}],
+    ];
+    for (const [name, options] of cases) {
+      const m = byName(name);
+      const whole = m.generate(options);
+      const stream = m.stream(options);
+      expect(stream.platform).toEqual(whole.platform);
+      expect(stream.jobCount).toBe(whole.jobs.length);
+      expect([...stream.jobs]).toEqual(whole.jobs);
+      // Read twice: each read generates again, the same.
+      expect([...stream.jobs]).toEqual(whole.jobs);
+      if (whole.swf === undefined) expect(stream.swf).toBeUndefined();
+      else {
+        expect(stream.swf!.header).toEqual(whole.swf.header);
+        expect([...stream.swf!.records]).toEqual(whole.swf.records);
+      }
+    }
+    expect(() => byName("lublin").stream({ jobs: -1 })).toThrow(InvalidInputError);
+  });
+
   it("rejects an unknown option, naming the model's options", () => {
     expect(() => byName("elo").generate({ colour: 1 })).toThrow(InvalidInputError);
     expect(() => byName("elo").generate({ colour: 1 })).toThrow(

@@ -1,18 +1,18 @@
 import type { Platform } from "@sched/core";
 import { SchedError } from "@sched/core";
 import {
-  formatJobsJsonl,
   formatPlatformJson,
-  formatSwf,
   jobsToSwf,
   type ModelOption,
-  type ModelOutput,
+  type ModelStream,
   parseModelOption,
   WORKLOAD_MODELS,
   type WorkloadModel,
+  writeJobsLines,
+  writeSwfLines,
 } from "@sched/workload";
 import { type CommandSpec, flag, type OptionSpec, stringOption, suggest } from "../args.js";
-import { writeFilesAtomic } from "../atomic.js";
+import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { renderTable } from "../format.js";
 import { UsageError } from "../usage-error.js";
@@ -70,7 +70,8 @@ const spec: CommandSpec = {
     "as SWF when the name ends in .swf and as native JSON Lines (every job field, deadlines\n" +
     "and licenses included) when it ends in .jsonl. The header records sched-sim's version,\n" +
     "the model and every parameter (given or default), so the file says how to make it\n" +
-    "again; the same options and seed give the same bytes. The file is written atomically.\n" +
+    "again; the same options and seed give the same bytes. The file is written as the jobs\n" +
+    "are generated (a million Lublin jobs never sit in memory), atomically.\n" +
     "Model options are given as --NAME VALUE (dotted for nested ones: --typeless.uMed 5);\n" +
     "'sched-sim gen --list' lists each model's options, kinds and defaults. An unknown model,\n" +
     "an option the model does not have, or a value out of range exits 2 naming the option.",
@@ -188,13 +189,16 @@ function platformText(platform: Platform): string {
   return `${shape}, ${platform.totalCores} cores, ${platform.licenses.length} license type(s)`;
 }
 
-/** The file's contents: SWF or JSON Lines, with the model and every parameter in the header. */
-export function genText(
+/**
+ * The file's lines (without line ends), as they are generated: SWF or JSON Lines, with the model
+ * and every parameter in the header. A model that streams (Lublin) is never held whole.
+ */
+export function* genLines(
   model: WorkloadModel,
   params: GenParameters,
-  out: ModelOutput,
+  out: ModelStream,
   format: TraceFormat,
-): string {
+): Generator<string, void, undefined> {
   const generator = `sched-sim ${VERSION} gen ${model.name} (@sched/workload)`;
   if (format === "jsonl") {
     const parameters: Record<string, string> = {};
@@ -209,7 +213,8 @@ export function genText(
       platform: platformText(out.platform),
     };
     if (out.swf !== undefined) meta.modelNotes = out.swf.header.notes;
-    return formatJobsJsonl(out.jobs, meta);
+    yield* writeJobsLines(out.jobs, meta);
+    return;
   }
   // SWF: one Note for the generator, one per group of parameters (top level, then each dotted
   // prefix), defaults marked with '*'.
@@ -228,10 +233,12 @@ export function genText(
   ];
   if (out.swf !== undefined) {
     const header = out.swf.header;
-    return formatSwf({ ...header, notes: [...notes, ...header.notes] }, out.swf.records);
+    yield* writeSwfLines({ ...header, notes: [...notes, ...header.notes] }, out.swf.records);
+    return;
   }
+  // Jobs of other models (small workloads): the conversion counts what SWF cannot hold first.
   const trace = jobsToSwf(out.jobs, { maxProcs: out.platform.totalCores, notes });
-  return formatSwf(trace.header, trace.records);
+  yield* writeSwfLines(trace.header, trace.records);
 }
 
 /** `sched-sim gen`. */
@@ -265,18 +272,26 @@ export const genCommand: Command = {
     }
     const format = traceFormat("gen", "out", out, false);
     const params = parameters(model, given);
-    let output: ModelOutput;
+    let output: ModelStream;
     try {
-      output = model.generate(params.typed);
+      output = model.stream(params.typed);
     } catch (error) {
       asUsageError(model, error);
     }
-    const files = new Map([[out, genText(model, params, output, format)]]);
+    // Written as generated: a temporary file beside `out`, renamed over it when complete.
+    const file = await StreamedFile.create(out);
+    try {
+      for (const line of genLines(model, params, output, format)) file.write(`${line}\n`);
+    } catch (error) {
+      file.discard();
+      asUsageError(model, error);
+    }
+    const files = new Map<string, string | StreamedFile>([[out, file]]);
     const platformPath = stringOption(args, "platform");
     if (platformPath !== undefined) files.set(platformPath, formatPlatformJson(output.platform));
     await writeFilesAtomic(files);
     io.stdout(
-      `gen: ${output.jobs.length} jobs (${model.name}, ${platformText(output.platform)}) -> ${out}` +
+      `gen: ${output.jobCount} jobs (${model.name}, ${platformText(output.platform)}) -> ${out}` +
         `${platformPath === undefined ? "" : `, platform -> ${platformPath}`}\n`,
     );
     return 0;

@@ -1,6 +1,14 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { computeMetrics, identicalPool, type Job, ParseError, simulate } from "@sched/core";
+import {
+  createSimulation,
+  identicalPool,
+  type Job,
+  ParseError,
+  type Simulation,
+  type SimulationSummary,
+} from "@sched/core";
+import type { SwfCleanupReport, SwfHeader } from "@sched/workload";
 import {
   type CommandSpec,
   choiceValue,
@@ -9,13 +17,19 @@ import {
   listOption,
   stringOption,
 } from "../args.js";
-import { describeFsError, writeFilesAtomic } from "../atomic.js";
+import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
-import { jobsCsv, metricsJson, metricsTable, timingJson } from "../outputs.js";
-import { chooseScheduler, optionsForReport, schedulersHelp } from "../schedulers.js";
-import { cleanupReportText, readSwfWorkload } from "../swf-input.js";
+import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
+import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
+import {
+  chooseScheduler,
+  optionsForReport,
+  type SchedulerChoice,
+  schedulersHelp,
+} from "../schedulers.js";
+import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 import { requireJobs } from "./trace-files.js";
@@ -26,19 +40,21 @@ const spec: CommandSpec = {
   description:
     "Reads the trace as a stream (gzip recognised by its content), converts it to jobs (size =\n" +
     "allocated processors, or requested when unknown; estimate = requested time), simulates it\n" +
-    "on N identical single-processor machines and prints the metrics. N is --procs, else the\n" +
-    "header's MaxProcs, else its MaxNodes.\n\n" +
-    "With --out DIR it writes DIR/jobs.csv, DIR/metrics.json (deterministic: the same run gives\n" +
-    "the same bytes) and DIR/timing.json (wall clock), atomically (all or nothing; a failed run\n" +
-    "leaves files already there untouched).\n\n" +
+    "on N identical single-processor machines as it reads, and prints the metrics. N is\n" +
+    "--procs, else the header's MaxProcs, else its MaxNodes. Memory holds the jobs in flight,\n" +
+    "not the trace (a trace not sorted by submit time is read whole and sorted first).\n\n" +
+    "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
+    "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
+    "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
     schedulersHelp(),
   options: [
     {
       name: "scheduler",
       short: "s",
       type: "string",
-      arg: "NAME",
-      description: "Policy to run (default fcfs).",
+      arg: "NAME|FILE",
+      description:
+        "Policy to run (default fcfs), or an ES module of yours (a path, or a name ending in .js/.mjs) whose default export is a scheduler or a function of the --opt values returning one.",
     },
     {
       name: "opt",
@@ -103,11 +119,10 @@ export const runCommand: Command = {
     if (workload === undefined) {
       throw new UsageError("run: option --workload FILE is required", "run");
     }
-    const choice = chooseScheduler(
-      stringOption(args, "scheduler") ?? "fcfs",
-      listOption(args, "opt"),
-      "run",
-    );
+    const schedulerName = stringOption(args, "scheduler") ?? "fcfs";
+    const choice = isPolicyModule(schedulerName)
+      ? await loadPolicyModule(schedulerName, listOption(args, "opt"), "run")
+      : chooseScheduler(schedulerName, listOption(args, "opt"), "run");
     const procsText = stringOption(args, "procs");
     const procsOption =
       procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, MAX_PROCS);
@@ -125,85 +140,224 @@ export const runCommand: Command = {
     if (out !== undefined) await checkOutDir(out);
 
     const commandOptions = spec.options.map((o) => o.name);
-    const read = await readSwfWorkload(workload, { clean, estimate, where: "run" }).catch(
-      (error: unknown) => {
-        // The library's hint speaks of its API; on the command line the same switch is --clean.
-        throw inCallersWords(error, { command: "run", options: commandOptions });
-      },
-    );
-    const { header, report } = read;
-    let jobs = read.jobs;
-    if (!isSortedBySubmit(jobs)) {
-      io.stderr(
-        `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
-      );
-      jobs = [...jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+    const input: RunInput = { clean, estimate, procs: procsOption, commandOptions };
+    const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
+    try {
+      let run = await streamRun(workload, input, choice, csv);
+      if (run === "unsorted") {
+        io.stderr(
+          `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
+        );
+        run = await sortedRun(workload, input, choice, csv);
+      }
+      const { report, summary, procs, tooWide, firstTooWide } = run;
+      if (clean) io.stderr(cleanupReportText(report, clean));
+      if (tooWide > 0) {
+        io.stderr(
+          `sched-sim: warning: ${tooWide} job(s) need more than the ${procs} processors (the first is job ${firstTooWide?.id} with ${firstTooWide?.cores}); the @sched/backfill policies reject them\n`,
+        );
+      }
+      const metrics = summary.metrics!;
+      const json = metricsJson(summary.stats, metrics, {
+        scheduler: choice.entry.name,
+        schedulerOptions: optionsForReport(choice.options),
+        workload,
+        procs,
+        clean,
+        version: VERSION,
+      });
+      if (out !== undefined) {
+        await writeFilesAtomic(
+          new Map<string, string | StreamedFile>([
+            [join(out, "jobs.csv"), csv!],
+            [join(out, "metrics.json"), json],
+            [join(out, "timing.json"), timingJson(summary.stats, performance.now() - started)],
+          ]),
+        );
+      }
+      if (format === "json") io.stdout(json);
+      else {
+        io.stdout(`${workload}: ${summary.jobs} jobs on ${procs} processors\n\n`);
+        io.stdout(metricsTable([{ label: choice.label, metrics }]));
+      }
+      if (out !== undefined)
+        io.stderr(
+          `wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+        );
+      return 0;
+    } catch (error) {
+      csv?.discard();
+      // The library's hint speaks of its API; on the command line the same switch is --clean.
+      throw inCallersWords(error, { command: "run", options: commandOptions });
     }
-    if (clean) io.stderr(cleanupReportText(report, clean));
-    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
-    requireJobs("run", workload, jobs.length, report, { estimate, commandOptions });
-    const declared = header?.maxProcs ?? header?.maxNodes;
-    if (procsOption === undefined && declared !== undefined && declared > MAX_PROCS) {
-      throw new ParseError(
-        "run",
-        {
-          source: workload,
-          field: `header ${header?.maxProcs === undefined ? "MaxNodes" : "MaxProcs"}`,
-        },
-        `is ${declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
-      );
-    }
-    const procs = procsOption ?? declared;
-    if (procs === undefined) {
-      throw new UsageError(
-        `run: ${workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
-        "run",
-      );
-    }
-    const tooWide = jobs.filter((j) => j.cores > procs);
-    if (tooWide.length > 0) {
-      io.stderr(
-        `sched-sim: warning: ${tooWide.length} job(s) need more than the ${procs} processors (the first is job ${tooWide[0]?.id} with ${tooWide[0]?.cores}); the @sched/backfill policies reject them\n`,
-      );
-    }
-
-    const trace = simulate(jobs, identicalPool(procs), choice.entry.create(choice.options));
-    const metrics = computeMetrics(trace);
-    const json = metricsJson(trace, metrics, {
-      scheduler: choice.entry.name,
-      schedulerOptions: optionsForReport(choice.options),
-      workload,
-      procs,
-      clean,
-      version: VERSION,
-    });
-    if (out !== undefined) {
-      await writeFilesAtomic(
-        new Map([
-          [join(out, "jobs.csv"), jobsCsv(trace)],
-          [join(out, "metrics.json"), json],
-          [join(out, "timing.json"), timingJson(trace, performance.now() - started)],
-        ]),
-      );
-    }
-    if (format === "json") io.stdout(json);
-    else {
-      io.stdout(`${workload}: ${jobs.length} jobs on ${procs} processors\n\n`);
-      io.stdout(metricsTable([{ label: choice.label, metrics }]));
-    }
-    if (out !== undefined)
-      io.stderr(
-        `wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
-      );
-    return 0;
   },
 };
 
-function isSortedBySubmit(jobs: readonly Job[]): boolean {
-  for (let i = 1; i < jobs.length; i++) {
-    if ((jobs[i] as Job).submit < (jobs[i - 1] as Job).submit) return false;
+/** What `run` reads and simulates with. */
+interface RunInput {
+  readonly clean: boolean;
+  readonly estimate: "requested" | "runtime";
+  /** `--procs`, when given. */
+  readonly procs: number | undefined;
+  /** The command's options, for the hints of {@link requireJobs}. */
+  readonly commandOptions: readonly string[];
+}
+
+/** A finished run: the summary and what the reading said. */
+interface RunResult {
+  readonly summary: SimulationSummary;
+  readonly report: SwfCleanupReport;
+  readonly procs: number;
+  /** Jobs wider than the machine, and the first of them. */
+  readonly tooWide: number;
+  readonly firstTooWide: Job | undefined;
+}
+
+/** Thrown by {@link streamRun} at the first job submitted before the one read before it. */
+const UNSORTED = Symbol("unsorted");
+
+/**
+ * The run as the trace streams in: each chunk of jobs read is pushed into the simulation, each
+ * record goes to `jobs.csv` as it ends, and the metrics are accumulated online, so memory holds
+ * the jobs in flight, not the trace. Returns "unsorted" (having simulated nothing worth keeping)
+ * at the first job submitted before the one before it: such a trace must be read whole and
+ * sorted ({@link sortedRun}).
+ */
+async function streamRun(
+  workload: string,
+  input: RunInput,
+  choice: SchedulerChoice,
+  csv: StreamedFile | null,
+): Promise<RunResult | "unsorted"> {
+  const runner = new Runner(workload, input, choice, csv);
+  try {
+    const { header, report } = await streamSwfWorkload(
+      workload,
+      {
+        clean: input.clean,
+        estimate: input.estimate,
+        where: "run",
+        onHeader: (h) => runner.header(h),
+      },
+      (jobs) => runner.push(jobs, true),
+    );
+    return runner.end(header, report);
+  } catch (error) {
+    if (error === UNSORTED) return "unsorted";
+    throw error;
   }
-  return true;
+}
+
+/** The run of a trace that is not sorted by submit time: read whole, sorted, then simulated. */
+async function sortedRun(
+  workload: string,
+  input: RunInput,
+  choice: SchedulerChoice,
+  csv: StreamedFile | null,
+): Promise<RunResult> {
+  csv?.discard();
+  const read = await readSwfWorkload(workload, {
+    clean: input.clean,
+    estimate: input.estimate,
+    where: "run",
+  });
+  const jobs = [...read.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+  const runner = new Runner(workload, input, choice, csv);
+  if (read.header !== undefined) runner.header(read.header);
+  if (jobs.length > 0) runner.push(jobs, false);
+  return runner.end(read.header, read.report);
+}
+
+/** Feeds a simulation with the jobs read, writing each record's row to `jobs.csv`. */
+class Runner {
+  private procs: number | undefined;
+  private sim: Simulation | null = null;
+  private lastSubmit = Number.NEGATIVE_INFINITY;
+  private tooWide = 0;
+  private firstTooWide: Job | undefined;
+  /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
+  private declared: number | undefined;
+  private declaredBy = "MaxProcs";
+
+  constructor(
+    private readonly workload: string,
+    private readonly input: RunInput,
+    private readonly choice: SchedulerChoice,
+    private readonly csv: StreamedFile | null,
+  ) {
+    csv?.reset(JOBS_CSV_HEADER);
+  }
+
+  header(h: SwfHeader): void {
+    this.declared = h.maxProcs ?? h.maxNodes;
+    this.declaredBy = h.maxProcs === undefined ? "MaxNodes" : "MaxProcs";
+    this.procs = this.input.procs ?? this.declared;
+  }
+
+  push(jobs: readonly Job[], checkOrder: boolean): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i]!;
+      if (checkOrder) {
+        if (job.submit < last) throw UNSORTED;
+        last = job.submit;
+      }
+      if (job.cores > procs && this.tooWide++ === 0) this.firstTooWide = job;
+    }
+    this.lastSubmit = last;
+    this.simulation().push(jobs);
+  }
+
+  end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {
+    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
+    requireJobs("run", this.workload, report.jobs, report, {
+      estimate: this.input.estimate,
+      commandOptions: this.input.commandOptions,
+    });
+    if (header !== undefined && this.procs === undefined) this.header(header);
+    const summary = this.simulation().end();
+    return {
+      summary,
+      report,
+      procs: this.machineSize(),
+      tooWide: this.tooWide,
+      firstTooWide: this.firstTooWide,
+    };
+  }
+
+  private machineSize(): number {
+    if (
+      this.input.procs === undefined &&
+      this.declared !== undefined &&
+      this.declared > MAX_PROCS
+    ) {
+      throw new ParseError(
+        "run",
+        { source: this.workload, field: `header ${this.declaredBy}` },
+        `is ${this.declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
+      );
+    }
+    if (this.procs === undefined) {
+      throw new UsageError(
+        `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
+        "run",
+      );
+    }
+    return this.procs;
+  }
+
+  private simulation(): Simulation {
+    if (this.sim === null) {
+      const csv = this.csv;
+      this.sim = createSimulation(
+        identicalPool(this.machineSize()),
+        this.choice.entry.create(this.choice.options),
+        csv === null ? {} : { onRecord: (r) => csv.write(jobsCsvLine(r)) },
+      );
+    }
+    return this.sim;
+  }
 }
 
 async function checkFile(path: string): Promise<void> {

@@ -1,0 +1,76 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, bench, describe } from "vitest";
+import { buildCli, loadAverage, measure } from "./whole-process.js";
+
+// Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
+// writing the trace, then `sched-sim run -s easy --estimate runtime` on it, each a child process
+// whose max RSS /usr/bin/time reports, with Node's default heap. Targets (issue 22): EASY on 1M
+// jobs <= 300 MB; on 10M jobs, completes with the default heap, <= 1.5 GB. The 10M case writes a
+// 1.1 GB trace to the temporary folder and takes minutes; MEMORY_BENCH_JOBS=1000000 leaves it out.
+
+const SIZES = (process.env.MEMORY_BENCH_JOBS ?? "1000000,10000000").split(",").map(Number);
+const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
+
+let cli = "";
+const measured = new Set<number>();
+let remove = async () => {};
+let dir = "";
+beforeAll(async () => {
+  ({ cli, remove } = await buildCli());
+  dir = await mkdtemp(join(tmpdir(), "sched-sim-memory-"));
+});
+afterAll(async () => {
+  await remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () => {
+  for (const jobs of SIZES) {
+    bench(
+      `${jobs} jobs`,
+      async () => {
+        // vitest may call a bench function more than once: measure once.
+        if (measured.has(jobs)) return;
+        measured.add(jobs);
+        const trace = join(dir, `lublin-${jobs}.swf`);
+        const gen = measure([
+          process.execPath,
+          cli,
+          "gen",
+          "lublin",
+          "--jobs",
+          String(jobs),
+          "--procs",
+          "256",
+          "--seed",
+          "1",
+          "--out",
+          trace,
+        ]);
+        const size = (await stat(trace)).size;
+        console.log(
+          `[memory] gen lublin --jobs ${jobs}: max RSS ${gen.maxRssMb.toFixed(0)} MB, CPU ${gen.cpu.toFixed(1)} s (${(size / 1e6).toFixed(0)} MB of SWF)`,
+        );
+        const run = measure([
+          process.execPath,
+          cli,
+          "run",
+          "-w",
+          trace,
+          "-s",
+          "easy",
+          "--estimate",
+          "runtime",
+        ]);
+        const table = run.stdout.trim().split("\n").at(-1);
+        console.log(
+          `[memory] run -s easy on ${jobs} Lublin jobs (256 procs): max RSS ${run.maxRssMb.toFixed(0)} MB, CPU ${run.cpu.toFixed(1)} s, wall ${run.wall.toFixed(1)} s; load ${loadAverage()}; ${table}`,
+        );
+        await rm(trace, { force: true });
+      },
+      once,
+    );
+  }
+});

@@ -1,0 +1,103 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Helpers of the whole-process benchmarks: the CLI built from the current sources, child
+ * processes measured by `/usr/bin/time` (CPU = user + system seconds, max RSS), and where pyss,
+ * the classic Python 2 scheduler simulator, lives on this machine.
+ */
+
+const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** What `/usr/bin/time` says about a child process. */
+export interface ProcessCost {
+  /** User + system CPU seconds. */
+  readonly cpu: number;
+  readonly wall: number;
+  /** Maximum resident set size, MB (10^6 bytes). */
+  readonly maxRssMb: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `command` to completion under `/usr/bin/time` and returns its cost.
+ * @throws Error when it exits with a non-zero status (quoting its last lines of stderr).
+ */
+export function measure(command: readonly string[], cwd = appDir): ProcessCost {
+  const r = spawnSync("/usr/bin/time", ["-f", "@@time %U %S %e %M", ...command], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  const lines = r.stderr.trimEnd().split("\n");
+  const last = lines.findLast((l) => l.startsWith("@@time ")) ?? "";
+  const [user, sys, wall, rss] = last.slice(7).split(" ").map(Number);
+  if (r.status !== 0 || user === undefined) {
+    throw new Error(`${command.join(" ")} failed (${r.status}): ${lines.slice(-5).join("\n")}`);
+  }
+  return {
+    cpu: user + sys!,
+    wall: wall!,
+    maxRssMb: (rss! * 1024) / 1e6,
+    stdout: r.stdout,
+    stderr: lines.filter((l) => !l.startsWith("@@time ")).join("\n"),
+  };
+}
+
+/** The CLI bundle built from the current sources into a fresh folder, and its clean-up. */
+export async function buildCli(): Promise<{ cli: string; remove: () => Promise<void> }> {
+  // Inside apps/sim/node_modules, so the bundle's external packages resolve as for dist/.
+  const outDir = await mkdtemp(join(appDir, "node_modules", ".sched-sim-bench-"));
+  const r = spawnSync("pnpm", ["exec", "tsup", "--out-dir", outDir, "--silent"], {
+    cwd: appDir,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) {
+    await rm(outDir, { recursive: true, force: true });
+    throw new Error(`building the CLI failed: ${r.stderr}`);
+  }
+  return {
+    cli: join(outDir, "cli.js"),
+    remove: () => rm(outDir, { recursive: true, force: true }),
+  };
+}
+
+/** pyss's `src/` folder and a Python 2.7, when both are on this machine (else a reason). */
+export function findPyss(): { src: string; python: string } | { skip: string } {
+  const src = process.env.PYSS_SRC ?? "/tmp/pyss/src";
+  if (!existsSync(join(src, "run_simulator.py"))) {
+    return {
+      skip: `pyss not found at ${src} (check out github.com/dinesh121991/pyss there, or set PYSS_SRC to its src/)`,
+    };
+  }
+  const candidates = [
+    process.env.PYTHON2,
+    join(homedir(), ".pyenv", "versions", "2.7.18", "bin", "python2.7"),
+    "python2.7",
+  ].filter((p): p is string => p !== undefined);
+  for (const python of candidates) {
+    const r = spawnSync(python, ["-c", "import sys; print(sys.version_info[0])"], {
+      encoding: "utf8",
+    });
+    if (r.status === 0 && r.stdout.trim() === "2") return { src, python };
+  }
+  return { skip: "no Python 2.7 found (set PYTHON2 to its path)" };
+}
+
+/** Median of `xs`. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The load average over the last minute, for the report. */
+export function loadAverage(): string {
+  const r = spawnSync("cat", ["/proc/loadavg"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.split(" ").slice(0, 3).join(" ") : "unknown";
+}

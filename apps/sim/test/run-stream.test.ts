@@ -1,0 +1,190 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { easy } from "@sched/backfill";
+import { computeMetrics, identicalPool, simulate } from "@sched/core";
+import { parseSwf, swfToJobs } from "@sched/workload";
+import { describe, expect, it } from "vitest";
+import { jobsCsv, metricsJson } from "../src/outputs.js";
+import { VERSION } from "../src/version.js";
+import { cli, fixture, tempDir } from "./helpers.js";
+
+const SMALL = fixture("small.swf");
+const KTH = new URL("../../../packages/workload/fixtures/KTH-SP2-1996-2.1-cln.swf", import.meta.url)
+  .pathname;
+
+describe("sched-sim run: the streamed data path", () => {
+  it("writes the kept trace's jobs.csv and metrics.json on KTH-SP2 (jobs.csv over 1 MiB, written as it goes)", async () => {
+    const out = await tempDir();
+    const r = await cli("run", "-w", KTH, "-s", "easy", "--clean", "-o", out);
+    expect(r.code).toBe(0);
+    // The same run kept whole, through the library.
+    const { jobs } = swfToJobs(parseSwf(await readFile(KTH, "utf8")).records, { clean: true });
+    const trace = simulate(jobs, identicalPool(100), easy());
+    const csv = await readFile(join(out, "jobs.csv"), "utf8");
+    expect(csv.length).toBeGreaterThan(1 << 20);
+    expect(csv).toBe(jobsCsv(trace));
+    const json = metricsJson(trace.stats, computeMetrics(trace), {
+      scheduler: "easy",
+      schedulerOptions: {},
+      workload: KTH,
+      procs: 100,
+      clean: true,
+      version: VERSION,
+    });
+    // metrics.json is deterministic: the same bytes (the wall clock is in timing.json).
+    expect(await readFile(join(out, "metrics.json"), "utf8")).toBe(json);
+    expect(r.stdout).toContain(`${KTH}: 28467 jobs on 100 processors`);
+    expect((await readdir(out)).sort()).toEqual(["jobs.csv", "metrics.json", "timing.json"]);
+  });
+
+  it("reads a trace not sorted by submit time whole, sorts it, and gives the sorted trace's outputs", async () => {
+    const dir = await tempDir();
+    const text = await readFile(SMALL, "utf8");
+    const lines = text.split("\n");
+    const data = lines.filter((l) => l.trim() !== "" && !l.startsWith(";"));
+    const header = lines.filter((l) => l.startsWith(";"));
+    // Swap jobs 4 and 5: the file is no longer sorted by submit time.
+    const shuffled = [...data];
+    [shuffled[3], shuffled[4]] = [shuffled[4]!, shuffled[3]!];
+    const unsorted = join(dir, "unsorted.swf");
+    await writeFile(unsorted, `${[...header, ...shuffled].join("\n")}\n`);
+    const a = await cli("run", "-w", SMALL, "--clean", "-o", join(dir, "a"));
+    const b = await cli("run", "-w", unsorted, "--clean", "-o", join(dir, "b"));
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    expect(b.stderr).toContain(`note: ${unsorted} is not sorted by submit time; sorting it`);
+    expect(await readFile(join(dir, "b", "jobs.csv"), "utf8")).toBe(
+      await readFile(join(dir, "a", "jobs.csv"), "utf8"),
+    );
+  });
+});
+
+describe("sched-sim run: bad bytes in a streamed trace", () => {
+  const swfLine = (id: number) => `${id} ${id} -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1`;
+  const text = `; MaxProcs: 4\n${swfLine(1)}\n${swfLine(2)}\n`;
+
+  it("names the file when the text is not UTF-8, and the line when a line is over the limit", async () => {
+    const dir = await tempDir();
+    const notUtf8 = join(dir, "latin1.swf");
+    await writeFile(
+      notUtf8,
+      Buffer.concat([Buffer.from(`; Note: caf`), Buffer.from([0xe9, 10]), Buffer.from(text)]),
+    );
+    const a = await cli("run", "-w", notUtf8);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toBe(`sched-sim: run: ${notUtf8}: is not valid UTF-8 text\n`);
+    const long = join(dir, "long.swf");
+    await writeFile(long, `${text};${"x".repeat(1 << 20)}\n${swfLine(3)}\n`);
+    const b = await cli("run", "-w", long);
+    expect(b.code).toBe(1);
+    expect(b.stderr).toBe(
+      `sched-sim: @sched/workload/createSwfJobStream: ${long}:4: is longer than 1048576 characters, the limit of a line (options.maxLineLength)\n`,
+    );
+  });
+
+  it("names a corrupt gzip file as such", async () => {
+    const dir = await tempDir();
+    const gz = gzipSync(Buffer.from(text.repeat(200)));
+    gz[gz.length - 6] = gz[gz.length - 6]! ^ 0xff; // the CRC no longer matches
+    const path = join(dir, "corrupt.swf.gz");
+    await writeFile(path, gz);
+    const r = await cli("run", "-w", path);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^sched-sim: run: ${path}: is not valid gzip data \\(`));
+  });
+});
+
+describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
+  it("stops a policy that wakes itself forever after the default stall bound, with an error naming it", async () => {
+    const dir = await tempDir();
+    const policy = join(dir, "wakes-forever.mjs");
+    await writeFile(
+      policy,
+      [
+        "export default {",
+        '  name: "wakes-forever",',
+        "  schedule(ctx) {",
+        "    ctx.wakeAt(ctx.view.now + 1);",
+        "  },",
+        "};",
+        "",
+      ].join("\n"),
+    );
+    // Stopped by a count of calls (deterministic), not a clock: 100,000 calls take well under
+    // 10 s (about 0.1 s on an idle machine).
+    const r = await cli("run", "-w", SMALL, "--clean", "-s", policy);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^sched-sim: @sched\/core\/createSimulation: policy "wakes-forever" made no progress in 100000 schedule calls in a row .*, at t=\d+; 6 jobs waiting \(ids 1, 2, 3, 4, 5, \.\.\.\), none running;/,
+    );
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("runs a factory module with its --opt values, and names the policy when its code throws", async () => {
+    const dir = await tempDir();
+    const policy = join(dir, "first-fit.mjs");
+    await writeFile(
+      policy,
+      [
+        "export function createScheduler(options) {",
+        "  return {",
+        '    name: "first-fit-" + (options.tag ?? "none"),',
+        "    schedule(ctx) {",
+        "      for (const w of ctx.view.waiting) {",
+        '        if (options.crash === "yes" && ctx.view.now >= 40) null.boom;',
+        "        const free = [];",
+        "        for (let m = 0, need = w.job.cores; m < ctx.view.platform.machines.length && need > 0; m++) {",
+        "          if (ctx.view.freeCores(m) > 0) { free.push({ machine: m, cores: 1 }); need--; }",
+        "        }",
+        "        if (free.length === w.job.cores) ctx.start(w.job.id, free);",
+        "      }",
+        "    },",
+        "  };",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const ok = await cli(
+      "run",
+      "-w",
+      SMALL,
+      "--clean",
+      "-s",
+      policy,
+      "--opt",
+      "tag=x",
+      "--format",
+      "json",
+    );
+    expect(ok.code).toBe(0);
+    const doc = JSON.parse(ok.stdout) as {
+      jobs: number;
+      run: { scheduler: string; schedulerOptions: unknown };
+    };
+    expect(doc.jobs).toBe(6);
+    expect(doc.run.scheduler).toBe("first-fit-x");
+    expect(doc.run.schedulerOptions).toEqual({ tag: "x" });
+    const crash = await cli("run", "-w", SMALL, "--clean", "-s", policy, "--opt", "crash=yes");
+    expect(crash.code).toBe(1);
+    expect(crash.stderr).toMatch(
+      /^sched-sim: @sched\/core\/createSimulation: policy "first-fit-none" threw at t=40, .*TypeError: Cannot read properties of null/,
+    );
+  });
+
+  it("exits 2 naming the option when the module cannot be loaded or exports no policy", async () => {
+    const dir = await tempDir();
+    const missing = await cli("run", "-w", SMALL, "-s", join(dir, "nope.mjs"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `run: option --scheduler ${join(dir, "nope.mjs")}: cannot load the module`,
+    );
+    const empty = join(dir, "empty.mjs");
+    await writeFile(empty, "export const x = 1;\n");
+    const r = await cli("run", "-w", SMALL, "-s", empty);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "must be a scheduler { name, schedule(ctx) } or a function returning one",
+    );
+  });
+});

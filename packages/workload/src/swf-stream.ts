@@ -1,0 +1,175 @@
+import { InvalidInputError, type Job, ParseError } from "@sched/core";
+import type { SwfHeader } from "./swf-header.js";
+import {
+  resolveSwfToJobsOptions,
+  type SwfCleanupReport,
+  SwfJobConverter,
+  type SwfToJobsOptions,
+} from "./swf-jobs.js";
+import { type ReadSwfLinesOptions, SwfLineReader } from "./swf-read.js";
+
+/** Options of {@link createSwfJobStream}: the reader's and the conversion's, and a line limit. */
+export interface SwfJobStreamOptions extends ReadSwfLinesOptions, SwfToJobsOptions {
+  /**
+   * The longest line read, in characters (without its line end): a longer one is a ParseError
+   * naming it, so a text that is not a trace (a gzip bomb of one huge line) stops there instead
+   * of growing one string until memory runs out. An SWF line is about 100 characters.
+   * `Infinity` for no limit.
+   * @defaultValue `1048576` (2^20)
+   */
+  readonly maxLineLength?: number;
+}
+
+/** The default of {@link SwfJobStreamOptions.maxLineLength}. */
+const MAX_LINE_LENGTH = 1 << 20;
+
+/**
+ * An SWF text read piece by piece (as a file arrives in chunks), turned into jobs as it goes:
+ * `push` returns the jobs of the lines its text completed, `end` those of the last line.
+ */
+export interface SwfJobStream {
+  /** Reads the next piece of the text (split anywhere, even inside a line or a `\r\n`). */
+  push(text: string): Job[];
+  /** Ends the text (a last line without a line end is read) and returns its jobs. */
+  end(): Job[];
+  /** The header, once the first data line was read (or after `end`); undefined before. */
+  readonly header: SwfHeader | undefined;
+  /** What the conversion did so far (see {@link swfToJobs}). */
+  report(): SwfCleanupReport;
+}
+
+/**
+ * Reads an SWF trace given as pieces of text and converts it to jobs on the fly: the streamed
+ * form of `swfToJobs(parseSwf(text).records, options)`, for a file read in chunks (plain or
+ * gunzipped) that must never be held whole, nor as records, nor as jobs. Lines end at `\n`,
+ * `\r\n` or a lone `\r` (as Node's `readline` splits them), whatever the piece boundaries. The
+ * per-line rules, the conversion, the report and the errors are those of {@link readSwfLines}
+ * and {@link swfToJobs} (data lines of plain ASCII are scanned in place, without a string per
+ * line or field; others are read by the reference `split`). The header goes to
+ * `options.onHeader` when the first data line is met (or at the end).
+ *
+ * Complexity: O(length of the text); memory O(one line), plus the report's lists of job numbers
+ * and a few runs of kept job numbers (for the duplicate check).
+ *
+ * @throws ParseError naming the source, the line and the field (where
+ *   `@sched/workload/createSwfJobStream`); InvalidInputError naming the record and field as
+ *   {@link swfToJobs}, or an invalid option.
+ *
+ * @example
+ * ```ts
+ * const swf = createSwfJobStream({ source: "kth.swf", clean: true });
+ * for await (const chunk of createReadStream("kth.swf", "utf8")) sim.push(swf.push(chunk));
+ * sim.push(swf.end());
+ * swf.report().droppedRuntime.length;
+ * ```
+ */
+export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStream {
+  const where = "@sched/workload/createSwfJobStream";
+  const converter = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  // Each record is converted at once and dropped: one record object serves every line.
+  const reader = new SwfLineReader(where, options.source ?? "<swf>", true);
+  const onHeader = options.onHeader;
+  const maxLineLength = options.maxLineLength ?? MAX_LINE_LENGTH;
+  if (
+    !(maxLineLength >= 1 && (Number.isSafeInteger(maxLineLength) || maxLineLength === Infinity))
+  ) {
+    throw new InvalidInputError(
+      where,
+      "options.maxLineLength",
+      `is ${String(maxLineLength)}, expected an integer >= 1 or Infinity`,
+    );
+  }
+  const source = options.source ?? "<swf>";
+  /** Lines read so far (the reader's count: a line too long is the next one). */
+  let lines = 0;
+  const tooLong = (): never => {
+    throw new ParseError(
+      where,
+      { source, line: lines + 1 },
+      `is longer than ${maxLineLength} characters, the limit of a line (options.maxLineLength)`,
+    );
+  };
+  let header: SwfHeader | undefined;
+  /** The start of a line whose end has not come yet. */
+  let carry = "";
+  /** The previous piece ended with `\r`: a `\n` starting this one belongs to it. */
+  let afterCR = false;
+  let ended = false;
+
+  const line = (text: string, start: number, end: number, out: Job[]): void => {
+    if (carry.length + (end - start) > maxLineLength) tooLong();
+    lines++;
+    const r =
+      carry === ""
+        ? reader.nextRange(text, start, end)
+        : reader.next(carry + text.slice(start, end));
+    carry = "";
+    if (r === null) return;
+    if (header === undefined) {
+      header = reader.header();
+      onHeader?.(header);
+    }
+    const job = converter.add(r);
+    if (job !== null) out.push(job);
+  };
+
+  return {
+    push(text: string): Job[] {
+      if (ended) throw new InvalidInputError(where, "push(text)", "was called after end()");
+      const out: Job[] = [];
+      const n = text.length;
+      let start = 0;
+      if (afterCR && n > 0) {
+        afterCR = false;
+        if (text.charCodeAt(0) === 10) start = 1;
+      }
+      let lf = -1;
+      let cr = -1;
+      for (;;) {
+        if (lf < start) {
+          lf = text.indexOf("\n", start);
+          if (lf < 0) lf = n;
+        }
+        if (cr < start) {
+          cr = text.indexOf("\r", start);
+          if (cr < 0) cr = n;
+        }
+        const j = Math.min(lf, cr);
+        if (j >= n) break;
+        line(text, start, j, out);
+        start = j + 1;
+        if (j === cr) {
+          if (j + 1 < n) {
+            if (text.charCodeAt(j + 1) === 10) start = j + 2;
+          } else {
+            afterCR = true;
+          }
+        }
+      }
+      if (start < n) {
+        if (carry.length + (n - start) > maxLineLength) tooLong();
+        carry += text.slice(start);
+      }
+      return out;
+    },
+    end(): Job[] {
+      if (ended) throw new InvalidInputError(where, "end()", "was called twice");
+      ended = true;
+      const out: Job[] = [];
+      if (carry !== "") {
+        const last = carry;
+        carry = "";
+        line(last, 0, last.length, out);
+      }
+      if (header === undefined) {
+        header = reader.header();
+        onHeader?.(header);
+      }
+      return out;
+    },
+    get header() {
+      return header;
+    },
+    report: () => converter.report(),
+  };
+}
