@@ -6,19 +6,24 @@ import {
 import {
   backfill,
   conservative,
+  type EdfOptions,
   easy,
   edf,
   fcfs,
   flexible,
+  MACHINE_ORDERS,
   type MachineOrder,
   type OrderName,
   type PresetOptions,
 } from "@sched/backfill";
 import {
   type ConvergentVariant,
+  convergent,
   convergentPriority,
   convergentVariant,
   type HeuristicConstants,
+  type HeuristicReadings,
+  OVERHEAD_NON_PREEMPTIVE,
   PAPER_CONSTANTS,
 } from "@sched/convergent";
 import type { Scheduler } from "@sched/core";
@@ -82,8 +87,9 @@ export interface SchedulerEntry {
 const MACHINE_ORDER: SchedulerOptionSpec = {
   key: "machineOrder",
   type: "string",
-  choices: ["index", "speed"],
-  description: "Machines tried lowest index first (default) or fastest first.",
+  choices: MACHINE_ORDERS,
+  description:
+    "Machines tried lowest index first (default), fastest first, or fewest cores first (best-fit).",
 };
 
 const QUEUE_ORDER: SchedulerOptionSpec = {
@@ -129,6 +135,34 @@ const CONSTANT_OPTIONS: readonly SchedulerOptionSpec[] = (
   type: "number",
   description: `${CONSTANT_MEANING[key]} (default ${PAPER_CONSTANTS[key]}).`,
 }));
+
+/** The Deadline heuristic's readings as `--opt` options (CS variants, BF-rm, BF-unrm). */
+const READING_OPTIONS: readonly SchedulerOptionSpec[] = [
+  {
+    key: "deadlineLate",
+    type: "string",
+    choices: ["max", "min"],
+    description:
+      "f1 after the deadline: max (the prose; default) or min (the formula as printed) (convergent README, Interpretation 1).",
+  },
+  {
+    key: "deadlineAllLate",
+    type: "string",
+    choices: ["max", "zero"],
+    description:
+      "Deadline update of a job late on every machine (d_i = 0): max on each (default) or zero (Interpretation 2).",
+  },
+];
+
+/** The readings given among typed `--opt` values. */
+function readingsOf(o: Readonly<Record<string, OptionValue>>): HeuristicReadings {
+  return {
+    ...(o.deadlineLate === undefined ? {} : { deadlineLate: o.deadlineLate as "max" | "min" }),
+    ...(o.deadlineAllLate === undefined
+      ? {}
+      : { deadlineAllLate: o.deadlineAllLate as "max" | "zero" }),
+  };
+}
 
 /** The heuristic constants given among typed `--opt` values. */
 function constantsOf(o: Readonly<Record<string, OptionValue>>): HeuristicConstants {
@@ -233,13 +267,36 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
         description:
           "One job per machine at a time; a preempting job empties a whole machine (default false).",
       },
+      {
+        key: "deadlineOrder",
+        type: "string",
+        choices: ["increasing", "decreasing"],
+        description:
+          "Queue by increasing deadline (default) or decreasing (the convergent paper's words read literally).",
+      },
+      {
+        key: "undatedFactor",
+        type: "number",
+        description:
+          "Jobs without a deadline ordered as if due at submit + this x estimate (default: after every dated job).",
+      },
+      {
+        key: "preemptFor",
+        type: "string",
+        choices: ["arrivals", "waiting"],
+        description:
+          "Who may preempt: jobs submitted at this event (default) or any waiting job with a deadline.",
+      },
     ],
     create: (o) => {
-      const options: { preemption?: boolean; machineOrder?: MachineOrder; exclusive?: boolean } =
-        {};
+      const options: { -readonly [K in keyof EdfOptions]: EdfOptions[K] } = {};
       if (o.preemption !== undefined) options.preemption = o.preemption as boolean;
       if (o.machineOrder !== undefined) options.machineOrder = o.machineOrder as MachineOrder;
       if (o.exclusive !== undefined) options.exclusive = o.exclusive as boolean;
+      if (o.deadlineOrder !== undefined)
+        options.deadlineOrder = o.deadlineOrder as "increasing" | "decreasing";
+      if (o.undatedFactor !== undefined) options.undatedFactor = o.undatedFactor as number;
+      if (o.preemptFor !== undefined) options.preemptFor = o.preemptFor as "arrivals" | "waiting";
       return edf(options);
     },
   },
@@ -350,6 +407,18 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
       description: `Convergent scheduling ${variant}: ${what}; one job per machine (@sched/convergent).`,
       options: [
         ...CONSTANT_OPTIONS,
+        ...READING_OPTIONS,
+        ...(variant === "CS_inp" || variant === "CS_ninp"
+          ? [
+              {
+                key: "nonPreemption",
+                type: "string",
+                choices: ["strict", "overhead"],
+                description:
+                  "strict: a running job is never preempted (default); overhead: only the overhead Delta (800) keeps it, as the paper simulates it (Interpretation 11).",
+              } as const,
+            ]
+          : []),
         {
           key: "knapsack",
           type: "string",
@@ -375,10 +444,10 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
     (variant): SchedulerEntry => ({
       name: `bf-${variant}`,
       description: `Flexible backfilling BF-${variant} (the reservation ${variant === "rm" ? "follows the first job" : "stays with its job until it starts"}), queue ranked by the convergent heuristics (@sched/backfill + @sched/convergent's convergentPriority).`,
-      options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE, ...CONSTANT_OPTIONS],
+      options: [MACHINE_ORDER, SINGLE_MACHINE, EXCLUSIVE, ...CONSTANT_OPTIONS, ...READING_OPTIONS],
       create: (o) =>
         flexible({
-          priority: convergentPriority({ constants: constantsOf(o) }),
+          priority: convergentPriority({ constants: constantsOf(o), readings: readingsOf(o) }),
           variant,
           ...(o.machineOrder === undefined ? {} : { machineOrder: o.machineOrder as MachineOrder }),
           ...(o.singleMachine === undefined ? {} : { singleMachine: o.singleMachine as boolean }),
@@ -393,11 +462,24 @@ function convergentScheduler(
   variant: ConvergentVariant,
   o: Readonly<Record<string, OptionValue>>,
 ): Scheduler {
-  return convergentVariant(variant, {
+  const options = {
     constants: constantsOf(o),
+    readings: readingsOf(o),
     ...(o.knapsack === undefined ? {} : { knapsack: o.knapsack as "greedy" | "exact" }),
     ...(o.refreshTolerance === undefined ? {} : { refreshTolerance: o.refreshTolerance as number }),
-  });
+  };
+  if (o.nonPreemption === "overhead") {
+    // The paper's simulation of non-preemption: preemption allowed, the overhead (800 unless
+    // set) the only thing that keeps a running job on its machine.
+    return convergent({
+      ...options,
+      name: variant,
+      matcher: variant === "CS_inp" ? "imfs" : "mfs",
+      preemption: true,
+      constants: { overhead: OVERHEAD_NON_PREEMPTIVE, ...options.constants },
+    });
+  }
+  return convergentVariant(variant, options);
 }
 
 /**

@@ -15,16 +15,9 @@ describe("sched-sim gen and reproduce call the same generator", () => {
   it("the paper experiments declare their @sched/workload model", () => {
     const names = withModel.map((e) => e.name);
     for (const name of [
-      "ar-size",
-      "ar-load",
-      "ar-flex",
-      "elo",
-      "elo-60",
-      "elo-stream",
-      "space-sharing",
-      "oas",
-      "oas-links",
-      "oas-slots",
+      ...["ar-size", "ar-load", "ar-flex", "elo", "elo-60", "elo-stream"],
+      ...["convergent", "mkp", "convergent-workload", "convergent-scaling"],
+      ...["space-sharing", "oas", "oas-links", "oas-slots"],
     ]) {
       expect(names).toContain(name);
     }

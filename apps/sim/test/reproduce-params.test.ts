@@ -32,7 +32,7 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
       /antiAging\s+Anti-aging: AA .* Default 0\.02; .* Source:\s+paper §6, footnote 1/s,
     );
     const quick = await cli("reproduce", "convergent", "--params", "--quick");
-    expect(quick.stdout).toMatch(/^ {2}jobs\s+Jobs per run\. Default 150;/m);
+    expect(quick.stdout).toMatch(/^ {2}jobs\s+Jobs per run\. Default 300;/m);
   });
 
   it("an unknown name or an ill-typed value exits 2, naming it and listing the valid names", async () => {
@@ -64,7 +64,8 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     // a small contended farm: 40 machines, 8 licences, 80 jobs every 4 s
     const args = [
       ...["reproduce", "convergent", "--quick", "--set", "interArrival=4", "--set", "jobs=80"],
-      ...["--set", "machines=40", "--set", "licenses=8", "--quiet"],
+      ...["--set", "machines=40", "--set", "licenses=8", "--set", "interArrivalScale=1"],
+      ...["--seeds", "1", "--quiet"],
     ];
     const a = await cli(...args, "--out", base);
     expect(a.code, a.stderr).toBe(0);

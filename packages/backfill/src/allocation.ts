@@ -13,16 +13,28 @@ import {
  *   identical processors).
  * - `"speed"`: fastest machine first (highest `speed`), ties by lowest index (the convergent
  *   paper's EDF: "machines ordered by Benchmark").
+ * - `"best-fit"`: fewest cores first, ties fastest first, then lowest index: a job that takes one
+ *   machine gets the smallest one that can host it (with `exclusive`, the one that leaves the
+ *   fewest cores idle).
  */
-export type MachineOrder = "index" | "speed";
+export type MachineOrder = "index" | "speed" | "best-fit";
+
+/** Every {@link MachineOrder}. */
+export const MACHINE_ORDERS: readonly MachineOrder[] = Object.freeze([
+  "index",
+  "speed",
+  "best-fit",
+]);
 
 /** Machine indices in the order `rule` tries them. O(M log M). Internal. */
 export function machineOrder(platform: Platform, rule: MachineOrder): Int32Array {
   const order = new Int32Array(platform.machines.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
+  const ms = platform.machines;
   if (rule === "speed") {
-    const ms = platform.machines;
     order.sort((a, b) => ms[b].speed - ms[a].speed || a - b);
+  } else if (rule === "best-fit") {
+    order.sort((a, b) => ms[a].cores - ms[b].cores || ms[b].speed - ms[a].speed || a - b);
   }
   return order;
 }

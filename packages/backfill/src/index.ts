@@ -1,4 +1,4 @@
-export type { MachineOrder } from "./allocation.js";
+export { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 export { backfill } from "./backfill.js";
 export { edf } from "./edf.js";
 export { fcfs } from "./fcfs.js";

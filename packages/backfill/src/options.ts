@@ -1,5 +1,5 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
-import type { MachineOrder } from "./allocation.js";
+import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
 
 /** Options of `backfill`. */
@@ -139,6 +139,31 @@ export interface EdfOptions {
    * @defaultValue `false`
    */
   readonly exclusive?: boolean;
+  /**
+   * The queue's order by deadline: `"increasing"` (earliest deadline first: the policy's name,
+   * and the convergent paper's section 2, "the priority of a job is inversely proportional to its
+   * deadline") or `"decreasing"` (latest first: its section 6, "ordered in decreasing order w.r.t.
+   * their deadline", read literally). Jobs without a deadline stay last either way (unless
+   * `undatedFactor` gives them one); preemption always favours the earlier deadline.
+   * @defaultValue `"increasing"`
+   */
+  readonly deadlineOrder?: "increasing" | "decreasing";
+  /**
+   * Where jobs without a deadline go: ordered (and preempted) as if their deadline were
+   * `submit + undatedFactor × estimate` (0: as if due on arrival; 1.875: the convergent paper's
+   * mean deadline); `Infinity`: after every job with a deadline, in submit order. They never
+   * preempt.
+   * @defaultValue `Infinity`
+   */
+  readonly undatedFactor?: number;
+  /**
+   * Which jobs may preempt (with `preemption`): `"arrivals"`, the jobs submitted at this event
+   * (the convergent paper: "to execute first new submitted job with an earliest deadline"), or
+   * `"waiting"`, every waiting job with a deadline at every event, earliest first (preemptive
+   * EDF as its section 2 describes it).
+   * @defaultValue `"arrivals"`
+   */
+  readonly preemptFor?: "arrivals" | "waiting";
   /** @defaultValue `"edf"`, or `"edf+excl"` with `exclusive` */
   readonly name?: string;
 }
@@ -162,20 +187,23 @@ export interface ResolvedEdf {
   readonly preemption: boolean;
   readonly machineOrder: MachineOrder;
   readonly exclusive: boolean;
+  readonly deadlineOrder: "increasing" | "decreasing";
+  readonly undatedFactor: number;
+  readonly preemptFor: "arrivals" | "waiting";
   readonly name: string;
 }
 
 /** Checks a `machineOrder` option. @throws InvalidInputError naming `options.machineOrder`. */
 function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrder): MachineOrder {
   const order = value ?? fallback;
-  if (order !== "index" && order !== "speed") {
+  if (!MACHINE_ORDERS.includes(order as MachineOrder)) {
     throw new InvalidInputError(
       where,
       "options.machineOrder",
-      `is ${JSON.stringify(order)}, expected "index" or "speed"`,
+      `is ${JSON.stringify(order)}, expected one of ${MACHINE_ORDERS.map((o) => JSON.stringify(o)).join(", ")}`,
     );
   }
-  return order;
+  return order as MachineOrder;
 }
 
 /** Checks an optional boolean option. @throws InvalidInputError naming `options.<field>`. */
@@ -356,5 +384,29 @@ export function resolveEdf(
   const machineOrder = resolveMachineOrder(where, options?.machineOrder, "speed");
   const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, false);
   const name = resolveName(where, options?.name, exclusive ? "edf+excl" : "edf");
-  return { preemption, machineOrder, exclusive, name };
+  const deadlineOrder = options?.deadlineOrder ?? "increasing";
+  if (deadlineOrder !== "increasing" && deadlineOrder !== "decreasing") {
+    throw new InvalidInputError(
+      where,
+      "options.deadlineOrder",
+      `is ${JSON.stringify(deadlineOrder)}, expected "increasing" or "decreasing"`,
+    );
+  }
+  const undatedFactor = options?.undatedFactor ?? Number.POSITIVE_INFINITY;
+  if (typeof undatedFactor !== "number" || !(undatedFactor >= 0)) {
+    throw new InvalidInputError(
+      where,
+      "options.undatedFactor",
+      `is ${String(undatedFactor)}, expected a number >= 0 or Infinity`,
+    );
+  }
+  const preemptFor = options?.preemptFor ?? "arrivals";
+  if (preemptFor !== "arrivals" && preemptFor !== "waiting") {
+    throw new InvalidInputError(
+      where,
+      "options.preemptFor",
+      `is ${JSON.stringify(preemptFor)}, expected "arrivals" or "waiting"`,
+    );
+  }
+  return { preemption, machineOrder, exclusive, deadlineOrder, undatedFactor, preemptFor, name };
 }

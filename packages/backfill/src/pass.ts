@@ -56,6 +56,13 @@ export interface RunningJobState {
   readonly end: number;
   /** When it started (EDF preempts the latest started first among equal deadlines). @defaultValue `now` */
   readonly start?: number;
+  /**
+   * When it was submitted (EDF with a finite `undatedFactor` orders a job without deadline by
+   * `submit + undatedFactor × estimate`). @defaultValue `start`
+   */
+  readonly submit?: number;
+  /** Its estimate (see `submit`). @defaultValue `end - start` */
+  readonly estimate?: number;
   /** Its deadline (EDF preempts only jobs with a later one). @defaultValue none */
   readonly deadline?: number;
   /** License copies it holds (platform form). @defaultValue none */
@@ -255,8 +262,8 @@ export function backfillPass(
     const job = jobOf({
       id,
       cores,
-      estimate: Math.max(end - start, 0),
-      submit: start,
+      estimate: optionalTime(`${at}.estimate`, r.estimate) ?? Math.max(end - start, 0),
+      submit: optionalTime(`${at}.submit`, r.submit) ?? start,
       deadline: optionalTime(`${at}.deadline`, r.deadline),
       licenses: r.licenses,
     });

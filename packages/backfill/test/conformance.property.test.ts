@@ -88,6 +88,28 @@ const POLICIES: readonly [string, () => Scheduler, BackfillPassOptions][] = [
     { policy: "flexible", priority: waited, variant: "unrm", exclusive: true },
   ],
   ["edf (exclusive)", () => edf({ exclusive: true }), { policy: "edf", exclusive: true }],
+  [
+    "edf (exclusive, waiting jobs preempt, undated at 1x estimate, latest first)",
+    () =>
+      edf({
+        exclusive: true,
+        preemptFor: "waiting",
+        undatedFactor: 1,
+        deadlineOrder: "decreasing",
+      }),
+    {
+      policy: "edf",
+      exclusive: true,
+      preemptFor: "waiting",
+      undatedFactor: 1,
+      deadlineOrder: "decreasing",
+    },
+  ],
+  [
+    "easy (exclusive, best-fit)",
+    () => easy({ exclusive: true, machineOrder: "best-fit" }),
+    { policy: "easy", exclusive: true, machineOrder: "best-fit" },
+  ],
 ];
 
 for (const [name, factory, options] of POLICIES) {

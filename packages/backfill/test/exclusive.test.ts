@@ -322,6 +322,12 @@ const policies: [string, (o: { exclusive?: boolean; singleMachine?: boolean }) =
   ["bf-unrm", (o) => flexible({ priority: waited, variant: "unrm", ...o })],
   ["edf", (o) => edf({ exclusive: o.exclusive ?? false })],
   ["edf/no-preemption", (o) => edf({ preemption: false, exclusive: o.exclusive ?? false })],
+  ["easy/best-fit", (o) => easy({ machineOrder: "best-fit", ...o })],
+  ["edf/waiting", (o) => edf({ preemptFor: "waiting", exclusive: o.exclusive ?? false })],
+  [
+    "edf/decreasing/undated",
+    (o) => edf({ deadlineOrder: "decreasing", undatedFactor: 1, exclusive: o.exclusive ?? false }),
+  ],
 ];
 
 describe("exclusive on heterogeneous farms with licenses (properties)", () => {

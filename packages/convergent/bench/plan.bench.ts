@@ -1,4 +1,5 @@
 import type { ExactMatching } from "@sched/matching";
+import { convergentWorkload } from "@sched/workload";
 import { bench, describe } from "vitest";
 import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix } from "../src/incremental.js";
@@ -8,7 +9,6 @@ import { OVERHEAD_NON_PREEMPTIVE } from "../src/overhead.js";
 import { PAPER_CONSTANTS, paperHeuristics } from "../src/paperHeuristics.js";
 import { PaperIncrementalMatrix } from "../src/paperIncremental.js";
 import { makePlan, type Plan, PlanMemory } from "../src/plan.js";
-import { paperWorkload } from "../src/workload.js";
 
 // One scheduling plan at 150 machines with N jobs in the system (the first 150 running, the
 // rest queued), as the scheduler computes it at an event:
@@ -22,7 +22,7 @@ import { paperWorkload } from "../src/workload.js";
 //
 // CS_CPU_TABLE=1 also prints the median CPU time (process.cpuUsage) per plan of each variant
 // for N = 100..1500 (the README's table).
-const { platform, jobs } = paperWorkload({ seed: 11, interArrival: 4, jobs: 1501 });
+const { platform, jobs } = convergentWorkload({ seed: 11, meanInterArrival: 4, jobs: 1501 });
 const eligibilityRows = new Map<number, Uint8Array>();
 for (const job of jobs) {
   const e = new Uint8Array(platform.machines.length);

@@ -5,13 +5,20 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
+import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { IncrementalMatrix, REFRESH_TOLERANCE } from "./incremental.js";
 import { buildMatrixInto, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
-import { type HeuristicConstants, paperHeuristics, resolveConstants } from "./paperHeuristics.js";
+import {
+  type HeuristicConstants,
+  type HeuristicReadings,
+  paperHeuristics,
+  resolveConstants,
+  resolveReadings,
+} from "./paperHeuristics.js";
 import { PaperIncrementalMatrix } from "./paperIncremental.js";
 import {
   type Matcher,
@@ -48,7 +55,14 @@ export interface ConvergentOptions {
    */
   readonly constants?: HeuristicConstants;
   /**
-   * Replaces the paper's seven heuristics altogether (then `constants` is ignored). Eligibility
+   * The readings of the Deadline heuristic the paper leaves open (`f1` after the deadline, a job
+   * late everywhere); see {@link HeuristicReadings}.
+   * @defaultValue `{}` (`PAPER_READINGS`)
+   */
+  readonly readings?: HeuristicReadings;
+  /**
+   * Replaces the paper's seven heuristics altogether (then `constants` and `readings` are
+   * ignored). Eligibility
    * (minimal requirements) is always enforced.
    * @defaultValue `paperHeuristics(constants)`
    */
@@ -72,6 +86,12 @@ export interface ConvergentOptions {
    * @defaultValue {@link REFRESH_TOLERANCE} (0.05)
    */
   readonly refreshTolerance?: number;
+  /**
+   * Called after each plan's pre-matching with the time and the knapsack's result (see
+   * `PlanOptions.onPreMatch`): the instances the paper's Table 1 is about. Observes only.
+   * @defaultValue none
+   */
+  readonly onPreMatch?: (event: { readonly now: number; readonly result: PreMatchResult }) => void;
 }
 
 const WHERE = "@sched/convergent/convergent";
@@ -85,6 +105,8 @@ interface Resolved {
   readonly refreshTolerance: number;
   /** The constants when the heuristics are exactly the paper's seven (fused incremental path). */
   readonly paperConstants: Required<HeuristicConstants> | undefined;
+  readonly readings: Required<HeuristicReadings>;
+  readonly onPreMatch: ConvergentOptions["onPreMatch"];
 }
 
 function resolveOptions(options: ConvergentOptions): Resolved {
@@ -109,6 +131,7 @@ function resolveOptions(options: ConvergentOptions): Resolved {
   };
   let base: readonly Heuristic[];
   let paperConstants: Required<HeuristicConstants> | undefined;
+  const readings = resolveReadings(WHERE, options.readings);
   if (options.heuristics !== undefined) {
     base = checkList(options.heuristics, "options.heuristics");
   } else {
@@ -116,9 +139,15 @@ function resolveOptions(options: ConvergentOptions): Resolved {
       overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
       ...options.constants,
     });
-    base = paperHeuristics(constants);
+    base = paperHeuristics(constants, readings);
     paperConstants = constants;
   }
+  if (options.onPreMatch !== undefined && typeof options.onPreMatch !== "function")
+    throw new InvalidInputError(
+      WHERE,
+      "options.onPreMatch",
+      `is ${typeof options.onPreMatch}, expected a function`,
+    );
   const extra =
     options.extraHeuristics === undefined
       ? []
@@ -136,6 +165,8 @@ function resolveOptions(options: ConvergentOptions): Resolved {
     );
   return {
     paperConstants: extra.length === 0 ? paperConstants : undefined,
+    readings,
+    onPreMatch: options.onPreMatch,
     refreshTolerance,
     name: options.name ?? "convergent",
     matcher,
@@ -200,14 +231,21 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
     o.matcher !== "imfs"
       ? undefined
       : o.paperConstants !== undefined
-        ? new PaperIncrementalMatrix(o.paperConstants, o.refreshTolerance)
+        ? new PaperIncrementalMatrix(
+            o.paperConstants,
+            o.refreshTolerance,
+            undefined,
+            false,
+            o.readings,
+          )
         : new IncrementalMatrix(o.refreshTolerance);
   // Non-incremental variants with the paper's heuristics: the same from-scratch matrix, from
   // the fused row computation (one pass per row instead of one per heuristic).
   const fused =
     incremental === undefined && o.paperConstants !== undefined
-      ? new PaperIncrementalMatrix(o.paperConstants, 0, undefined, true)
+      ? new PaperIncrementalMatrix(o.paperConstants, 0, undefined, true, o.readings)
       : undefined;
+  const observe = o.onPreMatch;
 
   const eligibilityOf = (job: Job, platform: Platform): Uint8Array => {
     let e = eligibility.get(job.id);
@@ -272,6 +310,10 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
         previous: prevMachine,
         eligibility: (r: MatrixJob) => eligibilityOf(r.job, platform),
       };
+      const hook =
+        observe === undefined
+          ? {}
+          : { onPreMatch: (result: PreMatchResult) => observe({ now, result }) };
       let plan: Plan;
       if (incremental !== undefined) {
         const u = incremental.update(input, o.heuristics);
@@ -284,6 +326,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
           costs: u.costs,
           clearInPlace: true,
           memory,
+          ...hook,
         });
       } else if (fused !== undefined) {
         const u = fused.update(input);
@@ -293,6 +336,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
           costs: u.costs,
           clearInPlace: true,
           memory,
+          ...hook,
         });
       } else {
         plan = makePlan(buildMatrixInto(input, o.heuristics, scratch), {
@@ -300,6 +344,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
           knapsack: o.knapsack,
           clearInPlace: true,
           memory,
+          ...hook,
         });
       }
       stats.plans++;

@@ -33,6 +33,14 @@ export interface DeadlineOptions {
    * @defaultValue `"max"`
    */
   readonly late?: "max" | "min";
+  /**
+   * The update of a job with `d_i = 0` (`f1 = Max` on every eligible machine: late, or due right
+   * now, everywhere), where equation (1) is `0 / 0`. `"max"`: the urgency shared equally, i.e.
+   * `Max` on each machine (the limit of equation (1) as `f1` rises to `Max` everywhere);
+   * `"zero"`: nothing (such a job has no machine where it can still meet its deadline).
+   * @defaultValue `"max"`
+   */
+  readonly allLate?: "max" | "zero";
 }
 
 /** The paper's Deadline constants. */
@@ -41,6 +49,7 @@ export const DEADLINE_DEFAULTS: Readonly<Required<DeadlineOptions>> = Object.fre
   min: 0.1,
   k: 1.3,
   late: "max",
+  allLate: "max",
 });
 
 /**
@@ -78,7 +87,7 @@ export function f1(
  * `d_i = Σ_m f̄1(Extime_{i,m})`, where `Nxtime_{i,m}` is given per machine,
  * `Extime_{i,m} = now + Nxtime_{i,m}` and `t_{i,m} = deadline - k * Nxtime_{i,m}`.
  * When `d_i = 0` (f1 = Max on every machine: late, or due right now, everywhere) the urgency
- * is shared equally, so such a job gets `Max` on every machine.
+ * is shared equally, so such a job gets `Max` on every machine (nothing with `allLate: "zero"`).
  *
  * Complexity: O(machines).
  *
@@ -95,8 +104,9 @@ export function deadlineDeltas(
   nxtime: ArrayLike<number>,
   options: DeadlineOptions = {},
 ): Float64Array {
-  const { max, min, k, late } = { ...DEADLINE_DEFAULTS, ...options };
+  const { max, min, k, late, allLate } = { ...DEADLINE_DEFAULTS, ...options };
   const lateValue = late === "min" ? min : max;
+  const none = allLate === "zero";
   const n = nxtime.length;
   const f = new Float64Array(n);
   let urgency = 0;
@@ -109,7 +119,7 @@ export function deadlineDeltas(
   }
   const out = new Float64Array(n);
   for (let j = 0; j < n; j++)
-    out[j] = d > 0 ? (urgency * (max - (f[j] as number))) / d : urgency / n;
+    out[j] = d > 0 ? (urgency * (max - (f[j] as number))) / d : none ? 0 : urgency / n;
   return out;
 }
 
@@ -141,6 +151,7 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
       const nx = new Float64Array(cols);
       const machines = new Int32Array(cols);
       const { k, min, max } = o;
+      const none = o.allLate === "zero";
       return (i, out, offset) => {
         const deadline = ctx.jobs[i].job.deadline;
         if (deadline === undefined) return;
@@ -165,7 +176,8 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
           d += max - f;
         }
         for (let j = 0; j < n; j++)
-          out[offset + machines[j]] += d > 0 ? (urgency * (max - nx[j])) / d : urgency / n;
+          out[offset + machines[j]] +=
+            d > 0 ? (urgency * (max - nx[j])) / d : none ? 0 : urgency / n;
       };
     },
   };

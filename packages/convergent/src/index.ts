@@ -13,17 +13,6 @@ export {
   f1,
 } from "./deadline.js";
 export {
-  type ConvergentExperimentOptions,
-  type ConvergentExperimentResult,
-  convergentExperiment,
-  type ExperimentMetric,
-  type ExperimentRow,
-  type ExperimentSummaryRow,
-  experimentCsv,
-  experimentSeed,
-  experimentTable,
-} from "./experiment.js";
-export {
   type Heuristic,
   type HeuristicContext,
   type MatrixJob,
@@ -67,16 +56,12 @@ export {
 } from "./overhead.js";
 export {
   type HeuristicConstants,
+  type HeuristicReadings,
   PAPER_CONSTANTS,
+  PAPER_READINGS,
   paperHeuristics,
   scaled,
 } from "./paperHeuristics.js";
-export {
-  type PaperMetrics,
-  paperMetrics,
-  type WorkloadPoint,
-  workloadSeries,
-} from "./paperMetrics.js";
 export {
   IMFS_MAX_CHANGED,
   type Matcher,
@@ -89,4 +74,3 @@ export {
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
 export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./waitMinimization.js";
-export { type PaperWorkload, type PaperWorkloadOptions, paperWorkload } from "./workload.js";

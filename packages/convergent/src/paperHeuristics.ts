@@ -43,6 +43,54 @@ export const PAPER_CONSTANTS: Readonly<Required<HeuristicConstants>> = Object.fr
   antiAging: 0.02,
 });
 
+/**
+ * The readings of the Deadline heuristic that the paper's text leaves open (README,
+ * Interpretation 1 and 2); the constants do not fix them.
+ */
+export interface HeuristicReadings {
+  /**
+   * `f1` when `Extime > Deadline`: `"max"` (what the prose describes) or `"min"` (the formula as
+   * printed); see `DeadlineOptions.late`.
+   * @defaultValue `"max"`
+   */
+  readonly deadlineLate?: "max" | "min";
+  /**
+   * The Deadline update of a job late on every eligible machine (`d_i = 0`): `"max"` (`Max` on
+   * each, the limit of equation (1)) or `"zero"`; see `DeadlineOptions.allLate`.
+   * @defaultValue `"max"`
+   */
+  readonly deadlineAllLate?: "max" | "zero";
+}
+
+/** The default readings (README, Interpretation 1 and 2). */
+export const PAPER_READINGS: Readonly<Required<HeuristicReadings>> = Object.freeze({
+  deadlineLate: "max",
+  deadlineAllLate: "max",
+});
+
+/** Fills the default readings and validates them. */
+export function resolveReadings(
+  where: string,
+  readings: HeuristicReadings = {},
+): Required<HeuristicReadings> {
+  if (readings === null || typeof readings !== "object")
+    throw new InvalidInputError(where, "readings", `is ${String(readings)}, expected an object`);
+  const r = { ...PAPER_READINGS, ...readings };
+  if (r.deadlineLate !== "max" && r.deadlineLate !== "min")
+    throw new InvalidInputError(
+      where,
+      "readings.deadlineLate",
+      `is ${JSON.stringify(r.deadlineLate)}, expected "max" or "min"`,
+    );
+  if (r.deadlineAllLate !== "max" && r.deadlineAllLate !== "zero")
+    throw new InvalidInputError(
+      where,
+      "readings.deadlineAllLate",
+      `is ${JSON.stringify(r.deadlineAllLate)}, expected "max" or "zero"`,
+    );
+  return r;
+}
+
 /** Fills the defaults and validates (every constant a finite number; `base` > 0). */
 export function resolveConstants(
   where: string,
@@ -69,20 +117,31 @@ export function resolveConstants(
 /**
  * The seven heuristics of the paper, in the paper's order (minimal requirements, deadline,
  * licenses, input, wait minimization, overhead minimization, anti-aging), with the given
- * constants (the paper's by default).
+ * constants (the paper's by default) and readings of the Deadline heuristic.
  *
- * @throws InvalidInputError when a constant is not a finite number or `base <= 0`.
+ * @throws InvalidInputError when a constant is not a finite number or `base <= 0`, or a reading
+ *   is unknown.
  * @example
  * ```ts
  * paperHeuristics({ licenses: 5 }).map((h) => h.name);
  * // ["minimal-requirements", "deadline", "licenses", "input", "wait-minimization", "overhead-minimization", "anti-aging"]
  * ```
  */
-export function paperHeuristics(constants: HeuristicConstants = {}): Heuristic[] {
+export function paperHeuristics(
+  constants: HeuristicConstants = {},
+  readings: HeuristicReadings = {},
+): Heuristic[] {
   const c = resolveConstants("@sched/convergent/paperHeuristics", constants);
+  const r = resolveReadings("@sched/convergent/paperHeuristics", readings);
   return [
     minimalRequirementsHeuristic({ base: c.base }),
-    deadlineHeuristic({ max: c.deadlineMax, min: c.deadlineMin, k: c.deadlineK }),
+    deadlineHeuristic({
+      max: c.deadlineMax,
+      min: c.deadlineMin,
+      k: c.deadlineK,
+      late: r.deadlineLate,
+      allLate: r.deadlineAllLate,
+    }),
     licensesHeuristic({ weight: c.licenses }),
     inputHeuristic({ weight: c.input }),
     waitMinimizationHeuristic({ weight: c.waitMinimization }),

@@ -2,7 +2,11 @@ import type { Job, Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { type IncrementalUpdate, SHIFT_HORIZON } from "./incremental.js";
 import { type MatrixInput, matrixContext, Scratch } from "./matrix.js";
-import type { HeuristicConstants } from "./paperHeuristics.js";
+import {
+  type HeuristicConstants,
+  type HeuristicReadings,
+  PAPER_READINGS,
+} from "./paperHeuristics.js";
 
 /** Per-job data that never changes while the job is in the system (same platform). */
 interface JobStatic {
@@ -57,6 +61,11 @@ export class PaperIncrementalMatrix {
   readonly tolerance: number;
   readonly horizon: number;
   readonly #c: Required<HeuristicConstants>;
+  /** `f1` after the deadline (`Max`, or `Min` as printed). */
+  readonly #late: number;
+  /** The deadline update of a job late everywhere (`d_i = 0`): `Max`, or 0. */
+  readonly #allLate: number;
+  readonly #allLateZero: boolean;
   #stored = new Map<number, StoredRow>();
   #static = new Map<number, JobStatic>();
   #base = Number.NaN;
@@ -79,8 +88,15 @@ export class PaperIncrementalMatrix {
     tolerance: number,
     horizon: number = SHIFT_HORIZON,
     fresh = false,
+    readings: Required<HeuristicReadings> = PAPER_READINGS,
   ) {
     this.#c = constants;
+    this.#late = readings.deadlineLate === "min" ? constants.deadlineMin : constants.deadlineMax;
+    this.#allLateZero = readings.deadlineAllLate === "zero";
+    // Late on every eligible machine: f1 = late everywhere; equation (1) then gives `late` on
+    // each machine when late = Min (d_i > 0), and Max or 0 when late = Max (d_i = 0).
+    this.#allLate =
+      readings.deadlineLate === "min" ? this.#late : this.#allLateZero ? 0 : constants.deadlineMax;
     this.tolerance = tolerance;
     this.horizon = horizon;
     this.fresh = fresh;
@@ -178,7 +194,8 @@ export class PaperIncrementalMatrix {
   /**
    * Writes row `st.job`'s eligible entries into `out[o + m]` (the ineligible ones are left
    * alone: the caller zeroes them) and returns their sum: `s_i + Input_{i,m} - α_i / BM_m`,
-   * plus the deadline part for state `dl` (0 none, 1 all Min, 2 all Max, 3 equation (1)), plus
+   * plus the deadline part for state `dl` (0 none, 1 all Min, 2 late everywhere, 3 equation
+   * (1)), plus
    * the overhead on `prev`, floored at `shift + 1e-9`.
    */
   #rowInto(
@@ -200,7 +217,7 @@ export class PaperIncrementalMatrix {
     const n = idx.length;
     const inp = st.input;
     if (dl !== 3) {
-      const add = dl === 1 ? dMin : dMax;
+      const add = dl === 1 ? dMin : this.#allLate;
       for (let k = 0; k < n; k++) {
         const m = idx[k];
         let x = scs + inp[m] - alpha / speed[m];
@@ -218,7 +235,7 @@ export class PaperIncrementalMatrix {
         const ext = now + x;
         const t = dead - dK * x;
         let v: number;
-        if (ext > dead) v = dMax;
+        if (ext > dead) v = this.#late;
         else if (ext <= t) v = dMin;
         else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
         f[m] = v;
@@ -228,7 +245,10 @@ export class PaperIncrementalMatrix {
       for (let k = 0; k < n; k++) {
         const m = idx[k];
         out[o + m] =
-          scs + inp[m] - alpha / speed[m] + (d > 0 ? (urgency * (dMax - f[m])) / d : urgency / n);
+          scs +
+          inp[m] -
+          alpha / speed[m] +
+          (d > 0 ? (urgency * (dMax - f[m])) / d : this.#allLateZero ? 0 : urgency / n);
       }
     }
     if (prev >= 0) out[o + prev] += cOv;
@@ -246,7 +266,7 @@ export class PaperIncrementalMatrix {
     this.#setPlatform(platform);
     const c = this.#c;
     const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
-    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK } = c;
+    const { deadlineMin: dMin, deadlineK: dK } = c;
     const context: HeuristicContext = matrixContext(input, this.#scratch);
     const { jobs, cols, eligible, previous } = context;
     const rows = jobs.length;
@@ -341,7 +361,7 @@ export class PaperIncrementalMatrix {
       if (old !== undefined && dl !== 3 && old.dl === dl && old.prev === prev) {
         // O(1): only the row scalars moved.
         const invSlow = st.count > 0 ? 1 / st.slowest : 0;
-        const dlMin = dl === 0 ? 0 : dl === 1 ? dMin : dMax;
+        const dlMin = dl === 0 ? 0 : dl === 1 ? dMin : this.#allLate;
         const low = scs - shift - alpha * invSlow + dlMin;
         const drift = Math.abs(scs - old.scs) + Math.abs(alpha - old.alpha) * invSlow;
         if (drift <= slack + rel * low) row = old;

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { LicenseClusters, preMatch } from "@sched/knapsack";
+import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { JobMachineMatrix } from "./matrix.js";
 import { rowMeans } from "./matrix.js";
@@ -76,6 +76,13 @@ export interface PlanOptions {
    * @defaultValue none (the clustering is rebuilt)
    */
   readonly memory?: PlanMemory;
+  /**
+   * Called with the pre-matching's result (every cluster's knapsack instance, its solution and
+   * whether it is proven optimal) each time the knapsack runs, i.e. when some floating license
+   * is critical. For studies of the knapsack (the paper's Table 1); it must not modify it.
+   * @defaultValue none
+   */
+  readonly onPreMatch?: (result: PreMatchResult) => void;
 }
 
 /**
@@ -309,6 +316,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
         },
         { solver },
       );
+      options.onPreMatch?.(result);
       cleared = result.clear;
       critical = result.critical;
       if (cleared.length > 0) {

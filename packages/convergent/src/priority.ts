@@ -2,7 +2,12 @@ import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimalRequirements.js";
-import { type HeuristicConstants, resolveConstants } from "./paperHeuristics.js";
+import {
+  type HeuristicConstants,
+  type HeuristicReadings,
+  resolveConstants,
+  resolveReadings,
+} from "./paperHeuristics.js";
 import { PaperIncrementalMatrix } from "./paperIncremental.js";
 
 /** Options of {@link convergentPriority}. */
@@ -13,7 +18,12 @@ export interface ConvergentPriorityOptions {
    */
   readonly constants?: HeuristicConstants;
   /**
-   * Replaces the paper's heuristics.
+   * The Deadline heuristic's readings (see `HeuristicReadings`).
+   * @defaultValue `{}` (`PAPER_READINGS`)
+   */
+  readonly readings?: HeuristicReadings;
+  /**
+   * Replaces the paper's heuristics (then `constants` and `readings` are ignored).
    * @defaultValue `paperHeuristics(constants)`
    */
   readonly heuristics?: readonly Heuristic[];
@@ -58,6 +68,7 @@ export function convergentPriority(
             0,
             undefined,
             true,
+            resolveReadings("@sched/convergent/convergentPriority", options.readings),
           ),
         }
       : { heuristics: options.heuristics };

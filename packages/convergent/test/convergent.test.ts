@@ -1,7 +1,9 @@
 import { checkSchedule, createPlatform, InvalidInputError, simulate } from "@sched/core";
+import { convergentWorkload } from "@sched/workload";
 import { describe, expect, it } from "vitest";
 import { convergent } from "../src/convergent.js";
 import type { Heuristic } from "../src/heuristic.js";
+import { paperHeuristics } from "../src/paperHeuristics.js";
 import { CONVERGENT_VARIANTS, convergentVariant } from "../src/variants.js";
 import { job } from "./helpers.js";
 
@@ -112,5 +114,75 @@ describe("convergent", () => {
     expect(() => convergent({ constants: { licenses: Number.NaN } })).toThrow(/constants.licenses/);
     expect(() => convergent({ extraHeuristics: [{} as never] })).toThrow(/extraHeuristics\[0\]/);
     expect(() => convergentVariant("CS_x" as never)).toThrow(/variant is CS_x/);
+    expect(() => convergent({ readings: { deadlineLate: "late" as never } })).toThrow(
+      /@sched\/convergent\/convergent: readings.deadlineLate is "late", expected "max" or "min"/,
+    );
+    expect(() => convergent({ readings: { deadlineAllLate: "min" as never } })).toThrow(
+      /readings.deadlineAllLate is "min", expected "max" or "zero"/,
+    );
+    expect(() => convergent({ onPreMatch: 1 as never })).toThrow(
+      /options.onPreMatch is number, expected a function/,
+    );
+  });
+  it("onPreMatch sees every knapsack the pre-matching solves, with the time of its plan", () => {
+    // One copy of cad, three jobs asking for it: cad is critical from the second arrival on.
+    const one = createPlatform({
+      machines: [{ speed: 1 }, { speed: 1 }, { speed: 1 }],
+      licenses: [{ name: "cad", copies: 1 }],
+    });
+    const jobs = [1, 2, 3].map((id) => job({ id, submit: id, licenses: { cad: 1 } }));
+    const seen: { now: number; items: number; capacities: number[] }[] = [];
+    const trace = simulate(
+      jobs,
+      one,
+      convergent({
+        onPreMatch: ({ now, result }) => {
+          for (const c of result.clusters) {
+            seen.push({
+              now,
+              items: c.instance.values.length,
+              capacities: Array.from(c.instance.capacities),
+            });
+            expect(c.keep).toHaveLength(1);
+          }
+        },
+      }),
+    );
+    expect(checkSchedule(trace)).toEqual([]);
+    // Plans at 2 and 3 (arrivals), 101 (job 1 done: 2 jobs left), 201 (job 2 done: 1 left).
+    expect(seen).toEqual([
+      { now: 2, items: 2, capacities: [1] },
+      { now: 3, items: 3, capacities: [1] },
+      { now: 101, items: 2, capacities: [1] },
+    ]);
+  });
+  it("readings reach the fused path: the same schedule as the generic heuristics with those readings", () => {
+    const { platform, jobs } = convergentWorkload({
+      jobs: 40,
+      machines: 6,
+      licenses: 3,
+      meanInterArrival: 60,
+      seed: 9,
+    });
+    for (const readings of [
+      { deadlineLate: "min" as const },
+      { deadlineAllLate: "zero" as const },
+    ]) {
+      // The non-incremental variants: fused rows in fresh mode against buildMatrix's.
+      for (const [variant, overhead] of [
+        ["CS_nip", 8],
+        ["CS_ninp", 800],
+      ] as const) {
+        const fused = simulate(jobs, platform, convergentVariant(variant, { readings }));
+        const generic = simulate(
+          jobs,
+          platform,
+          convergentVariant(variant, { heuristics: paperHeuristics({ overhead }, readings) }),
+        );
+        const starts = (t: typeof fused) =>
+          t.records.map((r) => r.intervals.map((iv) => [iv.start, iv.allocation[0]?.machine]));
+        expect(starts(fused), `${variant} ${JSON.stringify(readings)}`).toEqual(starts(generic));
+      }
+    }
   });
 });

@@ -46,6 +46,17 @@ describe("deadlineDeltas (equation (1))", () => {
   it("gives Max everywhere to a job late on every machine", () => {
     expect(Array.from(deadlineDeltas(50, 100, [60, 80]))).toEqual([10, 10]);
   });
+  it("with allLate: 'zero' gives nothing to a job late on every machine (d_i = 0), and changes nothing else", () => {
+    expect(Array.from(deadlineDeltas(50, 100, [60, 80], { allLate: "zero" }))).toEqual([0, 0]);
+    expect(Array.from(deadlineDeltas(0, 100, [100, 100], { allLate: "zero" }))).toEqual([0, 0]);
+    expect(Array.from(deadlineDeltas(0, 100, [20, 60, 120], { allLate: "zero" }))).toEqual(
+      Array.from(deadlineDeltas(0, 100, [20, 60, 120])),
+    );
+    // With f1 = Min after the deadline, d_i > 0: a job late everywhere gets Min on each machine.
+    expect(Array.from(deadlineDeltas(50, 100, [60, 80], { late: "min", allLate: "zero" }))).toEqual(
+      [0.1, 0.1].map((x) => expect.closeTo(x, 12)),
+    );
+  });
   it("on a single machine is f1 itself", () => {
     const [d] = deadlineDeltas(0, 100, [50]);
     expect(d).toBeCloseTo(f1(50, 100 - 1.3 * 50, 100, 0.1, 10), 12);

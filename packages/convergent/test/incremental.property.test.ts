@@ -1,6 +1,7 @@
 import { InvalidInputError, type Job, type Platform, simulate } from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import { type ExactMatching, mfs } from "@sched/matching";
+import { convergentWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convergent } from "../src/convergent.js";
@@ -8,11 +9,15 @@ import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix, type IncrementalUpdate } from "../src/incremental.js";
 import { buildMatrix } from "../src/matrix.js";
 import { meetsRequirements } from "../src/minimalRequirements.js";
-import { PAPER_CONSTANTS, paperHeuristics } from "../src/paperHeuristics.js";
+import {
+  type HeuristicReadings,
+  PAPER_CONSTANTS,
+  PAPER_READINGS,
+  paperHeuristics,
+} from "../src/paperHeuristics.js";
 import { PaperIncrementalMatrix } from "../src/paperIncremental.js";
 import { makePlan, type Plan } from "../src/plan.js";
 import { convergentVariant } from "../src/variants.js";
-import { paperWorkload } from "../src/workload.js";
 
 // A chain of scheduling events: time advances, jobs arrive and leave, running jobs progress,
 // the previous plan's machines change.
@@ -75,10 +80,11 @@ function checkAgainstScratch(
   step: Step,
   platform: Platform,
   tolerance: number,
+  readings: Required<HeuristicReadings> = PAPER_READINGS,
 ): void {
   const exact = buildMatrix(
     { now: step.now, platform, jobs: step.rows, previous: step.previous },
-    paperHeuristics(),
+    paperHeuristics({}, readings),
   );
   expect(u.matrix.rows).toBe(exact.rows);
   const slack = 1e-9 * (1 + Math.abs(u.shift));
@@ -94,35 +100,49 @@ function checkAgainstScratch(
   }
 }
 
+type Readings = Required<HeuristicReadings>;
+
 const engines = [
   [
     "IncrementalMatrix (any heuristics)",
-    (tol: number, horizon: number) => new IncrementalMatrix(tol, horizon),
+    (tol: number, horizon: number, _readings?: Readings) => new IncrementalMatrix(tol, horizon),
   ],
   [
     "PaperIncrementalMatrix (the paper's seven, fused)",
-    (tol: number, horizon: number) => new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon),
+    (tol: number, horizon: number, readings?: Readings) =>
+      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, false, readings),
   ],
   [
     "PaperIncrementalMatrix in fresh mode (non-incremental variants, convergentPriority)",
-    (tol: number, horizon: number) =>
-      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, true),
+    (tol: number, horizon: number, readings?: Readings) =>
+      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, true, readings),
   ],
 ] as const;
 
+/** Every combination of the Deadline heuristic's readings. */
+const readingsArb = fc.record({
+  deadlineLate: fc.constantFrom("max" as const, "min" as const),
+  deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
+});
+
 describe.each(engines)("%s", (_name, make) => {
-  it("with tolerance 0 is the from-scratch P plus one uniform shift (up to rounding)", () => {
+  it("with tolerance 0 is the from-scratch P plus one uniform shift (up to rounding), for every reading", () => {
     fc.assert(
-      fc.property(scenario, fc.constantFrom(1000, 20000), ([platform, jobs, events], horizon) => {
-        const inc = make(0, horizon);
-        for (const step of steps(platform, jobs, events)) {
-          const u = inc.update(
-            { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            paperHeuristics(),
-          );
-          checkAgainstScratch(u, step, platform, 0);
-        }
-      }),
+      fc.property(
+        scenario,
+        fc.constantFrom(1000, 20000),
+        readingsArb,
+        ([platform, jobs, events], horizon, readings) => {
+          const inc = make(0, horizon, readings);
+          for (const step of steps(platform, jobs, events)) {
+            const u = inc.update(
+              { now: step.now, platform, jobs: step.rows, previous: step.previous },
+              paperHeuristics({}, readings),
+            );
+            checkAgainstScratch(u, step, platform, 0, readings);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -132,15 +152,16 @@ describe.each(engines)("%s", (_name, make) => {
         scenario,
         fc.constantFrom(0.01, 0.05, 0.3),
         fc.constantFrom(1000, 20000),
-        ([platform, jobs, events], tol, horizon) => {
-          const inc = make(tol, horizon);
+        readingsArb,
+        ([platform, jobs, events], tol, horizon, readings) => {
+          const inc = make(tol, horizon, readings);
           let before = new Map<number, number[]>();
           for (const step of steps(platform, jobs, events)) {
             const u = inc.update(
               { now: step.now, platform, jobs: step.rows, previous: step.previous },
-              paperHeuristics(),
+              paperHeuristics({}, readings),
             );
-            checkAgainstScratch(u, step, platform, tol);
+            checkAgainstScratch(u, step, platform, tol, readings);
             const cols = u.matrix.cols;
             const changed = new Set(u.changedRows);
             const after = new Map<number, number[]>();
@@ -281,7 +302,7 @@ describe("incremental options", () => {
     expect(() => new IncrementalMatrix(0.1, 0)).toThrow(/horizon/);
   });
   it("counts the rows handed to the matching as changed (incremental variants only)", () => {
-    const { platform, jobs } = paperWorkload({ seed: 5, jobs: 60, machines: 12, licenses: 4 });
+    const { platform, jobs } = convergentWorkload({ seed: 5, jobs: 60, machines: 12, licenses: 4 });
     const ip = convergentVariant("CS_ip");
     const nip = convergentVariant("CS_nip");
     simulate(jobs, platform, ip);

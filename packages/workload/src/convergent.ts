@@ -1,5 +1,6 @@
 import {
   createPlatform,
+  InvalidInputError,
   type Job,
   type LicenseSpec,
   LimitExceededError,
@@ -31,10 +32,22 @@ export interface ConvergentWorkloadOptions {
   /** "Estimated": a job's run time and estimate at its own benchmark. @defaultValue `[500, 3000]` */
   readonly estimated?: Range;
   /**
-   * "Deadline": the slack over the estimate, in percent: deadline = submit + estimated *
-   * (1 + slack / 100) (see Interpretation). @defaultValue `[25, 150]`
+   * "Deadline": the slack drawn for each deadline job, read as {@link ConvergentOptions.deadlineReading}
+   * says (by default percent over the estimate: deadline = submit + estimated * (1 + slack / 100)).
+   * @defaultValue `[25, 150]`
    */
   readonly deadlineSlack?: Range;
+  /**
+   * How the paper's "Deadline [25–150]" becomes a deadline (its text gives the range only):
+   * - `"slack-percent"`: percent of slack over the estimate, deadline = submit + estimated ×
+   *   (1 + slack / 100) (1.25 to 2.5 times the estimate after the submission);
+   * - `"slack-seconds"`: seconds of slack over the estimate, deadline = submit + estimated + slack;
+   * - `"percent-of-estimate"`: the time allowed is that percent of the estimate, deadline =
+   *   submit + estimated × slack / 100 (a job then meets a deadline below 100 % only on a machine
+   *   faster than its benchmark).
+   * @defaultValue `"slack-percent"`
+   */
+  readonly deadlineReading?: ConvergentDeadlineReading;
   /** "Number of CPUs", for jobs and machines alike (integers). @defaultValue `[1, 8]` */
   readonly cpus?: Range;
   /** "Benchmark", for jobs (their `benchmark`) and machines (their `speed`). @defaultValue `[200, 600]` */
@@ -52,6 +65,16 @@ export interface ConvergentWorkloadOptions {
   /** Seed. @defaultValue `0` */
   readonly seed?: number;
 }
+
+/** The readings of the paper's "Deadline [25–150]": see {@link ConvergentOptions.deadlineReading}. */
+export type ConvergentDeadlineReading = "slack-percent" | "slack-seconds" | "percent-of-estimate";
+
+/** Every {@link ConvergentDeadlineReading}, the default first. */
+export const CONVERGENT_DEADLINE_READINGS: readonly ConvergentDeadlineReading[] = Object.freeze([
+  "slack-percent",
+  "slack-seconds",
+  "percent-of-estimate",
+]);
 
 /** The MKP study of the paper: 100 machines, 40 licenses, 1000 jobs, inter-arrival 10. */
 export const CONVERGENT_MKP_STUDY: Readonly<ConvergentWorkloadOptions> = Object.freeze({
@@ -83,6 +106,7 @@ interface Resolved {
   meanInterArrival: number;
   estimated: Range;
   deadlineSlack: Range;
+  deadlineReading: ConvergentDeadlineReading;
   cpus: Range;
   benchmark: Range;
   inputMB: Range;
@@ -101,6 +125,7 @@ function resolveOptions(o: ConvergentWorkloadOptions): Resolved {
     meanInterArrival: checkPositive(WHERE, "options.meanInterArrival", o.meanInterArrival ?? 10),
     estimated: checkRange(WHERE, "options.estimated", o.estimated ?? [500, 3000], Number.MIN_VALUE),
     deadlineSlack: checkRange(WHERE, "options.deadlineSlack", o.deadlineSlack ?? [25, 150], 0),
+    deadlineReading: checkReading(o.deadlineReading),
     cpus: checkRange(WHERE, "options.cpus", o.cpus ?? [1, 8], 1),
     benchmark: checkRange(WHERE, "options.benchmark", o.benchmark ?? [200, 600], Number.MIN_VALUE),
     inputMB: checkRange(WHERE, "options.inputMB", o.inputMB ?? [100, 800], 0),
@@ -118,6 +143,35 @@ function resolveOptions(o: ConvergentWorkloadOptions): Resolved {
   checkInteger(WHERE, "options.cpus[1]", r.cpus[1], 1);
   if (r.licenseRatio[1] > 1) checkProbability(WHERE, "options.licenseRatio[1]", r.licenseRatio[1]);
   return r;
+}
+
+function checkReading(v: unknown): ConvergentDeadlineReading {
+  if (v === undefined) return "slack-percent";
+  if (!CONVERGENT_DEADLINE_READINGS.includes(v as ConvergentDeadlineReading)) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.deadlineReading",
+      `is ${JSON.stringify(v)}, expected one of ${CONVERGENT_DEADLINE_READINGS.join(", ")}`,
+    );
+  }
+  return v as ConvergentDeadlineReading;
+}
+
+/** The deadline of a job submitted at `t` with `estimate` and drawn `slack`, per `reading`. */
+function deadlineOf(
+  t: number,
+  estimate: number,
+  slack: number,
+  reading: ConvergentDeadlineReading,
+): number {
+  switch (reading) {
+    case "slack-percent":
+      return t + estimate * (1 + slack / 100);
+    case "slack-seconds":
+      return t + estimate + slack;
+    case "percent-of-estimate":
+      return t + (estimate * slack) / 100;
+  }
 }
 
 /** Attempts at drawing a job's license set before giving up. */
@@ -235,7 +289,8 @@ export function convergentWorkload(options: ConvergentWorkloadOptions = {}): Gen
       ],
     };
     const slack = jRng.uniform(o.deadlineSlack[0], o.deadlineSlack[1]);
-    if (jRng.next() >= o.noDeadline) job.deadline = t + estimate * (1 + slack / 100);
+    if (jRng.next() >= o.noDeadline)
+      job.deadline = deadlineOf(t, estimate, slack, o.deadlineReading);
     if (need.length > 0) job.licenses = Object.fromEntries(need.map((l) => [`l${l}`, 1]));
     jobs.push(Object.freeze(job));
   }

@@ -5,9 +5,11 @@ export {
   advanceReservationWorkload,
 } from "./advance-reservation.js";
 export {
+  CONVERGENT_DEADLINE_READINGS,
   CONVERGENT_INTER_ARRIVALS,
   CONVERGENT_MKP_LICENSE_RATIOS,
   CONVERGENT_MKP_STUDY,
+  type ConvergentDeadlineReading,
   type ConvergentWorkloadOptions,
   convergentWorkload,
 } from "./convergent.js";

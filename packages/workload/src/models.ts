@@ -1,6 +1,6 @@
 import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
 import { advanceReservationWorkload } from "./advance-reservation.js";
-import { convergentWorkload } from "./convergent.js";
+import { CONVERGENT_DEADLINE_READINGS, convergentWorkload } from "./convergent.js";
 import { eloWorkload } from "./elo.js";
 import type { Range } from "./generated.js";
 import {
@@ -245,7 +245,16 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
         "mean exponential inter-arrival (4 to 20 in the paper)",
       ),
       opt("estimated", "range", "500,3000", "estimate (and run time), uniform"),
-      opt("deadlineSlack", "range", "25,150", "deadline slack over the estimate, percent"),
+      opt("deadlineSlack", "range", "25,150", "deadline slack, read as deadlineReading says"),
+      {
+        ...opt(
+          "deadlineReading",
+          "choice",
+          "slack-percent",
+          "deadline = submit + estimated x (1 + slack/100), + slack s, or x slack/100",
+        ),
+        choices: CONVERGENT_DEADLINE_READINGS,
+      },
       opt("cpus", "range", "1,8", "cores of jobs and machines"),
       opt("benchmark", "range", "200,600", "benchmark of jobs and machines"),
       opt("inputMB", "range", "100,800", "input data per job, MB"),

@@ -112,6 +112,35 @@ describe("convergentWorkload options", () => {
     }
   });
 
+  it("reads the deadline range three ways, from the same draws (deadlineReading)", () => {
+    const o = { jobs: 200, machines: 20, seed: 7 };
+    const percent = convergentWorkload(o).jobs;
+    const seconds = convergentWorkload({ ...o, deadlineReading: "slack-seconds" }).jobs;
+    const of = convergentWorkload({ ...o, deadlineReading: "percent-of-estimate" }).jobs;
+    let dated = 0;
+    for (let i = 0; i < percent.length; i++) {
+      const [p, s, f] = [percent[i]!, seconds[i]!, of[i]!];
+      // Everything but the deadline is the same job.
+      expect({ ...s, deadline: p.deadline }).toEqual(p);
+      expect({ ...f, deadline: p.deadline }).toEqual(p);
+      if (p.deadline === undefined) {
+        expect([s.deadline, f.deadline]).toEqual([undefined, undefined]);
+        continue;
+      }
+      dated++;
+      // The one slack drawn: percent over the estimate, seconds over it, or percent of it.
+      const slack = ((p.deadline - p.submit) / p.estimate - 1) * 100;
+      expect(s.deadline! - s.submit - s.estimate).toBeCloseTo(slack, 6);
+      expect(((f.deadline! - f.submit) / f.estimate) * 100).toBeCloseTo(slack, 6);
+      expect(slack).toBeGreaterThanOrEqual(25 - 1e-9);
+      expect(slack).toBeLessThanOrEqual(150 + 1e-9);
+    }
+    expect(dated).toBeGreaterThan(100);
+    expect(() => convergentWorkload({ deadlineReading: "absolute" as "slack-seconds" })).toThrow(
+      '@sched/workload/convergentWorkload: options.deadlineReading is "absolute", expected one of slack-percent, slack-seconds, percent-of-estimate',
+    );
+  });
+
   it("is deterministic per seed", () => {
     expect(convergentWorkload({ jobs: 50, machines: 10, seed: 3 })).toEqual(
       convergentWorkload({ jobs: 50, machines: 10, seed: 3 }),

@@ -1,8 +1,8 @@
 // @ts-check
-import { convergentVariant, paperMetrics } from "@sched/convergent";
-import { createJob, createPlatform, simulate } from "@sched/core";
+import { convergentVariant } from "@sched/convergent";
+import { computeMetrics, createJob, createPlatform, simulate } from "@sched/core";
 
-/** The README's CS_ip run: each job's intervals and machines, and the late percentage. */
+/** The README's CS_ip run: each job's intervals and machines, and the deadline miss rate. */
 export async function compute() {
   const platform = createPlatform({
     machines: [{ speed: 1 }, { speed: 4 }],
@@ -19,6 +19,6 @@ export async function compute() {
       r.job.id,
       r.intervals.map((iv) => [iv.start, iv.end, iv.allocation[0]?.machine]),
     ]),
-    latePct: paperMetrics(trace).latePct,
+    deadlineMissRate: computeMetrics(trace).deadlineMissRate,
   };
 }

@@ -1,7 +1,14 @@
-import { paperMetrics, paperWorkload } from "@sched/convergent";
-import { chooseScheduler, type OptionValue } from "../schedulers.js";
+import type { Scheduler } from "@sched/core";
+import { CONVERGENT_DEADLINE_READINGS } from "@sched/workload";
+import {
+  chooseScheduler,
+  type OptionValue,
+  type SchedulerChoice,
+  type SchedulerOptionSpec,
+} from "../schedulers.js";
 import { CONVERGENT_FIGURES } from "./convergent-figures.js";
-import type { Experiment } from "./experiment.js";
+import { paperMetrics } from "./convergent-metrics.js";
+import type { Experiment, ExperimentWorkload } from "./experiment.js";
 import {
   booleanParam,
   numberParam,
@@ -9,6 +16,8 @@ import {
   type Params,
   textParam,
 } from "./parameters.js";
+import { preemptionCostModel, withPreemptionCost } from "./preemption-cost.js";
+import { generateWorkload } from "./workload.js";
 
 /** The policies the convergent-scheduling paper compares, in its order (registry names). */
 export const CONVERGENT_SCHEDULERS: readonly string[] = [
@@ -22,9 +31,8 @@ export const CONVERGENT_SCHEDULERS: readonly string[] = [
   "edf",
 ];
 
-/** The paper's mean inter-arrival times (s), and the `--quick` grid. */
+/** The paper's mean inter-arrival times (s): the grid, with and without `--quick`. */
 export const CONVERGENT_INTER_ARRIVALS: readonly number[] = [4, 6, 8, 10, 12, 16, 20];
-export const CONVERGENT_QUICK_INTER_ARRIVALS: readonly number[] = [4, 16];
 
 /** Where the paper states the farm and the job stream (section 6). */
 const PAPER_S6 = "paper §6";
@@ -49,18 +57,51 @@ const integer = (
   extra: Partial<ParameterSpec> = {},
 ): ParameterSpec => ({ name, type: "integer", default: value, min: 0, meaning, source, ...extra });
 
+const choice = (
+  name: string,
+  choices: readonly string[],
+  meaning: string,
+  source: string,
+): ParameterSpec => ({
+  name,
+  type: "choice",
+  choices,
+  default: choices[0] as string,
+  meaning,
+  source,
+});
+
+/** The machines of the paper's farm, and of `--quick`'s (a fifth, with everything scaled). */
+const MACHINES = 150;
+const QUICK_MACHINES = 30;
+
 /** The convergent experiment's parameters, in `--params` order. */
 export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
   number(
     "interArrival",
     10,
-    "Mean inter-arrival time T_a of the jobs (s, negative exponential).",
+    "Mean inter-arrival time T_a of the jobs (s, negative exponential), as the paper gives it for its 150 machines.",
     PAPER_S6,
     { min: 0, minExclusive: true },
   ),
-  integer("jobs", 1500, "Jobs per run.", PAPER_S6, { quick: 150, min: 1 }),
-  integer("machines", 150, "Machines of the farm.", PAPER_S6, { min: 1 }),
-  integer("licenses", 20, "Floating licences.", PAPER_S6),
+  integer("jobs", 1500, "Jobs per run.", PAPER_S6, { quick: 300, min: 1 }),
+  integer("machines", MACHINES, "Machines of the farm.", PAPER_S6, {
+    quick: QUICK_MACHINES,
+    min: 1,
+  }),
+  number(
+    "interArrivalScale",
+    1,
+    "The mean gap between arrivals is interArrival x this: --quick's farm has a fifth of the machines, so its jobs arrive 5 times apart (the paper's load per machine).",
+    "packages/convergent README, Reproduction (--quick)",
+    { quick: MACHINES / QUICK_MACHINES, min: 0, minExclusive: true },
+  ),
+  integer(
+    "licenses",
+    20,
+    "Floating licences (kinds; each job needs each one with probability licenseNeed).",
+    PAPER_S6,
+  ),
   integer("estimateMin", 500, "Smallest estimated execution time (s, uniform).", PAPER_S6, {
     min: 0,
     minExclusive: true,
@@ -72,16 +113,16 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
   integer(
     "deadlineSlackMin",
     25,
-    "Smallest deadline slack, % of the estimate over the submission (paper: 'Deadline [25-150]').",
-    INTERPRETATION(14),
+    "Smallest value of the paper's 'Deadline [25-150]' (read as deadlineReading says).",
+    PAPER_S6,
     { min: 0 },
   ),
-  integer(
-    "deadlineSlackMax",
-    150,
-    "Largest deadline slack, % of the estimate.",
+  integer("deadlineSlackMax", 150, "Largest value of 'Deadline [25-150]'.", PAPER_S6, { min: 0 }),
+  choice(
+    "deadlineReading",
+    CONVERGENT_DEADLINE_READINGS,
+    "How 'Deadline [25-150]' makes a deadline: slack-percent (submit + estimate x (1 + D/100)), slack-seconds (submit + estimate + D), percent-of-estimate (submit + estimate x D/100).",
     INTERPRETATION(14),
-    { min: 0 },
   ),
   number("noDeadline", 0.3, "Fraction of jobs without a deadline.", PAPER_S6, { min: 0, max: 1 }),
   integer("cpusMax", 8, "CPUs of a machine and of a job: uniform in 1..cpusMax.", PAPER_S6, {
@@ -95,10 +136,12 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
     min: 0,
     minExclusive: true,
   }),
+  integer("inputMin", 100, "Smallest input of a job (MB, on one random machine).", PAPER_S6),
+  integer("inputMax", 800, "Largest input of a job (MB).", PAPER_S6),
   number(
     "licenseRatioMin",
     0.55,
-    "License ratio, lower end: copies of a licence / machines.",
+    "License ratio, lower end: copies of a licence / machines it is usable on.",
     PAPER_S6,
     { min: 0, max: 1 },
   ),
@@ -139,21 +182,38 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
     "Overhead minimization: Delta of the CS variants without preemption (CS_inp, CS_ninp).",
     FOOTNOTE,
   ),
+  number("antiAging", 0.02, "Anti-aging: AA (per antiAgingUnit of age).", FOOTNOTE),
   number(
-    "antiAging",
-    0.02,
-    "Anti-aging: AA (per second of age).",
-    `${FOOTNOTE}; ${INTERPRETATION(16)}`,
+    "antiAgingUnit",
+    1,
+    "Seconds in the time unit anti-aging counts age in (the paper's 'simulator time unit'; its estimates use the same unit).",
+    INTERPRETATION(16),
+    { min: 0, minExclusive: true },
   ),
-  {
-    name: "knapsack",
-    type: "choice",
-    choices: ["greedy", "exact"],
-    default: "greedy",
-    meaning:
-      "Solver of the licence pre-matching: the paper's MKP greedy, or exact branch and bound.",
-    source: "paper §4.1",
-  },
+  choice(
+    "deadlineLate",
+    ["max", "min"],
+    "Deadline heuristic, f1 after the deadline: max (the prose) or min (the formula as printed).",
+    INTERPRETATION(1),
+  ),
+  choice(
+    "deadlineAllLate",
+    ["max", "zero"],
+    "Deadline heuristic, a job late on every machine (d_i = 0 in equation (1)): Max on each machine, or nothing.",
+    INTERPRETATION(2),
+  ),
+  choice(
+    "nonPreemption",
+    ["strict", "overhead"],
+    "CS_inp, CS_ninp: a running job is never preempted (strict), or only the overhead Delta keeps it (overhead: the paper's simulation of it).",
+    INTERPRETATION(11),
+  ),
+  choice(
+    "knapsack",
+    ["greedy", "exact"],
+    "Solver of the licence pre-matching: the paper's MKP greedy, or exact branch and bound.",
+    "paper §4.2",
+  ),
   number(
     "refreshTolerance",
     0.05,
@@ -161,6 +221,20 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
     INTERPRETATION(13),
     { min: 0 },
   ),
+  number(
+    "restartCost",
+    0,
+    "Seconds added to every resumed execution of a preempted job (checkpoint, input moved); 0: preemption and migration are free.",
+    "packages/convergent README, Interpretation 17",
+    { min: 0 },
+  ),
+  {
+    name: "preemptionLosesProgress",
+    type: "boolean",
+    default: false,
+    meaning: "A preempted job loses its progress and resumes from the start of its work.",
+    source: "packages/convergent README, Interpretation 17",
+  },
   {
     name: "baselineExclusive",
     type: "boolean",
@@ -169,6 +243,30 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
       "EASY, BF-rm, BF-unrm and EDF run one job per machine at a time, as the paper's model (and CS) does.",
     source: "paper §3 ('each machine is executing only a single job at a time')",
   },
+  choice(
+    "baselineMachineOrder",
+    ["speed", "index", "best-fit"],
+    "EASY, BF-rm, BF-unrm: the idle machine a job starts on, fastest first (as the paper's EDF), the first by index, or fewest cores first.",
+    "paper §6 (EDF: 'machines ordered ... w.r.t. the Benchmark'); packages/convergent README, Interpretation 18",
+  ),
+  choice(
+    "edfDeadlineOrder",
+    ["increasing", "decreasing"],
+    "EDF's queue: earliest deadline first, or latest first ('ordered in decreasing order w.r.t. their deadline', read literally).",
+    "paper §2 and §6; packages/convergent README, Interpretation 19",
+  ),
+  choice(
+    "edfUndated",
+    ["last", "mean-deadline", "submit"],
+    "EDF, jobs without a deadline: after every dated job, as if due at the mean relative deadline of the dated ones, or as if due on arrival.",
+    "packages/convergent README, Interpretation 19",
+  ),
+  choice(
+    "edfPreemptFor",
+    ["arrivals", "waiting"],
+    "EDF preempts for a newly submitted job ('to execute first new submitted job with an earliest deadline'), or for any waiting job at every event.",
+    "paper §6; packages/convergent README, Interpretation 19",
+  ),
 ];
 
 /** The heuristic constants at `params`, with the overhead of a policy with or without preemption. */
@@ -182,8 +280,34 @@ function constants(params: Params, preemption: boolean): Record<string, OptionVa
     input: numberParam(params, "inputWeight"),
     waitMinimization: numberParam(params, "waitWeight"),
     overhead: numberParam(params, preemption ? "overheadPreemptive" : "overheadNonPreemptive"),
-    antiAging: numberParam(params, "antiAging"),
+    antiAging: numberParam(params, "antiAging") / numberParam(params, "antiAgingUnit"),
+    deadlineLate: textParam(params, "deadlineLate"),
+    deadlineAllLate: textParam(params, "deadlineAllLate"),
   };
+}
+
+/**
+ * EDF's `undatedFactor` for the reading `edfUndated`: a job without a deadline is ordered as if
+ * due at submit + factor x estimate; "mean-deadline" is the mean of the dated jobs' (deadline -
+ * submit) / estimate under the workload's deadline reading (for slack-seconds, over the mean
+ * estimate).
+ */
+function undatedFactor(params: Params): number | undefined {
+  const how = textParam(params, "edfUndated");
+  if (how === "last") return undefined;
+  if (how === "submit") return 0;
+  const slack =
+    (numberParam(params, "deadlineSlackMin") + numberParam(params, "deadlineSlackMax")) / 2;
+  switch (textParam(params, "deadlineReading")) {
+    case "slack-seconds":
+      return (
+        1 + slack / ((numberParam(params, "estimateMin") + numberParam(params, "estimateMax")) / 2)
+      );
+    case "percent-of-estimate":
+      return slack / 100;
+    default:
+      return 1 + slack / 100;
+  }
 }
 
 /** The options of each policy at `params`, by registry name. */
@@ -196,18 +320,97 @@ function policyOptions(name: string, params: Params): Record<string, OptionValue
       ...(name === "cs-ip" || name === "cs-inp"
         ? { refreshTolerance: numberParam(params, "refreshTolerance") }
         : {}),
+      ...(preemption ? {} : { nonPreemption: textParam(params, "nonPreemption") }),
     };
   }
   const exclusive = booleanParam(params, "baselineExclusive");
-  if (name === "bf-rm" || name === "bf-unrm") return { ...constants(params, true), exclusive };
-  return { exclusive };
+  const machineOrder = textParam(params, "baselineMachineOrder");
+  if (name === "bf-rm" || name === "bf-unrm") {
+    return { ...constants(params, true), exclusive, machineOrder };
+  }
+  if (name === "easy") return { exclusive, machineOrder };
+  const factor = undatedFactor(params);
+  return {
+    exclusive,
+    deadlineOrder: textParam(params, "edfDeadlineOrder"),
+    preemptFor: textParam(params, "edfPreemptFor"),
+    ...(factor === undefined ? {} : { undatedFactor: factor }),
+  };
+}
+
+/** The options a policy of this experiment takes beyond its registry entry's: what preemption costs. */
+const COST_OPTIONS: readonly SchedulerOptionSpec[] = [
+  {
+    key: "restartCost",
+    type: "number",
+    description: "Seconds added to every resumed execution of a preempted job (default 0).",
+  },
+  {
+    key: "preemptionLosesProgress",
+    type: "boolean",
+    description: "A preempted job resumes from the start of its work (default false).",
+  },
+];
+
+/**
+ * `choice` with the preemption cost as two more options: its scheduler is wrapped by
+ * `withPreemptionCost` (the instance's execution model charges the cost). Costs are passed only
+ * when not free, so the default runs are the registry's policies as they are.
+ */
+function withCost(choice: SchedulerChoice, params: Params): SchedulerChoice {
+  const restartCost = numberParam(params, "restartCost");
+  const losesProgress = booleanParam(params, "preemptionLosesProgress");
+  const entry = choice.entry;
+  return {
+    ...choice,
+    entry: {
+      ...entry,
+      options: [...entry.options, ...COST_OPTIONS],
+      create(o: Readonly<Record<string, OptionValue>>): Scheduler {
+        const { restartCost: r, preemptionLosesProgress: l, ...rest } = o;
+        return withPreemptionCost(entry.create(rest), {
+          restartSeconds: (r as number | undefined) ?? 0,
+          losesProgress: (l as boolean | undefined) ?? false,
+        });
+      },
+    },
+    options: {
+      ...choice.options,
+      ...(restartCost === 0 ? {} : { restartCost }),
+      ...(losesProgress ? { preemptionLosesProgress: true } : {}),
+    },
+  };
+}
+
+/** The @sched/workload model and options of the run's jobs (`sched-sim gen convergent`). */
+export function convergentModel(params: Params): ExperimentWorkload {
+  const n = (name: string) => numberParam(params, name);
+  return {
+    model: "convergent",
+    options: {
+      jobs: n("jobs"),
+      machines: n("machines"),
+      licenses: n("licenses"),
+      meanInterArrival: n("interArrival") * n("interArrivalScale"),
+      estimated: [n("estimateMin"), n("estimateMax")],
+      deadlineSlack: [n("deadlineSlackMin"), n("deadlineSlackMax")],
+      deadlineReading: textParam(params, "deadlineReading"),
+      cpus: [1, n("cpusMax")],
+      benchmark: [n("benchmarkMin"), n("benchmarkMax")],
+      inputMB: [n("inputMin"), n("inputMax")],
+      licenseRatio: [n("licenseRatioMin"), n("licenseRatioMax")],
+      licenseSuitability: n("licenseSuitability"),
+      licenseNeed: n("licenseNeed"),
+      noDeadline: n("noDeadline"),
+    },
+  };
 }
 
 /**
  * `convergent`: the convergent-scheduling paper's experiment (Capannini et al., SC'07, section
- * 6): the four CS variants against EASY, BF-rm, BF-unrm and EDF on @sched/convergent's
- * `paperWorkload`, swept over the mean inter-arrival time, with the paper's metrics measured by
- * `paperMetrics`. Every constant and reading is a parameter (`--params`). The scheduling time
+ * 6): the four CS variants against EASY, BF-rm, BF-unrm and EDF on @sched/workload's
+ * `convergent` model, swept over the mean inter-arrival time, with the paper's metrics
+ * (`paperMetrics`). Every constant and reading is a parameter (`--params`). The scheduling time
  * per plan is wall-clock, so it is not in the records: it is `schedTimeMs`
  * (`timing.schedulerMs / decisions` of each run file) in `timing.csv` and the printed wall-clock
  * table. Seed s is the workload's seed at every inter-arrival time (common random numbers: the
@@ -218,10 +421,12 @@ export const convergentReproduction: Experiment = {
   title: "Convergent scheduling vs backfilling and EDF: deadlines, slowdown, usage (150 machines)",
   description:
     "The convergent-scheduling paper's experiment (Capannini et al., SC'07, section 6, Figures " +
-    "4-6): @sched/convergent's paperWorkload, 150 machines (1-8 CPUs, benchmark 200-600), 20 " +
-    "floating licenses, 1500 jobs per run (150 with --quick, a smoke test) arriving with " +
-    "negative-exponential inter-arrival times of mean interArrival s (4..20; 4 and 16 with " +
-    "--quick), 70% with a deadline; seed s draws the same farm and jobs at every interArrival. " +
+    "4-6): @sched/workload's convergent model, 150 machines (1-8 CPUs, benchmark 200-600), 20 " +
+    "floating licences, 1500 jobs per run arriving with negative-exponential inter-arrival " +
+    "times of mean interArrival s (4..20), 70% with a deadline; seed s draws the same farm and " +
+    "jobs at every interArrival. --quick scales the farm down with its contention: 30 machines, " +
+    "300 jobs, arrivals 5 times apart (interArrivalScale), the same licence kinds (their copies " +
+    "follow the machines), the same 7 interArrival values, 5 seeds. " +
     `Policies: ${CONVERGENT_SCHEDULERS.join(", ")} (CS_ip, CS_inp, CS_nip, CS_ninp; BF-easy; ` +
     "BF-rm and BF-unrm ranked by convergentPriority; EDF); the baselines run with " +
     "exclusive=true (parameter baselineExclusive): one job per machine at a time, as in the " +
@@ -233,27 +438,22 @@ export const convergentReproduction: Experiment = {
     "wall-clock, so it is kept apart in timing.csv and the wall-clock table. One full-size " +
     "simulation takes 0.2-0.5 s (EASY, EDF) to 14 s of CPU (CS_nip at interArrival 4), the " +
     "grid is 56 simulations per seed, about 170 s of CPU per seed (20 seeds by default: about " +
-    "30 minutes on 2 cores; --out resumes a killed run); --quick (16 small runs, one seed) " +
-    "takes seconds.",
+    "30 minutes on 2 cores; --out resumes a killed run).",
   parameters: CONVERGENT_PARAMETERS,
-  grid: (quick) => [
-    {
-      name: "interArrival",
-      values: quick ? CONVERGENT_QUICK_INTER_ARRIVALS : CONVERGENT_INTER_ARRIVALS,
-    },
-  ],
+  grid: () => [{ name: "interArrival", values: CONVERGENT_INTER_ARRIVALS }],
   check: (params) =>
     (
       [
         ["estimateMin", "estimateMax"],
         ["deadlineSlackMin", "deadlineSlackMax"],
         ["benchmarkMin", "benchmarkMax"],
+        ["inputMin", "inputMax"],
         ["licenseRatioMin", "licenseRatioMax"],
       ] as const
     )
       .filter(([lo, hi]) => numberParam(params, lo) > numberParam(params, hi))
       .map(([lo, hi]) => `${lo} (${params[lo]}) must not exceed ${hi} (${params[hi]})`),
-  defaultSeeds: (quick) => (quick ? 1 : 20),
+  defaultSeeds: (quick) => (quick ? 5 : 20),
   schedulers: (params) =>
     CONVERGENT_SCHEDULERS.map((name) => {
       const options = policyOptions(name, params);
@@ -262,7 +462,7 @@ export const convergentReproduction: Experiment = {
         Object.keys(options).map((k) => `${k}=${String(options[k])}`),
         "reproduce",
       );
-      return { ...choice, label: name };
+      return withCost({ ...choice, label: name }, params);
     }),
   metrics: [
     { key: "latePct", title: "late deadline jobs (%)", digits: 2 },
@@ -271,23 +471,10 @@ export const convergentReproduction: Experiment = {
     { key: "licenseUsage", title: "license usage (%)", digits: 2 },
   ],
   figures: CONVERGENT_FIGURES,
+  workload: convergentModel,
   instance: (params, seed) => {
-    const n = (name: string) => numberParam(params, name);
-    return paperWorkload({
-      seed,
-      interArrival: n("interArrival"),
-      jobs: n("jobs"),
-      machines: n("machines"),
-      licenses: n("licenses"),
-      estimate: [n("estimateMin"), n("estimateMax")],
-      deadlineSlack: [n("deadlineSlackMin"), n("deadlineSlackMax")],
-      noDeadline: n("noDeadline"),
-      cpus: [1, n("cpusMax")],
-      benchmark: [n("benchmarkMin"), n("benchmarkMax")],
-      licenseRatio: [n("licenseRatioMin"), n("licenseRatioMax")],
-      licenseSuitability: n("licenseSuitability"),
-      licenseNeed: n("licenseNeed"),
-    });
+    const { jobs, platform } = generateWorkload(convergentModel(params), seed);
+    return { jobs, platform, executionModel: preemptionCostModel(platform) };
   },
   measure: (trace) => {
     const m = paperMetrics(trace);

@@ -1,8 +1,10 @@
 import { advanceReservationExperiments } from "./advance-reservation.js";
 import { convergentReproduction } from "./convergent.js";
+import { convergentScalingFigure, convergentWorkloadFigure } from "./convergent-paper-figures.js";
 import { eloExperiments } from "./elo.js";
 import type { Experiment } from "./experiment.js";
 import { fcfsLoad } from "./fcfs-load.js";
+import { mkpReproduction } from "./mkp.js";
 import { oasLinksReproduction, oasReproduction, oasSlotsReproduction } from "./oas.js";
 import { spaceSharingReproduction } from "./space-sharing.js";
 
@@ -15,6 +17,9 @@ export const EXPERIMENTS: readonly Experiment[] = [
   ...eloExperiments,
   ...advanceReservationExperiments,
   convergentReproduction,
+  convergentWorkloadFigure,
+  convergentScalingFigure,
+  mkpReproduction,
   spaceSharingReproduction,
   oasReproduction,
   oasLinksReproduction,

@@ -4,16 +4,31 @@ import { PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedEdf } from "../options.js";
 import type { BackfillStrategy } from "../strategy.js";
 
-/** Deadline for ordering: a job without one comes after every job with one. */
-function deadlineOf(job: Job): number {
-  return job.deadline ?? Number.POSITIVE_INFINITY;
+/** A job's deadline for ordering and preemption (see `EdfOptions.undatedFactor`). */
+type DeadlineKey = (job: Job) => number;
+
+function deadlineKey(undatedFactor: number): DeadlineKey {
+  if (undatedFactor === Number.POSITIVE_INFINITY) {
+    return (job) => job.deadline ?? Number.POSITIVE_INFINITY;
+  }
+  return (job) => job.deadline ?? job.submit + undatedFactor * job.estimate;
 }
 
-function byDeadline(a: Job, b: Job): number {
-  const da = deadlineOf(a);
-  const db = deadlineOf(b);
-  if (da !== db) return da < db ? -1 : 1;
-  return a.submit - b.submit || a.id - b.id;
+/**
+ * The queue order: by deadline key (`sign` 1 increasing, -1 decreasing), an infinite key (a job
+ * without deadline, by default) last either way, then submit time, then id.
+ */
+function queueOrder(key: DeadlineKey, sign: 1 | -1): (a: Job, b: Job) => number {
+  return (a, b) => {
+    const da = key(a);
+    const db = key(b);
+    if (da !== db) {
+      if (da === Number.POSITIVE_INFINITY) return 1;
+      if (db === Number.POSITIVE_INFINITY) return -1;
+      return da < db ? -sign : sign;
+    }
+    return a.submit - b.submit || a.id - b.id;
+  };
 }
 
 /**
@@ -33,12 +48,18 @@ function byDeadline(a: Job, b: Job): number {
  * With `exclusive`, a machine runs one job at a time: a job starts only on an idle machine, and
  * a preempting arrival empties one whole machine (see `EdfOptions.exclusive`).
  *
+ * The readings the paper leaves open are options: `deadlineOrder`, `undatedFactor`,
+ * `preemptFor` (see `EdfOptions`).
+ *
  * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried, and per preempting
- * arrival O(R log R + M) (O(M + R) with `exclusive`).
+ * job O(R log R + M) (O(M + R) with `exclusive`).
  *
  * No reservation is made, so there is nothing to resume.
  */
 export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
+  const key = deadlineKey(opts.undatedFactor);
+  const byDeadline = queueOrder(key, 1);
+  const inQueueOrder = opts.deadlineOrder === "increasing" ? byDeadline : queueOrder(key, -1);
   const cache = new PlatformCache(opts.machineOrder);
   let platform: Platform | null = null;
   let singleCache = new WeakMap<Job, boolean>();
@@ -69,7 +90,7 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
     const queue: Job[] = [];
     for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue.push(w.job);
     if (queue.length === 0) return;
-    queue.sort(byDeadline);
+    queue.sort(inQueueOrder);
     const started = new Set<number>();
     // Exclusive: a job starts only on an idle machine, and each start takes one, so the loop
     // can stop when none is left (the later jobs would all get null).
@@ -87,8 +108,10 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
         idleLeft--;
       }
     }
-    if (!opts.preemption || ctx.arrived.length === 0) return;
-    const fresh = ctx.arrived.filter(
+    if (!opts.preemption) return;
+    const candidates = opts.preemptFor === "arrivals" ? ctx.arrived : queue;
+    if (candidates.length === 0) return;
+    const fresh = candidates.filter(
       (j) =>
         !started.has(j.id) &&
         !rejected?.has(j.id) &&
@@ -97,11 +120,16 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
     );
     if (fresh.length === 0) return;
     fresh.sort(byDeadline);
+    // No job can preempt once its deadline is at least every running job's (the bound only
+    // falls as jobs are preempted and earlier ones start).
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const r of view.running) if (key(r.job) > latest) latest = key(r.job);
     const preempted: Job[] = [];
     for (const job of fresh) {
+      if (key(job) >= latest) break;
       const victims = opts.exclusive
-        ? machineVictims(ctx, job, started, cache.order)
-        : chooseVictims(ctx, job, single(job), started, cache.order);
+        ? machineVictims(ctx, job, started, cache.order, key)
+        : chooseVictims(ctx, job, single(job), started, cache.order, key);
       if (victims === null) continue;
       for (const v of victims) {
         ctx.preempt(v.id);
@@ -146,6 +174,7 @@ function chooseVictims(
   single: boolean,
   startedNow: Set<number>,
   order: Int32Array,
+  deadlineOf: DeadlineKey,
 ): Job[] | null {
   const view = ctx.view;
   const dl = deadlineOf(job);
@@ -207,6 +236,7 @@ function machineVictims(
   job: Job,
   startedNow: Set<number>,
   order: Int32Array,
+  deadlineOf: DeadlineKey,
 ): Job[] | null {
   const view = ctx.view;
   const platform = view.platform;

@@ -62,6 +62,8 @@ export function stateOf(
       cores: r.job.cores,
       end: endOf(r, ctx),
       start: r.start,
+      submit: r.job.submit,
+      estimate: r.job.estimate,
       ...(r.job.deadline === undefined ? {} : { deadline: r.job.deadline }),
       ...(r.job.licenses === undefined ? {} : { licenses: r.job.licenses }),
       allocation: r.allocation,
