@@ -4,10 +4,10 @@ import { bench, describe } from "vitest";
 import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix } from "../src/incremental.js";
 import { buildMatrix } from "../src/matrix.js";
-import { meetsRequirements } from "../src/minimalRequirements.js";
+import { meetsRequirements } from "../src/minimal-requirements.js";
 import { OVERHEAD_NON_PREEMPTIVE } from "../src/overhead.js";
-import { PAPER_CONSTANTS, paperHeuristics } from "../src/paperHeuristics.js";
-import { PaperIncrementalMatrix } from "../src/paperIncremental.js";
+import { PAPER_CONSTANTS, paperHeuristics } from "../src/paper-heuristics.js";
+import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
 import { makePlan, type Plan, PlanMemory } from "../src/plan.js";
 
 // One scheduling plan at 150 machines with N jobs in the system (the first 150 running, the

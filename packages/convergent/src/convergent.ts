@@ -10,7 +10,7 @@ import type { ExactMatching } from "@sched/matching";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { IncrementalMatrix, REFRESH_TOLERANCE } from "./incremental.js";
 import { buildMatrixInto, Scratch } from "./matrix.js";
-import { meetsRequirements } from "./minimalRequirements.js";
+import { meetsRequirements } from "./minimal-requirements.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import {
   type HeuristicConstants,
@@ -18,8 +18,8 @@ import {
   paperHeuristics,
   resolveConstants,
   resolveReadings,
-} from "./paperHeuristics.js";
-import { PaperIncrementalMatrix } from "./paperIncremental.js";
+} from "./paper-heuristics.js";
+import { PaperIncrementalMatrix } from "./paper-incremental.js";
 import {
   type Matcher,
   makePlan,

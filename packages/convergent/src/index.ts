@@ -1,4 +1,4 @@
-export { type AntiAgingOptions, antiAgingHeuristic } from "./antiAging.js";
+export { type AntiAgingOptions, antiAgingHeuristic } from "./anti-aging.js";
 export {
   type ConvergentOptions,
   type ConvergentScheduler,
@@ -47,7 +47,7 @@ export {
   type MinimalRequirementsOptions,
   meetsRequirements,
   minimalRequirementsHeuristic,
-} from "./minimalRequirements.js";
+} from "./minimal-requirements.js";
 export {
   OVERHEAD_NON_PREEMPTIVE,
   OVERHEAD_PREEMPTIVE,
@@ -61,7 +61,7 @@ export {
   PAPER_READINGS,
   paperHeuristics,
   scaled,
-} from "./paperHeuristics.js";
+} from "./paper-heuristics.js";
 export {
   IMFS_MAX_CHANGED,
   type Matcher,
@@ -73,4 +73,4 @@ export {
 } from "./plan.js";
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
-export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./waitMinimization.js";
+export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./wait-minimization.js";

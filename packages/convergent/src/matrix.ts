@@ -1,6 +1,6 @@
 import { InvalidInputError, type Platform } from "@sched/core";
 import type { Heuristic, HeuristicContext, MatrixJob, RowKernel } from "./heuristic.js";
-import { meetsRequirements } from "./minimalRequirements.js";
+import { meetsRequirements } from "./minimal-requirements.js";
 
 /** The smallest value of an eligible entry after the heuristics (keeps it eligible). */
 export const MIN_ELIGIBLE = 1e-9;

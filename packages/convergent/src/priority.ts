@@ -1,14 +1,14 @@
 import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch } from "./matrix.js";
-import { meetsRequirements } from "./minimalRequirements.js";
+import { meetsRequirements } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
   resolveConstants,
   resolveReadings,
-} from "./paperHeuristics.js";
-import { PaperIncrementalMatrix } from "./paperIncremental.js";
+} from "./paper-heuristics.js";
+import { PaperIncrementalMatrix } from "./paper-incremental.js";
 
 /** Options of {@link convergentPriority}. */
 export interface ConvergentPriorityOptions {

@@ -3,7 +3,7 @@ import { convergentWorkload } from "@sched/workload";
 import { describe, expect, it } from "vitest";
 import { convergent } from "../src/convergent.js";
 import type { Heuristic } from "../src/heuristic.js";
-import { paperHeuristics } from "../src/paperHeuristics.js";
+import { paperHeuristics } from "../src/paper-heuristics.js";
 import { CONVERGENT_VARIANTS, convergentVariant } from "../src/variants.js";
 import { job } from "./helpers.js";
 

@@ -8,14 +8,14 @@ import { convergent } from "../src/convergent.js";
 import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix, type IncrementalUpdate } from "../src/incremental.js";
 import { buildMatrix } from "../src/matrix.js";
-import { meetsRequirements } from "../src/minimalRequirements.js";
+import { meetsRequirements } from "../src/minimal-requirements.js";
 import {
   type HeuristicReadings,
   PAPER_CONSTANTS,
   PAPER_READINGS,
   paperHeuristics,
-} from "../src/paperHeuristics.js";
-import { PaperIncrementalMatrix } from "../src/paperIncremental.js";
+} from "../src/paper-heuristics.js";
+import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
 import { makePlan, type Plan } from "../src/plan.js";
 import { convergentVariant } from "../src/variants.js";
 

@@ -2,7 +2,7 @@ import { InvalidInputError } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import type { Heuristic } from "../src/heuristic.js";
 import { buildMatrix, MIN_ELIGIBLE, rowMeans } from "../src/matrix.js";
-import { PAPER_CONSTANTS, paperHeuristics, scaled } from "../src/paperHeuristics.js";
+import { PAPER_CONSTANTS, paperHeuristics, scaled } from "../src/paper-heuristics.js";
 import { farm, job, row, rowOf } from "./helpers.js";
 
 const platform = farm();

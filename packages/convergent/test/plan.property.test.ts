@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MatrixJob } from "../src/heuristic.js";
 import { buildMatrix, rowMeans } from "../src/matrix.js";
-import { paperHeuristics } from "../src/paperHeuristics.js";
+import { paperHeuristics } from "../src/paper-heuristics.js";
 import { makePlan } from "../src/plan.js";
 
 const scenario = arbPlatform({ shape: "farm", maxMachines: 6 }).chain((platform) =>

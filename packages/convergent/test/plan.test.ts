@@ -2,7 +2,7 @@ import { InvalidInputError } from "@sched/core";
 import { mfs } from "@sched/matching";
 import { describe, expect, it } from "vitest";
 import { buildMatrix } from "../src/matrix.js";
-import { paperHeuristics } from "../src/paperHeuristics.js";
+import { paperHeuristics } from "../src/paper-heuristics.js";
 import { makePlan } from "../src/plan.js";
 import { farm, job, rowOf } from "./helpers.js";
 

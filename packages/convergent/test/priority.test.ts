@@ -1,7 +1,7 @@
 import { createPlatform, type SchedulerView, simulate, type WaitingJob } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { buildMatrix, rowMeans } from "../src/matrix.js";
-import { paperHeuristics } from "../src/paperHeuristics.js";
+import { paperHeuristics } from "../src/paper-heuristics.js";
 import { convergentPriority } from "../src/priority.js";
 import { job, rowOf } from "./helpers.js";
 

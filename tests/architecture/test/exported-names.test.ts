@@ -15,10 +15,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   Resolved: "each module's private resolved-options type (convergent, workload)",
   CONVERGENT_INTER_ARRIVALS: "the convergent paper's inter-arrival times in workload and apps/sim",
   eligibleMachines: "the eligibility check written twice (convergent, elo): issue 25",
-  // Two meanings, to rename in packages other engineers were changing at the time:
-  ExperimentMetric: "apps/sim's experiment metric vs convergent's paper metric",
-  OasWorkload: "multicluster's OAS workload vs workload's (one paper workload defined twice)",
-  oasWorkload: "multicluster's OAS workload vs workload's (one paper workload defined twice)",
 };
 
 /** Names a module declares at top level that other modules can meet as concepts. */

@@ -6,7 +6,7 @@ import {
   type HeuristicConstants,
   type HeuristicReadings,
   PAPER_READINGS,
-} from "./paperHeuristics.js";
+} from "./paper-heuristics.js";
 
 /** Per-job data that never changes while the job is in the system (same platform). */
 interface JobStatic {

@@ -1,12 +1,12 @@
 import { InvalidInputError } from "@sched/core";
-import { antiAgingHeuristic } from "./antiAging.js";
+import { antiAgingHeuristic } from "./anti-aging.js";
 import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
 import { inputHeuristic } from "./input.js";
 import { licensesHeuristic } from "./licenses.js";
-import { minimalRequirementsHeuristic } from "./minimalRequirements.js";
+import { minimalRequirementsHeuristic } from "./minimal-requirements.js";
 import { OVERHEAD_PREEMPTIVE, overheadHeuristic } from "./overhead.js";
-import { waitMinimizationHeuristic } from "./waitMinimization.js";
+import { waitMinimizationHeuristic } from "./wait-minimization.js";
 
 /** The constants of the seven heuristics (the paper's footnote 1). */
 export interface HeuristicConstants {

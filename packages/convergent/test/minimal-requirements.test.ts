@@ -3,7 +3,7 @@ import {
   eligibleMachines,
   meetsRequirements,
   minimalRequirementsHeuristic,
-} from "../src/minimalRequirements.js";
+} from "../src/minimal-requirements.js";
 import { contextOf, farm, job, rowOf } from "./helpers.js";
 
 const platform = farm({

@@ -1,10 +1,10 @@
 import { createPlatform } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { antiAgingHeuristic } from "../src/antiAging.js";
+import { antiAgingHeuristic } from "../src/anti-aging.js";
 import type { HeuristicContext } from "../src/heuristic.js";
 import { bandwidth, inputHeuristic, transferTime } from "../src/input.js";
 import { overheadHeuristic } from "../src/overhead.js";
-import { waitMinimizationHeuristic } from "../src/waitMinimization.js";
+import { waitMinimizationHeuristic } from "../src/wait-minimization.js";
 import { contextOf, farm, job, row, rowOf } from "./helpers.js";
 
 describe("input heuristic", () => {
