@@ -1,4 +1,5 @@
 import { identicalPool, type Job, simulate } from "@sched/core";
+import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
 import { backfill } from "../src/backfill.js";
 import { fcfs } from "../src/fcfs.js";
@@ -12,16 +13,10 @@ const KTH = readCleanSwf(
 );
 const kthPool = identicalPool(100);
 
-/** mulberry32: a small seeded PRNG, so every run simulates the same trace. */
+/** A seeded source, so every run simulates the same trace (@sched/random, stream "backfill/bench/synthetic"): floats in [0, 1). */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed, "backfill/bench/synthetic");
+  return () => random.next();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Job, Platform, Scheduler, ScheduleTrace, SchedulingContext } from "@sched/core";
 import { computeMetrics } from "@sched/core";
+import { Random } from "@sched/random";
 import { lublinRecords } from "@sched/workload";
 
 /** The synthetic workload of the Lublin benchmarks. */
@@ -23,16 +24,10 @@ export interface OfferedLoad {
   lastSubmit: number;
 }
 
-/** mulberry32: a small seeded PRNG for the estimate and deadline draws. */
+/** A seeded source for the estimate and deadline draws (@sched/random, stream "backfill/bench/lublin"): floats in [0, 1). */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed, "backfill/bench/lublin");
+  return () => random.next();
 }
 
 /**

@@ -5,18 +5,14 @@
  * simple non-preemptive list scheduler that runs the greedy pre-matching at every event, and
  * returns the license knapsacks met along the way: the "job stream instances" of Table 1.
  */
+
+import { Random } from "@sched/random";
 import { type LicenseJob, type MkpInstance, preMatch } from "../src/index.js";
 
-/** mulberry32: a tiny seeded 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A seeded source (@sched/random, stream "knapsack/bench/farm"): floats in [0, 1). */
+export function seeded(seed: number): () => number {
+  const random = new Random(seed, "knapsack/bench/farm");
+  return () => random.next();
 }
 
 export interface FarmSpec {
@@ -63,7 +59,7 @@ const uniformInt = (rnd: () => number, lo: number, hi: number): number =>
  * uniform in [1, 10] on eligible machines, 0 elsewhere.
  */
 export function generateFarm(spec: FarmSpec): Farm {
-  const rnd = mulberry32(spec.seed);
+  const rnd = seeded(spec.seed);
   const M = spec.machines;
   const L = spec.licenses;
   const machineCpus = new Int32Array(M);

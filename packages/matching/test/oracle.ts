@@ -1,3 +1,4 @@
+import { Random } from "@sched/random";
 import type { Matching, MatchingInput } from "../src/index.js";
 
 /** Best (size, weight) over all matchings, by enumeration: each row picks a free column or none. */
@@ -84,16 +85,10 @@ export function assertValidMatching(matrix: MatchingInput, m: Matching): void {
   if (weight !== m.weight) throw new Error(`weight ${m.weight}, summed ${weight}`);
 }
 
-/** A seeded PRNG (mulberry32) for test data. */
+/** A seeded source for test data (@sched/random, stream "matching/test"): floats in [0, 1). */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed, "matching/test");
+  return () => random.next();
 }
 
 /**
