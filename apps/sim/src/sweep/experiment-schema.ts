@@ -5,6 +5,7 @@ import { EXPERIMENTS } from "../experiments/registry.js";
 import { allParameters } from "../experiments/resolve.js";
 import { SCHEDULERS, type SchedulerOptionSpec } from "../schedulers.js";
 import { METRICS } from "./metrics.js";
+import { REGISTRY_FILE_KEYS } from "./registry-file.js";
 
 /** A JSON Schema fragment. */
 type Schema = { readonly [key: string]: unknown };
@@ -243,21 +244,7 @@ export function experimentSchema(): Schema {
           grid: { type: "object", description: "Parameter -> values, as reproduce --vary." },
           schedulers: { type: "array", description: "Labels of the policies to keep." },
         },
-        propertyNames: {
-          enum: [
-            "$schema",
-            "name",
-            "title",
-            "description",
-            "experiment",
-            "quick",
-            "set",
-            "grid",
-            "seeds",
-            "schedulers",
-            "metrics",
-          ],
-        },
+        propertyNames: { enum: [...REGISTRY_FILE_KEYS] },
         allOf: EXPERIMENTS.map(registryVariant),
       },
     ],
