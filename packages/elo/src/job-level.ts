@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { requireInteger, requirePositive } from "./validate.js";
 
 /** Options of {@link jobLevel}. */
@@ -40,7 +41,7 @@ export function jobLevel(
   options: JobLevelOptions = {},
 ): number {
   const where = "@sched/elo/jobLevel";
-  const scale = options.scale ?? "log";
+  const scale = options.scale ?? COMPETITIVE_DEFAULTS.levelScale;
   if (scale !== "log" && scale !== "linear") {
     throw new InvalidInputError(
       where,

@@ -1,5 +1,6 @@
 import type { Scheduler } from "@sched/core";
 import { Random } from "@sched/random";
+import { RANDOM_SCHEDULER_DEFAULTS } from "./defaults.js";
 import { queueScheduler } from "./machine-queues.js";
 import { requireSeed } from "./validate.js";
 
@@ -28,7 +29,7 @@ export interface RandomSchedulerOptions {
  * ```
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? RANDOM_SCHEDULER_DEFAULTS.seed;
   requireSeed("@sched/elo/randomScheduler", "options.seed", seed);
   let rng = new Random(seed, "elo/randomScheduler");
   return queueScheduler("random", {

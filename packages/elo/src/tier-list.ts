@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { expectedResult } from "./expected-result.js";
 import { type RatingOptions, resolveRatingOptions } from "./rating.js";
 import { resolveTierOptions, type TierOptions, tierOfResolved } from "./tiers.js";
@@ -58,7 +59,7 @@ export function resolveTierListOptions(
     growth,
     minRating,
     baseRating,
-    stickyTopTier: options.stickyTopTier ?? false,
+    stickyTopTier: options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier,
   };
 }
 

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { requireFinite, requireInteger, requirePositive } from "./validate.js";
 
 /** Options of {@link winCondition} and {@link isWin}. */
@@ -36,7 +37,7 @@ export function resolveWinConditionOptions(
     throw new InvalidInputError(where, "options", "is missing, expected { maxSpeed }");
   }
   const { maxSpeed } = options;
-  const overhead = options.overhead ?? 0;
+  const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
   requirePositive(where, "options.maxSpeed", maxSpeed);
   requireFinite(where, "options.overhead", overhead);
   if (maxSpeed - overhead <= 0) {

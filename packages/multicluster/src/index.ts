@@ -41,6 +41,7 @@ export {
 export {
   type LinkOverload,
   linkLoadViolations,
+  OAS_HEURISTIC_DEFAULTS,
   OAS_RULES,
   type OasHeuristicOptions,
   type OasPlanOptions,
@@ -82,6 +83,7 @@ export {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  SPACE_SHARING_DEFAULTS,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   type SpaceSharingRecord,

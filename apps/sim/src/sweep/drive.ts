@@ -5,7 +5,7 @@ import { type Params, type ParamValue, paramText } from "../experiments/paramete
 import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
 import { stableJson } from "../format.js";
 import { MAX_RUNS } from "../limits.js";
-import { optionText } from "../schedulers.js";
+import { optionText } from "../scheduler-options.js";
 import { UsageError } from "../usage-error.js";
 import { gridPoints, type SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
