@@ -403,20 +403,6 @@ export function simulateSpaceSharing(
   platform: Platform,
   options: SpaceSharingOptions = {},
 ): SpaceSharingResult {
-  return simulateOwn(jobs, platform, options, false);
-}
-
-/**
- * {@link simulateSpaceSharing}, or, with `holdUntilEnd`, the dynamic policy holding every
- * processor of a job until the whole job ends (the core-engine path's rule; only its
- * cross-check test uses it). Internal.
- */
-export function simulateOwn(
-  jobs: readonly Job[],
-  platform: Platform,
-  options: SpaceSharingOptions,
-  holdUntilEnd: boolean,
-): SpaceSharingResult {
   const o = resolveSpaceSharingOptions(options);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
@@ -493,7 +479,7 @@ export function simulateOwn(
       end = Math.max(end, done);
     }
     for (let i = 0; i < k; i++) {
-      if (o.policy === "adaptive" || holdUntilEnd) release[i] = end;
+      if (o.policy === "adaptive") release[i] = end;
       busyUntil[processors[i]!] = release[i]!;
       holding[processors[i]!] = 1;
     }

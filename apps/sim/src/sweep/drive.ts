@@ -104,9 +104,9 @@ export function planFromExperiment(
     seeds,
     schedulers: choices.map((c) => ({
       name: c.entry.name,
-      opts: Object.keys(c.options)
-        .sort()
-        .map((k) => `${k}=${optionText(c.options[k] as string | number | boolean)}`),
+      opts: Object.entries(c.options)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => `${k}=${optionText(v)}`),
       label: c.label,
     })),
     metrics: options.metrics ?? experiment.metrics.map((m) => m.key),

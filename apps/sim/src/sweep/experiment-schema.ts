@@ -8,6 +8,7 @@ import { SCHEDULERS } from "../schedulers.js";
 
 /** The registry's policies an experiment file may name. */
 const RUNNABLE = SCHEDULERS.filter((s) => s.experimentOnly === undefined);
+
 import { METRICS } from "./metrics.js";
 import { REGISTRY_FILE_KEYS } from "./registry-file.js";
 
