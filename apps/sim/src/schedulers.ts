@@ -41,6 +41,7 @@ import {
 import {
   OAS_HEURISTIC_DEFAULTS,
   OAS_RULES,
+  OAS_SOLVE_DEFAULTS,
   type OasRule,
   oasHeuristic,
   SPACE_SHARING_DEFAULTS,
@@ -465,17 +466,20 @@ const OAS_ENTRY: SchedulerEntry = experimentOnlyEntry({
     choiceOption({
       key: "replay",
       choices: ["slots", "compact"],
+      default: "slots",
       description:
         "How the MIP's schedule runs in the engine: each job at its slot (default), or compacted (same order per machine and allocations, each job as soon as allowed).",
     }),
     booleanOption({
       key: "warmStart",
+      default: OAS_SOLVE_DEFAULTS.warmStart,
       description:
-        "Hand HiGHS a start: the best of the six slotted list schedules and the heuristics' runs (default false: the solver's own schedule).",
+        "Hand HiGHS a start: the best of the six slotted list schedules and the heuristics' runs (default {default}: the solver's own schedule).",
     }),
     booleanOption({
       key: "links",
-      description: "Keep constraints (21)-(22): no link saturated in any slot (default true).",
+      default: OAS_SOLVE_DEFAULTS.links,
+      description: "Keep constraints (21)-(22): no link saturated in any slot (default {default}).",
     }),
   ],
   experimentOnly: {

@@ -21,6 +21,7 @@ export {
 } from "./execution.js";
 export {
   buildOasModel,
+  OAS_SOLVE_DEFAULTS,
   type OasFormulation,
   type OasModel,
   type OasModelOptions,

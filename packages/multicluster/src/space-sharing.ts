@@ -123,35 +123,22 @@ export interface ResolvedSpaceSharingOptions {
  *
  * @example SPACE_SHARING_DEFAULTS.alpha // 2
  */
-export const SPACE_SHARING_DEFAULTS: Readonly<{
-  policy: SpaceSharingPolicy;
-  alpha: number;
-  mpl: number;
-  backgroundLoad: number;
-  backgroundMeanDemand: number;
-  backgroundSharing: BackgroundSharing;
-  contextSwitch: number;
-  startup: number;
-  bandwidth: number;
-  baselinePartition: BaselinePartition;
-  executingWeight: number;
-  baselineSelection: BaselineSelection;
-  seed: number;
-}> = Object.freeze({
-  policy: "dynamic",
-  alpha: 2,
-  mpl: 2,
-  backgroundLoad: 0,
-  backgroundMeanDemand: 2,
-  backgroundSharing: "conserving",
-  contextSwitch: 200e-6,
-  startup: 50e-6,
-  bandwidth: 12.5e6,
-  baselinePartition: "map",
-  executingWeight: 1,
-  baselineSelection: "random",
-  seed: 1,
-});
+export const SPACE_SHARING_DEFAULTS: Readonly<Required<Omit<SpaceSharingOptions, "messageBytes">>> =
+  Object.freeze({
+    policy: "dynamic",
+    alpha: 2,
+    mpl: 2,
+    backgroundLoad: 0,
+    backgroundMeanDemand: 2,
+    backgroundSharing: "conserving",
+    contextSwitch: 200e-6,
+    startup: 50e-6,
+    bandwidth: 12.5e6,
+    baselinePartition: "map",
+    executingWeight: 1,
+    baselineSelection: "random",
+    seed: 1,
+  });
 
 const WHERE = "@sched/multicluster/simulateSpaceSharing";
 
