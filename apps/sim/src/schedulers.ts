@@ -819,7 +819,7 @@ export function schedulersMarkdown(): string {
             .join(", ");
     const where =
       s.experimentOnly === undefined
-        ? "`run`, `sweep`, `reproduce`"
+        ? "`run`, `sweep`"
         : `\`reproduce ${s.experimentOnly.experiments.join("`, `reproduce ")}\` only: ${s.experimentOnly.reason}`;
     rows.push(`| \`${s.name}\` | ${cell(options)} | ${cell(s.description)} | ${cell(where)} |`);
   }
