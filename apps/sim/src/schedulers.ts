@@ -653,14 +653,14 @@ export const SCHEDULERS: readonly SchedulerEntry[] = [
   {
     name: "dynamic-space-sharing",
     description:
-      "Abawajy's dynamic space sharing on core's engine: the head job on a partition sized from queued and executing jobs, processors held until it ends (the paper's per-bunch release: reproduce space-sharing) (@sched/multicluster).",
+      "Abawajy's dynamic space sharing on core's engine: the head job on a partition sized from queued and executing jobs, processors held until it ends (the paper's per-bunch release: reproduce space-sharing). A rigid job gets exactly its size, so on an SWF trace it is FCFS (@sched/multicluster).",
     options: [ALPHA],
     create: (o) => spaceSharingScheduler({ policy: "dynamic", ...given(ALPHA, o) }),
   },
   {
     name: "adaptive-partitioning",
     description:
-      "The space-sharing baseline (MAP/MPAP adaptive partitioning) on core's engine: partition from every job in the system and all P processors, the head waits for that many (@sched/multicluster).",
+      "The space-sharing baseline (MAP/MPAP adaptive partitioning) on core's engine: partition from every job in the system and all P processors, the head waits for that many. A rigid job gets exactly its size, so on an SWF trace it is FCFS (@sched/multicluster).",
     options: [BASELINE_PARTITION, EXECUTING_WEIGHT, BASELINE_SELECTION, BASELINE_SEED],
     seedOption: BASELINE_SEED.key,
     create: (o) =>

@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkSchedule, createJob, createPlatform, identicalPool, simulate } from "@sched/core";
+import {
+  checkSchedule,
+  createJob,
+  createPlatform,
+  identicalPool,
+  type Job,
+  simulate,
+} from "@sched/core";
+import { arbJobs } from "@sched/core/testing";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chooseScheduler, SCHEDULERS, schedulersMarkdown } from "../src/schedulers.js";
 import { UsageError } from "../src/usage-error.js";
@@ -199,6 +208,42 @@ describe("the registry's declarations", () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).jobs).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("the space-sharing policies on rigid jobs", () => {
+  it("property: on an SWF-shaped run every job gets exactly its size, so both are FCFS: the same starts and ends", () => {
+    const times = (name: string, platform: Parameters<typeof simulate>[1], jobs: Job[]) => {
+      const c = chooseScheduler(name, [], "run");
+      return simulate(jobs, platform, c.entry.create(c.options)).records.map((r) => [
+        r.job.id,
+        r.outcome,
+        r.intervals[0]?.start,
+        r.end,
+      ]);
+    };
+    fc.assert(
+      fc.property(
+        // as `run` reads an SWF trace: single-processor machines, jobs ready on submission
+        fc
+          .integer({ min: 1, max: 8 })
+          .map((n) => identicalPool(n))
+          .chain((platform) =>
+            arbJobs(platform, { licenses: false, deadlines: false, maxJobs: 25 }).map((jobs) => ({
+              platform,
+              jobs: jobs.map(({ id, submit, runtime, estimate, cores }) =>
+                createJob({ id, submit, runtime, estimate, cores }),
+              ),
+            })),
+          ),
+        ({ platform, jobs }) => {
+          const fcfs = times("fcfs", platform, jobs);
+          expect(times("dynamic-space-sharing", platform, jobs)).toEqual(fcfs);
+          expect(times("adaptive-partitioning", platform, jobs)).toEqual(fcfs);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
