@@ -14,12 +14,8 @@ import {
   solveOas,
 } from "@sched/multicluster";
 import { OAS_WORKLOAD_NAMES, type OasWorkloadName, oasWorkload } from "@sched/workload";
-import {
-  OAS_HEURISTIC_OPTIONS,
-  oasEntry,
-  oasRuleDescription,
-  type SchedulerChoice,
-} from "../schedulers.js";
+import { OAS_HEURISTIC_OPTIONS, oasEntry, oasRuleDescription } from "../registry/multicluster.js";
+import type { SchedulerChoice } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
 import type {
   Experiment,
