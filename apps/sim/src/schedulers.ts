@@ -64,12 +64,21 @@ export interface SchedulerChoice {
   readonly label: string;
 }
 
-/** The registry entry called `name`, or a {@link UsageError} listing the known names. */
+/**
+ * The registry entry called `name`, or a {@link UsageError} naming `--scheduler`: listing the
+ * known names, or saying where a policy that runs only inside its experiments runs.
+ */
 export function findScheduler(name: string, command: string): SchedulerEntry {
   const entry = SCHEDULERS.find((s) => s.name === name);
   if (entry === undefined) {
     throw new UsageError(
       `${command}: option --scheduler: unknown scheduler '${name}'; known: ${SCHEDULERS.map((s) => s.name).join(", ")}`,
+      command,
+    );
+  }
+  if (entry.experimentOnly !== undefined) {
+    throw new UsageError(
+      `${command}: option --scheduler: ${notRunnableMessage(entry.name, entry.experimentOnly)}`,
       command,
     );
   }
@@ -87,12 +96,6 @@ export function chooseScheduler(
   command: string,
 ): SchedulerChoice {
   const entry = findScheduler(name, command);
-  if (entry.experimentOnly !== undefined) {
-    throw new UsageError(
-      `${command}: option --scheduler: ${notRunnableMessage(entry.name, entry.experimentOnly)}`,
-      command,
-    );
-  }
   const options: Record<string, OptionValue> = {};
   for (const word of optWords) {
     const eq = word.indexOf("=");
