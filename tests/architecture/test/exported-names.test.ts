@@ -14,7 +14,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   requirePositive: "same helper in core/validate.ts and elo/validate.ts",
   Resolved: "each module's private resolved-options type (convergent, workload)",
   CONVERGENT_INTER_ARRIVALS: "the convergent paper's inter-arrival times in workload and apps/sim",
-  eligibleMachines: "the eligibility check written twice (convergent, elo): issue 25",
 };
 
 /** Names a module declares at top level that other modules can meet as concepts. */
