@@ -6,6 +6,7 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
+import { requireFinite, requirePositive } from "@sched/errors";
 import { canStartNow, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
 import { type JobLevelOptions, jobLevelResolved } from "./job-level.js";
@@ -17,7 +18,6 @@ import {
   type TierListOptions,
   type TierSnapshot,
 } from "./tier-list.js";
-import { requireFinite, requirePositive } from "./validate.js";
 import { winsResolved } from "./win-condition.js";
 
 /** What one completed job did to its machine's rating, as reported to `onRatingUpdate`. */

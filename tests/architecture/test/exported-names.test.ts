@@ -9,9 +9,6 @@ import { sourcesOf, stripComments, workspacePackages } from "./repo.js";
 
 const KNOWN: Readonly<Record<string, string>> = {
   // Same meaning, duplicated (one definition should remain):
-  requireFinite: "same helper in core/validate.ts and elo/validate.ts",
-  requireInteger: "same helper in core/validate.ts and elo/validate.ts",
-  requirePositive: "same helper in core/validate.ts and elo/validate.ts",
   Resolved: "each module's private resolved-options type (convergent, workload)",
   CONVERGENT_INTER_ARRIVALS: "the convergent paper's inter-arrival times in workload and apps/sim",
 };
