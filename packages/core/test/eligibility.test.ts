@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  createJob,
   createPlatform,
   eligibleMachines,
   fitsMachine,
@@ -25,14 +26,10 @@ const platform = createPlatform({
   ],
 });
 
-const job = (cores: number, licenses?: Record<string, number>): Job => ({
-  id: 1,
-  submit: 0,
-  runtime: 1,
-  estimate: 1,
-  cores,
-  ...(licenses === undefined ? {} : { licenses }),
-});
+/** Job 1 of `cores` cores asking for `licenses`. */
+function job(cores: number, licenses: Record<string, number> = {}): Job {
+  return createJob({ id: 1, submit: 0, runtime: 1, cores, licenses });
+}
 
 describe("eligibility on a hand-worked platform", () => {
   it("fitsMachine: enough cores on the machine, licenses servable there", () => {
@@ -58,7 +55,13 @@ describe("eligibility on a hand-worked platform", () => {
   });
 
   it("licensesFreeOn counts the copies running jobs hold, node-locked ones on the first machine only", () => {
-    const holder = { ...job(1, { cad: 2, lock: 1 }), id: 9 };
+    const holder = createJob({
+      id: 9,
+      submit: 0,
+      runtime: 1,
+      cores: 1,
+      licenses: { cad: 2, lock: 1 },
+    });
     const view = makeView(platform, {
       running: [
         {
