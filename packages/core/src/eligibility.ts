@@ -46,6 +46,41 @@ function licenseIndex(platform: Platform): Map<string, IndexedLicense> {
   return index;
 }
 
+/** One license request of a job, resolved against the platform (`undefined`: the platform lacks it). */
+interface Need {
+  readonly name: string;
+  readonly copies: number;
+  readonly license: IndexedLicense | undefined;
+}
+
+const NO_NEEDS: readonly Need[] = Object.freeze([]);
+
+// The requests of the job asked about last, resolved: a policy asks about one job on machine
+// after machine, so the name look-ups are done once per job instead of once per machine. Jobs and
+// platforms are immutable data; a single entry keeps nothing alive but the last pair.
+let lastJob: Job | null = null;
+let lastPlatform: Platform | null = null;
+let lastNeeds: readonly Need[] = NO_NEEDS;
+
+/** The license requests of `job` resolved against `platform` (memoised for the last pair). */
+function needsOf(job: Job, platform: Platform): readonly Need[] {
+  if (job === lastJob && platform === lastPlatform) return lastNeeds;
+  const requests = job.licenses;
+  let needs = NO_NEEDS;
+  if (requests !== undefined) {
+    const index = licenseIndex(platform);
+    const out: Need[] = [];
+    for (const name in requests) {
+      out.push({ name, copies: requests[name] as number, license: index.get(name) });
+    }
+    needs = out;
+  }
+  lastJob = job;
+  lastPlatform = platform;
+  lastNeeds = needs;
+  return needs;
+}
+
 /** Copies of `l` that machine `m` can ever serve: the pool where a floating license is usable, the machine's own node-locked copies, else 0. */
 function copiesOn(l: IndexedLicense, m: number): number {
   return l.usable === null || l.usable[m] === 1 ? l.copies : 0;
@@ -76,12 +111,11 @@ function copiesOn(l: IndexedLicense, m: number): number {
 export function fitsMachine(job: Job, platform: Platform, machine: number): boolean {
   const spec = platform.machines[machine];
   if (spec === undefined || spec.cores < job.cores) return false;
-  const requests = job.licenses;
-  if (requests === undefined) return true;
-  const index = licenseIndex(platform);
-  for (const name in requests) {
-    const l = index.get(name);
-    if (l === undefined || copiesOn(l, machine) < (requests[name] as number)) return false;
+  if (job.licenses === undefined) return true;
+  const needs = needsOf(job, platform);
+  for (let i = 0; i < needs.length; i++) {
+    const { license: l, copies } = needs[i]!;
+    if (l === undefined || copiesOn(l, machine) < copies) return false;
     if (l.floating && l.usable !== null && l.usable[machine] !== 1) return false;
   }
   return true;
@@ -139,17 +173,16 @@ export function licensesFreeOn(
   machine: number,
   options?: LicensesFreeOptions,
 ): boolean {
-  const requests = job.licenses;
-  if (requests === undefined) return true;
+  if (job.licenses === undefined) return true;
   const first = options?.first ?? true;
-  const index = licenseIndex(view.platform);
-  for (const name in requests) {
-    const l = index.get(name);
+  const needs = needsOf(job, view.platform);
+  for (let i = 0; i < needs.length; i++) {
+    const { name, copies, license: l } = needs[i]!;
     if (l === undefined) return false;
     if (l.floating) {
       if (l.usable !== null && l.usable[machine] !== 1) return false;
     } else if (!first) continue;
-    if (view.freeLicenses(name, machine) < (requests[name] as number)) return false;
+    if (view.freeLicenses(name, machine) < copies) return false;
   }
   return true;
 }
