@@ -34,9 +34,9 @@ export function machineOrder(platform: Platform, rule: MachineOrder): Int32Array
   for (let i = 0; i < order.length; i++) order[i] = i;
   const ms = platform.machines;
   if (rule === "speed") {
-    order.sort((a, b) => ms[b].speed - ms[a].speed || a - b);
+    order.sort((a, b) => ms[b]!.speed - ms[a]!.speed || a - b);
   } else if (rule === "best-fit") {
-    order.sort((a, b) => ms[a].cores - ms[b].cores || ms[b].speed - ms[a].speed || a - b);
+    order.sort((a, b) => ms[a]!.cores - ms[b]!.cores || ms[b]!.speed - ms[a]!.speed || a - b);
   }
   return order;
 }
@@ -46,7 +46,7 @@ const OTHER_MACHINE: LicensesFreeOptions = Object.freeze({ first: false });
 
 /** True when machine `m` runs no job now (all its cores are free). */
 export function idle(view: SchedulerView, m: number): boolean {
-  return view.freeCores(m) >= view.platform.machines[m].cores;
+  return view.freeCores(m) >= view.platform.machines[m]!.cores;
 }
 
 /**

@@ -49,7 +49,7 @@ export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions
       const { cols, eligible: e } = ctx;
       return (i, out, offset) => {
         const b = i * cols;
-        for (let m = 0; m < cols; m++) if (e[b + m] === 1) out[offset + m] += base;
+        for (let m = 0; m < cols; m++) if (e[b + m] === 1) out[offset + m]! += base;
       };
     },
   };
