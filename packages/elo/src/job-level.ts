@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
+import { requireInteger, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
-import { requireInteger, requirePositive } from "./validate.js";
 
 /** Options of {@link jobLevel}. */
 export interface JobLevelOptions {

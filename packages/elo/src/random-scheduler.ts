@@ -1,8 +1,8 @@
 import type { Scheduler } from "@sched/core";
+import { requireAnyInteger } from "@sched/errors";
 import { Random } from "@sched/random";
 import { RANDOM_SCHEDULER_DEFAULTS } from "./defaults.js";
 import { queueScheduler } from "./machine-queues.js";
-import { requireSeed } from "./validate.js";
 
 /** Options of {@link randomScheduler}. */
 export interface RandomSchedulerOptions {
@@ -30,7 +30,7 @@ export interface RandomSchedulerOptions {
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
   const seed = options.seed ?? RANDOM_SCHEDULER_DEFAULTS.seed;
-  requireSeed("@sched/elo/randomScheduler", "options.seed", seed);
+  requireAnyInteger("@sched/elo/randomScheduler", "options.seed", seed);
   let rng = new Random(seed, "elo/randomScheduler");
   return queueScheduler("random", {
     reset() {

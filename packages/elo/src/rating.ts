@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
+import { requireFinite, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
-import { requireFinite, requirePositive } from "./validate.js";
 
 /** Options of {@link updateRating}. */
 export interface RatingOptions {

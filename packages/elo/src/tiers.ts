@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
+import { requireInteger, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
-import { requireInteger, requirePositive } from "./validate.js";
 
 /** How ratings map to tiers. */
 export interface TierOptions {

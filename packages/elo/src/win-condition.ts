@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
+import { requireFinite, requireInteger, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
-import { requireFinite, requireInteger, requirePositive } from "./validate.js";
 
 /** Options of {@link winCondition} and {@link isWin}. */
 export interface WinConditionOptions {
