@@ -17,7 +17,8 @@ import { setFlagsFromString } from "node:v8";
  *
  * JIT heuristics only: the results are the same bytes either way.
  */
-const INLINING_BUDGETS = "--max-inlined-bytecode-size-cumulative=300 --max-inlined-bytecode-size=200";
+const INLINING_BUDGETS =
+  "--max-inlined-bytecode-size-cumulative=300 --max-inlined-bytecode-size=200";
 
 /**
  * Sets {@link INLINING_BUDGETS} for this process (call it first thing, before the simulation's
