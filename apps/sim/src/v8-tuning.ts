@@ -10,10 +10,11 @@ import { setFlagsFromString } from "node:v8";
  * background threads (callgrind: 32% of the instructions; /proc: 0.45 s of 1.1 s on threads other
  * than the main one). The hot functions inline each other deeply (the event loop inlines the
  * scheduler call, which inlines the policy's verbs, ...), and a graph's compile cost grows with
- * what it inlines. Smaller budgets cut that compile work; the compiled code is as fast here (a
- * third pass over KTH-SP2 in one process takes the same time either way), so a short run is
- * cheaper and a long one no slower. Measured by `bench/kth-vs-pyss.bench.ts`: CPU median 0.92 s
- * against 1.08 s with V8's defaults, 15 interleaved rounds (load 5-7), see the README.
+ * what it inlines. Smaller budgets cut that compile work, and a long run, where compiling is a
+ * small part, is no slower: a short run is cheaper and a long one costs the same. Measured
+ * (interleaved rounds, load 4-6): `sched-sim run -s easy --clean` on KTH-SP2, CPU median 0.87 s
+ * against 1.05 s with V8's defaults (11 rounds); EASY on 300,000 Lublin jobs 3.70 s against
+ * 3.77 s, conservative 3.78 s against 3.80 s (5 rounds). See the README, Development.
  *
  * JIT heuristics only: the results are the same bytes either way.
  */
