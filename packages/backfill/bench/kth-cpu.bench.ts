@@ -43,7 +43,7 @@ function cpu(run: () => void): { median: number; min: number } {
     times.push((c.user + c.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { median: times[times.length >> 1], min: times[0] };
+  return { median: times[times.length >> 1]!, min: times[0]! };
 }
 
 function report(label: string, t: { median: number; min: number }): void {
@@ -60,8 +60,8 @@ function replay(order: readonly [number, Job][]): Scheduler {
     },
     schedule(ctx) {
       const now = ctx.view.now;
-      while (i < order.length && order[i][0] === now) {
-        const job = order[i++][1];
+      while (i < order.length && order[i]![0] === now) {
+        const job = order[i++]![1];
         ctx.start(job.id, firstFitAllocation(ctx.view, job.cores) as Allocation);
       }
     },
@@ -93,7 +93,7 @@ for (const [shape, platform] of SHAPES) {
         await breathe();
         const trace = simulate(KTH, platform, easy());
         const order = trace.records
-          .map((r): [number, Job] => [r.intervals[0].start, r.job])
+          .map((r): [number, Job] => [r.intervals[0]!.start, r.job])
           .sort((a, b) => a[0] - b[0]);
         report(
           `${shape} engine alone`,

@@ -36,8 +36,8 @@ function timed(inner: Scheduler, buckets: Bucket[]): Scheduler {
       inner.schedule(ctx);
       const ns = Number(process.hrtime.bigint() - t0);
       let b = 0;
-      while (q >= EDGES[b + 1]) b++;
-      const k = buckets[b];
+      while (q >= EDGES[b + 1]!) b++;
+      const k = buckets[b]!;
       k.events++;
       k.queued += q;
       k.ns += ns;
@@ -61,7 +61,7 @@ describe("cost per event against the queue length, one overloaded run (load 1.01
         });
         simulate(jobs, identicalPool(256), timed(p.make(), buckets));
         for (let b = 0; b < buckets.length; b++) {
-          const k = buckets[b];
+          const k = buckets[b]!;
           if (k.events === 0) continue;
           const q = k.queued / k.events;
           const us = k.ns / 1000 / k.events;

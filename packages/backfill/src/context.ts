@@ -34,7 +34,7 @@ export class PlatformCache {
     this.order = machineOrder(platform, this.rule);
     let s = 0;
     const ms = platform.machines;
-    for (let i = 1; i < ms.length; i++) if (ms[i].speed < ms[s].speed) s = i;
+    for (let i = 1; i < ms.length; i++) if (ms[i]!.speed < ms[s]!.speed) s = i;
     this.slowest = s;
     this.onSlowest.clear();
   }
@@ -117,7 +117,7 @@ export function holdersFirst(
   holders: readonly number[],
 ): WaitingJob[] {
   const rank = new Map<number, number>();
-  for (let i = 0; i < holders.length; i++) rank.set(holders[i], i);
+  for (let i = 0; i < holders.length; i++) rank.set(holders[i]!, i);
   const front: (WaitingJob | undefined)[] = new Array(holders.length);
   const rest: WaitingJob[] = [];
   for (const w of queue) {

@@ -73,14 +73,14 @@ export class MachinePlan {
     const ex = this.exclusive;
     for (let m = 0; m < ms.length; m++) {
       const free = view.freeCores(m);
-      level.set(this.cores[m], ex ? (free >= ms[m].cores ? 1 : 0) : free);
+      level.set(this.cores[m]!, ex ? (free >= ms[m]!.cores ? 1 : 0) : free);
     }
     for (const l of platform.licenses) {
       const info = this.info.get(l.name) as LicenseInfo;
       if (info.floating) {
         let best = 0;
         for (let m = 0; m < ms.length; m++) {
-          if (info.perMachine[m] > 0) best = Math.max(best, view.freeLicenses(l.name, m));
+          if (info.perMachine[m]! > 0) best = Math.max(best, view.freeLicenses(l.name, m));
         }
         level.set(this.floating.get(l.name) as AvailabilityProfile, best);
       } else {
@@ -102,19 +102,19 @@ export class MachinePlan {
       if (ex) {
         // The machine's slot comes back when the last job on it is estimated to end.
         for (const part of r.allocation) {
-          if (r.estimatedEnd > this.latestEnd[part.machine])
+          if (r.estimatedEnd > this.latestEnd[part.machine]!)
             this.latestEnd[part.machine] = r.estimatedEnd;
         }
       } else {
         for (const part of r.allocation) push(this.cores[part.machine], r.estimatedEnd, part.cores);
       }
-      const first = r.allocation.length > 0 ? r.allocation[0].machine : -1;
+      const first = r.allocation.length > 0 ? r.allocation[0]!.machine : -1;
       this.eachLicense(r.job, first, (p, copies) => push(p, r.estimatedEnd, copies));
     }
     if (ex) {
       for (let m = 0; m < ms.length; m++) {
-        const end = this.latestEnd[m];
-        if (end !== Number.NEGATIVE_INFINITY && level.get(this.cores[m]) === 0)
+        const end = this.latestEnd[m]!;
+        if (end !== Number.NEGATIVE_INFINITY && level.get(this.cores[m]!) === 0)
           push(this.cores[m], end, 1);
       }
     }
@@ -143,22 +143,22 @@ export class MachinePlan {
    */
   canHost(job: Job, m: number): boolean {
     const platform = this.platform as Platform;
-    if (platform.machines[m].cores < job.cores) return false;
+    if (platform.machines[m]!.cores < job.cores) return false;
     const lic = job.licenses;
     if (lic === undefined) return true;
     for (const name in lic) {
-      const copies = lic[name];
+      const copies = lic[name]!;
       if (!(copies > 0)) continue;
       const info = this.info.get(name);
       if (info === undefined) return false;
-      if (info.floating ? info.perMachine[m] === 0 : info.perMachine[m] < copies) return false;
+      if (info.floating ? info.perMachine[m] === 0 : info.perMachine[m]! < copies) return false;
     }
     return true;
   }
 
   /** True when `job` fits on machine `m` during `[start, end)` in every profile it uses. */
   fitsOn(job: Job, m: number, start: number, end: number): boolean {
-    if (!this.cores[m].fits(start, end, this.need(job))) return false;
+    if (!this.cores[m]!.fits(start, end, this.need(job))) return false;
     let ok = true;
     this.eachLicense(job, m, (p, copies) => {
       if (ok && p !== undefined && !p.fits(start, end, copies)) ok = false;
@@ -171,7 +171,7 @@ export class MachinePlan {
    * profile, or `Infinity` (with `limit`: none before `limit`).
    */
   earliestOn(job: Job, m: number, duration: number, from: number, limit: number): number {
-    const cores = this.cores[m];
+    const cores = this.cores[m]!;
     const need = this.need(job);
     let t = cores.earliestStart(need, duration, from, limit);
     if (job.licenses === undefined) return t;
@@ -195,7 +195,7 @@ export class MachinePlan {
 
   /** Takes (`sign` = -1) or gives back (+1) what `job` needs on machine `m` over `[start, end)`. */
   change(job: Job, m: number, start: number, end: number, sign: -1 | 1): void {
-    this.cores[m].add(start, end, sign * this.need(job));
+    this.cores[m]!.add(start, end, sign * this.need(job));
     this.eachLicense(job, m, (p, copies) => p?.add(start, end, sign * copies));
   }
 
@@ -208,7 +208,7 @@ export class MachinePlan {
     const lic = job.licenses;
     if (lic === undefined) return;
     for (const name in lic) {
-      const copies = lic[name];
+      const copies = lic[name]!;
       if (!(copies > 0)) continue;
       const fl = this.floating.get(name);
       if (fl !== undefined) f(fl, copies);

@@ -324,7 +324,7 @@ export function backfillPass(
 
   const previous = requireArray<Reservation>("state.reservations", state.reservations ?? []);
   for (let i = 0; i < previous.length; i++) {
-    const p = previous[i];
+    const p = previous[i]!;
     requireId(`state.reservations[${i}].id`, p?.id);
     requireTime(`state.reservations[${i}].time`, p.time);
     if (strategy.singleMachine && p.time !== undefined) {

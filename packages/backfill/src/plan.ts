@@ -71,13 +71,13 @@ export class PooledPlan {
     let coresNow = view.totalFreeCores;
     // Running jobs already hold their cores: only their release is a change.
     for (let i = 0; i < nr; i++) {
-      const r = running[i];
+      const r = running[i]!;
       ct[n] = r.estimatedEnd;
       ca[n] = r.job.cores;
       n++;
     }
     for (let i = 0; i < nv; i++) {
-      const r = reservations[i];
+      const r = reservations[i]!;
       const cores = r.job.cores;
       if (r.start > now) {
         ct[n] = r.start;
@@ -121,11 +121,11 @@ export class PooledPlan {
     const licNow = this.licNow;
     licNow.clear();
     for (let i = 0; i < running.length; i++) {
-      const r = running[i];
+      const r = running[i]!;
       const lic = r.job.licenses;
       if (lic === undefined) continue;
       for (const name in lic) {
-        const copies = lic[name];
+        const copies = lic[name]!;
         const t = this.lt.get(name);
         const a = this.la.get(name);
         if (t === undefined || a === undefined || !(copies > 0)) continue;
@@ -134,11 +134,11 @@ export class PooledPlan {
       }
     }
     for (let i = 0; i < reservations.length; i++) {
-      const r = reservations[i];
+      const r = reservations[i]!;
       const lic = r.job.licenses;
       if (lic === undefined) continue;
       for (const name in lic) {
-        const copies = lic[name];
+        const copies = lic[name]!;
         const t = this.lt.get(name);
         const a = this.la.get(name);
         if (t === undefined || a === undefined || !(copies > 0)) continue;
@@ -172,7 +172,7 @@ export class PooledPlan {
     if (job.licenses === undefined || !this.hasLicenses) return true;
     for (const name in job.licenses) {
       const p = this.licenses.get(name);
-      const copies = job.licenses[name];
+      const copies = job.licenses[name]!;
       if (p !== undefined && copies > 0 && !p.fits(start, end, copies)) return false;
     }
     return true;
@@ -192,7 +192,7 @@ export class PooledPlan {
     if (job.licenses === undefined || !this.hasLicenses) return true;
     for (const name in job.licenses) {
       const p = this.licenses.get(name);
-      const copies = job.licenses[name];
+      const copies = job.licenses[name]!;
       if (p !== undefined && copies > 0 && !p.nonNegative(start, end)) return false;
     }
     return true;
@@ -212,7 +212,7 @@ export class PooledPlan {
       let moved = false;
       for (const name in job.licenses) {
         const p = this.licenses.get(name);
-        const copies = job.licenses[name];
+        const copies = job.licenses[name]!;
         if (p === undefined || !(copies > 0)) continue;
         const u = p.earliestStart(copies, duration, t, limit);
         if (u > t) {
@@ -231,7 +231,7 @@ export class PooledPlan {
     if (job.licenses === undefined || !this.hasLicenses) return;
     for (const name in job.licenses) {
       const p = this.licenses.get(name);
-      const copies = job.licenses[name];
+      const copies = job.licenses[name]!;
       if (p !== undefined && copies > 0) p.add(start, end, sign * copies);
     }
   }

@@ -118,17 +118,17 @@ export class AvailabilityProfile {
     // Sum the amounts per distinct time: each change adds to the first key equal to its time.
     acc.fill(0, 0, n);
     for (let i = 0; i < count; i++) {
-      const amount = amounts[i];
+      const amount = amounts[i]!;
       if (amount === 0) continue;
-      const t = Math.max(times[i], origin);
+      const t = Math.max(times[i]!, origin);
       let lo = 0;
       let hi = n - 1;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (keys[mid] < t) lo = mid + 1;
+        if (keys[mid]! < t) lo = mid + 1;
         else hi = mid;
       }
-      acc[lo] += amount;
+      acc[lo]! += amount;
     }
     this.fill(origin, free, keys, acc, n);
   }
@@ -167,11 +167,11 @@ export class AvailabilityProfile {
     let m = 1;
     let negative = free < 0;
     for (let r = 0; r < n; r++) {
-      const a = acc[r];
+      const a = acc[r]!;
       if (a === 0) continue;
       level += a;
       if (level < 0) negative = true;
-      const t = Math.max(keys[r], origin);
+      const t = Math.max(keys[r]!, origin);
       if (ts[m - 1] === t) {
         as[m - 1] = level;
       } else {
@@ -200,17 +200,17 @@ export class AvailabilityProfile {
       this.acc = new Float64Array(cap);
     }
     const keys = this.keys;
-    for (let i = 0; i < count; i++) keys[i] = Math.max(times[i], origin);
+    for (let i = 0; i < count; i++) keys[i] = Math.max(times[i]!, origin);
     if (count <= 32) {
       // Insertion sort: cheaper than a native sort's call for the few running jobs of most events.
       for (let i = 1; i < count; i++) {
-        const t = keys[i];
+        const t = keys[i]!;
         let j = i - 1;
-        while (j >= 0 && keys[j] > t) {
-          keys[j + 1] = keys[j];
+        while (j >= 0 && keys[j]! > t) {
+          keys[j + 1]! = keys[j]!;
           j--;
         }
-        keys[j + 1] = t;
+        keys[j + 1]! = t;
       }
     } else if (count === keys.length) {
       keys.sort();
@@ -218,13 +218,13 @@ export class AvailabilityProfile {
       keys.subarray(0, count).sort();
     }
     let n = 0;
-    for (let i = 0; i < count; i++) if (n === 0 || keys[i] !== keys[n - 1]) keys[n++] = keys[i];
+    for (let i = 0; i < count; i++) if (n === 0 || keys[i] !== keys[n - 1]) keys[n++]! = keys[i]!;
     return n;
   }
 
   /** Start of the profile (its first breakpoint). */
   get origin(): number {
-    return this.times[0];
+    return this.times[0]!;
   }
 
   /** Number of segments. */
@@ -234,23 +234,23 @@ export class AvailabilityProfile {
 
   /** Start time of segment `i`. */
   time(i: number): number {
-    return this.times[i];
+    return this.times[i]!;
   }
 
   /** Free amount in segment `i`. */
   free(i: number): number {
-    return this.amounts[i];
+    return this.amounts[i]!;
   }
 
   /** Index of the segment containing `t` (the last breakpoint <= t); 0 for t before the origin. O(log S). */
   indexAt(t: number): number {
     // Most searches start at the origin (now): answer those without a search.
-    if (this.n === 1 || t < this.times[1]) return 0;
+    if (this.n === 1 || t < this.times[1]!) return 0;
     let lo = 1;
     let hi = this.n - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.times[mid] <= t) lo = mid;
+      if (this.times[mid]! <= t) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -258,16 +258,16 @@ export class AvailabilityProfile {
 
   /** Free amount at time `t`. O(log S). */
   valueAt(t: number): number {
-    return this.amounts[this.indexAt(t)];
+    return this.amounts[this.indexAt(t)]!;
   }
 
   /** Smallest free amount over `[start, end)`; the amount at `start` when `end <= start`. */
   minOver(start: number, end: number): number {
     let i = this.indexAt(start);
-    let m = this.amounts[i];
+    let m = this.amounts[i]!;
     i++;
-    while (i < this.n && this.times[i] < end) {
-      if (this.amounts[i] < m) m = this.amounts[i];
+    while (i < this.n && this.times[i]! < end) {
+      if (this.amounts[i]! < m) m = this.amounts[i]!;
       i++;
     }
     return m;
@@ -285,10 +285,10 @@ export class AvailabilityProfile {
   /** True when at least `amount` is free during all of `[start, end)`. */
   fits(start: number, end: number, amount: number): boolean {
     let i = this.indexAt(start);
-    if (this.amounts[i] < amount) return false;
+    if (this.amounts[i]! < amount) return false;
     i++;
-    while (i < this.n && this.times[i] < end) {
-      if (this.amounts[i] < amount) return false;
+    while (i < this.n && this.times[i]! < end) {
+      if (this.amounts[i]! < amount) return false;
       i++;
     }
     return true;
@@ -309,7 +309,7 @@ export class AvailabilityProfile {
     const times = this.times;
     const amounts = this.amounts;
     const n = this.n;
-    let start = Math.max(from, times[0]);
+    let start = Math.max(from, times[0]!);
     if (start >= limit) return Number.POSITIVE_INFINITY;
     // From the bound of the low run (see `lowUntil`) when it is later; what the first skip
     // steps over from there (or from the origin) raises it.
@@ -319,12 +319,12 @@ export class AvailabilityProfile {
     if (low > start) start = low;
     let i = this.indexAt(start);
     for (;;) {
-      if (amounts[i] < amount) {
+      if (amounts[i]! < amount) {
         // Skip the segments with too little free: the next candidate is the first with enough.
         i = this.skipLow(i, amount, limit);
-        if (known) this.raiseLow(amount, i === n ? Number.POSITIVE_INFINITY : times[i]);
+        if (known) this.raiseLow(amount, i === n ? Number.POSITIVE_INFINITY : times[i]!);
         if (i === n) return Number.POSITIVE_INFINITY;
-        start = times[i];
+        start = times[i]!;
         if (start >= limit) return Number.POSITIVE_INFINITY;
       }
       // Only the first skip starts where everything before is known to be low.
@@ -332,8 +332,8 @@ export class AvailabilityProfile {
       // Segment i has enough: scan the rest of the window [start, start + duration).
       const end = start + duration;
       let j = i + 1;
-      while (j < n && times[j] < end && amounts[j] >= amount) j++;
-      if (j === n || times[j] >= end) return start;
+      while (j < n && times[j]! < end && amounts[j]! >= amount) j++;
+      if (j === n || times[j]! >= end) return start;
       i = j;
     }
   }
@@ -356,7 +356,7 @@ export class AvailabilityProfile {
     const times = this.times;
     const amounts = this.amounts;
     const n = this.n;
-    let start = Math.max(from, times[0]);
+    let start = Math.max(from, times[0]!);
     if (start >= limit) return Number.POSITIVE_INFINITY;
     // From the bound of the low run (see `lowUntil`) when it is later; what the step over low
     // segments passes from there (or from the origin) raises it.
@@ -371,32 +371,32 @@ export class AvailabilityProfile {
     // The steps over segments with too little free test `limit` only where they stop: one may
     // run on past `limit` to the next segment with enough free, which costs less than finding
     // the index of `limit` first.
-    if (amounts[k] < amount) {
+    if (amounts[k]! < amount) {
       // Step over the segments with too little free (one compare each: the sentinel stops it).
       k++;
-      while (amounts[k] < amount) k++;
-      if (known) this.raiseLow(amount, k === n ? Number.POSITIVE_INFINITY : times[k]);
-      if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
-      run = times[k];
+      while (amounts[k]! < amount) k++;
+      if (known) this.raiseLow(amount, k === n ? Number.POSITIVE_INFINITY : times[k]!);
+      if (k === n || times[k]! >= limit) return Number.POSITIVE_INFINITY;
+      run = times[k]!;
     }
     for (;;) {
       // Segment k starts a run with enough free: extend it before ownStart (one compare each).
       const end = run + duration;
       const stop = Math.min(end, ownStart);
       k++;
-      while (times[k] < stop && amounts[k] >= amount) k++;
-      if (times[k] >= end) return run;
-      if (times[k] >= ownStart) {
+      while (times[k]! < stop && amounts[k]! >= amount) k++;
+      if (times[k]! >= end) return run;
+      if (times[k]! >= ownStart) {
         // The window reaches the own part: it needs `inOwn` there, and a block there means no
         // start before ownStart (>= limit) is left.
-        while (times[k] < end && amounts[k] >= inOwn) k++;
-        return times[k] >= end ? run : Number.POSITIVE_INFINITY;
+        while (times[k]! < end && amounts[k]! >= inOwn) k++;
+        return times[k]! >= end ? run : Number.POSITIVE_INFINITY;
       }
       // Blocked at k (before ownStart): the next run starts at the next segment with enough.
       k++;
-      while (amounts[k] < amount) k++;
-      if (times[k] >= limit) return Number.POSITIVE_INFINITY;
-      run = times[k];
+      while (amounts[k]! < amount) k++;
+      if (times[k]! >= limit) return Number.POSITIVE_INFINITY;
+      run = times[k]!;
     }
   }
 
@@ -411,7 +411,7 @@ export class AvailabilityProfile {
     }
     if (delta === 0) return;
     const times = this.times;
-    const s = Math.max(start, times[0]);
+    const s = Math.max(start, times[0]!);
     if (end <= s) return;
     const n = this.n;
     const i = this.indexAt(s);
@@ -424,14 +424,14 @@ export class AvailabilityProfile {
       let hi = n;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (times[mid] < end) lo = mid + 1;
+        if (times[mid]! < end) lo = mid + 1;
         else hi = mid;
       }
       k = lo;
     }
     const amounts = this.amounts;
-    const first = amounts[i];
-    const last = amounts[k - 1];
+    const first = amounts[i]!;
+    const last = amounts[k - 1]!;
     // Segments i..k-1 gain delta in place; two of them becoming equal (possible only through
     // rounding, never with integer amounts) is left to the general path.
     let low = first + delta;
@@ -440,7 +440,7 @@ export class AvailabilityProfile {
     amounts[i] = low;
     let interiorEqual = false;
     for (let j = i + 1; j < k; j++) {
-      const a = amounts[j] + delta;
+      const a = amounts[j]! + delta;
       amounts[j] = a;
       if (a === prev) interiorEqual = true;
       if (a < low) low = a;
@@ -449,7 +449,7 @@ export class AvailabilityProfile {
     }
     if (low < 0) this.negative = true;
     if (delta > 0) this.lowerLow(high, s);
-    const splitLeft = times[i] < s;
+    const splitLeft = times[i]! < s;
     const splitRight = k < n ? times[k] !== end : end !== Number.POSITIVE_INFINITY;
     // A delta absorbed by rounding leaves a split part equal to the part that gained.
     if ((splitLeft && amounts[i] === first) || (splitRight && amounts[k - 1] === last)) {
@@ -492,12 +492,12 @@ export class AvailabilityProfile {
       }
       if (splitLeft) {
         // Segment i keeps its start and old amount; the part that gained starts at s.
-        as[i] = first;
+        as[i]! = first;
         ts[i + 1] = s;
       }
       if (splitRight) {
         ts[k + left] = end;
-        as[k + left] = last;
+        as[k + left]! = last;
       }
       this.n = grown;
       this.seal();
@@ -507,7 +507,7 @@ export class AvailabilityProfile {
 
   /** Removes the part of the profile before `t` (t becomes the origin). O(S). */
   trimBefore(t: number): void {
-    if (t <= this.times[0]) return;
+    if (t <= this.times[0]!) return;
     this.valid = 0;
     const i = this.indexAt(t);
     if (i > 0) {
@@ -521,7 +521,7 @@ export class AvailabilityProfile {
 
   /** A deep copy. */
   clone(): AvailabilityProfile {
-    const p = new AvailabilityProfile(this.times[0], this.amounts[0]);
+    const p = new AvailabilityProfile(this.times[0]!, this.amounts[0]!);
     p.grow(this.n);
     p.times.set(this.times.subarray(0, this.n));
     p.amounts.set(this.amounts.subarray(0, this.n));
@@ -534,7 +534,7 @@ export class AvailabilityProfile {
   /** The segments as `[time, free]` pairs, for tests and debugging. */
   toArray(): [number, number][] {
     const out: [number, number][] = [];
-    for (let i = 0; i < this.n; i++) out.push([this.times[i], this.amounts[i]]);
+    for (let i = 0; i < this.n; i++) out.push([this.times[i]!, this.amounts[i]!]);
     return out;
   }
 
@@ -547,7 +547,7 @@ export class AvailabilityProfile {
       return Number.NEGATIVE_INFINITY;
     }
     if (this.lowUntil.length <= amount) this.growHints(amount);
-    return this.lowUntil[amount];
+    return this.lowUntil[amount]!;
   }
 
   /** Grows `lowUntil` to hold `amount` (new entries take the largest bound known). */
@@ -555,7 +555,7 @@ export class AvailabilityProfile {
     const old = this.lowUntil;
     const next = new Float64Array(Math.min(LOW_HINTS, Math.max(2 * old.length, amount)) + 1);
     next.set(old);
-    next.fill(old.length > 0 ? old[old.length - 1] : Number.NEGATIVE_INFINITY, old.length);
+    next.fill(old.length > 0 ? old[old.length - 1]! : Number.NEGATIVE_INFINITY, old.length);
     this.lowUntil = next;
   }
 
@@ -563,13 +563,13 @@ export class AvailabilityProfile {
   private raiseLow(amount: number, t: number): void {
     const lows = this.lowUntil;
     if (!(amount < lows.length && Number.isInteger(amount))) return;
-    for (let c = amount; c < lows.length && lows[c] < t; c++) lows[c] = t;
+    for (let c = amount; c < lows.length && lows[c]! < t; c++) lows[c] = t;
   }
 
   /** Up to `high` became free from `t` on: lowers the bounds of `high` and below to `t`. */
   private lowerLow(high: number, t: number): void {
     const lows = this.lowUntil;
-    for (let c = Math.min(Math.floor(high), lows.length - 1); c >= 1 && lows[c] > t; c--) {
+    for (let c = Math.min(Math.floor(high), lows.length - 1); c >= 1 && lows[c]! > t; c--) {
       lows[c] = t;
     }
   }
@@ -595,7 +595,7 @@ export class AvailabilityProfile {
       // Linear to the next block boundary.
       const edge = Math.min(((k >> BLOCK_BITS) + 1) << BLOCK_BITS, n);
       while (k < edge) {
-        if (amounts[k] >= amount || times[k] >= limit) return k;
+        if (amounts[k]! >= amount || times[k]! >= limit) return k;
         k++;
       }
       if (k >= n) return n;
@@ -603,9 +603,9 @@ export class AvailabilityProfile {
       for (;;) {
         const b = k >> BLOCK_BITS;
         const last = Math.min(k + BLOCK, n) - 1;
-        if (times[last] >= limit) break;
+        if (times[last]! >= limit) break;
         if (b >= this.valid) this.refresh(b);
-        if (this.blockMax[b] >= amount) break;
+        if (this.blockMax[b]! >= amount) break;
         k = last + 1;
         if (k >= n) return n;
       }
@@ -619,8 +619,8 @@ export class AvailabilityProfile {
     for (let c = this.valid; c <= b; c++) {
       const from = c << BLOCK_BITS;
       const to = Math.min(from + BLOCK, n);
-      let m = amounts[from];
-      for (let j = from + 1; j < to; j++) if (amounts[j] > m) m = amounts[j];
+      let m = amounts[from]!;
+      for (let j = from + 1; j < to; j++) if (amounts[j]! > m) m = amounts[j]!;
       this.blockMax[c] = m;
     }
     this.valid = b + 1;
@@ -635,8 +635,8 @@ export class AvailabilityProfile {
     for (let r = lo + 1; r <= hi; r++) {
       if (this.amounts[r] !== this.amounts[w]) {
         w++;
-        this.times[w] = this.times[r];
-        this.amounts[w] = this.amounts[r];
+        this.times[w]! = this.times[r]!;
+        this.amounts[w]! = this.amounts[r]!;
       }
     }
     const removed = hi - w;

@@ -43,25 +43,25 @@ export class ReleaseSet {
     const count = this.count;
     let j = 0;
     for (let i = 0; i < n; i++) {
-      const r = running[i];
+      const r = running[i]!;
       const end = r.estimatedEnd;
       while (j < count && seen[j] !== r) {
-        this.change(seenEnd[j], -seen[j].job.cores);
+        this.change(seenEnd[j]!, -seen[j]!.job.cores);
         j++;
       }
       if (j < count) {
         if (seenEnd[j] !== end) {
-          this.change(seenEnd[j], -r.job.cores);
+          this.change(seenEnd[j]!, -r.job.cores);
           this.change(end, r.job.cores);
         }
         j++;
       } else {
         this.change(end, r.job.cores);
       }
-      next[i] = r;
+      next[i]! = r;
       nextEnd[i] = end;
     }
-    for (; j < count; j++) this.change(seenEnd[j], -seen[j].job.cores);
+    for (; j < count; j++) this.change(seenEnd[j]!, -seen[j]!.job.cores);
     this.seen = next;
     this.seenEnd = nextEnd;
     this.next = seen;
@@ -85,11 +85,11 @@ export class ReleaseSet {
     let hi = size;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (times[mid] < t) lo = mid + 1;
+      if (times[mid]! < t) lo = mid + 1;
       else hi = mid;
     }
     if (lo < size && times[lo] === t) {
-      const c = this.cores[lo] + delta;
+      const c = this.cores[lo]! + delta;
       if (c === 0) {
         times.copyWithin(lo, lo + 1, size);
         this.cores.copyWithin(lo, lo + 1, size);

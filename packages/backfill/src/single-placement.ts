@@ -17,11 +17,11 @@ export function durationOn(view: SchedulerView, w: WaitingJob, m: number): numbe
 export function freeNow(view: SchedulerView, job: Job, m: number, exclusive: boolean): boolean {
   const free = view.freeCores(m);
   if (free < job.cores) return false;
-  if (exclusive && free < view.platform.machines[m].cores) return false;
+  if (exclusive && free < view.platform.machines[m]!.cores) return false;
   const lic = job.licenses;
   if (lic === undefined) return true;
   for (const name in lic) {
-    const copies = lic[name];
+    const copies = lic[name]!;
     if (copies > 0 && view.freeLicenses(name, m) < copies) return false;
   }
   return true;
@@ -30,7 +30,7 @@ export function freeNow(view: SchedulerView, job: Job, m: number, exclusive: boo
 /** True when machine `m` has a free core now (when `exclusive`: runs no job). */
 export function mayTake(view: SchedulerView, m: number, exclusive: boolean): boolean {
   const free = view.freeCores(m);
-  return exclusive ? free >= view.platform.machines[m].cores : free > 0;
+  return exclusive ? free >= view.platform.machines[m]!.cores : free > 0;
 }
 
 /**
@@ -48,7 +48,7 @@ export function earliestPlace(
   let machine = -1;
   let end = best;
   for (let k = 0; k < order.length; k++) {
-    const m = order[k];
+    const m = order[k]!;
     if (!plan.canHost(w.job, m)) continue;
     const d = durationOn(view, w, m);
     // Only a strictly earlier start on a later machine in the order replaces the best.

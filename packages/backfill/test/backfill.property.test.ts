@@ -84,8 +84,8 @@ describe("backfill invariants", () => {
         const { scheduler, history } = recording(easy());
         const s = startsOf(simulate(jobs, identicalPool(procs), scheduler));
         for (const [id, hist] of history) {
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 200 },
@@ -100,8 +100,8 @@ describe("backfill invariants", () => {
         for (const j of jobs) {
           const hist = history.get(j.id);
           if (hist === undefined) continue; // started on arrival
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(j.id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(j.id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 200 },
@@ -136,7 +136,7 @@ describe("backfill invariants", () => {
         workloadArb(false),
         fc.integer({ min: 0, max: policies.length - 1 }),
         ({ procs, jobs }, k) => {
-          const trace = simulate(jobs, identicalPool(procs), policies[k]());
+          const trace = simulate(jobs, identicalPool(procs), policies[k]!());
           expect(poolViolations(trace, procs)).toEqual([]);
           for (const r of trace.records) expect(r.outcome).toBe("completed");
         },
@@ -215,7 +215,7 @@ describe("every policy on heterogeneous farms with licenses", () => {
         farmArb,
         fc.integer({ min: 0, max: policies.length - 1 }),
         ({ platform, jobs }, k) => {
-          const trace = simulate(jobs, platform, policies[k]());
+          const trace = simulate(jobs, platform, policies[k]!());
           for (const r of trace.records) {
             expect(r.outcome).toBe(
               whyNeverFits(r.job, platform) === null ? "completed" : "rejected",

@@ -256,9 +256,9 @@ describe("backfill: licenses and heterogeneous machines", () => {
 
   it("rejects a job that can never run and names the reason", () => {
     const trace = simulate([job(1, 0, 10, 9), job(2, 0, 1, 1)], identicalPool(8), easy());
-    expect(trace.records[0].outcome).toBe("rejected");
-    expect(trace.records[0].reason).toMatch(/needs 9 cores/);
-    expect(trace.records[1].outcome).toBe("completed");
+    expect(trace.records[0]!.outcome).toBe("rejected");
+    expect(trace.records[0]!.reason).toMatch(/needs 9 cores/);
+    expect(trace.records[1]!.outcome).toBe("completed");
   });
 });
 

@@ -137,10 +137,10 @@ describe("machineOrder 'best-fit'", () => {
     const jobs = [job(1, 0, 10, 2), job(2, 0, 10, 3), job(3, 0, 10, 2)];
     const trace = simulate(jobs, farm, easy({ exclusive: true, machineOrder: "best-fit" }));
     const on = (id: number) =>
-      trace.records.find((r) => r.job.id === id)?.intervals[0].allocation[0].machine;
+      trace.records.find((r) => r.job.id === id)?.intervals[0]?.allocation[0]?.machine;
     expect([on(1), on(2), on(3)]).toEqual([3, 2, 1]);
     const byIndex = simulate(jobs, farm, easy({ exclusive: true }));
-    expect(byIndex.records.map((r) => r.intervals[0].allocation[0].machine)).toEqual([0, 2, 1]);
+    expect(byIndex.records.map((r) => r.intervals[0]!.allocation[0]!.machine)).toEqual([0, 2, 1]);
   });
 });
 

@@ -21,7 +21,7 @@ describe("edf", () => {
     ];
     const trace = simulate(jobs, twoSpeeds, edf());
     const machine = (id: number) =>
-      trace.records.find((r) => r.job.id === id)?.intervals[0].allocation[0].machine;
+      trace.records.find((r) => r.job.id === id)?.intervals[0]?.allocation[0]?.machine;
     // J2 (deadline 20) gets m1 (fast, 5 s), J3 (30) m0 (10 s); J1 (50) waits for m1 at 5.
     expect(machine(2)).toBe(1);
     expect(machine(3)).toBe(0);
@@ -37,7 +37,8 @@ describe("edf", () => {
   it("a newly submitted job with an earlier deadline preempts the running one, which resumes with its progress", () => {
     const jobs = [job(1, 0, 10, 1, { deadline: 100 }), job(2, 2, 3, 1, { deadline: 10 })];
     const trace = simulate(jobs, oneCore, edf());
-    const [r1, r2] = trace.records;
+    const r1 = trace.records[0]!;
+    const r2 = trace.records[1]!;
     expect(r2.intervals.map((i) => [i.start, i.end])).toEqual([[2, 5]]);
     // J1 did 2 of 10 s before the preemption: 8 s remain after 5.
     expect(r1.intervals.map((i) => [i.start, i.end])).toEqual([
@@ -66,7 +67,7 @@ describe("edf", () => {
     ];
     const trace = simulate(jobs, farm, edf());
     const parts = (id: number) =>
-      trace.records.find((r) => r.job.id === id)?.intervals[0].allocation;
+      trace.records.find((r) => r.job.id === id)?.intervals[0]?.allocation;
     expect(parts(2)).toEqual([{ machine: 1, cores: 2 }]);
     // J3 needs 3 cores, more than any machine: it spans both once they are free (t = 10).
     expect(parts(3)?.length).toBe(2);

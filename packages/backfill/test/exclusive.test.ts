@@ -27,7 +27,7 @@ const j = (id: number, submit: number, runtime: number, cores: number, extra: Pa
 function machineOf(trace: ScheduleTrace): Map<number, number> {
   const out = new Map<number, number>();
   for (const r of trace.records) {
-    if (r.intervals.length > 0) out.set(r.job.id, r.intervals[0].allocation[0].machine);
+    if (r.intervals.length > 0) out.set(r.job.id, r.intervals[0]!.allocation[0]!.machine);
   }
   return out;
 }
@@ -47,7 +47,7 @@ function violations(trace: ScheduleTrace, platform: Platform): string[] {
   for (const r of trace.records) {
     for (const iv of r.intervals) {
       if (iv.allocation.length !== 1) out.push(`job ${r.job.id} spans ${iv.allocation.length}`);
-      const part = iv.allocation[0];
+      const part = iv.allocation[0]!;
       if (part.cores !== r.job.cores) out.push(`job ${r.job.id} got ${part.cores} cores`);
       const list = perMachine.get(part.machine) ?? [];
       list.push([iv.start, iv.end, r.job.id]);
@@ -61,8 +61,8 @@ function violations(trace: ScheduleTrace, platform: Platform): string[] {
   for (const [m, list] of perMachine) {
     list.sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < list.length; i++) {
-      if (list[i][0] < list[i - 1][1])
-        out.push(`machine ${m}: job ${list[i][2]} starts before job ${list[i - 1][2]} ends`);
+      if (list[i]![0] < list[i - 1]![1])
+        out.push(`machine ${m}: job ${list[i]![2]} starts before job ${list[i - 1]![2]} ends`);
     }
   }
   events.sort((a, b) => a.t - b.t || a.d - b.d);
@@ -142,7 +142,7 @@ describe("exclusive EDF: hand-worked preemption on two 2-core machines", () => {
     const iv = (id: number) =>
       trace.records
         .find((r) => r.job.id === id)
-        ?.intervals.map((x) => [x.start, x.end, x.allocation[0].machine]);
+        ?.intervals.map((x) => [x.start, x.end, x.allocation[0]!.machine]);
     expect(iv(1)).toEqual([[0, 10, 1]]);
     expect(iv(2)).toEqual([
       [0, 1, 0],
@@ -232,8 +232,8 @@ describe("exclusive: options and names", () => {
       fcfs({ exclusive: true }),
     ]) {
       const trace = simulate([j(1, 0, 5, 3)], platform, s);
-      expect(trace.records[0].outcome).toBe("rejected");
-      expect(trace.records[0].reason).toMatch(/3 cores on one machine/);
+      expect(trace.records[0]!.outcome).toBe("rejected");
+      expect(trace.records[0]!.reason).toMatch(/3 cores on one machine/);
     }
   });
 });
@@ -334,7 +334,7 @@ describe("exclusive on heterogeneous farms with licenses (properties)", () => {
   it("no two jobs ever overlap on a machine, licenses stay within their copies, every hostable job completes", () => {
     fc.assert(
       fc.property(farmArb(false), fc.integer({ min: 0, max: policies.length - 1 }), (w, k) => {
-        const [name, make] = policies[k];
+        const [name, make] = policies[k]!;
         const trace = simulate(w.jobs, w.platform, make({ exclusive: true }));
         expect(violations(trace, w.platform), name).toEqual([]);
         for (const r of trace.records) {
@@ -353,8 +353,8 @@ describe("exclusive on heterogeneous farms with licenses (properties)", () => {
         const { scheduler, history } = recording(s0);
         const s = startsOf(simulate(w.jobs, w.platform, scheduler));
         for (const [id, hist] of history) {
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 250 },
@@ -367,8 +367,8 @@ describe("exclusive on heterogeneous farms with licenses (properties)", () => {
         const { scheduler, history } = recording(conservative({ exclusive: true }));
         const s = startsOf(simulate(w.jobs, w.platform, scheduler));
         for (const [id, hist] of history) {
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 250 },
@@ -421,7 +421,7 @@ describe("exclusive on heterogeneous farms with licenses (properties)", () => {
             t.records.map((r) => [
               r.job.id,
               r.outcome,
-              r.intervals.map((iv) => [iv.start, iv.end, iv.allocation[0].machine]),
+              r.intervals.map((iv) => [iv.start, iv.end, iv.allocation[0]!.machine]),
             ]);
           expect(shape(b), name).toEqual(shape(a));
         }

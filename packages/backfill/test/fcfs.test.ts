@@ -24,7 +24,7 @@ const job = (
 
 function starts(trace: ReturnType<typeof simulate>): Map<number, number> {
   const m = new Map<number, number>();
-  for (const r of trace.records) if (r.intervals.length > 0) m.set(r.job.id, r.intervals[0].start);
+  for (const r of trace.records) if (r.intervals.length > 0) m.set(r.job.id, r.intervals[0]!.start);
   return m;
 }
 
@@ -49,7 +49,7 @@ describe("fcfs", () => {
       identicalPool(4),
       fcfs(),
     );
-    const alloc = trace.records.map((r) => r.intervals[0].allocation.map((p) => p.machine));
+    const alloc = trace.records.map((r) => r.intervals[0]!.allocation.map((p) => p.machine));
     expect(alloc).toEqual([[0, 1], [2], [2, 3]]);
   });
 
@@ -60,8 +60,8 @@ describe("fcfs", () => {
 
   it("fcfs() rejects a job that can never fit instead of blocking the queue", () => {
     const trace = simulate([job(1, 0, 10, 5), job(2, 0, 5, 2)], identicalPool(4), fcfs());
-    expect(trace.records[0].outcome).toBe("rejected");
-    expect(trace.records[0].reason).toMatch(/needs 5 cores, the platform has 4/);
+    expect(trace.records[0]!.outcome).toBe("rejected");
+    expect(trace.records[0]!.reason).toMatch(/needs 5 cores, the platform has 4/);
     expect(starts(trace).get(2)).toBe(0);
   });
 

@@ -13,29 +13,29 @@ class ArrayProfile {
   }
   private split(t: number): void {
     let i = 0;
-    while (i + 1 < this.segs.length && this.segs[i + 1][0] <= t) i++;
-    if (this.segs[i][0] !== t) this.segs.splice(i + 1, 0, [t, this.segs[i][1]]);
+    while (i + 1 < this.segs.length && this.segs[i + 1]![0] <= t) i++;
+    if (this.segs[i]![0] !== t) this.segs.splice(i + 1, 0, [t, this.segs[i]![1]]);
   }
   add(start: number, end: number, delta: number): void {
     if (delta === 0) return;
-    const s = Math.max(start, this.segs[0][0]);
+    const s = Math.max(start, this.segs[0]![0]);
     if (end <= s) return;
     this.split(s);
     if (end !== Number.POSITIVE_INFINITY) this.split(end);
     for (const seg of this.segs) if (seg[0] >= s && seg[0] < end) seg[1] += delta;
     const merged: [number, number][] = [];
     for (const seg of this.segs) {
-      if (merged.length > 0 && merged[merged.length - 1][1] === seg[1]) continue;
+      if (merged.length > 0 && merged[merged.length - 1]![1] === seg[1]) continue;
       merged.push([seg[0], seg[1]]);
     }
     this.segs = merged;
   }
   trimBefore(t: number): void {
-    if (t <= this.segs[0][0]) return;
+    if (t <= this.segs[0]![0]) return;
     let i = 0;
-    while (i + 1 < this.segs.length && this.segs[i + 1][0] <= t) i++;
+    while (i + 1 < this.segs.length && this.segs[i + 1]![0] <= t) i++;
     this.segs = this.segs.slice(i);
-    this.segs[0] = [t, this.segs[0][1]];
+    this.segs[0] = [t, this.segs[0]![1]];
   }
 }
 
@@ -73,15 +73,15 @@ function reference(
   ownStart: number,
   own: number,
 ): number {
-  const first = Math.max(q.from, segs[0][0]);
+  const first = Math.max(q.from, segs[0]![0]);
   const cands = [first, ...segs.map(([t]) => t).filter((t) => t > first)];
   for (const t of cands) {
     if (t >= q.limit) return Number.POSITIVE_INFINITY;
     let ok = true;
     for (let i = 0; i < segs.length && ok; i++) {
-      const s0 = segs[i][0];
-      const s1 = i + 1 < segs.length ? segs[i + 1][0] : Number.POSITIVE_INFINITY;
-      const free = segs[i][1] + (s0 >= ownStart ? own : 0);
+      const s0 = segs[i]![0];
+      const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
+      const free = segs[i]![1] + (s0 >= ownStart ? own : 0);
       if (s1 > t && (s0 < t + q.duration || s0 <= t) && free < q.amount) ok = false;
     }
     if (ok) return t;
@@ -224,7 +224,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
             } else if (s.kind === "load") {
               // A load keeps the object (and resets what it learnt); the oracle starts afresh.
               const segs = o.segs;
-              const origin = segs[0][0];
+              const origin = segs[0]![0];
               p.load(origin, s.free, [origin + 5], [3], 1);
               o = new ArrayProfile(origin, s.free);
               o.add(origin + 5, Number.POSITIVE_INFINITY, 3);

@@ -36,8 +36,8 @@ describe("AvailabilityProfile (properties)", () => {
           // breakpoints strictly increasing, neighbours distinct (merged)
           const segs = p.toArray();
           for (let i = 1; i < segs.length; i++) {
-            expect(segs[i][0]).toBeGreaterThan(segs[i - 1][0]);
-            expect(segs[i][1]).not.toBe(segs[i - 1][1]);
+            expect(segs[i]![0]).toBeGreaterThan(segs[i - 1]![0]);
+            expect(segs[i]![1]).not.toBe(segs[i - 1]![1]);
           }
         },
       ),
@@ -131,14 +131,14 @@ describe("AvailabilityProfile (properties)", () => {
       limit: number,
       freeAt: (i: number) => number,
     ): number => {
-      const cands = [Math.max(from, segs[0][0])];
-      for (const [t] of segs) if (t > cands[0]) cands.push(t);
+      const cands = [Math.max(from, segs[0]![0])];
+      for (const [t] of segs) if (t > cands[0]!) cands.push(t);
       for (const t of cands) {
         if (t >= limit) return Number.POSITIVE_INFINITY;
         let ok = true;
         for (let i = 0; i < segs.length && ok; i++) {
-          const s0 = segs[i][0];
-          const s1 = i + 1 < segs.length ? segs[i + 1][0] : Number.POSITIVE_INFINITY;
+          const s0 = segs[i]![0];
+          const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
           // Segment i overlaps [t, t + duration) (the one holding t always counts).
           if (s1 > t && (s0 < t + duration || s0 <= t) && freeAt(i) < amount) ok = false;
         }
@@ -178,7 +178,7 @@ describe("AvailabilityProfile (properties)", () => {
           for (const q of queries) {
             const segs = p.toArray();
             expect(p.earliestStart(q.amount, q.duration, q.from, q.limit)).toBe(
-              reference(segs, q.amount, q.duration, q.from, q.limit, (i) => segs[i][1]),
+              reference(segs, q.amount, q.duration, q.from, q.limit, (i) => segs[i]![1]),
             );
             expect(p.earliestStart(q.amount, q.duration, q.from)).toBe(
               reference(
@@ -187,7 +187,7 @@ describe("AvailabilityProfile (properties)", () => {
                 q.duration,
                 q.from,
                 Number.POSITIVE_INFINITY,
-                (i) => segs[i][1],
+                (i) => segs[i]![1],
               ),
             );
             // A held interval of `own` at [ownStart, ownStart + duration), limit <= ownStart.
@@ -199,7 +199,7 @@ describe("AvailabilityProfile (properties)", () => {
               p.earliestStartBefore(q.amount, q.duration, q.from, q.limit, ownStart, own),
             ).toBe(
               reference(held, q.amount, q.duration, q.from, q.limit, (i) =>
-                held[i][0] >= ownStart ? held[i][1] + own : held[i][1],
+                held[i]![0] >= ownStart ? held[i]![1] + own : held[i]![1],
               ),
             );
             p.add(ownStart, ownStart + q.duration, own);
@@ -216,11 +216,11 @@ describe("AvailabilityProfile.nonNegative (properties)", () => {
     // The reference: every segment overlapping [start, end) (the one holding start, or the
     // first one for a start before the origin, always counts) has a non-negative amount.
     const scan = (segs: [number, number][], from: number, end: number): boolean => {
-      const start = Math.max(from, segs[0][0]);
+      const start = Math.max(from, segs[0]![0]);
       for (let i = 0; i < segs.length; i++) {
-        const s0 = segs[i][0];
-        const s1 = i + 1 < segs.length ? segs[i + 1][0] : Number.POSITIVE_INFINITY;
-        if (s1 > start && (s0 < end || s0 <= start) && segs[i][1] < 0) return false;
+        const s0 = segs[i]![0];
+        const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
+        if (s1 > start && (s0 < end || s0 <= start) && segs[i]![1] < 0) return false;
       }
       return true;
     };

@@ -57,7 +57,7 @@ describe.skipIf(!hasPython())(
           const expected = new Map<number, number>();
           for (const line of readFileSync(out, "utf8").trim().split("\n")) {
             const [id, t] = line.split("\t").map(Number);
-            expected.set(id, t);
+            expected.set(id!, t!);
           }
           const jobs = readCleanSwf(fixture(name), estimate);
           expect(expected.size).toBe(jobs.length);

@@ -8,7 +8,7 @@ import { backfillPass } from "../src/pass.js";
 
 it("README live-loop example: EASY on a hand-built state", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const block = blocks.find((b) => b.includes("backfillPass({"));
   expect(block).toBeDefined();
   const lines = (block as string).split("\n");

@@ -68,12 +68,12 @@ function apply(list: Fake[], step: Step, next: { id: number }): void {
     }
     case "move":
       // A contention model moves the estimated end of a job that keeps running.
-      if (list.length > 0) list[step.at % list.length].estimatedEnd = step.end;
+      if (list.length > 0) list[step.at % list.length]!.estimatedEnd = step.end;
       return;
     case "fresh":
       list.length = 0;
       for (let i = 0; i < step.cores.length; i++) {
-        list.push({ job: { id: next.id++, cores: step.cores[i] }, estimatedEnd: step.ends[i] });
+        list.push({ job: { id: next.id++, cores: step.cores[i]! }, estimatedEnd: step.ends[i]! });
       }
       return;
   }
@@ -88,7 +88,7 @@ function naive(list: readonly Fake[]): [number, number][] {
 
 function contents(rel: ReleaseSet): [number, number][] {
   const out: [number, number][] = [];
-  for (let i = 0; i < rel.size; i++) out.push([rel.times[i], rel.cores[i]]);
+  for (let i = 0; i < rel.size; i++) out.push([rel.times[i]!, rel.cores[i]!]);
   return out;
 }
 
@@ -187,10 +187,10 @@ describe("AvailabilityProfile.load and loadSorted (properties)", () => {
             expect(p.valueAt(t)).toBe(v);
           }
           const segs = p.toArray();
-          expect(segs[0][0]).toBe(origin);
+          expect(segs[0]![0]).toBe(origin);
           for (let i = 1; i < segs.length; i++) {
-            expect(segs[i][0]).toBeGreaterThan(segs[i - 1][0]);
-            expect(segs[i][1]).not.toBe(segs[i - 1][1]);
+            expect(segs[i]![0]).toBeGreaterThan(segs[i - 1]![0]);
+            expect(segs[i]![1]).not.toBe(segs[i - 1]![1]);
           }
           // The same changes merged by time and sorted: loadSorted gives the same profile.
           const by = new Map<number, number>();

@@ -77,10 +77,10 @@ describe("singleMachine: hand-worked example on two 2-core machines", () => {
 
   it("rejects a job larger than every machine, naming the reason", () => {
     const trace = simulate([j(1, 0, 5, 3)], twoByTwo, easy({ singleMachine: true }));
-    expect(trace.records[0].outcome).toBe("rejected");
-    expect(trace.records[0].reason).toMatch(/one machine/);
+    expect(trace.records[0]!.outcome).toBe("rejected");
+    expect(trace.records[0]!.reason).toMatch(/one machine/);
     // Spread over both machines, it runs.
-    expect(simulate([j(1, 0, 5, 3)], twoByTwo, easy()).records[0].outcome).toBe("completed");
+    expect(simulate([j(1, 0, 5, 3)], twoByTwo, easy()).records[0]!.outcome).toBe("completed");
   });
 
   it("names and option checks", () => {
@@ -182,11 +182,11 @@ describe("singleMachine on heterogeneous farms with licenses (properties)", () =
   it("every interval of every job uses one machine; a job completes exactly when one machine can host it", () => {
     fc.assert(
       fc.property(farmArb(false), fc.integer({ min: 0, max: policies.length - 1 }), (w, k) => {
-        const trace = simulate(w.jobs, w.platform, policies[k]());
+        const trace = simulate(w.jobs, w.platform, policies[k]!());
         for (const r of trace.records) {
           for (const iv of r.intervals) {
             expect(iv.allocation.length).toBe(1);
-            expect(iv.allocation[0].cores).toBe(r.job.cores);
+            expect(iv.allocation[0]!.cores).toBe(r.job.cores);
           }
           const fits = whyNeverFits(r.job, w.platform, { singleMachine: true }) === null;
           expect(r.outcome).toBe(fits ? "completed" : "rejected");
@@ -202,8 +202,8 @@ describe("singleMachine on heterogeneous farms with licenses (properties)", () =
         const { scheduler, history } = recording(easy({ singleMachine: true }));
         const s = startsOf(simulate(w.jobs, w.platform, scheduler));
         for (const [id, hist] of history) {
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 250 },
@@ -216,8 +216,8 @@ describe("singleMachine on heterogeneous farms with licenses (properties)", () =
         const { scheduler, history } = recording(conservative({ singleMachine: true }));
         const s = startsOf(simulate(w.jobs, w.platform, scheduler));
         for (const [id, hist] of history) {
-          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]);
-          expect(s.get(id)).toBeLessThanOrEqual(hist[0]);
+          for (let i = 1; i < hist.length; i++) expect(hist[i]).toBeLessThanOrEqual(hist[i - 1]!);
+          expect(s.get(id)).toBeLessThanOrEqual(hist[0]!);
         }
       }),
       { numRuns: 250 },

@@ -212,7 +212,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       // reservation that cannot use any of them, and whose place still holds, stays where it is.
       let freed = released;
       for (let i = 0; i < res.length; i++) {
-        const r = res[i];
+        const r = res[i]!;
         const d = r.duration;
         const oldStart = r.start;
         const oldEnd = r.end;
@@ -280,8 +280,8 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       }
       let later = Number.NEGATIVE_INFINITY;
       for (let i = res.length - 1; i >= 0; i--) {
-        res[i].after = later;
-        if (vacated[i] > later) later = vacated[i];
+        res[i]!.after = later;
+        if (vacated[i]! > later) later = vacated[i]!;
       }
     }
     if (compress) released = Number.NEGATIVE_INFINITY;
@@ -289,7 +289,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
       // Arrivals come in queue order: reserve them as they are.
       for (let i = 0; i < arrived.length; i++) {
-        const job = arrived[i];
+        const job = arrived[i]!;
         if (rejected === null || !rejected.has(job.id)) reserve(ctx, job, now);
       }
     } else if (arrived.length > 1) {
@@ -316,7 +316,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       next = earliest;
     }
     for (let i = kept; i < res.length; i++) {
-      const r = res[i];
+      const r = res[i]!;
       const start = r.start;
       if (start <= now) {
         const alloc = cache.allocate(view, r.job);
@@ -329,7 +329,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         next = start;
       }
       if (start < earliest) earliest = start;
-      res[kept++] = r;
+      res[kept++]! = r;
     }
     if (kept < res.length) res.length = kept;
     // A reservation whose time is not an event (a job ran past its estimate, or a reserved job

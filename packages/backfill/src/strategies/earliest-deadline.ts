@@ -216,7 +216,7 @@ function chooseVictims(
   // makes room.
   const machines = view.platform.machines;
   for (const m of order) {
-    if (machines[m].cores < job.cores) continue;
+    if (machines[m]!.cores < job.cores) continue;
     let free = view.freeCores(m);
     const out: Job[] = [];
     for (const c of candidates) {
@@ -284,7 +284,7 @@ function licensesAfter(
   const lic = job.licenses;
   if (lic === undefined) return true;
   for (const name in lic) {
-    const copies = lic[name];
+    const copies = lic[name]!;
     if (!(copies > 0)) continue;
     let free = view.freeLicenses(name, m);
     for (const v of victims) free += v.licenses?.[name] ?? 0;

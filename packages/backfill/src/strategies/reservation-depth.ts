@@ -68,7 +68,7 @@ export function reservationDepth(opts: ResolvedBackfill): BackfillStrategy {
     let pendEnd = 0;
     if (nextHolders.length > 0) nextHolders.length = 0;
     for (let i = 0; i < queue.length; i++) {
-      const w = queue[i];
+      const w = queue[i]!;
       const job = w.job;
       const maybeNow = job.cores <= free && readyTime(job) <= now;
       if (!maybeNow && reserved >= k) {
@@ -143,7 +143,7 @@ export function reservationDepth(opts: ResolvedBackfill): BackfillStrategy {
     },
     reservations() {
       const out: Reservation[] = [];
-      for (let i = 0; i < lastCount; i++) out.push({ id: lastIds[i], time: lastTimes[i] });
+      for (let i = 0; i < lastCount; i++) out.push({ id: lastIds[i]!, time: lastTimes[i]! });
       return out;
     },
   };

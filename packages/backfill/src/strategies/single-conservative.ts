@@ -76,7 +76,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     }
     held.clear();
     for (const r of view.running) {
-      const machine = r.allocation.length > 0 ? r.allocation[0].machine : 0;
+      const machine = r.allocation.length > 0 ? r.allocation[0]!.machine : 0;
       held.set(r.job.id, { job: r.job, machine, start: r.start, end: r.estimatedEnd });
     }
     plan.rebuild(view, res);
@@ -114,7 +114,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     if (!initialized || view.running.length !== held.size) {
       held.clear();
       for (const r of view.running) {
-        const machine = r.allocation.length > 0 ? r.allocation[0].machine : 0;
+        const machine = r.allocation.length > 0 ? r.allocation[0]!.machine : 0;
         held.set(r.job.id, { job: r.job, machine, start: r.start, end: r.estimatedEnd });
       }
       plan.rebuild(view, res);
@@ -151,13 +151,13 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
 
     let kept = 0;
     for (let i = 0; i < res.length; i++) {
-      const r = res[i];
+      const r = res[i]!;
       if (r.start <= now && freeNow(view, r.job, r.machine, opts.exclusive)) {
         ctx.start(r.job.id, [{ machine: r.machine, cores: r.job.cores }]);
         held.set(r.job.id, r);
         continue;
       }
-      res[kept++] = r;
+      res[kept++]! = r;
     }
     res.length = kept;
     let next = Number.POSITIVE_INFINITY;

@@ -73,11 +73,11 @@ export function singleDepth(opts: ResolvedBackfill): BackfillStrategy {
         if (open === null) {
           open = [];
           for (let i = 0; i < order.length; i++)
-            if (mayTake(view, order[i], opts.exclusive)) open.push(order[i]);
+            if (mayTake(view, order[i]!, opts.exclusive)) open.push(order[i]!);
         }
         let started = false;
         for (let i = 0; i < open.length; i++) {
-          const m = open[i];
+          const m = open[i]!;
           if (!freeNow(view, job, m, opts.exclusive)) continue;
           const d = durationOn(view, w, m);
           if (!plan.fitsOn(job, m, now, now + d)) continue;

@@ -51,7 +51,7 @@ export function strictOrder(opts: ResolvedBackfill): BackfillStrategy {
       if (waiting.length === 0) return;
       const queue = opts.sorter(waiting, view);
       for (let i = 0; i < queue.length; i++) {
-        const job = queue[i].job;
+        const job = queue[i]!.job;
         if (readyTime(job) > now) break;
         const alloc = cache.allocate(view, job, single, exclusive);
         if (alloc === null) break;

@@ -20,7 +20,7 @@ class EndHeap {
     return this.ends.length;
   }
   peek(): number {
-    return this.ends[0];
+    return this.ends[0]!;
   }
   push(end: number, p: number): void {
     const e = this.ends;
@@ -30,16 +30,16 @@ class EndHeap {
     let i = e.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (e[parent] <= e[i]) break;
-      [e[parent], e[i]] = [e[i], e[parent]];
-      [q[parent], q[i]] = [q[i], q[parent]];
+      if (e[parent]! <= e[i]!) break;
+      [e[parent], e[i]] = [e[i]!, e[parent]!];
+      [q[parent], q[i]] = [q[i]!, q[parent]!];
       i = parent;
     }
   }
   pop(): number {
     const e = this.ends;
     const q = this.procs;
-    const p = q[0];
+    const p = q[0]!;
     const lastE = e.pop() as number;
     const lastP = q.pop() as number;
     if (e.length > 0) {
@@ -50,11 +50,11 @@ class EndHeap {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < e.length && e[l] < e[m]) m = l;
-        if (r < e.length && e[r] < e[m]) m = r;
+        if (l < e.length && e[l]! < e[m]!) m = l;
+        if (r < e.length && e[r]! < e[m]!) m = r;
         if (m === i) break;
-        [e[m], e[i]] = [e[i], e[m]];
-        [q[m], q[i]] = [q[i], q[m]];
+        [e[m], e[i]] = [e[i]!, e[m]!];
+        [q[m], q[i]] = [q[i]!, q[m]!];
         i = m;
       }
     }
@@ -108,36 +108,36 @@ export function classicEasy(jobs: readonly OracleJob[], procs: number): Map<numb
   let free = procs;
   while (next < jobs.length || queue.length > 0 || running.length > 0) {
     let t = Number.POSITIVE_INFINITY;
-    if (next < jobs.length) t = jobs[next].submit;
+    if (next < jobs.length) t = jobs[next]!.submit;
     for (const r of running) if (r.end < t) t = r.end;
     for (let i = running.length - 1; i >= 0; i--) {
-      if (running[i].end === t) {
-        free += running[i].cores;
+      if (running[i]!.end === t) {
+        free += running[i]!.cores;
         running.splice(i, 1);
       }
     }
-    while (next < jobs.length && jobs[next].submit === t) queue.push(jobs[next++]);
+    while (next < jobs.length && jobs[next]!.submit === t) queue.push(jobs[next++]!);
     const begin = (j: OracleJob) => {
       starts.set(j.id, t);
       free -= j.cores;
       running.push({ id: j.id, cores: j.cores, end: t + j.runtime, estEnd: t + j.estimate });
     };
-    while (queue.length > 0 && queue[0].cores <= free) begin(queue.shift() as OracleJob);
+    while (queue.length > 0 && queue[0]!.cores <= free) begin(queue.shift() as OracleJob);
     if (queue.length === 0) continue;
-    const head = queue[0];
+    const head = queue[0]!;
     const byEst = running.slice().sort((a, b) => a.estEnd - b.estEnd);
     let avail = free;
     let shadow = t;
     for (let i = 0; i < byEst.length && avail < head.cores; i++) {
-      shadow = byEst[i].estEnd;
-      avail += byEst[i].cores;
+      shadow = byEst[i]!.estEnd;
+      avail += byEst[i]!.cores;
     }
     // Everything that ends at the shadow time is free then too.
     let atShadow = free;
     for (const r of byEst) if (r.estEnd <= shadow) atShadow += r.cores;
     let extra = atShadow - head.cores;
     for (let i = 1; i < queue.length; ) {
-      const j = queue[i];
+      const j = queue[i]!;
       if (j.cores <= free) {
         if (t + j.estimate <= shadow) {
           begin(j);
@@ -207,11 +207,11 @@ export function classicConservative(
   };
   while (next < jobs.length || reserved.length > 0 || running.length > 0) {
     let t = Number.POSITIVE_INFINITY;
-    if (next < jobs.length) t = jobs[next].submit;
+    if (next < jobs.length) t = jobs[next]!.submit;
     for (const r of running) if (r.end < t) t = r.end;
     let completed = false;
     for (let i = running.length - 1; i >= 0; i--) {
-      if (running[i].end === t) {
+      if (running[i]!.end === t) {
         running.splice(i, 1);
         completed = true;
       }
@@ -222,8 +222,8 @@ export function classicConservative(
         s.end = s.start + s.job.estimate;
       }
     }
-    while (next < jobs.length && jobs[next].submit === t) {
-      const j = jobs[next++];
+    while (next < jobs.length && jobs[next]!.submit === t) {
+      const j = jobs[next++]!;
       const start = earliest(t, j);
       reserved.push({ id: j.id, cores: j.cores, start, end: start + j.estimate, job: j });
     }

@@ -36,7 +36,7 @@ export function plannedEnd(
     const machines = ctx.view.platform.machines;
     let slowest = 0;
     for (let m = 1; m < machines.length; m++)
-      if (machines[m].speed < machines[slowest].speed) slowest = m;
+      if (machines[m]!.speed < machines[slowest]!.speed) slowest = m;
     return (
       r.start + ctx.view.duration(r.job, [{ machine: slowest, cores: r.job.cores }], r.job.estimate)
     );
@@ -90,7 +90,7 @@ export function stateOf(
 export function apply(ctx: SchedulingContext, d: BackfillDecision): void {
   for (const r of d.rejected) ctx.reject(r.id, r.reason);
   for (const id of d.preempted) ctx.preempt(id);
-  for (let i = 0; i < d.start.length; i++) ctx.start(d.start[i], d.allocations[i]);
+  for (let i = 0; i < d.start.length; i++) ctx.start(d.start[i]!, d.allocations[i]!);
 }
 
 /**

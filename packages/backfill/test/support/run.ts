@@ -5,7 +5,7 @@ import type { BackfillScheduler } from "../../src/strategy.js";
 /** Job id -> start of its first execution interval. */
 export function startsOf(trace: ScheduleTrace): Map<number, number> {
   const m = new Map<number, number>();
-  for (const r of trace.records) if (r.intervals.length > 0) m.set(r.job.id, r.intervals[0].start);
+  for (const r of trace.records) if (r.intervals.length > 0) m.set(r.job.id, r.intervals[0]!.start);
   return m;
 }
 

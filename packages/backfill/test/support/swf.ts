@@ -19,8 +19,10 @@ export function readCleanSwf(path: string, estimate: "requested" | "runtime" = "
     if (s === "" || s.startsWith(";")) continue;
     const f = s.split(/\s+/).map(Number);
     const [id, submit, , runtime, procs, , , , field9] = f;
+    if (id === undefined || submit === undefined || runtime === undefined || procs === undefined)
+      continue;
     const requested = estimate === "runtime" ? runtime : field9;
-    if (!(runtime > 0) || !(procs > 0) || !(requested > 0)) continue;
+    if (requested === undefined || !(runtime > 0) || !(procs > 0) || !(requested > 0)) continue;
     jobs.push({
       id,
       submit,
