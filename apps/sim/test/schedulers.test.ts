@@ -50,7 +50,7 @@ describe("scheduler registry", () => {
     const pool = identicalPool(2);
     const outcome = (name: string, words: string[]) => {
       const c = chooseScheduler(name, words, "run");
-      return simulate(jobs, pool, c.entry.create(c.options)).records[0].outcome;
+      return simulate(jobs, pool, c.entry.create(c.options)).records[0]!.outcome;
     };
     for (const name of ["fcfs", "easy", "conservative", "backfill", "bf-rm", "bf-unrm"]) {
       const on = chooseScheduler(name, ["singleMachine=true"], "run");

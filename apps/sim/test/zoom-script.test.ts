@@ -17,7 +17,7 @@ class FakeElement {
   getAttribute(k: string) {
     return this.attrs.get(k) ?? null;
   }
-  get firstChild() {
+  get firstChild(): FakeElement | null {
     return this.children[0] ?? null;
   }
   removeChild(c: FakeElement) {

@@ -57,8 +57,8 @@ export function workloadSeries(trace: ScheduleTrace): WorkloadPoint[] {
   const out: WorkloadPoint[] = [];
   let n = 0;
   for (let k = 0; k < deltas.length; ) {
-    const t = deltas[k][0];
-    while (k < deltas.length && deltas[k][0] === t) n += deltas[k++][1];
+    const t = deltas[k]![0];
+    while (k < deltas.length && deltas[k]![0] === t) n += deltas[k++]![1];
     out.push({ time: t, jobs: n });
   }
   return out;
@@ -135,7 +135,7 @@ export function paperMetrics(trace: ScheduleTrace): PaperMetrics {
   let start = Number.NaN;
   let last = Number.NaN;
   for (let k = 0; k < evs.length; ) {
-    const t = evs[k].t;
+    const t = evs[k]!.t;
     if (!Number.isNaN(last) && t > last) {
       const dt = t - last;
       workloadArea += inSystem * dt;
@@ -146,33 +146,33 @@ export function paperMetrics(trace: ScheduleTrace): PaperMetrics {
       let u = 0;
       let a = 0;
       for (let l = 0; l < names.length; l++) {
-        u += used[l];
-        a += Math.min(offer[names[l]], asked[l]);
+        u += used[l]!;
+        a += Math.min(offer[names[l]!]!, asked[l]!);
       }
       if (a > 0) {
         licenseArea += (Math.min(u, a) / a) * dt;
         licenseTime += dt;
       }
     }
-    while (k < evs.length && evs[k].t === t) {
-      const e = evs[k++];
-      const req = records[e.job].job.licenses;
+    while (k < evs.length && evs[k]!.t === t) {
+      const e = evs[k++]!;
+      const req = records[e.job]!.job.licenses;
       const sign = e.kind === 0 || e.kind === 1 ? -1 : 1;
       if (e.kind === 0 || e.kind === 2) {
         inSystem += sign;
         if (req !== undefined)
           for (const n of Object.keys(req)) {
             const l = lIndex.get(n);
-            if (l !== undefined) asked[l] += sign * (req[n] as number);
+            if (l !== undefined) asked[l]! += sign * (req[n] as number);
           }
       } else {
         if (sign > 0) {
-          if (busy[e.machine]++ === 0) active++;
-        } else if (--busy[e.machine] === 0) active--;
+          if (busy[e.machine]!++ === 0) active++;
+        } else if (--busy[e.machine]! === 0) active--;
         if (req !== undefined && e.lic) {
           for (const n of Object.keys(req)) {
             const l = lIndex.get(n);
-            if (l !== undefined) used[l] += sign * (req[n] as number);
+            if (l !== undefined) used[l]! += sign * (req[n] as number);
           }
         }
       }

@@ -55,7 +55,9 @@ export function planFromExperiment(
   const command = options.command ?? "reproduce";
   const request = options.request ?? { set: new Map(), vary: new Map() };
   const { axes, fixed } = resolveParameters(experiment, quick, request, command);
-  const params = { ...fixed, ...Object.fromEntries(axes.map((a) => [a.name, a.values[0]])) };
+  // `--vary` refuses an empty list; an empty grid axis in the registry would be a registry bug
+  // (checkExperiment does not look for one), read here as before
+  const params = { ...fixed, ...Object.fromEntries(axes.map((a) => [a.name, a.values[0]!])) };
   let choices = experiment.schedulers(params);
   if (options.schedulers !== undefined) {
     choices = options.schedulers.map((label) => {

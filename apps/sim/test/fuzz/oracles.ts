@@ -20,6 +20,9 @@ const MAX_PROCS = 1_000_000;
 const MAX_JOBS = 1_000_000;
 const MAX_SEEDS = 10_000;
 const MAX_RUNS = 1_000_000;
+/** Six and four SWF fields, read by column. */
+type Six = [number, number, number, number, number, number];
+type Four = [number, number, number, number];
 
 /** What a reader must do with an input. */
 export type Verdict =
@@ -243,8 +246,8 @@ export function swfVerdict(c: FuzzCase): Verdict {
     const at = { record };
     // the fields by their 1-based SWF column
     const field = (column: number) => f[column - 1] as number;
-    const [id, submit, run, alloc, req, reqTime] = [1, 2, 4, 5, 8, 9].map(field) as number[];
-    const [user, group, queue, partition] = [12, 13, 15, 16].map(field) as number[];
+    const [id, submit, run, alloc, req, reqTime] = [1, 2, 4, 5, 8, 9].map(field) as Six;
+    const [user, group, queue, partition] = [12, 13, 15, 16].map(field) as Four;
     if (!isInt(id, 0)) return bad("job number", at);
     if (ids.has(id)) return bad("job number twice", at);
     ids.add(id);
