@@ -108,7 +108,7 @@ export class MachinePlan {
       } else {
         for (const part of r.allocation) push(this.cores[part.machine], r.estimatedEnd, part.cores);
       }
-      const first = r.allocation.length > 0 ? r.allocation[0]!.machine : -1;
+      const first = r.allocation[0]?.machine ?? -1;
       this.eachLicense(r.job, first, (p, copies) => push(p, r.estimatedEnd, copies));
     }
     if (ex) {

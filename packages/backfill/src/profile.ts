@@ -207,10 +207,10 @@ export class AvailabilityProfile {
         const t = keys[i]!;
         let j = i - 1;
         while (j >= 0 && keys[j]! > t) {
-          keys[j + 1]! = keys[j]!;
+          keys[j + 1] = keys[j]!;
           j--;
         }
-        keys[j + 1]! = t;
+        keys[j + 1] = t;
       }
     } else if (count === keys.length) {
       keys.sort();
@@ -218,7 +218,7 @@ export class AvailabilityProfile {
       keys.subarray(0, count).sort();
     }
     let n = 0;
-    for (let i = 0; i < count; i++) if (n === 0 || keys[i] !== keys[n - 1]) keys[n++]! = keys[i]!;
+    for (let i = 0; i < count; i++) if (n === 0 || keys[i] !== keys[n - 1]) keys[n++] = keys[i]!;
     return n;
   }
 
@@ -492,12 +492,12 @@ export class AvailabilityProfile {
       }
       if (splitLeft) {
         // Segment i keeps its start and old amount; the part that gained starts at s.
-        as[i]! = first;
+        as[i] = first;
         ts[i + 1] = s;
       }
       if (splitRight) {
         ts[k + left] = end;
-        as[k + left]! = last;
+        as[k + left] = last;
       }
       this.n = grown;
       this.seal();
@@ -555,7 +555,7 @@ export class AvailabilityProfile {
     const old = this.lowUntil;
     const next = new Float64Array(Math.min(LOW_HINTS, Math.max(2 * old.length, amount)) + 1);
     next.set(old);
-    next.fill(old.length > 0 ? old[old.length - 1]! : Number.NEGATIVE_INFINITY, old.length);
+    next.fill(old.at(-1) ?? Number.NEGATIVE_INFINITY, old.length);
     this.lowUntil = next;
   }
 
@@ -635,8 +635,8 @@ export class AvailabilityProfile {
     for (let r = lo + 1; r <= hi; r++) {
       if (this.amounts[r] !== this.amounts[w]) {
         w++;
-        this.times[w]! = this.times[r]!;
-        this.amounts[w]! = this.amounts[r]!;
+        this.times[w] = this.times[r]!;
+        this.amounts[w] = this.amounts[r]!;
       }
     }
     const removed = hi - w;

@@ -58,7 +58,7 @@ export class ReleaseSet {
       } else {
         this.change(end, r.job.cores);
       }
-      next[i]! = r;
+      next[i] = r;
       nextEnd[i] = end;
     }
     for (; j < count; j++) this.change(seenEnd[j]!, -seen[j]!.job.cores);

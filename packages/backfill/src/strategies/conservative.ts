@@ -329,7 +329,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         next = start;
       }
       if (start < earliest) earliest = start;
-      res[kept++]! = r;
+      res[kept++] = r;
     }
     if (kept < res.length) res.length = kept;
     // A reservation whose time is not an event (a job ran past its estimate, or a reserved job

@@ -76,7 +76,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     }
     held.clear();
     for (const r of view.running) {
-      const machine = r.allocation.length > 0 ? r.allocation[0]!.machine : 0;
+      const machine = r.allocation[0]?.machine ?? 0;
       held.set(r.job.id, { job: r.job, machine, start: r.start, end: r.estimatedEnd });
     }
     plan.rebuild(view, res);
@@ -114,7 +114,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     if (!initialized || view.running.length !== held.size) {
       held.clear();
       for (const r of view.running) {
-        const machine = r.allocation.length > 0 ? r.allocation[0]!.machine : 0;
+        const machine = r.allocation[0]?.machine ?? 0;
         held.set(r.job.id, { job: r.job, machine, start: r.start, end: r.estimatedEnd });
       }
       plan.rebuild(view, res);
@@ -157,7 +157,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
         held.set(r.job.id, r);
         continue;
       }
-      res[kept++]! = r;
+      res[kept++] = r;
     }
     res.length = kept;
     let next = Number.POSITIVE_INFINITY;
