@@ -1,10 +1,5 @@
 export { type AntiAgingOptions, antiAgingHeuristic } from "./anti-aging.js";
-export {
-  type ConvergentOptions,
-  type ConvergentScheduler,
-  type ConvergentStats,
-  convergent,
-} from "./convergent.js";
+export { type ConvergentScheduler, type ConvergentStats, convergent } from "./convergent.js";
 export {
   DEADLINE_DEFAULTS,
   type DeadlineOptions,
@@ -21,7 +16,7 @@ export {
 } from "./heuristic.js";
 export {
   IncrementalMatrix,
-  type IncrementalUpdate,
+  type IncrementalMatrixOptions,
   REFRESH_TOLERANCE,
   SHIFT_HORIZON,
 } from "./incremental.js";
@@ -39,15 +34,19 @@ export {
   buildMatrix,
   type JobMachineMatrix,
   type MatrixInput,
+  type MatrixSource,
+  type MatrixUpdate,
   MIN_ELIGIBLE,
   rowMeans,
 } from "./matrix.js";
+export { type MatrixSourceOptions, matrixSource } from "./matrix-source.js";
 export {
   eligibleMachines,
   type MinimalRequirementsOptions,
   meetsRequirements,
   minimalRequirementsHeuristic,
 } from "./minimal-requirements.js";
+export type { ConvergentOptions } from "./options.js";
 export {
   OVERHEAD_NON_PREEMPTIVE,
   OVERHEAD_PREEMPTIVE,
@@ -71,6 +70,15 @@ export {
   type PlanOptions,
   type PreviousPlan,
 } from "./plan.js";
+export {
+  type ConvergentDecision,
+  type ConvergentMemory,
+  type ConvergentPassOptions,
+  type ConvergentQueuedJob,
+  type ConvergentRunningJob,
+  type ConvergentState,
+  convergentPass,
+} from "./pass.js";
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
 export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./wait-minimization.js";
