@@ -62,15 +62,6 @@ export {
   scaled,
 } from "./paper-heuristics.js";
 export {
-  IMFS_MAX_CHANGED,
-  type Matcher,
-  makePlan,
-  type Plan,
-  PlanMemory,
-  type PlanOptions,
-  type PreviousPlan,
-} from "./plan.js";
-export {
   type ConvergentDecision,
   type ConvergentMemory,
   type ConvergentPassOptions,
@@ -79,6 +70,15 @@ export {
   type ConvergentState,
   convergentPass,
 } from "./pass.js";
+export {
+  IMFS_MAX_CHANGED,
+  type Matcher,
+  makePlan,
+  type Plan,
+  PlanMemory,
+  type PlanOptions,
+  type PreviousPlan,
+} from "./plan.js";
 export { type ConvergentPriorityOptions, convergentPriority } from "./priority.js";
 export { CONVERGENT_VARIANTS, type ConvergentVariant, convergentVariant } from "./variants.js";
 export { type WaitMinimizationOptions, waitMinimizationHeuristic } from "./wait-minimization.js";

@@ -151,9 +151,12 @@ describe.each(engines)("%s", (_name, make) => {
         ([platform, jobs, events], horizon, readings) => {
           const inc = make(0, horizon, readings);
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update(
-              { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            );
+            const u = inc.update({
+              now: step.now,
+              platform,
+              jobs: step.rows,
+              previous: step.previous,
+            });
             checkAgainstScratch(u, step, platform, 0, readings);
           }
         },
@@ -172,9 +175,12 @@ describe.each(engines)("%s", (_name, make) => {
           const inc = make(tol, horizon, readings);
           let before = new Map<number, number[]>();
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update(
-              { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            );
+            const u = inc.update({
+              now: step.now,
+              platform,
+              jobs: step.rows,
+              previous: step.previous,
+            });
             checkAgainstScratch(u, step, platform, tol, readings);
             const cols = u.matrix.cols;
             const changed = new Set(u.changedRows);
@@ -198,9 +204,12 @@ describe.each(engines)("%s", (_name, make) => {
       fc.property(scenario, ([platform, jobs, events]) => {
         const inc = make(0, 20000);
         for (const step of steps(platform, jobs, events)) {
-          const u = inc.update(
-            { now: step.now, platform, jobs: step.rows, previous: step.previous },
-          );
+          const u = inc.update({
+            now: step.now,
+            platform,
+            jobs: step.rows,
+            previous: step.previous,
+          });
           const exact = buildMatrix(
             { now: step.now, platform, jobs: step.rows, previous: step.previous },
             paperHeuristics(),
