@@ -56,7 +56,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
   return {
     name: core.options.name,
     get stats(): ConvergentStats {
-      return { ...core.stats };
+      return core.stats;
     },
     reset(): void {
       core.reset();

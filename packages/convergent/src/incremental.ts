@@ -7,6 +7,7 @@ import {
   rowBuilder,
   Scratch,
 } from "./matrix.js";
+import { numberOption } from "./option-checks.js";
 
 /**
  * Default refresh tolerance of the incremental variants: a stored row of `P` is recomputed
@@ -83,20 +84,14 @@ export class IncrementalMatrix implements MatrixSource {
     const where = "@sched/convergent/IncrementalMatrix";
     if (options === null || typeof options !== "object" || !Array.isArray(options.heuristics))
       throw new InvalidInputError(where, "options.heuristics", "is missing, expected an array");
-    const tolerance = options.tolerance ?? REFRESH_TOLERANCE;
-    const horizon = options.horizon ?? SHIFT_HORIZON;
-    if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance))
-      throw new InvalidInputError(
-        where,
-        "options.tolerance",
-        `is ${String(tolerance)}, expected a finite number >= 0`,
-      );
-    if (typeof horizon !== "number" || !(horizon > 0) || !Number.isFinite(horizon))
-      throw new InvalidInputError(
-        where,
-        "options.horizon",
-        `is ${String(horizon)}, expected a finite number > 0`,
-      );
+    const tolerance = numberOption(
+      where,
+      "options.tolerance",
+      options.tolerance,
+      REFRESH_TOLERANCE,
+      false,
+    );
+    const horizon = numberOption(where, "options.horizon", options.horizon, SHIFT_HORIZON, true);
     this.heuristics = options.heuristics;
     this.tolerance = tolerance;
     this.horizon = horizon;

@@ -8,6 +8,7 @@ import {
   type MatrixUpdate,
   Scratch,
 } from "./matrix.js";
+import { booleanOption, numberOption } from "./option-checks.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -95,27 +96,21 @@ class FromScratchMatrix implements MatrixSource {
 export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
   if (options === null || typeof options !== "object")
     throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  const incremental = options.incremental ?? false;
-  if (typeof incremental !== "boolean")
-    throw new InvalidInputError(
-      WHERE,
-      "options.incremental",
-      `is ${String(incremental)}, expected a boolean`,
-    );
-  const tolerance = options.refreshTolerance ?? REFRESH_TOLERANCE;
-  if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance))
-    throw new InvalidInputError(
-      WHERE,
-      "options.refreshTolerance",
-      `is ${String(tolerance)}, expected a finite number >= 0`,
-    );
-  const horizon = options.shiftHorizon ?? SHIFT_HORIZON;
-  if (typeof horizon !== "number" || !(horizon > 0) || !Number.isFinite(horizon))
-    throw new InvalidInputError(
-      WHERE,
-      "options.shiftHorizon",
-      `is ${String(horizon)}, expected a finite number > 0`,
-    );
+  const incremental = booleanOption(WHERE, "options.incremental", options.incremental, false);
+  const tolerance = numberOption(
+    WHERE,
+    "options.refreshTolerance",
+    options.refreshTolerance,
+    REFRESH_TOLERANCE,
+    false,
+  );
+  const horizon = numberOption(
+    WHERE,
+    "options.shiftHorizon",
+    options.shiftHorizon,
+    SHIFT_HORIZON,
+    true,
+  );
   if (options.heuristics !== undefined) {
     if (!Array.isArray(options.heuristics))
       throw new InvalidInputError(WHERE, "options.heuristics", "is not an array of heuristics");

@@ -4,6 +4,7 @@ import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
 import type { MatrixSource } from "./matrix.js";
 import { matrixSource } from "./matrix-source.js";
+import { booleanOption, numberOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import {
   type HeuristicConstants,
@@ -132,13 +133,7 @@ export function samePlanning(a: Resolved, b: Resolved): boolean {
 export function resolveOptions(where: string, options: ConvergentOptions): Resolved {
   if (options === null || typeof options !== "object")
     throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
-  const preemption = options.preemption ?? true;
-  if (typeof preemption !== "boolean")
-    throw new InvalidInputError(
-      where,
-      "options.preemption",
-      `is ${String(preemption)}, expected a boolean`,
-    );
+  const preemption = booleanOption(where, "options.preemption", options.preemption, true);
   const { matcher, knapsack } = resolvePlanChoices(where, options);
   const checkList = (list: unknown, field: string): readonly Heuristic[] => {
     if (!Array.isArray(list))
@@ -172,17 +167,13 @@ export function resolveOptions(where: string, options: ConvergentOptions): Resol
     options.extraHeuristics === undefined
       ? []
       : checkList(options.extraHeuristics, "options.extraHeuristics");
-  const refreshTolerance = options.refreshTolerance ?? REFRESH_TOLERANCE;
-  if (
-    typeof refreshTolerance !== "number" ||
-    !(refreshTolerance >= 0) ||
-    !Number.isFinite(refreshTolerance)
-  )
-    throw new InvalidInputError(
-      where,
-      "options.refreshTolerance",
-      `is ${String(refreshTolerance)}, expected a finite number >= 0`,
-    );
+  const refreshTolerance = numberOption(
+    where,
+    "options.refreshTolerance",
+    options.refreshTolerance,
+    REFRESH_TOLERANCE,
+    false,
+  );
   return {
     paperConstants: extra.length === 0 ? paperConstants : undefined,
     readings,

@@ -115,7 +115,7 @@ export interface ConvergentMemory {
 }
 
 /** What a memory holds (kept out of the opaque object). */
-interface Held {
+interface MemoryContents {
   readonly core: PlannerCore;
   readonly platform: Platform;
   readonly text: string;
@@ -123,10 +123,10 @@ interface Held {
   spent: boolean;
 }
 
-const heldBy = new WeakMap<ConvergentMemory, Held>();
+const heldBy = new WeakMap<ConvergentMemory, MemoryContents>();
 
 /** The planner, platform and jobs `memory` holds, for a call with `options`; marks it used. */
-function takeMemory(memory: unknown, options: Resolved): Held {
+function takeMemory(memory: unknown, options: Resolved): MemoryContents {
   const held =
     typeof memory === "object" && memory !== null
       ? heldBy.get(memory as ConvergentMemory)
@@ -145,7 +145,7 @@ function takeMemory(memory: unknown, options: Resolved): Held {
 }
 
 /** A new memory holding `held`. */
-function memoryOf(held: Omit<Held, "spent">): ConvergentMemory {
+function memoryOf(held: Omit<MemoryContents, "spent">): ConvergentMemory {
   const memory: ConvergentMemory = Object.freeze({ kind: "convergent-memory" });
   heldBy.set(memory, { ...held, spent: false });
   return memory;

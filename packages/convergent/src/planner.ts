@@ -52,7 +52,18 @@ export class PlannerCore {
   #previous: PreviousPlan | undefined;
   #memory = new PlanMemory();
   #observe: Resolved["onPreMatch"];
-  stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
+  #stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
+
+  /** The counters since construction or the last `reset` (a copy). */
+  get stats(): {
+    plans: number;
+    maxRows: number;
+    cleared: number;
+    preemptions: number;
+    refreshedRows: number;
+  } {
+    return { ...this.#stats };
+  }
 
   constructor(options: Resolved) {
     this.options = options;
@@ -72,7 +83,7 @@ export class PlannerCore {
     this.#previous = undefined;
     this.#source.reset();
     this.#memory = new PlanMemory();
-    this.stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
+    this.#stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
   }
 
   #eligibilityOf(job: Job, platform: Platform): Uint8Array {
@@ -105,7 +116,7 @@ export class PlannerCore {
     act: PlannerActions,
   ): PlanStep | undefined {
     const o = this.options;
-    const stats = this.stats;
+    const stats = this.#stats;
     for (const id of completed) {
       this.#eligibility.delete(id);
       this.#planned.delete(id);
