@@ -125,8 +125,11 @@ interface MemoryContents {
 
 const heldBy = new WeakMap<ConvergentMemory, MemoryContents>();
 
-/** The planner, platform and jobs `memory` holds, for a call with `options`; marks it used. */
-function takeMemory(memory: unknown, options: Resolved): MemoryContents {
+/**
+ * The planner, platform and jobs `memory` holds, checked for a call with `options` (the caller
+ * marks it used once the state is read).
+ */
+function checkMemory(memory: unknown, options: Resolved): MemoryContents {
   const held =
     typeof memory === "object" && memory !== null
       ? heldBy.get(memory as ConvergentMemory)
@@ -139,8 +142,6 @@ function takeMemory(memory: unknown, options: Resolved): MemoryContents {
     );
   if (!samePlanning(held.core.options, options))
     fail("state.memory", "was made with other options: pass the same options at every call");
-  held.spent = true;
-  held.core.observe(options.onPreMatch);
   return held;
 }
 
@@ -316,36 +317,28 @@ export function convergentPass(
   if (!Array.isArray(state.running)) fail("state.running", "is not an array");
   if (!Array.isArray(state.queue)) fail("state.queue", "is not an array");
 
-  let core: PlannerCore | undefined;
+  // The memory's planner, kept when the platform is the memory's (the same object, or equal
+  // field by field); another platform starts from scratch (the planner's rows are per machine).
+  const held = state.memory === undefined ? undefined : checkMemory(state.memory, resolved);
   let platform = state.platform as Platform;
   let text: string | undefined;
-  let knownJobs = new Map<number, Job>();
-  if (state.memory !== undefined) {
-    const held = takeMemory(state.memory, resolved);
-    core = held.core;
-    knownJobs = held.jobs;
-    if (held.platform === platform) {
-      text = held.text;
-    } else {
-      text = platformText(platform);
-      if (text === held.text) platform = held.platform;
-      else {
-        // Another platform: start from scratch (the planner's rows are per machine).
-        core.reset();
-        knownJobs = new Map();
-      }
-    }
+  if (held !== undefined && held.platform !== platform) {
+    text = platformText(platform);
+    if (text === held.text) platform = held.platform;
   }
-  if (core === undefined) core = new PlannerCore(resolved);
-  if (text === undefined) {
+  const kept = held !== undefined && held.platform === platform;
+  if (kept) {
+    text = held.text;
+  } else {
     try {
       validatePlatform(platform, WHERE);
     } catch (e) {
       if (e instanceof SchedError) throw e;
       fail("state.platform", `is invalid: ${String(e)}`);
     }
-    text = platformText(platform);
+    text ??= platformText(platform);
   }
+  const knownJobs = kept ? held.jobs : new Map<number, Job>();
   const cols = platform.machines.length;
 
   // The jobs, validated, with the ledger of what the running ones hold.
@@ -378,7 +371,6 @@ export function convergentPass(
     running.push({ job, progress, machine });
   });
   const waiting: WaitingRow[] = [];
-  let wakeAt = Number.POSITIVE_INFINITY;
   state.queue.forEach((raw, i) => {
     const field = `state.queue[${i}]`;
     const job = jobOf(field, raw, cols, knownJobs.get((raw as { id: number })?.id));
@@ -387,12 +379,27 @@ export function convergentPass(
     const progress = fraction(`${field}.progress`, raw.progress, false);
     jobs.set(job.id, job);
     waiting.push({ job, progress });
-    const at = job.ready ?? job.submit;
-    if (at > now && at < wakeAt) wakeAt = at;
   });
-  // Jobs gone since the previous call, or changed (their cached eligibility is stale).
+  // Jobs gone since the previous call; jobs whose fields changed (their cached eligibility is
+  // stale, their previous machine still counts).
   const gone: number[] = [];
-  for (const [id, job] of knownJobs) if (jobs.get(id) !== job) gone.push(id);
+  const changed: number[] = [];
+  for (const [id, job] of knownJobs) {
+    const current = jobs.get(id);
+    if (current === undefined) gone.push(id);
+    else if (current !== job) changed.push(id);
+  }
+  // The state is read: the memory is used from here on.
+  let core: PlannerCore;
+  if (held === undefined) {
+    core = new PlannerCore(resolved);
+  } else {
+    held.spent = true;
+    core = held.core;
+    core.observe(resolved.onPreMatch);
+    if (!kept) core.reset();
+  }
+  core.forgetEligibility(changed);
 
   const start: number[] = [];
   const allocations: Allocation[] = [];
@@ -420,6 +427,11 @@ export function convergentPass(
   const memoryJobs = new Map(jobs);
   const step = core.step(now, platform, running, waiting, gone, act);
   for (const r of rejected) memoryJobs.delete(r.id);
+  let wakeAt = Number.POSITIVE_INFINITY;
+  for (const w of waiting) {
+    const at = w.job.ready ?? w.job.submit;
+    if (at > now && at < wakeAt && memoryJobs.has(w.job.id)) wakeAt = at;
+  }
   const assignments: { id: number; machine: number }[] = [];
   if (step !== undefined) {
     const { rows, plan } = step;

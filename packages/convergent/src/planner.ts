@@ -86,6 +86,11 @@ export class PlannerCore {
     this.#stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
   }
 
+  /** Forgets the eligibility rows of jobs `ids` (their requirements changed). */
+  forgetEligibility(ids: readonly number[]): void {
+    for (const id of ids) this.#eligibility.delete(id);
+  }
+
   #eligibilityOf(job: Job, platform: Platform): Uint8Array {
     let e = this.#eligibility.get(job.id);
     if (e === undefined) {

@@ -260,6 +260,65 @@ describe("convergentPass input checks", () => {
     convergentPass(next);
     expect(() => convergentPass(next)).toThrow(/already given/);
   });
+  it("keeps a memory unused when the state is invalid", () => {
+    const d = convergentPass({ now: 0, platform, running: [], queue: [q(1)] });
+    const running = [{ ...q(1), machine: 1 }];
+    expect(() =>
+      convergentPass({ now: 1, platform, running, queue: [q(2, { cores: 0 })], memory: d.memory }),
+    ).toThrow(/state\.queue\[0\]\.cores/);
+    expect(
+      convergentPass({ now: 1, platform, running, queue: [q(2)], memory: d.memory }).start,
+    ).toEqual([2]);
+  });
+  it("takes a platform equal field by field as the memory's, and starts afresh on another one", () => {
+    const spec = { machines: [{ cores: 2 }, { cores: 4, speed: 2 }] };
+    const a = createPlatform(spec);
+    const d1 = convergentPass({ now: 0, platform: a, running: [], queue: [q(1), q(2)] });
+    const running = d1.start.map((id, i) => ({
+      ...q(id),
+      machine: d1.allocations[i]?.[0]?.machine as number,
+    }));
+    const next = (p: typeof a, memory: ConvergentMemory) =>
+      convergentPass({ now: 5, platform: p, running, queue: [q(3, { submit: 5 })], memory });
+    const same = next(
+      a,
+      convergentPass({ now: 0, platform: a, running: [], queue: [q(1), q(2)] }).memory,
+    );
+    expect(next(createPlatform(spec), d1.memory)).toEqual({ ...same, memory: expect.anything() });
+    const bigger = createPlatform({ machines: [...spec.machines, { cores: 1 }] });
+    const d2 = convergentPass({
+      now: 5,
+      platform: bigger,
+      running,
+      queue: [q(3, { submit: 5 })],
+      memory: same.memory,
+    });
+    expect(d2.start).toEqual([3]);
+    expect(d2.allocations).toEqual([[{ machine: 2, cores: 1 }]]);
+  });
+  it("rereads a queued job whose fields changed (its eligibility is recomputed)", () => {
+    const d = convergentPass({
+      now: 0,
+      platform,
+      running: [
+        { ...q(1, { cores: 4 }), machine: 1 },
+        { ...q(2, { cores: 2 }), machine: 0 },
+      ],
+      queue: [q(3)],
+    });
+    expect(d.rejected).toEqual([]);
+    const again = convergentPass({
+      now: 1,
+      platform,
+      running: [
+        { ...q(1, { cores: 4 }), machine: 1 },
+        { ...q(2, { cores: 2 }), machine: 0 },
+      ],
+      queue: [q(3, { cores: 5 })],
+      memory: d.memory,
+    });
+    expect(again.rejected.map((r) => r.id)).toEqual([3]);
+  });
   it("does not mutate the state, and gives the same decision for the same state (deterministic)", () => {
     const state: ConvergentState = {
       now: 5,
