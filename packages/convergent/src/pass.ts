@@ -347,6 +347,7 @@ export function convergentPass(
   const ledger = new ResourceLedger(platform);
   const busy = new Int32Array(cols).fill(-1);
   const running: MatrixJob[] = [];
+  const machineOf = new Map<number, number>();
   state.running.forEach((raw, i) => {
     const field = `state.running[${i}]`;
     const job = jobOf(field, raw, cols, knownJobs.get((raw as { id: number })?.id));
@@ -368,6 +369,7 @@ export function convergentPass(
       fail(field, `does not fit machine ${machine}: ${e instanceof Error ? e.message : String(e)}`);
     }
     jobs.set(job.id, job);
+    machineOf.set(job.id, machine);
     running.push({ job, progress, machine });
   });
   const waiting: WaitingRow[] = [];
@@ -413,8 +415,7 @@ export function convergentPass(
     },
     preempt(id) {
       const job = jobs.get(id) as Job;
-      const row = running.find((r) => r.job.id === id) as MatrixJob;
-      ledger.give(job, [{ machine: row.machine, cores: job.cores }]);
+      ledger.give(job, [{ machine: machineOf.get(id) as number, cores: job.cores }]);
       preempted.push(id);
     },
     start(id, machine, cores) {
