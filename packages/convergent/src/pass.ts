@@ -51,7 +51,7 @@ export interface ConvergentRunningJob extends Omit<ConvergentQueuedJob, "progres
  * (`now`, `submit`, `ready`, `deadline`) are instants and `estimate` a duration, in one unit
  * (the paper's: seconds). Free cores and free license copies are what the platform has minus
  * what the running jobs hold (a floating license from its pool, a node-locked one on the job's
- * machine).
+ * machine), or `freeLicenses` for floating licenses.
  */
 export interface ConvergentState {
   /** The current time. */
@@ -61,6 +61,14 @@ export interface ConvergentState {
   readonly running: readonly ConvergentRunningJob[];
   /** The waiting jobs, in queue order (rejections are listed in it). */
   readonly queue: readonly ConvergentQueuedJob[];
+  /**
+   * Free copies of floating licenses now, by name, as a license server reports them: copies
+   * held outside the running jobs of `state` (other users, interactive sessions) count as
+   * taken when the planned jobs start. The plan itself (the Licenses heuristic, the knapsack)
+   * is over the platform's copies, as in the paper.
+   * @defaultValue the platform's copies minus those the running jobs hold
+   */
+  readonly freeLicenses?: Readonly<Record<string, number>>;
   /**
    * The `memory` the previous decision returned: the previous plan (the overhead heuristic's
    * associations, the incremental matrix and IMFS's matching) and the license clustering. With
@@ -382,6 +390,26 @@ export function convergentPass(
     jobs.set(job.id, job);
     waiting.push({ job, progress });
   });
+  // Floating copies held outside the running jobs, from the free counts given.
+  const outside = new Map<string, number>();
+  if (state.freeLicenses !== undefined) {
+    if (!isObject(state.freeLicenses))
+      fail("state.freeLicenses", "is not an object of free copies by license name");
+    for (const [name, value] of Object.entries(state.freeLicenses)) {
+      const field = `state.freeLicenses[${JSON.stringify(name)}]`;
+      const license = platform.licenses.find((l) => l.name === name);
+      if (license === undefined || license.kind !== "floating")
+        fail(field, "is not a floating license of state.platform");
+      const free = integer(field, value, 0);
+      const pool = ledger.freeLicenses(name, license.machines?.[0] ?? 0);
+      if (free > pool)
+        fail(
+          field,
+          `is ${free}, more than the ${pool} copies the platform has beside the running jobs'`,
+        );
+      outside.set(name, pool - free);
+    }
+  }
   // Jobs gone since the previous call; jobs whose fields changed (their cached eligibility is
   // stale, their previous machine still counts).
   const gone: number[] = [];
@@ -409,7 +437,7 @@ export function convergentPass(
   const rejected: { id: number; reason: string }[] = [];
   const act: PlannerActions = {
     freeCores: (m) => ledger.freeCores(m),
-    freeLicenses: (name, m) => ledger.freeLicenses(name, m),
+    freeLicenses: (name, m) => ledger.freeLicenses(name, m) - (outside.get(name) ?? 0),
     reject(id, reason) {
       rejected.push({ id, reason });
     },

@@ -319,6 +319,35 @@ describe("convergentPass input checks", () => {
     });
     expect(again.rejected.map((r) => r.id)).toEqual([3]);
   });
+  it("starts a job only when the license server has its copies free (freeLicenses)", () => {
+    const withCad = createPlatform({
+      machines: [{ cores: 2 }, { cores: 2 }],
+      licenses: [{ name: "cad", copies: 2 }],
+    });
+    const state = {
+      now: 0,
+      platform: withCad,
+      running: [{ ...q(1, { licenses: { cad: 1 } }), machine: 0 }],
+      queue: [q(2, { licenses: { cad: 1 } })],
+    };
+    expect(convergentPass(state).start).toEqual([2]);
+    expect(convergentPass({ ...state, freeLicenses: { cad: 1 } }).start).toEqual([2]);
+    const held = convergentPass({ ...state, freeLicenses: { cad: 0 } });
+    expect(held.start).toEqual([]);
+    expect(held.assignments).toEqual([
+      { id: 1, machine: 0 },
+      { id: 2, machine: 1 },
+    ]);
+    bad(
+      { ...state, freeLicenses: { cad: 2 } },
+      /state\.freeLicenses\["cad"\] is 2, more than the 1/,
+    );
+    bad(
+      { ...state, freeLicenses: { fem: 0 } },
+      /state\.freeLicenses\["fem"\] is not a floating license/,
+    );
+    bad({ ...state, freeLicenses: { cad: -1 } }, /state\.freeLicenses\["cad"\]/);
+  });
   it("does not mutate the state, and gives the same decision for the same state (deterministic)", () => {
     const state: ConvergentState = {
       now: 5,
