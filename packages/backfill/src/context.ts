@@ -1,12 +1,13 @@
-import type {
-  Allocation,
-  Job,
-  Platform,
-  SchedulerView,
-  SchedulingContext,
-  WaitingJob,
+import {
+  type Allocation,
+  type Job,
+  type Platform,
+  type SchedulerView,
+  type SchedulingContext,
+  type WaitingJob,
+  whyNeverFits,
 } from "@sched/core";
-import { allocate, type MachineOrder, machineOrder, neverFits } from "./allocation.js";
+import { allocate, type MachineOrder, machineOrder } from "./allocation.js";
 import type { QueueSorter } from "./order.js";
 
 /**
@@ -85,8 +86,9 @@ export function rejectImpossible(
 ): Set<number> | null {
   let rejected: Set<number> | null = null;
   const platform = ctx.view.platform;
+  const options = { singleMachine };
   for (const job of ctx.arrived) {
-    const why = neverFits(job, platform, singleMachine);
+    const why = whyNeverFits(job, platform, options);
     if (why !== null) {
       ctx.reject(job.id, why);
       rejected ??= new Set();

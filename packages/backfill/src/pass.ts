@@ -10,8 +10,8 @@ import {
   SchedError,
   validatePlatform,
   type WaitingJob,
+  whyNeverFits,
 } from "@sched/core";
-import { neverFits } from "./allocation.js";
 import { PlainContext } from "./plain-context.js";
 import { type PolicyOptions, strategyFor } from "./select.js";
 import type { Reservation } from "./strategy.js";
@@ -317,7 +317,7 @@ export function backfillPass(
       licenses: q.licenses,
       benchmark: q.benchmark,
     });
-    const why = neverFits(job, platform, strategy.singleMachine);
+    const why = whyNeverFits(job, platform, { singleMachine: strategy.singleMachine });
     if (why !== null) rejected.push({ id, reason: why });
     else waiting.push({ job, progress, preemptions: 0 });
   }

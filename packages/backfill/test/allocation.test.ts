@@ -1,7 +1,7 @@
 import { createPlatform, type Job, type SchedulerView } from "@sched/core";
 import { makeView } from "@sched/core/testing";
 import { describe, expect, it } from "vitest";
-import { allocate, machineOrder, neverFits } from "../src/allocation.js";
+import { allocate, machineOrder } from "../src/allocation.js";
 
 const platform = createPlatform({
   machines: [
@@ -77,17 +77,5 @@ describe("allocation", () => {
       { machine: 2, cores: 2 },
     ]);
     expect(allocate(view([1, 1, 1]), job(2), order, "speed", true)).toBeNull();
-  });
-
-  it("neverFits names why a job can never run, and is null when it can", () => {
-    expect(neverFits(job(7), platform)).toMatch(/needs 7 cores, the platform has 6/);
-    expect(neverFits(job(1, { nope: 1 }), platform)).toMatch(
-      /license nope, which the platform does not have/,
-    );
-    expect(neverFits(job(1, { flo: 3 }), platform)).toMatch(/3 copies of license flo, which has 2/);
-    expect(neverFits(job(5, { flo: 1 }), platform)).toMatch(/usable have 4/);
-    expect(neverFits(job(3, { lock: 1 }), platform, true)).toMatch(/on one machine/);
-    expect(neverFits(job(3, { lock: 1 }), platform)).toBeNull();
-    expect(neverFits(job(2, { flo: 1, lock: 1 }), platform, true)).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
-import { createPlatform, identicalPool, type Job, simulate } from "@sched/core";
+import { createPlatform, identicalPool, type Job, simulate, whyNeverFits } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { neverFits } from "../src/allocation.js";
 import { backfill } from "../src/backfill.js";
 import { edf } from "../src/edf.js";
 import { fcfs } from "../src/fcfs.js";
@@ -218,7 +217,9 @@ describe("every policy on heterogeneous farms with licenses", () => {
         ({ platform, jobs }, k) => {
           const trace = simulate(jobs, platform, policies[k]());
           for (const r of trace.records) {
-            expect(r.outcome).toBe(neverFits(r.job, platform) === null ? "completed" : "rejected");
+            expect(r.outcome).toBe(
+              whyNeverFits(r.job, platform) === null ? "completed" : "rejected",
+            );
           }
         },
       ),

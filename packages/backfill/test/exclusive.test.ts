@@ -5,10 +5,10 @@ import {
   type Scheduler,
   type ScheduleTrace,
   simulate,
+  whyNeverFits,
 } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { neverFits } from "../src/allocation.js";
 import { backfill } from "../src/backfill.js";
 import { edf } from "../src/edf.js";
 import { fcfs } from "../src/fcfs.js";
@@ -338,7 +338,7 @@ describe("exclusive on heterogeneous farms with licenses (properties)", () => {
         const trace = simulate(w.jobs, w.platform, make({ exclusive: true }));
         expect(violations(trace, w.platform), name).toEqual([]);
         for (const r of trace.records) {
-          const fits = neverFits(r.job, w.platform, true) === null;
+          const fits = whyNeverFits(r.job, w.platform, { singleMachine: true }) === null;
           expect(r.outcome, `${name} job ${r.job.id}`).toBe(fits ? "completed" : "rejected");
         }
       }),

@@ -1,7 +1,6 @@
-import { createPlatform, type Job, type Platform, simulate } from "@sched/core";
+import { createPlatform, type Job, type Platform, simulate, whyNeverFits } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { neverFits } from "../src/allocation.js";
 import { backfill } from "../src/backfill.js";
 import { fcfs } from "../src/fcfs.js";
 import { conservative, easy, flexible } from "../src/presets.js";
@@ -189,7 +188,7 @@ describe("singleMachine on heterogeneous farms with licenses (properties)", () =
             expect(iv.allocation.length).toBe(1);
             expect(iv.allocation[0].cores).toBe(r.job.cores);
           }
-          const fits = neverFits(r.job, w.platform, true) === null;
+          const fits = whyNeverFits(r.job, w.platform, { singleMachine: true }) === null;
           expect(r.outcome).toBe(fits ? "completed" : "rejected");
         }
       }),

@@ -9,7 +9,7 @@ import type { Allocation, AllocationPart } from "./types.js";
  * at licenses. The result is frozen (the engine then keeps it without copying).
  *
  * Complexity: O(1) when not enough cores are free; otherwise O(k log machines) with the
- * engine's view (k = machines used), O(machines) with a view lacking `nextFreeMachine`.
+ * engine's view (k = machines used: one `nextFreeMachine` call each).
  *
  * @example
  * ```ts
@@ -25,23 +25,12 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   const machines = view.platform.machines;
   const n = machines.length;
   const table = partTable(view.platform);
-  const next = view.nextFreeMachine;
-  if (next !== undefined) {
-    let m = next.call(view, 0);
-    while (need > 0 && m >= 0) {
-      const take = Math.min(need, view.freeCores(m));
-      parts.push(frozenPart(table, m, take, machines[m]!.cores));
-      need -= take;
-      m = m + 1 < n ? next.call(view, m + 1) : -1;
-    }
-  } else {
-    for (let m = 0; m < n && need > 0; m++) {
-      const free = view.freeCores(m);
-      if (free <= 0) continue;
-      const take = Math.min(need, free);
-      parts.push(frozenPart(table, m, take, machines[m]!.cores));
-      need -= take;
-    }
+  let m = view.nextFreeMachine(0);
+  while (need > 0 && m >= 0) {
+    const take = Math.min(need, view.freeCores(m));
+    parts.push(frozenPart(table, m, take, machines[m]!.cores));
+    need -= take;
+    m = m + 1 < n ? view.nextFreeMachine(m + 1) : -1;
   }
   if (need !== 0) return null;
   Object.freeze(parts);

@@ -16,6 +16,14 @@ export {
   type ViolationKind,
 } from "./check.js";
 export {
+  eligibleMachines,
+  fitsMachine,
+  type LicensesFreeOptions,
+  licensesFreeOn,
+  type NeverFitsOptions,
+  whyNeverFits,
+} from "./eligibility.js";
+export {
   benchmarkOf,
   defaultExecutionModel,
   type ExecutionModel,

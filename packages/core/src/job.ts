@@ -1,7 +1,6 @@
-import { InvalidInputError } from "@sched/errors";
-import type { InputData, Job, LicenseRequest } from "./types.js";
 import {
   describeValue,
+  InvalidInputError,
   requireAnyInteger,
   requireArray,
   requireFinite,
@@ -9,7 +8,8 @@ import {
   requireNonNegative,
   requireObject,
   requirePositive,
-} from "./validate.js";
+} from "@sched/errors";
+import type { InputData, Job, LicenseRequest } from "./types.js";
 
 /** What `createJob` needs: a {@link Job} whose `estimate` may be left out (it defaults to `runtime`). */
 export type JobSpec = Omit<Job, "estimate"> & {

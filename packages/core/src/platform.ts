@@ -1,13 +1,13 @@
-import { InvalidInputError } from "@sched/errors";
-import type { Cluster, License, Link, Machine, Platform } from "./types.js";
 import {
   describeValue,
+  InvalidInputError,
   requireArray,
   requireInteger,
   requireNonNegative,
   requireObject,
   requirePositive,
-} from "./validate.js";
+} from "@sched/errors";
+import type { Cluster, License, Link, Machine, Platform } from "./types.js";
 
 /** A machine to build: every field but `cores` has a default. */
 export interface MachineSpec {

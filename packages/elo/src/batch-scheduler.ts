@@ -1,5 +1,11 @@
-import type { Job, Platform, Scheduler, SchedulingContext } from "@sched/core";
-import { canRunOn, canStartNow, isIdle, isReady, NO_MACHINE } from "./eligibility.js";
+import {
+  fitsMachine,
+  type Job,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+} from "@sched/core";
+import { canStartNow, isIdle, isReady, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
 import { type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
 import type { Mapping, MappingProblem } from "./mapping.js";
@@ -71,7 +77,7 @@ function batchScheduler(
       for (const job of ctx.completed) started.delete(job.id);
       for (const job of ctx.arrived) {
         let any = false;
-        for (let j = 0; j < m && !any; j++) any = canRunOn(job, j, platform);
+        for (let j = 0; j < m && !any; j++) any = fitsMachine(job, platform, j);
         if (!any) ctx.reject(job.id, NO_MACHINE);
       }
       let idle = 0;
@@ -89,7 +95,7 @@ function batchScheduler(
       jobs.forEach((job, i) => {
         const size = jobSize(job, platform);
         for (let j = 0; j < m; j++)
-          if (canRunOn(job, j, platform)) etc[i * m + j] = size / speeds[j]!;
+          if (fitsMachine(job, platform, j)) etc[i * m + j] = size / speeds[j]!;
       });
       const mapping = heuristic({ tasks: jobs.length, machines: m, etc, ready });
       const taken = new Uint8Array(m);

@@ -1,11 +1,13 @@
 import {
+  fitsMachine,
   InvalidInputError,
   type Job,
   type Platform,
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import { canRunOn, canStartNow, NO_MACHINE } from "./eligibility.js";
+import { requireFinite, requirePositive } from "@sched/errors";
+import { canStartNow, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
 import { type JobLevelOptions, jobLevelResolved } from "./job-level.js";
 import {
@@ -16,7 +18,6 @@ import {
   type TierListOptions,
   type TierSnapshot,
 } from "./tier-list.js";
-import { requireFinite, requirePositive } from "./validate.js";
 import { winsResolved } from "./win-condition.js";
 
 /** What one completed job did to its machine's rating, as reported to `onRatingUpdate`. */
@@ -188,7 +189,7 @@ export function competitiveScheduler(options: CompetitiveOptions = {}): Competit
       for (const job of ctx.arrived) {
         let any = false;
         for (let m = 0; m < platform.machines.length && !any; m++) {
-          any = canRunOn(job, m, platform);
+          any = fitsMachine(job, platform, m);
         }
         if (!any) {
           ctx.reject(job.id, NO_MACHINE);

@@ -1,4 +1,4 @@
-import { requireInteger } from "./validate.js";
+import { requireInteger } from "@sched/errors";
 
 /** The beta distribution a machine uses to predict its result on a job (paper, section 3.2). */
 export interface BetaParameters {

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireInteger, requirePositive } from "./validate.js";
+import { requireInteger, requirePositive } from "@sched/errors";
 
 /** Options of {@link jobLevel}. */
 export interface JobLevelOptions {

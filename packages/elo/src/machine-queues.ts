@@ -1,5 +1,11 @@
-import type { Job, Platform, Scheduler, SchedulingContext } from "@sched/core";
-import { canStartNow, eligibleMachines, NO_MACHINE } from "./eligibility.js";
+import {
+  eligibleMachines,
+  type Job,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+} from "@sched/core";
+import { canStartNow, NO_MACHINE } from "./eligibility.js";
 
 /**
  * Immediate-mode mapping: each arriving job is bound to one machine for good and waits in that

@@ -1,7 +1,7 @@
 import type { Scheduler } from "@sched/core";
+import { requireAnyInteger } from "@sched/errors";
 import { Random } from "@sched/random";
 import { queueScheduler } from "./machine-queues.js";
-import { requireSeed } from "./validate.js";
 
 /** Options of {@link randomScheduler}. */
 export interface RandomSchedulerOptions {
@@ -29,7 +29,7 @@ export interface RandomSchedulerOptions {
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
   const seed = options.seed ?? 1;
-  requireSeed("@sched/elo/randomScheduler", "options.seed", seed);
+  requireAnyInteger("@sched/elo/randomScheduler", "options.seed", seed);
   let rng = new Random(seed, "elo/randomScheduler");
   return queueScheduler("random", {
     reset() {

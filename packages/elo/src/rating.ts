@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireFinite, requirePositive } from "./validate.js";
+import { requireFinite, requirePositive } from "@sched/errors";
 
 /** Options of {@link updateRating}. */
 export interface RatingOptions {

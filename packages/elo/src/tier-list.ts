@@ -1,8 +1,8 @@
 import { InvalidInputError } from "@sched/core";
+import { requireInteger, requirePositive } from "@sched/errors";
 import { expectedResult } from "./expected-result.js";
 import { type RatingOptions, resolveRatingOptions } from "./rating.js";
 import { resolveTierOptions, type TierOptions, tierOfResolved } from "./tiers.js";
-import { requireInteger, requirePositive } from "./validate.js";
 
 /** Options of {@link TierList}: the tiers, the rating update and the starting rating. */
 export interface TierListOptions extends TierOptions, RatingOptions {

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireFinite, requireInteger, requirePositive } from "./validate.js";
+import { requireFinite, requireInteger, requirePositive } from "@sched/errors";
 
 /** Options of {@link winCondition} and {@link isWin}. */
 export interface WinConditionOptions {

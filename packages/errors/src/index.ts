@@ -8,3 +8,13 @@ export {
   SchedError,
   type SchedErrorOptions,
 } from "./errors.js";
+export {
+  describeValue,
+  requireAnyInteger,
+  requireArray,
+  requireFinite,
+  requireInteger,
+  requireNonNegative,
+  requireObject,
+  requirePositive,
+} from "./validate.js";

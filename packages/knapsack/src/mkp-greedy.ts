@@ -127,7 +127,7 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     if (d > (c[k] as number)) {
       critical[k] = 1;
       criticalCount++;
-      for (let i = 0; i < n; i++) if ((w[k * n + i] as number) > 0) onCritical[i]++;
+      for (let i = 0; i < n; i++) if ((w[k * n + i] as number) > 0) onCritical[i]!++;
     }
   }
   const setRatio = (i: number): void => {
@@ -178,7 +178,7 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
       for (let j = 0; j < n; j++) {
         const wj = w[k * n + j] as number;
         if (wj === 0) continue;
-        onCritical[j]--;
+        onCritical[j]!--;
         if (reweight && rhoExponent === 0 && status[j] === UNDECIDED) {
           a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - wj / (c[k] as number);
           setRatio(j);
@@ -197,7 +197,7 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
       if (best) {
         if (found < 0 || (ratio[i] as number) > (ratio[found] as number)) found = i;
       } else if (
-        onCritical[i] > 0 &&
+        onCritical[i]! > 0 &&
         (found < 0 || (ratio[i] as number) <= (ratio[found] as number))
       ) {
         found = i;
@@ -214,16 +214,16 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
   if (opts.strategy !== "fill" && rhoExponent === 0) {
     const heap = new DropHeap(n);
     for (let i = 0; i < n; i++)
-      if (status[i] === UNDECIDED && onCritical[i] > 0) heap.push(i, ratio[i] as number);
+      if (status[i] === UNDECIDED && onCritical[i]! > 0) heap.push(i, ratio[i] as number);
     const dropped: number[] = [];
     const requeue = (j: number): void => {
-      if (onCritical[j] > 0) heap.push(j, ratio[j] as number);
+      if (onCritical[j]! > 0) heap.push(j, ratio[j] as number);
     };
     while (criticalCount > 0) {
       let worst = -1;
       while (heap.size > 0) {
         const [i, r] = heap.pop();
-        if (status[i] === UNDECIDED && onCritical[i] > 0 && r === ratio[i]) {
+        if (status[i] === UNDECIDED && onCritical[i]! > 0 && r === ratio[i]) {
           worst = i;
           break;
         }

@@ -96,11 +96,11 @@ function referenceDrop(
   }
   let criticalCount = 0;
   for (let k = 0; k < m; k++) {
-    for (let i = 0; i < n; i++) if (status[i] !== 2) demand[k] += w(k, i);
+    for (let i = 0; i < n; i++) if (status[i] !== 2) demand[k]! += w(k, i);
     if ((demand[k] as number) > c(k)) {
       critical[k] = true;
       criticalCount++;
-      for (let i = 0; i < n; i++) if (w(k, i) > 0) onCritical[i]++;
+      for (let i = 0; i < n; i++) if (w(k, i) > 0) onCritical[i]!++;
     }
   }
   const setRatio = (i: number) => {
@@ -119,7 +119,7 @@ function referenceDrop(
   };
   const take = (i: number) => {
     status[i] = 1;
-    for (let k = 0; k < m; k++) used[k] += w(k, i);
+    for (let k = 0; k < m; k++) used[k]! += w(k, i);
   };
   const pick = (best: boolean) => {
     let found = -1;
@@ -144,13 +144,13 @@ function referenceDrop(
     status[i] = 2;
     for (let k = 0; k < m; k++) {
       if (w(k, i) === 0) continue;
-      demand[k] -= w(k, i);
+      demand[k]! -= w(k, i);
       if (!critical[k] || (demand[k] as number) > c(k)) continue;
       critical[k] = false;
       criticalCount--;
       for (let j = 0; j < n; j++) {
         if (w(k, j) === 0) continue;
-        onCritical[j]--;
+        onCritical[j]!--;
         if (reweight && status[j] === 0) {
           a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - w(k, j) / c(k);
           setRatio(j);

@@ -77,5 +77,5 @@ export function calibrate(): void {
 /** The `q`-quantile of `xs` (nearest rank, lower). */
 export function quantile(xs: readonly number[], q: number): number {
   const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }

@@ -56,7 +56,7 @@ export function oneEventCases(
       let taken = 0;
       for (let j = 0; j <= n && taken < cols; j++) {
         if (j === skipCol) continue;
-        weights[k++] = big.weights[i * (n + 1) + j];
+        weights[k++] = big.weights[i * (n + 1) + j]!;
         taken++;
       }
     }

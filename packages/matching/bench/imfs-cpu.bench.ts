@@ -35,7 +35,7 @@ function measure(ineligible: number, seed: number): [string, number, string, num
     const ref = cases.length;
     cases.push([`mfs (final): ${event.name}`, () => mfs(event.matrix), ref]);
     cases.push([`imfs + hint: ${event.name}`, () => imfs(event.matrix, plan, event.options), ref]);
-    const same = plain.events[k];
+    const same = plain.events[k]!;
     cases.push([`imfs, no hint: ${same.name}`, () => imfs(same.matrix, plan, same.options), ref]);
   }
   for (const [, run] of cases) cpuMs(run); // warm-up round (compilation), not recorded
@@ -43,16 +43,16 @@ function measure(ineligible: number, seed: number): [string, number, string, num
   const times = cases.map(() => [] as number[]);
   const ratios = cases.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [c, [, run]] of cases.entries()) times[c].push(cpuMs(run));
+    for (const [c, [, run]] of cases.entries()) times[c]!.push(cpuMs(run));
     for (const [c, [, , ref]] of cases.entries()) {
-      ratios[c].push(times[c][round] / times[ref][round]);
+      ratios[c]!.push(times[c]![round]! / times[ref]![round]!);
     }
   }
   return cases.map(([name], c) => [
     name,
-    quantile(times[c], 0.5),
-    `${quantile(times[c], 0.25).toFixed(2)} - ${quantile(times[c], 0.75).toFixed(2)}`,
-    quantile(ratios[c], 0.5),
+    quantile(times[c]!, 0.5),
+    `${quantile(times[c]!, 0.25).toFixed(2)} - ${quantile(times[c]!, 0.75).toFixed(2)}`,
+    quantile(ratios[c]!, 0.5),
   ]);
 }
 
@@ -60,22 +60,22 @@ const SEEDS = [4242, 1099, 5];
 
 function report(ineligible: number): void {
   const label = ineligible === 0 ? "dense" : "30% ineligible";
-  const before = loadavg()[0];
+  const before = loadavg()[0]!;
   const results = SEEDS.map((seed) => measure(ineligible, seed));
   const lines = [
-    `1000 x 1000 ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds [IQR] (median ratio to mfs of the final matrix), seeds ${SEEDS.join(", ")}; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+    `1000 x 1000 ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds [IQR] (median ratio to mfs of the final matrix), seeds ${SEEDS.join(", ")}; load average ${before.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`,
     `| case | ${SEEDS.map((seed) => `seed ${seed}`).join(" | ")} |`,
     `| --- |${SEEDS.map(() => " --- |").join("")}`,
   ];
-  for (let c = 0; c < results[0].length; c++) {
-    const isMfs = results[0][c][0].startsWith("mfs");
+  for (let c = 0; c < results[0]!.length; c++) {
+    const isMfs = results[0]![c]![0].startsWith("mfs");
     const cells = results.map((r) => {
-      const [, median, iqr, ratio] = r[c];
+      const [, median, iqr, ratio] = r[c]!;
       return isMfs
         ? `${median.toFixed(1)} [${iqr}]`
         : `${median.toFixed(2)} [${iqr}] (${(100 * ratio).toFixed(1)}%)`;
     });
-    lines.push(`| ${results[0][c][0]} | ${cells.join(" | ")} |`);
+    lines.push(`| ${results[0]![c]![0]} | ${cells.join(" | ")} |`);
   }
   console.log(lines.join("\n"));
 }

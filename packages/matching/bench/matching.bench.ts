@@ -116,7 +116,7 @@ for (const ineligible of [0, 0.3]) {
         },
         options(1000),
       );
-      const same = plain.events[k];
+      const same = plain.events[k]!;
       bench(
         `imfs without hint: ${same.name}`,
         () => {

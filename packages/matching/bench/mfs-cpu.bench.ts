@@ -27,7 +27,7 @@ const ROUNDS = 9;
 
 async function report(ineligible: number, peer: ScipyPeer | undefined): Promise<void> {
   const label = ineligible === 0 ? "dense" : "30% ineligible";
-  const before = loadavg()[0];
+  const before = loadavg()[0]!;
   const matrices = SHAPES.map(([rows, cols]) =>
     randomMatrix(rows, cols, ineligible, rows * 7 + cols),
   );
@@ -49,24 +49,24 @@ async function report(ineligible: number, peer: ScipyPeer | undefined): Promise<
       // 2000 x 2000 takes a few hundred ms: five rounds of it are enough.
       if (m.rows >= 2000 && round >= 5) continue;
       const t = cpuMs(() => mfs(m));
-      times[k].push(t);
+      times[k]!.push(t);
       if (peer === undefined) continue;
       const p = (await peer.run(`s${k}`)).ms;
-      peerTimes[k].push(p);
-      ratios[k].push(t / p);
+      peerTimes[k]!.push(p);
+      ratios[k]!.push(t / p);
     }
   }
   const lines = [
-    `mfs, ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]${peer === undefined ? "" : `, next to SciPy's linear_sum_assignment (${peer.versions}; time.thread_time in its process) and the median of the per-round ratios`}; load average ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+    `mfs, ${label}: ${clockName()}, ms, median over ${ROUNDS} interleaved rounds (5 at 2000) [IQR]${peer === undefined ? "" : `, next to SciPy's linear_sum_assignment (${peer.versions}; time.thread_time in its process) and the median of the per-round ratios`}; load average ${before.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}`,
     "| matrix | mfs | IQR | SciPy | mfs / SciPy |",
     "| --- | --- | --- | --- | --- |",
   ];
   for (const [k, [rows, cols]] of SHAPES.entries()) {
-    const t = times[k];
+    const t = times[k]!;
     const theirs =
       peer === undefined
         ? "- | -"
-        : `${quantile(peerTimes[k], 0.5).toFixed(1)} | ${quantile(ratios[k], 0.5).toFixed(2)}`;
+        : `${quantile(peerTimes[k]!, 0.5).toFixed(1)} | ${quantile(ratios[k]!, 0.5).toFixed(2)}`;
     lines.push(
       `| ${rows} x ${cols} | ${quantile(t, 0.5).toFixed(1)} | ${quantile(t, 0.25).toFixed(1)} - ${quantile(t, 0.75).toFixed(1)} | ${theirs} |`,
     );

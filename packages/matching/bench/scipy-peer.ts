@@ -76,7 +76,7 @@ export class ScipyPeer {
   async load(name: string, matrix: MatchingInput): Promise<void> {
     const cost = new Float64Array(matrix.rows * matrix.cols);
     for (let k = 0; k < cost.length; k++) {
-      const w = matrix.weights[k];
+      const w = matrix.weights[k]!;
       cost[k] = w > 0 ? -w : Number.POSITIVE_INFINITY;
     }
     const path = join(this.dir, `${name}.f64`);

@@ -46,7 +46,7 @@ const CONFIGS: Config[] = [
   { label: "30% ineligible, uniform (0, 1]", ineligible: 0.3, integer: false },
 ];
 
-const load = () => loadavg()[0].toFixed(1);
+const load = () => loadavg()[0]!.toFixed(1);
 const sameWeight = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 async function scipyTable(): Promise<void> {
@@ -81,7 +81,7 @@ async function scipyTable(): Promise<void> {
         for (let round = 0; round < rounds; round++) {
           a.push(cpuMs(() => mfs(matrix)));
           b.push((await peer.run("m")).ms);
-          ratio.push(a[round] / b[round]);
+          ratio.push(a[round]! / b[round]!);
         }
         lines.push(
           `| ${n} x ${n} | ${config.label} | ${quantile(a, 0.5).toFixed(1)} | ${quantile(b, 0.5).toFixed(1)} | ${quantile(ratio, 0.5).toFixed(2)} (${quantile(ratio, 0.25).toFixed(2)} - ${quantile(ratio, 0.75).toFixed(2)}) |`,
@@ -114,8 +114,8 @@ function changeLine(
   const length = line === "row" ? cols : rows;
   const fresh = randomMatrix(1, length, config.ineligible, seed, config.integer).weights;
   for (let k = 0; k < length; k++) {
-    if (line === "row") weights[at * cols + k] = fresh[k];
-    else weights[k * cols + at] = fresh[k];
+    if (line === "row") weights[at * cols + k] = fresh[k]!;
+    else weights[k * cols + at] = fresh[k]!;
   }
   return { rows, cols, weights };
 }
@@ -146,7 +146,7 @@ function imfsTable(): void {
       ];
       for (const [, run, ref] of cases) {
         const result = run();
-        const fresh = cases[ref][1]();
+        const fresh = cases[ref]![1]();
         if (result.size !== fresh.size || !sameWeight(result.weight, fresh.weight)) {
           throw new Error(`imfs differs from mfs on ${config.label}, seed ${seed}`);
         }
@@ -159,15 +159,15 @@ function imfsTable(): void {
       const times = cases.map(() => [] as number[]);
       const ratios = cases.map(() => [] as number[]);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [k, [, run]] of cases.entries()) times[k].push(cpuMs(run));
+        for (const [k, [, run]] of cases.entries()) times[k]!.push(cpuMs(run));
         for (const [k, [, , ref]] of cases.entries()) {
-          ratios[k].push(times[k][round] / times[ref][round]);
+          ratios[k]!.push(times[k]![round]! / times[ref]![round]!);
         }
       }
       const cell = (k: number) =>
-        `${quantile(times[k], 0.5).toFixed(2)} (${(100 * quantile(ratios[k], 0.5)).toFixed(1)}%)`;
+        `${quantile(times[k]!, 0.5).toFixed(2)} (${(100 * quantile(ratios[k]!, 0.5)).toFixed(1)}%)`;
       lines.push(
-        `| ${config.label} | ${seed} | ${quantile(times[0], 0.5).toFixed(1)} | ${cell(1)} | ${cell(2)} | ${quantile(times[3], 0.5).toFixed(1)} | ${cell(4)} | ${cell(5)} |`,
+        `| ${config.label} | ${seed} | ${quantile(times[0]!, 0.5).toFixed(1)} | ${cell(1)} | ${cell(2)} | ${quantile(times[3]!, 0.5).toFixed(1)} | ${cell(4)} | ${cell(5)} |`,
       );
     }
   }

@@ -187,31 +187,31 @@ function bidirectionalSearch(
     for (let i = 0; i < n; i++) {
       const matched = rowToCol[i] !== NONE;
       bOpen[i] = matched ? 1 : 0;
-      if (matched && u[i] > maxU) maxU = u[i];
+      if (matched && u[i]! > maxU) maxU = u[i]!;
     }
     D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
     let ur = kind === TO_DUMMY ? D : INF;
     const base = r * rowStride;
     for (let c = 0; c < m; c++) {
-      const w = W[base + c * cs];
-      const t = w > 0 ? w * negScale - v[c] : INF;
+      const w = W[base + c * cs]!;
+      const t = w > 0 ? w * negScale - v[c]! : INF;
       key[c] = t;
       if (t < ur) ur = t;
     }
     for (let c = m; c < M; c++) {
-      const t = dummyCost[c - m] - v[c];
+      const t = dummyCost[c - m]! - v[c]!;
       key[c] = t;
       if (t < ur) ur = t;
     }
     if (ur === INF) return false; // to a free column: r has no eligible pair at all
     u[r] = ur;
     for (let c = 0; c < M; c++) {
-      const t = key[c] - ur; // +Infinity stays
+      const t = key[c]! - ur; // +Infinity stays
       key[c] = t;
       fLabel[c] = t;
       pathRow[c] = t === INF ? NONE : r;
       fSettled[c] = 0;
-      vs[c] = v[c];
+      vs[c] = v[c]!;
       if (t < topF) {
         topF = t;
         best = c;
@@ -219,7 +219,7 @@ function bidirectionalSearch(
     }
     if (kind === TO_DUMMY) {
       for (let i = 0; i < n; i++) {
-        bLabel[i] = D - u[i];
+        bLabel[i] = D - u[i]!;
         bNext[i] = M; // the new dummy (only read for open rows)
       }
       bOpen[r] = 1;
@@ -233,16 +233,16 @@ function bidirectionalSearch(
       for (let f = 0; f < m; f++) {
         if (colToRow[f] !== NONE) continue;
         bColLabel[f] = 0;
-        if (fLabel[f] < mu) {
-          mu = fLabel[f];
+        if (fLabel[f]! < mu) {
+          mu = fLabel[f]!;
           meetCol = f;
         }
         const colBase = f * cs;
-        const shift = -v[f];
+        const shift = -v[f]!;
         for (let i = 0; i < n; i++) {
-          const w = W[colBase + i * rowStride];
-          const t = shift + w * negScale - u[i];
-          if (t < bLabel[i] && w > 0 && bOpen[i] === 1) {
+          const w = W[colBase + i * rowStride]!;
+          const t = shift + w * negScale - u[i]!;
+          if (t < bLabel[i]! && w > 0 && bOpen[i] === 1) {
             bLabel[i] = t;
             bNext[i] = f;
           }
@@ -252,12 +252,12 @@ function bidirectionalSearch(
   } else {
     // Repairing j0: the super-source frees any matched column k at cost -v[k].
     for (let c = 0; c < M; c++) {
-      const t = c !== j0 && colToRow[c] !== NONE ? -v[c] : INF;
+      const t = c !== j0 && colToRow[c] !== NONE ? -v[c]! : INF;
       key[c] = t;
       fLabel[c] = t;
       pathRow[c] = NONE;
       fSettled[c] = 0;
-      vs[c] = v[c];
+      vs[c] = v[c]!;
       if (t < topF) {
         topF = t;
         best = c;
@@ -265,15 +265,15 @@ function bidirectionalSearch(
     }
     key[j0] = INF;
     vs[j0] = Number.NEGATIVE_INFINITY;
-    mu = -v[j0]; // just raise v[j0] to 0 (meetRow stays NONE)
+    mu = -v[j0]!; // just raise v[j0] to 0 (meetRow stays NONE)
     bColLabel[j0] = 0;
     const colBase = j0 * cs;
-    const shift = -v[j0];
+    const shift = -v[j0]!;
     for (let i = 0; i < n; i++) {
       const matched = rowToCol[i] !== NONE;
       bOpen[i] = matched ? 1 : 0;
-      const w = W[colBase + i * rowStride];
-      bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i] : INF;
+      const w = W[colBase + i * rowStride]!;
+      bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i]! : INF;
       bNext[i] = j0;
     }
   }
@@ -281,8 +281,8 @@ function bidirectionalSearch(
   let topB = INF;
   let bestRow = NONE;
   for (let i = 0; i < n; i++) {
-    if (bOpen[i] === 1 && bLabel[i] < topB) {
-      topB = bLabel[i];
+    if (bOpen[i] === 1 && bLabel[i]! < topB) {
+      topB = bLabel[i]!;
       bestRow = i;
     }
   }
@@ -300,7 +300,7 @@ function bidirectionalSearch(
       vs[c] = Number.NEGATIVE_INFINITY;
       open--;
       fWork += open;
-      const i = colToRow[c];
+      const i = colToRow[c]!;
       topF = INF;
       best = NONE;
       if (i === NONE) {
@@ -312,25 +312,25 @@ function bidirectionalSearch(
           meetRow = NONE;
         }
         best = argMin(key, M);
-        topF = best === NONE ? INF : key[best];
+        topF = best === NONE ? INF : key[best]!;
         continue;
       }
-      if (dc + bLabel[i] < mu) {
-        mu = dc + bLabel[i];
+      if (dc + bLabel[i]! < mu) {
+        mu = dc + bLabel[i]!;
         meetRow = i;
       }
-      const shift = dc - u[i];
+      const shift = dc - u[i]!;
       const base = i * rowStride;
       best = relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i);
       if (M > m) best = relaxDummies(dummyCost, m, M, shift, key, vs, fLabel, pathRow, i, best);
-      topF = best === NONE ? INF : key[best];
+      topF = best === NONE ? INF : key[best]!;
     } else {
       // Backward step: settle row i, label its column, read that column.
       const i = bestRow;
       const di = topB;
       bOpen[i] = 0;
-      const ownCol = rowToCol[i];
-      const fi = i === r ? 0 : fLabel[ownCol]; // tentative forward label: a real path too
+      const ownCol = rowToCol[i]!;
+      const fi = i === r ? 0 : fLabel[ownCol]!; // tentative forward label: a real path too
       if (fi + di < mu) {
         mu = fi + di;
         meetRow = i;
@@ -344,13 +344,13 @@ function bidirectionalSearch(
       } else {
         const c = ownCol;
         bColLabel[c] = di;
-        const shift = di - v[c];
+        const shift = di - v[c]!;
         bestRow =
           c >= m
-            ? relaxDummyColumn(shift + dummyCost[c - m], n, u, bOpen, bLabel, bNext, c)
+            ? relaxDummyColumn(shift + dummyCost[c - m]!, n, u, bOpen, bLabel, bNext, c)
             : relaxColumn(W, c * cs, rowStride, n, shift, negScale, u, bOpen, bLabel, bNext, c);
       }
-      topB = bestRow === NONE ? INF : bLabel[bestRow];
+      topB = bestRow === NONE ? INF : bLabel[bestRow]!;
     }
   }
   if (mu === INF) return false; // to a free column: none reachable (nothing modified but u[r])
@@ -361,21 +361,21 @@ function bidirectionalSearch(
   const theta = Math.min(topF, delta);
   for (let c = 0; c < M; c++) {
     let P: number;
-    if (fSettled[c] === 1 && fLabel[c] < theta) P = fLabel[c];
-    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c], theta);
+    if (fSettled[c] === 1 && fLabel[c]! < theta) P = fLabel[c]!;
+    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c]!, theta);
     else P = theta;
-    const i = colToRow[c];
+    const i = colToRow[c]!;
     if (addRow) {
-      v[c] -= delta - P;
-      if (i !== NONE) u[i] += delta - P;
+      v[c]! -= delta - P;
+      if (i !== NONE) u[i]! += delta - P;
     } else {
-      v[c] += P;
-      if (i !== NONE) u[i] -= P;
-      else if (c !== j0 && c < m && v[c] > 0) v[c] = 0;
+      v[c]! += P;
+      if (i !== NONE) u[i]! -= P;
+      else if (c !== j0 && c < m && v[c]! > 0) v[c] = 0;
     }
   }
   if (addRow) {
-    u[r] += delta;
+    u[r]! += delta;
     if (kind === TO_DUMMY) {
       dummyCost[K] = D;
       v[M] = 0;
@@ -395,19 +395,19 @@ function bidirectionalSearch(
   if (meetRow === NONE) {
     // To a free column, found by the forward side alone.
     for (let c = meetCol; ; ) {
-      const p = pathRow[c];
+      const p = pathRow[c]!;
       walkRow.push(p);
       walkCol.push(c);
       if (p === r) break;
-      c = rowToCol[p];
+      c = rowToCol[p]!;
     }
     walkRow.reverse();
     walkCol.reverse();
   } else {
     for (let x = meetRow; ; ) {
       if (x === r) break;
-      const c = rowToCol[x];
-      const p = pathRow[c];
+      const c = rowToCol[x]!;
+      const p = pathRow[c]!;
       if (p === NONE) {
         source = c;
         break;
@@ -418,19 +418,19 @@ function bidirectionalSearch(
     }
     walkRow.reverse();
     walkCol.reverse();
-    for (let x = meetRow, c = bNext[meetRow]; ; ) {
+    for (let x = meetRow, c = bNext[meetRow]!; ; ) {
       walkRow.push(x);
       walkCol.push(c);
       if (c === j0 || c === M || (c < m && colToRow[c] === NONE)) break; // the target
-      x = colToRow[c];
-      c = bNext[x];
+      x = colToRow[c]!;
+      c = bNext[x]!;
     }
   }
   const len = cutCycles(walkRow, walkCol, n);
   if (source !== NONE) colToRow[source] = NONE;
   for (let q = 0; q < len; q++) {
-    rowToCol[walkRow[q]] = walkCol[q];
-    colToRow[walkCol[q]] = walkRow[q];
+    rowToCol[walkRow[q]!] = walkCol[q]!;
+    colToRow[walkCol[q]!] = walkRow[q]!;
   }
   if (source !== NONE) v[source] = 0; // exactly 0 (it is 0 up to rounding)
   return true;
@@ -447,11 +447,11 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
   const at = new Int32Array(rows).fill(NONE);
   let len = 0;
   for (let q = 0; q < walkRow.length; q++) {
-    const x = walkRow[q];
-    const c = walkCol[q];
-    const prev = at[x];
+    const x = walkRow[q]!;
+    const c = walkCol[q]!;
+    const prev = at[x]!;
     if (prev !== NONE) {
-      for (let z = prev; z < len; z++) at[walkRow[z]] = NONE;
+      for (let z = prev; z < len; z++) at[walkRow[z]!] = NONE;
       len = prev;
     }
     walkRow[len] = x;
@@ -484,9 +484,9 @@ function relaxRow(
   let low = Number.POSITIVE_INFINITY;
   let best = NONE;
   for (let j = 0; j < m; j++) {
-    let s = key[j];
-    const w = C[base + j * cs];
-    const t = shift + w * negScale - vs[j];
+    let s = key[j]!;
+    const w = C[base + j * cs]!;
+    const t = shift + w * negScale - vs[j]!;
     if (t < s && w > 0) {
       s = t;
       key[j] = t;
@@ -514,10 +514,10 @@ function relaxDummies(
   i: number,
   best: number,
 ): number {
-  let low = best === NONE ? Number.POSITIVE_INFINITY : key[best];
+  let low = best === NONE ? Number.POSITIVE_INFINITY : key[best]!;
   for (let j = m; j < M; j++) {
-    let s = key[j];
-    const t = shift + dummyCost[j - m] - vs[j];
+    let s = key[j]!;
+    const t = shift + dummyCost[j - m]! - vs[j]!;
     if (t < s) {
       s = t;
       key[j] = t;
@@ -550,9 +550,9 @@ function relaxColumn(
   let best = NONE;
   for (let q = 0; q < n; q++) {
     if (bOpen[q] === 0) continue;
-    let s = bLabel[q];
-    const w = C[colBase + q * rowStride];
-    const t = shift + w * negScale - u[q];
+    let s = bLabel[q]!;
+    const w = C[colBase + q * rowStride]!;
+    const t = shift + w * negScale - u[q]!;
     if (t < s && w > 0) {
       s = t;
       bLabel[q] = t;
@@ -580,8 +580,8 @@ function relaxDummyColumn(
   let best = NONE;
   for (let q = 0; q < n; q++) {
     if (bOpen[q] === 0) continue;
-    let s = bLabel[q];
-    const t = t0 - u[q];
+    let s = bLabel[q]!;
+    const t = t0 - u[q]!;
     if (t < s) {
       s = t;
       bLabel[q] = t;
@@ -600,8 +600,8 @@ function argMin(a: Float64Array, length: number): number {
   let low = Number.POSITIVE_INFINITY;
   let best = NONE;
   for (let k = 0; k < length; k++) {
-    if (a[k] < low) {
-      low = a[k];
+    if (a[k]! < low) {
+      low = a[k]!;
       best = k;
     }
   }
@@ -613,8 +613,8 @@ function argMinOpen(a: Float64Array, open: Uint8Array, length: number): number {
   let low = Number.POSITIVE_INFINITY;
   let best = NONE;
   for (let k = 0; k < length; k++) {
-    if (open[k] === 1 && a[k] < low) {
-      low = a[k];
+    if (open[k] === 1 && a[k]! < low) {
+      low = a[k]!;
       best = k;
     }
   }

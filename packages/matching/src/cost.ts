@@ -65,21 +65,21 @@ export function scanWeights(
       for (let i = 0; i < rows; i++) {
         const base = i * cols;
         for (let j = 0; j < cols; j++) {
-          const w = W[base + j];
-          if (w > cm[j]) {
+          const w = W[base + j]!;
+          if (w > cm[j]!) {
             cm[j] = w;
             ar[j] = i;
-          } else if (!(w <= cm[j])) {
+          } else if (!(w <= cm[j]!)) {
             nan = true; // neither > nor <=: NaN
           }
         }
       }
-      for (let j = 0; j < cols; j++) if (cm[j] > max) max = cm[j];
+      for (let j = 0; j < cols; j++) if (cm[j]! > max) max = cm[j]!;
       colMax = cm;
       argRow = ar;
     } else {
       for (let k = 0; k < W.length; k++) {
-        const w = W[k];
+        const w = W[k]!;
         if (w > max) max = w;
         else if (!(w <= max)) nan = true;
       }
@@ -95,7 +95,7 @@ export function scanWeights(
       let high = 0;
       let at = -1;
       for (let j = 0; j < cols; j++) {
-        const w = weights[base + j];
+        const w = weights[base + j]!;
         W[j * rows + i] = w;
         if (w > high) {
           high = w;

@@ -179,7 +179,7 @@ export function incrementalSolve(
   const readColumns = hint === undefined || hint.cols.length > 0;
   const arena = new Arena(n + (readColumns ? m : 0), pm + n, hint === undefined ? 2 * n + m : n);
   const oldToNewCol = arena.i32(pm).fill(NONE);
-  for (let j = 0; j < m; j++) if (colFrom[j] >= 0) oldToNewCol[colFrom[j]] = j;
+  for (let j = 0; j < m; j++) if (colFrom[j]! >= 0) oldToNewCol[colFrom[j]!] = j;
   const prevU = state.rowPotential;
   const prevV = state.colPotential;
 
@@ -209,24 +209,24 @@ export function incrementalSolve(
     // (new, or changed according to the hint): its reduced costs are then +Infinity, which
     // passes, and its potential is set from its column minimum below.
     for (let j = 0; j < m; j++) {
-      const o = colFrom[j];
+      const o = colFrom[j]!;
       const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
-      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o] * ratio;
+      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o]! * ratio;
     }
     colMin.fill(Number.POSITIVE_INFINITY);
     // Per internal row: the column it would keep (NONE: not a candidate) and its potential.
     // Row i is fine while C[i][k] - v[k] >= u[i] - tol for every eligible k.
     for (let i = 0; i < n; i++) {
-      const o = rowFrom[i];
+      const o = rowFrom[i]!;
       let target = NONE;
       if (o >= 0) {
-        const a = state.assignment[o];
-        target = a >= pm ? m + (a - pm) : oldToNewCol[a];
+        const a = state.assignment[o]!;
+        target = a >= pm ? m + (a - pm) : oldToNewCol[a]!;
       }
       keep[i] = target;
       inS[i] = target === NONE ? 0 : 1;
-      u[i] = target === NONE ? 0 : prevU[o] * ratio;
-      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i];
+      u[i] = target === NONE ? 0 : prevU[o]! * ratio;
+      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i]!;
     }
     let max = 0;
     let nan = false; // a NaN entry was read (+Infinity shows in `max`)
@@ -242,21 +242,22 @@ export function incrementalSolve(
       // gets the highest potential that keeps it (its column minimum).
       const { rows: dirtyRows, cols: dirtyCols } = hint;
       for (let q = 0; q < dirtyRows.length; q++) {
-        const i = dirtyRows[q];
+        const i = dirtyRows[q]!;
         const base = i * rowStride;
-        const b = rowU[i] - tol;
+        const b = rowU[i]! - tol;
         let ok = true;
         for (let k = 0; k < m; k++) {
-          const w = W[base + k * colStride];
+          const w = W[base + k * colStride]!;
           if (!(w <= max)) {
             if (w > max) max = w;
             else nan = true; // neither > nor <=: NaN
           }
-          if (w * negScale - v[k] < b && w > 0) ok = false;
+          if (w * negScale - v[k]! < b && w > 0) ok = false;
         }
         if (!ok) inS[i] = 0;
       }
-      for (let q = 0; q < dirtyCols.length; q++) colMin[dirtyCols[q]] = columnMinimum(dirtyCols[q]);
+      for (let q = 0; q < dirtyCols.length; q++)
+        colMin[dirtyCols[q]!] = columnMinimum(dirtyCols[q]!);
     } else {
       // Every entry: a reduced cost below 0 marks its row and its column (rare: the test is
       // false and well predicted on every entry the change did not touch).
@@ -266,15 +267,15 @@ export function incrementalSolve(
         // The pass follows the memory order of the weights: one external row at a time.
         for (let i = 0; i < n; i++) {
           const base = i * cols;
-          const b = rowU[i] - tol;
+          const b = rowU[i]! - tol;
           for (let k = 0; k < m; k++) {
-            const w = W[base + k];
+            const w = W[base + k]!;
             if (!(w <= max)) {
               if (w > max) max = w;
               else nan = true;
             }
             // Eligibility (a coin toss on sparse rows) tested second.
-            if (w * negScale - v[k] < b && w > 0) {
+            if (w * negScale - v[k]! < b && w > 0) {
               violated[i] = 1;
               violatedCol[k] = 1;
             }
@@ -284,16 +285,16 @@ export function incrementalSolve(
         // Transposed state: external row k is internal column k, whose minimum comes free.
         for (let k = 0; k < m; k++) {
           const base = k * cols;
-          const vk = v[k];
+          const vk = v[k]!;
           let low = Number.POSITIVE_INFINITY;
           for (let i = 0; i < n; i++) {
-            const w = W[base + i];
+            const w = W[base + i]!;
             if (!(w <= max)) {
               if (w > max) max = w;
               else nan = true;
             }
             const c = w * negScale;
-            const ui = rowU[i];
+            const ui = rowU[i]!;
             if (c - ui < low && w > 0) low = c - ui;
             if (c - vk < ui - tol && w > 0) {
               violated[i] = 1;
@@ -308,14 +309,14 @@ export function incrementalSolve(
       // on such a column for re-adding if its pair is no longer tight). One changed row violates
       // in one row, one changed column in one column: the side with fewer lines is taken.
       let violatedRows = 0;
-      for (let i = 0; i < n; i++) violatedRows += violated[i];
+      for (let i = 0; i < n; i++) violatedRows += violated[i]!;
       let violatedCols = 0;
-      for (let k = 0; k < m; k++) violatedCols += violatedCol[k];
+      for (let k = 0; k < m; k++) violatedCols += violatedCol[k]!;
       if (violatedCols > 0 && violatedCols < violatedRows) {
         for (let k = 0; k < m; k++) {
           if (violatedCol[k] === 0) continue;
           if (!t) colMin[k] = columnMinimum(k);
-          v[k] = Math.min(0, colMin[k]);
+          v[k] = Math.min(0, colMin[k]!);
         }
       } else {
         for (let i = 0; i < n; i++) if (violated[i] === 1) inS[i] = 0;
@@ -327,31 +328,31 @@ export function incrementalSolve(
         }
       }
     }
-    if (seen[0] > max) max = seen[0];
+    if (seen[0]! > max) max = seen[0]!;
     if (seen[1] !== 0) nan = true;
     // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
     // that keeps (D1) for the kept rows.
     for (let k = 0; k < m; k++) {
-      if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin.length > 0 ? colMin[k] : 0);
+      if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin.length > 0 ? colMin[k]! : 0);
     }
     // Kept pairs must still be eligible and tight. Their weights are kept (in `rowU`, no
     // longer needed) for the result's total: one read of these scattered entries, not two.
     for (let i = 0; i < n; i++) {
-      const target = keep[i];
+      const target = keep[i]!;
       rowU[i] = Number.NaN;
       if (target === NONE || target >= m) continue;
-      const w = W[i * rowStride + target * colStride];
+      const w = W[i * rowStride + target * colStride]!;
       rowU[i] = w;
       if (inS[i] === 0) continue;
-      if (!(w > 0 && Math.abs(w * negScale - u[i] - v[target]) <= tol)) inS[i] = 0;
-      else if (v[target] > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
+      if (!(w > 0 && Math.abs(w * negScale - u[i]! - v[target]!) <= tol)) inS[i] = 0;
+      else if (v[target]! > tol) inS[i] = 0; // (D3) (only a foreign state breaks it)
     }
     // (D1) on the dummy columns: a row on a dummy must have the largest potential of the kept
     // rows. Always true of a state from mfs/imfs on the same matrix; enforced for safety.
     let maxKeptU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i] > maxKeptU) maxKeptU = u[i];
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i]! > maxKeptU) maxKeptU = u[i]!;
     for (let i = 0; i < n; i++) {
-      if (inS[i] === 1 && keep[i] >= m && u[i] < maxKeptU - tol) inS[i] = 0;
+      if (inS[i] === 1 && keep[i]! >= m && u[i]! < maxKeptU - tol) inS[i] = 0;
     }
     if (nan || !(max <= Number.MAX_VALUE)) {
       for (let k = 0; k < W.length; k++) {
@@ -372,7 +373,7 @@ export function incrementalSolve(
       u[i] = 0;
       continue;
     }
-    const target = keep[i];
+    const target = keep[i]!;
     if (target >= m) {
       dummyOf ??= new Int32Array(n).fill(NONE);
       dummyOf[i] = target - m;
@@ -384,7 +385,7 @@ export function incrementalSolve(
   const ratio = scale / state.scale;
   // (D3): a free real column sits at 0 or below (repaired below); lowering a potential only
   // raises reduced costs.
-  for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j] > 0) v[j] = 0;
+  for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j]! > 0) v[j] = 0;
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
   // (the matrix change may have opened one); such rows are re-added.
@@ -393,19 +394,19 @@ export function incrementalSolve(
     // Dummies still in use, renumbered in their previous order.
     const pK = prevV.length - pm;
     const newDummy = new Int32Array(pK).fill(NONE);
-    for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]] = 0;
+    for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) newDummy[dummyOf[i]!] = 0;
     let K = 0;
     for (let d = 0; d < pK; d++) {
       if (newDummy[d] === NONE) continue;
       newDummy[d] = K;
-      engine.dummyCost[K] = state.dummyCost[d] * ratio;
-      v[m + K] = prevV[pm + d] * ratio;
+      engine.dummyCost[K] = state.dummyCost[d]! * ratio;
+      v[m + K] = prevV[pm + d]! * ratio;
       K++;
     }
     engine.K = K;
     for (let i = 0; i < n; i++) {
       if (inS[i] === 1 && dummyOf[i] !== NONE) {
-        const c = m + newDummy[dummyOf[i]];
+        const c = m + newDummy[dummyOf[i]!]!;
         rowToCol[i] = c;
         colToRow[c] = i;
       }
@@ -433,7 +434,7 @@ export function incrementalSolve(
   // (D3): free real columns with a negative potential (freed by a departure, new, or left free
   // by the searches above).
   for (let j = 0; j < m; j++) {
-    if (colToRow[j] === NONE && v[j] < 0) repairColumnBidirectional(engine, j, search);
+    if (colToRow[j] === NONE && v[j]! < 0) repairColumnBidirectional(engine, j, search);
   }
   return finish(matrix, engine, t, scale, { col: keep, weight: rowU });
 }
@@ -453,15 +454,15 @@ function columnMin(
   seen: Float64Array,
 ): number {
   let low = Number.POSITIVE_INFINITY;
-  let max = seen[0];
+  let max = seen[0]!;
   let nan = false;
   for (let i = 0; i < n; i++) {
-    const w = W[base + i * rowStride];
+    const w = W[base + i * rowStride]!;
     if (!(w <= max)) {
       if (w > max) max = w;
       else nan = true;
     }
-    const r = w * negScale - rowU[i];
+    const r = w * negScale - rowU[i]!;
     if (r < low && w > 0) low = r;
   }
   seen[0] = max;
@@ -485,7 +486,7 @@ function dropAugmentableDummyRows(engine: SolverState, inS: Uint8Array, dummyOf:
   let tail = 0;
   for (let j = 0; j < m; j++) if (colToRow[j] === NONE) queue[tail++] = j;
   while (head < tail && left > 0) {
-    const j = queue[head++];
+    const j = queue[head++]!;
     for (let i = 0; i < n; i++) {
       if (inS[i] === 0 || seenRow[i] === 1 || engine.cost(i, j) === Number.POSITIVE_INFINITY) {
         continue;
@@ -496,7 +497,7 @@ function dropAugmentableDummyRows(engine: SolverState, inS: Uint8Array, dummyOf:
         dummyOf[i] = NONE;
         left--;
       } else {
-        queue[tail++] = rowToCol[i];
+        queue[tail++] = rowToCol[i]!;
       }
     }
   }
@@ -534,7 +535,7 @@ function resolveHint(
   const colFlag = t ? rowDirty : colDirty;
   const list = (flags: Uint8Array): Int32Array => {
     let count = 0;
-    for (let k = 0; k < flags.length; k++) count += flags[k];
+    for (let k = 0; k < flags.length; k++) count += flags[k]!;
     const out = new Int32Array(count);
     count = 0;
     for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
@@ -551,7 +552,7 @@ function dirtyFlags(
 ): Uint8Array {
   const length = origin.length;
   const flags = new Uint8Array(length);
-  for (let k = 0; k < length; k++) if (origin[k] < 0) flags[k] = 1;
+  for (let k = 0; k < length; k++) if (origin[k]! < 0) flags[k] = 1;
   if (given === undefined) return flags;
   if (given === null || typeof given !== "object" || typeof given.length !== "number") {
     throw new InvalidInputError(
@@ -561,7 +562,7 @@ function dirtyFlags(
     );
   }
   for (let q = 0; q < given.length; q++) {
-    const k = given[q];
+    const k = given[q]!;
     if (!Number.isInteger(k) || k < 0 || k >= length) {
       throw new InvalidInputError(
         WHERE,
@@ -608,11 +609,11 @@ function checkHint(
   for (let i = 0; i < rows; i++) {
     if (rowDirty[i] === 1) continue;
     const base = i * cols;
-    const prevBase = rowOrigin[i] * pc;
+    const prevBase = rowOrigin[i]! * pc;
     for (let j = 0; j < cols; j++) {
       if (colDirty[j] === 1) continue;
-      const a = weights[base + j];
-      const b = P[prevBase + colOrigin[j]];
+      const a = weights[base + j]!;
+      const b = P[prevBase + colOrigin[j]!]!;
       if (a === b || (a <= 0 && b <= 0)) continue;
       throw new InvalidInputError(
         WHERE,
@@ -653,7 +654,7 @@ function validateState(previous: ExactMatching): { state: MatchingState; largest
   }
   const seen = new Uint8Array(pm + dummyCost.length);
   for (let i = 0; i < pn; i++) {
-    const a = assignment[i];
+    const a = assignment[i]!;
     if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
     seen[a] = 1;
   }
@@ -662,7 +663,7 @@ function validateState(previous: ExactMatching): { state: MatchingState; largest
   let largest = 0;
   for (const potentials of [rowPotential, colPotential]) {
     for (let k = 0; k < potentials.length; k++) {
-      const a = Math.abs(potentials[k]);
+      const a = Math.abs(potentials[k]!);
       if (a > largest) largest = a;
       else if (!(a <= largest)) return bad("is inconsistent (a potential is not finite)");
     }
@@ -694,7 +695,7 @@ function resolveOrigin(
   }
   const seen = new Uint8Array(previousLength);
   for (let k = 0; k < length; k++) {
-    const o = given[k];
+    const o = given[k]!;
     if (!Number.isInteger(o) || o < -1 || o >= previousLength) {
       throw new InvalidInputError(
         WHERE,

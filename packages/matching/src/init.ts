@@ -50,8 +50,8 @@ export function jvInit(
   rowReduction(engine);
   const negScale = -engine.scale;
   for (let i = 0; i < n; i++) {
-    const j = rowToCol[i];
-    if (j !== NONE) u[i] = W[i * rowStride + j] * negScale - v[j];
+    const j = rowToCol[i]!;
+    if (j !== NONE) u[i] = W[i * rowStride + j]! * negScale - v[j]!;
   }
 }
 
@@ -61,10 +61,10 @@ function columnReduction(engine: SolverState, colMax: Float64Array, argRow: Int3
   const negScale = -engine.scale;
   const matches = new Int32Array(n);
   for (let j = 0; j < m; j++) {
-    const i = argRow[j];
+    const i = argRow[j]!;
     if (i === NONE) continue; // column with no eligible pair: v stays 0, free
-    v[j] = colMax[j] * negScale;
-    if (matches[i]++ === 0) {
+    v[j] = colMax[j]! * negScale;
+    if (matches[i]!++ === 0) {
       rowToCol[i] = j;
       colToRow[j] = i;
     }
@@ -72,15 +72,15 @@ function columnReduction(engine: SolverState, colMax: Float64Array, argRow: Int3
   // Reduction transfer: a row that won exactly one column passes its slack to that column.
   for (let i = 0; i < n; i++) {
     if (matches[i] !== 1) continue;
-    const j1 = rowToCol[i];
+    const j1 = rowToCol[i]!;
     const base = i * rowStride;
     let min = INF;
     for (let j = 0; j < m; j++) {
-      const w = W[base + j];
-      const r = w * negScale - v[j];
+      const w = W[base + j]!;
+      const r = w * negScale - v[j]!;
       if (r < min && w > 0 && j !== j1) min = r;
     }
-    if (min !== INF) v[j1] -= min;
+    if (min !== INF) v[j1]! -= min;
   }
 }
 
@@ -96,8 +96,8 @@ function tightMatching(engine: SolverState): void {
     let low = INF;
     let nt = 0;
     for (let j = 0; j < m; j++) {
-      const w = W[base + j];
-      const r = w * negScale - v[j];
+      const w = W[base + j]!;
+      const r = w * negScale - v[j]!;
       if (r <= low && w > 0) {
         if (r < low) {
           low = r;
@@ -110,7 +110,7 @@ function tightMatching(engine: SolverState): void {
     if (rowToCol[i] !== NONE) continue;
     // Greedy: the first free tight column.
     for (let q = 0; q < nt; q++) {
-      const j = adj[i * TIGHT_CAP + q];
+      const j = adj[i * TIGHT_CAP + q]!;
       if (colToRow[j] === NONE) {
         rowToCol[i] = j;
         colToRow[j] = i;
@@ -135,16 +135,16 @@ function tightMatching(engine: SolverState): void {
       stackNext[0] = 0;
       let found = -1;
       while (top >= 0) {
-        const i = stackRow[top];
+        const i = stackRow[top]!;
         if (stackNext[top] === degree[i]) {
           top--;
           continue;
         }
-        const j = adj[i * TIGHT_CAP + stackNext[top]++];
+        const j = adj[i * TIGHT_CAP + stackNext[top]!++]!;
         if (seen[j] === round) continue;
         seen[j] = round;
         stackCol[top] = j;
-        const owner = colToRow[j];
+        const owner = colToRow[j]!;
         if (owner === NONE) {
           found = top;
           break;
@@ -155,8 +155,8 @@ function tightMatching(engine: SolverState): void {
       }
       if (found < 0) continue;
       for (let q = found; q >= 0; q--) {
-        const i = stackRow[q];
-        const j = stackCol[q];
+        const i = stackRow[q]!;
+        const j = stackCol[q]!;
         rowToCol[i] = j;
         colToRow[j] = i;
       }
@@ -183,18 +183,18 @@ function rowReduction(engine: SolverState): void {
     while (k < previous) {
       if (++steps > maxSteps) {
         // Step cap reached: keep the unread rows free for the Dijkstra phase.
-        while (k < previous) free[numFree++] = free[k++];
+        while (k < previous) free[numFree++] = free[k++]!;
         break;
       }
-      const i = free[k++];
+      const i = free[k++]!;
       let u1 = INF;
       let u2 = INF;
       let j1 = NONE;
       let j2 = NONE;
       const base = i * rowStride;
       for (let j = 0; j < m; j++) {
-        const w = W[base + j];
-        const r = w * negScale - v[j];
+        const w = W[base + j]!;
+        const r = w * negScale - v[j]!;
         if (r < u2 && w > 0) {
           if (r < u1) {
             u2 = u1;
@@ -211,11 +211,11 @@ function rowReduction(engine: SolverState): void {
         free[numFree++] = i; // no eligible pair: the Dijkstra phase gives it a dummy
         continue;
       }
-      let i0 = colToRow[j1];
+      let i0 = colToRow[j1]!;
       let lowers = false;
       if (u2 !== INF && u1 < u2) {
-        const vNew = v[j1] - (u2 - u1);
-        if (vNew < v[j1]) {
+        const vNew = v[j1]! - (u2 - u1);
+        if (vNew < v[j1]!) {
           v[j1] = vNew;
           lowers = true;
         }
@@ -224,7 +224,7 @@ function rowReduction(engine: SolverState): void {
         if (u1 === u2 && j2 !== NONE) {
           // Equal second choice: take it instead of stealing.
           j1 = j2;
-          i0 = colToRow[j2];
+          i0 = colToRow[j2]!;
         } else {
           free[numFree++] = i; // its best column is taken: leave it to the Dijkstra phase
           continue;

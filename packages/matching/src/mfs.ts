@@ -81,7 +81,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
     // matching exists) with a negative potential; restore (D3) so the state is a certificate.
     let inS: Uint8Array | undefined;
     for (let j = 0; j < m; j++) {
-      if (engine.colToRow[j] === NONE && engine.v[j] < 0) {
+      if (engine.colToRow[j] === NONE && engine.v[j]! < 0) {
         inS ??= new Uint8Array(n).fill(1);
         engine.repairColumn(j, inS);
       }

@@ -29,7 +29,7 @@ export function mis(matrix: MatchingInput): Matching {
   const colToRow = new Int32Array(cols).fill(-1);
   let left = Math.min(rows, cols);
   for (let k = 0; k < order.length && left > 0; k++) {
-    const e = order[k];
+    const e = order[k]!;
     const i = Math.floor(e / cols);
     const j = e - i * cols;
     if (rowToCol[i] === -1 && colToRow[j] === -1) {
@@ -41,10 +41,10 @@ export function mis(matrix: MatchingInput): Matching {
   let size = 0;
   let weight = 0;
   for (let i = 0; i < rows; i++) {
-    const j = rowToCol[i];
+    const j = rowToCol[i]!;
     if (j >= 0) {
       size++;
-      weight += weights[i * cols + j];
+      weight += weights[i * cols + j]!;
     }
   }
   return { rowToCol, colToRow, size, weight };
@@ -57,7 +57,7 @@ export function mis(matrix: MatchingInput): Matching {
  */
 function sortEligibleDescending(weights: ArrayLike<number>): Int32Array {
   let count = 0;
-  for (let k = 0; k < weights.length; k++) if (weights[k] > 0) count++;
+  for (let k = 0; k < weights.length; k++) if (weights[k]! > 0) count++;
   let idx = new Int32Array(count);
   let hi = new Uint32Array(count);
   let lo = new Uint32Array(count);
@@ -67,19 +67,19 @@ function sortEligibleDescending(weights: ArrayLike<number>): Int32Array {
   const [loWord, hiWord] = little ? [0, 1] : [1, 0];
   let p = 0;
   for (let k = 0; k < weights.length; k++) {
-    const w = weights[k];
+    const w = weights[k]!;
     if (w > 0) {
       bits[0] = w;
       idx[p] = k;
       // Complemented: ascending keys = descending weights.
-      hi[p] = ~words[hiWord] >>> 0;
-      lo[p] = ~words[loWord] >>> 0;
+      hi[p] = ~words[hiWord]! >>> 0;
+      lo[p] = ~words[loWord]! >>> 0;
       p++;
     }
   }
   if (count <= 4096) {
     // Small: a comparison sort is cheaper than the radix passes' 2^16 buckets.
-    return idx.sort((a, b) => weights[b] - weights[a] || a - b);
+    return idx.sort((a, b) => weights[b]! - weights[a]! || a - b);
   }
   let idx2 = new Int32Array(count);
   let hi2 = new Uint32Array(count);
@@ -89,14 +89,14 @@ function sortEligibleDescending(weights: ArrayLike<number>): Int32Array {
     const src = pass < 2 ? lo : hi;
     const shift = (pass & 1) * 16;
     counts.fill(0);
-    for (let q = 0; q < count; q++) counts[((src[q] >>> shift) & 0xffff) + 1]++;
-    if (counts[((src[0] >>> shift) & 0xffff) + 1] === count) continue; // one digit: no-op
-    for (let d = 0; d < 65536; d++) counts[d + 1] += counts[d];
+    for (let q = 0; q < count; q++) counts[((src[q]! >>> shift) & 0xffff) + 1]!++;
+    if (counts[((src[0]! >>> shift) & 0xffff) + 1] === count) continue; // one digit: no-op
+    for (let d = 0; d < 65536; d++) counts[d + 1]! += counts[d]!;
     for (let q = 0; q < count; q++) {
-      const at = counts[(src[q] >>> shift) & 0xffff]++;
-      idx2[at] = idx[q];
-      hi2[at] = hi[q];
-      lo2[at] = lo[q];
+      const at = counts[(src[q]! >>> shift) & 0xffff]!++;
+      idx2[at] = idx[q]!;
+      hi2[at] = hi[q]!;
+      lo2[at] = lo[q]!;
     }
     [idx, idx2] = [idx2, idx];
     [hi, hi2] = [hi2, hi];

@@ -27,7 +27,7 @@ export function finish(
   const { n, m } = engine;
   let size = 0;
   for (let i = 0; i < n; i++) {
-    const j = engine.rowToCol[i];
+    const j = engine.rowToCol[i]!;
     if (j < 0 || j >= m) continue;
     size++;
     if (transposed) {
@@ -40,11 +40,11 @@ export function finish(
   }
   let weight = 0;
   for (let i = 0; i < rows; i++) {
-    const j = rowToCol[i];
+    const j = rowToCol[i]!;
     if (j < 0) continue;
     const r = transposed ? j : i; // the internal row
     const c = transposed ? i : j;
-    weight += known !== undefined && known.col[r] === c ? known.weight[r] : weights[i * cols + j];
+    weight += known !== undefined && known.col[r] === c ? known.weight[r]! : weights[i * cols + j]!;
   }
   const K = engine.K;
   return {

@@ -206,8 +206,8 @@ export class SolverState {
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */
   cost(i: number, j: number): number {
-    if (j >= this.m) return this.dummyCost[j - this.m];
-    const w = this.W[i * this.rowStride + j * this.colStride];
+    if (j >= this.m) return this.dummyCost[j - this.m]!;
+    const w = this.W[i * this.rowStride + j * this.colStride]!;
     return w > 0 ? -w * this.scale : INF;
   }
 
@@ -219,7 +219,7 @@ export class SolverState {
   private dummyCostBound(r: number): number {
     const { u, rowToCol } = this;
     let D = Number.NEGATIVE_INFINITY;
-    for (let q = 0; q < this.n; q++) if (q !== r && rowToCol[q] !== NONE && u[q] > D) D = u[q];
+    for (let q = 0; q < this.n; q++) if (q !== r && rowToCol[q] !== NONE && u[q]! > D) D = u[q]!;
     return D === Number.NEGATIVE_INFINITY ? 0 : D;
   }
 
@@ -234,10 +234,10 @@ export class SolverState {
     const { n, m, u, v } = this;
     if (this.freeRealColumns() !== 0) return;
     let t = Number.NEGATIVE_INFINITY;
-    for (let j = 0; j < m + this.K; j++) if (v[j] > t) t = v[j];
+    for (let j = 0; j < m + this.K; j++) if (v[j]! > t) t = v[j]!;
     if (!(t < 0)) return;
-    for (let j = 0; j < m + this.K; j++) v[j] -= t;
-    for (let i = 0; i < n; i++) if (this.rowToCol[i] !== NONE) u[i] += t;
+    for (let j = 0; j < m + this.K; j++) v[j]! -= t;
+    for (let i = 0; i < n; i++) if (this.rowToCol[i] !== NONE) u[i]! += t;
   }
 
   /** Number of real columns with no row. */
@@ -262,9 +262,9 @@ export class SolverState {
     const base = i * this.rowStride;
     const cs = this.colStride;
     for (let j = 0; j < m; j++) {
-      let x = key[j];
-      const w = W[base + j * cs];
-      const t = shift + w * negScale - vs[j];
+      let x = key[j]!;
+      const w = W[base + j * cs]!;
+      const t = shift + w * negScale - vs[j]!;
       // Eligibility second: "t < x" is mostly false and well predicted, while "w > 0" is a
       // coin toss on a sparse matrix.
       if (t < x && w > 0) {
@@ -282,8 +282,8 @@ export class SolverState {
     }
     const dummyCost = this.dummyCost;
     for (let j = m; j < M; j++) {
-      let x = key[j];
-      const t = shift + dummyCost[j - m] - vs[j];
+      let x = key[j]!;
+      const t = shift + dummyCost[j - m]! - vs[j]!;
       if (t < x) {
         x = t;
         key[j] = t;
@@ -340,7 +340,7 @@ export class SolverState {
     const M = withDummies ? m + K : m;
     for (let j = 0; j < M; j++) {
       key[j] = INF;
-      vs[j] = v[j];
+      vs[j] = v[j]!;
     }
     u[r] = 0;
     // The distance to a (new or existing) dummy through scanned row i is
@@ -364,14 +364,14 @@ export class SolverState {
       rowDist[nRows] = rowLabel;
       nRows++;
       if (trackDummy) {
-        const via = rowLabel + maxU - u[i];
+        const via = rowLabel + maxU - u[i]!;
         if (via < dummyBound) dummyBound = via;
       }
-      const low = this.relax(i, rowLabel - u[i], M);
+      const low = this.relax(i, rowLabel - u[i]!, M);
       if (low <= level) {
         // Columns that reached the current level (below it only by rounding) join it.
         for (let q = 0; q < this.nTies; q++) {
-          const j = ties[q];
+          const j = ties[q]!;
           label[j] = level;
           key[j] = INF;
           vs[j] = Number.NEGATIVE_INFINITY;
@@ -385,7 +385,7 @@ export class SolverState {
         if (low === INF || (noFree && low >= dummyBound)) break;
         level = low;
         for (let q = 0; q < this.nTies; q++) {
-          const j = ties[q];
+          const j = ties[q]!;
           label[j] = level;
           key[j] = INF;
           vs[j] = Number.NEGATIVE_INFINITY;
@@ -396,7 +396,7 @@ export class SolverState {
       } else if (noFree && level >= dummyBound) {
         break;
       }
-      i = colToRow[scannedCols[head++]];
+      i = colToRow[scannedCols[head++]!]!;
       rowLabel = level;
     }
 
@@ -414,8 +414,8 @@ export class SolverState {
       delta = INF;
       let via = r;
       for (let q = 0; q < nRows; q++) {
-        const row = scannedRows[q];
-        const t = rowDist[q] + D - u[row];
+        const row = scannedRows[q]!;
+        const t = rowDist[q]! + D - u[row]!;
         if (t < delta || (t === delta && row < via)) {
           delta = t;
           via = row;
@@ -436,21 +436,21 @@ export class SolverState {
     // its first labels may be negative (its own potential is arbitrary until now).
     u[r] += delta;
     for (let q = 1; q < nRows; q++) {
-      const d = rowDist[q];
-      if (d <= delta) u[scannedRows[q]] += delta - d;
+      const d = rowDist[q]!;
+      if (d <= delta) u[scannedRows[q]!]! += delta - d;
     }
     for (let q = 0; q < nCols; q++) {
-      const j = scannedCols[q];
-      const d = label[j];
-      if (d <= delta) v[j] -= delta - d;
+      const j = scannedCols[q]!;
+      const d = label[j]!;
+      if (d <= delta) v[j]! -= delta - d;
     }
 
     // Flip the path.
     let j = sink;
     for (;;) {
-      const row = pathRow[j];
+      const row = pathRow[j]!;
       colToRow[j] = row;
-      const prev = rowToCol[row];
+      const prev = rowToCol[row]!;
       rowToCol[row] = j;
       if (row === r) break;
       j = prev;
@@ -481,12 +481,12 @@ export class SolverState {
     // open[i] = 1 while row i is processed and not yet settled. Rows are scanned in increasing
     // index so that the column walk through the matrix has a constant stride.
     for (let i = 0; i < n; i++) {
-      open[i] = inS[i];
+      open[i] = inS[i]!;
       if (inS[i] === 1) rowDist[i] = INF;
     }
     const rowStep = this.rowStride;
     const negScale = -this.scale;
-    let best = -v[j0];
+    let best = -v[j0]!;
     let bestEnd = j0;
     let nScannedCols = 0;
     scannedCols[nScannedCols++] = j0;
@@ -496,17 +496,17 @@ export class SolverState {
     const settledRows = this.scannedRows;
     let nSettledRows = 0;
     for (;;) {
-      const shift = dk - v[k];
+      const shift = dk - v[k]!;
       let lowest = INF;
       let bestRow = NONE;
       if (k < m) {
         const colBase = k * this.colStride;
         for (let i = 0; i < n; i++) {
           if (open[i] === 0) continue;
-          let s = rowDist[i];
+          let s = rowDist[i]!;
           // Eligibility tested second, as in augmentRow (well-predicted branch first).
-          const w = W[colBase + i * rowStep];
-          const t = shift + w * negScale - u[i];
+          const w = W[colBase + i * rowStep]!;
+          const t = shift + w * negScale - u[i]!;
           if (t < s && w > 0) {
             s = t;
             rowDist[i] = t;
@@ -518,11 +518,11 @@ export class SolverState {
           }
         }
       } else {
-        const t0 = shift + this.dummyCost[k - m];
+        const t0 = shift + this.dummyCost[k - m]!;
         for (let i = 0; i < n; i++) {
           if (open[i] === 0) continue;
-          const t = t0 - u[i];
-          let s = rowDist[i];
+          const t = t0 - u[i]!;
+          let s = rowDist[i]!;
           if (t < s) {
             s = t;
             rowDist[i] = t;
@@ -538,11 +538,11 @@ export class SolverState {
       if (bestRow === NONE || lowest >= best) break;
       open[bestRow] = 0;
       settledRows[nSettledRows++] = bestRow;
-      k = rowToCol[bestRow];
+      k = rowToCol[bestRow]!;
       dk = lowest;
       dist[k] = dk;
       scannedCols[nScannedCols++] = k;
-      const T = dk - v[k];
+      const T = dk - v[k]!;
       if (T < best) {
         best = T;
         bestEnd = k;
@@ -550,20 +550,20 @@ export class SolverState {
     }
     const delta = best;
     for (let q = 0; q < nScannedCols; q++) {
-      const j = scannedCols[q];
-      v[j] += delta - dist[j];
+      const j = scannedCols[q]!;
+      v[j]! += delta - dist[j]!;
     }
     for (let q = 0; q < nSettledRows; q++) {
-      const i = settledRows[q];
-      u[i] -= delta - rowDist[i];
+      const i = settledRows[q]!;
+      u[i]! -= delta - rowDist[i]!;
     }
     if (bestEnd !== j0) {
       // Shift: the row on bestEnd moves to its predecessor column, and so on back to j0.
-      let i = colToRow[bestEnd];
+      let i = colToRow[bestEnd]!;
       colToRow[bestEnd] = NONE;
       for (;;) {
-        const c = predCol[i];
-        const next = colToRow[c];
+        const c = predCol[i]!;
+        const next = colToRow[c]!;
         rowToCol[i] = c;
         colToRow[c] = i;
         if (c === j0) break;

@@ -76,7 +76,7 @@ export function validateInput(where: string, input: MatchingInput): number {
   const { weights } = input;
   let max = 0;
   for (let k = 0; k < weights.length; k++) {
-    const w = weights[k];
+    const w = weights[k]!;
     if (!(w <= Number.MAX_VALUE)) {
       if (!isValidWeight(w)) throw badEntry(where, input, k);
     } else if (typeof w !== "number") {

@@ -7,9 +7,9 @@ function* allMatrices(rows: number, cols: number, values: number[]): Generator<M
   const cells = rows * cols;
   const digits = new Int32Array(cells);
   for (;;) {
-    yield { rows, cols, weights: Float64Array.from(digits, (d) => values[d]) };
+    yield { rows, cols, weights: Float64Array.from(digits, (d) => values[d]!) };
     let k = 0;
-    while (k < cells && ++digits[k] === values.length) digits[k++] = 0;
+    while (k < cells && ++digits[k]! === values.length) digits[k++] = 0;
     if (k === cells) return;
   }
 }

@@ -307,7 +307,7 @@ describe("cutCycles", () => {
         expect(new Set(kept).size).toBe(len);
         if (new Set(walk).size === walk.length) expect(kept).toEqual(walk);
         // Each kept row keeps its last move, and the walk ends with the original last move.
-        for (let q = 0; q < len; q++) expect(cols[q]).toBe(100 + walk.lastIndexOf(rows[q]));
+        for (let q = 0; q < len; q++) expect(cols[q]).toBe(100 + walk.lastIndexOf(rows[q]!));
         if (walk.length > 0) expect(cols[len - 1]).toBe(100 + walk.length - 1);
       }),
     );

@@ -87,14 +87,14 @@ function apply(grid: number[][], cols: number, edits: Edit[], levels: number) {
         break;
       case "set":
         if (g.length > 0 && c > 0) {
-          g[e.i % g.length][e.j % c] = e.w;
+          g[e.i % g.length]![e.j % c] = e.w;
           if ((e.i + e.j) % 2 === 0) rowChanged[e.i % g.length] = true;
           else colChanged[e.j % c] = true;
         }
         break;
       case "scaleRow":
         if (g.length > 0) {
-          g[e.i % g.length] = g[e.i % g.length].map((w) => w * e.by);
+          g[e.i % g.length] = g[e.i % g.length]!.map((w) => w * e.by);
           rowChanged[e.i % g.length] = true;
         }
         break;
@@ -323,9 +323,9 @@ describe("imfs properties", () => {
           );
           const i = a % rows;
           const j = b % cols;
-          fc.pre(before[i][j] !== w);
+          fc.pre(before[i]![j] !== w);
           const after = before.map((r) => r.slice());
-          after[i][j] = w;
+          after[i]![j] = w;
           const previous = toMatrix(before, cols);
           const plan = mfs(previous);
           const matrix = toMatrix(after, cols);

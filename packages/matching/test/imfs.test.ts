@@ -20,7 +20,7 @@ function imfsFromNeighbour(matrix: MatchingInput): ExactMatching {
   }
   const prevRows = Math.max(0, rows - 1);
   const prev = new Float64Array(prevRows * cols);
-  for (let k = 0; k < prev.length; k++) prev[k] = k % 3 === 0 ? weights[k] + 1 : weights[k];
+  for (let k = 0; k < prev.length; k++) prev[k] = k % 3 === 0 ? weights[k]! + 1 : weights[k]!;
   return imfs(matrix, mfs({ rows: prevRows, cols, weights: prev }));
 }
 

@@ -63,7 +63,8 @@ export function matcherSpecs(name: string, solve: Matcher, options: { exact: boo
           for (let i = 0; i < matrix.rows; i++) {
             if (r.rowToCol[i] !== -1) continue;
             for (let j = 0; j < matrix.cols; j++) {
-              if (r.colToRow[j] === -1) expect(matrix.weights[i * matrix.cols + j] > 0).toBe(false);
+              if (r.colToRow[j] === -1)
+                expect(matrix.weights[i * matrix.cols + j]! > 0).toBe(false);
             }
           }
         }),
@@ -76,7 +77,7 @@ export function matcherSpecs(name: string, solve: Matcher, options: { exact: boo
         [0, 0],
         [0, 5],
         [5, 0],
-      ]) {
+      ] as const) {
         const r = solve({ rows, cols, weights: new Float64Array(0) });
         expect([r.rowToCol.length, r.colToRow.length, r.size, r.weight]).toEqual([
           rows,

@@ -28,7 +28,7 @@ const mediumMatrix: fc.Arbitrary<MatchingInput> = fc
 const transpose = ({ rows, cols, weights }: MatchingInput): MatchingInput => {
   const t = new Float64Array(rows * cols);
   for (let i = 0; i < rows; i++)
-    for (let j = 0; j < cols; j++) t[j * rows + i] = weights[i * cols + j];
+    for (let j = 0; j < cols; j++) t[j * rows + i] = weights[i * cols + j]!;
   return { rows: cols, cols: rows, weights: t };
 };
 

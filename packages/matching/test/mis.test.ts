@@ -9,8 +9,8 @@ matcherSpecs("mis", mis, { exact: false });
 /** The greedy rule written the obvious way: sort all eligible pairs, take what fits. */
 function naiveGreedy(rows: number, cols: number, weights: Float64Array): Int32Array {
   const pairs: number[] = [];
-  for (let k = 0; k < weights.length; k++) if (weights[k] > 0) pairs.push(k);
-  pairs.sort((a, b) => weights[b] - weights[a] || a - b);
+  for (let k = 0; k < weights.length; k++) if (weights[k]! > 0) pairs.push(k);
+  pairs.sort((a, b) => weights[b]! - weights[a]! || a - b);
   const rowToCol = new Int32Array(rows).fill(-1);
   const used = new Uint8Array(cols);
   for (const k of pairs) {

@@ -23,7 +23,7 @@ export function bruteForce(matrix: MatchingInput): {
     }
     go(i + 1, size, weight);
     for (let j = 0; j < cols; j++) {
-      const w = weights[i * cols + j];
+      const w = weights[i * cols + j]!;
       if (w > 0 && used[j] === 0) {
         used[j] = 1;
         go(i + 1, size + 1, weight + w);
@@ -44,9 +44,9 @@ export function maxCardinality(matrix: MatchingInput): number {
     const seen = new Uint8Array(cols);
     const tryRow = (i: number): boolean => {
       for (let j = 0; j < cols; j++) {
-        if (weights[i * cols + j] > 0 && seen[j] === 0) {
+        if (weights[i * cols + j]! > 0 && seen[j] === 0) {
           seen[j] = 1;
-          if (colToRow[j] < 0 || tryRow(colToRow[j])) {
+          if (colToRow[j]! < 0 || tryRow(colToRow[j]!)) {
             colToRow[j] = i;
             return true;
           }
@@ -68,15 +68,15 @@ export function assertValidMatching(matrix: MatchingInput, m: Matching): void {
   let weight = 0;
   const seen = new Uint8Array(cols);
   for (let i = 0; i < rows; i++) {
-    const j = m.rowToCol[i];
+    const j = m.rowToCol[i]!;
     if (j === -1) continue;
     if (!Number.isInteger(j) || j < 0 || j >= cols) throw new Error(`row ${i} -> bad column ${j}`);
     if (seen[j] === 1) throw new Error(`column ${j} matched twice`);
     seen[j] = 1;
-    if (!(weights[i * cols + j] > 0)) throw new Error(`ineligible pair (${i}, ${j}) matched`);
+    if (!(weights[i * cols + j]! > 0)) throw new Error(`ineligible pair (${i}, ${j}) matched`);
     if (m.colToRow[j] !== i) throw new Error(`colToRow[${j}] = ${m.colToRow[j]}, expected ${i}`);
     size++;
-    weight += weights[i * cols + j];
+    weight += weights[i * cols + j]!;
   }
   for (let j = 0; j < cols; j++) {
     if (seen[j] === 0 && m.colToRow[j] !== -1) throw new Error(`colToRow[${j}] set but unmatched`);
@@ -104,7 +104,7 @@ export function randomMaximumMatching(
     const a = Array.from({ length: k }, (_, i) => i);
     for (let i = k - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
-      [a[i], a[j]] = [a[j], a[i]];
+      [a[i], a[j]] = [a[j]!, a[i]!];
     }
     return a;
   };
@@ -115,9 +115,9 @@ export function randomMaximumMatching(
     const seen = new Uint8Array(cols);
     const tryRow = (i: number): boolean => {
       for (const j of colOrder) {
-        if (weights[i * cols + j] > 0 && seen[j] === 0) {
+        if (weights[i * cols + j]! > 0 && seen[j] === 0) {
           seen[j] = 1;
-          if (colToRow[j] < 0 || tryRow(colToRow[j])) {
+          if (colToRow[j]! < 0 || tryRow(colToRow[j]!)) {
             colToRow[j] = i;
             return true;
           }
@@ -130,9 +130,9 @@ export function randomMaximumMatching(
   let size = 0;
   let weight = 0;
   for (let j = 0; j < cols; j++) {
-    if (colToRow[j] >= 0) {
+    if (colToRow[j]! >= 0) {
       size++;
-      weight += weights[colToRow[j] * cols + j];
+      weight += weights[colToRow[j]! * cols + j]!;
     }
   }
   return { size, weight };

@@ -9,12 +9,8 @@ import { sourcesOf, stripComments, workspacePackages } from "./repo.js";
 
 const KNOWN: Readonly<Record<string, string>> = {
   // Same meaning, duplicated (one definition should remain):
-  requireFinite: "same helper in core/validate.ts and elo/validate.ts",
-  requireInteger: "same helper in core/validate.ts and elo/validate.ts",
-  requirePositive: "same helper in core/validate.ts and elo/validate.ts",
   Resolved: "each module's private resolved-options type (convergent, workload)",
   CONVERGENT_INTER_ARRIVALS: "the convergent paper's inter-arrival times in workload and apps/sim",
-  eligibleMachines: "the eligibility check written twice (convergent, elo): issue 25",
 };
 
 /** Names a module declares at top level that other modules can meet as concepts. */

@@ -1,5 +1,13 @@
-import type { Allocation, Job, Platform, RunningJob, SchedulingContext } from "@sched/core";
-import { canHostOn, idle, neverFits } from "../allocation.js";
+import {
+  type Allocation,
+  fitsMachine,
+  type Job,
+  type Platform,
+  type RunningJob,
+  type SchedulingContext,
+  whyNeverFits,
+} from "@sched/core";
+import { idle } from "../allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedEdf } from "../options.js";
 import type { BackfillStrategy } from "../strategy.js";
@@ -69,7 +77,7 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
     if (opts.exclusive) return true;
     let s = singleCache.get(job);
     if (s === undefined) {
-      s = platform !== null && neverFits(job, platform, true) === null;
+      s = platform !== null && whyNeverFits(job, platform, { singleMachine: true }) === null;
       singleCache.set(job, s);
     }
     return s;
@@ -256,7 +264,7 @@ function machineVictims(
   for (const m of order) {
     const list = on.get(m);
     if (list === undefined || list === null) continue;
-    if (!canHostOn(job, platform, m) || !licensesAfter(view, job, m, list)) continue;
+    if (!fitsMachine(job, platform, m) || !licensesAfter(view, job, m, list)) continue;
     return list;
   }
   return null;

@@ -1,7 +1,23 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError } from "./errors.js";
 
-/** Internal validation helpers shared by the builders. Not exported from the package. */
+/**
+ * Checks of one value each, shared by every @sched package: each returns the value when it is
+ * valid and otherwise throws an {@link InvalidInputError} naming `where` (the function,
+ * `@sched/<package>/<function>`) and `field` (the argument, option or record field, in the
+ * caller's words), with what the value was and what was expected:
+ * `@sched/core/createJob: spec.cores is 0, expected an integer >= 1`.
+ */
 
+/**
+ * How a value reads in an error message: a number as written (`NaN`, `Infinity`), a string
+ * quoted, `null`, `an array`, or the type's name.
+ *
+ * @example
+ * ```ts
+ * describeValue(Number.NaN); // "NaN"
+ * describeValue("4"); // "\"4\""
+ * ```
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
   if (typeof value === "string") return JSON.stringify(value);
@@ -10,6 +26,15 @@ export function describeValue(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * `value` when it is a finite number.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected a finite number`.
+ * @example
+ * ```ts
+ * requireFinite("@sched/elo/rate", "options.k", 32); // 32
+ * ```
+ */
 export function requireFinite(where: string, field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
     throw new InvalidInputError(
@@ -21,6 +46,11 @@ export function requireFinite(where: string, field: string, value: unknown): num
   return value;
 }
 
+/**
+ * `value` when it is a finite number > 0.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected a finite number > 0`.
+ */
 export function requirePositive(where: string, field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     throw new InvalidInputError(
@@ -32,6 +62,11 @@ export function requirePositive(where: string, field: string, value: unknown): n
   return value;
 }
 
+/**
+ * `value` when it is a finite number >= 0.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected a finite number >= 0`.
+ */
 export function requireNonNegative(where: string, field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new InvalidInputError(
@@ -43,6 +78,15 @@ export function requireNonNegative(where: string, field: string, value: unknown)
   return value;
 }
 
+/**
+ * `value` when it is a safe integer >= `min`.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected an integer >= <min>`.
+ * @example
+ * ```ts
+ * requireInteger("@sched/core/createJob", "spec.cores", 0, 1); // throws: spec.cores is 0, expected an integer >= 1
+ * ```
+ */
 export function requireInteger(where: string, field: string, value: unknown, min: number): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
     throw new InvalidInputError(
@@ -54,6 +98,11 @@ export function requireInteger(where: string, field: string, value: unknown, min
   return value;
 }
 
+/**
+ * `value` when it is a safe integer (of any sign: an id, a seed).
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected an integer`.
+ */
 export function requireAnyInteger(where: string, field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected an integer`);
@@ -61,6 +110,11 @@ export function requireAnyInteger(where: string, field: string, value: unknown):
   return value;
 }
 
+/**
+ * `value` when it is an object (not `null`, not an array).
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected an object`.
+ */
 export function requireObject(where: string, field: string, value: unknown): object {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected an object`);
@@ -68,6 +122,11 @@ export function requireObject(where: string, field: string, value: unknown): obj
   return value;
 }
 
+/**
+ * `value` when it is an array.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected an array`.
+ */
 export function requireArray(where: string, field: string, value: unknown): readonly unknown[] {
   if (!Array.isArray(value)) {
     throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected an array`);

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import {
+  describeValue,
+  InvalidInputError,
+  requireAnyInteger,
+  requireArray,
+  requireFinite,
+  requireInteger,
+  requireNonNegative,
+  requireObject,
+  requirePositive,
+} from "../src/index.js";
+
+const W = "@sched/x/f";
+
+/** The error `fn` throws, or `undefined`. */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+describe("validation helpers", () => {
+  it("describeValue reads a value as a message would", () => {
+    expect(
+      [Number.NaN, -1.5, Number.POSITIVE_INFINITY, "4", null, [], {}, undefined, true].map(
+        describeValue,
+      ),
+    ).toEqual([
+      "NaN",
+      "-1.5",
+      "Infinity",
+      '"4"',
+      "null",
+      "an array",
+      "object",
+      "undefined",
+      "boolean",
+    ]);
+  });
+
+  it("each returns a valid value and names where, field, value and expectation otherwise", () => {
+    expect(requireFinite(W, "a", -3)).toBe(-3);
+    expect(requirePositive(W, "a", 0.5)).toBe(0.5);
+    expect(requireNonNegative(W, "a", 0)).toBe(0);
+    expect(requireInteger(W, "a", 3, 3)).toBe(3);
+    expect(requireAnyInteger(W, "a", -7)).toBe(-7);
+    const o = {};
+    expect(requireObject(W, "a", o)).toBe(o);
+    const a = [1];
+    expect(requireArray(W, "a", a)).toBe(a);
+    const cases: [() => unknown, string][] = [
+      [() => requireFinite(W, "opts.k", Number.NaN), "opts.k is NaN, expected a finite number"],
+      [() => requirePositive(W, "opts.k", 0), "opts.k is 0, expected a finite number > 0"],
+      [() => requireNonNegative(W, "x[2]", -1), "x[2] is -1, expected a finite number >= 0"],
+      [() => requireInteger(W, "n", 2.5, 1), "n is 2.5, expected an integer >= 1"],
+      [() => requireInteger(W, "n", 2 ** 53, 1), `n is ${2 ** 53}, expected an integer >= 1`],
+      [() => requireAnyInteger(W, "seed", "1"), 'seed is "1", expected an integer'],
+      [() => requireObject(W, "spec", []), "spec is an array, expected an object"],
+      [() => requireArray(W, "list", null), "list is null, expected an array"],
+    ];
+    for (const [fn, message] of cases) {
+      const e = thrown(fn);
+      expect(e).toBeInstanceOf(InvalidInputError);
+      expect((e as InvalidInputError).message).toBe(`${W}: ${message}`);
+    }
+  });
+});
