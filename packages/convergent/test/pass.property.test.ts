@@ -297,23 +297,16 @@ describe("convergentPass input checks", () => {
     expect(d2.allocations).toEqual([[{ machine: 2, cores: 1 }]]);
   });
   it("rereads a queued job whose fields changed (its eligibility is recomputed)", () => {
-    const d = convergentPass({
-      now: 0,
-      platform,
-      running: [
-        { ...q(1, { cores: 4 }), machine: 1 },
-        { ...q(2, { cores: 2 }), machine: 0 },
-      ],
-      queue: [q(3)],
-    });
+    const running = [
+      { ...q(1, { cores: 4 }), machine: 1 },
+      { ...q(2, { cores: 2 }), machine: 0 },
+    ];
+    const d = convergentPass({ now: 0, platform, running, queue: [q(3)] });
     expect(d.rejected).toEqual([]);
     const again = convergentPass({
       now: 1,
       platform,
-      running: [
-        { ...q(1, { cores: 4 }), machine: 1 },
-        { ...q(2, { cores: 2 }), machine: 0 },
-      ],
+      running,
       queue: [q(3, { cores: 5 })],
       memory: d.memory,
     });
