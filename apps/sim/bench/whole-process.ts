@@ -20,9 +20,23 @@ export interface ProcessCost {
   readonly wall: number;
   /** Maximum resident set size, MB (10^6 bytes). */
   readonly maxRssMb: number;
+  /**
+   * For a `node` command given {@link THREAD_CPU} as a preload: CPU seconds of its main thread
+   * and of all its other threads (V8's compiler and GC helpers, libuv's pool). Else undefined.
+   */
+  readonly threads?: { readonly main: number; readonly others: number };
   readonly stdout: string;
   readonly stderr: string;
 }
+
+/**
+ * Node's `--require` argument that makes a measured `node` process report its CPU by thread
+ * (see ./thread-cpu.cjs): `measure([process.execPath, ...THREAD_CPU, cli, ...])`.
+ */
+export const THREAD_CPU: readonly string[] = [
+  "--require",
+  fileURLToPath(new URL("./thread-cpu.cjs", import.meta.url)),
+];
 
 /**
  * Runs `command` to completion under `/usr/bin/time` and returns its cost.
@@ -40,12 +54,15 @@ export function measure(command: readonly string[], cwd = appDir): ProcessCost {
   if (r.status !== 0 || user === undefined) {
     throw new Error(`${command.join(" ")} failed (${r.status}): ${lines.slice(-5).join("\n")}`);
   }
+  const threads = lines.findLast((l) => l.startsWith("@@threads "));
+  const [main, others] = (threads ?? "").slice(10).split(" ").map(Number);
   return {
     cpu: user + sys!,
     wall: wall!,
     maxRssMb: (rss! * 1024) / 1e6,
+    ...(threads === undefined ? {} : { threads: { main: main!, others: others! } }),
     stdout: r.stdout,
-    stderr: lines.filter((l) => !l.startsWith("@@time ")).join("\n"),
+    stderr: lines.filter((l) => !l.startsWith("@@time ") && !l.startsWith("@@threads ")).join("\n"),
   };
 }
 

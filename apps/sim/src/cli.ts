@@ -2,6 +2,10 @@
 import { isMainThread } from "node:worker_threads";
 import type { Command, Io } from "./command.js";
 import { hasDebugFlag, reportError, runCommandWords, withoutLeadingDebug } from "./run-command.js";
+import { tuneV8 } from "./v8-tuning.js";
+
+// Before any simulation code runs (see v8-tuning.ts).
+tuneV8();
 
 /**
  * Commands loaded on their own, without the rest of the CLI (the sweep machinery, the report,

@@ -79,6 +79,7 @@ export class AvailabilityProfile {
     this.n = 1;
     this.valid = 0;
     this.negative = free < 0;
+    this.seal();
   }
 
   /**
@@ -183,6 +184,7 @@ export class AvailabilityProfile {
     this.negative = negative;
     this.lowUntil.fill(Number.NEGATIVE_INFINITY);
     this.compact();
+    this.seal();
   }
 
   /**
@@ -370,9 +372,9 @@ export class AvailabilityProfile {
     // run on past `limit` to the next segment with enough free, which costs less than finding
     // the index of `limit` first.
     if (amounts[k] < amount) {
-      // Step over the segments with too little free (one compare each).
+      // Step over the segments with too little free (one compare each: the sentinel stops it).
       k++;
-      while (k < n && amounts[k] < amount) k++;
+      while (amounts[k] < amount) k++;
       if (known) this.raiseLow(amount, k === n ? Number.POSITIVE_INFINITY : times[k]);
       if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
       run = times[k];
@@ -382,18 +384,18 @@ export class AvailabilityProfile {
       const end = run + duration;
       const stop = Math.min(end, ownStart);
       k++;
-      while (k < n && times[k] < stop && amounts[k] >= amount) k++;
-      if (k === n || times[k] >= end) return run;
+      while (times[k] < stop && amounts[k] >= amount) k++;
+      if (times[k] >= end) return run;
       if (times[k] >= ownStart) {
         // The window reaches the own part: it needs `inOwn` there, and a block there means no
         // start before ownStart (>= limit) is left.
-        while (k < n && times[k] < end && amounts[k] >= inOwn) k++;
-        return k === n || times[k] >= end ? run : Number.POSITIVE_INFINITY;
+        while (times[k] < end && amounts[k] >= inOwn) k++;
+        return times[k] >= end ? run : Number.POSITIVE_INFINITY;
       }
       // Blocked at k (before ownStart): the next run starts at the next segment with enough.
       k++;
-      while (k < n && amounts[k] < amount) k++;
-      if (k === n || times[k] >= limit) return Number.POSITIVE_INFINITY;
+      while (amounts[k] < amount) k++;
+      if (times[k] >= limit) return Number.POSITIVE_INFINITY;
       run = times[k];
     }
   }
@@ -498,6 +500,7 @@ export class AvailabilityProfile {
         as[k + left] = last;
       }
       this.n = grown;
+      this.seal();
     }
     if (interiorEqual) this.mergeAround(i + left, k + left);
   }
@@ -511,6 +514,7 @@ export class AvailabilityProfile {
       this.times.copyWithin(0, i, this.n);
       this.amounts.copyWithin(0, i, this.n);
       this.n -= i;
+      this.seal();
     }
     this.times[0] = t;
   }
@@ -523,6 +527,7 @@ export class AvailabilityProfile {
     p.amounts.set(this.amounts.subarray(0, this.n));
     p.n = this.n;
     p.negative = this.negative;
+    p.seal();
     return p;
   }
 
@@ -639,6 +644,7 @@ export class AvailabilityProfile {
       this.times.copyWithin(w + 1, hi + 1, this.n);
       this.amounts.copyWithin(w + 1, hi + 1, this.n);
       this.n -= removed;
+      this.seal();
     }
   }
 
@@ -646,10 +652,21 @@ export class AvailabilityProfile {
     this.mergeAround(0, this.n - 1);
   }
 
+  /**
+   * Writes the sentinel segment after the last one (time and amount `Infinity`), which ends
+   * the scans of {@link earliestStartBefore} without a bound check: no window extends past it
+   * and no search steps over it as too low. Called by every change of the segment count.
+   */
+  private seal(): void {
+    this.times[this.n] = Number.POSITIVE_INFINITY;
+    this.amounts[this.n] = Number.POSITIVE_INFINITY;
+  }
+
+  /** Room for `size` segments and the sentinel. */
   private grow(size: number): void {
-    if (size <= this.times.length) return;
+    if (size < this.times.length) return;
     let cap = this.times.length * 2;
-    while (cap < size) cap *= 2;
+    while (cap <= size) cap *= 2;
     const t = new Float64Array(cap);
     const a = new Float64Array(cap);
     t.set(this.times.subarray(0, this.n));

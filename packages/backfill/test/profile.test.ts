@@ -133,6 +133,37 @@ describe("AvailabilityProfile", () => {
     expect(p.toArray()).toEqual([[0, 2]]);
   });
 
+  it("earliestStartBefore reads no segment past the last, after the profile grew and shrank", () => {
+    const p = new AvailabilityProfile(0, 4);
+    p.add(10, 20, -2);
+    p.add(30, 40, 3);
+    expect(p.earliestStartBefore(5, 1, 0, 100, Number.POSITIVE_INFINITY, 0)).toBe(30);
+    // Merged back: the segments that held 7 free are gone, and no scan may find them.
+    p.add(30, 40, -3);
+    expect(p.toArray()).toEqual([
+      [0, 4],
+      [10, 2],
+      [20, 4],
+    ]);
+    expect(p.earliestStartBefore(5, 1, 0, 100, Number.POSITIVE_INFINITY, 0)).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    // The last segment lasts for ever: any window from it fits.
+    expect(p.earliestStartBefore(4, 1e9, 5, 100, Number.POSITIVE_INFINITY, 0)).toBe(20);
+    expect(p.earliestStartBefore(4, Number.POSITIVE_INFINITY, 21, 100, 200, 4)).toBe(21);
+    p.trimBefore(15);
+    expect(p.toArray()).toEqual([
+      [15, 2],
+      [20, 4],
+    ]);
+    expect(p.earliestStartBefore(3, 5, 0, 25, 25, 3)).toBe(20);
+    expect(p.earliestStartBefore(3, 5, 0, 20, 25, 3)).toBe(Number.POSITIVE_INFINITY);
+    const c = p.clone();
+    expect(c.earliestStartBefore(5, 1, 0, 100, Number.POSITIVE_INFINITY, 0)).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+  });
+
   it("rejects bad input with the function's name", () => {
     expect(() => new AvailabilityProfile(Number.NaN, 1)).toThrow(
       /@sched\/backfill\/AvailabilityProfile: origin is NaN/,

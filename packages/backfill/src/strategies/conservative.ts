@@ -13,6 +13,11 @@ interface Held extends PlannedInterval {
    * move, without the rounding a difference of two times would bring).
    */
   readonly duration: number;
+  /** `readyTime(job)`, `job.cores` and whether the job asks for licenses, kept so that
+   * compression reads no job. */
+  readonly ready: number;
+  readonly cores: number;
+  readonly licensed: boolean;
   /**
    * The latest end of the capacity given back, in the last compression, after this reservation
    * was re-placed or checked there (`-Infinity` when none).
@@ -74,6 +79,8 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   // capacity may have come back since they were made.
   let resumed: readonly Reservation[] | null = null;
   let resumedReleased = true;
+  // The smallest start of the reservations made at this call (Infinity: none).
+  let reservedFrom = Number.POSITIVE_INFINITY;
 
   // A reservation for `job`, just arrived (no progress), at the earliest start the plan allows.
   const reserve = (ctx: SchedulingContext, job: Job, now: number): void => {
@@ -81,7 +88,17 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     const t = plan.earliest(job, d, Math.max(readyTime(job), now));
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(job, t, t + d, -1);
-    res.push({ job, start: t, end: t + d, duration: d, after: Number.NEGATIVE_INFINITY });
+    if (t < reservedFrom) reservedFrom = t;
+    res.push({
+      job,
+      start: t,
+      end: t + d,
+      duration: d,
+      ready: readyTime(job),
+      cores: job.cores,
+      licensed: job.licenses !== undefined,
+      after: Number.NEGATIVE_INFINITY,
+    });
   };
 
   /**
@@ -96,6 +113,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         start: r.start,
         end: r.estimatedEnd,
         duration: r.estimatedEnd - r.start,
+        ready: readyTime(r.job),
+        cores: r.job.cores,
+        licensed: r.job.licenses !== undefined,
         after: Number.NEGATIVE_INFINITY,
       });
     }
@@ -128,6 +148,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         start: p.time,
         end: p.time + d,
         duration: d,
+        ready: readyTime(w.job),
+        cores: w.job.cores,
+        licensed: w.job.licenses !== undefined,
         after: Number.NEGATIVE_INFINITY,
       });
       reserved.add(p.id);
@@ -146,6 +169,8 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     cache.prepare(view.platform);
     const now = view.now;
     const rejected = rejectImpossible(ctx);
+    reservedFrom = Number.POSITIVE_INFINITY;
+    const wasResumed = resumed !== null;
 
     let compress = false;
     // The jobs to reserve at this call: the arrivals, or, resumed, every job without one.
@@ -191,26 +216,44 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         const d = r.duration;
         const oldStart = r.start;
         const oldEnd = r.end;
-        const from = Math.max(readyTime(r.job), now);
+        const from = Math.max(r.ready, now);
         const bound = Math.max(r.after, freed);
         const limit = Math.min(oldStart, bound);
         vacated[i] = Number.NEGATIVE_INFINITY;
         if (oldStart >= from) {
-          const cores = r.job.cores;
+          const cores = r.cores;
+          const coresOnly = !r.licensed || plan.coresOnly(r.job);
           // Only cores to look at: scan the starts before `limit` without giving the
           // reservation back first (the scan counts its cores as free).
           const probe =
             limit <= from
               ? Number.POSITIVE_INFINITY
-              : plan.coresOnly(r.job)
+              : coresOnly
                 ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
                 : Number.NaN;
-          if (probe === Number.POSITIVE_INFINITY && plan.holds(r.job, oldStart, oldEnd)) continue;
+          if (
+            probe === Number.POSITIVE_INFINITY &&
+            (r.licensed
+              ? plan.holds(r.job, oldStart, oldEnd)
+              : plan.cores.nonNegative(oldStart, oldEnd))
+          ) {
+            continue;
+          }
           if (probe < limit) {
-            plan.change(r.job, Math.max(oldStart, now), oldEnd, 1);
+            // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
+            // the new interval overlaps the old one, giving back and taking again cancel out:
+            // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
+            // sums of whole core counts, so this leaves the same profile as the two changes.
+            const newEnd = probe + d;
+            if (newEnd > oldStart) {
+              plan.cores.add(probe, oldStart, -cores);
+              if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
+            } else {
+              plan.cores.add(oldStart, oldEnd, cores);
+              plan.cores.add(probe, newEnd, -cores);
+            }
             r.start = probe;
-            r.end = probe + d;
-            plan.change(r.job, probe, probe + d, -1);
+            r.end = newEnd;
             vacated[i] = oldEnd;
             if (oldEnd > freed) freed = oldEnd;
             continue;
@@ -259,11 +302,20 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       for (const w of ordered) reserve(ctx, w.job, now);
     }
 
-    let kept = 0;
     // The earliest future reservation, for the timer below.
     let next = Number.POSITIVE_INFINITY;
-    earliest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < res.length; i++) {
+    // Without a compression the kept reservations have not moved since the previous call, which
+    // left none before now; when none of this call's starts now either, no job starts and the
+    // new ones alone can lower the earliest start: the scan below is not needed.
+    const scan = compress || wasResumed || !(earliest > now && reservedFrom > now);
+    let kept = scan ? 0 : res.length;
+    if (scan) {
+      earliest = Number.POSITIVE_INFINITY;
+    } else {
+      if (reservedFrom < earliest) earliest = reservedFrom;
+      next = earliest;
+    }
+    for (let i = kept; i < res.length; i++) {
       const r = res[i];
       const start = r.start;
       if (start <= now) {
