@@ -8,6 +8,7 @@ import { inspectCommand } from "./commands/inspect.js";
 import { reportCommand } from "./commands/report.js";
 import { reproduceCommand } from "./commands/reproduce.js";
 import { runCommand } from "./commands/run.js";
+import { schedulersCommand } from "./commands/schedulers.js";
 import { sweepCommand } from "./commands/sweep.js";
 import { workerCommand } from "./commands/worker.js";
 import {
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   convertCommand,
   genCommand,
   inspectCommand,
+  schedulersCommand,
 ];
 
 /** `sched-sim --help`. */

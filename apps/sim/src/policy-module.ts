@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Scheduler } from "@sched/core";
-import type { OptionValue, SchedulerChoice } from "./schedulers.js";
+import type { OptionValue } from "./scheduler-options.js";
+import type { SchedulerChoice } from "./schedulers.js";
 import { UsageError } from "./usage-error.js";
 
 /**

@@ -29,6 +29,7 @@ const ORDER = [
   "report",
   "reproduce",
   "worker",
+  "schedulers",
 ];
 
 /**

@@ -177,6 +177,11 @@ describe("experiment file validation", () => {
       "schedulers[1].name: unknown scheduler 'esy'",
     ],
     [
+      "a scheduler that runs only in its experiments",
+      { ...base, schedulers: ["fcfs", "oas"] },
+      "schedulers[1].name: scheduler 'oas' cannot run on a workload: it solves one MIP",
+    ],
+    [
       "bad option",
       { ...base, schedulers: [{ name: "easy", options: { order: "random" } }] },
       'schedulers[0].options.order: expected one of "fcfs", "sjf", "largest-first", "user-priority", got "random"',

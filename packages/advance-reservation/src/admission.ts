@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
+import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/admissionPass";
@@ -184,9 +185,9 @@ export function admissionPass(
   requests: readonly ReservationRequest[],
   options: AdmissionOptions = {},
 ): AdmissionResult {
-  const policy = options.policy ?? firstFit;
+  const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
-  const clipToDeadline = options.clipToDeadline ?? true;
+  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
   if (typeof clipToDeadline !== "boolean") {
     throw new InvalidInputError(
       WHERE,

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import {
   andNotInto,
   complementInto,
@@ -391,9 +392,12 @@ export class AvailRectList {
   ): FoundAllocation | null {
     const { tr, tdu, tdl } = this.checkWindow("findAllocation", request);
     const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
-    const policy = options.policy ?? firstFit;
+    const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
     checkPolicy(`${WHERE}/findAllocation`, "options.policy", policy);
-    const endCap = (options.clipToDeadline ?? true) ? tdl : Number.POSITIVE_INFINITY;
+    const endCap =
+      (options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline)
+        ? tdl
+        : Number.POSITIVE_INFINITY;
     if (n > this.pes) return null;
     let best: AvailabilityRectangle | null = null;
     const candidates = this.candidates;

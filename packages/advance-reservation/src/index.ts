@@ -21,6 +21,7 @@ export {
   type RectangleQuery,
   type RequestWindow,
 } from "./avail-rect-list.js";
+export { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 export {
   type AllocationPolicy,
   type AvailabilityRectangle,

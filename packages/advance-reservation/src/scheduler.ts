@@ -8,6 +8,7 @@ import type {
 } from "@sched/core";
 import { admitOne } from "./admission.js";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
+import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
@@ -73,10 +74,10 @@ interface Booking {
  * ```
  */
 export function advanceReservation(options: AdvanceReservationOptions = {}): Scheduler {
-  const policy = options.policy ?? firstFit;
+  const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const name = options.name ?? `AR-${policy.name}`;
-  const clipToDeadline = options.clipToDeadline ?? true;
+  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
 
   let platform: Platform | null = null;
   let list: AvailRectList | null = null;

@@ -1,5 +1,6 @@
 export { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 export { backfill } from "./backfill.js";
+export { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 export { edf } from "./edf.js";
 export { fcfs } from "./fcfs.js";
 export type {

@@ -1,5 +1,6 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
+import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
 
 /** Options of `backfill`. */
@@ -241,7 +242,12 @@ export function resolvePlacement(
       `is ${String(single)}, expected a boolean`,
     );
   }
-  const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, false);
+  const exclusive = resolveBoolean(
+    where,
+    "exclusive",
+    options?.exclusive,
+    BACKFILL_DEFAULTS.exclusive,
+  );
   if (exclusive && single === false) {
     throw new InvalidInputError(
       where,
@@ -260,7 +266,7 @@ export function resolveBackfill(
   options: BackfillOptions | undefined,
   where = "@sched/backfill/backfill",
 ): ResolvedBackfill {
-  const reservations = options?.reservations ?? 1;
+  const reservations = options?.reservations ?? BACKFILL_DEFAULTS.reservations;
   if (
     typeof reservations !== "number" ||
     !(
@@ -274,15 +280,19 @@ export function resolveBackfill(
       `is ${String(reservations)}, expected an integer >= 0 or Infinity`,
     );
   }
-  const order = options?.order ?? "fcfs";
+  const order = options?.order ?? BACKFILL_DEFAULTS.order;
   const sorter = queueSorter(order, where, "options.order");
   const keepReservations = resolveBoolean(
     where,
     "keepReservations",
     options?.keepReservations,
-    false,
+    BACKFILL_DEFAULTS.keepReservations,
   );
-  const machineOrder = resolveMachineOrder(where, options?.machineOrder, "index");
+  const machineOrder = resolveMachineOrder(
+    where,
+    options?.machineOrder,
+    BACKFILL_DEFAULTS.machineOrder,
+  );
   const { singleMachine, exclusive } = resolvePlacement(where, options);
   let fallback: string;
   {
@@ -339,10 +349,10 @@ export function flexibleAsBackfill(
   }
   const { singleMachine, exclusive } = resolvePlacement(where, options);
   return {
-    reservations: options.reservations ?? 1,
+    reservations: options.reservations ?? BACKFILL_DEFAULTS.reservations,
     order: { priority: options.priority },
     keepReservations: variant === "unrm",
-    machineOrder: options.machineOrder ?? "index",
+    machineOrder: options.machineOrder ?? BACKFILL_DEFAULTS.machineOrder,
     singleMachine,
     exclusive,
     name: options.name ?? `bf-${variant}${exclusive ? "+excl" : singleMachine ? "+single" : ""}`,
@@ -358,7 +368,11 @@ export function resolveFcfs(
   options: FcfsOptions | undefined,
   where = "@sched/backfill/fcfs",
 ): ResolvedBackfill {
-  const machineOrder = resolveMachineOrder(where, options?.machineOrder, "index");
+  const machineOrder = resolveMachineOrder(
+    where,
+    options?.machineOrder,
+    BACKFILL_DEFAULTS.machineOrder,
+  );
   const { singleMachine, exclusive } = resolvePlacement(where, options);
   return {
     reservations: 0,
@@ -380,11 +394,16 @@ export function resolveEdf(
   options: EdfOptions | undefined,
   where = "@sched/backfill/edf",
 ): ResolvedEdf {
-  const preemption = resolveBoolean(where, "preemption", options?.preemption, true);
-  const machineOrder = resolveMachineOrder(where, options?.machineOrder, "speed");
-  const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, false);
+  const preemption = resolveBoolean(
+    where,
+    "preemption",
+    options?.preemption,
+    EDF_DEFAULTS.preemption,
+  );
+  const machineOrder = resolveMachineOrder(where, options?.machineOrder, EDF_DEFAULTS.machineOrder);
+  const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, EDF_DEFAULTS.exclusive);
   const name = resolveName(where, options?.name, exclusive ? "edf+excl" : "edf");
-  const deadlineOrder = options?.deadlineOrder ?? "increasing";
+  const deadlineOrder = options?.deadlineOrder ?? EDF_DEFAULTS.deadlineOrder;
   if (deadlineOrder !== "increasing" && deadlineOrder !== "decreasing") {
     throw new InvalidInputError(
       where,
@@ -392,7 +411,7 @@ export function resolveEdf(
       `is ${JSON.stringify(deadlineOrder)}, expected "increasing" or "decreasing"`,
     );
   }
-  const undatedFactor = options?.undatedFactor ?? Number.POSITIVE_INFINITY;
+  const undatedFactor = options?.undatedFactor ?? EDF_DEFAULTS.undatedFactor;
   if (typeof undatedFactor !== "number" || !(undatedFactor >= 0)) {
     throw new InvalidInputError(
       where,
@@ -400,7 +419,7 @@ export function resolveEdf(
       `is ${String(undatedFactor)}, expected a number >= 0 or Infinity`,
     );
   }
-  const preemptFor = options?.preemptFor ?? "arrivals";
+  const preemptFor = options?.preemptFor ?? EDF_DEFAULTS.preemptFor;
   if (preemptFor !== "arrivals" && preemptFor !== "waiting") {
     throw new InvalidInputError(
       where,

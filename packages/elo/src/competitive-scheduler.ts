@@ -7,6 +7,7 @@ import {
   type SchedulingContext,
 } from "@sched/core";
 import { requireFinite, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { canStartNow, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
 import { type JobLevelOptions, jobLevelResolved } from "./job-level.js";
@@ -109,11 +110,11 @@ const WHERE = "@sched/elo/competitiveScheduler";
  */
 export function competitiveScheduler(options: CompetitiveOptions = {}): CompetitiveScheduler {
   const resolved: ResolvedTierListOptions = resolveTierListOptions(options, WHERE);
-  const overhead = options.overhead ?? 0;
+  const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
   requireFinite(WHERE, "options.overhead", overhead);
   if (options.maxSpeed !== undefined) requirePositive(WHERE, "options.maxSpeed", options.maxSpeed);
   const customLevel = options.jobLevel;
-  const levelScale = options.levelScale ?? "log";
+  const levelScale = options.levelScale ?? COMPETITIVE_DEFAULTS.levelScale;
   if (levelScale !== "log" && levelScale !== "linear") {
     throw new InvalidInputError(
       WHERE,

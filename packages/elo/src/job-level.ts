@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { requireInteger, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link jobLevel}. */
 export interface JobLevelOptions {
@@ -40,7 +41,7 @@ export function jobLevel(
   options: JobLevelOptions = {},
 ): number {
   const where = "@sched/elo/jobLevel";
-  const scale = options.scale ?? "log";
+  const scale = options.scale ?? COMPETITIVE_DEFAULTS.levelScale;
   if (scale !== "log" && scale !== "linear") {
     throw new InvalidInputError(
       where,

@@ -1,6 +1,7 @@
 import type { Scheduler } from "@sched/core";
 import { requireAnyInteger } from "@sched/errors";
 import { Random } from "@sched/random";
+import { RANDOM_SCHEDULER_DEFAULTS } from "./defaults.js";
 import { queueScheduler } from "./machine-queues.js";
 
 /** Options of {@link randomScheduler}. */
@@ -28,7 +29,7 @@ export interface RandomSchedulerOptions {
  * ```
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? RANDOM_SCHEDULER_DEFAULTS.seed;
   requireAnyInteger("@sched/elo/randomScheduler", "options.seed", seed);
   let rng = new Random(seed, "elo/randomScheduler");
   return queueScheduler("random", {

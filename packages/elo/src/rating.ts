@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { requireFinite, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link updateRating}. */
 export interface RatingOptions {
@@ -30,8 +31,8 @@ export function resolveRatingOptions(
   options: RatingOptions = {},
   where = "@sched/elo/updateRating",
 ): ResolvedRatingOptions {
-  const growth = options.growth ?? 20;
-  const minRating = options.minRating ?? 1;
+  const growth = options.growth ?? COMPETITIVE_DEFAULTS.growth;
+  const minRating = options.minRating ?? COMPETITIVE_DEFAULTS.minRating;
   requirePositive(where, "options.growth", growth);
   requirePositive(where, "options.minRating", minRating);
   return { growth, minRating };

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { requireInteger, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { expectedResult } from "./expected-result.js";
 import { type RatingOptions, resolveRatingOptions } from "./rating.js";
 import { resolveTierOptions, type TierOptions, tierOfResolved } from "./tiers.js";
@@ -58,7 +59,7 @@ export function resolveTierListOptions(
     growth,
     minRating,
     baseRating,
-    stickyTopTier: options.stickyTopTier ?? false,
+    stickyTopTier: options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier,
   };
 }
 

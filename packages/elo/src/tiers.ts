@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { requireInteger, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** How ratings map to tiers. */
 export interface TierOptions {
@@ -31,8 +32,8 @@ export function resolveTierOptions(
   options: TierOptions = {},
   where = "@sched/elo/tierOf",
 ): ResolvedTierOptions {
-  const tiers = options.tiers ?? 5;
-  const tierWidth = options.tierWidth ?? 500;
+  const tiers = options.tiers ?? COMPETITIVE_DEFAULTS.tiers;
+  const tierWidth = options.tierWidth ?? COMPETITIVE_DEFAULTS.tierWidth;
   requireInteger(where, "options.tiers", tiers, 1);
   requirePositive(where, "options.tierWidth", tierWidth);
   return { tiers, tierWidth };

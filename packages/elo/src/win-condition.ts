@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { requireFinite, requireInteger, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link winCondition} and {@link isWin}. */
 export interface WinConditionOptions {
@@ -36,7 +37,7 @@ export function resolveWinConditionOptions(
     throw new InvalidInputError(where, "options", "is missing, expected { maxSpeed }");
   }
   const { maxSpeed } = options;
-  const overhead = options.overhead ?? 0;
+  const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
   requirePositive(where, "options.maxSpeed", maxSpeed);
   requireFinite(where, "options.overhead", overhead);
   if (maxSpeed - overhead <= 0) {

@@ -21,6 +21,7 @@ export {
 } from "./execution.js";
 export {
   buildOasModel,
+  OAS_SOLVE_DEFAULTS,
   type OasFormulation,
   type OasModel,
   type OasModelOptions,
@@ -41,6 +42,7 @@ export {
 export {
   type LinkOverload,
   linkLoadViolations,
+  OAS_HEURISTIC_DEFAULTS,
   OAS_RULES,
   type OasHeuristicOptions,
   type OasPlanOptions,
@@ -82,6 +84,7 @@ export {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  SPACE_SHARING_DEFAULTS,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   type SpaceSharingRecord,

@@ -166,6 +166,24 @@ export interface OasResult {
 
 const WHERE = "@sched/multicluster/solveOas";
 
+/**
+ * The defaults of {@link SolveOasOptions} that are constants (`eta`, `theta` and the horizon
+ * depend on the jobs: {@link oasSlotDefaults}). Frozen.
+ *
+ * @example OAS_SOLVE_DEFAULTS.maxNodes // 100000
+ */
+export const OAS_SOLVE_DEFAULTS: Readonly<{
+  formulation: OasFormulation;
+  links: boolean;
+  warmStart: boolean;
+  maxNodes: number;
+}> = Object.freeze({
+  formulation: "configurations",
+  links: true,
+  warmStart: false,
+  maxNodes: 100_000,
+});
+
 /** A model's options with defaults filled and checked (internal). */
 interface ResolvedModelOptions {
   readonly eta: number;
@@ -226,7 +244,7 @@ function resolveModelOptions(
   if (!(eta > 0) || !Number.isFinite(eta)) {
     throw new InvalidInputError(WHERE, "options.eta", `is ${String(eta)}, expected a number > 0`);
   }
-  const formulation = options.formulation ?? "configurations";
+  const formulation = options.formulation ?? OAS_SOLVE_DEFAULTS.formulation;
   if (formulation !== "configurations" && formulation !== "resources") {
     throw new InvalidInputError(
       WHERE,
@@ -259,7 +277,7 @@ function resolveModelOptions(
     eta,
     theta,
     formulation,
-    links: options.links ?? true,
+    links: options.links ?? OAS_SOLVE_DEFAULTS.links,
     symmetryBreaking: options.symmetryBreaking ?? true,
     loadCuts: options.loadCuts ?? true,
     maxConfigurations,
@@ -355,7 +373,7 @@ function checkBudget(options: SolveOasOptions): {
   timeLimit: number;
   relativeGap: number;
 } {
-  const maxNodes = options.maxNodes ?? 100_000;
+  const maxNodes = options.maxNodes ?? OAS_SOLVE_DEFAULTS.maxNodes;
   if (!(maxNodes === Number.POSITIVE_INFINITY || (Number.isInteger(maxNodes) && maxNodes >= 1))) {
     throw new InvalidInputError(
       WHERE,
@@ -435,7 +453,7 @@ export async function solveOas(
       fewestSlots = span;
     }
   };
-  if ((options.warmStart ?? false) && jobs.length > 0) {
+  if ((options.warmStart ?? OAS_SOLVE_DEFAULTS.warmStart) && jobs.length > 0) {
     for (const l of bestListSchedule(inst, profile, eta, theta0))
       consider(l.schedule, `list ${l.rule}`);
     (options.incumbents ?? []).forEach((inc, i) => {

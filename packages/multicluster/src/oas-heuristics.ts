@@ -88,6 +88,13 @@ function linkLoads(
 }
 
 /**
+ * The defaults of {@link OasHeuristicOptions} (`profile` defaults to `computeOnlyProfile`). Frozen.
+ *
+ * @example OAS_HEURISTIC_DEFAULTS.links // true
+ */
+export const OAS_HEURISTIC_DEFAULTS: Readonly<{ links: boolean }> = Object.freeze({ links: true });
+
+/**
  * One of the six heuristics as a core scheduler for rigid co-allocated jobs (`job.cores`
  * tasks), on the OAS allocation and cost model. Each call walks the waiting jobs in
  * {@link ruleOrder}; a job starts on the {@link candidateResources} allocation with the
@@ -108,7 +115,7 @@ function linkLoads(
 export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): Scheduler {
   ruleOrder(rule, []);
   const profile = options.profile ?? computeOnlyProfile;
-  const aware = options.links ?? true;
+  const aware = options.links ?? OAS_HEURISTIC_DEFAULTS.links;
   return {
     name: `oas-${rule.toLowerCase()}${aware ? "" : "-link-blind"}`,
     schedule(ctx: SchedulingContext): void {

@@ -116,6 +116,30 @@ export interface ResolvedSpaceSharingOptions {
   seed: number;
 }
 
+/**
+ * The defaults of {@link SpaceSharingOptions} (shared by `spaceSharingScheduler` and
+ * `spaceSharingExecutionModel` where they have the option; `messageBytes` defaults to the sum
+ * of the job's `input` sizes). Frozen.
+ *
+ * @example SPACE_SHARING_DEFAULTS.alpha // 2
+ */
+export const SPACE_SHARING_DEFAULTS: Readonly<Required<Omit<SpaceSharingOptions, "messageBytes">>> =
+  Object.freeze({
+    policy: "dynamic",
+    alpha: 2,
+    mpl: 2,
+    backgroundLoad: 0,
+    backgroundMeanDemand: 2,
+    backgroundSharing: "conserving",
+    contextSwitch: 200e-6,
+    startup: 50e-6,
+    bandwidth: 12.5e6,
+    baselinePartition: "map",
+    executingWeight: 1,
+    baselineSelection: "random",
+    seed: 1,
+  });
+
 const WHERE = "@sched/multicluster/simulateSpaceSharing";
 
 /** Fills defaults and validates (internal; errors name `where`). */
@@ -123,21 +147,22 @@ export function resolveSpaceSharingOptions(
   o: SpaceSharingOptions,
   where: string = WHERE,
 ): ResolvedSpaceSharingOptions {
+  const d = SPACE_SHARING_DEFAULTS;
   const r: ResolvedSpaceSharingOptions = {
-    policy: o.policy ?? "dynamic",
-    alpha: o.alpha ?? 2,
-    mpl: o.mpl ?? 2,
-    backgroundLoad: o.backgroundLoad ?? 0,
-    backgroundMeanDemand: o.backgroundMeanDemand ?? 2,
-    backgroundSharing: o.backgroundSharing ?? "conserving",
-    contextSwitch: o.contextSwitch ?? 200e-6,
-    startup: o.startup ?? 50e-6,
-    bandwidth: o.bandwidth ?? 12.5e6,
-    messageBytes: o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, d) => s + d.size, 0)),
-    baselinePartition: o.baselinePartition ?? "map",
-    executingWeight: o.executingWeight ?? 1,
-    baselineSelection: o.baselineSelection ?? "random",
-    seed: o.seed ?? 1,
+    policy: o.policy ?? d.policy,
+    alpha: o.alpha ?? d.alpha,
+    mpl: o.mpl ?? d.mpl,
+    backgroundLoad: o.backgroundLoad ?? d.backgroundLoad,
+    backgroundMeanDemand: o.backgroundMeanDemand ?? d.backgroundMeanDemand,
+    backgroundSharing: o.backgroundSharing ?? d.backgroundSharing,
+    contextSwitch: o.contextSwitch ?? d.contextSwitch,
+    startup: o.startup ?? d.startup,
+    bandwidth: o.bandwidth ?? d.bandwidth,
+    messageBytes: o.messageBytes ?? ((job) => (job.input ?? []).reduce((s, x) => s + x.size, 0)),
+    baselinePartition: o.baselinePartition ?? d.baselinePartition,
+    executingWeight: o.executingWeight ?? d.executingWeight,
+    baselineSelection: o.baselineSelection ?? d.baselineSelection,
+    seed: o.seed ?? d.seed,
   };
   const choice = <T extends string>(field: string, v: T, allowed: readonly T[]) => {
     if (!allowed.includes(v)) {
@@ -365,20 +390,6 @@ export function simulateSpaceSharing(
   platform: Platform,
   options: SpaceSharingOptions = {},
 ): SpaceSharingResult {
-  return simulateOwn(jobs, platform, options, false);
-}
-
-/**
- * {@link simulateSpaceSharing}, or, with `holdUntilEnd`, the dynamic policy holding every
- * processor of a job until the whole job ends (the core-engine path's rule; only its
- * cross-check test uses it). Internal.
- */
-export function simulateOwn(
-  jobs: readonly Job[],
-  platform: Platform,
-  options: SpaceSharingOptions,
-  holdUntilEnd: boolean,
-): SpaceSharingResult {
   const o = resolveSpaceSharingOptions(options);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
@@ -455,7 +466,7 @@ export function simulateOwn(
       end = Math.max(end, done);
     }
     for (let i = 0; i < k; i++) {
-      if (o.policy === "adaptive" || holdUntilEnd) release[i] = end;
+      if (o.policy === "adaptive") release[i] = end;
       busyUntil[processors[i]!] = release[i]!;
       holding[processors[i]!] = 1;
     }

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { simulateOwn, simulateSpaceSharing } from "../src/space-sharing.js";
+import { simulateSpaceSharing } from "../src/space-sharing.js";
 import {
   type LocalMachineOf,
   processorPlatform,
@@ -21,6 +21,7 @@ import {
   spaceSharingExecutionModel,
   spaceSharingScheduler,
 } from "../src/space-sharing-core.js";
+import { holdUntilEndOracle } from "./support/hold-until-end-oracle.js";
 
 /** The moldable workload of @sched/workload for `processors` homogeneous processors. */
 function moldable(jobs: number, load: number, processors: number, seed: number): readonly Job[] {
@@ -278,17 +279,17 @@ describe("spaceSharingScheduler: errors", () => {
   });
 });
 
-describe("simulateSpaceSharingOnCore against the own simulator", () => {
+describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/support)", () => {
   /** Relative agreement: the engine adds the scatter and the longest bunch before `now`. */
   const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
-  it("without background load: the same schedule as the own simulator holding processors until the end, job by job", () => {
+  it("without background load: the same schedule as the oracle, job by job", () => {
     for (const heterogeneous of [false, true]) {
       const platform = paperPlatform(heterogeneous);
       for (const load of [0.3, 0.8]) {
         const jobs = moldable(300, load, 64, 3);
         for (const policy of ["dynamic", "adaptive"] as const) {
-          const own = simulateOwn(jobs, platform, { policy }, true);
+          const own = holdUntilEndOracle(jobs, platform, { policy });
           const core = simulateSpaceSharingOnCore(jobs, platform, { policy });
           expect(close(core.meanResponse, own.meanResponse), `${policy} ${load}`).toBe(true);
           expect(close(core.utilization, own.utilization)).toBe(true);
@@ -317,7 +318,7 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
         (platform, n, load, seed, policy, alpha, baselineSelection) => {
           const jobs = moldable(n, load, platform.totalCores, seed);
           const options = { policy, alpha, baselineSelection, seed };
-          const own = simulateOwn(jobs, platform, options, true);
+          const own = holdUntilEndOracle(jobs, platform, options);
           const core = simulateSpaceSharingOnCore(jobs, platform, options);
           const byId = new Map(own.records.map((r) => [r.job.id, r.end]));
           for (const r of core.trace.records) {
@@ -425,13 +426,39 @@ describe("simulateSpaceSharingOnCore against the own simulator", () => {
   });
 });
 
-describe("the own simulator's hold rule (the cross-check's)", () => {
-  it("holding returns every processor of a dynamic job at its end; the paper's rule, one by one", () => {
+describe("the own simulator (the paper's release rule) against the oracle", () => {
+  it("adaptive: it holds every processor until the end, so it gives the oracle's schedule job by job", () => {
+    const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+    for (const selection of ["random", "fastest", "lowest-index"] as const) {
+      const platform = multiClusterPlatform([{ nodes: 4 }, { nodes: 4, speed: 2, latency: 1e-3 }]);
+      const jobs = moldable(60, 0.7, 8, 11);
+      const options = { policy: "adaptive", baselineSelection: selection, seed: 4 } as const;
+      const own = simulateSpaceSharing(jobs, platform, options);
+      const oracle = holdUntilEndOracle(jobs, platform, options);
+      expect(own.records.map((r) => r.job.id)).toEqual(oracle.records.map((r) => r.job.id));
+      own.records.forEach((r, i) => {
+        const o = oracle.records[i]!;
+        expect(close(r.start, o.start) && close(r.end, o.end), `job ${r.job.id}`).toBe(true);
+        expect(r.processors).toEqual(o.processors);
+        expect(r.release.every((t) => t === r.end)).toBe(true);
+      });
+      expect(close(own.utilization, oracle.utilization)).toBe(true);
+    }
+  });
+
+  it("dynamic: each processor returns with its bunch, some before the job ends; the first start is the oracle's", () => {
     const platform = multiClusterPlatform([{ nodes: 4 }, { nodes: 4, speed: 2 }]);
     const jobs = moldable(40, 0.6, 8, 9);
-    const held = simulateOwn(jobs, platform, {}, true);
-    expect(held.records.every((r) => r.release.every((t) => t === r.end))).toBe(true);
     const released = simulateSpaceSharing(jobs, platform);
+    const held = holdUntilEndOracle(jobs, platform);
+    for (const r of released.records) {
+      expect(Math.max(...r.release)).toBe(r.end);
+      expect(r.release.every((t) => t > r.start && t <= r.end)).toBe(true);
+    }
     expect(released.records.some((r) => r.release.some((t) => t < r.end))).toBe(true);
+    const firstOf = (rs: readonly { job: Job; start: number; processors: readonly number[] }[]) =>
+      rs.find((r) => r.job.id === jobs[0]!.id)!;
+    expect(firstOf(released.records).processors).toEqual(firstOf(held.records).processors);
+    expect(released.meanResponse).toBeLessThan(held.meanResponse);
   });
 });

@@ -23,12 +23,8 @@ import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
 import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
-import {
-  chooseScheduler,
-  optionsForReport,
-  type SchedulerChoice,
-  schedulersHelp,
-} from "../schedulers.js";
+import { optionsForReport } from "../scheduler-options.js";
+import { chooseScheduler, type SchedulerChoice, schedulersHelp } from "../schedulers.js";
 import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";

@@ -1,11 +1,12 @@
 import type { Scheduler } from "@sched/core";
 import { CONVERGENT_DEADLINE_READINGS } from "@sched/workload";
 import {
-  chooseScheduler,
+  booleanOption,
+  numberOption,
   type OptionValue,
-  type SchedulerChoice,
-  type SchedulerOptionSpec,
-} from "../schedulers.js";
+  type OptionValues,
+} from "../scheduler-options.js";
+import { chooseScheduler, type SchedulerChoice } from "../schedulers.js";
 import { CONVERGENT_FIGURES } from "./convergent-figures.js";
 import { paperMetrics } from "./convergent-metrics.js";
 import type { Experiment, ExperimentWorkload } from "./experiment.js";
@@ -339,18 +340,16 @@ function policyOptions(name: string, params: Params): Record<string, OptionValue
 }
 
 /** The options a policy of this experiment takes beyond its registry entry's: what preemption costs. */
-const COST_OPTIONS: readonly SchedulerOptionSpec[] = [
-  {
-    key: "restartCost",
-    type: "number",
-    description: "Seconds added to every resumed execution of a preempted job (default 0).",
-  },
-  {
-    key: "preemptionLosesProgress",
-    type: "boolean",
-    description: "A preempted job resumes from the start of its work (default false).",
-  },
-];
+const RESTART_COST = numberOption({
+  key: "restartCost",
+  default: 0,
+  description: "Seconds added to every resumed execution of a preempted job (default {default}).",
+});
+const LOSES_PROGRESS = booleanOption({
+  key: "preemptionLosesProgress",
+  default: false,
+  description: "A preempted job resumes from the start of its work (default {default}).",
+});
 
 /**
  * `choice` with the preemption cost as two more options: its scheduler is wrapped by
@@ -365,12 +364,13 @@ function withCost(choice: SchedulerChoice, params: Params): SchedulerChoice {
     ...choice,
     entry: {
       ...entry,
-      options: [...entry.options, ...COST_OPTIONS],
-      create(o: Readonly<Record<string, OptionValue>>): Scheduler {
-        const { restartCost: r, preemptionLosesProgress: l, ...rest } = o;
+      options: [...entry.options, RESTART_COST, LOSES_PROGRESS],
+      create(o: OptionValues): Scheduler {
+        const costKeys: readonly string[] = [RESTART_COST.key, LOSES_PROGRESS.key];
+        const rest = Object.fromEntries(Object.entries(o).filter(([k]) => !costKeys.includes(k)));
         return withPreemptionCost(entry.create(rest), {
-          restartSeconds: (r as number | undefined) ?? 0,
-          losesProgress: (l as boolean | undefined) ?? false,
+          restartSeconds: RESTART_COST.read(o) ?? 0,
+          losesProgress: LOSES_PROGRESS.read(o) ?? false,
         });
       },
     },

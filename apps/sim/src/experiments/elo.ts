@@ -1,11 +1,7 @@
 import { type Scheduler, type ScheduleTrace, simulate } from "@sched/core";
 import type { CompetitiveScheduler } from "@sched/elo";
-import {
-  chooseScheduler,
-  createScheduler,
-  type OptionValue,
-  type SchedulerChoice,
-} from "../schedulers.js";
+import type { OptionValue } from "../scheduler-options.js";
+import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { ELO_BATCH_FIGURES, ELO_STREAM_FIGURES } from "./elo-figures.js";
 import {
   type EloInstance,

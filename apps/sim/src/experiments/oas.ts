@@ -14,7 +14,9 @@ import {
   solveOas,
 } from "@sched/multicluster";
 import { OAS_WORKLOAD_NAMES, type OasWorkloadName, oasWorkload } from "@sched/workload";
-import type { SchedulerChoice, SchedulerOptionSpec } from "../schedulers.js";
+import { OAS_HEURISTIC_OPTIONS, oasEntry, oasRuleDescription } from "../registry/multicluster.js";
+import type { SchedulerChoice } from "../schedulers.js";
+import { UsageError } from "../usage-error.js";
 import type {
   Experiment,
   ExperimentInstance,
@@ -378,59 +380,19 @@ function solverMetrics(r: OasResult | null) {
   };
 }
 
-const OAS_OPTIONS: readonly SchedulerOptionSpec[] = [
-  {
-    key: "replay",
-    type: "string",
-    choices: ["slots", "compact"],
-    description:
-      "How the MIP's schedule runs in the engine: each job at its slot (default), or compacted (same order per machine and allocations, each job as soon as allowed).",
-  },
-  {
-    key: "warmStart",
-    type: "boolean",
-    description:
-      "Hand HiGHS a start: the best of the six slotted list schedules and the heuristics' runs (default false: the solver's own schedule).",
-  },
-  {
-    key: "links",
-    type: "boolean",
-    description: "Keep constraints (21)-(22): no link saturated in any slot (default true).",
-  },
-];
-
-const HEURISTIC_OPTIONS: readonly SchedulerOptionSpec[] = [
-  {
-    key: "links",
-    type: "boolean",
-    description:
-      "Link-aware: start a job only where no link saturates (default true); false: the link-blind variant.",
-  },
-];
-
-const HEURISTICS: Readonly<Record<OasRule, string>> = {
-  FCFS: "First come, first served (strict order), OAS's allocation and cost model.",
-  SJF: "Smallest job (fewest tasks) first, strict order.",
-  BJF: "Biggest job (most tasks) first, strict order.",
-  FPFS: "Fit processors first served: the first job in arrival order that fits.",
-  SPT: "Shortest base time first, strict order.",
-  LPT: "Longest base time first, strict order.",
-};
-
-const OAS_DESCRIPTION =
-  "OAS: the MIP of Blanco et al. solved by HiGHS within the node budget; its own schedule run by the engine.";
-
 /** An OAS variant (`oas` with the given options). */
-const oasPolicy = (options: Record<string, string | boolean> = {}): SchedulerChoice =>
-  selfRunPolicy("oas", OAS_DESCRIPTION, options, OAS_OPTIONS);
+const oasPolicy = (options: Record<string, string | boolean> = {}): SchedulerChoice => {
+  const entry = oasEntry();
+  return selfRunPolicy(entry.name, entry.description, options, entry.options);
+};
 
 /** A heuristic (lower-case rule name), link-aware unless `links` is false. */
 const heuristicPolicy = (rule: OasRule, links = true): SchedulerChoice =>
   selfRunPolicy(
     rule.toLowerCase(),
-    HEURISTICS[rule],
+    oasRuleDescription(rule),
     links ? {} : { links: false },
-    HEURISTIC_OPTIONS,
+    OAS_HEURISTIC_OPTIONS,
   );
 
 /** The comparison's policies: OAS (own, compacted, warm-started), then the six heuristics. */
@@ -482,7 +444,13 @@ async function runOasPolicy({
       schedulerMs: r.buildTimeMs + r.solveTimeMs,
     };
   }
-  const rule = scheduler.entry.name.toUpperCase() as OasRule;
+  const rule = OAS_RULES.find((r) => r.toLowerCase() === scheduler.entry.name);
+  if (rule === undefined) {
+    throw new UsageError(
+      `reproduce: scheduler '${scheduler.entry.name}' is neither OAS nor one of its heuristics`,
+      "reproduce",
+    );
+  }
   const trace = replay(instance, oasHeuristic(rule, { profile, links: o.links !== false }));
   return {
     metrics: {

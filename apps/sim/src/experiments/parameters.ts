@@ -1,6 +1,7 @@
 import { suggest } from "../args.js";
 import { hanging } from "../format.js";
-import type { SchedulerChoice, SchedulerOptionSpec } from "../schedulers.js";
+import type { SchedulerOptionSpec } from "../scheduler-options.js";
+import type { SchedulerChoice } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
 
 /** The value of an experiment parameter: numbers, switches and named choices. */

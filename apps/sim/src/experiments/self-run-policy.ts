@@ -1,4 +1,6 @@
-import type { OptionValue, SchedulerChoice, SchedulerOptionSpec } from "../schedulers.js";
+import type { OptionValue, SchedulerOptionSpec } from "../scheduler-options.js";
+import type { SchedulerChoice } from "../schedulers.js";
+import { UsageError } from "../usage-error.js";
 
 /**
  * A policy of an experiment that runs its policies itself (`Experiment.run`): a name, typed
@@ -26,7 +28,7 @@ export function selfRunPolicy(
       description,
       options: specs,
       create: () => {
-        throw new Error(
+        throw new UsageError(
           `'${name}' is not a core scheduler: it runs only inside its experiment (sched-sim reproduce)`,
         );
       },

@@ -5,7 +5,7 @@ import { type Params, type ParamValue, paramText } from "../experiments/paramete
 import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
 import { stableJson } from "../format.js";
 import { MAX_RUNS } from "../limits.js";
-import { optionText } from "../schedulers.js";
+import { optionText } from "../scheduler-options.js";
 import { UsageError } from "../usage-error.js";
 import { gridPoints, type SweepPlan } from "./plan.js";
 import { inlineExecutor, workerExecutor } from "./pool.js";
@@ -104,9 +104,9 @@ export function planFromExperiment(
     seeds,
     schedulers: choices.map((c) => ({
       name: c.entry.name,
-      opts: Object.keys(c.options)
-        .sort()
-        .map((k) => `${k}=${optionText(c.options[k] as string | number | boolean)}`),
+      opts: Object.entries(c.options)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => `${k}=${optionText(v)}`),
       label: c.label,
     })),
     metrics: options.metrics ?? experiment.metrics.map((m) => m.key),

@@ -16,13 +16,8 @@ import {
   MAX_RUNS,
   MAX_SEEDS,
 } from "../limits.js";
-import {
-  chooseScheduler,
-  expectedOptionValue,
-  findScheduler,
-  jsonOptionValue,
-  optionText,
-} from "../schedulers.js";
+import { expectedOptionValue, jsonOptionValue, optionText } from "../scheduler-options.js";
+import { chooseScheduler, findScheduler } from "../schedulers.js";
 import { readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_METRICS, METRICS } from "./metrics.js";

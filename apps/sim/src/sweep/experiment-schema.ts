@@ -3,7 +3,12 @@ import type { Experiment } from "../experiments/experiment.js";
 import type { ParameterSpec } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { allParameters } from "../experiments/resolve.js";
-import { SCHEDULERS, type SchedulerOptionSpec } from "../schedulers.js";
+import type { SchedulerOptionSpec } from "../scheduler-options.js";
+import { SCHEDULERS } from "../schedulers.js";
+
+/** The registry's policies an experiment file may name. */
+const RUNNABLE = SCHEDULERS.filter((s) => s.experimentOnly === undefined);
+
 import { METRICS } from "./metrics.js";
 import { REGISTRY_FILE_KEYS } from "./registry-file.js";
 
@@ -86,9 +91,12 @@ function registryVariant(experiment: Experiment): Schema {
   };
 }
 
-/** `{"name": ..., "options": {...}}` entries of `schedulers`, one variant per registry policy. */
+/**
+ * `{"name": ..., "options": {...}}` entries of `schedulers`, one variant per registry policy
+ * that runs on a workload (not those that run only inside their experiments).
+ */
 function schedulerVariants(): Schema[] {
-  return SCHEDULERS.map((s) => ({
+  return RUNNABLE.map((s) => ({
     type: "object",
     required: ["name"],
     additionalProperties: false,
@@ -211,7 +219,7 @@ export function experimentSchema(): Schema {
           schedulers: {
             type: "array",
             minItems: 1,
-            items: { oneOf: [{ enum: SCHEDULERS.map((s) => s.name) }, ...schedulerVariants()] },
+            items: { oneOf: [{ enum: RUNNABLE.map((s) => s.name) }, ...schedulerVariants()] },
           },
           grid: {
             type: "object",

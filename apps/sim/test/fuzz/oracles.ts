@@ -521,6 +521,8 @@ function schedulerOf(s: unknown): { name: string; opts: string[]; label: string 
   if (typeof entry.name !== "string" || entry.name === "") return "name";
   const spec = SCHEDULERS.find((x) => x.name === entry.name);
   if (spec === undefined) return "unknown scheduler";
+  // the file format's rule: a policy that runs only inside its experiments is not a workload's
+  if (spec.experimentOnly !== undefined) return "experiment-only scheduler";
   const options = entry.options ?? {};
   if (!isPlain(options)) return "options";
   const opts: string[] = [];
