@@ -7,7 +7,7 @@ import {
   rowBuilder,
   Scratch,
 } from "./matrix.js";
-import { numberOption } from "./option-checks.js";
+import { finiteOption } from "./option-checks.js";
 
 /**
  * Default refresh tolerance of the incremental variants: a stored row of `P` is recomputed
@@ -84,14 +84,14 @@ export class IncrementalMatrix implements MatrixSource {
     const where = "@sched/convergent/IncrementalMatrix";
     if (options === null || typeof options !== "object" || !Array.isArray(options.heuristics))
       throw new InvalidInputError(where, "options.heuristics", "is missing, expected an array");
-    const tolerance = numberOption(
+    const tolerance = finiteOption(
       where,
       "options.tolerance",
       options.tolerance,
       REFRESH_TOLERANCE,
       false,
     );
-    const horizon = numberOption(where, "options.horizon", options.horizon, SHIFT_HORIZON, true);
+    const horizon = finiteOption(where, "options.horizon", options.horizon, SHIFT_HORIZON, true);
     this.heuristics = options.heuristics;
     this.tolerance = tolerance;
     this.horizon = horizon;

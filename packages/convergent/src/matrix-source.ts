@@ -8,7 +8,7 @@ import {
   type MatrixUpdate,
   Scratch,
 } from "./matrix.js";
-import { booleanOption, numberOption } from "./option-checks.js";
+import { finiteOption, flagOption } from "./option-checks.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -96,15 +96,15 @@ class FromScratchMatrix implements MatrixSource {
 export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
   if (options === null || typeof options !== "object")
     throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  const incremental = booleanOption(WHERE, "options.incremental", options.incremental, false);
-  const tolerance = numberOption(
+  const incremental = flagOption(WHERE, "options.incremental", options.incremental, false);
+  const tolerance = finiteOption(
     WHERE,
     "options.refreshTolerance",
     options.refreshTolerance,
     REFRESH_TOLERANCE,
     false,
   );
-  const horizon = numberOption(
+  const horizon = finiteOption(
     WHERE,
     "options.shiftHorizon",
     options.shiftHorizon,

@@ -6,7 +6,7 @@ import { InvalidInputError } from "@sched/core";
  *
  * @throws InvalidInputError naming `where` and `field` otherwise.
  */
-export function numberOption(
+export function finiteOption(
   where: string,
   field: string,
   value: unknown,
@@ -28,7 +28,7 @@ export function numberOption(
  *
  * @throws InvalidInputError naming `where` and `field` otherwise.
  */
-export function booleanOption(
+export function flagOption(
   where: string,
   field: string,
   value: unknown,

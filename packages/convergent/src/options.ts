@@ -4,7 +4,7 @@ import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
 import type { MatrixSource } from "./matrix.js";
 import { matrixSource } from "./matrix-source.js";
-import { booleanOption, numberOption } from "./option-checks.js";
+import { finiteOption, flagOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import {
   type HeuristicConstants,
@@ -133,7 +133,7 @@ export function samePlanning(a: Resolved, b: Resolved): boolean {
 export function resolveOptions(where: string, options: ConvergentOptions): Resolved {
   if (options === null || typeof options !== "object")
     throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
-  const preemption = booleanOption(where, "options.preemption", options.preemption, true);
+  const preemption = flagOption(where, "options.preemption", options.preemption, true);
   const { matcher, knapsack } = resolvePlanChoices(where, options);
   const checkList = (list: unknown, field: string): readonly Heuristic[] => {
     if (!Array.isArray(list))
@@ -167,7 +167,7 @@ export function resolveOptions(where: string, options: ConvergentOptions): Resol
     options.extraHeuristics === undefined
       ? []
       : checkList(options.extraHeuristics, "options.extraHeuristics");
-  const refreshTolerance = numberOption(
+  const refreshTolerance = finiteOption(
     where,
     "options.refreshTolerance",
     options.refreshTolerance,
