@@ -75,6 +75,7 @@ export {
   type Matcher,
   makePlan,
   type Plan,
+  PLAN_DEFAULTS,
   PlanMemory,
   type PlanOptions,
   type PreviousPlan,
