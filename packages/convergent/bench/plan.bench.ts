@@ -66,30 +66,28 @@ function planner(n: number, v: Variant, generic = false): () => void {
         makePlan(buildMatrix(input, heuristics), { matcher: v.matcher, memory });
       };
     // As the scheduler does with the paper's heuristics: the fused from-scratch rows.
-    const fresh = new PaperIncrementalMatrix(
-      { ...PAPER_CONSTANTS, overhead: v.overhead },
-      0,
-      undefined,
-      true,
-    );
+    const fresh = new PaperIncrementalMatrix({
+      constants: { ...PAPER_CONSTANTS, overhead: v.overhead },
+      incremental: false,
+    });
     return () => {
       const u = fresh.update(input);
       makePlan(u.matrix, { matcher: v.matcher, costs: u.costs, clearInPlace: true, memory });
     };
   }
   const inc = generic
-    ? new IncrementalMatrix()
-    : new PaperIncrementalMatrix({ ...PAPER_CONSTANTS, overhead: v.overhead }, 0.05);
+    ? new IncrementalMatrix({ heuristics })
+    : new PaperIncrementalMatrix({
+        constants: { ...PAPER_CONSTANTS, overhead: v.overhead },
+        tolerance: 0.05,
+      });
   let plan: Plan | undefined;
   let k = 0;
   const memory = new PlanMemory();
   const step = () => {
     const s = states[k % 2] as (typeof states)[number];
     k++;
-    const u = inc.update(
-      { ...s, platform, eligibility, previous: previousOf(plan, s.jobs) },
-      heuristics,
-    );
+    const u = inc.update({ ...s, platform, eligibility, previous: previousOf(plan, s.jobs) });
     plan = makePlan(u.matrix, {
       matcher: "imfs",
       previous:

@@ -1,6 +1,13 @@
 import { InvalidInputError } from "@sched/core";
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
-import { type JobMachineMatrix, type MatrixInput, rowBuilder, Scratch } from "./matrix.js";
+import {
+  type MatrixInput,
+  type MatrixSource,
+  type MatrixUpdate,
+  rowBuilder,
+  Scratch,
+} from "./matrix.js";
+import { finiteOption } from "./option-checks.js";
 
 /**
  * Default refresh tolerance of the incremental variants: a stored row of `P` is recomputed
@@ -16,22 +23,21 @@ export const REFRESH_TOLERANCE = 0.05;
  */
 export const SHIFT_HORIZON = 20000;
 
-/** What {@link IncrementalMatrix.update} returns. */
-export interface IncrementalUpdate {
+/** Options of {@link IncrementalMatrix}. */
+export interface IncrementalMatrixOptions {
+  /** The heuristics that compute each row (in order). */
+  readonly heuristics: readonly Heuristic[];
   /**
-   * The matrix to plan with: each row as stored (refreshed now or earlier), every eligible
-   * entry shifted by the same `shift`. Its `context` is the one of this event.
+   * A stored row is replaced when one of its entries moved by more than this (relative to the
+   * entry) since it was stored.
+   * @defaultValue {@link REFRESH_TOLERANCE}
    */
-  readonly matrix: JobMachineMatrix;
-  /** Rows refreshed by this update (new rows included), ascending. */
-  readonly changedRows: readonly number[];
+  readonly tolerance?: number;
   /**
-   * The pre-matching cost `c_i` of each row: the mean of the row's positive entries as
-   * stored, minus `shift` (i.e. the mean of the fresh row, up to the tolerance).
+   * Seconds of clock after which the uniform shift is re-based (every row refreshed once).
+   * @defaultValue {@link SHIFT_HORIZON}
    */
-  readonly costs: Float64Array;
-  /** The shift added to every eligible entry (`Σ uniformRate · (base - now)`). */
-  readonly shift: number;
+  readonly horizon?: number;
 }
 
 interface StoredRow {
@@ -61,26 +67,32 @@ interface StoredRow {
  * `P` whose weight is at most `2 · tolerance · min(|N|, |M|)` below the optimum of `P`.
  * With `tolerance` 0 the matrix is `P + shift` up to rounding.
  */
-export class IncrementalMatrix {
+export class IncrementalMatrix implements MatrixSource {
+  readonly incremental = true;
   readonly tolerance: number;
   readonly horizon: number;
+  readonly heuristics: readonly Heuristic[];
   #stored = new Map<number, StoredRow>();
   #base = Number.NaN;
   #scratch = new Scratch();
 
-  constructor(tolerance: number = REFRESH_TOLERANCE, horizon: number = SHIFT_HORIZON) {
-    if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance))
-      throw new InvalidInputError(
-        "@sched/convergent/IncrementalMatrix",
-        "tolerance",
-        `is ${String(tolerance)}, expected a finite number >= 0`,
-      );
-    if (typeof horizon !== "number" || !(horizon > 0) || !Number.isFinite(horizon))
-      throw new InvalidInputError(
-        "@sched/convergent/IncrementalMatrix",
-        "horizon",
-        `is ${String(horizon)}, expected a finite number > 0`,
-      );
+  /**
+   * @throws InvalidInputError when `options.heuristics` is not an array, or the tolerance or
+   *   the horizon is not a finite number (>= 0, > 0).
+   */
+  constructor(options: IncrementalMatrixOptions) {
+    const where = "@sched/convergent/IncrementalMatrix";
+    if (options === null || typeof options !== "object" || !Array.isArray(options.heuristics))
+      throw new InvalidInputError(where, "options.heuristics", "is missing, expected an array");
+    const tolerance = finiteOption(
+      where,
+      "options.tolerance",
+      options.tolerance,
+      REFRESH_TOLERANCE,
+      false,
+    );
+    const horizon = finiteOption(where, "options.horizon", options.horizon, SHIFT_HORIZON, true);
+    this.heuristics = options.heuristics;
     this.tolerance = tolerance;
     this.horizon = horizon;
   }
@@ -112,7 +124,8 @@ export class IncrementalMatrix {
    *
    * @throws InvalidInputError when a heuristic leaves a NaN or infinite entry.
    */
-  update(input: MatrixInput, heuristics: readonly Heuristic[]): IncrementalUpdate {
+  update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
+    const heuristics = this.heuristics;
     const builder = rowBuilder(input, heuristics, this.#scratch);
     const context: HeuristicContext = builder.context;
     const rows = context.jobs.length;

@@ -1,10 +1,5 @@
 export { type AntiAgingOptions, antiAgingHeuristic } from "./anti-aging.js";
-export {
-  type ConvergentOptions,
-  type ConvergentScheduler,
-  type ConvergentStats,
-  convergent,
-} from "./convergent.js";
+export { type ConvergentScheduler, type ConvergentStats, convergent } from "./convergent.js";
 export {
   DEADLINE_DEFAULTS,
   type DeadlineOptions,
@@ -21,7 +16,7 @@ export {
 } from "./heuristic.js";
 export {
   IncrementalMatrix,
-  type IncrementalUpdate,
+  type IncrementalMatrixOptions,
   REFRESH_TOLERANCE,
   SHIFT_HORIZON,
 } from "./incremental.js";
@@ -39,15 +34,19 @@ export {
   buildMatrix,
   type JobMachineMatrix,
   type MatrixInput,
+  type MatrixSource,
+  type MatrixUpdate,
   MIN_ELIGIBLE,
   rowMeans,
 } from "./matrix.js";
+export { type MatrixSourceOptions, matrixSource } from "./matrix-source.js";
 export {
   eligibleMachines,
   type MinimalRequirementsOptions,
   meetsRequirements,
   minimalRequirementsHeuristic,
 } from "./minimal-requirements.js";
+export type { ConvergentOptions } from "./options.js";
 export {
   OVERHEAD_NON_PREEMPTIVE,
   OVERHEAD_PREEMPTIVE,
@@ -63,10 +62,20 @@ export {
   scaled,
 } from "./paper-heuristics.js";
 export {
+  type ConvergentDecision,
+  type ConvergentMemory,
+  type ConvergentPassOptions,
+  type ConvergentQueuedJob,
+  type ConvergentRunningJob,
+  type ConvergentState,
+  convergentPass,
+} from "./pass.js";
+export {
   IMFS_MAX_CHANGED,
   type Matcher,
   makePlan,
   type Plan,
+  PLAN_DEFAULTS,
   PlanMemory,
   type PlanOptions,
   type PreviousPlan,

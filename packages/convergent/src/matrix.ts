@@ -34,6 +34,49 @@ export interface JobMachineMatrix {
 }
 
 /**
+ * What a {@link MatrixSource} gives for one scheduling event: the matrix to plan with, and what
+ * the planner may know about it.
+ */
+export interface MatrixUpdate {
+  /**
+   * The matrix of this event (its `context` is this event's). It may live in buffers the source
+   * reuses at its next update; the planner may clear rows of it in place.
+   */
+  readonly matrix: JobMachineMatrix;
+  /**
+   * The rows that may differ from the same job's row at the previous update (new rows
+   * included), ascending: a promise that every other row is identical, which lets IMFS re-solve
+   * from the previous plan. A source that rebuilds every row lists them all.
+   */
+  readonly changedRows: readonly number[];
+  /**
+   * The pre-matching's cost `c_i` of each row, when the source has it at hand (see
+   * {@link MatrixSource}); `undefined`: the mean of each row's positive entries.
+   */
+  readonly costs: Float64Array | undefined;
+  /** The uniform shift added to every eligible entry (0 for a from-scratch source). */
+  readonly shift: number;
+}
+
+/**
+ * Where the planner's Job-Machine matrix comes from, event after event: the one contract of the
+ * from-scratch and the incremental matrices (`matrixSource` picks one from an options object).
+ * A source is bound to its heuristics when it is made; `update` is called once per scheduling
+ * event with that event's jobs, `reset` forgets everything kept between events.
+ */
+export interface MatrixSource {
+  /**
+   * Whether rows are kept across events (so `changedRows` is a real change hint, and the
+   * matrix is the from-scratch `P` only up to the refresh tolerance and a uniform shift).
+   */
+  readonly incremental: boolean;
+  /** The matrix of this event. @throws InvalidInputError when a heuristic leaves a NaN or infinite entry. */
+  update(input: MatrixInput): MatrixUpdate;
+  /** Forgets every row and base kept between events. */
+  reset(): void;
+}
+
+/**
  * Builds the Job-Machine matrix: fixes the eligible pairs (minimal requirements), runs each
  * heuristic in order (each adds its `Δp_{i,m}`), then clears ineligible entries to 0 and floors
  * eligible ones at {@link MIN_ELIGIBLE} so that they stay eligible for the matching.

@@ -1,7 +1,13 @@
 import type { Job, Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
-import { type IncrementalUpdate, SHIFT_HORIZON } from "./incremental.js";
-import { type MatrixInput, matrixContext, Scratch } from "./matrix.js";
+import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
+import {
+  type MatrixInput,
+  type MatrixSource,
+  type MatrixUpdate,
+  matrixContext,
+  Scratch,
+} from "./matrix.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -28,6 +34,29 @@ interface JobStatic {
   readonly licenseCopies: Float64Array;
   /** The eligible machines, ascending. */
   readonly columns: Int32Array;
+}
+
+/** Options of {@link PaperIncrementalMatrix}. */
+export interface PaperMatrixOptions {
+  /** The seven heuristics' constants, every one given. */
+  readonly constants: Required<HeuristicConstants>;
+  /**
+   * The Deadline heuristic's readings.
+   * @defaultValue {@link PAPER_READINGS}
+   */
+  readonly readings?: Required<HeuristicReadings>;
+  /**
+   * `true`: rows are kept across events (the incremental variants, with `tolerance` and
+   * `horizon`); `false`: every row is computed from scratch at every update and no shift is
+   * applied, which is the from-scratch matrix of `buildMatrix` up to rounding (the terms are
+   * added in another order): the non-incremental variants and `convergentPriority`.
+   * @defaultValue `true`
+   */
+  readonly incremental?: boolean;
+  /** @defaultValue {@link REFRESH_TOLERANCE} (ignored unless `incremental`) */
+  readonly tolerance?: number;
+  /** @defaultValue {@link SHIFT_HORIZON} (ignored unless `incremental`) */
+  readonly horizon?: number;
 }
 
 /** A stored row and the parameters it was computed with. */
@@ -57,7 +86,7 @@ interface StoredRow {
  *
  * Internal (used by the `convergent` scheduler).
  */
-export class PaperIncrementalMatrix {
+export class PaperIncrementalMatrix implements MatrixSource {
   readonly tolerance: number;
   readonly horizon: number;
   readonly #c: Required<HeuristicConstants>;
@@ -65,6 +94,12 @@ export class PaperIncrementalMatrix {
   readonly #late: number;
   /** The deadline update of a job late everywhere (`d_i = 0`): `Max`, or 0. */
   readonly #allLate: number;
+  /**
+   * The deadline update of a job with `f1 = Min` on every eligible machine: `Min` when
+   * `Max > Min` (equation (1) with `d_i > 0`); otherwise `d_i <= 0` and the `allLate` reading
+   * applies (0, or the urgency shared equally: `Min`), as in `deadlineHeuristic`.
+   */
+  readonly #allMin: number;
   readonly #allLateZero: boolean;
   #stored = new Map<number, StoredRow>();
   #static = new Map<number, JobStatic>();
@@ -76,30 +111,33 @@ export class PaperIncrementalMatrix {
   #licenseIndex = new Map<string, number>();
   #offer = new Float64Array(0);
 
-  /**
-   * When true, every row is computed from scratch at every update and no shift is applied: the
-   * from-scratch matrix of `buildMatrix` (up to rounding: the terms are added in another
-   * order), for the non-incremental variants and the flexible-backfilling priority.
-   */
+  /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
+  readonly incremental: boolean;
+  /** `!incremental`: every row from scratch, no shift. */
   readonly fresh: boolean;
 
-  constructor(
-    constants: Required<HeuristicConstants>,
-    tolerance: number,
-    horizon: number = SHIFT_HORIZON,
-    fresh = false,
-    readings: Required<HeuristicReadings> = PAPER_READINGS,
-  ) {
+  constructor(options: PaperMatrixOptions) {
+    const constants = options.constants;
+    const readings = options.readings ?? PAPER_READINGS;
     this.#c = constants;
     this.#late = readings.deadlineLate === "min" ? constants.deadlineMin : constants.deadlineMax;
     this.#allLateZero = readings.deadlineAllLate === "zero";
     // Late on every eligible machine: f1 = late everywhere; equation (1) then gives `late` on
     // each machine when late = Min (d_i > 0), and Max or 0 when late = Max (d_i = 0).
+    this.#allMin =
+      constants.deadlineMax > constants.deadlineMin || !this.#allLateZero
+        ? constants.deadlineMin
+        : 0;
     this.#allLate =
-      readings.deadlineLate === "min" ? this.#late : this.#allLateZero ? 0 : constants.deadlineMax;
-    this.tolerance = tolerance;
-    this.horizon = horizon;
-    this.fresh = fresh;
+      readings.deadlineLate === "min"
+        ? this.#allMin
+        : this.#allLateZero
+          ? 0
+          : constants.deadlineMax;
+    this.incremental = options.incremental ?? true;
+    this.fresh = !this.incremental;
+    this.tolerance = this.incremental ? (options.tolerance ?? REFRESH_TOLERANCE) : 0;
+    this.horizon = options.horizon ?? SHIFT_HORIZON;
   }
 
   reset(): void {
@@ -217,7 +255,7 @@ export class PaperIncrementalMatrix {
     const n = idx.length;
     const inp = st.input;
     if (dl !== 3) {
-      const add = dl === 1 ? dMin : this.#allLate;
+      const add = dl === 1 ? this.#allMin : this.#allLate;
       for (let k = 0; k < n; k++) {
         const m = idx[k];
         let x = scs + inp[m] - alpha / speed[m];
@@ -261,12 +299,12 @@ export class PaperIncrementalMatrix {
     return sum;
   }
 
-  update(input: MatrixInput, _heuristics?: unknown): IncrementalUpdate {
+  update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     const { platform } = input;
     this.#setPlatform(platform);
     const c = this.#c;
     const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
-    const { deadlineMin: dMin, deadlineK: dK } = c;
+    const { deadlineK: dK } = c;
     const context: HeuristicContext = matrixContext(input, this.#scratch);
     const { jobs, cols, eligible, previous } = context;
     const rows = jobs.length;
@@ -361,7 +399,7 @@ export class PaperIncrementalMatrix {
       if (old !== undefined && dl !== 3 && old.dl === dl && old.prev === prev) {
         // O(1): only the row scalars moved.
         const invSlow = st.count > 0 ? 1 / st.slowest : 0;
-        const dlMin = dl === 0 ? 0 : dl === 1 ? dMin : this.#allLate;
+        const dlMin = dl === 0 ? 0 : dl === 1 ? this.#allMin : this.#allLate;
         const low = scs - shift - alpha * invSlow + dlMin;
         const drift = Math.abs(scs - old.scs) + Math.abs(alpha - old.alpha) * invSlow;
         if (drift <= slack + rel * low) row = old;

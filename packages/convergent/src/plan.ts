@@ -147,6 +147,15 @@ export interface Plan {
 const WHERE = "@sched/convergent/makePlan";
 
 /**
+ * The defaults of {@link makePlan}'s and the `convergent` scheduler's solver choices: the
+ * incremental matcher (IMFS) and the paper's greedy MKP for the license pre-matching.
+ */
+export const PLAN_DEFAULTS: {
+  readonly matcher: Matcher;
+  readonly knapsack: "greedy" | "exact";
+} = Object.freeze({ matcher: "imfs", knapsack: "greedy" });
+
+/**
  * The matcher and knapsack solver of `options`, defaults filled (`"imfs"`, `"greedy"`) and
  * validated; errors name `where`. Shared by {@link makePlan} and the `convergent` scheduler.
  *
@@ -156,7 +165,7 @@ export function resolvePlanChoices(
   where: string,
   options: { readonly matcher?: Matcher; readonly knapsack?: "greedy" | "exact" },
 ): { matcher: Matcher; knapsack: "greedy" | "exact" } {
-  const matcher = options.matcher ?? "imfs";
+  const matcher = options.matcher ?? PLAN_DEFAULTS.matcher;
   if (matcher !== "mis" && matcher !== "mfs" && matcher !== "imfs") {
     throw new InvalidInputError(
       where,
@@ -164,7 +173,7 @@ export function resolvePlanChoices(
       `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
     );
   }
-  const knapsack = options.knapsack ?? "greedy";
+  const knapsack = options.knapsack ?? PLAN_DEFAULTS.knapsack;
   if (knapsack !== "greedy" && knapsack !== "exact") {
     throw new InvalidInputError(
       where,

@@ -63,13 +63,11 @@ export function convergentPriority(
     | { readonly heuristics: readonly Heuristic[] } =
     options.heuristics === undefined
       ? {
-          fused: new PaperIncrementalMatrix(
-            resolveConstants("@sched/convergent/convergentPriority", options.constants),
-            0,
-            undefined,
-            true,
-            resolveReadings("@sched/convergent/convergentPriority", options.readings),
-          ),
+          fused: new PaperIncrementalMatrix({
+            constants: resolveConstants("@sched/convergent/convergentPriority", options.constants),
+            readings: resolveReadings("@sched/convergent/convergentPriority", options.readings),
+            incremental: false,
+          }),
         }
       : { heuristics: options.heuristics };
   let cache: Cache | undefined;

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
-import { type ConvergentOptions, type ConvergentScheduler, convergent } from "./convergent.js";
+import { type ConvergentScheduler, convergent } from "./convergent.js";
+import type { ConvergentOptions } from "./options.js";
 
 /** The paper's four variants. */
 export type ConvergentVariant = "CS_ip" | "CS_inp" | "CS_nip" | "CS_ninp";

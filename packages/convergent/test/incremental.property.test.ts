@@ -6,8 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convergent } from "../src/convergent.js";
 import type { MatrixJob } from "../src/heuristic.js";
-import { IncrementalMatrix, type IncrementalUpdate } from "../src/incremental.js";
-import { buildMatrix } from "../src/matrix.js";
+import { IncrementalMatrix } from "../src/incremental.js";
+import { buildMatrix, type MatrixUpdate } from "../src/matrix.js";
 import { meetsRequirements } from "../src/minimal-requirements.js";
 import {
   type HeuristicReadings,
@@ -76,7 +76,7 @@ function steps(platform: Platform, jobs: readonly Job[], events: readonly Event[
 
 /** Every entry of the incremental matrix against the from-scratch one. */
 function checkAgainstScratch(
-  u: IncrementalUpdate,
+  u: MatrixUpdate & { readonly costs: Float64Array },
   step: Step,
   platform: Platform,
   tolerance: number,
@@ -105,17 +105,33 @@ type Readings = Required<HeuristicReadings>;
 const engines = [
   [
     "IncrementalMatrix (any heuristics)",
-    (tol: number, horizon: number, _readings?: Readings) => new IncrementalMatrix(tol, horizon),
+    (tol: number, horizon: number, readings?: Readings) =>
+      new IncrementalMatrix({
+        heuristics: paperHeuristics({}, readings),
+        tolerance: tol,
+        horizon,
+      }),
   ],
   [
     "PaperIncrementalMatrix (the paper's seven, fused)",
     (tol: number, horizon: number, readings?: Readings) =>
-      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, false, readings),
+      new PaperIncrementalMatrix({
+        constants: PAPER_CONSTANTS,
+        tolerance: tol,
+        horizon,
+        ...(readings === undefined ? {} : { readings }),
+      }),
   ],
   [
     "PaperIncrementalMatrix in fresh mode (non-incremental variants, convergentPriority)",
     (tol: number, horizon: number, readings?: Readings) =>
-      new PaperIncrementalMatrix(PAPER_CONSTANTS, tol, horizon, true, readings),
+      new PaperIncrementalMatrix({
+        constants: PAPER_CONSTANTS,
+        incremental: false,
+        tolerance: tol,
+        horizon,
+        ...(readings === undefined ? {} : { readings }),
+      }),
   ],
 ] as const;
 
@@ -135,10 +151,12 @@ describe.each(engines)("%s", (_name, make) => {
         ([platform, jobs, events], horizon, readings) => {
           const inc = make(0, horizon, readings);
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update(
-              { now: step.now, platform, jobs: step.rows, previous: step.previous },
-              paperHeuristics({}, readings),
-            );
+            const u = inc.update({
+              now: step.now,
+              platform,
+              jobs: step.rows,
+              previous: step.previous,
+            });
             checkAgainstScratch(u, step, platform, 0, readings);
           }
         },
@@ -157,10 +175,12 @@ describe.each(engines)("%s", (_name, make) => {
           const inc = make(tol, horizon, readings);
           let before = new Map<number, number[]>();
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update(
-              { now: step.now, platform, jobs: step.rows, previous: step.previous },
-              paperHeuristics({}, readings),
-            );
+            const u = inc.update({
+              now: step.now,
+              platform,
+              jobs: step.rows,
+              previous: step.previous,
+            });
             checkAgainstScratch(u, step, platform, tol, readings);
             const cols = u.matrix.cols;
             const changed = new Set(u.changedRows);
@@ -184,10 +204,12 @@ describe.each(engines)("%s", (_name, make) => {
       fc.property(scenario, ([platform, jobs, events]) => {
         const inc = make(0, 20000);
         for (const step of steps(platform, jobs, events)) {
-          const u = inc.update(
-            { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            paperHeuristics(),
-          );
+          const u = inc.update({
+            now: step.now,
+            platform,
+            jobs: step.rows,
+            previous: step.previous,
+          });
           const exact = buildMatrix(
             { now: step.now, platform, jobs: step.rows, previous: step.previous },
             paperHeuristics(),
@@ -216,7 +238,7 @@ describe("incremental plans (IncrementalMatrix + makePlan with the change hint)"
   it("are optimal for the matrix they are given, and within the tolerance bound of the from-scratch optimum", () => {
     fc.assert(
       fc.property(scenario, fc.constantFrom(0, 0.05, 0.3), ([platform, jobs, events], tol) => {
-        const inc = new PaperIncrementalMatrix(PAPER_CONSTANTS, tol);
+        const inc = new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, tolerance: tol });
         let previous: Plan | undefined;
         for (const step of steps(platform, jobs, events)) {
           const u = inc.update({
@@ -298,8 +320,11 @@ describe("incremental options", () => {
   it("rejects a bad refresh tolerance, naming it", () => {
     expect(() => convergent({ refreshTolerance: -1 })).toThrow(InvalidInputError);
     expect(() => convergent({ refreshTolerance: Number.NaN })).toThrow(/options.refreshTolerance/);
-    expect(() => new IncrementalMatrix(Number.POSITIVE_INFINITY)).toThrow(/tolerance/);
-    expect(() => new IncrementalMatrix(0.1, 0)).toThrow(/horizon/);
+    const heuristics = paperHeuristics();
+    expect(
+      () => new IncrementalMatrix({ heuristics, tolerance: Number.POSITIVE_INFINITY }),
+    ).toThrow(/options.tolerance/);
+    expect(() => new IncrementalMatrix({ heuristics, horizon: 0 })).toThrow(/options.horizon/);
   });
   it("counts the rows handed to the matching as changed (incremental variants only)", () => {
     const { platform, jobs } = convergentWorkload({ seed: 5, jobs: 60, machines: 12, licenses: 4 });

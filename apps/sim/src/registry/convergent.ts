@@ -10,6 +10,7 @@ import {
   OVERHEAD_PREEMPTIVE,
   PAPER_CONSTANTS,
   PAPER_READINGS,
+  PLAN_DEFAULTS,
   REFRESH_TOLERANCE,
 } from "@sched/convergent";
 import type { Scheduler } from "@sched/core";
@@ -105,7 +106,9 @@ const NON_PREEMPTION = choiceOption({
 const KNAPSACK = choiceOption({
   key: "knapsack",
   choices: ["greedy", "exact"],
-  description: "Knapsack solver of the licence pre-matching (default greedy, the paper's MKP).",
+  default: PLAN_DEFAULTS.knapsack,
+  description:
+    "Knapsack solver of the licence pre-matching (default {default}; greedy is the paper's MKP).",
 });
 
 const REFRESH = numberOption({

@@ -1,0 +1,41 @@
+import { InvalidInputError } from "@sched/core";
+
+/**
+ * An option that must be a finite number `>= 0` (`> 0` when `positive`): `value`, or `fallback`
+ * when it is `undefined`. Internal.
+ *
+ * @throws InvalidInputError naming `where` and `field` otherwise.
+ */
+export function finiteOption(
+  where: string,
+  field: string,
+  value: unknown,
+  fallback: number,
+  positive: boolean,
+): number {
+  const v = value ?? fallback;
+  if (typeof v !== "number" || !Number.isFinite(v) || !(positive ? v > 0 : v >= 0))
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${String(v)}, expected a finite number ${positive ? ">" : ">="} 0`,
+    );
+  return v;
+}
+
+/**
+ * A boolean option: `value`, or `fallback` when it is `undefined`. Internal.
+ *
+ * @throws InvalidInputError naming `where` and `field` otherwise.
+ */
+export function flagOption(
+  where: string,
+  field: string,
+  value: unknown,
+  fallback: boolean,
+): boolean {
+  const v = value ?? fallback;
+  if (typeof v !== "boolean")
+    throw new InvalidInputError(where, field, `is ${String(v)}, expected a boolean`);
+  return v;
+}
