@@ -59,7 +59,7 @@ function planner(n: number, v: Variant, generic = false): () => void {
       return i >= 0 ? (plan?.rowToCol[i] ?? -1) : -1;
     });
   if (v.matcher !== "imfs") {
-    const input = { ...states[1], platform, eligibility, previous: previousOf(undefined, rows) };
+    const input = { ...states[1]!, platform, eligibility, previous: previousOf(undefined, rows) };
     const memory = new PlanMemory();
     if (generic)
       return () => {

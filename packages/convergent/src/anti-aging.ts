@@ -37,10 +37,10 @@ export function antiAgingHeuristic(options: AntiAgingOptions = {}): Heuristic {
     rows(ctx: HeuristicContext): RowKernel {
       const { cols, eligible, now } = ctx;
       return (i, out, offset) => {
-        const delta = weight * (now - ctx.jobs[i].job.submit);
+        const delta = weight * (now - ctx.jobs[i]!.job.submit);
         if (delta === 0) return;
         const b = i * cols;
-        for (let m = 0; m < cols; m++) if (eligible[b + m] === 1) out[offset + m] += delta;
+        for (let m = 0; m < cols; m++) if (eligible[b + m] === 1) out[offset + m]! += delta;
       };
     },
   };

@@ -65,7 +65,7 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       const { view } = ctx;
       const running: MatrixJob[] = [];
       for (const r of view.running) {
-        running.push({ job: r.job, progress: r.progress, machine: r.allocation[0].machine });
+        running.push({ job: r.job, progress: r.progress, machine: r.allocation[0]!.machine });
       }
       const completed = ctx.completed.map((j) => j.id);
       const act: PlannerActions = {

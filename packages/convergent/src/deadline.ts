@@ -153,15 +153,15 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
       const { k, min, max } = o;
       const none = o.allLate === "zero";
       return (i, out, offset) => {
-        const deadline = ctx.jobs[i].job.deadline;
+        const deadline = ctx.jobs[i]!.job.deadline;
         if (deadline === undefined) return;
         const b = i * cols;
-        const w = work[i];
+        const w = work[i]!;
         let n = 0;
         for (let m = 0; m < cols; m++) {
           if (eligible[b + m] !== 1) continue;
           machines[n] = m;
-          nx[n] = w / speed[m];
+          nx[n] = w / speed[m]!;
           n++;
         }
         if (n === 0) return;
@@ -169,15 +169,15 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
         let urgency = 0;
         let d = 0;
         for (let j = 0; j < n; j++) {
-          const x = nx[j];
+          const x = nx[j]!;
           const f = f1(now + x, deadline - k * x, deadline, min, max, lateValue);
           nx[j] = f;
           urgency += f;
           d += max - f;
         }
         for (let j = 0; j < n; j++)
-          out[offset + machines[j]] +=
-            d > 0 ? (urgency * (max - nx[j])) / d : none ? 0 : urgency / n;
+          out[offset + machines[j]!]! +=
+            d > 0 ? (urgency * (max - nx[j]!)) / d : none ? 0 : urgency / n;
       };
     },
   };

@@ -116,7 +116,7 @@ export function remainingWork(ctx: HeuristicContext): Float64Array {
   const out = new Float64Array(ctx.jobs.length);
   const ref = ctx.platform.referenceSpeed;
   for (let i = 0; i < out.length; i++) {
-    const row = ctx.jobs[i];
+    const row = ctx.jobs[i]!;
     out[i] = row.job.estimate * (1 - row.progress) * (row.job.benchmark ?? ref);
   }
   return out;

@@ -148,15 +148,15 @@ export class IncrementalMatrix implements MatrixSource {
     const changedRows: number[] = [];
     const fresh = new Float64Array(cols);
     for (let i = 0; i < rows; i++) {
-      const id = context.jobs[i].job.id;
+      const id = context.jobs[i]!.job.id;
       builder.row(i, fresh, 0);
       const old = rebased ? undefined : this.#stored.get(id);
       let keep = old !== undefined;
       if (old !== undefined) {
         const v = old.values;
         for (let m = 0; m < cols; m++) {
-          const f = fresh[m];
-          const o = v[m];
+          const f = fresh[m]!;
+          const o = v[m]!;
           if (f > 0 ? !(o > 0) || Math.abs(f + shift - o) > slack + rel * f : o > 0) {
             keep = false;
             break;
@@ -171,7 +171,7 @@ export class IncrementalMatrix implements MatrixSource {
         let sum = 0;
         let count = 0;
         for (let m = 0; m < cols; m++) {
-          const f = fresh[m];
+          const f = fresh[m]!;
           if (f > 0) {
             const x = f + shift;
             values[m] = x;

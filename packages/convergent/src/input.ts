@@ -40,7 +40,7 @@ export function bandwidth(platform: Platform, a: number, b: number, defaultBandw
 
 /** Bandwidth of the uplink of machine `m`'s cluster, or `fallback` when it has none. */
 function uplink(platform: Platform, m: number, fallback: number): number {
-  const cluster = platform.clusters[platform.machines[m].cluster];
+  const cluster = platform.clusters[platform.machines[m]!.cluster];
   const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
   return link === undefined ? fallback : link.bandwidth;
 }
@@ -112,7 +112,7 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
       const ups = up;
       const t = new Float64Array(cols);
       return (i, out, offset) => {
-        const job = ctx.jobs[i].job;
+        const job = ctx.jobs[i]!.job;
         const base = i * cols;
         let row = cache.get(job);
         if (
@@ -129,7 +129,7 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
         }
         // delta is 0 on ineligible machines (cleared by buildMatrix anyway)
         const delta = row.delta;
-        for (let m = 0; m < cols; m++) out[offset + m] += delta[m] as number;
+        for (let m = 0; m < cols; m++) out[offset + m]! += delta[m] as number;
       };
     },
   };

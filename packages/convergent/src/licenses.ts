@@ -48,7 +48,7 @@ export function licenseRho(jobs: readonly MatrixJob[], platform: Platform): Reco
     if (req === undefined) continue;
     for (const name of sortedNames(req)) {
       if (!(name in demand)) continue;
-      demand[name] += req[name] as number;
+      demand[name]! += req[name] as number;
     }
   }
   const rho: Record<string, number> = {};
@@ -154,7 +154,7 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       let maxW = 0;
       for (let i = 0; i < ctx.jobs.length; i++) {
         // licenseWeight(...).w without its allocations (same operations, same order).
-        const licenses = ctx.jobs[i].job.licenses;
+        const licenses = ctx.jobs[i]!.job.licenses;
         if (licenses === undefined) continue;
         let critical = 0;
         let nonCritical = 0;
@@ -166,14 +166,14 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
           else nonCritical += s * r;
         }
         w[i] = count * critical + nonCritical;
-        if (w[i] > maxW) maxW = w[i];
+        if (w[i]! > maxW) maxW = w[i]!;
       }
       const { cols, eligible } = ctx;
       return (i, out, offset) => {
         if (maxW <= 0 || w[i] === 0) return;
-        const delta = (weight * w[i]) / maxW;
+        const delta = (weight * w[i]!) / maxW;
         const base = i * cols;
-        for (let m = 0; m < cols; m++) if (eligible[base + m] === 1) out[offset + m] += delta;
+        for (let m = 0; m < cols; m++) if (eligible[base + m] === 1) out[offset + m]! += delta;
       };
     },
   };

@@ -114,12 +114,12 @@ export function matrixContext(input: MatrixInput, scratch?: Scratch): HeuristicC
     scratch === undefined ? new Uint8Array(rows * cols) : scratch.eligible(rows * cols);
   const eligibleCount = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
-    const row = jobs[i];
+    const row = jobs[i]!;
     if (input.eligibility !== undefined) {
       const e = input.eligibility(row, i);
       eligible.set(e, i * cols);
       let c = 0;
-      for (let m = 0; m < cols; m++) c += e[m];
+      for (let m = 0; m < cols; m++) c += e[m]!;
       eligibleCount[i] = c;
     } else {
       let c = 0;
@@ -206,7 +206,7 @@ export function rowBuilder(
   const finish = (i: number, out: Float64Array, offset: number): void => {
     const b = i * cols;
     for (let m = 0; m < cols; m++) {
-      const v = out[offset + m];
+      const v = out[offset + m]!;
       if (eligible[b + m] !== 1) {
         out[offset + m] = 0;
       } else if (v >= MIN_ELIGIBLE && v <= Number.MAX_VALUE) {
@@ -263,7 +263,7 @@ export function rowMeans(weights: Float64Array, rows: number, cols: number): Flo
     let s = 0;
     let c = 0;
     for (let m = 0; m < cols; m++) {
-      const v = weights[i * cols + m];
+      const v = weights[i * cols + m]!;
       if (v > 0) {
         s += v;
         c++;

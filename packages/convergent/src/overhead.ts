@@ -44,8 +44,8 @@ export function overheadHeuristic(options: OverheadOptions = {}): Heuristic {
     rows(ctx: HeuristicContext): RowKernel {
       const { cols, eligible, previous } = ctx;
       return (i, out, offset) => {
-        const m = previous[i];
-        if (m >= 0 && eligible[i * cols + m] === 1) out[offset + m] += weight;
+        const m = previous[i]!;
+        if (m >= 0 && eligible[i * cols + m] === 1) out[offset + m]! += weight;
       };
     },
   };

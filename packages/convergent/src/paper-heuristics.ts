@@ -175,7 +175,7 @@ export function scaled(h: Heuristic, factor: number): Heuristic {
     apply(ctx, p) {
       const delta = new Float64Array(p.length);
       h.apply(ctx, delta);
-      for (let k = 0; k < p.length; k++) p[k] += factor * delta[k];
+      for (let k = 0; k < p.length; k++) p[k]! += factor * delta[k]!;
     },
     ...(h.uniformRate === undefined ? {} : { uniformRate: h.uniformRate * factor }),
   };
@@ -189,7 +189,7 @@ export function scaled(h: Heuristic, factor: number): Heuristic {
       return (i, dst, offset) => {
         tmp.fill(0);
         kernel(i, tmp, 0);
-        for (let m = 0; m < tmp.length; m++) dst[offset + m] += factor * tmp[m];
+        for (let m = 0; m < tmp.length; m++) dst[offset + m]! += factor * tmp[m]!;
       };
     },
   };

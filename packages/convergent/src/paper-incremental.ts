@@ -158,9 +158,9 @@ export class PaperIncrementalMatrix implements MatrixSource {
     for (let m = 0; m < cols; m++) {
       if (eligible[m] !== 1) continue;
       count++;
-      if (speed[m] < slowest) slowest = speed[m];
-      if (speed[m] > fastest) fastest = speed[m];
-      inv += 1 / speed[m];
+      if (speed[m]! < slowest) slowest = speed[m]!;
+      if (speed[m]! > fastest) fastest = speed[m]!;
+      inv += 1 / speed[m]!;
     }
     // Input heuristic row (same formula as inputHeuristic, default bandwidth 1).
     const t = new Float64Array(cols);
@@ -179,8 +179,8 @@ export class PaperIncrementalMatrix implements MatrixSource {
     let inputSum = 0;
     for (let m = 0; m < cols; m++) {
       if (eligible[m] !== 1) continue;
-      input[m] = sum > 0 ? this.#c.input * (1 - t[m] / sum) : this.#c.input;
-      inputSum += input[m];
+      input[m] = sum > 0 ? this.#c.input * (1 - t[m]! / sum) : this.#c.input;
+      inputSum += input[m]!;
     }
     const columns = new Int32Array(count);
     for (let m = 0, k = 0; m < cols; m++) if (eligible[m] === 1) columns[k++] = m;
@@ -223,7 +223,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
     );
     this.#uplink = new Float64Array(cols);
     for (let m = 0; m < cols; m++) {
-      const cluster = platform.clusters[platform.machines[m].cluster];
+      const cluster = platform.clusters[platform.machines[m]!.cluster];
       const link = cluster?.link === undefined ? undefined : platform.links[cluster.link];
       this.#uplink[m] = link === undefined ? 1 : link.bandwidth;
     }
@@ -257,8 +257,8 @@ export class PaperIncrementalMatrix implements MatrixSource {
     if (dl !== 3) {
       const add = dl === 1 ? this.#allMin : this.#allLate;
       for (let k = 0; k < n; k++) {
-        const m = idx[k];
-        let x = scs + inp[m] - alpha / speed[m];
+        const m = idx[k]!;
+        let x = scs + inp[m]! - alpha / speed[m]!;
         if (dl !== 0) x += add;
         out[o + m] = x;
       }
@@ -268,8 +268,8 @@ export class PaperIncrementalMatrix implements MatrixSource {
       let d = 0;
       const dead = st.job.deadline as number;
       for (let k = 0; k < n; k++) {
-        const m = idx[k];
-        const x = workI / speed[m];
+        const m = idx[k]!;
+        const x = workI / speed[m]!;
         const ext = now + x;
         const t = dead - dK * x;
         let v: number;
@@ -281,20 +281,20 @@ export class PaperIncrementalMatrix implements MatrixSource {
         d += dMax - v;
       }
       for (let k = 0; k < n; k++) {
-        const m = idx[k];
+        const m = idx[k]!;
         out[o + m] =
           scs +
-          inp[m] -
-          alpha / speed[m] +
-          (d > 0 ? (urgency * (dMax - f[m])) / d : this.#allLateZero ? 0 : urgency / n);
+          inp[m]! -
+          alpha / speed[m]! +
+          (d > 0 ? (urgency * (dMax - f[m]!)) / d : this.#allLateZero ? 0 : urgency / n);
       }
     }
-    if (prev >= 0) out[o + prev] += cOv;
+    if (prev >= 0) out[o + prev]! += cOv;
     let sum = 0;
     for (let k = 0; k < n; k++) {
-      const m = idx[k];
-      if (!(out[o + m] - shift >= 1e-9)) out[o + m] = shift + 1e-9;
-      sum += out[o + m];
+      const m = idx[k]!;
+      if (!(out[o + m]! - shift >= 1e-9)) out[o + m] = shift + 1e-9;
+      sum += out[o + m]!;
     }
     return sum;
   }
@@ -324,12 +324,12 @@ export class PaperIncrementalMatrix implements MatrixSource {
     let sup = 0;
     const ref = platform.referenceSpeed;
     for (let i = 0; i < rows; i++) {
-      const r = jobs[i];
+      const r = jobs[i]!;
       const st = this.#staticOf(r.job, eligible.subarray(i * cols, (i + 1) * cols));
       statics[i] = st;
       work[i] = r.job.estimate * (1 - r.progress) * (r.job.benchmark ?? ref);
       if (st.count > 0) {
-        const x = work[i] / st.slowest;
+        const x = work[i]! / st.slowest;
         if (x > sup) sup = x;
       }
     }
@@ -337,26 +337,26 @@ export class PaperIncrementalMatrix implements MatrixSource {
     const lcount = platform.licenses.length;
     const rho = new Float64Array(lcount);
     for (let i = 0; i < rows; i++) {
-      const { licenseIndex: li, licenseCopies: lc } = statics[i];
-      for (let q = 0; q < li.length; q++) rho[li[q]] += lc[q];
+      const { licenseIndex: li, licenseCopies: lc } = statics[i]!;
+      for (let q = 0; q < li.length; q++) rho[li[q]!]! += lc[q]!;
     }
     const offer = this.#offer;
     for (let l = 0; l < lcount; l++)
-      rho[l] = rho[l] === 0 ? 0 : offer[l] === 0 ? Number.POSITIVE_INFINITY : rho[l] / offer[l];
+      rho[l] = rho[l] === 0 ? 0 : offer[l] === 0 ? Number.POSITIVE_INFINITY : rho[l]! / offer[l]!;
     const w = new Float64Array(rows);
     let maxW = 0;
     for (let i = 0; i < rows; i++) {
       let crit = 0;
       let nonCrit = 0;
-      const { licenseIndex: li, licenseCopies: lc } = statics[i];
+      const { licenseIndex: li, licenseCopies: lc } = statics[i]!;
       for (let q = 0; q < li.length; q++) {
-        const r = rho[li[q]];
+        const r = rho[li[q]!]!;
         if (!Number.isFinite(r)) continue;
-        if (r > 1) crit += lc[q] * r;
-        else nonCrit += lc[q] * r;
+        if (r > 1) crit += lc[q]! * r;
+        else nonCrit += lc[q]! * r;
       }
       w[i] = lcount * crit + nonCrit;
-      if (w[i] > maxW) maxW = w[i];
+      if (w[i]! > maxW) maxW = w[i]!;
     }
 
     const next = new Map<number, StoredRow>();
@@ -368,20 +368,20 @@ export class PaperIncrementalMatrix implements MatrixSource {
     const buffer = new Float64Array(cols);
     const f = new Float64Array(cols);
     for (let i = 0; i < rows; i++) {
-      const r = jobs[i];
-      const st = statics[i];
+      const r = jobs[i]!;
+      const st = statics[i]!;
       const id = r.job.id;
-      const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]) / maxW : 0;
+      const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]!) / maxW : 0;
       const aging = cAA * (now - r.job.submit);
       const scs = cBase + lic + cWM + aging + shift;
-      const alpha = sup > 0 ? (cWM * work[i]) / sup : 0;
-      const prev = previous[i] >= 0 && st.eligible[previous[i]] === 1 ? previous[i] : -1;
+      const alpha = sup > 0 ? (cWM * work[i]!) / sup : 0;
+      const prev = previous[i]! >= 0 && st.eligible[previous[i]!] === 1 ? previous[i]! : -1;
       // deadline state
       const deadline = r.job.deadline;
       let dl = 0;
       if (deadline !== undefined && st.count > 0) {
-        if (now <= deadline - (1 + dK) * (work[i] / st.slowest)) dl = 1;
-        else if (now + work[i] / st.fastest > deadline) dl = 2;
+        if (now <= deadline - (1 + dK) * (work[i]! / st.slowest)) dl = 1;
+        else if (now + work[i]! / st.fastest > deadline) dl = 2;
         else dl = 3;
       }
       if (this.fresh) {
@@ -389,7 +389,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
         live.add(id);
         const o = i * cols;
         weights.fill(0, o, o + cols);
-        const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i], f, 0);
+        const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
         costs[i] = st.count === 0 ? 0 : sum / st.count;
         changedRows.push(i);
         continue;
@@ -407,14 +407,14 @@ export class PaperIncrementalMatrix implements MatrixSource {
       if (row === undefined) {
         // Compute the fresh row (plus shift).
         buffer.fill(0);
-        const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i], f, shift);
+        const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, shift);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
           // entry by entry
           let keep = true;
           const v = old.values;
           for (let m = 0; m < cols; m++) {
-            const x = buffer[m];
-            const o = v[m];
+            const x = buffer[m]!;
+            const o = v[m]!;
             if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
               keep = false;
               break;

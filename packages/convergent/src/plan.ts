@@ -281,7 +281,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
     const members: number[] = [];
     const jobs: { id: number; licenses: Readonly<Record<string, number>> }[] = [];
     for (let i = 0; i < rows; i++) {
-      const req = context.jobs[i].job.licenses;
+      const req = context.jobs[i]!.job.licenses;
       if (req === undefined) continue;
       const floating = floatingRequest(context.platform, copies, req);
       if (floating === null) continue;
@@ -289,7 +289,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
         demand[name] = (demand[name] ?? 0) + (floating[name] as number);
       }
       members.push(i);
-      jobs.push({ id: rowIds[i], licenses: floating });
+      jobs.push({ id: rowIds[i]!, licenses: floating });
     }
     // Critical as the knapsack's clustering defines it: rho = requested / copies > 1.
     const isCritical = new Set<string>();
@@ -331,7 +331,8 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
       if (cleared.length > 0) {
         if (options.clearInPlace !== true) weights = Float64Array.from(weights);
         const gone = new Set(cleared);
-        for (const i of members) if (gone.has(rowIds[i])) weights.fill(0, i * cols, (i + 1) * cols);
+        for (const i of members)
+          if (gone.has(rowIds[i]!)) weights.fill(0, i * cols, (i + 1) * cols);
       }
     }
   }
@@ -349,7 +350,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
       index.set(id, i);
     });
     const rowOrigin = new Int32Array(rows);
-    for (let i = 0; i < rows; i++) rowOrigin[i] = index.get(rowIds[i]) ?? -1;
+    for (let i = 0; i < rows; i++) rowOrigin[i] = index.get(rowIds[i]!) ?? -1;
     if (prev.matching.state.cols !== cols) {
       matching = mfs(input);
     } else if (options.changedRows !== undefined && prev.cleared !== undefined) {
@@ -361,7 +362,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
       const changedRows: number[] = [];
       let fresh = 0;
       for (let i = 0; i < rows; i++) {
-        if (rowOrigin[i] < 0) fresh++;
+        if (rowOrigin[i]! < 0) fresh++;
         else if (hint[i] === 1 || was.has(rowIds[i] as number) !== now.has(rowIds[i] as number))
           changedRows.push(i);
       }
@@ -374,7 +375,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
     } else {
       const changedRows = changedLines(weights, prev.weights, rowOrigin, cols);
       let fresh = changedRows.length;
-      for (let i = 0; i < rows; i++) if (rowOrigin[i] < 0) fresh++;
+      for (let i = 0; i < rows; i++) if (rowOrigin[i]! < 0) fresh++;
       matching =
         fresh > IMFS_MAX_CHANGED * rows
           ? mfs(input)

@@ -142,7 +142,7 @@ export class PlannerCore {
     if (rows.length === 0) return undefined;
     const prevMachine = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
+      const r = rows[i]!;
       prevMachine[i] = r.machine >= 0 ? r.machine : (this.#planned.get(r.job.id) ?? -1);
     }
     const update = this.#source.update({
@@ -188,7 +188,7 @@ export class PlannerCore {
     for (let i = 0; i < rows.length; i++) if ((rows[i] as MatrixJob).machine >= 0) stays[i] = 1;
     if (o.preemption) {
       for (let i = 0; i < rows.length; i++) {
-        const r = rows[i];
+        const r = rows[i]!;
         if (r.machine >= 0 && plan.rowToCol[i] !== r.machine) {
           act.preempt(r.job.id);
           stats.preemptions++;
@@ -198,8 +198,8 @@ export class PlannerCore {
       }
     }
     for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      const m = plan.rowToCol[i];
+      const r = rows[i]!;
+      const m = plan.rowToCol[i]!;
       if (m < 0) continue;
       planned.set(r.job.id, m);
       if (r.machine === m || stays[i] === 1) continue;

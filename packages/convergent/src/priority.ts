@@ -81,7 +81,7 @@ export function convergentPriority(
     for (const w of view.waiting) rows.push({ job: w.job, progress: w.progress, machine: -1 });
     rows.sort((a, b) => a.job.submit - b.job.submit || a.job.id - b.job.id);
     const previous = new Int32Array(rows.length);
-    for (let i = 0; i < rows.length; i++) previous[i] = rows[i].machine;
+    for (let i = 0; i < rows.length; i++) previous[i] = rows[i]!.machine;
     const platform = view.platform;
     if (platform !== eligibilityPlatform) {
       eligibilityPlatform = platform;
@@ -106,7 +106,7 @@ export function convergentPriority(
     if ("fused" in engine) {
       const { costs } = engine.fused.update(input);
       for (let i = 0; i < rows.length; i++)
-        if (rows[i].machine < 0) byId.set(rows[i].job.id, costs[i] as number);
+        if (rows[i]!.machine < 0) byId.set(rows[i]!.job.id, costs[i] as number);
       return { waiting: view.waiting, now: view.now, byId };
     }
     const builder = rowBuilder(input, engine.heuristics, scratch);
@@ -115,18 +115,18 @@ export function convergentPriority(
     // Only the waiting jobs are ranked: their rows alone are computed (each row of P depends on
     // all the jobs through the heuristics' global terms, which the builder has).
     for (let i = 0; i < rows.length; i++) {
-      if (rows[i].machine >= 0) continue;
+      if (rows[i]!.machine >= 0) continue;
       builder.row(i, row, 0);
       let s = 0;
       let c = 0;
       for (let m = 0; m < cols; m++) {
-        const v = row[m];
+        const v = row[m]!;
         if (v > 0) {
           s += v;
           c++;
         }
       }
-      byId.set(rows[i].job.id, c === 0 ? 0 : s / c);
+      byId.set(rows[i]!.job.id, c === 0 ? 0 : s / c);
     }
     return { waiting: view.waiting, now: view.now, byId };
   };

@@ -49,18 +49,18 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
         const base = i * cols;
         let slowest = Number.POSITIVE_INFINITY;
         for (let m = 0; m < cols; m++) {
-          if (eligible[base + m] === 1 && speed[m] < slowest) slowest = speed[m];
+          if (eligible[base + m] === 1 && speed[m]! < slowest) slowest = speed[m]!;
         }
         if (slowest === Number.POSITIVE_INFINITY) continue;
-        const r = work[i] / slowest;
+        const r = work[i]! / slowest;
         if (r > sup) sup = r;
       }
       return (i, out, offset) => {
         const base = i * cols;
-        const w = work[i];
+        const w = work[i]!;
         for (let m = 0; m < cols; m++) {
           if (eligible[base + m] !== 1) continue;
-          out[offset + m] += sup > 0 ? weight * (1 - w / speed[m] / sup) : weight;
+          out[offset + m]! += sup > 0 ? weight * (1 - w / speed[m]! / sup) : weight;
         }
       };
     },

@@ -89,7 +89,7 @@ describe("convergent", () => {
     const preferLast: Heuristic = {
       name: "prefer-last",
       apply(ctx, p) {
-        for (let i = 0; i < ctx.jobs.length; i++) p[i * ctx.cols + ctx.cols - 1] += 1000;
+        for (let i = 0; i < ctx.jobs.length; i++) p[i * ctx.cols + ctx.cols - 1]! += 1000;
       },
     };
     const trace = simulate(

@@ -28,7 +28,7 @@ describe("deadlineDeltas (equation (1))", () => {
     expect(d[0]).toBeCloseTo(8.384615384615385, 12);
     expect(d[1]).toBeCloseTo(2.0961538461538463, 12);
     // The deltas always add up to the urgency term.
-    expect(d[0] + d[1]).toBeCloseTo(2.3846153846153846 + 8.096153846153847, 12);
+    expect(d[0]! + d[1]!).toBeCloseTo(2.3846153846153846 + 8.096153846153847, 12);
   });
   it("gives nothing to a machine where the job would be late (f1 = Max there)", () => {
     // f1 = [0.1, 4.923…, 10]; urgency 15.023…; f̄1 = [9.9, 5.076…, 0]
@@ -41,7 +41,7 @@ describe("deadlineDeltas (equation (1))", () => {
     const d = deadlineDeltas(0, 100, [20, 60, 120], { late: "min" });
     expect(d[0]).toBeCloseTo(2.038775510204081, 12);
     expect(d[1]).toBeCloseTo(1.0455259026687596, 12);
-    expect(d[2]).toBeCloseTo(d[0], 12);
+    expect(d[2]).toBeCloseTo(d[0]!, 12);
   });
   it("gives Max everywhere to a job late on every machine", () => {
     expect(Array.from(deadlineDeltas(50, 100, [60, 80]))).toEqual([10, 10]);

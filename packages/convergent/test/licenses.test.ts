@@ -34,12 +34,12 @@ describe("licenses", () => {
   });
   it("licenseWeight: w = |L| * critical part + non-critical part", () => {
     const rho = licenseRho(rows, platform);
-    expect(licenseWeight(jobs[0].licenses, rho, 3)).toEqual({
+    expect(licenseWeight(jobs[0]!.licenses, rho, 3)).toEqual({
       critical: 1.5,
       nonCritical: 0,
       w: 4.5,
     });
-    expect(licenseWeight(jobs[1].licenses, rho, 3)).toEqual({
+    expect(licenseWeight(jobs[1]!.licenses, rho, 3)).toEqual({
       critical: 1.5,
       nonCritical: 0.25,
       w: 4.75,

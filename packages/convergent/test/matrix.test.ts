@@ -13,7 +13,7 @@ describe("buildMatrix", () => {
     const plus: Heuristic = {
       name: "plus",
       apply(_ctx, p) {
-        for (let k = 0; k < p.length; k++) p[k] += k;
+        for (let k = 0; k < p.length; k++) p[k]! += k;
       },
     };
     const { weights, rows: n, cols } = buildMatrix({ now: 0, platform, jobs: rows }, [plus]);
@@ -96,8 +96,8 @@ describe("paperHeuristics and scaled", () => {
   });
   it("scaled multiplies a heuristic's update values", () => {
     const rows = [rowOf(job({ id: 1, submit: 0 }))];
-    const base = paperHeuristics()[0];
-    const aging = paperHeuristics()[6];
+    const base = paperHeuristics()[0]!;
+    const aging = paperHeuristics()[6]!;
     const { weights } = buildMatrix({ now: 100, platform, jobs: rows }, [base, scaled(aging, 3)]);
     expect(Array.from(weights).map((x) => +x.toFixed(12))).toEqual([7, 7, 7]);
     expect(() => scaled(aging, Number.POSITIVE_INFINITY)).toThrow(InvalidInputError);
