@@ -81,7 +81,7 @@ export interface ConvergentOptions {
 }
 
 /** The options of a convergent planner, defaults filled and validated. Internal. */
-export interface Resolved {
+export interface ResolvedConvergentOptions {
   readonly name: string;
   readonly matcher: Matcher;
   readonly preemption: boolean;
@@ -107,7 +107,7 @@ export interface Resolved {
  * Whether two resolutions plan alike: same matcher, preemption, knapsack, tolerance,
  * constants and readings, and the same heuristic objects given by the caller. Internal.
  */
-export function samePlanning(a: Resolved, b: Resolved): boolean {
+export function samePlanning(a: ResolvedConvergentOptions, b: ResolvedConvergentOptions): boolean {
   const sameList = (x: readonly Heuristic[] | undefined, y: readonly Heuristic[] | undefined) =>
     x === undefined || y === undefined
       ? x === y
@@ -130,7 +130,10 @@ export function samePlanning(a: Resolved, b: Resolved): boolean {
  *
  * @throws InvalidInputError naming the invalid option.
  */
-export function resolveOptions(where: string, options: ConvergentOptions): Resolved {
+export function resolveOptions(
+  where: string,
+  options: ConvergentOptions,
+): ResolvedConvergentOptions {
   if (options === null || typeof options !== "object")
     throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
   const preemption = flagOption(where, "options.preemption", options.preemption, true);
@@ -193,7 +196,7 @@ export function resolveOptions(where: string, options: ConvergentOptions): Resol
  * heuristics are exactly those, the generic row builder otherwise; incremental exactly for the
  * `"imfs"` matcher. Internal.
  */
-export function sourceOf(o: Resolved): MatrixSource {
+export function sourceOf(o: ResolvedConvergentOptions): MatrixSource {
   return o.paperConstants !== undefined
     ? matrixSource({
         constants: o.paperConstants,

@@ -10,7 +10,12 @@ import {
   validatePlatform,
 } from "@sched/core";
 import type { MatrixJob } from "./heuristic.js";
-import { type ConvergentOptions, type Resolved, resolveOptions, samePlanning } from "./options.js";
+import {
+  type ConvergentOptions,
+  type ResolvedConvergentOptions,
+  resolveOptions,
+  samePlanning,
+} from "./options.js";
 import { type PlannerActions, PlannerCore, type WaitingRow } from "./planner.js";
 
 const WHERE = "@sched/convergent/convergentPass";
@@ -137,7 +142,7 @@ const heldBy = new WeakMap<ConvergentMemory, MemoryContents>();
  * The planner, platform and jobs `memory` holds, checked for a call with `options` (the caller
  * marks it used once the state is read).
  */
-function checkMemory(memory: unknown, options: Resolved): MemoryContents {
+function checkMemory(memory: unknown, options: ResolvedConvergentOptions): MemoryContents {
   const held =
     typeof memory === "object" && memory !== null
       ? heldBy.get(memory as ConvergentMemory)

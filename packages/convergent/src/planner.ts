@@ -4,7 +4,7 @@ import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
 import type { MatrixSource } from "./matrix.js";
 import { meetsRequirements } from "./minimal-requirements.js";
-import { type Resolved, sourceOf } from "./options.js";
+import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
 import { makePlan, type Plan, PlanMemory, type PreviousPlan } from "./plan.js";
 
 /** A waiting job as the planner reads it. */
@@ -45,13 +45,13 @@ export const NEVER_ELIGIBLE =
  * scheduler and the pure `convergentPass`. Internal.
  */
 export class PlannerCore {
-  readonly options: Resolved;
+  readonly options: ResolvedConvergentOptions;
   readonly #source: MatrixSource;
   #eligibility = new Map<number, Uint8Array>();
   #planned = new Map<number, number>();
   #previous: PreviousPlan | undefined;
   #memory = new PlanMemory();
-  #observe: Resolved["onPreMatch"];
+  #observe: ResolvedConvergentOptions["onPreMatch"];
   #stats = { plans: 0, maxRows: 0, cleared: 0, preemptions: 0, refreshedRows: 0 };
 
   /** The counters since construction or the last `reset` (a copy). */
@@ -65,14 +65,14 @@ export class PlannerCore {
     return { ...this.#stats };
   }
 
-  constructor(options: Resolved) {
+  constructor(options: ResolvedConvergentOptions) {
     this.options = options;
     this.#source = sourceOf(options);
     this.#observe = options.onPreMatch;
   }
 
   /** Replaces the pre-matching observer (it only observes: the plans do not change). */
-  observe(onPreMatch: Resolved["onPreMatch"]): void {
+  observe(onPreMatch: ResolvedConvergentOptions["onPreMatch"]): void {
     this.#observe = onPreMatch;
   }
 

@@ -99,7 +99,7 @@ export const CONVERGENT_INTER_ARRIVALS: readonly number[] = Object.freeze([
 
 const WHERE = "@sched/workload/convergentWorkload";
 
-interface Resolved {
+interface ResolvedConvergentWorkload {
   jobs: number;
   machines: number;
   licenses: number;
@@ -117,8 +117,8 @@ interface Resolved {
   seed: number;
 }
 
-function resolveOptions(o: ConvergentWorkloadOptions): Resolved {
-  const r: Resolved = {
+function resolveOptions(o: ConvergentWorkloadOptions): ResolvedConvergentWorkload {
+  const r: ResolvedConvergentWorkload = {
     jobs: checkInteger(WHERE, "options.jobs", o.jobs ?? 1500, 0),
     machines: checkInteger(WHERE, "options.machines", o.machines ?? 150, 1),
     licenses: checkInteger(WHERE, "options.licenses", o.licenses ?? 20, 0),

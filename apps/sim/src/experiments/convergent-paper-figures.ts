@@ -1,11 +1,7 @@
 import { type Scheduler, type SchedulingContext, simulate } from "@sched/core";
+import { CONVERGENT_INTER_ARRIVALS } from "@sched/workload";
 import { createScheduler } from "../schedulers.js";
-import {
-  CONVERGENT_INTER_ARRIVALS,
-  CONVERGENT_PARAMETERS,
-  convergentModel,
-  convergentReproduction,
-} from "./convergent.js";
+import { CONVERGENT_PARAMETERS, convergentModel, convergentReproduction } from "./convergent.js";
 import { workloadSeries } from "./convergent-metrics.js";
 import type { Experiment, ExperimentRunInput, ExperimentRunResult } from "./experiment.js";
 import { numberParam, type ParameterSpec, type Params } from "./parameters.js";

@@ -1,5 +1,5 @@
 import type { Scheduler } from "@sched/core";
-import { CONVERGENT_DEADLINE_READINGS } from "@sched/workload";
+import { CONVERGENT_DEADLINE_READINGS, CONVERGENT_INTER_ARRIVALS } from "@sched/workload";
 import {
   booleanOption,
   numberOption,
@@ -31,9 +31,6 @@ export const CONVERGENT_SCHEDULERS: readonly string[] = [
   "bf-unrm",
   "edf",
 ];
-
-/** The paper's mean inter-arrival times (s): the grid, with and without `--quick`. */
-export const CONVERGENT_INTER_ARRIVALS: readonly number[] = [4, 6, 8, 10, 12, 16, 20];
 
 /** Where the paper states the farm and the job stream (section 6). */
 const PAPER_S6 = "paper §6";
