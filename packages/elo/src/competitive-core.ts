@@ -7,6 +7,7 @@ import {
 } from "@sched/core";
 import { requireFinite, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
+import { isReady } from "./eligibility.js";
 import { jobLevelResolved } from "./job-level.js";
 import {
   type RatingUpdate,
@@ -189,7 +190,7 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
       b.sort((a, c) => (ratings[c] as number) - (ratings[a] as number) || a - c);
     for (const job of waiting) {
       if (free === 0) break;
-      if (!(job.ready === undefined || job.ready <= now)) continue;
+      if (!isReady(job, now)) continue;
       const size = this.size(job);
       const level = this.#levelOf(job, size);
       const machine = pick(buckets, level, tiers, (m) => {
