@@ -1,36 +1,16 @@
 import {
-  fitsMachine,
-  InvalidInputError,
   type Job,
+  licensesFreeOn,
   type Platform,
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
-import { requireFinite, requirePositive } from "@sched/errors";
-import { COMPETITIVE_DEFAULTS } from "./defaults.js";
-import { canStartNow, NO_MACHINE } from "./eligibility.js";
-import { jobSize } from "./expected-time.js";
-import { type JobLevelOptions, jobLevelResolved } from "./job-level.js";
-import {
-  type RatingUpdate,
-  type ResolvedTierListOptions,
-  resolveTierListOptions,
-  TierList,
-  type TierListOptions,
-  type TierSnapshot,
-} from "./tier-list.js";
-import { winsResolved } from "./win-condition.js";
+import { CompetitiveCore, type RatingEvent, resolveCoreOptions } from "./competitive-core.js";
+import { isIdle, NO_MACHINE } from "./eligibility.js";
+import type { JobLevelOptions } from "./job-level.js";
+import { TierList, type TierListOptions, type TierSnapshot } from "./tier-list.js";
 
-/** What one completed job did to its machine's rating, as reported to `onRatingUpdate`. */
-export interface RatingEvent extends RatingUpdate {
-  /** Completion time. */
-  readonly time: number;
-  readonly job: number;
-  /** Measured execution time: completion - start. */
-  readonly elapsed: number;
-  /** The job size the winning condition used (see {@link jobSize}). */
-  readonly size: number;
-}
+export { type RatingEvent, tierPreference } from "./competitive-core.js";
 
 /** Options of {@link competitiveScheduler}. */
 export interface CompetitiveOptions extends TierListOptions {
@@ -69,13 +49,6 @@ export interface CompetitiveScheduler extends Scheduler {
   snapshot(): TierSnapshot;
 }
 
-interface Placed {
-  readonly machine: number;
-  readonly start: number;
-  readonly level: number;
-  readonly size: number;
-}
-
 const WHERE = "@sched/elo/competitiveScheduler";
 
 /**
@@ -87,7 +60,7 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * machine measures `completion - start`, checks its tier's winning condition (see {@link isWin})
  * and updates its rating with equation (1) (see {@link TierList.record}).
  *
- * What the policy knows: each job's size from its estimate ({@link jobSize}), `maxSpeed`, and
+ * What the policy knows: each job's size from its estimate (`jobSize`), `maxSpeed`, and
  * what it measures at completions. It never reads the machines' speeds (except for the default
  * `maxSpeed`), the jobs' true runtimes, `view.duration` or `estimatedEnd`.
  *
@@ -109,162 +82,37 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * ```
  */
 export function competitiveScheduler(options: CompetitiveOptions = {}): CompetitiveScheduler {
-  const resolved: ResolvedTierListOptions = resolveTierListOptions(options, WHERE);
-  const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
-  requireFinite(WHERE, "options.overhead", overhead);
-  if (options.maxSpeed !== undefined) requirePositive(WHERE, "options.maxSpeed", options.maxSpeed);
-  const customLevel = options.jobLevel;
-  const levelScale = options.levelScale ?? COMPETITIVE_DEFAULTS.levelScale;
-  if (levelScale !== "log" && levelScale !== "linear") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.levelScale",
-      `is ${JSON.stringify(levelScale)}, expected "log" or "linear"`,
-    );
-  }
+  const resolved = resolveCoreOptions<Job>(options, WHERE);
   const onUpdate = options.onRatingUpdate;
-  const { tiers } = resolved;
-
-  let list = new TierList(0, resolved);
-  let effectiveMax = 1;
-  let minSize = Number.POSITIVE_INFINITY;
-  let maxSize = 0;
-  const placed = new Map<number, Placed>();
-  let platformSeen: Platform | null = null;
-
+  let core: CompetitiveCore<Job> | null = null;
   const reset = (platform: Platform): void => {
-    platformSeen = platform;
-    list = new TierList(platform.machines.length, resolved);
-    let max = 0;
-    for (const m of platform.machines) if (m.speed > max) max = m.speed;
-    const maxSpeed = options.maxSpeed ?? max;
-    effectiveMax = maxSpeed - overhead;
-    if (!(effectiveMax > 0)) {
-      throw new InvalidInputError(
-        WHERE,
-        "options.overhead",
-        `is ${overhead}, expected a number < maxSpeed (${maxSpeed})`,
-      );
-    }
-    minSize = Number.POSITIVE_INFINITY;
-    maxSize = 0;
-    placed.clear();
+    core = new CompetitiveCore(platform, resolved);
   };
-
-  const levelOf = (job: Job, size: number): number => {
-    if (customLevel === undefined) {
-      return jobLevelResolved(size, minSize, maxSize, tiers, levelScale);
-    }
-    const level = customLevel(job, size);
-    if (!Number.isInteger(level) || level < 1 || level > tiers) {
-      throw new InvalidInputError(
-        WHERE,
-        "options.jobLevel",
-        `returned ${String(level)} for job ${job.id}, expected an integer in [1, ${tiers}]`,
-      );
-    }
-    return level;
-  };
-
   return {
     name: "competitive",
     reset,
-    snapshot: () => list.snapshot(),
+    snapshot: () =>
+      core === null ? new TierList(0, resolved.tierList).snapshot() : core.list.snapshot(),
     schedule(ctx: SchedulingContext): void {
       const { view } = ctx;
-      const platform = view.platform;
-      if (platformSeen !== platform) reset(platform);
-      const now = view.now;
-      // 1. Completions: measure, judge, rate.
+      if (core === null || core.platform !== view.platform) reset(view.platform);
+      const c = core as unknown as CompetitiveCore<Job>;
       for (const job of ctx.completed) {
-        const p = placed.get(job.id);
-        if (p === undefined) continue;
-        placed.delete(job.id);
-        const elapsed = now - p.start;
-        const tier = list.tier(p.machine);
-        const won = elapsed > 0 && winsResolved(p.size, elapsed, tier, effectiveMax);
-        const update = list.record(p.machine, p.level, won);
-        onUpdate?.({ ...update, time: now, job: job.id, elapsed, size: p.size });
+        const event = c.complete(job.id, view.now);
+        if (event !== undefined) onUpdate?.(event);
       }
-      // 2. Arrivals: learn the size range; reject what no machine can run.
-      for (const job of ctx.arrived) {
-        let any = false;
-        for (let m = 0; m < platform.machines.length && !any; m++) {
-          any = fitsMachine(job, platform, m);
-        }
-        if (!any) {
-          ctx.reject(job.id, NO_MACHINE);
-          continue;
-        }
-        const size = jobSize(job, platform);
-        if (size < minSize) minSize = size;
-        if (size > maxSize) maxSize = size;
-      }
-      // 3. Placement: free machines bucketed by tier, best rating first.
-      const buckets: number[][] = Array.from({ length: tiers + 1 }, () => []);
-      let free = 0;
-      for (let m = 0; m < platform.machines.length; m++) {
-        if (view.freeCores(m) === platform.machines[m]!.cores) {
-          buckets[list.tier(m)]!.push(m);
-          free++;
-        }
-      }
-      if (free === 0) return;
-      const ratings = list.snapshot().ratings;
-      for (const b of buckets) b.sort((a, c) => ratings[c]! - ratings[a]! || a - c);
-      for (const w of view.waiting) {
-        if (free === 0) break;
-        const job = w.job;
-        if (!(job.ready === undefined || job.ready <= now)) continue;
-        const size = jobSize(job, platform);
-        const level = levelOf(job, size);
-        const machine = pick(buckets, level, tiers, (m) => canStartNow(job, m, view));
-        if (machine < 0) continue;
-        ctx.start(job.id, [{ machine, cores: job.cores }]);
-        placed.set(job.id, { machine, start: now, level, size });
-        free--;
-      }
+      for (const job of ctx.arrived) if (!c.arrive(job)) ctx.reject(job.id, NO_MACHINE);
+      c.place(
+        view.now,
+        waitingJobs(view.waiting),
+        (m) => isIdle(view, m),
+        (job, m) => licensesFreeOn(job, view, m),
+        (job, machine) => ctx.start(job.id, [{ machine, cores: job.cores }]),
+      );
     },
   };
 }
 
-/**
- * Takes (and removes) the first machine that `ok` accepts, searching tier `level`, then
- * `level - 1 … 1`, then `level + 1 … tiers`; -1 when none. @internal
- */
-export function pick(
-  buckets: number[][],
-  level: number,
-  tiers: number,
-  ok: (machine: number) => boolean,
-): number {
-  for (const tier of tierPreference(level, tiers)) {
-    const bucket = buckets[tier]!;
-    for (let i = 0; i < bucket.length; i++) {
-      const m = bucket[i]!;
-      if (ok(m)) {
-        bucket.splice(i, 1);
-        return m;
-      }
-    }
-  }
-  return -1;
-}
-
-/**
- * The order in which a job of level `level` looks at tiers: its own, then the faster ones from
- * the nearest, then the slower ones from the nearest.
- *
- * Complexity: O(tiers).
- *
- * @example
- * ```ts
- * tierPreference(3, 5); // [3, 2, 1, 4, 5]
- * ```
- */
-export function tierPreference(level: number, tiers: number): number[] {
-  const out: number[] = [];
-  for (let t = Math.min(level, tiers); t >= 1; t--) out.push(t);
-  for (let t = level + 1; t <= tiers; t++) out.push(t);
-  return out;
+function* waitingJobs(waiting: Iterable<{ readonly job: Job }>): Generator<Job> {
+  for (const w of waiting) yield w.job;
 }

@@ -10,7 +10,7 @@ export function isIdle(view: SchedulerView, m: number): boolean {
 }
 
 /** Whether `job` may start at `now` (its ready time has come). @internal */
-export function isReady(job: Job, now: number): boolean {
+export function isReady(job: Pick<Job, "ready">, now: number): boolean {
   return job.ready === undefined || job.ready <= now;
 }
 

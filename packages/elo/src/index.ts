@@ -1,4 +1,13 @@
 export { maxMinScheduler, minMinScheduler } from "./batch-scheduler.js";
+export {
+  type CompetitiveCompletion,
+  type CompetitiveDecision,
+  type CompetitiveMemory,
+  type CompetitivePassOptions,
+  type CompetitiveQueuedJob,
+  type CompetitiveState,
+  competitivePass,
+} from "./competitive-pass.js";
 export type {
   CompetitiveOptions,
   CompetitiveScheduler,

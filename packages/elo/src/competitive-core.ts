@@ -1,0 +1,264 @@
+import {
+  fitsMachine,
+  InvalidInputError,
+  type Job,
+  type LicenseRequest,
+  type Platform,
+} from "@sched/core";
+import { requireFinite, requirePositive } from "@sched/errors";
+import { COMPETITIVE_DEFAULTS } from "./defaults.js";
+import { isReady } from "./eligibility.js";
+import { jobLevelResolved } from "./job-level.js";
+import {
+  type RatingUpdate,
+  type ResolvedTierListOptions,
+  resolveTierListOptions,
+  TierList,
+  type TierListOptions,
+} from "./tier-list.js";
+import { winsResolved } from "./win-condition.js";
+
+/**
+ * The one implementation of the competitive matchmaking policy, shared by
+ * `competitiveScheduler` (the engine adapter) and `competitivePass` (the pure pass). @internal
+ */
+
+/** A waiting job, as `competitivePass` reads it (and what the policy reads of a `Job`). */
+export interface CompetitiveQueuedJob {
+  readonly id: number;
+  /** Cores it needs, all on one machine (an integer >= 1). */
+  readonly cores: number;
+  /** Its requested run time at its benchmark (a duration > 0). */
+  readonly estimate: number;
+  /** The benchmark `estimate` refers to. @defaultValue the platform's reference speed */
+  readonly benchmark?: number;
+  /** It may not start before this time. @defaultValue none: ready now */
+  readonly ready?: number;
+  /** License copies it needs while it runs, by license name. @defaultValue none */
+  readonly licenses?: LicenseRequest;
+}
+
+/** What one completed job did to its machine's rating. */
+export interface RatingEvent extends RatingUpdate {
+  /** Completion time. */
+  readonly time: number;
+  readonly job: number;
+  /** Measured execution time: completion - start. */
+  readonly elapsed: number;
+  /** The job size the winning condition used (see `jobSize`). */
+  readonly size: number;
+}
+
+/** The options the core reads (the scheduler's, its callback aside). @internal */
+export interface CoreOptions<J> extends TierListOptions {
+  readonly maxSpeed?: number;
+  readonly overhead?: number;
+  readonly jobLevel?: (job: J, size: number) => number;
+  readonly levelScale?: "log" | "linear";
+}
+
+/** Options checked once. @internal */
+export interface ResolvedCoreOptions<J> {
+  readonly tierList: ResolvedTierListOptions;
+  readonly overhead: number;
+  readonly maxSpeed: number | undefined;
+  readonly levelScale: "log" | "linear";
+  readonly jobLevel: ((job: J, size: number) => number) | undefined;
+  readonly where: string;
+}
+
+/** Checks the options; throws InvalidInputError naming `where` and the option. @internal */
+export function resolveCoreOptions<J>(
+  options: CoreOptions<J>,
+  where: string,
+): ResolvedCoreOptions<J> {
+  const tierList = resolveTierListOptions(options, where);
+  const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
+  requireFinite(where, "options.overhead", overhead);
+  if (options.maxSpeed !== undefined) requirePositive(where, "options.maxSpeed", options.maxSpeed);
+  const levelScale = options.levelScale ?? COMPETITIVE_DEFAULTS.levelScale;
+  if (levelScale !== "log" && levelScale !== "linear") {
+    throw new InvalidInputError(
+      where,
+      "options.levelScale",
+      `is ${JSON.stringify(levelScale)}, expected "log" or "linear"`,
+    );
+  }
+  return {
+    tierList,
+    overhead,
+    maxSpeed: options.maxSpeed,
+    levelScale,
+    jobLevel: options.jobLevel,
+    where,
+  };
+}
+
+/** A job the policy started and has not seen complete. @internal */
+export interface Placed {
+  readonly machine: number;
+  readonly start: number;
+  readonly level: number;
+  readonly size: number;
+  readonly licenses: LicenseRequest | undefined;
+}
+
+/** The policy's state on one platform: ratings, the size range, the jobs it placed. @internal */
+export class CompetitiveCore<J extends CompetitiveQueuedJob> {
+  readonly platform: Platform;
+  readonly list: TierList;
+  readonly placed = new Map<number, Placed>();
+  readonly #options: ResolvedCoreOptions<J>;
+  readonly #effectiveMax: number;
+  #minSize = Number.POSITIVE_INFINITY;
+  #maxSize = 0;
+
+  /** @throws InvalidInputError when `maxSpeed - overhead <= 0`. */
+  constructor(platform: Platform, options: ResolvedCoreOptions<J>) {
+    this.platform = platform;
+    this.#options = options;
+    this.list = new TierList(platform.machines.length, options.tierList);
+    let max = 0;
+    for (const m of platform.machines) if (m.speed > max) max = m.speed;
+    const maxSpeed = options.maxSpeed ?? max;
+    this.#effectiveMax = maxSpeed - options.overhead;
+    if (!(this.#effectiveMax > 0)) {
+      throw new InvalidInputError(
+        options.where,
+        "options.overhead",
+        `is ${options.overhead}, expected a number < maxSpeed (${maxSpeed})`,
+      );
+    }
+  }
+
+  /** The job's size as the policy knows it: estimate times its benchmark (`jobSize`). */
+  size(job: CompetitiveQueuedJob): number {
+    return job.estimate * (job.benchmark ?? this.platform.referenceSpeed);
+  }
+
+  /** Measures, judges and rates the completion of placed job `id` at `now`; undefined when not placed. */
+  complete(id: number, now: number): RatingEvent | undefined {
+    const p = this.placed.get(id);
+    if (p === undefined) return undefined;
+    this.placed.delete(id);
+    const elapsed = now - p.start;
+    const tier = this.list.tier(p.machine);
+    const won = elapsed > 0 && winsResolved(p.size, elapsed, tier, this.#effectiveMax);
+    const update = this.list.record(p.machine, p.level, won);
+    return { ...update, time: now, job: id, elapsed, size: p.size };
+  }
+
+  /** Learns an arrival's size; false (reject it) when no machine can ever run it alone. */
+  arrive(job: J): boolean {
+    let any = false;
+    const n = this.platform.machines.length;
+    // fitsMachine reads the job's cores and licenses only, which CompetitiveQueuedJob has.
+    for (let m = 0; m < n && !any; m++) any = fitsMachine(job as unknown as Job, this.platform, m);
+    if (!any) return false;
+    const size = this.size(job);
+    if (size < this.#minSize) this.#minSize = size;
+    if (size > this.#maxSize) this.#maxSize = size;
+    return true;
+  }
+
+  /**
+   * Starts waiting jobs, in queue order, on idle machines: tier of the job's level first, then
+   * faster tiers, then slower, best rating then lowest index inside a tier. `idle(m)`: machine
+   * `m` runs nothing; `licensesOk(job, m)`: the job's licenses are free on `m` now (the caller
+   * takes them when `onStart` is called).
+   */
+  place(
+    now: number,
+    waiting: Iterable<J>,
+    idle: (machine: number) => boolean,
+    licensesOk: (job: J, machine: number) => boolean,
+    onStart: (job: J, machine: number) => void,
+  ): void {
+    const { tiers } = this.#options.tierList;
+    const machines = this.platform.machines;
+    const buckets: number[][] = Array.from({ length: tiers + 1 }, () => []);
+    let free = 0;
+    for (let m = 0; m < machines.length; m++) {
+      if (idle(m)) {
+        (buckets[this.list.tier(m)] as number[]).push(m);
+        free++;
+      }
+    }
+    if (free === 0) return;
+    const ratings = this.list.snapshot().ratings;
+    for (const b of buckets)
+      b.sort((a, c) => (ratings[c] as number) - (ratings[a] as number) || a - c);
+    for (const job of waiting) {
+      if (free === 0) break;
+      if (!isReady(job, now)) continue;
+      const size = this.size(job);
+      const level = this.#levelOf(job, size);
+      const machine = pick(buckets, level, tiers, (m) => {
+        const cores = (machines[m] as { cores: number }).cores;
+        return cores >= job.cores && licensesOk(job, m);
+      });
+      if (machine < 0) continue;
+      this.placed.set(job.id, { machine, start: now, level, size, licenses: job.licenses });
+      onStart(job, machine);
+      free--;
+    }
+  }
+
+  #levelOf(job: J, size: number): number {
+    const { jobLevel, tierList, levelScale, where } = this.#options;
+    const tiers = tierList.tiers;
+    if (jobLevel === undefined) {
+      return jobLevelResolved(size, this.#minSize, this.#maxSize, tiers, levelScale);
+    }
+    const level = jobLevel(job, size);
+    if (!Number.isInteger(level) || level < 1 || level > tiers) {
+      throw new InvalidInputError(
+        where,
+        "options.jobLevel",
+        `returned ${String(level)} for job ${job.id}, expected an integer in [1, ${tiers}]`,
+      );
+    }
+    return level;
+  }
+}
+
+/**
+ * Takes (and removes) the first machine that `ok` accepts, searching tier `level`, then
+ * `level - 1 … 1`, then `level + 1 … tiers`; -1 when none. @internal
+ */
+export function pick(
+  buckets: number[][],
+  level: number,
+  tiers: number,
+  ok: (machine: number) => boolean,
+): number {
+  for (const tier of tierPreference(level, tiers)) {
+    const bucket = buckets[tier] as number[];
+    for (let i = 0; i < bucket.length; i++) {
+      const m = bucket[i] as number;
+      if (ok(m)) {
+        bucket.splice(i, 1);
+        return m;
+      }
+    }
+  }
+  return -1;
+}
+
+/**
+ * The order in which a job of level `level` looks at tiers: its own, then the faster ones from
+ * the nearest, then the slower ones from the nearest.
+ *
+ * Complexity: O(tiers).
+ *
+ * @example
+ * ```ts
+ * tierPreference(3, 5); // [3, 2, 1, 4, 5]
+ * ```
+ */
+export function tierPreference(level: number, tiers: number): number[] {
+  const out: number[] = [];
+  for (let t = Math.min(level, tiers); t >= 1; t--) out.push(t);
+  for (let t = level + 1; t <= tiers; t++) out.push(t);
+  return out;
+}

@@ -1,0 +1,306 @@
+import { type Platform, validatePlatform } from "@sched/core";
+import {
+  InvalidInputError,
+  requireArray,
+  requireFinite,
+  requireInteger,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
+import {
+  CompetitiveCore,
+  type CompetitiveQueuedJob,
+  type CoreOptions,
+  type RatingEvent,
+  resolveCoreOptions,
+} from "./competitive-core.js";
+import { NO_MACHINE } from "./eligibility.js";
+import type { TierSnapshot } from "./tier-list.js";
+
+export type { CompetitiveQueuedJob } from "./competitive-core.js";
+
+const WHERE = "@sched/elo/competitivePass";
+
+/** A job that completed since the previous call, on the machine the pass started it on. */
+export interface CompetitiveCompletion {
+  readonly id: number;
+  readonly machine: number;
+}
+
+/**
+ * The state of the machines at one instant, as {@link competitivePass} reads it. Times (`now`,
+ * `ready`) are instants and `estimate` a duration, in one unit.
+ */
+export interface CompetitiveState {
+  /** The current time (the completions below happened at it, as the paper measures them). */
+  readonly now: number;
+  /** The machines (cores, speed) and licenses, as `createPlatform` of `@sched/core` builds them. */
+  readonly platform: Platform;
+  /** Jobs started by earlier calls of this chain that completed since the previous call. */
+  readonly completed: readonly CompetitiveCompletion[];
+  /** The waiting jobs, in queue order (a job seen for the first time is an arrival). */
+  readonly queue: readonly CompetitiveQueuedJob[];
+  /** The machines that run nothing now, by index. */
+  readonly free: readonly number[];
+  /**
+   * Free copies of floating licenses now, by name, as a license server reports them.
+   * @defaultValue the platform's copies minus those the jobs this chain started and that have
+   *   not completed hold
+   */
+  readonly freeLicenses?: Readonly<Record<string, number>>;
+  /**
+   * The `memory` the previous decision returned (ratings, size range, placed jobs). Without it,
+   * the call is the first of a chain: every machine at its base rating. Used once. The memory
+   * keeps the first call's options (its `jobLevel` too); later calls must give equal values.
+   * @defaultValue none: a first call
+   */
+  readonly memory?: CompetitiveMemory;
+}
+
+/** Opaque: what a chain of {@link competitivePass} calls keeps between calls. */
+export interface CompetitiveMemory {
+  readonly kind: "competitive-memory";
+}
+
+/** What {@link competitivePass} decided. */
+export interface CompetitiveDecision {
+  /** Jobs to start now, in order, each alone on `machine` (with `cores` of its cores). */
+  readonly start: readonly { readonly id: number; readonly machine: number }[];
+  /** Jobs no single machine can ever run: drop them from the queue. */
+  readonly rejected: readonly { readonly id: number; readonly reason: string }[];
+  /** The rating updates of `state.completed`, in its order. */
+  readonly updates: readonly RatingEvent[];
+  /** Every machine's rating and tier after the updates. */
+  readonly snapshot: TierSnapshot;
+  /** Give it back as `state.memory` at the next call. */
+  readonly memory: CompetitiveMemory;
+}
+
+/** Options of {@link competitivePass}: those of `competitiveScheduler`, with `jobLevel` over queued jobs. */
+export type CompetitivePassOptions = CoreOptions<CompetitiveQueuedJob>;
+
+interface MemoryContents {
+  readonly core: CompetitiveCore<CompetitiveQueuedJob>;
+  /** The chain's options but `jobLevel`, as a string: later calls must give the same. */
+  readonly optionsKey: string;
+  /** Ids of queued jobs already seen (arrived, not yet started). */
+  readonly seen: Set<number>;
+  spent: boolean;
+}
+
+const heldBy = new WeakMap<CompetitiveMemory, MemoryContents>();
+
+function fail(field: string, message: string): never {
+  throw new InvalidInputError(WHERE, field, message);
+}
+
+/**
+ * The competitive matchmaking policy as one pure decision: from the state of the machines now
+ * to the jobs to start now. It decides exactly as `competitiveScheduler` does at one event
+ * (same code): completions update their machine's rating (measured `now - start`, the winning
+ * condition of its tier, equation (1)); queued jobs seen for the first time widen the size
+ * range, or are rejected when no single machine can run them; then, in queue order, each ready
+ * job takes a free machine of its level's tier, else the nearest faster tier, else the nearest
+ * slower, best rating first. A chain of calls, each given the previous `memory`, replays the
+ * scheduler event by event.
+ *
+ * Complexity: O(machines log machines + queue x tiers + completions).
+ *
+ * @throws InvalidInputError naming the state field (`state.queue[2].estimate`, `state.memory`,
+ *   …) or option that is invalid.
+ * @example
+ * ```ts
+ * let d = competitivePass({ now: 0, platform, completed: [], queue: [{ id: 1, cores: 1, estimate: 10 }], free: [0, 1] });
+ * d = competitivePass({ now: 12, platform, completed: [{ id: 1, machine: 0 }], queue: [], free: [0, 1], memory: d.memory });
+ * d.updates[0].ratingAfter; // machine 0's new rating
+ * ```
+ */
+export function competitivePass(
+  state: CompetitiveState,
+  options: CompetitivePassOptions = {},
+): CompetitiveDecision {
+  requireObject(WHERE, "state", state);
+  const now = requireFinite(WHERE, "state.now", state.now);
+  requireObject(WHERE, "state.platform", state.platform);
+  const platform = validatePlatform(state.platform, WHERE);
+  const n = platform.machines.length;
+  const held = takeMemory(state.memory, platform, options);
+  const core = held?.core ?? new CompetitiveCore(platform, resolveCoreOptions(options, WHERE));
+  const seen = held?.seen ?? new Set<number>();
+
+  const completed = requireArray(WHERE, "state.completed", state.completed);
+  const queue = requireArray(WHERE, "state.queue", state.queue);
+  const free = requireArray(WHERE, "state.free", state.free);
+  const idle = new Uint8Array(n);
+  free.forEach((m, i) => {
+    const at = `state.free[${i}]`;
+    requireInteger(WHERE, at, m, 0);
+    if ((m as number) >= n) fail(at, `is ${m}, expected a machine index in [0, ${n - 1}]`);
+    if (idle[m as number] === 1) fail(at, `is ${m}, listed twice`);
+    idle[m as number] = 1;
+  });
+  const ids = new Set<number>();
+  queue.forEach((job, i) => {
+    checkQueued(job, `state.queue[${i}]`, ids);
+    const id = (job as CompetitiveQueuedJob).id;
+    if (core.placed.has(id)) fail(`state.queue[${i}].id`, `is ${id}, a job this chain started`);
+  });
+  const done = new Set<number>();
+  completed.forEach((c, i) => {
+    const at = `state.completed[${i}]`;
+    requireObject(WHERE, at, c);
+    const { id, machine } = c as CompetitiveCompletion;
+    requireInteger(WHERE, `${at}.id`, id, Number.MIN_SAFE_INTEGER);
+    const placed = core.placed.get(id);
+    if (placed === undefined) fail(`${at}.id`, `is ${id}, not a running job this chain started`);
+    if (done.has(id)) fail(`${at}.id`, `is ${id}, listed twice`);
+    done.add(id);
+    if (machine !== placed.machine) {
+      fail(
+        `${at}.machine`,
+        `is ${String(machine)}, but job ${id} was started on machine ${placed.machine}`,
+      );
+    }
+  });
+  for (const [id, p] of core.placed) {
+    if (!done.has(id) && idle[p.machine] === 1) {
+      fail(
+        "state.free",
+        `lists machine ${p.machine}, which runs job ${id} (list its completion in state.completed)`,
+      );
+    }
+  }
+  if (state.freeLicenses !== undefined) floatingPool(state.freeLicenses, platform, core);
+  // The state is valid: from here the memory's core changes, so the memory is used.
+  if (held !== undefined) held.spent = true;
+
+  const updates: RatingEvent[] = [];
+  for (const c of completed as readonly CompetitiveCompletion[]) {
+    updates.push(core.complete(c.id, now) as RatingEvent);
+  }
+  const pool = floatingPool(state.freeLicenses, platform, core);
+  const rejected: { id: number; reason: string }[] = [];
+  const waiting: CompetitiveQueuedJob[] = [];
+  for (const job of queue as readonly CompetitiveQueuedJob[]) {
+    if (!seen.has(job.id)) {
+      if (!core.arrive(job)) {
+        rejected.push({ id: job.id, reason: NO_MACHINE });
+        continue;
+      }
+      seen.add(job.id);
+    }
+    waiting.push(job);
+  }
+  const start: { id: number; machine: number }[] = [];
+  core.place(
+    now,
+    waiting,
+    (m) => idle[m] === 1,
+    (job, m) => licensesFree(job, m, platform, pool),
+    (job, machine) => {
+      start.push({ id: job.id, machine });
+      seen.delete(job.id);
+      for (const name in job.licenses) {
+        const have = pool.get(name);
+        if (have !== undefined) pool.set(name, have - (job.licenses[name] as number));
+      }
+    },
+  );
+  const memory: CompetitiveMemory = Object.freeze({ kind: "competitive-memory" as const });
+  heldBy.set(memory, { core, optionsKey: optionsKey(options), seen, spent: false });
+  return { start, rejected, updates, snapshot: core.list.snapshot(), memory };
+}
+
+/** The core and seen set `memory` holds, checked (the caller marks it used); undefined without memory. */
+function takeMemory(
+  memory: unknown,
+  platform: Platform,
+  options: CompetitivePassOptions,
+): MemoryContents | undefined {
+  if (memory === undefined) return undefined;
+  const held =
+    typeof memory === "object" && memory !== null
+      ? heldBy.get(memory as CompetitiveMemory)
+      : undefined;
+  if (held === undefined) fail("state.memory", "is not a memory returned by competitivePass");
+  if (held.spent)
+    fail("state.memory", "was already used: pass the memory the latest decision returned");
+  if (held.core.platform !== platform) {
+    fail("state.platform", "is not the platform of the call that returned state.memory");
+  }
+  if (optionsKey(options) !== held.optionsKey) {
+    fail("options", "differ from those of the call that started the chain (state.memory)");
+  }
+  return held;
+}
+
+function optionsKey(options: CompetitivePassOptions): string {
+  const { jobLevel: _ignored, ...rest } = options;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+function checkQueued(job: unknown, at: string, ids: Set<number>): void {
+  requireObject(WHERE, at, job);
+  const j = job as CompetitiveQueuedJob;
+  requireInteger(WHERE, `${at}.id`, j.id, Number.MIN_SAFE_INTEGER);
+  if (ids.has(j.id)) fail(`${at}.id`, `is ${j.id}, listed twice in the queue`);
+  ids.add(j.id);
+  requireInteger(WHERE, `${at}.cores`, j.cores, 1);
+  requirePositive(WHERE, `${at}.estimate`, j.estimate);
+  if (j.benchmark !== undefined) requirePositive(WHERE, `${at}.benchmark`, j.benchmark);
+  if (j.ready !== undefined) requireFinite(WHERE, `${at}.ready`, j.ready);
+  if (j.licenses !== undefined) {
+    requireObject(WHERE, `${at}.licenses`, j.licenses);
+    for (const name in j.licenses) {
+      requireInteger(WHERE, `${at}.licenses.${name}`, j.licenses[name], 1);
+    }
+  }
+}
+
+/** Free copies of each floating license now: `freeLicenses`, else the platform's minus what placed jobs hold. */
+function floatingPool(
+  given: Readonly<Record<string, number>> | undefined,
+  platform: Platform,
+  core: CompetitiveCore<CompetitiveQueuedJob>,
+): Map<string, number> {
+  const pool = new Map<string, number>();
+  for (const l of platform.licenses) if (l.kind === "floating") pool.set(l.name, l.copies);
+  if (given !== undefined) {
+    requireObject(WHERE, "state.freeLicenses", given);
+    for (const name in given) {
+      const at = `state.freeLicenses.${name}`;
+      if (!pool.has(name)) fail(at, "is not a floating license of the platform");
+      pool.set(name, requireInteger(WHERE, at, given[name], 0));
+    }
+    return pool;
+  }
+  for (const p of core.placed.values()) {
+    for (const name in p.licenses) {
+      const have = pool.get(name);
+      if (have !== undefined) pool.set(name, have - (p.licenses[name] as number));
+    }
+  }
+  return pool;
+}
+
+/**
+ * Whether `job`'s licenses are free on idle machine `m`: floating ones usable on `m` with enough
+ * copies left in the pool, node-locked ones with enough copies on `m` (an idle machine holds none).
+ */
+function licensesFree(
+  job: CompetitiveQueuedJob,
+  m: number,
+  platform: Platform,
+  pool: Map<string, number>,
+): boolean {
+  for (const name in job.licenses) {
+    const want = job.licenses[name] as number;
+    const l = platform.licenses.find((x) => x.name === name);
+    if (l === undefined) return false;
+    if (l.kind === "floating") {
+      if (l.machines !== undefined && !l.machines.includes(m)) return false;
+      if ((pool.get(name) ?? 0) < want) return false;
+    } else if (!(l.machines ?? []).includes(m) || l.copies < want) return false;
+  }
+  return true;
+}

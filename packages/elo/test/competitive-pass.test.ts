@@ -1,0 +1,111 @@
+import { createPlatform, InvalidInputError } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import { type CompetitiveState, competitivePass } from "../src/competitive-pass.js";
+import { expectedResult } from "../src/expected-result.js";
+
+const platform = createPlatform({
+  machines: [{ speed: 9 }, { speed: 3 }, { speed: 3, cores: 2 }],
+  referenceSpeed: 9,
+  licenses: [{ name: "cad", copies: 1 }],
+});
+const base: CompetitiveState = { now: 0, platform, completed: [], queue: [], free: [0, 1, 2] };
+
+/** The field an InvalidInputError names, or "no error". */
+function fieldOf(state: unknown, options?: object): string {
+  try {
+    competitivePass(state as CompetitiveState, options);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidInputError);
+    return (e as InvalidInputError).field;
+  }
+  return "no error";
+}
+
+describe("competitivePass", () => {
+  it("hand-worked: a win raises the machine's rating by C x (1 - E)", () => {
+    // 3 tiers of width 100, base 150: every machine starts in tier 2, equal ratings (index 0 first)
+    const options = { tiers: 3, tierWidth: 100, baseRating: 150 };
+    const job = { id: 7, cores: 1, estimate: 10 };
+    const first = competitivePass({ ...base, queue: [job] }, options);
+    expect(first.start).toEqual([{ id: 7, machine: 0 }]);
+    expect(first.updates).toEqual([]);
+    const second = competitivePass(
+      { ...base, now: 10, completed: [{ id: 7, machine: 0 }], memory: first.memory },
+      options,
+    );
+    expect(second.updates).toHaveLength(1);
+    const u = second.updates[0];
+    expect(u?.machine).toBe(0);
+    expect(u?.won).toBe(true); // 90 units in 10 at MAXSPEED 9
+    expect(u?.tierBefore).toBe(2);
+    const e = expectedResult(2, u?.jobLevel ?? 0);
+    expect(u?.expected).toBe(e);
+    expect(u?.ratingAfter).toBeCloseTo(150 + 20 * (1 - e), 12); // equation (1), C = 20
+    expect(second.snapshot.ratings[0]).toBe(u?.ratingAfter);
+  });
+
+  it("rejects what no machine can run, and leaves a job whose license is taken waiting", () => {
+    const d = competitivePass({
+      ...base,
+      queue: [
+        { id: 1, cores: 3, estimate: 5 },
+        { id: 2, cores: 1, estimate: 5, licenses: { cad: 1 } },
+        { id: 3, cores: 1, estimate: 5, licenses: { cad: 1 } },
+        { id: 4, cores: 2, estimate: 5 },
+      ],
+    });
+    expect(d.rejected.map((r) => r.id)).toEqual([1]);
+    expect(d.start.map((s) => s.id)).toEqual([2, 4]);
+    expect(d.start[1]?.machine).toBe(2);
+    const again = competitivePass({
+      ...base,
+      queue: [{ id: 3, cores: 1, estimate: 5, licenses: { cad: 1 } }],
+      free: [1],
+      memory: d.memory,
+    });
+    expect(again.start).toEqual([]); // job 2 still holds the only copy
+  });
+
+  it("throws a typed error naming the state field", () => {
+    expect(fieldOf(null)).toBe("state");
+    expect(fieldOf({ ...base, now: Number.NaN })).toBe("state.now");
+    expect(fieldOf({ ...base, free: [0, 3] })).toBe("state.free[1]");
+    expect(fieldOf({ ...base, free: [1, 1] })).toBe("state.free[1]");
+    expect(fieldOf({ ...base, queue: [{ id: 1, cores: 1, estimate: 0 }] })).toBe(
+      "state.queue[0].estimate",
+    );
+    expect(fieldOf({ ...base, queue: [{ id: 1, cores: 1.5, estimate: 1 }] })).toBe(
+      "state.queue[0].cores",
+    );
+    expect(fieldOf({ ...base, queue: [1, 1].map((id) => ({ id, cores: 1, estimate: 1 })) })).toBe(
+      "state.queue[1].id",
+    );
+    expect(fieldOf({ ...base, completed: [{ id: 9, machine: 0 }] })).toBe("state.completed[0].id");
+    expect(fieldOf({ ...base, freeLicenses: { cad: -1 } })).toBe("state.freeLicenses.cad");
+    expect(fieldOf({ ...base, freeLicenses: { gpu: 1 } })).toBe("state.freeLicenses.gpu");
+    expect(fieldOf({ ...base, memory: { kind: "competitive-memory" } })).toBe("state.memory");
+    expect(fieldOf(base, { levelScale: "cubic" })).toBe("options.levelScale");
+    const d = competitivePass({ ...base, queue: [{ id: 1, cores: 1, estimate: 1 }] });
+    expect(fieldOf({ ...base, completed: [{ id: 1, machine: 2 }], memory: d.memory })).toBe(
+      "state.completed[0].machine",
+    );
+    expect(fieldOf({ ...base, memory: d.memory }, { tiers: 3 })).toBe("options");
+    expect(fieldOf({ ...base, memory: d.memory })).toBe("state.free"); // job 1 runs on 0
+    expect(fieldOf({ ...base, queue: [{ id: 1, cores: 1, estimate: 1 }], memory: d.memory })).toBe(
+      "state.queue[0].id",
+    );
+    const twice = [0, 0].map(() => ({ id: 1, machine: 0 }));
+    expect(fieldOf({ ...base, completed: twice, memory: d.memory })).toBe("state.completed[1].id");
+    const other = createPlatform({ machines: [{ speed: 1 }] });
+    expect(fieldOf({ ...base, platform: other, free: [0], memory: d.memory })).toBe(
+      "state.platform",
+    );
+    competitivePass({ ...base, free: [1, 2], memory: d.memory });
+    expect(fieldOf({ ...base, free: [1, 2], memory: d.memory })).toBe("state.memory"); // used once
+  });
+
+  it("same state, same decision", () => {
+    const state = { ...base, queue: [3, 1, 2].map((id) => ({ id, cores: 1, estimate: id * 7 })) };
+    expect(competitivePass(state)).toEqual(competitivePass(state));
+  });
+});
