@@ -128,7 +128,7 @@ export interface ConvergentMemory {
 }
 
 /** What a memory holds (kept out of the opaque object). */
-interface MemoryContents {
+interface ConvergentMemoryContents {
   readonly core: PlannerCore;
   readonly platform: Platform;
   readonly text: string;
@@ -136,13 +136,16 @@ interface MemoryContents {
   spent: boolean;
 }
 
-const heldBy = new WeakMap<ConvergentMemory, MemoryContents>();
+const heldBy = new WeakMap<ConvergentMemory, ConvergentMemoryContents>();
 
 /**
  * The planner, platform and jobs `memory` holds, checked for a call with `options` (the caller
  * marks it used once the state is read).
  */
-function checkMemory(memory: unknown, options: ResolvedConvergentOptions): MemoryContents {
+function checkMemory(
+  memory: unknown,
+  options: ResolvedConvergentOptions,
+): ConvergentMemoryContents {
   const held =
     typeof memory === "object" && memory !== null
       ? heldBy.get(memory as ConvergentMemory)
@@ -159,7 +162,7 @@ function checkMemory(memory: unknown, options: ResolvedConvergentOptions): Memor
 }
 
 /** A new memory holding `held`. */
-function memoryOf(held: Omit<MemoryContents, "spent">): ConvergentMemory {
+function memoryOf(held: Omit<ConvergentMemoryContents, "spent">): ConvergentMemory {
   const memory: ConvergentMemory = Object.freeze({ kind: "convergent-memory" });
   heldBy.set(memory, { ...held, spent: false });
   return memory;

@@ -79,7 +79,7 @@ export interface CompetitiveDecision {
 /** Options of {@link competitivePass}: those of `competitiveScheduler`, with `jobLevel` over queued jobs. */
 export type CompetitivePassOptions = CoreOptions<CompetitiveQueuedJob>;
 
-interface MemoryContents {
+interface CompetitiveMemoryContents {
   readonly core: CompetitiveCore<CompetitiveQueuedJob>;
   /** The chain's options but `jobLevel`, as a string: later calls must give the same. */
   readonly optionsKey: string;
@@ -88,7 +88,7 @@ interface MemoryContents {
   spent: boolean;
 }
 
-const heldBy = new WeakMap<CompetitiveMemory, MemoryContents>();
+const heldBy = new WeakMap<CompetitiveMemory, CompetitiveMemoryContents>();
 
 function fail(field: string, message: string): never {
   throw new InvalidInputError(WHERE, field, message);
@@ -216,7 +216,7 @@ function takeMemory(
   memory: unknown,
   platform: Platform,
   options: CompetitivePassOptions,
-): MemoryContents | undefined {
+): CompetitiveMemoryContents | undefined {
   if (memory === undefined) return undefined;
   const held =
     typeof memory === "object" && memory !== null
