@@ -101,3 +101,11 @@ export {
   spaceSharingExecutionModel,
   spaceSharingScheduler,
 } from "./space-sharing-core.js";
+export {
+  type SpaceSharingDecision,
+  type SpaceSharingPassJob,
+  type SpaceSharingPassOptions,
+  type SpaceSharingPassState,
+  type SpaceSharingStart,
+  spaceSharingPass,
+} from "./space-sharing-pass.js";

@@ -16,7 +16,6 @@ import {
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
-  dynamicPartitionSize,
   fitnessFactors,
   mapPartitionSize,
   selectProcessors,
@@ -26,13 +25,13 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
-  chooseBaseline,
   jobWork,
   resolveSpaceSharingOptions,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   sharesOf,
 } from "./space-sharing.js";
+import { spaceSharingPass } from "./space-sharing-pass.js";
 
 /**
  * Which machine a local (background) job is pinned to, `undefined` for a parallel job. The
@@ -90,7 +89,9 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  *   waits until the pool holds the target; processors by `baselineSelection`.
  * `P` is the number of machines, `queued` the ready parallel jobs behind the head,
  * `executing` the parallel jobs running. Task folding, communication and interference are the
- * execution model's ({@link spaceSharingExecutionModel}).
+ * execution model's ({@link spaceSharingExecutionModel}). The parallel decision is
+ * {@link spaceSharingPass}, called with the pool, the ready queue and `executing` (one
+ * implementation); this adapter adds the triggers, the local jobs and the processors held.
  *
  * Complexity: O(M log M) per job started plus O(M + queue) per call, M machines.
  *
@@ -132,25 +133,20 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
   let localQueues: number[][] = [];
   let localHeads: number[] = [];
   let localWaiting = 0;
-  let identity: number[] = [];
   const machinesOf = new Map<number, readonly number[]>();
   const localOf = new Map<number, number>();
   let executing = 0;
-  let speeds = new Float64Array(0);
   let pick = new Random(o.seed, "baseline/selection");
-  const available = () => new Uint8Array(M);
 
   const init = (p: Platform) => {
     platform = p;
     M = p.machines.length;
-    speeds = Float64Array.from(p.machines, (m) => m.speed);
     pick = new Random(o.seed, "baseline/selection");
     holding = new Uint8Array(M);
     localBusy = new Uint8Array(M);
     localQueues = Array.from({ length: M }, () => []);
     localHeads = new Array<number>(M).fill(0);
     localWaiting = 0;
-    identity = Array.from({ length: M }, (_, m) => m);
     machinesOf.clear();
     localOf.clear();
     executing = 0;
@@ -206,47 +202,49 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       if (job.ready !== undefined && job.ready > now) continue;
       queue.push(job);
     }
-    for (let qi = 0; qi < queue.length; qi++) {
-      const job = queue[qi]!;
-      const lo = job.cores;
-      if (lo > M) {
-        ctx.reject(
-          job.id,
-          `needs ${lo} processors (one slot each), the platform has ${M} machines`,
-        );
+    const pool: number[] = [];
+    for (let m = 0; m < M; m++) {
+      if (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1) pool.push(m);
+    }
+    const decision = spaceSharingPass(
+      {
+        platform: p,
+        available: pool,
+        queue: queue.map((job) => ({
+          id: job.id,
+          minProcessors: job.cores,
+          maxProcessors: maxCoresOf(job),
+        })),
+        executing,
+      },
+      {
+        policy,
+        alpha,
+        baselinePartition: o.baselinePartition,
+        executingWeight: o.executingWeight,
+        baselineSelection: o.baselineSelection,
+        random: pick,
+      },
+    );
+    // Rejections and starts in queue order, as the decision lists them.
+    const reasons = new Map(decision.rejected.map((r) => [r.id, r.reason]));
+    let si = 0;
+    for (const job of queue) {
+      const reason = reasons.get(job.id);
+      if (reason !== undefined) {
+        ctx.reject(job.id, reason);
         continue;
       }
-      const hi = maxCoresOf(job);
-      const queued = queue.length - qi - 1;
-      const a = available();
-      let n = 0;
-      for (let m = 0; m < M; m++) {
-        if (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1) {
-          a[m] = 1;
-          n++;
-        }
-      }
-      let chosen: number[];
-      if (policy === "dynamic") {
-        const target = Math.min(hi, dynamicPartitionSize(M, queued, executing));
-        const size = Math.max(lo, Math.min(target, n));
-        if (n < Math.max(1, Math.min(target, alpha)) || n < size) return;
-        chosen = selectProcessors(p, identity, a, size)!;
-      } else {
-        const size =
-          o.baselinePartition === "map"
-            ? mapPartitionSize(M, queued, executing, o.executingWeight)
-            : adaptivePartitionSize(M, queued);
-        const target = Math.max(lo, Math.min(hi, size));
-        if (n < target) return;
-        chosen = chooseBaseline(a, speeds, target, o.baselineSelection, pick);
-      }
+      const next = decision.start[si];
+      if (next === undefined || next.id !== job.id) break;
+      si++;
+      const { id, processors } = next;
       ctx.start(
-        job.id,
-        chosen.map((m) => ({ machine: m, cores: 1 })),
+        id,
+        processors.map((m) => ({ machine: m, cores: 1 })),
       );
-      for (const m of chosen) holding[m] = 1;
-      machinesOf.set(job.id, chosen);
+      for (const m of processors) holding[m] = 1;
+      machinesOf.set(id, processors);
       executing++;
     }
   };

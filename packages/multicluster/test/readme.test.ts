@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
+import { format } from "node:util";
 import { computeMetrics, createJob, simulate } from "@sched/core";
 import { expect, it } from "vitest";
+import * as multicluster from "../src/index.js";
 import {
   checkOasSchedule,
   multiClusterPlatform,
@@ -34,4 +37,30 @@ it("the README example gives the figures it shows", async () => {
     9,
   );
   expect(makespan(oasHeuristic("FCFS", { profile }))).toBeCloseTo(221.6666666666667, 9);
+});
+
+// The live-loop example, run as it is written: its import line dropped (the names it imports
+// are passed in), its console.log captured as Node prints it and compared with the "// " lines.
+it("README live-loop example: spaceSharingPass across two calls", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1] as string)
+    .find((b) => b.includes("spaceSharingPass({"));
+  expect(block).toBeDefined();
+  const lines = (block as string).split("\n");
+  expect(lines.filter((l) => l.trim() !== "").length).toBeLessThan(15);
+  const names = lines
+    .filter((l) => l.startsWith("import "))
+    .flatMap((l) => {
+      const [, list, from] = /\{([^}]*)\} from "([^"]+)"/.exec(l) as RegExpExecArray;
+      expect(from).toBe("@sched/multicluster");
+      return (list as string).split(",").map((n) => n.trim());
+    });
+  const values = names.map((n) => (multicluster as Record<string, unknown>)[n]);
+  expect(values.every((v) => v !== undefined)).toBe(true);
+  const code = lines.filter((l) => !l.startsWith("import ")).join("\n");
+  const printed: string[] = [];
+  const log = (...args: unknown[]) => printed.push(format(...args));
+  new Function(...names, "console", code)(...values, { log });
+  expect(printed).toEqual(lines.filter((l) => l.startsWith("// ")).map((l) => l.slice(3)));
 });

@@ -1,0 +1,206 @@
+import { InvalidInputError, type Platform } from "@sched/core";
+import type { Random } from "@sched/random";
+import {
+  adaptivePartitionSize,
+  dynamicPartitionSize,
+  mapPartitionSize,
+  selectProcessors,
+} from "./partition.js";
+import {
+  type BaselinePartition,
+  type BaselineSelection,
+  chooseBaseline,
+  resolveSpaceSharingOptions,
+  type SpaceSharingPolicy,
+} from "./space-sharing.js";
+
+const WHERE = "@sched/multicluster/spaceSharingPass";
+
+/** A parallel job waiting for processors, as {@link spaceSharingPass} reads it. */
+export interface SpaceSharingPassJob {
+  /** The job's id. */
+  readonly id: number;
+  /** Fewest processors it runs on (a rigid job: exactly this many). */
+  readonly minProcessors: number;
+  /** Most processors it can use (`minProcessors` for a rigid job). */
+  readonly maxProcessors: number;
+}
+
+/** The state of the system now, as {@link spaceSharingPass} reads it. */
+export interface SpaceSharingPassState {
+  /** The platform: each machine is one processor. */
+  readonly platform: Platform;
+  /** The pool: indices of the processors running no parallel task and no local job (increasing or not; each once). */
+  readonly available: readonly number[];
+  /** The ready parallel jobs, in queue order (head first). */
+  readonly queue: readonly SpaceSharingPassJob[];
+  /** How many parallel jobs are executing now. */
+  readonly executing: number;
+}
+
+/** Options of {@link spaceSharingPass}. */
+export interface SpaceSharingPassOptions {
+  /** `"dynamic"` (the paper's policy) or `"adaptive"` (the baseline). @defaultValue `"dynamic"` */
+  readonly policy?: SpaceSharingPolicy;
+  /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
+  readonly alpha?: number;
+  /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
+  readonly baselinePartition?: BaselinePartition;
+  /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
+  readonly executingWeight?: number;
+  /** Adaptive policy: which processors it takes. @defaultValue `"random"` */
+  readonly baselineSelection?: BaselineSelection;
+  /**
+   * The random stream of the adaptive policy's `"random"` selection, advanced by the call (the
+   * only memory the pass needs, and only then). Required for that selection.
+   * @defaultValue none
+   */
+  readonly random?: Random;
+}
+
+/** One job to start now and the processors it takes, root first as {@link selectProcessors} orders them. */
+export interface SpaceSharingStart {
+  /** The job's id. */
+  readonly id: number;
+  /** The processors (machine indices) it takes, one slot each. */
+  readonly processors: readonly number[];
+}
+
+/** What {@link spaceSharingPass} decides. */
+export interface SpaceSharingDecision {
+  /** The jobs to start now, in order. */
+  readonly start: readonly SpaceSharingStart[];
+  /** Jobs that can never run here (more processors than the platform has), with a reason. */
+  readonly rejected: readonly { readonly id: number; readonly reason: string }[];
+}
+
+function fail(field: string, message: string): never {
+  throw new InvalidInputError(WHERE, field, message);
+}
+
+function checkState(state: SpaceSharingPassState): Uint8Array {
+  const M = state.platform?.machines?.length;
+  if (M === undefined) fail("state.platform", "is not a platform (no machines)");
+  const e = state.executing;
+  if (!Number.isInteger(e) || e < 0)
+    fail("state.executing", `is ${String(e)}, expected an integer >= 0`);
+  if (!Array.isArray(state.available)) fail("state.available", "is not an array");
+  const avail = new Uint8Array(M);
+  state.available.forEach((m, i) => {
+    if (!Number.isInteger(m) || m < 0 || m >= M) {
+      fail(`state.available[${i}]`, `is ${String(m)}, expected a machine index in 0..${M - 1}`);
+    }
+    if (avail[m]) fail(`state.available[${i}]`, `repeats processor ${m}`);
+    avail[m] = 1;
+  });
+  if (!Array.isArray(state.queue)) fail("state.queue", "is not an array");
+  state.queue.forEach((j, i) => {
+    if (!Number.isInteger(j?.id))
+      fail(`state.queue[${i}].id`, `is ${String(j?.id)}, expected an integer`);
+    const lo = j.minProcessors;
+    const hi = j.maxProcessors;
+    if (!Number.isInteger(lo) || lo < 1) {
+      fail(`state.queue[${i}].minProcessors`, `is ${String(lo)}, expected an integer >= 1`);
+    }
+    if (!Number.isInteger(hi) || hi < lo) {
+      fail(
+        `state.queue[${i}].maxProcessors`,
+        `is ${String(hi)}, expected an integer >= minProcessors (${lo})`,
+      );
+    }
+  });
+  return avail;
+}
+
+/**
+ * Dynamic space sharing or adaptive partitioning (first paper, section 2.2) as one pure
+ * decision: from the pool of idle processors, the ready parallel jobs in queue order and the
+ * number executing, which jobs start now on which processors. The head is served only (no
+ * backfilling): a job that cannot start ends the pass; one needing more processors than the
+ * platform has is rejected and skipped.
+ * - dynamic: target `min(maxProcessors, dynamicPartitionSize(P, queued, executing))`; the head
+ *   starts on `max(minProcessors, min(target, pool))` processors chosen by
+ *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and that many;
+ * - adaptive: target `max(minProcessors, min(maxProcessors, size))`, the size by
+ *   `baselinePartition`; the head waits until the pool holds the target; processors by
+ *   `baselineSelection`.
+ * `queued` counts the jobs behind the job decided; each start adds one to `executing`.
+ * `spaceSharingScheduler` decides by calling this function (one implementation).
+ *
+ * Complexity: O(M log M) per job started plus O(M + queue), M processors.
+ *
+ * @throws InvalidInputError naming the option or state field (`state.queue[2].maxProcessors`,
+ * `state.available[0]`, `options.random`, …).
+ *
+ * @example
+ * ```ts
+ * spaceSharingPass({ platform, available: [0, 1, 2, 3], queue: [{ id: 1, minProcessors: 1, maxProcessors: 4 }], executing: 0 });
+ * ```
+ */
+export function spaceSharingPass(
+  state: SpaceSharingPassState,
+  options: SpaceSharingPassOptions = {},
+): SpaceSharingDecision {
+  const o = resolveSpaceSharingOptions(
+    {
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(options.baselinePartition === undefined
+        ? {}
+        : { baselinePartition: options.baselinePartition }),
+      ...(options.executingWeight === undefined
+        ? {}
+        : { executingWeight: options.executingWeight }),
+      ...(options.baselineSelection === undefined
+        ? {}
+        : { baselineSelection: options.baselineSelection }),
+    },
+    WHERE,
+  );
+  const avail = checkState(state);
+  const random = options.random;
+  if (o.policy === "adaptive" && o.baselineSelection === "random" && random === undefined) {
+    fail("options.random", 'is missing, required by baselineSelection "random"');
+  }
+  const { platform, queue } = state;
+  const M = platform.machines.length;
+  const identity = Array.from({ length: M }, (_, m) => m);
+  const speeds = platform.machines.map((m) => m.speed);
+  let n = state.available.length;
+  let executing = state.executing;
+  const start: SpaceSharingStart[] = [];
+  const rejected: { id: number; reason: string }[] = [];
+  for (let qi = 0; qi < queue.length; qi++) {
+    const job = queue[qi] as SpaceSharingPassJob;
+    const lo = job.minProcessors;
+    if (lo > M) {
+      rejected.push({
+        id: job.id,
+        reason: `needs ${lo} processors (one slot each), the platform has ${M} machines`,
+      });
+      continue;
+    }
+    const hi = job.maxProcessors;
+    const queued = queue.length - qi - 1;
+    let chosen: number[];
+    if (o.policy === "dynamic") {
+      const target = Math.min(hi, dynamicPartitionSize(M, queued, executing));
+      const size = Math.max(lo, Math.min(target, n));
+      if (n < Math.max(1, Math.min(target, o.alpha)) || n < size) break;
+      chosen = selectProcessors(platform, identity, avail, size) as number[];
+    } else {
+      const size =
+        o.baselinePartition === "map"
+          ? mapPartitionSize(M, queued, executing, o.executingWeight)
+          : adaptivePartitionSize(M, queued);
+      const target = Math.max(lo, Math.min(hi, size));
+      if (n < target) break;
+      chosen = chooseBaseline(avail, speeds, target, o.baselineSelection, random as Random);
+    }
+    for (const m of chosen) avail[m] = 0;
+    n -= chosen.length;
+    executing++;
+    start.push({ id: job.id, processors: chosen });
+  }
+  return { start, rejected };
+}
