@@ -31,7 +31,7 @@ import {
   type SpaceSharingPolicy,
   sharesOf,
 } from "./space-sharing.js";
-import { spaceSharingPass } from "./space-sharing-pass.js";
+import { resolvePolicyOptions, spaceSharingPass } from "./space-sharing-pass.js";
 
 /**
  * Which machine a local (background) job is pinned to, `undefined` for a parallel job. The
@@ -106,23 +106,7 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * ```
  */
 export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}): Scheduler {
-  const o = resolveSpaceSharingOptions(
-    {
-      ...(options.policy === undefined ? {} : { policy: options.policy }),
-      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
-      ...(options.baselinePartition === undefined
-        ? {}
-        : { baselinePartition: options.baselinePartition }),
-      ...(options.executingWeight === undefined
-        ? {}
-        : { executingWeight: options.executingWeight }),
-      ...(options.baselineSelection === undefined
-        ? {}
-        : { baselineSelection: options.baselineSelection }),
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-    },
-    WHERE,
-  );
+  const o = resolvePolicyOptions(options, WHERE);
   const { policy, alpha } = o;
   const localMachine = options.localMachine ?? noLocalJobs;
 

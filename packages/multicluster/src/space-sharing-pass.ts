@@ -10,6 +10,7 @@ import {
   type BaselinePartition,
   type BaselineSelection,
   chooseBaseline,
+  type ResolvedSpaceSharingOptions,
   resolveSpaceSharingOptions,
   type SpaceSharingPolicy,
 } from "./space-sharing.js";
@@ -113,6 +114,33 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
 }
 
 /**
+ * The policy options a caller set (`undefined` ones left to their defaults), resolved and
+ * checked: shared by {@link spaceSharingPass} and `spaceSharingScheduler`. Internal.
+ */
+export function resolvePolicyOptions(
+  options: SpaceSharingPassOptions & { readonly seed?: number },
+  where: string,
+): ResolvedSpaceSharingOptions {
+  return resolveSpaceSharingOptions(
+    {
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(options.baselinePartition === undefined
+        ? {}
+        : { baselinePartition: options.baselinePartition }),
+      ...(options.executingWeight === undefined
+        ? {}
+        : { executingWeight: options.executingWeight }),
+      ...(options.baselineSelection === undefined
+        ? {}
+        : { baselineSelection: options.baselineSelection }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    },
+    where,
+  );
+}
+
+/**
  * Dynamic space sharing or adaptive partitioning (first paper, section 2.2) as one pure
  * decision: from the pool of idle processors, the ready parallel jobs in queue order and the
  * number executing, which jobs start now on which processors. The head is served only (no
@@ -141,22 +169,7 @@ export function spaceSharingPass(
   state: SpaceSharingPassState,
   options: SpaceSharingPassOptions = {},
 ): SpaceSharingDecision {
-  const o = resolveSpaceSharingOptions(
-    {
-      ...(options.policy === undefined ? {} : { policy: options.policy }),
-      ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
-      ...(options.baselinePartition === undefined
-        ? {}
-        : { baselinePartition: options.baselinePartition }),
-      ...(options.executingWeight === undefined
-        ? {}
-        : { executingWeight: options.executingWeight }),
-      ...(options.baselineSelection === undefined
-        ? {}
-        : { baselineSelection: options.baselineSelection }),
-    },
-    WHERE,
-  );
+  const o = resolvePolicyOptions(options, WHERE);
   const avail = checkState(state);
   const random = options.random;
   if (o.policy === "adaptive" && o.baselineSelection === "random" && random === undefined) {
