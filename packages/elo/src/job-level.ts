@@ -2,8 +2,16 @@ import { InvalidInputError } from "@sched/core";
 import { requireInteger, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
-/** Options of {@link jobLevel}. */
+/** Arguments of {@link jobLevel}. */
 export interface JobLevelOptions {
+  /** The job's size (finite, > 0). */
+  readonly size: number;
+  /** Smallest size of the range (finite, > 0, <= `maxSize`). */
+  readonly minSize: number;
+  /** Largest size of the range (finite, > 0). */
+  readonly maxSize: number;
+  /** Number of tiers (levels), an integer >= 1. */
+  readonly tiers: number;
   /**
    * How the size range is cut into levels: `"log"`, equal bins of log size (each level spans the
    * same factor of sizes), or `"linear"`, equal bins of size.
@@ -28,24 +36,19 @@ export interface JobLevelOptions {
  *   `tiers` is not an integer >= 1.
  * @example
  * ```ts
- * jobLevel(9e9, 1e3, 9e9, 5); // 1
- * jobLevel(1e3, 1e3, 9e9, 5); // 5
- * jobLevel(3e6, 1e3, 9e9, 5); // 3  (log10 3e6 = 6.48, in the middle bin of [3, 9.95])
+ * jobLevel({ size: 9e9, minSize: 1e3, maxSize: 9e9, tiers: 5 }); // 1
+ * jobLevel({ size: 1e3, minSize: 1e3, maxSize: 9e9, tiers: 5 }); // 5
+ * jobLevel({ size: 3e6, minSize: 1e3, maxSize: 9e9, tiers: 5 }); // 3  (log10 3e6 = 6.48, in the middle bin of [3, 9.95])
  * ```
  */
-export function jobLevel(
-  size: number,
-  minSize: number,
-  maxSize: number,
-  tiers: number,
-  options: JobLevelOptions = {},
-): number {
+export function jobLevel(options: JobLevelOptions): number {
   const where = "@sched/elo/jobLevel";
+  const { size, minSize, maxSize, tiers } = options;
   const scale = options.scale ?? COMPETITIVE_DEFAULTS.levelScale;
   if (scale !== "log" && scale !== "linear") {
     throw new InvalidInputError(
       where,
-      "options.scale",
+      "scale",
       `is ${JSON.stringify(scale)}, expected "log" or "linear"`,
     );
   }

@@ -5,37 +5,39 @@ import { jobLevel } from "../src/job-level.js";
 
 describe("jobLevel", () => {
   it("gives the largest jobs level 1 and the smallest the last level", () => {
-    expect(jobLevel(9e9, 1e3, 9e9, 5)).toBe(1);
-    expect(jobLevel(1e3, 1e3, 9e9, 5)).toBe(5);
+    expect(jobLevel({ size: 9e9, minSize: 1e3, maxSize: 9e9, tiers: 5 })).toBe(1);
+    expect(jobLevel({ size: 1e3, minSize: 1e3, maxSize: 9e9, tiers: 5 })).toBe(5);
   });
 
   it("cuts the log-size range into equal bins, hand-computed", () => {
     // range [1, 1e5] in log10 is [0, 5]: one decade per level
-    expect(jobLevel(5e4, 1, 1e5, 5)).toBe(1);
-    expect(jobLevel(5e3, 1, 1e5, 5)).toBe(2);
-    expect(jobLevel(500, 1, 1e5, 5)).toBe(3);
-    expect(jobLevel(50, 1, 1e5, 5)).toBe(4);
-    expect(jobLevel(5, 1, 1e5, 5)).toBe(5);
-    expect(jobLevel(3e6, 1e3, 9e9, 5)).toBe(3);
+    expect(jobLevel({ size: 5e4, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(1);
+    expect(jobLevel({ size: 5e3, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(2);
+    expect(jobLevel({ size: 500, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(3);
+    expect(jobLevel({ size: 50, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(4);
+    expect(jobLevel({ size: 5, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(5);
+    expect(jobLevel({ size: 3e6, minSize: 1e3, maxSize: 9e9, tiers: 5 })).toBe(3);
   });
 
   it("cuts the size range into equal bins with scale: linear, hand-computed", () => {
     // range [0, 100] cut into 5 bins of 20: (80, 100] level 1 ... [0, 20] level 5
-    expect(jobLevel(90, 1e-9, 100, 5, { scale: "linear" })).toBe(1);
-    expect(jobLevel(70, 1e-9, 100, 5, { scale: "linear" })).toBe(2);
-    expect(jobLevel(50, 1e-9, 100, 5, { scale: "linear" })).toBe(3);
-    expect(jobLevel(30, 1e-9, 100, 5, { scale: "linear" })).toBe(4);
-    expect(jobLevel(10, 1e-9, 100, 5, { scale: "linear" })).toBe(5);
+    expect(jobLevel({ size: 90, minSize: 1e-9, maxSize: 100, tiers: 5, scale: "linear" })).toBe(1);
+    expect(jobLevel({ size: 70, minSize: 1e-9, maxSize: 100, tiers: 5, scale: "linear" })).toBe(2);
+    expect(jobLevel({ size: 50, minSize: 1e-9, maxSize: 100, tiers: 5, scale: "linear" })).toBe(3);
+    expect(jobLevel({ size: 30, minSize: 1e-9, maxSize: 100, tiers: 5, scale: "linear" })).toBe(4);
+    expect(jobLevel({ size: 10, minSize: 1e-9, maxSize: 100, tiers: 5, scale: "linear" })).toBe(5);
     // a uniform size in [1e3, 9e9] is level 1 on the log scale 96% of the time, 20% on the linear
-    expect(jobLevel(5e9, 1e3, 9e9, 5)).toBe(1);
-    expect(jobLevel(5e9, 1e3, 9e9, 5, { scale: "linear" })).toBe(3);
-    expect(() => jobLevel(5, 1, 10, 5, { scale: "cubic" as "log" })).toThrow("options.scale");
+    expect(jobLevel({ size: 5e9, minSize: 1e3, maxSize: 9e9, tiers: 5 })).toBe(1);
+    expect(jobLevel({ size: 5e9, minSize: 1e3, maxSize: 9e9, tiers: 5, scale: "linear" })).toBe(3);
+    expect(() =>
+      jobLevel({ size: 5, minSize: 1, maxSize: 10, tiers: 5, scale: "cubic" as "log" }),
+    ).toThrow("scale");
   });
 
   it("clamps sizes outside the range and gives level 1 when the range is one size", () => {
-    expect(jobLevel(1e12, 1, 1e5, 5)).toBe(1);
-    expect(jobLevel(0.5, 1, 1e5, 5)).toBe(5);
-    expect(jobLevel(7, 7, 7, 5)).toBe(1);
+    expect(jobLevel({ size: 1e12, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(1);
+    expect(jobLevel({ size: 0.5, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(5);
+    expect(jobLevel({ size: 7, minSize: 7, maxSize: 7, tiers: 5 })).toBe(1);
   });
 
   it("is between 1 and tiers and never larger for a larger job", () => {
@@ -43,24 +45,45 @@ describe("jobLevel", () => {
     fc.assert(
       fc.property(s, s, s, s, fc.integer({ min: 1, max: 9 }), (a, b, x, y, tiers) => {
         const [lo, hi] = x < y ? [x, y] : [y, x];
-        const la = jobLevel(a, lo, hi, tiers);
+        const la = jobLevel({ size: a, minSize: lo, maxSize: hi, tiers: tiers });
         expect(la).toBeGreaterThanOrEqual(1);
         expect(la).toBeLessThanOrEqual(tiers);
-        if (a <= b) expect(jobLevel(b, lo, hi, tiers)).toBeLessThanOrEqual(la);
+        if (a <= b)
+          expect(jobLevel({ size: b, minSize: lo, maxSize: hi, tiers: tiers })).toBeLessThanOrEqual(
+            la,
+          );
       }),
     );
   });
 
   it("validates", () => {
-    expect(() => jobLevel(0, 1, 2, 5)).toThrow(InvalidInputError);
-    expect(() => jobLevel(1, 3, 2, 5)).toThrow("minSize is 3, expected <= maxSize (2)");
-    expect(() => jobLevel(1, 1, 2, 0)).toThrow("tiers");
+    expect(() => jobLevel({ size: 0, minSize: 1, maxSize: 2, tiers: 5 })).toThrow(
+      InvalidInputError,
+    );
+    expect(() => jobLevel({ size: 1, minSize: 3, maxSize: 2, tiers: 5 })).toThrow(
+      "minSize is 3, expected <= maxSize (2)",
+    );
+    expect(() => jobLevel({ size: 1, minSize: 1, maxSize: 2, tiers: 0 })).toThrow("tiers");
   });
 });
 
 describe("jobLevel on sizes whose logarithms coincide", () => {
   it("gives level 1 instead of NaN (found by fast-check)", () => {
-    expect(jobLevel(999999999999.9974, 999999999999.9973, 999999999999.9976, 1)).toBe(1);
-    expect(jobLevel(999999999999.9974, 999999999999.9973, 999999999999.9976, 5)).toBe(1);
+    expect(
+      jobLevel({
+        size: 999999999999.9974,
+        minSize: 999999999999.9973,
+        maxSize: 999999999999.9976,
+        tiers: 1,
+      }),
+    ).toBe(1);
+    expect(
+      jobLevel({
+        size: 999999999999.9974,
+        minSize: 999999999999.9973,
+        maxSize: 999999999999.9976,
+        tiers: 5,
+      }),
+    ).toBe(1);
   });
 });

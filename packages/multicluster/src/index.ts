@@ -67,8 +67,10 @@ export {
 } from "./oas-slotted.js";
 export {
   adaptivePartitionSize,
+  type DynamicPartitionSizeOptions,
   dynamicPartitionSize,
   fitnessFactors,
+  type MapPartitionSizeOptions,
   mapPartitionSize,
   selectProcessors,
   taskBunches,

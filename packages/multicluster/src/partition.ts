@@ -1,5 +1,15 @@
 import type { Platform } from "@sched/core";
 
+/** Arguments of {@link dynamicPartitionSize} (first paper, eq. 2). */
+export interface DynamicPartitionSizeOptions {
+  /** `P`, the number of processors of the system. */
+  readonly processors: number;
+  /** Jobs waiting in the queue (besides the one being started). */
+  readonly queued: number;
+  /** Jobs executing. */
+  readonly executing: number;
+}
+
 /**
  * The dynamic policy's partition size (first paper, eq. 2):
  * `ceil(P / ((queued + 1) + 0.5 * executing))`, at least 1, at most `P`.
@@ -8,14 +18,11 @@ import type { Platform } from "@sched/core";
  *
  * @example
  * ```ts
- * dynamicPartitionSize(64, 3, 2); // ceil(64 / 5) = 13
+ * dynamicPartitionSize({ processors: 64, queued: 3, executing: 2 }); // ceil(64 / 5) = 13
  * ```
  */
-export function dynamicPartitionSize(
-  processors: number,
-  queued: number,
-  executing: number,
-): number {
+export function dynamicPartitionSize(options: DynamicPartitionSizeOptions): number {
+  const { processors, queued, executing } = options;
   const ps = Math.ceil(processors / (queued + 1 + 0.5 * executing));
   return Math.min(processors, Math.max(1, ps));
 }
@@ -36,6 +43,12 @@ export function adaptivePartitionSize(processors: number, queued: number): numbe
   return Math.min(processors, Math.max(1, Math.ceil(processors / (queued + 1))));
 }
 
+/** Arguments of {@link mapPartitionSize}. */
+export interface MapPartitionSizeOptions extends DynamicPartitionSizeOptions {
+  /** Weight of the executing jobs in the denominator (1: MAP; 0.5: eq. 2; 0: Rosti). */
+  readonly executingWeight: number;
+}
+
 /**
  * The MAP partition size (the modified adaptive policy of Dandamudi's group, the first paper's
  * baseline [2]): from the total number of jobs in the system rather than the queued ones only,
@@ -47,15 +60,11 @@ export function adaptivePartitionSize(processors: number, queued: number): numbe
  *
  * @example
  * ```ts
- * mapPartitionSize(64, 3, 4, 1); // ceil(64 / 8) = 8
+ * mapPartitionSize({ processors: 64, queued: 3, executing: 4, executingWeight: 1 }); // ceil(64 / 8) = 8
  * ```
  */
-export function mapPartitionSize(
-  processors: number,
-  queued: number,
-  executing: number,
-  executingWeight: number,
-): number {
+export function mapPartitionSize(options: MapPartitionSizeOptions): number {
+  const { processors, queued, executing, executingWeight } = options;
   const ps = Math.ceil(processors / (queued + 1 + executingWeight * executing));
   return Math.min(processors, Math.max(1, ps));
 }

@@ -79,7 +79,7 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * head only (no backfilling), as the package's own simulator does:
  * - dynamic: runs after every parallel arrival or completion and every local completion (the
  *   only moments the pool grows, so this covers "when alpha processors are idle" without a
- *   timer); target `min(maxParallelism, dynamicPartitionSize(P, queued, executing))`; starts
+ *   timer); target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`; starts
  *   the head on `max(cores, min(target, pool))` processors, chosen by
  *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and at least
  *   `cores`;

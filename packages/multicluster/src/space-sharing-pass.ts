@@ -146,7 +146,7 @@ export function resolvePolicyOptions(
  * number executing, which jobs start now on which processors. The head is served only (no
  * backfilling): a job that cannot start ends the pass; one needing more processors than the
  * platform has is rejected and skipped.
- * - dynamic: target `min(maxProcessors, dynamicPartitionSize(P, queued, executing))`; the head
+ * - dynamic: target `min(maxProcessors, dynamicPartitionSize({ processors: P, queued, executing }))`; the head
  *   starts on `max(minProcessors, min(target, pool))` processors chosen by
  *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and that many;
  * - adaptive: target `max(minProcessors, min(maxProcessors, size))`, the size by
@@ -197,14 +197,19 @@ export function spaceSharingPass(
     const queued = queue.length - qi - 1;
     let chosen: number[];
     if (o.policy === "dynamic") {
-      const target = Math.min(hi, dynamicPartitionSize(M, queued, executing));
+      const target = Math.min(hi, dynamicPartitionSize({ processors: M, queued, executing }));
       const size = Math.max(lo, Math.min(target, n));
       if (n < Math.max(1, Math.min(target, o.alpha)) || n < size) break;
       chosen = selectProcessors(platform, identity, avail, size) as number[];
     } else {
       const size =
         o.baselinePartition === "map"
-          ? mapPartitionSize(M, queued, executing, o.executingWeight)
+          ? mapPartitionSize({
+              processors: M,
+              queued,
+              executing,
+              executingWeight: o.executingWeight,
+            })
           : adaptivePartitionSize(M, queued);
       const target = Math.max(lo, Math.min(hi, size));
       if (n < target) break;

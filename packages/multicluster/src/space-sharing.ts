@@ -360,7 +360,7 @@ export class LocalLoad {
  *
  * Dynamic: runs on every arrival and departure and whenever the pool (processors running
  * neither a parallel task nor a local job) grows while jobs wait; head of the queue first,
- * target `min(maxParallelism, dynamicPartitionSize(P, queued, executing))`, allots
+ * target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`, allots
  * `min(target, pool)` processors once the pool holds `min(target, alpha)`, selected with
  * {@link selectProcessors}; tasks folded by fitness factor ({@link taskBunches}); each
  * processor returns to the pool as soon as its bunch is done.
@@ -487,7 +487,12 @@ export function simulateSpaceSharing(
 
   const baselineSize = (queued: number) =>
     o.baselinePartition === "map"
-      ? mapPartitionSize(P, queued, running.length, o.executingWeight)
+      ? mapPartitionSize({
+          processors: P,
+          queued: queued,
+          executing: running.length,
+          executingWeight: o.executingWeight,
+        })
       : adaptivePartitionSize(P, queued);
 
   const runPolicy = (now: number) => {
@@ -497,7 +502,14 @@ export function simulateSpaceSharing(
       const { a, n } = pool(now);
       const maxPar = job.maxParallelism ?? job.cores;
       if (o.policy === "dynamic") {
-        const target = Math.min(maxPar, dynamicPartitionSize(P, queue.length - 1, running.length));
+        const target = Math.min(
+          maxPar,
+          dynamicPartitionSize({
+            processors: P,
+            queued: queue.length - 1,
+            executing: running.length,
+          }),
+        );
         if (n < Math.max(1, Math.min(target, o.alpha))) return;
         const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n))!;
         start(

@@ -11,20 +11,24 @@ import { multiClusterPlatform } from "../src/platform.js";
 
 describe("partition size (eq. 2)", () => {
   it("matches the formula on hand cases", () => {
-    expect(dynamicPartitionSize(64, 0, 0)).toBe(64);
-    expect(dynamicPartitionSize(64, 3, 2)).toBe(13);
-    expect(dynamicPartitionSize(64, 1, 1)).toBe(26); // ceil(64 / 2.5) = 25.6 -> 26
+    expect(dynamicPartitionSize({ processors: 64, queued: 0, executing: 0 })).toBe(64);
+    expect(dynamicPartitionSize({ processors: 64, queued: 3, executing: 2 })).toBe(13);
+    expect(dynamicPartitionSize({ processors: 64, queued: 1, executing: 1 })).toBe(26); // ceil(64 / 2.5) = 25.6 -> 26
     expect(adaptivePartitionSize(64, 3)).toBe(16);
     expect(adaptivePartitionSize(64, 200)).toBe(1);
   });
   it("is in [1, P], non-increasing in queued and executing, and never above the adaptive size", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 512 }), fc.nat(100), fc.nat(100), (P, q, e) => {
-        const s = dynamicPartitionSize(P, q, e);
+        const s = dynamicPartitionSize({ processors: P, queued: q, executing: e });
         expect(s).toBeGreaterThanOrEqual(1);
         expect(s).toBeLessThanOrEqual(P);
-        expect(dynamicPartitionSize(P, q + 1, e)).toBeLessThanOrEqual(s);
-        expect(dynamicPartitionSize(P, q, e + 1)).toBeLessThanOrEqual(s);
+        expect(
+          dynamicPartitionSize({ processors: P, queued: q + 1, executing: e }),
+        ).toBeLessThanOrEqual(s);
+        expect(
+          dynamicPartitionSize({ processors: P, queued: q, executing: e + 1 }),
+        ).toBeLessThanOrEqual(s);
         expect(s).toBeLessThanOrEqual(adaptivePartitionSize(P, q));
         // the ceiling: s is the smallest integer with s * denominator >= P (unless clamped at 1)
         const d = q + 1 + 0.5 * e;

@@ -406,10 +406,15 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
             const maxPar = rec.job.maxParallelism!;
             if (policy === "dynamic") {
               expect(size).toBeLessThanOrEqual(
-                Math.min(maxPar, dynamicPartitionSize(8, queued, executing)),
+                Math.min(maxPar, dynamicPartitionSize({ processors: 8, queued, executing })),
               );
             } else {
-              expect(size).toBe(Math.min(maxPar, mapPartitionSize(8, queued, executing, 1)));
+              expect(size).toBe(
+                Math.min(
+                  maxPar,
+                  mapPartitionSize({ processors: 8, queued, executing, executingWeight: 1 }),
+                ),
+              );
             }
           }
           // deterministic: same inputs and seed, same bytes

@@ -96,7 +96,10 @@ export function holdUntilEndOracle(
     const widest = job.maxParallelism ?? job.cores;
     const behind = queue.length - 1;
     if (o.policy === "dynamic") {
-      const target = Math.min(widest, dynamicPartitionSize(P, behind, running.length));
+      const target = Math.min(
+        widest,
+        dynamicPartitionSize({ processors: P, queued: behind, executing: running.length }),
+      );
       if (free < Math.max(1, Math.min(target, o.alpha))) return null;
       const processors = selectProcessors(platform, owner, idle, Math.min(target, free));
       return processors === null
@@ -105,7 +108,12 @@ export function holdUntilEndOracle(
     }
     const size =
       o.baselinePartition === "map"
-        ? mapPartitionSize(P, behind, running.length, o.executingWeight)
+        ? mapPartitionSize({
+            processors: P,
+            queued: behind,
+            executing: running.length,
+            executingWeight: o.executingWeight,
+          })
         : adaptivePartitionSize(P, behind);
     const target = Math.min(widest, size);
     if (free < target) return null;
