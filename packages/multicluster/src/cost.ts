@@ -54,6 +54,16 @@ export function tasksPerCluster(allocation: Allocation, platform: Platform): Int
   return out;
 }
 
+/** Arguments of {@link linkDemand} (eq. 4). */
+export interface LinkDemandOptions {
+  /** `t`, the job's tasks in the cluster. */
+  readonly tasksInCluster: number;
+  /** `tau`, the job's tasks in all. */
+  readonly tasks: number;
+  /** `PTBW`, the job's per-task bandwidth. */
+  readonly ptbw: number;
+}
+
 /**
  * Bandwidth a co-allocated job uses on one cluster's link (eq. 4):
  * `BW = (t * PTBW) * (tau - t) / (tau - 1)`, `t` its tasks in the cluster, `tau` its tasks in
@@ -64,11 +74,12 @@ export function tasksPerCluster(allocation: Allocation, platform: Platform): Int
  *
  * @example
  * ```ts
- * linkDemand(1, 2, 100); // 100
- * linkDemand(2, 4, 100); // 200 * 2 / 3
+ * linkDemand({ tasksInCluster: 1, tasks: 2, ptbw: 100 }); // 100
+ * linkDemand({ tasksInCluster: 2, tasks: 4, ptbw: 100 }); // 200 * 2 / 3
  * ```
  */
-export function linkDemand(tasksInCluster: number, tasks: number, ptbw: number): number {
+export function linkDemand(options: LinkDemandOptions): number {
+  const { tasksInCluster, tasks, ptbw } = options;
   if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
   return (tasksInCluster * ptbw * (tasks - tasksInCluster)) / (tasks - 1);
 }
@@ -92,6 +103,16 @@ export function linkSlowdown(saturation: number): number {
   return saturation < 1 ? 1 / saturation : 1;
 }
 
+/** Arguments of {@link timeCost} (eq. 2). */
+export interface TimeCostOptions {
+  /** `sigma`, the job's computation fraction. */
+  readonly sigma: number;
+  /** `SP`, the processing slowdown. */
+  readonly sp: number;
+  /** `SC`, the communication slowdown. */
+  readonly sc: number;
+}
+
 /**
  * Time cost `ct = sigma * SP + (1 - sigma) * SC` (eq. 2).
  *
@@ -99,10 +120,11 @@ export function linkSlowdown(saturation: number): number {
  *
  * @example
  * ```ts
- * timeCost(0.5, 2, 1); // 1.5
+ * timeCost({ sigma: 0.5, sp: 2, sc: 1 }); // 1.5
  * ```
  */
-export function timeCost(sigma: number, sp: number, sc: number): number {
+export function timeCost(options: TimeCostOptions): number {
+  const { sigma, sp, sc } = options;
   return sigma * sp + (1 - sigma) * sc;
 }
 
@@ -160,7 +182,11 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
     for (let k = 0; k < perCluster.length; k++) {
       const link = platform.clusters[k]!.link;
       if (link === undefined) continue;
-      demand[link]! += linkDemand(perCluster[k]!, item.job.cores, item.profile.ptbw);
+      demand[link]! += linkDemand({
+        tasksInCluster: perCluster[k]!,
+        tasks: item.job.cores,
+        ptbw: item.profile.ptbw,
+      });
     }
     for (let l = 0; l < nLinks; l++) totals[l]! += demand[l]!;
     partial.push({ sp, demand });
@@ -174,7 +200,12 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
     for (let l = 0; l < nLinks; l++) {
       if (p.demand[l]! > 0) sc = Math.max(sc, linkSlowdown(saturation[l]!));
     }
-    return { sp: p.sp, sc, ct: timeCost(set[i]!.profile.sigma, p.sp, sc), demand: p.demand };
+    return {
+      sp: p.sp,
+      sc,
+      ct: timeCost({ sigma: set[i]!.profile.sigma, sp: p.sp, sc }),
+      demand: p.demand,
+    };
   });
   return { jobs, linkDemand: totals, saturation };
 }

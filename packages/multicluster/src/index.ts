@@ -4,12 +4,14 @@ export {
   computeOnlyProfile,
   evaluateCost,
   type JobCost,
+  type LinkDemandOptions,
   linkDemand,
   linkSaturation,
   linkSlowdown,
   type OasProfile,
   type ProfileOf,
   processingSlowdown,
+  type TimeCostOptions,
   tasksPerCluster,
   timeCost,
 } from "./cost.js";
@@ -57,6 +59,7 @@ export {
   type OasAssignment,
   type OasInstance,
   oasInstance,
+  type SlotsNeededOptions,
   slotsNeeded,
 } from "./oas-instance.js";
 export {

@@ -83,7 +83,11 @@ export function buildResourceModel(
     const spMin = sorted[tau - 1]!;
     const nMin = Math.min(
       T,
-      slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * spMin + 1 - inst.sigma[j]!, eta),
+      slotsNeeded({
+        baseTime: inst.baseTime[j]!,
+        ct: inst.sigma[j]! * spMin + 1 - inst.sigma[j]!,
+        eta,
+      }),
     );
     bounds.push(
       ` s_${j} >= 0`,
@@ -143,7 +147,11 @@ export function buildResourceModel(
         const slow = inst.slowdown[j * R + r]!;
         const nAt = Math.min(
           T,
-          slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * slow + 1 - inst.sigma[j]!, eta),
+          slotsNeeded({
+            baseTime: inst.baseTime[j]!,
+            ct: inst.sigma[j]! * slow + 1 - inst.sigma[j]!,
+            eta,
+          }),
         );
         nAtLoad[r] += term(-nAt, `z_${j}_${r}`);
       }
@@ -187,7 +195,7 @@ export function buildResourceModel(
         nVars++;
         one += ` + ${u}`;
         count += term(c, u);
-        const g = linkDemand(c, tau, inst.ptbw[j]!) / scale;
+        const g = linkDemand({ tasksInCluster: c, tasks: tau, ptbw: inst.ptbw[j]! }) / scale;
         perLink[l] += term(-g, u);
         peak = Math.max(peak, g);
       }
@@ -402,7 +410,7 @@ export function readResourceSchedule(
     return {
       jobId: job.id,
       startSlot: Math.max(0, Math.round(value(`s_${j}`))), // never -0
-      slots: slotsNeeded(inst.baseTime[j]!, ct, eta),
+      slots: slotsNeeded({ baseTime: inst.baseTime[j]!, ct, eta }),
       allocation,
     };
   });

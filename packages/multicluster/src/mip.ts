@@ -202,7 +202,11 @@ function serialTheta(inst: OasInstance, eta: number): number {
   for (let j = 0; j < inst.jobs.length; j++) {
     let sp = 0;
     for (let r = 0; r < R; r++) sp = Math.max(sp, inst.slowdown[j * R + r]!);
-    theta += slotsNeeded(inst.baseTime[j]!, inst.sigma[j]! * sp + 1 - inst.sigma[j]!, eta);
+    theta += slotsNeeded({
+      baseTime: inst.baseTime[j]!,
+      ct: inst.sigma[j]! * sp + 1 - inst.sigma[j]!,
+      eta,
+    });
   }
   return Math.max(1, theta);
 }

@@ -80,7 +80,7 @@ export function bruteForceOas(
       const c = allocationCost(inst, j, allocation);
       return {
         allocation,
-        slots: slotsNeeded(inst.baseTime[j]!, c.ct, options.eta),
+        slots: slotsNeeded({ baseTime: inst.baseTime[j]!, ct: c.ct, eta: options.eta }),
         demand: c.demand,
       };
     }),

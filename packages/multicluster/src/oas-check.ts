@@ -82,7 +82,7 @@ export function checkOasSchedule(
       out.push(`job ${a.jobId}: ${cores} cores, needs ${inst.tasks[j]} (12)`);
     if (bad) continue;
     const cost = allocationCost(inst, j, a.allocation);
-    const need = slotsNeeded(inst.baseTime[j]!, cost.ct, options.eta);
+    const need = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
     if (a.slots !== need) out.push(`job ${a.jobId}: ${a.slots} slots, needs ${need} (19-20)`);
     if (a.startSlot < 0 || !Number.isInteger(a.startSlot)) continue;
     for (let t = a.startSlot; t < a.startSlot + a.slots; t++) {

@@ -117,12 +117,17 @@ export function jobConfigurations(
         }
       }
       const ct = inst.sigma[j]! * sp + 1 - inst.sigma[j]!;
-      const slots = slotsNeeded(inst.baseTime[j]!, ct, options.eta);
+      const slots = slotsNeeded({ baseTime: inst.baseTime[j]!, ct, eta: options.eta });
       if (slots > options.theta) return;
       const demand = new Float64Array(L);
       for (let k = 0; k < K; k++) {
         const l = inst.clusterLink[k]!;
-        if (l >= 0) demand[l]! += linkDemand(perCluster[k]!, tau, inst.ptbw[j]!);
+        if (l >= 0)
+          demand[l]! += linkDemand({
+            tasksInCluster: perCluster[k]!,
+            tasks: tau,
+            ptbw: inst.ptbw[j]!,
+          });
       }
       if (options.links) {
         for (let l = 0; l < L; l++) {

@@ -108,6 +108,16 @@ export function oasInstance(
   };
 }
 
+/** Arguments of {@link slotsNeeded} (eq. 8 and 18). */
+export interface SlotsNeededOptions {
+  /** `Tb`, the job's base execution time. */
+  readonly baseTime: number;
+  /** `ct`, the job's time cost on its allocation. */
+  readonly ct: number;
+  /** `eta`, the slot length. */
+  readonly eta: number;
+}
+
 /**
  * Slots a job needs: `ceil(Tb * ct / eta)` with `ct = sigma * SP + (1 - sigma)` (eq. 8 and 18:
  * no saturation inside the model), at least 1; a relative tolerance of 1e-9 absorbs rounding.
@@ -116,10 +126,11 @@ export function oasInstance(
  *
  * @example
  * ```ts
- * slotsNeeded(100, 1.5, 50); // 3
+ * slotsNeeded({ baseTime: 100, ct: 1.5, eta: 50 }); // 3
  * ```
  */
-export function slotsNeeded(baseTime: number, ct: number, eta: number): number {
+export function slotsNeeded(options: SlotsNeededOptions): number {
+  const { baseTime, ct, eta } = options;
   const exact = (baseTime * ct) / eta;
   return Math.max(1, Math.ceil(exact - 1e-9 * Math.max(1, exact)));
 }
@@ -164,7 +175,12 @@ export function allocationCost(
   const demand = new Float64Array(p.links.length);
   for (let k = 0; k < perCluster.length; k++) {
     const l = instance.clusterLink[k]!;
-    if (l >= 0) demand[l]! += linkDemand(perCluster[k]!, instance.tasks[j]!, instance.ptbw[j]!);
+    if (l >= 0)
+      demand[l]! += linkDemand({
+        tasksInCluster: perCluster[k]!,
+        tasks: instance.tasks[j]!,
+        ptbw: instance.ptbw[j]!,
+      });
   }
   return { sp, ct: instance.sigma[j]! * sp + (1 - instance.sigma[j]!), demand };
 }

@@ -93,7 +93,7 @@ export function slottedListSchedule(
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
       for (const res of candidateResources(inst, j, free)) {
         const cost = allocationCost(inst, j, allocationOf(inst, res));
-        const n = slotsNeeded(inst.baseTime[j]!, cost.ct, options.eta);
+        const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;
         let ok = true;
         for (let t = s; t < s + n && ok; t++) {
@@ -196,7 +196,7 @@ export function slottedPlanFromTrace(
       res.push(...onMachine.slice(0, part.cores));
     }
     const cost = allocationCost(inst, j, allocation);
-    const n = slotsNeeded(inst.baseTime[j]!, cost.ct, options.eta);
+    const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
     let s = 0;
     for (const r of res) s = Math.max(s, readyAt[r]!);
     let placed = false;

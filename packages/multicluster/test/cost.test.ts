@@ -39,12 +39,12 @@ describe("platform", () => {
 
 describe("cost model equations", () => {
   it("eq. 4: demand of a split job, and 0 without co-allocation or for one task", () => {
-    expect(linkDemand(1, 2, 100)).toBe(100);
-    expect(linkDemand(2, 4, 90)).toBe((2 * 90 * 2) / 3);
-    expect(linkDemand(1, 4, 90)).toBe((90 * 3) / 3);
-    expect(linkDemand(4, 4, 90)).toBe(0);
-    expect(linkDemand(0, 4, 90)).toBe(0);
-    expect(linkDemand(1, 1, 90)).toBe(0);
+    expect(linkDemand({ tasksInCluster: 1, tasks: 2, ptbw: 100 })).toBe(100);
+    expect(linkDemand({ tasksInCluster: 2, tasks: 4, ptbw: 90 })).toBe((2 * 90 * 2) / 3);
+    expect(linkDemand({ tasksInCluster: 1, tasks: 4, ptbw: 90 })).toBe((90 * 3) / 3);
+    expect(linkDemand({ tasksInCluster: 4, tasks: 4, ptbw: 90 })).toBe(0);
+    expect(linkDemand({ tasksInCluster: 0, tasks: 4, ptbw: 90 })).toBe(0);
+    expect(linkDemand({ tasksInCluster: 1, tasks: 1, ptbw: 90 })).toBe(0);
   });
   it("eq. 5-6: saturation and the slowdown it causes", () => {
     expect(linkSaturation(100, 0)).toBe(Number.POSITIVE_INFINITY);
@@ -65,8 +65,8 @@ describe("cost model equations", () => {
         p,
       ),
     ).toBe(2);
-    expect(timeCost(0.5, 2, 1)).toBe(1.5);
-    expect(timeCost(1, 4 / 3, 7)).toBe(4 / 3);
+    expect(timeCost({ sigma: 0.5, sp: 2, sc: 1 })).toBe(1.5);
+    expect(timeCost({ sigma: 1, sp: 4 / 3, sc: 7 })).toBe(4 / 3);
   });
 });
 
