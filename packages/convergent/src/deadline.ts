@@ -52,6 +52,25 @@ export const DEADLINE_DEFAULTS: Readonly<Required<DeadlineOptions>> = Object.fre
   allLate: "max",
 });
 
+/** Arguments of {@link f1}, in the paper's notation. */
+export interface F1Options {
+  /** `Extime`, the job's expected completion time on the machine. */
+  readonly extime: number;
+  /** `t`, where the line starts (`Deadline - k * Nxtime`). */
+  readonly t: number;
+  /** `Deadline`, the job's deadline. */
+  readonly deadline: number;
+  /** `Min`, the value up to `t`. */
+  readonly min: number;
+  /** `Max`, the value at the deadline. */
+  readonly max: number;
+  /**
+   * The value after the deadline (see {@link DeadlineOptions.late}).
+   * @defaultValue `max`
+   */
+  readonly late?: number;
+}
+
 /**
  * The paper's `f1`: `Min` when `Extime <= t`, the straight line through `(t, Min)` and
  * `(Deadline, Max)` when `t < Extime <= Deadline` (`Γ = a (Extime - t) + Min`,
@@ -62,19 +81,14 @@ export const DEADLINE_DEFAULTS: Readonly<Required<DeadlineOptions>> = Object.fre
  *
  * @example
  * ```ts
- * f1(5, 0, 10, 0.1, 10); // 0.1 + (10 - 0.1) * 5 / 10 = 5.05
- * f1(11, 0, 10, 0.1, 10); // 10 (late)
- * f1(11, 0, 10, 0.1, 10, 0.1); // 0.1 (late, the formula as printed)
+ * f1({ extime: 5, t: 0, deadline: 10, min: 0.1, max: 10 }); // 0.1 + (10 - 0.1) * 5 / 10 = 5.05
+ * f1({ extime: 11, t: 0, deadline: 10, min: 0.1, max: 10 }); // 10 (late)
+ * f1({ extime: 11, t: 0, deadline: 10, min: 0.1, max: 10, late: 0.1 }); // 0.1 (late, the formula as printed)
  * ```
  */
-export function f1(
-  extime: number,
-  t: number,
-  deadline: number,
-  min: number,
-  max: number,
-  late: number = max,
-): number {
+export function f1(options: F1Options): number {
+  const { extime, t, deadline, min, max } = options;
+  const late = options.late ?? max;
   if (extime > deadline) return late;
   if (extime <= t) return min;
   const a = (max - min) / (deadline - t);
@@ -113,7 +127,7 @@ export function deadlineDeltas(
   let d = 0;
   for (let j = 0; j < n; j++) {
     const nx = nxtime[j] as number;
-    f[j] = f1(now + nx, deadline - k * nx, deadline, min, max, lateValue);
+    f[j] = f1({ extime: now + nx, t: deadline - k * nx, deadline, min, max, late: lateValue });
     urgency += f[j] as number;
     d += max - (f[j] as number);
   }
@@ -170,7 +184,14 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
         let d = 0;
         for (let j = 0; j < n; j++) {
           const x = nx[j]!;
-          const f = f1(now + x, deadline - k * x, deadline, min, max, lateValue);
+          const f = f1({
+            extime: now + x,
+            t: deadline - k * x,
+            deadline,
+            min,
+            max,
+            late: lateValue,
+          });
           nx[j] = f;
           urgency += f;
           d += max - f;

@@ -5,6 +5,7 @@ export {
   type DeadlineOptions,
   deadlineDeltas,
   deadlineHeuristic,
+  type F1Options,
   f1,
 } from "./deadline.js";
 export {

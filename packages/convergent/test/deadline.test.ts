@@ -5,18 +5,21 @@ import { contextOf, farm, job, row, rowOf } from "./helpers.js";
 describe("f1", () => {
   // Deadline 100, t = 35 (k 1.3, Nxtime 50), Min 0.1, Max 10.
   it("is Min while Extime <= t (first branch)", () => {
-    expect(f1(20, 35, 100, 0.1, 10)).toBe(0.1);
-    expect(f1(35, 35, 100, 0.1, 10)).toBe(0.1);
+    expect(f1({ extime: 20, t: 35, deadline: 100, min: 0.1, max: 10 })).toBe(0.1);
+    expect(f1({ extime: 35, t: 35, deadline: 100, min: 0.1, max: 10 })).toBe(0.1);
   });
   it("rises on the line through (t, Min) and (Deadline, Max) in between (second branch)", () => {
-    expect(f1(50, 35, 100, 0.1, 10)).toBeCloseTo(0.1 + (9.9 * 15) / 65, 12); // 2.3846…
-    expect(f1(100, 35, 100, 0.1, 10)).toBeCloseTo(10, 12);
+    expect(f1({ extime: 50, t: 35, deadline: 100, min: 0.1, max: 10 })).toBeCloseTo(
+      0.1 + (9.9 * 15) / 65,
+      12,
+    ); // 2.3846…
+    expect(f1({ extime: 100, t: 35, deadline: 100, min: 0.1, max: 10 })).toBeCloseTo(10, 12);
   });
   it("is Max after the deadline by default (third branch, our reading)", () => {
-    expect(f1(100.5, 35, 100, 0.1, 10)).toBe(10);
+    expect(f1({ extime: 100.5, t: 35, deadline: 100, min: 0.1, max: 10 })).toBe(10);
   });
   it("is Min after the deadline when asked to follow the printed formula", () => {
-    expect(f1(100.5, 35, 100, 0.1, 10, 0.1)).toBe(0.1);
+    expect(f1({ extime: 100.5, t: 35, deadline: 100, min: 0.1, max: 10, late: 0.1 })).toBe(0.1);
   });
 });
 
@@ -59,7 +62,10 @@ describe("deadlineDeltas (equation (1))", () => {
   });
   it("on a single machine is f1 itself", () => {
     const [d] = deadlineDeltas(0, 100, [50]);
-    expect(d).toBeCloseTo(f1(50, 100 - 1.3 * 50, 100, 0.1, 10), 12);
+    expect(d).toBeCloseTo(
+      f1({ extime: 50, t: 100 - 1.3 * 50, deadline: 100, min: 0.1, max: 10 }),
+      12,
+    );
   });
   it("shares the urgency equally when f1 = Max on every machine (d_i = 0)", () => {
     // Extime = deadline exactly on both machines.
@@ -103,7 +109,7 @@ describe("deadlineHeuristic", () => {
     const p = new Float64Array(3);
     deadlineHeuristic().apply(ctx, p);
     expect(p[0]).toBe(0);
-    expect(p[1]).toBeCloseTo(f1(50, 35, 100, 0.1, 10), 12);
+    expect(p[1]).toBeCloseTo(f1({ extime: 50, t: 35, deadline: 100, min: 0.1, max: 10 }), 12);
     expect(p[2]).toBe(0);
   });
 });
