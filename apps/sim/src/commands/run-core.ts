@@ -21,7 +21,13 @@ import {
 } from "../args.js";
 import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
-import { createPooledSimulation, type PooledPolicy } from "../fast/pooled-simulation.js";
+import {
+  createPooledSimulation,
+  type JobColumns,
+  type PooledPolicy,
+  type PooledSimulation,
+} from "../fast/pooled-simulation.js";
+import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
 import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
@@ -134,6 +140,8 @@ interface RunPolicy {
   readonly options: OptionValues;
   /** The table's label. */
   readonly label: string;
+  /** Whether {@link RunPolicy.simulation} is the pooled kernel (which takes columns). */
+  readonly pooled: boolean;
   /** A simulation on `procs` processors passing each record to `onRecord` (when given). */
   readonly simulation: (procs: number, onRecord: ((r: JobRecord) => void) | null) => Simulation;
 }
@@ -165,6 +173,7 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
       name,
       options: {},
       label: name,
+      pooled: true,
       simulation: (procs, onRecord) =>
         createPooledSimulation(onRecord === null ? { policy, procs } : { policy, procs, onRecord }),
     };
@@ -185,6 +194,7 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
     name: choice.entry.name,
     options: choice.options,
     label: choice.label,
+    pooled: false,
     simulation: (procs, onRecord) =>
       createSimulation(
         identicalPool(procs),
@@ -222,7 +232,12 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   const input: RunInput = { clean, estimate, procs: procsOption, commandOptions };
   const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
   try {
-    let run = await streamRun(workload, input, choice, csv);
+    // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
+    // file the scanner leaves (see scanSwfFile), goes through the general reader.
+    let run: RunResult | "unsorted" | null = choice.pooled
+      ? scanRun(workload, input, choice, csv)
+      : null;
+    if (run === null) run = await streamRun(workload, input, choice, csv);
     if (run === "unsorted") {
       io.stderr(
         `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
@@ -289,7 +304,13 @@ interface RunResult {
   readonly procs: number;
   /** Jobs wider than the machine, and the first of them. */
   readonly tooWide: number;
-  readonly firstTooWide: Job | undefined;
+  readonly firstTooWide: TooWide | undefined;
+}
+
+/** A job wider than the machine, as the warning names it. */
+interface TooWide {
+  readonly id: number;
+  readonly cores: number;
 }
 
 /** Thrown by {@link streamRun} at the first job submitted before the one read before it. */
@@ -327,6 +348,34 @@ async function streamRun(
   }
 }
 
+/**
+ * The run of {@link streamRun} on the pooled kernel, read by `scanSwfFile`: null (and nothing
+ * of `jobs.csv` kept) when the scanner leaves the file to the general reader, or when anything
+ * fails, so that the general reader reads the file again and says what is wrong in its words.
+ */
+function scanRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): RunResult | null {
+  const runner = new Runner(workload, input, choice, csv);
+  let run: RunResult | null = null;
+  try {
+    const read = scanSwfFile(workload, {
+      clean: input.clean,
+      estimate: input.estimate,
+      onHeader: (h) => runner.header(h),
+      onJobs: (jobs) => runner.pushColumns(jobs),
+    });
+    if (read !== null) run = runner.end(read.header, read.report);
+  } catch {
+    run = null;
+  }
+  if (run === null) csv?.discard();
+  return run;
+}
+
 /** The run of a trace that is not sorted by submit time: read whole, sorted, then simulated. */
 async function sortedRun(
   workload: string,
@@ -353,7 +402,7 @@ class Runner {
   private sim: Simulation | null = null;
   private lastSubmit = Number.NEGATIVE_INFINITY;
   private tooWide = 0;
-  private firstTooWide: Job | undefined;
+  private firstTooWide: TooWide | undefined;
   /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
   private declared: number | undefined;
   private declaredBy = "MaxProcs";
@@ -386,6 +435,22 @@ class Runner {
     }
     this.lastSubmit = last;
     this.simulation().push(jobs);
+  }
+
+  /** {@link Runner.push} of jobs as columns, for the pooled kernel. */
+  pushColumns(jobs: JobColumns): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    const { submit, cores, count } = jobs;
+    for (let i = 0; i < count; i++) {
+      if (submit[i]! < last) throw UNSORTED;
+      last = submit[i]!;
+      if (cores[i]! > procs && this.tooWide++ === 0) {
+        this.firstTooWide = { id: jobs.id[i]!, cores: cores[i]! };
+      }
+    }
+    this.lastSubmit = last;
+    (this.simulation() as PooledSimulation).pushColumns(jobs);
   }
 
   end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {

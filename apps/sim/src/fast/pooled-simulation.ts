@@ -16,6 +16,30 @@ import {
  */
 export type PooledPolicy = "easy" | "fcfs";
 
+/**
+ * Jobs as columns (struct of arrays): job `i < count` is `id[i]`, submitted at `submit[i]`,
+ * running `runtime[i]` with estimate `estimate[i]` on `cores[i]` processors.
+ */
+export interface JobColumns {
+  readonly id: Float64Array;
+  readonly submit: Float64Array;
+  readonly runtime: Float64Array;
+  readonly estimate: Float64Array;
+  readonly cores: Float64Array;
+  /** Jobs in the columns (each array holds at least this many). */
+  readonly count: number;
+}
+
+/** A simulation of the pooled kernel: `Simulation`'s `push` and `end`, and `pushColumns`. */
+export interface PooledSimulation extends Simulation {
+  /**
+   * `push` of the jobs in `columns` (rigid jobs, without the optional fields of a `Job`), read
+   * from the arrays, which may be reused once it returns.
+   * @throws as `push`.
+   */
+  pushColumns(columns: JobColumns): void;
+}
+
 /** Options of {@link createPooledSimulation}. */
 export interface PooledSimulationOptions {
   /** The policy, as `easy()` or `fcfs()` of `@sched/backfill` with default options. */
@@ -85,15 +109,36 @@ interface ScratchRecord {
  * >= 1) or uses a feature the kernel does not model (ready time, deadline, licenses, benchmark);
  * or when `procs` is not an integer >= 1.
  */
-export function createPooledSimulation(options: PooledSimulationOptions): Simulation {
-  const sim = new PooledSimulation(options);
+export function createPooledSimulation(options: PooledSimulationOptions): PooledSimulation {
+  const sim = new PooledKernel(options);
   return {
     push: (jobs) => sim.push(jobs),
+    pushColumns: (columns) => sim.pushColumns(columns),
     end: () => sim.end(),
   };
 }
 
-class PooledSimulation {
+/** The number fields of {@link PooledKernel} that hold fractions (see its constructor). */
+const FRACTIONAL_FIELDS = [
+  "now",
+  "lastSubmit",
+  "schedulerMs",
+  "sumWait",
+  "maxWait",
+  "sumResponse",
+  "sumSlowdown",
+  "sumBsld",
+  "firstSubmit",
+  "lastEnd",
+  "coreSeconds",
+  "uTime",
+  "uPrevTime",
+  "uPrevShare",
+  "uWeighted",
+  "uCovered",
+] as const;
+
+class PooledKernel {
   private readonly procs: number;
   private readonly easy: boolean;
   private readonly onRecord: ((record: JobRecord) => void) | null;
@@ -193,6 +238,14 @@ class PooledSimulation {
     if (onRecord !== null && typeof onRecord !== "function") {
       throw new InvalidInputError(WHERE, "options.onRecord", "is not a function");
     }
+    // V8 fixes a field's representation at its first store, and a later store that widens it
+    // (a fraction into an integer field) deoptimizes every method compiled against the object:
+    // the fields that will hold fractions hold one first.
+    for (const key of FRACTIONAL_FIELDS) {
+      const initial = this[key];
+      this[key] = 0.5;
+      this[key] = initial;
+    }
     this.procs = procs;
     this.easy = options.policy === "easy";
     this.onRecord = onRecord;
@@ -228,6 +281,20 @@ class PooledSimulation {
     }
   }
 
+  pushColumns(columns: JobColumns): void {
+    this.guard();
+    try {
+      const { id, submit, runtime, estimate, cores, count } = columns;
+      for (let i = 0; i < count; i++) {
+        this.addFields(id[i]!, submit[i]!, runtime[i]!, estimate[i]!, cores[i]!);
+      }
+      this.loop();
+    } catch (error) {
+      this.failed = true;
+      throw error;
+    }
+  }
+
   end(): SimulationSummary {
     this.guard();
     this.closed = true;
@@ -254,10 +321,71 @@ class PooledSimulation {
   }
 
   private add(job: Job): void {
+    if (job === null || typeof job !== "object") {
+      throw new InvalidInputError(WHERE, `jobs[${this.read}]`, "is not a job");
+    }
+    if (
+      job.ready !== undefined ||
+      job.deadline !== undefined ||
+      job.licenses !== undefined ||
+      job.benchmark !== undefined
+    ) {
+      throw new InvalidInputError(
+        WHERE,
+        `jobs[${this.read}]`,
+        "has a ready time, deadline, licenses or benchmark, which the pooled kernel does not model; use the general engine",
+      );
+    }
+    this.addFields(job.id, job.submit, job.runtime, job.estimate, job.cores);
+  }
+
+  /** Checks one job's fields (as `add` names them) and stores them. */
+  private addFields(
+    id: number,
+    submit: number,
+    runtime: number,
+    estimate: number,
+    cores: number,
+  ): void {
+    // One test for the valid case; the message only for an invalid job.
+    if (
+      !(
+        Number.isSafeInteger(id) &&
+        typeof submit === "number" &&
+        typeof runtime === "number" &&
+        typeof estimate === "number" &&
+        submit >= this.lastSubmit &&
+        submit <= Number.MAX_VALUE &&
+        runtime > 0 &&
+        runtime <= Number.MAX_VALUE &&
+        estimate > 0 &&
+        estimate <= Number.MAX_VALUE &&
+        Number.isSafeInteger(cores) &&
+        cores >= 1
+      )
+    ) {
+      this.invalid(id, submit, runtime, estimate, cores);
+    }
+    const s = this.slot(this.read);
+    this.id[s] = id;
+    this.submit[s] = submit;
+    this.runtime[s] = runtime;
+    this.estimate[s] = estimate;
+    this.cores[s] = cores;
+    this.status[s] = WAITING;
+    this.lastSubmit = submit;
+    this.read++;
+  }
+
+  /** The error for the job `addFields` found invalid: the first field that is. */
+  private invalid(
+    id: unknown,
+    submit: unknown,
+    runtime: unknown,
+    estimate: unknown,
+    cores: unknown,
+  ): never {
     const at = `jobs[${this.read}]`;
-    if (job === null || typeof job !== "object")
-      throw new InvalidInputError(WHERE, at, "is not a job");
-    const { id, submit, runtime, estimate, cores } = job;
     if (typeof id !== "number" || !Number.isSafeInteger(id)) {
       throw new InvalidInputError(WHERE, `${at}.id`, `is ${String(id)}, expected a safe integer`);
     }
@@ -289,34 +417,11 @@ class PooledSimulation {
         `is ${String(estimate)}, expected a finite number > 0`,
       );
     }
-    if (typeof cores !== "number" || !Number.isSafeInteger(cores) || cores < 1) {
-      throw new InvalidInputError(
-        WHERE,
-        `${at}.cores`,
-        `is ${String(cores)}, expected an integer >= 1`,
-      );
-    }
-    if (
-      job.ready !== undefined ||
-      job.deadline !== undefined ||
-      job.licenses !== undefined ||
-      job.benchmark !== undefined
-    ) {
-      throw new InvalidInputError(
-        WHERE,
-        at,
-        "has a ready time, deadline, licenses or benchmark, which the pooled kernel does not model; use the general engine",
-      );
-    }
-    const s = this.slot(this.read);
-    this.id[s] = id;
-    this.submit[s] = submit;
-    this.runtime[s] = runtime;
-    this.estimate[s] = estimate;
-    this.cores[s] = cores;
-    this.status[s] = WAITING;
-    this.lastSubmit = submit;
-    this.read++;
+    throw new InvalidInputError(
+      WHERE,
+      `${at}.cores`,
+      `is ${String(cores)}, expected an integer >= 1`,
+    );
   }
 
   /** The slot of job `k` (the k-th read), growing or compacting the arrays for a new job. */
@@ -353,7 +458,21 @@ class PooledSimulation {
 
   // ---- the loop (the engine's, for this case) ------------------------------------------------
 
+  /** {@link PooledKernel.run}, its time added to `schedulerMs`. */
   private loop(): void {
+    const t0 = performance.now();
+    try {
+      this.run();
+    } finally {
+      this.schedulerMs += performance.now() - t0;
+    }
+  }
+
+  /**
+   * The engine's loop. No clock is read per decision: `schedulerMs` (wall clock, reported
+   * apart from the deterministic outputs) is the time of the whole loop, passes and bookkeeping.
+   */
+  private run(): void {
     for (;;) {
       const tHeap = this.hlen === 0 ? Number.POSITIVE_INFINITY : this.heapTime[0]!;
       const tArrival =
@@ -382,11 +501,9 @@ class PooledSimulation {
         happened = true;
       }
       if (happened) {
-        const t0 = performance.now();
         if (this.wide.length > 0) this.rejectWide();
         if (this.easy) this.easyPass();
         else this.fcfsPass();
-        this.schedulerMs += performance.now() - t0;
         this.decisions++;
       }
     }
