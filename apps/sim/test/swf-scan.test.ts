@@ -4,7 +4,7 @@ import { createSwfJobStream, type SwfCleanupReport, type SwfHeader } from "@sche
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanSwfFile } from "../src/fast/swf-scan.js";
-import { fixture, tempDir } from "./helpers.js";
+import { tempDir } from "./helpers.js";
 
 // The byte scanner against the general reader (`createSwfJobStream`): on every file the scanner
 // reads to the end, the same header, jobs (in order) and report; files it leaves (null) are

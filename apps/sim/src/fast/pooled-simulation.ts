@@ -186,11 +186,6 @@ class PooledKernel {
   private heapJob = new Int32Array(64);
   private hlen = 0;
 
-  // The availability plan of one pass: free cores `pa[i]` from `pt[i]` to `pt[i + 1]`.
-  private pt = new Float64Array(64);
-  private pa = new Float64Array(64);
-  private pn = 0;
-
   private now = 0;
   private events = 0;
   private decisions = 0;
@@ -586,167 +581,94 @@ class PooledKernel {
       this.startJob(k);
     }
     if (i > 0) {
-      queue.copyWithin(0, i, this.qlen);
+      for (let j = i; j < this.qlen; j++) queue[j - i] = queue[j]!;
       this.qlen -= i;
     }
   }
 
-  /** `easy()`: see `reservationDepth` of `@sched/backfill` (k = 1, FCFS order). */
+  /**
+   * `easy()`: `reservationDepth` of `@sched/backfill` with k = 1 in FCFS order. Jobs start in
+   * queue order while they fit the free cores; the first that does not gets the reservation, and
+   * each later job that fits the free cores starts when it fits the plan for its estimate.
+   *
+   * The plan is not built: on one pool it is decided by two numbers. Before the reservation it
+   * is P(t), the free cores now plus the cores of every running job whose estimated end is at or
+   * before t (now for a job past its estimate): non-decreasing. The reservation of the head job
+   * (c cores for its estimate) is at `shadow`, the first of now and the release times where
+   * P >= c (P never decreases, so the whole window fits from there), and takes c from
+   * [shadow, shadow + estimate). A job started by the pass takes its cores over
+   * [now, now + estimate). Over [now, shadow) the plan is non-decreasing (releases add, the starts
+   * only end there), and so it is from shadow on, up to the end of the reservation, after which
+   * it is higher again; its minimum over [now, now + d) is therefore its value now, which the
+   * free cores bound (a job that fits them fits there), or, when the window reaches shadow
+   * (now + d > shadow), its value at shadow: `extra` = P(shadow) - c less the cores of the jobs
+   * started since whose window reaches shadow. So a job of c' <= free cores fits the plan exactly
+   * when now + d <= shadow or c' <= extra: the textbook EASY test, equal to the profile's.
+   */
   private easyPass(): void {
     const queue = this.queue;
     const qlen = this.qlen;
     const now = this.now;
     const base = this.base;
+    const cores = this.cores;
+    const estimate = this.estimate;
     let free = this.procs - this.busy;
-    let planned = false;
     let reserved = false;
+    let shadow = 0;
+    let extra = 0;
     let kept = 0;
     let i = 0;
     for (; i < qlen; i++) {
       const k = queue[i]!;
       const s = k - base;
-      const c = this.cores[s]!;
-      const maybeNow = c <= free;
-      if (!maybeNow && reserved) {
-        // With no core free and the reservation made, no later job can start.
-        if (free === 0) break;
+      const c = cores[s]!;
+      if (c > free) {
+        if (reserved) {
+          // With no core free and the reservation made, no later job can start.
+          if (free === 0) break;
+        } else {
+          reserved = true;
+          // The reservation: the first time the plan has c cores.
+          const est = this.runEst;
+          const rc = this.runCores;
+          const n = this.rlen;
+          let level = free;
+          let j = 0;
+          while (j < n && est[j]! <= now) level += rc[j++]!;
+          shadow = now;
+          while (level < c) {
+            // j < n: with every running job's cores back, the whole pool is free (>= c).
+            shadow = est[j]!;
+            while (j < n && est[j] === shadow) level += rc[j++]!;
+          }
+          extra = level - c;
+        }
         queue[kept++] = k;
         continue;
       }
-      if (!planned) {
-        if (maybeNow) {
-          this.startJob(k);
-          free = this.procs - this.busy;
-          continue;
-        }
-        this.buildPlan();
-        planned = true;
-      } else if (maybeNow) {
-        const d = this.estimate[s]!;
-        if (this.planFits(c, now, now + d)) {
-          this.startJob(k);
-          free = this.procs - this.busy;
-          this.planAdd(now, now + d, -c);
-          continue;
+      if (reserved) {
+        const end = now + estimate[s]!;
+        if (shadow < end) {
+          if (c > extra) {
+            queue[kept++] = k;
+            continue;
+          }
+          extra -= c;
         }
       }
-      if (!reserved) {
-        const d = this.estimate[s]!;
-        const t = this.planEarliest(c, d, now);
-        if (t !== Number.POSITIVE_INFINITY) {
-          this.planAdd(t, t + d, -c);
-          reserved = true;
-        }
-      }
-      queue[kept++] = k;
+      this.startJob(k);
+      free = this.procs - this.busy;
     }
     if (kept < i) {
-      queue.copyWithin(kept, i, qlen);
+      for (let j = i; j < qlen; j++) queue[kept + j - i] = queue[j]!;
       this.qlen = kept + (qlen - i);
     }
   }
 
-  // ---- the plan (`AvailabilityProfile` semantics, on a handful of segments) -----------------
-
-  /** Free cores now, plus each running job's cores from its estimated end (now when past). */
-  private buildPlan(): void {
-    const now = this.now;
-    let level = this.procs - this.busy;
-    const n = this.rlen;
-    if (this.pt.length < n + 4) {
-      this.pt = new Float64Array(2 * (n + 4));
-      this.pa = new Float64Array(2 * (n + 4));
-    }
-    const pt = this.pt;
-    const pa = this.pa;
-    const est = this.runEst;
-    let i = 0;
-    while (i < n && est[i]! <= now) level += this.runCores[i++]!;
-    pt[0] = now;
-    pa[0] = level;
-    let m = 1;
-    while (i < n) {
-      const t = est[i]!;
-      while (i < n && est[i] === t) level += this.runCores[i++]!;
-      pt[m] = t;
-      pa[m] = level;
-      m++;
-    }
-    this.pn = m;
-  }
-
-  /** Index of the segment holding `t` (the last breakpoint <= t; 0 before the origin). */
-  private planIndex(t: number): number {
-    const pt = this.pt;
-    let i = 0;
-    while (i + 1 < this.pn && pt[i + 1]! <= t) i++;
-    return i;
-  }
-
-  /** At least `c` free during all of `[start, end)`. */
-  private planFits(c: number, start: number, end: number): boolean {
-    const pt = this.pt;
-    const pa = this.pa;
-    let i = this.planIndex(start);
-    if (pa[i]! < c) return false;
-    for (i++; i < this.pn && pt[i]! < end; i++) if (pa[i]! < c) return false;
-    return true;
-  }
-
-  /** The earliest `t >= from` (from, or a breakpoint) with `c` free during `[t, t + d)`. */
-  private planEarliest(c: number, d: number, from: number): number {
-    const pt = this.pt;
-    const pa = this.pa;
-    const n = this.pn;
-    let start = Math.max(from, pt[0]!);
-    let i = this.planIndex(start);
-    for (;;) {
-      if (pa[i]! < c) {
-        while (i < n && pa[i]! < c) i++;
-        if (i === n) return Number.POSITIVE_INFINITY;
-        start = pt[i]!;
-      }
-      const end = start + d;
-      let j = i + 1;
-      while (j < n && pt[j]! < end && pa[j]! >= c) j++;
-      if (j === n || pt[j]! >= end) return start;
-      i = j;
-    }
-  }
-
-  /** Adds `delta` to the free cores over `[start, end)` (`start` at or after the origin). */
-  private planAdd(start: number, end: number, delta: number): void {
-    if (!(end > start)) return;
-    const i = this.planSplit(start);
-    const k = end === Number.POSITIVE_INFINITY ? this.pn : this.planSplit(end);
-    const pa = this.pa;
-    for (let j = i; j < k; j++) pa[j]! += delta;
-  }
-
-  /** Makes `t` a breakpoint (splitting its segment) and returns its index. */
-  private planSplit(t: number): number {
-    const i = this.planIndex(t);
-    if (this.pt[i] === t) return i;
-    if (this.pn + 1 > this.pt.length) {
-      const pt = new Float64Array(this.pt.length * 2);
-      const pa = new Float64Array(this.pt.length * 2);
-      pt.set(this.pt);
-      pa.set(this.pa);
-      this.pt = pt;
-      this.pa = pa;
-    }
-    const pt = this.pt;
-    const pa = this.pa;
-    pt.copyWithin(i + 2, i + 1, this.pn);
-    pa.copyWithin(i + 2, i + 1, this.pn);
-    pt[i + 1] = t;
-    pa[i + 1] = pa[i]!;
-    this.pn++;
-    return i + 1;
-  }
-
   // ---- running jobs and completions ----------------------------------------------------------
 
+  // The running list is short (the jobs of one pool): plain loops move it, cheaper than
+  // `copyWithin` calls at these lengths.
   private insertRunning(estEnd: number, c: number, k: number): void {
     if (this.rlen === this.runEst.length) {
       this.runEst = grownFloat64(this.runEst);
@@ -754,25 +676,33 @@ class PooledKernel {
       this.runJob = grownInt32(this.runJob);
     }
     const est = this.runEst;
+    const rc = this.runCores;
+    const rj = this.runJob;
     let i = this.rlen;
-    while (i > 0 && est[i - 1]! > estEnd) i--;
-    est.copyWithin(i + 1, i, this.rlen);
-    this.runCores.copyWithin(i + 1, i, this.rlen);
-    this.runJob.copyWithin(i + 1, i, this.rlen);
+    while (i > 0 && est[i - 1]! > estEnd) {
+      est[i] = est[i - 1]!;
+      rc[i] = rc[i - 1]!;
+      rj[i] = rj[i - 1]!;
+      i--;
+    }
     est[i] = estEnd;
-    this.runCores[i] = c;
-    this.runJob[i] = k;
+    rc[i] = c;
+    rj[i] = k;
     this.rlen++;
   }
 
   private removeRunning(k: number): void {
-    const jobs = this.runJob;
+    const est = this.runEst;
+    const rc = this.runCores;
+    const rj = this.runJob;
+    const n = --this.rlen;
     let i = 0;
-    while (jobs[i] !== k) i++;
-    this.runEst.copyWithin(i, i + 1, this.rlen);
-    this.runCores.copyWithin(i, i + 1, this.rlen);
-    jobs.copyWithin(i, i + 1, this.rlen);
-    this.rlen--;
+    while (rj[i] !== k) i++;
+    for (; i < n; i++) {
+      est[i] = est[i + 1]!;
+      rc[i] = rc[i + 1]!;
+      rj[i] = rj[i + 1]!;
+    }
   }
 
   private pushCompletion(t: number, k: number): void {

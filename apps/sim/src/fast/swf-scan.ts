@@ -56,18 +56,51 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
 export function scanSwfFile(path: string, options: ScanSwfOptions): ScanSwfResult | null {
   const fd = openSync(path, "r");
   try {
-    return scan(fd, options);
+    const buf = Buffer.allocUnsafe(CHUNK);
+    const scanner = new SwfScanner(options);
+    let len = 0;
+    let eof = false;
+    let first = true;
+    while (!eof) {
+      const n = readSync(fd, buf, len, CHUNK - len, null);
+      if (n === 0) eof = true;
+      len += n;
+      if (first) {
+        first = false;
+        if (len >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) return null;
+      }
+      let pos = 0;
+      for (;;) {
+        const next = scanner.lines(buf, pos, len, eof);
+        if (next < 0) return null;
+        pos = next;
+        if (scanner.full()) scanner.flush();
+        else if (pos === len || scanner.stopped) break;
+      }
+      // Keep the partial line at the end for the next read.
+      if (pos > 0) buf.copy(buf, 0, pos, len);
+      len -= pos;
+      if (len === CHUNK) return null;
+    }
+    scanner.flush();
+    return scanner.result();
   } finally {
     closeSync(fd);
   }
 }
 
-function scan(fd: number, options: ScanSwfOptions): ScanSwfResult | null {
-  const clean = options.clean;
-  const fromRequested = options.estimate === "requested";
-  const buf = Buffer.allocUnsafe(CHUNK);
-  const v = new Float64Array(FIELDS);
-  const columns = {
+/**
+ * The state of one {@link scanSwfFile}: the conversion's report, the header, the batch of jobs.
+ * Small methods, each compiled on its own: the byte loop (`lines`), the fields of a data line
+ * (`fields`) and the conversion of a record (`record`).
+ */
+class SwfScanner {
+  private readonly clean: boolean;
+  private readonly fromRequested: boolean;
+  private readonly onHeader: (header: SwfHeader) => void;
+  private readonly onJobs: (jobs: JobColumns) => void;
+  private readonly v = new Float64Array(FIELDS);
+  private readonly columns = {
     id: new Float64Array(BATCH),
     submit: new Float64Array(BATCH),
     runtime: new Float64Array(BATCH),
@@ -75,9 +108,9 @@ function scan(fd: number, options: ScanSwfOptions): ScanSwfResult | null {
     cores: new Float64Array(BATCH),
     count: 0,
   };
-  // One job object for `jobTimeProblem`, rewritten for every record.
-  const probe = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
-  const report = {
+  /** One job for `jobTimeProblem`, rewritten for every record (fields hold fractions from the start). */
+  private readonly probe = { id: 0.5, submit: 0.5, runtime: 0.5, estimate: 0.5, cores: 1 };
+  private readonly report = {
     records: 0,
     jobs: 0,
     droppedRuntime: [] as number[],
@@ -87,151 +120,182 @@ function scan(fd: number, options: ScanSwfOptions): ScanSwfResult | null {
     sizeFromAllocated: [] as number[],
     sizeFromRequested: [] as number[],
   };
-  const headerLines: string[] = [];
-  let header: SwfHeader | null = null;
-  let lastId = Number.NEGATIVE_INFINITY;
-  let len = 0;
-  let eof = false;
-  let first = true;
-  while (!eof) {
-    const n = readSync(fd, buf, len, CHUNK - len, null);
-    if (n === 0) eof = true;
-    len += n;
-    if (first) {
-      first = false;
-      if (len >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) return null;
-    }
-    let pos = 0;
-    for (;;) {
+  private readonly headerLines: string[] = [];
+  private header: SwfHeader | null = null;
+  private lastId = Number.NEGATIVE_INFINITY;
+  /** `lines` stopped before the end of a complete line (a partial line, or a `\r` at the end). */
+  stopped = false;
+
+  constructor(options: ScanSwfOptions) {
+    this.clean = options.clean;
+    this.fromRequested = options.estimate === "requested";
+    this.onHeader = options.onHeader;
+    this.onJobs = options.onJobs;
+  }
+
+  full(): boolean {
+    return this.columns.count === BATCH;
+  }
+
+  flush(): void {
+    if (this.columns.count === 0) return;
+    this.onJobs(this.columns);
+    this.columns.count = 0;
+  }
+
+  result(): ScanSwfResult | null {
+    return this.header === null ? null : { header: this.header, report: this.report };
+  }
+
+  /**
+   * Reads the complete lines of `buf[pos..len)` (the last one too at `eof`) until the columns
+   * are full; returns where it stopped, or -1 when the file leaves the plain case.
+   */
+  lines(buf: Buffer, pos: number, len: number, eof: boolean): number {
+    this.stopped = false;
+    while (pos < len && this.columns.count < BATCH) {
       // The line [pos, e).
       let e = pos;
       while (e < len) {
         const c = buf[e]!;
         if (c === 10 || c === 13) break;
-        if (c > 127) return null;
+        if (c > 127) return -1;
         e++;
       }
-      if (e === len && !eof) break;
+      if (e === len && !eof) {
+        this.stopped = true;
+        return pos;
+      }
       if (e < len && buf[e] === 13) {
-        if (e + 1 === len && !eof) break;
+        if (e + 1 === len && !eof) {
+          this.stopped = true;
+          return pos;
+        }
         // A lone `\r` ends a line for the general reader too, but is left to it.
-        if (e + 1 === len || buf[e + 1] !== 10) return null;
+        if (e + 1 === len || buf[e + 1] !== 10) return -1;
       }
       let s = pos;
       let t = e;
       while (s < t && isBlank(buf[s]!)) s++;
       while (t > s && isBlank(buf[t - 1]!)) t--;
       pos = e === len ? len : buf[e] === 13 ? e + 2 : e + 1;
-      if (s === t) {
-        if (pos >= len) break;
-        continue;
-      }
+      if (s === t) continue;
       if (buf[s] === 59 /* ; */) {
-        if (header === null) headerLines.push(buf.toString("latin1", s, t));
-        if (pos >= len) break;
+        if (this.header === null) this.headerLines.push(buf.toString("latin1", s, t));
         continue;
       }
-      // A data line: 18 plain decimals.
-      let field = 0;
-      let i = s;
-      while (i < t) {
-        let c = buf[i]!;
-        const negative = c === 45; /* - */
-        if (negative || c === 43 /* + */) i++;
-        let m = 0;
-        let digits = 0;
-        let dot = -1;
-        for (; i < t; i++) {
-          c = buf[i]!;
-          if (c >= 48 && c <= 57) {
-            m = m * 10 + (c - 48);
-            digits++;
-          } else if (isBlank(c)) {
-            break;
-          } else if (c === 46 /* . */ && dot < 0) {
-            dot = i;
-          } else {
-            return null;
-          }
-        }
-        if (digits === 0 || digits > 15 || field === FIELDS) return null;
-        let x = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
-        if (negative) x = -x;
-        v[field++] = x;
-        while (i < t && isBlank(buf[i]!)) i++;
-      }
-      if (field !== FIELDS) return null;
-      if (header === null) {
-        try {
-          header = parseSwf(headerLines.join("\n")).header;
-        } catch {
-          return null;
-        }
-        options.onHeader(header);
-      }
-      // `swfToJobs`, record by record; what it would reject is left to it.
-      const id = v[0]!;
-      if (!(Number.isSafeInteger(id) && id >= 0 && id > lastId)) return null;
-      lastId = id;
-      const submit = v[1]!;
-      if (!(submit >= 0)) return null;
-      if (!(optionalId(v[11]!) && optionalId(v[12]!) && optionalId(v[14]!) && optionalId(v[15]!)))
-        return null;
-      report.records++;
-      const allocated = v[4]!;
-      const requested = v[7]!;
-      const size = allocated > 0 ? allocated : requested;
-      let runtime = v[3]!;
-      if (!(runtime > 0)) {
-        if (!clean) return null;
-        report.droppedRuntime.push(id);
-      } else if (!(size > 0)) {
-        if (!clean) return null;
-        report.droppedProcs.push(id);
-      } else {
-        let estimate = runtime;
-        if (fromRequested) estimate = v[8]!;
-        if (fromRequested && !(estimate > 0)) {
-          if (!clean) return null;
-          report.droppedRequestedTime.push(id);
-        } else {
-          if (fromRequested && clean && runtime > estimate) {
-            runtime = estimate;
-            report.runtimeCapped.push(id);
-          }
-          if (!Number.isSafeInteger(size)) return null;
-          if (allocated > 0) {
-            if (requested > 0 && requested !== allocated) report.sizeFromAllocated.push(id);
-          } else {
-            report.sizeFromRequested.push(id);
-          }
-          probe.submit = submit;
-          probe.runtime = runtime;
-          probe.estimate = estimate;
-          if (jobTimeProblem(probe as Job) !== null) return null;
-          report.jobs++;
-          const k = columns.count++;
-          columns.id[k] = id;
-          columns.submit[k] = submit;
-          columns.runtime[k] = runtime;
-          columns.estimate[k] = estimate;
-          columns.cores[k] = size;
-          if (k + 1 === BATCH) {
-            options.onJobs(columns);
-            columns.count = 0;
-          }
-        }
-      }
-      if (pos >= len) break;
+      if (!this.fields(buf, s, t)) return -1;
+      if (this.header === null && !this.readHeader()) return -1;
+      if (!this.record()) return -1;
     }
-    // Keep the partial line at the end for the next read.
-    if (pos > 0) buf.copy(buf, 0, pos, len);
-    len -= pos;
-    if (len === CHUNK) return null;
+    return pos;
   }
-  if (header === null) return null;
-  if (columns.count > 0) options.onJobs(columns);
-  return { header, report };
+
+  /** The 18 plain decimals of the data line `buf[s..t)` into `v`; false when it is not that. */
+  private fields(buf: Buffer, s: number, t: number): boolean {
+    const v = this.v;
+    let field = 0;
+    let i = s;
+    while (i < t) {
+      let c = buf[i]!;
+      const negative = c === 45; /* - */
+      if (negative || c === 43 /* + */) i++;
+      let m = 0;
+      let digits = 0;
+      let dot = -1;
+      for (; i < t; i++) {
+        c = buf[i]!;
+        if (c >= 48 && c <= 57) {
+          m = m * 10 + (c - 48);
+          digits++;
+        } else if (c === 32 || (c >= 9 && c <= 13)) {
+          break;
+        } else if (c === 46 /* . */ && dot < 0) {
+          dot = i;
+        } else {
+          return false;
+        }
+      }
+      if (digits === 0 || digits > 15 || field === FIELDS) return false;
+      let x = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
+      if (negative) x = -x;
+      v[field++] = x;
+      while (i < t && isBlank(buf[i]!)) i++;
+    }
+    return field === FIELDS;
+  }
+
+  /** The header (the comment lines before the first data line), as `parseSwf` reads it. */
+  private readHeader(): boolean {
+    try {
+      this.header = parseSwf(this.headerLines.join("\n")).header;
+    } catch {
+      return false;
+    }
+    this.onHeader(this.header);
+    return true;
+  }
+
+  /** `swfToJobs` of the record in `v`; false for what it would reject (left to it). */
+  private record(): boolean {
+    const v = this.v;
+    const report = this.report;
+    const id = v[0]!;
+    if (!(Number.isSafeInteger(id) && id >= 0 && id > this.lastId)) return false;
+    this.lastId = id;
+    const submit = v[1]!;
+    if (!(submit >= 0)) return false;
+    if (!(optionalId(v[11]!) && optionalId(v[12]!) && optionalId(v[14]!) && optionalId(v[15]!)))
+      return false;
+    report.records++;
+    const allocated = v[4]!;
+    const requested = v[7]!;
+    const size = allocated > 0 ? allocated : requested;
+    let runtime = v[3]!;
+    if (!(runtime > 0)) {
+      if (!this.clean) return false;
+      report.droppedRuntime.push(id);
+      return true;
+    }
+    if (!(size > 0)) {
+      if (!this.clean) return false;
+      report.droppedProcs.push(id);
+      return true;
+    }
+    let estimate = runtime;
+    if (this.fromRequested) {
+      estimate = v[8]!;
+      if (!(estimate > 0)) {
+        if (!this.clean) return false;
+        report.droppedRequestedTime.push(id);
+        return true;
+      }
+      if (this.clean && runtime > estimate) {
+        runtime = estimate;
+        report.runtimeCapped.push(id);
+      }
+    }
+    if (!Number.isSafeInteger(size)) return false;
+    if (allocated > 0) {
+      if (requested > 0 && requested !== allocated) report.sizeFromAllocated.push(id);
+    } else {
+      report.sizeFromRequested.push(id);
+    }
+    const probe = this.probe;
+    probe.submit = submit;
+    probe.runtime = runtime;
+    probe.estimate = estimate;
+    if (jobTimeProblem(probe as Job) !== null) return false;
+    report.jobs++;
+    const columns = this.columns;
+    const k = columns.count++;
+    columns.id[k] = id;
+    columns.submit[k] = submit;
+    columns.runtime[k] = runtime;
+    columns.estimate[k] = estimate;
+    columns.cores[k] = size;
+    return true;
+  }
 }
 
 /** An ASCII blank as the general reader trims and splits: space, or `\t` to `\r`. */
