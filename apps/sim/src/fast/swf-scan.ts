@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { Job } from "@sched/core";
 import { jobTimeProblem, parseSwf, type SwfCleanupReport, type SwfHeader } from "@sched/workload";
@@ -69,6 +70,11 @@ export function scanSwfFile(path: string, options: ScanSwfOptions): ScanSwfResul
         first = false;
         if (len >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) return null;
       }
+      // Bytes above 127 and `\r` are rare: checked once per read (natively), so that the line
+      // loop finds line ends with `indexOf` when there are none.
+      const view = buf.subarray(0, len);
+      if (!isAscii(view)) return null;
+      scanner.plain = view.indexOf(13) < 0;
       let pos = 0;
       for (;;) {
         const next = scanner.lines(buf, pos, len, eof);
@@ -125,6 +131,8 @@ class SwfScanner {
   private lastId = Number.NEGATIVE_INFINITY;
   /** `lines` stopped before the end of a complete line (a partial line, or a `\r` at the end). */
   stopped = false;
+  /** The bytes given to `lines` hold no `\r` (and, as always, none above 127). */
+  plain = false;
 
   constructor(options: ScanSwfOptions) {
     this.clean = options.clean;
@@ -155,12 +163,17 @@ class SwfScanner {
     this.stopped = false;
     while (pos < len && this.columns.count < BATCH) {
       // The line [pos, e).
-      let e = pos;
-      while (e < len) {
-        const c = buf[e]!;
-        if (c === 10 || c === 13) break;
-        if (c > 127) return -1;
-        e++;
+      let e: number;
+      if (this.plain) {
+        e = buf.indexOf(10, pos);
+        if (e < 0 || e > len) e = len;
+      } else {
+        e = pos;
+        while (e < len) {
+          const c = buf[e]!;
+          if (c === 10 || c === 13) break;
+          e++;
+        }
       }
       if (e === len && !eof) {
         this.stopped = true;
