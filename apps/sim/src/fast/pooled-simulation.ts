@@ -136,7 +136,42 @@ const FRACTIONAL_FIELDS = [
   "uPrevShare",
   "uWeighted",
   "uCovered",
+  "busy",
 ] as const;
+
+/** The integer fields of {@link PooledKernel} that change (see its constructor). */
+const INTEGER_FIELDS = [
+  "base",
+  "cap",
+  "read",
+  "arrived",
+  "emitted",
+  "qlen",
+  "rlen",
+  "hlen",
+  "events",
+  "decisions",
+  "mJobs",
+  "mCompleted",
+  "mRejected",
+  "inSystem",
+] as const;
+
+/** The flags and typed arrays of {@link PooledKernel} that change (see its constructor). */
+const FLAG_FIELDS = ["closed", "done", "failed", "uChanged"] as const;
+const FLOAT_ARRAY_FIELDS = [
+  "id",
+  "submit",
+  "runtime",
+  "estimate",
+  "cores",
+  "start",
+  "finish",
+  "runEst",
+  "runCores",
+  "heapTime",
+] as const;
+const INT_ARRAY_FIELDS = ["queue", "runJob", "heapJob"] as const;
 
 class PooledKernel {
   private readonly procs: number;
@@ -233,14 +268,30 @@ class PooledKernel {
     if (onRecord !== null && typeof onRecord !== "function") {
       throw new InvalidInputError(WHERE, "options.onRecord", "is not a function");
     }
-    // V8 fixes a field's representation at its first store, and a later store that widens it
-    // (a fraction into an integer field) deoptimizes every method compiled against the object:
-    // the fields that will hold fractions hold one first.
+    // V8 fixes a field's representation at its first store, and takes a field that was never
+    // stored again for a constant; a later store that widens the representation (a fraction into
+    // an integer field) or changes such a "constant" changes the object's hidden class, which
+    // deoptimizes every method compiled against it (measured: each kernel method compiled two or
+    // three times in a run). So every field that will change changes here, before any method
+    // runs, and the fields that will hold fractions hold one.
     for (const key of FRACTIONAL_FIELDS) {
       const initial = this[key];
       this[key] = 0.5;
       this[key] = initial;
     }
+    for (const key of INTEGER_FIELDS) {
+      const initial = this[key];
+      this[key] = initial + 1;
+      this[key] = initial;
+    }
+    for (const key of FLAG_FIELDS) {
+      const initial = this[key];
+      this[key] = !initial;
+      this[key] = initial;
+    }
+    for (const key of FLOAT_ARRAY_FIELDS) this[key] = this[key].slice();
+    for (const key of INT_ARRAY_FIELDS) this[key] = this[key].slice();
+    this.status = this.status.slice();
     this.procs = procs;
     this.easy = options.policy === "easy";
     this.onRecord = onRecord;

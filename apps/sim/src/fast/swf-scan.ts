@@ -29,6 +29,15 @@ export interface ScanSwfResult {
 const CHUNK = 1 << 20;
 /** Jobs per batch handed on. */
 const BATCH = 4096;
+/** Report entries kept between batches (at most two per record). */
+const NOTES = 2 * BATCH;
+/** The report's lists, as codes of its entries (0: none). */
+const DROPPED_RUNTIME = 1;
+const DROPPED_PROCS = 2;
+const DROPPED_REQUESTED_TIME = 3;
+const RUNTIME_CAPPED = 4;
+const SIZE_FROM_ALLOCATED = 5;
+const SIZE_FROM_REQUESTED = 6;
 /** Fields of an SWF data line. */
 const FIELDS = 18;
 /** 10^k for the k fraction digits of a plain decimal (exact doubles; see `swfToJobs`' reader). */
@@ -116,6 +125,12 @@ class SwfScanner {
   };
   /** One job for `jobTimeProblem`, rewritten for every record (fields hold fractions from the start). */
   private readonly probe = { id: 0.5, submit: 0.5, runtime: 0.5, estimate: 0.5, cores: 1 };
+  // The report's entries since the last batch: a code (which list) and a job number each,
+  // written without a branch per list, so that a list's first entry (often thousands of lines
+  // in) does not meet code compiled without it.
+  private readonly noteCode = new Uint8Array(NOTES);
+  private readonly noteId = new Float64Array(NOTES);
+  private notes = 0;
   private readonly report = {
     records: 0,
     jobs: 0,
@@ -142,10 +157,23 @@ class SwfScanner {
   }
 
   full(): boolean {
-    return this.columns.count === BATCH;
+    return this.columns.count === BATCH || this.notes > NOTES - 2;
   }
 
+  /** Hands on the batch of jobs, and files the report's entries. */
   flush(): void {
+    const report = this.report;
+    const lists = [
+      null,
+      report.droppedRuntime,
+      report.droppedProcs,
+      report.droppedRequestedTime,
+      report.runtimeCapped,
+      report.sizeFromAllocated,
+      report.sizeFromRequested,
+    ];
+    for (let i = 0; i < this.notes; i++) lists[this.noteCode[i]!]!.push(this.noteId[i]!);
+    this.notes = 0;
     if (this.columns.count === 0) return;
     this.onJobs(this.columns);
     this.columns.count = 0;
@@ -161,7 +189,7 @@ class SwfScanner {
    */
   lines(buf: Buffer, pos: number, len: number, eof: boolean): number {
     this.stopped = false;
-    while (pos < len && this.columns.count < BATCH) {
+    while (pos < len && !this.full()) {
       // The line [pos, e).
       let e: number;
       if (this.plain) {
@@ -265,35 +293,44 @@ class SwfScanner {
     const requested = v[7]!;
     const size = allocated > 0 ? allocated : requested;
     let runtime = v[3]!;
-    if (!(runtime > 0)) {
-      if (!this.clean) return false;
-      report.droppedRuntime.push(id);
-      return true;
-    }
-    if (!(size > 0)) {
-      if (!this.clean) return false;
-      report.droppedProcs.push(id);
-      return true;
-    }
     let estimate = runtime;
-    if (this.fromRequested) {
+    // Which list the record goes to, if any: one dropped, or capped and where its size is from.
+    let dropped = 0;
+    let capped = 0;
+    if (!(runtime > 0)) dropped = DROPPED_RUNTIME;
+    else if (!(size > 0)) dropped = DROPPED_PROCS;
+    else if (this.fromRequested) {
       estimate = v[8]!;
-      if (!(estimate > 0)) {
-        if (!this.clean) return false;
-        report.droppedRequestedTime.push(id);
-        return true;
-      }
-      if (this.clean && runtime > estimate) {
+      if (!(estimate > 0)) dropped = DROPPED_REQUESTED_TIME;
+      else if (this.clean && runtime > estimate) {
         runtime = estimate;
-        report.runtimeCapped.push(id);
+        capped = RUNTIME_CAPPED;
       }
     }
-    if (!Number.isSafeInteger(size)) return false;
-    if (allocated > 0) {
-      if (requested > 0 && requested !== allocated) report.sizeFromAllocated.push(id);
-    } else {
-      report.sizeFromRequested.push(id);
+    if (dropped !== 0 && !this.clean) return false;
+    let from = 0;
+    if (dropped === 0) {
+      if (!Number.isSafeInteger(size)) return false;
+      from =
+        allocated > 0
+          ? requested > 0 && requested !== allocated
+            ? SIZE_FROM_ALLOCATED
+            : 0
+          : SIZE_FROM_REQUESTED;
     }
+    const first = dropped !== 0 ? dropped : capped;
+    const second = dropped !== 0 ? 0 : from;
+    const codes = this.noteCode;
+    const ids = this.noteId;
+    let n = this.notes;
+    codes[n] = first;
+    ids[n] = id;
+    n += first === 0 ? 0 : 1;
+    codes[n] = second;
+    ids[n] = id;
+    n += second === 0 ? 0 : 1;
+    this.notes = n;
+    if (dropped !== 0) return true;
     const probe = this.probe;
     probe.submit = submit;
     probe.runtime = runtime;
