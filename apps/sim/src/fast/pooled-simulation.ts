@@ -350,6 +350,8 @@ class PooledKernel {
       this.failed = true;
       throw error;
     }
+    // The last change point (the loop, closed, has run to the end).
+    this.closeUsage();
     this.done = true;
     return this.summary();
   }
@@ -553,7 +555,6 @@ class PooledKernel {
         this.decisions++;
       }
     }
-    this.closeUsage();
   }
 
   private arrive(k: number): void {

@@ -154,6 +154,17 @@ class SwfScanner {
     this.fromRequested = options.estimate === "requested";
     this.onHeader = options.onHeader;
     this.onJobs = options.onJobs;
+    // The fields that change, changed once before any method runs: V8 takes a field never
+    // stored again for a constant, and its first change would deoptimize the compiled methods
+    // (see `PooledKernel`'s constructor).
+    this.stopped = true;
+    this.stopped = false;
+    this.plain = true;
+    this.plain = false;
+    this.notes = 1;
+    this.notes = 0;
+    this.lastId = 0.5;
+    this.lastId = Number.NEGATIVE_INFINITY;
   }
 
   full(): boolean {
@@ -289,6 +300,8 @@ class SwfScanner {
     if (!(optionalId(v[11]!) && optionalId(v[12]!) && optionalId(v[14]!) && optionalId(v[15]!)))
       return false;
     report.records++;
+    // Read for every record (a read first met at the first dropped one would deoptimize).
+    const clean = this.clean;
     const allocated = v[4]!;
     const requested = v[7]!;
     const size = allocated > 0 ? allocated : requested;
@@ -302,12 +315,12 @@ class SwfScanner {
     else if (this.fromRequested) {
       estimate = v[8]!;
       if (!(estimate > 0)) dropped = DROPPED_REQUESTED_TIME;
-      else if (this.clean && runtime > estimate) {
+      else if (clean && runtime > estimate) {
         runtime = estimate;
         capped = RUNTIME_CAPPED;
       }
     }
-    if (dropped !== 0 && !this.clean) return false;
+    if (dropped !== 0 && !clean) return false;
     let from = 0;
     if (dropped === 0) {
       if (!Number.isSafeInteger(size)) return false;
