@@ -414,7 +414,8 @@ class PooledKernel {
     ) {
       this.invalid(id, submit, runtime, estimate, cores);
     }
-    const s = this.slot(this.read);
+    let s = this.read - this.base;
+    if (s === this.cap) s = this.makeRoom();
     this.id[s] = id;
     this.submit[s] = submit;
     this.runtime[s] = runtime;
@@ -472,10 +473,8 @@ class PooledKernel {
     );
   }
 
-  /** The slot of job `k` (the k-th read), growing or compacting the arrays for a new job. */
-  private slot(k: number): number {
-    let s = k - this.base;
-    if (s < this.cap) return s;
+  /** Room for the next job read (the arrays are full): its slot. */
+  private makeRoom(): number {
     // Drop the jobs already passed on; grow when more than half is still live.
     const drop = this.emitted - this.base;
     const live = this.read - this.emitted;
@@ -500,8 +499,7 @@ class PooledKernel {
     this.status = move(this.status, (n) => new Uint8Array(n));
     this.cap = cap;
     this.base += drop;
-    s = k - this.base;
-    return s;
+    return this.read - this.base;
   }
 
   // ---- the loop (the engine's, for this case) ------------------------------------------------

@@ -228,8 +228,11 @@ class SwfScanner {
       }
       let s = pos;
       let t = e;
-      while (s < t && isBlank(buf[s]!)) s++;
-      while (t > s && isBlank(buf[t - 1]!)) t--;
+      // Trim ASCII blanks (space, `\t` to `\r`), written out: this runs for every line, before
+      // the JIT has compiled anything, where a call per byte costs.
+      let c = 0;
+      while (s < t && ((c = buf[s]!) === 32 || (c >= 9 && c <= 13))) s++;
+      while (t > s && ((c = buf[t - 1]!) === 32 || (c >= 9 && c <= 13))) t--;
       pos = e === len ? len : buf[e] === 13 ? e + 2 : e + 1;
       if (s === t) continue;
       if (buf[s] === 59 /* ; */) {
@@ -272,7 +275,7 @@ class SwfScanner {
       let x = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
       if (negative) x = -x;
       v[field++] = x;
-      while (i < t && isBlank(buf[i]!)) i++;
+      while (i < t && ((c = buf[i]!) === 32 || (c >= 9 && c <= 13))) i++;
     }
     return field === FIELDS;
   }
@@ -359,11 +362,6 @@ class SwfScanner {
     columns.cores[k] = size;
     return true;
   }
-}
-
-/** An ASCII blank as the general reader trims and splits: space, or `\t` to `\r`. */
-function isBlank(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
 }
 
 /** `-1` (unknown) or an integer >= 0: a user, group, queue or partition `swfToJobs` accepts. */
