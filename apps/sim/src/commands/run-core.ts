@@ -55,7 +55,8 @@ export const RUN_SPEC: CommandSpec = {
     "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
     "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
     "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
-    "--engine auto (the default) simulates easy and fcfs with default options (no --opt) on the\n" +
+    "--engine auto (the default) simulates easy and fcfs with default options (no --opt, nor\n" +
+    "--max-events or --max-stalled-events, which they can never reach) on the\n" +
     "pooled engine, a kernel for one pool of identical processors that gives the same outputs,\n" +
     "byte for byte, as the general engine, faster; every other run on the general engine.\n" +
     "--engine general always uses the general engine; --engine pooled insists on the kernel and\n" +
@@ -116,11 +117,24 @@ export const RUN_SPEC: CommandSpec = {
       description: "Stdout format (default table; json prints metrics.json).",
     },
     {
+      name: "max-stalled-events",
+      type: "string",
+      arg: "N",
+      description:
+        "Stop a policy that makes no progress (no job arrives, runs, ends or is rejected) in N schedule calls in a row (default 100000).",
+    },
+    {
+      name: "max-events",
+      type: "string",
+      arg: "N",
+      description: "Stop a run after N events (default 1000000 + 1000 per job read).",
+    },
+    {
       name: "engine",
       type: "string",
       arg: "auto|general|pooled",
       description:
-        "Simulation engine (default auto: pooled for easy and fcfs with default options, else general); both give the same outputs.",
+        "Simulation engine (default auto: pooled for easy and fcfs with default options and guards, else general); both give the same outputs.",
     },
   ],
   positionals: [],
@@ -129,6 +143,12 @@ export const RUN_SPEC: CommandSpec = {
     "sched-sim run -w NASA-iPSC-1993-3.1-cln.swf.gz --clean --estimate runtime --format json",
   ],
 };
+
+/** `--max-stalled-events` and `--max-events`, when given: the general engine's guards. */
+interface Guards {
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
+}
 
 /** The policies the pooled engine runs, with default options. */
 const POOLED: readonly string[] = ["easy", "fcfs"];
@@ -142,8 +162,15 @@ interface RunPolicy {
   readonly label: string;
   /** Whether {@link RunPolicy.simulation} is the pooled kernel (which takes columns). */
   readonly pooled: boolean;
-  /** A simulation on `procs` processors passing each record to `onRecord` (when given). */
-  readonly simulation: (procs: number, onRecord: ((r: JobRecord) => void) | null) => Simulation;
+  /**
+   * A simulation on `procs` processors passing each record to `onRecord` (when given), with the
+   * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only).
+   */
+  readonly simulation: (
+    procs: number,
+    onRecord: ((r: JobRecord) => void) | null,
+    guards: Guards,
+  ) => Simulation;
 }
 
 /**
@@ -161,13 +188,17 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
   const name = stringOption(args, "scheduler") ?? "fcfs";
   const opts = listOption(args, "opt");
   const module = isPolicyModule(name);
+  // Given guards are the general engine's (EASY and FCFS never reach the default ones).
+  const guarded =
+    stringOption(args, "max-events") !== undefined ||
+    stringOption(args, "max-stalled-events") !== undefined;
   if (module && engine === "pooled") {
     throw new UsageError(
       "run: option --engine pooled: a policy module runs on the general engine; use --engine auto or general",
       "run",
     );
   }
-  if (!module && POOLED.includes(name) && opts.length === 0 && engine !== "general") {
+  if (!module && POOLED.includes(name) && opts.length === 0 && !guarded && engine !== "general") {
     const policy = name as PooledPolicy;
     return {
       name,
@@ -182,9 +213,11 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
     ? await loadPolicyModule(name, opts, "run")
     : (await import("../schedulers.js")).chooseScheduler(name, opts, "run");
   if (engine === "pooled") {
-    const why = POOLED.includes(name)
-      ? `it runs ${name} with default options only (no --opt)`
-      : `it runs ${POOLED.join(" and ")} only, not '${name}'`;
+    const why = !POOLED.includes(name)
+      ? `it runs ${POOLED.join(" and ")} only, not '${name}'`
+      : opts.length > 0
+        ? `it runs ${name} with default options only (no --opt)`
+        : "it runs with the engine's default guards only (no --max-events or --max-stalled-events)";
     throw new UsageError(
       `run: option --engine pooled: ${why}; use --engine auto or general`,
       "run",
@@ -195,12 +228,14 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
     options: choice.options,
     label: choice.label,
     pooled: false,
-    simulation: (procs, onRecord) =>
-      createSimulation(
-        identicalPool(procs),
-        choice.entry.create(choice.options),
-        onRecord === null ? {} : { onRecord },
-      ),
+    simulation: (procs, onRecord, guards) =>
+      createSimulation(identicalPool(procs), choice.entry.create(choice.options), {
+        ...(onRecord === null ? {} : { onRecord }),
+        ...(guards.maxStalledEvents === undefined
+          ? {}
+          : { maxStalledEvents: guards.maxStalledEvents }),
+        ...(guards.maxEvents === undefined ? {} : { maxEvents: guards.maxEvents }),
+      }),
   };
 }
 
@@ -225,11 +260,28 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     "json",
   ] as const);
   const out = stringOption(args, "out");
+  const stalledText = stringOption(args, "max-stalled-events");
+  const maxStalledEvents =
+    stalledText === undefined
+      ? undefined
+      : integerValue("run", "max-stalled-events", stalledText, 1, Number.MAX_SAFE_INTEGER);
+  const eventsText = stringOption(args, "max-events");
+  const maxEvents =
+    eventsText === undefined
+      ? undefined
+      : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
   await checkFile(workload);
   if (out !== undefined) await checkOutDir(out);
 
   const commandOptions = RUN_SPEC.options.map((o) => o.name);
-  const input: RunInput = { clean, estimate, procs: procsOption, commandOptions };
+  const input: RunInput = {
+    clean,
+    estimate,
+    procs: procsOption,
+    commandOptions,
+    maxStalledEvents,
+    maxEvents,
+  };
   const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
   try {
     // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
@@ -295,6 +347,9 @@ interface RunInput {
   readonly procs: number | undefined;
   /** The command's options, for the hints of {@link requireJobs}. */
   readonly commandOptions: readonly string[];
+  /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
 }
 
 /** A finished run: the summary and what the reading said. */
@@ -497,6 +552,7 @@ class Runner {
       this.sim = this.choice.simulation(
         this.machineSize(),
         csv === null ? null : (r) => csv.write(jobsCsvLine(r)),
+        this.input,
       );
     }
     return this.sim;
