@@ -111,6 +111,21 @@ describe("sched-sim run --engine pooled vs --engine general", () => {
     expect(module.stderr).toContain(
       "option --engine pooled: a policy module runs on the general engine",
     );
+    const guarded = await cli(
+      "run",
+      "-w",
+      small,
+      "-s",
+      "fcfs",
+      "--max-events",
+      "5",
+      "--engine",
+      "pooled",
+    );
+    expect(guarded.code).toBe(2);
+    expect(guarded.stderr).toContain(
+      "option --engine pooled: it runs with the engine's default guards only (no --max-events or --max-stalled-events)",
+    );
     const bad = await cli("run", "-w", small, "--engine", "fast");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--engine");
