@@ -86,44 +86,22 @@ describe("sched-sim run --engine pooled vs --engine general", () => {
 
   it("refuses --engine pooled for a run it does not model, naming the flag and why", async () => {
     const small = fixture("small.swf");
-    const other = await cli("run", "-w", small, "-s", "conservative", "--engine", "pooled");
-    expect(other.code).toBe(2);
-    expect(other.stderr).toBe(
+    /** What `run -w small.swf ...words --engine pooled` says on stderr, after exit code 2. */
+    const refusal = async (...words: string[]): Promise<string> => {
+      const r = await cli("run", "-w", small, ...words, "--engine", "pooled");
+      expect(r.code).toBe(2);
+      return r.stderr;
+    };
+    expect(await refusal("-s", "conservative")).toBe(
       "sched-sim: run: option --engine pooled: it runs easy and fcfs only, not 'conservative'; use --engine auto or general\n",
     );
-    const opts = await cli(
-      "run",
-      "-w",
-      small,
-      "-s",
-      "easy",
-      "--opt",
-      "order=sjf",
-      "--engine",
-      "pooled",
-    );
-    expect(opts.code).toBe(2);
-    expect(opts.stderr).toContain(
+    expect(await refusal("-s", "easy", "--opt", "order=sjf")).toContain(
       "option --engine pooled: it runs easy with default options only (no --opt)",
     );
-    const module = await cli("run", "-w", small, "-s", "./policy.mjs", "--engine", "pooled");
-    expect(module.code).toBe(2);
-    expect(module.stderr).toContain(
+    expect(await refusal("-s", "./policy.mjs")).toContain(
       "option --engine pooled: a policy module runs on the general engine",
     );
-    const guarded = await cli(
-      "run",
-      "-w",
-      small,
-      "-s",
-      "fcfs",
-      "--max-events",
-      "5",
-      "--engine",
-      "pooled",
-    );
-    expect(guarded.code).toBe(2);
-    expect(guarded.stderr).toContain(
+    expect(await refusal("-s", "fcfs", "--max-events", "5")).toContain(
       "option --engine pooled: it runs with the engine's default guards only (no --max-events or --max-stalled-events)",
     );
     const bad = await cli("run", "-w", small, "--engine", "fast");
