@@ -164,6 +164,96 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     return fresh;
   };
 
+  /**
+   * Compression: each reservation, in queue order, at the earliest start the plan then allows
+   * (see above). A function of its own, not part of `decide`: V8 then inlines the profile's
+   * scan into it (inlined into the much larger `decide`, it was not once `decide` grew; a
+   * same-bundle A/B on the load-1.01 run gave 0.83 to 0.92 of the time with this split).
+   */
+  const compressAll = (ctx: SchedulingContext, now: number): void => {
+    if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
+    if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
+    // Every reservation was, when last placed or checked, at the earliest start the plan
+    // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
+    // releases of this event, the moves earlier in this pass, and the moves after it in the
+    // last pass); any other change only took capacity. So a start `t >= bound` before the
+    // current one still does not fit, and only starts before `bound` need a look: a
+    // reservation that cannot use any of them, and whose place still holds, stays where it is.
+    let freed = released;
+    for (let i = 0; i < res.length; i++) {
+      const r = res[i]!;
+      const d = r.duration;
+      const oldStart = r.start;
+      const oldEnd = r.end;
+      const from = Math.max(r.ready, now);
+      const bound = Math.max(r.after, freed);
+      const limit = Math.min(oldStart, bound);
+      vacated[i] = Number.NEGATIVE_INFINITY;
+      if (oldStart >= from) {
+        const cores = r.cores;
+        const coresOnly = !r.licensed || plan.coresOnly(r.job);
+        // Only cores to look at: scan the starts before `limit` without giving the
+        // reservation back first (the scan counts its cores as free).
+        const probe =
+          limit <= from
+            ? Number.POSITIVE_INFINITY
+            : coresOnly
+              ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
+              : Number.NaN;
+        if (
+          probe === Number.POSITIVE_INFINITY &&
+          (r.licensed
+            ? plan.holds(r.job, oldStart, oldEnd)
+            : plan.cores.nonNegative(oldStart, oldEnd))
+        ) {
+          continue;
+        }
+        if (probe < limit) {
+          // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
+          // the new interval overlaps the old one, giving back and taking again cancel out:
+          // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
+          // sums of whole core counts, so this leaves the same profile as the two changes.
+          const newEnd = probe + d;
+          if (newEnd > oldStart) {
+            plan.cores.add(probe, oldStart, -cores);
+            if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
+          } else {
+            plan.cores.add(oldStart, oldEnd, cores);
+            plan.cores.add(probe, newEnd, -cores);
+          }
+          r.start = probe;
+          r.end = newEnd;
+          vacated[i] = oldEnd;
+          if (oldEnd > freed) freed = oldEnd;
+          continue;
+        }
+      }
+      const give = Math.max(oldStart, now);
+      if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
+      let t: number;
+      if (oldStart >= from) {
+        t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
+        if (t === Number.POSITIVE_INFINITY) {
+          t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
+        }
+      } else {
+        t = plan.earliest(r.job, d, from);
+      }
+      r.start = t;
+      r.end = t + d;
+      plan.change(r.job, t, t + d, -1);
+      if (t !== oldStart) {
+        vacated[i] = oldEnd;
+        if (oldEnd > freed) freed = oldEnd;
+      }
+    }
+    let later = Number.NEGATIVE_INFINITY;
+    for (let i = res.length - 1; i >= 0; i--) {
+      res[i]!.after = later;
+      if (vacated[i]! > later) later = vacated[i]!;
+    }
+  };
+
   const decide = (ctx: SchedulingContext) => {
     const view = ctx.view;
     cache.prepare(view.platform);
@@ -201,89 +291,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // smallest start among the reservations kept by the previous call.
     if (earliest < now) compress = true;
 
-    if (compress && res.length > 0) {
-      if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
-      if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
-      // Every reservation was, when last placed or checked, at the earliest start the plan
-      // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
-      // releases of this event, the moves earlier in this pass, and the moves after it in the
-      // last pass); any other change only took capacity. So a start `t >= bound` before the
-      // current one still does not fit, and only starts before `bound` need a look: a
-      // reservation that cannot use any of them, and whose place still holds, stays where it is.
-      let freed = released;
-      for (let i = 0; i < res.length; i++) {
-        const r = res[i]!;
-        const d = r.duration;
-        const oldStart = r.start;
-        const oldEnd = r.end;
-        const from = Math.max(r.ready, now);
-        const bound = Math.max(r.after, freed);
-        const limit = Math.min(oldStart, bound);
-        vacated[i] = Number.NEGATIVE_INFINITY;
-        if (oldStart >= from) {
-          const cores = r.cores;
-          const coresOnly = !r.licensed || plan.coresOnly(r.job);
-          // Only cores to look at: scan the starts before `limit` without giving the
-          // reservation back first (the scan counts its cores as free).
-          const probe =
-            limit <= from
-              ? Number.POSITIVE_INFINITY
-              : coresOnly
-                ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
-                : Number.NaN;
-          if (
-            probe === Number.POSITIVE_INFINITY &&
-            (r.licensed
-              ? plan.holds(r.job, oldStart, oldEnd)
-              : plan.cores.nonNegative(oldStart, oldEnd))
-          ) {
-            continue;
-          }
-          if (probe < limit) {
-            // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
-            // the new interval overlaps the old one, giving back and taking again cancel out:
-            // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
-            // sums of whole core counts, so this leaves the same profile as the two changes.
-            const newEnd = probe + d;
-            if (newEnd > oldStart) {
-              plan.cores.add(probe, oldStart, -cores);
-              if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
-            } else {
-              plan.cores.add(oldStart, oldEnd, cores);
-              plan.cores.add(probe, newEnd, -cores);
-            }
-            r.start = probe;
-            r.end = newEnd;
-            vacated[i] = oldEnd;
-            if (oldEnd > freed) freed = oldEnd;
-            continue;
-          }
-        }
-        const give = Math.max(oldStart, now);
-        if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
-        let t: number;
-        if (oldStart >= from) {
-          t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
-          if (t === Number.POSITIVE_INFINITY) {
-            t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
-          }
-        } else {
-          t = plan.earliest(r.job, d, from);
-        }
-        r.start = t;
-        r.end = t + d;
-        plan.change(r.job, t, t + d, -1);
-        if (t !== oldStart) {
-          vacated[i] = oldEnd;
-          if (oldEnd > freed) freed = oldEnd;
-        }
-      }
-      let later = Number.NEGATIVE_INFINITY;
-      for (let i = res.length - 1; i >= 0; i--) {
-        res[i]!.after = later;
-        if (vacated[i]! > later) later = vacated[i]!;
-      }
-    }
+    if (compress && res.length > 0) compressAll(ctx, now);
     if (compress) released = Number.NEGATIVE_INFINITY;
 
     if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
