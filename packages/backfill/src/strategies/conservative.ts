@@ -19,10 +19,11 @@ interface Held extends PlannedInterval {
   readonly cores: number;
   readonly licensed: boolean;
   /**
-   * The latest end of the capacity given back, in the last compression, after this reservation
-   * was re-placed or checked there (`-Infinity` when none).
+   * This reservation's position in the last compression pass (-1 when it was made after it):
+   * `later[pos]` is then the latest end of the capacity given back, in that pass, after it was
+   * re-placed or checked there.
    */
-  after: number;
+  pos: number;
 }
 
 /**
@@ -71,8 +72,11 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   let wakeAt = Number.NaN;
   // The latest end of the capacity given back since the last compression (Infinity: unknown).
   let released = Number.POSITIVE_INFINITY;
-  // Per position of the compression pass: the end of the interval a moved reservation left.
+  // Per position of the compression pass: the end of the interval a moved reservation left;
+  // after the pass, in place, the latest such end after the position (read by the next pass
+  // through `Held.pos`, as `later`).
   let vacated = new Float64Array(64);
+  let later = new Float64Array(64);
   // The smallest reservation start at the end of the previous call (Infinity: none).
   let earliest = Number.POSITIVE_INFINITY;
   // Set by `resume`: the previous reservations to rebuild from at the next call, and whether
@@ -97,7 +101,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       ready: readyTime(job),
       cores: job.cores,
       licensed: job.licenses !== undefined,
-      after: Number.NEGATIVE_INFINITY,
+      pos: -1,
     });
   };
 
@@ -116,7 +120,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         ready: readyTime(r.job),
         cores: r.job.cores,
         licensed: r.job.licenses !== undefined,
-        after: Number.NEGATIVE_INFINITY,
+        pos: -1,
       });
     }
     plan.rebuild(view, res);
@@ -151,7 +155,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         ready: readyTime(w.job),
         cores: w.job.cores,
         licensed: w.job.licenses !== undefined,
-        after: Number.NEGATIVE_INFINITY,
+        pos: -1,
       });
       reserved.add(p.id);
       if (p.time < earliest) earliest = p.time;
@@ -170,9 +174,10 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
    * scan into it (inlined into the much larger `decide`, it was not once `decide` grew; a
    * same-bundle A/B on the load-1.01 run gave 0.83 to 0.92 of the time with this split).
    */
-  const compressAll = (ctx: SchedulingContext, now: number): void => {
+  const compressAll = (ctx: SchedulingContext, now: number): number => {
     if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
     if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
+    const last = later;
     // Every reservation was, when last placed or checked, at the earliest start the plan
     // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
     // releases of this event, the moves earlier in this pass, and the moves after it in the
@@ -180,13 +185,17 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // current one still does not fit, and only starts before `bound` need a look: a
     // reservation that cannot use any of them, and whose place still holds, stays where it is.
     let freed = released;
+    // The smallest start after the pass.
+    let first = Number.POSITIVE_INFINITY;
     for (let i = 0; i < res.length; i++) {
       const r = res[i]!;
       const d = r.duration;
       const oldStart = r.start;
       const oldEnd = r.end;
       const from = Math.max(r.ready, now);
-      const bound = Math.max(r.after, freed);
+      const after = r.pos >= 0 ? last[r.pos]! : Number.NEGATIVE_INFINITY;
+      r.pos = i;
+      const bound = Math.max(after, freed);
       const limit = Math.min(oldStart, bound);
       vacated[i] = Number.NEGATIVE_INFINITY;
       if (oldStart >= from) {
@@ -206,6 +215,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
             ? plan.holds(r.job, oldStart, oldEnd)
             : plan.cores.nonNegative(oldStart, oldEnd))
         ) {
+          if (oldStart < first) first = oldStart;
           continue;
         }
         if (probe < limit) {
@@ -225,6 +235,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
           r.end = newEnd;
           vacated[i] = oldEnd;
           if (oldEnd > freed) freed = oldEnd;
+          if (probe < first) first = probe;
           continue;
         }
       }
@@ -242,16 +253,21 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       r.start = t;
       r.end = t + d;
       plan.change(r.job, t, t + d, -1);
+      if (t < first) first = t;
       if (t !== oldStart) {
         vacated[i] = oldEnd;
         if (oldEnd > freed) freed = oldEnd;
       }
     }
-    let later = Number.NEGATIVE_INFINITY;
+    let latest = Number.NEGATIVE_INFINITY;
     for (let i = res.length - 1; i >= 0; i--) {
-      res[i]!.after = later;
-      if (vacated[i]! > later) later = vacated[i]!;
+      const v = vacated[i]!;
+      vacated[i] = latest;
+      if (v > latest) latest = v;
     }
+    later = vacated;
+    vacated = last;
+    return first;
   };
 
   const decide = (ctx: SchedulingContext) => {
@@ -291,7 +307,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // smallest start among the reservations kept by the previous call.
     if (earliest < now) compress = true;
 
-    if (compress && res.length > 0) compressAll(ctx, now);
+    // The smallest start of the reservations kept from earlier calls, once compressed.
+    let compressedFrom = Number.POSITIVE_INFINITY;
+    if (compress && res.length > 0) compressedFrom = compressAll(ctx, now);
     if (compress) released = Number.NEGATIVE_INFINITY;
 
     if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
@@ -315,11 +333,16 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // Without a compression the kept reservations have not moved since the previous call, which
     // left none before now; when none of this call's starts now either, no job starts and the
     // new ones alone can lower the earliest start: the scan below is not needed.
-    const scan = compress || wasResumed || !(earliest > now && reservedFrom > now);
+    // After a compression the same holds when no reservation starts now after it.
+    const scan =
+      wasResumed ||
+      !(compress ? compressedFrom > now : earliest > now) ||
+      !(reservedFrom > now);
     let kept = scan ? 0 : res.length;
     if (scan) {
       earliest = Number.POSITIVE_INFINITY;
     } else {
+      if (compress) earliest = compressedFrom;
       if (reservedFrom < earliest) earliest = reservedFrom;
       next = earliest;
     }
