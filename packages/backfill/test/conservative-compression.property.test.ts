@@ -1,4 +1,10 @@
-import { createPlatform, type Platform, type Scheduler, type SchedulingContext, simulate } from "@sched/core";
+import {
+  createPlatform,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+  simulate,
+} from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { conservative } from "../src/presets.js";

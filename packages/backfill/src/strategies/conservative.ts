@@ -335,9 +335,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // new ones alone can lower the earliest start: the scan below is not needed.
     // After a compression the same holds when no reservation starts now after it.
     const scan =
-      wasResumed ||
-      !(compress ? compressedFrom > now : earliest > now) ||
-      !(reservedFrom > now);
+      wasResumed || !(compress ? compressedFrom > now : earliest > now) || !(reservedFrom > now);
     let kept = scan ? 0 : res.length;
     if (scan) {
       earliest = Number.POSITIVE_INFINITY;
