@@ -1,5 +1,6 @@
 import {
   createPlatform,
+  type Job,
   type Platform,
   type Scheduler,
   type SchedulingContext,
@@ -56,16 +57,19 @@ describe("conservative: in-place compression against plain re-placement (propert
     fc.assert(
       fc.property(workload, ({ cores, raw, order }) => {
         const platform = createPlatform({ machines: [{ cores }] });
-        const jobs = raw
-          .slice()
-          .sort((a, b) => a.submit - b.submit)
-          .map((r, i) => ({
+        // Ids in submit order (the engine's queue order breaks ties by id).
+        const bySubmit = [...raw].sort((a, b) => a.submit - b.submit);
+        const jobs: Job[] = [];
+        for (const [i, r] of bySubmit.entries()) {
+          const estimate = r.runtime * r.factor;
+          jobs.push({
             id: i + 1,
             submit: r.submit,
             runtime: r.runtime,
-            estimate: r.runtime * r.factor,
+            estimate,
             cores: Math.min(r.cores, cores),
-          }));
+          });
+        }
         const pruned = everyEvent(conservative({ order }));
         const plain = everyEvent(conservative({ order, singleMachine: true }));
         simulate(jobs, platform, pruned.scheduler);
