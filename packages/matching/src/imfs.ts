@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/errors";
-import { Arena } from "./arena.js";
+import { Arena, resetScratch } from "./arena.js";
 import {
   addRowToDummy,
   addRowToFreeColumn,
@@ -152,6 +152,8 @@ export function incrementalSolve(
   search: SearchOptions,
 ): ExactMatching {
   validateShape(WHERE, matrix);
+  // Work arrays of this call come from the scratch pool (see arena.ts); none reaches the result.
+  resetScratch();
   const { state, largest, pairWeight } = validateState(previous);
   const { rows, cols, weights } = matrix;
   const rowOrigin = resolveOrigin(options.rowOrigin, rows, state.rows, "options.rowOrigin");
@@ -177,7 +179,14 @@ export function incrementalSolve(
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
-  const arena = new Arena(n + (readColumns ? m : 0), pm + n, hint === undefined ? 2 * n + m : n);
+  // (Every array here is written before it is read: no zeroing.)
+  const arena = new Arena(
+    n + (readColumns ? m : 0),
+    pm + n,
+    hint === undefined ? 2 * n + m : n,
+    true,
+    false,
+  );
   const oldToNewCol = arena.i32(pm).fill(NONE);
   for (let j = 0; j < m; j++) if (colFrom[j]! >= 0) oldToNewCol[colFrom[j]!] = j;
   const prevU = state.rowPotential;
@@ -187,7 +196,14 @@ export function incrementalSolve(
   // whether the previous certificate still holds. The weight scale is assumed unchanged; in the
   // rare case it changes (weights crossing 2^900) the pass is repeated with the right one.
   // Potentials are written straight into the engine (every array allocated costs time here).
-  const engine = new SolverState(n, m, W, { scale: state.scale, rowStride, colStride });
+  const engine = new SolverState(
+    n,
+    m,
+    W,
+    { scale: state.scale, rowStride, colStride },
+    dummyCapacity(state, hint, pairWeight !== undefined, n, colFrom),
+  );
+  engine.scratch = true;
   const { u, v, rowToCol, colToRow } = engine;
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
@@ -453,6 +469,27 @@ export function incrementalSolve(
 }
 
 /**
+ * The most dummy columns this call can end with. Every dummy belongs to a row on it, kept from
+ * the previous state (at most its number of dummies) or re-added (each re-added row creates at
+ * most one). Without a hint, or without the pairs' weights, any row can be re-added: `n`. With
+ * both, the rows re-added are the new and listed rows, rows whose column was listed or removed,
+ * and rows on a dummy (already counted), since every other kept pair is trusted.
+ */
+function dummyCapacity(
+  state: MatchingState,
+  hint: Hint | undefined,
+  trust: boolean,
+  n: number,
+  colFrom: Int32Array,
+): number {
+  if (hint === undefined || !trust) return n;
+  const pm = state.transposed ? state.rows : state.cols;
+  let removed = pm;
+  for (let j = 0; j < colFrom.length; j++) if (colFrom[j]! >= 0) removed--;
+  return Math.min(n, state.dummyCost.length + removed + hint.rows.length + hint.cols.length);
+}
+
+/**
  * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
  * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
  * the largest weight read; sets `seen[1]` to 1 on a NaN entry.
@@ -551,7 +588,7 @@ function resolveHint(
   const list = (flags: Uint8Array): Int32Array => {
     let count = 0;
     for (let k = 0; k < flags.length; k++) count += flags[k]!;
-    const out = new Int32Array(count);
+    const out = new Arena(0, count, 0, true).i32(count);
     count = 0;
     for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
     return out;
@@ -566,7 +603,7 @@ function dirtyFlags(
   field: string,
 ): Uint8Array {
   const length = origin.length;
-  const flags = new Uint8Array(length);
+  const flags = new Arena(0, 0, length, true).u8(length);
   for (let k = 0; k < length; k++) if (origin[k]! < 0) flags[k] = 1;
   if (given === undefined) return flags;
   if (given === null || typeof given !== "object" || typeof given.length !== "number") {
@@ -674,7 +711,7 @@ function validateState(previous: ExactMatching): {
   ) {
     return bad("is inconsistent, expected the unmodified result of mfs or imfs");
   }
-  const seen = new Uint8Array(pm + dummyCost.length);
+  const seen = new Arena(0, 0, pm + dummyCost.length, true).u8(pm + dummyCost.length);
   for (let i = 0; i < pn; i++) {
     const a = assignment[i]!;
     if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
@@ -705,7 +742,7 @@ function resolveOrigin(
   previousLength: number,
   field: string,
 ): Int32Array {
-  const out = new Int32Array(length);
+  const out = new Arena(0, length, 0, true).i32(length);
   if (given === undefined) {
     for (let k = 0; k < length; k++) out[k] = k < previousLength ? k : -1;
     return out;
@@ -717,7 +754,7 @@ function resolveOrigin(
       `has length ${String((given as { length?: unknown } | null)?.length)}, expected ${length}`,
     );
   }
-  const seen = new Uint8Array(previousLength);
+  const seen = new Arena(0, 0, previousLength, true).u8(previousLength);
   for (let k = 0; k < length; k++) {
     const o = given[k]!;
     if (!Number.isInteger(o) || o < -1 || o >= previousLength) {

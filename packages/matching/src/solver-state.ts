@@ -121,6 +121,12 @@ export class SolverState {
    * Set before the first search.
    */
   workColumns: number;
+  /**
+   * Take the search work arrays from the scratch pool (`arena.ts`) instead of allocating them:
+   * only for a caller that started a call with `resetScratch` and drops the engine's work
+   * arrays before its next call (`imfs`).
+   */
+  scratch = false;
 
   // Work arrays of the searches, created on first use (an `imfs` call often needs only one
   // bidirectional search, and allocating arrays costs more than most of what it does); no
@@ -178,7 +184,8 @@ export class SolverState {
   labels(): void {
     if (this.key.length !== 0) return;
     const size = this.workColumns;
-    const arena = new Arena(3 * size, size, 0);
+    // Written before read by every search (no zeroing needed from the scratch pool).
+    const arena = new Arena(3 * size, size, 0, this.scratch, false);
     this.key = arena.f64(size);
     this.vs = arena.f64(size);
     this.label = arena.f64(size);
@@ -192,7 +199,13 @@ export class SolverState {
     const size = this.workColumns;
     // With the column arrays in the same allocation when they do not exist yet.
     const withLabels = this.key.length === 0;
-    const arena = new Arena(size + n + (withLabels ? 3 * size : 0), n + (withLabels ? size : 0), size + n);
+    const arena = new Arena(
+      size + n + (withLabels ? 3 * size : 0),
+      n + (withLabels ? size : 0),
+      size + n,
+      this.scratch,
+      false, // written before read by every search
+    );
     if (withLabels) {
       this.key = arena.f64(size);
       this.vs = arena.f64(size);
@@ -212,7 +225,7 @@ export class SolverState {
     if (this.ties.length !== 0) return;
     const { n } = this;
     const size = this.workColumns;
-    const arena = new Arena(n, 2 * size + 2 * n, n);
+    const arena = new Arena(n, 2 * size + 2 * n, n, this.scratch, false);
     this.rowDist = arena.f64(n);
     this.ties = arena.i32(size);
     this.scannedCols = arena.i32(size);

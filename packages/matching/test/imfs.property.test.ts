@@ -393,7 +393,8 @@ describe("imfs properties", () => {
               weight += matrix.weights[i * cols + j]!;
             }
           }
-          for (let j = 0; j < cols; j++) expect(seen[j] === 1 || lied.colToRow[j] === -1).toBe(true);
+          for (let j = 0; j < cols; j++)
+            expect(seen[j] === 1 || lied.colToRow[j] === -1).toBe(true);
           expect(lied.size).toBe(size);
           expect(lied.weight).toBe(weight);
           const fresh = mfs(matrix);
