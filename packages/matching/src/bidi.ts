@@ -95,7 +95,14 @@ export function repairColumnBidirectional(
  * reached from the second side: when the forward search settles a row's column, with the row's
  * tentative backward label, and when the backward search settles a row, with its column's
  * tentative forward label (tentative labels are lengths of real paths); and, adding a row to a
- * free column, when the forward search settles a free column. `mu`, the shortest complete path
+ * free column, when the forward search settles a free column. It is also checked as soon as a
+ * label drops: once over the first labels of both sides, then whenever a forward relaxation
+ * lowers a column's label (with its row's backward label) or a backward one lowers a row's
+ * (with its column's forward label). These extra checks only find real paths earlier; with
+ * integer weights, whose shortest path after one changed line usually has length 0, they end
+ * the search at the first such path instead of after the columns tied at 0 that come before it
+ * in index order (1 to 11 rows read forward instead of 5 to 28 after one changed row or column
+ * of the 1000 x 1000 benchmark plans). `mu`, the shortest complete path
  * seen, is kept; the searches stop when `topF + topB >= mu` (the smallest unsettled labels of
  * the two sides). Then `mu = delta`, the shortest distance: on a shortest path every node has
  * `d_f < topF` (forward-settled) or `d_b < topB` (backward-settled), so some arc `x -> y` leads

@@ -42,9 +42,11 @@ export interface ImfsOptions {
    *
    * With the promise, `imfs` reads only the changed and new lines, plus what its augmenting
    * searches visit, instead of the whole matrix (when `weights` is a `Float64Array`; any other
-   * array-like is still validated and copied whole). A truthful hint keeps the result exact (the
-   * same guarantee as without a hint). An untruthful one voids it: see {@link imfs}. Entries
-   * outside the changed and new lines are not validated (they were when first seen).
+   * array-like is still validated and copied whole); a previous pair on an unlisted row and
+   * column is kept without being read (its weight is the one `previous.state` recorded). A
+   * truthful hint keeps the result exact (the same guarantee as without a hint). An untruthful
+   * one voids it: see {@link imfs}. Entries outside the changed and new lines are not validated
+   * (they were when first seen).
    * @defaultValue no hint: `imfs` reads and checks the whole matrix (always exact)
    */
   readonly changedRows?: ArrayLike<number>;
@@ -89,17 +91,20 @@ export interface ImfsOptions {
  *
  * **Change hint** ({@link ImfsOptions.changedRows}, {@link ImfsOptions.changedCols}): a caller
  * who knows which lines changed can promise that every other kept line is identical to its
- * origin; `imfs` then reads only the changed and new lines (and the kept pairs) instead of the
- * whole matrix, plus what its searches visit.
+ * origin; `imfs` then reads only the changed and new lines instead of the whole matrix, plus
+ * what its searches visit (a previous pair on unlisted lines is kept unread, with the weight
+ * the previous state recorded for it).
  * - Truthful hint: the same guarantee as above (exact), and the returned `state` is as good
  *   as one from `mfs` for the next call, hinted or not. (Over a long chain of hinted calls the
  *   rounding of potentials that no call re-checks can add up, a few units in the last place
  *   per update; a call without a hint re-checks them all.)
  * - Untruthful hint (an unlisted line did change): the guarantee is void. The result is still
- *   a matching of the new matrix (no row or column twice, only pairs with weight `> 0`, its
- *   `size` and `weight` those of its pairs), but its weight may be below the optimum (its size
- *   is not proven maximum either), and its `state` may be a wrong certificate, so later hinted
- *   calls from it are not exact either. A call without a hint (or `mfs`) is exact again from
+ *   a matching (no row or column twice, `size` its number of pairs), but a previous pair on
+ *   unlisted lines is kept unread: if its entry changed, it may be ineligible now, and `weight`
+ *   counts it with the weight recorded before. Every other pair has weight `> 0` and counts its
+ *   new weight. Its weight may be below the optimum (its size is not proven maximum either),
+ *   and its `state` may be a wrong certificate, so later hinted calls from it are not exact
+ *   either. A call without a hint (or `mfs`) is exact again from
  *   such a state. Unlisted lines are not validated either, so a NaN or `+Infinity` in them
  *   goes unreported (and can make the state's potentials non-finite, which the next `imfs`
  *   rejects with `InvalidInputError`).
@@ -110,8 +115,10 @@ export interface ImfsOptions {
  * `O((changed rows) * cols + (changed columns) * rows + rows + cols)`. Plus one search per
  * re-added row or freed column, `O(rows * cols)` worst case each (in practice, after one event
  * on a 1000 x 1000 plan, 7 to 279 rows read forward and 3 to 80 columns backward); with a hint,
- * one job or machine arriving or leaving costs about 1-5% of a full `mfs` (see the README's
- * benchmarks).
+ * one job or machine arriving or leaving, or one changed row or column, costs about 1-6% of a
+ * full `mfs` (see the README's benchmarks). Memory: the result, plus work arrays taken from a
+ * scratch pool the module keeps between calls (about 100 bytes per row and column of the
+ * largest call so far).
  *
  * @param matrix the new weight matrix (never modified)
  * @param previous the result of the previous {@link mfs} or `imfs` (never modified)

@@ -51,7 +51,8 @@ export interface MatchingState {
   readonly assignment: Int32Array;
   /**
    * Weight of each internal row's pair as read from the matrix (0 for a row on a dummy), so
-   * that a hinted `imfs` need not read the pairs its hint promises unchanged again.
+   * that a hinted `imfs` need not read the pairs its hint promises unchanged again. (A state
+   * without it, or of the wrong length, is still accepted: the pairs are then read.)
    */
   readonly pairWeight: Float64Array;
 }
