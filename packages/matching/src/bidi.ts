@@ -244,10 +244,13 @@ function bidirectionalSearch(
           mu = fLabel[f]!;
           meetCol = f;
         }
-        const colBase = f * cs;
+        const copied = f === engine.copiedCol;
+        const src = copied ? engine.colCopy : W;
+        const colBase = copied ? 0 : f * cs;
+        const step = copied ? 1 : rowStride;
         const shift = -v[f]!;
         for (let i = 0; i < n; i++) {
-          const w = W[colBase + i * rowStride]!;
+          const w = src[colBase + i * step]!;
           const t = shift + w * negScale - u[i]!;
           if (t < bLabel[i]! && w > 0 && bOpen[i] === 1) {
             bLabel[i] = t;
@@ -274,12 +277,15 @@ function bidirectionalSearch(
     vs[j0] = Number.NEGATIVE_INFINITY;
     mu = -v[j0]!; // just raise v[j0] to 0 (meetRow stays NONE)
     bColLabel[j0] = 0;
-    const colBase = j0 * cs;
+    const copied = j0 === engine.copiedCol;
+    const src = copied ? engine.colCopy : W;
+    const colBase = copied ? 0 : j0 * cs;
+    const step = copied ? 1 : rowStride;
     const shift = -v[j0]!;
     for (let i = 0; i < n; i++) {
       const matched = rowToCol[i] !== NONE;
       bOpen[i] = matched ? 1 : 0;
-      const w = W[colBase + i * rowStride]!;
+      const w = src[colBase + i * step]!;
       bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i]! : INF;
       bNext[i] = j0;
     }

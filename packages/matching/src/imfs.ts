@@ -256,8 +256,8 @@ export function incrementalSolve(
     // Column minima read column by column (the largest weight of what they read and a NaN
     // flag go to `seen`; a closure writing `max` would slow the passes below).
     const seen = Float64Array.of(0, 0);
-    const columnMinimum = (k: number): number =>
-      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen);
+    const columnMinimum = (k: number, copy?: Float64Array): number =>
+      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen, copy);
     if (hint !== undefined) {
       // Only the changed and new lines: full internal rows first, then internal columns.
       // Unchanged entries are promised equal to their origin's, so they still satisfy the
@@ -279,8 +279,17 @@ export function incrementalSolve(
         }
         if (!ok) inS[i] = 0;
       }
-      for (let q = 0; q < dirtyCols.length; q++)
-        colMin[dirtyCols[q]!] = columnMinimum(dirtyCols[q]!);
+      if (dirtyCols.length === 1) {
+        // One changed column (a machine's weights updated, or one arrived): its entries are
+        // kept in a contiguous copy, which the search that re-matches it reads instead.
+        const k = dirtyCols[0]!;
+        if (engine.copiedCol !== k) engine.colCopy = new Arena(n, 0, 0, true, false).f64(n);
+        engine.copiedCol = k;
+        colMin[k] = columnMinimum(k, engine.colCopy);
+      } else {
+        for (let q = 0; q < dirtyCols.length; q++)
+          colMin[dirtyCols[q]!] = columnMinimum(dirtyCols[q]!);
+      }
     } else {
       // Every entry: a reduced cost below 0 marks its row and its column (rare: the test is
       // false and well predicted on every entry the change did not touch).
@@ -499,7 +508,8 @@ function dummyCapacity(
 /**
  * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
  * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
- * the largest weight read; sets `seen[1]` to 1 on a NaN entry.
+ * the largest weight read; sets `seen[1]` to 1 on a NaN entry. With `copy`, also writes the
+ * entries there (`copy[i]` for row `i`).
  */
 function columnMin(
   W: Float64Array,
@@ -509,12 +519,14 @@ function columnMin(
   negScale: number,
   rowU: Float64Array,
   seen: Float64Array,
+  copy?: Float64Array,
 ): number {
   let low = Number.POSITIVE_INFINITY;
   let max = seen[0]!;
   let nan = false;
   for (let i = 0; i < n; i++) {
     const w = W[base + i * rowStride]!;
+    if (copy !== undefined) copy[i] = w;
     if (!(w <= max)) {
       if (w > max) max = w;
       else nan = true;

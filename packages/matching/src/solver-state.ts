@@ -127,6 +127,14 @@ export class SolverState {
    * arrays before its next call (`imfs`).
    */
   scratch = false;
+  /**
+   * A contiguous copy of the weights of real column {@link SolverState.copiedCol} (entry `i`
+   * for row `i`), when the caller has read that column already (`imfs`, a changed column): the
+   * searches read it instead of the strided column.
+   */
+  colCopy: Float64Array = EMPTY_F64;
+  /** The column {@link SolverState.colCopy} holds, or `NONE`. */
+  copiedCol = NONE;
 
   // Work arrays of the searches, created on first use (an `imfs` call often needs only one
   // bidirectional search, and allocating arrays costs more than most of what it does); no
