@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/core";
+import { InvalidInputError, LimitExceededError } from "@sched/core";
 
 /**
  * Whose words a hint must use: a command line (the options the command has), or an experiment
@@ -29,10 +29,27 @@ const CLAUSES = [
   },
 ] as const;
 
+/** The engine's guards (see `simulate`), by the option that sets each, and the flag that does on a command line. */
+const LIMITS = [
+  { api: "options.maxStalledEvents", option: "max-stalled-events" },
+  { api: "options.maxEvents", option: "max-events" },
+] as const;
+
+function limitInCallersWords(error: LimitExceededError, audience: HintAudience): unknown {
+  const limit = LIMITS.find((l) => l.api === error.limit);
+  if (limit === undefined || !("options" in audience) || !audience.options.includes(limit.option))
+    return error;
+  const prefix = `${error.where}: `;
+  const detail = error.message.slice(prefix.length).split(limit.api).join(`--${limit.option}`);
+  return new LimitExceededError(error.where, detail, { cause: error, limit: `--${limit.option}` });
+}
+
 /**
  * `error` with its library hint said in the caller's words: on a command line the options it
  * has (`--clean`, `--estimate runtime`; a hint for an option the command does not have is left
- * out), in an experiment file the keys (`"clean": true`). Anything else is returned unchanged.
+ * out), in an experiment file the keys (`"clean": true`). The engine's guards
+ * (LimitExceededError naming `options.maxStalledEvents` or `options.maxEvents`) name the
+ * command's flag instead, when it has one. Anything else is returned unchanged.
  * The result is an error of the same type (an InvalidInputError stays one), with the original as
  * its `cause`.
  *
@@ -43,6 +60,7 @@ const CLAUSES = [
  * ```
  */
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
+  if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
   if (!(error instanceof InvalidInputError)) return error;
   const match = API_HINT.exec(error.message);
   if (match === null) return error;

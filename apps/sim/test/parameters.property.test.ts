@@ -135,6 +135,20 @@ describe("experiment parameters (properties)", () => {
     for (const e of EXPERIMENTS) expect(checkExperiment(e), e.name).toEqual([]);
   });
 
+  it("checkExperiment reports an empty or repeating grid axis (the sweep reads each axis's first value)", () => {
+    const e = EXPERIMENTS[0]!;
+    const axis = e.grid(true)[0]!;
+    const withValues = (values: readonly ParamValue[]) => ({
+      ...e,
+      grid: () => [{ ...axis, values }],
+    });
+    expect(checkExperiment(withValues([]))).toContain(`grid axis '${axis.name}' has no value`);
+    const v = axis.values[0]!;
+    expect(checkExperiment(withValues([v, v]))).toContain(
+      `grid axis '${axis.name}' repeats a value`,
+    );
+  });
+
   it("every parameter's values round-trip through --set text", () => {
     for (const e of EXPERIMENTS) {
       for (const spec of allParameters(e, true)) {

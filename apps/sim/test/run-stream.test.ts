@@ -116,9 +116,40 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     const r = await cli("run", "-w", SMALL, "--clean", "-s", policy);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^sched-sim: @sched\/core\/createSimulation: policy "wakes-forever" made no progress in 100000 schedule calls in a row .*, at t=\d+; 6 jobs waiting \(ids 1, 2, 3, 4, 5, \.\.\.\), none running;/,
+      /^sched-sim: @sched\/core\/createSimulation: policy "wakes-forever" made no progress in 100000 schedule calls in a row .*, at t=\d+; 6 jobs waiting \(ids 1, 2, 3, 4, 5, \.\.\.\), none running;.*\(--max-stalled-events sets the bound\)\n$/,
     );
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("lets --max-stalled-events and --max-events set the guards, and names the flags, not the library options", async () => {
+    const dir = await tempDir();
+    const policy = join(dir, "wakes-forever.mjs");
+    await writeFile(
+      policy,
+      'export default { name: "wakes-forever", schedule(ctx) { ctx.wakeAt(ctx.view.now + 1); } };\n',
+    );
+    const stalled = await cli(
+      "run",
+      "-w",
+      SMALL,
+      "--clean",
+      "-s",
+      policy,
+      "--max-stalled-events",
+      "50",
+    );
+    expect(stalled.code).toBe(1);
+    expect(stalled.stderr).toContain("made no progress in 50 schedule calls in a row");
+    expect(stalled.stderr).toContain("(--max-stalled-events sets the bound)");
+    expect(stalled.stderr).not.toContain("options.");
+    const events = await cli("run", "-w", SMALL, "--clean", "-s", policy, "--max-events", "20");
+    expect(events.code).toBe(1);
+    expect(events.stderr).toContain("did not finish within --max-events (20) events");
+    expect(events.stderr).toContain("Raise --max-events if the run is meant to be that long");
+    expect(events.stderr).not.toContain("options.");
+    const bad = await cli("run", "-w", SMALL, "--max-stalled-events", "0");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("option --max-stalled-events must be an integer >= 1, got '0'");
   });
 
   it("runs a factory module with its --opt values, and names the policy when its code throws", async () => {

@@ -802,6 +802,7 @@ export class Engine {
       throw new LimitExceededError(
         this.opts.where,
         `policy "${this.scheduler.name}" did not finish within ${what} events, at t=${this.clock.now}; ${this.jobsNow()}; does it keep setting timers (wakeAt) or preempting? Raise options.maxEvents if the run is meant to be that long`,
+        { limit: "options.maxEvents" },
       );
     }
   }
@@ -817,6 +818,7 @@ export class Engine {
       throw new LimitExceededError(
         this.opts.where,
         `policy "${this.scheduler.name}" made no progress in ${this.opts.maxStalledEvents} schedule calls in a row (no job arrived, ran, completed or was rejected), at t=${this.clock.now}; ${this.jobsNow()}; it keeps waking itself (wakeAt) without starting a job (options.maxStalledEvents sets the bound)`,
+        { limit: "options.maxStalledEvents" },
       );
     }
   }

@@ -2,6 +2,7 @@ export {
   ConstraintViolationError,
   InvalidInputError,
   LimitExceededError,
+  type LimitExceededErrorOptions,
   ParseError,
   PolicyError,
   type PolicyErrorContext,

@@ -71,6 +71,8 @@ describe("simulate: no hang by default", () => {
     // The arrival at 0 is progress; the calls at 1..10 are not; the 11th stops the run.
     expect(error.message).toContain("no progress in 10 schedule calls in a row");
     expect(error.message).toContain("at t=11; 1 job waiting (id 1), none running;");
+    // The option that sets the bound, for a front end to name in its own words.
+    expect((error as LimitExceededError).limit).toBe("options.maxStalledEvents");
     expect(() =>
       simulate([job({ id: 1 })], identicalPool(1), idleForever, { maxStalledEvents: 0 }),
     ).toThrow(/options\.maxStalledEvents is 0, expected a number >= 1/);
@@ -109,6 +111,7 @@ describe("simulate: no hang by default", () => {
       'policy "zeno" did not finish within the default budget of options.maxEvents (1000000 + 1000 per job read: 1001000) events',
     );
     expect(error.message).toContain("none waiting, 1 job running (id 1)");
+    expect((error as LimitExceededError).limit).toBe("options.maxEvents");
     expect(() =>
       simulate([job({ id: 1 })], identicalPool(1), idleForever, { maxEvents: 5 }),
     ).toThrow(/did not finish within options\.maxEvents \(5\) events, at t=5;/);

@@ -144,10 +144,23 @@ export class ConstraintViolationError extends SchedError {
   }
 }
 
+/** Options of {@link LimitExceededError}. */
+export interface LimitExceededErrorOptions extends SchedErrorOptions {
+  /**
+   * The option that sets the limit, as the message names it (e.g. `"options.maxStalledEvents"`),
+   * so that a front end can say it in its own words (a CLI flag). @defaultValue none
+   */
+  readonly limit?: string;
+}
+
 /** A computation hit a limit it was given (nodes, time, events) before it could finish. */
 export class LimitExceededError extends SchedError {
-  constructor(where: string, detail: string, options: SchedErrorOptions = {}) {
+  /** The option that sets the limit, as the message names it, when one does. */
+  readonly limit: string | undefined;
+
+  constructor(where: string, detail: string, options: LimitExceededErrorOptions = {}) {
     super("LIMIT_EXCEEDED", where, detail, options);
+    this.limit = options.limit;
   }
 }
 

@@ -49,6 +49,15 @@ describe("@sched/errors", () => {
     const e = new LimitExceededError("x", "too many events", { cause });
     expect(e.cause).toBe(cause);
     expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.limit).toBeUndefined();
+  });
+
+  it("LimitExceededError names the option that sets the limit when given, without changing the message", () => {
+    const e = new LimitExceededError("x", "stopped (options.n sets the bound)", {
+      limit: "options.n",
+    });
+    expect(e.limit).toBe("options.n");
+    expect(e.message).toBe("x: stopped (options.n sets the bound)");
   });
 
   it("PolicyError names the policy, the time and the jobs, and keeps the cause", () => {

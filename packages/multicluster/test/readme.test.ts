@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { format } from "node:util";
 import { computeMetrics, createJob, simulate } from "@sched/core";
+import { runReadmeExample } from "@sched/core/testing";
 import { expect, it } from "vitest";
 import * as multicluster from "../src/index.js";
 import {
@@ -39,28 +40,17 @@ it("the README example gives the figures it shows", async () => {
   expect(makespan(oasHeuristic("FCFS", { profile }))).toBeCloseTo(221.6666666666667, 9);
 });
 
-// The live-loop example, run as it is written: its import line dropped (the names it imports
-// are passed in), its console.log captured as Node prints it and compared with the "// " lines.
+// The README's live-loop example, run as it is written there (runReadmeExample: its import lines
+// dropped and the names they import passed in, its console.log captured as Node prints it), and
+// what it prints compared with the "// " lines that end the block.
 it("README live-loop example: spaceSharingPass across two calls", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((m) => m[1] as string)
-    .find((b) => b.includes("spaceSharingPass({"));
-  expect(block).toBeDefined();
-  const lines = (block as string).split("\n");
-  expect(lines.filter((l) => l.trim() !== "").length).toBeLessThan(15);
-  const names = lines
-    .filter((l) => l.startsWith("import "))
-    .flatMap((l) => {
-      const [, list, from] = /\{([^}]*)\} from "([^"]+)"/.exec(l) as RegExpExecArray;
-      expect(from).toBe("@sched/multicluster");
-      return (list as string).split(",").map((n) => n.trim());
-    });
-  const values = names.map((n) => (multicluster as Record<string, unknown>)[n]);
-  expect(values.every((v) => v !== undefined)).toBe(true);
-  const code = lines.filter((l) => !l.startsWith("import ")).join("\n");
-  const printed: string[] = [];
-  const log = (...args: unknown[]) => printed.push(format(...args));
-  new Function(...names, "console", code)(...values, { log });
-  expect(printed).toEqual(lines.filter((l) => l.startsWith("// ")).map((l) => l.slice(3)));
+  const example = runReadmeExample({
+    readme,
+    contains: "spaceSharingPass({",
+    modules: { "@sched/multicluster": multicluster },
+    format,
+  });
+  expect(example.lines).toBeLessThan(15);
+  expect(example.printed).toEqual(example.expected);
 });

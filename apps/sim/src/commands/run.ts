@@ -4,6 +4,7 @@ import {
   createSimulation,
   identicalPool,
   type Job,
+  type JobRecord,
   ParseError,
   type Simulation,
   type SimulationSummary,
@@ -98,6 +99,19 @@ const spec: CommandSpec = {
       arg: "table|json",
       description: "Stdout format (default table; json prints metrics.json).",
     },
+    {
+      name: "max-stalled-events",
+      type: "string",
+      arg: "N",
+      description:
+        "Stop a policy that makes no progress (no job arrives, runs, ends or is rejected) in N schedule calls in a row (default 100000).",
+    },
+    {
+      name: "max-events",
+      type: "string",
+      arg: "N",
+      description: "Stop a run after N events (default 1000000 + 1000 per job read).",
+    },
   ],
   positionals: [],
   examples: [
@@ -132,11 +146,28 @@ export const runCommand: Command = {
       "json",
     ] as const);
     const out = stringOption(args, "out");
+    const stalledText = stringOption(args, "max-stalled-events");
+    const maxStalledEvents =
+      stalledText === undefined
+        ? undefined
+        : integerValue("run", "max-stalled-events", stalledText, 1, Number.MAX_SAFE_INTEGER);
+    const eventsText = stringOption(args, "max-events");
+    const maxEvents =
+      eventsText === undefined
+        ? undefined
+        : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
     await checkFile(workload);
     if (out !== undefined) await checkOutDir(out);
 
     const commandOptions = spec.options.map((o) => o.name);
-    const input: RunInput = { clean, estimate, procs: procsOption, commandOptions };
+    const input: RunInput = {
+      clean,
+      estimate,
+      procs: procsOption,
+      commandOptions,
+      maxStalledEvents,
+      maxEvents,
+    };
     const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
     try {
       let run = await streamRun(workload, input, choice, csv);
@@ -198,6 +229,9 @@ interface RunInput {
   readonly procs: number | undefined;
   /** The command's options, for the hints of {@link requireJobs}. */
   readonly commandOptions: readonly string[];
+  /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
 }
 
 /** A finished run: the summary and what the reading said. */
@@ -350,7 +384,13 @@ class Runner {
       this.sim = createSimulation(
         identicalPool(this.machineSize()),
         this.choice.entry.create(this.choice.options),
-        csv === null ? {} : { onRecord: (r) => csv.write(jobsCsvLine(r)) },
+        {
+          ...(csv === null ? {} : { onRecord: (r: JobRecord) => csv.write(jobsCsvLine(r)) }),
+          ...(this.input.maxStalledEvents === undefined
+            ? {}
+            : { maxStalledEvents: this.input.maxStalledEvents }),
+          ...(this.input.maxEvents === undefined ? {} : { maxEvents: this.input.maxEvents }),
+        },
       );
     }
     return this.sim;

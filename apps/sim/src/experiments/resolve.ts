@@ -120,8 +120,8 @@ export function experimentScheduler(
 
 /**
  * Check an experiment's declarations (a test calls it for every registry experiment): names
- * unique, defaults valid, grid axes are parameters with valid, distinct values, scheduler labels
- * independent of the parameters.
+ * unique, defaults valid, grid axes are parameters with at least one value, all valid and distinct,
+ * scheduler labels independent of the parameters.
  *
  * @returns the problems found, empty when none.
  */
@@ -150,6 +150,7 @@ export function checkExperiment(experiment: Experiment): string[] {
         problems.push(`grid axis '${axis.name}' is not a parameter`);
         continue;
       }
+      if (axis.values.length === 0) problems.push(`grid axis '${axis.name}' has no value`);
       if (new Set(axis.values).size !== axis.values.length) {
         problems.push(`grid axis '${axis.name}' repeats a value`);
       }

@@ -55,8 +55,8 @@ export function planFromExperiment(
   const command = options.command ?? "reproduce";
   const request = options.request ?? { set: new Map(), vary: new Map() };
   const { axes, fixed } = resolveParameters(experiment, quick, request, command);
-  // `--vary` refuses an empty list; an empty grid axis in the registry would be a registry bug
-  // (checkExperiment does not look for one), read here as before
+  // never empty: `--vary` refuses an empty list, an experiment file's `grid` too, and
+  // checkExperiment (run on every registry experiment by a test) an empty registry axis
   const params = { ...fixed, ...Object.fromEntries(axes.map((a) => [a.name, a.values[0]!])) };
   let choices = experiment.schedulers(params);
   if (options.schedulers !== undefined) {

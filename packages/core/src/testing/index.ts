@@ -5,4 +5,9 @@ export {
   arbPlatform,
 } from "./arbitraries.js";
 export { type MakeViewOptions, makeView } from "./make-view.js";
+export {
+  type ReadmeExample,
+  type ReadmeExampleOptions,
+  runReadmeExample,
+} from "./readme-example.js";
 export { type SchedulerSpecsOptions, schedulerSpecs } from "./specs.js";
