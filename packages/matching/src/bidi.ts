@@ -95,7 +95,14 @@ export function repairColumnBidirectional(
  * reached from the second side: when the forward search settles a row's column, with the row's
  * tentative backward label, and when the backward search settles a row, with its column's
  * tentative forward label (tentative labels are lengths of real paths); and, adding a row to a
- * free column, when the forward search settles a free column. `mu`, the shortest complete path
+ * free column, when the forward search settles a free column. It is also checked as soon as a
+ * label drops: once over the first labels of both sides, then whenever a forward relaxation
+ * lowers a column's label (with its row's backward label) or a backward one lowers a row's
+ * (with its column's forward label). These extra checks only find real paths earlier; with
+ * integer weights, whose shortest path after one changed line usually has length 0, they end
+ * the search at the first such path instead of after the columns tied at 0 that come before it
+ * in index order (1 to 11 rows read forward instead of 5 to 28 after one changed row or column
+ * of the 1000 x 1000 benchmark plans). `mu`, the shortest complete path
  * seen, is kept; the searches stop when `topF + topB >= mu` (the smallest unsettled labels of
  * the two sides). Then `mu = delta`, the shortest distance: on a shortest path every node has
  * `d_f < topF` (forward-settled) or `d_b < topB` (backward-settled), so some arc `x -> y` leads
@@ -237,10 +244,13 @@ function bidirectionalSearch(
           mu = fLabel[f]!;
           meetCol = f;
         }
-        const colBase = f * cs;
+        const copied = f === engine.copiedCol;
+        const src = copied ? engine.colCopy : W;
+        const colBase = copied ? 0 : f * cs;
+        const step = copied ? 1 : rowStride;
         const shift = -v[f]!;
         for (let i = 0; i < n; i++) {
-          const w = W[colBase + i * rowStride]!;
+          const w = src[colBase + i * step]!;
           const t = shift + w * negScale - u[i]!;
           if (t < bLabel[i]! && w > 0 && bOpen[i] === 1) {
             bLabel[i] = t;
@@ -267,12 +277,15 @@ function bidirectionalSearch(
     vs[j0] = Number.NEGATIVE_INFINITY;
     mu = -v[j0]!; // just raise v[j0] to 0 (meetRow stays NONE)
     bColLabel[j0] = 0;
-    const colBase = j0 * cs;
+    const copied = j0 === engine.copiedCol;
+    const src = copied ? engine.colCopy : W;
+    const colBase = copied ? 0 : j0 * cs;
+    const step = copied ? 1 : rowStride;
     const shift = -v[j0]!;
     for (let i = 0; i < n; i++) {
       const matched = rowToCol[i] !== NONE;
       bOpen[i] = matched ? 1 : 0;
-      const w = W[colBase + i * rowStride]!;
+      const w = src[colBase + i * step]!;
       bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i]! : INF;
       bNext[i] = j0;
     }
@@ -286,6 +299,19 @@ function bidirectionalSearch(
       bestRow = i;
     }
   }
+  // Complete paths among the first labels: to a column, its row, then that row's backward
+  // chain (with integer weights the shortest path often has length 0 and is found here).
+  for (let c = 0; c < M; c++) {
+    const q = colToRow[c]!;
+    if (q === NONE) continue;
+    const through = fLabel[c]! + bLabel[q]!;
+    if (through < mu) {
+      mu = through;
+      meetRow = q;
+    }
+  }
+  // The relaxations report the shortest complete path they see in `meet` ([length, row]).
+  const meet = Float64Array.of(mu, NONE);
 
   const backwardCost = options.backwardCost;
   let fWork = 0;
@@ -321,9 +347,14 @@ function bidirectionalSearch(
       }
       const shift = dc - u[i]!;
       const base = i * rowStride;
-      best = relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i);
+      meet[0] = mu;
+      best = relaxRow(W, base, cs, m, shift, negScale, key, vs, fLabel, pathRow, i, engine, meet);
       if (M > m) best = relaxDummies(dummyCost, m, M, shift, key, vs, fLabel, pathRow, i, best);
       topF = best === NONE ? INF : key[best]!;
+      if (meet[0]! < mu) {
+        mu = meet[0]!;
+        meetRow = meet[1]!;
+      }
     } else {
       // Backward step: settle row i, label its column, read that column.
       const i = bestRow;
@@ -345,10 +376,30 @@ function bidirectionalSearch(
         const c = ownCol;
         bColLabel[c] = di;
         const shift = di - v[c]!;
+        meet[0] = mu;
         bestRow =
           c >= m
             ? relaxDummyColumn(shift + dummyCost[c - m]!, n, u, bOpen, bLabel, bNext, c)
-            : relaxColumn(W, c * cs, rowStride, n, shift, negScale, u, bOpen, bLabel, bNext, c);
+            : relaxColumn(
+                W,
+                c * cs,
+                rowStride,
+                n,
+                shift,
+                negScale,
+                u,
+                bOpen,
+                bLabel,
+                bNext,
+                c,
+                engine,
+                r,
+                meet,
+              );
+        if (meet[0]! < mu) {
+          mu = meet[0]!;
+          meetRow = meet[1]!;
+        }
       }
       topB = bestRow === NONE ? INF : bLabel[bestRow]!;
     }
@@ -467,7 +518,11 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
 // the two repairs alternated). Each returns the index with the smallest label afterwards
 // (lowest index on ties), or NONE when every label is +Infinity.
 
-/** Forward step: relaxes every column from row `i` (its entries at `base`, `cs` apart). */
+/**
+ * Forward step: relaxes every column from row `i` (its entries at `base`, `cs` apart). A
+ * column whose label drops, followed by its row's backward chain, is a complete path: the
+ * shortest one below `meet[0]` goes to `meet` as [length, that row].
+ */
 function relaxRow(
   C: Float64Array,
   base: number,
@@ -480,7 +535,10 @@ function relaxRow(
   fLabel: Float64Array,
   pathRow: Int32Array,
   i: number,
+  engine: SolverState,
+  meet: Float64Array,
 ): number {
+  const { colToRow, bLabel } = engine;
   let low = Number.POSITIVE_INFINITY;
   let best = NONE;
   for (let j = 0; j < m; j++) {
@@ -492,6 +550,11 @@ function relaxRow(
       key[j] = t;
       fLabel[j] = t;
       pathRow[j] = i;
+      const q = colToRow[j]!;
+      if (q !== NONE && t + bLabel[q]! < meet[0]!) {
+        meet[0] = t + bLabel[q]!;
+        meet[1] = q;
+      }
     }
     if (s < low) {
       low = s;
@@ -532,7 +595,11 @@ function relaxDummies(
   return best;
 }
 
-/** Backward step: relaxes every open row through real column `c` (its entries at `colBase`). */
+/**
+ * Backward step: relaxes every open row through real column `c` (its entries at `colBase`).
+ * A row whose label drops, reached by the forward side (tentative label of its column; 0 for
+ * the source row `r`), is a complete path: the shortest one below `meet[0]` goes to `meet`.
+ */
 function relaxColumn(
   C: Float64Array,
   colBase: number,
@@ -545,7 +612,11 @@ function relaxColumn(
   bLabel: Float64Array,
   bNext: Int32Array,
   c: number,
+  engine: SolverState,
+  r: number,
+  meet: Float64Array,
 ): number {
+  const { rowToCol, label: fLabel } = engine;
   let low = Number.POSITIVE_INFINITY;
   let best = NONE;
   for (let q = 0; q < n; q++) {
@@ -557,6 +628,11 @@ function relaxColumn(
       s = t;
       bLabel[q] = t;
       bNext[q] = c;
+      const through = (q === r ? 0 : fLabel[rowToCol[q]!]!) + t;
+      if (through < meet[0]!) {
+        meet[0] = through;
+        meet[1] = q;
+      }
     }
     if (s < low) {
       low = s;

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/errors";
-import { Arena } from "./arena.js";
+import { Arena, resetScratch } from "./arena.js";
 import {
   addRowToDummy,
   addRowToFreeColumn,
@@ -42,9 +42,11 @@ export interface ImfsOptions {
    *
    * With the promise, `imfs` reads only the changed and new lines, plus what its augmenting
    * searches visit, instead of the whole matrix (when `weights` is a `Float64Array`; any other
-   * array-like is still validated and copied whole). A truthful hint keeps the result exact (the
-   * same guarantee as without a hint). An untruthful one voids it: see {@link imfs}. Entries
-   * outside the changed and new lines are not validated (they were when first seen).
+   * array-like is still validated and copied whole); a previous pair on an unlisted row and
+   * column is kept without being read (its weight is the one `previous.state` recorded). A
+   * truthful hint keeps the result exact (the same guarantee as without a hint). An untruthful
+   * one voids it: see {@link imfs}. Entries outside the changed and new lines are not validated
+   * (they were when first seen).
    * @defaultValue no hint: `imfs` reads and checks the whole matrix (always exact)
    */
   readonly changedRows?: ArrayLike<number>;
@@ -89,17 +91,20 @@ export interface ImfsOptions {
  *
  * **Change hint** ({@link ImfsOptions.changedRows}, {@link ImfsOptions.changedCols}): a caller
  * who knows which lines changed can promise that every other kept line is identical to its
- * origin; `imfs` then reads only the changed and new lines (and the kept pairs) instead of the
- * whole matrix, plus what its searches visit.
+ * origin; `imfs` then reads only the changed and new lines instead of the whole matrix, plus
+ * what its searches visit (a previous pair on unlisted lines is kept unread, with the weight
+ * the previous state recorded for it).
  * - Truthful hint: the same guarantee as above (exact), and the returned `state` is as good
  *   as one from `mfs` for the next call, hinted or not. (Over a long chain of hinted calls the
  *   rounding of potentials that no call re-checks can add up, a few units in the last place
  *   per update; a call without a hint re-checks them all.)
  * - Untruthful hint (an unlisted line did change): the guarantee is void. The result is still
- *   a matching of the new matrix (no row or column twice, only pairs with weight `> 0`, its
- *   `size` and `weight` those of its pairs), but its weight may be below the optimum (its size
- *   is not proven maximum either), and its `state` may be a wrong certificate, so later hinted
- *   calls from it are not exact either. A call without a hint (or `mfs`) is exact again from
+ *   a matching (no row or column twice, `size` its number of pairs), but a previous pair on
+ *   unlisted lines is kept unread: if its entry changed, it may be ineligible now, and `weight`
+ *   counts it with the weight recorded before. Every other pair has weight `> 0` and counts its
+ *   new weight. Its weight may be below the optimum (its size is not proven maximum either),
+ *   and its `state` may be a wrong certificate, so later hinted calls from it are not exact
+ *   either. A call without a hint (or `mfs`) is exact again from
  *   such a state. Unlisted lines are not validated either, so a NaN or `+Infinity` in them
  *   goes unreported (and can make the state's potentials non-finite, which the next `imfs`
  *   rejects with `InvalidInputError`).
@@ -110,8 +115,10 @@ export interface ImfsOptions {
  * `O((changed rows) * cols + (changed columns) * rows + rows + cols)`. Plus one search per
  * re-added row or freed column, `O(rows * cols)` worst case each (in practice, after one event
  * on a 1000 x 1000 plan, 7 to 279 rows read forward and 3 to 80 columns backward); with a hint,
- * one job or machine arriving or leaving costs about 1-5% of a full `mfs` (see the README's
- * benchmarks).
+ * one job or machine arriving or leaving, or one changed row or column, costs about 1-6% of a
+ * full `mfs` (see the README's benchmarks). Memory: the result, plus work arrays taken from a
+ * scratch pool the module keeps between calls (about 100 bytes per row and column of the
+ * largest call so far).
  *
  * @param matrix the new weight matrix (never modified)
  * @param previous the result of the previous {@link mfs} or `imfs` (never modified)
@@ -152,7 +159,9 @@ export function incrementalSolve(
   search: SearchOptions,
 ): ExactMatching {
   validateShape(WHERE, matrix);
-  const { state, largest } = validateState(previous);
+  // Work arrays of this call come from the scratch pool (see arena.ts); none reaches the result.
+  resetScratch();
+  const { state, largest, pairWeight } = validateState(previous);
   const { rows, cols, weights } = matrix;
   const rowOrigin = resolveOrigin(options.rowOrigin, rows, state.rows, "options.rowOrigin");
   const colOrigin = resolveOrigin(options.colOrigin, cols, state.cols, "options.colOrigin");
@@ -177,7 +186,14 @@ export function incrementalSolve(
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
-  const arena = new Arena(n + (readColumns ? m : 0), pm + n, hint === undefined ? 2 * n + m : n);
+  // (Every array here is written before it is read: no zeroing.)
+  const arena = new Arena(
+    n + (readColumns ? m : 0),
+    pm + n,
+    hint === undefined ? 2 * n + m : n,
+    true,
+    false,
+  );
   const oldToNewCol = arena.i32(pm).fill(NONE);
   for (let j = 0; j < m; j++) if (colFrom[j]! >= 0) oldToNewCol[colFrom[j]!] = j;
   const prevU = state.rowPotential;
@@ -187,7 +203,14 @@ export function incrementalSolve(
   // whether the previous certificate still holds. The weight scale is assumed unchanged; in the
   // rare case it changes (weights crossing 2^900) the pass is repeated with the right one.
   // Potentials are written straight into the engine (every array allocated costs time here).
-  const engine = new SolverState(n, m, W, { scale: state.scale, rowStride, colStride });
+  const engine = new SolverState(
+    n,
+    m,
+    W,
+    { scale: state.scale, rowStride, colStride },
+    dummyCapacity(state, hint, pairWeight !== undefined, n, colFrom),
+  );
+  engine.scratch = true;
   const { u, v, rowToCol, colToRow } = engine;
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
@@ -233,8 +256,8 @@ export function incrementalSolve(
     // Column minima read column by column (the largest weight of what they read and a NaN
     // flag go to `seen`; a closure writing `max` would slow the passes below).
     const seen = Float64Array.of(0, 0);
-    const columnMinimum = (k: number): number =>
-      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen);
+    const columnMinimum = (k: number, copy?: Float64Array): number =>
+      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen, copy);
     if (hint !== undefined) {
       // Only the changed and new lines: full internal rows first, then internal columns.
       // Unchanged entries are promised equal to their origin's, so they still satisfy the
@@ -256,8 +279,17 @@ export function incrementalSolve(
         }
         if (!ok) inS[i] = 0;
       }
-      for (let q = 0; q < dirtyCols.length; q++)
-        colMin[dirtyCols[q]!] = columnMinimum(dirtyCols[q]!);
+      if (dirtyCols.length === 1) {
+        // One changed column (a machine's weights updated, or one arrived): its entries are
+        // kept in a contiguous copy, which the search that re-matches it reads instead.
+        const k = dirtyCols[0]!;
+        if (engine.copiedCol !== k) engine.colCopy = new Arena(n, 0, 0, true, false).f64(n);
+        engine.copiedCol = k;
+        colMin[k] = columnMinimum(k, engine.colCopy);
+      } else {
+        for (let q = 0; q < dirtyCols.length; q++)
+          colMin[dirtyCols[q]!] = columnMinimum(dirtyCols[q]!);
+      }
     } else {
       // Every entry: a reduced cost below 0 marks its row and its column (rare: the test is
       // false and well predicted on every entry the change did not touch).
@@ -337,10 +369,19 @@ export function incrementalSolve(
     }
     // Kept pairs must still be eligible and tight. Their weights are kept (in `rowU`, no
     // longer needed) for the result's total: one read of these scattered entries, not two.
+    // With a hint, a pair on an unlisted row and column is promised unchanged: its weight is
+    // the one the previous state recorded, and it is as tight as it was (its potentials are
+    // inherited), so it is not read at all (one cache and TLB miss each, most of what a
+    // hinted call without a search costs).
+    const trust = hint !== undefined && pairWeight !== undefined;
     for (let i = 0; i < n; i++) {
       const target = keep[i]!;
       rowU[i] = Number.NaN;
       if (target === NONE || target >= m) continue;
+      if (trust && hint.rowFlag[i] === 0 && hint.colFlag[target] === 0) {
+        rowU[i] = pairWeight[rowFrom[i]!]!;
+        continue;
+      }
       const w = W[i * rowStride + target * colStride]!;
       rowU[i] = w;
       if (inS[i] === 0) continue;
@@ -417,6 +458,10 @@ export function incrementalSolve(
   // bidirectional search to a new dummy; while few real columns are free (a changed row on a
   // square plan frees its own column), by the bidirectional search to one of them; else by the
   // one-sided search to the nearest one.
+  // Each re-added row creates at most one dummy: the searches' work arrays need no more.
+  let readd = 0;
+  for (let i = 0; i < n; i++) readd += 1 - inS[i]!;
+  engine.workColumns = m + engine.K + readd;
   let free = engine.freeRealColumns();
   for (let i = 0; i < n; i++) {
     if (inS[i] !== 0) continue;
@@ -440,9 +485,31 @@ export function incrementalSolve(
 }
 
 /**
+ * The most dummy columns this call can end with. Every dummy belongs to a row on it, kept from
+ * the previous state (at most its number of dummies) or re-added (each re-added row creates at
+ * most one). Without a hint, or without the pairs' weights, any row can be re-added: `n`. With
+ * both, the rows re-added are the new and listed rows, rows whose column was listed or removed,
+ * and rows on a dummy (already counted), since every other kept pair is trusted.
+ */
+function dummyCapacity(
+  state: MatchingState,
+  hint: Hint | undefined,
+  trust: boolean,
+  n: number,
+  colFrom: Int32Array,
+): number {
+  if (hint === undefined || !trust) return n;
+  const pm = state.transposed ? state.rows : state.cols;
+  let removed = pm;
+  for (let j = 0; j < colFrom.length; j++) if (colFrom[j]! >= 0) removed--;
+  return Math.min(n, state.dummyCost.length + removed + hint.rows.length + hint.cols.length);
+}
+
+/**
  * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
  * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
- * the largest weight read; sets `seen[1]` to 1 on a NaN entry.
+ * the largest weight read; sets `seen[1]` to 1 on a NaN entry. With `copy`, also writes the
+ * entries there (`copy[i]` for row `i`).
  */
 function columnMin(
   W: Float64Array,
@@ -452,12 +519,14 @@ function columnMin(
   negScale: number,
   rowU: Float64Array,
   seen: Float64Array,
+  copy?: Float64Array,
 ): number {
   let low = Number.POSITIVE_INFINITY;
   let max = seen[0]!;
   let nan = false;
   for (let i = 0; i < n; i++) {
     const w = W[base + i * rowStride]!;
+    if (copy !== undefined) copy[i] = w;
     if (!(w <= max)) {
       if (w > max) max = w;
       else nan = true;
@@ -509,6 +578,8 @@ interface Hint {
   readonly rows: Int32Array;
   /** Internal columns that are changed or new, increasing. */
   readonly cols: Int32Array;
+  /** `rowFlag[k] = 1` for the internal rows in {@link Hint.rows}. */
+  readonly rowFlag: Uint8Array;
   /** `colFlag[k] = 1` for the internal columns in {@link Hint.cols}. */
   readonly colFlag: Uint8Array;
 }
@@ -536,12 +607,12 @@ function resolveHint(
   const list = (flags: Uint8Array): Int32Array => {
     let count = 0;
     for (let k = 0; k < flags.length; k++) count += flags[k]!;
-    const out = new Int32Array(count);
+    const out = new Arena(0, count, 0, true).i32(count);
     count = 0;
     for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
     return out;
   };
-  return { rows: list(rowFlag), cols: list(colFlag), colFlag };
+  return { rows: list(rowFlag), cols: list(colFlag), rowFlag, colFlag };
 }
 
 /** 1 for each listed line and each new line (origin -1), else 0. */
@@ -551,7 +622,7 @@ function dirtyFlags(
   field: string,
 ): Uint8Array {
   const length = origin.length;
-  const flags = new Uint8Array(length);
+  const flags = new Arena(0, 0, length, true).u8(length);
   for (let k = 0; k < length; k++) if (origin[k]! < 0) flags[k] = 1;
   if (given === undefined) return flags;
   if (given === null || typeof given !== "object" || typeof given.length !== "number") {
@@ -624,8 +695,15 @@ function checkHint(
   }
 }
 
-/** Checks `previous.state`; returns it with its largest absolute potential. */
-function validateState(previous: ExactMatching): { state: MatchingState; largest: number } {
+/**
+ * Checks `previous.state`; returns it with its largest absolute potential and its pairs'
+ * weights (`undefined` when the state has none: the pairs are then read from the matrix).
+ */
+function validateState(previous: ExactMatching): {
+  state: MatchingState;
+  largest: number;
+  pairWeight: Float64Array | undefined;
+} {
   const state = (previous as { state?: MatchingState } | null)?.state;
   const bad = (detail: string): never => {
     throw new InvalidInputError(WHERE, "previous.state", detail);
@@ -652,7 +730,7 @@ function validateState(previous: ExactMatching): { state: MatchingState; largest
   ) {
     return bad("is inconsistent, expected the unmodified result of mfs or imfs");
   }
-  const seen = new Uint8Array(pm + dummyCost.length);
+  const seen = new Arena(0, 0, pm + dummyCost.length, true).u8(pm + dummyCost.length);
   for (let i = 0; i < pn; i++) {
     const a = assignment[i]!;
     if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
@@ -672,7 +750,9 @@ function validateState(previous: ExactMatching): { state: MatchingState; largest
   for (let k = 0; k < dummyCost.length; k++) {
     if (!Number.isFinite(dummyCost[k])) return bad("is inconsistent (a potential is not finite)");
   }
-  return { state, largest };
+  const { pairWeight } = state;
+  const usable = pairWeight instanceof Float64Array && pairWeight.length === pn;
+  return { state, largest, pairWeight: usable ? pairWeight : undefined };
 }
 
 function resolveOrigin(
@@ -681,7 +761,7 @@ function resolveOrigin(
   previousLength: number,
   field: string,
 ): Int32Array {
-  const out = new Int32Array(length);
+  const out = new Arena(0, length, 0, true).i32(length);
   if (given === undefined) {
     for (let k = 0; k < length; k++) out[k] = k < previousLength ? k : -1;
     return out;
@@ -693,7 +773,7 @@ function resolveOrigin(
       `has length ${String((given as { length?: unknown } | null)?.length)}, expected ${length}`,
     );
   }
-  const seen = new Uint8Array(previousLength);
+  const seen = new Arena(0, 0, previousLength, true).u8(previousLength);
   for (let k = 0; k < length; k++) {
     const o = given[k]!;
     if (!Number.isInteger(o) || o < -1 || o >= previousLength) {

@@ -38,13 +38,18 @@ export function finish(
       colToRow[j] = i;
     }
   }
+  // The pairs' weights, per internal row (the state keeps them), and their sum in increasing
+  // (external) row order.
+  const pairWeight = engine.pairWeight;
   let weight = 0;
   for (let i = 0; i < rows; i++) {
     const j = rowToCol[i]!;
     if (j < 0) continue;
     const r = transposed ? j : i; // the internal row
     const c = transposed ? i : j;
-    weight += known !== undefined && known.col[r] === c ? known.weight[r]! : weights[i * cols + j]!;
+    const w = known !== undefined && known.col[r] === c ? known.weight[r]! : weights[i * cols + j]!;
+    pairWeight[r] = w;
+    weight += w;
   }
   const K = engine.K;
   return {
@@ -61,6 +66,7 @@ export function finish(
       colPotential: engine.v.subarray(0, m + K),
       dummyCost: engine.dummyCost.subarray(0, K),
       assignment: engine.rowToCol,
+      pairWeight,
     },
   };
 }

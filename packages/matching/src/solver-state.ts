@@ -111,8 +111,30 @@ export class SolverState {
   readonly rowToCol: Int32Array;
   /** Column -> row, or `NONE`. Capacity `m + dummyCapacity`. */
   readonly colToRow: Int32Array;
+  /** Weight of each row's pair, filled by `finish` (0 for a row on a dummy). */
+  readonly pairWeight: Float64Array;
   /** Number of dummy columns. */
   K = 0;
+  /**
+   * Columns (real and dummy) the search work arrays hold: every column this solve can have,
+   * unless the caller knows fewer (`imfs`: the dummies so far plus one per row it re-adds).
+   * Set before the first search.
+   */
+  workColumns: number;
+  /**
+   * Take the search work arrays from the scratch pool (`arena.ts`) instead of allocating them:
+   * only for a caller that started a call with `resetScratch` and drops the engine's work
+   * arrays before its next call (`imfs`).
+   */
+  scratch = false;
+  /**
+   * A contiguous copy of the weights of real column {@link SolverState.copiedCol} (entry `i`
+   * for row `i`), when the caller has read that column already (`imfs`, a changed column): the
+   * searches read it instead of the strided column.
+   */
+  colCopy: Float64Array = EMPTY_F64;
+  /** The column {@link SolverState.colCopy} holds, or `NONE`. */
+  copiedCol = NONE;
 
   // Work arrays of the searches, created on first use (an `imfs` call often needs only one
   // bidirectional search, and allocating arrays costs more than most of what it does); no
@@ -156,19 +178,22 @@ export class SolverState {
     this.rowStride = layout.rowStride;
     this.colStride = layout.colStride;
     const size = m + dummyCapacity;
-    const arena = new Arena(n + size + dummyCapacity, n + size, 0);
+    const arena = new Arena(2 * n + size + dummyCapacity, n + size, 0);
     this.u = arena.f64(n);
+    this.pairWeight = arena.f64(n);
     this.v = arena.f64(size);
     this.dummyCost = arena.f64(dummyCapacity);
     this.rowToCol = arena.i32(n).fill(NONE);
     this.colToRow = arena.i32(size).fill(NONE);
+    this.workColumns = size;
   }
 
   /** Creates the column work arrays (`key`, `vs`, `label`, `pathRow`) if needed. */
   labels(): void {
     if (this.key.length !== 0) return;
-    const size = this.v.length;
-    const arena = new Arena(3 * size, size, 0);
+    const size = this.workColumns;
+    // Written before read by every search (no zeroing needed from the scratch pool).
+    const arena = new Arena(3 * size, size, 0, this.scratch, false);
     this.key = arena.f64(size);
     this.vs = arena.f64(size);
     this.label = arena.f64(size);
@@ -177,11 +202,24 @@ export class SolverState {
 
   /** Creates the work arrays of the bidirectional searches if needed. */
   twoSided(): void {
-    this.labels();
     if (this.bLabel.length !== 0) return;
     const { n } = this;
-    const size = this.v.length;
-    const arena = new Arena(size + n, n, size + n);
+    const size = this.workColumns;
+    // With the column arrays in the same allocation when they do not exist yet.
+    const withLabels = this.key.length === 0;
+    const arena = new Arena(
+      size + n + (withLabels ? 3 * size : 0),
+      n + (withLabels ? size : 0),
+      size + n,
+      this.scratch,
+      false, // written before read by every search
+    );
+    if (withLabels) {
+      this.key = arena.f64(size);
+      this.vs = arena.f64(size);
+      this.label = arena.f64(size);
+      this.pathRow = arena.i32(size);
+    }
     this.bColLabel = arena.f64(size);
     this.bLabel = arena.f64(n);
     this.bNext = arena.i32(n);
@@ -194,8 +232,8 @@ export class SolverState {
     this.labels();
     if (this.ties.length !== 0) return;
     const { n } = this;
-    const size = this.v.length;
-    const arena = new Arena(n, 2 * size + 2 * n, n);
+    const size = this.workColumns;
+    const arena = new Arena(n, 2 * size + 2 * n, n, this.scratch, false);
     this.rowDist = arena.f64(n);
     this.ties = arena.i32(size);
     this.scannedCols = arena.i32(size);

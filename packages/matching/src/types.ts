@@ -49,6 +49,12 @@ export interface MatchingState {
   readonly dummyCost: Float64Array;
   /** Internal row -> internal column (`>= internal cols` means a dummy: row unmatched). */
   readonly assignment: Int32Array;
+  /**
+   * Weight of each internal row's pair as read from the matrix (0 for a row on a dummy), so
+   * that a hinted `imfs` need not read the pairs its hint promises unchanged again. (A state
+   * without it, or of the wrong length, is still accepted: the pairs are then read.)
+   */
+  readonly pairWeight: Float64Array;
 }
 
 /** The result of {@link mfs} and {@link imfs}: an optimal matching and its certificate. */

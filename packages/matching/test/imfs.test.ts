@@ -117,6 +117,45 @@ describe("imfs examples", () => {
     expect(imfs(after, plan).weight).toBe(18);
   });
 
+  it("with a change hint, keeps a previous pair on unlisted lines unread, at its recorded weight", () => {
+    const before = m(2, 2, [5, 1, 1, 5]);
+    const plan = mfs(before);
+    // The state records each pair's weight (internal rows; this plan is not transposed).
+    expect(Array.from(plan.state.pairWeight)).toEqual([5, 5]);
+    // Pair (1, 1) becomes ineligible, but only row 0 is listed: a false promise. The pair is
+    // kept without being read, and counts the 5 recorded for it.
+    const after = m(2, 2, [7, 1, 1, 0]);
+    const lied = imfs(after, plan, { changedRows: [0] });
+    expect([Array.from(lied.rowToCol), lied.size, lied.weight]).toEqual([[0, 1], 2, 12]);
+    // A truthful hint (row 1 listed) or none reads it: (1, 1) is dropped, and cardinality
+    // first gives the two pairs of weight 1.
+    for (const options of [{ changedRows: [0, 1] }, {}]) {
+      const next = imfs(after, plan, options);
+      expect([Array.from(next.rowToCol), next.size, next.weight]).toEqual([[1, 0], 2, 2]);
+      assertCertificate(after, next);
+    }
+    // A state without recorded weights (say, from an earlier version) is accepted: the pairs
+    // are read, so even this false promise drops the ineligible pair.
+    const { pairWeight: _, ...bare } = plan.state;
+    const old = { ...plan, state: bare } as unknown as ExactMatching;
+    const read = imfs(after, old, { changedRows: [0] });
+    expect([Array.from(read.rowToCol), read.weight]).toEqual([[1, 0], 2]);
+  });
+
+  it("results never share memory with one another (work arrays are reused between calls)", () => {
+    const plan = mfs(m(3, 3, [4, 1, 2, 2, 5, 1, 1, 2, 6]));
+    const a = imfs(m(3, 3, [4, 1, 2, 2, 5, 1, 9, 2, 6]), plan, { changedRows: [2] });
+    const b = imfs(m(3, 3, [4, 1, 2, 9, 5, 1, 1, 2, 6]), plan, { changedRows: [1] });
+    const snapshot = (r: ExactMatching) =>
+      JSON.stringify([r, r.state].map((x) => Object.entries(x).map(([k, v]) => [k, String(v)])));
+    const before = snapshot(a);
+    // A third call, and writing into b's arrays, leave a as it was.
+    imfs(m(3, 3, [1, 1, 1, 1, 1, 1, 1, 1, 1]), b);
+    b.rowToCol.fill(7);
+    b.state.rowPotential.fill(7);
+    expect(snapshot(a)).toBe(before);
+  });
+
   it("with a change hint, treats new rows and columns as changed and handles departures", () => {
     const before = m(3, 3, [5, 4, 0, 4, 5, 1, 0, 1, 5]);
     const plan = mfs(before);

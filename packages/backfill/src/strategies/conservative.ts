@@ -19,10 +19,11 @@ interface Held extends PlannedInterval {
   readonly cores: number;
   readonly licensed: boolean;
   /**
-   * The latest end of the capacity given back, in the last compression, after this reservation
-   * was re-placed or checked there (`-Infinity` when none).
+   * This reservation's position in the last compression pass (-1 when it was made after it):
+   * `later[pos]` is then the latest end of the capacity given back, in that pass, after it was
+   * re-placed or checked there.
    */
-  after: number;
+  pos: number;
 }
 
 /**
@@ -71,8 +72,11 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   let wakeAt = Number.NaN;
   // The latest end of the capacity given back since the last compression (Infinity: unknown).
   let released = Number.POSITIVE_INFINITY;
-  // Per position of the compression pass: the end of the interval a moved reservation left.
+  // Per position of the compression pass: the end of the interval a moved reservation left;
+  // after the pass, in place, the latest such end after the position (read by the next pass
+  // through `Held.pos`, as `later`).
   let vacated = new Float64Array(64);
+  let later = new Float64Array(64);
   // The smallest reservation start at the end of the previous call (Infinity: none).
   let earliest = Number.POSITIVE_INFINITY;
   // Set by `resume`: the previous reservations to rebuild from at the next call, and whether
@@ -97,7 +101,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       ready: readyTime(job),
       cores: job.cores,
       licensed: job.licenses !== undefined,
-      after: Number.NEGATIVE_INFINITY,
+      pos: -1,
     });
   };
 
@@ -116,7 +120,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         ready: readyTime(r.job),
         cores: r.job.cores,
         licensed: r.job.licenses !== undefined,
-        after: Number.NEGATIVE_INFINITY,
+        pos: -1,
       });
     }
     plan.rebuild(view, res);
@@ -151,7 +155,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         ready: readyTime(w.job),
         cores: w.job.cores,
         licensed: w.job.licenses !== undefined,
-        after: Number.NEGATIVE_INFINITY,
+        pos: -1,
       });
       reserved.add(p.id);
       if (p.time < earliest) earliest = p.time;
@@ -162,6 +166,108 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
     }
     return fresh;
+  };
+
+  /**
+   * Compression: each reservation, in queue order, at the earliest start the plan then allows
+   * (see above). A function of its own, not part of `decide`: V8 then inlines the profile's
+   * scan into it whatever the size of `decide` (inlined there, it stopped being inlined as soon
+   * as `decide` grew). Returns the smallest start after the pass.
+   */
+  const compressAll = (ctx: SchedulingContext, now: number): number => {
+    if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
+    if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
+    const last = later;
+    // Every reservation was, when last placed or checked, at the earliest start the plan
+    // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
+    // releases of this event, the moves earlier in this pass, and the moves after it in the
+    // last pass); any other change only took capacity. So a start `t >= bound` before the
+    // current one still does not fit, and only starts before `bound` need a look: a
+    // reservation that cannot use any of them, and whose place still holds, stays where it is.
+    let freed = released;
+    // The smallest start after the pass.
+    let first = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < res.length; i++) {
+      const r = res[i]!;
+      const d = r.duration;
+      const oldStart = r.start;
+      const oldEnd = r.end;
+      const from = Math.max(r.ready, now);
+      const after = r.pos >= 0 ? last[r.pos]! : Number.NEGATIVE_INFINITY;
+      r.pos = i;
+      const bound = Math.max(after, freed);
+      const limit = Math.min(oldStart, bound);
+      vacated[i] = Number.NEGATIVE_INFINITY;
+      if (oldStart >= from) {
+        const cores = r.cores;
+        const coresOnly = !r.licensed || plan.coresOnly(r.job);
+        // Only cores to look at: scan the starts before `limit` without giving the
+        // reservation back first (the scan counts its cores as free).
+        const probe =
+          limit <= from
+            ? Number.POSITIVE_INFINITY
+            : coresOnly
+              ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
+              : Number.NaN;
+        if (
+          probe === Number.POSITIVE_INFINITY &&
+          (r.licensed
+            ? plan.holds(r.job, oldStart, oldEnd)
+            : plan.cores.nonNegative(oldStart, oldEnd))
+        ) {
+          if (oldStart < first) first = oldStart;
+          continue;
+        }
+        if (probe < limit) {
+          // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
+          // the new interval overlaps the old one, giving back and taking again cancel out:
+          // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
+          // sums of whole core counts, so this leaves the same profile as the two changes.
+          const newEnd = probe + d;
+          if (newEnd > oldStart) {
+            plan.cores.add(probe, oldStart, -cores);
+            if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
+          } else {
+            plan.cores.add(oldStart, oldEnd, cores);
+            plan.cores.add(probe, newEnd, -cores);
+          }
+          r.start = probe;
+          r.end = newEnd;
+          vacated[i] = oldEnd;
+          if (oldEnd > freed) freed = oldEnd;
+          if (probe < first) first = probe;
+          continue;
+        }
+      }
+      const give = Math.max(oldStart, now);
+      if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
+      let t: number;
+      if (oldStart >= from) {
+        t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
+        if (t === Number.POSITIVE_INFINITY) {
+          t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
+        }
+      } else {
+        t = plan.earliest(r.job, d, from);
+      }
+      r.start = t;
+      r.end = t + d;
+      plan.change(r.job, t, t + d, -1);
+      if (t < first) first = t;
+      if (t !== oldStart) {
+        vacated[i] = oldEnd;
+        if (oldEnd > freed) freed = oldEnd;
+      }
+    }
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let i = res.length - 1; i >= 0; i--) {
+      const v = vacated[i]!;
+      vacated[i] = latest;
+      if (v > latest) latest = v;
+    }
+    later = vacated;
+    vacated = last;
+    return first;
   };
 
   const decide = (ctx: SchedulingContext) => {
@@ -201,89 +307,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // smallest start among the reservations kept by the previous call.
     if (earliest < now) compress = true;
 
-    if (compress && res.length > 0) {
-      if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
-      if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
-      // Every reservation was, when last placed or checked, at the earliest start the plan
-      // allowed. Since then the plan gained capacity only in intervals ending by `bound` (the
-      // releases of this event, the moves earlier in this pass, and the moves after it in the
-      // last pass); any other change only took capacity. So a start `t >= bound` before the
-      // current one still does not fit, and only starts before `bound` need a look: a
-      // reservation that cannot use any of them, and whose place still holds, stays where it is.
-      let freed = released;
-      for (let i = 0; i < res.length; i++) {
-        const r = res[i]!;
-        const d = r.duration;
-        const oldStart = r.start;
-        const oldEnd = r.end;
-        const from = Math.max(r.ready, now);
-        const bound = Math.max(r.after, freed);
-        const limit = Math.min(oldStart, bound);
-        vacated[i] = Number.NEGATIVE_INFINITY;
-        if (oldStart >= from) {
-          const cores = r.cores;
-          const coresOnly = !r.licensed || plan.coresOnly(r.job);
-          // Only cores to look at: scan the starts before `limit` without giving the
-          // reservation back first (the scan counts its cores as free).
-          const probe =
-            limit <= from
-              ? Number.POSITIVE_INFINITY
-              : coresOnly
-                ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
-                : Number.NaN;
-          if (
-            probe === Number.POSITIVE_INFINITY &&
-            (r.licensed
-              ? plan.holds(r.job, oldStart, oldEnd)
-              : plan.cores.nonNegative(oldStart, oldEnd))
-          ) {
-            continue;
-          }
-          if (probe < limit) {
-            // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
-            // the new interval overlaps the old one, giving back and taking again cancel out:
-            // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
-            // sums of whole core counts, so this leaves the same profile as the two changes.
-            const newEnd = probe + d;
-            if (newEnd > oldStart) {
-              plan.cores.add(probe, oldStart, -cores);
-              if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
-            } else {
-              plan.cores.add(oldStart, oldEnd, cores);
-              plan.cores.add(probe, newEnd, -cores);
-            }
-            r.start = probe;
-            r.end = newEnd;
-            vacated[i] = oldEnd;
-            if (oldEnd > freed) freed = oldEnd;
-            continue;
-          }
-        }
-        const give = Math.max(oldStart, now);
-        if (oldEnd > give) plan.change(r.job, give, oldEnd, 1);
-        let t: number;
-        if (oldStart >= from) {
-          t = limit > from ? plan.earliest(r.job, d, from, limit) : Number.POSITIVE_INFINITY;
-          if (t === Number.POSITIVE_INFINITY) {
-            t = plan.fits(r.job, oldStart, oldEnd) ? oldStart : plan.earliest(r.job, d, from);
-          }
-        } else {
-          t = plan.earliest(r.job, d, from);
-        }
-        r.start = t;
-        r.end = t + d;
-        plan.change(r.job, t, t + d, -1);
-        if (t !== oldStart) {
-          vacated[i] = oldEnd;
-          if (oldEnd > freed) freed = oldEnd;
-        }
-      }
-      let later = Number.NEGATIVE_INFINITY;
-      for (let i = res.length - 1; i >= 0; i--) {
-        res[i]!.after = later;
-        if (vacated[i]! > later) later = vacated[i]!;
-      }
-    }
+    // The smallest start of the reservations kept from earlier calls, once compressed.
+    let compressedFrom = Number.POSITIVE_INFINITY;
+    if (compress && res.length > 0) compressedFrom = compressAll(ctx, now);
     if (compress) released = Number.NEGATIVE_INFINITY;
 
     if (arrived.length === 1 || (arrived.length > 1 && fcfsOrder)) {
@@ -307,11 +333,14 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     // Without a compression the kept reservations have not moved since the previous call, which
     // left none before now; when none of this call's starts now either, no job starts and the
     // new ones alone can lower the earliest start: the scan below is not needed.
-    const scan = compress || wasResumed || !(earliest > now && reservedFrom > now);
+    // After a compression the same holds when no reservation starts now after it.
+    const scan =
+      wasResumed || !(compress ? compressedFrom > now : earliest > now) || !(reservedFrom > now);
     let kept = scan ? 0 : res.length;
     if (scan) {
       earliest = Number.POSITIVE_INFINITY;
     } else {
+      if (compress) earliest = compressedFrom;
       if (reservedFrom < earliest) earliest = reservedFrom;
       next = earliest;
     }
