@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isMainThread } from "node:worker_threads";
+import { parseCommandArgs } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { hasDebugFlag, reportError, runCommandWords, withoutLeadingDebug } from "./run-command.js";
 import { tuneV8 } from "./v8-tuning.js";
@@ -13,7 +14,11 @@ tuneV8();
  * which loads every command.
  */
 const DIRECT: Readonly<Record<string, () => Promise<Command>>> = {
-  run: async () => (await import("./commands/run.js")).runCommand,
+  // Without the list of schedulers in its help: `--help` goes through `main` (below).
+  run: async () => {
+    const { RUN_SPEC, runRun } = await import("./commands/run-core.js");
+    return { spec: RUN_SPEC, run: runRun };
+  },
   gen: async () => (await import("./commands/gen.js")).genCommand,
 };
 
@@ -24,7 +29,12 @@ async function cli(argv: readonly string[], io: Io): Promise<number> {
     return (await import("./main.js")).main(argv, io);
   }
   try {
-    return await runCommandWords(await load(), words.slice(1), io);
+    const command = await load();
+    // A command's help (which may list what `main` loads) is main's.
+    if (parseCommandArgs(command.spec, words.slice(1)).values.help === true) {
+      return (await import("./main.js")).main(argv, io);
+    }
+    return await runCommandWords(command, words.slice(1), io);
   } catch (error) {
     return reportError(error, io, hasDebugFlag(argv));
   }

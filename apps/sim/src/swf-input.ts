@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
 import { type Job, ParseError, SchedError } from "@sched/core";
 import {
   createSwfJobStream,
@@ -55,7 +54,7 @@ export async function streamSwfWorkload(
   const file = createReadStream(path, { highWaterMark: CHUNK });
   let input: Readable = file;
   if (gz) {
-    const gunzip = createGunzip({ chunkSize: CHUNK });
+    const gunzip = (await gunzipModule()).createGunzip({ chunkSize: CHUNK });
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }
@@ -196,7 +195,7 @@ async function openBytes(
   const file = createReadStream(path);
   let input: Readable = file;
   if (gzip) {
-    const gunzip = createGunzip();
+    const gunzip = (await gunzipModule()).createGunzip();
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }
@@ -257,6 +256,11 @@ export async function readTextFile(path: string, options: ReadTextFileOptions): 
   } catch {
     return fail("is not valid UTF-8 text");
   }
+}
+
+/** `node:zlib`, loaded for gzip files only (a plain file's run does not compile it). */
+function gunzipModule(): Promise<typeof import("node:zlib")> {
+  return import("node:zlib");
 }
 
 async function isGzip(path: string): Promise<boolean> {

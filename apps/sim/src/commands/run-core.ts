@@ -1,0 +1,587 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  createSimulation,
+  identicalPool,
+  type Job,
+  type JobRecord,
+  ParseError,
+  type Simulation,
+  type SimulationSummary,
+} from "@sched/core";
+import type { SwfCleanupReport, SwfHeader } from "@sched/workload";
+import {
+  type CommandSpec,
+  choiceValue,
+  flag,
+  integerValue,
+  listOption,
+  type ParsedArgs,
+  stringOption,
+} from "../args.js";
+import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
+import type { Io } from "../command.js";
+import {
+  createPooledSimulation,
+  type JobColumns,
+  type PooledPolicy,
+  type PooledSimulation,
+} from "../fast/pooled-simulation.js";
+import { scanSwfFile } from "../fast/swf-scan.js";
+import { inCallersWords } from "../hints.js";
+import { MAX_PROCS } from "../limits.js";
+import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
+import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
+import { type OptionValues, optionsForReport } from "../scheduler-options.js";
+import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
+import { UsageError } from "../usage-error.js";
+import { VERSION } from "../version.js";
+import { requireJobs } from "./trace-files.js";
+
+/**
+ * `sched-sim run`'s syntax; its help adds the list of schedulers (`./run.ts`), which this module
+ * does not load: a run of `easy` or `fcfs` on the pooled engine never loads the registry of
+ * policies (nor HiGHS, nor the packages behind it).
+ */
+export const RUN_SPEC: CommandSpec = {
+  name: "run",
+  summary: "Run one policy on an SWF trace and print (and optionally write) its metrics.",
+  description:
+    "Reads the trace as a stream (gzip recognised by its content), converts it to jobs (size =\n" +
+    "allocated processors, or requested when unknown; estimate = requested time), simulates it\n" +
+    "on N identical single-processor machines as it reads, and prints the metrics. N is\n" +
+    "--procs, else the header's MaxProcs, else its MaxNodes. Memory holds the jobs in flight,\n" +
+    "not the trace (a trace not sorted by submit time is read whole and sorted first).\n\n" +
+    "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
+    "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
+    "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
+    "--engine auto (the default) simulates easy and fcfs with default options (no --opt, nor\n" +
+    "--max-events or --max-stalled-events, which they can never reach) on the\n" +
+    "pooled engine, a kernel for one pool of identical processors that gives the same outputs,\n" +
+    "byte for byte, as the general engine, faster; every other run on the general engine.\n" +
+    "--engine general always uses the general engine; --engine pooled insists on the kernel and\n" +
+    "is refused for a run it does not model.",
+  options: [
+    {
+      name: "scheduler",
+      short: "s",
+      type: "string",
+      arg: "NAME|FILE",
+      description:
+        "Policy to run (default fcfs), or an ES module of yours (a path, or a name ending in .js/.mjs) whose default export is a scheduler or a function of the --opt values returning one.",
+    },
+    {
+      name: "opt",
+      type: "string",
+      arg: "KEY=VALUE",
+      multiple: true,
+      description: "An option of the policy.",
+    },
+    {
+      name: "workload",
+      short: "w",
+      type: "string",
+      arg: "FILE",
+      description: "SWF trace, plain or gzipped (required).",
+    },
+    {
+      name: "procs",
+      short: "p",
+      type: "string",
+      arg: "N",
+      description: "Processors (default: header MaxProcs, else MaxNodes).",
+    },
+    {
+      name: "clean",
+      type: "boolean",
+      description:
+        "Conventional clean-up: drop jobs with run time, size or requested time <= 0, cap run time at requested time; report to stderr.",
+    },
+    {
+      name: "estimate",
+      type: "string",
+      arg: "requested|runtime",
+      description: "Job estimates: requested time (default) or exact run time.",
+    },
+    {
+      name: "out",
+      short: "o",
+      type: "string",
+      arg: "DIR",
+      description: "Write DIR/jobs.csv, DIR/metrics.json and DIR/timing.json.",
+    },
+    {
+      name: "format",
+      type: "string",
+      arg: "table|json",
+      description: "Stdout format (default table; json prints metrics.json).",
+    },
+    {
+      name: "max-stalled-events",
+      type: "string",
+      arg: "N",
+      description:
+        "Stop a policy that makes no progress (no job arrives, runs, ends or is rejected) in N schedule calls in a row (default 100000).",
+    },
+    {
+      name: "max-events",
+      type: "string",
+      arg: "N",
+      description: "Stop a run after N events (default 1000000 + 1000 per job read).",
+    },
+    {
+      name: "engine",
+      type: "string",
+      arg: "auto|general|pooled",
+      description:
+        "Simulation engine (default auto: pooled for easy and fcfs with default options and guards, else general); both give the same outputs.",
+    },
+  ],
+  positionals: [],
+  examples: [
+    "sched-sim run --scheduler fcfs --workload KTH-SP2-1996-2.1-cln.swf --clean --out out/kth",
+    "sched-sim run -w NASA-iPSC-1993-3.1-cln.swf.gz --clean --estimate runtime --format json",
+  ],
+};
+
+/** `--max-stalled-events` and `--max-events`, when given: the general engine's guards. */
+interface Guards {
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
+}
+
+/** The policies the pooled engine runs, with default options. */
+const POOLED: readonly string[] = ["easy", "fcfs"];
+
+/** The policy of a run, and the engine that simulates it. */
+interface RunPolicy {
+  /** The registry name (`metrics.json`'s `run.scheduler`). */
+  readonly name: string;
+  readonly options: OptionValues;
+  /** The table's label. */
+  readonly label: string;
+  /** Whether {@link RunPolicy.simulation} is the pooled kernel (which takes columns). */
+  readonly pooled: boolean;
+  /**
+   * A simulation on `procs` processors passing each record to `onRecord` (when given), with the
+   * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only).
+   */
+  readonly simulation: (
+    procs: number,
+    onRecord: ((r: JobRecord) => void) | null,
+    guards: Guards,
+  ) => Simulation;
+}
+
+/**
+ * The policy `--scheduler` and `--opt` name, on the engine `--engine` asks for: the pooled
+ * kernel for `easy` and `fcfs` without options (unless `--engine general`), else the general
+ * engine on `identicalPool(procs)`. The registry (every package's policies) is loaded only for
+ * the general engine.
+ */
+async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
+  const engine = choiceValue("run", "engine", stringOption(args, "engine") ?? "auto", [
+    "auto",
+    "general",
+    "pooled",
+  ] as const);
+  const name = stringOption(args, "scheduler") ?? "fcfs";
+  const opts = listOption(args, "opt");
+  const module = isPolicyModule(name);
+  // Given guards are the general engine's (EASY and FCFS never reach the default ones).
+  const guarded =
+    stringOption(args, "max-events") !== undefined ||
+    stringOption(args, "max-stalled-events") !== undefined;
+  if (module && engine === "pooled") {
+    throw new UsageError(
+      "run: option --engine pooled: a policy module runs on the general engine; use --engine auto or general",
+      "run",
+    );
+  }
+  if (!module && POOLED.includes(name) && opts.length === 0 && !guarded && engine !== "general") {
+    const policy = name as PooledPolicy;
+    return {
+      name,
+      options: {},
+      label: name,
+      pooled: true,
+      simulation: (procs, onRecord) =>
+        createPooledSimulation(onRecord === null ? { policy, procs } : { policy, procs, onRecord }),
+    };
+  }
+  const choice = module
+    ? await loadPolicyModule(name, opts, "run")
+    : (await import("../schedulers.js")).chooseScheduler(name, opts, "run");
+  if (engine === "pooled") {
+    const why = !POOLED.includes(name)
+      ? `it runs ${POOLED.join(" and ")} only, not '${name}'`
+      : opts.length > 0
+        ? `it runs ${name} with default options only (no --opt)`
+        : "it runs with the engine's default guards only (no --max-events or --max-stalled-events)";
+    throw new UsageError(
+      `run: option --engine pooled: ${why}; use --engine auto or general`,
+      "run",
+    );
+  }
+  return {
+    name: choice.entry.name,
+    options: choice.options,
+    label: choice.label,
+    pooled: false,
+    simulation: (procs, onRecord, guards) =>
+      createSimulation(identicalPool(procs), choice.entry.create(choice.options), {
+        ...(onRecord === null ? {} : { onRecord }),
+        ...(guards.maxStalledEvents === undefined
+          ? {}
+          : { maxStalledEvents: guards.maxStalledEvents }),
+        ...(guards.maxEvents === undefined ? {} : { maxEvents: guards.maxEvents }),
+      }),
+  };
+}
+
+/** `sched-sim run` without its help (see `./run.ts`): reads, simulates, writes. */
+export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
+  // Wall clock by `process.hrtime` (`performance.now()` would load `perf_hooks` for it).
+  const started = process.hrtime.bigint();
+  const workload = stringOption(args, "workload");
+  if (workload === undefined) {
+    throw new UsageError("run: option --workload FILE is required", "run");
+  }
+  const choice = await runPolicy(args);
+  const procsText = stringOption(args, "procs");
+  const procsOption =
+    procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, MAX_PROCS);
+  const clean = flag(args, "clean");
+  const estimate = choiceValue("run", "estimate", stringOption(args, "estimate") ?? "requested", [
+    "requested",
+    "runtime",
+  ] as const);
+  const format = choiceValue("run", "format", stringOption(args, "format") ?? "table", [
+    "table",
+    "json",
+  ] as const);
+  const out = stringOption(args, "out");
+  const stalledText = stringOption(args, "max-stalled-events");
+  const maxStalledEvents =
+    stalledText === undefined
+      ? undefined
+      : integerValue("run", "max-stalled-events", stalledText, 1, Number.MAX_SAFE_INTEGER);
+  const eventsText = stringOption(args, "max-events");
+  const maxEvents =
+    eventsText === undefined
+      ? undefined
+      : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
+  await checkFile(workload);
+  if (out !== undefined) await checkOutDir(out);
+
+  const commandOptions = RUN_SPEC.options.map((o) => o.name);
+  const input: RunInput = {
+    clean,
+    estimate,
+    procs: procsOption,
+    commandOptions,
+    maxStalledEvents,
+    maxEvents,
+  };
+  const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
+  try {
+    // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
+    // file the scanner leaves (see scanSwfFile), goes through the general reader.
+    let run: RunResult | "unsorted" | null = choice.pooled
+      ? scanRun(workload, input, choice, csv)
+      : null;
+    if (run === null) run = await streamRun(workload, input, choice, csv);
+    if (run === "unsorted") {
+      io.stderr(
+        `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
+      );
+      run = await sortedRun(workload, input, choice, csv);
+    }
+    const { report, summary, procs, tooWide, firstTooWide } = run;
+    if (clean) io.stderr(cleanupReportText(report, clean));
+    if (tooWide > 0) {
+      io.stderr(
+        `sched-sim: warning: ${tooWide} job(s) need more than the ${procs} processors (the first is job ${firstTooWide?.id} with ${firstTooWide?.cores}); the @sched/backfill policies reject them\n`,
+      );
+    }
+    const metrics = summary.metrics!;
+    const json = metricsJson(summary.stats, metrics, {
+      scheduler: choice.name,
+      schedulerOptions: optionsForReport(choice.options),
+      workload,
+      procs,
+      clean,
+      version: VERSION,
+    });
+    if (out !== undefined) {
+      await writeFilesAtomic(
+        new Map<string, string | StreamedFile>([
+          [join(out, "jobs.csv"), csv!],
+          [join(out, "metrics.json"), json],
+          [
+            join(out, "timing.json"),
+            timingJson(summary.stats, Number(process.hrtime.bigint() - started) / 1e6),
+          ],
+        ]),
+      );
+    }
+    if (format === "json") io.stdout(json);
+    else {
+      io.stdout(`${workload}: ${summary.jobs} jobs on ${procs} processors\n\n`);
+      io.stdout(metricsTable([{ label: choice.label, metrics }]));
+    }
+    // On stderr; a blank line keeps it off the table when both streams land in one file or pipe.
+    if (out !== undefined)
+      io.stderr(
+        `${format === "json" ? "" : "\n"}wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+      );
+    return 0;
+  } catch (error) {
+    csv?.discard();
+    // The library's hint speaks of its API; on the command line the same switch is --clean.
+    throw inCallersWords(error, { command: "run", options: commandOptions });
+  }
+}
+
+/** What `run` reads and simulates with. */
+interface RunInput {
+  readonly clean: boolean;
+  readonly estimate: "requested" | "runtime";
+  /** `--procs`, when given. */
+  readonly procs: number | undefined;
+  /** The command's options, for the hints of {@link requireJobs}. */
+  readonly commandOptions: readonly string[];
+  /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
+}
+
+/** A finished run: the summary and what the reading said. */
+interface RunResult {
+  readonly summary: SimulationSummary;
+  readonly report: SwfCleanupReport;
+  readonly procs: number;
+  /** Jobs wider than the machine, and the first of them. */
+  readonly tooWide: number;
+  readonly firstTooWide: TooWide | undefined;
+}
+
+/** A job wider than the machine, as the warning names it. */
+interface TooWide {
+  readonly id: number;
+  readonly cores: number;
+}
+
+/** Thrown by {@link streamRun} at the first job submitted before the one read before it. */
+const UNSORTED = Symbol("unsorted");
+
+/**
+ * The run as the trace streams in: each chunk of jobs read is pushed into the simulation, each
+ * record goes to `jobs.csv` as it ends, and the metrics are accumulated online, so memory holds
+ * the jobs in flight, not the trace. Returns "unsorted" (having simulated nothing worth keeping)
+ * at the first job submitted before the one before it: such a trace must be read whole and
+ * sorted ({@link sortedRun}).
+ */
+async function streamRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): Promise<RunResult | "unsorted"> {
+  const runner = new Runner(workload, input, choice, csv);
+  try {
+    const { header, report } = await streamSwfWorkload(
+      workload,
+      {
+        clean: input.clean,
+        estimate: input.estimate,
+        where: "run",
+        onHeader: (h) => runner.header(h),
+      },
+      (jobs) => runner.push(jobs, true),
+    );
+    return runner.end(header, report);
+  } catch (error) {
+    if (error === UNSORTED) return "unsorted";
+    throw error;
+  }
+}
+
+/**
+ * The run of {@link streamRun} on the pooled kernel, read by `scanSwfFile`: null (and nothing
+ * of `jobs.csv` kept) when the scanner leaves the file to the general reader, or when anything
+ * fails, so that the general reader reads the file again and says what is wrong in its words.
+ */
+function scanRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): RunResult | null {
+  const runner = new Runner(workload, input, choice, csv);
+  let run: RunResult | null = null;
+  try {
+    const read = scanSwfFile(workload, {
+      clean: input.clean,
+      estimate: input.estimate,
+      onHeader: (h) => runner.header(h),
+      onJobs: (jobs) => runner.pushColumns(jobs),
+    });
+    if (read !== null) run = runner.end(read.header, read.report);
+  } catch {
+    run = null;
+  }
+  if (run === null) csv?.discard();
+  return run;
+}
+
+/** The run of a trace that is not sorted by submit time: read whole, sorted, then simulated. */
+async function sortedRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): Promise<RunResult> {
+  csv?.discard();
+  const read = await readSwfWorkload(workload, {
+    clean: input.clean,
+    estimate: input.estimate,
+    where: "run",
+  });
+  const jobs = [...read.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+  const runner = new Runner(workload, input, choice, csv);
+  if (read.header !== undefined) runner.header(read.header);
+  if (jobs.length > 0) runner.push(jobs, false);
+  return runner.end(read.header, read.report);
+}
+
+/** Feeds a simulation with the jobs read, writing each record's row to `jobs.csv`. */
+class Runner {
+  private procs: number | undefined;
+  private sim: Simulation | null = null;
+  private lastSubmit = Number.NEGATIVE_INFINITY;
+  private tooWide = 0;
+  private firstTooWide: TooWide | undefined;
+  /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
+  private declared: number | undefined;
+  private declaredBy = "MaxProcs";
+
+  constructor(
+    private readonly workload: string,
+    private readonly input: RunInput,
+    private readonly choice: RunPolicy,
+    private readonly csv: StreamedFile | null,
+  ) {
+    csv?.reset(JOBS_CSV_HEADER);
+  }
+
+  header(h: SwfHeader): void {
+    this.declared = h.maxProcs ?? h.maxNodes;
+    this.declaredBy = h.maxProcs === undefined ? "MaxNodes" : "MaxProcs";
+    this.procs = this.input.procs ?? this.declared;
+  }
+
+  push(jobs: readonly Job[], checkOrder: boolean): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i]!;
+      if (checkOrder) {
+        if (job.submit < last) throw UNSORTED;
+        last = job.submit;
+      }
+      if (job.cores > procs && this.tooWide++ === 0) this.firstTooWide = job;
+    }
+    this.lastSubmit = last;
+    this.simulation().push(jobs);
+  }
+
+  /** {@link Runner.push} of jobs as columns, for the pooled kernel. */
+  pushColumns(jobs: JobColumns): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    const { submit, cores, count } = jobs;
+    for (let i = 0; i < count; i++) {
+      if (submit[i]! < last) throw UNSORTED;
+      last = submit[i]!;
+      if (cores[i]! > procs && this.tooWide++ === 0) {
+        this.firstTooWide = { id: jobs.id[i]!, cores: cores[i]! };
+      }
+    }
+    this.lastSubmit = last;
+    (this.simulation() as PooledSimulation).pushColumns(jobs);
+  }
+
+  end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {
+    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
+    requireJobs("run", this.workload, report.jobs, report, {
+      estimate: this.input.estimate,
+      commandOptions: this.input.commandOptions,
+    });
+    if (header !== undefined && this.procs === undefined) this.header(header);
+    const summary = this.simulation().end();
+    return {
+      summary,
+      report,
+      procs: this.machineSize(),
+      tooWide: this.tooWide,
+      firstTooWide: this.firstTooWide,
+    };
+  }
+
+  private machineSize(): number {
+    if (
+      this.input.procs === undefined &&
+      this.declared !== undefined &&
+      this.declared > MAX_PROCS
+    ) {
+      throw new ParseError(
+        "run",
+        { source: this.workload, field: `header ${this.declaredBy}` },
+        `is ${this.declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
+      );
+    }
+    if (this.procs === undefined) {
+      throw new UsageError(
+        `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
+        "run",
+      );
+    }
+    return this.procs;
+  }
+
+  private simulation(): Simulation {
+    if (this.sim === null) {
+      const csv = this.csv;
+      this.sim = this.choice.simulation(
+        this.machineSize(),
+        csv === null ? null : (r) => csv.write(jobsCsvLine(r)),
+        this.input,
+      );
+    }
+    return this.sim;
+  }
+}
+
+async function checkFile(path: string): Promise<void> {
+  let isFile: boolean;
+  try {
+    isFile = (await stat(path)).isFile();
+  } catch (error) {
+    throw new UsageError(`run: option --workload ${path}: ${describeFsError(error)}`, "run");
+  }
+  if (!isFile) throw new UsageError(`run: option --workload ${path}: not a file`, "run");
+}
+
+async function checkOutDir(path: string): Promise<void> {
+  try {
+    if (!(await stat(path)).isDirectory()) {
+      throw new UsageError(`run: option --out ${path}: exists and is not a directory`, "run");
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new UsageError(`run: option --out ${path}: ${describeFsError(error)}`, "run");
+    }
+  }
+}

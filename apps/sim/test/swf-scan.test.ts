@@ -1,0 +1,153 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSwfJobStream, type SwfCleanupReport, type SwfHeader } from "@sched/workload";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { scanSwfFile } from "../src/fast/swf-scan.js";
+import { tempDir } from "./helpers.js";
+
+// The byte scanner against the general reader (`createSwfJobStream`): on every file the scanner
+// reads to the end, the same header, jobs (in order) and report; files it leaves (null) are
+// those the general reader rejects or that leave the plain case.
+
+const REPO_FIXTURES = new URL("../../../packages/workload/fixtures/", import.meta.url).pathname;
+
+interface Read {
+  readonly header: SwfHeader | undefined;
+  readonly jobs: string[];
+  readonly report: SwfCleanupReport;
+}
+
+type Options = { readonly clean: boolean; readonly estimate: "requested" | "runtime" };
+
+function general(text: string, options: Options): Read | string {
+  try {
+    const stream = createSwfJobStream({ source: "x.swf", ...options });
+    const jobs = [...stream.push(text), ...stream.end()].map(
+      (j) => `${j.id} ${j.submit} ${j.runtime} ${j.estimate} ${j.cores}`,
+    );
+    return { header: stream.header, jobs, report: stream.report() };
+  } catch (error) {
+    return String(error);
+  }
+}
+
+function scanned(path: string, options: Options): Read | null {
+  const jobs: string[] = [];
+  let header: SwfHeader | undefined;
+  const r = scanSwfFile(path, {
+    ...options,
+    onHeader: (h) => {
+      header = h;
+    },
+    onJobs: (c) => {
+      for (let i = 0; i < c.count; i++) {
+        jobs.push(`${c.id[i]} ${c.submit[i]} ${c.runtime[i]} ${c.estimate[i]} ${c.cores[i]}`);
+      }
+    },
+  });
+  if (r === null) return null;
+  expect(r.header).toBe(header);
+  return { header, jobs, report: r.report };
+}
+
+const OPTIONS: readonly Options[] = [
+  { clean: true, estimate: "requested" },
+  { clean: true, estimate: "runtime" },
+  { clean: false, estimate: "requested" },
+  { clean: false, estimate: "runtime" },
+];
+
+/** Scanned equals the general reader's result, or the scanner left the file (null). */
+function expectAgrees(path: string, text: string, options: Options): "read" | "left" {
+  const a = general(text, options);
+  const b = scanned(path, options);
+  if (b === null) return "left";
+  expect(typeof a).not.toBe("string");
+  expect(b).toEqual(a);
+  return "read";
+}
+
+describe("scanSwfFile", () => {
+  for (const name of ["KTH-SP2-1996-2.1-cln.swf", "hpc2n-alea-3171.swf", "lublin_256.swf"]) {
+    it(`reads ${name} as the general reader does`, () => {
+      const path = `${REPO_FIXTURES}${name}`;
+      const text = readFileSync(path, "utf8");
+      const outcomes = OPTIONS.map((o) => expectAgrees(path, text, o));
+      // The clean-up reads every real trace here; without it, what the conversion rejects is left.
+      expect(outcomes[0]).toBe("read");
+    });
+  }
+
+  it("leaves gzip files to the general reader", () => {
+    expect(scanned(`${REPO_FIXTURES}NASA-iPSC-1993-3.1-cln.swf.gz`, OPTIONS[0]!)).toBeNull();
+  });
+
+  it("leaves what the general reader rejects or reads otherwise", async () => {
+    const dir = await tempDir();
+    const ok = "1 0 5 60 2 -1 -1 2 120 -1 1 1 1 -1 -1 -1 -1 -1";
+    const cases = [
+      `; MaxProcs: 4\n${ok}\r2 1 5 60 2 -1 -1 2 120 -1 1 1 1 -1 -1 -1 -1 -1\n`, // lone CR
+      `; MaxProcs: 4\n; Comment: caf\u00e9\n${ok}\n`, // non-ASCII
+      `; MaxProcs: 4\n1 0 5 6e1 2 -1 -1 2 120 -1 1 1 1 -1 -1 -1 -1 -1\n`, // exponent
+      `; MaxProcs: 4\n${ok}\n${ok}\n`, // duplicate job number
+      `; MaxProcs: 4\n1 0 5 60 2 -1 -1 2 120 -1 1 1\n`, // 12 fields
+      `; MaxProcs: four\n${ok}\n`, // bad header value
+      `; MaxProcs: 4\n1 0 5 0 2 -1 -1 2 120 -1 1 1 1 -1 -1 -1 -1 -1\n`, // run time 0, no clean-up
+    ];
+    for (const [i, text] of cases.entries()) {
+      const path = join(dir, `case-${i}.swf`);
+      writeFileSync(path, text);
+      expect(scanned(path, { clean: false, estimate: "requested" }), `case ${i}`).toBeNull();
+    }
+  });
+
+  it("reads random plain traces (CRLF, tabs, signs, fractions, blank and comment lines) as the general reader", async () => {
+    const dir = await tempDir();
+    const num = fc.oneof(
+      fc.integer({ min: -1, max: 500 }).map(String),
+      fc.constantFrom("-1", "+7", "5.", ".5", "12.25", "0", "-0", "3.000"),
+    );
+    const id = fc.constantFrom("-1", "0", "3", "12");
+    // Fields 2 to 18; 12, 13, 15 and 16 (user, group, queue, partition) ids or -1.
+    const line = fc
+      .tuple(
+        fc.array(num, { minLength: 10, maxLength: 10 }),
+        fc.tuple(id, id, num, id, id, num, num),
+      )
+      .map(([a, [user, group, exe, queue, partition, prev, think]]) => [
+        ...a,
+        user,
+        group,
+        exe,
+        queue,
+        partition,
+        prev,
+        think,
+      ]);
+    const trace = fc.record({
+      header: fc.constantFrom("; MaxProcs: 8\n", "; MaxNodes: 6\n;\n", ""),
+      lines: fc.array(line, { maxLength: 25 }),
+      end: fc.constantFrom("\n", "\r\n"),
+      extra: fc.constantFrom("", "\n", "; a comment after data\n", "   \n"),
+      clean: fc.boolean(),
+      estimate: fc.constantFrom("requested" as const, "runtime" as const),
+    });
+    let read = 0;
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(trace, async ({ header, lines, end, extra, clean, estimate }) => {
+        const body = lines
+          .map((fields, i) => [String(i + 1), ...fields].join(i % 3 === 0 ? "\t" : " "))
+          .join(end);
+        const text = `${header}${body}${end}${extra}`;
+        const path = join(dir, `t${n++}.swf`);
+        writeFileSync(path, text);
+        if (expectAgrees(path, text, { clean, estimate }) === "read") read++;
+      }),
+      { numRuns: 200 },
+    );
+    // Most of these traces are read, not left.
+    expect(read).toBeGreaterThan(20);
+  });
+});
