@@ -19,12 +19,6 @@ export default defineConfig((options) => ({
   // machinery, the report or HiGHS. Chunks sit beside cli.js (highs.wasm too).
   splitting: true,
   noExternal: [/^@sched\//],
-  // The packages from their sources (`@sched/source`), module by module, so a command's chunks
-  // hold the modules it uses, not whole packages: `run`'s pooled path loads a few of them.
-  esbuildOptions(esbuild) {
-    esbuild.sourcesContent = false;
-    esbuild.conditions = ["@sched/source"];
-  },
   async onSuccess() {
     await copyFile(highsWasm, join(options.outDir ?? "dist", "highs.wasm"));
   },
