@@ -6,6 +6,7 @@ import {
   type JobRecord,
   type Metrics,
   type Outcome,
+  type Platform,
   type Simulation,
   type SimulationSummary,
 } from "@sched/core";
@@ -906,9 +907,16 @@ class PooledKernel {
       schedulerMsPerDecision:
         stats.decisions > 0 ? stats.schedulerMs / stats.decisions : Number.NaN,
     };
+    const procs = this.procs;
+    let platform: Platform | undefined;
     return {
       scheduler: this.easy ? "easy" : "fcfs",
-      platform: identicalPool(this.procs),
+      // `identicalPool(procs)`, built when first read: `sched-sim run` never reads it, and
+      // building it (a frozen machine per processor, checked) is cold code its run can skip.
+      get platform(): Platform {
+        platform ??= identicalPool(procs);
+        return platform;
+      },
       jobs,
       stats,
       metrics,
