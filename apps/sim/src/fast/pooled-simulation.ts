@@ -205,7 +205,9 @@ class PooledKernel {
   private failed = false;
 
   // The waiting queue: job numbers k in (submit, id) order.
-  private queue = new Int32Array(64);
+  // Room for 1024 from the start: its growth runs in `arrive` after V8 has compiled it without
+  // feedback for it, and would deoptimize it (KTH-SP2's queue reaches a few hundred jobs).
+  private queue = new Int32Array(1024);
   private qlen = 0;
   // Jobs arrived in the current batch that are wider than the pool (rejected by the pass).
   private wide: number[] = [];
