@@ -11,14 +11,12 @@ import {
 } from "../args.js";
 import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import { batsimToJobs, jobsToBatsim } from "../batsim.js";
-import { cleanupReportText } from "../cleanup-report.js";
 import type { Command } from "../command.js";
 import { MAX_JSON_BYTES } from "../limits.js";
-import { readTextFile } from "../swf-input.js";
+import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
-import { requireJobs } from "./require-jobs.js";
-import { declaredProcs, readTraceFile } from "./trace-files.js";
+import { declaredProcs, readTraceFile, requireJobs } from "./trace-files.js";
 
 const FORMATS = ["swf", "native", "batsim"] as const;
 type Format = (typeof FORMATS)[number];

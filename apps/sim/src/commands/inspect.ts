@@ -9,8 +9,7 @@ import {
 } from "../args.js";
 import type { Command } from "../command.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
-import { requireJobs } from "./require-jobs.js";
-import { declaredProcs, readTraceFile, type TraceFile } from "./trace-files.js";
+import { declaredProcs, readTraceFile, requireJobs, type TraceFile } from "./trace-files.js";
 
 const spec: CommandSpec = {
   name: "inspect",

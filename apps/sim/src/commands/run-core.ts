@@ -1,6 +1,16 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  createSimulation,
+  identicalPool,
+  type Job,
+  type JobRecord,
+  ParseError,
+  type Simulation,
+  type SimulationSummary,
+} from "@sched/core";
+import type { SwfCleanupReport, SwfHeader } from "@sched/workload";
+import {
   type CommandSpec,
   choiceValue,
   flag,
@@ -10,18 +20,23 @@ import {
   stringOption,
 } from "../args.js";
 import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
-import { cleanupReportText } from "../cleanup-report.js";
 import type { Io } from "../command.js";
-import { createPooledSimulation, type PooledPolicy } from "../fast/pooled-simulation.js";
+import {
+  createPooledSimulation,
+  type JobColumns,
+  type PooledPolicy,
+  type PooledSimulation,
+} from "../fast/pooled-simulation.js";
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
-import { metricsJson, metricsTable, timingJson } from "../outputs.js";
+import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
-import { optionsForReport } from "../scheduler-options.js";
+import { type OptionValues, optionsForReport } from "../scheduler-options.js";
+import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
-import { type RunInput, Runner, type RunPolicy, type RunResult } from "./run-runner.js";
+import { requireJobs } from "./trace-files.js";
 
 /**
  * `sched-sim run`'s syntax; its help adds the list of schedulers (`./run.ts`), which this module
@@ -129,8 +144,34 @@ export const RUN_SPEC: CommandSpec = {
   ],
 };
 
+/** `--max-stalled-events` and `--max-events`, when given: the general engine's guards. */
+interface Guards {
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
+}
+
 /** The policies the pooled engine runs, with default options. */
 const POOLED: readonly string[] = ["easy", "fcfs"];
+
+/** The policy of a run, and the engine that simulates it. */
+interface RunPolicy {
+  /** The registry name (`metrics.json`'s `run.scheduler`). */
+  readonly name: string;
+  readonly options: OptionValues;
+  /** The table's label. */
+  readonly label: string;
+  /** Whether {@link RunPolicy.simulation} is the pooled kernel (which takes columns). */
+  readonly pooled: boolean;
+  /**
+   * A simulation on `procs` processors passing each record to `onRecord` (when given), with the
+   * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only).
+   */
+  readonly simulation: (
+    procs: number,
+    onRecord: ((r: JobRecord) => void) | null,
+    guards: Guards,
+  ) => Simulation;
+}
 
 /**
  * The policy `--scheduler` and `--opt` name, on the engine `--engine` asks for: the pooled
@@ -182,7 +223,20 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
       "run",
     );
   }
-  return (await import("./run-general.js")).generalRunPolicy(choice);
+  return {
+    name: choice.entry.name,
+    options: choice.options,
+    label: choice.label,
+    pooled: false,
+    simulation: (procs, onRecord, guards) =>
+      createSimulation(identicalPool(procs), choice.entry.create(choice.options), {
+        ...(onRecord === null ? {} : { onRecord }),
+        ...(guards.maxStalledEvents === undefined
+          ? {}
+          : { maxStalledEvents: guards.maxStalledEvents }),
+        ...(guards.maxEvents === undefined ? {} : { maxEvents: guards.maxEvents }),
+      }),
+  };
 }
 
 /** `sched-sim run` without its help (see `./run.ts`): reads, simulates, writes. */
@@ -233,16 +287,15 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   try {
     // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
     // file the scanner leaves (see scanSwfFile), goes through the general reader.
-    let run = choice.pooled ? scanRun(workload, input, choice, csv) : null;
-    if (run === null) {
-      const general = await import("./run-read.js");
-      const streamed = await general.streamRun(workload, input, choice, csv);
-      if (streamed === "unsorted") {
-        io.stderr(
-          `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
-        );
-        run = await general.sortedRun(workload, input, choice, csv);
-      } else run = streamed;
+    let run: RunResult | "unsorted" | null = choice.pooled
+      ? scanRun(workload, input, choice, csv)
+      : null;
+    if (run === null) run = await streamRun(workload, input, choice, csv);
+    if (run === "unsorted") {
+      io.stderr(
+        `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
+      );
+      run = await sortedRun(workload, input, choice, csv);
     }
     const { report, summary, procs, tooWide, firstTooWide } = run;
     if (clean) io.stderr(cleanupReportText(report, clean));
@@ -290,6 +343,70 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   }
 }
 
+/** What `run` reads and simulates with. */
+interface RunInput {
+  readonly clean: boolean;
+  readonly estimate: "requested" | "runtime";
+  /** `--procs`, when given. */
+  readonly procs: number | undefined;
+  /** The command's options, for the hints of {@link requireJobs}. */
+  readonly commandOptions: readonly string[];
+  /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
+  readonly maxStalledEvents: number | undefined;
+  readonly maxEvents: number | undefined;
+}
+
+/** A finished run: the summary and what the reading said. */
+interface RunResult {
+  readonly summary: SimulationSummary;
+  readonly report: SwfCleanupReport;
+  readonly procs: number;
+  /** Jobs wider than the machine, and the first of them. */
+  readonly tooWide: number;
+  readonly firstTooWide: TooWide | undefined;
+}
+
+/** A job wider than the machine, as the warning names it. */
+interface TooWide {
+  readonly id: number;
+  readonly cores: number;
+}
+
+/** Thrown by {@link streamRun} at the first job submitted before the one read before it. */
+const UNSORTED = Symbol("unsorted");
+
+/**
+ * The run as the trace streams in: each chunk of jobs read is pushed into the simulation, each
+ * record goes to `jobs.csv` as it ends, and the metrics are accumulated online, so memory holds
+ * the jobs in flight, not the trace. Returns "unsorted" (having simulated nothing worth keeping)
+ * at the first job submitted before the one before it: such a trace must be read whole and
+ * sorted ({@link sortedRun}).
+ */
+async function streamRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): Promise<RunResult | "unsorted"> {
+  const runner = new Runner(workload, input, choice, csv);
+  try {
+    const { header, report } = await streamSwfWorkload(
+      workload,
+      {
+        clean: input.clean,
+        estimate: input.estimate,
+        where: "run",
+        onHeader: (h) => runner.header(h),
+      },
+      (jobs) => runner.push(jobs, true),
+    );
+    return runner.end(header, report);
+  } catch (error) {
+    if (error === UNSORTED) return "unsorted";
+    throw error;
+  }
+}
+
 /**
  * The run of {@link streamRun} on the pooled kernel, read by `scanSwfFile`: null (and nothing
  * of `jobs.csv` kept) when the scanner leaves the file to the general reader, or when anything
@@ -316,6 +433,134 @@ function scanRun(
   }
   if (run === null) csv?.discard();
   return run;
+}
+
+/** The run of a trace that is not sorted by submit time: read whole, sorted, then simulated. */
+async function sortedRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+): Promise<RunResult> {
+  csv?.discard();
+  const read = await readSwfWorkload(workload, {
+    clean: input.clean,
+    estimate: input.estimate,
+    where: "run",
+  });
+  const jobs = [...read.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+  const runner = new Runner(workload, input, choice, csv);
+  if (read.header !== undefined) runner.header(read.header);
+  if (jobs.length > 0) runner.push(jobs, false);
+  return runner.end(read.header, read.report);
+}
+
+/** Feeds a simulation with the jobs read, writing each record's row to `jobs.csv`. */
+class Runner {
+  private procs: number | undefined;
+  private sim: Simulation | null = null;
+  private lastSubmit = Number.NEGATIVE_INFINITY;
+  private tooWide = 0;
+  private firstTooWide: TooWide | undefined;
+  /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
+  private declared: number | undefined;
+  private declaredBy = "MaxProcs";
+
+  constructor(
+    private readonly workload: string,
+    private readonly input: RunInput,
+    private readonly choice: RunPolicy,
+    private readonly csv: StreamedFile | null,
+  ) {
+    csv?.reset(JOBS_CSV_HEADER);
+  }
+
+  header(h: SwfHeader): void {
+    this.declared = h.maxProcs ?? h.maxNodes;
+    this.declaredBy = h.maxProcs === undefined ? "MaxNodes" : "MaxProcs";
+    this.procs = this.input.procs ?? this.declared;
+  }
+
+  push(jobs: readonly Job[], checkOrder: boolean): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i]!;
+      if (checkOrder) {
+        if (job.submit < last) throw UNSORTED;
+        last = job.submit;
+      }
+      if (job.cores > procs && this.tooWide++ === 0) this.firstTooWide = job;
+    }
+    this.lastSubmit = last;
+    this.simulation().push(jobs);
+  }
+
+  /** {@link Runner.push} of jobs as columns, for the pooled kernel. */
+  pushColumns(jobs: JobColumns): void {
+    let last = this.lastSubmit;
+    const procs = this.machineSize();
+    const { submit, cores, count } = jobs;
+    for (let i = 0; i < count; i++) {
+      if (submit[i]! < last) throw UNSORTED;
+      last = submit[i]!;
+      if (cores[i]! > procs && this.tooWide++ === 0) {
+        this.firstTooWide = { id: jobs.id[i]!, cores: cores[i]! };
+      }
+    }
+    this.lastSubmit = last;
+    (this.simulation() as PooledSimulation).pushColumns(jobs);
+  }
+
+  end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {
+    // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
+    requireJobs("run", this.workload, report.jobs, report, {
+      estimate: this.input.estimate,
+      commandOptions: this.input.commandOptions,
+    });
+    if (header !== undefined && this.procs === undefined) this.header(header);
+    const summary = this.simulation().end();
+    return {
+      summary,
+      report,
+      procs: this.machineSize(),
+      tooWide: this.tooWide,
+      firstTooWide: this.firstTooWide,
+    };
+  }
+
+  private machineSize(): number {
+    if (
+      this.input.procs === undefined &&
+      this.declared !== undefined &&
+      this.declared > MAX_PROCS
+    ) {
+      throw new ParseError(
+        "run",
+        { source: this.workload, field: `header ${this.declaredBy}` },
+        `is ${this.declared}, above the ${MAX_PROCS} processors a simulated machine may have; give a smaller one with --procs N`,
+      );
+    }
+    if (this.procs === undefined) {
+      throw new UsageError(
+        `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
+        "run",
+      );
+    }
+    return this.procs;
+  }
+
+  private simulation(): Simulation {
+    if (this.sim === null) {
+      const csv = this.csv;
+      this.sim = this.choice.simulation(
+        this.machineSize(),
+        csv === null ? null : (r) => csv.write(jobsCsvLine(r)),
+        this.input,
+      );
+    }
+    return this.sim;
+  }
 }
 
 async function checkFile(path: string): Promise<void> {
