@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,6 +78,11 @@ export async function buildCli(): Promise<{ cli: string; remove: () => Promise<v
     await rm(outDir, { recursive: true, force: true });
     throw new Error(`building the CLI failed: ${r.stderr}`);
   }
+  // Node looks for a file's package scope (`"type": "module"`) up to the nearest node_modules and
+  // no further, so this folder, unlike dist/ (in apps/sim's scope), would have none: Node would
+  // then compile every chunk twice, first as CommonJS to detect its module syntax (measured:
+  // about 7 ms of CPU that `sched-sim` from dist/ does not spend). Give it dist/'s scope.
+  await writeFile(join(outDir, "package.json"), '{ "type": "module" }\n');
   return {
     cli: join(outDir, "cli.js"),
     remove: () => rm(outDir, { recursive: true, force: true }),

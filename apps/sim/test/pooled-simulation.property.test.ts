@@ -64,6 +64,8 @@ function pooled(
 /** Every number of the metrics and stats, compared with Object.is (NaN equal, bit for bit). */
 function expectSameSummary(a: SimulationSummary, b: SimulationSummary): void {
   expect(b.jobs).toBe(a.jobs);
+  expect(b.platform).toEqual(a.platform);
+  expect(b.platform).toBe(b.platform);
   expect(b.stats.events).toBe(a.stats.events);
   expect(b.stats.decisions).toBe(a.stats.decisions);
   const ma = a.metrics!;

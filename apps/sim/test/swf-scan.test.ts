@@ -102,6 +102,46 @@ describe("scanSwfFile", () => {
     }
   });
 
+  it("checks job times as jobTimeProblem does: whole and fractional, up to 15 digits", async () => {
+    const dir = await tempDir();
+    // Submit times up to 15 digits, where times move in steps of 1/8 s: a run time or estimate of
+    // 0.1 s is too short to survive the addition (the general reader rejects it), a whole one is
+    // exact.
+    const time = fc.oneof(
+      fc.constantFrom("999999999999999", "100000000000000", "0"),
+      fc.integer({ min: 0, max: 999_999_999 }).map(String),
+    );
+    const span = fc.constantFrom("1", "5", ".1", "0.3", "7.7", ".5", "999999999999999", "12345.6");
+    let n = 0;
+    let read = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(time, span, span), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("requested" as const, "runtime" as const),
+        async (jobs, estimate) => {
+          let submit = 0n;
+          const lines = jobs.map(([t, runtime, requested], i) => {
+            // Submit times in order: each at least the one before.
+            submit = BigInt(t) > submit ? BigInt(t) : submit;
+            return `${i + 1} ${submit} -1 ${runtime} 1 -1 -1 1 ${requested} -1 1 1 1 -1 1 1 -1 -1`;
+          });
+          const text = `; MaxProcs: 4\n${lines.join("\n")}\n`;
+          const path = join(dir, `t${n++}.swf`);
+          writeFileSync(path, text);
+          const a = general(text, { clean: false, estimate });
+          const b = scanned(path, { clean: false, estimate });
+          if (typeof a === "string") expect(b).toBeNull();
+          else if (b !== null) {
+            expect(b).toEqual(a);
+            read++;
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(read).toBeGreaterThan(10);
+  });
+
   it("reads random plain traces (CRLF, tabs, signs, fractions, blank and comment lines) as the general reader", async () => {
     const dir = await tempDir();
     const num = fc.oneof(

@@ -6,6 +6,7 @@ import {
   type JobRecord,
   type Metrics,
   type Outcome,
+  type Platform,
   type Simulation,
   type SimulationSummary,
 } from "@sched/core";
@@ -204,7 +205,9 @@ class PooledKernel {
   private failed = false;
 
   // The waiting queue: job numbers k in (submit, id) order.
-  private queue = new Int32Array(64);
+  // Room for 1024 from the start: its growth runs in `arrive` after V8 has compiled it without
+  // feedback for it, and would deoptimize it (KTH-SP2's queue reaches a few hundred jobs).
+  private queue = new Int32Array(1024);
   private qlen = 0;
   // Jobs arrived in the current batch that are wider than the pool (rejected by the pass).
   private wide: number[] = [];
@@ -906,9 +909,16 @@ class PooledKernel {
       schedulerMsPerDecision:
         stats.decisions > 0 ? stats.schedulerMs / stats.decisions : Number.NaN,
     };
+    const procs = this.procs;
+    let platform: Platform | undefined;
     return {
       scheduler: this.easy ? "easy" : "fcfs",
-      platform: identicalPool(this.procs),
+      // `identicalPool(procs)`, built when first read: `sched-sim run` never reads it, and
+      // building it (a frozen machine per processor, checked) is cold code its run can skip.
+      get platform(): Platform {
+        platform ??= identicalPool(procs);
+        return platform;
+      },
       jobs,
       stats,
       metrics,
