@@ -95,22 +95,19 @@ describe("sched-sim run: bad bytes in a streamed trace", () => {
   });
 });
 
+/** A policy module that starts nothing and wakes itself a second later, forever. */
+async function wakesForeverModule(): Promise<string> {
+  const policy = join(await tempDir(), "wakes-forever.mjs");
+  await writeFile(
+    policy,
+    'export default { name: "wakes-forever", schedule(ctx) { ctx.wakeAt(ctx.view.now + 1); } };\n',
+  );
+  return policy;
+}
+
 describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
   it("stops a policy that wakes itself forever after the default stall bound, with an error naming it", async () => {
-    const dir = await tempDir();
-    const policy = join(dir, "wakes-forever.mjs");
-    await writeFile(
-      policy,
-      [
-        "export default {",
-        '  name: "wakes-forever",',
-        "  schedule(ctx) {",
-        "    ctx.wakeAt(ctx.view.now + 1);",
-        "  },",
-        "};",
-        "",
-      ].join("\n"),
-    );
+    const policy = await wakesForeverModule();
     // Stopped by a count of calls (deterministic), not a clock: 100,000 calls take well under
     // 10 s (about 0.1 s on an idle machine).
     const r = await cli("run", "-w", SMALL, "--clean", "-s", policy);
@@ -122,12 +119,7 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
   });
 
   it("lets --max-stalled-events and --max-events set the guards, and names the flags, not the library options", async () => {
-    const dir = await tempDir();
-    const policy = join(dir, "wakes-forever.mjs");
-    await writeFile(
-      policy,
-      'export default { name: "wakes-forever", schedule(ctx) { ctx.wakeAt(ctx.view.now + 1); } };\n',
-    );
+    const policy = await wakesForeverModule();
     const stalled = await cli(
       "run",
       "-w",
