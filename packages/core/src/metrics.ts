@@ -179,11 +179,15 @@ export class MetricsAccumulator {
     const intervals = r.intervals;
     let ran = 0;
     if (r.outcome === "completed" && intervals.length === 1 && intervals[0]!.end === end) {
-      // The common record, one interval up to the end, most often on one machine: one call, the
-      // same sums. (V8 inlines it within `sched-sim`'s budget when `coresOf` is not also inlined.)
+      // The common record, one interval up to the end: one call, the same sums. `coresOf` written
+      // out: V8 then inlines that call within `sched-sim`'s budget (v8-tuning.ts), not `coresOf`.
       const iv = intervals[0]!;
-      const a = iv.allocation;
-      const cores = a !== undefined && a.length === 1 ? a[0]!.cores : coresOf(a, job.cores);
+      const parts = iv.allocation;
+      let cores = job.cores;
+      if (parts !== undefined && parts.length > 0) {
+        cores = 0;
+        for (let k = 0; k < parts.length; k++) cores += parts[k]!.cores;
+      }
       ran = iv.end - iv.start;
       sums.addCompletedRun(job.submit, iv.start, iv.end, cores);
     } else {
