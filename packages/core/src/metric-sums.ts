@@ -59,10 +59,11 @@ const INTEGER_FIELDS = [
  * same bits as `metricsOf` on the same records added in the same order (floating-point sums
  * depend on the order).
  *
- * Per job, in this order: {@link MetricSums.addInterval} for each interval it ran (its length
- * times the cores it held is the job's share of `utilization`), then one of
- * {@link MetricSums.addCompleted}, {@link MetricSums.addRejected} or
- * {@link MetricSums.addUnfinished}, then {@link MetricSums.addDeadline} if it had a deadline.
+ * Per job: {@link MetricSums.addCompletedRun} for a job that ran once; otherwise, in this
+ * order, {@link MetricSums.addInterval} for each interval it ran (its length times the cores it
+ * held is the job's share of `utilization`), then one of {@link MetricSums.addCompleted},
+ * {@link MetricSums.addRejected} or {@link MetricSums.addUnfinished}; then
+ * {@link MetricSums.addDeadline} if it had a deadline.
  * Machine usage and license usage need more than per-job sums: pass them to
  * {@link MetricSums.metrics} (else they are NaN).
  *
@@ -79,8 +80,8 @@ const INTEGER_FIELDS = [
  * @example
  * ```ts
  * const sums = new MetricSums(4); // a 4-core platform
- * sums.addCompleted(0, 10, 30, sums.addInterval(10, 30, 2)); // submit 0, ran 10..30 on 2 cores
- * sums.addRejected(5, 5);
+ * sums.addCompletedRun(0, 10, 30, 2); // submit 0, ran 10..30 on 2 cores
+ * sums.addRejected(5, 5); // submit 5, rejected at 5
  * const m = sums.metrics();
  * // m.meanWait 10, m.meanBoundedSlowdown 1.5, m.makespan 30, m.utilization 40 / 120,
  * // m.acceptanceRate 0.5, m.machineUsage NaN

@@ -19,12 +19,17 @@ function errorOf(call: () => unknown): InvalidInputError {
 }
 
 describe("MetricSums (hand-worked)", () => {
-  it("gives the TSDoc example's figures", () => {
+  it("gives the README's and the TSDoc's figures", () => {
     // 4 cores. Job A: submit 0, runs 10..30 on 2 cores. Job B: submit 5, rejected at 5.
     const sums = new MetricSums(4);
-    sums.addCompleted(0, 10, 30, sums.addInterval(10, 30, 2));
+    sums.addCompletedRun(0, 10, 30, 2);
     sums.addRejected(5, 5);
     const m = sums.metrics();
+    // The same job given as its interval, then its outcome.
+    const other = new MetricSums(4);
+    other.addCompleted(0, 10, 30, other.addInterval(10, 30, 2));
+    other.addRejected(5, 5);
+    expect(other.metrics()).toEqual(m);
     expect([m.jobs, m.completed, m.rejected, m.unfinished]).toEqual([2, 1, 1, 0]);
     expect(m.meanWait).toBe(10);
     expect(m.maxWait).toBe(10);

@@ -94,9 +94,10 @@ interface ScratchRecord {
  *   jobs give their cores back at start + estimate, or now once past it); later jobs start when
  *   they fit now and in the plan for their estimate (the reservation held), else are passed by;
  *   FCFS stops at the first job that does not fit;
- * - the metrics of `@sched/core` (`tau` 10 s): its `MetricSums` fed in input order, and its machine usage
- *   (busy processors over min(processors, jobs in the system), integrated over the change points
- *   in time order).
+ * - the metrics of `@sched/core` (`tau` 10 s): its `MetricSums`, fed in input order as its
+ *   engine feeds them (so every formula is core's), and its machine usage (busy processors over
+ *   min(processors, jobs in the system), integrated over the change points in time order; a
+ *   sweep of its own, on the kernel's counters, rather than core's per-machine `UsageTracker`).
  *
  * Memory: the jobs from the oldest one not yet ended to the last one read (typed arrays), plus
  * the queue, the running jobs and the plan. Time: O(Q + R) per scheduling pass for Q waiting and
@@ -792,7 +793,10 @@ class PooledKernel {
     }
   }
 
-  /** The metrics' sums of the record of slot `s` (as the engine adds a record), then `onRecord`. */
+  /**
+   * The record of slot `s` added to the metrics' sums (one interval: `addCompletedRun`, the call
+   * core's engine makes for such a record), then passed to `onRecord`.
+   */
   private emit(s: number, status: number): void {
     const submit = this.submit[s]!;
     const cores = this.cores[s]!;
