@@ -26,14 +26,17 @@ export interface MetricSumsResultOptions {
 const WHERE = "@sched/core/MetricSums";
 
 /**
- * The number fields of {@link MetricSums} that will hold fractions, and the counters. V8 fixes a
- * field's representation at its first store and takes a field stored only once for a constant; a
- * later store that widens it (a fraction into a field that held 0) or changes the "constant"
- * changes the object's hidden class and deoptimizes every function compiled against it (the
- * pooled kernel of `sched-sim run` inlines these methods). So the constructor stores each of them
- * twice, fractions as fractions, before any method runs.
+ * The fields of {@link MetricSums} that change. V8 fixes a field's representation at its first
+ * store and takes a field stored only once for a constant; a later store that widens it (a
+ * fraction into a field that held 0) or changes the "constant" changes the object's hidden class
+ * and deoptimizes every function compiled against it (the pooled kernel of `sched-sim run`
+ * inlines these methods). So the constructor stores a fraction into each, then its initial value,
+ * before any method runs (the counters then hold doubles: the same numbers).
  */
-const FRACTIONAL_FIELDS = [
+const CHANGING_FIELDS = [
+  "completedJobs",
+  "rejectedJobs",
+  "unfinishedJobs",
   "sumWait",
   "maxWait",
   "sumResponse",
@@ -42,11 +45,6 @@ const FRACTIONAL_FIELDS = [
   "firstSubmit",
   "lastEnd",
   "coreSeconds",
-] as const;
-const INTEGER_FIELDS = [
-  "completedJobs",
-  "rejectedJobs",
-  "unfinishedJobs",
   "withDeadline",
   "missed",
 ] as const;
@@ -118,14 +116,9 @@ export class MetricSums {
     }
     this.totalCores = totalCores;
     this.tau = resolveTau(WHERE, options?.tau);
-    for (const key of FRACTIONAL_FIELDS) {
+    for (const key of CHANGING_FIELDS) {
       const initial = this[key];
       this[key] = 0.5;
-      this[key] = initial;
-    }
-    for (const key of INTEGER_FIELDS) {
-      const initial = this[key];
-      this[key] = initial + 1;
       this[key] = initial;
     }
   }
