@@ -269,10 +269,13 @@ export class SolverState {
    * potential must stay 0.)
    */
   normalize(): void {
-    const { n, m, u, v } = this;
-    if (this.freeRealColumns() !== 0) return;
+    const { n, m, u, v, colToRow } = this;
     let t = Number.NEGATIVE_INFINITY;
-    for (let j = 0; j < m + this.K; j++) if (v[j]! > t) t = v[j]!;
+    for (let j = 0; j < m; j++) {
+      if (colToRow[j] === NONE) return; // a free real column
+      if (v[j]! > t) t = v[j]!;
+    }
+    for (let j = m; j < m + this.K; j++) if (v[j]! > t) t = v[j]!;
     if (!(t < 0)) return;
     for (let j = 0; j < m + this.K; j++) v[j]! -= t;
     for (let i = 0; i < n; i++) if (this.rowToCol[i] !== NONE) u[i]! += t;
