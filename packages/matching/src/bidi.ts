@@ -477,7 +477,7 @@ function bidirectionalSearch(
       c = bNext[x]!;
     }
   }
-  const len = cutCycles(walkRow, walkCol, n);
+  const len = cutCycles(walkRow, walkCol, n, engine.walkAt);
   if (source !== NONE) colToRow[source] = NONE;
   for (let q = 0; q < len; q++) {
     rowToCol[walkRow[q]!] = walkCol[q]!;
@@ -492,10 +492,16 @@ function bidirectionalSearch(
  * order: when a row occurs again, the moves from its first occurrence up to (not including) the
  * new one are dropped, so every row keeps only its last move and the walk stays consistent (each
  * kept move's column was the old column of the next kept row). The result is compacted in place;
- * returns its length. Rows are integers in `[0, rows)`.
+ * returns its length. Rows are integers in `[0, rows)`; `at` is a work array of at least `rows`
+ * entries, all NONE (-1), and left so (the searches keep one per solve instead of allocating
+ * one per walk).
  */
-export function cutCycles(walkRow: number[], walkCol: number[], rows: number): number {
-  const at = new Int32Array(rows).fill(NONE);
+export function cutCycles(
+  walkRow: number[],
+  walkCol: number[],
+  rows: number,
+  at: Int32Array = new Int32Array(rows).fill(NONE),
+): number {
   let len = 0;
   for (let q = 0; q < walkRow.length; q++) {
     const x = walkRow[q]!;
@@ -510,6 +516,7 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
     at[x] = len;
     len++;
   }
+  for (let q = 0; q < len; q++) at[walkRow[q]!] = NONE; // all NONE again, for the next walk
   return len;
 }
 

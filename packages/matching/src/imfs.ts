@@ -209,8 +209,8 @@ export function incrementalSolve(
     W,
     { scale: state.scale, rowStride, colStride },
     dummyCapacity(state, hint, pairWeight !== undefined, n, colFrom),
+    true,
   );
-  engine.scratch = true;
   const { u, v, rowToCol, colToRow } = engine;
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
