@@ -39,7 +39,8 @@ export function finish(
       size++;
       rowToCol[i] = j;
       colToRow[j] = i;
-      const w = known !== undefined && known.col[i] === j ? known.weight[i]! : weights[i * cols + j]!;
+      const w =
+        known !== undefined && known.col[i] === j ? known.weight[i]! : weights[i * cols + j]!;
       pairWeight[i] = w;
       weight += w;
     }
