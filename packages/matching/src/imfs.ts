@@ -187,15 +187,26 @@ export function incrementalSolve(
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
   // (Every array here is written before it is read: no zeroing.)
+  // Default column origins (column j is previous column j while both exist) need no inverse:
+  // previous column a is column a when a < m, else removed.
+  const sameCols = (t ? options.rowOrigin : options.colOrigin) === undefined;
   const arena = new Arena(
     n + (readColumns ? m : 0),
-    pm + n,
+    (sameCols ? 0 : pm) + n,
     hint === undefined ? 2 * n + m : n,
     true,
     false,
   );
-  const oldToNewCol = arena.i32(pm).fill(NONE);
-  for (let j = 0; j < m; j++) if (colFrom[j]! >= 0) oldToNewCol[colFrom[j]!] = j;
+  const oldToNewCol = arena.i32(sameCols ? 0 : pm).fill(NONE);
+  let keptCols = Math.min(m, pm);
+  if (!sameCols) {
+    keptCols = 0;
+    for (let j = 0; j < m; j++) {
+      if (colFrom[j]! < 0) continue;
+      oldToNewCol[colFrom[j]!] = j;
+      keptCols++;
+    }
+  }
   const prevU = state.rowPotential;
   const prevV = state.colPotential;
 
@@ -208,7 +219,7 @@ export function incrementalSolve(
     m,
     W,
     { scale: state.scale, rowStride, colStride },
-    dummyCapacity(state, hint, pairWeight !== undefined, n, colFrom),
+    dummyCapacity(state, hint, pairWeight !== undefined, n, pm - keptCols),
     true,
   );
   const { u, v, rowToCol, colToRow } = engine;
@@ -250,7 +261,7 @@ export function incrementalSolve(
           target = m + (a - pm);
           onDummy = true;
         } else {
-          target = oldToNewCol[a]!;
+          target = sameCols ? (a < m ? a : NONE) : oldToNewCol[a]!;
         }
       }
       keep[i] = target;
@@ -517,12 +528,9 @@ function dummyCapacity(
   hint: Hint | undefined,
   trust: boolean,
   n: number,
-  colFrom: Int32Array,
+  removed: number,
 ): number {
   if (hint === undefined || !trust) return n;
-  const pm = state.transposed ? state.rows : state.cols;
-  let removed = pm;
-  for (let j = 0; j < colFrom.length; j++) if (colFrom[j]! >= 0) removed--;
   return Math.min(n, state.dummyCost.length + removed + hint.rows.length + hint.cols.length);
 }
 
@@ -625,8 +633,19 @@ function resolveHint(
 ): Hint | undefined {
   const { changedRows, changedCols, verifyHint } = options;
   if (changedRows === undefined && changedCols === undefined) return undefined;
-  const rowDirty = dirtyLines(changedRows, rowOrigin, "options.changedRows");
-  const colDirty = dirtyLines(changedCols, colOrigin, "options.changedCols");
+  // With default origins the new lines are those past the previous length: no scan for them.
+  const rowDirty = dirtyLines(
+    changedRows,
+    rowOrigin,
+    options.rowOrigin === undefined ? state.rows : 0,
+    "options.changedRows",
+  );
+  const colDirty = dirtyLines(
+    changedCols,
+    colOrigin,
+    options.colOrigin === undefined ? state.cols : 0,
+    "options.changedCols",
+  );
   if (verifyHint !== undefined)
     checkHint(matrix, state, verifyHint, rowDirty.flags, colDirty.flags, rowOrigin, colOrigin);
   const t = state.transposed;
@@ -637,18 +656,19 @@ function resolveHint(
 
 /**
  * The changed lines of one side: `flags` is 1 for each listed line and each new line (origin
- * -1), else 0; `list` holds those lines in increasing order (one pass over the origins, none
- * over the flags: the lines listed are few).
+ * -1), else 0; `list` holds those lines in increasing order (one pass over the origins from
+ * index `from`, below which none is new; none over the flags: the lines listed are few).
  */
 function dirtyLines(
   given: ArrayLike<number> | undefined,
   origin: Int32Array,
+  from: number,
   field: string,
 ): { flags: Uint8Array; list: Int32Array } {
   const length = origin.length;
   const flags = new Arena(0, 0, length, true).u8(length);
   const picked: number[] = [];
-  for (let k = 0; k < length; k++) {
+  for (let k = from; k < length; k++) {
     if (origin[k]! < 0) {
       flags[k] = 1;
       picked.push(k);
