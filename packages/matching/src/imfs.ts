@@ -190,6 +190,7 @@ export function incrementalSolve(
   // Default column origins (column j is previous column j while both exist) need no inverse:
   // previous column a is column a when a < m, else removed.
   const sameCols = (t ? options.rowOrigin : options.colOrigin) === undefined;
+  const sameRows = (t ? options.colOrigin : options.rowOrigin) === undefined;
   const arena = new Arena(
     n + (readColumns ? m : 0),
     (sameCols ? 0 : pm) + n,
@@ -242,32 +243,56 @@ export function incrementalSolve(
     // Columns: previous potential, or -Infinity for a column whose potential is recomputed
     // (new, or changed according to the hint): its reduced costs are then +Infinity, which
     // passes, and its potential is set from its column minimum below.
-    for (let j = 0; j < m; j++) {
-      const o = colFrom[j]!;
-      const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
-      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o]! * ratio;
+    // With default origins and an unchanged scale these are copies (`set`, no loop body).
+    if (sameCols && ratio === 1) {
+      const kept = Math.min(m, pm);
+      v.set(prevV.subarray(0, kept));
+      v.fill(Number.NEGATIVE_INFINITY, kept, m);
+      if (hint !== undefined) {
+        for (let q = 0; q < hint.cols.length; q++) v[hint.cols[q]!] = Number.NEGATIVE_INFINITY;
+      }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const o = colFrom[j]!;
+        const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
+        v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o]! * ratio;
+      }
     }
     // (With a hint, only the recomputed columns' minima are read, each written first.)
     if (hint === undefined) colMin.fill(Number.POSITIVE_INFINITY);
     // Per internal row: the column it would keep (NONE: not a candidate) and its potential.
     // Row i is fine while C[i][k] - v[k] >= u[i] - tol for every eligible k.
-    let onDummy = false; // some row would keep a dummy
-    for (let i = 0; i < n; i++) {
-      const o = rowFrom[i]!;
-      let target = NONE;
-      if (o >= 0) {
-        const a = state.assignment[o]!;
-        if (a >= pm) {
-          target = m + (a - pm);
-          onDummy = true;
-        } else {
-          target = sameCols ? (a < m ? a : NONE) : oldToNewCol[a]!;
+    let onDummy = false; // some row would keep a dummy (may be true when none does)
+    if (sameRows && sameCols && m === pm && ratio === 1) {
+      // Row i keeps its column, which is its previous index (dummies included, as m = pm).
+      const kept = Math.min(n, prevU.length);
+      keep.set(state.assignment.subarray(0, kept));
+      keep.fill(NONE, kept, n);
+      inS.fill(1, 0, kept);
+      inS.fill(0, kept, n);
+      u.set(prevU.subarray(0, kept));
+      u.fill(0, kept, n);
+      rowU.set(prevU.subarray(0, kept));
+      rowU.fill(Number.NEGATIVE_INFINITY, kept, n);
+      onDummy = state.dummyCost.length > 0;
+    } else {
+      for (let i = 0; i < n; i++) {
+        const o = rowFrom[i]!;
+        let target = NONE;
+        if (o >= 0) {
+          const a = state.assignment[o]!;
+          if (a >= pm) {
+            target = m + (a - pm);
+            onDummy = true;
+          } else {
+            target = sameCols ? (a < m ? a : NONE) : oldToNewCol[a]!;
+          }
         }
+        keep[i] = target;
+        inS[i] = target === NONE ? 0 : 1;
+        u[i] = target === NONE ? 0 : prevU[o]! * ratio;
+        rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i]!;
       }
-      keep[i] = target;
-      inS[i] = target === NONE ? 0 : 1;
-      u[i] = target === NONE ? 0 : prevU[o]! * ratio;
-      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i]!;
     }
     let max = 0;
     let nan = false; // a NaN entry was read (+Infinity shows in `max`)
