@@ -184,13 +184,14 @@ export function incrementalSolve(
   const rowStride = t ? 1 : cols;
   const colStride = t ? cols : 1;
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
+  // Default origins (line k is previous line k while both exist): no inverse column map is
+  // needed (previous column a is column a when a < m, else removed), and potentials and the
+  // assignment are copied rather than mapped (below).
+  const sameCols = (t ? options.rowOrigin : options.colOrigin) === undefined;
+  const sameRows = (t ? options.colOrigin : options.rowOrigin) === undefined;
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
   // (Every array here is written before it is read: no zeroing.)
-  // Default column origins (column j is previous column j while both exist) need no inverse:
-  // previous column a is column a when a < m, else removed.
-  const sameCols = (t ? options.rowOrigin : options.colOrigin) === undefined;
-  const sameRows = (t ? options.colOrigin : options.rowOrigin) === undefined;
   const arena = new Arena(
     n + (readColumns ? m : 0),
     (sameCols ? 0 : pm) + n,
