@@ -14,6 +14,11 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * (measured in one process, both versions interleaved: 0.47 against 0.24 ms for a hinted call
  * with nothing to do on 1000 x 1000), which is not code any user runs. `@sched/errors` is
  * bundled in from its sources, so that no other package has to be built first.
+ *
+ * `MATCHING_SRC` (a folder holding another version's `src/`, e.g. one exported from `main` with
+ * `git archive main packages/matching/src`, placed inside this package so that `@sched/errors`
+ * resolves) builds that version instead: to time two versions with the same bench, one run
+ * after the other.
  */
 export async function builtMatching(): Promise<{ lib: Matching; remove: () => Promise<void> }> {
   // Inside node_modules, so that anything left external resolves as it would for dist/.
@@ -23,7 +28,7 @@ export async function builtMatching(): Promise<{ lib: Matching; remove: () => Pr
   await writeFile(
     config,
     `export default ${JSON.stringify({
-      entry: { index: join(packageDir, "src", "index.ts") },
+      entry: { index: join(process.env.MATCHING_SRC ?? join(packageDir, "src"), "index.ts") },
       format: ["esm"],
       outDir,
       target: "node20",

@@ -187,17 +187,26 @@ function bidirectionalSearch(
   let topF = INF;
   let best = NONE;
 
+  // The backward side's first labels come first, and the smallest of them (`topB`) on the way:
+  // then the forward side's first labels can check their complete paths (a column, its row,
+  // then that row's backward chain) in the same pass. With integer weights the shortest path
+  // often has length 0 and is found here.
+  let topB = INF;
+  let bestRow = NONE;
   if (addRow) {
     // r's arcs: u[r] is the largest value that keeps them (to every column, and to T when
     // adding to a dummy) non-negative. Raw labels (with u[r] = 0) go to `key` first.
-    let maxU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) {
-      const matched = rowToCol[i] !== NONE;
-      bOpen[i] = matched ? 1 : 0;
-      if (matched && u[i]! > maxU) maxU = u[i]!;
+    let ur = INF;
+    if (kind === TO_DUMMY) {
+      let maxU = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < n; i++) {
+        const matched = rowToCol[i] !== NONE;
+        bOpen[i] = matched ? 1 : 0;
+        if (matched && u[i]! > maxU) maxU = u[i]!;
+      }
+      D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
+      ur = D;
     }
-    D = maxU === Number.NEGATIVE_INFINITY ? 0 : maxU;
-    let ur = kind === TO_DUMMY ? D : INF;
     const base = r * rowStride;
     for (let c = 0; c < m; c++) {
       const w = W[base + c * cs]!;
@@ -212,6 +221,61 @@ function bidirectionalSearch(
     }
     if (ur === INF) return false; // to a free column: r has no eligible pair at all
     u[r] = ur;
+    if (kind === TO_DUMMY) {
+      bOpen[r] = 1;
+      for (let i = 0; i < n; i++) {
+        const b = D - u[i]!;
+        bLabel[i] = b;
+        bNext[i] = M; // the new dummy (only read for open rows)
+        if (bOpen[i] === 1 && b < topB) {
+          topB = b;
+          bestRow = i;
+        }
+      }
+      mu = D - ur; // r itself takes the new dummy
+      meetRow = r;
+    } else {
+      // Every free real column is a target at distance 0: the backward labels start from
+      // them (one column read each); r's own arcs to them are complete paths already.
+      let first = NONE;
+      let free = 0;
+      for (let f = 0; f < m; f++) {
+        if (colToRow[f] !== NONE) continue;
+        if (free++ === 0) first = f;
+        bColLabel[f] = 0;
+        const t = key[f]! - ur; // r's label of f (as the forward labels below)
+        if (t < mu) {
+          mu = t;
+          meetCol = f;
+        }
+      }
+      if (free === 1) {
+        // One free column (a changed row on a full square plan): one pass does it all.
+        bestRow = startFromColumn(engine, first, bLabel, bNext, bOpen);
+      } else {
+        for (let i = 0; i < n; i++) bOpen[i] = rowToCol[i] !== NONE ? 1 : 0;
+        bLabel.fill(INF);
+        bNext.fill(NONE);
+        for (let f = first; f < m; f++) {
+          if (colToRow[f] !== NONE) continue;
+          const copied = f === engine.copiedCol;
+          const src = copied ? engine.colCopy : W;
+          const colBase = copied ? 0 : f * cs;
+          const step = copied ? 1 : rowStride;
+          const shift = -v[f]!;
+          for (let i = 0; i < n; i++) {
+            const w = src[colBase + i * step]!;
+            const t = shift + w * negScale - u[i]!;
+            if (t < bLabel[i]! && w > 0 && bOpen[i] === 1) {
+              bLabel[i] = t;
+              bNext[i] = f;
+            }
+          }
+        }
+        bestRow = argMinOpen(bLabel, bOpen, n);
+      }
+      topB = bestRow === NONE ? INF : bLabel[bestRow]!;
+    }
     for (let c = 0; c < M; c++) {
       const t = key[c]! - ur; // +Infinity stays
       key[c] = t;
@@ -223,58 +287,14 @@ function bidirectionalSearch(
         topF = t;
         best = c;
       }
-    }
-    if (kind === TO_DUMMY) {
-      for (let i = 0; i < n; i++) {
-        bLabel[i] = D - u[i]!;
-        bNext[i] = M; // the new dummy (only read for open rows)
-      }
-      bOpen[r] = 1;
-      mu = D - ur; // r itself takes the new dummy
-      meetRow = r;
-    } else {
-      // Every free real column is a target at distance 0: the backward labels start from
-      // them (one column read each); r's own arcs to them are complete paths already.
-      bLabel.fill(INF);
-      bNext.fill(NONE);
-      for (let f = 0; f < m; f++) {
-        if (colToRow[f] !== NONE) continue;
-        bColLabel[f] = 0;
-        if (fLabel[f]! < mu) {
-          mu = fLabel[f]!;
-          meetCol = f;
-        }
-        const copied = f === engine.copiedCol;
-        const src = copied ? engine.colCopy : W;
-        const colBase = copied ? 0 : f * cs;
-        const step = copied ? 1 : rowStride;
-        const shift = -v[f]!;
-        for (let i = 0; i < n; i++) {
-          const w = src[colBase + i * step]!;
-          const t = shift + w * negScale - u[i]!;
-          if (t < bLabel[i]! && w > 0 && bOpen[i] === 1) {
-            bLabel[i] = t;
-            bNext[i] = f;
-          }
-        }
+      const q = colToRow[c]!;
+      if (q !== NONE && t + bLabel[q]! < mu) {
+        mu = t + bLabel[q]!;
+        meetRow = q;
       }
     }
   } else {
     // Repairing j0: the super-source frees any matched column k at cost -v[k].
-    for (let c = 0; c < M; c++) {
-      const t = c !== j0 && colToRow[c] !== NONE ? -v[c]! : INF;
-      key[c] = t;
-      fLabel[c] = t;
-      pathRow[c] = NONE;
-      fSettled[c] = 0;
-      vs[c] = v[c]!;
-      if (t < topF) {
-        topF = t;
-        best = c;
-      }
-    }
-    key[j0] = INF;
-    vs[j0] = Number.NEGATIVE_INFINITY;
     mu = -v[j0]!; // just raise v[j0] to 0 (meetRow stays NONE)
     bColLabel[j0] = 0;
     const copied = j0 === engine.copiedCol;
@@ -286,30 +306,35 @@ function bidirectionalSearch(
       const matched = rowToCol[i] !== NONE;
       bOpen[i] = matched ? 1 : 0;
       const w = src[colBase + i * step]!;
-      bLabel[i] = matched && w > 0 ? shift + w * negScale - u[i]! : INF;
+      const b = matched && w > 0 ? shift + w * negScale - u[i]! : INF;
+      bLabel[i] = b;
       bNext[i] = j0;
+      if (matched && b < topB) {
+        topB = b;
+        bestRow = i;
+      }
     }
+    for (let c = 0; c < M; c++) {
+      const q = colToRow[c]!;
+      const t = c !== j0 && q !== NONE ? -v[c]! : INF;
+      key[c] = t;
+      fLabel[c] = t;
+      pathRow[c] = NONE;
+      fSettled[c] = 0;
+      vs[c] = v[c]!;
+      if (t < topF) {
+        topF = t;
+        best = c;
+      }
+      if (q !== NONE && t + bLabel[q]! < mu) {
+        mu = t + bLabel[q]!;
+        meetRow = q;
+      }
+    }
+    key[j0] = INF;
+    vs[j0] = Number.NEGATIVE_INFINITY;
   }
   let open = kind === REPAIR ? M - 1 : M; // unsettled columns (work measure)
-  let topB = INF;
-  let bestRow = NONE;
-  for (let i = 0; i < n; i++) {
-    if (bOpen[i] === 1 && bLabel[i]! < topB) {
-      topB = bLabel[i]!;
-      bestRow = i;
-    }
-  }
-  // Complete paths among the first labels: to a column, its row, then that row's backward
-  // chain (with integer weights the shortest path often has length 0 and is found here).
-  for (let c = 0; c < M; c++) {
-    const q = colToRow[c]!;
-    if (q === NONE) continue;
-    const through = fLabel[c]! + bLabel[q]!;
-    if (through < mu) {
-      mu = through;
-      meetRow = q;
-    }
-  }
   // The relaxations report the shortest complete path they see in `meet` ([length, row]).
   const meet = Float64Array.of(mu, NONE);
 
@@ -477,7 +502,7 @@ function bidirectionalSearch(
       c = bNext[x]!;
     }
   }
-  const len = cutCycles(walkRow, walkCol, n);
+  const len = cutCycles(walkRow, walkCol, n, engine.walkAt);
   if (source !== NONE) colToRow[source] = NONE;
   for (let q = 0; q < len; q++) {
     rowToCol[walkRow[q]!] = walkCol[q]!;
@@ -492,10 +517,16 @@ function bidirectionalSearch(
  * order: when a row occurs again, the moves from its first occurrence up to (not including) the
  * new one are dropped, so every row keeps only its last move and the walk stays consistent (each
  * kept move's column was the old column of the next kept row). The result is compacted in place;
- * returns its length. Rows are integers in `[0, rows)`.
+ * returns its length. Rows are integers in `[0, rows)`; `at` is a work array of at least `rows`
+ * entries, all NONE (-1), and left so (the searches keep one per solve instead of allocating
+ * one per walk).
  */
-export function cutCycles(walkRow: number[], walkCol: number[], rows: number): number {
-  const at = new Int32Array(rows).fill(NONE);
+export function cutCycles(
+  walkRow: number[],
+  walkCol: number[],
+  rows: number,
+  at: Int32Array = new Int32Array(rows).fill(NONE),
+): number {
   let len = 0;
   for (let q = 0; q < walkRow.length; q++) {
     const x = walkRow[q]!;
@@ -510,6 +541,7 @@ export function cutCycles(walkRow: number[], walkCol: number[], rows: number): n
     at[x] = len;
     len++;
   }
+  for (let q = 0; q < len; q++) at[walkRow[q]!] = NONE; // all NONE again, for the next walk
   return len;
 }
 
@@ -666,6 +698,48 @@ function relaxDummyColumn(
     if (s < low) {
       low = s;
       best = q;
+    }
+  }
+  return best;
+}
+
+/**
+ * The backward side's start from the one free real column `f` (adding a row to a free column):
+ * marks the open rows (the matched ones), labels each with its reduced cost to `f` (`+Infinity`
+ * when not eligible), and returns the open row with the smallest label (lowest index on ties;
+ * NONE when none is finite). One pass over the rows and the column.
+ */
+function startFromColumn(
+  engine: SolverState,
+  f: number,
+  bLabel: Float64Array,
+  bNext: Int32Array,
+  bOpen: Uint8Array,
+): number {
+  const { n, u, v, rowToCol } = engine;
+  const copied = f === engine.copiedCol;
+  const src = copied ? engine.colCopy : engine.W;
+  const colBase = copied ? 0 : f * engine.colStride;
+  const step = copied ? 1 : engine.rowStride;
+  const negScale = -engine.scale;
+  const shift = -v[f]!;
+  let low = INF;
+  let best = NONE;
+  for (let i = 0; i < n; i++) {
+    const open = rowToCol[i] !== NONE;
+    bOpen[i] = open ? 1 : 0;
+    const w = src[colBase + i * step]!;
+    const t = shift + w * negScale - u[i]!;
+    if (t < INF && w > 0 && open) {
+      bLabel[i] = t;
+      bNext[i] = f;
+      if (t < low) {
+        low = t;
+        best = i;
+      }
+    } else {
+      bLabel[i] = INF;
+      bNext[i] = NONE;
     }
   }
   return best;

@@ -184,18 +184,31 @@ export function incrementalSolve(
   const rowStride = t ? 1 : cols;
   const colStride = t ? cols : 1;
   const hint = resolveHint(options, matrix, state, rowOrigin, colOrigin);
+  // Default origins (line k is previous line k while both exist): no inverse column map is
+  // needed (previous column a is column a when a < m, else removed), and potentials and the
+  // assignment are copied rather than mapped (below).
+  const sameCols = (t ? options.rowOrigin : options.colOrigin) === undefined;
+  const sameRows = (t ? options.colOrigin : options.rowOrigin) === undefined;
   // The work arrays of this call, in one allocation (see arena.ts).
   const readColumns = hint === undefined || hint.cols.length > 0;
   // (Every array here is written before it is read: no zeroing.)
   const arena = new Arena(
     n + (readColumns ? m : 0),
-    pm + n,
+    (sameCols ? 0 : pm) + n,
     hint === undefined ? 2 * n + m : n,
     true,
     false,
   );
-  const oldToNewCol = arena.i32(pm).fill(NONE);
-  for (let j = 0; j < m; j++) if (colFrom[j]! >= 0) oldToNewCol[colFrom[j]!] = j;
+  const oldToNewCol = arena.i32(sameCols ? 0 : pm).fill(NONE);
+  let keptCols = Math.min(m, pm);
+  if (!sameCols) {
+    keptCols = 0;
+    for (let j = 0; j < m; j++) {
+      if (colFrom[j]! < 0) continue;
+      oldToNewCol[colFrom[j]!] = j;
+      keptCols++;
+    }
+  }
   const prevU = state.rowPotential;
   const prevV = state.colPotential;
 
@@ -208,9 +221,9 @@ export function incrementalSolve(
     m,
     W,
     { scale: state.scale, rowStride, colStride },
-    dummyCapacity(state, hint, pairWeight !== undefined, n, colFrom),
+    dummyCapacity(state, hint, pairWeight !== undefined, n, pm - keptCols),
+    true,
   );
-  engine.scratch = true;
   const { u, v, rowToCol, colToRow } = engine;
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
@@ -231,25 +244,56 @@ export function incrementalSolve(
     // Columns: previous potential, or -Infinity for a column whose potential is recomputed
     // (new, or changed according to the hint): its reduced costs are then +Infinity, which
     // passes, and its potential is set from its column minimum below.
-    for (let j = 0; j < m; j++) {
-      const o = colFrom[j]!;
-      const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
-      v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o]! * ratio;
+    // With default origins and an unchanged scale these are copies (`set`, no loop body).
+    if (sameCols && ratio === 1) {
+      const kept = Math.min(m, pm);
+      v.set(prevV.subarray(0, kept));
+      v.fill(Number.NEGATIVE_INFINITY, kept, m);
+      if (hint !== undefined) {
+        for (let q = 0; q < hint.cols.length; q++) v[hint.cols[q]!] = Number.NEGATIVE_INFINITY;
+      }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const o = colFrom[j]!;
+        const fresh = o < 0 || (hint !== undefined && hint.colFlag[j] === 1);
+        v[j] = fresh ? Number.NEGATIVE_INFINITY : prevV[o]! * ratio;
+      }
     }
-    colMin.fill(Number.POSITIVE_INFINITY);
+    // (With a hint, only the recomputed columns' minima are read, each written first.)
+    if (hint === undefined) colMin.fill(Number.POSITIVE_INFINITY);
     // Per internal row: the column it would keep (NONE: not a candidate) and its potential.
     // Row i is fine while C[i][k] - v[k] >= u[i] - tol for every eligible k.
-    for (let i = 0; i < n; i++) {
-      const o = rowFrom[i]!;
-      let target = NONE;
-      if (o >= 0) {
-        const a = state.assignment[o]!;
-        target = a >= pm ? m + (a - pm) : oldToNewCol[a]!;
+    let onDummy = false; // some row would keep a dummy (may be true when none does)
+    if (sameRows && sameCols && m === pm && ratio === 1) {
+      // Row i keeps its column, which is its previous index (dummies included, as m = pm).
+      const kept = Math.min(n, prevU.length);
+      keep.set(state.assignment.subarray(0, kept));
+      keep.fill(NONE, kept, n);
+      inS.fill(1, 0, kept);
+      inS.fill(0, kept, n);
+      u.set(prevU.subarray(0, kept));
+      u.fill(0, kept, n);
+      rowU.set(prevU.subarray(0, kept));
+      rowU.fill(Number.NEGATIVE_INFINITY, kept, n);
+      onDummy = state.dummyCost.length > 0;
+    } else {
+      for (let i = 0; i < n; i++) {
+        const o = rowFrom[i]!;
+        let target = NONE;
+        if (o >= 0) {
+          const a = state.assignment[o]!;
+          if (a >= pm) {
+            target = m + (a - pm);
+            onDummy = true;
+          } else {
+            target = sameCols ? (a < m ? a : NONE) : oldToNewCol[a]!;
+          }
+        }
+        keep[i] = target;
+        inS[i] = target === NONE ? 0 : 1;
+        u[i] = target === NONE ? 0 : prevU[o]! * ratio;
+        rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i]!;
       }
-      keep[i] = target;
-      inS[i] = target === NONE ? 0 : 1;
-      u[i] = target === NONE ? 0 : prevU[o]! * ratio;
-      rowU[i] = target === NONE ? Number.NEGATIVE_INFINITY : u[i]!;
     }
     let max = 0;
     let nan = false; // a NaN entry was read (+Infinity shows in `max`)
@@ -364,8 +408,16 @@ export function incrementalSolve(
     if (seen[1] !== 0) nan = true;
     // Recomputed columns (new, or changed according to the hint): the highest potential <= 0
     // that keeps (D1) for the kept rows.
-    for (let k = 0; k < m; k++) {
-      if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin.length > 0 ? colMin[k]! : 0);
+    // (With a hint, they are exactly the hint's columns.)
+    if (hint !== undefined) {
+      for (let q = 0; q < hint.cols.length; q++) {
+        const k = hint.cols[q]!;
+        v[k] = Math.min(0, colMin[k]!);
+      }
+    } else {
+      for (let k = 0; k < m; k++) {
+        if (v[k] === Number.NEGATIVE_INFINITY) v[k] = Math.min(0, colMin[k]!);
+      }
     }
     // Kept pairs must still be eligible and tight. Their weights are kept (in `rowU`, no
     // longer needed) for the result's total: one read of these scattered entries, not two.
@@ -390,10 +442,12 @@ export function incrementalSolve(
     }
     // (D1) on the dummy columns: a row on a dummy must have the largest potential of the kept
     // rows. Always true of a state from mfs/imfs on the same matrix; enforced for safety.
-    let maxKeptU = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i]! > maxKeptU) maxKeptU = u[i]!;
-    for (let i = 0; i < n; i++) {
-      if (inS[i] === 1 && keep[i]! >= m && u[i]! < maxKeptU - tol) inS[i] = 0;
+    if (onDummy) {
+      let maxKeptU = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < n; i++) if (inS[i] === 1 && u[i]! > maxKeptU) maxKeptU = u[i]!;
+      for (let i = 0; i < n; i++) {
+        if (inS[i] === 1 && keep[i]! >= m && u[i]! < maxKeptU - tol) inS[i] = 0;
+      }
     }
     if (nan || !(max <= Number.MAX_VALUE)) {
       for (let k = 0; k < W.length; k++) {
@@ -409,9 +463,11 @@ export function incrementalSolve(
   engine.scale = scale;
 
   let dummyOf: Int32Array | undefined; // previous dummy index of a kept row on a dummy
+  let readd = 0; // rows to re-add
   for (let i = 0; i < n; i++) {
     if (inS[i] === 0) {
       u[i] = 0;
+      readd++;
       continue;
     }
     const target = keep[i]!;
@@ -426,12 +482,17 @@ export function incrementalSolve(
   const ratio = scale / state.scale;
   // (D3): a free real column sits at 0 or below (repaired below); lowering a potential only
   // raises reduced costs.
-  for (let j = 0; j < m; j++) if (colToRow[j] === NONE && v[j]! > 0) v[j] = 0;
+  let free = 0; // free real columns
+  for (let j = 0; j < m; j++) {
+    if (colToRow[j] !== NONE) continue;
+    free++;
+    if (v[j]! > 0) v[j] = 0;
+  }
 
   // (K): a kept row on a dummy must not reach a free real column by an alternating path
   // (the matrix change may have opened one); such rows are re-added.
   if (dummyOf !== undefined) {
-    dropAugmentableDummyRows(engine, inS, dummyOf);
+    readd += dropAugmentableDummyRows(engine, inS, dummyOf);
     // Dummies still in use, renumbered in their previous order.
     const pK = prevV.length - pm;
     const newDummy = new Int32Array(pK).fill(NONE);
@@ -459,10 +520,7 @@ export function incrementalSolve(
   // square plan frees its own column), by the bidirectional search to one of them; else by the
   // one-sided search to the nearest one.
   // Each re-added row creates at most one dummy: the searches' work arrays need no more.
-  let readd = 0;
-  for (let i = 0; i < n; i++) readd += 1 - inS[i]!;
   engine.workColumns = m + engine.K + readd;
-  let free = engine.freeRealColumns();
   for (let i = 0; i < n; i++) {
     if (inS[i] !== 0) continue;
     if (free === 0) {
@@ -496,12 +554,9 @@ function dummyCapacity(
   hint: Hint | undefined,
   trust: boolean,
   n: number,
-  colFrom: Int32Array,
+  removed: number,
 ): number {
   if (hint === undefined || !trust) return n;
-  const pm = state.transposed ? state.rows : state.cols;
-  let removed = pm;
-  for (let j = 0; j < colFrom.length; j++) if (colFrom[j]! >= 0) removed--;
   return Math.min(n, state.dummyCost.length + removed + hint.rows.length + hint.cols.length);
 }
 
@@ -543,14 +598,20 @@ function columnMin(
  * Reverse breadth-first search from the free real columns over eligible pairs and matched
  * pairs: a kept row on a dummy that is reached has an augmenting path, so it leaves the kept
  * set (its dummy is dropped). Other rows' paths never pass through a row on a dummy (it can
- * only end one), so dropping it changes nothing else. `O(rows * cols)`.
+ * only end one), so dropping it changes nothing else. `O(rows * cols)`. Returns the number of
+ * rows dropped.
  */
-function dropAugmentableDummyRows(engine: SolverState, inS: Uint8Array, dummyOf: Int32Array): void {
+function dropAugmentableDummyRows(
+  engine: SolverState,
+  inS: Uint8Array,
+  dummyOf: Int32Array,
+): number {
   const { n, m, rowToCol, colToRow } = engine;
   const queue = new Int32Array(m);
   const seenRow = new Uint8Array(n);
   let left = 0; // kept rows on a dummy not reached yet: the search stops when none is left
   for (let i = 0; i < n; i++) if (inS[i] === 1 && dummyOf[i] !== NONE) left++;
+  const all = left;
   let head = 0;
   let tail = 0;
   for (let j = 0; j < m; j++) if (colToRow[j] === NONE) queue[tail++] = j;
@@ -570,6 +631,7 @@ function dropAugmentableDummyRows(engine: SolverState, inS: Uint8Array, dummyOf:
       }
     }
   }
+  return all - left;
 }
 
 /** The change hint in the internal orientation: the lines `imfs` has to read. */
@@ -597,34 +659,62 @@ function resolveHint(
 ): Hint | undefined {
   const { changedRows, changedCols, verifyHint } = options;
   if (changedRows === undefined && changedCols === undefined) return undefined;
-  const rowDirty = dirtyFlags(changedRows, rowOrigin, "options.changedRows");
-  const colDirty = dirtyFlags(changedCols, colOrigin, "options.changedCols");
+  // With default origins the new lines are those past the previous length: no scan for them.
+  const rowDirty = dirtyLines(
+    changedRows,
+    rowOrigin,
+    options.rowOrigin === undefined ? state.rows : 0,
+    "options.changedRows",
+  );
+  const colDirty = dirtyLines(
+    changedCols,
+    colOrigin,
+    options.colOrigin === undefined ? state.cols : 0,
+    "options.changedCols",
+  );
   if (verifyHint !== undefined)
-    checkHint(matrix, state, verifyHint, rowDirty, colDirty, rowOrigin, colOrigin);
+    checkHint(matrix, state, verifyHint, rowDirty.flags, colDirty.flags, rowOrigin, colOrigin);
   const t = state.transposed;
-  const rowFlag = t ? colDirty : rowDirty;
-  const colFlag = t ? rowDirty : colDirty;
-  const list = (flags: Uint8Array): Int32Array => {
-    let count = 0;
-    for (let k = 0; k < flags.length; k++) count += flags[k]!;
-    const out = new Arena(0, count, 0, true).i32(count);
-    count = 0;
-    for (let k = 0; k < flags.length; k++) if (flags[k] === 1) out[count++] = k;
-    return out;
-  };
-  return { rows: list(rowFlag), cols: list(colFlag), rowFlag, colFlag };
+  const rowSide = t ? colDirty : rowDirty;
+  const colSide = t ? rowDirty : colDirty;
+  return { rows: rowSide.list, cols: colSide.list, rowFlag: rowSide.flags, colFlag: colSide.flags };
 }
 
-/** 1 for each listed line and each new line (origin -1), else 0. */
-function dirtyFlags(
+/**
+ * The changed lines of one side: `flags` is 1 for each listed line and each new line (origin
+ * -1), else 0; `list` holds those lines in increasing order (one pass over the origins from
+ * index `from`, below which none is new; none over the flags: the lines listed are few).
+ */
+function dirtyLines(
   given: ArrayLike<number> | undefined,
   origin: Int32Array,
+  from: number,
   field: string,
-): Uint8Array {
+): { flags: Uint8Array; list: Int32Array } {
   const length = origin.length;
   const flags = new Arena(0, 0, length, true).u8(length);
-  for (let k = 0; k < length; k++) if (origin[k]! < 0) flags[k] = 1;
-  if (given === undefined) return flags;
+  const picked: number[] = [];
+  for (let k = from; k < length; k++) {
+    if (origin[k]! < 0) {
+      flags[k] = 1;
+      picked.push(k);
+    }
+  }
+  if (given !== undefined) markGiven(given, flags, picked, field);
+  const list = new Arena(0, picked.length, 0, true, false).i32(picked.length);
+  for (let q = 0; q < picked.length; q++) list[q] = picked[q]!;
+  list.sort();
+  return { flags, list };
+}
+
+/** Validates the listed lines `given` and marks those not marked yet (in `flags` and `picked`). */
+function markGiven(
+  given: ArrayLike<number>,
+  flags: Uint8Array,
+  picked: number[],
+  field: string,
+): void {
+  const length = flags.length;
   if (given === null || typeof given !== "object" || typeof given.length !== "number") {
     throw new InvalidInputError(
       WHERE,
@@ -641,9 +731,11 @@ function dirtyFlags(
         `is ${String(k)}, expected an integer index below ${length}`,
       );
     }
-    flags[k] = 1;
+    if (flags[k] === 0) {
+      flags[k] = 1;
+      picked.push(k);
+    }
   }
-  return flags;
 }
 
 /**
@@ -730,25 +822,29 @@ function validateState(previous: ExactMatching): {
   ) {
     return bad("is inconsistent, expected the unmodified result of mfs or imfs");
   }
-  const seen = new Arena(0, 0, pm + dummyCost.length, true).u8(pm + dummyCost.length);
+  const columns = colPotential.length;
+  const seen = new Arena(0, 0, columns, true).u8(columns);
+  // The largest |potential| (the rounding tolerance is relative to it), checking on the way
+  // that every potential is finite; the rows' loop checks the assignment too (one pass each).
+  let largest = 0;
+  let finite = true; // false once a NaN is seen (+Infinity shows in `largest`)
   for (let i = 0; i < pn; i++) {
     const a = assignment[i]!;
-    if (a < 0 || a >= seen.length || seen[a] === 1) return bad("is inconsistent (assignment)");
+    if (!(a >= 0 && a < columns) || seen[a] === 1) return bad("is inconsistent (assignment)");
     seen[a] = 1;
+    const p = Math.abs(rowPotential[i]!);
+    if (p > largest) largest = p;
+    else if (!(p <= largest)) finite = false;
   }
-  // The largest |potential| (the rounding tolerance is relative to it), checking on the way
-  // that every potential is finite.
-  let largest = 0;
-  for (const potentials of [rowPotential, colPotential]) {
-    for (let k = 0; k < potentials.length; k++) {
-      const a = Math.abs(potentials[k]!);
-      if (a > largest) largest = a;
-      else if (!(a <= largest)) return bad("is inconsistent (a potential is not finite)");
-    }
+  for (let k = 0; k < columns; k++) {
+    const p = Math.abs(colPotential[k]!);
+    if (p > largest) largest = p;
+    else if (!(p <= largest)) finite = false;
   }
-  if (!(largest <= Number.MAX_VALUE)) return bad("is inconsistent (a potential is not finite)");
-  for (let k = 0; k < dummyCost.length; k++) {
-    if (!Number.isFinite(dummyCost[k])) return bad("is inconsistent (a potential is not finite)");
+  let dummies = 0; // 0 when every dummy cost is finite (NaN or an infinity makes it NaN)
+  for (let k = 0; k < dummyCost.length; k++) dummies += dummyCost[k]! * 0;
+  if (!finite || !(largest <= Number.MAX_VALUE) || dummies !== 0) {
+    return bad("is inconsistent (a potential is not finite)");
   }
   const { pairWeight } = state;
   const usable = pairWeight instanceof Float64Array && pairWeight.length === pn;
@@ -761,9 +857,11 @@ function resolveOrigin(
   previousLength: number,
   field: string,
 ): Int32Array {
-  const out = new Arena(0, length, 0, true).i32(length);
+  const out = new Arena(0, length, 0, true, false).i32(length);
   if (given === undefined) {
-    for (let k = 0; k < length; k++) out[k] = k < previousLength ? k : -1;
+    const kept = Math.min(length, previousLength);
+    for (let k = 0; k < kept; k++) out[k] = k;
+    out.fill(-1, kept);
     return out;
   }
   if (given === null || typeof given !== "object" || given.length !== length) {

@@ -25,31 +25,42 @@ export function finish(
   const rowToCol = new Int32Array(rows).fill(NONE);
   const colToRow = new Int32Array(cols).fill(NONE);
   const { n, m } = engine;
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    const j = engine.rowToCol[i]!;
-    if (j < 0 || j >= m) continue;
-    size++;
-    if (transposed) {
-      rowToCol[j] = i;
-      colToRow[i] = j;
-    } else {
-      rowToCol[i] = j;
-      colToRow[j] = i;
-    }
-  }
   // The pairs' weights, per internal row (the state keeps them), and their sum in increasing
   // (external) row order.
   const pairWeight = engine.pairWeight;
+  const assigned = engine.rowToCol;
+  let size = 0;
   let weight = 0;
-  for (let i = 0; i < rows; i++) {
-    const j = rowToCol[i]!;
-    if (j < 0) continue;
-    const r = transposed ? j : i; // the internal row
-    const c = transposed ? i : j;
-    const w = known !== undefined && known.col[r] === c ? known.weight[r]! : weights[i * cols + j]!;
-    pairWeight[r] = w;
-    weight += w;
+  if (!transposed) {
+    // Internal rows are the external ones: one pass.
+    for (let i = 0; i < n; i++) {
+      const j = assigned[i]!;
+      if (j < 0 || j >= m) continue;
+      size++;
+      rowToCol[i] = j;
+      colToRow[j] = i;
+      const w =
+        known !== undefined && known.col[i] === j ? known.weight[i]! : weights[i * cols + j]!;
+      pairWeight[i] = w;
+      weight += w;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const j = assigned[i]!;
+      if (j < 0 || j >= m) continue;
+      size++;
+      rowToCol[j] = i;
+      colToRow[i] = j;
+    }
+    for (let i = 0; i < rows; i++) {
+      const j = rowToCol[i]!;
+      if (j < 0) continue;
+      // internal row j, column i
+      const w =
+        known !== undefined && known.col[j] === i ? known.weight[j]! : weights[i * cols + j]!;
+      pairWeight[j] = w;
+      weight += w;
+    }
   }
   const K = engine.K;
   return {

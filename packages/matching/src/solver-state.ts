@@ -162,6 +162,8 @@ export class SolverState {
   bLabel: Float64Array = EMPTY_F64;
   bNext: Int32Array = EMPTY_I32;
   bOpen: Uint8Array = EMPTY_U8;
+  /** Per row, all NONE between searches: the work array of `cutCycles`. */
+  walkAt: Int32Array = EMPTY_I32;
 
   constructor(
     n: number,
@@ -170,6 +172,11 @@ export class SolverState {
     layout: WeightLayout,
     /** The most dummy columns this solve can create (at most one per row). */
     dummyCapacity = n,
+    /**
+     * Take `colToRow` (never part of a result) from the scratch pool (`arena.ts`), as the
+     * search work arrays with {@link SolverState.scratch}: only for `imfs`.
+     */
+    scratch = false,
   ) {
     this.n = n;
     this.m = m;
@@ -178,14 +185,15 @@ export class SolverState {
     this.rowStride = layout.rowStride;
     this.colStride = layout.colStride;
     const size = m + dummyCapacity;
-    const arena = new Arena(2 * n + size + dummyCapacity, n + size, 0);
+    const arena = new Arena(2 * n + size + dummyCapacity, n + (scratch ? 0 : size), 0);
     this.u = arena.f64(n);
     this.pairWeight = arena.f64(n);
     this.v = arena.f64(size);
     this.dummyCost = arena.f64(dummyCapacity);
     this.rowToCol = arena.i32(n).fill(NONE);
-    this.colToRow = arena.i32(size).fill(NONE);
+    this.colToRow = (scratch ? new Arena(0, size, 0, true, false) : arena).i32(size).fill(NONE);
     this.workColumns = size;
+    this.scratch = scratch;
   }
 
   /** Creates the column work arrays (`key`, `vs`, `label`, `pathRow`) if needed. */
@@ -209,7 +217,7 @@ export class SolverState {
     const withLabels = this.key.length === 0;
     const arena = new Arena(
       size + n + (withLabels ? 3 * size : 0),
-      n + (withLabels ? size : 0),
+      2 * n + (withLabels ? size : 0),
       size + n,
       this.scratch,
       false, // written before read by every search
@@ -223,6 +231,7 @@ export class SolverState {
     this.bColLabel = arena.f64(size);
     this.bLabel = arena.f64(n);
     this.bNext = arena.i32(n);
+    this.walkAt = arena.i32(n).fill(NONE);
     this.fSettled = arena.u8(size);
     this.bOpen = arena.u8(n);
   }
@@ -269,10 +278,13 @@ export class SolverState {
    * potential must stay 0.)
    */
   normalize(): void {
-    const { n, m, u, v } = this;
-    if (this.freeRealColumns() !== 0) return;
+    const { n, m, u, v, colToRow } = this;
     let t = Number.NEGATIVE_INFINITY;
-    for (let j = 0; j < m + this.K; j++) if (v[j]! > t) t = v[j]!;
+    for (let j = 0; j < m; j++) {
+      if (colToRow[j] === NONE) return; // a free real column
+      if (v[j]! > t) t = v[j]!;
+    }
+    for (let j = m; j < m + this.K; j++) if (v[j]! > t) t = v[j]!;
     if (!(t < 0)) return;
     for (let j = 0; j < m + this.K; j++) v[j]! -= t;
     for (let i = 0; i < n; i++) if (this.rowToCol[i] !== NONE) u[i]! += t;

@@ -312,4 +312,24 @@ describe("cutCycles", () => {
       }),
     );
   });
+
+  it("leaves its work array all -1 again, so that one array serves every walk of a solve", () => {
+    const at = new Int32Array(7).fill(-1);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 20 }), (walk) => {
+        const rows = walk.slice();
+        const cols = walk.map((_, q) => 100 + q);
+        const fresh = walk.slice();
+        const freshCols = cols.slice();
+        // The same cut with the shared array as with a fresh one, and the array reset after.
+        const len = cutCycles(rows, cols, 7, at);
+        expect(len).toBe(cutCycles(fresh, freshCols, 7));
+        expect([rows.slice(0, len), cols.slice(0, len)]).toEqual([
+          fresh.slice(0, len),
+          freshCols.slice(0, len),
+        ]);
+        expect(Array.from(at)).toEqual([-1, -1, -1, -1, -1, -1, -1]);
+      }),
+    );
+  });
 });
