@@ -32,6 +32,7 @@ export {
 } from "./execution.js";
 export { createJob, JOB_FIELDS, type JobSpec, maxCoresOf, validateJobs } from "./job.js";
 export { ResourceLedger } from "./ledger.js";
+export { MetricSums, type MetricSumsResultOptions } from "./metric-sums.js";
 export {
   computeMetrics,
   type Metrics,

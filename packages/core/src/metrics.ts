@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { machineUsageOf } from "./machine-usage.js";
+import { MetricSums, resolveTau } from "./metric-sums.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
 import type { Allocation, Platform } from "./types.js";
 
@@ -96,7 +97,9 @@ export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {
  *
  * Complexity: O(R + I log I).
  *
- * @throws InvalidInputError when `capacity` or `options.tau` is invalid.
+ * @throws InvalidInputError when `capacity` or `options.tau` is invalid, or when a record's times
+ * are not finite numbers in order (submit <= first start <= end, each interval's start <= end),
+ * naming the record.
  *
  * @example
  * ```ts
@@ -120,7 +123,16 @@ export function metricsOf(
   const platform = "machines" in capacity ? (capacity as Platform) : null;
   const list = Array.isArray(records) ? (records as readonly JobRecord[]) : [...records];
   const acc = new MetricsAccumulator(tau, totalCores, platform);
-  for (let i = 0; i < list.length; i++) acc.add(list[i]!);
+  let i = 0;
+  try {
+    for (; i < list.length; i++) acc.add(list[i]!);
+  } catch (error) {
+    // A record whose times the sums refuse (not finite, or out of order): name the record.
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new InvalidInputError(WHERE, `records[${i}]`, `has bad times: ${error.message}`, {
+      cause: error,
+    });
+  }
   const { from, to } = acc.window(options.horizon);
   const machineUsage =
     platform !== null && list.length > 0
@@ -129,49 +141,24 @@ export function metricsOf(
   return acc.result(machineUsage, options.horizon, options.stats);
 }
 
-/** Checks `tau` (bounded slowdown threshold) and fills its default. Internal. */
-export function resolveTau(where: string, tau: number | undefined): number {
-  const t = tau ?? 10;
-  if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) {
-    throw new InvalidInputError(
-      where,
-      "options.tau",
-      `is ${String(t)}, expected a finite number > 0`,
-    );
-  }
-  return t;
-}
-
 /**
- * The per-record part of {@link metricsOf}, one record at a time: sums and counts in the order
- * the records are added (so the same records in the same order give the same bits), license
- * copy-seconds included, in one pass. `metricsOf` feeds it a trace's records; a streamed run
+ * The per-record part of {@link metricsOf}, one record at a time: {@link MetricSums} fed in the
+ * order the records are added (so the same records in the same order give the same bits), and
+ * license copy-seconds, in one pass. `metricsOf` feeds it a trace's records; a streamed run
  * feeds it each record as it is emitted (in input order) and gets its machine usage from the
  * engine's online sweep. Internal (not exported from the package).
  */
 export class MetricsAccumulator {
-  private jobs = 0;
-  private completed = 0;
-  private rejected = 0;
-  private unfinished = 0;
-  private sumWait = 0;
-  private maxWait = 0;
-  private sumResponse = 0;
-  private sumSlowdown = 0;
-  private sumBsld = 0;
-  private firstSubmit = Number.POSITIVE_INFINITY;
-  private lastEnd = Number.NEGATIVE_INFINITY;
-  private coreSeconds = 0;
-  private withDeadline = 0;
-  private missed = 0;
+  private readonly sums: MetricSums;
   /** Copy-seconds used per platform license, or null without licenses. */
   private readonly used: Map<string, number> | null;
 
   constructor(
-    private readonly tau: number,
-    private readonly totalCores: number,
+    tau: number,
+    totalCores: number,
     private readonly platform: Platform | null,
   ) {
+    this.sums = new MetricSums(totalCores, { tau });
     if (platform !== null && platform.licenses.length > 0) {
       this.used = new Map();
       for (const l of platform.licenses) this.used.set(l.name, 0);
@@ -180,48 +167,42 @@ export class MetricsAccumulator {
     }
   }
 
-  /** Number of records added. */
-  get count(): number {
-    return this.jobs;
-  }
-
   /** Records still unfinished (in the system at the end). */
   get unfinishedCount(): number {
-    return this.unfinished;
+    return this.sums.unfinished;
   }
 
   add(r: JobRecord): void {
     const job = r.job;
-    this.jobs++;
-    if (job.submit < this.firstSubmit) this.firstSubmit = job.submit;
-    if (r.end !== null && r.end > this.lastEnd) this.lastEnd = r.end;
-    let ran = 0;
-    let firstStart = Number.POSITIVE_INFINITY;
+    const sums = this.sums;
+    const end = r.end;
     const intervals = r.intervals;
-    for (let i = 0; i < intervals.length; i++) {
-      const iv = intervals[i]!;
-      const len = iv.end - iv.start;
-      ran += len;
-      this.coreSeconds += len * coresOf(iv.allocation, job.cores);
-      if (iv.start < firstStart) firstStart = iv.start;
-      if (iv.end > this.lastEnd) this.lastEnd = iv.end;
+    let ran = 0;
+    if (r.outcome === "completed" && intervals.length === 1 && intervals[0]!.end === end) {
+      // The common record, one interval up to the end: one call, the same sums. `coresOf` written
+      // out: V8 then inlines that call within `sched-sim`'s budget (v8-tuning.ts), not `coresOf`.
+      const iv = intervals[0]!;
+      const parts = iv.allocation;
+      let cores = job.cores;
+      if (parts !== undefined && parts.length > 0) {
+        cores = 0;
+        for (let k = 0; k < parts.length; k++) cores += parts[k]!.cores;
+      }
+      ran = iv.end - iv.start;
+      sums.addCompletedRun(job.submit, iv.start, iv.end, cores);
+    } else {
+      let firstStart = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < intervals.length; i++) {
+        const iv = intervals[i]!;
+        ran += sums.addInterval(iv.start, iv.end, coresOf(iv.allocation, job.cores));
+        if (iv.start < firstStart) firstStart = iv.start;
+      }
+      if (r.outcome === "completed") sums.addCompleted(job.submit, firstStart, end as number, ran);
+      else if (r.outcome === "rejected") sums.addRejected(job.submit, end ?? undefined);
+      else sums.addUnfinished(job.submit, end ?? undefined);
     }
-    if (r.outcome === "completed") {
-      this.completed++;
-      const end = r.end as number;
-      const wait = firstStart - job.submit;
-      const response = end - job.submit;
-      this.sumWait += wait;
-      if (wait > this.maxWait) this.maxWait = wait;
-      this.sumResponse += response;
-      this.sumSlowdown += ran > 0 ? response / ran : 1;
-      const b = response / Math.max(ran, this.tau);
-      this.sumBsld += Math.max(b, 1);
-    } else if (r.outcome === "rejected") this.rejected++;
-    else this.unfinished++;
     if (job.deadline !== undefined) {
-      this.withDeadline++;
-      if (r.outcome !== "completed" || (r.end as number) > job.deadline) this.missed++;
+      sums.addDeadline(r.outcome !== "completed" || (end as number) > job.deadline);
     }
     const used = this.used;
     const req = job.licenses;
@@ -238,20 +219,15 @@ export class MetricsAccumulator {
    * interval), or to `horizon` when the run was cut with unfinished jobs and ends before it.
    */
   window(horizon: number | undefined): { from: number; to: number } {
-    let lastEnd = this.lastEnd;
-    if (horizon !== undefined && this.unfinished > 0 && horizon > lastEnd) lastEnd = horizon;
-    return { from: this.firstSubmit, to: Math.max(lastEnd, this.firstSubmit) };
+    return this.sums.window(horizon);
   }
 
   result(machineUsage: number, horizon: number | undefined, stats: RunStats | undefined): Metrics {
-    const { from, to } = this.window(horizon);
-    const jobs = this.jobs;
-    const completed = this.completed;
-    const makespan = jobs === 0 ? 0 : to - from;
+    const makespan = this.sums.makespan(horizon);
     const licenseByName: Record<string, number> = {};
     let licenseUsage = Number.NaN;
     const platform = this.platform;
-    if (platform !== null && jobs > 0 && this.used !== null && makespan > 0) {
+    if (platform !== null && makespan > 0 && this.used !== null) {
       let totalUsed = 0;
       let totalCapacity = 0;
       for (const l of platform.licenses) {
@@ -267,28 +243,20 @@ export class MetricsAccumulator {
       }
       licenseUsage = totalCapacity > 0 ? totalUsed / totalCapacity : Number.NaN;
     }
-    return {
-      jobs,
-      completed,
-      rejected: this.rejected,
-      unfinished: this.unfinished,
-      meanWait: completed > 0 ? this.sumWait / completed : Number.NaN,
-      maxWait: completed > 0 ? this.maxWait : Number.NaN,
-      meanResponse: completed > 0 ? this.sumResponse / completed : Number.NaN,
-      meanSlowdown: completed > 0 ? this.sumSlowdown / completed : Number.NaN,
-      meanBoundedSlowdown: completed > 0 ? this.sumBsld / completed : Number.NaN,
-      utilization: makespan > 0 ? this.coreSeconds / (this.totalCores * makespan) : 0,
-      makespan,
-      machineUsage: platform !== null && jobs > 0 ? machineUsage : Number.NaN,
+    const o: {
+      machineUsage: number;
+      licenseUsage: number;
+      licenseUsageByName: Record<string, number>;
+      horizon?: number;
+      stats?: RunStats;
+    } = {
+      machineUsage: platform !== null ? machineUsage : Number.NaN,
       licenseUsage,
       licenseUsageByName: licenseByName,
-      deadlineMissRate: this.withDeadline > 0 ? this.missed / this.withDeadline : Number.NaN,
-      acceptanceRate: jobs > 0 ? (jobs - this.rejected) / jobs : Number.NaN,
-      schedulerMsPerDecision:
-        stats !== undefined && stats.decisions > 0
-          ? stats.schedulerMs / stats.decisions
-          : Number.NaN,
     };
+    if (horizon !== undefined) o.horizon = horizon;
+    if (stats !== undefined) o.stats = stats;
+    return this.sums.metrics(o);
   }
 }
 

@@ -1,6 +1,7 @@
 import { InvalidInputError } from "@sched/errors";
 import { Engine } from "./engine.js";
-import { type Metrics, type MetricsOptions, resolveTau } from "./metrics.js";
+import { resolveTau } from "./metric-sums.js";
+import type { Metrics, MetricsOptions } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
 import {
   checkJobsIterable,

@@ -4,7 +4,7 @@ import {
   identicalPool,
   type Job,
   type JobRecord,
-  type Metrics,
+  MetricSums,
   type Outcome,
   type Platform,
   type Simulation,
@@ -63,9 +63,6 @@ const RUNNING = 1;
 const COMPLETED = 2;
 const REJECTED = 3;
 
-/** Bounded slowdown threshold of the default metrics (`@sched/core`'s `tau`), seconds. */
-const TAU = 10;
-
 const NO_INTERVALS: readonly Interval[] = Object.freeze([]);
 const NO_ALLOCATION = Object.freeze([]);
 
@@ -97,9 +94,10 @@ interface ScratchRecord {
  *   jobs give their cores back at start + estimate, or now once past it); later jobs start when
  *   they fit now and in the plan for their estimate (the reservation held), else are passed by;
  *   FCFS stops at the first job that does not fit;
- * - the metrics of `@sched/core` (`tau` 10 s) summed in input order, and its machine usage
- *   (busy processors over min(processors, jobs in the system), integrated over the change points
- *   in time order).
+ * - the metrics of `@sched/core` (`tau` 10 s): its `MetricSums`, fed in input order as its
+ *   engine feeds them (so every formula is core's), and its machine usage (busy processors over
+ *   min(processors, jobs in the system), integrated over the change points in time order; a
+ *   sweep of its own, on the kernel's counters, rather than core's per-machine `UsageTracker`).
  *
  * Memory: the jobs from the oldest one not yet ended to the last one read (typed arrays), plus
  * the queue, the running jobs and the plan. Time: O(Q + R) per scheduling pass for Q waiting and
@@ -124,14 +122,6 @@ const FRACTIONAL_FIELDS = [
   "now",
   "lastSubmit",
   "schedulerMs",
-  "sumWait",
-  "maxWait",
-  "sumResponse",
-  "sumSlowdown",
-  "sumBsld",
-  "firstSubmit",
-  "lastEnd",
-  "coreSeconds",
   "uTime",
   "uPrevTime",
   "uPrevShare",
@@ -152,9 +142,6 @@ const INTEGER_FIELDS = [
   "hlen",
   "events",
   "decisions",
-  "mJobs",
-  "mCompleted",
-  "mRejected",
   "inSystem",
 ] as const;
 
@@ -229,18 +216,8 @@ class PooledKernel {
   private decisions = 0;
   private schedulerMs = 0;
 
-  // Metrics, accumulated as records are passed on (the order of `MetricsAccumulator.add`).
-  private mJobs = 0;
-  private mCompleted = 0;
-  private mRejected = 0;
-  private sumWait = 0;
-  private maxWait = 0;
-  private sumResponse = 0;
-  private sumSlowdown = 0;
-  private sumBsld = 0;
-  private firstSubmit = Number.POSITIVE_INFINITY;
-  private lastEnd = Number.NEGATIVE_INFINITY;
-  private coreSeconds = 0;
+  /** The metrics' sums, fed as records are passed on (as the engine's metrics feed them). */
+  private readonly sums: MetricSums;
 
   // Machine usage (`UsageTracker` on single-core machines: active machines = busy processors).
   private uTime = Number.NaN;
@@ -296,6 +273,7 @@ class PooledKernel {
     for (const key of INT_ARRAY_FIELDS) this[key] = this[key].slice();
     this.status = this.status.slice();
     this.procs = procs;
+    this.sums = new MetricSums(procs);
     this.easy = options.policy === "easy";
     this.onRecord = onRecord;
     this.oneInterval = { start: 0, end: 0, allocation: NO_ALLOCATION };
@@ -815,30 +793,21 @@ class PooledKernel {
     }
   }
 
-  /** `MetricsAccumulator.add` of the record of slot `s`, then `onRecord`. */
+  /**
+   * The record of slot `s` added to the metrics' sums (one interval: `addCompletedRun`, the call
+   * core's engine makes for such a record), then passed to `onRecord`.
+   */
   private emit(s: number, status: number): void {
     const submit = this.submit[s]!;
     const cores = this.cores[s]!;
     const end = this.finish[s]!;
-    this.mJobs++;
-    if (submit < this.firstSubmit) this.firstSubmit = submit;
-    if (end > this.lastEnd) this.lastEnd = end;
+    const sums = this.sums;
     let start = 0;
     if (status === COMPLETED) {
       start = this.start[s]!;
-      const ran = end - start;
-      this.coreSeconds += ran * cores;
-      this.mCompleted++;
-      const wait = start - submit;
-      const response = end - submit;
-      this.sumWait += wait;
-      if (wait > this.maxWait) this.maxWait = wait;
-      this.sumResponse += response;
-      this.sumSlowdown += ran > 0 ? response / ran : 1;
-      const b = response / Math.max(ran, TAU);
-      this.sumBsld += Math.max(b, 1);
+      sums.addCompletedRun(submit, start, end, cores);
     } else {
-      this.mRejected++;
+      sums.addRejected(submit, end);
     }
     const onRecord = this.onRecord;
     if (onRecord === null) return;
@@ -883,32 +852,8 @@ class PooledKernel {
 
   private summary(): SimulationSummary {
     const stats = { events: this.events, decisions: this.decisions, schedulerMs: this.schedulerMs };
-    const jobs = this.mJobs;
-    const completed = this.mCompleted;
-    const from = this.firstSubmit;
-    const to = Math.max(this.lastEnd, from);
-    const makespan = jobs === 0 ? 0 : to - from;
     const machineUsage = this.uCovered > 0 ? this.uWeighted / this.uCovered : Number.NaN;
-    const metrics: Metrics = {
-      jobs,
-      completed,
-      rejected: this.mRejected,
-      unfinished: 0,
-      meanWait: completed > 0 ? this.sumWait / completed : Number.NaN,
-      maxWait: completed > 0 ? this.maxWait : Number.NaN,
-      meanResponse: completed > 0 ? this.sumResponse / completed : Number.NaN,
-      meanSlowdown: completed > 0 ? this.sumSlowdown / completed : Number.NaN,
-      meanBoundedSlowdown: completed > 0 ? this.sumBsld / completed : Number.NaN,
-      utilization: makespan > 0 ? this.coreSeconds / (this.procs * makespan) : 0,
-      makespan,
-      machineUsage: jobs > 0 ? machineUsage : Number.NaN,
-      licenseUsage: Number.NaN,
-      licenseUsageByName: {},
-      deadlineMissRate: Number.NaN,
-      acceptanceRate: jobs > 0 ? (jobs - this.mRejected) / jobs : Number.NaN,
-      schedulerMsPerDecision:
-        stats.decisions > 0 ? stats.schedulerMs / stats.decisions : Number.NaN,
-    };
+    const metrics = this.sums.metrics({ machineUsage, stats });
     const procs = this.procs;
     let platform: Platform | undefined;
     return {
@@ -919,7 +864,7 @@ class PooledKernel {
         platform ??= identicalPool(procs);
         return platform;
       },
-      jobs,
+      jobs: metrics.jobs,
       stats,
       metrics,
     };
