@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/errors";
-import type { Metrics, MetricsOptions } from "./metrics.js";
+import type { Metrics, MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
 
 /** Options of {@link MetricSums.metrics}: what the sums do not hold. */
