@@ -80,11 +80,16 @@ export function metricsOf(
   try {
     for (; i < list.length; i++) acc.add(list[i]!);
   } catch (error) {
-    // A record whose times the sums refuse (not finite, or out of order): name the record.
+    // A record whose times the sums refuse (not finite, or out of order): name the record and
+    // its job, in the record's words (the sums' own method is not something the caller called).
     if (!(error instanceof InvalidInputError)) throw error;
-    throw new InvalidInputError(WHERE, `records[${i}]`, `has bad times: ${error.message}`, {
-      cause: error,
-    });
+    const prefix = `${error.where}: `;
+    const what = error.message.startsWith(prefix)
+      ? error.message.slice(prefix.length)
+      : error.message;
+    const id = list[i]?.job?.id;
+    const record = id === undefined ? `records[${i}]` : `records[${i}] (job ${id})`;
+    throw new InvalidInputError(WHERE, record, `has bad times: ${what}`, { cause: error });
   }
   const { from, to } = acc.window(options.horizon);
   const machineUsage =

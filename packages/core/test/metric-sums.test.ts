@@ -141,7 +141,7 @@ describe("metricsOf on a record the sums refuse", () => {
     };
     const e = errorOf(() => metricsOf([record], { totalCores: 1 }));
     expect(e.message).toBe(
-      "@sched/core/metricsOf: records[0] has bad times: @sched/core/MetricSums.addCompletedRun: start is 2, before submit (5)",
+      "@sched/core/metricsOf: records[0] (job 1) has bad times: start is 2, before submit (5)",
     );
   });
 });
