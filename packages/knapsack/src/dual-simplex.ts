@@ -15,6 +15,12 @@
 
 /** Rebuild the basis inverse from scratch after this many pivots (round-off drift). */
 const REINVERT_EVERY = 100;
+/**
+ * Inverses rebuilt by {@link DualSimplex.loadBasis} for a basis saved without one are kept (the
+ * newest first) for a second load of the same basis (the node's sibling) while they fit in this
+ * many bytes: the rebuild depends on the basis alone, so the copy is the same to the bit.
+ */
+const REBUILT_CACHE_BYTES = 16 * 1024 * 1024;
 /** Smallest |pivot| accepted in the ratio test, relative to the row's largest entry. */
 const PIVOT_TOLERANCE = 1e-9;
 
@@ -41,6 +47,8 @@ export interface Basis {
   /** One bit per variable: nonbasic at its upper bound. */
   readonly atUpper: Uint8Array;
   readonly binv: Float64Array | null;
+  /** The squared norms of the rows of `binv` (with it; null without). */
+  readonly norm: Float64Array | null;
   readonly sinceInvert: number;
 }
 
@@ -52,6 +60,7 @@ export interface Snapshot {
   readonly xB: Float64Array;
   readonly binv: Float64Array;
   readonly norm: Float64Array;
+  readonly stale: Uint8Array;
   readonly y: Float64Array;
   readonly d: Float64Array;
   sinceInvert: number;
@@ -59,8 +68,15 @@ export interface Snapshot {
 
 /** Copies every array of a solver state from `from` into `to` (same sizes). */
 function copyState(from: Omit<Snapshot, "sinceInvert">, to: Omit<Snapshot, "sinceInvert">): void {
-  for (const key of ["head", "pos", "atUpper", "xB", "binv", "norm", "y", "d"] as const)
-    (to[key] as { set(a: ArrayLike<number>): void }).set(from[key]);
+  to.head.set(from.head);
+  to.pos.set(from.pos);
+  to.atUpper.set(from.atUpper);
+  to.xB.set(from.xB);
+  to.binv.set(from.binv);
+  to.norm.set(from.norm);
+  to.stale.set(from.stale);
+  to.y.set(from.y);
+  to.d.set(from.d);
 }
 
 /** How a call to {@link DualSimplex.solve} ended. */
@@ -87,9 +103,15 @@ export class DualSimplex {
   /** For a nonbasic variable: 1 when it sits at its (finite) upper bound. */
   readonly atUpper: Uint8Array;
   readonly xB: Float64Array;
-  /** Row-major basis inverse: `binv[r * m + k]`, and the squared norm of each of its rows. */
+  /**
+   * Row-major basis inverse: `binv[r * m + k]`, and the squared norm of each of its rows: for
+   * every row not flagged in `stale`, the sum over k in increasing order of `binv[r * m + k]²`
+   * for the current inverse. A pivot flags the rows it changes; a flagged norm is computed (by
+   * the same sum) when the leaving row's choice reads it, or before the norms are saved.
+   */
   readonly binv: Float64Array;
   readonly norm: Float64Array;
+  readonly stale: Uint8Array;
   /** Duals (one per row) and reduced costs (one per variable, slacks after the structurals). */
   readonly y: Float64Array;
   readonly d: Float64Array;
@@ -106,6 +128,20 @@ export class DualSimplex {
   readonly #ratio: Float64Array;
   readonly #flip: Float64Array;
   readonly #orig: Int32Array;
+  /** Scratch of {@link #invert} (the basis matrix, the pivot row's nonzeros) and of {@link #primal}. */
+  readonly #bmat: Float64Array;
+  readonly #nzB: Int32Array;
+  readonly #nzI: Int32Array;
+  readonly #rhs: Float64Array;
+  /** The nonzero entries of the flips' column sum in {@link solve}. */
+  readonly #nzW: Int32Array;
+  /** The variables that are not fixed (lo < up) during a {@link solve}, in increasing order. */
+  readonly #act: Int32Array;
+  /** Inverses (and their norms) rebuilt for bases saved without one, oldest first. */
+  readonly #rebuilt = new Map<Basis, { binv: Float64Array; norm: Float64Array }>();
+  readonly #rebuiltMax: number;
+  /** True while `d` holds, for every nonbasic variable, exactly what {@link #reducedCosts} computes. */
+  #fresh = false;
   readonly #dualTol: number;
 
   constructor(a: SparseColumns, v: Float64Array, c: Float64Array) {
@@ -127,6 +163,7 @@ export class DualSimplex {
     this.xB = new Float64Array(m);
     this.binv = new Float64Array(m * m);
     this.norm = new Float64Array(m);
+    this.stale = new Uint8Array(m);
     this.y = new Float64Array(m);
     this.d = new Float64Array(n + m);
     this.ray = new Float64Array(m);
@@ -138,6 +175,13 @@ export class DualSimplex {
     this.#ratio = new Float64Array(n + m);
     this.#flip = new Float64Array(m);
     this.#orig = new Int32Array(m);
+    this.#bmat = new Float64Array(m * m);
+    this.#nzB = new Int32Array(m);
+    this.#nzI = new Int32Array(m);
+    this.#rhs = new Float64Array(m);
+    this.#nzW = new Int32Array(m);
+    this.#act = new Int32Array(n + m);
+    this.#rebuiltMax = Math.max(1, Math.floor(REBUILT_CACHE_BYTES / (8 * (m * m + m))));
     let vmax = 1;
     for (let j = 0; j < n; j++) vmax = Math.max(vmax, Math.abs(v[j] as number));
     this.#dualTol = 1e-9 * vmax;
@@ -155,6 +199,7 @@ export class DualSimplex {
       this.binv[k * m + k] = 1;
     }
     this.norm.fill(1);
+    this.stale.fill(0);
     this.#sinceInvert = 0;
     this.#duals();
   }
@@ -172,26 +217,38 @@ export class DualSimplex {
     }
     const { start, row, val } = this.a;
     for (let j = 0; j < n; j++) {
+      if (pos[j] !== -1) {
+        d[j] = 0;
+        continue;
+      }
       let s = v[j] as number;
-      for (let p = start[j] as number; p < (start[j + 1] as number); p++)
+      const end = start[j + 1] as number;
+      for (let p = start[j] as number; p < end; p++)
         s -= (y[row[p] as number] as number) * (val[p] as number);
-      d[j] = pos[j] === -1 ? s : 0;
+      d[j] = s;
     }
     for (let k = 0; k < m; k++) d[n + k] = pos[n + k] === -1 ? -(y[k] as number) : 0;
+    this.#fresh = true;
   }
 
-  /** Recomputes the nonbasic reduced costs from the current duals (basic ones are 0). */
+  /**
+   * Recomputes the nonbasic reduced costs from the current duals (basic ones are 0); nothing to
+   * do while they are fresh (no pivot or restore since the last computation).
+   */
   #reducedCosts(): void {
+    if (this.#fresh) return;
     const { m, n, y, d, v, pos } = this;
     const { start, row, val } = this.a;
     for (let j = 0; j < n; j++) {
       if (pos[j] !== -1) continue;
       let s = v[j] as number;
-      for (let p = start[j] as number; p < (start[j + 1] as number); p++)
+      const end = start[j + 1] as number;
+      for (let p = start[j] as number; p < end; p++)
         s -= (y[row[p] as number] as number) * (val[p] as number);
       d[j] = s;
     }
     for (let k = 0; k < m; k++) if (pos[n + k] === -1) d[n + k] = -(y[k] as number);
+    this.#fresh = true;
   }
 
   /** Rebuilds the basis inverse by Gauss-Jordan with partial pivoting; false when singular. */
@@ -199,7 +256,8 @@ export class DualSimplex {
     const { m, n, head, binv } = this;
     const { start, row, val } = this.a;
     // B[k][r] = a_{k, head[r]}; then binv[r][k] = (B^-1)[r][k] maps rows to basis positions.
-    const B = new Float64Array(m * m);
+    const B = this.#bmat;
+    B.fill(0);
     for (let r = 0; r < m; r++) {
       const j = head[r] as number;
       if (j >= n) B[(j - n) * m + r] = 1;
@@ -212,6 +270,8 @@ export class DualSimplex {
     // Row operations only touch B's columns from the pivot on (earlier ones are done) and the
     // columns of binv that some pivot row has brought in (the others are still identity).
     const used = this.#used;
+    const nzB = this.#nzB;
+    const nzI = this.#nzI;
     let nUsed = 0;
     const orig = this.#orig;
     for (let k = 0; k < m; k++) orig[k] = k;
@@ -242,21 +302,34 @@ export class DualSimplex {
         orig[piv] = o;
       }
       used[nUsed++] = orig[col] as number;
-      const p = B[col * m + col] as number;
-      for (let k = col; k < m; k++) B[col * m + k] = (B[col * m + k] as number) / p;
+      const cb = col * m;
+      const p = B[cb + col] as number;
+      for (let k = col; k < m; k++) B[cb + k] = (B[cb + k] as number) / p;
       for (let t = 0; t < nUsed; t++) {
         const k = used[t] as number;
-        binv[col * m + k] = (binv[col * m + k] as number) / p;
+        binv[cb + k] = (binv[cb + k] as number) / p;
+      }
+      // Elimination skips the pivot row's zero entries (x - f·0 is x, up to the sign of a zero)
+      // and B's column col, which no later step reads.
+      let nb = 0;
+      for (let k = col + 1; k < m; k++) if (B[cb + k] !== 0) nzB[nb++] = k;
+      let ni = 0;
+      for (let t = 0; t < nUsed; t++) {
+        const k = used[t] as number;
+        if (binv[cb + k] !== 0) nzI[ni++] = k;
       }
       for (let r = 0; r < m; r++) {
         if (r === col) continue;
-        const f = B[r * m + col] as number;
+        const rb = r * m;
+        const f = B[rb + col] as number;
         if (f === 0) continue;
-        for (let k = col; k < m; k++)
-          B[r * m + k] = (B[r * m + k] as number) - f * (B[col * m + k] as number);
-        for (let t = 0; t < nUsed; t++) {
-          const k = used[t] as number;
-          binv[r * m + k] = (binv[r * m + k] as number) - f * (binv[col * m + k] as number);
+        for (let t = 0; t < nb; t++) {
+          const k = nzB[t] as number;
+          B[rb + k] = (B[rb + k] as number) - f * (B[cb + k] as number);
+        }
+        for (let t = 0; t < ni; t++) {
+          const k = nzI[t] as number;
+          binv[rb + k] = (binv[rb + k] as number) - f * (binv[cb + k] as number);
         }
       }
     }
@@ -267,12 +340,26 @@ export class DualSimplex {
 
   /** The squared norm of every row of the basis inverse (dual steepest edge weights). */
   #norms(): void {
-    const { m, binv, norm } = this;
-    for (let i = 0; i < m; i++) {
-      let s = 0;
-      for (let k = 0; k < m; k++) s += (binv[i * m + k] as number) ** 2;
-      norm[i] = s;
+    for (let i = 0; i < this.m; i++) this.#norm(i);
+  }
+
+  /** Computes the squared norm of row `i` of the basis inverse and clears its stale flag. */
+  #norm(i: number): number {
+    const { m, binv } = this;
+    const bi = i * m;
+    let s = 0;
+    for (let k = 0; k < m; k++) {
+      const b = binv[bi + k] as number;
+      s += b * b;
     }
+    this.norm[i] = s;
+    this.stale[i] = 0;
+    return s;
+  }
+
+  /** Brings every stale norm up to date. */
+  #freshNorms(): void {
+    for (let i = 0; i < this.m; i++) if (this.stale[i] === 1) this.#norm(i);
   }
 
   /** Value of nonbasic variable `j` under the current bounds and status. */
@@ -289,7 +376,8 @@ export class DualSimplex {
     const { m, n, binv, xB, c, pos, d, atUpper, lo, up } = this;
     const { start, row, val } = this.a;
     const dualTol = this.#dualTol;
-    const rhs = Float64Array.from(c);
+    const rhs = this.#rhs;
+    rhs.set(c);
     for (let j = 0; j < n + m; j++) {
       if (pos[j] !== -1) continue;
       if (up[j] === Number.POSITIVE_INFINITY || lo[j] === up[j]) atUpper[j] = 0;
@@ -327,14 +415,22 @@ export class DualSimplex {
       head: Int32Array.from(this.head),
       atUpper: bits,
       binv: withInverse ? Float64Array.from(this.binv) : null,
+      norm: withInverse ? this.#savedNorms() : null,
       sinceInvert: this.#sinceInvert,
     };
   }
 
+  /** A copy of the norms, every one up to date. */
+  #savedNorms(): Float64Array {
+    this.#freshNorms();
+    return Float64Array.from(this.norm);
+  }
+
   /**
    * Makes `basis` (from {@link saveBasis}) the current basis: its inverse is copied when saved,
-   * else rebuilt (the slack basis if singular); then the duals. The next {@link solve} starts
-   * from it.
+   * else rebuilt (the slack basis if singular; a rebuild is kept for one more load of the same
+   * basis, see {@link REBUILT_CACHE_BYTES}); then the duals. The next {@link solve} starts from
+   * it.
    */
   loadBasis(basis: Basis): void {
     this.head.set(basis.head);
@@ -345,8 +441,29 @@ export class DualSimplex {
     if (basis.binv !== null) {
       this.binv.set(basis.binv);
       this.#sinceInvert = basis.sinceInvert;
-      this.#norms();
-    } else if (!this.#invert()) this.#slackBasis();
+      if (basis.norm !== null) {
+        this.norm.set(basis.norm);
+        this.stale.fill(0);
+      } else this.#norms();
+    } else {
+      const kept = this.#rebuilt.get(basis);
+      if (kept !== undefined) {
+        this.#rebuilt.delete(basis);
+        this.binv.set(kept.binv);
+        this.norm.set(kept.norm);
+        this.stale.fill(0);
+        this.#sinceInvert = 0;
+      } else if (this.#invert()) {
+        if (this.#rebuilt.size >= this.#rebuiltMax) {
+          const oldest = this.#rebuilt.keys().next().value as Basis;
+          this.#rebuilt.delete(oldest);
+        }
+        this.#rebuilt.set(basis, {
+          binv: Float64Array.from(this.binv),
+          norm: Float64Array.from(this.norm),
+        });
+      } else this.#slackBasis();
+    }
     this.#duals();
   }
 
@@ -360,6 +477,7 @@ export class DualSimplex {
       xB: new Float64Array(m),
       binv: new Float64Array(m * m),
       norm: new Float64Array(m),
+      stale: new Uint8Array(m),
       y: new Float64Array(m),
       d: new Float64Array(n + m),
       sinceInvert: 0,
@@ -376,15 +494,18 @@ export class DualSimplex {
   restore(from: Snapshot): void {
     copyState(from, this);
     this.#sinceInvert = from.sinceInvert;
+    this.#fresh = false;
   }
 
   /** The (perturbed) objective of the current basic solution. */
   #objective(): number {
-    const { n, v, pos, xB } = this;
+    const { n, v, pos, xB, atUpper, lo, up } = this;
     let z = 0;
     for (let j = 0; j < n; j++) {
       const r = pos[j] as number;
-      z += (v[j] as number) * (r === -1 ? this.#nonbasicValue(j) : (xB[r] as number));
+      const x =
+        r !== -1 ? (xB[r] as number) : atUpper[j] === 1 ? (up[j] as number) : (lo[j] as number);
+      z += (v[j] as number) * x;
     }
     return z;
   }
@@ -411,7 +532,7 @@ export class DualSimplex {
    * feasible and only falls, is at most `cutoff` (`"cutoff"`: the caller may stop here).
    */
   solve(maxPivots: number, cutoff = Number.NEGATIVE_INFINITY): LpStatus {
-    const { m, n, lo, up, d, atUpper, pos, head, xB, binv, y, norm } = this;
+    const { m, n, lo, up, d, atUpper, pos, head, xB, binv, y, norm, stale } = this;
     const { start, row, val } = this.a;
     const rho = this.#rho;
     const alpha = this.#alpha;
@@ -419,6 +540,16 @@ export class DualSimplex {
     const dualTol = this.#dualTol;
     this.#reducedCosts();
     this.#primal();
+    // The loops over variables below skip fixed ones, whose alpha is 0 (and then not stored):
+    // they visit only the variables not fixed (bounds do not change during a solve).
+    const act = this.#act;
+    let nAct = 0;
+    let nActStruct = 0;
+    for (let j = 0; j < n + m; j++) {
+      if (lo[j] === up[j]) continue;
+      act[nAct++] = j;
+      if (j < n) nActStruct = nAct;
+    }
     let spent = 0;
     for (;;) {
       // Leaving row: dual steepest edge, the largest violation² / ||row of B^-1||² (exact
@@ -440,7 +571,7 @@ export class DualSimplex {
           above = true;
         }
         if (viol === 0) continue;
-        const sc = (viol * viol) / (norm[i] as number);
+        const sc = (viol * viol) / (stale[i] === 1 ? this.#norm(i) : (norm[i] as number));
         if (sc > bestScore) {
           bestScore = sc;
           worst = viol;
@@ -455,20 +586,22 @@ export class DualSimplex {
       // (a fixed variable's reduced cost goes stale here and is recomputed by the next solve).
       let rowMax = 0;
       for (let k = 0; k < m; k++) rho[k] = binv[r * m + k] as number;
-      for (let j = 0; j < n; j++) {
-        if (pos[j] !== -1 || lo[j] === up[j]) {
+      for (let c = 0; c < nActStruct; c++) {
+        const j = act[c] as number;
+        if (pos[j] !== -1) {
           alpha[j] = 0;
           continue;
         }
         let s = 0;
-        for (let p = start[j] as number; p < (start[j + 1] as number); p++)
+        const end = start[j + 1] as number;
+        for (let p = start[j] as number; p < end; p++)
           s += (rho[row[p] as number] as number) * (val[p] as number);
         alpha[j] = s;
         if (Math.abs(s) > rowMax) rowMax = Math.abs(s);
       }
-      for (let k = 0; k < m; k++) {
-        const j = n + k;
-        const s = pos[j] === -1 && lo[j] !== up[j] ? (rho[k] as number) : 0;
+      for (let c = nActStruct; c < nAct; c++) {
+        const j = act[c] as number;
+        const s = pos[j] === -1 ? (rho[j - n] as number) : 0;
         alpha[j] = s;
         if (Math.abs(s) > rowMax) rowMax = Math.abs(s);
       }
@@ -485,9 +618,10 @@ export class DualSimplex {
       const cand = this.#cand;
       const ratio = this.#ratio;
       let nc = 0;
-      for (let j = 0; j < n + m; j++) {
+      for (let c = 0; c < nAct; c++) {
+        const j = act[c] as number;
         const aj = alpha[j] as number;
-        if ((aj <= pivTol && aj >= -pivTol) || lo[j] === up[j]) continue;
+        if (aj <= pivTol && aj >= -pivTol) continue;
         const atUp = atUpper[j] === 1;
         if (atUp ? sigma * aj <= 0 : sigma * aj >= 0) continue;
         const dj = atUp ? (d[j] as number) : -(d[j] as number);
@@ -557,21 +691,32 @@ export class DualSimplex {
             for (let p = start[j] as number; p < (start[j + 1] as number); p++)
               w[row[p] as number] = (w[row[p] as number] as number) + change * (val[p] as number);
         }
+        // Only w's nonzero entries, in increasing order: adding binv·0 leaves t as it is.
+        const nzW = this.#nzW;
+        let nw = 0;
+        for (let k = 0; k < m; k++) if (w[k] !== 0) nzW[nw++] = k;
         for (let i = 0; i < m; i++) {
           let t = 0;
           const bi = i * m;
-          for (let k = 0; k < m; k++) t += (binv[bi + k] as number) * (w[k] as number);
+          for (let c = 0; c < nw; c++) {
+            const k = nzW[c] as number;
+            t += (binv[bi + k] as number) * (w[k] as number);
+          }
           xB[i] = (xB[i] as number) - t;
         }
       }
       const aq = alpha[q] as number;
       // u = B^-1 a_q.
       if (q < n) {
-        u.fill(0);
-        for (let p = start[q] as number; p < (start[q + 1] as number); p++) {
-          const k = row[p] as number;
-          const w = val[p] as number;
-          for (let i = 0; i < m; i++) u[i] = (u[i] as number) + (binv[i * m + k] as number) * w;
+        // Row by row, each sum over the column's entries in the same order as column by column.
+        const ps = start[q] as number;
+        const pe = start[q + 1] as number;
+        for (let i = 0; i < m; i++) {
+          const bi = i * m;
+          let s = 0;
+          for (let p = ps; p < pe; p++)
+            s += (binv[bi + (row[p] as number)] as number) * (val[p] as number);
+          u[i] = s;
         }
       } else {
         const k = q - n;
@@ -588,7 +733,8 @@ export class DualSimplex {
       // to the wrong sign, so the dual objective never rises); d_j -= theta alpha_j; y += theta rho.
       const dq = atUpper[q] === 1 ? Math.max(0, d[q] as number) : Math.min(0, d[q] as number);
       const theta = dq / aq;
-      for (let j = 0; j < n + m; j++) {
+      for (let c = 0; c < nAct; c++) {
+        const j = act[c] as number;
         const aj = alpha[j] as number;
         if (aj !== 0) d[j] = (d[j] as number) - theta * aj;
       }
@@ -596,32 +742,34 @@ export class DualSimplex {
       d[q] = 0;
       d[leaving] = -theta;
       // Basis inverse: pivot on u[r].
+      // The other rows' updates skip the pivot row's zeros (x - f·0 is x, up to the sign of a
+      // zero); the norms of the rows changed are computed when next read.
       const ur = u[r] as number;
       const base = r * m;
-      let nr = 0;
+      const nzR = this.#nzB;
+      let nnzR = 0;
       for (let k = 0; k < m; k++) {
         const b = (binv[base + k] as number) / ur;
         binv[base + k] = b;
-        nr += b * b;
+        if (b !== 0) nzR[nnzR++] = k;
       }
-      norm[r] = nr;
+      stale[r] = 1;
       for (let i = 0; i < m; i++) {
         if (i === r) continue;
         const f = u[i] as number;
         if (f === 0) continue;
         const bi = i * m;
-        let ni = 0;
-        for (let k = 0; k < m; k++) {
-          const b = (binv[bi + k] as number) - f * (binv[base + k] as number);
-          binv[bi + k] = b;
-          ni += b * b;
+        for (let t = 0; t < nnzR; t++) {
+          const k = nzR[t] as number;
+          binv[bi + k] = (binv[bi + k] as number) - f * (binv[base + k] as number);
         }
-        norm[i] = ni;
+        stale[i] = 1;
       }
       head[r] = q;
       pos[q] = r;
       pos[leaving] = -1;
       atUpper[leaving] = toUpper ? 1 : 0;
+      this.#fresh = false;
       this.pivots++;
       spent++;
       if (++this.#sinceInvert >= REINVERT_EVERY) this.#refresh();

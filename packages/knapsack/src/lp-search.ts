@@ -336,19 +336,22 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
       node = open.pop() as SearchNode;
     }
     nodes++;
-    // The node's bounds: the root's, then every change on the path from the root.
-    lo.set(rootLo);
-    up.set(rootUp);
-    path.length = 0;
-    for (let p: SearchNode | null = node; p !== null; p = p.parent) path.push(p);
-    for (let k = path.length - 1; k >= 0; k--) {
-      const p = path[k] as SearchNode;
-      for (const f of [p.inherited, p.fix]) {
-        for (let t = 0; t < f.length; t += 3) {
-          lo[f[t] as number] = f[t + 1] as number;
-          up[f[t] as number] = f[t + 2] as number;
-        }
+    // The node's bounds: the root's, then every change on the path from the root. A child of
+    // the node just solved starts from that node's bounds, which already include its fixings
+    // (the child's `inherited`; strong branching put its trial bounds back).
+    if (node.parent === null || node.parent !== lastSolved) {
+      lo.set(rootLo);
+      up.set(rootUp);
+      path.length = 0;
+      for (let p: SearchNode | null = node; p !== null; p = p.parent) path.push(p);
+      for (let k = path.length - 1; k >= 0; k--) {
+        const p = path[k] as SearchNode;
+        applyBounds(lo, up, p.inherited);
+        applyBounds(lo, up, p.fix);
       }
+    } else {
+      applyBounds(lo, up, node.inherited);
+      applyBounds(lo, up, node.fix);
     }
     if (node.basis !== null && node.parent !== lastSolved) lp.loadBasis(node.basis);
     lastSolved = node;
@@ -517,6 +520,14 @@ export function lpSearch(input: LpSearchInput): LpSearchResult {
     bound = Math.max(bound, top === Number.POSITIVE_INFINITY ? root : round(top));
   }
   return { items: bestItems, optimal: !stopped && !unsure, bound: bound + alwaysValue, nodes };
+}
+
+/** Applies bound changes given as triples (variable, lo, up). */
+function applyBounds(lo: Float64Array, up: Float64Array, changes: readonly number[]): void {
+  for (let t = 0; t < changes.length; t += 3) {
+    lo[changes[t] as number] = changes[t + 1] as number;
+    up[changes[t] as number] = changes[t + 2] as number;
+  }
 }
 
 /** A binary heap; `before(p, q)` is true when `p` must come out before `q`. */
