@@ -412,9 +412,9 @@ export class DualSimplex {
     for (let j = 0; j < this.n + this.m; j++)
       if (this.atUpper[j] === 1) bits[j >> 3] = (bits[j >> 3] as number) | (1 << (j & 7));
     return {
-      head: Int32Array.from(this.head),
+      head: this.head.slice(),
       atUpper: bits,
-      binv: withInverse ? Float64Array.from(this.binv) : null,
+      binv: withInverse ? this.binv.slice() : null,
       norm: withInverse ? this.#savedNorms() : null,
       sinceInvert: this.#sinceInvert,
     };
@@ -423,7 +423,7 @@ export class DualSimplex {
   /** A copy of the norms, every one up to date. */
   #savedNorms(): Float64Array {
     this.#freshNorms();
-    return Float64Array.from(this.norm);
+    return this.norm.slice();
   }
 
   /**
@@ -459,8 +459,8 @@ export class DualSimplex {
           this.#rebuilt.delete(oldest);
         }
         this.#rebuilt.set(basis, {
-          binv: Float64Array.from(this.binv),
-          norm: Float64Array.from(this.norm),
+          binv: this.binv.slice(),
+          norm: this.norm.slice(),
         });
       } else this.#slackBasis();
     }
