@@ -743,7 +743,8 @@ export class DualSimplex {
       d[leaving] = -theta;
       // Basis inverse: pivot on u[r].
       // The other rows' updates skip the pivot row's zeros (x - f·0 is x, up to the sign of a
-      // zero); the norms of the rows changed are computed when next read.
+      // zero) when it has few (a plain loop is faster when more than half are nonzero); the
+      // norms of the rows changed are computed when next read.
       const ur = u[r] as number;
       const base = r * m;
       const nzR = this.#nzB;
@@ -754,15 +755,20 @@ export class DualSimplex {
         if (b !== 0) nzR[nnzR++] = k;
       }
       stale[r] = 1;
+      const dense = 2 * nnzR > m;
       for (let i = 0; i < m; i++) {
         if (i === r) continue;
         const f = u[i] as number;
         if (f === 0) continue;
         const bi = i * m;
-        for (let t = 0; t < nnzR; t++) {
-          const k = nzR[t] as number;
-          binv[bi + k] = (binv[bi + k] as number) - f * (binv[base + k] as number);
-        }
+        if (dense)
+          for (let k = 0; k < m; k++)
+            binv[bi + k] = (binv[bi + k] as number) - f * (binv[base + k] as number);
+        else
+          for (let t = 0; t < nnzR; t++) {
+            const k = nzR[t] as number;
+            binv[bi + k] = (binv[bi + k] as number) - f * (binv[base + k] as number);
+          }
         stale[i] = 1;
       }
       head[r] = q;
