@@ -1,4 +1,4 @@
-import { InvalidInputError, LimitExceededError } from "@sched/core";
+import { InvalidInputError, LimitExceededError, ParseError } from "@sched/core";
 
 /**
  * Whose words a hint must use: a command line (the options the command has), or an experiment
@@ -50,18 +50,19 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
  * out), in an experiment file the keys (`"clean": true`). The engine's guards
  * (LimitExceededError naming `options.maxStalledEvents` or `options.maxEvents`) name the
  * command's flag instead, when it has one. Anything else is returned unchanged.
- * The result is an error of the same type (an InvalidInputError stays one), with the original as
- * its `cause`.
+ * The result is an error of the same type (an InvalidInputError stays one, a ParseError naming
+ * the file and line of a record that failed the conversion stays one, with the same location),
+ * with the original as its `cause`.
  *
  * @example
  * ```ts
  * inCallersWords(e, { command: "run", options: ["clean", "estimate"] }).message;
- * // "… requested time (field 9) is -1, expected > 0 (or give --clean to drop such jobs, or give --estimate runtime …)"
+ * // "… kth.swf:12 (job 9) requested time (field 9): is -1, expected > 0 (or give --clean to drop such jobs, or give --estimate runtime …)"
  * ```
  */
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
   if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
-  if (!(error instanceof InvalidInputError)) return error;
+  if (!(error instanceof InvalidInputError || error instanceof ParseError)) return error;
   const match = API_HINT.exec(error.message);
   if (match === null) return error;
   const said: string[] = [];
@@ -70,12 +71,27 @@ export function inCallersWords(error: unknown, audience: HintAudience): unknown 
     if ("experimentFile" in audience) said.push(c.file);
     else if (audience.options.includes(c.option)) said.push(c.cli);
   }
-  const prefix = `${error.where}: ${error.field} `;
+  const prefix = `${error.where}: ${locationOf(error)}`;
   const detail = error.message.slice(prefix.length, match.index);
-  return new InvalidInputError(
+  const hinted = said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`;
+  if (error instanceof InvalidInputError) {
+    return new InvalidInputError(error.where, error.field, hinted, { cause: error });
+  }
+  const { source, line, field } = error;
+  return new ParseError(
     error.where,
-    error.field,
-    said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`,
+    {
+      source,
+      ...(line === undefined ? {} : { line }),
+      ...(field === undefined ? {} : { field }),
+    },
+    hinted,
     { cause: error },
   );
+}
+
+/** What an error's message says between its `where: ` and its detail. */
+function locationOf(error: InvalidInputError | ParseError): string {
+  if (error instanceof InvalidInputError) return `${error.field} `;
+  return `${error.source}${error.line === undefined ? "" : `:${error.line}`}${error.field === undefined ? "" : ` ${error.field}`}: `;
 }

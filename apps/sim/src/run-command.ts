@@ -1,4 +1,4 @@
-import { SchedError } from "@sched/core";
+import { ParseError, SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { UsageError } from "./usage-error.js";
@@ -53,6 +53,21 @@ export function isInternalError(error: unknown): boolean {
 }
 
 /**
+ * What the user reads of `error`: its message, without the library function's path in front
+ * (`@sched/workload/createSwfJobStream: `) when it is a ParseError, whose message names the
+ * user's file and line: the path is the library's business, the file and line are the user's.
+ */
+export function userMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { message } = error;
+  if (error instanceof ParseError && error.where.startsWith("@sched/")) {
+    const prefix = `${error.where}: `;
+    if (message.startsWith(prefix)) return message.slice(prefix.length);
+  }
+  return message;
+}
+
+/**
  * Prints `error` as one line `sched-sim: …` (with its stack under `--debug`, unless it is a usage
  * error) and returns the exit code: 2 for a usage error, else 1.
  */
@@ -61,7 +76,7 @@ export function reportError(error: unknown, io: Io, debug: boolean): number {
     io.stderr(`sched-sim: ${oneLine(error.message)}\n`);
     return EXIT.usage;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = userMessage(error);
   if (isInternalError(error)) {
     // A bug of ours: say so, so it is reported instead of taken for a problem with the input.
     io.stderr(

@@ -152,9 +152,9 @@ class KeptIds {
  * dropped. Internal: shared by the sync, async and chunked entry points, which keep the jobs or
  * pass them on.
  *
- * A record that fails is named by its line when `origin` knows it (a ParseError naming
- * `source:line (job N) field`), else by its index (an InvalidInputError naming
- * `records[i] (job N) field`). The origin is asked only then: the line is a reader's counter,
+ * A record that fails is named by its line when `origin` knows it (a ParseError
+ * `source:line: (job N) field …`), else by its index (an InvalidInputError
+ * `records[i] (job N) field …`). The origin is asked only then: the line is a reader's counter,
  * never a string or an object per record.
  */
 export class SwfJobConverter {
@@ -177,10 +177,12 @@ export class SwfJobConverter {
   private fail(r: SwfRecord, field: string, detail: string): never {
     const line = this.origin === null ? 0 : this.origin.line(r, this.index);
     if (line > 0) {
+      // `file:line: …` (the form editors jump to), then the words of the records[i] form; the
+      // field is named in the message only (`ParseError.field` would print as `field: detail`).
       throw new ParseError(
         this.where,
-        { source: this.origin!.source, line, field: `(job ${r.jobNumber}) ${field}` },
-        detail,
+        { source: this.origin!.source, line },
+        `(job ${r.jobNumber}) ${field} ${detail}`,
       );
     }
     throw new InvalidInputError(
@@ -315,8 +317,8 @@ export class SwfJobConverter {
  *
  * Complexity: O(n).
  *
- * @throws ParseError naming the source, the line, the job and the field
- *   (`kth.swf:1043 (job 1042) run time (field 4): is 0, expected > 0 …`), for a record read
+ * @throws ParseError naming the source and line (`source`, `line`), then the job and the field
+ *   (`kth.swf:1043: (job 1042) run time (field 4) is 0, expected > 0 …`), for a record read
  *   from a text, or InvalidInputError naming the record, the job and the field
  *   (`records[3] (job 7) run time (field 4) is 0, …`), for a record you built, when a job
  *   number is not a non-negative integer or appears twice (among all records, dropped or kept),

@@ -54,7 +54,7 @@ export interface SwfJobStream {
  * @throws ParseError naming the source, the line and the field (where
  *   `@sched/workload/createSwfJobStream`): for a line that cannot be read, as
  *   {@link readSwfLines}, and for a record that fails the conversion, as {@link swfToJobs}
- *   (`kth.swf:1043 (job 1042) run time (field 4): is 0, expected > 0 (or set options.clean …)`);
+ *   (`kth.swf:1043: (job 1042) run time (field 4) is 0, expected > 0 (or set options.clean …)`);
  *   InvalidInputError for an invalid option.
  *
  * @example

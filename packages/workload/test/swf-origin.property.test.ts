@@ -95,8 +95,9 @@ function expectAt(error: unknown, line: number): void {
   expect(error).toBeInstanceOf(ParseError);
   const e = error as ParseError;
   expect([e.source, e.line]).toEqual([SOURCE, line]);
-  expect(e.field).toMatch(/^\(job [-\d.]+\) /);
-  expect(e.message).toContain(`: ${SOURCE}:${line} (job `);
+  expect(e.message).toMatch(
+    new RegExp(`^@sched/workload/\\w+: ${SOURCE}:${line}: \\(job [-\\d.]+\\) `),
+  );
 }
 
 function thrown(run: () => unknown): unknown {

@@ -16,7 +16,7 @@ const ok = (id: number) => `${id} ${id} -1 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1
 /** Job 2 with processors -4 and -4: read fine, refused by the conversion. */
 const badProcs = "2 5 0 10 -4 -1 -1 -4 10 -1 1 1 1 1 1 -1 -1 -1";
 const PROCS =
-  "(job 2) processors (fields 5 and 8): are -4 and -4, expected one > 0 (or set options.clean to drop such jobs)";
+  "(job 2) processors (fields 5 and 8) are -4 and -4, expected one > 0 (or set options.clean to drop such jobs)";
 
 /** The error `run` throws, or a failure when it throws none. */
 function thrown(run: () => unknown): unknown {
@@ -71,16 +71,16 @@ describe("a record that fails the conversion is named by its file and line", () 
       expect(located(error)).toEqual({
         source: "/tmp/bad2.swf",
         line: 7,
-        message: `/tmp/bad2.swf:7 ${PROCS}`,
+        message: `/tmp/bad2.swf:7: ${PROCS}`,
       });
-      expect((error as ParseError).field).toBe("(job 2) processors (fields 5 and 8)");
+      expect((error as ParseError).field).toBeUndefined();
     }
   });
 
   it("in a \\r\\n file, and with a line split across the stream's pieces at every point", async () => {
     const text = `; Version: 2.2\r\n${ok(1)}\r\n\r\n${badProcs}\r\n${ok(3)}\r\n`;
     for (const error of await everyReader(text, "crlf.swf")) {
-      expect(located(error).message).toBe(`crlf.swf:4 ${PROCS}`);
+      expect(located(error).message).toBe(`crlf.swf:4: ${PROCS}`);
     }
     const start = text.indexOf(badProcs);
     for (let cut = start - 2; cut <= start + badProcs.length + 2; cut++) {
@@ -90,7 +90,7 @@ describe("a record that fails the conversion is named by its file and line", () 
         s.push(text.slice(cut));
         s.end();
       });
-      expect(located(error).message).toBe(`crlf.swf:4 ${PROCS}`);
+      expect(located(error).message).toBe(`crlf.swf:4: ${PROCS}`);
     }
   });
 
@@ -101,33 +101,33 @@ describe("a record that fails the conversion is named by its file and line", () 
       s.push(badProcs);
       s.end();
     });
-    expect(located(error).message).toBe(`cr.swf:4 ${PROCS}`);
+    expect(located(error).message).toBe(`cr.swf:4: ${PROCS}`);
   });
 
   it("names each rule's field, with the library's hints and the default source", () => {
     const cases: [string, string][] = [
-      ["1 0 0 0 4 -1 -1 4 10", "(job 1) run time (field 4): is 0, expected > 0"],
-      ["1 -3 0 10 4 -1 -1 4 10", "(job 1) submit time (field 2): is -3, expected a number >= 0"],
-      ["1.5 0 0 10 4 -1 -1 4 10", "(job 1.5) job number (field 1): is 1.5, expected an integer"],
-      ["1 0 0 10 2.5 -1 -1 4 10", "(job 1) processors (fields 5 and 8): is 2.5, expected an"],
-      ["1 0 0 10 4 -1 -1 4 -1", "(job 1) requested time (field 9): is -1, expected > 0 (or"],
+      ["1 0 0 0 4 -1 -1 4 10", "(job 1) run time (field 4) is 0, expected > 0"],
+      ["1 -3 0 10 4 -1 -1 4 10", "(job 1) submit time (field 2) is -3, expected a number >= 0"],
+      ["1.5 0 0 10 4 -1 -1 4 10", "(job 1.5) job number (field 1) is 1.5, expected an integer"],
+      ["1 0 0 10 2.5 -1 -1 4 10", "(job 1) processors (fields 5 and 8) is 2.5, expected an"],
+      ["1 0 0 10 4 -1 -1 4 -1", "(job 1) requested time (field 9) is -1, expected > 0 (or"],
     ];
     for (const [fields, message] of cases) {
       const text = `; c\n${fields} -1 1 1 1 1 1 -1 -1 -1\n`;
       const error = thrown(() => swfToJobs(parseSwf(text).records));
-      expect(located(error).message).toContain(`<swf>:2 ${message}`);
+      expect(located(error).message).toContain(`<swf>:2: ${message}`);
     }
     const user = thrown(() =>
       swfToJobs(parseSwf(`${ok(1)}\n\n1 0 0 10 4 -1 -1 4 10 -1 1 -2 1 1 1 -1 -1 -1`).records),
     );
     // the duplicate is named at its second line; the user id on line 3 comes after it
-    expect(located(user).message).toBe("<swf>:3 (job 1) job number (field 1): 1 appears twice");
+    expect(located(user).message).toBe("<swf>:3: (job 1) job number (field 1) 1 appears twice");
   });
 
   it("names the line of a record of parseSwf's array sorted in place; records[i] of a new array", () => {
     const { records } = parseSwf(`${ok(1)}\n${ok(3)}\n;\n${badProcs}\n`, { source: "k.swf" });
     (records as SwfRecord[]).sort((a, b) => a.jobNumber - b.jobNumber);
-    expect(located(thrown(() => swfToJobs(records))).message).toBe(`k.swf:4 ${PROCS}`);
+    expect(located(thrown(() => swfToJobs(records))).message).toBe(`k.swf:4: ${PROCS}`);
     // a filtered copy is an array of the caller's: its index is what the caller can look up
     const filtered = thrown(() => swfToJobs(records.filter((r) => r.jobNumber !== 1)));
     expect((filtered as InvalidInputError).field).toBe(

@@ -178,7 +178,7 @@ function* referenceRecords(lines: readonly string[], at: number[] = []): Generat
 
 /**
  * A conversion error of records the test handed over (`records[i] (job N) field detail`), said
- * as the library says it of records read from `source` (`source:line (job N) field: detail`),
+ * as the library says it of records read from `source` (`source:line: (job N) field detail`),
  * `at[i]` being the line of record i as the reference reading counted it.
  */
 function located(error: unknown, source: string, at: readonly number[]): unknown {
@@ -186,7 +186,7 @@ function located(error: unknown, source: string, at: readonly number[]): unknown
   const m = /^records\[(\d+)\] (.*)$/.exec(error.field);
   if (m === null) return error;
   const detail = error.message.slice(`${error.where}: ${error.field} `.length);
-  return new ParseError(error.where, { source, line: at[Number(m[1])]!, field: m[2]! }, detail);
+  return new ParseError(error.where, { source, line: at[Number(m[1])]! }, `${m[2]!} ${detail}`);
 }
 
 function outcome(run: () => unknown): unknown {
