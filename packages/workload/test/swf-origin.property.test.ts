@@ -78,7 +78,7 @@ const corruptedTrace = fc
   })
   .map(({ header, jobs, sep, eol, lastEol, corruption, pick }) => {
     const bad = 1 + (pick % (jobs.length - 1));
-    const lines = [...header];
+    const lines: string[] = [...header];
     let line = 0;
     jobs.forEach((before, i) => {
       lines.push(...before);
