@@ -1,7 +1,8 @@
-import { ParseError, SchedError } from "@sched/core";
+import { SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { UsageError } from "./usage-error.js";
+import { userMessage } from "./user-message.js";
 
 /** Exit codes of `sched-sim`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -50,21 +51,6 @@ export function isInternalError(error: unknown): boolean {
   if (error instanceof UsageError || error instanceof SchedError) return false;
   if (!(error instanceof Error)) return true;
   return LANGUAGE_ERRORS.some((type) => error instanceof type);
-}
-
-/**
- * What the user reads of `error`: its message, without the library function's path in front
- * (`@sched/workload/createSwfJobStream: `) when it is a ParseError, whose message names the
- * user's file and line: the path is the library's business, the file and line are the user's.
- */
-export function userMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const { message } = error;
-  if (error instanceof ParseError && error.where.startsWith("@sched/")) {
-    const prefix = `${error.where}: `;
-    if (message.startsWith(prefix)) return message.slice(prefix.length);
-  }
-  return message;
 }
 
 /**
