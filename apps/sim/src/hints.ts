@@ -29,6 +29,11 @@ const CLAUSES = [
   },
 ] as const;
 
+/** How the SWF readers end the error of a line over their limit, in their API's words. */
+const LINE_LIMIT_API = " (options.maxLineLength)";
+/** The same, for a command line or an experiment file, where the limit is not an option. */
+const LINE_LIMIT_SAID = " (a trace line is a few hundred at most)";
+
 /** The engine's guards (see `simulate`), by the option that sets each, and the flag that does on a command line. */
 const LIMITS = [
   { api: "options.maxStalledEvents", option: "max-stalled-events" },
@@ -63,17 +68,24 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
   if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
   if (!(error instanceof InvalidInputError || error instanceof ParseError)) return error;
-  const match = API_HINT.exec(error.message);
-  if (match === null) return error;
-  const said: string[] = [];
-  for (const c of CLAUSES) {
-    if (!match[0].includes(c.api)) continue;
-    if ("experimentFile" in audience) said.push(c.file);
-    else if (audience.options.includes(c.option)) said.push(c.cli);
-  }
   const prefix = `${error.where}: ${locationOf(error)}`;
-  const detail = error.message.slice(prefix.length, match.index);
-  const hinted = said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`;
+  let hinted: string;
+  if (error instanceof ParseError && error.message.endsWith(LINE_LIMIT_API)) {
+    // The reader's line limit is an option of the library only: neither a command nor an
+    // experiment file sets it, so say what the limit is for instead.
+    hinted = `${error.message.slice(prefix.length, -LINE_LIMIT_API.length)}${LINE_LIMIT_SAID}`;
+  } else {
+    const match = API_HINT.exec(error.message);
+    if (match === null) return error;
+    const said: string[] = [];
+    for (const c of CLAUSES) {
+      if (!match[0].includes(c.api)) continue;
+      if ("experimentFile" in audience) said.push(c.file);
+      else if (audience.options.includes(c.option)) said.push(c.cli);
+    }
+    const detail = error.message.slice(prefix.length, match.index);
+    hinted = said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`;
+  }
   if (error instanceof InvalidInputError) {
     return new InvalidInputError(error.where, error.field, hinted, { cause: error });
   }
