@@ -1,4 +1,4 @@
-import { InvalidInputError, LimitExceededError } from "@sched/core";
+import { InvalidInputError, LimitExceededError, ParseError } from "@sched/core";
 
 /**
  * Whose words a hint must use: a command line (the options the command has), or an experiment
@@ -29,6 +29,11 @@ const CLAUSES = [
   },
 ] as const;
 
+/** How the SWF readers end the error of a line over their limit, in their API's words. */
+const LINE_LIMIT_API = " (options.maxLineLength)";
+/** The same, for a command line or an experiment file, where the limit is not an option. */
+const LINE_LIMIT_SAID = " (a trace line is a few hundred at most)";
+
 /** The engine's guards (see `simulate`), by the option that sets each, and the flag that does on a command line. */
 const LIMITS = [
   { api: "options.maxStalledEvents", option: "max-stalled-events" },
@@ -50,32 +55,55 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
  * out), in an experiment file the keys (`"clean": true`). The engine's guards
  * (LimitExceededError naming `options.maxStalledEvents` or `options.maxEvents`) name the
  * command's flag instead, when it has one. Anything else is returned unchanged.
- * The result is an error of the same type (an InvalidInputError stays one), with the original as
- * its `cause`.
+ * The result is an error of the same type (an InvalidInputError stays one, a ParseError naming
+ * the file and line of a record that failed the conversion stays one, with the same location),
+ * with the original as its `cause`.
  *
  * @example
  * ```ts
  * inCallersWords(e, { command: "run", options: ["clean", "estimate"] }).message;
- * // "… requested time (field 9) is -1, expected > 0 (or give --clean to drop such jobs, or give --estimate runtime …)"
+ * // "… kth.swf:12 (job 9) requested time (field 9): is -1, expected > 0 (or give --clean to drop such jobs, or give --estimate runtime …)"
  * ```
  */
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
   if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
-  if (!(error instanceof InvalidInputError)) return error;
-  const match = API_HINT.exec(error.message);
-  if (match === null) return error;
-  const said: string[] = [];
-  for (const c of CLAUSES) {
-    if (!match[0].includes(c.api)) continue;
-    if ("experimentFile" in audience) said.push(c.file);
-    else if (audience.options.includes(c.option)) said.push(c.cli);
+  if (!(error instanceof InvalidInputError || error instanceof ParseError)) return error;
+  const prefix = `${error.where}: ${locationOf(error)}`;
+  let hinted: string;
+  if (error instanceof ParseError && error.message.endsWith(LINE_LIMIT_API)) {
+    // The reader's line limit is an option of the library only: neither a command nor an
+    // experiment file sets it, so say what the limit is for instead.
+    hinted = `${error.message.slice(prefix.length, -LINE_LIMIT_API.length)}${LINE_LIMIT_SAID}`;
+  } else {
+    const match = API_HINT.exec(error.message);
+    if (match === null) return error;
+    const said: string[] = [];
+    for (const c of CLAUSES) {
+      if (!match[0].includes(c.api)) continue;
+      if ("experimentFile" in audience) said.push(c.file);
+      else if (audience.options.includes(c.option)) said.push(c.cli);
+    }
+    const detail = error.message.slice(prefix.length, match.index);
+    hinted = said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`;
   }
-  const prefix = `${error.where}: ${error.field} `;
-  const detail = error.message.slice(prefix.length, match.index);
-  return new InvalidInputError(
+  if (error instanceof InvalidInputError) {
+    return new InvalidInputError(error.where, error.field, hinted, { cause: error });
+  }
+  const { source, line, field } = error;
+  return new ParseError(
     error.where,
-    error.field,
-    said.length === 0 ? detail : `${detail} (or ${said.join(", or ")})`,
+    {
+      source,
+      ...(line === undefined ? {} : { line }),
+      ...(field === undefined ? {} : { field }),
+    },
+    hinted,
     { cause: error },
   );
+}
+
+/** What an error's message says between its `where: ` and its detail. */
+function locationOf(error: InvalidInputError | ParseError): string {
+  if (error instanceof InvalidInputError) return `${error.field} `;
+  return `${error.source}${error.line === undefined ? "" : `:${error.line}`}${error.field === undefined ? "" : ` ${error.field}`}: `;
 }

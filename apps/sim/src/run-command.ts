@@ -2,6 +2,7 @@ import { SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs } from "./args.js";
 import type { Command, Io } from "./command.js";
 import { UsageError } from "./usage-error.js";
+import { userMessage } from "./user-message.js";
 
 /** Exit codes of `sched-sim`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -61,7 +62,7 @@ export function reportError(error: unknown, io: Io, debug: boolean): number {
     io.stderr(`sched-sim: ${oneLine(error.message)}\n`);
     return EXIT.usage;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = userMessage(error);
   if (isInternalError(error)) {
     // A bug of ours: say so, so it is reported instead of taken for a problem with the input.
     io.stderr(

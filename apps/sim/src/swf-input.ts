@@ -38,9 +38,8 @@ const CHUNK = 1 << 20;
  * An error thrown by `onJobs` or `options.onHeader` stops the reading and is passed on as it is.
  *
  * @throws ParseError naming `path`, the line and the field when a line is malformed or too
- *   long, and naming `path` when the text is not UTF-8 or the gzip data is corrupt;
- *   InvalidInputError naming the record when a job is invalid; an Error naming the file when it
- *   cannot be read.
+ *   long or its record is not a valid job, and naming `path` when the text is not UTF-8 or the
+ *   gzip data is corrupt; an Error naming the file when it cannot be read.
  */
 export async function streamSwfWorkload(
   path: string,
@@ -135,9 +134,8 @@ export interface ReadSwfWorkloadOptions {
  * Read the SWF file at `path` as jobs, streaming it line by line (a gzip file, recognised by its
  * magic bytes, is gunzipped on the fly), so memory holds the jobs, never the text.
  *
- * @throws ParseError naming `path`, the line and the field when a line is malformed;
- *   InvalidInputError naming the record when a job is invalid; a file-system error when the
- *   file cannot be read.
+ * @throws ParseError naming `path`, the line and the field when a line is malformed or its
+ *   record is not a valid job; a file-system error when the file cannot be read.
  */
 export async function readSwfWorkload(
   path: string,

@@ -22,14 +22,24 @@ const INLINING_BUDGETS =
   "--max-inlined-bytecode-size-cumulative=300 --max-inlined-bytecode-size=200";
 
 /**
+ * The V8 flags {@link tuneV8} sets for a process started with `execArgv` (`node`'s own
+ * arguments) and `nodeOptions` (the `NODE_OPTIONS` environment variable): {@link
+ * INLINING_BUDGETS}, or null when the user chose inlining budgets of their own in either (V8
+ * takes a flag's `-` and `_` spellings alike).
+ */
+export function v8FlagsFor(execArgv: readonly string[], nodeOptions: string): string | null {
+  const chosen = [...execArgv, nodeOptions].some((a) =>
+    /max[-_]inlined[-_]bytecode[-_]size/.test(a),
+  );
+  return chosen ? null : INLINING_BUDGETS;
+}
+
+/**
  * Sets {@link INLINING_BUDGETS} for this process (call it first thing, before the simulation's
  * code runs), unless the user chose inlining budgets of their own (in `node`'s arguments or in
  * `NODE_OPTIONS`).
  */
 export function tuneV8(): void {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) =>
-    /max[-_]inlined[-_]bytecode[-_]size/.test(a),
-  );
-  if (chosen) return;
-  setFlagsFromString(INLINING_BUDGETS);
+  const flags = v8FlagsFor(process.execArgv, process.env.NODE_OPTIONS ?? "");
+  if (flags !== null) setFlagsFromString(flags);
 }

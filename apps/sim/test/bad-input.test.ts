@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { batsimToJobs } from "../src/batsim.js";
+import { scanSwfFile } from "../src/fast/swf-scan.js";
 import { isInternalError } from "../src/main.js";
 import { textLines } from "../src/text-lines.js";
 import { UsageError } from "../src/usage-error.js";
@@ -213,8 +214,9 @@ describe("SWF input", () => {
     ]) {
       const r = await cli(...argv);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(
-        `${path}:1: is longer than 1048576 characters, the limit of a line`,
+      // In command-line words: the line limit is no option of sched-sim's.
+      expect(r.stderr).toBe(
+        `sched-sim: ${argv[0] === "inspect" ? "inspect: " : ""}${path}:1: is longer than 1048576 characters, the limit of a line (a trace line is a few hundred at most)\n`,
       );
     }
   });
@@ -246,6 +248,64 @@ describe("SWF input", () => {
     }
     // ... and convert has the option it names
     expect((await cli("convert", path, "--to", "native", "--estimate", "runtime")).code).toBe(0);
+  });
+});
+
+describe("SWF records the conversion refuses: the file and line, in command-line words", () => {
+  const ok = (id: number, submit: number) =>
+    `${id} ${submit} 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1`;
+  const badProcs = "2 5 0 10 -4 -1 -1 -4 10 -1 1 1 1 1 1 -1 -1 -1";
+  const procs = (at: string) =>
+    `sched-sim: ${at}: (job 2) processors (fields 5 and 8) are -4 and -4, expected one > 0 (or give --clean to drop such jobs)\n`;
+  const commands = (path: string) => [
+    ["run", "-w", path, "-s", "easy"],
+    ["run", "-w", path, "-s", "easy", "--engine", "general"],
+    ["run", "-w", path, "-s", "conservative"],
+    ["inspect", path],
+    ["convert", path, "--to", "native"],
+  ];
+
+  it("run (scanner and general engine), inspect and convert: exit 1, file:line, one line", async () => {
+    const text = `; Version: 2.2\n; MaxProcs: 8\n\n${ok(1, 0)}\n; late\n${badProcs}\n${ok(3, 9)}\n`;
+    const path = await file("bad2.swf", text);
+    // the byte scanner leaves the file to the general reader, which names the line
+    const scan = { clean: false, estimate: "requested" as const };
+    expect(scanSwfFile(path, { ...scan, onHeader: () => {}, onJobs: () => {} })).toBeNull();
+    for (const argv of commands(path)) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(1);
+      expect(r.stderr, argv.join(" ")).toBe(procs(`${path}:6`));
+    }
+  });
+
+  it("the same in a gzipped, a \\r\\n and an unsorted trace (read whole, then sorted)", async () => {
+    const gz = await file("bad2.swf.gz", gzipSync(`${ok(1, 0)}\n\n${badProcs}\n`));
+    const crlf = await file("crlf.swf", `; MaxProcs: 8\r\n${ok(1, 0)}\r\n${badProcs}\r\n`);
+    // job 3 before job 1: `run` restarts on the whole-trace reader, which meets job 2 on line 3
+    const unsorted = await file("unsorted.swf", `${ok(3, 9)}\n${ok(1, 0)}\n${badProcs}\n`);
+    for (const [path, line] of [
+      [gz, 3],
+      [crlf, 3],
+      [unsorted, 3],
+    ] as const) {
+      for (const argv of commands(path)) {
+        const r = await cli(...argv);
+        expect(r.code, argv.join(" ")).toBe(1);
+        expect(r.stderr, argv.join(" ")).toBe(procs(`${path}:${line}`));
+      }
+    }
+  });
+
+  it("names the line of a duplicate job number and a line that does not parse alike, no @sched/ path", async () => {
+    const twice = await file("twice.swf", `${ok(1, 0)}\n${ok(1, 3)}\n`);
+    const r = await cli("run", "-w", twice, "-s", "easy");
+    expect(r.stderr).toBe(`sched-sim: ${twice}:2: (job 1) job number (field 1) 1 appears twice\n`);
+    const notANumber = await file(
+      "nan.swf",
+      `${ok(1, 0)}\n${ok(2, 3).replace(" 10 4 ", " 1x 4 ")}\n`,
+    );
+    const p = await cli("inspect", notANumber);
+    expect(p.stderr).toBe(`sched-sim: ${notANumber}:2 run time (field 4): "1x" is not a number\n`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
@@ -110,6 +110,32 @@ describe("sched-sim sweep", () => {
     expect(again.stderr).toContain("2 of 4 runs failed:");
     const results = await readFile(join(out, "results.csv"), "utf8");
     expect(results).toContain("fcfs,-1,makespan,,,0");
+  });
+
+  it("a run on an SWF record the conversion refuses fails naming the file and line, in the file's keys", async () => {
+    const dir = await tempDir();
+    const trace = join(dir, "bad.swf");
+    await writeFile(
+      trace,
+      "; MaxProcs: 8\n1 0 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1\n2 5 0 10 -4 -1 -1 -4 10 -1 1 1 1 1 1 -1 -1 -1\n",
+    );
+    const file = await writeExperiment({
+      name: "bad-swf",
+      workload: { type: "swf", path: trace },
+      platform: { procs: 8 },
+      schedulers: ["easy"],
+      seeds: 1,
+      metrics: ["meanWait"],
+    });
+    const out = await tempDir();
+    const r = await cli("sweep", file, "--out", out, "--quiet");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `\\n  easy\\.s1-[0-9a-f]{8}: ${trace}:3: \\(job 2\\) processors \\(fields 5 and 8\\) are -4 and -4, expected one > 0 \\(or set "clean": true in "workload" to drop such jobs\\)\\n`,
+      ),
+    );
+    expect(r.stderr).not.toContain("@sched/");
   });
 
   it("refuses a directory that holds another experiment, or other files", async () => {

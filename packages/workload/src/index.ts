@@ -112,6 +112,7 @@ export {
   type ReadSwfLinesOptions,
   readSwfLines,
   readSwfLinesSync,
+  readSwfTrace,
   type SwfTrace,
 } from "./swf-read.js";
 export {

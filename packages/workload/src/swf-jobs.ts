@@ -1,5 +1,6 @@
-import { InvalidInputError, type Job } from "@sched/core";
+import { InvalidInputError, type Job, ParseError } from "@sched/core";
 import { jobTimeProblem } from "./job-times.js";
+import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
 
 /**
@@ -150,6 +151,11 @@ class KeptIds {
  * Converts records one at a time: `add` returns the job, or null for a record the clean-up
  * dropped. Internal: shared by the sync, async and chunked entry points, which keep the jobs or
  * pass them on.
+ *
+ * A record that fails is named by its line when `origin` knows it (a ParseError
+ * `source:line: (job N) field …`), else by its index (an InvalidInputError
+ * `records[i] (job N) field …`). The origin is asked only then: the line is a reader's counter,
+ * never a string or an object per record.
  */
 export class SwfJobConverter {
   private index = 0;
@@ -165,9 +171,20 @@ export class SwfJobConverter {
   constructor(
     private readonly where: string,
     private readonly opts: ResolvedSwfToJobsOptions,
+    private readonly origin: SwfOrigin | null = null,
   ) {}
 
   private fail(r: SwfRecord, field: string, detail: string): never {
+    const line = this.origin === null ? 0 : this.origin.line(r, this.index);
+    if (line > 0) {
+      // `file:line: …` (the form editors jump to), then the words of the records[i] form; the
+      // field is named in the message only (`ParseError.field` would print as `field: detail`).
+      throw new ParseError(
+        this.where,
+        { source: this.origin!.source, line },
+        `(job ${r.jobNumber}) ${field} ${detail}`,
+      );
+    }
     throw new InvalidInputError(
       this.where,
       `records[${this.index}] (job ${r.jobNumber}) ${field}`,
@@ -293,25 +310,37 @@ export class SwfJobConverter {
  * when known (not -1). With `clean: true` it applies the conventional clean-up; the report
  * says what changed either way.
  *
+ * Records read from a text name their line in the errors: the `records` array that
+ * {@link parseSwf} or {@link readSwfTrace} returned (as it is, or sorted in place), or a
+ * generator of {@link readSwfLinesSync} / {@link readSwfLines} handed over as it is. Records in
+ * an array or iterable of your own (built, or a filtered copy) are named by their index in it.
+ *
  * Complexity: O(n).
  *
- * @throws InvalidInputError naming the record and field, when a job number is not a
- *   non-negative integer or appears twice (among all records, dropped or kept), a submit time
- *   is negative, a user, group, queue or partition is neither -1 nor an integer >= 0, the size
- *   is fractional, a time breaks {@link jobTimeProblem}'s rules (beyond 2^53 − 1 s, or a run
- *   time or estimate too short to survive being added to the submit time), or (without `clean`)
- *   a run time, size or requested time is not positive; the message then ends with a hint
- *   `(or set options.clean …)`.
+ * @throws ParseError naming the source and line (`source`, `line`), then the job and the field
+ *   (`kth.swf:1043: (job 1042) run time (field 4) is 0, expected > 0 …`), for a record read
+ *   from a text, or InvalidInputError naming the record, the job and the field
+ *   (`records[3] (job 7) run time (field 4) is 0, …`), for a record you built, when a job
+ *   number is not a non-negative integer or appears twice (among all records, dropped or kept),
+ *   a submit time is negative, a user, group, queue or partition is neither -1 nor an integer
+ *   >= 0, the size is fractional, a time breaks {@link jobTimeProblem}'s rules (beyond 2^53 − 1
+ *   s, or a run time or estimate too short to survive being added to the submit time), or
+ *   (without `clean`) a run time, size or requested time is not positive; the message then ends
+ *   with a hint `(or set options.clean …)`.
  *
  * @example
  * ```ts
- * const { jobs, report } = swfToJobs(parseSwf(text).records, { clean: true });
+ * const { jobs, report } = swfToJobs(parseSwf(text, { source: "kth.swf" }).records, { clean: true });
  * report.droppedRuntime.length; // jobs dropped for a run time <= 0
  * ```
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
-  const c = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  const c = new SwfJobConverter(
+    where,
+    resolveSwfToJobsOptions(where, options),
+    swfOriginOf(records),
+  );
   const jobs: Job[] = [];
   for (const r of records) {
     const job = c.add(r);
@@ -326,7 +355,9 @@ export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOption
  *
  * Complexity: O(n).
  *
- * @throws InvalidInputError as {@link swfToJobs} (where `@sched/workload/swfToJobsAsync`).
+ * @throws ParseError or InvalidInputError as {@link swfToJobs} (where
+ *   `@sched/workload/swfToJobsAsync`): a generator of {@link readSwfLines} handed over as it is
+ *   names the line of a record that fails.
  *
  * @example
  * ```ts
@@ -338,7 +369,11 @@ export async function swfToJobsAsync(
   options: SwfToJobsOptions = {},
 ): Promise<SwfJobs> {
   const where = "@sched/workload/swfToJobsAsync";
-  const c = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  const c = new SwfJobConverter(
+    where,
+    resolveSwfToJobsOptions(where, options),
+    swfOriginOf(records),
+  );
   const jobs: Job[] = [];
   for await (const r of records) {
     const job = c.add(r);

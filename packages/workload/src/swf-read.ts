@@ -1,6 +1,7 @@
 import { ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
+import { arrayOrigin, withSwfOrigin } from "./swf-origin.js";
 import { SWF_FIELD_COUNT, SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /** Options of {@link parseSwf}. */
@@ -56,7 +57,7 @@ export class SwfLineReader {
    */
   constructor(
     private readonly where: string,
-    private readonly source: string,
+    readonly source: string,
     reuse = false,
   ) {
     this.headerBuilder = new SwfHeaderBuilder(where, source);
@@ -90,6 +91,11 @@ export class SwfLineReader {
 
   header(): SwfHeader {
     return this.headerBuilder.build();
+  }
+
+  /** The 1-based number of the line read last (0 before the first). */
+  get line(): number {
+    return this.lineNo;
   }
 
   /** A line with non-ASCII characters (which `trim` and `\s` may treat as blanks). */
@@ -260,6 +266,8 @@ const DEFAULT_SOURCE = "<swf>";
  * (`-1` = unknown, fractions such as `552.21` kept as they are). Values are not range-checked
  * here: see {@link swfToJobs} and its clean-up for that.
  *
+ * `swfToJobs` on the returned `records` names the line of a record that fails the conversion.
+ *
  * Complexity: O(length of the text); holds the whole trace (use {@link readSwfLines} to stream).
  *
  * @throws ParseError naming the source, the 1-based line and the field, e.g.
@@ -276,23 +284,77 @@ const DEFAULT_SOURCE = "<swf>";
  */
 export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace {
   const reader = new SwfLineReader("@sched/workload/parseSwf", options.source ?? DEFAULT_SOURCE);
-  const records: SwfRecord[] = [];
+  const trace = new TraceBuilder(reader);
   let start = 0;
   const n = text.length;
   while (start < n) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = n;
-    const r = reader.nextRange(text, start, end);
-    if (r !== null) records.push(r);
+    trace.add(reader.nextRange(text, start, end));
     start = end + 1;
   }
-  return { header: reader.header(), records };
+  return trace.build();
+}
+
+/**
+ * {@link parseSwf} of a text given line by line, the lines arriving synchronously or not (a
+ * `readline` interface over a file stream, gunzipped or not): the whole trace in memory, for a
+ * caller that needs every record before converting them (to choose the estimate from them, to
+ * write them out again). Same rules and errors as {@link parseSwf}; `swfToJobs` on its `records`
+ * names the line of a record that fails. Each item of `lines` is one line, without or with its
+ * line end.
+ *
+ * Complexity: O(total length) time; memory O(records).
+ *
+ * @throws ParseError as {@link parseSwf} (where `@sched/workload/readSwfTrace`).
+ *
+ * @example
+ * ```ts
+ * const input = createReadStream("trace.swf.gz").pipe(createGunzip());
+ * const { header, records } = await readSwfTrace(createInterface({ input, crlfDelay: Infinity }), { source: "trace.swf.gz" });
+ * ```
+ */
+export async function readSwfTrace(
+  lines: Iterable<string> | AsyncIterable<string>,
+  options: ParseSwfOptions = {},
+): Promise<SwfTrace> {
+  const reader = new SwfLineReader(
+    "@sched/workload/readSwfTrace",
+    options.source ?? DEFAULT_SOURCE,
+  );
+  const trace = new TraceBuilder(reader);
+  for await (const line of lines) trace.add(reader.next(line));
+  return trace.build();
+}
+
+/**
+ * The records of a trace read whole and the line of each, kept so that `swfToJobs` on the
+ * records names a failing record's line (see `swf-origin.ts`).
+ */
+class TraceBuilder {
+  private readonly records: SwfRecord[] = [];
+  private readonly lines: number[] = [];
+
+  constructor(private readonly reader: SwfLineReader) {}
+
+  add(r: SwfRecord | null): void {
+    if (r === null) return;
+    this.records.push(r);
+    this.lines.push(this.reader.line);
+  }
+
+  build(): SwfTrace {
+    const { records, lines, reader } = this;
+    withSwfOrigin(records, arrayOrigin(reader.source, records, lines));
+    return { header: reader.header(), records };
+  }
 }
 
 /**
  * Streams an SWF trace given line by line (synchronous input), yielding one record at a time, so
  * memory holds only what the caller keeps. Same rules and errors as {@link parseSwf}; the header
- * goes to `options.onHeader`.
+ * goes to `options.onHeader`. Handed as it is to `swfToJobs`, the generator lets a record that
+ * fails the conversion be named by its line.
  *
  * Complexity: O(1) memory beyond the current line; O(total length) time.
  *
@@ -306,32 +368,42 @@ export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace 
  * }
  * ```
  */
-export function* readSwfLinesSync(
+export function readSwfLinesSync(
   lines: Iterable<string>,
   options: ReadSwfLinesOptions = {},
 ): Generator<SwfRecord, void, undefined> {
-  const reader = new SwfLineReader(
-    "@sched/workload/readSwfLinesSync",
-    options.source ?? DEFAULT_SOURCE,
-  );
+  const source = options.source ?? DEFAULT_SOURCE;
+  const reader = new SwfLineReader("@sched/workload/readSwfLinesSync", source);
+  return withSwfOrigin(recordsOf(reader, lines, options.onHeader), {
+    source,
+    line: () => reader.line,
+  });
+}
+
+function* recordsOf(
+  reader: SwfLineReader,
+  lines: Iterable<string>,
+  onHeader: ((header: SwfHeader) => void) | undefined,
+): Generator<SwfRecord, void, undefined> {
   let headerSent = false;
   for (const line of lines) {
     const r = reader.next(line);
     if (r === null) continue;
     if (!headerSent) {
       headerSent = true;
-      options.onHeader?.(reader.header());
+      onHeader?.(reader.header());
     }
     yield r;
   }
-  if (!headerSent) options.onHeader?.(reader.header());
+  if (!headerSent) onHeader?.(reader.header());
 }
 
 /**
  * Streams an SWF trace from lines that may arrive asynchronously (a `readline` interface over a
  * file stream, gunzipped or not), yielding one record at a time: a 1M-job trace never needs to
  * be in memory. Each item of `lines` is one line, without or with its line end. Same rules and
- * errors as {@link parseSwf}; the header goes to `options.onHeader`.
+ * errors as {@link parseSwf}; the header goes to `options.onHeader`. Handed as it is to
+ * `swfToJobsAsync`, the generator lets a record that fails the conversion be named by its line.
  *
  * Complexity: O(1) memory beyond the current line; O(total length) time.
  *
@@ -348,23 +420,32 @@ export function* readSwfLinesSync(
  * }
  * ```
  */
-export async function* readSwfLines(
+export function readSwfLines(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ReadSwfLinesOptions = {},
 ): AsyncGenerator<SwfRecord, void, undefined> {
-  const reader = new SwfLineReader(
-    "@sched/workload/readSwfLines",
-    options.source ?? DEFAULT_SOURCE,
-  );
+  const source = options.source ?? DEFAULT_SOURCE;
+  const reader = new SwfLineReader("@sched/workload/readSwfLines", source);
+  return withSwfOrigin(recordsOfAsync(reader, lines, options.onHeader), {
+    source,
+    line: () => reader.line,
+  });
+}
+
+async function* recordsOfAsync(
+  reader: SwfLineReader,
+  lines: Iterable<string> | AsyncIterable<string>,
+  onHeader: ((header: SwfHeader) => void) | undefined,
+): AsyncGenerator<SwfRecord, void, undefined> {
   let headerSent = false;
   for await (const line of lines) {
     const r = reader.next(line);
     if (r === null) continue;
     if (!headerSent) {
       headerSent = true;
-      options.onHeader?.(reader.header());
+      onHeader?.(reader.header());
     }
     yield r;
   }
-  if (!headerSent) options.onHeader?.(reader.header());
+  if (!headerSent) onHeader?.(reader.header());
 }

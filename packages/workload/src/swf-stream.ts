@@ -52,8 +52,10 @@ export interface SwfJobStream {
  * and a few runs of kept job numbers (for the duplicate check).
  *
  * @throws ParseError naming the source, the line and the field (where
- *   `@sched/workload/createSwfJobStream`); InvalidInputError naming the record and field as
- *   {@link swfToJobs}, or an invalid option.
+ *   `@sched/workload/createSwfJobStream`): for a line that cannot be read, as
+ *   {@link readSwfLines}, and for a record that fails the conversion, as {@link swfToJobs}
+ *   (`kth.swf:1043: (job 1042) run time (field 4) is 0, expected > 0 (or set options.clean …)`);
+ *   InvalidInputError for an invalid option.
  *
  * @example
  * ```ts
@@ -65,9 +67,14 @@ export interface SwfJobStream {
  */
 export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStream {
   const where = "@sched/workload/createSwfJobStream";
-  const converter = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options));
+  const source = options.source ?? "<swf>";
   // Each record is converted at once and dropped: one record object serves every line.
-  const reader = new SwfLineReader(where, options.source ?? "<swf>", true);
+  const reader = new SwfLineReader(where, source, true);
+  // A record that fails is named by the reader's line count (asked only then).
+  const converter = new SwfJobConverter(where, resolveSwfToJobsOptions(where, options), {
+    source,
+    line: () => reader.line,
+  });
   const onHeader = options.onHeader;
   const maxLineLength = options.maxLineLength ?? MAX_LINE_LENGTH;
   if (
@@ -79,7 +86,6 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
       `is ${String(maxLineLength)}, expected an integer >= 1 or Infinity`,
     );
   }
-  const source = options.source ?? "<swf>";
   /** Lines read so far (the reader's count: a line too long is the next one). */
   let lines = 0;
   const tooLong = (): never => {

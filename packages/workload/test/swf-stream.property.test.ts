@@ -1,4 +1,4 @@
-import { ParseError } from "@sched/core";
+import { InvalidInputError, ParseError } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -142,13 +142,15 @@ function readlineLines(text: string): string[] {
 /**
  * The reference reading of data lines, written out here independently of the library's scanner:
  * trim, split at /\s+/, 18 fields, each `parseSwfNumber`; comments (`;`) and blank lines skipped.
+ * The line of each record read goes to `at`.
  */
-function* referenceRecords(lines: readonly string[]): Generator<SwfRecord> {
+function* referenceRecords(lines: readonly string[], at: number[] = []): Generator<SwfRecord> {
   let lineNo = 0;
   for (const raw of lines) {
     lineNo++;
     const text = raw.trim();
     if (text === "" || text.startsWith(";")) continue;
+    at.push(lineNo);
     const tokens = text.split(/\s+/);
     if (tokens.length !== 18) {
       throw new ParseError(
@@ -172,6 +174,19 @@ function* referenceRecords(lines: readonly string[]): Generator<SwfRecord> {
     });
     yield record as unknown as SwfRecord;
   }
+}
+
+/**
+ * A conversion error of records the test handed over (`records[i] (job N) field detail`), said
+ * as the library says it of records read from `source` (`source:line: (job N) field detail`),
+ * `at[i]` being the line of record i as the reference reading counted it.
+ */
+function located(error: unknown, source: string, at: readonly number[]): unknown {
+  if (!(error instanceof InvalidInputError)) return error;
+  const m = /^records\[(\d+)\] (.*)$/.exec(error.field);
+  if (m === null) return error;
+  const detail = error.message.slice(`${error.where}: ${error.field} `.length);
+  return new ParseError(error.where, { source, line: at[Number(m[1])]! }, `${m[2]!} ${detail}`);
 }
 
 function outcome(run: () => unknown): unknown {
@@ -203,7 +218,15 @@ describe("createSwfJobStream", () => {
           let refHeader: SwfHeader | undefined;
           const want = outcome(() => {
             const lines = readlineLines(text);
-            const { jobs, report } = swfToJobs(referenceRecords(lines), options);
+            const at: number[] = [];
+            let converted: ReturnType<typeof swfToJobs>;
+            try {
+              converted = swfToJobs(referenceRecords(lines, at), options);
+            } catch (error) {
+              // A record that fails is named by the line the reference reading found it on.
+              throw located(error, "t.swf", at);
+            }
+            const { jobs, report } = converted;
             // The header as the line reader builds it (the scanner does not touch comments).
             for (const _ of readSwfLinesSync(lines, {
               onHeader: (h) => {

@@ -3,7 +3,7 @@ import { type Job, ParseError, SchedError } from "@sched/core";
 import {
   type JobsFileHeader,
   readJobsLines,
-  readSwfLines,
+  readSwfTrace,
   type SwfCleanupReport,
   type SwfHeader,
   type SwfRecord,
@@ -80,8 +80,9 @@ export interface ReadTraceOptions {
  * its magic bytes), streaming it line by line.
  *
  * @throws UsageError when the file does not exist or its extension is neither; ParseError
- *   (file:line and field) for a malformed line; InvalidInputError for an invalid job; an Error
- *   naming the file for other read failures.
+ *   (file:line and field) for a malformed line or (SWF) a record the conversion refuses;
+ *   InvalidInputError for an invalid job (JSON Lines); an Error naming the file for other read
+ *   failures.
  */
 export async function readTraceFile(
   command: string,
@@ -99,16 +100,9 @@ export async function readTraceFile(
   const { lines, gzip, close } = await openLines(path, command);
   try {
     if (format === "swf") {
-      let header: SwfHeader | undefined;
-      const records: SwfRecord[] = [];
-      for await (const r of readSwfLines(lines, {
-        source: path,
-        onHeader: (h) => {
-          header = h;
-        },
-      })) {
-        records.push(r);
-      }
+      // Read whole (the estimate may depend on every record), as the array `swfToJobs` knows
+      // the lines of: a record it refuses is named by the file and line.
+      const { header, records } = await readSwfTrace(lines, { source: path });
       let estimate = options.estimate ?? "requested";
       if (estimate === "auto") {
         estimate = records.some((r) => r.requestedTime > 0) ? "requested" : "runtime";
@@ -125,7 +119,7 @@ export async function readTraceFile(
         gzip,
         jobs,
         estimate,
-        swf: { header: header as SwfHeader, records, report },
+        swf: { header, records, report },
       };
     }
     let header: JobsFileHeader | undefined;

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
+import { userMessage } from "../user-message.js";
 import type { RunRecord, RunTiming } from "./execute.js";
 import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import type { RunExecutor } from "./pool.js";
@@ -151,7 +152,7 @@ export async function runSweep(
           try {
             outcome = await executor.run(task);
           } catch (e) {
-            error = e instanceof Error ? e.message : String(e);
+            error = userMessage(e);
           }
           if (options.signal?.aborted) {
             interrupted = true;

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
+import { userMessage } from "../user-message.js";
 import { createInstanceCache, executeTask } from "./execute.js";
 import type { RunTask } from "./plan.js";
 import type { SweepWorkerData, SweepWorkerReply } from "./pool.js";
@@ -30,7 +31,7 @@ export function runSweepWorker(): void {
         port.postMessage({
           id: message.id,
           ok: false,
-          message: error instanceof Error ? error.message : String(error),
+          message: userMessage(error),
         } satisfies SweepWorkerReply),
     );
   });

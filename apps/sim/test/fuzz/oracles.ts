@@ -37,7 +37,7 @@ export type Verdict =
       readonly reason: string;
       /** The 1-based line the error must name, when the rules say (not for decoding errors). */
       readonly line?: number;
-      /** The record (SWF) or job index (Batsim) the error must name. */
+      /** The job index (Batsim) the error must name. */
       readonly record?: number;
     };
 
@@ -242,8 +242,9 @@ export function swfVerdict(c: FuzzCase): Verdict {
       : c.swf.estimate;
   const jobs: Job[] = [];
   const ids = new Set<number>();
-  for (const [record, { fields: f }] of records.entries()) {
-    const at = { record };
+  for (const { fields: f, line } of records) {
+    // a record the conversion refuses is named by its file and line, as a line it cannot read
+    const at = { line };
     // the fields by their 1-based SWF column
     const field = (column: number) => f[column - 1] as number;
     const [id, submit, run, alloc, req, reqTime] = [1, 2, 4, 5, 8, 9].map(field) as Six;

@@ -110,11 +110,11 @@ function typedName(error: unknown): string | undefined {
 }
 
 /** Whether a typed error names the place the verdict says is at fault. */
-function placeProblem(c: FuzzCase, path: string, error: unknown, v: Verdict): string | null {
+function placeProblem(path: string, error: unknown, v: Verdict): string | null {
   if (v.ok) return null;
   const message = (error as Error).message;
   if (v.record !== undefined) {
-    const record = c.format === "swf" ? `records[${v.record}]` : `jobs[${v.record}]`;
+    const record = `jobs[${v.record}]`;
     const field =
       error instanceof InvalidInputError || error instanceof ParseError ? (error.field ?? "") : "";
     if (!field.startsWith(record) && !field.includes(`${record}`)) {
@@ -240,7 +240,7 @@ export async function runCase(c: FuzzCase, dir: string): Promise<Outcome> {
   if (thrown === undefined) {
     return { kind: "silent", detail: `accepted although ${verdict.reason}` };
   }
-  const place = placeProblem(c, path, thrown, verdict);
+  const place = placeProblem(path, thrown, verdict);
   if (place !== null) return { kind: "misplaced", detail: place };
   return { kind: "typed", error: typedName(thrown) as string };
 }
