@@ -2,7 +2,7 @@
 // `pnpm bench:targets`: the benchmarks of issue 22's targets (scale and speed), one after the
 // other, each printing as it runs; then every figure they printed against its target, in one
 // summary. The same bench files run under `pnpm bench` with the rest; this runs only these
-// (about 10 minutes on a 2-core machine, most of it the 10M-job memory run and pyss).
+// (6.4 minutes on a 2-core machine, most of it the 10M-job memory run and pyss).
 //
 //   pnpm bench:targets                       all four
 //   pnpm bench:targets memory kth            some of them (names below)
