@@ -39,12 +39,18 @@ export const THREAD_CPU: readonly string[] = [
 ];
 
 /**
- * Runs `command` to completion under `/usr/bin/time` and returns its cost.
+ * Runs `command` to completion under `/usr/bin/time` and returns its cost (in `cwd`, with `env`,
+ * this process's environment by default).
  * @throws Error when it exits with a non-zero status (quoting its last lines of stderr).
  */
-export function measure(command: readonly string[], cwd = appDir): ProcessCost {
+export function measure(
+  command: readonly string[],
+  cwd = appDir,
+  env: NodeJS.ProcessEnv = process.env,
+): ProcessCost {
   const r = spawnSync("/usr/bin/time", ["-f", "@@time %U %S %e %M", ...command], {
     cwd,
+    env,
     encoding: "utf8",
     maxBuffer: 1 << 26,
   });
