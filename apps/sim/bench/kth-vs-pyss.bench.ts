@@ -14,9 +14,10 @@ import { buildCli, findPyss, loadAverage, measure, median, THREAD_CPU } from "./
 // skipped and says so.
 //
 // Node's own start-up is measured in the same rounds (`node -e 0`), since it is a good part of
-// a run this short. It depends on the environment: NODE_EXTRA_CA_CERTS (set on machines behind
-// a TLS-inspecting proxy, as this one) makes every `node` process read and parse that
-// certificate bundle at start-up, 0.05-0.08 s of CPU here, whatever the program. When it is set,
+// a run this short. It depends on the environment: NODE_EXTRA_CA_CERTS (set on some machines,
+// such as those behind a TLS-inspecting proxy, and on the one these figures come from) makes
+// every `node` process read and parse that certificate bundle at start-up, about 0.08 s of CPU
+// there, whatever the program. When it is set,
 // sched-sim is measured both with it and without it (as on a machine without the variable, and
 // as under `pnpm bench`, whose turbo passes tasks no such variable), and both are printed.
 
