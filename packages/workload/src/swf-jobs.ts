@@ -336,6 +336,13 @@ export class SwfJobConverter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
+  if (typeof (records as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
+    throw new InvalidInputError(
+      where,
+      "records",
+      `is ${records === null ? "null" : typeof records}, expected an iterable of SWF records`,
+    );
+  }
   const c = new SwfJobConverter(
     where,
     resolveSwfToJobsOptions(where, options),
