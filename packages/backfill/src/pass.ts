@@ -238,7 +238,9 @@ export function backfillPass(
   const pool = state.platform === undefined;
   if (pool) {
     if (state.cores === undefined) fail("state.cores", "is missing: give cores or platform");
-    platform = identicalPool(1, { cores: requireCores("state.cores", state.cores, MAX_POOL_CORES) });
+    platform = identicalPool(1, {
+      cores: requireCores("state.cores", state.cores, MAX_POOL_CORES),
+    });
   } else {
     if (state.cores !== undefined) fail("state.cores", "is set beside state.platform: give one");
     try {

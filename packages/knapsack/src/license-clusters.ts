@@ -113,7 +113,9 @@ export class LicenseClusters {
       this.#copies.set(name, checkCopies(this.#where, `copies.${name}`, copies[name]));
     }
     if (jobs !== undefined) {
-      if (typeof (jobs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
+      if (
+        typeof (jobs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
+      ) {
         throw new InvalidInputError(
           this.#where,
           "jobs",

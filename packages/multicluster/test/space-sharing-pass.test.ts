@@ -238,7 +238,12 @@ describe("spaceSharingPass", () => {
   });
 
   it("refuses a queue that lists a job twice (it used to start it twice)", () => {
-    const s = { platform, available: [0, 1, 2, 3], queue: [job(1, 1, 1), job(1, 1, 1)], executing: 0 };
+    const s = {
+      platform,
+      available: [0, 1, 2, 3],
+      queue: [job(1, 1, 1), job(1, 1, 1)],
+      executing: 0,
+    };
     expect(() => spaceSharingPass(s)).toThrow(
       "@sched/multicluster/spaceSharingPass: state.queue[1].id is 1, listed twice in the queue",
     );

@@ -139,7 +139,11 @@ export class Random {
    */
   chance(p: number): boolean {
     if (!(typeof p === "number" && p >= 0 && p <= 1)) {
-      throw new InvalidInputError(`${WHERE}.chance`, "p", `is ${describeValue(p)}, expected a number in [0, 1]`);
+      throw new InvalidInputError(
+        `${WHERE}.chance`,
+        "p",
+        `is ${describeValue(p)}, expected a number in [0, 1]`,
+      );
     }
     return this.next() < p;
   }
@@ -187,10 +191,18 @@ export class Random {
    */
   gamma(shape: number, scale: number): number {
     if (!(Number.isFinite(shape) && shape > 0)) {
-      throw new InvalidInputError(`${WHERE}.gamma`, "shape", `is ${describeValue(shape)}, expected a finite number > 0`);
+      throw new InvalidInputError(
+        `${WHERE}.gamma`,
+        "shape",
+        `is ${describeValue(shape)}, expected a finite number > 0`,
+      );
     }
     if (!(Number.isFinite(scale) && scale > 0)) {
-      throw new InvalidInputError(`${WHERE}.gamma`, "scale", `is ${describeValue(scale)}, expected a finite number > 0`);
+      throw new InvalidInputError(
+        `${WHERE}.gamma`,
+        "scale",
+        `is ${describeValue(scale)}, expected a finite number > 0`,
+      );
     }
     if (shape < 1) {
       const u = 1 - this.next();
@@ -221,7 +233,11 @@ export class Random {
    */
   shuffle<T>(items: T[]): T[] {
     if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
-      throw new InvalidInputError(`${WHERE}.shuffle`, "items", `is ${describeValue(items)}, expected an array`);
+      throw new InvalidInputError(
+        `${WHERE}.shuffle`,
+        "items",
+        `is ${describeValue(items)}, expected an array`,
+      );
     }
     for (let i = items.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));

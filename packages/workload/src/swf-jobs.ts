@@ -336,7 +336,9 @@ export class SwfJobConverter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
-  if (typeof (records as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function") {
+  if (
+    typeof (records as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
+  ) {
     throw new InvalidInputError(
       where,
       "records",

@@ -9,7 +9,9 @@ it("README example: the KTH trace read and cleaned, and a Lublin trace written a
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
     .map((m) => m[1] ?? "")
-    .find((b) => b.includes("generateLublin({ jobs: 10000, procs: 256, seed: 1, jobTypes: false })"));
+    .find((b) =>
+      b.includes("generateLublin({ jobs: 10000, procs: 256, seed: 1, jobTypes: false })"),
+    );
   expect(block).toBeDefined();
   const expected = (block ?? "")
     .split("\n")
