@@ -164,6 +164,14 @@ export class TierList {
   record(machine: number, jobLevel: number, won: boolean): RatingUpdate {
     this.#check(machine);
     requireInteger("@sched/elo/TierList.record", "jobLevel", jobLevel, 1);
+    if (jobLevel > this.options.tiers) {
+      // As competitiveScheduler checks options.jobLevel: a level is a tier.
+      throw new InvalidInputError(
+        "@sched/elo/TierList.record",
+        "jobLevel",
+        `is ${jobLevel}, expected an integer in [1, ${this.options.tiers}]`,
+      );
+    }
     if (typeof won !== "boolean") {
       // A truthy non-boolean used to count as a win and be echoed in the update.
       throw new InvalidInputError(

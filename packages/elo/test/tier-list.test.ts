@@ -98,6 +98,10 @@ describe("TierList", () => {
       "@sched/elo/TierList.members: tier is 0, expected an integer in [1, 5]",
     );
     expect(() => new TierList(2).members(6)).toThrow(InvalidInputError);
+    // a level beyond the last tier was rated with |tier - level| of a tier that does not exist
+    expect(() => new TierList(1).record(0, 6, true)).toThrow(
+      "@sched/elo/TierList.record: jobLevel is 6, expected an integer in [1, 5]",
+    );
     expect(new TierList(2).members(3)).toEqual([0, 1]);
     expect(() => new TierList(1, null as never)).toThrow(
       "@sched/elo/TierList: options is null, expected an object",
