@@ -3,15 +3,13 @@ import { seedState } from "./seed-hash.js";
 
 const WHERE = "@sched/random/Random";
 
-/** Throws unless `value` is a finite number >= `min` (a sampler's parameter). */
-function atLeast(method: string, field: string, value: number, min: number): void {
-  if (!(Number.isFinite(value) && value >= min)) {
-    throw new InvalidInputError(
-      `${WHERE}.${method}`,
-      field,
-      `is ${describeValue(value)}, expected a finite number >= ${min}`,
-    );
-  }
+/** The error of a sampler's parameter outside its domain (kept out of the samplers' code). */
+function refuse(method: string, field: string, value: unknown, domain: string): never {
+  throw new InvalidInputError(
+    `${WHERE}.${method}`,
+    field,
+    `is ${describeValue(value)}, expected a finite number ${domain}`,
+  );
 }
 
 /**
@@ -161,7 +159,10 @@ export class Random {
    * @throws InvalidInputError when `mean` is not a finite number >= 0.
    */
   exponential(mean: number): number {
-    atLeast("exponential", "mean", mean, 0);
+    // NaN fails both comparisons, +Infinity the second (a string the typeof); the message is
+    // built only then.
+    if (!(typeof mean === "number" && mean >= 0 && mean <= Number.MAX_VALUE))
+      refuse("exponential", "mean", mean, ">= 0");
     return -mean * Math.log(1 - this.next());
   }
 
@@ -173,13 +174,14 @@ export class Random {
    * @throws InvalidInputError when `mean` is not a finite number >= 0 or `cv` not one >= 1.
    */
   hyperExponential(mean: number, cv: number): number {
-    atLeast("hyperExponential", "mean", mean, 0);
-    atLeast("hyperExponential", "cv", cv, 1);
+    if (!(typeof mean === "number" && mean >= 0 && mean <= Number.MAX_VALUE))
+      refuse("hyperExponential", "mean", mean, ">= 0");
+    if (!(typeof cv === "number" && cv >= 1 && cv <= Number.MAX_VALUE))
+      refuse("hyperExponential", "cv", cv, ">= 1");
     const c2 = cv * cv;
     const p = 0.5 * (1 + Math.sqrt((c2 - 1) / (c2 + 1)));
-    return this.next() < p
-      ? this.exponential(mean / (2 * p))
-      : this.exponential(mean / (2 * (1 - p)));
+    const phaseMean = this.next() < p ? mean / (2 * p) : mean / (2 * (1 - p));
+    return -phaseMean * Math.log(1 - this.next());
   }
 
   /**
@@ -190,23 +192,18 @@ export class Random {
    * @throws InvalidInputError when `shape` or `scale` is not a finite number > 0.
    */
   gamma(shape: number, scale: number): number {
-    if (!(Number.isFinite(shape) && shape > 0)) {
-      throw new InvalidInputError(
-        `${WHERE}.gamma`,
-        "shape",
-        `is ${describeValue(shape)}, expected a finite number > 0`,
-      );
-    }
-    if (!(Number.isFinite(scale) && scale > 0)) {
-      throw new InvalidInputError(
-        `${WHERE}.gamma`,
-        "scale",
-        `is ${describeValue(scale)}, expected a finite number > 0`,
-      );
-    }
+    if (!(typeof shape === "number" && shape > 0 && shape <= Number.MAX_VALUE))
+      refuse("gamma", "shape", shape, "> 0");
+    if (!(typeof scale === "number" && scale > 0 && scale <= Number.MAX_VALUE))
+      refuse("gamma", "scale", scale, "> 0");
+    return this.gammaDraw(shape, scale);
+  }
+
+  /** {@link Random.gamma} on checked parameters. */
+  private gammaDraw(shape: number, scale: number): number {
     if (shape < 1) {
       const u = 1 - this.next();
-      return this.gamma(shape + 1, scale) * u ** (1 / shape);
+      return this.gammaDraw(shape + 1, scale) * u ** (1 / shape);
     }
     const d = shape - 1 / 3;
     const c = 1 / Math.sqrt(9 * d);

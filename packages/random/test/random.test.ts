@@ -90,6 +90,8 @@ describe("Random", () => {
         "@sched/random/Random.exponential: mean is -1, expected a finite number >= 0",
       ],
       [() => r.exponential(Number.NaN), "Random.exponential: mean is NaN"],
+      [() => r.exponential(Number.POSITIVE_INFINITY), "Random.exponential: mean is Infinity"],
+      [() => r.exponential("600" as never), 'Random.exponential: mean is "600"'],
       [
         () => r.uniform(5, 1),
         "@sched/random/Random.uniform: lo, hi are 5, 1, expected finite numbers with lo <= hi",
