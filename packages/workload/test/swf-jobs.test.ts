@@ -84,6 +84,13 @@ describe("swfToJobs", () => {
     expect(report.runtimeCapped).toEqual([]);
   });
 
+  it("refuses records that are not iterable with a typed error (a TypeError before)", () => {
+    expect(() => swfToJobs(null as never)).toThrow(InvalidInputError);
+    expect(() => swfToJobs(null as never)).toThrow(
+      "@sched/workload/swfToJobs: records is null, expected an iterable of SWF records",
+    );
+  });
+
   it("without clean, rejects what the clean-up would drop, naming the record", () => {
     expect(() => swfToJobs([swfRecord({ ...base, jobNumber: 9, runTime: 0 })])).toThrow(
       "@sched/workload/swfToJobs: records[0] (job 9) run time (field 4) is 0, expected > 0 (or set options.clean to drop such jobs)",
