@@ -1,4 +1,5 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
@@ -169,6 +170,52 @@ export interface EdfOptions {
   readonly name?: string;
 }
 
+/** The keys of each options type, one list per type (a key added to the type and not here fails to compile). */
+export const BACKFILL_KEYS = optionKeys<BackfillOptions>({
+  reservations: true,
+  order: true,
+  keepReservations: true,
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+  name: true,
+});
+/** Internal. */
+export const PRESET_KEYS = optionKeys<PresetOptions>({
+  order: true,
+  keepReservations: true,
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+  name: true,
+});
+/** Internal. */
+export const FLEXIBLE_KEYS = optionKeys<FlexibleOptions>({
+  priority: true,
+  variant: true,
+  reservations: true,
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+  name: true,
+});
+/** Internal. */
+export const FCFS_KEYS = optionKeys<FcfsOptions>({
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+});
+/** Internal. */
+export const EDF_KEYS = optionKeys<EdfOptions>({
+  preemption: true,
+  machineOrder: true,
+  exclusive: true,
+  deadlineOrder: true,
+  undatedFactor: true,
+  preemptFor: true,
+  name: true,
+});
+
 /** The backfilling options, checked and with defaults filled in. Internal. */
 export interface ResolvedBackfill {
   readonly reservations: number;
@@ -266,6 +313,7 @@ export function resolveBackfill(
   options: BackfillOptions | undefined,
   where = "@sched/backfill/backfill",
 ): ResolvedBackfill {
+  requireKnownKeys(where, "options", options, BACKFILL_KEYS);
   const reservations = options?.reservations ?? BACKFILL_DEFAULTS.reservations;
   if (
     typeof reservations !== "number" ||
@@ -332,6 +380,7 @@ export function flexibleAsBackfill(
   options: FlexibleOptions,
   where = "@sched/backfill/flexible",
 ): BackfillOptions {
+  requireKnownKeys(where, "options", options, FLEXIBLE_KEYS);
   if (typeof options !== "object" || options === null || typeof options.priority !== "function") {
     throw new InvalidInputError(
       where,
@@ -368,6 +417,7 @@ export function resolveFcfs(
   options: FcfsOptions | undefined,
   where = "@sched/backfill/fcfs",
 ): ResolvedBackfill {
+  requireKnownKeys(where, "options", options, FCFS_KEYS);
   const machineOrder = resolveMachineOrder(
     where,
     options?.machineOrder,
@@ -394,6 +444,7 @@ export function resolveEdf(
   options: EdfOptions | undefined,
   where = "@sched/backfill/edf",
 ): ResolvedEdf {
+  requireKnownKeys(where, "options", options, EDF_KEYS);
   const preemption = resolveBoolean(
     where,
     "preemption",
