@@ -9,6 +9,7 @@ import {
   SchedError,
   validatePlatform,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
 import {
   type ConvergentOptions,
@@ -118,6 +119,19 @@ export interface ConvergentDecision {
 
 /** Options of {@link convergentPass}: the scheduler's options but its name. */
 export type ConvergentPassOptions = Omit<ConvergentOptions, "name">;
+
+/** The keys of {@link ConvergentPassOptions}, all of them (checked by the compiler). Internal. */
+export const PASS_KEYS = optionKeys<ConvergentPassOptions>({
+  matcher: true,
+  preemption: true,
+  constants: true,
+  readings: true,
+  heuristics: true,
+  extraHeuristics: true,
+  knapsack: true,
+  refreshTolerance: true,
+  onPreMatch: true,
+});
 
 /**
  * What a chain of {@link convergentPass} calls keeps between decisions (the planner's memory),
@@ -327,6 +341,7 @@ export function convergentPass(
   options: ConvergentPassOptions = {},
 ): ConvergentDecision {
   if (!isObject(state)) fail("state", `is ${String(state)}, expected an object`);
+  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   const resolved = resolveOptions(WHERE, { ...(options as ConvergentOptions), name: "convergent" });
   const now = finite("state.now", state.now);
   if (!isObject(state.platform)) fail("state.platform", "is missing, expected a platform");

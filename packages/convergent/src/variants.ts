@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { type ConvergentScheduler, convergent } from "./convergent.js";
 import type { ConvergentOptions } from "./options.js";
 
@@ -12,6 +13,18 @@ export const CONVERGENT_VARIANTS: readonly ConvergentVariant[] = Object.freeze([
   "CS_nip",
   "CS_ninp",
 ]);
+
+/** The options {@link convergentVariant} takes: all but the two a variant fixes. */
+const VARIANT_KEYS = optionKeys<Omit<ConvergentOptions, "matcher" | "preemption">>({
+  name: true,
+  constants: true,
+  readings: true,
+  heuristics: true,
+  extraHeuristics: true,
+  knapsack: true,
+  refreshTolerance: true,
+  onPreMatch: true,
+});
 
 const PRESETS: Readonly<Record<ConvergentVariant, ConvergentOptions>> = {
   CS_ip: { matcher: "imfs", preemption: true },
@@ -36,6 +49,7 @@ export function convergentVariant(
   variant: ConvergentVariant,
   options: Omit<ConvergentOptions, "matcher" | "preemption"> = {},
 ): ConvergentScheduler {
+  requireKnownKeys("@sched/convergent/convergentVariant", "options", options, VARIANT_KEYS);
   const preset = PRESETS[variant];
   if (preset === undefined) {
     throw new InvalidInputError(
