@@ -52,7 +52,7 @@ describe("unknown option keys are refused", () => {
     expect(refused(() => convergent({ preemptoin: false } as never))).toContain(
       "@sched/convergent/convergent: options.preemptoin is not an option (did you mean `preemption`?)",
     );
-    expect(refused(() => convergentVariant("CS", { matcher: "mis" } as never))).toContain(
+    expect(refused(() => convergentVariant("CS_ip", { matcher: "mis" } as never))).toContain(
       "@sched/convergent/convergentVariant: options.matcher is not an option",
     );
     expect(refused(() => convergent({ constants: { licence: 5 } } as never))).toContain(
