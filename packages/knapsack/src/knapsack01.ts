@@ -1,4 +1,4 @@
-import { InvalidInputError, LimitExceededError } from "@sched/errors";
+import { InvalidInputError, LimitExceededError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
 import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
@@ -29,6 +29,13 @@ export interface Knapsack01Options extends MkpExactOptions {
   readonly dpCellLimit?: number;
 }
 
+/** The keys of {@link Knapsack01Options}, all of them (checked by the compiler). Internal. */
+export const KNAPSACK01_KEYS = optionKeys<Knapsack01Options>({
+  method: true,
+  dpCellLimit: true,
+  nodeLimit: true,
+});
+
 const WHERE = "@sched/knapsack/knapsack01";
 
 /**
@@ -56,7 +63,7 @@ export function knapsack01(
       "is not an object, expected { values, weights, capacity }",
     );
   }
-  const o = options ?? {};
+  const o = requireKnownKeys(WHERE, "options", options, KNAPSACK01_KEYS) ?? {};
   const method = o.method ?? "auto";
   const dpCellLimit = o.dpCellLimit ?? 20_000_000;
   if (method !== "auto" && method !== "dp" && method !== "branch-and-bound") {

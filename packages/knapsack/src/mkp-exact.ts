@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { dantzigSearch } from "./dantzig-search.js";
 import {
   type DenseInstance,
@@ -21,6 +21,11 @@ export interface MkpExactOptions {
   readonly nodeLimit?: number;
 }
 
+/** The keys of {@link MkpExactOptions}, all of them (checked by the compiler). Internal. */
+export const EXACT_KEYS = optionKeys<MkpExactOptions>({
+  nodeLimit: true,
+});
+
 /** What {@link mkpExact} returns: a {@link KnapsackResult} plus search statistics. */
 export interface MkpExactResult extends KnapsackResult {
   /**
@@ -37,9 +42,7 @@ interface ResolvedExactOptions {
 }
 
 function resolveOptions(where: string, options: MkpExactOptions | undefined): ResolvedExactOptions {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
-  }
+  requireKnownKeys(where, "options", options, EXACT_KEYS);
   const nodeLimit = options?.nodeLimit ?? 1_000_000;
   if (typeof nodeLimit !== "number" || Number.isNaN(nodeLimit) || nodeLimit < 0) {
     throw new InvalidInputError(
