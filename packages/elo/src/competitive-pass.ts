@@ -1,9 +1,11 @@
 import { type Platform, validatePlatform } from "@sched/core";
 import {
   InvalidInputError,
+  optionKeys,
   requireArray,
   requireFinite,
   requireInteger,
+  requireKnownKeys,
   requireObject,
   requirePositive,
 } from "@sched/errors";
@@ -79,6 +81,20 @@ export interface CompetitiveDecision {
 /** Options of {@link competitivePass}: those of `competitiveScheduler`, with `jobLevel` over queued jobs. */
 export type CompetitivePassOptions = CoreOptions<CompetitiveQueuedJob>;
 
+/** The keys of {@link CompetitivePassOptions}, all of them (checked by the compiler). Internal. */
+export const PASS_KEYS = optionKeys<CompetitivePassOptions>({
+  maxSpeed: true,
+  overhead: true,
+  jobLevel: true,
+  levelScale: true,
+  baseRating: true,
+  stickyTopTier: true,
+  tiers: true,
+  tierWidth: true,
+  growth: true,
+  minRating: true,
+});
+
 interface CompetitiveMemoryContents {
   readonly core: CompetitiveCore<CompetitiveQueuedJob>;
   /** The chain's options but `jobLevel`, as a string: later calls must give the same. */
@@ -119,6 +135,7 @@ export function competitivePass(
   state: CompetitiveState,
   options: CompetitivePassOptions = {},
 ): CompetitiveDecision {
+  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   requireObject(WHERE, "state", state);
   const now = requireFinite(WHERE, "state.now", state.now);
   requireObject(WHERE, "state.platform", state.platform);

@@ -1,0 +1,81 @@
+import { InvalidInputError, identicalPool } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import {
+  competitivePass,
+  competitiveScheduler,
+  isWin,
+  jobLevel,
+  maxMinScheduler,
+  mctScheduler,
+  minMinScheduler,
+  randomScheduler,
+  TierList,
+  tierOf,
+  tierRange,
+  updateRating,
+  winCondition,
+} from "../src/index.js";
+
+/** The message of the InvalidInputError `fn` throws. */
+function refused(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidInputError);
+    return (e as Error).message;
+  }
+  throw new Error("expected an InvalidInputError");
+}
+
+describe("unknown option keys are refused", () => {
+  it("by every factory and function that takes options, naming the key meant", () => {
+    const state = { now: 0, platform: identicalPool(2), completed: [], queue: [], free: [0, 1] };
+    const cases: [() => unknown, string][] = [
+      [
+        () => competitivePass(state, { tier: 3 } as never),
+        "competitivePass: options.tier is not an option (did you mean `tiers`?)",
+      ],
+      [
+        () => competitiveScheduler({ overheads: 1 } as never),
+        "competitiveScheduler: options.overheads is not an option (did you mean `overhead`?)",
+      ],
+      [
+        () => randomScheduler({ sed: 3 } as never),
+        "randomScheduler: options.sed is not an option (did you mean `seed`?)",
+      ],
+      [
+        () => minMinScheduler({ speed: [1] } as never),
+        "minMinScheduler: options.speed is not an option (did you mean `speeds`?)",
+      ],
+      [() => maxMinScheduler({ speed: [1] } as never), "maxMinScheduler: options.speed"],
+      [() => mctScheduler({ speed: [1] } as never), "mctScheduler: options.speed"],
+      [
+        () => new TierList(2, { tierwidth: 3 } as never),
+        "TierList: options.tierwidth is not an option (did you mean `tierWidth`?)",
+      ],
+      [() => tierOf(10, { tier: 3 } as never), "tierOf: options.tier"],
+      [() => tierRange(1, { tier: 3 } as never), "tierRange: options.tier"],
+      [() => updateRating(10, true, 0.5, { grow: 2 } as never), "updateRating: options.grow"],
+      [
+        () => winCondition(1, { maxSpeed: 2, overHead: 1 } as never),
+        "winCondition: options.overHead is not an option (did you mean `overhead`?)",
+      ],
+      [
+        () => isWin({ size: 1, elapsed: 1, tierLevel: 1 }, { maxSpeed: 2, x: 1 } as never),
+        "isWin: options.x",
+      ],
+      [
+        () => jobLevel({ size: 1, minSize: 1, maxSize: 2, tiers: 3, scal: "log" } as never),
+        "jobLevel: options.scal is not an option (did you mean `scale`?)",
+      ],
+    ];
+    for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
+  });
+
+  it("competitiveScheduler refuses null options", () => {
+    expect(refused(() => competitiveScheduler(null as never))).toBe(
+      "@sched/elo/competitiveScheduler: options is null, expected an object",
+    );
+    expect(refused(() => jobLevel(null as never))).toContain("options is null");
+  });
+});
