@@ -1,5 +1,5 @@
-import { InvalidInputError } from "@sched/errors";
-import type { Metrics, MetricsOptions } from "./metrics-types.js";
+import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
 
 /** Options of {@link MetricSums.metrics}: what the sums do not hold. */
@@ -22,6 +22,15 @@ export interface MetricSumsResultOptions {
   /** License usage per license name, computed apart. @defaultValue `{}` */
   readonly licenseUsageByName?: Readonly<Record<string, number>>;
 }
+
+/** The keys of {@link MetricSumsResultOptions}, all of them (checked by the compiler). */
+const RESULT_KEYS = optionKeys<MetricSumsResultOptions>({
+  machineUsage: true,
+  horizon: true,
+  stats: true,
+  licenseUsage: true,
+  licenseUsageByName: true,
+});
 
 const WHERE = "@sched/core/MetricSums";
 
@@ -107,6 +116,7 @@ export class MetricSums {
    * @param options - `tau`, the bounded slowdown threshold (seconds, default 10).
    */
   constructor(totalCores: number, options: MetricsOptions = {}) {
+    requireKnownKeys(WHERE, "options", options, METRICS_KEYS);
     if (typeof totalCores !== "number" || !(totalCores > 0)) {
       throw new InvalidInputError(
         WHERE,
@@ -233,6 +243,7 @@ export class MetricSums {
    * @throws InvalidInputError when `options.horizon` or `options.machineUsage` is not a number.
    */
   metrics(options: MetricSumsResultOptions = {}): Metrics {
+    requireKnownKeys(WHERE, "metrics(options)", options, RESULT_KEYS);
     const { horizon, stats, machineUsage = Number.NaN } = options;
     if (horizon !== undefined && typeof horizon !== "number") {
       throw new InvalidInputError(WHERE, "metrics(options.horizon)", `is not a number`);

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { DEFAULT_MAX_STALLED_EVENTS, Engine, type EngineOptions } from "./engine.js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { validatePlatform } from "./platform.js";
@@ -34,6 +34,14 @@ export interface SimulateOptions {
   /** How long a job runs on an allocation. @defaultValue {@link defaultExecutionModel} */
   readonly executionModel?: ExecutionModel;
 }
+
+/** The keys of {@link SimulateOptions}, all of them (checked by the compiler). */
+const SIMULATE_KEYS = optionKeys<SimulateOptions>({
+  until: true,
+  maxEvents: true,
+  maxStalledEvents: true,
+  executionModel: true,
+});
 
 const WHERE = "@sched/core/simulate";
 
@@ -185,6 +193,7 @@ export function simulate(
   scheduler: Scheduler,
   options: SimulateOptions = {},
 ): ScheduleTrace {
+  requireKnownKeys(WHERE, "options", options, SIMULATE_KEYS);
   const opts = resolveSimulateOptions(WHERE, options, { keepRecords: true });
   checkRunInputs(WHERE, platform, scheduler);
   checkJobsIterable(WHERE, jobs);

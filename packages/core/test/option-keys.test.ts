@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkSchedule,
+  computeMetrics,
+  createJob,
+  createPlatform,
+  createSimulation,
+  InvalidInputError,
+  identicalPool,
+  MetricSums,
+  metricsOf,
+  type Scheduler,
+  simulate,
+  simulateStream,
+  traceFromJSON,
+  traceToJSON,
+  whyNeverFits,
+} from "../src/index.js";
+
+/** The message of the InvalidInputError `fn` throws. */
+function refused(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidInputError);
+    return (e as Error).message;
+  }
+  throw new Error("expected an InvalidInputError");
+}
+
+const idle: Scheduler = { name: "idle", schedule: () => [] };
+
+describe("unknown option keys are refused", () => {
+  it("by the run functions, the metrics, the trace codecs and whyNeverFits", () => {
+    const platform = identicalPool(1);
+    const trace = simulate([], platform, idle);
+    const cases: [() => unknown, string][] = [
+      [
+        () => simulate([], platform, idle, { untill: 5 } as never),
+        "@sched/core/simulate: options.untill is not an option (did you mean `until`?)",
+      ],
+      [
+        () => simulateStream([], platform, idle, { onrecord: () => {} } as never),
+        "@sched/core/simulateStream: options.onrecord is not an option (did you mean `onRecord`?)",
+      ],
+      [
+        () => createSimulation(platform, idle, { maxEvent: 3 } as never),
+        "@sched/core/createSimulation: options.maxEvent is not an option (did you mean `maxEvents`?)",
+      ],
+      [() => checkSchedule(trace, { tol: 1 } as never), "@sched/core/checkSchedule: options.tol"],
+      [
+        () => computeMetrics(trace, { Tau: 5 } as never),
+        "options.Tau is not an option (did you mean `tau`?)",
+      ],
+      [() => metricsOf([], platform, { taus: 5 } as never), "@sched/core/metricsOf: options.taus"],
+      [() => new MetricSums(4, { t: 1 } as never), "@sched/core/MetricSums: options.t"],
+      [() => new MetricSums(4).metrics({ horizont: 1 } as never), "metrics(options).horizont"],
+      [
+        () => traceToJSON(trace, { timing: false } as never),
+        "@sched/core/traceToJSON: options.timing is not an option (did you mean `timings`?)",
+      ],
+      [
+        () => traceFromJSON(traceToJSON(trace), { src: "x" } as never),
+        "@sched/core/traceFromJSON: options.src",
+      ],
+      [
+        () =>
+          whyNeverFits(createJob({ id: 1, submit: 0, runtime: 1, cores: 1 }), platform, {
+            single: true,
+          } as never),
+        "@sched/core/whyNeverFits: options.single",
+      ],
+    ];
+    for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
+  });
+
+  it("by createPlatform and identicalPool, at every level of the spec", () => {
+    const cases: [() => unknown, string][] = [
+      [
+        () => identicalPool(2, { core: 4 } as never),
+        "@sched/core/identicalPool: options.core is not an option (did you mean `cores`?)",
+      ],
+      [
+        () => createPlatform({ machines: [{}], referencespeed: 2 } as never),
+        "spec.referencespeed is not an option (did you mean `referenceSpeed`?)",
+      ],
+      [
+        () => createPlatform({ machines: [{ core: 2 }] } as never),
+        "spec.machines[0].core is not an option (did you mean `cores`?)",
+      ],
+      [
+        () => createPlatform({ machines: [{}], clusters: [{ nam: "a" }] } as never),
+        "spec.clusters[0].nam",
+      ],
+      [
+        () => createPlatform({ machines: [{}], links: [{ bandwidth: 1, latancy: 2 }] } as never),
+        "spec.links[0].latancy is not an option (did you mean `latency`?)",
+      ],
+      [
+        () => createPlatform({ machines: [{}], licenses: [{ name: "a", copis: 2 }] } as never),
+        "spec.licenses[0].copis is not an option (did you mean `copies`?)",
+      ],
+    ];
+    for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
+  });
+
+  it("a job spec stays open: extra fields are kept for the caller's own use", () => {
+    expect(() =>
+      createJob({ id: 1, submit: 0, runtime: 1, cores: 1, note: "x" } as never),
+    ).not.toThrow();
+  });
+});
