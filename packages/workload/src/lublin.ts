@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { emptySwfHeader, type SwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
@@ -159,6 +160,20 @@ export interface LublinOptions {
   readonly maxLogInterArrival?: number;
 }
 
+/** The keys of {@link LublinOptions}, all of them (checked by the compiler). */
+const LUBLIN_KEYS = optionKeys<LublinOptions>({
+  jobs: true,
+  procs: true,
+  seed: true,
+  jobTypes: true,
+  batch: true,
+  interactive: true,
+  typeless: true,
+  arrivalFactor: true,
+  maxLogRuntime: true,
+  maxLogInterArrival: true,
+});
+
 /** The job types of the model; the SWF queue field (15) holds 0 interactive / typeless, 1 batch. */
 export type LublinJobType = "batch" | "interactive" | "typeless";
 
@@ -261,9 +276,7 @@ function resolveParameters(
  * ```
  */
 export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLublinOptions {
-  if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  }
+  requireKnownKeys(WHERE, "options", options, LUBLIN_KEYS);
   const jobs = options.jobs ?? 1000;
   const procs = options.procs ?? 128;
   const seed = options.seed ?? 0;

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
@@ -39,6 +40,12 @@ export interface SwfToJobsOptions {
    */
   readonly estimate?: "requested" | "runtime";
 }
+
+/** The keys of {@link SwfToJobsOptions}, all of them (checked by the compiler). Internal. */
+export const SWF_TO_JOBS_KEYS = optionKeys<SwfToJobsOptions>({
+  clean: true,
+  estimate: true,
+});
 
 /**
  * What {@link swfToJobs} did to the records. Every list holds SWF job numbers (field 1), in
@@ -337,6 +344,7 @@ export class SwfJobConverter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
+  requireKnownKeys(where, "options", options, SWF_TO_JOBS_KEYS);
   requireIterable(where, "records", records, "SWF records");
   const c = new SwfJobConverter(
     where,
@@ -371,6 +379,7 @@ export async function swfToJobsAsync(
   options: SwfToJobsOptions = {},
 ): Promise<SwfJobs> {
   const where = "@sched/workload/swfToJobsAsync";
+  requireKnownKeys(where, "options", options, SWF_TO_JOBS_KEYS);
   const c = new SwfJobConverter(
     where,
     resolveSwfToJobsOptions(where, options),

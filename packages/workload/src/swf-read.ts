@@ -1,4 +1,5 @@
 import { InvalidInputError, ParseError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { arrayOrigin, withSwfOrigin } from "./swf-origin.js";
@@ -13,6 +14,11 @@ export interface ParseSwfOptions {
   readonly source?: string;
 }
 
+/** The keys of {@link ParseSwfOptions}, all of them (checked by the compiler). */
+const PARSE_KEYS = optionKeys<ParseSwfOptions>({
+  source: true,
+});
+
 /** Options of {@link readSwfLines} and {@link readSwfLinesSync}. */
 export interface ReadSwfLinesOptions extends ParseSwfOptions {
   /**
@@ -23,6 +29,12 @@ export interface ReadSwfLinesOptions extends ParseSwfOptions {
    */
   readonly onHeader?: (header: SwfHeader) => void;
 }
+
+/** The keys of {@link ReadSwfLinesOptions}, all of them (checked by the compiler). */
+const LINES_KEYS = optionKeys<ReadSwfLinesOptions>({
+  onHeader: true,
+  source: true,
+});
 
 /** A whole SWF trace in memory. */
 export interface SwfTrace {
@@ -283,6 +295,7 @@ const DEFAULT_SOURCE = "<swf>";
  * ```
  */
 export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace {
+  requireKnownKeys("@sched/workload/parseSwf", "options", options, PARSE_KEYS);
   if (typeof text !== "string") {
     throw new InvalidInputError(
       "@sched/workload/parseSwf",
@@ -325,6 +338,7 @@ export async function readSwfTrace(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ParseSwfOptions = {},
 ): Promise<SwfTrace> {
+  requireKnownKeys("@sched/workload/readSwfTrace", "options", options, PARSE_KEYS);
   const reader = new SwfLineReader(
     "@sched/workload/readSwfTrace",
     options.source ?? DEFAULT_SOURCE,
@@ -379,6 +393,7 @@ export function readSwfLinesSync(
   lines: Iterable<string>,
   options: ReadSwfLinesOptions = {},
 ): Generator<SwfRecord, void, undefined> {
+  requireKnownKeys("@sched/workload/readSwfLinesSync", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLinesSync", source);
   return withSwfOrigin(recordsOf(reader, lines, options.onHeader), {
@@ -431,6 +446,7 @@ export function readSwfLines(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ReadSwfLinesOptions = {},
 ): AsyncGenerator<SwfRecord, void, undefined> {
+  requireKnownKeys("@sched/workload/readSwfLines", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLines", source);
   return withSwfOrigin(recordsOfAsync(reader, lines, options.onHeader), {
