@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
@@ -103,6 +104,12 @@ export interface AdmissionOptions {
   readonly clipToDeadline?: boolean;
 }
 
+/** The keys of {@link AdmissionOptions}, all of them (checked by the compiler). */
+const ADMISSION_KEYS = optionKeys<AdmissionOptions>({
+  policy: true,
+  clipToDeadline: true,
+});
+
 /** A request in the paper's notation, validated. Internal. */
 export interface ResolvedRequest {
   readonly id: number;
@@ -185,9 +192,7 @@ export function admissionPass(
   requests: readonly ReservationRequest[],
   options: AdmissionOptions = {},
 ): AdmissionResult {
-  if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  }
+  requireKnownKeys(WHERE, "options", options, ADMISSION_KEYS);
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
