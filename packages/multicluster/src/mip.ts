@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   buildConfigurationModel,
@@ -63,6 +64,18 @@ export interface OasModelOptions {
   readonly maxConfigurations?: number;
 }
 
+/** The keys of {@link OasModelOptions}, all of them (checked by the compiler). */
+const MODEL_KEYS = optionKeys<OasModelOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+  formulation: true,
+  links: true,
+  symmetryBreaking: true,
+  loadCuts: true,
+  maxConfigurations: true,
+});
+
 /** Options of {@link solveOas}. */
 export interface SolveOasOptions extends OasModelOptions {
   /**
@@ -102,6 +115,25 @@ export interface SolveOasOptions extends OasModelOptions {
    */
   readonly warmStartScore?: (schedule: readonly OasAssignment[]) => number;
 }
+
+/** The keys of {@link SolveOasOptions}, all of them (checked by the compiler). */
+const SOLVE_KEYS = optionKeys<SolveOasOptions>({
+  maxNodes: true,
+  timeLimit: true,
+  relativeGap: true,
+  warmStart: true,
+  incumbents: true,
+  tightenHorizon: true,
+  warmStartScore: true,
+  eta: true,
+  theta: true,
+  profile: true,
+  formulation: true,
+  links: true,
+  symmetryBreaking: true,
+  loadCuts: true,
+  maxConfigurations: true,
+});
 
 /** A built model: the LP-format text and its dimensions. */
 export interface OasModel {
@@ -356,6 +388,7 @@ export function buildOasModel(
   platform: Platform,
   options: OasModelOptions = {},
 ): OasModel {
+  requireKnownKeys("@sched/multicluster/buildOasModel", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const inst = oasInstance(jobs, platform, profile, WHERE);
   return build(inst, resolveModelOptions(inst, options, profile)).model;
@@ -426,6 +459,7 @@ export async function solveOas(
   platform: Platform,
   options: SolveOasOptions = {},
 ): Promise<OasResult> {
+  requireKnownKeys(WHERE, "options", options, SOLVE_KEYS);
   const { maxNodes, timeLimit, relativeGap } = checkBudget(options);
   const highs = await loadSolver();
   const t0 = performance.now();

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
+import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   allocationCost,
@@ -64,6 +65,13 @@ export interface SlottedListOptions {
   readonly profile?: ProfileOf;
 }
 
+/** The keys of {@link SlottedListOptions}, all of them (checked by the compiler). */
+const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+});
+
 /**
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (fewest slots first, then least
@@ -78,6 +86,8 @@ export function slottedListSchedule(
   order: readonly number[],
   options: SlottedListOptions,
 ): OasAssignment[] | null {
+  requireObject("@sched/multicluster/slottedListSchedule", "options", options);
+  requireKnownKeys("@sched/multicluster/slottedListSchedule", "options", options, SLOTTED_KEYS);
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile);
   const R = inst.resourceMachine.length;
   const T = options.theta;

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -58,6 +59,16 @@ export interface SpaceSharingPassOptions {
    */
   readonly random?: Random;
 }
+
+/** The keys of {@link SpaceSharingPassOptions}, all of them (checked by the compiler). */
+const PASS_KEYS = optionKeys<SpaceSharingPassOptions>({
+  policy: true,
+  alpha: true,
+  baselinePartition: true,
+  executingWeight: true,
+  baselineSelection: true,
+  random: true,
+});
 
 /** One job to start now and the processors it takes, root first as {@link selectProcessors} orders them. */
 export interface SpaceSharingStart {
@@ -182,6 +193,7 @@ export function spaceSharingPass(
   state: SpaceSharingPassState,
   options: SpaceSharingPassOptions = {},
 ): SpaceSharingDecision {
+  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   const o = resolvePolicyOptions(options, WHERE);
   const avail = checkState(state);
   const random = options.random;

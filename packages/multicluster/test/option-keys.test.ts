@@ -1,0 +1,107 @@
+import { InvalidInputError } from "@sched/core";
+import { describe, expect, it } from "vitest";
+import {
+  bruteForceOas,
+  buildOasModel,
+  checkOasSchedule,
+  loadSolver,
+  multiClusterPlatform,
+  oasExecutionModel,
+  oasHeuristic,
+  oasPlanScheduler,
+  simulateSpaceSharing,
+  simulateSpaceSharingOnCore,
+  slottedListSchedule,
+  solveOas,
+  spaceSharingExecutionModel,
+  spaceSharingPass,
+  spaceSharingScheduler,
+} from "../src/index.js";
+
+/** The message of the InvalidInputError `fn` throws. */
+function refused(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidInputError);
+    return (e as Error).message;
+  }
+  throw new Error("expected an InvalidInputError");
+}
+
+describe("unknown option keys are refused", () => {
+  const platform = multiClusterPlatform([{ nodes: 2 }, { nodes: 2 }]);
+  it("by every factory and function that takes options, naming the key meant", () => {
+    const cases: [() => unknown, string][] = [
+      [
+        () => multiClusterPlatform([{ nodes: 1 }], { referencespeed: 2 } as never),
+        "multiClusterPlatform: options.referencespeed is not an option (did you mean `referenceSpeed`?)",
+      ],
+      [
+        () => multiClusterPlatform([{ nodes: 1, speeds: 0.5 }] as never),
+        "multiClusterPlatform: clusters[0].speeds is not an option (did you mean `speed`?)",
+      ],
+      [
+        () => oasExecutionModel({ contension: true } as never),
+        "oasExecutionModel: options.contension is not an option (did you mean `contention`?)",
+      ],
+      [
+        () => buildOasModel([], platform, { formulaton: "x" } as never),
+        "buildOasModel: options.formulaton is not an option (did you mean `formulation`?)",
+      ],
+      [
+        () => bruteForceOas([], platform, { eta: 1, theta: 2, maxNode: 3 } as never),
+        "bruteForceOas: options.maxNode is not an option (did you mean `maxNodes`?)",
+      ],
+      [
+        () => checkOasSchedule([], platform, [], { eta: 1, theta: 2, tau: 3 } as never),
+        "checkOasSchedule: options.tau",
+      ],
+      [
+        () => oasHeuristic("FCFS" as never, { link: true } as never),
+        "oasHeuristic: options.link is not an option (did you mean `links`?)",
+      ],
+      [
+        () => oasPlanScheduler([], 1, { compat: true } as never),
+        "oasPlanScheduler: options.compat is not an option (did you mean `compact`?)",
+      ],
+      [
+        () => slottedListSchedule([], platform, [], { eta: 1, theta: 2, x: 1 } as never),
+        "slottedListSchedule: options.x",
+      ],
+      [
+        () => spaceSharingScheduler({ alpah: 1 } as never),
+        "spaceSharingScheduler: options.alpah is not an option (did you mean `alpha`?)",
+      ],
+      [
+        () => spaceSharingExecutionModel({ mlp: 2 } as never),
+        "spaceSharingExecutionModel: options.mlp is not an option (did you mean `mpl`?)",
+      ],
+      [
+        () => simulateSpaceSharing([], platform, { polcy: "x" } as never),
+        "simulateSpaceSharing: options.polcy is not an option (did you mean `policy`?)",
+      ],
+      [
+        () => simulateSpaceSharingOnCore([], platform, { sed: 1 } as never),
+        "simulateSpaceSharingOnCore: options.sed is not an option (did you mean `seed`?)",
+      ],
+      [
+        () =>
+          spaceSharingPass({ platform, available: [0, 1], queue: [], executing: 0 }, {
+            seed: 1,
+          } as never),
+        "spaceSharingPass: options.seed is not an option",
+      ],
+    ];
+    for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
+  });
+
+  it("solveOas and loadSolver reject with the error", async () => {
+    await expect(solveOas([], platform, { timelimit: 1 } as never)).rejects.toThrow(
+      "options.timelimit is not an option (did you mean `timeLimit`?)",
+    );
+    await expect(loadSolver({ wasmbinary: new Uint8Array() } as never)).rejects.toThrow(
+      /options\.wasmbinary is not an option \(did you mean `wasmBinary`\?\)|were given after HiGHS started loading/,
+    );
+  });
+});
