@@ -42,7 +42,6 @@ interface ResolvedExactOptions {
 }
 
 function resolveOptions(where: string, options: MkpExactOptions | undefined): ResolvedExactOptions {
-  requireKnownKeys(where, "options", options, EXACT_KEYS);
   const nodeLimit = options?.nodeLimit ?? 1_000_000;
   if (typeof nodeLimit !== "number" || Number.isNaN(nodeLimit) || nodeLimit < 0) {
     throw new InvalidInputError(
@@ -89,6 +88,7 @@ function resolveOptions(where: string, options: MkpExactOptions | undefined): Re
 export function mkpExact(instance: MkpInstance, options?: MkpExactOptions): MkpExactResult {
   const where = "@sched/knapsack/mkpExact";
   const inst = readMkpInstance(where, instance);
+  requireKnownKeys(where, "options", options, EXACT_KEYS);
   return solveMkp(inst, resolveOptions(where, options));
 }
 
