@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
@@ -200,11 +200,11 @@ export function admissionPass(
     throw new InvalidInputError(
       WHERE,
       "options.clipToDeadline",
-      `is ${String(clipToDeadline)}, expected a boolean`,
+      `is ${describeValue(clipToDeadline)}, expected a boolean`,
     );
   }
   if (typeof state !== "object" || state === null) {
-    throw new InvalidInputError(WHERE, "state", `is ${String(state)}, expected an object`);
+    throw new InvalidInputError(WHERE, "state", `is ${describeValue(state)}, expected an object`);
   }
   const now = state.now;
   if (typeof now !== "number" || !Number.isFinite(now)) {
@@ -223,11 +223,15 @@ export function admissionPass(
   const ids = new Map<number, string>();
   const claim = (id: unknown, field: string): void => {
     if (!Number.isInteger(id)) {
-      throw new InvalidInputError(WHERE, field, `is ${String(id)}, expected an integer`);
+      throw new InvalidInputError(WHERE, field, `is ${describeValue(id)}, expected an integer`);
     }
     const other = ids.get(id as number);
     if (other !== undefined) {
-      throw new InvalidInputError(WHERE, field, `is ${String(id)}, already the id of ${other}`);
+      throw new InvalidInputError(
+        WHERE,
+        field,
+        `is ${describeValue(id)}, already the id of ${other}`,
+      );
     }
     ids.set(id as number, field.slice(0, field.lastIndexOf(".")));
   };
@@ -237,7 +241,7 @@ export function admissionPass(
   state.reservations.forEach((r, i) => {
     const at = `state.reservations[${i}]`;
     if (typeof r !== "object" || r === null) {
-      throw new InvalidInputError(WHERE, at, `is ${String(r)}, expected an object`);
+      throw new InvalidInputError(WHERE, at, `is ${describeValue(r)}, expected an object`);
     }
     claim(r.id, `${at}.id`);
     for (const key of ["start", "end"] as const) {
@@ -265,7 +269,7 @@ export function admissionPass(
   requests.forEach((q, i) => {
     const at = `requests[${i}]`;
     if (typeof q !== "object" || q === null) {
-      throw new InvalidInputError(WHERE, at, `is ${String(q)}, expected an object`);
+      throw new InvalidInputError(WHERE, at, `is ${describeValue(q)}, expected an object`);
     }
     claim(q.id, `${at}.id`);
     const request = resolveRequest(q, now, at);

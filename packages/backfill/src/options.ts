@@ -1,5 +1,5 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
@@ -258,7 +258,11 @@ function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrd
 function resolveBoolean(where: string, field: string, value: unknown, fallback: boolean): boolean {
   const v = value ?? fallback;
   if (typeof v !== "boolean") {
-    throw new InvalidInputError(where, `options.${field}`, `is ${String(v)}, expected a boolean`);
+    throw new InvalidInputError(
+      where,
+      `options.${field}`,
+      `is ${describeValue(v)}, expected a boolean`,
+    );
   }
   return v;
 }
@@ -286,7 +290,7 @@ export function resolvePlacement(
     throw new InvalidInputError(
       where,
       "options.singleMachine",
-      `is ${String(single)}, expected a boolean`,
+      `is ${describeValue(single)}, expected a boolean`,
     );
   }
   const exclusive = resolveBoolean(
@@ -325,7 +329,7 @@ export function resolveBackfill(
     throw new InvalidInputError(
       where,
       "options.reservations",
-      `is ${String(reservations)}, expected an integer >= 0 or Infinity`,
+      `is ${describeValue(reservations)}, expected an integer >= 0 or Infinity`,
     );
   }
   const order = options?.order ?? BACKFILL_DEFAULTS.order;
@@ -467,7 +471,7 @@ export function resolveEdf(
     throw new InvalidInputError(
       where,
       "options.undatedFactor",
-      `is ${String(undatedFactor)}, expected a number >= 0 or Infinity`,
+      `is ${describeValue(undatedFactor)}, expected a number >= 0 or Infinity`,
     );
   }
   const preemptFor = options?.preemptFor ?? EDF_DEFAULTS.preemptFor;

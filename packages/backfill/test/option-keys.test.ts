@@ -73,3 +73,11 @@ describe("unknown option keys are refused", () => {
     expect(() => easy({ order: "sjf", name: "e" })).not.toThrow();
   });
 });
+
+describe("quoted values", () => {
+  it("a string core count is quoted", () => {
+    expect(refused(() => backfillPass({ ...state, cores: "8" } as never))).toContain(
+      'state.cores is "8", expected an integer >= 1',
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { antiAgingHeuristic } from "./anti-aging.js";
 import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
@@ -124,7 +124,7 @@ export function resolveConstants(
       throw new InvalidInputError(
         where,
         `constants.${key}`,
-        `is ${String(v)}, expected a finite number`,
+        `is ${describeValue(v)}, expected a finite number`,
       );
     }
     c[key] = v;
@@ -187,7 +187,7 @@ export function scaled(h: Heuristic, factor: number): Heuristic {
     throw new InvalidInputError(
       "@sched/convergent/scaled",
       "factor",
-      `is ${String(factor)}, expected a finite number`,
+      `is ${describeValue(factor)}, expected a finite number`,
     );
   }
   const out: Heuristic = {

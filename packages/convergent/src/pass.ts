@@ -9,7 +9,7 @@ import {
   SchedError,
   validatePlatform,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
 import {
   type ConvergentOptions,
@@ -192,26 +192,26 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function finite(field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v))
-    fail(field, `is ${String(v)}, expected a finite number`);
+    fail(field, `is ${describeValue(v)}, expected a finite number`);
   return v;
 }
 
 function positive(field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0))
-    fail(field, `is ${String(v)}, expected a finite number > 0`);
+    fail(field, `is ${describeValue(v)}, expected a finite number > 0`);
   return v;
 }
 
 function integer(field: string, v: unknown, min: number): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
-    fail(field, `is ${String(v)}, expected an integer >= ${min}`);
+    fail(field, `is ${describeValue(v)}, expected an integer >= ${min}`);
   return v;
 }
 
 function fraction(field: string, v: unknown, closed: boolean): number {
   if (v === undefined) return 0;
   if (typeof v !== "number" || !(v >= 0) || !(closed ? v <= 1 : v < 1))
-    fail(field, `is ${String(v)}, expected a number in [0, 1${closed ? "]" : ")"}`);
+    fail(field, `is ${describeValue(v)}, expected a number in [0, 1${closed ? "]" : ")"}`);
   return v;
 }
 
@@ -225,7 +225,7 @@ function jobOf(
   machines: number,
   previous: Job | undefined,
 ): Job {
-  if (!isObject(raw)) fail(field, `is ${String(raw)}, expected a job object`);
+  if (!isObject(raw)) fail(field, `is ${describeValue(raw)}, expected a job object`);
   const id = integer(`${field}.id`, raw.id, 0);
   const submit = finite(`${field}.submit`, raw.submit);
   const estimate = positive(`${field}.estimate`, raw.estimate);
@@ -250,7 +250,10 @@ function jobOf(
       if (!isObject(d)) fail(`${field}.input[${k}]`, "is not an object { size, machine }");
       const size = d.size;
       if (typeof size !== "number" || !Number.isFinite(size) || size < 0)
-        fail(`${field}.input[${k}].size`, `is ${String(size)}, expected a finite number >= 0`);
+        fail(
+          `${field}.input[${k}].size`,
+          `is ${describeValue(size)}, expected a finite number >= 0`,
+        );
       const machine = integer(`${field}.input[${k}].machine`, d.machine, 0);
       if (machine >= machines)
         fail(
@@ -340,7 +343,7 @@ export function convergentPass(
   state: ConvergentState,
   options: ConvergentPassOptions = {},
 ): ConvergentDecision {
-  if (!isObject(state)) fail("state", `is ${String(state)}, expected an object`);
+  if (!isObject(state)) fail("state", `is ${describeValue(state)}, expected an object`);
   requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   const resolved = resolveOptions(WHERE, { ...(options as ConvergentOptions), name: "convergent" });
   const now = finite("state.now", state.now);

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { JobMachineMatrix } from "./matrix.js";
@@ -183,7 +183,7 @@ export function resolvePlanChoices(
     throw new InvalidInputError(
       where,
       "options.matcher",
-      `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
+      `is ${describeValue(matcher)}, expected "mis", "mfs" or "imfs"`,
     );
   }
   const knapsack = options.knapsack ?? PLAN_DEFAULTS.knapsack;
@@ -191,7 +191,7 @@ export function resolvePlanChoices(
     throw new InvalidInputError(
       where,
       "options.knapsack",
-      `is ${String(knapsack)}, expected "greedy" or "exact"`,
+      `is ${describeValue(knapsack)}, expected "greedy" or "exact"`,
     );
   }
   return { matcher, knapsack };

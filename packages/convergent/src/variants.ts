@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { type ConvergentScheduler, convergent } from "./convergent.js";
 import type { ConvergentOptions } from "./options.js";
 
@@ -55,7 +55,7 @@ export function convergentVariant(
     throw new InvalidInputError(
       "@sched/convergent/convergentVariant",
       "variant",
-      `is ${String(variant)}, expected one of ${CONVERGENT_VARIANTS.join(", ")}`,
+      `is ${describeValue(variant)}, expected one of ${CONVERGENT_VARIANTS.join(", ")}`,
     );
   }
   return convergent({ name: variant, ...options, ...preset });

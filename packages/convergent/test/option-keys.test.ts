@@ -86,3 +86,11 @@ describe("unknown option keys are refused", () => {
     for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
   });
 });
+
+describe("quoted values", () => {
+  it("an unknown matcher is quoted", () => {
+    expect(refused(() => convergentPass(state, { matcher: "hungarian" } as never))).toContain(
+      'options.matcher is "hungarian", expected "mis", "mfs" or "imfs"',
+    );
+  });
+});

@@ -1,4 +1,10 @@
-import { InvalidInputError, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { maxCoresOf } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
@@ -88,7 +94,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
     throw new InvalidInputError(
       WHERE,
       "options.tolerance",
-      `is ${String(tol)}, expected a finite number >= 0`,
+      `is ${describeValue(tol)}, expected a finite number >= 0`,
     );
   }
   if (typeof model?.duration !== "function") {

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
 
@@ -121,7 +121,7 @@ export class MetricSums {
       throw new InvalidInputError(
         WHERE,
         "totalCores",
-        `is ${String(totalCores)}, expected a number > 0`,
+        `is ${describeValue(totalCores)}, expected a number > 0`,
       );
     }
     this.totalCores = totalCores;
@@ -326,7 +326,7 @@ export function resolveTau(where: string, tau: number | undefined): number {
     throw new InvalidInputError(
       where,
       "options.tau",
-      `is ${String(t)}, expected a finite number > 0`,
+      `is ${describeValue(t)}, expected a finite number > 0`,
     );
   }
   return t;
@@ -341,11 +341,19 @@ function notFinite(x: unknown): boolean {
 function invalidInterval(start: number, end: number, cores: number): never {
   const at = `${WHERE}.addInterval`;
   if (notFinite(start))
-    throw new InvalidInputError(at, "start", `is ${String(start)}, expected a finite number`);
+    throw new InvalidInputError(
+      at,
+      "start",
+      `is ${describeValue(start)}, expected a finite number`,
+    );
   if (notFinite(end))
-    throw new InvalidInputError(at, "end", `is ${String(end)}, expected a finite number`);
+    throw new InvalidInputError(at, "end", `is ${describeValue(end)}, expected a finite number`);
   if (notFinite(cores) || cores < 0) {
-    throw new InvalidInputError(at, "cores", `is ${String(cores)}, expected a finite number >= 0`);
+    throw new InvalidInputError(
+      at,
+      "cores",
+      `is ${describeValue(cores)}, expected a finite number >= 0`,
+    );
   }
   throw new InvalidInputError(at, "end", `is ${end}, before start (${start})`);
 }
@@ -355,7 +363,7 @@ function invalidCompleted(submit: number, firstStart: number, end: number, ran: 
   const args = { submit, firstStart, end, ran };
   for (const [name, x] of Object.entries(args)) {
     if (notFinite(x))
-      throw new InvalidInputError(at, name, `is ${String(x)}, expected a finite number`);
+      throw new InvalidInputError(at, name, `is ${describeValue(x)}, expected a finite number`);
   }
   if (firstStart < submit) {
     throw new InvalidInputError(at, "firstStart", `is ${firstStart}, before submit (${submit})`);
@@ -370,7 +378,7 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
   const at = `${WHERE}.addCompletedRun`;
   for (const [name, x] of Object.entries({ submit, start, end, cores })) {
     if (notFinite(x)) {
-      throw new InvalidInputError(at, name, `is ${String(x)}, expected a finite number`);
+      throw new InvalidInputError(at, name, `is ${describeValue(x)}, expected a finite number`);
     }
   }
   if (start < submit) {
@@ -383,8 +391,12 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
 function invalidOther(submit: number, end: number | undefined, method: string): never {
   const at = `${WHERE}.${method}`;
   if (notFinite(submit))
-    throw new InvalidInputError(at, "submit", `is ${String(submit)}, expected a finite number`);
+    throw new InvalidInputError(
+      at,
+      "submit",
+      `is ${describeValue(submit)}, expected a finite number`,
+    );
   if (notFinite(end))
-    throw new InvalidInputError(at, "end", `is ${String(end)}, expected a finite number`);
+    throw new InvalidInputError(at, "end", `is ${describeValue(end)}, expected a finite number`);
   throw new InvalidInputError(at, "end", `is ${end}, before submit (${submit})`);
 }

@@ -1,4 +1,10 @@
-import { InvalidInputError, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
@@ -80,7 +86,7 @@ export function metricsOf(
     throw new InvalidInputError(
       WHERE,
       "capacity.totalCores",
-      `is ${String(totalCores)}, expected a number > 0`,
+      `is ${describeValue(totalCores)}, expected a number > 0`,
     );
   }
   const platform = "machines" in capacity ? (capacity as Platform) : null;

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { DEFAULT_MAX_STALLED_EVENTS, Engine, type EngineOptions } from "./engine.js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { validatePlatform } from "./platform.js";
@@ -56,11 +56,19 @@ export function resolveSimulateOptions(
   },
 ): EngineOptions {
   if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
+    throw new InvalidInputError(
+      where,
+      "options",
+      `is ${describeValue(options)}, expected an object`,
+    );
   }
   const until = options.until ?? Number.POSITIVE_INFINITY;
   if (typeof until !== "number" || Number.isNaN(until)) {
-    throw new InvalidInputError(where, "options.until", `is ${String(until)}, expected a number`);
+    throw new InvalidInputError(
+      where,
+      "options.until",
+      `is ${describeValue(until)}, expected a number`,
+    );
   }
   const maxEvents = options.maxEvents ?? null;
   if (
@@ -70,7 +78,7 @@ export function resolveSimulateOptions(
     throw new InvalidInputError(
       where,
       "options.maxEvents",
-      `is ${String(maxEvents)}, expected a number >= 0`,
+      `is ${describeValue(maxEvents)}, expected a number >= 0`,
     );
   }
   const maxStalledEvents = options.maxStalledEvents ?? DEFAULT_MAX_STALLED_EVENTS;
@@ -82,7 +90,7 @@ export function resolveSimulateOptions(
     throw new InvalidInputError(
       where,
       "options.maxStalledEvents",
-      `is ${String(maxStalledEvents)}, expected a number >= 1`,
+      `is ${describeValue(maxStalledEvents)}, expected a number >= 1`,
     );
   }
   const model = options.executionModel ?? defaultExecutionModel;

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Engine } from "./engine.js";
 import { resolveTau } from "./metric-sums.js";
 import type { Metrics, MetricsOptions } from "./metrics.js";
@@ -88,7 +88,7 @@ function streamOutput(
     throw new InvalidInputError(
       where,
       "options.metrics",
-      `is ${String(metrics)}, expected true, false or { tau }`,
+      `is ${describeValue(metrics)}, expected true, false or { tau }`,
     );
   }
   return { keepRecords: false, onRecord, metricsTau };

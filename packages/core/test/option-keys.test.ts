@@ -110,3 +110,21 @@ describe("unknown option keys are refused", () => {
     ).not.toThrow();
   });
 });
+
+describe("typed errors where a raw TypeError was thrown", () => {
+  it("ResourceLedger and firstFitAllocation name their argument", async () => {
+    const { ResourceLedger, firstFitAllocation } = await import("../src/index.js");
+    expect(refused(() => new ResourceLedger(null as never))).toBe(
+      "@sched/core/ResourceLedger: platform is null, expected a platform (createPlatform)",
+    );
+    expect(refused(() => firstFitAllocation(null as never, 2))).toBe(
+      "@sched/core/firstFitAllocation: view is null, expected a scheduler view",
+    );
+  });
+
+  it("a string value is quoted, so it does not read as a number", () => {
+    expect(
+      refused(() => simulate([], identicalPool(1), idle, { maxEvents: "5" } as never)),
+    ).toContain('options.maxEvents is "5"');
+  });
+});

@@ -1,5 +1,6 @@
 import { type Platform, validatePlatform } from "@sched/core";
 import {
+  describeValue,
   InvalidInputError,
   optionKeys,
   requireArray,
@@ -175,7 +176,7 @@ export function competitivePass(
     if (machine !== placed.machine) {
       fail(
         `${at}.machine`,
-        `is ${String(machine)}, but job ${id} was started on machine ${placed.machine}`,
+        `is ${describeValue(machine)}, but job ${id} was started on machine ${placed.machine}`,
       );
     }
   });

@@ -236,7 +236,7 @@ export class TierList {
       throw new InvalidInputError(
         "@sched/elo/TierList",
         "machine",
-        `is ${String(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
+        `is ${describeValue(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
       );
     }
   }

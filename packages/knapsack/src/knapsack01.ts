@@ -1,4 +1,10 @@
-import { InvalidInputError, LimitExceededError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  LimitExceededError,
+  optionKeys,
+  requireKnownKeys,
+} from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
 import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
@@ -70,7 +76,7 @@ export function knapsack01(
     throw new InvalidInputError(
       WHERE,
       "options.method",
-      `is ${String(method)}, expected "auto", "dp" or "branch-and-bound"`,
+      `is ${describeValue(method)}, expected "auto", "dp" or "branch-and-bound"`,
     );
   }
   checkNumber(WHERE, "options.dpCellLimit", dpCellLimit, 0);

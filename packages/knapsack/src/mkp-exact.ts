@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { dantzigSearch } from "./dantzig-search.js";
 import {
   type DenseInstance,
@@ -47,7 +47,7 @@ function resolveOptions(where: string, options: MkpExactOptions | undefined): Re
     throw new InvalidInputError(
       where,
       "options.nodeLimit",
-      `is ${String(nodeLimit)}, expected a number >= 0`,
+      `is ${describeValue(nodeLimit)}, expected a number >= 0`,
     );
   }
   return { nodeLimit };

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   checkNumber,
   type DenseInstance,
@@ -80,7 +80,7 @@ function resolveOptions(
     throw new InvalidInputError(
       WHERE,
       "options.strategy",
-      `is ${String(strategy)}, expected "fill" or "drop"`,
+      `is ${describeValue(strategy)}, expected "fill" or "drop"`,
     );
   }
   const rhoExponent = checkNumber(WHERE, "options.rhoExponent", o.rhoExponent ?? 0, 0);

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
@@ -49,7 +49,7 @@ function rowCosts(matrix: ArrayLike<ArrayLike<number>>, where: string): Float64A
         throw new InvalidInputError(
           where,
           `matrix[${i}][${j}]`,
-          `is ${String(p)}, expected a finite number`,
+          `is ${describeValue(p)}, expected a finite number`,
         );
       }
       if (p > 0) {
@@ -169,7 +169,7 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
     throw new InvalidInputError(
       WHERE,
       "options.solver",
-      `is ${String(solver)}, expected "greedy" or "exact"`,
+      `is ${describeValue(solver)}, expected "greedy" or "exact"`,
     );
   }
   const { jobs } = input;

@@ -52,3 +52,11 @@ describe("unknown option keys are refused", () => {
       expect(refused(fn)).toMatch(/: options is null, expected an object$/);
   });
 });
+
+describe("quoted values", () => {
+  it("an unknown strategy is quoted", () => {
+    expect(refused(() => mkpGreedy(mkp, { strategy: "foo" } as never))).toContain(
+      'options.strategy is "foo", expected "fill" or "drop"',
+    );
+  });
+});

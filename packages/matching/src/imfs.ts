@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Arena, resetScratch } from "./arena.js";
 import {
   addRowToDummy,
@@ -738,7 +738,7 @@ function markGiven(
       throw new InvalidInputError(
         WHERE,
         `${field}[${q}]`,
-        `is ${String(k)}, expected an integer index below ${length}`,
+        `is ${describeValue(k)}, expected an integer index below ${length}`,
       );
     }
     if (flags[k] === 0) {
@@ -888,7 +888,7 @@ function resolveOrigin(
       throw new InvalidInputError(
         WHERE,
         `${field}[${k}]`,
-        `is ${String(o)}, expected -1 or an integer index below ${previousLength}`,
+        `is ${describeValue(o)}, expected -1 or an integer index below ${previousLength}`,
       );
     }
     if (o >= 0) {

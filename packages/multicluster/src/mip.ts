@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   buildConfigurationModel,
@@ -278,7 +278,11 @@ function resolveModelOptions(
   const meanBase = J === 0 ? 1 : inst.baseTime.reduce((s, x) => s + x, 0) / J;
   const eta = options.eta ?? meanBase / 2;
   if (!(eta > 0) || !Number.isFinite(eta)) {
-    throw new InvalidInputError(WHERE, "options.eta", `is ${String(eta)}, expected a number > 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.eta",
+      `is ${describeValue(eta)}, expected a number > 0`,
+    );
   }
   const formulation = options.formulation ?? OAS_SOLVE_DEFAULTS.formulation;
   if (formulation !== "configurations" && formulation !== "resources") {
@@ -293,7 +297,7 @@ function resolveModelOptions(
     throw new InvalidInputError(
       WHERE,
       "options.maxConfigurations",
-      `is ${String(maxConfigurations)}, expected a number >= 1`,
+      `is ${describeValue(maxConfigurations)}, expected a number >= 1`,
     );
   }
   let theta = options.theta;
@@ -306,7 +310,7 @@ function resolveModelOptions(
     throw new InvalidInputError(
       WHERE,
       "options.theta",
-      `is ${String(theta)}, expected an integer >= 1`,
+      `is ${describeValue(theta)}, expected an integer >= 1`,
     );
   }
   return {
@@ -415,7 +419,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.maxNodes",
-      `is ${String(maxNodes)}, expected an integer >= 1 or Infinity`,
+      `is ${describeValue(maxNodes)}, expected an integer >= 1 or Infinity`,
     );
   }
   const timeLimit = options.timeLimit ?? Number.POSITIVE_INFINITY;
@@ -423,7 +427,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.timeLimit",
-      `is ${String(timeLimit)}, expected a number > 0 (seconds) or Infinity`,
+      `is ${describeValue(timeLimit)}, expected a number > 0 (seconds) or Infinity`,
     );
   }
   const relativeGap = options.relativeGap ?? 1e-6;
@@ -431,7 +435,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.relativeGap",
-      `is ${String(relativeGap)}, expected a number >= 0`,
+      `is ${describeValue(relativeGap)}, expected a number >= 0`,
     );
   }
   return { maxNodes, timeLimit, relativeGap };

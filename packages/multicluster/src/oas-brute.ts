@@ -5,7 +5,7 @@ import {
   LimitExceededError,
   type Platform,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 
@@ -77,7 +77,7 @@ export function bruteForceOas(
     throw new InvalidInputError(
       where,
       "options.eta",
-      `is ${String(options.eta)}, expected a number > 0`,
+      `is ${describeValue(options.eta)}, expected a number > 0`,
     );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const T = options.theta;

@@ -7,7 +7,7 @@ import {
   type ScheduleTrace,
   type SchedulingContext,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, allocationOf, type OasAssignment, oasInstance } from "./oas-instance.js";
 import { candidateResources } from "./oas-slotted.js";
@@ -54,7 +54,7 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
       "rule",
-      `is ${String(rule)}, expected one of ${OAS_RULES.join(", ")}`,
+      `is ${describeValue(rule)}, expected one of ${OAS_RULES.join(", ")}`,
     );
   }
   return idx.sort((a, b) => k(jobs[a]!) - k(jobs[b]!) || fifo(a, b));

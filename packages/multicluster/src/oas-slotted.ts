@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
-import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   allocationCost,
@@ -169,14 +169,14 @@ export function slottedPlanFromTrace(
     throw new InvalidInputError(
       where,
       "options.eta",
-      `is ${String(options.eta)}, expected a number > 0`,
+      `is ${describeValue(options.eta)}, expected a number > 0`,
     );
   }
   if (!Number.isInteger(options.theta) || options.theta < 1) {
     throw new InvalidInputError(
       where,
       "options.theta",
-      `is ${String(options.theta)}, expected an integer >= 1`,
+      `is ${describeValue(options.theta)}, expected an integer >= 1`,
     );
   }
   const platform = trace.platform;

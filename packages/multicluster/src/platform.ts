@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 
 /** One cluster of a multi-cluster platform: `nodes` identical nodes joined to the central switch by one link. */
 export interface ClusterDescription {
@@ -68,7 +68,14 @@ export function multiClusterPlatform(
   options: MultiClusterPlatformOptions = {},
 ): Platform {
   requireKnownKeys(WHERE, "options", options, PLATFORM_KEYS);
-  if (!Array.isArray(clusters) || clusters.length === 0) {
+  if (!Array.isArray(clusters)) {
+    throw new InvalidInputError(
+      WHERE,
+      "clusters",
+      `is ${describeValue(clusters)}, expected an array of clusters`,
+    );
+  }
+  if (clusters.length === 0) {
     throw new InvalidInputError(WHERE, "clusters", "is empty, expected at least one cluster");
   }
   const machines: { cores: number; speed: number; cluster: number; name: string }[] = [];
@@ -81,7 +88,7 @@ export function multiClusterPlatform(
       throw new InvalidInputError(
         WHERE,
         `clusters[${k}].nodes`,
-        `is ${String(c.nodes)}, expected an integer >= 1`,
+        `is ${describeValue(c.nodes)}, expected an integer >= 1`,
       );
     }
     const name = c.name ?? `c${k}`;

@@ -13,7 +13,7 @@ import {
   type SchedulingContext,
   simulate,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -157,7 +157,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       throw new InvalidInputError(
         WHERE,
         `job ${job.id} (local) machine`,
-        `is ${String(m)}, expected a machine index in 0..${p.machines.length - 1}`,
+        `is ${describeValue(m)}, expected a machine index in 0..${p.machines.length - 1}`,
       );
     }
     if (job.cores !== 1) {
@@ -398,14 +398,14 @@ export function spaceSharingExecutionModel(
     throw new InvalidInputError(
       where,
       "options.bunching",
-      `is ${String(bunching)}, expected "fitness" or "equal"`,
+      `is ${describeValue(bunching)}, expected "fitness" or "equal"`,
     );
   }
   if (backgroundSharing !== "conserving" && backgroundSharing !== "legacy") {
     throw new InvalidInputError(
       where,
       "options.backgroundSharing",
-      `is ${String(backgroundSharing)}, expected "conserving" or "legacy"`,
+      `is ${describeValue(backgroundSharing)}, expected "conserving" or "legacy"`,
     );
   }
   const check = (field: string, v: number, ok: boolean, expected: string) => {
@@ -413,7 +413,7 @@ export function spaceSharingExecutionModel(
       throw new InvalidInputError(
         where,
         `options.${field}`,
-        `is ${String(v)}, expected ${expected}`,
+        `is ${describeValue(v)}, expected ${expected}`,
       );
     }
   };
@@ -548,7 +548,7 @@ export function processorPlatform(platform: Platform, slots: number): Platform {
     throw new InvalidInputError(
       "@sched/multicluster/processorPlatform",
       "slots",
-      `is ${String(slots)}, expected an integer >= 1`,
+      `is ${describeValue(slots)}, expected an integer >= 1`,
     );
   }
   const machines: { name: string; cores: number; speed: number; cluster: number }[] = [];

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -98,12 +98,15 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
   if (M === undefined) fail("state.platform", "is not a platform (no machines)");
   const e = state.executing;
   if (!Number.isInteger(e) || e < 0)
-    fail("state.executing", `is ${String(e)}, expected an integer >= 0`);
+    fail("state.executing", `is ${describeValue(e)}, expected an integer >= 0`);
   if (!Array.isArray(state.available)) fail("state.available", "is not an array");
   const avail = new Uint8Array(M);
   state.available.forEach((m, i) => {
     if (!Number.isInteger(m) || m < 0 || m >= M) {
-      fail(`state.available[${i}]`, `is ${String(m)}, expected a machine index in 0..${M - 1}`);
+      fail(
+        `state.available[${i}]`,
+        `is ${describeValue(m)}, expected a machine index in 0..${M - 1}`,
+      );
     }
     if (avail[m]) fail(`state.available[${i}]`, `repeats processor ${m}`);
     avail[m] = 1;
@@ -112,18 +115,18 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
   const ids = new Set<number>();
   state.queue.forEach((j, i) => {
     if (!Number.isInteger(j?.id))
-      fail(`state.queue[${i}].id`, `is ${String(j?.id)}, expected an integer`);
+      fail(`state.queue[${i}].id`, `is ${describeValue(j?.id)}, expected an integer`);
     if (ids.has(j.id)) fail(`state.queue[${i}].id`, `is ${j.id}, listed twice in the queue`);
     ids.add(j.id);
     const lo = j.minProcessors;
     const hi = j.maxProcessors;
     if (!Number.isInteger(lo) || lo < 1) {
-      fail(`state.queue[${i}].minProcessors`, `is ${String(lo)}, expected an integer >= 1`);
+      fail(`state.queue[${i}].minProcessors`, `is ${describeValue(lo)}, expected an integer >= 1`);
     }
     if (!Number.isInteger(hi) || hi < lo) {
       fail(
         `state.queue[${i}].maxProcessors`,
-        `is ${String(hi)}, expected an integer >= minProcessors (${lo})`,
+        `is ${describeValue(hi)}, expected an integer >= minProcessors (${lo})`,
       );
     }
   });

@@ -1,5 +1,5 @@
 import { benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -201,7 +201,7 @@ export function resolveSpaceSharingOptions(
       throw new InvalidInputError(
         where,
         `options.${field}`,
-        `is ${String(v)}, expected ${expected}`,
+        `is ${describeValue(v)}, expected ${expected}`,
       );
     }
   };

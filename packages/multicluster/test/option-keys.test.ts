@@ -105,3 +105,11 @@ describe("unknown option keys are refused", () => {
     );
   });
 });
+
+describe("typed errors", () => {
+  it("multiClusterPlatform(null) says what clusters is", () => {
+    expect(refused(() => multiClusterPlatform(null as never))).toBe(
+      "@sched/multicluster/multiClusterPlatform: clusters is null, expected an array of clusters",
+    );
+  });
+});

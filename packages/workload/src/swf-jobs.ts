@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
@@ -91,7 +91,11 @@ export function resolveSwfToJobsOptions(
   const clean = options.clean ?? false;
   const estimate = options.estimate ?? "requested";
   if (typeof clean !== "boolean") {
-    throw new InvalidInputError(where, "options.clean", `is ${String(clean)}, expected a boolean`);
+    throw new InvalidInputError(
+      where,
+      "options.clean",
+      `is ${describeValue(clean)}, expected a boolean`,
+    );
   }
   if (estimate !== "requested" && estimate !== "runtime") {
     throw new InvalidInputError(

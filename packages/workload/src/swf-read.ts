@@ -1,5 +1,6 @@
 import { InvalidInputError, ParseError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { requireIterable } from "./require-iterable.js";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { arrayOrigin, withSwfOrigin } from "./swf-origin.js";
@@ -18,6 +19,21 @@ export interface ParseSwfOptions {
 const PARSE_KEYS = optionKeys<ParseSwfOptions>({
   source: true,
 });
+
+/** `lines` when it is iterable or async iterable; otherwise an InvalidInputError naming `lines`. */
+function requireLines(where: string, lines: unknown): void {
+  const l = lines as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null;
+  if (
+    typeof l?.[Symbol.iterator] !== "function" &&
+    typeof l?.[Symbol.asyncIterator] !== "function"
+  ) {
+    throw new InvalidInputError(
+      where,
+      "lines",
+      `is ${describeValue(lines)}, expected an iterable or async iterable of lines`,
+    );
+  }
+}
 
 /** Options of {@link readSwfLines} and {@link readSwfLinesSync}. */
 export interface ReadSwfLinesOptions extends ParseSwfOptions {
@@ -338,6 +354,7 @@ export async function readSwfTrace(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ParseSwfOptions = {},
 ): Promise<SwfTrace> {
+  requireLines("@sched/workload/readSwfTrace", lines);
   requireKnownKeys("@sched/workload/readSwfTrace", "options", options, PARSE_KEYS);
   const reader = new SwfLineReader(
     "@sched/workload/readSwfTrace",
@@ -393,6 +410,7 @@ export function readSwfLinesSync(
   lines: Iterable<string>,
   options: ReadSwfLinesOptions = {},
 ): Generator<SwfRecord, void, undefined> {
+  requireIterable("@sched/workload/readSwfLinesSync", "lines", lines, "lines");
   requireKnownKeys("@sched/workload/readSwfLinesSync", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLinesSync", source);
@@ -446,6 +464,7 @@ export function readSwfLines(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ReadSwfLinesOptions = {},
 ): AsyncGenerator<SwfRecord, void, undefined> {
+  requireLines("@sched/workload/readSwfLines", lines);
   requireKnownKeys("@sched/workload/readSwfLines", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLines", source);

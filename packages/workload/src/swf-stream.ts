@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { SwfHeader } from "./swf-header.js";
 import {
   resolveSwfToJobsOptions,
@@ -94,7 +94,7 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
     throw new InvalidInputError(
       where,
       "options.maxLineLength",
-      `is ${String(maxLineLength)}, expected an integer >= 1 or Infinity`,
+      `is ${describeValue(maxLineLength)}, expected an integer >= 1 or Infinity`,
     );
   }
   /** Lines read so far (the reader's count: a line too long is the next one). */

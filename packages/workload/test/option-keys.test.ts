@@ -111,3 +111,15 @@ describe("unknown option keys are refused", () => {
     for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
   });
 });
+
+describe("typed errors and quoted values", () => {
+  it("readSwfLinesSync(null) names lines; a string count is quoted", () => {
+    expect(refused(() => readSwfLinesSync(null as never))).toBe(
+      "@sched/workload/readSwfLinesSync: lines is null, expected an iterable of lines",
+    );
+    expect(refused(() => multiclusterWorkload({ jobs: "5" } as never))).toContain(
+      'options.jobs is "5", expected an integer >= 0',
+    );
+    expect(refused(() => generateLublin({ jobs: "5" } as never))).toContain('options.jobs is "5"');
+  });
+});

@@ -1,4 +1,4 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { type MkpInstance, readMkpInstance } from "../instance.js";
 import { EXACT_KEYS, type MkpExactOptions, mkpExact } from "../mkp-exact.js";
 import { GREEDY_KEYS, type MkpGreedyOptions, mkpGreedy } from "../mkp-greedy.js";
@@ -151,7 +151,7 @@ export function table1Event(
     throw new InvalidInputError(
       WHERE,
       "options.greedyRuns",
-      `is ${String(runs)}, expected an integer >= 1`,
+      `is ${describeValue(runs)}, expected an integer >= 1`,
     );
   }
   // Validate every instance first, naming it on failure.
