@@ -128,3 +128,22 @@ describe("typed errors where a raw TypeError was thrown", () => {
     ).toContain('options.maxEvents is "5"');
   });
 });
+
+describe("the testing helpers refuse unknown keys too", () => {
+  it("arbPlatform, arbJobs, makeView and schedulerSpecs", async () => {
+    const t = await import("../src/testing/index.js");
+    const platform = identicalPool(1);
+    expect(refused(() => t.arbPlatform({ maxMachine: 2 } as never))).toContain(
+      "@sched/core/testing/arbPlatform: options.maxMachine is not an option (did you mean `maxMachines`?)",
+    );
+    expect(refused(() => t.arbJobs(platform, { maxjobs: 2 } as never))).toContain(
+      "options.maxjobs is not an option (did you mean `maxJobs`?)",
+    );
+    expect(refused(() => t.makeView(platform, { time: 2 } as never))).toContain(
+      "@sched/core/testing/makeView: options.time",
+    );
+    expect(refused(() => t.schedulerSpecs("x", () => idle, { numruns: 1 } as never))).toContain(
+      "options.numruns is not an option (did you mean `numRuns`?)",
+    );
+  });
+});
