@@ -32,6 +32,13 @@ export interface AdmissionState {
   readonly reservations: readonly HeldReservation[];
 }
 
+/** The keys of {@link AdmissionState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<AdmissionState>({
+  now: true,
+  pes: true,
+  reservations: true,
+});
+
 /**
  * A request for an advance reservation: the paper's `(t_r, t_du, t_dl, n)` =
  * (`ready`, `duration`, `deadline`, `peCount`), with the job's id.
@@ -206,6 +213,7 @@ export function admissionPass(
   if (typeof state !== "object" || state === null) {
     throw new InvalidInputError(WHERE, "state", `is ${describeValue(state)}, expected an object`);
   }
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = state.now;
   if (typeof now !== "number" || !Number.isFinite(now)) {
     throw new InvalidInputError(WHERE, "state.now", `is ${now}, expected a finite number`);

@@ -23,21 +23,29 @@ describe("unknown option keys are refused", () => {
       ],
       [
         () => admissionPass({ now: 0, pes: 4, reservations: [] }, [], { polcy: 1 } as never),
-        "@sched/advance-reservation/admissionPass: options.polcy is not an option (did you mean `policy`?)",
+        "@sched/advance-reservation/admissionPass: options.polcy is not a known key (did you mean `policy`?)",
       ],
       [
         () => new AvailRectList(4, { orign: 0 } as never),
-        "AvailRectList: options.orign is not an option (did you mean `origin`?)",
+        "AvailRectList: options.orign is not a known key (did you mean `origin`?)",
       ],
       [
         () =>
           list.findAllocation({ ready: 0, duration: 1, peCount: 1 }, {
             cliptodeadline: false,
           } as never),
-        "findAllocation: options.cliptodeadline is not an option (did you mean `clipToDeadline`?)",
+        "findAllocation: options.cliptodeadline is not a known key (did you mean `clipToDeadline`?)",
       ],
     ];
     for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
     expect(refused(() => advanceReservation(null as never))).toContain("options is null");
+  });
+});
+
+describe("unknown state keys are refused", () => {
+  it("admissionPass names a misspelt state key", () => {
+    expect(
+      refused(() => admissionPass({ now: 0, pes: 4, reservation: [] } as never, [])),
+    ).toContain("state.reservation is not a known key (did you mean `reservations`?)");
   });
 });

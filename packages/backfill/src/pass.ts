@@ -12,7 +12,7 @@ import {
   type WaitingJob,
   whyNeverFits,
 } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { PlainContext } from "./plain-context.js";
 import { type PolicyOptions, strategyFor } from "./select.js";
 import type { Reservation } from "./strategy.js";
@@ -109,6 +109,18 @@ export interface BackfillState {
    */
   readonly completed?: readonly number[];
 }
+
+/** The keys of {@link BackfillState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<BackfillState>({
+  now: true,
+  cores: true,
+  platform: true,
+  running: true,
+  queue: true,
+  reservations: true,
+  arrived: true,
+  completed: true,
+});
 
 /** What {@link backfillPass} decided. */
 export interface BackfillDecision {
@@ -233,6 +245,7 @@ export function backfillPass(
   options?: BackfillPassOptions,
 ): BackfillDecision {
   if (typeof state !== "object" || state === null) fail("state", "is not an object");
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const strategy = strategyFor(options, WHERE);
   const now = requireTime("state.now", state.now);
   let platform: Platform;

@@ -18,40 +18,40 @@ function refused(fn: () => unknown): string {
 describe("unknown option keys are refused", () => {
   it("backfillPass names a misspelt key and the one meant, for every policy", () => {
     expect(refused(() => backfillPass(state, { reservation: 0 } as never))).toMatch(
-      /^@sched\/backfill\/backfillPass: options\.reservation is not an option \(did you mean `reservations`\?\)/,
+      /^@sched\/backfill\/backfillPass: options\.reservation is not a known key \(did you mean `reservations`\?\)/,
     );
     expect(
       refused(() => backfillPass(state, { policy: "easy", reservations: 3 } as never)),
-    ).toContain("options.reservations is not an option");
+    ).toContain("options.reservations is not a known key");
     expect(
       refused(() => backfillPass(state, { policy: "edf", preempt: false } as never)),
-    ).toContain("options.preempt is not an option (did you mean `preemption`?)");
+    ).toContain("options.preempt is not a known key (did you mean `preemption`?)");
     expect(refused(() => backfillPass(state, { policy: "fcfs", order: "sjf" } as never))).toContain(
-      "options.order is not an option",
+      "options.order is not a known key",
     );
     expect(
       refused(() =>
         backfillPass(state, { policy: "flexible", priority: () => 0, varient: "unrm" } as never),
       ),
-    ).toContain("options.varient is not an option (did you mean `variant`?)");
+    ).toContain("options.varient is not a known key (did you mean `variant`?)");
   });
 
   it("the factories and presets refuse them when built", () => {
     expect(refused(() => easy({ reservations: 3 } as never))).toMatch(
-      /^@sched\/backfill\/easy: options\.reservations is not an option/,
+      /^@sched\/backfill\/easy: options\.reservations is not a known key/,
     );
     expect(refused(() => conservative({ reservations: 3 } as never))).toMatch(
       /^@sched\/backfill\/conservative: options\.reservations/,
     );
     expect(refused(() => edf({ preempt: false } as never))).toMatch(
-      /^@sched\/backfill\/edf: options\.preempt is not an option \(did you mean `preemption`\?\)/,
+      /^@sched\/backfill\/edf: options\.preempt is not a known key \(did you mean `preemption`\?\)/,
     );
     expect(refused(() => backfill({ reservation: 1 } as never))).toContain("options.reservation");
     expect(refused(() => fcfs({ order: "sjf" } as never))).toContain(
       "@sched/backfill/fcfs: options.order",
     );
     expect(refused(() => flexible({ priority: () => 0, nme: "x" } as never))).toContain(
-      "options.nme is not an option (did you mean `name`?)",
+      "options.nme is not a known key (did you mean `name`?)",
     );
   });
 
@@ -78,6 +78,14 @@ describe("quoted values", () => {
   it("a string core count is quoted", () => {
     expect(refused(() => backfillPass({ ...state, cores: "8" } as never))).toContain(
       'state.cores is "8", expected an integer >= 1',
+    );
+  });
+});
+
+describe("unknown state keys are refused", () => {
+  it("backfillPass names a misspelt state key", () => {
+    expect(refused(() => backfillPass({ ...state, runing: [] } as never))).toContain(
+      "@sched/backfill/backfillPass: state.runing is not a known key (did you mean `running`?)",
     );
   });
 });

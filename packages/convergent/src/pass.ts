@@ -86,6 +86,16 @@ export interface ConvergentState {
   readonly memory?: ConvergentMemory;
 }
 
+/** The keys of {@link ConvergentState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<ConvergentState>({
+  now: true,
+  platform: true,
+  running: true,
+  queue: true,
+  freeLicenses: true,
+  memory: true,
+});
+
 /** What {@link convergentPass} decided. */
 export interface ConvergentDecision {
   /** Ids of the jobs to start now, in the order to start them (after the preemptions). */
@@ -345,6 +355,7 @@ export function convergentPass(
 ): ConvergentDecision {
   if (!isObject(state)) fail("state", `is ${describeValue(state)}, expected an object`);
   requireKnownKeys(WHERE, "options", options, PASS_KEYS);
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const resolved = resolveOptions(WHERE, { ...(options as ConvergentOptions), name: "convergent" });
   const now = finite("state.now", state.now);
   if (!isObject(state.platform)) fail("state.platform", "is missing, expected a platform");

@@ -38,10 +38,10 @@ function refused(fn: () => unknown): string {
 describe("unknown option keys are refused", () => {
   it("convergentPass names the misspelt key and the one meant", () => {
     expect(refused(() => convergentPass(state, { matching: "mis" } as never))).toMatch(
-      /^@sched\/convergent\/convergentPass: options\.matching is not an option \(did you mean `matcher`\?\)/,
+      /^@sched\/convergent\/convergentPass: options\.matching is not a known key \(did you mean `matcher`\?\)/,
     );
     expect(refused(() => convergentPass(state, { name: "x" } as never))).toContain(
-      "options.name is not an option",
+      "options.name is not a known key",
     );
     expect(convergentPass(state, { matcher: "mis", matching: undefined } as never).start).toEqual([
       1,
@@ -50,16 +50,16 @@ describe("unknown option keys are refused", () => {
 
   it("convergent, convergentVariant and nested constants and readings", () => {
     expect(refused(() => convergent({ preemptoin: false } as never))).toContain(
-      "@sched/convergent/convergent: options.preemptoin is not an option (did you mean `preemption`?)",
+      "@sched/convergent/convergent: options.preemptoin is not a known key (did you mean `preemption`?)",
     );
     expect(refused(() => convergentVariant("CS_ip", { matcher: "mis" } as never))).toContain(
-      "@sched/convergent/convergentVariant: options.matcher is not an option",
+      "@sched/convergent/convergentVariant: options.matcher is not a known key",
     );
     expect(refused(() => convergent({ constants: { licence: 5 } } as never))).toContain(
-      "constants.licence is not an option (did you mean `licenses`?)",
+      "constants.licence is not a known key (did you mean `licenses`?)",
     );
     expect(refused(() => convergent({ readings: { deadlinelate: "min" } } as never))).toContain(
-      "readings.deadlinelate is not an option (did you mean `deadlineLate`?)",
+      "readings.deadlinelate is not a known key (did you mean `deadlineLate`?)",
     );
     expect(refused(() => paperHeuristics({ bse: 2 } as never))).toContain("constants.bse");
     expect(refused(() => convergent(null as never))).toBe(
@@ -91,6 +91,14 @@ describe("quoted values", () => {
   it("an unknown matcher is quoted", () => {
     expect(refused(() => convergentPass(state, { matcher: "hungarian" } as never))).toContain(
       'options.matcher is "hungarian", expected "mis", "mfs" or "imfs"',
+    );
+  });
+});
+
+describe("unknown state keys are refused", () => {
+  it("convergentPass names a misspelt state key", () => {
+    expect(refused(() => convergentPass({ ...state, freelicenses: {} } as never))).toContain(
+      "state.freelicenses is not a known key (did you mean `freeLicenses`?)",
     );
   });
 });

@@ -37,27 +37,27 @@ describe("unknown option keys are refused", () => {
     const cases: [() => unknown, string][] = [
       [
         () => simulate([], platform, idle, { untill: 5 } as never),
-        "@sched/core/simulate: options.untill is not an option (did you mean `until`?)",
+        "@sched/core/simulate: options.untill is not a known key (did you mean `until`?)",
       ],
       [
         () => simulateStream([], platform, idle, { onrecord: () => {} } as never),
-        "@sched/core/simulateStream: options.onrecord is not an option (did you mean `onRecord`?)",
+        "@sched/core/simulateStream: options.onrecord is not a known key (did you mean `onRecord`?)",
       ],
       [
         () => createSimulation(platform, idle, { maxEvent: 3 } as never),
-        "@sched/core/createSimulation: options.maxEvent is not an option (did you mean `maxEvents`?)",
+        "@sched/core/createSimulation: options.maxEvent is not a known key (did you mean `maxEvents`?)",
       ],
       [() => checkSchedule(trace, { tol: 1 } as never), "@sched/core/checkSchedule: options.tol"],
       [
         () => computeMetrics(trace, { Tau: 5 } as never),
-        "options.Tau is not an option (did you mean `tau`?)",
+        "options.Tau is not a known key (did you mean `tau`?)",
       ],
       [() => metricsOf([], platform, { taus: 5 } as never), "@sched/core/metricsOf: options.taus"],
       [() => new MetricSums(4, { t: 1 } as never), "@sched/core/MetricSums: options.t"],
       [() => new MetricSums(4).metrics({ horizont: 1 } as never), "metrics(options).horizont"],
       [
         () => traceToJSON(trace, { timing: false } as never),
-        "@sched/core/traceToJSON: options.timing is not an option (did you mean `timings`?)",
+        "@sched/core/traceToJSON: options.timing is not a known key (did you mean `timings`?)",
       ],
       [
         () => traceFromJSON(traceToJSON(trace), { src: "x" } as never),
@@ -78,15 +78,15 @@ describe("unknown option keys are refused", () => {
     const cases: [() => unknown, string][] = [
       [
         () => identicalPool(2, { core: 4 } as never),
-        "@sched/core/identicalPool: options.core is not an option (did you mean `cores`?)",
+        "@sched/core/identicalPool: options.core is not a known key (did you mean `cores`?)",
       ],
       [
         () => createPlatform({ machines: [{}], referencespeed: 2 } as never),
-        "spec.referencespeed is not an option (did you mean `referenceSpeed`?)",
+        "spec.referencespeed is not a known key (did you mean `referenceSpeed`?)",
       ],
       [
         () => createPlatform({ machines: [{ core: 2 }] } as never),
-        "spec.machines[0].core is not an option (did you mean `cores`?)",
+        "spec.machines[0].core is not a known key (did you mean `cores`?)",
       ],
       [
         () => createPlatform({ machines: [{}], clusters: [{ nam: "a" }] } as never),
@@ -94,11 +94,11 @@ describe("unknown option keys are refused", () => {
       ],
       [
         () => createPlatform({ machines: [{}], links: [{ bandwidth: 1, latancy: 2 }] } as never),
-        "spec.links[0].latancy is not an option (did you mean `latency`?)",
+        "spec.links[0].latancy is not a known key (did you mean `latency`?)",
       ],
       [
         () => createPlatform({ machines: [{}], licenses: [{ name: "a", copis: 2 }] } as never),
-        "spec.licenses[0].copis is not an option (did you mean `copies`?)",
+        "spec.licenses[0].copis is not a known key (did you mean `copies`?)",
       ],
     ];
     for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
@@ -134,16 +134,16 @@ describe("the testing helpers refuse unknown keys too", () => {
     const t = await import("../src/testing/index.js");
     const platform = identicalPool(1);
     expect(refused(() => t.arbPlatform({ maxMachine: 2 } as never))).toContain(
-      "@sched/core/testing/arbPlatform: options.maxMachine is not an option (did you mean `maxMachines`?)",
+      "@sched/core/testing/arbPlatform: options.maxMachine is not a known key (did you mean `maxMachines`?)",
     );
     expect(refused(() => t.arbJobs(platform, { maxjobs: 2 } as never))).toContain(
-      "options.maxjobs is not an option (did you mean `maxJobs`?)",
+      "options.maxjobs is not a known key (did you mean `maxJobs`?)",
     );
     expect(refused(() => t.makeView(platform, { time: 2 } as never))).toContain(
       "@sched/core/testing/makeView: options.time",
     );
     expect(refused(() => t.schedulerSpecs("x", () => idle, { numruns: 1 } as never))).toContain(
-      "options.numruns is not an option (did you mean `numRuns`?)",
+      "options.numruns is not a known key (did you mean `numRuns`?)",
     );
   });
 });

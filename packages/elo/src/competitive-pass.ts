@@ -60,6 +60,17 @@ export interface CompetitiveState {
   readonly memory?: CompetitiveMemory;
 }
 
+/** The keys of {@link CompetitiveState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<CompetitiveState>({
+  now: true,
+  platform: true,
+  completed: true,
+  queue: true,
+  free: true,
+  freeLicenses: true,
+  memory: true,
+});
+
 /** Opaque: what a chain of {@link competitivePass} calls keeps between calls. */
 export interface CompetitiveMemory {
   readonly kind: "competitive-memory";
@@ -138,6 +149,7 @@ export function competitivePass(
 ): CompetitiveDecision {
   requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   requireObject(WHERE, "state", state);
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = requireFinite(WHERE, "state.now", state.now);
   requireObject(WHERE, "state.platform", state.platform);
   const platform = validatePlatform(state.platform, WHERE);

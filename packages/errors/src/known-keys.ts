@@ -43,13 +43,13 @@ const CHECKED = new WeakMap<OptionKeys, WeakSet<object>>();
  * object afterwards goes unchecked.
  *
  * @throws InvalidInputError `<where>: <field> is <value>, expected an object` for `null`, an array
- * or a primitive; `<where>: <field>.<key> is not an option (did you mean \`<near>\`?), expected one
+ * or a primitive; `<where>: <field>.<key> is not a known key (did you mean \`<near>\`?), expected one
  * of <keys>` for an unknown key, with a suggestion when one known key differs only in case, by at
  * most two edits (a third of a long key), or shares a long prefix.
  * @example
  * ```ts
  * requireKnownKeys("@sched/backfill/backfillPass", "options", { reservation: 0 }, PASS_KEYS);
- * // throws: options.reservation is not an option (did you mean `reservations`?), expected one of reservations, order
+ * // throws: options.reservation is not a known key (did you mean `reservations`?), expected one of reservations, order
  * ```
  */
 export function requireKnownKeys<T extends object>(
@@ -85,9 +85,8 @@ function unknownKey(
 ): InvalidInputError {
   const near = nearestKey(key, known);
   const hint = near === undefined ? "" : ` (did you mean \`${near}\`?)`;
-  const expected =
-    known.length === 0 ? "expected no options" : `expected one of ${known.join(", ")}`;
-  return new InvalidInputError(where, `${field}.${key}`, `is not an option${hint}, ${expected}`);
+  const expected = known.length === 0 ? "expected no keys" : `expected one of ${known.join(", ")}`;
+  return new InvalidInputError(where, `${field}.${key}`, `is not a known key${hint}, ${expected}`);
 }
 
 /**

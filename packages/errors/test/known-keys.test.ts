@@ -32,16 +32,16 @@ describe("requireKnownKeys", () => {
 
   it("names the unknown key, the nearest known one and the known keys", () => {
     expect(message(() => requireKnownKeys(W, "options", { reservation: 0 }, PASS_KEYS))).toBe(
-      `${W}: options.reservation is not an option (did you mean \`reservations\`?), expected one of reservations, machineOrder, seed`,
+      `${W}: options.reservation is not a known key (did you mean \`reservations\`?), expected one of reservations, machineOrder, seed`,
     );
     expect(message(() => requireKnownKeys(W, "options", { sed: 3 }, PASS_KEYS))).toContain(
-      "options.sed is not an option (did you mean `seed`?)",
+      "options.sed is not a known key (did you mean `seed`?)",
     );
     expect(
       message(() => requireKnownKeys(W, "options", { machineorder: "first" }, PASS_KEYS)),
     ).toContain("(did you mean `machineOrder`?)");
     expect(message(() => requireKnownKeys(W, "spec", { name: "WL-2" }, PASS_KEYS))).toBe(
-      `${W}: spec.name is not an option, expected one of reservations, machineOrder, seed`,
+      `${W}: spec.name is not a known key, expected one of reservations, machineOrder, seed`,
     );
   });
 
@@ -70,7 +70,7 @@ describe("requireKnownKeys", () => {
   it("says so when a type has no options at all", () => {
     const NONE = optionKeys<Record<never, never>>({});
     expect(message(() => requireKnownKeys(W, "options", { a: 1 }, NONE))).toBe(
-      `${W}: options.a is not an option, expected no options`,
+      `${W}: options.a is not a known key, expected no keys`,
     );
   });
 

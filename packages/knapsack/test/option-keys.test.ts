@@ -20,26 +20,26 @@ function refused(fn: () => unknown): string {
 describe("unknown option keys are refused", () => {
   it("mkpExact, mkpGreedy and knapsack01 name the key and the one meant", () => {
     expect(refused(() => mkpExact(mkp, { nodelimit: 1 } as never))).toBe(
-      "@sched/knapsack/mkpExact: options.nodelimit is not an option (did you mean `nodeLimit`?), expected one of nodeLimit",
+      "@sched/knapsack/mkpExact: options.nodelimit is not a known key (did you mean `nodeLimit`?), expected one of nodeLimit",
     );
     expect(refused(() => mkpGreedy(mkp, { reweigh: false } as never))).toContain(
-      "@sched/knapsack/mkpGreedy: options.reweigh is not an option (did you mean `reweight`?)",
+      "@sched/knapsack/mkpGreedy: options.reweigh is not a known key (did you mean `reweight`?)",
     );
     expect(refused(() => knapsack01(k01, { methods: "dp" } as never))).toContain(
-      "@sched/knapsack/knapsack01: options.methods is not an option (did you mean `method`?)",
+      "@sched/knapsack/knapsack01: options.methods is not a known key (did you mean `method`?)",
     );
   });
 
   it("preMatch and table1Event check their nested solver options", () => {
     const input = { jobs: [{ id: 1, licenses: { a: 1 } }], copies: { a: 1 }, costs: [1] };
     expect(refused(() => preMatch(input, { solvr: "exact" } as never))).toContain(
-      "options.solvr is not an option (did you mean `solver`?)",
+      "options.solvr is not a known key (did you mean `solver`?)",
     );
     expect(refused(() => preMatch(input, { exact: { limit: 3 } } as never))).toContain(
-      "@sched/knapsack/preMatch: options.exact.limit is not an option",
+      "@sched/knapsack/preMatch: options.exact.limit is not a known key",
     );
     expect(refused(() => table1Event([mkp], { greedy: { strategie: "x" } } as never))).toContain(
-      "options.greedy.strategie is not an option (did you mean `strategy`?)",
+      "options.greedy.strategie is not a known key (did you mean `strategy`?)",
     );
   });
 

@@ -8,7 +8,7 @@ describe("imfs refuses unknown option keys", () => {
     const previous = mfs(matrix);
     expect(() => imfs(matrix, previous, { changedRow: [0] } as never)).toThrow(InvalidInputError);
     expect(() => imfs(matrix, previous, { changedRow: [0] } as never)).toThrow(
-      "@sched/matching/imfs: options.changedRow is not an option (did you mean `changedRows`?)",
+      "@sched/matching/imfs: options.changedRow is not a known key (did you mean `changedRows`?)",
     );
     expect(imfs(matrix, previous, { changedRows: [0] }).rowToCol).toEqual(previous.rowToCol);
   });

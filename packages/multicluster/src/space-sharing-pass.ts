@@ -40,6 +40,14 @@ export interface SpaceSharingPassState {
   readonly executing: number;
 }
 
+/** The keys of {@link SpaceSharingPassState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<SpaceSharingPassState>({
+  platform: true,
+  available: true,
+  queue: true,
+  executing: true,
+});
+
 /** Options of {@link spaceSharingPass}. */
 export interface SpaceSharingPassOptions {
   /** `"dynamic"` (the paper's policy) or `"adaptive"` (the baseline). @defaultValue `"dynamic"` */
@@ -92,8 +100,9 @@ function fail(field: string, message: string): never {
 
 function checkState(state: SpaceSharingPassState): Uint8Array {
   if (typeof state !== "object" || state === null) {
-    fail("state", `is ${state === null ? "null" : typeof state}, expected an object`);
+    fail("state", `is ${describeValue(state)}, expected an object`);
   }
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const M = state.platform?.machines?.length;
   if (M === undefined) fail("state.platform", "is not a platform (no machines)");
   const e = state.executing;

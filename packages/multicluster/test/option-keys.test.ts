@@ -35,23 +35,23 @@ describe("unknown option keys are refused", () => {
     const cases: [() => unknown, string][] = [
       [
         () => multiClusterPlatform([{ nodes: 1 }], { referencespeed: 2 } as never),
-        "multiClusterPlatform: options.referencespeed is not an option (did you mean `referenceSpeed`?)",
+        "multiClusterPlatform: options.referencespeed is not a known key (did you mean `referenceSpeed`?)",
       ],
       [
         () => multiClusterPlatform([{ nodes: 1, speeds: 0.5 }] as never),
-        "multiClusterPlatform: clusters[0].speeds is not an option (did you mean `speed`?)",
+        "multiClusterPlatform: clusters[0].speeds is not a known key (did you mean `speed`?)",
       ],
       [
         () => oasExecutionModel({ contension: true } as never),
-        "oasExecutionModel: options.contension is not an option (did you mean `contention`?)",
+        "oasExecutionModel: options.contension is not a known key (did you mean `contention`?)",
       ],
       [
         () => buildOasModel([], platform, { formulaton: "x" } as never),
-        "buildOasModel: options.formulaton is not an option (did you mean `formulation`?)",
+        "buildOasModel: options.formulaton is not a known key (did you mean `formulation`?)",
       ],
       [
         () => bruteForceOas([], platform, { eta: 1, theta: 2, maxNode: 3 } as never),
-        "bruteForceOas: options.maxNode is not an option (did you mean `maxNodes`?)",
+        "bruteForceOas: options.maxNode is not a known key (did you mean `maxNodes`?)",
       ],
       [
         () => checkOasSchedule([], platform, [], { eta: 1, theta: 2, tau: 3 } as never),
@@ -59,11 +59,11 @@ describe("unknown option keys are refused", () => {
       ],
       [
         () => oasHeuristic("FCFS" as never, { link: true } as never),
-        "oasHeuristic: options.link is not an option (did you mean `links`?)",
+        "oasHeuristic: options.link is not a known key (did you mean `links`?)",
       ],
       [
         () => oasPlanScheduler([], 1, { compat: true } as never),
-        "oasPlanScheduler: options.compat is not an option (did you mean `compact`?)",
+        "oasPlanScheduler: options.compat is not a known key (did you mean `compact`?)",
       ],
       [
         () => slottedListSchedule([], platform, [], { eta: 1, theta: 2, x: 1 } as never),
@@ -71,26 +71,26 @@ describe("unknown option keys are refused", () => {
       ],
       [
         () => spaceSharingScheduler({ alpah: 1 } as never),
-        "spaceSharingScheduler: options.alpah is not an option (did you mean `alpha`?)",
+        "spaceSharingScheduler: options.alpah is not a known key (did you mean `alpha`?)",
       ],
       [
         () => spaceSharingExecutionModel({ mlp: 2 } as never),
-        "spaceSharingExecutionModel: options.mlp is not an option (did you mean `mpl`?)",
+        "spaceSharingExecutionModel: options.mlp is not a known key (did you mean `mpl`?)",
       ],
       [
         () => simulateSpaceSharing([], platform, { polcy: "x" } as never),
-        "simulateSpaceSharing: options.polcy is not an option (did you mean `policy`?)",
+        "simulateSpaceSharing: options.polcy is not a known key (did you mean `policy`?)",
       ],
       [
         () => simulateSpaceSharingOnCore([], platform, { sed: 1 } as never),
-        "simulateSpaceSharingOnCore: options.sed is not an option (did you mean `seed`?)",
+        "simulateSpaceSharingOnCore: options.sed is not a known key (did you mean `seed`?)",
       ],
       [
         () =>
           spaceSharingPass({ platform, available: [0, 1], queue: [], executing: 0 }, {
             seed: 1,
           } as never),
-        "spaceSharingPass: options.seed is not an option",
+        "spaceSharingPass: options.seed is not a known key",
       ],
     ];
     for (const [fn, text] of cases) expect(refused(fn)).toContain(text);
@@ -98,10 +98,10 @@ describe("unknown option keys are refused", () => {
 
   it("solveOas and loadSolver reject with the error", async () => {
     await expect(solveOas([], platform, { timelimit: 1 } as never)).rejects.toThrow(
-      "options.timelimit is not an option (did you mean `timeLimit`?)",
+      "options.timelimit is not a known key (did you mean `timeLimit`?)",
     );
     await expect(loadSolver({ wasmbinary: new Uint8Array() } as never)).rejects.toThrow(
-      /options\.wasmbinary is not an option \(did you mean `wasmBinary`\?\)|were given after HiGHS started loading/,
+      /options\.wasmbinary is not a known key \(did you mean `wasmBinary`\?\)|were given after HiGHS started loading/,
     );
   });
 });
@@ -111,5 +111,22 @@ describe("typed errors", () => {
     expect(refused(() => multiClusterPlatform(null as never))).toBe(
       "@sched/multicluster/multiClusterPlatform: clusters is null, expected an array of clusters",
     );
+  });
+});
+
+describe("unknown state keys are refused", () => {
+  it("spaceSharingPass names a misspelt state key", () => {
+    const platform = multiClusterPlatform([{ nodes: 2 }]);
+    expect(
+      refused(() =>
+        spaceSharingPass({
+          platform,
+          available: [0],
+          queue: [],
+          executing: 0,
+          executed: 1,
+        } as never),
+      ),
+    ).toContain("state.executed is not a known key (did you mean `executing`?)");
   });
 });

@@ -35,31 +35,31 @@ describe("unknown option keys are refused", () => {
     const cases: [() => unknown, string][] = [
       [
         () => generateLublin({ jobs: 10, procs: 8, sed: 3 } as never),
-        "@sched/workload/lublin: options.sed is not an option (did you mean `seed`?)",
+        "@sched/workload/lublin: options.sed is not a known key (did you mean `seed`?)",
       ],
       [
         () => lublinHeader({ proc: 8 } as never),
-        "options.proc is not an option (did you mean `procs`?)",
+        "options.proc is not a known key (did you mean `procs`?)",
       ],
       [
         () => oasWorkload({ name: "WL-2" } as never),
-        "@sched/workload/oasWorkload: options.name is not an option, expected one of workload,",
+        "@sched/workload/oasWorkload: options.name is not a known key, expected one of workload,",
       ],
       [
         () => advanceReservationWorkload({ job: 3 } as never),
-        "@sched/workload/advanceReservationWorkload: options.job is not an option (did you mean `jobs`?)",
+        "@sched/workload/advanceReservationWorkload: options.job is not a known key (did you mean `jobs`?)",
       ],
       [
         () => convergentWorkload({ machine: 3 } as never),
-        "@sched/workload/convergentWorkload: options.machine is not an option (did you mean `machines`?)",
+        "@sched/workload/convergentWorkload: options.machine is not a known key (did you mean `machines`?)",
       ],
       [
         () => eloWorkload({ Seed: 3 } as never),
-        "@sched/workload/eloWorkload: options.Seed is not an option (did you mean `seed`?)",
+        "@sched/workload/eloWorkload: options.Seed is not a known key (did you mean `seed`?)",
       ],
       [
         () => multiclusterWorkload({ cluster: 3 } as never),
-        "@sched/workload/multiclusterWorkload: options.cluster is not an option (did you mean `clusters`?)",
+        "@sched/workload/multiclusterWorkload: options.cluster is not a known key (did you mean `clusters`?)",
       ],
       [
         () => hiddenSpeedModel({ speeds: [1], seeds: 1 } as never),
@@ -77,7 +77,7 @@ describe("unknown option keys are refused", () => {
     const cases: [() => unknown, string][] = [
       [
         () => parseSwf(swf, { sourse: "x" } as never),
-        "@sched/workload/parseSwf: options.sourse is not an option (did you mean `source`?)",
+        "@sched/workload/parseSwf: options.sourse is not a known key (did you mean `source`?)",
       ],
       [
         () => readSwfLinesSync([swf], { onheader: () => {} } as never),
@@ -93,7 +93,7 @@ describe("unknown option keys are refused", () => {
       ],
       [
         () => jobsToSwf(jobs, { maxproc: 3 } as never),
-        "@sched/workload/jobsToSwf: options.maxproc is not an option (did you mean `maxProcs`?)",
+        "@sched/workload/jobsToSwf: options.maxproc is not a known key (did you mean `maxProcs`?)",
       ],
       [
         () => summarizeJobs(jobs, { proc: 3 } as never),
