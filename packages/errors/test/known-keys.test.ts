@@ -74,7 +74,7 @@ describe("requireKnownKeys", () => {
     );
   });
 
-  it("checks an object once per key list, and a different list checks it again", () => {
+  it("checks an object against each list it is given", () => {
     const OTHER = optionKeys<{ other?: number }>({ other: true });
     const o = { seed: 1 };
     expect(requireKnownKeys(W, "options", o, PASS_KEYS)).toBe(o);
