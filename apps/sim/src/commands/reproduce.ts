@@ -160,10 +160,11 @@ export const reproduceCommand: Command = {
     const jobs =
       jobsText === undefined ? defaultJobs() : integerValue("reproduce", "jobs", jobsText, 1, 256);
     const out = stringOption(args, "out");
+    // planned first: a usage error in --set/--vary prints nothing on stdout
+    const plan = planFromExperiment(experiment, { quick, seeds, request });
     if (!flag(args, "json")) {
       io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
     }
-    const plan = planFromExperiment(experiment, { quick, seeds, request });
     const { code } = await driveSweep(plan, io, {
       ...(out === undefined ? {} : { out }),
       jobs,
