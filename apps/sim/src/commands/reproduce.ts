@@ -17,6 +17,7 @@ import {
   type ParameterRequest,
 } from "../experiments/resolve.js";
 import { renderTable, wrap } from "../format.js";
+import { checkOutPath } from "../out-path.js";
 import { driveSweep, planFromExperiment } from "../sweep/drive.js";
 import { UsageError } from "../usage-error.js";
 import { defaultJobs } from "./sweep.js";
@@ -160,6 +161,7 @@ export const reproduceCommand: Command = {
     const jobs =
       jobsText === undefined ? defaultJobs() : integerValue("reproduce", "jobs", jobsText, 1, 256);
     const out = stringOption(args, "out");
+    if (out !== undefined) await checkOutPath("reproduce", "out", out, "dir");
     // planned first: a usage error in --set/--vary prints nothing on stdout
     const plan = planFromExperiment(experiment, { quick, seeds, request });
     if (!flag(args, "json")) {

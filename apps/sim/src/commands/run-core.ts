@@ -30,6 +30,7 @@ import {
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
+import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
@@ -272,7 +273,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       ? undefined
       : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
   await checkFile(workload);
-  if (out !== undefined) await checkOutDir(out);
+  if (out !== undefined) await checkOutPath("run", "out", out, "dir");
 
   const commandOptions = RUN_SPEC.options.map((o) => o.name);
   const input: RunInput = {
@@ -571,17 +572,4 @@ async function checkFile(path: string): Promise<void> {
     throw new UsageError(`run: option --workload ${path}: ${describeFsError(error)}`, "run");
   }
   if (!isFile) throw new UsageError(`run: option --workload ${path}: not a file`, "run");
-}
-
-async function checkOutDir(path: string): Promise<void> {
-  try {
-    if (!(await stat(path)).isDirectory()) {
-      throw new UsageError(`run: option --out ${path}: exists and is not a directory`, "run");
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new UsageError(`run: option --out ${path}: ${describeFsError(error)}`, "run");
-    }
-  }
 }
