@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** `crypto.randomUUID`, loaded on first use (the crypto module costs start-up time). */
@@ -149,6 +149,24 @@ export async function writeFilesAtomic(
     await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
     throw error;
   }
+}
+
+/**
+ * Remove the temporaries that writes of `names` into `dir` leave when their process is killed
+ * (SIGINT, SIGTERM, SIGKILL: `.jobs.csv.<id>.tmp`), so a run interrupted and started again
+ * leaves none behind. Nothing happens when `dir` does not exist. Never throws.
+ */
+export async function removeLeftTemporaries(dir: string, names: readonly string[]): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  const left = entries.filter(
+    (e) => e.endsWith(".tmp") && names.some((n) => e.startsWith(`.${n}.`)),
+  );
+  await Promise.all(left.map((e) => rm(join(dir, e), { force: true }).catch(() => undefined)));
 }
 
 /**

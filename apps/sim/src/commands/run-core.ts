@@ -19,7 +19,13 @@ import {
   type ParsedArgs,
   stringOption,
 } from "../args.js";
-import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
+import {
+  describeFsError,
+  removeLeftTemporaries,
+  StreamedFile,
+  writeFilesAtomic,
+} from "../atomic.js";
+
 import type { Io } from "../command.js";
 import {
   createPooledSimulation,
@@ -38,6 +44,9 @@ import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-in
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 import { requireJobs } from "./trace-files.js";
+
+/** The files `run --out DIR` writes. */
+const RUN_OUTPUTS = ["jobs.csv", "metrics.json", "timing.json"] as const;
 
 /**
  * `sched-sim run`'s syntax; its help adds the list of schedulers (`./run.ts`), which this module
@@ -273,7 +282,10 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       ? undefined
       : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
   await checkFile(workload);
-  if (out !== undefined) await checkOutPath("run", "out", out, "dir");
+  if (out !== undefined) {
+    await checkOutPath("run", "out", out, "dir");
+    await removeLeftTemporaries(out, RUN_OUTPUTS);
+  }
 
   const commandOptions = RUN_SPEC.options.map((o) => o.name);
   const input: RunInput = {
