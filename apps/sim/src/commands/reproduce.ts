@@ -19,6 +19,7 @@ import {
 import { renderTable, wrap } from "../format.js";
 import { checkOutPath } from "../out-path.js";
 import { driveSweep, planFromExperiment } from "../sweep/drive.js";
+import { parameterNote } from "../sweep/parameter-notes.js";
 import { UsageError } from "../usage-error.js";
 import { defaultJobs } from "./sweep.js";
 
@@ -165,7 +166,10 @@ export const reproduceCommand: Command = {
     // planned first: a usage error in --set/--vary prints nothing on stdout
     const plan = planFromExperiment(experiment, { quick, seeds, request });
     if (!flag(args, "json")) {
-      io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
+      // which readings produced the tables below: every value set away from its default
+      io.stdout(
+        `${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n${parameterNote(plan)}\n`,
+      );
     }
     const { code } = await driveSweep(plan, io, {
       ...(out === undefined ? {} : { out }),
