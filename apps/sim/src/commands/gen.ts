@@ -305,6 +305,14 @@ export const genCommand: Command = {
       file.discard();
       asUsageError(model, error);
     }
+    if (output.jobCount === 0) {
+      // run, inspect and convert refuse a trace with no job ("holds no jobs"): not written
+      file.discard();
+      throw new UsageError(
+        `gen ${model.name}: the options give no job${given.has("jobs") ? ` (--jobs ${given.get("jobs")})` : ""}; run, inspect and convert refuse a trace with no job, so none is written`,
+        "gen",
+      );
+    }
     const files = new Map<string, string | StreamedFile>([[out, file]]);
     const platformPath = stringOption(args, "platform");
     if (platformPath !== undefined) files.set(platformPath, formatPlatformJson(output.platform));
