@@ -10,6 +10,7 @@ import {
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
 import { GRID_DIGITS, keepsItsDigits } from "../format.js";
+import { jsonSyntaxErrorAt } from "../json-syntax.js";
 import {
   MAX_EXPERIMENT_BYTES,
   MAX_GENERATED_JOBS,
@@ -492,8 +493,9 @@ export async function readExperimentFile(path: string): Promise<SweepPlan> {
   try {
     doc = JSON.parse(raw) as Json;
   } catch (error) {
+    const at = jsonSyntaxErrorAt(raw);
     throw new UsageError(
-      `sweep: ${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      `sweep: ${path}: ${at === null ? "" : `line ${at.line}, column ${at.column}: `}not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
       "sweep",
     );
   }
