@@ -185,6 +185,9 @@ export function admissionPass(
   requests: readonly ReservationRequest[],
   options: AdmissionOptions = {},
 ): AdmissionResult {
+  if (typeof options !== "object" || options === null) {
+    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
+  }
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;

@@ -577,6 +577,14 @@ export class AvailRectList {
     if (!(te > ts)) {
       throw new InvalidInputError(`${WHERE}/${fn}`, "te", `is ${te}, expected > ts (${ts})`);
     }
+    if (!Array.isArray(pes) && !ArrayBuffer.isView(pes)) {
+      // Not an array: `pes.length` would be undefined and the call a silent no-op.
+      throw new InvalidInputError(
+        `${WHERE}/${fn}`,
+        "pes",
+        `is ${pes === null ? "null" : typeof pes}, expected an array of PE indices`,
+      );
+    }
     this.mask.fill(0);
     for (let i = 0; i < pes.length; i++) {
       const p = pes[i]!;

@@ -3,6 +3,13 @@
  * availability rectangles of the feasible candidate start times.
  */
 
+import { InvalidInputError } from "@sched/core";
+
+/** How a value reads in a message: strings quoted. */
+function show(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
 /**
  * The maximum availability rectangle of one feasible candidate start time (section 4.2): the
  * PEs free throughout `[start, start + duration)` (`freePEs` of them), stretched back to
@@ -67,6 +74,25 @@ export function scorePolicy(
   score: (rectangle: AvailabilityRectangle) => number,
   direction: "min" | "max",
 ): AllocationPolicy {
+  const where = "@sched/advance-reservation/scorePolicy";
+  if (typeof name !== "string") {
+    throw new InvalidInputError(where, "name", `is ${show(name)}, expected a string`);
+  }
+  if (typeof score !== "function") {
+    throw new InvalidInputError(
+      where,
+      "score",
+      `is ${show(score)}, expected a function (rectangle) => number`,
+    );
+  }
+  if (direction !== "min" && direction !== "max") {
+    // Anything but "min" used to mean "max", silently.
+    throw new InvalidInputError(
+      where,
+      "direction",
+      `is ${show(direction)}, expected "min" or "max"`,
+    );
+  }
   return direction === "min"
     ? { name, compare: (a, b) => cmp(score(a), score(b)) }
     : { name, compare: (a, b) => cmp(score(b), score(a)) };

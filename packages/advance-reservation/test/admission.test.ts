@@ -115,5 +115,7 @@ describe("admissionPass", () => {
     );
     expect(pass(figure1, [], { policy: {} })).toThrow(/options.policy has no compare/);
     expect(pass(figure1, [], { clipToDeadline: "yes" })).toThrow(/options.clipToDeadline is yes/);
+    // null options: a TypeError before
+    expect(pass(figure1, [], null)).toThrow(/admissionPass: options is null, expected an object/);
   });
 });

@@ -348,4 +348,30 @@ describe("AvailRectList basics", () => {
       /maximumRectangle: query.start is NaN/,
     );
   });
+
+  it("refuses PEs that are not an array instead of reserving nothing", () => {
+    const list = new AvailRectList(4);
+    // `pes.length` of a number is undefined: the call used to return having done nothing.
+    expect(() => list.addAllocation(0, 5, 1 as never)).toThrow(
+      "@sched/advance-reservation/AvailRectList/addAllocation: pes is number, expected an array of PE indices",
+    );
+    expect(() => list.deleteAllocation(0, 5, null as never)).toThrow(
+      /deleteAllocation: pes is null, expected an array/,
+    );
+    list.addAllocation(0, 5, Int32Array.of(1, 2) as never);
+    expect(list.records()).toEqual([
+      { time: 0, busy: [1, 2] },
+      { time: 5, busy: [] },
+    ]);
+  });
+
+  it("scorePolicy refuses a direction other than min or max (it used to mean max)", () => {
+    expect(() => scorePolicy("Narrowest", (r) => r.freePEs, "Min" as never)).toThrow(
+      '@sched/advance-reservation/scorePolicy: direction is "Min", expected "min" or "max"',
+    );
+    expect(() => scorePolicy("NoScore", 3 as never, "min")).toThrow(/scorePolicy: score is 3/);
+    expect(() => scorePolicy(undefined as never, (r) => r.end, "min")).toThrow(
+      /scorePolicy: name is undefined, expected a string/,
+    );
+  });
 });

@@ -149,12 +149,16 @@ function requireId(field: string, value: unknown): number {
   return value;
 }
 
-function requireCores(field: string, value: unknown): number {
+function requireCores(field: string, value: unknown, max = Number.POSITIVE_INFINITY): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
     fail(field, `is ${String(value)}, expected an integer >= 1`);
   }
+  if (value > max) fail(field, `is ${value}, expected at most ${max} (2^31 - 1)`);
   return value;
 }
+
+/** The most cores of one machine (`@sched/core`'s ledger counts them in 32-bit integers). */
+const MAX_POOL_CORES = 2 ** 31 - 1;
 
 function optionalTime(field: string, value: unknown): number | undefined {
   return value === undefined ? undefined : requireTime(field, value);
@@ -234,7 +238,9 @@ export function backfillPass(
   const pool = state.platform === undefined;
   if (pool) {
     if (state.cores === undefined) fail("state.cores", "is missing: give cores or platform");
-    platform = identicalPool(1, { cores: requireCores("state.cores", state.cores) });
+    platform = identicalPool(1, {
+      cores: requireCores("state.cores", state.cores, MAX_POOL_CORES),
+    });
   } else {
     if (state.cores !== undefined) fail("state.cores", "is set beside state.platform: give one");
     try {

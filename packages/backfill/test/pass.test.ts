@@ -214,6 +214,12 @@ describe("backfillPass: bad input names the field", () => {
   const cases: [string, unknown, RegExp][] = [
     ["now", { ...ok, now: Number.NaN }, /state\.now is NaN/],
     ["cores", { ...ok, cores: 0 }, /state\.cores is 0, expected an integer >= 1/],
+    // more than a machine holds: the ledger's 32-bit counts used to wrap (a nonsense message)
+    [
+      "cores 2^31",
+      { ...ok, cores: 2 ** 31 },
+      /state\.cores is 2147483648, expected at most 2147483647/,
+    ],
     ["no cores", { now: 0, running: [], queue: [] }, /state\.cores is missing/],
     ["both", { ...ok, platform: createPlatform({ machines: [{}] }) }, /state\.cores is set beside/],
     [

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, requireObject } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { maxCoresOf } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
@@ -72,6 +72,7 @@ const WHERE = "@sched/core/checkSchedule";
  * ```
  */
 export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}): Violation[] {
+  requireObject(WHERE, "trace", trace);
   const hard = options.deadlinesAreHard ?? false;
   const model = options.executionModel ?? defaultExecutionModel;
   const tol = options.tolerance ?? 1e-9;

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, requireObject } from "@sched/errors";
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
 import type { Metrics, MetricsOptions } from "./metrics-types.js";
@@ -35,6 +35,7 @@ const WHERE = "@sched/core/metricsOf";
  * ```
  */
 export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {}): Metrics {
+  requireObject("@sched/core/computeMetrics", "trace", trace);
   const o: { tau?: number; stats: RunStats; horizon?: number } = { stats: trace.stats };
   if (options.tau !== undefined) o.tau = options.tau;
   if (trace.horizon !== undefined) o.horizon = trace.horizon;

@@ -9,6 +9,26 @@ import {
 } from "@sched/errors";
 import type { Cluster, License, Link, Machine, Platform } from "./types.js";
 
+/**
+ * The most cores of one machine, and copies of one license: the resource ledger counts them
+ * in 32-bit integers, so a larger count would wrap around (a job asking for 2^31 cores of a
+ * machine that has them would silently never start). Refused instead, naming the field.
+ */
+const MAX_COUNT = 2 ** 31 - 1;
+
+/** `requireInteger(where, field, value, min)`, and at most {@link MAX_COUNT}. */
+function requireCount(where: string, field: string, value: unknown, min: number): number {
+  const n = requireInteger(where, field, value, min);
+  if (n > MAX_COUNT) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${n}, expected at most ${MAX_COUNT} (2^31 - 1, the most a machine or license holds)`,
+    );
+  }
+  return n;
+}
+
 /** A machine to build: every field but `cores` has a default. */
 export interface MachineSpec {
   /** Name shown in traces and reports. @defaultValue `"m<index>"` */
@@ -112,7 +132,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
   for (let i = 0; i < machineSpecs.length; i++) {
     const field = `spec.machines[${i}]`;
     const m = requireObject(WHERE, field, machineSpecs[i]) as MachineSpec;
-    const cores = m.cores === undefined ? 1 : requireInteger(WHERE, `${field}.cores`, m.cores, 1);
+    const cores = m.cores === undefined ? 1 : requireCount(WHERE, `${field}.cores`, m.cores, 1);
     const speed = m.speed === undefined ? 1 : requirePositive(WHERE, `${field}.speed`, m.speed);
     const cluster =
       m.cluster === undefined ? 0 : requireInteger(WHERE, `${field}.cluster`, m.cluster, 0);
@@ -200,7 +220,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
         `is ${describeValue(kind)}, expected "floating" or "node-locked"`,
       );
     }
-    const copies = requireInteger(WHERE, `${field}.copies`, l.copies, 0);
+    const copies = requireCount(WHERE, `${field}.copies`, l.copies, 0);
     const license: {
       name: string;
       kind: "floating" | "node-locked";
@@ -317,7 +337,7 @@ export function validatePlatform(
         `is ${describeValue(m.id)}, expected ${i}`,
       );
     }
-    total += requireInteger(where, `platform.machines[${i}].cores`, m.cores, 1);
+    total += requireCount(where, `platform.machines[${i}].cores`, m.cores, 1);
     requirePositive(where, `platform.machines[${i}].speed`, m.speed);
   }
   if (machines.length === 0) {
@@ -337,7 +357,7 @@ export function validatePlatform(
   requirePositive(where, "platform.referenceSpeed", platform.referenceSpeed);
   requireArray(where, "platform.licenses", platform.licenses).forEach((raw, i) => {
     const l = raw as License;
-    requireInteger(where, `platform.licenses[${i}].copies`, l.copies, 0);
+    requireCount(where, `platform.licenses[${i}].copies`, l.copies, 0);
     if (l.kind === "node-locked" && l.machines === undefined) {
       throw new InvalidInputError(
         where,

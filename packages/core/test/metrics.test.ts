@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  checkSchedule,
   computeMetrics,
   createJob,
   createPlatform,
@@ -133,5 +134,14 @@ describe("metricsOf", () => {
       "@sched/core/metricsOf: options.tau is 0",
     );
     expect(() => metricsOf([], { totalCores: 0 })).toThrow("capacity.totalCores is 0");
+  });
+
+  it("computeMetrics and checkSchedule refuse a missing trace with a typed error (a TypeError before)", () => {
+    expect(() => computeMetrics(null as never)).toThrow(
+      "@sched/core/computeMetrics: trace is null, expected an object",
+    );
+    expect(() => checkSchedule(undefined as never)).toThrow(
+      "@sched/core/checkSchedule: trace is undefined, expected an object",
+    );
   });
 });

@@ -115,3 +115,35 @@ describe("validatePlatform", () => {
     );
   });
 });
+
+describe("counts the ledger cannot hold", () => {
+  // The ledger counts free cores and node-locked copies in 32-bit integers: a machine of 2^31
+  // cores used to wrap around, and a job of 2^31 cores on it was silently never started.
+  it("createPlatform refuses a machine of 2^31 cores, naming it", () => {
+    expect(() => identicalPool(1, { cores: 2 ** 31 })).toThrow(
+      "@sched/core/createPlatform: spec.machines[0].cores is 2147483648, expected at most 2147483647",
+    );
+    expect(() => createPlatform({ machines: [{ cores: 2 }, { cores: 1e12 }] })).toThrow(
+      InvalidInputError,
+    );
+    expect(identicalPool(1, { cores: 2 ** 31 - 1 }).totalCores).toBe(2 ** 31 - 1);
+  });
+
+  it("createPlatform refuses 2^31 copies of a license", () => {
+    expect(() =>
+      createPlatform({ machines: [{}], licenses: [{ name: "l", copies: 2 ** 31 }] }),
+    ).toThrow("spec.licenses[0].copies is 2147483648, expected at most 2147483647");
+  });
+
+  it("validatePlatform refuses them in a platform built by hand", () => {
+    const p = identicalPool(1);
+    const machine = { ...p.machines[0], cores: 2 ** 31 } as (typeof p.machines)[0];
+    expect(() => validatePlatform({ ...p, machines: [machine], totalCores: 2 ** 31 })).toThrow(
+      "platform.machines[0].cores is 2147483648, expected at most 2147483647",
+    );
+    const l = { name: "l", kind: "floating", copies: 2 ** 31 } as const;
+    expect(() => validatePlatform({ ...p, licenses: [l] })).toThrow(
+      "platform.licenses[0].copies is 2147483648, expected at most 2147483647",
+    );
+  });
+});

@@ -37,6 +37,13 @@ export function readProblem(
   problem: MappingProblem,
   where: string,
 ): { n: number; m: number; etc: Float64Array | readonly number[]; ready: Float64Array } {
+  if (typeof problem !== "object" || problem === null) {
+    throw new InvalidInputError(
+      where,
+      "problem",
+      `is ${problem === null ? "null" : typeof problem}, expected { tasks, machines, etc }`,
+    );
+  }
   const { tasks: n, machines: m, etc } = problem;
   if (!Number.isInteger(n) || n < 0) {
     throw new InvalidInputError(

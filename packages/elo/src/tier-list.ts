@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireInteger, requirePositive } from "@sched/errors";
+import { describeValue, requireInteger, requireObject, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { expectedResult } from "./expected-result.js";
 import { type RatingOptions, resolveRatingOptions } from "./rating.js";
@@ -42,6 +42,7 @@ export function resolveTierListOptions(
   options: TierListOptions = {},
   where = "@sched/elo/TierList",
 ): ResolvedTierListOptions {
+  requireObject(where, "options", options);
   const { tiers, tierWidth } = resolveTierOptions(options, where);
   const { growth, minRating } = resolveRatingOptions(options, where);
   const baseRating = options.baseRating ?? (tiers * tierWidth) / 2;
@@ -139,6 +140,15 @@ export class TierList {
 
   /** The machines of tier `tier`, by rating descending, then by machine index. */
   members(tier: number): number[] {
+    const tiers = this.options.tiers;
+    if (!Number.isInteger(tier) || tier < 1 || tier > tiers) {
+      // An unknown tier used to list no machine, as an empty tier does.
+      throw new InvalidInputError(
+        "@sched/elo/TierList.members",
+        "tier",
+        `is ${describeValue(tier)}, expected an integer in [1, ${tiers}]`,
+      );
+    }
     const out: number[] = [];
     for (let m = 0; m < this.#tiers.length; m++) if (this.#tiers[m] === tier) out.push(m);
     const r = this.#ratings;
@@ -154,6 +164,22 @@ export class TierList {
   record(machine: number, jobLevel: number, won: boolean): RatingUpdate {
     this.#check(machine);
     requireInteger("@sched/elo/TierList.record", "jobLevel", jobLevel, 1);
+    if (jobLevel > this.options.tiers) {
+      // As competitiveScheduler checks options.jobLevel: a level is a tier.
+      throw new InvalidInputError(
+        "@sched/elo/TierList.record",
+        "jobLevel",
+        `is ${jobLevel}, expected an integer in [1, ${this.options.tiers}]`,
+      );
+    }
+    if (typeof won !== "boolean") {
+      // A truthy non-boolean used to count as a win and be echoed in the update.
+      throw new InvalidInputError(
+        "@sched/elo/TierList.record",
+        "won",
+        `is ${describeValue(won)}, expected a boolean`,
+      );
+    }
     const tierBefore = this.#tiers[machine]!;
     const ratingBefore = this.#ratings[machine]!;
     const expected = expectedResult(tierBefore, jobLevel);

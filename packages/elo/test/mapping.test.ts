@@ -106,6 +106,7 @@ describe("minMin / maxMin / mct on a hand-worked example", () => {
       "@sched/elo/minMin: problem.etc has length 3, expected tasks * machines = 4",
     );
     expect(() => mct({ tasks: 1, machines: 1, etc: [Number.NaN] })).toThrow(InvalidInputError);
+    expect(() => mct(null as never)).toThrow("@sched/elo/mct: problem is null, expected {");
     expect(() => maxMin({ tasks: 1, machines: 1, etc: [1], ready: [1, 2] })).toThrow(
       "problem.ready",
     );

@@ -88,4 +88,23 @@ describe("TierList", () => {
     expect(() => new TierList(1).record(1, 1, true)).toThrow("machine is 1");
     expect(() => new TierList(1).record(0, 0, true)).toThrow("jobLevel is 0");
   });
+
+  it("refuses a non-boolean outcome and an unknown tier instead of coercing them", () => {
+    // record(0, 3, "yes") counted a win and echoed won: "yes"; members(0) listed nobody.
+    expect(() => new TierList(1).record(0, 3, "yes" as never)).toThrow(
+      '@sched/elo/TierList.record: won is "yes", expected a boolean',
+    );
+    expect(() => new TierList(2).members(0)).toThrow(
+      "@sched/elo/TierList.members: tier is 0, expected an integer in [1, 5]",
+    );
+    expect(() => new TierList(2).members(6)).toThrow(InvalidInputError);
+    // a level beyond the last tier was rated with |tier - level| of a tier that does not exist
+    expect(() => new TierList(1).record(0, 6, true)).toThrow(
+      "@sched/elo/TierList.record: jobLevel is 6, expected an integer in [1, 5]",
+    );
+    expect(new TierList(2).members(3)).toEqual([0, 1]);
+    expect(() => new TierList(1, null as never)).toThrow(
+      "@sched/elo/TierList: options is null, expected an object",
+    );
+  });
 });

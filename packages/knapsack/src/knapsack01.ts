@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, LimitExceededError } from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
 import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
@@ -113,8 +113,21 @@ export function knapsack01(
 function dynamicProgram(v: Float64Array, w: Float64Array, C: number): KnapsackResult {
   const n = v.length;
   const width = C + 1;
-  const best = new Float64Array(width);
-  const keep = new Uint8Array(n * width);
+  let best: Float64Array;
+  let keep: Uint8Array;
+  try {
+    best = new Float64Array(width);
+    keep = new Uint8Array(n * width);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    // Only `method: "dp"` gets here (`"auto"` stays within dpCellLimit): a table this large
+    // is beyond what the engine can allocate, a RangeError that would name nothing.
+    throw new LimitExceededError(
+      WHERE,
+      `options.method "dp" needs a table of ${n} x ${width} = ${n * width} cells (items x (capacity + 1)), more than this engine can allocate; use "branch-and-bound" or "auto"`,
+      { limit: "options.method" },
+    );
+  }
   for (let i = 0; i < n; i++) {
     const vi = v[i] as number;
     const wi = w[i] as number;

@@ -113,6 +113,15 @@ export class LicenseClusters {
       this.#copies.set(name, checkCopies(this.#where, `copies.${name}`, copies[name]));
     }
     if (jobs !== undefined) {
+      if (
+        typeof (jobs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
+      ) {
+        throw new InvalidInputError(
+          this.#where,
+          "jobs",
+          `is ${jobs === null ? "null" : typeof jobs}, expected an iterable of { id, licenses? }`,
+        );
+      }
       let index = 0;
       for (const job of jobs) {
         this.#add(job, `jobs[${index}]`);

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, LimitExceededError } from "@sched/errors";
 import { describe, expect, it } from "vitest";
 import { knapsack01 } from "../src/index.js";
 
@@ -31,6 +31,16 @@ describe("knapsack01", () => {
       value: 13,
       optimal: true,
     });
+  });
+
+  it('refuses a "dp" table the engine cannot allocate with a typed error (a RangeError before)', () => {
+    const inst = { values: [60, 100, 120], weights: [10, 20, 30], capacity: 1e12 };
+    expect(() => knapsack01(inst, { method: "dp" })).toThrow(LimitExceededError);
+    expect(() => knapsack01(inst, { method: "dp" })).toThrow(
+      '@sched/knapsack/knapsack01: options.method "dp" needs a table of 3 x 1000000000001 = 3000000000003 cells',
+    );
+    // "auto" never builds it: branch and bound instead
+    expect(knapsack01(inst)).toEqual({ items: [0, 1, 2], value: 280, optimal: true });
   });
 
   it("rejects bad input, naming the field", () => {

@@ -68,6 +68,13 @@ describe("clusterLicenses", () => {
       /jobs\[0\]\.licenses\.a is NaN/,
     );
   });
+
+  it("rejects jobs that are not iterable with a typed error (a TypeError before)", () => {
+    expect(() => clusterLicenses(null as never, { a: 1 })).toThrow(
+      "@sched/knapsack/clusterLicenses: jobs is null, expected an iterable of { id, licenses? }",
+    );
+    expect(() => new LicenseClusters({ a: 1 }, { id: 1 } as never)).toThrow(InvalidInputError);
+  });
 });
 
 describe("LicenseClusters", () => {

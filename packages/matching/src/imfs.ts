@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError } from "@sched/errors";
 import { Arena, resetScratch } from "./arena.js";
 import {
   addRowToDummy,
@@ -144,6 +144,13 @@ export function imfs(
   previous: ExactMatching,
   options: ImfsOptions = {},
 ): ExactMatching {
+  if (typeof options !== "object" || options === null) {
+    throw new InvalidInputError(
+      "@sched/matching/imfs",
+      "options",
+      `is ${describeValue(options)}, expected an object`,
+    );
+  }
   return incrementalSolve(matrix, previous, options, DEFAULT_SEARCH);
 }
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError } from "@sched/errors";
 import type { MatchingInput } from "./types.js";
 
 /**
@@ -24,7 +24,7 @@ export function validateShape(where: string, input: MatchingInput): void {
       throw new InvalidInputError(
         where,
         `matrix.${name}`,
-        `is ${String(value)}, expected a non-negative integer`,
+        `is ${describeValue(value)}, expected a non-negative integer`,
       );
     }
   }
@@ -36,7 +36,7 @@ export function validateShape(where: string, input: MatchingInput): void {
     throw new InvalidInputError(
       where,
       "matrix.weights",
-      "is not an array, expected a Float64Array",
+      `is ${describeValue(weights)}, expected a Float64Array (or an array of numbers)`,
     );
   }
   if (weights.length !== rows * cols) {
@@ -61,7 +61,7 @@ export function badEntry(where: string, input: MatchingInput, k: number): Invali
   return new InvalidInputError(
     where,
     `matrix.weights[${k}] (row ${i}, col ${j})`,
-    `is ${String(w)}, expected a finite number (<= 0 means not eligible)`,
+    `is ${describeValue(w)}, expected a finite number (<= 0 means not eligible)`,
   );
 }
 

@@ -237,5 +237,9 @@ describe("imfs examples", () => {
     expect(() => imfs(matrix, plan, { colOrigin: [0, 2] })).toThrow(/options\.colOrigin\[1\] is 2/);
     expect(() => imfs(matrix, plan, { colOrigin: [0, 0.5] })).toThrow(InvalidInputError);
     expect(() => imfs(m(1, 1, [Number.NaN]), plan)).toThrow(InvalidInputError);
+    // null options: a TypeError before
+    expect(() => imfs(matrix, plan, null as never)).toThrow(
+      "@sched/matching/imfs: options is null, expected an object",
+    );
   });
 });

@@ -110,6 +110,13 @@ export function matcherSpecs(name: string, solve: Matcher, options: { exact: boo
       expect(() =>
         solve({ rows: 1, cols: 2, weights: Float64Array.from([1, Number.NaN]) }),
       ).toThrow(/matrix\.weights\[1\] \(row 0, col 1\) is NaN/);
+      // A string reads as one: "2", not 2 (which would look valid).
+      expect(() => solve({ rows: "2", cols: 1, weights: [1, 1] } as never)).toThrow(
+        'matrix.rows is "2", expected a non-negative integer',
+      );
+      expect(() => solve({ rows: 1, cols: 2, weights: [1, "3"] } as never)).toThrow(
+        'matrix.weights[1] (row 0, col 1) is "3", expected a finite number',
+      );
     });
 
     if (options.exact) {

@@ -4,6 +4,7 @@ import {
   InvalidInputError,
   type Job,
   type Platform,
+  validatePlatform,
 } from "@sched/core";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
 
@@ -43,6 +44,34 @@ export function oasInstance(
   profile: ProfileOf = computeOnlyProfile,
   where = "@sched/multicluster/oasInstance",
 ): OasInstance {
+  if (!Array.isArray(jobs)) {
+    throw new InvalidInputError(
+      where,
+      "jobs",
+      `is ${jobs === null ? "null" : typeof jobs}, expected an array of jobs`,
+    );
+  }
+  validatePlatform(platform, where);
+  jobs.forEach((job: Job, j) => {
+    // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
+    if (typeof job !== "object" || job === null) {
+      throw new InvalidInputError(where, `jobs[${j}]`, `is ${String(job)}, expected a job`);
+    }
+    if (!Number.isInteger(job.cores) || job.cores < 1) {
+      throw new InvalidInputError(
+        where,
+        `jobs[${j}].cores`,
+        `is ${String(job.cores)}, expected an integer >= 1`,
+      );
+    }
+    if (!(Number.isFinite(job.estimate) && job.estimate > 0)) {
+      throw new InvalidInputError(
+        where,
+        `jobs[${j}].estimate`,
+        `is ${String(job.estimate)}, expected a finite number > 0`,
+      );
+    }
+  });
   const resourceMachine: number[] = [];
   for (const m of platform.machines) for (let c = 0; c < m.cores; c++) resourceMachine.push(m.id);
   const R = resourceMachine.length;

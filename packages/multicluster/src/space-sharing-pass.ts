@@ -80,6 +80,9 @@ function fail(field: string, message: string): never {
 }
 
 function checkState(state: SpaceSharingPassState): Uint8Array {
+  if (typeof state !== "object" || state === null) {
+    fail("state", `is ${state === null ? "null" : typeof state}, expected an object`);
+  }
   const M = state.platform?.machines?.length;
   if (M === undefined) fail("state.platform", "is not a platform (no machines)");
   const e = state.executing;
@@ -95,9 +98,12 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
     avail[m] = 1;
   });
   if (!Array.isArray(state.queue)) fail("state.queue", "is not an array");
+  const ids = new Set<number>();
   state.queue.forEach((j, i) => {
     if (!Number.isInteger(j?.id))
       fail(`state.queue[${i}].id`, `is ${String(j?.id)}, expected an integer`);
+    if (ids.has(j.id)) fail(`state.queue[${i}].id`, `is ${j.id}, listed twice in the queue`);
+    ids.add(j.id);
     const lo = j.minProcessors;
     const hi = j.maxProcessors;
     if (!Number.isInteger(lo) || lo < 1) {
@@ -121,6 +127,13 @@ export function resolvePolicyOptions(
   options: SpaceSharingPassOptions & { readonly seed?: number },
   where: string,
 ): ResolvedSpaceSharingOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new InvalidInputError(
+      where,
+      "options",
+      `is ${options === null ? "null" : typeof options}, expected an object`,
+    );
+  }
   return resolveSpaceSharingOptions(
     {
       ...(options.policy === undefined ? {} : { policy: options.policy }),

@@ -137,6 +137,17 @@ describe("solveOas and buildOasModel: options", () => {
       /options.relativeGap is -1/,
     );
   });
+  it("rejects jobs the model cannot read, naming them (a TypeError or NaN before)", async () => {
+    const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
+    await expect(solveOas(null as never, paper)).rejects.toThrow(
+      "@sched/multicluster/solveOas: jobs is null, expected an array of jobs",
+    );
+    await expect(solveOas([{ ...job, estimate: Number.NaN }], paper)).rejects.toThrow(
+      "@sched/multicluster/solveOas: jobs[0].estimate is NaN, expected a finite number > 0",
+    );
+    expect(() => buildOasModel([{ ...job, cores: 0 }], paper)).toThrow(/jobs\[0\]\.cores is 0/);
+    expect(() => oasInstance([job], { ...paper, totalCores: 1 })).toThrow(/platform.totalCores/);
+  });
   it("the default horizon is the best slotted list schedule's makespan", () => {
     const jobs = Array.from({ length: 5 }, (_, i) =>
       createJob({ id: i, submit: 0, runtime: 50 + 31 * i, cores: 1 + ((i * 2) % 5) }),

@@ -236,4 +236,28 @@ describe("spaceSharingPass", () => {
     expect(field(() => spaceSharingPass(s, { policy: "adaptive" }))).toContain("options.random");
     expect(field(() => spaceSharingPass(s, { alpha: 1.5 }))).toContain("options.alpha");
   });
+
+  it("refuses a queue that lists a job twice (it used to start it twice)", () => {
+    const s = {
+      platform,
+      available: [0, 1, 2, 3],
+      queue: [job(1, 1, 1), job(1, 1, 1)],
+      executing: 0,
+    };
+    expect(() => spaceSharingPass(s)).toThrow(
+      "@sched/multicluster/spaceSharingPass: state.queue[1].id is 1, listed twice in the queue",
+    );
+  });
+
+  it("a missing state or null options is a typed error, not a TypeError", () => {
+    const s = { platform, available: [0], queue: [job(1, 1, 1)], executing: 0 };
+    const call = spaceSharingPass as (state: unknown, options?: unknown) => unknown;
+    expect(() => call(undefined)).toThrow(
+      "@sched/multicluster/spaceSharingPass: state is undefined, expected an object",
+    );
+    expect(() => call(s, null)).toThrow(
+      "@sched/multicluster/spaceSharingPass: options is null, expected an object",
+    );
+    expect(() => spaceSharingScheduler(null as never)).toThrow(InvalidInputError);
+  });
 });

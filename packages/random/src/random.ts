@@ -1,7 +1,16 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError } from "@sched/errors";
 import { seedState } from "./seed-hash.js";
 
 const WHERE = "@sched/random/Random";
+
+/** The error of a sampler's parameter outside its domain (kept out of the samplers' code). */
+function refuse(method: string, field: string, value: unknown, domain: string): never {
+  throw new InvalidInputError(
+    `${WHERE}.${method}`,
+    field,
+    `is ${describeValue(value)}, expected a finite number ${domain}`,
+  );
+}
 
 /**
  * A seeded pseudo-random number generator: the only source of randomness of every @sched
@@ -88,8 +97,19 @@ export class Random {
     return (hi * 67108864 + lo) / 9007199254740992;
   }
 
-  /** A uniform number in [lo, hi). */
+  /**
+   * A uniform number in [lo, hi).
+   *
+   * @throws InvalidInputError when `lo` or `hi` is not finite or `hi < lo`.
+   */
   uniform(lo: number, hi: number): number {
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi)) {
+      throw new InvalidInputError(
+        `${WHERE}.uniform`,
+        "lo, hi",
+        `are ${describeValue(lo)}, ${describeValue(hi)}, expected finite numbers with lo <= hi`,
+      );
+    }
     return lo + (hi - lo) * this.next();
   }
 
@@ -110,8 +130,19 @@ export class Random {
     return lo + Math.floor(this.next() * (hi - lo + 1));
   }
 
-  /** True with probability `p` (one draw). */
+  /**
+   * True with probability `p` (one draw).
+   *
+   * @throws InvalidInputError when `p` is not a number in [0, 1].
+   */
   chance(p: number): boolean {
+    if (!(typeof p === "number" && p >= 0 && p <= 1)) {
+      throw new InvalidInputError(
+        `${WHERE}.chance`,
+        "p",
+        `is ${describeValue(p)}, expected a number in [0, 1]`,
+      );
+    }
     return this.next() < p;
   }
 
@@ -122,8 +153,16 @@ export class Random {
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 
-  /** An exponential variate of mean `mean` (inversion: one draw). */
+  /**
+   * An exponential variate of mean `mean` (inversion: one draw).
+   *
+   * @throws InvalidInputError when `mean` is not a finite number >= 0.
+   */
   exponential(mean: number): number {
+    // NaN fails both comparisons, +Infinity the second (a string the typeof); the message is
+    // built only then.
+    if (!(typeof mean === "number" && mean >= 0 && mean <= Number.MAX_VALUE))
+      refuse("exponential", "mean", mean, ">= 0");
     return -mean * Math.log(1 - this.next());
   }
 
@@ -131,24 +170,40 @@ export class Random {
    * A variate of mean `mean` and coefficient of variation `cv` >= 1: a two-phase
    * hyper-exponential with balanced means (each phase carries half the mean), the usual choice
    * for service demands with CV > 1; exponential when cv = 1.
+   *
+   * @throws InvalidInputError when `mean` is not a finite number >= 0 or `cv` not one >= 1.
    */
   hyperExponential(mean: number, cv: number): number {
+    if (!(typeof mean === "number" && mean >= 0 && mean <= Number.MAX_VALUE))
+      refuse("hyperExponential", "mean", mean, ">= 0");
+    if (!(typeof cv === "number" && cv >= 1 && cv <= Number.MAX_VALUE))
+      refuse("hyperExponential", "cv", cv, ">= 1");
     const c2 = cv * cv;
     const p = 0.5 * (1 + Math.sqrt((c2 - 1) / (c2 + 1)));
-    return this.next() < p
-      ? this.exponential(mean / (2 * p))
-      : this.exponential(mean / (2 * (1 - p)));
+    const phaseMean = this.next() < p ? mean / (2 * p) : mean / (2 * (1 - p));
+    return -phaseMean * Math.log(1 - this.next());
   }
 
   /**
    * A gamma variate of shape `shape` (> 0) and scale `scale` (> 0): mean shape * scale,
    * variance shape * scale^2. Marsaglia and Tsang's method (ACM TOMS 2000); for shape < 1,
    * gamma(shape + 1) * U^(1/shape).
+   *
+   * @throws InvalidInputError when `shape` or `scale` is not a finite number > 0.
    */
   gamma(shape: number, scale: number): number {
+    if (!(typeof shape === "number" && shape > 0 && shape <= Number.MAX_VALUE))
+      refuse("gamma", "shape", shape, "> 0");
+    if (!(typeof scale === "number" && scale > 0 && scale <= Number.MAX_VALUE))
+      refuse("gamma", "scale", scale, "> 0");
+    return this.gammaDraw(shape, scale);
+  }
+
+  /** {@link Random.gamma} on checked parameters. */
+  private gammaDraw(shape: number, scale: number): number {
     if (shape < 1) {
       const u = 1 - this.next();
-      return this.gamma(shape + 1, scale) * u ** (1 / shape);
+      return this.gammaDraw(shape + 1, scale) * u ** (1 / shape);
     }
     const d = shape - 1 / 3;
     const c = 1 / Math.sqrt(9 * d);
@@ -170,8 +225,17 @@ export class Random {
   /**
    * Shuffles `items` **in place** (Fisher-Yates, from the end: `items.length - 1` draws) and
    * returns it.
+   *
+   * @throws InvalidInputError when `items` is not an array.
    */
   shuffle<T>(items: T[]): T[] {
+    if (!Array.isArray(items) && !ArrayBuffer.isView(items)) {
+      throw new InvalidInputError(
+        `${WHERE}.shuffle`,
+        "items",
+        `is ${describeValue(items)}, expected an array`,
+      );
+    }
     for (let i = items.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
       const t = items[i] as T;

@@ -81,6 +81,56 @@ describe("Random", () => {
     expect(() => r.integer(0.5, 2)).toThrow(InvalidInputError);
   });
 
+  it("the samplers refuse parameters outside their domain instead of returning garbage", () => {
+    // Each of these returned a number before: a negative "exponential", NaN, a value above hi.
+    const r = new Random(1);
+    const bad: [() => unknown, string][] = [
+      [
+        () => r.exponential(-1),
+        "@sched/random/Random.exponential: mean is -1, expected a finite number >= 0",
+      ],
+      [() => r.exponential(Number.NaN), "Random.exponential: mean is NaN"],
+      [() => r.exponential(Number.POSITIVE_INFINITY), "Random.exponential: mean is Infinity"],
+      [() => r.exponential("600" as never), 'Random.exponential: mean is "600"'],
+      [
+        () => r.uniform(5, 1),
+        "@sched/random/Random.uniform: lo, hi are 5, 1, expected finite numbers with lo <= hi",
+      ],
+      [() => r.uniform(Number.NaN, 1), "Random.uniform: lo, hi are NaN, 1"],
+      [
+        () => r.chance(Number.NaN),
+        "@sched/random/Random.chance: p is NaN, expected a number in [0, 1]",
+      ],
+      [() => r.chance("0.5" as never), 'Random.chance: p is "0.5"'],
+      [
+        () => r.hyperExponential(10, 0.5),
+        "Random.hyperExponential: cv is 0.5, expected a finite number >= 1",
+      ],
+      [
+        () => r.gamma(-1, 1),
+        "@sched/random/Random.gamma: shape is -1, expected a finite number > 0",
+      ],
+      [() => r.gamma(Number.NaN, 1), "Random.gamma: shape is NaN"],
+      [() => r.gamma(2, 0), "Random.gamma: scale is 0, expected a finite number > 0"],
+      [
+        () => r.shuffle(null as never),
+        "@sched/random/Random.shuffle: items is null, expected an array",
+      ],
+    ];
+    for (const [call, message] of bad) {
+      expect(call).toThrow(InvalidInputError);
+      expect(call).toThrow(message);
+    }
+    // A refused call draws nothing: the stream goes on as if it had not been made.
+    expect(r.next()).toBe(new Random(1).next());
+    expect([r.exponential(0), r.uniform(2, 2), r.chance(0), r.chance(1)]).toEqual([
+      0,
+      2,
+      false,
+      true,
+    ]);
+  });
+
   it("exponential, normal, gamma and hyperExponential have their stated means (10^5 draws)", () => {
     const r = new Random(11, "moments");
     const n = 100_000;

@@ -1,6 +1,6 @@
 import { InvalidInputError, identicalPool, type Job } from "@sched/core";
 import { Random } from "@sched/random";
-import { checkInteger, checkPositive, type GeneratedWorkload } from "./generated.js";
+import { checkInteger, checkJobCount, checkPositive, type GeneratedWorkload } from "./generated.js";
 import { type LublinParameters, lublinRecords } from "./lublin.js";
 
 /** The run times the advance-reservation paper restricts jobs to, seconds. */
@@ -69,7 +69,7 @@ export const AR_LANL_CM5: Readonly<Partial<LublinParameters>> = Object.freeze({
 export function advanceReservationWorkload(
   options: AdvanceReservationWorkloadOptions = {},
 ): GeneratedWorkload {
-  const jobs = checkInteger(WHERE, "options.jobs", options.jobs ?? 10_000, 0);
+  const jobs = checkJobCount(WHERE, "options.jobs", options.jobs ?? 10_000);
   const procs = checkInteger(WHERE, "options.procs", options.procs ?? 1024, 1);
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);
   const artimeFactor = options.artimeFactor ?? 3;

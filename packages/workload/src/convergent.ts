@@ -9,6 +9,7 @@ import {
 import { Random } from "@sched/random";
 import {
   checkInteger,
+  checkJobCount,
   checkPositive,
   checkProbability,
   checkRange,
@@ -119,7 +120,7 @@ interface ResolvedConvergentWorkload {
 
 function resolveOptions(o: ConvergentWorkloadOptions): ResolvedConvergentWorkload {
   const r: ResolvedConvergentWorkload = {
-    jobs: checkInteger(WHERE, "options.jobs", o.jobs ?? 1500, 0),
+    jobs: checkJobCount(WHERE, "options.jobs", o.jobs ?? 1500),
     machines: checkInteger(WHERE, "options.machines", o.machines ?? 150, 1),
     licenses: checkInteger(WHERE, "options.licenses", o.licenses ?? 20, 0),
     meanInterArrival: checkPositive(WHERE, "options.meanInterArrival", o.meanInterArrival ?? 10),

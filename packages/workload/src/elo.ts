@@ -1,6 +1,12 @@
 import { createPlatform, InvalidInputError, type Job } from "@sched/core";
 import { Random } from "@sched/random";
-import { checkInteger, checkRange, type GeneratedWorkload, type Range } from "./generated.js";
+import {
+  checkInteger,
+  checkJobCount,
+  checkRange,
+  type GeneratedWorkload,
+  type Range,
+} from "./generated.js";
 
 /** The job-set sizes of the competitive-matchmaking paper's experiments. */
 export const ELO_JOB_SETS: readonly number[] = Object.freeze([10, 15, 20, 40, 60]);
@@ -89,7 +95,7 @@ function meanSize(lo: number, hi: number, sizes: EloSizeDistribution): number {
  * ```
  */
 export function eloWorkload(options: EloOptions = {}): EloWorkload {
-  const n = checkInteger(WHERE, "options.jobs", options.jobs ?? 10, 0);
+  const n = checkJobCount(WHERE, "options.jobs", options.jobs ?? 10);
   const machines = checkInteger(WHERE, "options.machines", options.machines ?? 30, 1);
   const speed = checkRange(
     WHERE,

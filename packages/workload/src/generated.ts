@@ -43,6 +43,26 @@ export function checkInteger(where: string, field: string, v: unknown, min: numb
   return v;
 }
 
+/** The most elements a JavaScript array holds (2^32 - 1). */
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1;
+
+/**
+ * Checks a number of jobs to generate into an array: an integer >= 0 that an array can hold.
+ * Larger counts are refused at once (the generators used to run for days before failing).
+ * Internal.
+ */
+export function checkJobCount(where: string, field: string, v: unknown): number {
+  const n = checkInteger(where, field, v, 0);
+  if (n > MAX_ARRAY_LENGTH) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${n}, more jobs than an array holds (${MAX_ARRAY_LENGTH})`,
+    );
+  }
+  return n;
+}
+
 /** Checks a finite number > 0. Internal. */
 export function checkPositive(where: string, field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {

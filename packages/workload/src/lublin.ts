@@ -261,6 +261,9 @@ function resolveParameters(
  * ```
  */
 export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLublinOptions {
+  if (typeof options !== "object" || options === null) {
+    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
+  }
   const jobs = options.jobs ?? 1000;
   const procs = options.procs ?? 128;
   const seed = options.seed ?? 0;
@@ -525,6 +528,9 @@ export function lublinHeader(options: LublinOptions = {}): SwfHeader {
   };
 }
 
+/** The most elements a JavaScript array holds (2^32 - 1). */
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1;
+
 /**
  * A whole Lublin-Feitelson trace in memory: {@link lublinHeader} and the records of
  * {@link lublinRecords}. Convert it to jobs with
@@ -532,7 +538,8 @@ export function lublinHeader(options: LublinOptions = {}): SwfHeader {
  *
  * Complexity: O(jobs).
  *
- * @throws InvalidInputError as {@link resolveLublinOptions}.
+ * @throws InvalidInputError as {@link resolveLublinOptions}, and when `jobs` exceeds what an
+ * array holds (2^32 - 1; {@link lublinRecords} streams any number).
  *
  * @example
  * ```ts
@@ -541,5 +548,14 @@ export function lublinHeader(options: LublinOptions = {}): SwfHeader {
  * ```
  */
 export function generateLublin(options: LublinOptions = {}): SwfTrace {
-  return { header: lublinHeader(options), records: [...lublinRecords(options)] };
+  const header = lublinHeader(options);
+  if (header.maxJobs !== undefined && header.maxJobs > MAX_ARRAY_LENGTH) {
+    // Refused at once: no array holds them, and generating them first took days.
+    throw new InvalidInputError(
+      WHERE,
+      "options.jobs",
+      `is ${header.maxJobs}, more records than an array holds (${MAX_ARRAY_LENGTH}); stream them with lublinRecords`,
+    );
+  }
+  return { header, records: [...lublinRecords(options)] };
 }

@@ -2,6 +2,7 @@ import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@
 import { Random } from "@sched/random";
 import {
   checkInteger,
+  checkJobCount,
   checkPositive,
   checkRange,
   type GeneratedWorkload,
@@ -132,7 +133,7 @@ function clusterSpeeds(options: MulticlusterOptions): number[] {
  * ```
  */
 export function multiclusterWorkload(options: MulticlusterOptions = {}): GeneratedWorkload {
-  const jobs = checkInteger(WHERE, "options.jobs", options.jobs ?? 1000, 0);
+  const jobs = checkJobCount(WHERE, "options.jobs", options.jobs ?? 1000);
   const per = checkInteger(
     WHERE,
     "options.processorsPerCluster",

@@ -2,6 +2,7 @@ import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@
 import { Random } from "@sched/random";
 import {
   checkInteger,
+  checkJobCount,
   checkPositive,
   checkRange,
   type GeneratedWorkload,
@@ -208,7 +209,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
 
   const jobs: Job[] = [];
   const bsp: BspParameters[] = [];
-  const n = checkInteger(WHERE, "options.jobs", options.jobs ?? 8, 0);
+  const n = checkJobCount(WHERE, "options.jobs", options.jobs ?? 8);
   if (kind === "WL-1" || kind === "WL-2") {
     if (nodes < 6) {
       throw new InvalidInputError(

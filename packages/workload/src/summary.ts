@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job } from "@sched/core";
+import { requireIterable } from "./require-iterable.js";
 
 /** Order statistics of one quantity (nearest-rank quantiles: the value at rank ceil(q n)). */
 export interface Distribution {
@@ -80,7 +81,7 @@ export function summarizeJobs(
   options: SummarizeJobsOptions = {},
 ): WorkloadSummary {
   const where = "@sched/workload/summarizeJobs";
-  const list = [...jobs];
+  const list = [...requireIterable(where, "jobs", jobs, "jobs")];
   if (list.length === 0)
     throw new InvalidInputError(where, "jobs", "is empty, expected at least one job");
   const procs = options.procs;

@@ -1,4 +1,5 @@
 import type { Job } from "@sched/core";
+import { requireIterable } from "./require-iterable.js";
 import { emptySwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
@@ -46,6 +47,7 @@ const LOST = [
  * ```
  */
 export function jobsToSwf(jobs: Iterable<Job>, options: JobsToSwfOptions = {}): SwfTrace {
+  requireIterable("@sched/workload/jobsToSwf", "jobs", jobs, "jobs");
   const records: SwfRecord[] = [];
   const dropped = new Set<string>();
   let lossy = 0;

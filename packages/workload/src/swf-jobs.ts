@@ -1,5 +1,6 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
 import { jobTimeProblem } from "./job-times.js";
+import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
 
@@ -336,6 +337,7 @@ export class SwfJobConverter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
+  requireIterable(where, "records", records, "SWF records");
   const c = new SwfJobConverter(
     where,
     resolveSwfToJobsOptions(where, options),

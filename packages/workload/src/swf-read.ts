@@ -1,4 +1,4 @@
-import { ParseError } from "@sched/core";
+import { InvalidInputError, ParseError } from "@sched/core";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { arrayOrigin, withSwfOrigin } from "./swf-origin.js";
@@ -283,6 +283,13 @@ const DEFAULT_SOURCE = "<swf>";
  * ```
  */
 export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace {
+  if (typeof text !== "string") {
+    throw new InvalidInputError(
+      "@sched/workload/parseSwf",
+      "text",
+      `is ${text === null ? "null" : typeof text}, expected the trace as a string`,
+    );
+  }
   const reader = new SwfLineReader("@sched/workload/parseSwf", options.source ?? DEFAULT_SOURCE);
   const trace = new TraceBuilder(reader);
   let start = 0;

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { requireIterable } from "./require-iterable.js";
 import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
@@ -75,6 +76,14 @@ export function* writeSwfLines(
  * ```
  */
 export function formatSwf(header: SwfHeader, records: Iterable<SwfRecord>): string {
+  if (typeof header !== "object" || header === null) {
+    throw new InvalidInputError(
+      "@sched/workload/formatSwf",
+      "header",
+      `is ${String(header)}, expected an SWF header (emptySwfHeader() for none)`,
+    );
+  }
+  requireIterable("@sched/workload/formatSwf", "records", records, "SWF records");
   const parts: string[] = [];
   for (const line of writeSwfLines(header, records)) parts.push(line);
   parts.push("");

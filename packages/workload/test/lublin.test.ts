@@ -303,4 +303,13 @@ describe("resolveLublinOptions", () => {
       expect(() => resolveLublinOptions(opts)).toThrow(`@sched/workload/lublin: ${message}`);
     }
   });
+
+  it("refuses at once what no array holds, and null options (it generated for days, or threw a TypeError)", () => {
+    expect(() => generateLublin({ jobs: 1e12 })).toThrow(
+      "@sched/workload/lublin: options.jobs is 1000000000000, more records than an array holds (4294967295); stream them with lublinRecords",
+    );
+    expect(() => generateLublin(null as never)).toThrow(
+      "@sched/workload/lublin: options is null, expected an object",
+    );
+  });
 });

@@ -70,3 +70,12 @@ describe("summarizeJobs", () => {
     );
   });
 });
+
+describe("summarizeJobs: jobs that are not iterable", () => {
+  it("is a typed error naming them (a TypeError before)", () => {
+    expect(() => summarizeJobs(null as never)).toThrow(InvalidInputError);
+    expect(() => summarizeJobs(null as never)).toThrow(
+      "@sched/workload/summarizeJobs: jobs is null, expected an iterable of jobs",
+    );
+  });
+});

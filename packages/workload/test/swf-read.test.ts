@@ -138,6 +138,13 @@ describe("parseSwf", () => {
     expect(e.field).toBe("run time (field 4)");
   });
 
+  it("refuses a text that is not a string with a typed error (a TypeError before)", () => {
+    expect(() => parseSwf(null as never)).toThrow(
+      "@sched/workload/parseSwf: text is null, expected the trace as a string",
+    );
+    expect(() => parseSwf(Buffer.from("1") as never)).toThrow(/text is object/);
+  });
+
   it("rejects hexadecimal, NaN and Infinity", () => {
     for (const bad of ["0x10", "NaN", "Infinity", "1e", "--1", "1.2.3"]) {
       const e = errorOf(() => parseSwf(LINE.replace("552.21", bad)));

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { describe, expect, it } from "vitest";
+import { jobsToSwf } from "../src/swf-from-jobs.js";
 import { emptySwfHeader, formatSwfHeader } from "../src/swf-header.js";
 import { parseSwf } from "../src/swf-read.js";
 import { swfRecord } from "../src/swf-record.js";
@@ -69,4 +70,19 @@ describe("formatSwf", () => {
       expect(formatSwf(again.header, again.records)).toBe(formatSwf(first.header, first.records));
     });
   }
+});
+
+describe("formatSwf and jobsToSwf: input that is not a header or a list", () => {
+  it("is a typed error naming the argument (a TypeError before)", () => {
+    expect(() => formatSwf(null as never, [])).toThrow(
+      "@sched/workload/formatSwf: header is null, expected an SWF header (emptySwfHeader() for none)",
+    );
+    expect(() => formatSwf(emptySwfHeader(), 7 as never)).toThrow(
+      "@sched/workload/formatSwf: records is number, expected an iterable of SWF records",
+    );
+    expect(() => jobsToSwf(null as never)).toThrow(InvalidInputError);
+    expect(() => jobsToSwf(null as never)).toThrow(
+      "@sched/workload/jobsToSwf: jobs is null, expected an iterable of jobs",
+    );
+  });
 });
