@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** `crypto.randomUUID`, loaded on first use (the crypto module costs start-up time). */
@@ -77,7 +77,11 @@ export class StreamedFile {
       // already closed
     }
     this.fd = null;
-    if (this.temp !== null) rmSync(this.temp, { force: true });
+    try {
+      if (this.temp !== null) rmSync(this.temp, { force: true });
+    } catch {
+      // never created (a parent is not a directory, say): nothing to remove
+    }
     this.parts = [];
     this.size = 0;
   }
@@ -87,7 +91,7 @@ export class StreamedFile {
     try {
       if (this.fd === null) {
         this.temp = tempPath(this.path, this.id);
-        mkdirSync(dirname(this.path), { recursive: true });
+        makeParent(this.path);
         this.fd = openSync(this.temp, "wx");
       }
       const text = this.parts.join("");
@@ -126,7 +130,7 @@ export async function writeFilesAtomic(
       }
       const temp = tempPath(path, randomUUID());
       try {
-        await mkdir(dirname(path), { recursive: true });
+        await makeParentAsync(path);
         temps.push([temp, path]);
         await writeFile(temp, contents, { flag: "wx" });
       } catch (error) {
@@ -145,6 +149,51 @@ export async function writeFilesAtomic(
     await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
     throw error;
   }
+}
+
+/**
+ * Remove the temporaries that writes of `names` into `dir` leave when their process is killed
+ * (SIGINT, SIGTERM, SIGKILL: `.jobs.csv.<id>.tmp`), so a run interrupted and started again
+ * leaves none behind. Nothing happens when `dir` does not exist. Never throws.
+ */
+export async function removeLeftTemporaries(dir: string, names: readonly string[]): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  const left = entries.filter(
+    (e) => e.endsWith(".tmp") && names.some((n) => e.startsWith(`.${n}.`)),
+  );
+  await Promise.all(left.map((e) => rm(join(dir, e), { force: true }).catch(() => undefined)));
+}
+
+/**
+ * `mkdir -p` of `path`'s directory. Node says `EEXIST` when a parent is a file; that is
+ * reported as `ENOTDIR` ("a parent is not a directory"), not "already exists".
+ */
+function makeParent(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    throw parentError(error);
+  }
+}
+
+async function makeParentAsync(path: string): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    throw parentError(error);
+  }
+}
+
+function parentError(error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code !== "EEXIST") return error;
+  return Object.assign(new Error("a parent is not a directory", { cause: error }), {
+    code: "ENOTDIR",
+  });
 }
 
 /** A one-line description of a file-system error: its code and message without the path noise. */

@@ -9,6 +9,7 @@ import type { RunExecutor } from "./pool.js";
 import {
   experimentJson,
   jsonFiles,
+  legacyExperimentJson,
   orderRecords,
   parseRunFile,
   type RunFailure,
@@ -302,7 +303,7 @@ export async function prepareDir(out: string, plan: SweepPlan, shared = false): 
   }
   if (existing === undefined) {
     await writeShared(new Map([[path, wanted]]));
-  } else if (existing !== wanted) {
+  } else if (existing !== wanted && existing !== legacyExperimentJson(plan)) {
     throw new UsageError(
       `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
       "sweep",
