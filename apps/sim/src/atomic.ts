@@ -1,6 +1,6 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { readdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** `crypto.randomUUID`, loaded on first use (the crypto module costs start-up time). */
 let uuid: (() => string) | undefined;
@@ -130,7 +130,7 @@ export async function writeFilesAtomic(
       }
       const temp = tempPath(path, randomUUID());
       try {
-        await makeParentAsync(path);
+        makeParent(path);
         temps.push([temp, path]);
         await writeFile(temp, contents, { flag: "wx" });
       } catch (error) {
@@ -175,17 +175,52 @@ export async function removeLeftTemporaries(dir: string, names: readonly string[
  */
 function makeParent(path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
   } catch (error) {
     throw parentError(error);
   }
 }
 
-async function makeParentAsync(path: string): Promise<void> {
-  try {
-    await mkdir(dirname(path), { recursive: true });
-  } catch (error) {
-    throw parentError(error);
+/**
+ * `mkdir -p DIR` without Node's `recursive: true`, which never returns on some paths (a new
+ * directory under `/proc`: the kernel says `ENOENT` and Node 20 retries forever, in `mkdir` and
+ * `mkdirSync` alike). Creates the missing directories one by one from the nearest one that
+ * exists; one that appears meanwhile (another shard) is fine. Errors are the file system's
+ * (`ENOENT`, `EACCES`, `EEXIST` for a file in the way).
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let d = resolve(dir);
+  for (;;) {
+    let isDirectory: boolean | undefined;
+    try {
+      isDirectory = statSync(d).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    }
+    if (isDirectory === false) {
+      // A file where a directory goes: what mkdir -p (and Node's recursive mkdir) says.
+      throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${d}'`), {
+        code: "EEXIST",
+        path: d,
+      });
+    }
+    if (isDirectory === true) break;
+    missing.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (let k = missing.length - 1; k >= 0; k--) {
+    const m = missing[k] as string;
+    try {
+      mkdirSync(m);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(m).isDirectory()) {
+        throw error;
+      }
+    }
   }
 }
 

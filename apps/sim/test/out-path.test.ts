@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -136,6 +137,21 @@ describe("output paths are checked before the work, in the option's words", asyn
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("on-the-cluster");
   });
+
+  // Node 20's recursive mkdir never returns there (each command used to hang for good).
+  it.runIf(existsSync("/proc/self"))(
+    "a directory that cannot be made (under /proc): exit, not a hang",
+    async () => {
+      const r = await cli("sweep", experiment, "--out", "/proc/sched-sim-no-such/out", "--quiet");
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        "sched-sim: sweep: --out /proc/sched-sim-no-such/out: cannot create it: no such file or directory\n",
+      );
+      const run = await cli("run", "-w", swf, "--clean", "--out", "/proc/sched-sim-no-such/out");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("cannot write /proc/sched-sim-no-such/out/jobs.csv");
+    },
+  );
 
   it("StreamedFile.discard never throws, even when its temporary could not be created", async () => {
     const f = await StreamedFile.create(join(file, "x.swf"));
