@@ -1,6 +1,6 @@
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { readdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** `crypto.randomUUID`, loaded on first use (the crypto module costs start-up time). */
 let uuid: (() => string) | undefined;
@@ -77,7 +77,11 @@ export class StreamedFile {
       // already closed
     }
     this.fd = null;
-    if (this.temp !== null) rmSync(this.temp, { force: true });
+    try {
+      if (this.temp !== null) rmSync(this.temp, { force: true });
+    } catch {
+      // never created (a parent is not a directory, say): nothing to remove
+    }
     this.parts = [];
     this.size = 0;
   }
@@ -87,7 +91,7 @@ export class StreamedFile {
     try {
       if (this.fd === null) {
         this.temp = tempPath(this.path, this.id);
-        mkdirSync(dirname(this.path), { recursive: true });
+        makeParent(this.path);
         this.fd = openSync(this.temp, "wx");
       }
       const text = this.parts.join("");
@@ -126,7 +130,7 @@ export async function writeFilesAtomic(
       }
       const temp = tempPath(path, randomUUID());
       try {
-        await mkdir(dirname(path), { recursive: true });
+        makeParent(path);
         temps.push([temp, path]);
         await writeFile(temp, contents, { flag: "wx" });
       } catch (error) {
@@ -145,6 +149,86 @@ export async function writeFilesAtomic(
     await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
     throw error;
   }
+}
+
+/**
+ * Remove the temporaries that writes of `names` into `dir` leave when their process is killed
+ * (SIGINT, SIGTERM, SIGKILL: `.jobs.csv.<id>.tmp`), so a run interrupted and started again
+ * leaves none behind. Nothing happens when `dir` does not exist. Never throws.
+ */
+export async function removeLeftTemporaries(dir: string, names: readonly string[]): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  const left = entries.filter(
+    (e) => e.endsWith(".tmp") && names.some((n) => e.startsWith(`.${n}.`)),
+  );
+  await Promise.all(left.map((e) => rm(join(dir, e), { force: true }).catch(() => undefined)));
+}
+
+/**
+ * `mkdir -p` of `path`'s directory. Node says `EEXIST` when a parent is a file; that is
+ * reported as `ENOTDIR` ("a parent is not a directory"), not "already exists".
+ */
+function makeParent(path: string): void {
+  try {
+    makeDirs(dirname(path));
+  } catch (error) {
+    throw parentError(error);
+  }
+}
+
+/**
+ * `mkdir -p DIR` without Node's `recursive: true`, which never returns on some paths (a new
+ * directory under `/proc`: the kernel says `ENOENT` and Node 20 retries forever, in `mkdir` and
+ * `mkdirSync` alike). Creates the missing directories one by one from the nearest one that
+ * exists; one that appears meanwhile (another shard) is fine. Errors are the file system's
+ * (`ENOENT`, `EACCES`, `EEXIST` for a file in the way).
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  let d = resolve(dir);
+  for (;;) {
+    let isDirectory: boolean | undefined;
+    try {
+      isDirectory = statSync(d).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    }
+    if (isDirectory === false) {
+      // A file where a directory goes: what mkdir -p (and Node's recursive mkdir) says.
+      throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${d}'`), {
+        code: "EEXIST",
+        path: d,
+      });
+    }
+    if (isDirectory === true) break;
+    missing.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (let k = missing.length - 1; k >= 0; k--) {
+    const m = missing[k] as string;
+    try {
+      mkdirSync(m);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || !statSync(m).isDirectory()) {
+        throw error;
+      }
+    }
+  }
+}
+
+function parentError(error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code !== "EEXIST") return error;
+  return Object.assign(new Error("a parent is not a directory", { cause: error }), {
+    code: "ENOTDIR",
+  });
 }
 
 /** A one-line description of a file-system error: its code and message without the path noise. */

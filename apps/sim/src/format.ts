@@ -15,6 +15,19 @@ export function formatNumber(x: number): string {
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
 
+/**
+ * Whether `x` reads back from {@link formatNumber}'s text as itself: at most 6 decimals (or an
+ * integer). A sweep's grid values must: run files, `runs.csv` and `results.csv` write them so,
+ * and a run is found again by the values its file holds.
+ */
+export function keepsItsDigits(x: number): boolean {
+  return Number.isFinite(x) && Number(formatNumber(x)) === x;
+}
+
+/** What a grid value must be, for messages (see {@link keepsItsDigits}). */
+export const GRID_DIGITS =
+  "a number with at most 6 decimals (run files and the CSVs write grid values with 6)";
+
 /** A number for a table: `digits` decimals (integers with none when `digits` is 0); `-` when not finite. */
 export function fixed(x: number, digits: number): string {
   if (!Number.isFinite(x)) return "-";
@@ -52,31 +65,52 @@ export type JsonValue =
   | readonly JsonValue[]
   | { readonly [key: string]: JsonValue | undefined };
 
-/**
- * JSON with object keys sorted (by UTF-16 code units), numbers as {@link formatNumber} writes them
- * (non-finite as `null`), two-space indentation and a final newline. Keys whose value is
- * `undefined` are left out.
- */
-export function stableJson(value: JsonValue): string {
-  return `${write(value, "")}\n`;
+/** Options of {@link stableJson}. */
+export interface StableJsonOptions {
+  /**
+   * Write every finite number exactly (the shortest text that reads back as the same double)
+   * instead of rounded to 6 decimals: for documents that are read back as inputs, such as a
+   * sweep's `experiment.json`, whose grid values must be the ones the runs used.
+   * @defaultValue false
+   */
+  readonly exact?: boolean;
 }
 
-function write(value: JsonValue | undefined, indent: string): string {
+/**
+ * JSON with object keys sorted (by UTF-16 code units), numbers as {@link formatNumber} writes them
+ * (or exactly, with `options.exact`; non-finite as `null`), two-space indentation and a final
+ * newline. Keys whose value is `undefined` are left out.
+ */
+export function stableJson(value: JsonValue, options: StableJsonOptions = {}): string {
+  const number = options.exact === true ? exactNumber : formatNumber;
+  return `${write(value, "", number)}\n`;
+}
+
+/** A finite number in the shortest text that reads back as the same double (`-0` as `0`). */
+function exactNumber(x: number): string {
+  return Object.is(x, -0) ? "0" : JSON.stringify(x);
+}
+
+function write(
+  value: JsonValue | undefined,
+  indent: string,
+  number: (x: number) => string,
+): string {
   if (value === null || value === undefined) return "null";
-  if (typeof value === "number") return Number.isFinite(value) ? formatNumber(value) : "null";
+  if (typeof value === "number") return Number.isFinite(value) ? number(value) : "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "string") return JSON.stringify(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    return `[\n${value.map((v) => inner + write(v, inner)).join(",\n")}\n${indent}]`;
+    return `[\n${value.map((v) => inner + write(v, inner, number)).join(",\n")}\n${indent}]`;
   }
   const record = value as { readonly [key: string]: JsonValue | undefined };
   const keys = Object.keys(record)
     .filter((k) => record[k] !== undefined)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (keys.length === 0) return "{}";
-  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(record[k], inner)}`).join(",\n")}\n${indent}}`;
+  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(record[k], inner, number)}`).join(",\n")}\n${indent}}`;
 }
 
 /** A column of a {@link renderTable} table. */

@@ -1,6 +1,8 @@
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Scheduler } from "@sched/core";
+import { describeFsError } from "./atomic.js";
 import type { OptionValue } from "./scheduler-options.js";
 import type { SchedulerChoice } from "./schedulers.js";
 import { UsageError } from "./usage-error.js";
@@ -47,6 +49,14 @@ export async function loadPolicyModule(
       throw new UsageError(`${command}: option --opt ${word}: '${key}' given twice`, command);
     options[key] = word.slice(eq + 1);
   }
+  // a missing file said as such, not as Node's "Cannot find module … imported from <our bundle>"
+  let isFile: boolean;
+  try {
+    isFile = (await stat(resolve(path))).isFile();
+  } catch (error) {
+    throw new UsageError(`${where}: ${describeFsError(error)}`, command);
+  }
+  if (!isFile) throw new UsageError(`${where}: not a file`, command);
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { Job } from "@sched/core";
 import { Random } from "@sched/random";
+import { jobTimeProblem, MAX_WORKLOAD_TIME } from "@sched/workload";
 
 /** Parameters of {@link syntheticWorkload}. */
 export interface SyntheticOptions {
@@ -55,7 +56,9 @@ export const SYNTHETIC_DESCRIPTION =
  * Same options, same jobs. Ids are 1..jobs in submit order.
  *
  * Complexity: O(jobs).
- * @throws RangeError when an option is out of range (the CLI validates before calling).
+ * @throws RangeError when an option is out of range (the CLI validates before calling), or when
+ * the load is so small that the arrivals, and the jobs run one after the other from there, reach
+ * past 2^53 − 1 s, where times are no longer exact.
  * @example
  * syntheticWorkload({ jobs: 3, procs: 8, load: 0.5, seed: 7 }).length // 3
  */
@@ -107,14 +110,26 @@ export function syntheticWorkload(options: SyntheticOptions = {}): Job[] {
   const span = clock + clock / Math.max(1, n - 1) + (n === 1 ? 1 : 0);
   const scale = work / (procs * load * span);
   const jobs: Job[] = [];
+  let serial = 0;
   for (let i = 0; i < n; i++) {
-    jobs.push({
+    const job: Job = {
       id: i + 1,
       submit: Math.floor((arrivals[i] as number) * scale),
       runtime: runtimes[i] as number,
       estimate: estimates[i] as number,
       cores: sizes[i] as number,
-    });
+    };
+    // A tiny load spreads the arrivals past the times a double holds exactly (load 1e-15:
+    // submits of 6e18 s, where a 600 s job ends at its start).
+    const problem = jobTimeProblem(job);
+    serial += job.estimate;
+    if (problem !== null || !(job.submit + serial <= MAX_WORKLOAD_TIME)) {
+      throw new RangeError(
+        `the offered load ${load} is too small for these ${n} jobs: it spreads their arrivals over ${Math.floor(span * scale)} s, ` +
+          `and job ${job.id} (submit ${job.submit} s) could end beyond 2^53 − 1 s, where times are no longer exact; give a larger load`,
+      );
+    }
+    jobs.push(job);
   }
   return jobs;
 }

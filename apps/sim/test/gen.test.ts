@@ -118,6 +118,18 @@ describe("sched-sim gen", () => {
     expect(notes).toContain("meanInterArrival=10*");
   });
 
+  it("a negative model option is a value, with or without '=' (as the README says)", async () => {
+    const dir = await tempDir();
+    const a = join(dir, "a.swf");
+    const b = join(dir, "b.swf");
+    const base = ["gen", "lublin", "--jobs", "20", "--seed", "3"];
+    expect((await cli(...base, "--typeless.pa", "-0.01", "--out", a)).code).toBe(0);
+    expect((await cli(...base, "--typeless.pa=-0.01", "--out", b)).code).toBe(0);
+    const text = await readFile(a, "utf8");
+    expect(text).toContain("typeless.pa=-0.01");
+    expect(await readFile(b, "utf8")).toBe(text);
+  });
+
   it("bad usage exits 2 naming the model or the option, and writes nothing", async () => {
     const dir = await tempDir();
     const out = join(dir, "x.swf");
@@ -146,6 +158,11 @@ describe("sched-sim gen", () => {
       ],
       [["gen", "lublin", "--colour", "red", "--out", out], "unknown option --colour"],
       [["gen", "--list", "nope"], "unknown model 'nope'"],
+      // a trace every reader refuses ("holds no jobs"): before, written with exit 0
+      [
+        ["gen", "lublin", "--jobs", "0", "--out", out],
+        "gen lublin: the options give no job (--jobs 0); run, inspect and convert refuse a trace with no job, so none is written",
+      ],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(...argv);

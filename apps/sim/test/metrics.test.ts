@@ -23,6 +23,22 @@ describe("formatValue: one format per metric in every table", () => {
     expect(formatValue(usage, 87.5)).toBe("87.50");
     expect(metricInfo("machineUsage").percent).toBe(true);
   });
+
+  it("which way is better is the experiment's word: no best for offered load, search nodes, variables", () => {
+    const find = (name: string) => EXPERIMENTS.find((e) => e.name === name);
+    const ar = EXPERIMENTS.find((e) => e.metrics.some((m) => m.key === "offeredLoad"));
+    expect(metricInfo("offeredLoad", ar).better).toBe("none");
+    expect(metricInfo("acceptanceRate", ar).better).toBe("higher");
+    const mkp = EXPERIMENTS.find((e) => e.metrics.some((m) => m.key === "usagePct"));
+    expect(metricInfo("usagePct", mkp).better).toBe("higher");
+    expect(metricInfo("exactNodes", mkp).better).toBe("none");
+    expect(metricInfo("optimal", mkp).better).toBe("higher");
+    expect(metricInfo("meanWait", find("fcfs-load")).better).toBe("lower");
+    // Every metric an experiment declares says it, and the "best" marks follow it.
+    for (const e of EXPERIMENTS) {
+      for (const m of e.metrics) expect(metricInfo(m.key, e).better).toBe(m.better);
+    }
+  });
 });
 
 describe("tiesWith: best marks only where the intervals do not overlap", () => {

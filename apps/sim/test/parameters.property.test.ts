@@ -11,6 +11,7 @@ import {
 } from "../src/experiments/parameters.js";
 import { EXPERIMENTS } from "../src/experiments/registry.js";
 import { allParameters, checkExperiment, defaultParams } from "../src/experiments/resolve.js";
+import { formatNumber } from "../src/format.js";
 import { planFromExperiment } from "../src/sweep/drive.js";
 import { planTasks } from "../src/sweep/plan.js";
 
@@ -28,7 +29,10 @@ function otherValues(spec: ParameterSpec, value: ParamValue): ParamValue[] {
       const step = spec.type === "integer" ? 1 : v === 0 ? 0.5 : Math.abs(v) / 2;
       const mid =
         spec.min !== undefined && spec.max !== undefined ? (spec.min + spec.max) / 2 : v + 1;
-      const candidates = [v + step, v - step, spec.type === "integer" ? Math.round(mid) : mid];
+      // at most 6 decimals, as a grid value must be (0.45 + 0.15 is 0.6000000000000001)
+      const candidates = [v + step, v - step, spec.type === "integer" ? Math.round(mid) : mid].map(
+        (c) => Number(formatNumber(c)),
+      );
       return candidates.filter((c) => c !== v && isValidValue(spec, c));
     }
   }

@@ -105,6 +105,10 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
       "--quiet",
     );
     expect(r.code, r.stderr).toBe(0);
+    // the printed results say which readings produced them (before: only compare said it)
+    expect(r.stdout).toContain(
+      "\nparameters of 'fcfs-load' (--quick): defaults except jobs=200 (default 1000); swept: load=0.4; procs=64,128\n",
+    );
     const lines = (await readFile(join(dir, "results.csv"), "utf8")).trimEnd().split("\n");
     expect(lines[0]).toBe("scheduler,load,procs,metric,mean,ci95,runs");
     expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(","))).toContain("easy,0.4,64");

@@ -199,9 +199,19 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     const dir = await tempDir();
     const missing = await cli("run", "-w", SMALL, "-s", join(dir, "nope.mjs"));
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(
-      `run: option --scheduler ${join(dir, "nope.mjs")}: cannot load the module`,
+    // said as a missing file, not as Node's "Cannot find module … imported from dist/chunk-….js"
+    expect(missing.stderr).toBe(
+      `sched-sim: run: option --scheduler ${join(dir, "nope.mjs")}: no such file or directory\n`,
     );
+    const folder = await cli("run", "-w", SMALL, "-s", `${dir}/`);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`sched-sim: run: option --scheduler ${dir}/: not a file\n`);
+    const broken = join(dir, "broken.mjs");
+    await writeFile(broken, 'import "no-such-package-anywhere";\n');
+    const imports = await cli("run", "-w", SMALL, "-s", broken);
+    expect(imports.code).toBe(2);
+    expect(imports.stderr).toContain(`run: option --scheduler ${broken}: cannot load the module:`);
+    expect(imports.stderr).toContain("no-such-package-anywhere");
     const empty = join(dir, "empty.mjs");
     await writeFile(empty, "export const x = 1;\n");
     const r = await cli("run", "-w", SMALL, "-s", empty);

@@ -80,3 +80,59 @@ describe("sched-sim sweep as a process, on worker threads", () => {
     for (const row of results.slice(1)) expect(row.endsWith(",10")).toBe(true);
   }, 60_000);
 });
+
+describe("sched-sim sweep interrupted (Ctrl-C, SIGTERM)", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "on %s: says what is kept and how to resume, exits %i; the same command again finishes it",
+    async (signal, code) => {
+      const file = await writeExperiment({
+        name: "interrupt-test",
+        workload: { type: "synthetic", jobs: 300 },
+        platform: { procs: 32 },
+        schedulers: ["fcfs", "easy", "conservative"],
+        grid: { load: [0.3, 0.5, 0.7] },
+        seeds: 8,
+        metrics: ["meanWait"],
+      });
+      const out = await tempDir();
+      const runs = join(out, "runs");
+      const child = spawn(process.execPath, [cliPath, "sweep", file, "--out", out, "--jobs", "2"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+      while ((await count(runs)) < 5) await new Promise((r) => setTimeout(r, 10));
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      const kept = await count(runs);
+      expect(kept).toBeLessThan(72);
+      const said = stderr.match(
+        /sched-sim: interrupt-test interrupted \((\w+)\); (\d+) of 72 runs have a result in (.+): run the same command again to resume\n/,
+      );
+      expect(said?.[1]).toBe(signal);
+      // Every run counted was written (the runs in hand when the signal came are not counted).
+      expect(Number(said?.[2])).toBeLessThanOrEqual(kept);
+      expect(Number(said?.[2])).toBeGreaterThanOrEqual(5);
+      expect(said?.[3]).toBe(out);
+      const again = await run(process.execPath, [
+        cliPath,
+        "sweep",
+        file,
+        "--out",
+        out,
+        "--jobs",
+        "2",
+      ]);
+      expect(again.stderr).toContain(`(${kept} already done)`);
+      const results = (await readFile(join(out, "results.csv"), "utf8")).trimEnd().split("\n");
+      expect(results).toHaveLength(1 + 3 * 3);
+    },
+    60_000,
+  );
+});

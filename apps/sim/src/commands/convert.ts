@@ -13,6 +13,7 @@ import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import { batsimToJobs, jobsToBatsim } from "../batsim.js";
 import type { Command } from "../command.js";
 import { MAX_JSON_BYTES } from "../limits.js";
+import { checkOutPath } from "../out-path.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -98,6 +99,7 @@ export const convertCommand: Command = {
     const input = args.positionals[0] as string;
     const toText = stringOption(args, "to");
     const outName = stringOption(args, "out");
+    if (outName !== undefined) await checkOutPath("convert", "out", outName, "file");
     const to =
       toText === undefined
         ? outName === undefined

@@ -1,4 +1,4 @@
-import { computeMetrics, identicalPool, simulate } from "@sched/core";
+import { computeMetrics, identicalPool, type Job, simulate } from "@sched/core";
 import { type CommandSpec, choiceValue, integerValue, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { type JsonValue, stableJson } from "../format.js";
@@ -60,7 +60,13 @@ export const demoCommand: Command = {
       "json",
     ] as const);
 
-    const jobs = syntheticWorkload({ jobs: n, procs, load, seed });
+    let jobs: Job[];
+    try {
+      jobs = syntheticWorkload({ jobs: n, procs, load, seed });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new UsageError(`demo: option --load: ${error.message}`, "demo");
+    }
     const platform = identicalPool(procs);
     const rows: MetricsRow[] = comparedSchedulers().map((choice) => ({
       label: choice.label,

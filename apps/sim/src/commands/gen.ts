@@ -16,6 +16,7 @@ import { type CommandSpec, flag, type OptionSpec, stringOption, suggest } from "
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { renderTable } from "../format.js";
+import { checkOutPath } from "../out-path.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 import { type TraceFormat, traceFormat } from "./trace-files.js";
@@ -286,6 +287,9 @@ export const genCommand: Command = {
       throw new UsageError("gen: option --out FILE is required (FILE.swf or FILE.jsonl)", "gen");
     }
     const format = traceFormat("gen", "out", out, false);
+    await checkOutPath("gen", "out", out, "file");
+    const platformOut = stringOption(args, "platform");
+    if (platformOut !== undefined) await checkOutPath("gen", "platform", platformOut, "file");
     const params = parameters(model, given);
     let output: ModelStream;
     try {
@@ -300,6 +304,14 @@ export const genCommand: Command = {
     } catch (error) {
       file.discard();
       asUsageError(model, error);
+    }
+    if (output.jobCount === 0) {
+      // run, inspect and convert refuse a trace with no job ("holds no jobs"): not written
+      file.discard();
+      throw new UsageError(
+        `gen ${model.name}: the options give no job${given.has("jobs") ? ` (--jobs ${given.get("jobs")})` : ""}; run, inspect and convert refuse a trace with no job, so none is written`,
+        "gen",
+      );
     }
     const files = new Map<string, string | StreamedFile>([[out, file]]);
     const platformPath = stringOption(args, "platform");

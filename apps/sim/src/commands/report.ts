@@ -3,6 +3,7 @@ import { type CommandSpec, flag, requirePositionals, stringOption, suggest } fro
 import { writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
+import { checkOutPath } from "../out-path.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
 import { measureRun, simulateTask } from "../sweep/execute.js";
@@ -57,6 +58,7 @@ export const reportCommand: Command = {
     requirePositionals(spec, args);
     const dir = args.positionals[0] as string;
     const out = stringOption(args, "out") ?? join(dir, "report.html");
+    await checkOutPath("report", "out", out, "file");
     const { plan, records, failures, timings } = await readSweepDir(dir, "report");
     const tasks = planTasks(plan);
     const wanted = stringOption(args, "run");

@@ -17,7 +17,9 @@ import {
   type ParameterRequest,
 } from "../experiments/resolve.js";
 import { renderTable, wrap } from "../format.js";
+import { checkOutPath } from "../out-path.js";
 import { driveSweep, planFromExperiment } from "../sweep/drive.js";
+import { parameterNote } from "../sweep/parameter-notes.js";
 import { UsageError } from "../usage-error.js";
 import { defaultJobs } from "./sweep.js";
 
@@ -160,10 +162,15 @@ export const reproduceCommand: Command = {
     const jobs =
       jobsText === undefined ? defaultJobs() : integerValue("reproduce", "jobs", jobsText, 1, 256);
     const out = stringOption(args, "out");
-    if (!flag(args, "json")) {
-      io.stdout(`${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n`);
-    }
+    if (out !== undefined) await checkOutPath("reproduce", "out", out, "dir");
+    // planned first: a usage error in --set/--vary prints nothing on stdout
     const plan = planFromExperiment(experiment, { quick, seeds, request });
+    if (!flag(args, "json")) {
+      // which readings produced the tables below: every value set away from its default
+      io.stdout(
+        `${experiment.name}: ${experiment.title}\n${wrap(experiment.description)}\n\n${parameterNote(plan)}\n`,
+      );
+    }
     const { code } = await driveSweep(plan, io, {
       ...(out === undefined ? {} : { out }),
       jobs,

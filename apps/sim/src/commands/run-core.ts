@@ -19,7 +19,13 @@ import {
   type ParsedArgs,
   stringOption,
 } from "../args.js";
-import { describeFsError, StreamedFile, writeFilesAtomic } from "../atomic.js";
+import {
+  describeFsError,
+  removeLeftTemporaries,
+  StreamedFile,
+  writeFilesAtomic,
+} from "../atomic.js";
+
 import type { Io } from "../command.js";
 import {
   createPooledSimulation,
@@ -30,6 +36,7 @@ import {
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
+import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
@@ -37,6 +44,9 @@ import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-in
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 import { requireJobs } from "./trace-files.js";
+
+/** The files `run --out DIR` writes. */
+const RUN_OUTPUTS = ["jobs.csv", "metrics.json", "timing.json"] as const;
 
 /**
  * `sched-sim run`'s syntax; its help adds the list of schedulers (`./run.ts`), which this module
@@ -272,7 +282,10 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       ? undefined
       : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
   await checkFile(workload);
-  if (out !== undefined) await checkOutDir(out);
+  if (out !== undefined) {
+    await checkOutPath("run", "out", out, "dir");
+    await removeLeftTemporaries(out, RUN_OUTPUTS);
+  }
 
   const commandOptions = RUN_SPEC.options.map((o) => o.name);
   const input: RunInput = {
@@ -571,17 +584,4 @@ async function checkFile(path: string): Promise<void> {
     throw new UsageError(`run: option --workload ${path}: ${describeFsError(error)}`, "run");
   }
   if (!isFile) throw new UsageError(`run: option --workload ${path}: not a file`, "run");
-}
-
-async function checkOutDir(path: string): Promise<void> {
-  try {
-    if (!(await stat(path)).isDirectory()) {
-      throw new UsageError(`run: option --out ${path}: exists and is not a directory`, "run");
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new UsageError(`run: option --out ${path}: ${describeFsError(error)}`, "run");
-    }
-  }
 }

@@ -9,6 +9,7 @@ import {
   stringOption,
 } from "../args.js";
 import type { Command, Io } from "../command.js";
+import { checkOutPath } from "../out-path.js";
 import { schedulersHelp } from "../schedulers.js";
 import { driveSweep, printOutcome } from "../sweep/drive.js";
 import { EMIT_TARGETS, emitScript } from "../sweep/emit.js";
@@ -238,6 +239,12 @@ export const sweepCommand: Command = {
     const attemptsText = stringOption(args, "attempts");
     const attempts =
       attemptsText === undefined ? 3 : integerValue("sweep", "attempts", attemptsText, 1, 100);
+    if (out === "")
+      throw new UsageError("sweep: option --out: expected a directory path, got ''", "sweep");
+    // with --emit, DIR is a path on the cluster's nodes; with --status/--cancel nothing is written
+    if (out !== undefined && emit === undefined && !controlOnly) {
+      await checkOutPath("sweep", "out", out, "dir");
+    }
     const plan = await readExperimentFile(file);
 
     if (emit !== undefined) {

@@ -105,7 +105,7 @@ export const convergentWorkloadFigure: Experiment = {
   ],
   defaultSeeds: (quick) => (quick ? 2 : 5),
   schedulers: policies(["cs-ip", "easy"]),
-  metrics: [{ key: "jobsInSystem", title: "jobs in the system", digits: 1 }],
+  metrics: [{ key: "jobsInSystem", title: "jobs in the system", digits: 1, better: "lower" }],
   ...shared,
   run: (input): ExperimentRunResult => {
     const s = memoized(runKey(input, "time"), () => {
@@ -210,8 +210,8 @@ export const convergentScalingFigure: Experiment = {
   defaultSeeds: (quick) => (quick ? 2 : 3),
   schedulers: policies(["cs-ip", "cs-nip", "edf"]),
   metrics: [
-    { key: "planMs", title: "time per plan (ms)", digits: 3 },
-    { key: "calls", title: "scheduling calls", digits: 0 },
+    { key: "planMs", title: "time per plan (ms)", digits: 3, better: "lower" },
+    { key: "calls", title: "scheduling calls", digits: 0, better: "none" },
   ],
   ...shared,
   run: (input): ExperimentRunResult => {

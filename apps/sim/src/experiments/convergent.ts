@@ -462,10 +462,10 @@ export const convergentReproduction: Experiment = {
       return withCost({ ...choice, label: name }, params);
     }),
   metrics: [
-    { key: "latePct", title: "late deadline jobs (%)", digits: 2 },
-    { key: "slowdownNoDeadline", title: "slowdown, no deadline", digits: 3 },
-    { key: "machineUsage", title: "machine usage (%)", digits: 2 },
-    { key: "licenseUsage", title: "license usage (%)", digits: 2 },
+    { key: "latePct", title: "late deadline jobs (%)", digits: 2, better: "lower" },
+    { key: "slowdownNoDeadline", title: "slowdown, no deadline", digits: 3, better: "lower" },
+    { key: "machineUsage", title: "machine usage (%)", digits: 2, better: "higher" },
+    { key: "licenseUsage", title: "license usage (%)", digits: 2, better: "higher" },
   ],
   figures: CONVERGENT_FIGURES,
   workload: convergentModel,

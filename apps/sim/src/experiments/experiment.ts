@@ -11,6 +11,12 @@ export interface ExperimentMetric {
   readonly title: string;
   /** Decimals in the printed table. */
   readonly digits: number;
+  /**
+   * Which way is better, for the "best" marks of `compare` and the report: `"lower"`,
+   * `"higher"`, or `"none"` for a property of the workload or the solver rather than a quality
+   * of the policy (offered load, search nodes, variables).
+   */
+  readonly better: "lower" | "higher" | "none";
 }
 
 /** The workload and platform of one grid point, and how its jobs really run. */

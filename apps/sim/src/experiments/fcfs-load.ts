@@ -53,8 +53,8 @@ export const fcfsLoad: Experiment = {
   defaultSeeds: (quick) => (quick ? 3 : 10),
   schedulers: comparedSchedulers,
   metrics: [
-    { key: "meanWait", title: "mean wait (s)", digits: 1 },
-    { key: "meanBoundedSlowdown", title: "mean bsld", digits: 2 },
+    { key: "meanWait", title: "mean wait (s)", digits: 1, better: "lower" },
+    { key: "meanBoundedSlowdown", title: "mean bsld", digits: 2, better: "lower" },
   ],
   figures: FCFS_LOAD_FIGURES,
   instance: (params, seed) => {

@@ -1,3 +1,4 @@
+import { GRID_DIGITS, keepsItsDigits } from "../format.js";
 import type { SchedulerChoice } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
 import type { Experiment } from "./experiment.js";
@@ -85,6 +86,16 @@ export function resolveParameters(
   });
   for (const [name, values] of request.vary) {
     if (!axes.some((a) => a.name === name)) axes.push({ name, values });
+  }
+  // a run is found again by the axis values its file holds, written with 6 decimals
+  for (const { name, values } of axes) {
+    const bad = values.find((v) => typeof v === "number" && !keepsItsDigits(v));
+    if (bad !== undefined) {
+      throw new UsageError(
+        `${command}: parameter '${name}' (a grid axis): expected ${GRID_DIGITS}, got ${paramText(bad)}`,
+        command,
+      );
+    }
   }
   const fixed: Record<string, ParamValue> = {};
   const onAxis = new Set(axes.map((a) => a.name));

@@ -162,25 +162,65 @@ export async function driveSweep(
   const { shard } = options;
   const name =
     shard === undefined ? plan.name : `${plan.name} [shard ${shard.index}/${shard.count}]`;
-  const outcome = await runSweep(
-    plan,
-    (pending) =>
-      worker === undefined || options.jobs < 1
-        ? inlineExecutor(plan)
-        : workerExecutor(plan, worker, Math.min(options.jobs, pending)),
-    {
-      ...(options.out === undefined ? {} : { out: options.out }),
-      ...(progress === undefined
-        ? {}
-        : { onProgress: (p: SweepProgress) => progress(progressLine(name, p)) }),
-      ...(options.onRunWritten === undefined ? {} : { onRunWritten: options.onRunWritten }),
-      ...(shard === undefined ? {} : { shard }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    },
-  );
+  let last: SweepProgress | undefined;
+  const stopOnSignal = exitOnInterrupt(io, name, options.out, () => last);
+  let outcome: SweepOutcome;
+  try {
+    outcome = await runSweep(
+      plan,
+      (pending) =>
+        worker === undefined || options.jobs < 1
+          ? inlineExecutor(plan)
+          : workerExecutor(plan, worker, Math.min(options.jobs, pending)),
+      {
+        ...(options.out === undefined ? {} : { out: options.out }),
+        onProgress: (p: SweepProgress) => {
+          last = p;
+          progress?.(progressLine(name, p));
+        },
+        ...(options.onRunWritten === undefined ? {} : { onRunWritten: options.onRunWritten }),
+        ...(shard === undefined ? {} : { shard }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+    );
+  } finally {
+    stopOnSignal();
+  }
   progress?.("");
   const code = printOutcome(plan, io, options, outcome, started);
   return { code, outcome };
+}
+
+/**
+ * While a sweep runs, Ctrl-C (SIGINT) or SIGTERM ends the process at once, as it did before, but
+ * first says what is kept and how to go on: every finished run's file is already written
+ * atomically, so running the same command again resumes (the runs in hand are done again).
+ * Exit code 128 + the signal's number (130, 143), as for `run`. Returns the remover of the
+ * handlers.
+ */
+function exitOnInterrupt(
+  io: Io,
+  name: string,
+  out: string | undefined,
+  progress: () => SweepProgress | undefined,
+): () => void {
+  const stop = (signal: NodeJS.Signals): void => {
+    io.progress?.("");
+    const p = progress();
+    const counted = p === undefined ? "" : `${p.done - p.failed} of ${p.total} runs have a result`;
+    const kept =
+      out === undefined
+        ? `${counted === "" ? "no result is kept" : `${counted}, not kept`} (no --out DIR)`
+        : `${counted === "" ? "the finished runs are kept" : counted} in ${out}: run the same command again to resume`;
+    io.stderr(`\nsched-sim: ${name} interrupted (${signal}); ${kept}\n`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  };
 }
 
 /**

@@ -9,6 +9,8 @@ import {
 } from "@sched/workload";
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
+import { GRID_DIGITS, keepsItsDigits } from "../format.js";
+import { jsonSyntaxErrorAt } from "../json-syntax.js";
 import {
   MAX_EXPERIMENT_BYTES,
   MAX_GENERATED_JOBS,
@@ -317,6 +319,7 @@ function gridKeys(workload: WorkloadSpec): readonly string[] {
  */
 function gridValue(ctx: Ctx, key: string, workload: WorkloadSpec, param: string, x: Json): number {
   if (typeof x !== "number" || !Number.isFinite(x)) fail(ctx, key, "a finite number", x);
+  if (!keepsItsDigits(x)) fail(ctx, key, GRID_DIGITS, x);
   switch (workload.type) {
     case "model": {
       const model = WORKLOAD_MODELS.find((m) => m.name === workload.model);
@@ -490,8 +493,9 @@ export async function readExperimentFile(path: string): Promise<SweepPlan> {
   try {
     doc = JSON.parse(raw) as Json;
   } catch (error) {
+    const at = jsonSyntaxErrorAt(raw);
     throw new UsageError(
-      `sweep: ${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      `sweep: ${path}: ${at === null ? "" : `line ${at.line}, column ${at.column}: `}not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
       "sweep",
     );
   }

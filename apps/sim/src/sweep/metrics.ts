@@ -56,7 +56,8 @@ export const DEFAULT_METRICS: readonly string[] = [
 /**
  * The {@link MetricInfo} of `key`. An experiment's own declaration of the metric gives its title
  * and decimals; a fraction of core's (utilization, acceptance rate, ...) is still printed as a
- * percentage unless that title says its values are percents already ("machine usage (%)").
+ * percentage unless that title says its values are percents already ("machine usage (%)"), and
+ * which way is better is the experiment's word.
  * Unknown keys get a plain entry (title = key, 3 decimals, lower is better).
  */
 export function metricInfo(key: string, experiment?: Experiment): MetricInfo {
@@ -70,7 +71,7 @@ export function metricInfo(key: string, experiment?: Experiment): MetricInfo {
     key,
     title: declared.title,
     digits: percent ? (core?.digits ?? declared.digits) : declared.digits,
-    better: core?.better ?? "lower",
+    better: declared.better,
     ...(percent ? { percent } : {}),
   };
 }

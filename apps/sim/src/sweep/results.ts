@@ -12,8 +12,20 @@ import { planMetricInfos } from "./plan-metrics.js";
 /** Format tag of `experiment.json`. */
 export const SWEEP_FORMAT = "sched-sim-sweep/1";
 
-/** `experiment.json`: the plan of the sweep whose results a directory holds. */
+/**
+ * `experiment.json`: the plan of the sweep whose results a directory holds. Its numbers are
+ * written exactly: `compare`, `report` and a resumed sweep rebuild the runs' keys and workloads
+ * from it, so a grid value of `0.12345678` must not read back as `0.123457`.
+ */
 export function experimentJson(plan: SweepPlan): string {
+  return stableJson({ format: SWEEP_FORMAT, plan: plan as unknown as JsonValue }, { exact: true });
+}
+
+/**
+ * `experiment.json` as sched-sim wrote it before it wrote numbers exactly (rounded to 6 decimals):
+ * a directory written so is still the same experiment when its plan rounds to it, so it resumes.
+ */
+export function legacyExperimentJson(plan: SweepPlan): string {
   return stableJson({ format: SWEEP_FORMAT, plan: plan as unknown as JsonValue });
 }
 

@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { describeFsError, makeDirs } from "../atomic.js";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import { userMessage } from "../user-message.js";
@@ -9,6 +10,7 @@ import type { RunExecutor } from "./pool.js";
 import {
   experimentJson,
   jsonFiles,
+  legacyExperimentJson,
   orderRecords,
   parseRunFile,
   type RunFailure,
@@ -289,7 +291,14 @@ export async function prepareDir(out: string, plan: SweepPlan, shared = false): 
   };
   let existing = await read();
   if (existing === undefined) {
-    await mkdir(out, { recursive: true });
+    try {
+      makeDirs(out);
+    } catch (error) {
+      throw new UsageError(
+        `sweep: --out ${out}: cannot create it: ${describeFsError(error)}`,
+        "sweep",
+      );
+    }
     const entries = await readdir(out);
     // Another shard may have created the folder between our read and readdir.
     if (entries.includes("experiment.json")) existing = await read();
@@ -302,7 +311,7 @@ export async function prepareDir(out: string, plan: SweepPlan, shared = false): 
   }
   if (existing === undefined) {
     await writeShared(new Map([[path, wanted]]));
-  } else if (existing !== wanted) {
+  } else if (existing !== wanted && existing !== legacyExperimentJson(plan)) {
     throw new UsageError(
       `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
       "sweep",
