@@ -171,8 +171,7 @@ export interface EdfOptions {
 }
 
 /** The keys of each options type, one list per type (a key added to the type and not here fails to compile). */
-export const BACKFILL_KEYS = optionKeys<BackfillOptions>({
-  reservations: true,
+export const PRESET_KEYS = optionKeys<PresetOptions>({
   order: true,
   keepReservations: true,
   machineOrder: true,
@@ -181,13 +180,9 @@ export const BACKFILL_KEYS = optionKeys<BackfillOptions>({
   name: true,
 });
 /** Internal. */
-export const PRESET_KEYS = optionKeys<PresetOptions>({
-  order: true,
-  keepReservations: true,
-  machineOrder: true,
-  singleMachine: true,
-  exclusive: true,
-  name: true,
+export const BACKFILL_KEYS = optionKeys<BackfillOptions>({
+  reservations: true,
+  ...PRESET_KEYS.record,
 });
 /** Internal. */
 export const FLEXIBLE_KEYS = optionKeys<FlexibleOptions>({

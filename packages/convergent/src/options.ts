@@ -82,11 +82,8 @@ export interface ConvergentOptions {
   readonly onPreMatch?: (event: { readonly now: number; readonly result: PreMatchResult }) => void;
 }
 
-/** The keys of {@link ConvergentOptions}, all of them (checked by the compiler). Internal. */
-export const CONVERGENT_KEYS = optionKeys<ConvergentOptions>({
-  name: true,
-  matcher: true,
-  preemption: true,
+/** The keys every entry point takes: all but `name`, `matcher` and `preemption`. */
+const SHARED_KEYS = optionKeys<Omit<ConvergentOptions, "name" | "matcher" | "preemption">>({
   constants: true,
   readings: true,
   heuristics: true,
@@ -94,6 +91,27 @@ export const CONVERGENT_KEYS = optionKeys<ConvergentOptions>({
   knapsack: true,
   refreshTolerance: true,
   onPreMatch: true,
+});
+
+/** The keys of {@link ConvergentOptions}, all of them (checked by the compiler). Internal. */
+export const CONVERGENT_KEYS = optionKeys<ConvergentOptions>({
+  name: true,
+  matcher: true,
+  preemption: true,
+  ...SHARED_KEYS.record,
+});
+
+/** The keys of `convergentPass`'s options (no `name`). Internal. */
+export const PASS_KEYS = optionKeys<Omit<ConvergentOptions, "name">>({
+  matcher: true,
+  preemption: true,
+  ...SHARED_KEYS.record,
+});
+
+/** The keys of `convergentVariant`'s options (the variant fixes `matcher` and `preemption`). Internal. */
+export const VARIANT_KEYS = optionKeys<Omit<ConvergentOptions, "matcher" | "preemption">>({
+  name: true,
+  ...SHARED_KEYS.record,
 });
 
 /** The options of a convergent planner, defaults filled and validated. Internal. */

@@ -13,6 +13,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
 import {
   type ConvergentOptions,
+  PASS_KEYS,
   type ResolvedConvergentOptions,
   resolveOptions,
   samePlanning,
@@ -129,19 +130,6 @@ export interface ConvergentDecision {
 
 /** Options of {@link convergentPass}: the scheduler's options but its name. */
 export type ConvergentPassOptions = Omit<ConvergentOptions, "name">;
-
-/** The keys of {@link ConvergentPassOptions}, all of them (checked by the compiler). Internal. */
-export const PASS_KEYS = optionKeys<ConvergentPassOptions>({
-  matcher: true,
-  preemption: true,
-  constants: true,
-  readings: true,
-  heuristics: true,
-  extraHeuristics: true,
-  knapsack: true,
-  refreshTolerance: true,
-  onPreMatch: true,
-});
 
 /**
  * What a chain of {@link convergentPass} calls keeps between decisions (the planner's memory),

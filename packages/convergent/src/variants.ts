@@ -1,7 +1,7 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, requireKnownKeys } from "@sched/errors";
 import { type ConvergentScheduler, convergent } from "./convergent.js";
-import type { ConvergentOptions } from "./options.js";
+import { type ConvergentOptions, VARIANT_KEYS } from "./options.js";
 
 /** The paper's four variants. */
 export type ConvergentVariant = "CS_ip" | "CS_inp" | "CS_nip" | "CS_ninp";
@@ -13,18 +13,6 @@ export const CONVERGENT_VARIANTS: readonly ConvergentVariant[] = Object.freeze([
   "CS_nip",
   "CS_ninp",
 ]);
-
-/** The options {@link convergentVariant} takes: all but the two a variant fixes. */
-const VARIANT_KEYS = optionKeys<Omit<ConvergentOptions, "matcher" | "preemption">>({
-  name: true,
-  constants: true,
-  readings: true,
-  heuristics: true,
-  extraHeuristics: true,
-  knapsack: true,
-  refreshTolerance: true,
-  onPreMatch: true,
-});
 
 const PRESETS: Readonly<Record<ConvergentVariant, ConvergentOptions>> = {
   CS_ip: { matcher: "imfs", preemption: true },

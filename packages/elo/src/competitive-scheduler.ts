@@ -7,6 +7,7 @@ import {
 } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { CompetitiveCore, type RatingEvent, resolveCoreOptions } from "./competitive-core.js";
+import { PASS_KEYS } from "./competitive-pass.js";
 import { isIdle, NO_MACHINE } from "./eligibility.js";
 import type { JobLevelOptions } from "./job-level.js";
 import { TierList, type TierListOptions, type TierSnapshot } from "./tier-list.js";
@@ -46,16 +47,7 @@ export interface CompetitiveOptions extends TierListOptions {
 
 /** The keys of {@link CompetitiveOptions}, all of them (checked by the compiler). */
 const COMPETITIVE_KEYS = optionKeys<CompetitiveOptions>({
-  maxSpeed: true,
-  overhead: true,
-  jobLevel: true,
-  levelScale: true,
-  baseRating: true,
-  stickyTopTier: true,
-  tiers: true,
-  tierWidth: true,
-  growth: true,
-  minRating: true,
+  ...PASS_KEYS.record,
   onRatingUpdate: true,
 });
 

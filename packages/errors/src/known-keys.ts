@@ -6,9 +6,11 @@ import { describeValue } from "./validate.js";
  * of the options interface, so the list cannot drift from the interface: adding an option to the
  * interface and not to the record is a type error.
  */
-export interface OptionKeys {
+export interface OptionKeys<T = unknown> {
   /** The known keys, in the order given. */
   readonly keys: readonly string[];
+  /** The record they were made from: spread it into the record of a type that extends `T`. */
+  readonly record: KeyRecord<T>;
 }
 
 /** Every key of `T`, each mapped to `true`: what {@link optionKeys} takes. */
@@ -23,10 +25,13 @@ export type KeyRecord<T> = { readonly [K in keyof T]-?: true };
  * ```ts
  * interface PassOptions { reservations?: number; order?: "fcfs" | "sjf" }
  * const PASS_KEYS = optionKeys<PassOptions>({ reservations: true, order: true });
+ * // a type that extends PassOptions: its own keys, and PassOptions' by spreading
+ * const MORE_KEYS = optionKeys<PassOptions & { name?: string }>({ ...PASS_KEYS.record, name: true });
  * ```
  */
-export function optionKeys<T>(record: KeyRecord<NoInfer<T>>): OptionKeys {
-  return Object.freeze({ keys: Object.freeze(Object.keys(record)) });
+export function optionKeys<T>(record: KeyRecord<NoInfer<T>>): OptionKeys<T> {
+  const copy = Object.freeze({ ...record });
+  return Object.freeze({ keys: Object.freeze(Object.keys(copy)), record: copy });
 }
 
 /**

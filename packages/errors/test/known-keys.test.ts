@@ -116,3 +116,15 @@ describe("nearestKey", () => {
     expect(editDistance("abc", "abc")).toBe(0);
   });
 });
+
+describe("optionKeys records compose", () => {
+  it("a type that extends another lists the base's keys by spreading its record", () => {
+    interface More extends PassOptions {
+      readonly name?: string;
+    }
+    const MORE = optionKeys<More>({ ...PASS_KEYS.record, name: true });
+    expect(MORE.keys).toEqual(["reservations", "machineOrder", "seed", "name"]);
+    // @ts-expect-error the spread base lacks `name`
+    optionKeys<More>({ ...PASS_KEYS.record });
+  });
+});

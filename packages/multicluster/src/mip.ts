@@ -125,14 +125,7 @@ const SOLVE_KEYS = optionKeys<SolveOasOptions>({
   incumbents: true,
   tightenHorizon: true,
   warmStartScore: true,
-  eta: true,
-  theta: true,
-  profile: true,
-  formulation: true,
-  links: true,
-  symmetryBreaking: true,
-  loadCuts: true,
-  maxConfigurations: true,
+  ...MODEL_KEYS.record,
 });
 
 /** A built model: the LP-format text and its dimensions. */
