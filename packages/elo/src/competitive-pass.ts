@@ -18,7 +18,7 @@ import {
   resolveCoreOptions,
 } from "./competitive-core.js";
 import { NO_MACHINE } from "./eligibility.js";
-import type { TierSnapshot } from "./tier-list.js";
+import { TIER_LIST_KEYS, type TierSnapshot } from "./tier-list.js";
 
 export type { CompetitiveQueuedJob } from "./competitive-core.js";
 
@@ -99,12 +99,7 @@ export const PASS_KEYS = optionKeys<CompetitivePassOptions>({
   overhead: true,
   jobLevel: true,
   levelScale: true,
-  baseRating: true,
-  stickyTopTier: true,
-  tiers: true,
-  tierWidth: true,
-  growth: true,
-  minRating: true,
+  ...TIER_LIST_KEYS.record,
 });
 
 interface CompetitiveMemoryContents {
