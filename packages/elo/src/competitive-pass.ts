@@ -94,7 +94,7 @@ export interface CompetitiveDecision {
 export type CompetitivePassOptions = CoreOptions<CompetitiveQueuedJob>;
 
 /** The keys of {@link CompetitivePassOptions}, all of them (checked by the compiler). Internal. */
-export const PASS_KEYS = optionKeys<CompetitivePassOptions>({
+export const COMPETITIVE_PASS_KEYS = optionKeys<CompetitivePassOptions>({
   maxSpeed: true,
   overhead: true,
   jobLevel: true,
@@ -142,7 +142,7 @@ export function competitivePass(
   state: CompetitiveState,
   options: CompetitivePassOptions = {},
 ): CompetitiveDecision {
-  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
+  requireKnownKeys(WHERE, "options", options, COMPETITIVE_PASS_KEYS);
   requireObject(WHERE, "state", state);
   requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = requireFinite(WHERE, "state.now", state.now);

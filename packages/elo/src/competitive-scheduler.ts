@@ -7,7 +7,7 @@ import {
 } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { CompetitiveCore, type RatingEvent, resolveCoreOptions } from "./competitive-core.js";
-import { PASS_KEYS } from "./competitive-pass.js";
+import { COMPETITIVE_PASS_KEYS } from "./competitive-pass.js";
 import { isIdle, NO_MACHINE } from "./eligibility.js";
 import type { JobLevelOptions } from "./job-level.js";
 import { TierList, type TierListOptions, type TierSnapshot } from "./tier-list.js";
@@ -47,7 +47,7 @@ export interface CompetitiveOptions extends TierListOptions {
 
 /** The keys of {@link CompetitiveOptions}, all of them (checked by the compiler). */
 const COMPETITIVE_KEYS = optionKeys<CompetitiveOptions>({
-  ...PASS_KEYS.record,
+  ...COMPETITIVE_PASS_KEYS.record,
   onRatingUpdate: true,
 });
 
