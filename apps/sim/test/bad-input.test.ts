@@ -177,6 +177,22 @@ describe("SWF input", () => {
     }
   });
 
+  it("a machine size stated twice with two values is an error naming both lines (was: the first, silently)", async () => {
+    const path = await file("t.swf", `; MaxProcs: 64\n; MaxProcs: 32\n${LINE(1, 0)}\n`);
+    for (const argv of [
+      ["run", "-w", path],
+      ["run", "-w", path, "--engine", "general"],
+      ["inspect", path],
+      ["convert", path, "--to", "native"],
+    ]) {
+      const r = await cli(...argv);
+      expect(r.code, argv.join(" ")).toBe(1);
+      expect(r.stderr).toBe(
+        `sched-sim: ${path}:2 header MaxProcs: is given again as 32, after 64 on line 1; a trace states it once\n`,
+      );
+    }
+  });
+
   it("a run time absorbed by a huge submit time is an error, not a job that takes no time", async () => {
     const path = await file("t.swf", `; MaxProcs: 4\n${LINE(1, "1e20")}\n`);
     const r = await cli("run", "-w", path);

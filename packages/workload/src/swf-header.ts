@@ -151,6 +151,8 @@ export class SwfHeaderBuilder {
   private readonly notes: string[] = [];
   private readonly other: { key: string; value: string }[] = [];
   private readonly comments: string[] = [];
+  /** The line of each numeric directive read (for the error of a conflicting repeat). */
+  private readonly numberLines = new Map<string, number>();
   /** Appends a continuation line to the directive above, or null when there is none. */
   private continueWith: ((text: string) => void) | null = null;
 
@@ -177,8 +179,26 @@ export class SwfHeaderBuilder {
     this.directive(m[1]!, m[2]!.trim(), lineNo);
   }
 
+  /**
+   * A numeric directive given again (`MaxProcs: 64`, then `MaxProcs: 32`): with another value it
+   * is refused, naming both lines, since the readers size the machine from the first and the
+   * trace says two things; the same value again is kept, as any repeat is, under `other`.
+   */
+  private repeated(info: (typeof DIRECTIVES)[number], value: string, lineNo: number): void {
+    if (info.kind !== "integer" && info.kind !== "number") return;
+    const first = (this.scalars as Record<string, unknown>)[info.prop];
+    const n = parseSwfNumber(value);
+    if (n !== null && n === first) return;
+    throw new ParseError(
+      this.where,
+      { source: this.source, line: lineNo, field: `header ${info.key}` },
+      `is given again as ${value}, after ${String(first)} on line ${this.numberLines.get(info.prop)}; a trace states it once`,
+    );
+  }
+
   private directive(key: string, value: string, lineNo: number): void {
     const info = BY_KEY.get(key.toLowerCase());
+    if (info !== undefined && info.prop in this.scalars) this.repeated(info, value, lineNo);
     if (info === undefined || (info.kind !== "list" && info.prop in this.scalars)) {
       const entry = { key, value };
       this.other.push(entry);
@@ -223,6 +243,7 @@ export class SwfHeaderBuilder {
           );
         }
         scalars[info.prop] = n;
+        this.numberLines.set(info.prop, lineNo);
         this.continueWith = null;
         return;
       }

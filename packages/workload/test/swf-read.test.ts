@@ -172,6 +172,27 @@ describe("parseSwf", () => {
     );
   });
 
+  it("refuses a numeric directive given again with another value, naming both lines; keeps a same-value repeat", () => {
+    expect(
+      errorOf(() => parseSwf(`; MaxProcs: 64\n; Note: x\n; MaxProcs: 32\n${LINE}`)).message,
+    ).toBe(
+      "@sched/workload/parseSwf: <swf>:3 header MaxProcs: is given again as 32, after 64 on line 1; a trace states it once",
+    );
+    expect(errorOf(() => parseSwf("; MaxRuntime: 10\n; maxruntime: 10.5")).message).toContain(
+      "<swf>:2 header MaxRuntime: is given again as 10.5, after 10 on line 1",
+    );
+    const same = parseSwf(`; MaxProcs: 64\n; MaxProcs: 64\n${LINE}`).header;
+    expect(same.maxProcs).toBe(64);
+    expect(same.other).toEqual([{ key: "MaxProcs", value: "64" }]);
+    // Text directives and lists repeat as before: the first string wins, lists collect.
+    const text = parseSwf("; Computer: A\n; Computer: B\n; Note: 1\n; Note: 2").header;
+    expect([text.computer, text.other, text.notes]).toEqual([
+      "A",
+      [{ key: "Computer", value: "B" }],
+      ["1", "2"],
+    ]);
+  });
+
   it("says what is wrong with a machine size that is not a count, never that it is missing (issue 23)", () => {
     const cases: [string, string][] = [
       [
