@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
@@ -30,6 +31,13 @@ export interface AdmissionState {
   /** The held reservations; no PE may be held twice at once. */
   readonly reservations: readonly HeldReservation[];
 }
+
+/** The keys of {@link AdmissionState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<AdmissionState>({
+  now: true,
+  pes: true,
+  reservations: true,
+});
 
 /**
  * A request for an advance reservation: the paper's `(t_r, t_du, t_dl, n)` =
@@ -102,6 +110,12 @@ export interface AdmissionOptions {
    */
   readonly clipToDeadline?: boolean;
 }
+
+/** The keys of {@link AdmissionOptions}, all of them (checked by the compiler). */
+const ADMISSION_KEYS = optionKeys<AdmissionOptions>({
+  policy: true,
+  clipToDeadline: true,
+});
 
 /** A request in the paper's notation, validated. Internal. */
 export interface ResolvedRequest {
@@ -185,9 +199,7 @@ export function admissionPass(
   requests: readonly ReservationRequest[],
   options: AdmissionOptions = {},
 ): AdmissionResult {
-  if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  }
+  requireKnownKeys(WHERE, "options", options, ADMISSION_KEYS);
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
@@ -195,12 +207,13 @@ export function admissionPass(
     throw new InvalidInputError(
       WHERE,
       "options.clipToDeadline",
-      `is ${String(clipToDeadline)}, expected a boolean`,
+      `is ${describeValue(clipToDeadline)}, expected a boolean`,
     );
   }
   if (typeof state !== "object" || state === null) {
-    throw new InvalidInputError(WHERE, "state", `is ${String(state)}, expected an object`);
+    throw new InvalidInputError(WHERE, "state", `is ${describeValue(state)}, expected an object`);
   }
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = state.now;
   if (typeof now !== "number" || !Number.isFinite(now)) {
     throw new InvalidInputError(WHERE, "state.now", `is ${now}, expected a finite number`);
@@ -218,11 +231,15 @@ export function admissionPass(
   const ids = new Map<number, string>();
   const claim = (id: unknown, field: string): void => {
     if (!Number.isInteger(id)) {
-      throw new InvalidInputError(WHERE, field, `is ${String(id)}, expected an integer`);
+      throw new InvalidInputError(WHERE, field, `is ${describeValue(id)}, expected an integer`);
     }
     const other = ids.get(id as number);
     if (other !== undefined) {
-      throw new InvalidInputError(WHERE, field, `is ${String(id)}, already the id of ${other}`);
+      throw new InvalidInputError(
+        WHERE,
+        field,
+        `is ${describeValue(id)}, already the id of ${other}`,
+      );
     }
     ids.set(id as number, field.slice(0, field.lastIndexOf(".")));
   };
@@ -232,7 +249,7 @@ export function admissionPass(
   state.reservations.forEach((r, i) => {
     const at = `state.reservations[${i}]`;
     if (typeof r !== "object" || r === null) {
-      throw new InvalidInputError(WHERE, at, `is ${String(r)}, expected an object`);
+      throw new InvalidInputError(WHERE, at, `is ${describeValue(r)}, expected an object`);
     }
     claim(r.id, `${at}.id`);
     for (const key of ["start", "end"] as const) {
@@ -260,7 +277,7 @@ export function admissionPass(
   requests.forEach((q, i) => {
     const at = `requests[${i}]`;
     if (typeof q !== "object" || q === null) {
-      throw new InvalidInputError(WHERE, at, `is ${String(q)}, expected an object`);
+      throw new InvalidInputError(WHERE, at, `is ${describeValue(q)}, expected an object`);
     }
     claim(q.id, `${at}.id`);
     const request = resolveRequest(q, now, at);

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import {
   andNotInto,
@@ -27,6 +28,11 @@ export interface AvailRectListOptions {
    */
   readonly origin?: number;
 }
+
+/** The keys of {@link AvailRectListOptions}, all of them (checked by the compiler). */
+const LIST_KEYS = optionKeys<AvailRectListOptions>({
+  origin: true,
+});
 
 /**
  * A time window of a request (section 4.2): the job may start at `ready` (the paper's `t_r`),
@@ -73,6 +79,12 @@ export interface FindAllocationOptions {
    */
   readonly clipToDeadline?: boolean;
 }
+
+/** The keys of {@link FindAllocationOptions}, all of them (checked by the compiler). */
+const FIND_KEYS = optionKeys<FindAllocationOptions>({
+  policy: true,
+  clipToDeadline: true,
+});
 
 /** A query of {@link AvailRectList.maximumRectangle}: one candidate start time. */
 export interface RectangleQuery {
@@ -181,6 +193,7 @@ export class AvailRectList {
    * @throws InvalidInputError when `pes` is not a positive integer or `origin` is not finite.
    */
   constructor(pes: number, options: AvailRectListOptions = {}) {
+    requireKnownKeys(WHERE, "options", options, LIST_KEYS);
     if (!Number.isInteger(pes) || pes < 1) {
       throw new InvalidInputError(WHERE, "pes", `is ${pes}, expected a positive integer`);
     }
@@ -390,6 +403,7 @@ export class AvailRectList {
     request: AllocationRequest,
     options: FindAllocationOptions = {},
   ): FoundAllocation | null {
+    requireKnownKeys(`${WHERE}/findAllocation`, "options", options, FIND_KEYS);
     const { tr, tdu, tdl } = this.checkWindow("findAllocation", request);
     const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
     const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;

@@ -6,6 +6,7 @@ import type {
   Scheduler,
   SchedulingContext,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { admitOne } from "./admission.js";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
@@ -33,6 +34,13 @@ export interface AdvanceReservationOptions {
    */
   readonly name?: string;
 }
+
+/** The keys of {@link AdvanceReservationOptions}, all of them (checked by the compiler). */
+const AR_KEYS = optionKeys<AdvanceReservationOptions>({
+  policy: true,
+  clipToDeadline: true,
+  name: true,
+});
 
 interface Booking {
   readonly job: Job;
@@ -74,6 +82,7 @@ interface Booking {
  * ```
  */
 export function advanceReservation(options: AdvanceReservationOptions = {}): Scheduler {
+  requireKnownKeys(WHERE, "options", options, AR_KEYS);
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const name = options.name ?? `AR-${policy.name}`;

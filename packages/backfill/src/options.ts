@@ -1,4 +1,5 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
@@ -169,6 +170,47 @@ export interface EdfOptions {
   readonly name?: string;
 }
 
+/** The keys of each options type, one list per type (a key added to the type and not here fails to compile). */
+export const PRESET_KEYS = optionKeys<PresetOptions>({
+  order: true,
+  keepReservations: true,
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+  name: true,
+});
+/** Internal. */
+export const BACKFILL_KEYS = optionKeys<BackfillOptions>({
+  reservations: true,
+  ...PRESET_KEYS.record,
+});
+/** Internal. */
+export const FLEXIBLE_KEYS = optionKeys<FlexibleOptions>({
+  priority: true,
+  variant: true,
+  reservations: true,
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+  name: true,
+});
+/** Internal. */
+export const FCFS_KEYS = optionKeys<FcfsOptions>({
+  machineOrder: true,
+  singleMachine: true,
+  exclusive: true,
+});
+/** Internal. */
+export const EDF_KEYS = optionKeys<EdfOptions>({
+  preemption: true,
+  machineOrder: true,
+  exclusive: true,
+  deadlineOrder: true,
+  undatedFactor: true,
+  preemptFor: true,
+  name: true,
+});
+
 /** The backfilling options, checked and with defaults filled in. Internal. */
 export interface ResolvedBackfill {
   readonly reservations: number;
@@ -211,7 +253,11 @@ function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrd
 function resolveBoolean(where: string, field: string, value: unknown, fallback: boolean): boolean {
   const v = value ?? fallback;
   if (typeof v !== "boolean") {
-    throw new InvalidInputError(where, `options.${field}`, `is ${String(v)}, expected a boolean`);
+    throw new InvalidInputError(
+      where,
+      `options.${field}`,
+      `is ${describeValue(v)}, expected a boolean`,
+    );
   }
   return v;
 }
@@ -239,7 +285,7 @@ export function resolvePlacement(
     throw new InvalidInputError(
       where,
       "options.singleMachine",
-      `is ${String(single)}, expected a boolean`,
+      `is ${describeValue(single)}, expected a boolean`,
     );
   }
   const exclusive = resolveBoolean(
@@ -266,6 +312,7 @@ export function resolveBackfill(
   options: BackfillOptions | undefined,
   where = "@sched/backfill/backfill",
 ): ResolvedBackfill {
+  requireKnownKeys(where, "options", options, BACKFILL_KEYS);
   const reservations = options?.reservations ?? BACKFILL_DEFAULTS.reservations;
   if (
     typeof reservations !== "number" ||
@@ -277,7 +324,7 @@ export function resolveBackfill(
     throw new InvalidInputError(
       where,
       "options.reservations",
-      `is ${String(reservations)}, expected an integer >= 0 or Infinity`,
+      `is ${describeValue(reservations)}, expected an integer >= 0 or Infinity`,
     );
   }
   const order = options?.order ?? BACKFILL_DEFAULTS.order;
@@ -332,6 +379,7 @@ export function flexibleAsBackfill(
   options: FlexibleOptions,
   where = "@sched/backfill/flexible",
 ): BackfillOptions {
+  requireKnownKeys(where, "options", options, FLEXIBLE_KEYS);
   if (typeof options !== "object" || options === null || typeof options.priority !== "function") {
     throw new InvalidInputError(
       where,
@@ -368,6 +416,7 @@ export function resolveFcfs(
   options: FcfsOptions | undefined,
   where = "@sched/backfill/fcfs",
 ): ResolvedBackfill {
+  requireKnownKeys(where, "options", options, FCFS_KEYS);
   const machineOrder = resolveMachineOrder(
     where,
     options?.machineOrder,
@@ -394,6 +443,7 @@ export function resolveEdf(
   options: EdfOptions | undefined,
   where = "@sched/backfill/edf",
 ): ResolvedEdf {
+  requireKnownKeys(where, "options", options, EDF_KEYS);
   const preemption = resolveBoolean(
     where,
     "preemption",
@@ -416,7 +466,7 @@ export function resolveEdf(
     throw new InvalidInputError(
       where,
       "options.undatedFactor",
-      `is ${String(undatedFactor)}, expected a number >= 0 or Infinity`,
+      `is ${describeValue(undatedFactor)}, expected a number >= 0 or Infinity`,
     );
   }
   const preemptFor = options?.preemptFor ?? EDF_DEFAULTS.preemptFor;

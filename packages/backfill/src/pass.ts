@@ -12,6 +12,7 @@ import {
   type WaitingJob,
   whyNeverFits,
 } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { PlainContext } from "./plain-context.js";
 import { type PolicyOptions, strategyFor } from "./select.js";
 import type { Reservation } from "./strategy.js";
@@ -109,6 +110,18 @@ export interface BackfillState {
   readonly completed?: readonly number[];
 }
 
+/** The keys of {@link BackfillState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<BackfillState>({
+  now: true,
+  cores: true,
+  platform: true,
+  running: true,
+  queue: true,
+  reservations: true,
+  arrived: true,
+  completed: true,
+});
+
 /** What {@link backfillPass} decided. */
 export interface BackfillDecision {
   /** Ids of the jobs to start now, in the order to start them. */
@@ -137,21 +150,21 @@ function fail(field: string, message: string): never {
 
 function requireTime(field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    fail(field, `is ${String(value)}, expected a finite number`);
+    fail(field, `is ${describeValue(value)}, expected a finite number`);
   }
   return value;
 }
 
 function requireId(field: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isInteger(value)) {
-    fail(field, `is ${String(value)}, expected an integer`);
+    fail(field, `is ${describeValue(value)}, expected an integer`);
   }
   return value;
 }
 
 function requireCores(field: string, value: unknown, max = Number.POSITIVE_INFINITY): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    fail(field, `is ${String(value)}, expected an integer >= 1`);
+    fail(field, `is ${describeValue(value)}, expected an integer >= 1`);
   }
   if (value > max) fail(field, `is ${value}, expected at most ${max} (2^31 - 1)`);
   return value;
@@ -232,6 +245,7 @@ export function backfillPass(
   options?: BackfillPassOptions,
 ): BackfillDecision {
   if (typeof state !== "object" || state === null) fail("state", "is not an object");
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const strategy = strategyFor(options, WHERE);
   const now = requireTime("state.now", state.now);
   let platform: Platform;
@@ -310,7 +324,7 @@ export function backfillPass(
     if (!(estimate > 0)) fail(`${at}.estimate`, `is ${estimate}, expected a duration > 0`);
     const progress = q.progress ?? 0;
     if (typeof progress !== "number" || !(progress >= 0 && progress < 1)) {
-      fail(`${at}.progress`, `is ${String(progress)}, expected a number in [0, 1)`);
+      fail(`${at}.progress`, `is ${describeValue(progress)}, expected a number in [0, 1)`);
     }
     const job = jobOf({
       id,
@@ -338,7 +352,7 @@ export function backfillPass(
       if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= platform.machines.length) {
         fail(
           `state.reservations[${i}].machine`,
-          `is ${String(m)}, expected the machine (0 to ${platform.machines.length - 1}) the previous call returned`,
+          `is ${describeValue(m)}, expected the machine (0 to ${platform.machines.length - 1}) the previous call returned`,
         );
       }
     }

@@ -1,5 +1,11 @@
+import { requireKnownKeys } from "@sched/errors";
 import { backfill } from "./backfill.js";
-import { type FlexibleOptions, flexibleAsBackfill, type PresetOptions } from "./options.js";
+import {
+  type FlexibleOptions,
+  flexibleAsBackfill,
+  PRESET_KEYS,
+  type PresetOptions,
+} from "./options.js";
 import type { BackfillScheduler } from "./strategy.js";
 
 /**
@@ -13,6 +19,7 @@ import type { BackfillScheduler } from "./strategy.js";
  * simulate(jobs, identicalPool(100), easy()); // job for job the textbook EASY schedule
  */
 export function easy(options?: PresetOptions): BackfillScheduler {
+  requireKnownKeys("@sched/backfill/easy", "options", options, PRESET_KEYS);
   return backfill({ ...options, reservations: 1 });
 }
 
@@ -28,6 +35,7 @@ export function easy(options?: PresetOptions): BackfillScheduler {
  * simulate(jobs, identicalPool(100), conservative());
  */
 export function conservative(options?: PresetOptions): BackfillScheduler {
+  requireKnownKeys("@sched/backfill/conservative", "options", options, PRESET_KEYS);
   return backfill({ ...options, reservations: Number.POSITIVE_INFINITY });
 }
 

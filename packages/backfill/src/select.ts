@@ -1,10 +1,12 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, requireKnownKeys } from "@sched/errors";
 import {
   type BackfillOptions,
   type EdfOptions,
   type FcfsOptions,
   type FlexibleOptions,
   flexibleAsBackfill,
+  PRESET_KEYS,
   type PresetOptions,
   type ResolvedBackfill,
   resolveBackfill,
@@ -50,6 +52,13 @@ export function backfillStrategy(opts: ResolvedBackfill): BackfillStrategy {
  * @throws InvalidInputError naming the first invalid option (`where` names the caller).
  */
 export function strategyFor(options: PolicyOptions | undefined, where: string): BackfillStrategy {
+  if (options === null || (typeof options !== "object" && options !== undefined)) {
+    throw new InvalidInputError(
+      where,
+      "options",
+      `is ${describeValue(options)}, expected an object`,
+    );
+  }
   const o = (options ?? {}) as PolicyOptions & { readonly policy?: string };
   const { policy, ...rest } = o;
   switch (policy) {
@@ -57,10 +66,12 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
     case "backfill":
       return backfillStrategy(resolveBackfill(rest as BackfillOptions, where));
     case "easy":
+      requireKnownKeys(where, "options", rest, PRESET_KEYS);
       return backfillStrategy(
         resolveBackfill({ ...(rest as PresetOptions), reservations: 1 }, where),
       );
     case "conservative":
+      requireKnownKeys(where, "options", rest, PRESET_KEYS);
       return backfillStrategy(
         resolveBackfill(
           { ...(rest as PresetOptions), reservations: Number.POSITIVE_INFINITY },

@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -15,6 +16,11 @@ export interface AntiAgingOptions {
   readonly weight?: number;
 }
 
+/** The keys of {@link AntiAgingOptions}, all of them (checked by the compiler). Internal. */
+export const ANTI_AGING_KEYS = optionKeys<AntiAgingOptions>({
+  weight: true,
+});
+
 /**
  * The Anti-aging heuristic: jobs that have been in the system long get a boost:
  * `Δp_{i,m} = AA * (Wallclock - Submit_i)` on every eligible machine of `i`.
@@ -27,6 +33,7 @@ export interface AntiAgingOptions {
  * ```
  */
 export function antiAgingHeuristic(options: AntiAgingOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/antiAgingHeuristic", "options", options, ANTI_AGING_KEYS);
   const weight = options.weight ?? 0.02;
   const h: RowHeuristic = {
     name: "anti-aging",

@@ -1,6 +1,7 @@
 import type { Scheduler, SchedulingContext } from "@sched/core";
+import { requireKnownKeys } from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
-import { type ConvergentOptions, resolveOptions } from "./options.js";
+import { CONVERGENT_KEYS, type ConvergentOptions, resolveOptions } from "./options.js";
 import { type PlannerActions, PlannerCore } from "./planner.js";
 
 const WHERE = "@sched/convergent/convergent";
@@ -52,6 +53,7 @@ export interface ConvergentScheduler extends Scheduler {
  * ```
  */
 export function convergent(options: ConvergentOptions = {}): ConvergentScheduler {
+  requireKnownKeys(WHERE, "options", options, CONVERGENT_KEYS);
   const core = new PlannerCore(resolveOptions(WHERE, options));
   return {
     name: core.options.name,

@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -42,6 +43,15 @@ export interface DeadlineOptions {
    */
   readonly allLate?: "max" | "zero";
 }
+
+/** The keys of {@link DeadlineOptions}, all of them (checked by the compiler). Internal. */
+export const DEADLINE_KEYS = optionKeys<DeadlineOptions>({
+  max: true,
+  min: true,
+  k: true,
+  late: true,
+  allLate: true,
+});
 
 /** The paper's Deadline constants. */
 export const DEADLINE_DEFAULTS: Readonly<Required<DeadlineOptions>> = Object.freeze({
@@ -118,6 +128,7 @@ export function deadlineDeltas(
   nxtime: ArrayLike<number>,
   options: DeadlineOptions = {},
 ): Float64Array {
+  requireKnownKeys("@sched/convergent/deadlineDeltas", "options", options, DEADLINE_KEYS);
   const { max, min, k, late, allLate } = { ...DEADLINE_DEFAULTS, ...options };
   const lateValue = late === "min" ? min : max;
   const none = allLate === "zero";
@@ -151,6 +162,7 @@ export function deadlineDeltas(
  * ```
  */
 export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/deadlineHeuristic", "options", options, DEADLINE_KEYS);
   const o = { ...DEADLINE_DEFAULTS, ...options };
   const lateValue = o.late === "min" ? o.min : o.max;
   const h: RowHeuristic = {

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
 import {
   type MatrixInput,
@@ -39,6 +40,13 @@ export interface IncrementalMatrixOptions {
    */
   readonly horizon?: number;
 }
+
+/** The keys of {@link IncrementalMatrixOptions}, all of them (checked by the compiler). Internal. */
+export const INCREMENTAL_KEYS = optionKeys<IncrementalMatrixOptions>({
+  heuristics: true,
+  tolerance: true,
+  horizon: true,
+});
 
 interface StoredRow {
   readonly values: Float64Array;
@@ -82,6 +90,7 @@ export class IncrementalMatrix implements MatrixSource {
    */
   constructor(options: IncrementalMatrixOptions) {
     const where = "@sched/convergent/IncrementalMatrix";
+    requireKnownKeys(where, "options", options, INCREMENTAL_KEYS);
     if (options === null || typeof options !== "object" || !Array.isArray(options.heuristics))
       throw new InvalidInputError(where, "options.heuristics", "is missing, expected an array");
     const tolerance = finiteOption(

@@ -1,4 +1,5 @@
 import type { Job, Platform } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -21,6 +22,12 @@ export interface InputOptions {
    */
   readonly defaultBandwidth?: number;
 }
+
+/** The keys of {@link InputOptions}, all of them (checked by the compiler). Internal. */
+export const INPUT_KEYS = optionKeys<InputOptions>({
+  weight: true,
+  defaultBandwidth: true,
+});
 
 /**
  * Bandwidth between machines `a` and `b` (`b_{m̄,m}`): the smaller of the uplink bandwidths of
@@ -64,6 +71,7 @@ export function transferTime(
   m: number,
   options: InputOptions = {},
 ): number {
+  requireKnownKeys("@sched/convergent/transferTime", "options", options, INPUT_KEYS);
   const input = job.input;
   if (input === undefined) return 0;
   let t = 0;
@@ -87,6 +95,7 @@ export function transferTime(
  * ```
  */
 export function inputHeuristic(options: InputOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/inputHeuristic", "options", options, INPUT_KEYS);
   const weight = options.weight ?? 3;
   const fallback = options.defaultBandwidth ?? 1;
   // The update of a row depends only on the job (its input), the platform and the job's

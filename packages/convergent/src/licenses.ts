@@ -1,4 +1,5 @@
 import type { Platform } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -128,6 +129,11 @@ export interface LicensesOptions {
   readonly weight?: number;
 }
 
+/** The keys of {@link LicensesOptions}, all of them (checked by the compiler). Internal. */
+export const LICENSES_KEYS = optionKeys<LicensesOptions>({
+  weight: true,
+});
+
 /**
  * The Licenses heuristic: favours jobs that use many (critical) licenses, so that they run and
  * release them: `Δp_{i,m} = LI * w(i) / max_j w(j)` on every eligible machine of `i` (0 when no
@@ -141,6 +147,7 @@ export interface LicensesOptions {
  * ```
  */
 export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/licensesHeuristic", "options", options, LICENSES_KEYS);
   const weight = options.weight ?? 2.5;
   const h: RowHeuristic = {
     name: "licenses",

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic } from "./heuristic.js";
 import { IncrementalMatrix, REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -55,6 +56,16 @@ export interface MatrixSourceOptions {
   readonly shiftHorizon?: number;
 }
 
+/** The keys of {@link MatrixSourceOptions}, all of them (checked by the compiler). Internal. */
+export const MATRIX_SOURCE_KEYS = optionKeys<MatrixSourceOptions>({
+  heuristics: true,
+  constants: true,
+  readings: true,
+  incremental: true,
+  refreshTolerance: true,
+  shiftHorizon: true,
+});
+
 const WHERE = "@sched/convergent/matrixSource";
 
 /** Every row rebuilt at every event by the given heuristics (any heuristics). */
@@ -94,8 +105,7 @@ class FromScratchMatrix implements MatrixSource {
  * ```
  */
 export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
-  if (options === null || typeof options !== "object")
-    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
+  requireKnownKeys(WHERE, "options", options, MATRIX_SOURCE_KEYS);
   const incremental = flagOption(WHERE, "options.incremental", options.incremental, false);
   const tolerance = finiteOption(
     WHERE,

@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -26,6 +27,11 @@ export interface MinimalRequirementsOptions {
   readonly base?: number;
 }
 
+/** The keys of {@link MinimalRequirementsOptions}, all of them (checked by the compiler). Internal. */
+export const MINIMAL_KEYS = optionKeys<MinimalRequirementsOptions>({
+  base: true,
+});
+
 /**
  * The Minimal requirements heuristic: fixes the job-machine associations. Adds `base` to every
  * entry `(i, m)` with `m ∈ M_Aff_i` (the context's `eligible` mask, built with
@@ -39,6 +45,12 @@ export interface MinimalRequirementsOptions {
  * ```
  */
 export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions = {}): Heuristic {
+  requireKnownKeys(
+    "@sched/convergent/minimalRequirementsHeuristic",
+    "options",
+    options,
+    MINIMAL_KEYS,
+  );
   const base = options.base ?? 1;
   const h: RowHeuristic = {
     name: "minimal-requirements",

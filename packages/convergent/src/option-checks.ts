@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue } from "@sched/errors";
 
 /**
  * An option that must be a finite number `>= 0` (`> 0` when `positive`): `value`, or `fallback`
@@ -18,7 +19,7 @@ export function finiteOption(
     throw new InvalidInputError(
       where,
       field,
-      `is ${String(v)}, expected a finite number ${positive ? ">" : ">="} 0`,
+      `is ${describeValue(v)}, expected a finite number ${positive ? ">" : ">="} 0`,
     );
   return v;
 }
@@ -36,6 +37,6 @@ export function flagOption(
 ): boolean {
   const v = value ?? fallback;
   if (typeof v !== "boolean")
-    throw new InvalidInputError(where, field, `is ${String(v)}, expected a boolean`);
+    throw new InvalidInputError(where, field, `is ${describeValue(v)}, expected a boolean`);
   return v;
 }

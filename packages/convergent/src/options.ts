@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
@@ -7,6 +8,7 @@ import { matrixSource } from "./matrix-source.js";
 import { finiteOption, flagOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import {
+  CONSTANT_KEYS,
   type HeuristicConstants,
   type HeuristicReadings,
   paperHeuristics,
@@ -80,6 +82,38 @@ export interface ConvergentOptions {
   readonly onPreMatch?: (event: { readonly now: number; readonly result: PreMatchResult }) => void;
 }
 
+/** The keys every entry point takes: all but `name`, `matcher` and `preemption`. */
+const SHARED_KEYS = optionKeys<Omit<ConvergentOptions, "name" | "matcher" | "preemption">>({
+  constants: true,
+  readings: true,
+  heuristics: true,
+  extraHeuristics: true,
+  knapsack: true,
+  refreshTolerance: true,
+  onPreMatch: true,
+});
+
+/** The keys of {@link ConvergentOptions}, all of them (checked by the compiler). Internal. */
+export const CONVERGENT_KEYS = optionKeys<ConvergentOptions>({
+  name: true,
+  matcher: true,
+  preemption: true,
+  ...SHARED_KEYS.record,
+});
+
+/** The keys of `convergentPass`'s options (no `name`). Internal. */
+export const PASS_KEYS = optionKeys<Omit<ConvergentOptions, "name">>({
+  matcher: true,
+  preemption: true,
+  ...SHARED_KEYS.record,
+});
+
+/** The keys of `convergentVariant`'s options (the variant fixes `matcher` and `preemption`). Internal. */
+export const VARIANT_KEYS = optionKeys<Omit<ConvergentOptions, "matcher" | "preemption">>({
+  name: true,
+  ...SHARED_KEYS.record,
+});
+
 /** The options of a convergent planner, defaults filled and validated. Internal. */
 export interface ResolvedConvergentOptions {
   readonly name: string;
@@ -135,7 +169,11 @@ export function resolveOptions(
   options: ConvergentOptions,
 ): ResolvedConvergentOptions {
   if (options === null || typeof options !== "object")
-    throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
+    throw new InvalidInputError(
+      where,
+      "options",
+      `is ${describeValue(options)}, expected an object`,
+    );
   const preemption = flagOption(where, "options.preemption", options.preemption, true);
   const { matcher, knapsack } = resolvePlanChoices(where, options);
   const checkList = (list: unknown, field: string): readonly Heuristic[] => {
@@ -153,6 +191,7 @@ export function resolveOptions(
   if (options.heuristics !== undefined) {
     base = checkList(options.heuristics, "options.heuristics");
   } else {
+    requireKnownKeys(where, "constants", options.constants, CONSTANT_KEYS);
     const constants = resolveConstants(where, {
       overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
       ...options.constants,

@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -17,6 +18,11 @@ export interface OverheadOptions {
   readonly weight?: number;
 }
 
+/** The keys of {@link OverheadOptions}, all of them (checked by the compiler). Internal. */
+export const OVERHEAD_KEYS = optionKeys<OverheadOptions>({
+  weight: true,
+});
+
 /** The paper's overhead constant for the variants with preemption. */
 export const OVERHEAD_PREEMPTIVE = 8;
 /** The paper's overhead constant for the variants without preemption. */
@@ -35,6 +41,7 @@ export const OVERHEAD_NON_PREEMPTIVE = 800;
  * ```
  */
 export function overheadHeuristic(options: OverheadOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/overheadHeuristic", "options", options, OVERHEAD_KEYS);
   const weight = options.weight ?? OVERHEAD_PREEMPTIVE;
   const h: RowHeuristic = {
     name: "overhead-minimization",

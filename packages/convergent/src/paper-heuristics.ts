@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { antiAgingHeuristic } from "./anti-aging.js";
 import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
@@ -29,6 +30,19 @@ export interface HeuristicConstants {
   /** Anti-aging `AA`. @defaultValue `0.02` */
   readonly antiAging?: number;
 }
+
+/** The keys of {@link HeuristicConstants}, all of them (checked by the compiler). Internal. */
+export const CONSTANT_KEYS = optionKeys<HeuristicConstants>({
+  base: true,
+  deadlineMax: true,
+  deadlineMin: true,
+  deadlineK: true,
+  licenses: true,
+  input: true,
+  waitMinimization: true,
+  overhead: true,
+  antiAging: true,
+});
 
 /** The paper's constants, with the preemptive overhead value. */
 export const PAPER_CONSTANTS: Readonly<Required<HeuristicConstants>> = Object.freeze({
@@ -62,6 +76,12 @@ export interface HeuristicReadings {
   readonly deadlineAllLate?: "max" | "zero";
 }
 
+/** The keys of {@link HeuristicReadings}, all of them (checked by the compiler). Internal. */
+export const READING_KEYS = optionKeys<HeuristicReadings>({
+  deadlineLate: true,
+  deadlineAllLate: true,
+});
+
 /** The default readings (README, Interpretation 1 and 2). */
 export const PAPER_READINGS: Readonly<Required<HeuristicReadings>> = Object.freeze({
   deadlineLate: "max",
@@ -73,8 +93,7 @@ export function resolveReadings(
   where: string,
   readings: HeuristicReadings = {},
 ): Required<HeuristicReadings> {
-  if (readings === null || typeof readings !== "object")
-    throw new InvalidInputError(where, "readings", `is ${String(readings)}, expected an object`);
+  requireKnownKeys(where, "readings", readings, READING_KEYS);
   const r = { ...PAPER_READINGS, ...readings };
   if (r.deadlineLate !== "max" && r.deadlineLate !== "min")
     throw new InvalidInputError(
@@ -96,6 +115,7 @@ export function resolveConstants(
   where: string,
   constants: HeuristicConstants = {},
 ): Required<HeuristicConstants> {
+  requireKnownKeys(where, "constants", constants, CONSTANT_KEYS);
   const c = { ...PAPER_CONSTANTS };
   for (const key of Object.keys(PAPER_CONSTANTS) as (keyof HeuristicConstants)[]) {
     const v = constants[key];
@@ -104,7 +124,7 @@ export function resolveConstants(
       throw new InvalidInputError(
         where,
         `constants.${key}`,
-        `is ${String(v)}, expected a finite number`,
+        `is ${describeValue(v)}, expected a finite number`,
       );
     }
     c[key] = v;
@@ -167,7 +187,7 @@ export function scaled(h: Heuristic, factor: number): Heuristic {
     throw new InvalidInputError(
       "@sched/convergent/scaled",
       "factor",
-      `is ${String(factor)}, expected a finite number`,
+      `is ${describeValue(factor)}, expected a finite number`,
     );
   }
   const out: Heuristic = {

@@ -9,9 +9,11 @@ import {
   SchedError,
   validatePlatform,
 } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
 import {
   type ConvergentOptions,
+  PASS_KEYS,
   type ResolvedConvergentOptions,
   resolveOptions,
   samePlanning,
@@ -84,6 +86,16 @@ export interface ConvergentState {
    */
   readonly memory?: ConvergentMemory;
 }
+
+/** The keys of {@link ConvergentState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<ConvergentState>({
+  now: true,
+  platform: true,
+  running: true,
+  queue: true,
+  freeLicenses: true,
+  memory: true,
+});
 
 /** What {@link convergentPass} decided. */
 export interface ConvergentDecision {
@@ -178,26 +190,26 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function finite(field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v))
-    fail(field, `is ${String(v)}, expected a finite number`);
+    fail(field, `is ${describeValue(v)}, expected a finite number`);
   return v;
 }
 
 function positive(field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0))
-    fail(field, `is ${String(v)}, expected a finite number > 0`);
+    fail(field, `is ${describeValue(v)}, expected a finite number > 0`);
   return v;
 }
 
 function integer(field: string, v: unknown, min: number): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
-    fail(field, `is ${String(v)}, expected an integer >= ${min}`);
+    fail(field, `is ${describeValue(v)}, expected an integer >= ${min}`);
   return v;
 }
 
 function fraction(field: string, v: unknown, closed: boolean): number {
   if (v === undefined) return 0;
   if (typeof v !== "number" || !(v >= 0) || !(closed ? v <= 1 : v < 1))
-    fail(field, `is ${String(v)}, expected a number in [0, 1${closed ? "]" : ")"}`);
+    fail(field, `is ${describeValue(v)}, expected a number in [0, 1${closed ? "]" : ")"}`);
   return v;
 }
 
@@ -211,7 +223,7 @@ function jobOf(
   machines: number,
   previous: Job | undefined,
 ): Job {
-  if (!isObject(raw)) fail(field, `is ${String(raw)}, expected a job object`);
+  if (!isObject(raw)) fail(field, `is ${describeValue(raw)}, expected a job object`);
   const id = integer(`${field}.id`, raw.id, 0);
   const submit = finite(`${field}.submit`, raw.submit);
   const estimate = positive(`${field}.estimate`, raw.estimate);
@@ -236,7 +248,10 @@ function jobOf(
       if (!isObject(d)) fail(`${field}.input[${k}]`, "is not an object { size, machine }");
       const size = d.size;
       if (typeof size !== "number" || !Number.isFinite(size) || size < 0)
-        fail(`${field}.input[${k}].size`, `is ${String(size)}, expected a finite number >= 0`);
+        fail(
+          `${field}.input[${k}].size`,
+          `is ${describeValue(size)}, expected a finite number >= 0`,
+        );
       const machine = integer(`${field}.input[${k}].machine`, d.machine, 0);
       if (machine >= machines)
         fail(
@@ -326,7 +341,9 @@ export function convergentPass(
   state: ConvergentState,
   options: ConvergentPassOptions = {},
 ): ConvergentDecision {
-  if (!isObject(state)) fail("state", `is ${String(state)}, expected an object`);
+  if (!isObject(state)) fail("state", `is ${describeValue(state)}, expected an object`);
+  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const resolved = resolveOptions(WHERE, { ...(options as ConvergentOptions), name: "convergent" });
   const now = finite("state.now", state.now);
   if (!isObject(state.platform)) fail("state.platform", "is missing, expected a platform");

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { JobMachineMatrix } from "./matrix.js";
@@ -85,6 +86,18 @@ export interface PlanOptions {
   readonly onPreMatch?: (result: PreMatchResult) => void;
 }
 
+/** The keys of {@link PlanOptions}, all of them (checked by the compiler). Internal. */
+export const PLAN_KEYS = optionKeys<PlanOptions>({
+  matcher: true,
+  knapsack: true,
+  previous: true,
+  changedRows: true,
+  costs: true,
+  clearInPlace: true,
+  memory: true,
+  onPreMatch: true,
+});
+
 /**
  * What {@link makePlan} keeps across the plans of one scheduler when given it
  * ({@link PlanOptions.memory}): a `@sched/knapsack` `LicenseClusters` over the jobs asking for
@@ -170,7 +183,7 @@ export function resolvePlanChoices(
     throw new InvalidInputError(
       where,
       "options.matcher",
-      `is ${String(matcher)}, expected "mis", "mfs" or "imfs"`,
+      `is ${describeValue(matcher)}, expected "mis", "mfs" or "imfs"`,
     );
   }
   const knapsack = options.knapsack ?? PLAN_DEFAULTS.knapsack;
@@ -178,7 +191,7 @@ export function resolvePlanChoices(
     throw new InvalidInputError(
       where,
       "options.knapsack",
-      `is ${String(knapsack)}, expected "greedy" or "exact"`,
+      `is ${describeValue(knapsack)}, expected "greedy" or "exact"`,
     );
   }
   return { matcher, knapsack };
@@ -257,6 +270,7 @@ function askedNames(floating: Readonly<Record<string, number>>): readonly string
  * ```
  */
 export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): Plan {
+  requireKnownKeys(WHERE, "options", options, PLAN_KEYS);
   const { matcher, knapsack: solver } = resolvePlanChoices(WHERE, options);
   const { rows, cols, context } = matrix;
   // Copied only when the pre-matching clears rows (the matrix itself is never modified).

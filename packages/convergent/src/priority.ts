@@ -1,4 +1,5 @@
 import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch } from "./matrix.js";
 import { meetsRequirements } from "./minimal-requirements.js";
@@ -29,6 +30,13 @@ export interface ConvergentPriorityOptions {
   readonly heuristics?: readonly Heuristic[];
 }
 
+/** The keys of {@link ConvergentPriorityOptions}, all of them (checked by the compiler). Internal. */
+export const PRIORITY_KEYS = optionKeys<ConvergentPriorityOptions>({
+  constants: true,
+  readings: true,
+  heuristics: true,
+});
+
 interface Cache {
   readonly waiting: readonly WaitingJob[];
   readonly now: number;
@@ -56,6 +64,7 @@ interface Cache {
 export function convergentPriority(
   options: ConvergentPriorityOptions = {},
 ): (job: WaitingJob, view: SchedulerView) => number {
+  requireKnownKeys("@sched/convergent/convergentPriority", "options", options, PRIORITY_KEYS);
   // The paper's heuristics: the fused from-scratch rows (one pass per row) give the same means
   // as the generic row builder, which serves only heuristics given in `options.heuristics`.
   const engine:

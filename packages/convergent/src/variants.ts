@@ -1,6 +1,7 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, requireKnownKeys } from "@sched/errors";
 import { type ConvergentScheduler, convergent } from "./convergent.js";
-import type { ConvergentOptions } from "./options.js";
+import { type ConvergentOptions, VARIANT_KEYS } from "./options.js";
 
 /** The paper's four variants. */
 export type ConvergentVariant = "CS_ip" | "CS_inp" | "CS_nip" | "CS_ninp";
@@ -36,12 +37,13 @@ export function convergentVariant(
   variant: ConvergentVariant,
   options: Omit<ConvergentOptions, "matcher" | "preemption"> = {},
 ): ConvergentScheduler {
+  requireKnownKeys("@sched/convergent/convergentVariant", "options", options, VARIANT_KEYS);
   const preset = PRESETS[variant];
   if (preset === undefined) {
     throw new InvalidInputError(
       "@sched/convergent/convergentVariant",
       "variant",
-      `is ${String(variant)}, expected one of ${CONVERGENT_VARIANTS.join(", ")}`,
+      `is ${describeValue(variant)}, expected one of ${CONVERGENT_VARIANTS.join(", ")}`,
     );
   }
   return convergent({ name: variant, ...options, ...preset });

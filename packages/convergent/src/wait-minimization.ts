@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -17,6 +18,11 @@ export interface WaitMinimizationOptions {
   readonly weight?: number;
 }
 
+/** The keys of {@link WaitMinimizationOptions}, all of them (checked by the compiler). Internal. */
+export const WAIT_KEYS = optionKeys<WaitMinimizationOptions>({
+  weight: true,
+});
+
 /**
  * The Wait minimization heuristic: advances the jobs that will end soonest:
  * `Δp_{i,m} = WM * (1 - Remaining_{i,m} / SupRemaining)` with
@@ -31,6 +37,7 @@ export interface WaitMinimizationOptions {
  * ```
  */
 export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {}): Heuristic {
+  requireKnownKeys("@sched/convergent/waitMinimizationHeuristic", "options", options, WAIT_KEYS);
   const weight = options.weight ?? 4;
   const h: RowHeuristic = {
     name: "wait-minimization",

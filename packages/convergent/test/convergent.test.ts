@@ -113,7 +113,7 @@ describe("convergent", () => {
     expect(() => convergent({ preemption: 1 as never })).toThrow(/options.preemption/);
     expect(() => convergent({ constants: { licenses: Number.NaN } })).toThrow(/constants.licenses/);
     expect(() => convergent({ extraHeuristics: [{} as never] })).toThrow(/extraHeuristics\[0\]/);
-    expect(() => convergentVariant("CS_x" as never)).toThrow(/variant is CS_x/);
+    expect(() => convergentVariant("CS_x" as never)).toThrow(/variant is "CS_x"/);
     expect(() => convergent({ readings: { deadlineLate: "late" as never } })).toThrow(
       /@sched\/convergent\/convergent: readings.deadlineLate is "late", expected "max" or "min"/,
     );

@@ -1,3 +1,4 @@
+import { describeValue, InvalidInputError } from "@sched/errors";
 import { frozenPart, markDeepFrozen, partTable } from "./parts.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Allocation, AllocationPart } from "./types.js";
@@ -19,6 +20,13 @@ import type { Allocation, AllocationPart } from "./types.js";
  * ```
  */
 export function firstFitAllocation(view: SchedulerView, cores: number): Allocation | null {
+  if (typeof view !== "object" || view === null) {
+    throw new InvalidInputError(
+      "@sched/core/firstFitAllocation",
+      "view",
+      `is ${describeValue(view)}, expected a scheduler view`,
+    );
+  }
   if (!(cores >= 1) || view.totalFreeCores < cores) return null;
   const parts: AllocationPart[] = [];
   let need = cores;

@@ -1,4 +1,10 @@
-import { InvalidInputError, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { maxCoresOf } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
@@ -51,6 +57,13 @@ export interface CheckOptions {
   readonly tolerance?: number;
 }
 
+/** The keys of {@link CheckOptions}, all of them (checked by the compiler). */
+const CHECK_KEYS = optionKeys<CheckOptions>({
+  deadlinesAreHard: true,
+  executionModel: true,
+  tolerance: true,
+});
+
 const WHERE = "@sched/core/checkSchedule";
 
 /**
@@ -73,6 +86,7 @@ const WHERE = "@sched/core/checkSchedule";
  */
 export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}): Violation[] {
   requireObject(WHERE, "trace", trace);
+  requireKnownKeys(WHERE, "options", options, CHECK_KEYS);
   const hard = options.deadlinesAreHard ?? false;
   const model = options.executionModel ?? defaultExecutionModel;
   const tol = options.tolerance ?? 1e-9;
@@ -80,7 +94,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
     throw new InvalidInputError(
       WHERE,
       "options.tolerance",
-      `is ${String(tol)}, expected a finite number >= 0`,
+      `is ${describeValue(tol)}, expected a finite number >= 0`,
     );
   }
   if (typeof model?.duration !== "function") {

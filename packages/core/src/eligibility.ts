@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { SchedulerView } from "./scheduler.js";
 import type { Job, Platform } from "./types.js";
 
@@ -196,6 +197,11 @@ export interface NeverFitsOptions {
   readonly singleMachine?: boolean;
 }
 
+/** The keys of {@link NeverFitsOptions}, all of them (checked by the compiler). */
+const NEVER_FITS_KEYS = optionKeys<NeverFitsOptions>({
+  singleMachine: true,
+});
+
 /**
  * Why `job` can never run on `platform`, even empty, or `null` when it can. With
  * `singleMachine`, `null` exactly when some machine {@link fitsMachine | fits} it. Otherwise
@@ -222,6 +228,7 @@ export function whyNeverFits(
   platform: Platform,
   options?: NeverFitsOptions,
 ): string | null {
+  requireKnownKeys("@sched/core/whyNeverFits", "options", options, NEVER_FITS_KEYS);
   const singleMachine = options?.singleMachine ?? false;
   if (job.cores > platform.totalCores) {
     return `needs ${job.cores} cores, the platform has ${platform.totalCores}`;

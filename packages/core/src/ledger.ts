@@ -1,4 +1,4 @@
-import { ConstraintViolationError } from "@sched/errors";
+import { ConstraintViolationError, describeValue, InvalidInputError } from "@sched/errors";
 import { maxCoresOf } from "./job.js";
 import type { Allocation, Job, Platform } from "./types.js";
 
@@ -40,6 +40,17 @@ export class ResourceLedger {
   private readonly scratch: Int32Array;
 
   constructor(platform: Platform) {
+    if (
+      typeof platform !== "object" ||
+      platform === null ||
+      !Array.isArray((platform as { machines?: unknown }).machines)
+    ) {
+      throw new InvalidInputError(
+        "@sched/core/ResourceLedger",
+        "platform",
+        `is ${describeValue(platform)}, expected a platform (createPlatform)`,
+      );
+    }
     this.platform = platform;
     const n = platform.machines.length;
     this.free = new Int32Array(n);
@@ -155,7 +166,7 @@ export class ResourceLedger {
           where,
           id,
           `machine ${m} cores`,
-          `allocation[${i}].cores is ${String(c)}, expected an integer >= 1`,
+          `allocation[${i}].cores is ${describeValue(c)}, expected an integer >= 1`,
         );
       }
       if (this.stamp[m] === stamp) {

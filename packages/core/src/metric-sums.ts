@@ -1,5 +1,5 @@
-import { InvalidInputError } from "@sched/errors";
-import type { Metrics, MetricsOptions } from "./metrics-types.js";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
 
 /** Options of {@link MetricSums.metrics}: what the sums do not hold. */
@@ -22,6 +22,15 @@ export interface MetricSumsResultOptions {
   /** License usage per license name, computed apart. @defaultValue `{}` */
   readonly licenseUsageByName?: Readonly<Record<string, number>>;
 }
+
+/** The keys of {@link MetricSumsResultOptions}, all of them (checked by the compiler). */
+const RESULT_KEYS = optionKeys<MetricSumsResultOptions>({
+  machineUsage: true,
+  horizon: true,
+  stats: true,
+  licenseUsage: true,
+  licenseUsageByName: true,
+});
 
 const WHERE = "@sched/core/MetricSums";
 
@@ -107,11 +116,12 @@ export class MetricSums {
    * @param options - `tau`, the bounded slowdown threshold (seconds, default 10).
    */
   constructor(totalCores: number, options: MetricsOptions = {}) {
+    requireKnownKeys(WHERE, "options", options, METRICS_KEYS);
     if (typeof totalCores !== "number" || !(totalCores > 0)) {
       throw new InvalidInputError(
         WHERE,
         "totalCores",
-        `is ${String(totalCores)}, expected a number > 0`,
+        `is ${describeValue(totalCores)}, expected a number > 0`,
       );
     }
     this.totalCores = totalCores;
@@ -233,6 +243,7 @@ export class MetricSums {
    * @throws InvalidInputError when `options.horizon` or `options.machineUsage` is not a number.
    */
   metrics(options: MetricSumsResultOptions = {}): Metrics {
+    requireKnownKeys(WHERE, "metrics(options)", options, RESULT_KEYS);
     const { horizon, stats, machineUsage = Number.NaN } = options;
     if (horizon !== undefined && typeof horizon !== "number") {
       throw new InvalidInputError(WHERE, "metrics(options.horizon)", `is not a number`);
@@ -315,7 +326,7 @@ export function resolveTau(where: string, tau: number | undefined): number {
     throw new InvalidInputError(
       where,
       "options.tau",
-      `is ${String(t)}, expected a finite number > 0`,
+      `is ${describeValue(t)}, expected a finite number > 0`,
     );
   }
   return t;
@@ -330,11 +341,19 @@ function notFinite(x: unknown): boolean {
 function invalidInterval(start: number, end: number, cores: number): never {
   const at = `${WHERE}.addInterval`;
   if (notFinite(start))
-    throw new InvalidInputError(at, "start", `is ${String(start)}, expected a finite number`);
+    throw new InvalidInputError(
+      at,
+      "start",
+      `is ${describeValue(start)}, expected a finite number`,
+    );
   if (notFinite(end))
-    throw new InvalidInputError(at, "end", `is ${String(end)}, expected a finite number`);
+    throw new InvalidInputError(at, "end", `is ${describeValue(end)}, expected a finite number`);
   if (notFinite(cores) || cores < 0) {
-    throw new InvalidInputError(at, "cores", `is ${String(cores)}, expected a finite number >= 0`);
+    throw new InvalidInputError(
+      at,
+      "cores",
+      `is ${describeValue(cores)}, expected a finite number >= 0`,
+    );
   }
   throw new InvalidInputError(at, "end", `is ${end}, before start (${start})`);
 }
@@ -344,7 +363,7 @@ function invalidCompleted(submit: number, firstStart: number, end: number, ran: 
   const args = { submit, firstStart, end, ran };
   for (const [name, x] of Object.entries(args)) {
     if (notFinite(x))
-      throw new InvalidInputError(at, name, `is ${String(x)}, expected a finite number`);
+      throw new InvalidInputError(at, name, `is ${describeValue(x)}, expected a finite number`);
   }
   if (firstStart < submit) {
     throw new InvalidInputError(at, "firstStart", `is ${firstStart}, before submit (${submit})`);
@@ -359,7 +378,7 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
   const at = `${WHERE}.addCompletedRun`;
   for (const [name, x] of Object.entries({ submit, start, end, cores })) {
     if (notFinite(x)) {
-      throw new InvalidInputError(at, name, `is ${String(x)}, expected a finite number`);
+      throw new InvalidInputError(at, name, `is ${describeValue(x)}, expected a finite number`);
     }
   }
   if (start < submit) {
@@ -372,8 +391,12 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
 function invalidOther(submit: number, end: number | undefined, method: string): never {
   const at = `${WHERE}.${method}`;
   if (notFinite(submit))
-    throw new InvalidInputError(at, "submit", `is ${String(submit)}, expected a finite number`);
+    throw new InvalidInputError(
+      at,
+      "submit",
+      `is ${describeValue(submit)}, expected a finite number`,
+    );
   if (notFinite(end))
-    throw new InvalidInputError(at, "end", `is ${String(end)}, expected a finite number`);
+    throw new InvalidInputError(at, "end", `is ${describeValue(end)}, expected a finite number`);
   throw new InvalidInputError(at, "end", `is ${end}, before submit (${submit})`);
 }

@@ -1,3 +1,5 @@
+import { optionKeys } from "@sched/errors";
+
 // The metrics' types, apart from metrics.ts so that metric-sums.ts (which metrics.ts uses) can
 // name them without an import cycle. Re-exported by metrics.ts.
 
@@ -50,3 +52,8 @@ export interface MetricsOptions {
   /** Bounded slowdown threshold, seconds (> 0). @defaultValue `10` */
   readonly tau?: number;
 }
+
+/** The keys of {@link MetricsOptions}, all of them (checked by the compiler). Internal. */
+export const METRICS_KEYS = optionKeys<MetricsOptions>({
+  tau: true,
+});

@@ -1,7 +1,13 @@
-import { InvalidInputError, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
-import type { Metrics, MetricsOptions } from "./metrics-types.js";
+import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
 import type { Allocation, Platform } from "./types.js";
 
@@ -15,6 +21,13 @@ export interface MetricsOfOptions extends MetricsOptions {
    */
   readonly horizon?: number;
 }
+
+/** The keys of {@link MetricsOfOptions}, all of them (checked by the compiler). */
+const METRICS_OF_KEYS = optionKeys<MetricsOfOptions>({
+  stats: true,
+  horizon: true,
+  tau: true,
+});
 
 export type { Metrics, MetricsOptions } from "./metrics-types.js";
 
@@ -36,6 +49,7 @@ const WHERE = "@sched/core/metricsOf";
  */
 export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {}): Metrics {
   requireObject("@sched/core/computeMetrics", "trace", trace);
+  requireKnownKeys("@sched/core/computeMetrics", "options", options, METRICS_KEYS);
   const o: { tau?: number; stats: RunStats; horizon?: number } = { stats: trace.stats };
   if (options.tau !== undefined) o.tau = options.tau;
   if (trace.horizon !== undefined) o.horizon = trace.horizon;
@@ -65,13 +79,14 @@ export function metricsOf(
   capacity: Platform | { readonly totalCores: number },
   options: MetricsOfOptions = {},
 ): Metrics {
+  requireKnownKeys(WHERE, "options", options, METRICS_OF_KEYS);
   const tau = resolveTau(WHERE, options.tau);
   const totalCores = capacity?.totalCores;
   if (typeof totalCores !== "number" || !(totalCores > 0)) {
     throw new InvalidInputError(
       WHERE,
       "capacity.totalCores",
-      `is ${String(totalCores)}, expected a number > 0`,
+      `is ${describeValue(totalCores)}, expected a number > 0`,
     );
   }
   const platform = "machines" in capacity ? (capacity as Platform) : null;

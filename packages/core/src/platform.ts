@@ -1,8 +1,10 @@
 import {
   describeValue,
   InvalidInputError,
+  optionKeys,
   requireArray,
   requireInteger,
+  requireKnownKeys,
   requireNonNegative,
   requireObject,
   requirePositive,
@@ -41,6 +43,14 @@ export interface MachineSpec {
   readonly cluster?: number;
 }
 
+/** The keys of {@link MachineSpec}, all of them (checked by the compiler). */
+const MACHINE_KEYS = optionKeys<MachineSpec>({
+  name: true,
+  cores: true,
+  speed: true,
+  cluster: true,
+});
+
 /** A license to build. */
 export interface LicenseSpec {
   readonly name: string;
@@ -52,6 +62,14 @@ export interface LicenseSpec {
   readonly machines?: readonly number[];
 }
 
+/** The keys of {@link LicenseSpec}, all of them (checked by the compiler). */
+const LICENSE_KEYS = optionKeys<LicenseSpec>({
+  name: true,
+  kind: true,
+  copies: true,
+  machines: true,
+});
+
 /** A cluster to build. */
 export interface ClusterSpec {
   /** @defaultValue `"c<index>"` */
@@ -60,6 +78,12 @@ export interface ClusterSpec {
   readonly link?: number;
 }
 
+/** The keys of {@link ClusterSpec}, all of them (checked by the compiler). */
+const CLUSTER_KEYS = optionKeys<ClusterSpec>({
+  name: true,
+  link: true,
+});
+
 /** A link to build. */
 export interface LinkSpec {
   /** Bytes per second, > 0. */
@@ -67,6 +91,12 @@ export interface LinkSpec {
   /** Seconds. @defaultValue `0` */
   readonly latency?: number;
 }
+
+/** The keys of {@link LinkSpec}, all of them (checked by the compiler). */
+const LINK_KEYS = optionKeys<LinkSpec>({
+  bandwidth: true,
+  latency: true,
+});
 
 /** Everything `createPlatform` needs. */
 export interface PlatformSpec {
@@ -80,6 +110,15 @@ export interface PlatformSpec {
   /** The benchmark job runtimes refer to. @defaultValue `1` */
   readonly referenceSpeed?: number;
 }
+
+/** The keys of {@link PlatformSpec}, all of them (checked by the compiler). */
+const PLATFORM_KEYS = optionKeys<PlatformSpec>({
+  machines: true,
+  licenses: true,
+  clusters: true,
+  links: true,
+  referenceSpeed: true,
+});
 
 const WHERE = "@sched/core/createPlatform";
 
@@ -102,6 +141,7 @@ const WHERE = "@sched/core/createPlatform";
  */
 export function createPlatform(spec: PlatformSpec): Platform {
   requireObject(WHERE, "spec", spec);
+  requireKnownKeys(WHERE, "spec", spec, PLATFORM_KEYS);
   const machineSpecs = requireArray(WHERE, "spec.machines", spec.machines);
   if (machineSpecs.length === 0) {
     throw new InvalidInputError(WHERE, "spec.machines", "is empty, expected at least one machine");
@@ -116,6 +156,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
   linkSpecs.forEach((raw, i) => {
     const field = `spec.links[${i}]`;
     const l = requireObject(WHERE, field, raw) as LinkSpec;
+    requireKnownKeys(WHERE, field, l, LINK_KEYS);
     links.push(
       Object.freeze({
         id: i,
@@ -132,6 +173,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
   for (let i = 0; i < machineSpecs.length; i++) {
     const field = `spec.machines[${i}]`;
     const m = requireObject(WHERE, field, machineSpecs[i]) as MachineSpec;
+    requireKnownKeys(WHERE, field, m, MACHINE_KEYS);
     const cores = m.cores === undefined ? 1 : requireCount(WHERE, `${field}.cores`, m.cores, 1);
     const speed = m.speed === undefined ? 1 : requirePositive(WHERE, `${field}.speed`, m.speed);
     const cluster =
@@ -155,6 +197,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
     requireArray(WHERE, "spec.clusters", spec.clusters).forEach((raw, c) => {
       const field = `spec.clusters[${c}]`;
       const cs = requireObject(WHERE, field, raw) as ClusterSpec;
+      requireKnownKeys(WHERE, field, cs, CLUSTER_KEYS);
       if (cs.name !== undefined && typeof cs.name !== "string") {
         throw new InvalidInputError(
           WHERE,
@@ -197,6 +240,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
   licenseSpecs.forEach((raw, i) => {
     const field = `spec.licenses[${i}]`;
     const l = requireObject(WHERE, field, raw) as LicenseSpec;
+    requireKnownKeys(WHERE, field, l, LICENSE_KEYS);
     if (typeof l.name !== "string" || l.name.length === 0) {
       throw new InvalidInputError(
         WHERE,
@@ -280,6 +324,14 @@ export interface IdenticalPoolOptions {
   readonly referenceSpeed?: number;
 }
 
+/** The keys of {@link IdenticalPoolOptions}, all of them (checked by the compiler). */
+const POOL_KEYS = optionKeys<IdenticalPoolOptions>({
+  cores: true,
+  speed: true,
+  licenses: true,
+  referenceSpeed: true,
+});
+
 /**
  * A pool of `n` identical machines, by default single-core of speed 1: the shape of the
  * Parallel Workloads Archive traces (a job of `k` processors takes `k` machines).
@@ -295,6 +347,7 @@ export interface IdenticalPoolOptions {
  */
 export function identicalPool(n: number, options: IdenticalPoolOptions = {}): Platform {
   requireInteger("@sched/core/identicalPool", "n", n, 1);
+  requireKnownKeys("@sched/core/identicalPool", "options", options, POOL_KEYS);
   const machine: MachineSpec = { cores: options.cores ?? 1, speed: options.speed ?? 1 };
   const machines: MachineSpec[] = new Array(n).fill(machine);
   const spec: {

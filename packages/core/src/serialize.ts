@@ -1,4 +1,4 @@
-import { ParseError, SchedError } from "@sched/errors";
+import { optionKeys, ParseError, requireKnownKeys, SchedError } from "@sched/errors";
 import { checkJob, JOB_FIELDS } from "./job.js";
 import { createPlatform } from "./platform.js";
 import type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
@@ -64,6 +64,11 @@ export interface TraceToJSONOptions {
   readonly timings?: boolean;
 }
 
+/** The keys of {@link TraceToJSONOptions}, all of them (checked by the compiler). */
+const TO_JSON_KEYS = optionKeys<TraceToJSONOptions>({
+  timings: true,
+});
+
 /**
  * Serialises a trace to JSON text with a fixed key order (same trace, same bytes): a
  * `{ format, version, scheduler, platform, records, stats, horizon? }` object. Note that
@@ -78,6 +83,7 @@ export interface TraceToJSONOptions {
  * ```
  */
 export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = {}): string {
+  requireKnownKeys("@sched/core/traceToJSON", "options", options, TO_JSON_KEYS);
   const timings = options.timings ?? true;
   const out: Record<string, unknown> = {
     format: TRACE_FORMAT,
@@ -116,6 +122,11 @@ export interface TraceFromJSONOptions {
   readonly source?: string;
 }
 
+/** The keys of {@link TraceFromJSONOptions}, all of them (checked by the compiler). */
+const FROM_JSON_KEYS = optionKeys<TraceFromJSONOptions>({
+  source: true,
+});
+
 const WHERE = "@sched/core/traceFromJSON";
 
 /**
@@ -134,6 +145,7 @@ const WHERE = "@sched/core/traceFromJSON";
  * ```
  */
 export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}): ScheduleTrace {
+  requireKnownKeys(WHERE, "options", options, FROM_JSON_KEYS);
   const source = options.source ?? "trace JSON";
   const fail = (field: string, detail: string, cause?: unknown): never => {
     throw new ParseError(WHERE, { source, field }, detail, cause === undefined ? {} : { cause });

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { DEFAULT_MAX_STALLED_EVENTS, Engine, type EngineOptions } from "./engine.js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { validatePlatform } from "./platform.js";
@@ -35,6 +35,14 @@ export interface SimulateOptions {
   readonly executionModel?: ExecutionModel;
 }
 
+/** The keys of {@link SimulateOptions}, all of them (checked by the compiler). */
+const SIMULATE_KEYS = optionKeys<SimulateOptions>({
+  until: true,
+  maxEvents: true,
+  maxStalledEvents: true,
+  executionModel: true,
+});
+
 const WHERE = "@sched/core/simulate";
 
 /** Resolves and checks the options shared by the run functions. Internal. */
@@ -48,11 +56,19 @@ export function resolveSimulateOptions(
   },
 ): EngineOptions {
   if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
+    throw new InvalidInputError(
+      where,
+      "options",
+      `is ${describeValue(options)}, expected an object`,
+    );
   }
   const until = options.until ?? Number.POSITIVE_INFINITY;
   if (typeof until !== "number" || Number.isNaN(until)) {
-    throw new InvalidInputError(where, "options.until", `is ${String(until)}, expected a number`);
+    throw new InvalidInputError(
+      where,
+      "options.until",
+      `is ${describeValue(until)}, expected a number`,
+    );
   }
   const maxEvents = options.maxEvents ?? null;
   if (
@@ -62,7 +78,7 @@ export function resolveSimulateOptions(
     throw new InvalidInputError(
       where,
       "options.maxEvents",
-      `is ${String(maxEvents)}, expected a number >= 0`,
+      `is ${describeValue(maxEvents)}, expected a number >= 0`,
     );
   }
   const maxStalledEvents = options.maxStalledEvents ?? DEFAULT_MAX_STALLED_EVENTS;
@@ -74,7 +90,7 @@ export function resolveSimulateOptions(
     throw new InvalidInputError(
       where,
       "options.maxStalledEvents",
-      `is ${String(maxStalledEvents)}, expected a number >= 1`,
+      `is ${describeValue(maxStalledEvents)}, expected a number >= 1`,
     );
   }
   const model = options.executionModel ?? defaultExecutionModel;
@@ -185,6 +201,7 @@ export function simulate(
   scheduler: Scheduler,
   options: SimulateOptions = {},
 ): ScheduleTrace {
+  requireKnownKeys(WHERE, "options", options, SIMULATE_KEYS);
   const opts = resolveSimulateOptions(WHERE, options, { keepRecords: true });
   checkRunInputs(WHERE, platform, scheduler);
   checkJobsIterable(WHERE, jobs);

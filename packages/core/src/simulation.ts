@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Engine } from "./engine.js";
 import { resolveTau } from "./metric-sums.js";
 import type { Metrics, MetricsOptions } from "./metrics.js";
@@ -30,6 +30,16 @@ export interface SimulateStreamOptions extends SimulateOptions {
    */
   readonly metrics?: boolean | MetricsOptions;
 }
+
+/** The keys of {@link SimulateStreamOptions}, all of them (checked by the compiler). */
+const STREAM_KEYS = optionKeys<SimulateStreamOptions>({
+  onRecord: true,
+  metrics: true,
+  until: true,
+  maxEvents: true,
+  maxStalledEvents: true,
+  executionModel: true,
+});
 
 /** What a streamed run gives back: everything of a trace but its records, and its metrics. */
 export interface SimulationSummary {
@@ -78,7 +88,7 @@ function streamOutput(
     throw new InvalidInputError(
       where,
       "options.metrics",
-      `is ${String(metrics)}, expected true, false or { tau }`,
+      `is ${describeValue(metrics)}, expected true, false or { tau }`,
     );
   }
   return { keepRecords: false, onRecord, metricsTau };
@@ -159,6 +169,7 @@ function streamEngine(
   options: SimulateStreamOptions,
   input: { jobs: unknown } | null,
 ): Engine {
+  requireKnownKeys(where, "options", options, STREAM_KEYS);
   const opts = resolveSimulateOptions(where, options, streamOutput(where, options ?? {}));
   checkRunInputs(where, platform, scheduler);
   if (input !== null) checkJobsIterable(where, input.jobs);

@@ -5,9 +5,10 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
+import { requireKnownKeys } from "@sched/errors";
 import { canStartNow, isIdle, isReady, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
-import { type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
+import { HEURISTIC_KEYS, type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
 import type { Mapping, MappingProblem } from "./mapping.js";
 import { maxMin, minMin } from "./min-min.js";
 
@@ -32,6 +33,7 @@ import { maxMin, minMin } from "./min-min.js";
  * ```
  */
 export function minMinScheduler(options: HeuristicOptions = {}): Scheduler {
+  requireKnownKeys("@sched/elo/minMinScheduler", "options", options, HEURISTIC_KEYS);
   return batchScheduler("min-min", minMin, options, "@sched/elo/minMinScheduler");
 }
 
@@ -48,6 +50,7 @@ export function minMinScheduler(options: HeuristicOptions = {}): Scheduler {
  * ```
  */
 export function maxMinScheduler(options: HeuristicOptions = {}): Scheduler {
+  requireKnownKeys("@sched/elo/maxMinScheduler", "options", options, HEURISTIC_KEYS);
   return batchScheduler("max-min", maxMin, options, "@sched/elo/maxMinScheduler");
 }
 

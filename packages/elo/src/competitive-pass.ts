@@ -1,9 +1,12 @@
 import { type Platform, validatePlatform } from "@sched/core";
 import {
+  describeValue,
   InvalidInputError,
+  optionKeys,
   requireArray,
   requireFinite,
   requireInteger,
+  requireKnownKeys,
   requireObject,
   requirePositive,
 } from "@sched/errors";
@@ -15,7 +18,7 @@ import {
   resolveCoreOptions,
 } from "./competitive-core.js";
 import { NO_MACHINE } from "./eligibility.js";
-import type { TierSnapshot } from "./tier-list.js";
+import { TIER_LIST_KEYS, type TierSnapshot } from "./tier-list.js";
 
 export type { CompetitiveQueuedJob } from "./competitive-core.js";
 
@@ -57,6 +60,17 @@ export interface CompetitiveState {
   readonly memory?: CompetitiveMemory;
 }
 
+/** The keys of {@link CompetitiveState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<CompetitiveState>({
+  now: true,
+  platform: true,
+  completed: true,
+  queue: true,
+  free: true,
+  freeLicenses: true,
+  memory: true,
+});
+
 /** Opaque: what a chain of {@link competitivePass} calls keeps between calls. */
 export interface CompetitiveMemory {
   readonly kind: "competitive-memory";
@@ -78,6 +92,15 @@ export interface CompetitiveDecision {
 
 /** Options of {@link competitivePass}: those of `competitiveScheduler`, with `jobLevel` over queued jobs. */
 export type CompetitivePassOptions = CoreOptions<CompetitiveQueuedJob>;
+
+/** The keys of {@link CompetitivePassOptions}, all of them (checked by the compiler). Internal. */
+export const COMPETITIVE_PASS_KEYS = optionKeys<CompetitivePassOptions>({
+  maxSpeed: true,
+  overhead: true,
+  jobLevel: true,
+  levelScale: true,
+  ...TIER_LIST_KEYS.record,
+});
 
 interface CompetitiveMemoryContents {
   readonly core: CompetitiveCore<CompetitiveQueuedJob>;
@@ -119,7 +142,9 @@ export function competitivePass(
   state: CompetitiveState,
   options: CompetitivePassOptions = {},
 ): CompetitiveDecision {
+  requireKnownKeys(WHERE, "options", options, COMPETITIVE_PASS_KEYS);
   requireObject(WHERE, "state", state);
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = requireFinite(WHERE, "state.now", state.now);
   requireObject(WHERE, "state.platform", state.platform);
   const platform = validatePlatform(state.platform, WHERE);
@@ -158,7 +183,7 @@ export function competitivePass(
     if (machine !== placed.machine) {
       fail(
         `${at}.machine`,
-        `is ${String(machine)}, but job ${id} was started on machine ${placed.machine}`,
+        `is ${describeValue(machine)}, but job ${id} was started on machine ${placed.machine}`,
       );
     }
   });

@@ -5,7 +5,9 @@ import {
   type Scheduler,
   type SchedulingContext,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { CompetitiveCore, type RatingEvent, resolveCoreOptions } from "./competitive-core.js";
+import { COMPETITIVE_PASS_KEYS } from "./competitive-pass.js";
 import { isIdle, NO_MACHINE } from "./eligibility.js";
 import type { JobLevelOptions } from "./job-level.js";
 import { TierList, type TierListOptions, type TierSnapshot } from "./tier-list.js";
@@ -42,6 +44,12 @@ export interface CompetitiveOptions extends TierListOptions {
   /** Called after each rating update (for studies of convergence). @defaultValue none */
   readonly onRatingUpdate?: (event: RatingEvent) => void;
 }
+
+/** The keys of {@link CompetitiveOptions}, all of them (checked by the compiler). */
+const COMPETITIVE_KEYS = optionKeys<CompetitiveOptions>({
+  ...COMPETITIVE_PASS_KEYS.record,
+  onRatingUpdate: true,
+});
 
 /** The competitive scheduler: a core {@link Scheduler} that also shows its ratings. */
 export interface CompetitiveScheduler extends Scheduler {
@@ -82,6 +90,7 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * ```
  */
 export function competitiveScheduler(options: CompetitiveOptions = {}): CompetitiveScheduler {
+  requireKnownKeys(WHERE, "options", options, COMPETITIVE_KEYS);
   const resolved = resolveCoreOptions<Job>(options, WHERE);
   const onUpdate = options.onRatingUpdate;
   let core: CompetitiveCore<Job> | null = null;

@@ -1,4 +1,5 @@
 import { benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
+import { describeValue } from "@sched/errors";
 
 /**
  * A job's size in operations as a policy may know it: its requested time (`estimate`, never the
@@ -43,7 +44,7 @@ export function expectedTime(
     throw new InvalidInputError(
       "@sched/elo/expectedTime",
       "machine",
-      `is ${String(machine)}, expected an index in [0, ${platform.machines.length - 1}]`,
+      `is ${describeValue(machine)}, expected an index in [0, ${platform.machines.length - 1}]`,
     );
   }
   const s = speed ?? m.speed;

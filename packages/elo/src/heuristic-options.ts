@@ -1,4 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
+import { optionKeys } from "@sched/errors";
 
 /** Options shared by the heterogeneous-computing baselines (Min-Min, Max-Min, MCT). */
 export interface HeuristicOptions {
@@ -11,6 +12,11 @@ export interface HeuristicOptions {
    */
   readonly speeds?: readonly number[];
 }
+
+/** The keys of {@link HeuristicOptions}, all of them (checked by the compiler). Internal. */
+export const HEURISTIC_KEYS = optionKeys<HeuristicOptions>({
+  speeds: true,
+});
 
 /** The told speeds for `platform`, validated. @internal */
 export function toldSpeeds(

@@ -1,5 +1,11 @@
 import { InvalidInputError } from "@sched/core";
-import { requireInteger, requirePositive } from "@sched/errors";
+import {
+  optionKeys,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Arguments of {@link jobLevel}. */
@@ -19,6 +25,15 @@ export interface JobLevelOptions {
    */
   readonly scale?: "log" | "linear";
 }
+
+/** The keys of {@link JobLevelOptions}, all of them (checked by the compiler). Internal. */
+export const JOB_LEVEL_KEYS = optionKeys<JobLevelOptions>({
+  size: true,
+  minSize: true,
+  maxSize: true,
+  tiers: true,
+  scale: true,
+});
 
 /**
  * The job level (the tier a job asks for; 1 = the fastest tier) from the job's size, as the
@@ -43,6 +58,8 @@ export interface JobLevelOptions {
  */
 export function jobLevel(options: JobLevelOptions): number {
   const where = "@sched/elo/jobLevel";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, JOB_LEVEL_KEYS);
   const { size, minSize, maxSize, tiers } = options;
   const scale = options.scale ?? COMPETITIVE_DEFAULTS.levelScale;
   if (scale !== "log" && scale !== "linear") {

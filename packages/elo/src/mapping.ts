@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue } from "@sched/errors";
 
 /**
  * A static mapping problem of heterogeneous computing: `tasks` independent tasks, `machines`
@@ -49,14 +50,14 @@ export function readProblem(
     throw new InvalidInputError(
       where,
       "problem.tasks",
-      `is ${String(n)}, expected an integer >= 0`,
+      `is ${describeValue(n)}, expected an integer >= 0`,
     );
   }
   if (!Number.isInteger(m) || m < 0) {
     throw new InvalidInputError(
       where,
       "problem.machines",
-      `is ${String(m)}, expected an integer >= 0`,
+      `is ${describeValue(m)}, expected an integer >= 0`,
     );
   }
   if (etc.length !== n * m) {

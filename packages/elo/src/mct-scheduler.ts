@@ -1,6 +1,7 @@
 import type { Scheduler } from "@sched/core";
+import { requireKnownKeys } from "@sched/errors";
 import { jobSize } from "./expected-time.js";
-import { type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
+import { HEURISTIC_KEYS, type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
 import { queueScheduler } from "./machine-queues.js";
 import { mct } from "./mct.js";
 
@@ -21,6 +22,7 @@ import { mct } from "./mct.js";
  */
 export function mctScheduler(options: HeuristicOptions = {}): Scheduler {
   const where = "@sched/elo/mctScheduler";
+  requireKnownKeys(where, "options", options, HEURISTIC_KEYS);
   let speeds: Float64Array = new Float64Array(0);
   return queueScheduler("mct", {
     reset(platform) {

@@ -1,5 +1,5 @@
 import type { Scheduler } from "@sched/core";
-import { requireAnyInteger } from "@sched/errors";
+import { optionKeys, requireAnyInteger, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { RANDOM_SCHEDULER_DEFAULTS } from "./defaults.js";
 import { queueScheduler } from "./machine-queues.js";
@@ -13,6 +13,11 @@ export interface RandomSchedulerOptions {
    */
   readonly seed?: number;
 }
+
+/** The keys of {@link RandomSchedulerOptions}, all of them (checked by the compiler). */
+const RANDOM_KEYS = optionKeys<RandomSchedulerOptions>({
+  seed: true,
+});
 
 /**
  * Uniformly random assignment, the paper's baseline: each arriving job (in queue order) is bound
@@ -29,6 +34,7 @@ export interface RandomSchedulerOptions {
  * ```
  */
 export function randomScheduler(options: RandomSchedulerOptions = {}): Scheduler {
+  requireKnownKeys("@sched/elo/randomScheduler", "options", options, RANDOM_KEYS);
   const seed = options.seed ?? RANDOM_SCHEDULER_DEFAULTS.seed;
   requireAnyInteger("@sched/elo/randomScheduler", "options.seed", seed);
   let rng = new Random(seed, "elo/randomScheduler");

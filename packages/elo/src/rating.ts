@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireFinite, requirePositive } from "@sched/errors";
+import { optionKeys, requireFinite, requireKnownKeys, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link updateRating}. */
@@ -16,6 +16,12 @@ export interface RatingOptions {
    */
   readonly minRating?: number;
 }
+
+/** The keys of {@link RatingOptions}, all of them (checked by the compiler). Internal. */
+export const RATING_KEYS = optionKeys<RatingOptions>({
+  growth: true,
+  minRating: true,
+});
 
 /** {@link RatingOptions} with every default filled in. */
 export interface ResolvedRatingOptions {
@@ -64,6 +70,7 @@ export function updateRating(
   options?: RatingOptions,
 ): number {
   const where = "@sched/elo/updateRating";
+  requireKnownKeys(where, "options", options, RATING_KEYS);
   const { growth, minRating } = resolveRatingOptions(options, where);
   requirePositive(where, "rating", rating);
   requireFinite(where, "expected", expected);

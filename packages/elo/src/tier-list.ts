@@ -1,5 +1,12 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, requireInteger, requireObject, requirePositive } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { expectedResult } from "./expected-result.js";
 import { type RatingOptions, resolveRatingOptions } from "./rating.js";
@@ -23,6 +30,16 @@ export interface TierListOptions extends TierOptions, RatingOptions {
    */
   readonly stickyTopTier?: boolean;
 }
+
+/** The keys of {@link TierListOptions}, all of them (checked by the compiler). Internal. */
+export const TIER_LIST_KEYS = optionKeys<TierListOptions>({
+  baseRating: true,
+  stickyTopTier: true,
+  tiers: true,
+  tierWidth: true,
+  growth: true,
+  minRating: true,
+});
 
 /** {@link TierListOptions} with every default filled in. */
 export interface ResolvedTierListOptions {
@@ -113,6 +130,7 @@ export class TierList {
 
   constructor(machines: number, options?: TierListOptions) {
     const where = "@sched/elo/TierList";
+    requireKnownKeys(where, "options", options, TIER_LIST_KEYS);
     requireInteger(where, "machines", machines, 0);
     this.options = resolveTierListOptions(options, where);
     this.#ratings = new Float64Array(machines).fill(this.options.baseRating);
@@ -218,7 +236,7 @@ export class TierList {
       throw new InvalidInputError(
         "@sched/elo/TierList",
         "machine",
-        `is ${String(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
+        `is ${describeValue(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { requireInteger, requirePositive } from "@sched/errors";
+import { optionKeys, requireInteger, requireKnownKeys, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** How ratings map to tiers. */
@@ -17,6 +17,12 @@ export interface TierOptions {
    */
   readonly tierWidth?: number;
 }
+
+/** The keys of {@link TierOptions}, all of them (checked by the compiler). Internal. */
+export const TIER_KEYS = optionKeys<TierOptions>({
+  tiers: true,
+  tierWidth: true,
+});
 
 /** {@link TierOptions} with every default filled in. */
 export interface ResolvedTierOptions {
@@ -57,6 +63,7 @@ export function resolveTierOptions(
  */
 export function tierOf(rating: number, options?: TierOptions): number {
   const where = "@sched/elo/tierOf";
+  requireKnownKeys(where, "options", options, TIER_KEYS);
   const { tiers, tierWidth } = resolveTierOptions(options, where);
   requirePositive(where, "rating", rating);
   return tierOfResolved(rating, tiers, tierWidth);
@@ -83,6 +90,7 @@ export function tierOfResolved(rating: number, tiers: number, tierWidth: number)
  */
 export function tierRange(tier: number, options?: TierOptions): { low: number; high: number } {
   const where = "@sched/elo/tierRange";
+  requireKnownKeys(where, "options", options, TIER_KEYS);
   const { tiers, tierWidth } = resolveTierOptions(options, where);
   requireInteger(where, "tier", tier, 1);
   if (tier > tiers) {

@@ -1,5 +1,11 @@
 import { InvalidInputError } from "@sched/core";
-import { requireFinite, requireInteger, requirePositive } from "@sched/errors";
+import {
+  optionKeys,
+  requireFinite,
+  requireInteger,
+  requireKnownKeys,
+  requirePositive,
+} from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link winCondition} and {@link isWin}. */
@@ -17,6 +23,12 @@ export interface WinConditionOptions {
    */
   readonly overhead?: number;
 }
+
+/** The keys of {@link WinConditionOptions}, all of them (checked by the compiler). Internal. */
+export const WIN_KEYS = optionKeys<WinConditionOptions>({
+  maxSpeed: true,
+  overhead: true,
+});
 
 /** {@link WinConditionOptions} with every default filled in. */
 export interface ResolvedWinConditionOptions {
@@ -36,6 +48,7 @@ export function resolveWinConditionOptions(
   if (options === undefined || options === null) {
     throw new InvalidInputError(where, "options", "is missing, expected { maxSpeed }");
   }
+  requireKnownKeys(where, "options", options, WIN_KEYS);
   const { maxSpeed } = options;
   const overhead = options.overhead ?? COMPETITIVE_DEFAULTS.overhead;
   requirePositive(where, "options.maxSpeed", maxSpeed);

@@ -9,6 +9,7 @@ export {
   SchedError,
   type SchedErrorOptions,
 } from "./errors.js";
+export { type KeyRecord, type OptionKeys, optionKeys, requireKnownKeys } from "./known-keys.js";
 export {
   describeValue,
   requireAnyInteger,

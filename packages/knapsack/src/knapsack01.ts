@@ -1,4 +1,10 @@
-import { InvalidInputError, LimitExceededError } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  LimitExceededError,
+  optionKeys,
+  requireKnownKeys,
+} from "@sched/errors";
 import { checkNumber, type KnapsackResult } from "./instance.js";
 import { type MkpExactOptions, resolveExactOptions, solveMkp } from "./mkp-exact.js";
 
@@ -29,6 +35,13 @@ export interface Knapsack01Options extends MkpExactOptions {
   readonly dpCellLimit?: number;
 }
 
+/** The keys of {@link Knapsack01Options}, all of them (checked by the compiler). Internal. */
+export const KNAPSACK01_KEYS = optionKeys<Knapsack01Options>({
+  method: true,
+  dpCellLimit: true,
+  nodeLimit: true,
+});
+
 const WHERE = "@sched/knapsack/knapsack01";
 
 /**
@@ -56,14 +69,14 @@ export function knapsack01(
       "is not an object, expected { values, weights, capacity }",
     );
   }
-  const o = options ?? {};
+  const o = requireKnownKeys(WHERE, "options", options, KNAPSACK01_KEYS) ?? {};
   const method = o.method ?? "auto";
   const dpCellLimit = o.dpCellLimit ?? 20_000_000;
   if (method !== "auto" && method !== "dp" && method !== "branch-and-bound") {
     throw new InvalidInputError(
       WHERE,
       "options.method",
-      `is ${String(method)}, expected "auto", "dp" or "branch-and-bound"`,
+      `is ${describeValue(method)}, expected "auto", "dp" or "branch-and-bound"`,
     );
   }
   checkNumber(WHERE, "options.dpCellLimit", dpCellLimit, 0);

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError } from "@sched/errors";
 
 /**
  * A job as the clustering sees it: an id and the license copies it holds while it runs.
@@ -232,7 +232,7 @@ export class LicenseClusters {
       throw new InvalidInputError(
         this.#where,
         `${field}.id`,
-        `is ${String(job.id)}, expected a number`,
+        `is ${describeValue(job.id)}, expected a number`,
       );
     }
     if (this.#jobs.has(job.id)) {

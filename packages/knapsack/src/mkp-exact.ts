@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { dantzigSearch } from "./dantzig-search.js";
 import {
   type DenseInstance,
@@ -21,6 +21,11 @@ export interface MkpExactOptions {
   readonly nodeLimit?: number;
 }
 
+/** The keys of {@link MkpExactOptions}, all of them (checked by the compiler). Internal. */
+export const EXACT_KEYS = optionKeys<MkpExactOptions>({
+  nodeLimit: true,
+});
+
 /** What {@link mkpExact} returns: a {@link KnapsackResult} plus search statistics. */
 export interface MkpExactResult extends KnapsackResult {
   /**
@@ -37,15 +42,12 @@ interface ResolvedExactOptions {
 }
 
 function resolveOptions(where: string, options: MkpExactOptions | undefined): ResolvedExactOptions {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new InvalidInputError(where, "options", `is ${String(options)}, expected an object`);
-  }
   const nodeLimit = options?.nodeLimit ?? 1_000_000;
   if (typeof nodeLimit !== "number" || Number.isNaN(nodeLimit) || nodeLimit < 0) {
     throw new InvalidInputError(
       where,
       "options.nodeLimit",
-      `is ${String(nodeLimit)}, expected a number >= 0`,
+      `is ${describeValue(nodeLimit)}, expected a number >= 0`,
     );
   }
   return { nodeLimit };
@@ -86,6 +88,7 @@ function resolveOptions(where: string, options: MkpExactOptions | undefined): Re
 export function mkpExact(instance: MkpInstance, options?: MkpExactOptions): MkpExactResult {
   const where = "@sched/knapsack/mkpExact";
   const inst = readMkpInstance(where, instance);
+  requireKnownKeys(where, "options", options, EXACT_KEYS);
   return solveMkp(inst, resolveOptions(where, options));
 }
 

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   checkNumber,
   type DenseInstance,
@@ -45,6 +45,14 @@ export interface MkpGreedyOptions {
   readonly rhoExponent?: number;
 }
 
+/** The keys of {@link MkpGreedyOptions}, all of them (checked by the compiler). Internal. */
+export const GREEDY_KEYS = optionKeys<MkpGreedyOptions>({
+  costs: true,
+  reweight: true,
+  strategy: true,
+  rhoExponent: true,
+});
+
 interface ResolvedGreedyOptions {
   readonly costs: Float64Array;
   readonly reweight: boolean;
@@ -58,7 +66,7 @@ function resolveOptions(
   inst: DenseInstance,
   options: MkpGreedyOptions | undefined,
 ): ResolvedGreedyOptions {
-  const o = options ?? {};
+  const o = requireKnownKeys(WHERE, "options", options, GREEDY_KEYS) ?? {};
   const reweight = o.reweight ?? true;
   const strategy = o.strategy ?? "drop";
   if (typeof reweight !== "boolean") {
@@ -72,7 +80,7 @@ function resolveOptions(
     throw new InvalidInputError(
       WHERE,
       "options.strategy",
-      `is ${String(strategy)}, expected "fill" or "drop"`,
+      `is ${describeValue(strategy)}, expected "fill" or "drop"`,
     );
   }
   const rhoExponent = checkNumber(WHERE, "options.rhoExponent", o.rhoExponent ?? 0, 0);

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
@@ -7,8 +7,8 @@ import {
   type LicenseCopies,
   type LicenseJob,
 } from "./license-clusters.js";
-import { type MkpExactOptions, mkpExact } from "./mkp-exact.js";
-import { type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
+import { EXACT_KEYS, type MkpExactOptions, mkpExact } from "./mkp-exact.js";
+import { GREEDY_KEYS, type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
 
@@ -49,7 +49,7 @@ function rowCosts(matrix: ArrayLike<ArrayLike<number>>, where: string): Float64A
         throw new InvalidInputError(
           where,
           `matrix[${i}][${j}]`,
-          `is ${String(p)}, expected a finite number`,
+          `is ${describeValue(p)}, expected a finite number`,
         );
       }
       if (p > 0) {
@@ -106,6 +106,13 @@ export interface PreMatchOptions {
   readonly exact?: MkpExactOptions;
 }
 
+/** The keys of {@link PreMatchOptions}, all of them (checked by the compiler). Internal. */
+export const PRE_MATCH_KEYS = optionKeys<PreMatchOptions>({
+  solver: true,
+  greedy: true,
+  exact: true,
+});
+
 /** One cluster's knapsack and its solution. */
 export interface PreMatchCluster extends LicenseCluster {
   /** The MKP solved: items = `jobs`, values = costs, one constraint per critical license. */
@@ -154,13 +161,15 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
       "is not an object, expected { jobs, copies, matrix | costs }",
     );
   }
-  const o = options ?? {};
+  const o = requireKnownKeys(WHERE, "options", options, PRE_MATCH_KEYS) ?? {};
+  requireKnownKeys(WHERE, "options.greedy", o.greedy, GREEDY_KEYS);
+  requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
   const solver = o.solver ?? "greedy";
   if (solver !== "greedy" && solver !== "exact") {
     throw new InvalidInputError(
       WHERE,
       "options.solver",
-      `is ${String(solver)}, expected "greedy" or "exact"`,
+      `is ${describeValue(solver)}, expected "greedy" or "exact"`,
     );
   }
   const { jobs } = input;

@@ -1,4 +1,4 @@
-import { describeValue, InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Arena, resetScratch } from "./arena.js";
 import {
   addRowToDummy,
@@ -67,6 +67,15 @@ export interface ImfsOptions {
    */
   readonly verifyHint?: MatchingInput;
 }
+
+/** The keys of {@link ImfsOptions}, all of them (checked by the compiler). */
+const IMFS_KEYS = optionKeys<ImfsOptions>({
+  rowOrigin: true,
+  colOrigin: true,
+  changedRows: true,
+  changedCols: true,
+  verifyHint: true,
+});
 
 /**
  * Incremental Maximum Flow Search: re-solves {@link mfs}'s problem after the matrix changed
@@ -144,13 +153,7 @@ export function imfs(
   previous: ExactMatching,
   options: ImfsOptions = {},
 ): ExactMatching {
-  if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(
-      "@sched/matching/imfs",
-      "options",
-      `is ${describeValue(options)}, expected an object`,
-    );
-  }
+  requireKnownKeys("@sched/matching/imfs", "options", options, IMFS_KEYS);
   return incrementalSolve(matrix, previous, options, DEFAULT_SEARCH);
 }
 
@@ -735,7 +738,7 @@ function markGiven(
       throw new InvalidInputError(
         WHERE,
         `${field}[${q}]`,
-        `is ${String(k)}, expected an integer index below ${length}`,
+        `is ${describeValue(k)}, expected an integer index below ${length}`,
       );
     }
     if (flags[k] === 0) {
@@ -885,7 +888,7 @@ function resolveOrigin(
       throw new InvalidInputError(
         WHERE,
         `${field}[${k}]`,
-        `is ${String(o)}, expected -1 or an integer index below ${previousLength}`,
+        `is ${describeValue(o)}, expected -1 or an integer index below ${previousLength}`,
       );
     }
     if (o >= 0) {

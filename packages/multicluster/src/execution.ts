@@ -6,6 +6,7 @@ import type {
   RunningSetEntry,
   ScheduleTrace,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
@@ -20,6 +21,12 @@ export interface OasExecutionModelOptions {
    */
   readonly contention?: boolean;
 }
+
+/** The keys of {@link OasExecutionModelOptions}, all of them (checked by the compiler). */
+const EXECUTION_KEYS = optionKeys<OasExecutionModelOptions>({
+  profile: true,
+  contention: true,
+});
 
 /**
  * The OAS cost model (eq. 1-7) as a core `ExecutionModel`.
@@ -44,6 +51,7 @@ export interface OasExecutionModelOptions {
  * ```
  */
 export function oasExecutionModel(options: OasExecutionModelOptions = {}): ExecutionModel {
+  requireKnownKeys("@sched/multicluster/oasExecutionModel", "options", options, EXECUTION_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const alone = (job: Job, allocation: Allocation, platform: Platform): number =>
     evaluateCost(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   buildConfigurationModel,
@@ -63,6 +64,18 @@ export interface OasModelOptions {
   readonly maxConfigurations?: number;
 }
 
+/** The keys of {@link OasModelOptions}, all of them (checked by the compiler). */
+const MODEL_KEYS = optionKeys<OasModelOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+  formulation: true,
+  links: true,
+  symmetryBreaking: true,
+  loadCuts: true,
+  maxConfigurations: true,
+});
+
 /** Options of {@link solveOas}. */
 export interface SolveOasOptions extends OasModelOptions {
   /**
@@ -102,6 +115,18 @@ export interface SolveOasOptions extends OasModelOptions {
    */
   readonly warmStartScore?: (schedule: readonly OasAssignment[]) => number;
 }
+
+/** The keys of {@link SolveOasOptions}, all of them (checked by the compiler). */
+const SOLVE_KEYS = optionKeys<SolveOasOptions>({
+  maxNodes: true,
+  timeLimit: true,
+  relativeGap: true,
+  warmStart: true,
+  incumbents: true,
+  tightenHorizon: true,
+  warmStartScore: true,
+  ...MODEL_KEYS.record,
+});
 
 /** A built model: the LP-format text and its dimensions. */
 export interface OasModel {
@@ -246,7 +271,11 @@ function resolveModelOptions(
   const meanBase = J === 0 ? 1 : inst.baseTime.reduce((s, x) => s + x, 0) / J;
   const eta = options.eta ?? meanBase / 2;
   if (!(eta > 0) || !Number.isFinite(eta)) {
-    throw new InvalidInputError(WHERE, "options.eta", `is ${String(eta)}, expected a number > 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.eta",
+      `is ${describeValue(eta)}, expected a number > 0`,
+    );
   }
   const formulation = options.formulation ?? OAS_SOLVE_DEFAULTS.formulation;
   if (formulation !== "configurations" && formulation !== "resources") {
@@ -261,7 +290,7 @@ function resolveModelOptions(
     throw new InvalidInputError(
       WHERE,
       "options.maxConfigurations",
-      `is ${String(maxConfigurations)}, expected a number >= 1`,
+      `is ${describeValue(maxConfigurations)}, expected a number >= 1`,
     );
   }
   let theta = options.theta;
@@ -274,7 +303,7 @@ function resolveModelOptions(
     throw new InvalidInputError(
       WHERE,
       "options.theta",
-      `is ${String(theta)}, expected an integer >= 1`,
+      `is ${describeValue(theta)}, expected an integer >= 1`,
     );
   }
   return {
@@ -356,6 +385,7 @@ export function buildOasModel(
   platform: Platform,
   options: OasModelOptions = {},
 ): OasModel {
+  requireKnownKeys("@sched/multicluster/buildOasModel", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const inst = oasInstance(jobs, platform, profile, WHERE);
   return build(inst, resolveModelOptions(inst, options, profile)).model;
@@ -382,7 +412,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.maxNodes",
-      `is ${String(maxNodes)}, expected an integer >= 1 or Infinity`,
+      `is ${describeValue(maxNodes)}, expected an integer >= 1 or Infinity`,
     );
   }
   const timeLimit = options.timeLimit ?? Number.POSITIVE_INFINITY;
@@ -390,7 +420,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.timeLimit",
-      `is ${String(timeLimit)}, expected a number > 0 (seconds) or Infinity`,
+      `is ${describeValue(timeLimit)}, expected a number > 0 (seconds) or Infinity`,
     );
   }
   const relativeGap = options.relativeGap ?? 1e-6;
@@ -398,7 +428,7 @@ function checkBudget(options: SolveOasOptions): {
     throw new InvalidInputError(
       WHERE,
       "options.relativeGap",
-      `is ${String(relativeGap)}, expected a number >= 0`,
+      `is ${describeValue(relativeGap)}, expected a number >= 0`,
     );
   }
   return { maxNodes, timeLimit, relativeGap };
@@ -426,6 +456,7 @@ export async function solveOas(
   platform: Platform,
   options: SolveOasOptions = {},
 ): Promise<OasResult> {
+  requireKnownKeys(WHERE, "options", options, SOLVE_KEYS);
   const { maxNodes, timeLimit, relativeGap } = checkBudget(options);
   const highs = await loadSolver();
   const t0 = performance.now();

@@ -5,6 +5,7 @@ import {
   LimitExceededError,
   type Platform,
 } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 
@@ -19,6 +20,14 @@ export interface BruteForceOasOptions {
   /** Search nodes allowed before giving up. @defaultValue `5_000_000` */
   readonly maxNodes?: number;
 }
+
+/** The keys of {@link BruteForceOasOptions}, all of them (checked by the compiler). */
+const BRUTE_KEYS = optionKeys<BruteForceOasOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+  maxNodes: true,
+});
 
 /** The optimum of {@link bruteForceOas}: `null` schedule when nothing fits in `theta`. */
 export interface BruteForceOasResult {
@@ -62,11 +71,13 @@ export function bruteForceOas(
   options: BruteForceOasOptions,
 ): BruteForceOasResult {
   const where = "@sched/multicluster/bruteForceOas";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, BRUTE_KEYS);
   if (!(options.eta > 0))
     throw new InvalidInputError(
       where,
       "options.eta",
-      `is ${String(options.eta)}, expected a number > 0`,
+      `is ${describeValue(options.eta)}, expected a number > 0`,
     );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const T = options.theta;

@@ -1,4 +1,5 @@
 import type { Job, Platform } from "@sched/core";
+import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 
@@ -11,6 +12,13 @@ export interface CheckOasOptions {
   /** Each job's `sigma` and per-task bandwidth. @defaultValue {@link computeOnlyProfile} */
   readonly profile?: ProfileOf;
 }
+
+/** The keys of {@link CheckOasOptions}, all of them (checked by the compiler). */
+const CHECK_KEYS = optionKeys<CheckOasOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+});
 
 /**
  * Checks an OAS schedule against the model's constraints, independently of the solver:
@@ -32,6 +40,8 @@ export function checkOasSchedule(
   schedule: readonly OasAssignment[],
   options: CheckOasOptions,
 ): string[] {
+  requireObject("@sched/multicluster/checkOasSchedule", "options", options);
+  requireKnownKeys("@sched/multicluster/checkOasSchedule", "options", options, CHECK_KEYS);
   const out: string[] = [];
   const inst = oasInstance(
     jobs,

@@ -7,6 +7,7 @@ import {
   type ScheduleTrace,
   type SchedulingContext,
 } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { allocationCost, allocationOf, type OasAssignment, oasInstance } from "./oas-instance.js";
 import { candidateResources } from "./oas-slotted.js";
@@ -53,7 +54,7 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
       "rule",
-      `is ${String(rule)}, expected one of ${OAS_RULES.join(", ")}`,
+      `is ${describeValue(rule)}, expected one of ${OAS_RULES.join(", ")}`,
     );
   }
   return idx.sort((a, b) => k(jobs[a]!) - k(jobs[b]!) || fifo(a, b));
@@ -72,6 +73,12 @@ export interface OasHeuristicOptions {
    */
   readonly links?: boolean;
 }
+
+/** The keys of {@link OasHeuristicOptions}, all of them (checked by the compiler). */
+const HEURISTIC_KEYS = optionKeys<OasHeuristicOptions>({
+  profile: true,
+  links: true,
+});
 
 function linkLoads(
   platform: Platform,
@@ -113,6 +120,7 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{ links: boolean }> = Object.freez
  * ```
  */
 export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): Scheduler {
+  requireKnownKeys("@sched/multicluster/oasHeuristic", "options", options, HEURISTIC_KEYS);
   ruleOrder(rule, []);
   const profile = options.profile ?? computeOnlyProfile;
   const aware = options.links ?? OAS_HEURISTIC_DEFAULTS.links;
@@ -194,6 +202,12 @@ export interface OasPlanOptions {
   readonly profile?: ProfileOf;
 }
 
+/** The keys of {@link OasPlanOptions}, all of them (checked by the compiler). */
+const PLAN_KEYS = optionKeys<OasPlanOptions>({
+  compact: true,
+  profile: true,
+});
+
 /**
  * Replays an OAS schedule (from `solveOas` or `bruteForceOas`) in the core engine: job `jobId`
  * starts at `max(submit, startSlot * eta)` on its allocation, or as soon after as its cores
@@ -212,6 +226,7 @@ export function oasPlanScheduler(
   eta: number,
   options: OasPlanOptions = {},
 ): Scheduler {
+  requireKnownKeys("@sched/multicluster/oasPlanScheduler", "options", options, PLAN_KEYS);
   const plan = new Map(schedule.map((a) => [a.jobId, a]));
   const compact = options.compact ?? false;
   const profile = options.profile ?? computeOnlyProfile;

@@ -6,6 +6,7 @@ import {
   type Platform,
   validatePlatform,
 } from "@sched/core";
+import { describeValue } from "@sched/errors";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
 
 /** The OAS problem in flat arrays: resources are cores (one task per core). */
@@ -55,20 +56,20 @@ export function oasInstance(
   jobs.forEach((job: Job, j) => {
     // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
     if (typeof job !== "object" || job === null) {
-      throw new InvalidInputError(where, `jobs[${j}]`, `is ${String(job)}, expected a job`);
+      throw new InvalidInputError(where, `jobs[${j}]`, `is ${describeValue(job)}, expected a job`);
     }
     if (!Number.isInteger(job.cores) || job.cores < 1) {
       throw new InvalidInputError(
         where,
         `jobs[${j}].cores`,
-        `is ${String(job.cores)}, expected an integer >= 1`,
+        `is ${describeValue(job.cores)}, expected an integer >= 1`,
       );
     }
     if (!(Number.isFinite(job.estimate) && job.estimate > 0)) {
       throw new InvalidInputError(
         where,
         `jobs[${j}].estimate`,
-        `is ${String(job.estimate)}, expected a finite number > 0`,
+        `is ${describeValue(job.estimate)}, expected a finite number > 0`,
       );
     }
   });
@@ -87,14 +88,14 @@ export function oasInstance(
       throw new InvalidInputError(
         where,
         `profile(job ${job.id}).sigma`,
-        `is ${String(p.sigma)}, expected a number in [0, 1]`,
+        `is ${describeValue(p.sigma)}, expected a number in [0, 1]`,
       );
     }
     if (!(p.ptbw >= 0) || !Number.isFinite(p.ptbw)) {
       throw new InvalidInputError(
         where,
         `profile(job ${job.id}).ptbw`,
-        `is ${String(p.ptbw)}, expected a finite number >= 0`,
+        `is ${describeValue(p.ptbw)}, expected a finite number >= 0`,
       );
     }
     if (job.cores > R) {

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   allocationCost,
@@ -64,6 +65,13 @@ export interface SlottedListOptions {
   readonly profile?: ProfileOf;
 }
 
+/** The keys of {@link SlottedListOptions}, all of them (checked by the compiler). */
+const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
+  eta: true,
+  theta: true,
+  profile: true,
+});
+
 /**
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (fewest slots first, then least
@@ -78,6 +86,8 @@ export function slottedListSchedule(
   order: readonly number[],
   options: SlottedListOptions,
 ): OasAssignment[] | null {
+  requireObject("@sched/multicluster/slottedListSchedule", "options", options);
+  requireKnownKeys("@sched/multicluster/slottedListSchedule", "options", options, SLOTTED_KEYS);
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile);
   const R = inst.resourceMachine.length;
   const T = options.theta;
@@ -159,14 +169,14 @@ export function slottedPlanFromTrace(
     throw new InvalidInputError(
       where,
       "options.eta",
-      `is ${String(options.eta)}, expected a number > 0`,
+      `is ${describeValue(options.eta)}, expected a number > 0`,
     );
   }
   if (!Number.isInteger(options.theta) || options.theta < 1) {
     throw new InvalidInputError(
       where,
       "options.theta",
-      `is ${String(options.theta)}, expected an integer >= 1`,
+      `is ${describeValue(options.theta)}, expected an integer >= 1`,
     );
   }
   const platform = trace.platform;

@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Platform } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 
 /** One cluster of a multi-cluster platform: `nodes` identical nodes joined to the central switch by one link. */
 export interface ClusterDescription {
@@ -20,11 +21,26 @@ export interface ClusterDescription {
   readonly name?: string;
 }
 
+/** The keys of {@link ClusterDescription}, all of them (checked by the compiler). */
+const CLUSTER_KEYS = optionKeys<ClusterDescription>({
+  nodes: true,
+  coresPerNode: true,
+  speed: true,
+  bandwidth: true,
+  latency: true,
+  name: true,
+});
+
 /** Options of {@link multiClusterPlatform}. */
 export interface MultiClusterPlatformOptions {
   /** The benchmark that job run times refer to. @defaultValue `1` */
   readonly referenceSpeed?: number;
 }
+
+/** The keys of {@link MultiClusterPlatformOptions}, all of them (checked by the compiler). */
+const PLATFORM_KEYS = optionKeys<MultiClusterPlatformOptions>({
+  referenceSpeed: true,
+});
 
 const WHERE = "@sched/multicluster/multiClusterPlatform";
 
@@ -51,18 +67,28 @@ export function multiClusterPlatform(
   clusters: readonly ClusterDescription[],
   options: MultiClusterPlatformOptions = {},
 ): Platform {
-  if (!Array.isArray(clusters) || clusters.length === 0) {
+  requireKnownKeys(WHERE, "options", options, PLATFORM_KEYS);
+  if (!Array.isArray(clusters)) {
+    throw new InvalidInputError(
+      WHERE,
+      "clusters",
+      `is ${describeValue(clusters)}, expected an array of clusters`,
+    );
+  }
+  if (clusters.length === 0) {
     throw new InvalidInputError(WHERE, "clusters", "is empty, expected at least one cluster");
   }
   const machines: { cores: number; speed: number; cluster: number; name: string }[] = [];
   const links: { bandwidth: number; latency: number }[] = [];
   const clusterSpecs: { name: string; link: number }[] = [];
   clusters.forEach((c, k) => {
+    requireObject(WHERE, `clusters[${k}]`, c);
+    requireKnownKeys(WHERE, `clusters[${k}]`, c, CLUSTER_KEYS);
     if (!Number.isInteger(c.nodes) || c.nodes < 1) {
       throw new InvalidInputError(
         WHERE,
         `clusters[${k}].nodes`,
-        `is ${String(c.nodes)}, expected an integer >= 1`,
+        `is ${describeValue(c.nodes)}, expected an integer >= 1`,
       );
     }
     const name = c.name ?? `c${k}`;

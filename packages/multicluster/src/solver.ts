@@ -1,4 +1,5 @@
 import { InvalidInputError, SchedError } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import loadHighs, { type Highs, type InitOptions } from "highs";
 
 const WHERE = "@sched/multicluster/loadSolver";
@@ -27,6 +28,13 @@ export interface SolverOptions {
    */
   readonly wasmModule?: InitOptions["wasmModule"];
 }
+
+/** The keys of {@link SolverOptions}, all of them (checked by the compiler). */
+const SOLVER_KEYS = optionKeys<SolverOptions>({
+  locateFile: true,
+  wasmBinary: true,
+  wasmModule: true,
+});
 
 let solver: Promise<Highs> | undefined;
 
@@ -128,7 +136,7 @@ export function loadSolver(options?: SolverOptions): Promise<Highs> {
   }
   let init: InitOptions;
   try {
-    init = loaderOptions(options ?? {});
+    init = loaderOptions(requireKnownKeys(WHERE, "options", options, SOLVER_KEYS) ?? {});
   } catch (e) {
     return Promise.reject(e);
   }

@@ -13,6 +13,7 @@ import {
   type SchedulingContext,
   simulate,
 } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -27,6 +28,7 @@ import {
   type BaselineSelection,
   jobWork,
   resolveSpaceSharingOptions,
+  SPACE_SHARING_KEYS,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   sharesOf,
@@ -58,6 +60,17 @@ export interface SpaceSharingSchedulerOptions {
   /** Local jobs and their machines. @defaultValue none (every job is parallel) */
   readonly localMachine?: LocalMachineOf;
 }
+
+/** The keys of {@link SpaceSharingSchedulerOptions}, all of them (checked by the compiler). */
+const SCHEDULER_KEYS = optionKeys<SpaceSharingSchedulerOptions>({
+  policy: true,
+  alpha: true,
+  baselinePartition: true,
+  executingWeight: true,
+  baselineSelection: true,
+  seed: true,
+  localMachine: true,
+});
 
 const WHERE = "@sched/multicluster/spaceSharingScheduler";
 
@@ -106,6 +119,7 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * ```
  */
 export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}): Scheduler {
+  requireKnownKeys(WHERE, "options", options, SCHEDULER_KEYS);
   const o = resolvePolicyOptions(options, WHERE);
   const { policy, alpha } = o;
   const localMachine = options.localMachine ?? noLocalJobs;
@@ -143,7 +157,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       throw new InvalidInputError(
         WHERE,
         `job ${job.id} (local) machine`,
-        `is ${String(m)}, expected a machine index in 0..${p.machines.length - 1}`,
+        `is ${describeValue(m)}, expected a machine index in 0..${p.machines.length - 1}`,
       );
     }
     if (job.cores !== 1) {
@@ -301,6 +315,17 @@ export interface SpaceSharingExecutionModelOptions {
   readonly localMachine?: LocalMachineOf;
 }
 
+/** The keys of {@link SpaceSharingExecutionModelOptions}, all of them (checked by the compiler). */
+const MODEL_KEYS = optionKeys<SpaceSharingExecutionModelOptions>({
+  bunching: true,
+  mpl: true,
+  backgroundSharing: true,
+  startup: true,
+  bandwidth: true,
+  messageBytes: true,
+  localMachine: true,
+});
+
 const fitnessCache = new WeakMap<Platform, Map<number, Float64Array>>();
 
 function fitnessOf(platform: Platform, mpl: number): Float64Array {
@@ -354,6 +379,12 @@ function fitnessOf(platform: Platform, mpl: number): Float64Array {
 export function spaceSharingExecutionModel(
   options: SpaceSharingExecutionModelOptions = {},
 ): ExecutionModel {
+  requireKnownKeys(
+    "@sched/multicluster/spaceSharingExecutionModel",
+    "options",
+    options,
+    MODEL_KEYS,
+  );
   const where = "@sched/multicluster/spaceSharingExecutionModel";
   const bunching = options.bunching ?? "fitness";
   const mpl = options.mpl ?? 2;
@@ -367,14 +398,14 @@ export function spaceSharingExecutionModel(
     throw new InvalidInputError(
       where,
       "options.bunching",
-      `is ${String(bunching)}, expected "fitness" or "equal"`,
+      `is ${describeValue(bunching)}, expected "fitness" or "equal"`,
     );
   }
   if (backgroundSharing !== "conserving" && backgroundSharing !== "legacy") {
     throw new InvalidInputError(
       where,
       "options.backgroundSharing",
-      `is ${String(backgroundSharing)}, expected "conserving" or "legacy"`,
+      `is ${describeValue(backgroundSharing)}, expected "conserving" or "legacy"`,
     );
   }
   const check = (field: string, v: number, ok: boolean, expected: string) => {
@@ -382,7 +413,7 @@ export function spaceSharingExecutionModel(
       throw new InvalidInputError(
         where,
         `options.${field}`,
-        `is ${String(v)}, expected ${expected}`,
+        `is ${describeValue(v)}, expected ${expected}`,
       );
     }
   };
@@ -517,7 +548,7 @@ export function processorPlatform(platform: Platform, slots: number): Platform {
     throw new InvalidInputError(
       "@sched/multicluster/processorPlatform",
       "slots",
-      `is ${String(slots)}, expected an integer >= 1`,
+      `is ${describeValue(slots)}, expected an integer >= 1`,
     );
   }
   const machines: { name: string; cores: number; speed: number; cluster: number }[] = [];
@@ -592,6 +623,12 @@ export function simulateSpaceSharingOnCore(
   platform: Platform,
   options: SpaceSharingOptions = {},
 ): SpaceSharingCoreResult {
+  requireKnownKeys(
+    "@sched/multicluster/simulateSpaceSharingOnCore",
+    "options",
+    options,
+    SPACE_SHARING_KEYS,
+  );
   const where = "@sched/multicluster/simulateSpaceSharingOnCore";
   const o = resolveSpaceSharingOptions(options, where);
   for (let i = 1; i < jobs.length; i++) {

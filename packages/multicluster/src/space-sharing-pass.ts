@@ -1,4 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -39,6 +40,14 @@ export interface SpaceSharingPassState {
   readonly executing: number;
 }
 
+/** The keys of {@link SpaceSharingPassState}, all of them (checked by the compiler). */
+const STATE_KEYS = optionKeys<SpaceSharingPassState>({
+  platform: true,
+  available: true,
+  queue: true,
+  executing: true,
+});
+
 /** Options of {@link spaceSharingPass}. */
 export interface SpaceSharingPassOptions {
   /** `"dynamic"` (the paper's policy) or `"adaptive"` (the baseline). @defaultValue `"dynamic"` */
@@ -58,6 +67,16 @@ export interface SpaceSharingPassOptions {
    */
   readonly random?: Random;
 }
+
+/** The keys of {@link SpaceSharingPassOptions}, all of them (checked by the compiler). */
+const PASS_KEYS = optionKeys<SpaceSharingPassOptions>({
+  policy: true,
+  alpha: true,
+  baselinePartition: true,
+  executingWeight: true,
+  baselineSelection: true,
+  random: true,
+});
 
 /** One job to start now and the processors it takes, root first as {@link selectProcessors} orders them. */
 export interface SpaceSharingStart {
@@ -81,18 +100,22 @@ function fail(field: string, message: string): never {
 
 function checkState(state: SpaceSharingPassState): Uint8Array {
   if (typeof state !== "object" || state === null) {
-    fail("state", `is ${state === null ? "null" : typeof state}, expected an object`);
+    fail("state", `is ${describeValue(state)}, expected an object`);
   }
+  requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const M = state.platform?.machines?.length;
   if (M === undefined) fail("state.platform", "is not a platform (no machines)");
   const e = state.executing;
   if (!Number.isInteger(e) || e < 0)
-    fail("state.executing", `is ${String(e)}, expected an integer >= 0`);
+    fail("state.executing", `is ${describeValue(e)}, expected an integer >= 0`);
   if (!Array.isArray(state.available)) fail("state.available", "is not an array");
   const avail = new Uint8Array(M);
   state.available.forEach((m, i) => {
     if (!Number.isInteger(m) || m < 0 || m >= M) {
-      fail(`state.available[${i}]`, `is ${String(m)}, expected a machine index in 0..${M - 1}`);
+      fail(
+        `state.available[${i}]`,
+        `is ${describeValue(m)}, expected a machine index in 0..${M - 1}`,
+      );
     }
     if (avail[m]) fail(`state.available[${i}]`, `repeats processor ${m}`);
     avail[m] = 1;
@@ -101,18 +124,18 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
   const ids = new Set<number>();
   state.queue.forEach((j, i) => {
     if (!Number.isInteger(j?.id))
-      fail(`state.queue[${i}].id`, `is ${String(j?.id)}, expected an integer`);
+      fail(`state.queue[${i}].id`, `is ${describeValue(j?.id)}, expected an integer`);
     if (ids.has(j.id)) fail(`state.queue[${i}].id`, `is ${j.id}, listed twice in the queue`);
     ids.add(j.id);
     const lo = j.minProcessors;
     const hi = j.maxProcessors;
     if (!Number.isInteger(lo) || lo < 1) {
-      fail(`state.queue[${i}].minProcessors`, `is ${String(lo)}, expected an integer >= 1`);
+      fail(`state.queue[${i}].minProcessors`, `is ${describeValue(lo)}, expected an integer >= 1`);
     }
     if (!Number.isInteger(hi) || hi < lo) {
       fail(
         `state.queue[${i}].maxProcessors`,
-        `is ${String(hi)}, expected an integer >= minProcessors (${lo})`,
+        `is ${describeValue(hi)}, expected an integer >= minProcessors (${lo})`,
       );
     }
   });
@@ -182,6 +205,7 @@ export function spaceSharingPass(
   state: SpaceSharingPassState,
   options: SpaceSharingPassOptions = {},
 ): SpaceSharingDecision {
+  requireKnownKeys(WHERE, "options", options, PASS_KEYS);
   const o = resolvePolicyOptions(options, WHERE);
   const avail = checkState(state);
   const random = options.random;

@@ -1,4 +1,5 @@
 import { benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -68,6 +69,24 @@ export interface SpaceSharingOptions {
   /** Seed of the background load and of the baseline's random selection. @defaultValue `1` */
   readonly seed?: number;
 }
+
+/** The keys of {@link SpaceSharingOptions}, all of them (checked by the compiler). Internal. */
+export const SPACE_SHARING_KEYS = optionKeys<SpaceSharingOptions>({
+  policy: true,
+  alpha: true,
+  mpl: true,
+  backgroundLoad: true,
+  backgroundMeanDemand: true,
+  backgroundSharing: true,
+  contextSwitch: true,
+  startup: true,
+  bandwidth: true,
+  messageBytes: true,
+  baselinePartition: true,
+  executingWeight: true,
+  baselineSelection: true,
+  seed: true,
+});
 
 /** What happened to one job. */
 export interface SpaceSharingRecord {
@@ -182,7 +201,7 @@ export function resolveSpaceSharingOptions(
       throw new InvalidInputError(
         where,
         `options.${field}`,
-        `is ${String(v)}, expected ${expected}`,
+        `is ${describeValue(v)}, expected ${expected}`,
       );
     }
   };
@@ -390,6 +409,7 @@ export function simulateSpaceSharing(
   platform: Platform,
   options: SpaceSharingOptions = {},
 ): SpaceSharingResult {
+  requireKnownKeys(WHERE, "options", options, SPACE_SHARING_KEYS);
   const o = resolveSpaceSharingOptions(options);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {

@@ -66,7 +66,7 @@ describe("ruleOrder", () => {
     expect(ids("BJF")).toEqual([1, 4, 3, 2]);
     expect(ids("SPT")).toEqual([2, 3, 4, 1]);
     expect(ids("LPT")).toEqual([1, 4, 3, 2]);
-    expect(() => ruleOrder("XYZ" as "FCFS", jobs)).toThrow(/rule is XYZ/);
+    expect(() => ruleOrder("XYZ" as "FCFS", jobs)).toThrow(/rule is "XYZ"/);
   });
 });
 

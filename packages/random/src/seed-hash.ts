@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError } from "@sched/errors";
 
 /**
  * The 128-bit starting state of the stream named `name` of seed `seed`: four 32-bit lanes, each
@@ -16,7 +16,11 @@ export function seedState(
   name: string,
 ): [number, number, number, number] {
   if (!Number.isSafeInteger(seed)) {
-    throw new InvalidInputError(where, "seed", `is ${String(seed)}, expected a safe integer`);
+    throw new InvalidInputError(
+      where,
+      "seed",
+      `is ${describeValue(seed)}, expected a safe integer`,
+    );
   }
   if (typeof name !== "string") {
     throw new InvalidInputError(where, "name", `is ${typeof name}, expected a string`);

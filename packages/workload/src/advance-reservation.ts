@@ -1,4 +1,5 @@
 import { InvalidInputError, identicalPool, type Job } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { checkInteger, checkJobCount, checkPositive, type GeneratedWorkload } from "./generated.js";
 import { type LublinParameters, lublinRecords } from "./lublin.js";
@@ -32,6 +33,19 @@ export interface AdvanceReservationWorkloadOptions {
   /** Seed. @defaultValue `0` */
   readonly seed?: number;
 }
+
+/** The keys of {@link AdvanceReservationWorkloadOptions}, all of them (checked by the compiler). */
+const AR_KEYS = optionKeys<AdvanceReservationWorkloadOptions>({
+  jobs: true,
+  procs: true,
+  uMed: true,
+  artimeFactor: true,
+  deadlineFactor: true,
+  arrivalFactor: true,
+  runtimeClasses: true,
+  lublin: true,
+  seed: true,
+});
 
 const WHERE = "@sched/workload/advanceReservationWorkload";
 
@@ -69,6 +83,7 @@ export const AR_LANL_CM5: Readonly<Partial<LublinParameters>> = Object.freeze({
 export function advanceReservationWorkload(
   options: AdvanceReservationWorkloadOptions = {},
 ): GeneratedWorkload {
+  requireKnownKeys(WHERE, "options", options, AR_KEYS);
   const jobs = checkJobCount(WHERE, "options.jobs", options.jobs ?? 10_000);
   const procs = checkInteger(WHERE, "options.procs", options.procs ?? 1024, 1);
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);

@@ -6,6 +6,7 @@ import {
   LimitExceededError,
   type MachineSpec,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -66,6 +67,25 @@ export interface ConvergentWorkloadOptions {
   /** Seed. @defaultValue `0` */
   readonly seed?: number;
 }
+
+/** The keys of {@link ConvergentWorkloadOptions}, all of them (checked by the compiler). */
+const CONVERGENT_KEYS = optionKeys<ConvergentWorkloadOptions>({
+  jobs: true,
+  machines: true,
+  licenses: true,
+  meanInterArrival: true,
+  estimated: true,
+  deadlineSlack: true,
+  deadlineReading: true,
+  cpus: true,
+  benchmark: true,
+  inputMB: true,
+  licenseRatio: true,
+  licenseSuitability: true,
+  licenseNeed: true,
+  noDeadline: true,
+  seed: true,
+});
 
 /** The readings of the paper's "Deadline [25–150]": see {@link ConvergentOptions.deadlineReading}. */
 export type ConvergentDeadlineReading = "slack-percent" | "slack-seconds" | "percent-of-estimate";
@@ -209,6 +229,7 @@ const MAX_DRAWS = 10_000;
  * ```
  */
 export function convergentWorkload(options: ConvergentWorkloadOptions = {}): GeneratedWorkload {
+  requireKnownKeys(WHERE, "options", options, CONVERGENT_KEYS);
   const o = resolveOptions(options);
   const mRng = new Random(o.seed, "convergent/machines");
   const lRng = new Random(o.seed, "convergent/licenses");

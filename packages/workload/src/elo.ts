@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Job } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -52,6 +53,19 @@ export interface EloOptions {
   readonly seed?: number;
 }
 
+/** The keys of {@link EloOptions}, all of them (checked by the compiler). */
+const ELO_KEYS = optionKeys<EloOptions>({
+  jobs: true,
+  machines: true,
+  speedMflops: true,
+  pinFastest: true,
+  operations: true,
+  sizes: true,
+  load: true,
+  levels: true,
+  seed: true,
+});
+
 /** An {@link eloWorkload}: the platform, the jobs, and each job's size and level. */
 export interface EloWorkload extends GeneratedWorkload {
   /** Operations of each job (same order as `jobs`). */
@@ -95,6 +109,7 @@ function meanSize(lo: number, hi: number, sizes: EloSizeDistribution): number {
  * ```
  */
 export function eloWorkload(options: EloOptions = {}): EloWorkload {
+  requireKnownKeys(WHERE, "options", options, ELO_KEYS);
   const n = checkJobCount(WHERE, "options.jobs", options.jobs ?? 10);
   const machines = checkInteger(WHERE, "options.machines", options.machines ?? 30, 1);
   const speed = checkRange(

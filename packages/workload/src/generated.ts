@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { describeValue } from "@sched/errors";
 
 /** A generated workload: the platform it was generated for and its jobs, in submit order. */
 export interface GeneratedWorkload {
@@ -38,7 +39,11 @@ export function checkRange(
 /** Checks an integer >= min. Internal. */
 export function checkInteger(where: string, field: string, v: unknown, min: number): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) {
-    throw new InvalidInputError(where, field, `is ${String(v)}, expected an integer >= ${min}`);
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(v)}, expected an integer >= ${min}`,
+    );
   }
   return v;
 }
@@ -66,7 +71,11 @@ export function checkJobCount(where: string, field: string, v: unknown): number 
 /** Checks a finite number > 0. Internal. */
 export function checkPositive(where: string, field: string, v: unknown): number {
   if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
-    throw new InvalidInputError(where, field, `is ${String(v)}, expected a finite number > 0`);
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(v)}, expected a finite number > 0`,
+    );
   }
   return v;
 }
@@ -74,7 +83,11 @@ export function checkPositive(where: string, field: string, v: unknown): number 
 /** Checks a probability in [0, 1]. Internal. */
 export function checkProbability(where: string, field: string, v: unknown): number {
   if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
-    throw new InvalidInputError(where, field, `is ${String(v)}, expected a probability in [0, 1]`);
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(v)}, expected a probability in [0, 1]`,
+    );
   }
   return v;
 }

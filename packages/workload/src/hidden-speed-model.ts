@@ -6,6 +6,7 @@ import {
   type Job,
   type Platform,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { Random } from "@sched/random";
 
 /** A machine that slows down (or speeds up): from jobs submitted at `from` on, speed x `factor`. */
@@ -33,6 +34,14 @@ export interface HiddenSpeedOptions {
   readonly drifts?: readonly SpeedDrift[];
 }
 
+/** The keys of {@link HiddenSpeedOptions}, all of them (checked by the compiler). */
+const HIDDEN_KEYS = optionKeys<HiddenSpeedOptions>({
+  speeds: true,
+  fluctuation: true,
+  seed: true,
+  drifts: true,
+});
+
 /**
  * An execution model in which machines perform as *they* do, not as the platform says: the true
  * speed of machine `m` on job `j` is `speeds[m] * (1 + u) * drift`, with `u` a per-(machine, job)
@@ -57,6 +66,8 @@ export interface HiddenSpeedOptions {
  */
 export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
   const where = "@sched/workload/hiddenSpeedModel";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, HIDDEN_KEYS);
   const speeds = Float64Array.from(options.speeds);
   speeds.forEach((s, i) => {
     if (!(s > 0) || !Number.isFinite(s)) {

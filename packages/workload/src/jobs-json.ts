@@ -9,6 +9,7 @@ import {
   type Platform,
   type PlatformSpec,
 } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 import { duplicateJsonKey } from "./json-duplicate-key.js";
 
@@ -124,6 +125,15 @@ export interface ReadJobsOptions {
    */
   readonly source?: string;
 }
+
+/** The keys of {@link ReadJobsOptions}, all of them (checked by the compiler). */
+const READ_JOBS_KEYS = optionKeys<ReadJobsOptions>({
+  source: true,
+});
+/** The keys of the options of {@link readJobsLines}. */
+const READ_JOBS_LINES_KEYS = optionKeys<
+  ReadJobsOptions & { readonly onHeader?: (header: JobsFileHeader) => void }
+>({ source: true, onHeader: true });
 
 function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -336,6 +346,7 @@ class JobsLineReader {
  * ```
  */
 export function parseJobsJsonl(text: string, options: ReadJobsOptions = {}): JobsFile {
+  requireKnownKeys("@sched/workload/parseJobsJsonl", "options", options, READ_JOBS_KEYS);
   const reader = new JobsLineReader("@sched/workload/parseJobsJsonl", options.source ?? "<jobs>");
   const jobs: Job[] = [];
   for (const line of text.split(LINE_END)) {
@@ -364,6 +375,7 @@ export async function* readJobsLines(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ReadJobsOptions & { readonly onHeader?: (header: JobsFileHeader) => void } = {},
 ): AsyncGenerator<Job, void, undefined> {
+  requireKnownKeys("@sched/workload/readJobsLines", "options", options, READ_JOBS_LINES_KEYS);
   const reader = new JobsLineReader("@sched/workload/readJobsLines", options.source ?? "<jobs>");
   let reported = false;
   for await (const line of lines) {
@@ -428,6 +440,7 @@ export function formatPlatformJson(platform: Platform): string {
  */
 export function parsePlatformJson(text: string, options: ReadJobsOptions = {}): Platform {
   const where = "@sched/workload/parsePlatformJson";
+  requireKnownKeys(where, "options", options, READ_JOBS_KEYS);
   const source = options.source ?? "<platform>";
   let value: unknown;
   try {

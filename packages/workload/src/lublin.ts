@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { emptySwfHeader, type SwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
@@ -159,6 +160,20 @@ export interface LublinOptions {
   readonly maxLogInterArrival?: number;
 }
 
+/** The keys of {@link LublinOptions}, all of them (checked by the compiler). */
+const LUBLIN_KEYS = optionKeys<LublinOptions>({
+  jobs: true,
+  procs: true,
+  seed: true,
+  jobTypes: true,
+  batch: true,
+  interactive: true,
+  typeless: true,
+  arrivalFactor: true,
+  maxLogRuntime: true,
+  maxLogInterArrival: true,
+});
+
 /** The job types of the model; the SWF queue field (15) holds 0 interactive / typeless, 1 batch. */
 export type LublinJobType = "batch" | "interactive" | "typeless";
 
@@ -220,7 +235,7 @@ function resolveParameters(
       throw new InvalidInputError(
         WHERE,
         `options.${name}.${k}`,
-        `is ${v}, expected a finite number`,
+        `is ${describeValue(v)}, expected a finite number`,
       );
     }
   }
@@ -261,9 +276,7 @@ function resolveParameters(
  * ```
  */
 export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLublinOptions {
-  if (typeof options !== "object" || options === null) {
-    throw new InvalidInputError(WHERE, "options", `is ${String(options)}, expected an object`);
-  }
+  requireKnownKeys(WHERE, "options", options, LUBLIN_KEYS);
   const jobs = options.jobs ?? 1000;
   const procs = options.procs ?? 128;
   const seed = options.seed ?? 0;
@@ -271,19 +284,31 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
   const maxLogRuntime = options.maxLogRuntime ?? 12;
   const maxLogInterArrival = options.maxLogInterArrival ?? 13;
   if (!Number.isSafeInteger(jobs) || jobs < 0) {
-    throw new InvalidInputError(WHERE, "options.jobs", `is ${jobs}, expected an integer >= 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.jobs",
+      `is ${describeValue(jobs)}, expected an integer >= 0`,
+    );
   }
   if (!Number.isSafeInteger(procs) || procs < 1) {
-    throw new InvalidInputError(WHERE, "options.procs", `is ${procs}, expected an integer >= 1`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.procs",
+      `is ${describeValue(procs)}, expected an integer >= 1`,
+    );
   }
   if (!Number.isSafeInteger(seed)) {
-    throw new InvalidInputError(WHERE, "options.seed", `is ${seed}, expected a safe integer`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.seed",
+      `is ${describeValue(seed)}, expected a safe integer`,
+    );
   }
   if (!(arrivalFactor > 0) || !Number.isFinite(arrivalFactor)) {
     throw new InvalidInputError(
       WHERE,
       "options.arrivalFactor",
-      `is ${arrivalFactor}, expected a finite number > 0`,
+      `is ${describeValue(arrivalFactor)}, expected a finite number > 0`,
     );
   }
   for (const [k, v] of [
@@ -291,7 +316,11 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
     ["maxLogInterArrival", maxLogInterArrival],
   ] as const) {
     if (!(v > 0) || !Number.isFinite(v)) {
-      throw new InvalidInputError(WHERE, `options.${k}`, `is ${v}, expected a finite number > 0`);
+      throw new InvalidInputError(
+        WHERE,
+        `options.${k}`,
+        `is ${describeValue(v)}, expected a finite number > 0`,
+      );
     }
   }
   const shift = Math.log2(procs) - 7;

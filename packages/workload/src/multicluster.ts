@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -70,6 +71,23 @@ export interface MulticlusterOptions {
   readonly seed?: number;
 }
 
+/** The keys of {@link MulticlusterOptions}, all of them (checked by the compiler). */
+const MULTICLUSTER_KEYS = optionKeys<MulticlusterOptions>({
+  jobs: true,
+  clusters: true,
+  processorsPerCluster: true,
+  speeds: true,
+  load: true,
+  loadBasis: true,
+  meanServiceDemand: true,
+  serviceCV: true,
+  arrivalCV: true,
+  maxParallelism: true,
+  jobSizeKB: true,
+  linkBandwidth: true,
+  seed: true,
+});
+
 const WHERE = "@sched/workload/multiclusterWorkload";
 
 /** The speed of every cluster for the options (checked). */
@@ -133,6 +151,7 @@ function clusterSpeeds(options: MulticlusterOptions): number[] {
  * ```
  */
 export function multiclusterWorkload(options: MulticlusterOptions = {}): GeneratedWorkload {
+  requireKnownKeys(WHERE, "options", options, MULTICLUSTER_KEYS);
   const jobs = checkJobCount(WHERE, "options.jobs", options.jobs ?? 1000);
   const per = checkInteger(
     WHERE,

@@ -1,4 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -93,6 +94,21 @@ export interface OasOptions {
   readonly seed?: number;
 }
 
+/** The keys of {@link OasOptions}, all of them (checked by the compiler). */
+const OAS_KEYS = optionKeys<OasOptions>({
+  workload: true,
+  jobs: true,
+  nodesPerCluster: true,
+  powers: true,
+  linkBandwidth: true,
+  tasks: true,
+  baseTime: true,
+  sigma: true,
+  bandwidth: true,
+  perTaskBandwidth: true,
+  seed: true,
+});
+
 const WHERE = "@sched/workload/oasWorkload";
 
 /**
@@ -155,6 +171,7 @@ const WL2 = [
  * ```
  */
 export function oasWorkload(options: OasOptions = {}): OasWorkload {
+  requireKnownKeys(WHERE, "options", options, OAS_KEYS);
   const kind = options.workload ?? "random";
   if (!OAS_WORKLOAD_NAMES.includes(kind)) {
     throw new InvalidInputError(

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { requireIterable } from "./require-iterable.js";
 
 /** Order statistics of one quantity (nearest-rank quantiles: the value at rank ceil(q n)). */
@@ -43,6 +44,11 @@ export interface SummarizeJobsOptions {
   readonly procs?: number;
 }
 
+/** The keys of {@link SummarizeJobsOptions}, all of them (checked by the compiler). */
+const SUMMARY_KEYS = optionKeys<SummarizeJobsOptions>({
+  procs: true,
+});
+
 function distribution(values: Float64Array): Distribution {
   values.sort();
   const n = values.length;
@@ -80,6 +86,7 @@ export function summarizeJobs(
   jobs: Iterable<Job>,
   options: SummarizeJobsOptions = {},
 ): WorkloadSummary {
+  requireKnownKeys("@sched/workload/summarizeJobs", "options", options, SUMMARY_KEYS);
   const where = "@sched/workload/summarizeJobs";
   const list = [...requireIterable(where, "jobs", jobs, "jobs")];
   if (list.length === 0)

@@ -1,4 +1,5 @@
 import type { Job } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { requireIterable } from "./require-iterable.js";
 import { emptySwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
@@ -17,6 +18,12 @@ export interface JobsToSwfOptions {
    */
   readonly notes?: readonly string[];
 }
+
+/** The keys of {@link JobsToSwfOptions}, all of them (checked by the compiler). */
+const TO_SWF_KEYS = optionKeys<JobsToSwfOptions>({
+  maxProcs: true,
+  notes: true,
+});
 
 /** Job fields that SWF cannot carry. */
 const LOST = [
@@ -47,6 +54,7 @@ const LOST = [
  * ```
  */
 export function jobsToSwf(jobs: Iterable<Job>, options: JobsToSwfOptions = {}): SwfTrace {
+  requireKnownKeys("@sched/workload/jobsToSwf", "options", options, TO_SWF_KEYS);
   requireIterable("@sched/workload/jobsToSwf", "jobs", jobs, "jobs");
   const records: SwfRecord[] = [];
   const dropped = new Set<string>();

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
@@ -39,6 +40,12 @@ export interface SwfToJobsOptions {
    */
   readonly estimate?: "requested" | "runtime";
 }
+
+/** The keys of {@link SwfToJobsOptions}, all of them (checked by the compiler). Internal. */
+export const SWF_TO_JOBS_KEYS = optionKeys<SwfToJobsOptions>({
+  clean: true,
+  estimate: true,
+});
 
 /**
  * What {@link swfToJobs} did to the records. Every list holds SWF job numbers (field 1), in
@@ -84,7 +91,11 @@ export function resolveSwfToJobsOptions(
   const clean = options.clean ?? false;
   const estimate = options.estimate ?? "requested";
   if (typeof clean !== "boolean") {
-    throw new InvalidInputError(where, "options.clean", `is ${String(clean)}, expected a boolean`);
+    throw new InvalidInputError(
+      where,
+      "options.clean",
+      `is ${describeValue(clean)}, expected a boolean`,
+    );
   }
   if (estimate !== "requested" && estimate !== "runtime") {
     throw new InvalidInputError(
@@ -337,6 +348,7 @@ export class SwfJobConverter {
  */
 export function swfToJobs(records: Iterable<SwfRecord>, options: SwfToJobsOptions = {}): SwfJobs {
   const where = "@sched/workload/swfToJobs";
+  requireKnownKeys(where, "options", options, SWF_TO_JOBS_KEYS);
   requireIterable(where, "records", records, "SWF records");
   const c = new SwfJobConverter(
     where,
@@ -371,6 +383,7 @@ export async function swfToJobsAsync(
   options: SwfToJobsOptions = {},
 ): Promise<SwfJobs> {
   const where = "@sched/workload/swfToJobsAsync";
+  requireKnownKeys(where, "options", options, SWF_TO_JOBS_KEYS);
   const c = new SwfJobConverter(
     where,
     resolveSwfToJobsOptions(where, options),

@@ -1,4 +1,6 @@
 import { InvalidInputError, ParseError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { requireIterable } from "./require-iterable.js";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
 import { arrayOrigin, withSwfOrigin } from "./swf-origin.js";
@@ -13,6 +15,26 @@ export interface ParseSwfOptions {
   readonly source?: string;
 }
 
+/** The keys of {@link ParseSwfOptions}, all of them (checked by the compiler). */
+const PARSE_KEYS = optionKeys<ParseSwfOptions>({
+  source: true,
+});
+
+/** `lines` when it is iterable or async iterable; otherwise an InvalidInputError naming `lines`. */
+function requireLines(where: string, lines: unknown): void {
+  const l = lines as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown } | null;
+  if (
+    typeof l?.[Symbol.iterator] !== "function" &&
+    typeof l?.[Symbol.asyncIterator] !== "function"
+  ) {
+    throw new InvalidInputError(
+      where,
+      "lines",
+      `is ${describeValue(lines)}, expected an iterable or async iterable of lines`,
+    );
+  }
+}
+
 /** Options of {@link readSwfLines} and {@link readSwfLinesSync}. */
 export interface ReadSwfLinesOptions extends ParseSwfOptions {
   /**
@@ -23,6 +45,12 @@ export interface ReadSwfLinesOptions extends ParseSwfOptions {
    */
   readonly onHeader?: (header: SwfHeader) => void;
 }
+
+/** The keys of {@link ReadSwfLinesOptions}, all of them (checked by the compiler). */
+const LINES_KEYS = optionKeys<ReadSwfLinesOptions>({
+  onHeader: true,
+  source: true,
+});
 
 /** A whole SWF trace in memory. */
 export interface SwfTrace {
@@ -283,6 +311,7 @@ const DEFAULT_SOURCE = "<swf>";
  * ```
  */
 export function parseSwf(text: string, options: ParseSwfOptions = {}): SwfTrace {
+  requireKnownKeys("@sched/workload/parseSwf", "options", options, PARSE_KEYS);
   if (typeof text !== "string") {
     throw new InvalidInputError(
       "@sched/workload/parseSwf",
@@ -325,6 +354,8 @@ export async function readSwfTrace(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ParseSwfOptions = {},
 ): Promise<SwfTrace> {
+  requireLines("@sched/workload/readSwfTrace", lines);
+  requireKnownKeys("@sched/workload/readSwfTrace", "options", options, PARSE_KEYS);
   const reader = new SwfLineReader(
     "@sched/workload/readSwfTrace",
     options.source ?? DEFAULT_SOURCE,
@@ -379,6 +410,8 @@ export function readSwfLinesSync(
   lines: Iterable<string>,
   options: ReadSwfLinesOptions = {},
 ): Generator<SwfRecord, void, undefined> {
+  requireIterable("@sched/workload/readSwfLinesSync", "lines", lines, "lines");
+  requireKnownKeys("@sched/workload/readSwfLinesSync", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLinesSync", source);
   return withSwfOrigin(recordsOf(reader, lines, options.onHeader), {
@@ -431,6 +464,8 @@ export function readSwfLines(
   lines: Iterable<string> | AsyncIterable<string>,
   options: ReadSwfLinesOptions = {},
 ): AsyncGenerator<SwfRecord, void, undefined> {
+  requireLines("@sched/workload/readSwfLines", lines);
+  requireKnownKeys("@sched/workload/readSwfLines", "options", options, LINES_KEYS);
   const source = options.source ?? DEFAULT_SOURCE;
   const reader = new SwfLineReader("@sched/workload/readSwfLines", source);
   return withSwfOrigin(recordsOfAsync(reader, lines, options.onHeader), {

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { SwfHeader } from "./swf-header.js";
 import {
   resolveSwfToJobsOptions,
@@ -19,6 +20,15 @@ export interface SwfJobStreamOptions extends ReadSwfLinesOptions, SwfToJobsOptio
    */
   readonly maxLineLength?: number;
 }
+
+/** The keys of {@link SwfJobStreamOptions}, all of them (checked by the compiler). */
+const STREAM_KEYS = optionKeys<SwfJobStreamOptions>({
+  maxLineLength: true,
+  onHeader: true,
+  source: true,
+  clean: true,
+  estimate: true,
+});
 
 /** The default of {@link SwfJobStreamOptions.maxLineLength}. */
 const MAX_LINE_LENGTH = 1 << 20;
@@ -66,6 +76,7 @@ export interface SwfJobStream {
  * ```
  */
 export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStream {
+  requireKnownKeys("@sched/workload/createSwfJobStream", "options", options, STREAM_KEYS);
   const where = "@sched/workload/createSwfJobStream";
   const source = options.source ?? "<swf>";
   // Each record is converted at once and dropped: one record object serves every line.
@@ -83,7 +94,7 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
     throw new InvalidInputError(
       where,
       "options.maxLineLength",
-      `is ${String(maxLineLength)}, expected an integer >= 1 or Infinity`,
+      `is ${describeValue(maxLineLength)}, expected an integer >= 1 or Infinity`,
     );
   }
   /** Lines read so far (the reader's count: a line too long is the next one). */

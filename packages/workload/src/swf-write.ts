@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@sched/core";
+import { describeValue } from "@sched/errors";
 import { requireIterable } from "./require-iterable.js";
 import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
@@ -30,7 +31,7 @@ export function formatSwfRecord(record: SwfRecord): string {
       throw new InvalidInputError(
         "@sched/workload/formatSwfRecord",
         `record ${String(record.jobNumber)} ${f.key}`,
-        `is ${String(v)}, expected a finite number (-1 for unknown)`,
+        `is ${describeValue(v)}, expected a finite number (-1 for unknown)`,
       );
     }
     const text = `${v}`;
@@ -80,7 +81,7 @@ export function formatSwf(header: SwfHeader, records: Iterable<SwfRecord>): stri
     throw new InvalidInputError(
       "@sched/workload/formatSwf",
       "header",
-      `is ${String(header)}, expected an SWF header (emptySwfHeader() for none)`,
+      `is ${describeValue(header)}, expected an SWF header (emptySwfHeader() for none)`,
     );
   }
   requireIterable("@sched/workload/formatSwf", "records", records, "SWF records");

@@ -221,7 +221,10 @@ describe("createSwfJobStream", () => {
             const at: number[] = [];
             let converted: ReturnType<typeof swfToJobs>;
             try {
-              converted = swfToJobs(referenceRecords(lines, at), options);
+              converted = swfToJobs(referenceRecords(lines, at), {
+                clean,
+                estimate: options.estimate,
+              });
             } catch (error) {
               // A record that fails is named by the line the reference reading found it on.
               throw located(error, "t.swf", at);

@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import fc from "fast-check";
 import { createJob, type JobSpec } from "../job.js";
 import { createPlatform, identicalPool, type LicenseSpec, type MachineSpec } from "../platform.js";
@@ -22,6 +23,15 @@ export interface ArbPlatformOptions {
   readonly licenses?: boolean;
 }
 
+/** The keys of {@link ArbPlatformOptions}, all of them (checked by the compiler). */
+const ARB_PLATFORM_KEYS = optionKeys<ArbPlatformOptions>({
+  shape: true,
+  maxMachines: true,
+  maxCores: true,
+  speeds: true,
+  licenses: true,
+});
+
 /**
  * Platforms of both shapes: a pool of 1..maxMachines identical single-core machines, or a farm
  * of 1..maxMachines SMP machines (1..maxCores cores, speed 1..4, reference speed 2) with 0..2
@@ -34,6 +44,7 @@ export interface ArbPlatformOptions {
  * ```
  */
 export function arbPlatform(options: ArbPlatformOptions = {}): fc.Arbitrary<Platform> {
+  requireKnownKeys("@sched/core/testing/arbPlatform", "options", options, ARB_PLATFORM_KEYS);
   const shape = options.shape ?? "any";
   const maxMachines = options.maxMachines ?? 8;
   const maxCores = options.maxCores ?? 8;
@@ -110,6 +121,20 @@ export interface ArbJobsOptions {
   readonly maxCores?: number;
 }
 
+/** The keys of {@link ArbJobsOptions}, all of them (checked by the compiler). */
+const ARB_JOBS_KEYS = optionKeys<ArbJobsOptions>({
+  minJobs: true,
+  maxJobs: true,
+  maxGap: true,
+  maxRuntime: true,
+  deadlines: true,
+  licenses: true,
+  readyTimes: true,
+  underestimates: true,
+  singleMachine: true,
+  maxCores: true,
+});
+
 /**
  * Workloads for `platform`, sorted by submit, with unique ids in shuffled order (so ties on
  * submit exercise the id order): integer submits, runtimes and estimates; cores feasible on the
@@ -122,6 +147,7 @@ export interface ArbJobsOptions {
  * ```
  */
 export function arbJobs(platform: Platform, options: ArbJobsOptions = {}): fc.Arbitrary<Job[]> {
+  requireKnownKeys("@sched/core/testing/arbJobs", "options", options, ARB_JOBS_KEYS);
   const minJobs = options.minJobs ?? 1;
   const maxJobs = options.maxJobs ?? 20;
   const maxGap = options.maxGap ?? 20;

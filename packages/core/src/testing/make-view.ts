@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/errors";
+import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "../execution.js";
 import { ResourceLedger } from "../ledger.js";
 import type { RunningJob, SchedulerView, WaitingJob } from "../scheduler.js";
@@ -33,6 +33,16 @@ export interface MakeViewOptions {
   readonly executionModel?: ExecutionModel;
 }
 
+/** The keys of {@link MakeViewOptions}, all of them (checked by the compiler). */
+const MAKE_VIEW_KEYS = optionKeys<MakeViewOptions>({
+  now: true,
+  waiting: true,
+  running: true,
+  freeCores: true,
+  freeLicenses: true,
+  executionModel: true,
+});
+
 /**
  * A complete {@link SchedulerView} built from plain data, for tests and for driving a policy by
  * hand: every member the engine's view has, consistent with each other (free cores, their
@@ -53,6 +63,7 @@ export interface MakeViewOptions {
  * ```
  */
 export function makeView(platform: Platform, options: MakeViewOptions = {}): SchedulerView {
+  requireKnownKeys("@sched/core/testing/makeView", "options", options, MAKE_VIEW_KEYS);
   const now = options.now ?? 0;
   if (!Number.isFinite(now)) {
     throw new InvalidInputError(WHERE, "options.now", `is ${now}, expected a finite number`);

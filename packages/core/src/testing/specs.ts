@@ -1,3 +1,4 @@
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkSchedule } from "../check.js";
@@ -33,6 +34,18 @@ export interface SchedulerSpecsOptions {
   readonly deadlinesAreHard?: boolean;
 }
 
+/** The keys of {@link SchedulerSpecsOptions}, all of them (checked by the compiler). */
+const SPECS_KEYS = optionKeys<SchedulerSpecsOptions>({
+  platformOptions: true,
+  jobsOptions: true,
+  platform: true,
+  jobs: true,
+  numRuns: true,
+  maxEvents: true,
+  executionModel: true,
+  deadlinesAreHard: true,
+});
+
 /** The trace minus its wall-clock time, which is the one non-deterministic field. */
 function deterministicPart(trace: ScheduleTrace): unknown {
   return {
@@ -62,6 +75,7 @@ export function schedulerSpecs(
   factory: () => Scheduler,
   options: SchedulerSpecsOptions = {},
 ): void {
+  requireKnownKeys("@sched/core/testing/schedulerSpecs", "options", options, SPECS_KEYS);
   const numRuns = options.numRuns ?? 40;
   const maxEvents = options.maxEvents ?? 100_000;
   const platforms = options.platform ?? arbPlatform(options.platformOptions);

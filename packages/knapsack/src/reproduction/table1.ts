@@ -1,7 +1,7 @@
-import { InvalidInputError } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { type MkpInstance, readMkpInstance } from "../instance.js";
-import { type MkpExactOptions, mkpExact } from "../mkp-exact.js";
-import { type MkpGreedyOptions, mkpGreedy } from "../mkp-greedy.js";
+import { EXACT_KEYS, type MkpExactOptions, mkpExact } from "../mkp-exact.js";
+import { GREEDY_KEYS, type MkpGreedyOptions, mkpGreedy } from "../mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/reproduction/table1Event";
 
@@ -32,6 +32,14 @@ export interface Table1EventOptions {
    */
   readonly greedyRuns?: number;
 }
+
+/** The keys of {@link Table1EventOptions}, all of them (checked by the compiler). */
+const TABLE1_KEYS = optionKeys<Table1EventOptions>({
+  exact: true,
+  greedy: true,
+  now: true,
+  greedyRuns: true,
+});
 
 /** One solver's result on one event (all its knapsacks). */
 export interface Table1Solution {
@@ -131,7 +139,9 @@ export function table1Event(
       "is not an array, expected one MKP per cluster",
     );
   }
-  const o = options ?? {};
+  const o = requireKnownKeys(WHERE, "options", options, TABLE1_KEYS) ?? {};
+  requireKnownKeys(WHERE, "options.greedy", o.greedy, GREEDY_KEYS);
+  requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
   const now = o.now ?? (() => performance.now());
   if (typeof now !== "function") {
     throw new InvalidInputError(WHERE, "options.now", `is ${typeof now}, expected a function`);
@@ -141,7 +151,7 @@ export function table1Event(
     throw new InvalidInputError(
       WHERE,
       "options.greedyRuns",
-      `is ${String(runs)}, expected an integer >= 1`,
+      `is ${describeValue(runs)}, expected an integer >= 1`,
     );
   }
   // Validate every instance first, naming it on failure.
