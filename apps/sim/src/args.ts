@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { editDistance } from "@sched/errors";
 import { hanging } from "./format.js";
 import { UsageError } from "./usage-error.js";
 
@@ -213,23 +214,6 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + cost,
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
 }
 
 /** Render `sched-sim <command> --help`. */

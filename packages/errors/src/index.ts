@@ -9,7 +9,13 @@ export {
   SchedError,
   type SchedErrorOptions,
 } from "./errors.js";
-export { type KeyRecord, type OptionKeys, optionKeys, requireKnownKeys } from "./known-keys.js";
+export {
+  editDistance,
+  type KeyRecord,
+  type OptionKeys,
+  optionKeys,
+  requireKnownKeys,
+} from "./known-keys.js";
 export {
   describeValue,
   requireAnyInteger,
