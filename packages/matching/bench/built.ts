@@ -20,7 +20,10 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
  * resolves) builds that version instead: to time two versions with the same bench, one run
  * after the other.
  */
-export async function builtMatching(): Promise<{ lib: Matching; remove: () => Promise<void> }> {
+export async function builtMatching(
+  /** The `src/` folder to build (default: `MATCHING_SRC`, else this package's). */
+  src: string = process.env.MATCHING_SRC ?? join(packageDir, "src"),
+): Promise<{ lib: Matching; remove: () => Promise<void> }> {
   // Inside node_modules, so that anything left external resolves as it would for dist/.
   const outDir = await mkdtemp(join(packageDir, "node_modules", ".matching-bench-"));
   const remove = () => rm(outDir, { recursive: true, force: true });
@@ -28,7 +31,7 @@ export async function builtMatching(): Promise<{ lib: Matching; remove: () => Pr
   await writeFile(
     config,
     `export default ${JSON.stringify({
-      entry: { index: join(process.env.MATCHING_SRC ?? join(packageDir, "src"), "index.ts") },
+      entry: { index: join(src, "index.ts") },
       format: ["esm"],
       outDir,
       target: "node20",

@@ -258,10 +258,7 @@ function bidirectionalSearch(
         bNext.fill(NONE);
         for (let f = first; f < m; f++) {
           if (colToRow[f] !== NONE) continue;
-          const copied = f === engine.copiedCol;
-          const src = copied ? engine.colCopy : W;
-          const colBase = copied ? 0 : f * cs;
-          const step = copied ? 1 : rowStride;
+          const { src, base: colBase, step } = columnAt(engine, f);
           const shift = -v[f]!;
           for (let i = 0; i < n; i++) {
             const w = src[colBase + i * step]!;
@@ -297,10 +294,7 @@ function bidirectionalSearch(
     // Repairing j0: the super-source frees any matched column k at cost -v[k].
     mu = -v[j0]!; // just raise v[j0] to 0 (meetRow stays NONE)
     bColLabel[j0] = 0;
-    const copied = j0 === engine.copiedCol;
-    const src = copied ? engine.colCopy : W;
-    const colBase = copied ? 0 : j0 * cs;
-    const step = copied ? 1 : rowStride;
+    const { src, base: colBase, step } = columnAt(engine, j0);
     const shift = -v[j0]!;
     for (let i = 0; i < n; i++) {
       const matched = rowToCol[i] !== NONE;
@@ -402,13 +396,14 @@ function bidirectionalSearch(
         bColLabel[c] = di;
         const shift = di - v[c]!;
         meet[0] = mu;
+        const column = c < m ? columnAt(engine, c) : undefined;
         bestRow =
-          c >= m
+          column === undefined
             ? relaxDummyColumn(shift + dummyCost[c - m]!, n, u, bOpen, bLabel, bNext, c)
             : relaxColumn(
-                W,
-                c * cs,
-                rowStride,
+                column.src,
+                column.base,
+                column.step,
                 n,
                 shift,
                 negScale,
@@ -431,44 +426,14 @@ function bidirectionalSearch(
   }
   if (mu === INF) return false; // to a free column: none reachable (nothing modified but u[r])
 
-  // Potentials (see the header): P per column, a row takes its column's (one pass over the
-  // columns, each matched row updated through its column).
-  const delta = mu;
-  const theta = Math.min(topF, delta);
-  for (let c = 0; c < M; c++) {
-    let P: number;
-    if (fSettled[c] === 1 && fLabel[c]! < theta) P = fLabel[c]!;
-    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c]!, theta);
-    else P = theta;
-    const i = colToRow[c]!;
-    if (addRow) {
-      v[c]! -= delta - P;
-      if (i !== NONE) u[i]! += delta - P;
-    } else {
-      v[c]! += P;
-      if (i !== NONE) u[i]! -= P;
-      else if (c !== j0 && c < m && v[c]! > 0) v[c] = 0;
-    }
-  }
-  if (addRow) {
-    u[r]! += delta;
-    if (kind === TO_DUMMY) {
-      dummyCost[K] = D;
-      v[M] = 0;
-      colToRow[M] = NONE;
-      engine.K = K + 1;
-    }
-  }
-
-  if (meetRow === NONE && meetCol === NONE) {
-    v[j0] = 0; // raised (exactly 0; it is 0 up to rounding)
-    return true;
-  }
   // The path as (row, its new column) pairs from its source to the terminal.
+  const raiseOnly = meetRow === NONE && meetCol === NONE;
   const walkRow: number[] = [];
   const walkCol: number[] = [];
   let source = NONE; // repairing a column: the column the path frees
-  if (meetRow === NONE) {
+  if (raiseOnly) {
+    // No path: v[j0] is just raised (below).
+  } else if (meetRow === NONE) {
     // To a free column, found by the forward side alone.
     for (let c = meetCol; ; ) {
       const p = pathRow[c]!;
@@ -503,6 +468,48 @@ function bidirectionalSearch(
     }
   }
   const len = cutCycles(walkRow, walkCol, n, engine.walkAt);
+  const cache = engine.columns;
+  if (cache !== undefined && !cache.fresh && !eligibleWalk(engine, walkRow, walkCol, len)) {
+    // The inherited column copy differs from the matrix (only an untruthful change hint can
+    // cause this): search again without it, reading the matrix itself.
+    engine.columns = undefined;
+    engine.startColumns = false;
+    return bidirectionalSearch(engine, kind, r, j0, options);
+  }
+
+  // Potentials (see the header): P per column, a row takes its column's (one pass over the
+  // columns, each matched row updated through its column).
+  const delta = mu;
+  const theta = Math.min(topF, delta);
+  for (let c = 0; c < M; c++) {
+    let P: number;
+    if (fSettled[c] === 1 && fLabel[c]! < theta) P = fLabel[c]!;
+    else if (bColLabel[c] !== INF) P = Math.max(delta - bColLabel[c]!, theta);
+    else P = theta;
+    const i = colToRow[c]!;
+    if (addRow) {
+      v[c]! -= delta - P;
+      if (i !== NONE) u[i]! += delta - P;
+    } else {
+      v[c]! += P;
+      if (i !== NONE) u[i]! -= P;
+      else if (c !== j0 && c < m && v[c]! > 0) v[c] = 0;
+    }
+  }
+  if (addRow) {
+    u[r]! += delta;
+    if (kind === TO_DUMMY) {
+      dummyCost[K] = D;
+      v[M] = 0;
+      colToRow[M] = NONE;
+      engine.K = K + 1;
+    }
+  }
+
+  if (raiseOnly) {
+    v[j0] = 0; // raised (exactly 0; it is 0 up to rounding)
+    return true;
+  }
   if (source !== NONE) colToRow[source] = NONE;
   for (let q = 0; q < len; q++) {
     rowToCol[walkRow[q]!] = walkCol[q]!;
@@ -717,10 +724,7 @@ function startFromColumn(
   bOpen: Uint8Array,
 ): number {
   const { n, u, v, rowToCol } = engine;
-  const copied = f === engine.copiedCol;
-  const src = copied ? engine.colCopy : engine.W;
-  const colBase = copied ? 0 : f * engine.colStride;
-  const step = copied ? 1 : engine.rowStride;
+  const { src, base: colBase, step } = columnAt(engine, f);
   const negScale = -engine.scale;
   const shift = -v[f]!;
   let low = INF;
@@ -743,6 +747,40 @@ function startFromColumn(
     }
   }
   return best;
+}
+
+/**
+ * Where the backward side reads real column `c`: entry of row `i` at `src[base + i * step]`.
+ * From the engine's column-major copy when it has one (`SolverState.cachedColumn` copies the
+ * column there on its first read), else from the contiguous copy of a changed column `imfs`
+ * made, else strided from the matrix. Every source holds the same values (see `imfs`), so the
+ * search is the same whichever it reads.
+ */
+function columnAt(
+  engine: SolverState,
+  c: number,
+): { src: Float64Array; base: number; step: number } {
+  if (engine.cachedColumn(c)) return { src: engine.columns!.data, base: c * engine.n, step: 1 };
+  if (c === engine.copiedCol) return { src: engine.colCopy, base: 0, step: 1 };
+  return { src: engine.W, base: c * engine.colStride, step: engine.rowStride };
+}
+
+/**
+ * Whether every new pair of a walk on a real column is eligible in the matrix itself (`W`): the
+ * check that an inherited column copy agreed with the matrix along the path found.
+ */
+function eligibleWalk(
+  engine: SolverState,
+  walkRow: number[],
+  walkCol: number[],
+  len: number,
+): boolean {
+  const { m, W, rowStride, colStride } = engine;
+  for (let q = 0; q < len; q++) {
+    const c = walkCol[q]!;
+    if (c < m && !(W[walkRow[q]! * rowStride + c * colStride]! > 0)) return false;
+  }
+  return true;
 }
 
 /** Index of the smallest of `a[0 .. length-1]` (NONE if all are +Infinity). */

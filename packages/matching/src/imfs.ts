@@ -7,6 +7,7 @@ import {
   repairColumnBidirectional,
   type SearchOptions,
 } from "./bidi.js";
+import { ColumnCache, giveColumnCache, takeColumnCache } from "./column-cache.js";
 import { scaleFor } from "./cost.js";
 import { finish } from "./result.js";
 import { NONE, SolverState } from "./solver-state.js";
@@ -189,6 +190,7 @@ export function incrementalSolve(
   const n = t ? cols : rows;
   const m = t ? rows : cols;
   const pm = t ? state.rows : state.cols;
+  const pn = t ? state.cols : state.rows;
   const rowFrom = t ? colOrigin : rowOrigin;
   const colFrom = t ? rowOrigin : colOrigin;
   const rowStride = t ? 1 : cols;
@@ -235,6 +237,30 @@ export function incrementalSolve(
     true,
   );
   const { u, v, rowToCol, colToRow } = engine;
+  // The column-major copy the backward searches read (`column-cache.ts`; a transposed state's
+  // internal columns are contiguous already), for a hinted call whose lines are those of the
+  // previous matrix (same shape, each line its own origin): the first such call from a state
+  // takes the copy the state owns, updates the hint's lines and hands it to its result (or
+  // starts one, from a state that never had one). A later call from the same state (branching)
+  // runs without one, as every other call does.
+  let inherited: ColumnCache | undefined;
+  if (
+    !t &&
+    hint !== undefined &&
+    n === pn &&
+    m === pm &&
+    isIdentity(rowFrom) &&
+    isIdentity(colFrom)
+  ) {
+    const owned = takeColumnCache(state);
+    if (owned === undefined) {
+      engine.startColumns = true;
+    } else if (owned !== null && owned.n === n && owned.m === m) {
+      inherited = owned;
+      inherited.fresh = false;
+      engine.columns = inherited;
+    }
+  }
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
   const inS = arena.u8(n);
   // A kept row's potential, -Infinity for the others (they bound nothing: a column's minimum
@@ -310,8 +336,8 @@ export function incrementalSolve(
     // Column minima read column by column (the largest weight of what they read and a NaN
     // flag go to `seen`; a closure writing `max` would slow the passes below).
     const seen = Float64Array.of(0, 0);
-    const columnMinimum = (k: number, copy?: Float64Array): number =>
-      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen, copy);
+    const columnMinimum = (k: number, copy?: Float64Array, copyAt = 0): number =>
+      columnMin(W, k * colStride, rowStride, n, negScale, rowU, seen, copy, copyAt);
     if (hint !== undefined) {
       // Only the changed and new lines: full internal rows first, then internal columns.
       // Unchanged entries are promised equal to their origin's, so they still satisfy the
@@ -332,8 +358,20 @@ export function incrementalSolve(
           if (w * negScale - v[k]! < b && w > 0) ok = false;
         }
         if (!ok) inS[i] = 0;
+        // The inherited column copy gets the row's new entries (in the columns it holds).
+        if (inherited !== undefined) updateRow(inherited, W, base, i);
       }
-      if (dirtyCols.length === 1) {
+      if (engine.columns !== undefined || (engine.startColumns && dirtyCols.length > 0)) {
+        // Changed columns are read here anyway: they go to the column copy (started now if
+        // this call starts one), which the searches read instead of the matrix.
+        engine.columns ??= new ColumnCache(n, m);
+        const { data, built } = engine.columns;
+        for (let q = 0; q < dirtyCols.length; q++) {
+          const k = dirtyCols[q]!;
+          colMin[k] = columnMinimum(k, data, k * n);
+          built[k] = 1;
+        }
+      } else if (dirtyCols.length === 1) {
         // One changed column (a machine's weights updated, or one arrived): its entries are
         // kept in a contiguous copy, which the search that re-matches it reads instead.
         const k = dirtyCols[0]!;
@@ -549,7 +587,24 @@ export function incrementalSolve(
   for (let j = 0; j < m; j++) {
     if (colToRow[j] === NONE && v[j]! < 0) repairColumnBidirectional(engine, j, search);
   }
-  return finish(matrix, engine, t, scale, { col: keep, weight: rowU });
+  const result = finish(matrix, engine, t, scale, { col: keep, weight: rowU });
+  if (engine.columns !== undefined) giveColumnCache(result.state, engine.columns);
+  return result;
+}
+
+/** Whether `origin[k] = k` for every `k` (every line is its own origin). */
+function isIdentity(origin: Int32Array): boolean {
+  for (let k = 0; k < origin.length; k++) if (origin[k] !== k) return false;
+  return true;
+}
+
+/**
+ * Writes the entries of internal row `i` (row-major at `base` in `W`, not transposed) into the
+ * columns `cache` holds (the others are not touched: their pages may never be).
+ */
+function updateRow(cache: ColumnCache, W: Float64Array, base: number, i: number): void {
+  const { n, m, data, built } = cache;
+  for (let c = 0; c < m; c++) if (built[c] === 1) data[c * n + i] = W[base + c]!;
 }
 
 /**
@@ -574,7 +629,7 @@ function dummyCapacity(
  * The smallest `C[i][k] - rowU[i]` over the eligible entries of one internal column (entries
  * at `base + i * rowStride`): the highest potential that keeps (D1) on it. Raises `seen[0]` to
  * the largest weight read; sets `seen[1]` to 1 on a NaN entry. With `copy`, also writes the
- * entries there (`copy[i]` for row `i`).
+ * entries there (`copy[copyAt + i]` for row `i`).
  */
 function columnMin(
   W: Float64Array,
@@ -585,13 +640,14 @@ function columnMin(
   rowU: Float64Array,
   seen: Float64Array,
   copy?: Float64Array,
+  copyAt = 0,
 ): number {
   let low = Number.POSITIVE_INFINITY;
   let max = seen[0]!;
   let nan = false;
   for (let i = 0; i < n; i++) {
     const w = W[base + i * rowStride]!;
-    if (copy !== undefined) copy[i] = w;
+    if (copy !== undefined) copy[copyAt + i] = w;
     if (!(w <= max)) {
       if (w > max) max = w;
       else nan = true;

@@ -1,4 +1,5 @@
 import { Arena } from "./arena.js";
+import { ColumnCache } from "./column-cache.js";
 
 /**
  * The shortest-augmenting-path engine shared by `mfs` and `imfs` (internal, not exported).
@@ -135,6 +136,14 @@ export class SolverState {
   colCopy: Float64Array = EMPTY_F64;
   /** The column {@link SolverState.colCopy} holds, or `NONE`. */
   copiedCol = NONE;
+  /**
+   * A column-major copy of the weights (`column-cache.ts`), which the backward searches read
+   * instead of the strided columns of `W`, filling in each column the first time they read it
+   * (`imfs` on a row-major matrix, when it inherits or may start one); `undefined` otherwise.
+   */
+  columns: ColumnCache | undefined = undefined;
+  /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
+  startColumns = false;
 
   // Work arrays of the searches, created on first use (an `imfs` call often needs only one
   // bidirectional search, and allocating arrays costs more than most of what it does); no
@@ -249,6 +258,29 @@ export class SolverState {
     this.scannedRows = arena.i32(n);
     this.predCol = arena.i32(n);
     this.open = arena.u8(n);
+  }
+
+  /**
+   * Whether real column `c` can be read contiguously from {@link SolverState.columns} (at
+   * `c * n`): copies it there first if it is not yet (one strided pass over `W`), starting the
+   * copy if {@link SolverState.startColumns} asks for one. `false`: no copy, read `W`.
+   */
+  cachedColumn(c: number): boolean {
+    let cache = this.columns;
+    if (cache === undefined) {
+      if (!this.startColumns) return false;
+      cache = new ColumnCache(this.n, this.m);
+      this.columns = cache;
+    }
+    if (cache.built[c] === 0) {
+      const { n, W, rowStride } = this;
+      const { data } = cache;
+      const to = c * n;
+      const from = c * this.colStride;
+      for (let i = 0; i < n; i++) data[to + i] = W[from + i * rowStride]!;
+      cache.built[c] = 1;
+    }
+    return true;
   }
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */

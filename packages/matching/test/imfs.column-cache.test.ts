@@ -1,0 +1,218 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SearchOptions } from "../src/bidi.js";
+import { DEFAULT_SEARCH } from "../src/bidi.js";
+import { incrementalSolve } from "../src/imfs.js";
+import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
+import { assertCertificate } from "./certificate.js";
+import { assertValidMatching } from "./oracle.js";
+
+// The column copy (src/column-cache.ts) that a chain of hinted calls hands from state to state:
+// it must never change a result. A state object copied field by field has no copy, so a call
+// from such a copy reads the matrix itself, as a second call from the same state (branching)
+// does.
+
+/** The same result, byte for byte: pairs, weight and the whole state. */
+function expectSame(a: ExactMatching, b: ExactMatching): void {
+  const bytes = (r: ExactMatching) =>
+    JSON.stringify([r.rowToCol, r.colToRow, r.size, r.weight, r.state], (_, x) =>
+      ArrayBuffer.isView(x)
+        ? Array.from(x as Float64Array, (v) => (Object.is(v, -0) ? "-0" : v))
+        : x,
+    );
+  expect(bytes(a)).toBe(bytes(b));
+}
+
+/** `previous` without its column copy (a copy of the state object). */
+const bare = (previous: ExactMatching): ExactMatching => ({
+  ...previous,
+  state: { ...previous.state },
+});
+
+/** One same-shape change: a row or a column gets new weights, or single entries change. */
+type Change =
+  | { kind: "row"; at: number; seed: number }
+  | { kind: "col"; at: number; seed: number }
+  | { kind: "set"; i: number; j: number; w: number };
+
+const change: fc.Arbitrary<Change> = fc.oneof(
+  fc.record({ kind: fc.constant("row" as const), at: fc.nat(), seed: fc.integer() }),
+  fc.record({ kind: fc.constant("col" as const), at: fc.nat(), seed: fc.integer() }),
+  fc.record({
+    kind: fc.constant("set" as const),
+    i: fc.nat(),
+    j: fc.nat(),
+    w: fc.integer({ min: -1, max: 9 }),
+  }),
+);
+
+/** Seeded weight in {0 (ineligible), 1 .. levels} or, with `levels` 0, in (0, 1). */
+function weight(seed: number, k: number, levels: number): number {
+  const x = Math.sin(seed * 9301 + k * 49297) * 233280;
+  const f = x - Math.floor(x);
+  if (levels === 0) return f < 0.2 ? 0 : f;
+  return f < 0.3 ? 0 : 1 + Math.floor(f * levels);
+}
+
+type Grid = { rows: number; cols: number; weights: Float64Array };
+
+/** Applies `c` to a copy of `matrix`; returns it with a truthful hint. */
+function applyChange(matrix: Grid, c: Change, levels: number): { next: Grid; hint: ImfsOptions } {
+  const { rows, cols } = matrix;
+  const weights = matrix.weights.slice();
+  if (c.kind === "row") {
+    const i = c.at % rows;
+    for (let j = 0; j < cols; j++) weights[i * cols + j] = weight(c.seed, j, levels);
+    return { next: { rows, cols, weights }, hint: { changedRows: [i] } };
+  }
+  if (c.kind === "col") {
+    const j = c.at % cols;
+    for (let i = 0; i < rows; i++) weights[i * cols + j] = weight(c.seed, i, levels);
+    return { next: { rows, cols, weights }, hint: { changedCols: [j] } };
+  }
+  const i = c.i % rows;
+  const j = c.j % cols;
+  weights[i * cols + j] = c.w;
+  return {
+    next: { rows, cols, weights },
+    hint: (i + j) % 2 === 0 ? { changedRows: [i] } : { changedCols: [j] },
+  };
+}
+
+const TUNINGS: SearchOptions[] = [
+  DEFAULT_SEARCH,
+  { backwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
+  { backwardCost: 3, maxFreeTargets: 0 },
+];
+
+describe("imfs column copy", () => {
+  it("a chain of hinted calls returns exactly what calls without the copy return", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer(),
+        fc.constantFrom(0, 2, 12),
+        fc.array(change, { minLength: 1, maxLength: 12 }),
+        fc.constantFrom(...TUNINGS),
+        fc.boolean(),
+        (rows, cols, seed, levels, changes, tuning, branchToo) => {
+          let matrix: Grid = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(seed, k, levels)),
+          };
+          let linear = mfs(matrix);
+          let plain = mfs(matrix);
+          for (const c of changes) {
+            const { next, hint } = applyChange(matrix, c, levels);
+            // From `plain` copied: never a column copy.
+            const without = incrementalSolve(next, bare(plain), hint, tuning);
+            // A second call from the same state (branching), first when asked: the first one
+            // takes the state's copy (and the result of the other has none of it).
+            const other = branchToo ? incrementalSolve(next, linear, hint, tuning) : undefined;
+            const withCopy = incrementalSolve(next, linear, hint, tuning);
+            expectSame(withCopy, without);
+            if (other !== undefined) expectSame(other, without);
+            assertValidMatching(next, withCopy);
+            const fresh = mfs(next);
+            expect(withCopy.size).toBe(fresh.size);
+            if (levels > 0) expect(withCopy.weight).toBe(fresh.weight);
+            else expect(withCopy.weight).toBeCloseTo(fresh.weight, 9);
+            assertCertificate(next, withCopy);
+            linear = withCopy;
+            plain = without;
+            matrix = next;
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a chain on a larger plan (the copy filled over many calls) matches calls without it", () => {
+    const rows = 60;
+    const cols = 70;
+    let matrix: Grid = {
+      rows,
+      cols,
+      weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(11, k, 0)),
+    };
+    let linear = mfs(matrix);
+    let plain = mfs(matrix);
+    for (let step = 0; step < 40; step++) {
+      const c: Change =
+        step % 2 === 0
+          ? { kind: "col", at: (step * 7) % cols, seed: step }
+          : { kind: "row", at: (step * 5) % rows, seed: step };
+      const { next, hint } = applyChange(matrix, c, 0);
+      const withCopy = imfs(next, linear, hint);
+      const without = imfs(next, bare(plain), hint);
+      expectSame(withCopy, without);
+      linear = withCopy;
+      plain = without;
+      matrix = next;
+    }
+    expect(linear.weight).toBeCloseTo(mfs(matrix).weight, 9);
+  });
+
+  it("an untruthful hint after an inherited copy still gives a matching of eligible pairs (kept unread pairs aside), and an unhinted call is exact again", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer(),
+        fc.integer(),
+        fc.array(fc.nat(), { maxLength: 2 }),
+        fc.array(fc.nat(), { maxLength: 2 }),
+        fc.constantFrom(...TUNINGS),
+        (rows, cols, seed, otherSeed, rowsListed, colsListed, tuning) => {
+          const first = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(seed, k, 4)),
+          };
+          // A truthful chain of calls fills the copy with the columns of `first`...
+          let plan = mfs(first);
+          for (let j = 0; j < cols; j++) {
+            plan = incrementalSolve(first, plan, { changedCols: [j] }, tuning);
+          }
+          // ...then an unrelated matrix of the same shape, with a (mostly false) promise.
+          const matrix = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(otherSeed, k, 4)),
+          };
+          const changedRows = rowsListed.map((k) => k % rows);
+          const changedCols = colsListed.map((k) => k % cols);
+          const lied = incrementalSolve(matrix, plan, { changedRows, changedCols }, tuning);
+          const seen = new Uint8Array(cols);
+          let size = 0;
+          let total = 0;
+          for (let i = 0; i < rows; i++) {
+            const j = lied.rowToCol[i]!;
+            if (j === -1) continue;
+            expect(j >= 0 && j < cols && seen[j] === 0 && lied.colToRow[j] === i).toBe(true);
+            seen[j] = 1;
+            size++;
+            const trusted =
+              plan.rowToCol[i] === j && !changedRows.includes(i) && !changedCols.includes(j);
+            if (trusted) {
+              total += first.weights[i * cols + j]!;
+            } else {
+              expect(matrix.weights[i * cols + j]).toBeGreaterThan(0);
+              total += matrix.weights[i * cols + j]!;
+            }
+          }
+          expect(lied.size).toBe(size);
+          expect(lied.weight).toBe(total);
+          const repaired = imfs(matrix, lied);
+          const fresh = mfs(matrix);
+          expect([repaired.size, repaired.weight]).toEqual([fresh.size, fresh.weight]);
+          assertCertificate(matrix, repaired);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
