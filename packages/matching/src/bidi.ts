@@ -15,6 +15,15 @@ export interface SearchOptions {
    */
   readonly backwardCost: number;
   /**
+   * {@link SearchOptions.backwardCost} in an `imfs` call that reads columns from the column
+   * copy a chain of calls hands on (a hinted call of the same shape, every line its own origin,
+   * on a state that is not transposed; see `column-cache.ts`), where a column is contiguous and
+   * costs about as much as a row. Used whether or not the call actually has the copy (a second
+   * call from the same state has none), so that the result never depends on it.
+   * @defaultValue 1
+   */
+  readonly copiedBackwardCost: number;
+  /**
    * Adding a row while real columns are free: the search runs from both ends (the backward
    * side starting from every free column, one matrix column read each) when at most this many
    * are free, else forward only (`SolverState.augmentRow`, which then ends quickly anyway).
@@ -24,7 +33,11 @@ export interface SearchOptions {
 }
 
 /** The default {@link SearchOptions} (frozen). */
-export const DEFAULT_SEARCH: SearchOptions = Object.freeze({ backwardCost: 3, maxFreeTargets: 4 });
+export const DEFAULT_SEARCH: SearchOptions = Object.freeze({
+  backwardCost: 3,
+  copiedBackwardCost: 1,
+  maxFreeTargets: 4,
+});
 
 /** The three searches: where a path starts and where it may end. */
 const TO_DUMMY = 0;
@@ -332,7 +345,7 @@ function bidirectionalSearch(
   // The relaxations report the shortest complete path they see in `meet` ([length, row]).
   const meet = Float64Array.of(mu, NONE);
 
-  const backwardCost = options.backwardCost;
+  const backwardCost = engine.copyCall ? options.copiedBackwardCost : options.backwardCost;
   let fWork = 0;
   let bWork = 0;
   while (topF + topB < mu) {

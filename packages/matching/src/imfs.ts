@@ -252,6 +252,7 @@ export function incrementalSolve(
     isIdentity(rowFrom) &&
     isIdentity(colFrom)
   ) {
+    engine.copyCall = true;
     const owned = takeColumnCache(state);
     if (owned === undefined) {
       engine.startColumns = true;

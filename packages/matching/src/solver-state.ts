@@ -144,6 +144,12 @@ export class SolverState {
   columns: ColumnCache | undefined = undefined;
   /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
   startColumns = false;
+  /**
+   * This call is one that reads a column copy when it has one (`imfs`, hinted, same shape and
+   * lines): its searches weigh a backward step as `SearchOptions.copiedBackwardCost`, with or
+   * without the copy, so that results never depend on whether it was there.
+   */
+  copyCall = false;
 
   // Work arrays of the searches, created on first use (an `imfs` call often needs only one
   // bidirectional search, and allocating arrays costs more than most of what it does); no

@@ -81,8 +81,9 @@ function applyChange(matrix: Grid, c: Change, levels: number): { next: Grid; hin
 
 const TUNINGS: SearchOptions[] = [
   DEFAULT_SEARCH,
-  { backwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
-  { backwardCost: 3, maxFreeTargets: 0 },
+  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
+  { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
+  { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 }, // forward only
 ];
 
 describe("imfs column copy", () => {
