@@ -249,8 +249,8 @@ export function incrementalSolve(
     hint !== undefined &&
     n === pn &&
     m === pm &&
-    isIdentity(rowFrom) &&
-    isIdentity(colFrom)
+    (sameRows || isIdentity(rowFrom)) &&
+    (sameCols || isIdentity(colFrom))
   ) {
     engine.copyCall = true;
     const owned = takeColumnCache(state);
