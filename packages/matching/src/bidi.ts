@@ -482,8 +482,8 @@ function bidirectionalSearch(
   }
   const len = cutCycles(walkRow, walkCol, n, engine.walkAt);
   const cache = engine.columns;
-  if (cache !== undefined && !cache.fresh && !eligibleWalk(engine, walkRow, walkCol, len)) {
-    // The inherited column copy differs from the matrix (only an untruthful change hint can
+  if (cache !== undefined && engine.checkColumns && !eligibleWalk(engine, walkRow, walkCol, len)) {
+    // The column copy differs from the matrix (only an untruthful change hint can
     // cause this): search again without it, reading the matrix itself.
     engine.columns = undefined;
     engine.startColumns = false;
@@ -764,16 +764,18 @@ function startFromColumn(
 
 /**
  * Where the backward side reads real column `c`: entry of row `i` at `src[base + i * step]`.
- * From the engine's column-major copy when it has one (`SolverState.cachedColumn` copies the
- * column there on its first read), else from the contiguous copy of a changed column `imfs`
- * made, else strided from the matrix. Every source holds the same values (see `imfs`), so the
+ * From the engine's column-major copy when it has one (`SolverState.columnSource` copies the
+ * column there on its first read, or patches the rows a read-only copy has stale), else from
+ * the contiguous copy of a changed column `imfs` made, else strided from the matrix. Every source holds the same values (see `imfs`), so the
  * search is the same whichever it reads.
  */
 function columnAt(
   engine: SolverState,
   c: number,
 ): { src: Float64Array; base: number; step: number } {
-  if (engine.cachedColumn(c)) return { src: engine.columns!.data, base: c * engine.n, step: 1 };
+  const source = engine.columnSource(c);
+  if (source === 1) return { src: engine.columns!.data, base: c * engine.n, step: 1 };
+  if (source === 2) return { src: engine.patchedColumn, base: 0, step: 1 };
   if (c === engine.copiedCol) return { src: engine.colCopy, base: 0, step: 1 };
   return { src: engine.W, base: c * engine.colStride, step: engine.rowStride };
 }

@@ -1,6 +1,15 @@
 import type { MatchingState } from "./types.js";
 
 /**
+ * How many versions behind the newest a state may be and still read a column copy (with the
+ * lines changed since patched from its own matrix).
+ */
+export const MAX_VERSIONS_BEHIND = 8;
+
+/** The most rows a call patches in each column it reads from a copy (else it reads `W`). */
+export const MAX_PATCHED_ROWS = 32;
+
+/**
  * A column-major copy of the weights a chain of `imfs` calls works on (internal, not exported
  * from the package): entry `(i, c)` of the internal orientation at `data[c * n + i]`, for the
  * columns marked in `built`. The backward side of a bidirectional search reads whole columns;
@@ -9,16 +18,17 @@ import type { MatchingState } from "./types.js";
  *
  * It is built on read: the first time a search reads a column backward, the column is copied
  * here (the strided read it needed anyway, plus a contiguous write), and a changed column that
- * a hinted call reads is copied on the way. Later calls of the same chain read the copy.
- * `data` is allocated at once (`8 n m` bytes) but only the pages of columns written are ever
- * touched.
+ * a hinted call reads is copied on the way. `data` is allocated at once (`8 n m` bytes) but
+ * only the pages of columns written are ever touched.
  *
- * Ownership: the copy is valid for exactly one matrix, so at most one state owns it. The state
- * an `imfs` call returns owns the copy the call used; a hinted call from that state, with the
- * same shape and the default origins, takes it (the state keeps no handle), updates the lines
- * the hint lists, and hands it to its own result. States themselves are never modified: the
- * handle lives in a `WeakMap` keyed by the state object, so a state that is dropped frees its
- * copy, and a copied or rebuilt state object has none.
+ * Versions: the copy holds the matrix of its newest version (`version`) in every built column.
+ * Each state of a chain knows the copy and its own version (`columnCopyOf`); the call from the
+ * state at the newest version updates the copy in place with the lines its hint lists (which the
+ * hint promises are the only ones that differ) and returns the state of the next version. A
+ * call from an older state (branching) reads the copy without writing to it, taking the lines
+ * changed since its version (`changedSince`) and its own hint's lines from its own matrix.
+ * Versions are recorded before the copy is written, so a call that throws half-way leaves the
+ * copy consistent with the log.
  */
 export class ColumnCache {
   /** Internal rows. */
@@ -27,42 +37,70 @@ export class ColumnCache {
   readonly m: number;
   /** Entry `(i, c)` at `c * n + i`, valid where `built[c] = 1`. */
   readonly data: Float64Array;
-  /** `built[c] = 1` once column `c` holds the weights of the matrix of the owning state. */
+  /** `built[c] = 1` once column `c` holds the weights of the newest version's matrix. */
   readonly built: Uint8Array;
-  /**
-   * `true` while the copy holds only entries read from the current call's matrix; `false` when
-   * it was inherited (its columns were read from earlier matrices, which a truthful change hint
-   * promises equal).
-   */
-  fresh: boolean;
+  /** The newest version (each update adds one). */
+  version = 0;
+  /** Lines changed by the most recent versions, oldest first: `log[k]` made version `first + k`. */
+  private readonly log: { rows: Int32Array; cols: Int32Array }[] = [];
+  private first = 1;
 
   constructor(n: number, m: number) {
     this.n = n;
     this.m = m;
     this.data = new Float64Array(n * m);
     this.built = new Uint8Array(m);
-    this.fresh = true;
+  }
+
+  /**
+   * Records a new version that changes the internal `rows` and `cols` (copied) and returns it;
+   * call it before writing them.
+   */
+  advance(rows: ArrayLike<number>, cols: ArrayLike<number>): number {
+    this.log.push({ rows: Int32Array.from(rows), cols: Int32Array.from(cols) });
+    if (this.log.length > MAX_VERSIONS_BEHIND) {
+      this.log.shift();
+      this.first++;
+    }
+    this.version++;
+    return this.version;
+  }
+
+  /**
+   * Marks in `rowFlag` and `colFlag` the lines changed after version `since` (whose entries in
+   * the copy are not those of that version's matrix); `false` (nothing marked) when `since` is
+   * too old for the log.
+   */
+  changedSince(since: number, rowFlag: Uint8Array, colFlag: Uint8Array): boolean {
+    if (since < this.first - 1 || since > this.version) return false;
+    for (let k = since + 1 - this.first; k < this.log.length; k++) {
+      const { rows, cols } = this.log[k]!;
+      for (let q = 0; q < rows.length; q++) rowFlag[rows[q]!] = 1;
+      for (let q = 0; q < cols.length; q++) colFlag[cols[q]!] = 1;
+    }
+    return true;
   }
 }
 
-/**
- * The copy each state owns: a `ColumnCache`, or `null` once a call from that state has taken it
- * (or started its own): a second call from the same state (branching) runs without one. No
- * entry: the state never had one (a result of `mfs`, or of a call that used none).
- */
-const owners = new WeakMap<MatchingState, ColumnCache | null>();
-
-/**
- * Takes the copy `state` owns, if any, leaving `state` without one; returns `null` when a call
- * from `state` already took it (or started its own), `undefined` when `state` never had one.
- */
-export function takeColumnCache(state: MatchingState): ColumnCache | null | undefined {
-  const cache = owners.get(state);
-  owners.set(state, null);
-  return cache;
+/** A state's view of a copy: the copy and the version of the state's own matrix. */
+export interface ColumnCopyHandle {
+  readonly cache: ColumnCache;
+  readonly version: number;
 }
 
-/** Makes `state` the owner of `cache`. */
-export function giveColumnCache(state: MatchingState, cache: ColumnCache): void {
-  owners.set(state, cache);
+/**
+ * The copy each state knows. States themselves are never modified: the handle lives in a
+ * `WeakMap` keyed by the state object, so a copied or rebuilt state object has none, and a copy
+ * lives as long as some state of its chain does.
+ */
+const handles = new WeakMap<MatchingState, ColumnCopyHandle>();
+
+/** The copy `state` knows, if any. */
+export function columnCopyOf(state: MatchingState): ColumnCopyHandle | undefined {
+  return handles.get(state);
+}
+
+/** Lets `state` know `cache`, whose `version` is the state's matrix. */
+export function setColumnCopy(state: MatchingState, cache: ColumnCache, version: number): void {
+  handles.set(state, { cache, version });
 }

@@ -7,7 +7,7 @@ import {
   repairColumnBidirectional,
   type SearchOptions,
 } from "./bidi.js";
-import { ColumnCache, giveColumnCache, takeColumnCache } from "./column-cache.js";
+import { ColumnCache, columnCopyOf, MAX_PATCHED_ROWS, setColumnCopy } from "./column-cache.js";
 import { scaleFor } from "./cost.js";
 import { finish } from "./result.js";
 import { NONE, SolverState } from "./solver-state.js";
@@ -168,6 +168,8 @@ export function incrementalSolve(
   previous: ExactMatching,
   options: ImfsOptions,
   search: SearchOptions,
+  /** Use column copies (tests turn it off to compare: the results must be the same). */
+  columnCopy = true,
 ): ExactMatching {
   validateShape(WHERE, matrix);
   // Work arrays of this call come from the scratch pool (see arena.ts); none reaches the result.
@@ -239,11 +241,12 @@ export function incrementalSolve(
   const { u, v, rowToCol, colToRow } = engine;
   // The column-major copy the backward searches read (`column-cache.ts`; a transposed state's
   // internal columns are contiguous already), for a hinted call whose lines are those of the
-  // previous matrix (same shape, each line its own origin): the first such call from a state
-  // takes the copy the state owns, updates the hint's lines and hands it to its result (or
-  // starts one, from a state that never had one). A later call from the same state (branching)
-  // runs without one, as every other call does.
-  let inherited: ColumnCache | undefined;
+  // previous matrix (same shape, each line its own origin). From the newest state of a chain,
+  // the call updates the copy with the hint's lines and its result is the next version; from an
+  // older one (a second call from the same state), it reads the copy with the lines changed
+  // since patched from its own matrix; from a state with none, it starts one.
+  let inherited: ColumnCache | undefined; // the copy, updated in place by this call
+  let started = false; // this call may start a copy (registered at the end)
   if (
     !t &&
     hint !== undefined &&
@@ -253,13 +256,38 @@ export function incrementalSolve(
     (sameCols || isIdentity(colFrom))
   ) {
     engine.copyCall = true;
-    const owned = takeColumnCache(state);
-    if (owned === undefined) {
+    const handle = columnCopy ? columnCopyOf(state) : undefined;
+    const cache = handle?.cache;
+    if (!columnCopy) {
+      // (no copy: tests)
+    } else if (cache === undefined || cache.n !== n || cache.m !== m) {
       engine.startColumns = true;
-    } else if (owned !== null && owned.n === n && owned.m === m) {
-      inherited = owned;
-      inherited.fresh = false;
-      engine.columns = inherited;
+      started = true;
+    } else if (handle!.version === cache.version) {
+      // Recorded before anything is written (a call that throws leaves the log right).
+      cache.advance(hint.rows, hint.cols);
+      inherited = cache;
+      engine.columns = cache;
+      engine.columnsWritable = true;
+      engine.checkColumns = true;
+    } else {
+      const flags = new Arena(0, 0, n + m, true); // zeroed
+      const staleRow = flags.u8(n);
+      const staleCol = flags.u8(m);
+      if (cache.changedSince(handle!.version, staleRow, staleCol)) {
+        for (let q = 0; q < hint.rows.length; q++) staleRow[hint.rows[q]!] = 1;
+        for (let q = 0; q < hint.cols.length; q++) staleCol[hint.cols[q]!] = 1;
+        let count = 0;
+        for (let i = 0; i < n; i++) count += staleRow[i]!;
+        if (count <= MAX_PATCHED_ROWS) {
+          const rows = new Arena(0, count, 0, true, false).i32(count);
+          for (let i = 0, q = 0; i < n; i++) if (staleRow[i] === 1) rows[q++] = i;
+          engine.columns = cache;
+          engine.staleRows = rows;
+          engine.staleCol = staleCol;
+          engine.checkColumns = true;
+        }
+      }
     }
   }
   const keep = arena.i32(n); // kept row -> its real column, or m + previous dummy index
@@ -362,10 +390,13 @@ export function incrementalSolve(
         // The inherited column copy gets the row's new entries (in the columns it holds).
         if (inherited !== undefined) updateRow(inherited, W, base, i);
       }
-      if (engine.columns !== undefined || (engine.startColumns && dirtyCols.length > 0)) {
+      if (inherited !== undefined || (started && dirtyCols.length > 0)) {
         // Changed columns are read here anyway: they go to the column copy (started now if
         // this call starts one), which the searches read instead of the matrix.
-        engine.columns ??= new ColumnCache(n, m);
+        if (engine.columns === undefined) {
+          engine.columns = new ColumnCache(n, m);
+          engine.columnsWritable = true;
+        }
         const { data, built } = engine.columns;
         for (let q = 0; q < dirtyCols.length; q++) {
           const k = dirtyCols[q]!;
@@ -589,7 +620,16 @@ export function incrementalSolve(
     if (colToRow[j] === NONE && v[j]! < 0) repairColumnBidirectional(engine, j, search);
   }
   const result = finish(matrix, engine, t, scale, { col: keep, weight: rowU });
-  if (engine.columns !== undefined) giveColumnCache(result.state, engine.columns);
+  // The result is the next version of a copy this call wrote (unless a search dropped it); a
+  // copy started here also serves the previous state, as the version before.
+  const cache = engine.columns;
+  if (cache !== undefined && engine.columnsWritable) {
+    if (started) {
+      setColumnCopy(state, cache, cache.version);
+      cache.advance(hint!.rows, hint!.cols);
+    }
+    setColumnCopy(result.state, cache, cache.version);
+  }
   return result;
 }
 

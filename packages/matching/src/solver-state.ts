@@ -138,12 +138,29 @@ export class SolverState {
   copiedCol = NONE;
   /**
    * A column-major copy of the weights (`column-cache.ts`), which the backward searches read
-   * instead of the strided columns of `W`, filling in each column the first time they read it
-   * (`imfs` on a row-major matrix, when it inherits or may start one); `undefined` otherwise.
+   * instead of the strided columns of `W` (`imfs`, in a call of a chain); `undefined` otherwise.
    */
   columns: ColumnCache | undefined = undefined;
+  /**
+   * The copy holds this call's matrix in every built column and may be written: columns the
+   * searches read for the first time are copied into it. Else (a call from an older state) it
+   * is only read, with {@link SolverState.staleRows} patched and
+   * {@link SolverState.staleCol} read from `W`.
+   */
+  columnsWritable = false;
   /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
   startColumns = false;
+  /** Rows whose entries in a read-only copy are not this call's (read from `W` instead). */
+  staleRows: Int32Array = EMPTY_I32;
+  /** `staleCol[c] = 1`: column `c` of a read-only copy is not this call's (read `W`). */
+  staleCol: Uint8Array = EMPTY_U8;
+  /**
+   * The copy holds entries of earlier matrices, which an untruthful hint would make differ
+   * from `W`: the searches check the pairs they make against `W` (see `bidi.ts`).
+   */
+  checkColumns = false;
+  /** A column of a read-only copy with its stale rows patched. */
+  private patched: Float64Array = EMPTY_F64;
   /**
    * This call is one that reads a column copy when it has one (`imfs`, hinted, same shape and
    * lines): its searches weigh a backward step as `SearchOptions.copiedBackwardCost`, with or
@@ -267,26 +284,49 @@ export class SolverState {
   }
 
   /**
-   * Whether real column `c` can be read contiguously from {@link SolverState.columns} (at
-   * `c * n`): copies it there first if it is not yet (one strided pass over `W`), starting the
-   * copy if {@link SolverState.startColumns} asks for one. `false`: no copy, read `W`.
+   * Where real column `c` can be read contiguously: 1 in {@link SolverState.columns} at
+   * `c * n`, 2 in {@link SolverState.patchedColumn} at 0, 0 nowhere (read `W`). A writable copy
+   * (started here if {@link SolverState.startColumns} asks for one) gets the column first if it
+   * does not hold it yet (one strided pass over `W`).
    */
-  cachedColumn(c: number): boolean {
+  columnSource(c: number): number {
     let cache = this.columns;
     if (cache === undefined) {
-      if (!this.startColumns) return false;
+      if (!this.startColumns) return 0;
       cache = new ColumnCache(this.n, this.m);
       this.columns = cache;
+      this.columnsWritable = true;
     }
     if (cache.built[c] === 0) {
-      const { n, W, rowStride } = this;
-      const { data } = cache;
-      const to = c * n;
-      const from = c * this.colStride;
-      for (let i = 0; i < n; i++) data[to + i] = W[from + i * rowStride]!;
-      cache.built[c] = 1;
+      if (!this.columnsWritable) return 0;
+      this.copyColumn(cache, c);
     }
-    return true;
+    if (this.columnsWritable) return 1;
+    if (this.staleCol[c] === 1) return 0;
+    const rows = this.staleRows;
+    if (rows.length === 0) return 1;
+    const { n, W, rowStride } = this;
+    if (this.patched.length === 0) this.patched = new Arena(n, 0, 0, this.scratch, false).f64(n);
+    const out = this.patched;
+    out.set(cache.data.subarray(c * n, c * n + n));
+    const from = c * this.colStride;
+    for (let q = 0; q < rows.length; q++) out[rows[q]!] = W[from + rows[q]! * rowStride]!;
+    return 2;
+  }
+
+  /** The column {@link SolverState.columnSource} patched last. */
+  get patchedColumn(): Float64Array {
+    return this.patched;
+  }
+
+  /** Copies real column `c` of `W` into `cache` (this call's matrix). */
+  copyColumn(cache: ColumnCache, c: number): void {
+    const { n, W, rowStride } = this;
+    const { data } = cache;
+    const to = c * n;
+    const from = c * this.colStride;
+    for (let i = 0; i < n; i++) data[to + i] = W[from + i * rowStride]!;
+    cache.built[c] = 1;
   }
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */
