@@ -1,9 +1,9 @@
 import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
-import type { ExactMatching, ImfsOptions, MatchingInput } from "../src/index.js";
+import type { ExactMatching, ImfsOptions } from "../src/index.js";
 import { builtMatching } from "./built.js";
 import { calibrate, clockName, cpuMs, quantile } from "./clock.js";
-import { randomMatrix } from "./events.js";
+import { changeLine, randomMatrix, WEIGHT_CONFIGS } from "./events.js";
 
 /**
  * This version's `imfs` against another version's (`MATCHING_BASE`: a folder holding its
@@ -25,33 +25,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const CHECK = process.env.SAME !== "0";
 /** `BRANCH=1`: every call from the plan's state (as `targets.bench.ts` does) instead of a chain. */
 const BRANCH = process.env.BRANCH === "1";
-const CONFIGS = [
-  { label: "dense, integer 1-100", ineligible: 0, integer: true },
-  { label: "dense, uniform (0, 1]", ineligible: 0, integer: false },
-  { label: "30% ineligible, integer 1-100", ineligible: 0.3, integer: true },
-  { label: "30% ineligible, uniform (0, 1]", ineligible: 0.3, integer: false },
-] as const;
+const CONFIGS = WEIGHT_CONFIGS;
 
 type Lib = Awaited<ReturnType<typeof builtMatching>>["lib"];
-
-/** `matrix` with row (or column) `at` replaced by fresh weights of the same distribution. */
-function changeLine(
-  matrix: { rows: number; cols: number; weights: Float64Array },
-  line: "row" | "col",
-  at: number,
-  config: (typeof CONFIGS)[number],
-  seed: number,
-): MatchingInput {
-  const { rows, cols } = matrix;
-  const weights = matrix.weights.slice();
-  const length = line === "row" ? cols : rows;
-  const fresh = randomMatrix(1, length, config.ineligible, seed, config.integer).weights;
-  for (let k = 0; k < length; k++) {
-    if (line === "row") weights[at * cols + k] = fresh[k]!;
-    else weights[k * cols + at] = fresh[k]!;
-  }
-  return { rows, cols, weights };
-}
 
 function same(a: ExactMatching, b: ExactMatching): boolean {
   const eq = (x: ArrayLike<number>, y: ArrayLike<number>) =>

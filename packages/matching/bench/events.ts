@@ -27,6 +27,40 @@ export function randomMatrix(
   return { rows, cols, weights };
 }
 
+/** A kind of weights of the held-out benchmark instances (`targets.bench.ts`). */
+export interface WeightConfig {
+  readonly label: string;
+  readonly ineligible: number;
+  readonly integer: boolean;
+}
+
+/** The four kinds of weights of the held-out instances: dense or 30% ineligible, integer or uniform. */
+export const WEIGHT_CONFIGS: readonly WeightConfig[] = [
+  { label: "dense, integer 1-100", ineligible: 0, integer: true },
+  { label: "dense, uniform (0, 1]", ineligible: 0, integer: false },
+  { label: "30% ineligible, integer 1-100", ineligible: 0.3, integer: true },
+  { label: "30% ineligible, uniform (0, 1]", ineligible: 0.3, integer: false },
+];
+
+/** `matrix` with row (or column) `at` replaced by fresh weights of the same distribution. */
+export function changeLine(
+  matrix: { rows: number; cols: number; weights: Float64Array },
+  line: "row" | "col",
+  at: number,
+  config: WeightConfig,
+  seed: number,
+): MatchingInput {
+  const { rows, cols } = matrix;
+  const weights = matrix.weights.slice();
+  const length = line === "row" ? cols : rows;
+  const fresh = randomMatrix(1, length, config.ineligible, seed, config.integer).weights;
+  for (let k = 0; k < length; k++) {
+    if (line === "row") weights[at * cols + k] = fresh[k]!;
+    else weights[k * cols + at] = fresh[k]!;
+  }
+  return { rows, cols, weights };
+}
+
 /** One scheduling event on a plan: the new matrix and the `imfs` options that describe it. */
 export interface EventCase {
   readonly name: string;

@@ -3,7 +3,7 @@ import { bench, describe } from "vitest";
 import type { ExactMatching, ImfsOptions, MatchingInput } from "../src/index.js";
 import { builtMatching } from "./built.js";
 import { calibrate, clockName, cpuMs, quantile } from "./clock.js";
-import { randomMatrix } from "./events.js";
+import { changeLine, randomMatrix, WEIGHT_CONFIGS } from "./events.js";
 import { ScipyPeer } from "./scipy-peer.js";
 
 /**
@@ -34,17 +34,7 @@ import { ScipyPeer } from "./scipy-peer.js";
 const HELD_OUT = 610_000;
 const ROUNDS = Number(process.env.ROUNDS ?? 9);
 
-interface Config {
-  readonly label: string;
-  readonly ineligible: number;
-  readonly integer: boolean;
-}
-const CONFIGS: Config[] = [
-  { label: "dense, integer 1-100", ineligible: 0, integer: true },
-  { label: "dense, uniform (0, 1]", ineligible: 0, integer: false },
-  { label: "30% ineligible, integer 1-100", ineligible: 0.3, integer: true },
-  { label: "30% ineligible, uniform (0, 1]", ineligible: 0.3, integer: false },
-];
+const CONFIGS = WEIGHT_CONFIGS;
 
 const load = () => loadavg()[0]!.toFixed(1);
 const sameWeight = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -101,25 +91,6 @@ async function scipyTable({ mfs }: Lib): Promise<void> {
       ...lines,
     ].join("\n"),
   );
-}
-
-/** `matrix` with row (or column) `at` replaced by fresh weights of the same distribution. */
-function changeLine(
-  matrix: { rows: number; cols: number; weights: Float64Array },
-  line: "row" | "col",
-  at: number,
-  config: Config,
-  seed: number,
-): MatchingInput {
-  const { rows, cols } = matrix;
-  const weights = matrix.weights.slice();
-  const length = line === "row" ? cols : rows;
-  const fresh = randomMatrix(1, length, config.ineligible, seed, config.integer).weights;
-  for (let k = 0; k < length; k++) {
-    if (line === "row") weights[at * cols + k] = fresh[k]!;
-    else weights[k * cols + at] = fresh[k]!;
-  }
-  return { rows, cols, weights };
 }
 
 function imfsTable({ mfs, imfs }: Lib): void {

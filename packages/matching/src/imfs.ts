@@ -128,7 +128,9 @@ const IMFS_KEYS = optionKeys<ImfsOptions>({
  * one job or machine arriving or leaving, or one changed row or column, costs about 1-6% of a
  * full `mfs` (see the README's benchmarks). Memory: the result, plus work arrays taken from a
  * scratch pool the module keeps between calls (about 100 bytes per row and column of the
- * largest call so far).
+ * largest call so far), and, for a chain of hinted calls of the same shape and lines, one
+ * column-major copy of the weights (8 bytes per entry) shared by the chain's states, alive
+ * while one of them is (README, "Chains of calls").
  *
  * @param matrix the new weight matrix (never modified)
  * @param previous the result of the previous {@link mfs} or `imfs` (never modified)

@@ -370,33 +370,15 @@ describe("imfs properties", () => {
           // A pair the previous plan held on an unlisted row and column is kept without being
           // read (the promise says it is unchanged): it counts the weight recorded for it,
           // `other`'s. Every other pair is eligible in `matrix` and counts its weight there.
-          const { rows, cols } = matrix;
-          const seen = new Uint8Array(cols);
-          let size = 0;
-          let weight = 0;
-          for (let i = 0; i < rows; i++) {
-            const j = lied.rowToCol[i]!;
-            if (j === -1) continue;
-            expect(j >= 0 && j < cols && seen[j] === 0 && lied.colToRow[j] === i).toBe(true);
-            seen[j] = 1;
-            size++;
-            const trusted =
-              i < other.rows &&
-              j < other.cols &&
-              plan.rowToCol[i] === j &&
-              !changedRows.includes(i) &&
-              !changedCols.includes(j);
-            if (trusted) {
-              weight += other.weights[i * other.cols + j]!;
-            } else {
-              expect(matrix.weights[i * cols + j]).toBeGreaterThan(0);
-              weight += matrix.weights[i * cols + j]!;
-            }
-          }
-          for (let j = 0; j < cols; j++)
-            expect(seen[j] === 1 || lied.colToRow[j] === -1).toBe(true);
-          expect(lied.size).toBe(size);
-          expect(lied.weight).toBe(weight);
+          assertValidMatching(matrix, lied, (i, j) =>
+            i < other.rows &&
+            j < other.cols &&
+            plan.rowToCol[i] === j &&
+            !changedRows.includes(i) &&
+            !changedCols.includes(j)
+              ? other.weights[i * other.cols + j]!
+              : undefined,
+          );
           const fresh = mfs(matrix);
           const repaired = imfs(matrix, lied);
           expect(repaired.size).toBe(fresh.size);

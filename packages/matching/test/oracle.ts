@@ -59,8 +59,16 @@ export function maxCardinality(matrix: MatchingInput): number {
   return size;
 }
 
-/** Throws unless `m` is a valid matching of `matrix` with consistent size and weight. */
-export function assertValidMatching(matrix: MatchingInput, m: Matching): void {
+/**
+ * Throws unless `m` is a valid matching of `matrix` with consistent size and weight. `recorded`
+ * (for results under an untruthful change hint) gives the weight a pair counts when the result
+ * may keep it unread (`undefined` for the others): such a pair need not be eligible in `matrix`.
+ */
+export function assertValidMatching(
+  matrix: MatchingInput,
+  m: Matching,
+  recorded?: (i: number, j: number) => number | undefined,
+): void {
   const { rows, cols, weights } = matrix;
   if (m.rowToCol.length !== rows) throw new Error(`rowToCol has length ${m.rowToCol.length}`);
   if (m.colToRow.length !== cols) throw new Error(`colToRow has length ${m.colToRow.length}`);
@@ -73,9 +81,14 @@ export function assertValidMatching(matrix: MatchingInput, m: Matching): void {
     if (!Number.isInteger(j) || j < 0 || j >= cols) throw new Error(`row ${i} -> bad column ${j}`);
     if (seen[j] === 1) throw new Error(`column ${j} matched twice`);
     seen[j] = 1;
-    if (!(weights[i * cols + j]! > 0)) throw new Error(`ineligible pair (${i}, ${j}) matched`);
     if (m.colToRow[j] !== i) throw new Error(`colToRow[${j}] = ${m.colToRow[j]}, expected ${i}`);
     size++;
+    const kept = recorded?.(i, j);
+    if (kept !== undefined) {
+      weight += kept;
+      continue;
+    }
+    if (!(weights[i * cols + j]! > 0)) throw new Error(`ineligible pair (${i}, ${j}) matched`);
     weight += weights[i * cols + j]!;
   }
   for (let j = 0; j < cols; j++) {
