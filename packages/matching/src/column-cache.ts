@@ -12,7 +12,7 @@ export const MAX_PATCHED_ROWS = 32;
 /**
  * A column-major copy of the weights a chain of `imfs` calls works on (internal, not exported
  * from the package): entry `(i, c)` of the internal orientation at `data[c * n + i]`, for the
- * columns marked in `built`. The backward side of a bidirectional search reads whole columns;
+ * columns marked in `builtAt`. The backward side of a bidirectional search reads whole columns;
  * in the row-major matrix each entry of a column is on its own cache line (and, at 1000 x 1000,
  * its own page), while here a column is contiguous.
  *
@@ -25,8 +25,9 @@ export const MAX_PATCHED_ROWS = 32;
  * Each state of a chain knows the copy and its own version (`columnCopyOf`); the call from the
  * state at the newest version updates the copy in place with the lines its hint lists (which the
  * hint promises are the only ones that differ) and returns the state of the next version. A
- * call from an older state (branching) reads the copy without writing to it, taking the lines
- * changed since its version (`changedSince`) and its own hint's lines from its own matrix.
+ * call from an older state (branching) reads the copy without writing to it, only the columns
+ * copied at or before its version, taking the lines changed since its version (`changedSince`)
+ * and its own hint's lines from its own matrix.
  * Versions are recorded before the copy is written, so a call that throws half-way leaves the
  * copy consistent with the log.
  */
@@ -35,10 +36,15 @@ export class ColumnCache {
   readonly n: number;
   /** Internal real columns. */
   readonly m: number;
-  /** Entry `(i, c)` at `c * n + i`, valid where `built[c] = 1`. */
+  /** Entry `(i, c)` at `c * n + i`, valid where `builtAt[c] > 0`. */
   readonly data: Float64Array;
-  /** `built[c] = 1` once column `c` holds the weights of the newest version's matrix. */
-  readonly built: Uint8Array;
+  /**
+   * The version whose matrix column `c` was copied from (0: not copied yet). A state of an
+   * older version never reads it: that matrix's unlisted lines are equal to the state's only
+   * if every hint in between was truthful, and an untruthful hint may void only the results
+   * of the states after it.
+   */
+  readonly builtAt: Int32Array;
   /** The newest version (each update adds one). */
   version = 0;
   /** Lines changed by the most recent versions, oldest first: `log[k]` made version `first + k`. */
@@ -49,7 +55,7 @@ export class ColumnCache {
     this.n = n;
     this.m = m;
     this.data = new Float64Array(n * m);
-    this.built = new Uint8Array(m);
+    this.builtAt = new Int32Array(m);
   }
 
   /**

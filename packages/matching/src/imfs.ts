@@ -267,7 +267,7 @@ export function incrementalSolve(
       started = true;
     } else if (handle!.version === cache.version) {
       // Recorded before anything is written (a call that throws leaves the log right).
-      cache.advance(hint.rows, hint.cols);
+      engine.columnsVersion = cache.advance(hint.rows, hint.cols);
       inherited = cache;
       engine.columns = cache;
       engine.columnsWritable = true;
@@ -285,6 +285,7 @@ export function incrementalSolve(
           const rows = new Arena(0, count, 0, true, false).i32(count);
           for (let i = 0, q = 0; i < n; i++) if (staleRow[i] === 1) rows[q++] = i;
           engine.columns = cache;
+          engine.columnsVersion = handle!.version;
           engine.staleRows = rows;
           engine.staleCol = staleCol;
           engine.checkColumns = true;
@@ -398,12 +399,13 @@ export function incrementalSolve(
         if (engine.columns === undefined) {
           engine.columns = new ColumnCache(n, m);
           engine.columnsWritable = true;
+          engine.columnsVersion = 1; // (recorded at the end)
         }
-        const { data, built } = engine.columns;
+        const { data, builtAt } = engine.columns;
         for (let q = 0; q < dirtyCols.length; q++) {
           const k = dirtyCols[q]!;
           colMin[k] = columnMinimum(k, data, k * n);
-          built[k] = 1;
+          builtAt[k] = engine.columnsVersion;
         }
       } else if (dirtyCols.length === 1) {
         // One changed column (a machine's weights updated, or one arrived): its entries are
@@ -646,8 +648,8 @@ function isIdentity(origin: Int32Array): boolean {
  * columns `cache` holds (the others are not touched: their pages may never be).
  */
 function updateRow(cache: ColumnCache, W: Float64Array, base: number, i: number): void {
-  const { n, m, data, built } = cache;
-  for (let c = 0; c < m; c++) if (built[c] === 1) data[c * n + i] = W[base + c]!;
+  const { n, m, data, builtAt } = cache;
+  for (let c = 0; c < m; c++) if (builtAt[c] !== 0) data[c * n + i] = W[base + c]!;
 }
 
 /**

@@ -150,6 +150,11 @@ export class SolverState {
   columnsWritable = false;
   /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
   startColumns = false;
+  /**
+   * The version of this call's matrix in {@link SolverState.columns}: a writable copy records
+   * it for the columns it copies; a read-only one reads only columns copied at or before it.
+   */
+  columnsVersion = 0;
   /** Rows whose entries in a read-only copy are not this call's (read from `W` instead). */
   staleRows: Int32Array = EMPTY_I32;
   /** `staleCol[c] = 1`: column `c` of a read-only copy is not this call's (read `W`). */
@@ -296,13 +301,14 @@ export class SolverState {
       cache = new ColumnCache(this.n, this.m);
       this.columns = cache;
       this.columnsWritable = true;
+      this.columnsVersion = 1; // (the version the caller records at the end)
     }
-    if (cache.built[c] === 0) {
+    if (cache.builtAt[c] === 0) {
       if (!this.columnsWritable) return 0;
       this.copyColumn(cache, c);
     }
     if (this.columnsWritable) return 1;
-    if (this.staleCol[c] === 1) return 0;
+    if (this.staleCol[c] === 1 || cache.builtAt[c]! > this.columnsVersion) return 0;
     const rows = this.staleRows;
     if (rows.length === 0) return 1;
     const { n, W, rowStride } = this;
@@ -326,7 +332,7 @@ export class SolverState {
     const to = c * n;
     const from = c * this.colStride;
     for (let i = 0; i < n; i++) data[to + i] = W[from + i * rowStride]!;
-    cache.built[c] = 1;
+    cache.builtAt[c] = this.columnsVersion;
   }
 
   /** Cost of row `i` on column `j` (real or dummy); `+Infinity` when forbidden. */

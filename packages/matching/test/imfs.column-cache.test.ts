@@ -191,6 +191,56 @@ describe("imfs column copy", () => {
     );
   });
 
+  it("an untruthful hint in one call does not change what calls from the states before it return", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer(),
+        fc.array(change, { minLength: 1, maxLength: 6 }),
+        fc.integer(),
+        fc.nat(),
+        change,
+        fc.constantFrom(...TUNINGS),
+        (rows, cols, seed, changes, lieSeed, back, d, tuning) => {
+          let matrix: Grid = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(seed, k, 3)),
+          };
+          const first = mfs(matrix);
+          const chain = [{ matrix, state: first, plain: first }];
+          for (const c of changes) {
+            const head = chain[chain.length - 1]!;
+            const { next, hint } = applyChange(head.matrix, c, 3);
+            chain.push({
+              matrix: next,
+              state: incrementalSolve(next, head.state, hint, tuning),
+              plain: incrementalSolve(next, head.plain, hint, tuning, false),
+            });
+            matrix = next;
+          }
+          // The newest state's call lies: every weight is new, the hint lists one row. Its
+          // searches copy columns of its matrix.
+          const lie = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(lieSeed, k, 3)),
+          };
+          incrementalSolve(lie, chain[chain.length - 1]!.state, { changedRows: [0] }, tuning);
+          // A truthful call from a state before the lie: as without any copy.
+          const old = chain[chain.length - 1 - (back % chain.length)]!;
+          const { next, hint } = applyChange(old.matrix, d, 3);
+          expectSame(
+            incrementalSolve(next, old.state, hint, tuning),
+            incrementalSolve(next, old.plain, hint, tuning, false),
+          );
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it("a call that throws half-way (a NaN in a changed row) leaves the copy consistent", () => {
     const rows = 12;
     const cols = 12;
