@@ -7,7 +7,7 @@ import {
   repairColumnBidirectional,
   type SearchOptions,
 } from "./bidi.js";
-import { ColumnCache, columnCopyOf, MAX_PATCHED_ROWS, setColumnCopy } from "./column-cache.js";
+import { type ColumnCache, columnCopyOf, MAX_PATCHED_ROWS, setColumnCopy } from "./column-cache.js";
 import { scaleFor } from "./cost.js";
 import { finish } from "./result.js";
 import { NONE, SolverState } from "./solver-state.js";
@@ -393,15 +393,12 @@ export function incrementalSolve(
         // The inherited column copy gets the row's new entries (in the columns it holds).
         if (inherited !== undefined) updateRow(inherited, W, base, i);
       }
-      if (inherited !== undefined || (started && dirtyCols.length > 0)) {
-        // Changed columns are read here anyway: they go to the column copy (started now if
-        // this call starts one), which the searches read instead of the matrix.
-        if (engine.columns === undefined) {
-          engine.columns = new ColumnCache(n, m);
-          engine.columnsWritable = true;
-          engine.columnsVersion = 1; // (recorded at the end)
-        }
-        const { data, builtAt } = engine.columns;
+      // Changed columns are read here anyway: they go to the column copy (started now if this
+      // call starts one), which the searches read instead of the matrix.
+      const copy =
+        inherited ?? (started && dirtyCols.length > 0 ? engine.startColumnCopy() : undefined);
+      if (copy !== undefined) {
+        const { data, builtAt } = copy;
         for (let q = 0; q < dirtyCols.length; q++) {
           const k = dirtyCols[q]!;
           colMin[k] = columnMinimum(k, data, k * n);

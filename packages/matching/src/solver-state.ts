@@ -295,14 +295,8 @@ export class SolverState {
    * does not hold it yet (one strided pass over `W`).
    */
   columnSource(c: number): number {
-    let cache = this.columns;
-    if (cache === undefined) {
-      if (!this.startColumns) return 0;
-      cache = new ColumnCache(this.n, this.m);
-      this.columns = cache;
-      this.columnsWritable = true;
-      this.columnsVersion = 1; // (the version the caller records at the end)
-    }
+    const cache = this.columns ?? (this.startColumns ? this.startColumnCopy() : undefined);
+    if (cache === undefined) return 0;
     if (cache.builtAt[c] === 0) {
       if (!this.columnsWritable) return 0;
       this.copyColumn(cache, c);
@@ -318,6 +312,23 @@ export class SolverState {
     const from = c * this.colStride;
     for (let q = 0; q < rows.length; q++) out[rows[q]!] = W[from + rows[q]! * rowStride]!;
     return 2;
+  }
+
+  /**
+   * Starts {@link SolverState.columns} for this call's matrix (version 1, which the caller
+   * records at the end); `undefined`, and no further attempt, when the memory cannot be had
+   * (`8 n m` bytes: the call then reads `W`, as without a copy).
+   */
+  startColumnCopy(): ColumnCache | undefined {
+    this.startColumns = false;
+    try {
+      this.columns = new ColumnCache(this.n, this.m);
+    } catch {
+      return undefined; // (a RangeError: the allocation failed)
+    }
+    this.columnsWritable = true;
+    this.columnsVersion = 1;
+    return this.columns;
   }
 
   /** The column {@link SolverState.columnSource} patched last. */
