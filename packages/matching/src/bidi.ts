@@ -16,10 +16,11 @@ export interface SearchOptions {
   readonly backwardCost: number;
   /**
    * {@link SearchOptions.backwardCost} in an `imfs` call that reads columns from the column
-   * copy a chain of calls hands on (a hinted call of the same shape, every line its own origin,
-   * on a state that is not transposed; see `column-cache.ts`), where a column is contiguous and
-   * costs about as much as a row. Used whether or not the call actually has the copy (a second
-   * call from the same state has none), so that the result never depends on it.
+   * copy the states of a chain share (a hinted call of the same shape, every line its own
+   * origin, on a state that is not transposed; see `column-cache.ts`), where a column is
+   * contiguous and costs about as much as a row. Used however many columns the call actually
+   * finds in the copy (a call from an older state finds only those copied by its version, a
+   * call that starts a copy none at first), so that the result never depends on it.
    * @defaultValue 1
    */
   readonly copiedBackwardCost: number;

@@ -245,8 +245,9 @@ export function incrementalSolve(
   // internal columns are contiguous already), for a hinted call whose lines are those of the
   // previous matrix (same shape, each line its own origin). From the newest state of a chain,
   // the call updates the copy with the hint's lines and its result is the next version; from an
-  // older one (a second call from the same state), it reads the copy with the lines changed
-  // since patched from its own matrix; from a state with none, it starts one.
+  // older one (a second call from the same state), it reads the columns copied at or before
+  // its version, with the lines changed since patched from its own matrix; from a state with
+  // none, it starts one.
   let inherited: ColumnCache | undefined; // the copy, updated in place by this call
   let started = false; // this call may start a copy (registered at the end)
   if (
