@@ -141,7 +141,9 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     expect(events.stderr).not.toContain("options.");
     const bad = await cli("run", "-w", SMALL, "--max-stalled-events", "0");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("option --max-stalled-events must be an integer >= 1, got '0'");
+    expect(bad.stderr).toContain(
+      "option --max-stalled-events must be a whole number of at least 1 (digits only), got '0'",
+    );
   });
 
   it("runs a factory module with its --opt values, and names the policy when its code throws", async () => {
