@@ -8,12 +8,14 @@ describe("readCsvRecords", () => {
     const field = fc.string({ unit: fc.constantFrom("a", "1", ",", '"', "\n", "\r", " ", "é") });
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 4 }).chain((width) =>
-          fc.tuple(
-            fc.array(field, { minLength: width, maxLength: width }),
-            fc.array(fc.array(field, { minLength: width, maxLength: width }), { maxLength: 6 }),
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((width) =>
+            fc.tuple(
+              fc.array(field, { minLength: width, maxLength: width }),
+              fc.array(fc.array(field, { minLength: width, maxLength: width }), { maxLength: 6 }),
+            ),
           ),
-        ),
         ([header, rows]) => {
           const text = toCsv(header, rows);
           const records = readCsvRecords(text);

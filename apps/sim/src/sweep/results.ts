@@ -362,7 +362,8 @@ async function readTimingCsv(
   const header = ["scheduler", ...plan.params, "metric", "mean", "ci95", "runs"];
   const { rows, fail } = csvBody(path, text, header, command);
   const found = new Map<string, CsvRecord>();
-  for (const row of rows) found.set(row.fields.slice(0, plan.params.length + 2).join("\u0000"), row);
+  for (const row of rows)
+    found.set(row.fields.slice(0, plan.params.length + 2).join("\u0000"), row);
   const number = (row: CsvRecord, i: number): number => {
     const cell = row.fields[i] as string;
     const value = cell === "" ? Number.NaN : realText(cell);
