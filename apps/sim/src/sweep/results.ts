@@ -243,15 +243,18 @@ function cellText(value: ParamValue): string {
 }
 
 /**
- * The records of a CSV file whose header must be `header`, or a UsageError naming the file, and
- * a `fail(record, detail)` that names its line.
+ * The records of CSV file `DIR/name` whose header must be `header` (undefined when there is no
+ * such file), or a UsageError naming the file, and a `fail(record, detail)` that names its line.
  */
-function csvBody(
-  path: string,
-  text: string,
+async function readResultsCsv(
+  dir: string,
+  name: string,
   header: readonly string[],
   command: string,
-): { rows: CsvRecord[]; fail: (row: CsvRecord, detail: string) => never } {
+): Promise<{ rows: CsvRecord[]; fail: (row: CsvRecord, detail: string) => never } | undefined> {
+  const path = join(dir, name);
+  const text = await optionalText(path, command);
+  if (text === undefined) return undefined;
   const fail = (row: CsvRecord | undefined, detail: string): never => {
     throw new UsageError(
       `${command}: ${path}${row === undefined ? "" : `:${row.line}`}: ${detail}`,
@@ -284,11 +287,10 @@ async function readRunsCsv(
   plan: SweepPlan,
   command: string,
 ): Promise<RunRecord[] | undefined> {
-  const path = join(dir, "runs.csv");
-  const text = await optionalText(path, command);
-  if (text === undefined) return undefined;
   const header = ["key", "scheduler", ...plan.params, "seed", "metric", "value"];
-  const { rows, fail } = csvBody(path, text, header, command);
+  const csv = await readResultsCsv(dir, "runs.csv", header, command);
+  if (csv === undefined) return undefined;
+  const { rows, fail } = csv;
   const tasks = new Map<string, RunTask>(planTasks(plan).map((t) => [t.key, t]));
   const metrics = new Map<string, Record<string, number>>();
   for (const row of rows) {
@@ -329,7 +331,7 @@ async function readRunsCsv(
     const lacking = plan.metrics.filter((m) => !(m in values));
     if (lacking.length > 0) {
       throw new UsageError(
-        `${command}: ${path}: run ${key} has no row for ${lacking.join(", ")}`,
+        `${command}: ${join(dir, "runs.csv")}: run ${key} has no row for ${lacking.join(", ")}`,
         command,
       );
     }
@@ -356,11 +358,10 @@ async function readTimingCsv(
   plan: SweepPlan,
   command: string,
 ): Promise<ResultRow[] | undefined> {
-  const path = join(dir, "timing.csv");
-  const text = await optionalText(path, command);
-  if (text === undefined) return undefined;
   const header = ["scheduler", ...plan.params, "metric", "mean", "ci95", "runs"];
-  const { rows, fail } = csvBody(path, text, header, command);
+  const csv = await readResultsCsv(dir, "timing.csv", header, command);
+  if (csv === undefined) return undefined;
+  const { rows, fail } = csv;
   const found = new Map<string, CsvRecord>();
   for (const row of rows)
     found.set(row.fields.slice(0, plan.params.length + 2).join("\u0000"), row);
