@@ -4,6 +4,7 @@ import {
   identicalPool,
   type Job,
   type LicenseRequest,
+  MAX_RESOURCE_COUNT,
   type Platform,
   ResourceLedger,
   type RunningJob,
@@ -170,9 +171,6 @@ function requireCores(field: string, value: unknown, max = Number.POSITIVE_INFIN
   return value;
 }
 
-/** The most cores of one machine (`@sched/core`'s ledger counts them in 32-bit integers). */
-const MAX_POOL_CORES = 2 ** 31 - 1;
-
 function optionalTime(field: string, value: unknown): number | undefined {
   return value === undefined ? undefined : requireTime(field, value);
 }
@@ -253,7 +251,7 @@ export function backfillPass(
   if (pool) {
     if (state.cores === undefined) fail("state.cores", "is missing: give cores or platform");
     platform = identicalPool(1, {
-      cores: requireCores("state.cores", state.cores, MAX_POOL_CORES),
+      cores: requireCores("state.cores", state.cores, MAX_RESOURCE_COUNT),
     });
   } else {
     if (state.cores !== undefined) fail("state.cores", "is set beside state.platform: give one");

@@ -47,6 +47,7 @@ export {
   identicalPool,
   type LicenseSpec,
   type LinkSpec,
+  MAX_RESOURCE_COUNT,
   type MachineSpec,
   type PlatformSpec,
   validatePlatform,

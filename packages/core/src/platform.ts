@@ -14,18 +14,19 @@ import type { Cluster, License, Link, Machine, Platform } from "./types.js";
 /**
  * The most cores of one machine, and copies of one license: the resource ledger counts them
  * in 32-bit integers, so a larger count would wrap around (a job asking for 2^31 cores of a
- * machine that has them would silently never start). Refused instead, naming the field.
+ * machine that has them would silently never start). Refused instead, naming the field, by
+ * {@link createPlatform}, and by the passes that take a machine's size as an argument.
  */
-const MAX_COUNT = 2 ** 31 - 1;
+export const MAX_RESOURCE_COUNT = 2 ** 31 - 1;
 
-/** `requireInteger(where, field, value, min)`, and at most {@link MAX_COUNT}. */
+/** `requireInteger(where, field, value, min)`, and at most {@link MAX_RESOURCE_COUNT}. */
 function requireCount(where: string, field: string, value: unknown, min: number): number {
   const n = requireInteger(where, field, value, min);
-  if (n > MAX_COUNT) {
+  if (n > MAX_RESOURCE_COUNT) {
     throw new InvalidInputError(
       where,
       field,
-      `is ${n}, expected at most ${MAX_COUNT} (2^31 - 1, the most a machine or license holds)`,
+      `is ${n}, expected at most ${MAX_RESOURCE_COUNT} (2^31 - 1, the most a machine or license holds)`,
     );
   }
   return n;
@@ -333,12 +334,20 @@ const POOL_KEYS = optionKeys<IdenticalPoolOptions>({
 });
 
 /**
+ * The most machines {@link identicalPool} builds: 2^24 (16,777,216). Each machine is an object
+ * of its own (about 100 bytes, and a few seconds per ten million to build), so a pool of 10^8
+ * single-core machines would exhaust Node's default heap with a fatal, uncatchable error; the
+ * largest machines in the Parallel Workloads Archive have a few hundred thousand processors.
+ */
+const MAX_POOL_MACHINES = 2 ** 24;
+
+/**
  * A pool of `n` identical machines, by default single-core of speed 1: the shape of the
  * Parallel Workloads Archive traces (a job of `k` processors takes `k` machines).
  *
  * Complexity: O(n).
  *
- * @throws InvalidInputError when `n` is not an integer >= 1 or an option is invalid.
+ * @throws InvalidInputError when `n` is not an integer from 1 to 2^24 or an option is invalid.
  *
  * @example
  * ```ts
@@ -347,6 +356,15 @@ const POOL_KEYS = optionKeys<IdenticalPoolOptions>({
  */
 export function identicalPool(n: number, options: IdenticalPoolOptions = {}): Platform {
   requireInteger("@sched/core/identicalPool", "n", n, 1);
+  if (n > MAX_POOL_MACHINES) {
+    throw new InvalidInputError(
+      "@sched/core/identicalPool",
+      "n",
+      `is ${n}, expected at most ${MAX_POOL_MACHINES} machines (2^24; every machine is an ` +
+        "object of its own: for a larger machine give fewer machines more cores, " +
+        "identicalPool(machines, { cores }))",
+    );
+  }
   requireKnownKeys("@sched/core/identicalPool", "options", options, POOL_KEYS);
   const machine: MachineSpec = { cores: options.cores ?? 1, speed: options.speed ?? 1 };
   const machines: MachineSpec[] = new Array(n).fill(machine);

@@ -104,6 +104,17 @@ describe("identicalPool", () => {
       "@sched/core/identicalPool: n is 0, expected an integer >= 1",
     );
   });
+
+  it("refuses more than 2^24 machines with a typed error, not a fatal out-of-memory", () => {
+    // 10^9 single-core machines used to die in Array.fill (not catchable).
+    for (const n of [2 ** 24 + 1, 1e9]) {
+      expect(() => identicalPool(n)).toThrow(
+        `@sched/core/identicalPool: n is ${n}, expected at most 16777216 machines (2^24;`,
+      );
+    }
+    // The way round it the message gives: fewer machines, more cores each.
+    expect(identicalPool(1000, { cores: 1_000_000 }).totalCores).toBe(1e9);
+  });
 });
 
 describe("validatePlatform", () => {

@@ -5,7 +5,7 @@ import {
   type LicenseRequest,
   type Platform,
 } from "@sched/core";
-import { requireFinite, requirePositive } from "@sched/errors";
+import { describeValue, requireFinite, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { isReady } from "./eligibility.js";
 import { jobLevelResolved } from "./job-level.js";
@@ -215,7 +215,7 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
       throw new InvalidInputError(
         where,
         "options.jobLevel",
-        `returned ${String(level)} for job ${job.id}, expected an integer in [1, ${tiers}]`,
+        `returned ${describeValue(level)} for job ${job.id}, expected an integer in [1, ${tiers}]`,
       );
     }
     return level;

@@ -120,5 +120,13 @@ describe("competitiveScheduler", () => {
     ).toThrow(
       "@sched/elo/competitiveScheduler: options.jobLevel returned 6 for job 0, expected an integer in [1, 5]",
     );
+    // A string is quoted, so "3" does not read as the integer 3.
+    expect(() =>
+      simulate(
+        jobs([[0, 1]]),
+        machines([9]),
+        competitiveScheduler({ jobLevel: (() => "3") as never }),
+      ),
+    ).toThrow('options.jobLevel returned "3" for job 0, expected an integer in [1, 5]');
   });
 });

@@ -2,7 +2,13 @@ import { InvalidInputError, identicalPool, type Job } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { checkInteger, checkJobCount, checkPositive, type GeneratedWorkload } from "./generated.js";
-import { type LublinParameters, lublinRecords } from "./lublin.js";
+import {
+  LUBLIN_TYPELESS,
+  type LublinParameters,
+  lublinRecords,
+  lublinShift,
+  resolveLublinParameters,
+} from "./lublin.js";
 
 /** The run times the advance-reservation paper restricts jobs to, seconds. */
 export const AR_RUNTIME_CLASSES: readonly number[] = Object.freeze([
@@ -120,6 +126,16 @@ export function advanceReservationWorkload(
     uMed: options.uMed ?? 7,
     ...options.lublin,
   };
+  // Checked here first, so that an error names this function's options (`options.uMed`,
+  // `options.lublin.<key>`), not the Lublin generator's `options.typeless`.
+  const lublin = options.lublin ?? {};
+  resolveLublinParameters(LUBLIN_TYPELESS, typeless, lublinShift(procs), WHERE, (k) =>
+    k === "uMed" && lublin.uMed === undefined
+      ? "options.uMed"
+      : Object.hasOwn(lublin, k)
+        ? `options.lublin.${k}`
+        : `options.lublin.${k} (this workload's LANL-CM5 value)`,
+  );
   const rng = new Random(seed, "advance-reservation/windows");
   const out: Job[] = [];
   for (const r of lublinRecords({ jobs, procs, seed, jobTypes: false, typeless, arrivalFactor })) {

@@ -209,11 +209,26 @@ const KEYS: readonly (keyof LublinParameters)[] = Object.keys(
 
 const WHERE = "@sched/workload/lublin";
 
-function resolveParameters(
+/**
+ * How far the published uHi and uMed (for 128 processors) move on a machine of `procs`:
+ * log2(procs) - 7 (internal to the package).
+ */
+export function lublinShift(procs: number): number {
+  return Math.log2(procs) - 7;
+}
+
+/**
+ * One type's parameters: `base` with uHi and uMed shifted by `shift` (see
+ * {@link lublinShift}), then `over`, checked. Errors name `where` and `fieldOf(key)`, so a caller
+ * that passes its own option through (advanceReservationWorkload's `lublin`) names it as its
+ * user wrote it (internal to the package).
+ */
+export function resolveLublinParameters(
   base: LublinParameters,
   over: Partial<LublinParameters> | undefined,
   shift: number,
-  name: string,
+  where: string,
+  fieldOf: (key: string) => string,
 ): LublinParameters {
   const p: Record<string, number> = {
     ...base,
@@ -224,7 +239,7 @@ function resolveParameters(
   if (over !== undefined) {
     for (const [k, v] of Object.entries(over)) {
       if (!KEYS.includes(k as keyof LublinParameters)) {
-        throw new InvalidInputError(WHERE, `options.${name}.${k}`, "is not a Lublin parameter");
+        throw new InvalidInputError(where, fieldOf(k), "is not a Lublin parameter");
       }
       if (v !== undefined) p[k] = v;
     }
@@ -233,15 +248,15 @@ function resolveParameters(
     const v = p[k];
     if (typeof v !== "number" || !Number.isFinite(v)) {
       throw new InvalidInputError(
-        WHERE,
-        `options.${name}.${k}`,
+        where,
+        fieldOf(k),
         `is ${describeValue(v)}, expected a finite number`,
       );
     }
   }
   const q = p as unknown as LublinParameters;
   const bad = (field: string, detail: string): never => {
-    throw new InvalidInputError(WHERE, `options.${name}.${field}`, detail);
+    throw new InvalidInputError(where, fieldOf(field), detail);
   };
   for (const k of ["serialProb", "pow2Prob", "uProb"] as const) {
     if (q[k] < 0 || q[k] > 1) bad(k, `is ${q[k]}, expected a probability in [0, 1]`);
@@ -323,15 +338,28 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
       );
     }
   }
-  const shift = Math.log2(procs) - 7;
+  const shift = lublinShift(procs);
+  const named = (name: string) => (k: string) => `options.${name}.${k}`;
   return {
     jobs,
     procs,
     seed,
     jobTypes: options.jobTypes ?? true,
-    batch: resolveParameters(LUBLIN_BATCH, options.batch, shift, "batch"),
-    interactive: resolveParameters(LUBLIN_INTERACTIVE, options.interactive, shift, "interactive"),
-    typeless: resolveParameters(LUBLIN_TYPELESS, options.typeless, shift, "typeless"),
+    batch: resolveLublinParameters(LUBLIN_BATCH, options.batch, shift, WHERE, named("batch")),
+    interactive: resolveLublinParameters(
+      LUBLIN_INTERACTIVE,
+      options.interactive,
+      shift,
+      WHERE,
+      named("interactive"),
+    ),
+    typeless: resolveLublinParameters(
+      LUBLIN_TYPELESS,
+      options.typeless,
+      shift,
+      WHERE,
+      named("typeless"),
+    ),
     arrivalFactor,
     maxLogRuntime,
     maxLogInterArrival,

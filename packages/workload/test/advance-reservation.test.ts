@@ -1,6 +1,7 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import {
+  type AdvanceReservationWorkloadOptions,
   AR_LANL_CM5,
   AR_RUNTIME_CLASSES,
   advanceReservationWorkload,
@@ -111,6 +112,23 @@ describe("advanceReservationWorkload options", () => {
         `@sched/workload/advanceReservationWorkload: ${message}`,
       );
     }
-    expect(() => advanceReservationWorkload({ uMed: 11 })).toThrow("options.typeless.uMed is 11");
+    // The Lublin parameters are named as this function's options, not the generator's
+    // `options.typeless` that they are passed on as.
+    const lublinCases: [AdvanceReservationWorkloadOptions, string][] = [
+      [{ uMed: 11 }, "options.uMed is 11, expected uLow (4.5) <= uMed <= uHi (10)"],
+      [{ lublin: { uMd: 5 } as never }, "options.lublin.uMd is not a Lublin parameter"],
+      [{ lublin: { uHi: Number.NaN } }, "options.lublin.uHi is NaN, expected a finite number"],
+      [{ lublin: { uMed: 3 } }, "options.lublin.uMed is 3, expected uLow (4.5) <= uMed"],
+      [{ lublin: { a1: 0 } }, "options.lublin.a1 is 0, expected > 0"],
+      [
+        { lublin: { serialProb: 0.5 } },
+        "options.lublin.pow2Prob (this workload's LANL-CM5 value) is 1, expected serialProb + pow2Prob <= 1",
+      ],
+    ];
+    for (const [o, message] of lublinCases) {
+      expect(() => advanceReservationWorkload(o)).toThrow(
+        `@sched/workload/advanceReservationWorkload: ${message}`,
+      );
+    }
   });
 });
