@@ -167,21 +167,91 @@ export function flag(parsed: ParsedArgs, name: string): boolean {
 }
 
 /**
- * Parse an integer option value in `[min, max]`; throws a {@link UsageError} naming the option
- * and the bad value otherwise.
+ * The form of an integer flag's value: decimal digits, with an optional sign (`12`, `+12`,
+ * `-3`). Exponent notation (`1e3`), a fraction (`1.0`), hex (`0x10`), separators (`1_000`)
+ * and spaces are refused, on every command: `--opt` and `--set` integers read the same form.
+ */
+export const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/**
+ * The form of a real flag's value: a decimal number with an optional sign, fraction and
+ * exponent (`0.5`, `.5`, `5e-1`, `-2.5E3`), what JSON writes plus a leading `+` or `.`. Hex,
+ * `Infinity`, `NaN`, separators and spaces are refused.
+ */
+export const REAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `text` as an integer when it has the form {@link INTEGER_TEXT} and is safe, else NaN. */
+export function integerText(text: string): number {
+  const value = INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(value) ? value : Number.NaN;
+}
+
+/** `text` as a finite number when it has the form {@link REAL_TEXT}, else NaN. */
+export function realText(text: string): number {
+  const value = REAL_TEXT.test(text) ? Number(text) : Number.NaN;
+  return Number.isFinite(value) ? value : Number.NaN;
+}
+
+/**
+ * Parse the value of integer flag `--option` of `command`: decimal digits ({@link INTEGER_TEXT})
+ * in `[min, max]`; otherwise a {@link UsageError} naming the flag, its accepted form and bounds,
+ * and the value, e.g. `run: option --procs must be a whole number from 1 to 1000000 (digits
+ * only), got '1e2'`. Every integer flag of every command goes through it.
  */
 export function integerValue(
   command: string,
   option: string,
   text: string,
-  min: number,
+  min: number = Number.MIN_SAFE_INTEGER,
   max: number = Number.MAX_SAFE_INTEGER,
 ): number {
-  const value = /^[+]?\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in [${min}, ${max}]`;
+  const value = integerText(text);
+  if (Number.isNaN(value) || value < min || value > max) {
+    const range =
+      max < Number.MAX_SAFE_INTEGER
+        ? ` from ${min} to ${max}`
+        : min > Number.MIN_SAFE_INTEGER
+          ? ` of at least ${min}`
+          : "";
     throw new UsageError(
-      `${command}: option --${option} must be an integer ${range}, got '${text}'`,
+      `${command}: option --${option} must be a whole number${range} (digits only), got '${text}'`,
+      command,
+    );
+  }
+  return value;
+}
+
+/** Bounds of a real flag ({@link realValue}). */
+export interface RealBounds {
+  /** Smallest value. @defaultValue no bound */
+  readonly min?: number;
+  /** Whether `min` itself is refused. @defaultValue false */
+  readonly minExclusive?: boolean;
+  /** Largest value. @defaultValue no bound */
+  readonly max?: number;
+}
+
+/**
+ * Parse the value of real flag `--option` of `command`: a decimal number ({@link REAL_TEXT})
+ * within `bounds`; otherwise a {@link UsageError} naming the flag, its accepted form and bounds,
+ * and the value, e.g. `demo: option --load must be a decimal number greater than 0 and at most
+ * 10, got 'abc'`. Every real flag of every command goes through it.
+ */
+export function realValue(
+  command: string,
+  option: string,
+  text: string,
+  bounds: RealBounds = {},
+): number {
+  const { min, max, minExclusive = false } = bounds;
+  const value = realText(text);
+  const below = min !== undefined && (minExclusive ? value <= min : value < min);
+  if (Number.isNaN(value) || below || (max !== undefined && value > max)) {
+    const parts: string[] = [];
+    if (min !== undefined) parts.push(`${minExclusive ? "greater than" : "at least"} ${min}`);
+    if (max !== undefined) parts.push(`at most ${max}`);
+    throw new UsageError(
+      `${command}: option --${option} must be a decimal number${parts.length === 0 ? "" : ` ${parts.join(" and ")}`} (e.g. 0.5 or 5e-1), got '${text}'`,
       command,
     );
   }

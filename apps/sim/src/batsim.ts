@@ -1,5 +1,5 @@
 import { createJob, InvalidInputError, type Job, ParseError } from "@sched/core";
-import { duplicateJsonKey, jobTimeProblem } from "@sched/workload";
+import { duplicateJsonKey, jobTimeProblem, jsonSyntaxError } from "@sched/workload";
 import { stableJson } from "./format.js";
 
 /**
@@ -94,7 +94,12 @@ export function batsimToJobs(text: string, source: string, where = "convert"): B
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    return fail(undefined, `is not valid JSON (${(error as Error).message})`);
+    const bad = jsonSyntaxError(text, error);
+    throw new ParseError(
+      where,
+      bad.line === undefined ? { source } : { source, line: bad.line, column: bad.column },
+      `is not valid JSON (${bad.message})`,
+    );
   }
   if (!isObject(doc)) {
     return fail(

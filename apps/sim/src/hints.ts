@@ -89,12 +89,13 @@ export function inCallersWords(error: unknown, audience: HintAudience): unknown 
   if (error instanceof InvalidInputError) {
     return new InvalidInputError(error.where, error.field, hinted, { cause: error });
   }
-  const { source, line, field } = error;
+  const { source, line, column, field } = error;
   return new ParseError(
     error.where,
     {
       source,
       ...(line === undefined ? {} : { line }),
+      ...(column === undefined ? {} : { column }),
       ...(field === undefined ? {} : { field }),
     },
     hinted,
@@ -105,5 +106,5 @@ export function inCallersWords(error: unknown, audience: HintAudience): unknown 
 /** What an error's message says between its `where: ` and its detail. */
 function locationOf(error: InvalidInputError | ParseError): string {
   if (error instanceof InvalidInputError) return `${error.field} `;
-  return `${error.source}${error.line === undefined ? "" : `:${error.line}`}${error.field === undefined ? "" : ` ${error.field}`}: `;
+  return `${error.source}${error.line === undefined ? "" : `:${error.line}`}${error.column === undefined ? "" : `:${error.column}`}${error.field === undefined ? "" : ` ${error.field}`}: `;
 }

@@ -1,3 +1,4 @@
+import { integerText, realText } from "./args.js";
 import { UsageError } from "./usage-error.js";
 
 /** A value of a scheduler option given with `--opt key=value`. */
@@ -151,7 +152,7 @@ export function optionValue(
   switch (spec.type) {
     case "integer": {
       if (spec.allowInfinity && text === "inf") return Number.POSITIVE_INFINITY;
-      const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+      const n = integerText(text);
       const min = spec.min ?? Number.MIN_SAFE_INTEGER;
       if (!Number.isSafeInteger(n) || n < min) {
         const expected = `an integer${spec.min === undefined ? "" : ` >= ${spec.min}`}${spec.allowInfinity ? " or inf" : ""}`;
@@ -160,7 +161,7 @@ export function optionValue(
       return n;
     }
     case "number": {
-      const n = text.trim() === "" ? Number.NaN : Number(text);
+      const n = realText(text);
       if (!Number.isFinite(n)) throw new UsageError(`${where}: expected a finite number`, command);
       return n;
     }

@@ -4,6 +4,7 @@ import {
   commandHelp,
   integerValue,
   parseCommandArgs,
+  realValue,
   requirePositionals,
   suggest,
 } from "../src/args.js";
@@ -89,7 +90,7 @@ describe("parseCommandArgs", () => {
   it("refuses --procs -5 in the command's words (the value reaches the option's own check)", () => {
     const text = parseCommandArgs(spec, ["--procs", "-5"]).values.procs as string;
     expect(usage(() => integerValue("try", "procs", text, 1))).toBe(
-      "try: option --procs must be an integer >= 1, got '-5'",
+      "try: option --procs must be a whole number of at least 1 (digits only), got '-5'",
     );
   });
 
@@ -110,12 +111,58 @@ describe("parseCommandArgs", () => {
 describe("integerValue", () => {
   it("parses integers in range and names the option otherwise", () => {
     expect(integerValue("try", "procs", "12", 1)).toBe(12);
-    for (const bad of ["0", "-3", "1.5", "abc", "", "1e3"]) {
-      expect(usage(() => integerValue("try", "procs", bad, 1))).toContain(
-        `option --procs must be an integer >= 1, got '${bad}'`,
+    expect(integerValue("try", "procs", "+12", 1)).toBe(12);
+    for (const bad of [
+      "0",
+      "-3",
+      "1.5",
+      "abc",
+      "",
+      "1e3",
+      "1.0",
+      "0x10",
+      "1_000",
+      " 5",
+      "Infinity",
+    ]) {
+      expect(usage(() => integerValue("try", "procs", bad, 1))).toBe(
+        `try: option --procs must be a whole number of at least 1 (digits only), got '${bad}'`,
       );
     }
-    expect(usage(() => integerValue("try", "seeds", "20", 1, 10))).toContain("in [1, 10]");
+    expect(usage(() => integerValue("try", "seeds", "20", 1, 10))).toBe(
+      "try: option --seeds must be a whole number from 1 to 10 (digits only), got '20'",
+    );
+    expect(usage(() => integerValue("try", "x", "1e2"))).toBe(
+      "try: option --x must be a whole number (digits only), got '1e2'",
+    );
+    expect(integerValue("try", "x", "-7")).toBe(-7);
+  });
+});
+
+describe("realValue", () => {
+  it("parses decimal numbers, exponent included, and refuses other forms naming the bounds", () => {
+    for (const [text, value] of [
+      ["0.5", 0.5],
+      [".5", 0.5],
+      ["5e-1", 0.5],
+      ["+2.5E1", 25],
+      ["-3", -3],
+    ] as const) {
+      expect(realValue("try", "load", text)).toBe(value);
+    }
+    for (const bad of ["abc", "", " 1", "0x1", "Infinity", "NaN", "1e999", "1,5", "1_0"]) {
+      expect(usage(() => realValue("try", "load", bad))).toBe(
+        `try: option --load must be a decimal number (e.g. 0.5 or 5e-1), got '${bad}'`,
+      );
+    }
+    const bounds = { min: 0, minExclusive: true, max: 10 };
+    expect(realValue("try", "load", "10", bounds)).toBe(10);
+    for (const bad of ["0", "-1", "10.0001"]) {
+      expect(usage(() => realValue("try", "load", bad, bounds))).toBe(
+        `try: option --load must be a decimal number greater than 0 and at most 10 (e.g. 0.5 or 5e-1), got '${bad}'`,
+      );
+    }
+    expect(usage(() => realValue("try", "x", "-1", { min: 0 }))).toContain("at least 0 (");
   });
 });
 

@@ -152,7 +152,7 @@ describe("SWF input", () => {
       const r = await cli("run", "-w", path, "--procs", procs);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
-        `sched-sim: run: option --procs must be an integer in [1, 1000000], got '${procs}'\n`,
+        `sched-sim: run: option --procs must be a whole number from 1 to 1000000 (digits only), got '${procs}'\n`,
       );
     }
   });

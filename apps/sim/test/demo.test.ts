@@ -26,6 +26,8 @@ describe("sched-sim demo", () => {
   it("rejects a bad load", async () => {
     const r = await cli("demo", "--load", "abc");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("option --load must be a number in (0, 10], got 'abc'");
+    expect(r.stderr).toContain(
+      "option --load must be a decimal number greater than 0 and at most 10 (e.g. 0.5 or 5e-1), got 'abc'",
+    );
   });
 });

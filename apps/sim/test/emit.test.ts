@@ -214,7 +214,7 @@ describe("sweep --emit", () => {
       [["sweep", file, "--out", "x", "--shards", "4"], "option --shards needs --emit slurm|k8s"],
       [
         ["sweep", file, "--out", "x", "--emit", "slurm", "--shards", "0"],
-        "option --shards must be an integer in [1, 100000]",
+        "option --shards must be a whole number from 1 to 100000",
       ],
       [["sweep", file, "--emit", "slurm"], "option --out DIR is required"],
       [["sweep", file, "--out", "x", "--detach"], "option --detach needs --queue URL"],
@@ -229,7 +229,7 @@ describe("sweep --emit", () => {
       [["sweep", file, "--out", "x", "--queue", "redis://h:1/x"], "database 'x' is not a number"],
       [
         ["sweep", file, "--out", "x", "--queue", "redis://h:1", "--attempts", "0"],
-        "option --attempts must be an integer in [1, 100]",
+        "option --attempts must be a whole number from 1 to 100",
       ],
       [
         ["sweep", file, "--out", "x", "--queue", "redis://h:1", "--jobs", "2"],
@@ -242,7 +242,7 @@ describe("sweep --emit", () => {
       ],
       [
         ["worker", "--queue", "redis://h:1", "--stall-timeout", "0"],
-        "option --stall-timeout must be an integer in [1, 86400]",
+        "option --stall-timeout must be a whole number from 1 to 86400",
       ],
     ];
     for (const [argv, message] of cases) {

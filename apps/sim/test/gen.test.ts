@@ -140,13 +140,16 @@ describe("sched-sim gen", () => {
       [["gen", "lublin", "--out", join(dir, "x.txt")], "option --out"],
       [
         ["gen", "lublin", "--jobs", "ten", "--out", out],
-        'option --jobs is "ten", expected an integer',
+        "gen lublin: option --jobs must be a whole number (digits only), got 'ten'",
       ],
       [
         ["gen", "lublin", "--machines", "3", "--out", out],
         "option --machines is not an option of lublin",
       ],
-      [["gen", "lublin", "--procs", "0", "--out", out], "option --procs is 0"],
+      [
+        ["gen", "lublin", "--procs", "0", "--out", out],
+        "gen lublin: option --procs must be a whole number from 1 to 1000000 (digits only), got '0'",
+      ],
       [["gen", "lublin", "--batch.uProb", "1.5", "--out", out], "option --batch.uProb"],
       [
         ["gen", "advance-reservation", "--arrivalFactor=-1", "--out", out],

@@ -124,7 +124,11 @@ describe("sched-sim inspect", () => {
       [["inspect"], 2, "missing argument <file>"],
       [["inspect", join(dir, "nope.swf")], 2, "cannot read"],
       [["inspect", fixture("README.md")], 2, "the format is chosen by the extension"],
-      [["inspect", fixture("small.swf"), "--procs", "0"], 2, "option --procs must be an integer"],
+      [
+        ["inspect", fixture("small.swf"), "--procs", "0"],
+        2,
+        "option --procs must be a whole number from 1 to 1000000",
+      ],
       [["inspect", fixture("small.swf"), "--estimate", "x"], 2, "option --estimate must be one of"],
       [["inspect", fixture("malformed.swf")], 1, "malformed.swf:5"],
       [["inspect", fixture("small.swf")], 1, "clean"],

@@ -76,7 +76,7 @@ describe("sched-sim reproduce", () => {
       [["reproduce", "fcfs-lod"], "unknown experiment 'fcfs-lod' (did you mean fcfs-load?)"],
       [
         ["reproduce", "fcfs-load", "--seeds", "0"],
-        "option --seeds must be an integer in [1, 10000], got '0'",
+        "option --seeds must be a whole number from 1 to 10000 (digits only), got '0'",
       ],
       [["reproduce", "fcfs-load", "--list"], "--list takes no experiment name"],
     ];

@@ -139,9 +139,34 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     expect(events.stderr).toContain("did not finish within --max-events (20) events");
     expect(events.stderr).toContain("Raise --max-events if the run is meant to be that long");
     expect(events.stderr).not.toContain("options.");
+    // The policy does set timers: the hint counts them and asks the question.
+    expect(events.stderr).toMatch(
+      /; by its last scheduling call 0 of the 6 jobs read had completed and 0 had been rejected; it set \d+ timers \(wakeAt\) and made 0 preemptions; does it keep doing so\? Raise --max-events/,
+    );
     const bad = await cli("run", "-w", SMALL, "--max-stalled-events", "0");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("option --max-stalled-events must be an integer >= 1, got '0'");
+    expect(bad.stderr).toContain(
+      "option --max-stalled-events must be a whole number of at least 1 (digits only), got '0'",
+    );
+  });
+
+  it("--max-events on a policy that sets no timer and preempts nothing says so, with the jobs done, not a question about timers", async () => {
+    // FCFS on small.swf (8 processors, 6 jobs after --clean): events 1-5 are the arrivals at
+    // 0..40, 6 and 7 the completion of job 2 and the arrival of job 7 at 60 (job 2 is the one
+    // completion the policy was told of), 8 the completion of job 4 at 70 (started at 60).
+    for (const policy of ["fcfs", "easy"]) {
+      const r = await cli("run", "-w", SMALL, "--clean", "-s", policy, "--max-events", "7");
+      expect(r.code, policy).toBe(1);
+      expect(r.stderr).toBe(
+        `sched-sim: @sched/core/createSimulation: policy "${policy}" did not finish within --max-events (7) events, at t=70; ${r.stderr.match(/at t=70; ([^;]*);/)?.[1]}; by its last scheduling call 1 of the 6 jobs read had completed and 0 had been rejected; it set no timer (wakeAt) and preempted no job, so every event so far was a job's arrival or completion, at most 2 per job (12 for the 6 jobs read). Raise --max-events if the run is meant to be that long\n`,
+      );
+      expect(r.stderr).not.toContain("does it keep");
+    }
+    // Conservative backfilling does set timers (it wakes at its reservations): counted, asked.
+    const c = await cli("run", "-w", SMALL, "--clean", "-s", "conservative", "--max-events", "7");
+    expect(c.stderr).toContain(
+      "by its last scheduling call 1 of the 6 jobs read had completed and 0 had been rejected; it set 2 timers (wakeAt) and made 0 preemptions; does it keep doing so? Raise --max-events",
+    );
   });
 
   it("runs a factory module with its --opt values, and names the policy when its code throws", async () => {

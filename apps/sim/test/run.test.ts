@@ -184,7 +184,7 @@ describe("sched-sim run", () => {
       ],
       [
         ["run", "-w", SMALL, "--procs", "0"],
-        "option --procs must be an integer in [1, 1000000], got '0'",
+        "option --procs must be a whole number from 1 to 1000000 (digits only), got '0'",
       ],
       [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
       [

@@ -344,7 +344,7 @@ describe("experiment file validation", () => {
     const file = await writeExperiment(base);
     expect((await cli("sweep", file)).stderr).toContain("option --out DIR is required");
     expect((await cli("sweep", file, "--out", "x", "--jobs", "0")).stderr).toContain(
-      "option --jobs must be an integer in [1, 256], got '0'",
+      "option --jobs must be a whole number from 1 to 256 (digits only), got '0'",
     );
   });
 });

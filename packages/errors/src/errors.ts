@@ -94,29 +94,35 @@ export class InvalidInputError extends SchedError {
 
 /**
  * A text input (a trace, an experiment file) could not be read. Names the source, the 1-based
- * line and the field when known.
+ * line (and column, for a syntax error found at a character: `w.json:4:25: …`, as compilers and
+ * editors write it) and the field when known.
  */
 export class ParseError extends SchedError {
   /** The file or source name, e.g. `"KTH-SP2.swf"`. */
   readonly source: string;
   /** The 1-based line number, when the error is on one line. */
   readonly line: number | undefined;
+  /** The 1-based column (in UTF-16 code units) on `line`, when the error is at one character. */
+  readonly column: number | undefined;
   /** The field that could not be read, e.g. `"run time (field 4)"`. */
   readonly field: string | undefined;
 
   constructor(
     where: string,
-    location: { source: string; line?: number; field?: string },
+    location: { source: string; line?: number; column?: number; field?: string },
     detail: string,
     options: SchedErrorOptions = {},
   ) {
+    const column = location.line === undefined ? undefined : location.column;
     const at =
       location.source +
       (location.line === undefined ? "" : `:${location.line}`) +
+      (column === undefined ? "" : `:${column}`) +
       (location.field === undefined ? "" : ` ${location.field}`);
     super("PARSE", where, `${at}: ${detail}`, options);
     this.source = location.source;
     this.line = location.line;
+    this.column = column;
     this.field = location.field;
   }
 }

@@ -30,20 +30,26 @@ describe("@sched/errors (properties)", () => {
     );
   });
 
-  it("ParseError names the line only when given, and the field after it", () => {
+  it("ParseError names the line only when given, its column only with it, and the field after", () => {
     fc.assert(
       fc.property(
         text,
         fc.option(fc.integer({ min: 1, max: 1e9 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 1, max: 1e9 }), { nil: undefined }),
         fc.option(text, { nil: undefined }),
-        (source, line, field) => {
-          const location: { source: string; line?: number; field?: string } = { source };
+        (source, line, column, field) => {
+          const location: { source: string; line?: number; column?: number; field?: string } = {
+            source,
+          };
           if (line !== undefined) location.line = line;
+          if (column !== undefined) location.column = column;
           if (field !== undefined) location.field = field;
           const e = new ParseError("w", location, "bad");
-          const at = `${source}${line === undefined ? "" : `:${line}`}${field === undefined ? "" : ` ${field}`}`;
+          const col = line === undefined || column === undefined ? "" : `:${column}`;
+          const at = `${source}${line === undefined ? "" : `:${line}`}${col}${field === undefined ? "" : ` ${field}`}`;
           expect(e.message).toBe(`w: ${at}: bad`);
           expect(e.line).toBe(line);
+          expect(e.column).toBe(line === undefined ? undefined : column);
           expect(e.field).toBe(field);
         },
       ),

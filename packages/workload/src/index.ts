@@ -45,6 +45,7 @@ export {
   writeJobsLines,
 } from "./jobs-json.js";
 export { duplicateJsonKey } from "./json-duplicate-key.js";
+export { type JsonSyntaxError, jsonSyntaxError, jsonSyntaxErrorAt } from "./json-syntax.js";
 export {
   generateLublin,
   LUBLIN_BATCH,

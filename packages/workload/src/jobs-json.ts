@@ -12,6 +12,7 @@ import {
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 import { duplicateJsonKey } from "./json-duplicate-key.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 
 /** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
 const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
@@ -227,11 +228,12 @@ class JobsLineReader {
     private readonly source: string,
   ) {}
 
-  private fail(detail: string, field?: string): never {
-    const loc: { source: string; line: number; field?: string } = {
+  private fail(detail: string, field?: string, column?: number): never {
+    const loc: { source: string; line: number; column?: number; field?: string } = {
       source: this.source,
       line: this.lineNo,
     };
+    if (column !== undefined) loc.column = column;
     if (field !== undefined) loc.field = field;
     throw new ParseError(this.where, loc, detail);
   }
@@ -244,7 +246,9 @@ class JobsLineReader {
     try {
       value = JSON.parse(text);
     } catch (e) {
-      this.fail(`is not valid JSON (${(e as Error).message})`);
+      // The column on the line as it is in the file (before trimming).
+      const bad = jsonSyntaxError(line, e);
+      this.fail(`is not valid JSON (${bad.message})`, undefined, bad.column);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.fail("expected a JSON object (one job per line)");
@@ -446,7 +450,12 @@ export function parsePlatformJson(text: string, options: ReadJobsOptions = {}): 
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new ParseError(where, { source }, `is not valid JSON (${(e as Error).message})`);
+    const bad = jsonSyntaxError(text, e);
+    throw new ParseError(
+      where,
+      bad.line === undefined ? { source } : { source, line: bad.line, column: bad.column },
+      `is not valid JSON (${bad.message})`,
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ParseError(where, { source }, "expected a JSON object");

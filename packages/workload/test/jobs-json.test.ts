@@ -88,7 +88,12 @@ describe("native jobs format (JSON Lines)", () => {
       ],
       [`${ok}\n{"id":2,"submit":0,"cores":1}`, "j.jsonl:2 runtime: is missing"],
       [`${ok}\n${ok}`, "j.jsonl:2 id: 1 appears twice"],
-      [`${ok}\n{"id":2,`, "j.jsonl:2: is not valid JSON"],
+      [`${ok}\n{"id":2,`, "j.jsonl:2:9: is not valid JSON (Expected double-quoted property name)"],
+      // the column is on the line as the file has it, leading spaces included
+      [
+        `${ok}\n   {"id":2 "submit":0}`,
+        "j.jsonl:2:12: is not valid JSON (Expected ',' or '}' after property value)",
+      ],
       [`${ok}\n[1,2]`, "j.jsonl:2: expected a JSON object (one job per line)"],
       [
         '{"format":"@sched/trace","version":1}',
@@ -289,6 +294,10 @@ describe("platform JSON", () => {
       "@sched/workload/parsePlatformJson: farm.json spec.machines[0].cores: is 0, expected an integer >= 1",
     );
     expect(() => parsePlatformJson("{", { source: "farm.json" })).toThrow(ParseError);
+    // a syntax error names the line and column, as the experiment files do
+    expect(() =>
+      parsePlatformJson('{\n "machines": [\n  {"cores": 4},\n ]\n}', { source: "farm.json" }),
+    ).toThrow(/^@sched\/workload\/parsePlatformJson: farm\.json:4:2: is not valid JSON \(/);
     expect(() => parsePlatformJson('{"format":"x","machines":[]}')).toThrow(
       'format: is "x", expected "@sched/platform"',
     );

@@ -67,6 +67,14 @@ const spec: CommandSpec = {
   ],
 };
 
+/** What stderr says when the runs were read from `runs.csv` (a folder with no `runs/`). */
+function runsCsvNote(dir: string, timing: boolean, timingRows: unknown): string {
+  if (!timing) return `note: ${dir} has no runs/ folder; the runs were read from runs.csv\n`;
+  return timingRows === undefined
+    ? `note: ${dir} has no runs/ folder nor timing.csv; runs.csv holds no timing, so none is shown\n`
+    : `note: ${dir} has no runs/ folder; the timing is timing.csv's, as the sweep wrote it\n`;
+}
+
 /** `sched-sim compare`. */
 export const compareCommand: Command = {
   spec,
@@ -78,7 +86,10 @@ export const compareCommand: Command = {
         ? "table"
         : choiceValue("compare", "format", formatText, COMPARE_FORMATS);
     const dir = args.positionals[0] as string;
-    const { plan, records, failures, timings } = await readSweepDir(dir, "compare");
+    const { plan, records, failures, timings, source, timingRows } = await readSweepDir(
+      dir,
+      "compare",
+    );
     const missing = missingRuns(plan, records, failures);
     const statuses = await readShardStatuses(dir);
     if (flag(args, "missing")) {
@@ -108,12 +119,17 @@ export const compareCommand: Command = {
       return 0;
     }
     if (flag(args, "timing")) {
-      const rows = comparisonRows(plan, summarizeTiming(plan, records, timings), TIMING_METRICS);
+      const summary =
+        source === "runs.csv"
+          ? (timingRows ?? summarizeTiming(plan, records, timings))
+          : summarizeTiming(plan, records, timings);
+      const rows = comparisonRows(plan, summary, TIMING_METRICS);
       io.stdout(renderComparison(plan, rows, format, TIMING_METRICS, TIMING_HEADING));
     } else {
       const rows = comparisonRows(plan, summarizeSweep(plan, records));
       io.stdout(renderComparison(plan, rows, format));
     }
+    if (source === "runs.csv") io.stderr(runsCsvNote(dir, flag(args, "timing"), timingRows));
     io.stderr(parameterNote(plan));
     io.stderr(missingNote(plan, dir, missing, statuses));
     return 0;

@@ -12,7 +12,7 @@ import {
 import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import { batsimToJobs, jobsToBatsim } from "../batsim.js";
 import type { Command } from "../command.js";
-import { MAX_JSON_BYTES } from "../limits.js";
+import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
@@ -127,7 +127,9 @@ export const convertCommand: Command = {
     }
     const procsText = stringOption(args, "procs");
     const procsOption =
-      procsText === undefined ? undefined : integerValue("convert", "procs", procsText, 1);
+      procsText === undefined
+        ? undefined
+        : integerValue("convert", "procs", procsText, 1, MAX_PROCS);
     const clean = flag(args, "clean");
     if (clean && from !== "swf")
       throw new UsageError("convert: --clean applies to SWF input only", "convert");

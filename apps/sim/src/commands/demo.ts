@@ -1,7 +1,8 @@
 import { computeMetrics, identicalPool, type Job, simulate } from "@sched/core";
-import { type CommandSpec, choiceValue, integerValue, stringOption } from "../args.js";
+import { type CommandSpec, choiceValue, integerValue, realValue, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { type JsonValue, stableJson } from "../format.js";
+import { MAX_GENERATED_JOBS, MAX_PROCS } from "../limits.js";
 import { deterministicMetrics, type MetricsRow, metricsTable } from "../outputs.js";
 import { COMPARED_SCHEDULERS, comparedSchedulers } from "../schedulers.js";
 import { SYNTHETIC_DESCRIPTION, syntheticWorkload } from "../synthetic.js";
@@ -44,17 +45,15 @@ export const demoCommand: Command = {
     const procsText = stringOption(args, "procs");
     const seedText = stringOption(args, "seed");
     const loadText = stringOption(args, "load");
-    const n = jobsText === undefined ? 2000 : integerValue("demo", "jobs", jobsText, 1, 1_000_000);
+    const n =
+      jobsText === undefined ? 2000 : integerValue("demo", "jobs", jobsText, 1, MAX_GENERATED_JOBS);
     const procs =
-      procsText === undefined ? 128 : integerValue("demo", "procs", procsText, 1, 1_000_000);
+      procsText === undefined ? 128 : integerValue("demo", "procs", procsText, 1, MAX_PROCS);
     const seed = seedText === undefined ? 1 : integerValue("demo", "seed", seedText, 0);
-    const load = loadText === undefined ? 0.5 : Number(loadText);
-    if (!(load > 0 && load <= 10)) {
-      throw new UsageError(
-        `demo: option --load must be a number in (0, 10], got '${loadText}'`,
-        "demo",
-      );
-    }
+    const load =
+      loadText === undefined
+        ? 0.5
+        : realValue("demo", "load", loadText, { min: 0, minExclusive: true, max: 10 });
     const format = choiceValue("demo", "format", stringOption(args, "format") ?? "table", [
       "table",
       "json",

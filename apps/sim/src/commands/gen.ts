@@ -12,10 +12,19 @@ import {
   writeJobsLines,
   writeSwfLines,
 } from "@sched/workload";
-import { type CommandSpec, flag, type OptionSpec, stringOption, suggest } from "../args.js";
+import {
+  type CommandSpec,
+  flag,
+  integerValue,
+  type OptionSpec,
+  realValue,
+  stringOption,
+  suggest,
+} from "../args.js";
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { renderTable } from "../format.js";
+import { MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -161,9 +170,33 @@ export interface GenParameters {
   readonly typed: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The bounds the command line gives a model's integer option of this name, where another command
+ * has the same flag (`--procs` as `run` and `demo`, `--seed` as `demo`); the model checks the rest.
+ */
+const SHARED_INTEGER_BOUNDS: ReadonlyMap<string, readonly [min: number, max: number]> = new Map([
+  ["procs", [1, MAX_PROCS]],
+  ["seed", [0, Number.MAX_SAFE_INTEGER]],
+]);
+
+/**
+ * Check the form of a numeric model option's value as every numeric flag is checked
+ * (`integerValue`, `realValue`), and the bounds of the flags other commands share.
+ */
+function checkNumberText(model: WorkloadModel, name: string, text: string): void {
+  const kind = model.options.find((o) => o.name === name)?.kind;
+  if (kind === "integer") {
+    const [min, max] = SHARED_INTEGER_BOUNDS.get(name) ?? [];
+    integerValue(`gen ${model.name}`, name, text, min, max);
+  } else if (kind === "number") {
+    realValue(`gen ${model.name}`, name, text);
+  }
+}
+
 function parameters(model: WorkloadModel, given: ReadonlyMap<string, string>): GenParameters {
   const typed: Record<string, unknown> = {};
   for (const [name, text] of given) {
+    checkNumberText(model, name, text);
     try {
       typed[name] = parseModelOption(model.name, name, text);
     } catch (error) {

@@ -9,6 +9,7 @@ import {
 } from "../args.js";
 import type { Command } from "../command.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
+import { MAX_PROCS } from "../limits.js";
 import { declaredProcs, readTraceFile, requireJobs, type TraceFile } from "./trace-files.js";
 
 const spec: CommandSpec = {
@@ -175,7 +176,9 @@ export const inspectCommand: Command = {
     const path = args.positionals[0] as string;
     const procsText = stringOption(args, "procs");
     const procsOption =
-      procsText === undefined ? undefined : integerValue("inspect", "procs", procsText, 1);
+      procsText === undefined
+        ? undefined
+        : integerValue("inspect", "procs", procsText, 1, MAX_PROCS);
     const estimateText = stringOption(args, "estimate");
     const estimate =
       estimateText === undefined

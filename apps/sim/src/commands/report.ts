@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { type CommandSpec, flag, requirePositionals, stringOption, suggest } from "../args.js";
 import { writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
+import type { Experiment } from "../experiments/experiment.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { checkOutPath } from "../out-path.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
 import { measureRun, simulateTask } from "../sweep/execute.js";
-import { planTasks } from "../sweep/plan.js";
+import { planTasks, type SweepPlan } from "../sweep/plan.js";
 import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
 import { missingNote, missingRuns, readShardStatuses } from "../sweep/shard.js";
 import { UsageError } from "../usage-error.js";
@@ -51,6 +52,36 @@ const spec: CommandSpec = {
   ],
 };
 
+/**
+ * What stderr says when the runs were read from `runs.csv` (a folder with no `runs/`): where from,
+ * and the paper figures' metrics that `runs.csv` does not hold (it holds the sweep's metrics only),
+ * which are drawn empty.
+ */
+function runsCsvNote(
+  dir: string,
+  plan: SweepPlan,
+  experiment: Experiment | undefined,
+  timingRows: unknown,
+): string {
+  const lacking = new Map<string, string[]>();
+  for (const f of experiment?.figures ?? []) {
+    if (f.timing === true || !plan.params.includes(f.x.param)) continue;
+    for (const m of [f.metric, ...(f.series ?? []).flatMap((s) => s.metric ?? [])]) {
+      if (plan.metrics.includes(m)) continue;
+      lacking.set(m, [...(lacking.get(m) ?? []), f.id]);
+    }
+  }
+  const lines = [
+    `note: ${dir} has no runs/ folder; the runs were read from runs.csv${timingRows === undefined ? " (and no timing.csv: the timing figures have no data)" : " and the timing from timing.csv"}`,
+  ];
+  if (lacking.size > 0) {
+    lines.push(
+      `note: runs.csv holds the sweep's metrics only (${plan.metrics.join(", ")}); no data for ${[...lacking].map(([m, ids]) => `${m} (${[...new Set(ids)].join(", ")})`).join(", ")}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 /** `sched-sim report`. */
 export const reportCommand: Command = {
   spec,
@@ -59,7 +90,10 @@ export const reportCommand: Command = {
     const dir = args.positionals[0] as string;
     const out = stringOption(args, "out") ?? join(dir, "report.html");
     await checkOutPath("report", "out", out, "file");
-    const { plan, records, failures, timings } = await readSweepDir(dir, "report");
+    const { plan, records, failures, timings, timingRows, ...read } = await readSweepDir(
+      dir,
+      "report",
+    );
     const tasks = planTasks(plan);
     const wanted = stringOption(args, "run");
     let run: ReportRun | undefined;
@@ -141,6 +175,7 @@ export const reportCommand: Command = {
       ...(experiment === undefined ? {} : { experiment }),
       records,
       timings,
+      ...(timingRows === undefined ? {} : { timingRows }),
       rows,
       comparison: comparisonRows(plan, rows),
       finished: records.length,
@@ -149,6 +184,7 @@ export const reportCommand: Command = {
       version: VERSION,
     });
     await writeFilesAtomic(new Map([[out, html]]));
+    if (read.source === "runs.csv") io.stderr(runsCsvNote(dir, plan, experiment, timingRows));
     io.stderr(
       missingNote(plan, dir, missingRuns(plan, records, failures), await readShardStatuses(dir)),
     );

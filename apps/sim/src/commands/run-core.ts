@@ -28,6 +28,12 @@ import {
 
 import type { Io } from "../command.js";
 import {
+  countingScheduler,
+  explainEventBudget,
+  newPolicyActivity,
+  type PolicyActivity,
+} from "../event-budget.js";
+import {
   createPooledSimulation,
   type JobColumns,
   type PooledPolicy,
@@ -174,12 +180,14 @@ interface RunPolicy {
   readonly pooled: boolean;
   /**
    * A simulation on `procs` processors passing each record to `onRecord` (when given), with the
-   * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only).
+   * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only);
+   * the general engine's policy counts what it does into `activity`.
    */
   readonly simulation: (
     procs: number,
     onRecord: ((r: JobRecord) => void) | null,
     guards: Guards,
+    activity: PolicyActivity,
   ) => Simulation;
 }
 
@@ -238,14 +246,18 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
     options: choice.options,
     label: choice.label,
     pooled: false,
-    simulation: (procs, onRecord, guards) =>
-      createSimulation(identicalPool(procs), choice.entry.create(choice.options), {
-        ...(onRecord === null ? {} : { onRecord }),
-        ...(guards.maxStalledEvents === undefined
-          ? {}
-          : { maxStalledEvents: guards.maxStalledEvents }),
-        ...(guards.maxEvents === undefined ? {} : { maxEvents: guards.maxEvents }),
-      }),
+    simulation: (procs, onRecord, guards, activity) =>
+      createSimulation(
+        identicalPool(procs),
+        countingScheduler(choice.entry.create(choice.options), activity),
+        {
+          ...(onRecord === null ? {} : { onRecord }),
+          ...(guards.maxStalledEvents === undefined
+            ? {}
+            : { maxStalledEvents: guards.maxStalledEvents }),
+          ...(guards.maxEvents === undefined ? {} : { maxEvents: guards.maxEvents }),
+        },
+      ),
   };
 }
 
@@ -478,6 +490,9 @@ class Runner {
   /** The header's machine size (MaxProcs, else MaxNodes), and which of the two it is. */
   private declared: number | undefined;
   private declaredBy = "MaxProcs";
+  /** Jobs given to the simulation, and what its policy did: for the event budget's message. */
+  private read = 0;
+  private readonly activity = newPolicyActivity();
 
   constructor(
     private readonly workload: string,
@@ -506,7 +521,12 @@ class Runner {
       if (job.cores > procs && this.tooWide++ === 0) this.firstTooWide = job;
     }
     this.lastSubmit = last;
-    this.simulation().push(jobs);
+    this.read += jobs.length;
+    try {
+      this.simulation().push(jobs);
+    } catch (error) {
+      throw explainEventBudget(error, this.activity, this.read);
+    }
   }
 
   /** {@link Runner.push} of jobs as columns, for the pooled kernel. */
@@ -532,7 +552,12 @@ class Runner {
       commandOptions: this.input.commandOptions,
     });
     if (header !== undefined && this.procs === undefined) this.header(header);
-    const summary = this.simulation().end();
+    let summary: SimulationSummary;
+    try {
+      summary = this.simulation().end();
+    } catch (error) {
+      throw explainEventBudget(error, this.activity, this.read);
+    }
     return {
       summary,
       report,
@@ -570,6 +595,7 @@ class Runner {
         this.machineSize(),
         csv === null ? null : (r) => csv.write(jobsCsvLine(r)),
         this.input,
+        this.activity,
       );
     }
     return this.sim;

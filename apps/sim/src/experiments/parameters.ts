@@ -1,4 +1,4 @@
-import { suggest } from "../args.js";
+import { integerText, realText, suggest } from "../args.js";
 import { hanging } from "../format.js";
 import type { SchedulerOptionSpec } from "../scheduler-options.js";
 import type { SchedulerChoice } from "../schedulers.js";
@@ -123,9 +123,9 @@ export function parseParamValue(
   if (spec.type === "boolean") {
     value = text === "true" ? true : text === "false" ? false : text;
   } else if (spec.type === "integer") {
-    value = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
+    value = integerText(text);
   } else if (spec.type === "number") {
-    value = text.trim() === "" ? Number.NaN : Number(text);
+    value = realText(text);
   }
   if (!isValidValue(spec, value)) {
     throw new UsageError(`${where}: expected ${expectedText(spec)}, got '${text}'`, command);

@@ -9,7 +9,7 @@ import { type ParamValue, paramText } from "../experiments/parameters.js";
 import { type Summary, summarize } from "../stats.js";
 import type { RunRecord, RunTiming } from "../sweep/execute.js";
 import type { SweepPlan } from "../sweep/plan.js";
-import { timingValue } from "../sweep/results.js";
+import { type ResultRow, timingValue } from "../sweep/results.js";
 import { escapeHtml } from "./escape.js";
 import { linePlot, type PlotSeries } from "./plot.js";
 
@@ -21,6 +21,12 @@ export interface FiguresInput {
   readonly records: readonly RunRecord[];
   /** The wall-clock block of each run, by key (for figures of timing metrics). */
   readonly timings: ReadonlyMap<string, RunTiming>;
+  /**
+   * `timing.csv`'s summaries, for figures of timing metrics when the runs' timing blocks are gone
+   * (a folder read from `runs.csv`): a figure's point is one grid point, so its summary is the
+   * row's. @defaultValue none (summaries of {@link FiguresInput.timings})
+   */
+  readonly timingRows?: readonly ResultRow[];
 }
 
 /** A claim's verdict: its class on the page, its words, and the numbers behind them. */
@@ -86,9 +92,20 @@ function panelResults(
     byKey.set(key, list);
   }
   const cache = new Map<string, Summary | undefined>();
+  const stored = (scheduler: string, x: ParamValue, metric: string): Summary | undefined => {
+    const row = input.timingRows?.find(
+      (r) =>
+        r.scheduler === scheduler &&
+        r.metric === metric &&
+        plan.params.every((p, i) => r.point[i] === (p === xParam ? x : panel.fixed.get(p))),
+    );
+    return row === undefined || row.runs === 0 ? undefined : row;
+  };
   const value = (scheduler: string, x: ParamValue, metric = figure.metric) => {
     const key = JSON.stringify([scheduler, x, metric]);
-    if (!cache.has(key)) {
+    if (!cache.has(key) && figure.timing === true && input.timingRows !== undefined) {
+      cache.set(key, stored(scheduler, x, metric));
+    } else if (!cache.has(key)) {
       const runs = byKey.get(JSON.stringify([scheduler, x])) ?? [];
       const values = runs.map((r) =>
         figure.timing === true
@@ -177,6 +194,9 @@ export function paperFiguresHtml(input: FiguresInput): string {
           : ` <span class="note">Not in this run: ${escapeHtml(absent.join(", "))}.</span>`,
         figure.timing === true
           ? ' <span class="note">Wall clock: differs between executions and machines (timing.csv).</span>'
+          : "",
+        plotted.every((s) => s.points.every((q) => !Number.isFinite(q.mean)))
+          ? ` <span class="note figure-empty">No data: no finished run read has ${escapeHtml([...new Set(series.map((s) => s.metric ?? figure.metric))].join(", "))}.</span>`
           : "",
       ].join("");
       out.push(

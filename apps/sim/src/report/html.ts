@@ -61,6 +61,11 @@ export interface ReportInput {
   readonly records?: readonly RunRecord[];
   /** Their wall-clock blocks, by key (for figures of timing metrics). @defaultValue none */
   readonly timings?: ReadonlyMap<string, RunTiming>;
+  /**
+   * `timing.csv`'s rows, for figures of timing metrics when the runs have no timing blocks (a
+   * folder read from `runs.csv`). @defaultValue none
+   */
+  readonly timingRows?: readonly ResultRow[];
   readonly rows: readonly ResultRow[];
   readonly comparison: readonly ComparisonRow[];
   readonly finished: number;
@@ -158,6 +163,7 @@ export function reportHtml(input: ReportInput): string {
         experiment: input.experiment,
         records: input.records ?? [],
         timings: input.timings ?? new Map(),
+        ...(input.timingRows === undefined ? {} : { timingRows: input.timingRows }),
       }),
     );
   }

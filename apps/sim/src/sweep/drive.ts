@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Io } from "../command.js";
 import type { Experiment } from "../experiments/experiment.js";
@@ -17,7 +18,7 @@ import {
   TIMING_METRICS,
   timingTable,
 } from "./results.js";
-import type { Shard } from "./shard.js";
+import { type Shard, shardTasks } from "./shard.js";
 import { runSweep, type SweepOutcome, type SweepProgress } from "./sweep.js";
 
 /** How a registry experiment is to be run: `reproduce`'s options, or an experiment file's. */
@@ -163,7 +164,15 @@ export async function driveSweep(
   const name =
     shard === undefined ? plan.name : `${plan.name} [shard ${shard.index}/${shard.count}]`;
   let last: SweepProgress | undefined;
-  const stopOnSignal = exitOnInterrupt(io, name, options.out, () => last);
+  const stopOnSignal = exitOnInterrupt(io, name, options.out, () => {
+    // With --out, what is on disk when the signal comes: a run's file is renamed into place
+    // before its progress is reported, so the last progress may lag a run or two behind.
+    const out = options.out;
+    if (out === undefined || last === undefined) return last;
+    const tasks = shardTasks(plan, shard);
+    const kept = tasks.filter((t) => existsSync(join(out, "runs", `${t.key}.json`))).length;
+    return { ...last, done: kept, failed: 0, total: tasks.length };
+  });
   let outcome: SweepOutcome;
   try {
     outcome = await runSweep(

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { SchedError } from "@sched/core";
 import {
   duplicateJsonKey,
+  jsonSyntaxError,
   type ModelOption,
   parseModelOption,
   WORKLOAD_MODELS,
@@ -10,7 +11,6 @@ import {
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
 import { GRID_DIGITS, keepsItsDigits } from "../format.js";
-import { jsonSyntaxErrorAt } from "../json-syntax.js";
 import {
   MAX_EXPERIMENT_BYTES,
   MAX_GENERATED_JOBS,
@@ -493,9 +493,9 @@ export async function readExperimentFile(path: string): Promise<SweepPlan> {
   try {
     doc = JSON.parse(raw) as Json;
   } catch (error) {
-    const at = jsonSyntaxErrorAt(raw);
+    const bad = jsonSyntaxError(raw, error);
     throw new UsageError(
-      `sweep: ${path}: ${at === null ? "" : `line ${at.line}, column ${at.column}: `}not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      `sweep: ${path}${bad.line === undefined ? "" : `:${bad.line}:${bad.column}`}: not valid JSON (${bad.message})`,
       "sweep",
     );
   }

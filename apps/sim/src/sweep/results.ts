@@ -1,12 +1,14 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { realText } from "../args.js";
+import { type CsvRecord, readCsvRecords } from "../csv-read.js";
 import type { ParamValue } from "../experiments/parameters.js";
-import { type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
+import { formatNumber, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
 import { type Summary, summarize } from "../stats.js";
 import { UsageError } from "../usage-error.js";
 import type { RunRecord, RunTiming } from "./execute.js";
 import { formatValue, type MetricInfo } from "./metrics.js";
-import type { SweepPlan } from "./plan.js";
+import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import { planMetricInfos } from "./plan-metrics.js";
 
 /** Format tag of `experiment.json`. */
@@ -111,6 +113,17 @@ export interface SweepDir {
   readonly failures: readonly RunFailure[];
   /** The timing block of each finished run that has one, by key (wall clock, not deterministic). */
   readonly timings: ReadonlyMap<string, RunTiming>;
+  /**
+   * Where the finished runs were read from: the run files (`runs/`), or `runs.csv` in a folder
+   * without `runs/` (a committed reproduction keeps the CSVs only). From `runs.csv` a record has
+   * the plan's metrics only, `events` and `decisions` are NaN and no run has a timing block.
+   */
+  readonly source: "runs" | "runs.csv";
+  /**
+   * `timing.csv`'s rows ({@link summarizeTiming}'s, as the sweep wrote them), when the runs come
+   * from `runs.csv` and the folder has a `timing.csv`: the run files' timing blocks are gone.
+   */
+  readonly timingRows?: readonly ResultRow[];
 }
 
 /** The plan in `DIR/experiment.json`, or a {@link UsageError} saying what is wrong. */
@@ -148,9 +161,43 @@ export async function jsonFiles(dir: string): Promise<string[]> {
   }
 }
 
-/** Read a sweep directory: its plan, its finished runs (plan order) and its failures. */
+/**
+ * Read a sweep directory: its plan, its finished runs (plan order) and its failures. The runs are
+ * the files in `DIR/runs/`; a folder without `runs/` but with `runs.csv` (every run's value of
+ * each reported metric) is read from `runs.csv` instead, which gives the same metrics, hence the
+ * same comparison (see {@link SweepDir.source}).
+ *
+ * @throws UsageError naming the file (and line) when `experiment.json`, or `runs.csv` read in
+ *   place of `runs/`, is not what a sweep writes.
+ */
 export async function readSweepDir(dir: string, command: string): Promise<SweepDir> {
   const plan = await readPlan(dir, command);
+  const failures = async (done: ReadonlySet<string>): Promise<RunFailure[]> => {
+    const list: RunFailure[] = [];
+    for (const f of await jsonFiles(join(dir, "failed"))) {
+      try {
+        const failure = JSON.parse(await readFile(join(dir, "failed", f), "utf8")) as RunFailure;
+        if (!done.has(failure.key)) list.push(failure);
+      } catch {
+        // ignored: a stray file
+      }
+    }
+    return list;
+  };
+  if (!(await isDirectory(join(dir, "runs")))) {
+    const fromCsv = await readRunsCsv(dir, plan, command);
+    if (fromCsv !== undefined) {
+      const timingRows = await readTimingCsv(dir, plan, command);
+      return {
+        plan,
+        records: orderRecords(plan, fromCsv),
+        failures: await failures(new Set(fromCsv.map((r) => r.key))),
+        timings: new Map(),
+        source: "runs.csv",
+        ...(timingRows === undefined ? {} : { timingRows }),
+      };
+    }
+  }
   const byKey = new Map<string, RunRecord>();
   const timings = new Map<string, RunTiming>();
   for (const f of await jsonFiles(join(dir, "runs"))) {
@@ -163,16 +210,185 @@ export async function readSweepDir(dir: string, command: string): Promise<SweepD
       // not a record (a stray file): ignored, the run counts as not done
     }
   }
-  const failures: RunFailure[] = [];
-  for (const f of await jsonFiles(join(dir, "failed"))) {
-    try {
-      const failure = JSON.parse(await readFile(join(dir, "failed", f), "utf8")) as RunFailure;
-      if (!byKey.has(failure.key)) failures.push(failure);
-    } catch {
-      // ignored, as above
+  return {
+    plan,
+    records: orderRecords(plan, [...byKey.values()]),
+    failures: await failures(new Set(byKey.keys())),
+    timings,
+    source: "runs",
+  };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A text file of `dir`, or undefined when it does not exist. */
+async function optionalText(path: string, command: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new UsageError(`${command}: cannot read ${path}: ${(error as Error).message}`, command);
+  }
+}
+
+/** A grid value or seed as the CSVs write it. */
+function cellText(value: ParamValue): string {
+  return typeof value === "number" ? formatNumber(value) : String(value);
+}
+
+/**
+ * The records of CSV file `DIR/name` whose header must be `header` (undefined when there is no
+ * such file), or a UsageError naming the file, and a `fail(record, detail)` that names its line.
+ */
+async function readResultsCsv(
+  dir: string,
+  name: string,
+  header: readonly string[],
+  command: string,
+): Promise<{ rows: CsvRecord[]; fail: (row: CsvRecord, detail: string) => never } | undefined> {
+  const path = join(dir, name);
+  const text = await optionalText(path, command);
+  if (text === undefined) return undefined;
+  const fail = (row: CsvRecord | undefined, detail: string): never => {
+    throw new UsageError(
+      `${command}: ${path}${row === undefined ? "" : `:${row.line}`}: ${detail}`,
+      command,
+    );
+  };
+  const records = readCsvRecords(text);
+  if (records === null) return fail(undefined, "a quoted field is never closed (a cut file?)");
+  const first = records[0];
+  if (first === undefined || first.fields.join(",") !== header.join(",")) {
+    return fail(first, `expected the header ${header.join(",")} (as the sweep writes it)`);
+  }
+  const rows = records.slice(1);
+  for (const row of rows) {
+    if (row.fields.length !== header.length) {
+      fail(row, `expected ${header.length} fields (${header.join(",")}), got ${row.fields.length}`);
     }
   }
-  return { plan, records: orderRecords(plan, [...byKey.values()]), failures, timings };
+  return { rows, fail };
+}
+
+/**
+ * The finished runs in `DIR/runs.csv` (`key,scheduler,<param>...,seed,metric,value`, as
+ * {@link runsCsv} writes it), or undefined when there is none: each run of the plan, found by its
+ * key (its scheduler, grid values and seed must be the plan's), with the value of every reported
+ * metric (empty: NaN). `events` and `decisions` are not in the file: NaN.
+ */
+async function readRunsCsv(
+  dir: string,
+  plan: SweepPlan,
+  command: string,
+): Promise<RunRecord[] | undefined> {
+  const header = ["key", "scheduler", ...plan.params, "seed", "metric", "value"];
+  const csv = await readResultsCsv(dir, "runs.csv", header, command);
+  if (csv === undefined) return undefined;
+  const { rows, fail } = csv;
+  const tasks = new Map<string, RunTask>(planTasks(plan).map((t) => [t.key, t]));
+  const metrics = new Map<string, Record<string, number>>();
+  for (const row of rows) {
+    const [key, scheduler, ...rest] = row.fields as string[];
+    const task = tasks.get(key as string);
+    if (task === undefined) {
+      fail(row, `run '${key}' is not a run of ${join(dir, "experiment.json")}`);
+    }
+    const t = task as RunTask;
+    const expected = [
+      plan.schedulers[t.scheduler]?.label ?? "",
+      ...plan.params.map((p) => cellText(t.params[p] as ParamValue)),
+      cellText(t.seed),
+    ];
+    const got = [scheduler as string, ...rest.slice(0, plan.params.length + 1)];
+    expected.forEach((want, i) => {
+      if (got[i] !== want) {
+        fail(row, `${header[i + 1]} is '${got[i]}', but run ${key} has ${want} in experiment.json`);
+      }
+    });
+    const metric = rest[plan.params.length + 1] as string;
+    const valueText = rest[plan.params.length + 2] as string;
+    if (!plan.metrics.includes(metric)) {
+      fail(row, `metric '${metric}' is not one of the sweep's (${plan.metrics.join(", ")})`);
+    }
+    const value = valueText === "" ? Number.NaN : realText(valueText);
+    if (valueText !== "" && Number.isNaN(value)) {
+      fail(row, `value '${valueText}' is not a number`);
+    }
+    const values = metrics.get(t.key) ?? {};
+    if (metric in values) fail(row, `run ${key} has a second row for ${metric}`);
+    values[metric] = value;
+    metrics.set(t.key, values);
+  }
+  const records: RunRecord[] = [];
+  for (const [key, values] of metrics) {
+    const t = tasks.get(key) as RunTask;
+    const lacking = plan.metrics.filter((m) => !(m in values));
+    if (lacking.length > 0) {
+      throw new UsageError(
+        `${command}: ${join(dir, "runs.csv")}: run ${key} has no row for ${lacking.join(", ")}`,
+        command,
+      );
+    }
+    records.push({
+      key,
+      scheduler: plan.schedulers[t.scheduler]?.label ?? "",
+      params: t.params,
+      seed: t.seed,
+      metrics: values,
+      events: Number.NaN,
+      decisions: Number.NaN,
+    });
+  }
+  return records;
+}
+
+/**
+ * `DIR/timing.csv` read back as {@link summarizeTiming}'s rows (the same schedulers x points x
+ * {@link TIMING_METRICS}, in that order), or undefined when there is none. A row of the plan the
+ * file lacks is NaN with 0 runs.
+ */
+async function readTimingCsv(
+  dir: string,
+  plan: SweepPlan,
+  command: string,
+): Promise<ResultRow[] | undefined> {
+  const header = ["scheduler", ...plan.params, "metric", "mean", "ci95", "runs"];
+  const csv = await readResultsCsv(dir, "timing.csv", header, command);
+  if (csv === undefined) return undefined;
+  const { rows, fail } = csv;
+  const found = new Map<string, CsvRecord>();
+  for (const row of rows)
+    found.set(row.fields.slice(0, plan.params.length + 2).join("\u0000"), row);
+  const number = (row: CsvRecord, i: number): number => {
+    const cell = row.fields[i] as string;
+    const value = cell === "" ? Number.NaN : realText(cell);
+    if (cell !== "" && Number.isNaN(value)) fail(row, `${header[i]} '${cell}' is not a number`);
+    return value;
+  };
+  const out: ResultRow[] = [];
+  for (const s of plan.schedulers) {
+    for (const point of plan.points) {
+      for (const m of TIMING_METRICS) {
+        const row = found.get([s.label, ...point.map(cellText), m.key].join("\u0000"));
+        const n = plan.params.length + 2;
+        out.push({
+          scheduler: s.label,
+          point,
+          metric: m.key,
+          ...(row === undefined
+            ? { mean: Number.NaN, ci95: Number.NaN, runs: 0 }
+            : { mean: number(row, n), ci95: number(row, n + 1), runs: number(row, n + 2) }),
+        });
+      }
+    }
+  }
+  return out;
 }
 
 /** `records` in plan order: points, then seeds, then schedulers; records of other plans dropped. */

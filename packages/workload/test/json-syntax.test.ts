@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonSyntaxErrorAt } from "../src/json-syntax.js";
-import { cli } from "./helpers.js";
-import { writeExperiment } from "./sweep-helpers.js";
+import { jsonSyntaxError, jsonSyntaxErrorAt } from "../src/json-syntax.js";
 
 function parses(text: string): boolean {
   try {
@@ -61,15 +59,42 @@ describe("jsonSyntaxErrorAt", () => {
   });
 });
 
-describe("sweep: an experiment file that is not JSON", () => {
-  it("names the line and column (before: only 'at position 18', or nothing)", async () => {
-    const file = await writeExperiment(
-      '{\n  "name": "x",\n  "workload": {"type": "synthetic"},\n  "schedulers": ["easy",],\n  "seeds": 1\n}\n',
-    );
-    const r = await cli("sweep", file, "--out", `${file}.out`);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(
-      new RegExp(`^sched-sim: sweep: ${file}: line 4, column 25: not valid JSON: [^\\n]*\\n$`),
+describe("jsonSyntaxError", () => {
+  const refused = (text: string): unknown => {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return error;
+    }
+    throw new Error(`${text} is valid JSON`);
+  };
+
+  it("gives the line and column, and JSON.parse's words without the position and snippet they make redundant", () => {
+    const text = '{\n  "a": [1,]\n}';
+    expect(jsonSyntaxError(text, refused(text))).toEqual({
+      line: 2,
+      column: 11,
+      message: "Unexpected token ']'",
+    });
+    expect(jsonSyntaxError("[1] 2", refused("[1] 2"))).toEqual({
+      line: 1,
+      column: 5,
+      message: "Unexpected non-whitespace character after JSON",
+    });
+  });
+
+  it("is one line with the position of jsonSyntaxErrorAt, on any text JSON.parse refuses", () => {
+    const alphabet = fc.constantFrom(...'{}[],:"\\ \n\r\u20280123456789.-etrufalsnx'.split(""));
+    fc.assert(
+      fc.property(fc.string({ unit: alphabet, maxLength: 16 }), (t) => {
+        if (parses(t)) return;
+        const e = jsonSyntaxError(t, refused(t));
+        expect(e.message).not.toMatch(/[\r\n\u2028\u2029]/);
+        expect(e.message).not.toBe("");
+        const at = jsonSyntaxErrorAt(t);
+        expect(e.line === undefined ? null : { line: e.line, column: e.column }).toEqual(at);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -112,3 +112,50 @@ function firstError(text: string): number | null {
   space();
   return i < n ? i : null;
 }
+
+/**
+ * Where a JSON text stops being JSON, and what `JSON.parse` said of it, for a reader's message:
+ * the 1-based line and column (UTF-16 code units) of the first error when it could be found
+ * (see {@link jsonSyntaxErrorAt}), and `JSON.parse`'s message, without its "at position N" when
+ * the line and column say it.
+ */
+export type JsonSyntaxError =
+  | { readonly line: number; readonly column: number; readonly message: string }
+  | { readonly line?: undefined; readonly column?: undefined; readonly message: string };
+
+/** Line breaks as a one-line message writes them. */
+const ESCAPED: Readonly<Record<string, string>> = {
+  "\r\n": "\\r\\n",
+  "\r": "\\r",
+  "\n": "\\n",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/**
+ * The syntax error of `text`, which `JSON.parse` refused with `error`: its line and column
+ * ({@link jsonSyntaxErrorAt}) and `JSON.parse`'s words, so that every reader of a JSON file
+ * says `FILE:LINE:COLUMN: … not valid JSON …` as the experiment files do.
+ *
+ * Complexity: O(length of the text).
+ *
+ * @example
+ * ```ts
+ * try { JSON.parse(text) } catch (e) { jsonSyntaxError('{\n  "a": [1,]\n}', e) }
+ * // { line: 2, column: 11, message: "Unexpected token ']'" }
+ * ```
+ */
+export function jsonSyntaxError(text: string, error: unknown): JsonSyntaxError {
+  // V8 may quote a snippet of the text, line breaks included: kept on one line.
+  const said = (error instanceof Error ? error.message : String(error)).replace(
+    /\r\n|[\r\n\u2028\u2029]/g,
+    (c) => ESCAPED[c] ?? "\\n",
+  );
+  const at = jsonSyntaxErrorAt(text);
+  if (at === null) return { message: said };
+  // The line and column say where: V8's position and its snippet of the text go.
+  const message = said
+    .replace(/ (?:in JSON )?at position \d+(?: \(line \d+ column \d+\))?/, "")
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "");
+  return { ...at, message };
+}
