@@ -14,7 +14,7 @@ function tempPath(path: string, id: string): string {
   return join(dirname(path), `.${basename(path)}.${id}.tmp`);
 }
 
-/** Bytes of text a {@link StreamedFile} holds before it writes them out. */
+/** Bytes (or characters of text) a {@link StreamedFile} holds before it writes them out. */
 const FLUSH_AT = 1 << 20;
 
 /**
@@ -26,7 +26,8 @@ const FLUSH_AT = 1 << 20;
  * write rows as they come.
  */
 export class StreamedFile {
-  private parts: string[] = [];
+  /** What is held, in order: text, and bytes copied from {@link StreamedFile.writeBytes}. */
+  private parts: (string | Uint8Array)[] = [];
   private size = 0;
   private fd: number | null = null;
   private temp: string | null = null;
@@ -56,6 +57,22 @@ export class StreamedFile {
     this.parts.push(text);
     this.size += text.length;
     if (this.size >= FLUSH_AT) this.flush();
+  }
+
+  /**
+   * Appends `bytes` (a writer's reusable chunk, say: they are written out or copied before this
+   * returns). A chunk of 1 MiB or more, once the file exists, goes straight to it.
+   * @throws Error naming the file when it cannot be written.
+   */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.size + bytes.length >= FLUSH_AT) {
+      this.parts.push(bytes);
+      this.size += bytes.length;
+      this.flush();
+    } else {
+      this.parts.push(bytes.slice());
+      this.size += bytes.length;
+    }
   }
 
   /** Writes out what is held and closes the temporary file; returns its path. */
@@ -94,14 +111,31 @@ export class StreamedFile {
         makeParent(this.path);
         this.fd = openSync(this.temp, "wx");
       }
-      const text = this.parts.join("");
+      const parts = this.parts;
       this.parts = [];
       this.size = 0;
-      writeSync(this.fd, text);
+      // Runs of text are joined and written as one string; bytes are written as they are.
+      let text: string[] = [];
+      for (const part of parts) {
+        if (typeof part === "string") {
+          text.push(part);
+          continue;
+        }
+        if (text.length > 0) writeSync(this.fd, text.join(""));
+        text = [];
+        writeAll(this.fd, part);
+      }
+      if (text.length > 0) writeSync(this.fd, text.join(""));
     } catch (error) {
       throw new Error(`cannot write ${this.path}: ${describeFsError(error)}`, { cause: error });
     }
   }
+}
+
+/** `writeSync` of all of `bytes` (a write may take fewer bytes than it is given). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /**

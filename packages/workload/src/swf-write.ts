@@ -4,8 +4,11 @@ import { requireIterable } from "./require-iterable.js";
 import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
-/** Minimum column widths, as in the archive's files (right-aligned). */
-const WIDTHS = [6, 9, 7, 7, 5, 7, 6, 5, 7, 6, 3, 4, 4, 4, 3, 3, 3, 3];
+/**
+ * Minimum column widths, as in the archive's files (right-aligned). Internal (not re-exported by
+ * the index): shared with `SwfWriter` (swf-writer.ts), which writes the same columns as bytes.
+ */
+export const SWF_WIDTHS: readonly number[] = [6, 9, 7, 7, 5, 7, 6, 5, 7, 6, 3, 4, 4, 4, 3, 3, 3, 3];
 const BLANKS = "          ";
 
 /**
@@ -35,7 +38,7 @@ export function formatSwfRecord(record: SwfRecord): string {
       );
     }
     const text = `${v}`;
-    const pad = WIDTHS[i]! - text.length;
+    const pad = SWF_WIDTHS[i]! - text.length;
     line += (i === 0 ? "" : " ") + (pad > 0 ? BLANKS.slice(0, pad) + text : text);
   }
   return line;

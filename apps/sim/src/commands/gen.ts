@@ -7,10 +7,10 @@ import {
   type ModelStream,
   parseModelOption,
   type SwfRecord,
+  SwfWriter,
   WORKLOAD_MODELS,
   type WorkloadModel,
   writeJobsLines,
-  writeSwfLines,
 } from "@sched/workload";
 import {
   type CommandSpec,
@@ -225,15 +225,17 @@ function platformText(platform: Platform): string {
 }
 
 /**
- * The file's lines (without line ends), as they are generated: SWF or JSON Lines, with the model
- * and every parameter in the header. A model that streams (Lublin) is never held whole.
+ * Writes the file to `file` as it is generated: SWF (formatted as bytes by `SwfWriter`) or JSON
+ * Lines, with the model and every parameter in the header. A model that streams (Lublin) is never
+ * held whole.
  */
-export function* genLines(
+function writeGenFile(
   model: WorkloadModel,
   params: GenParameters,
   out: ModelStream,
   format: TraceFormat,
-): Generator<string, void, undefined> {
+  file: StreamedFile,
+): void {
   const generator = `sched-sim ${VERSION} gen ${model.name} (@sched/workload)`;
   if (format === "jsonl") {
     const parameters: Record<string, string> = {};
@@ -248,7 +250,7 @@ export function* genLines(
       platform: platformText(out.platform),
     };
     if (out.swf !== undefined) meta.modelNotes = out.swf.header.notes;
-    yield* writeJobsLines(out.jobs, meta);
+    for (const line of writeJobsLines(out.jobs, meta)) file.write(`${line}\n`);
     return;
   }
   // SWF: one Note for the generator, one per group of parameters (top level, then each dotted
@@ -266,29 +268,38 @@ export function* genLines(
     ...[...groups.values()].map((list) => `parameters (* = default): ${list.join(" ")}`),
     `platform: ${platformText(out.platform)}`,
   ];
+  const writer = new SwfWriter((bytes) => file.writeBytes(bytes));
   if (out.swf !== undefined) {
     // A model without estimates (Lublin-Feitelson) leaves field 9 unknown, which `run` rejects
     // (a job without a requested time has no estimate). Its jobs' estimate is the run time
     // (swfToJobs' `estimate: "runtime"`), so the file says so: `run` reads back exactly the
     // model's jobs, with no option.
     const header = out.swf.header;
-    const filled = function* (records: Iterable<SwfRecord>): Generator<SwfRecord> {
-      for (const r of records) {
-        yield r.requestedTime > 0 || !(r.runTime > 0) ? r : { ...r, requestedTime: r.runTime };
-      }
-    };
     const filledNote =
       "requested time (field 9) = run time for every job without one: the model gives no estimates, so its jobs' estimate is their run time";
-    yield* writeSwfLines(
-      { ...header, notes: [...notes, filledNote, ...header.notes] },
-      filled(out.swf.records),
-    );
-    return;
+    writer.header({ ...header, notes: [...notes, filledNote, ...header.notes] });
+    // One record rewritten for every filled job (no object per job: a million jobs, a million
+    // objects for the collector); the writer reads it before the next.
+    let filled: Mutable<SwfRecord> | null = null;
+    for (const r of out.swf.records) {
+      if (r.requestedTime > 0 || !(r.runTime > 0)) {
+        writer.record(r);
+        continue;
+      }
+      filled = Object.assign(filled ?? { ...r }, r);
+      filled.requestedTime = r.runTime;
+      writer.record(filled);
+    }
+  } else {
+    // Jobs of other models (small workloads): the conversion counts what SWF cannot hold first.
+    const trace = jobsToSwf(out.jobs, { maxProcs: out.platform.totalCores, notes });
+    writer.header(trace.header);
+    for (const r of trace.records) writer.record(r);
   }
-  // Jobs of other models (small workloads): the conversion counts what SWF cannot hold first.
-  const trace = jobsToSwf(out.jobs, { maxProcs: out.platform.totalCores, notes });
-  yield* writeSwfLines(trace.header, trace.records);
+  writer.flush();
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** `sched-sim gen`. */
 export const genCommand: Command = {
@@ -333,7 +344,7 @@ export const genCommand: Command = {
     // Written as generated: a temporary file beside `out`, renamed over it when complete.
     const file = await StreamedFile.create(out);
     try {
-      for (const line of genLines(model, params, output, format)) file.write(`${line}\n`);
+      writeGenFile(model, params, output, format, file);
     } catch (error) {
       file.discard();
       asUsageError(model, error);
