@@ -138,17 +138,35 @@ export class SwfWriter {
 function writeInteger(chunk: Uint8Array, at: number, v: number, width: number): number {
   const negative = v < 0;
   let n = negative ? -v : v;
+  const small = n < 2147483648;
   let digits = 1;
-  for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
+  if (small) digits = digitCount(n);
+  else for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
   let pos = at;
   for (let p = width - digits - (negative ? 1 : 0); p > 0; p--) chunk[pos++] = SPACE;
   if (negative) chunk[pos++] = MINUS;
   let k = pos + digits;
   const end = k;
+  if (small) {
+    // int32 arithmetic: the common case (times, sizes and ids below 2^31)
+    do {
+      const q = (n / 10) | 0;
+      chunk[--k] = ZERO + n - q * 10;
+      n = q;
+    } while (n > 0);
+    return end;
+  }
   do {
     const q = Math.floor(n / 10);
     chunk[--k] = ZERO + (n - q * 10);
     n = q;
   } while (n > 0);
   return end;
+}
+
+/** Number of decimal digits of `n`, 0 <= n < 2^31. */
+function digitCount(n: number): number {
+  if (n < 100000) return n < 100 ? (n < 10 ? 1 : 2) : n < 1000 ? 3 : n < 10000 ? 4 : 5;
+  if (n < 10000000) return n < 1000000 ? 6 : 7;
+  return n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
 }

@@ -41,9 +41,10 @@ import {
 } from "../fast/pooled-simulation.js";
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
+import { JobsCsvWriter } from "../jobs-csv-writer.js";
 import { MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
-import { JOBS_CSV_HEADER, jobsCsvLine, metricsJson, metricsTable, timingJson } from "../outputs.js";
+import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
 import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
@@ -493,14 +494,17 @@ class Runner {
   /** Jobs given to the simulation, and what its policy did: for the event budget's message. */
   private read = 0;
   private readonly activity = newPolicyActivity();
+  /** The rows of `jobs.csv`, formatted as bytes and handed to `csv` a chunk at a time. */
+  private readonly rows: JobsCsvWriter | null;
 
   constructor(
     private readonly workload: string,
     private readonly input: RunInput,
     private readonly choice: RunPolicy,
-    private readonly csv: StreamedFile | null,
+    csv: StreamedFile | null,
   ) {
     csv?.reset(JOBS_CSV_HEADER);
+    this.rows = csv === null ? null : new JobsCsvWriter((bytes) => csv.writeBytes(bytes));
   }
 
   header(h: SwfHeader): void {
@@ -558,6 +562,7 @@ class Runner {
     } catch (error) {
       throw explainEventBudget(error, this.activity, this.read);
     }
+    this.rows?.flush();
     return {
       summary,
       report,
@@ -590,10 +595,10 @@ class Runner {
 
   private simulation(): Simulation {
     if (this.sim === null) {
-      const csv = this.csv;
+      const rows = this.rows;
       this.sim = this.choice.simulation(
         this.machineSize(),
-        csv === null ? null : (r) => csv.write(jobsCsvLine(r)),
+        rows === null ? null : (r) => rows.record(r),
         this.input,
         this.activity,
       );
