@@ -49,6 +49,8 @@ const WHERE = "@sched/workload/SwfWriter";
 export class SwfWriter {
   private readonly chunk: Uint8Array;
   private used = 0;
+  /** Where the line being written starts (a bad field drops what was written of it). */
+  private lineStart = 0;
   private readonly encoder = new TextEncoder();
 
   constructor(
@@ -81,32 +83,60 @@ export class SwfWriter {
    */
   record(record: SwfRecord): void {
     if (this.chunk.length - this.used < MAX_LINE) this.flush();
-    const chunk = this.chunk;
-    const start = this.used;
-    let at = start;
-    for (let i = 0; i < 18; i++) {
-      const key = SWF_FIELDS[i]!.key;
-      const v = record[key];
-      if (typeof v !== "number" || !Number.isFinite(v)) {
-        this.used = start;
-        throw new InvalidInputError(
-          "@sched/workload/formatSwfRecord",
-          `record ${String(record.jobNumber)} ${key}`,
-          `is ${describeValue(v)}, expected a finite number (-1 for unknown)`,
-        );
-      }
-      if (i > 0) chunk[at++] = SPACE;
-      const width = SWF_WIDTHS[i]!;
-      if (Number.isInteger(v) && v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER) {
-        at = writeInteger(chunk, at, v, width);
-      } else {
-        // The shortest round-trip form, as `${v}` in formatSwfRecord: always ASCII.
-        const text = `${v}`;
-        for (let p = width - text.length; p > 0; p--) chunk[at++] = SPACE;
-        for (let k = 0; k < text.length; k++) chunk[at++] = text.charCodeAt(k);
-      }
+    this.lineStart = this.used;
+    // Each field read by name (a keyed loop over SWF_FIELDS costs a third of the time).
+    this.field(0, record.jobNumber, record);
+    this.field(1, record.submitTime, record);
+    this.field(2, record.waitTime, record);
+    this.field(3, record.runTime, record);
+    this.field(4, record.allocatedProcs, record);
+    this.field(5, record.avgCpuTime, record);
+    this.field(6, record.usedMemory, record);
+    this.field(7, record.requestedProcs, record);
+    this.field(8, record.requestedTime, record);
+    this.field(9, record.requestedMemory, record);
+    this.field(10, record.status, record);
+    this.field(11, record.userId, record);
+    this.field(12, record.groupId, record);
+    this.field(13, record.executable, record);
+    this.field(14, record.queue, record);
+    this.field(15, record.partition, record);
+    this.field(16, record.precedingJob, record);
+    this.field(17, record.thinkTime, record);
+    this.chunk[this.used++] = NEWLINE;
+  }
+
+  /** Field `i` of the line (`v`, of `record`), after a space unless it is the first. */
+  private field(i: number, v: number, record: SwfRecord): void {
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      this.used = this.lineStart;
+      throw new InvalidInputError(
+        "@sched/workload/formatSwfRecord",
+        `record ${String(record.jobNumber)} ${SWF_FIELDS[i]!.key}`,
+        `is ${describeValue(v)}, expected a finite number (-1 for unknown)`,
+      );
     }
-    chunk[at++] = NEWLINE;
+    const chunk = this.chunk;
+    let at = this.used;
+    if (i > 0) chunk[at++] = SPACE;
+    const width = SWF_WIDTHS[i]!;
+    if (v === -1) {
+      // "unknown", most fields of most traces
+      for (let p = width - 2; p > 0; p--) chunk[at++] = SPACE;
+      chunk[at++] = MINUS;
+      chunk[at++] = ZERO + 1;
+    } else if (
+      Number.isInteger(v) &&
+      v <= Number.MAX_SAFE_INTEGER &&
+      v >= -Number.MAX_SAFE_INTEGER
+    ) {
+      at = writeInteger(chunk, at, v, width);
+    } else {
+      // The shortest round-trip form, as `${v}` in formatSwfRecord: always ASCII.
+      const text = `${v}`;
+      for (let p = width - text.length; p > 0; p--) chunk[at++] = SPACE;
+      for (let k = 0; k < text.length; k++) chunk[at++] = text.charCodeAt(k);
+    }
     this.used = at;
   }
 

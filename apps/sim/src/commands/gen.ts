@@ -8,6 +8,7 @@ import {
   parseModelOption,
   type SwfRecord,
   SwfWriter,
+  swfRecord,
   WORKLOAD_MODELS,
   type WorkloadModel,
   writeJobsLines,
@@ -280,15 +281,10 @@ function writeGenFile(
     writer.header({ ...header, notes: [...notes, filledNote, ...header.notes] });
     // One record rewritten for every filled job (no object per job: a million jobs, a million
     // objects for the collector); the writer reads it before the next.
-    let filled: Mutable<SwfRecord> | null = null;
+    const filled = emptyRecord();
     for (const r of out.swf.records) {
-      if (r.requestedTime > 0 || !(r.runTime > 0)) {
-        writer.record(r);
-        continue;
-      }
-      filled = Object.assign(filled ?? { ...r }, r);
-      filled.requestedTime = r.runTime;
-      writer.record(filled);
+      if (r.requestedTime > 0 || !(r.runTime > 0)) writer.record(r);
+      else writer.record(copyRecord(filled, r, r.runTime));
     }
   } else {
     // Jobs of other models (small workloads): the conversion counts what SWF cannot hold first.
@@ -300,6 +296,40 @@ function writeGenFile(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function emptyRecord(): Mutable<SwfRecord> {
+  return { ...swfRecord({}) };
+}
+
+/**
+ * `into` set to `{ ...r, requestedTime }`, field by field (profiled on gen lublin of 1M jobs:
+ * `Object.assign(into, r)` cost about 0.5 s of CPU, this too little to show).
+ */
+function copyRecord(
+  into: Mutable<SwfRecord>,
+  r: SwfRecord,
+  requestedTime: number,
+): Mutable<SwfRecord> {
+  into.jobNumber = r.jobNumber;
+  into.submitTime = r.submitTime;
+  into.waitTime = r.waitTime;
+  into.runTime = r.runTime;
+  into.allocatedProcs = r.allocatedProcs;
+  into.avgCpuTime = r.avgCpuTime;
+  into.usedMemory = r.usedMemory;
+  into.requestedProcs = r.requestedProcs;
+  into.requestedTime = requestedTime;
+  into.requestedMemory = r.requestedMemory;
+  into.status = r.status;
+  into.userId = r.userId;
+  into.groupId = r.groupId;
+  into.executable = r.executable;
+  into.queue = r.queue;
+  into.partition = r.partition;
+  into.precedingJob = r.precedingJob;
+  into.thinkTime = r.thinkTime;
+  return into;
+}
 
 /** `sched-sim gen`. */
 export const genCommand: Command = {
