@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDirs, writeFilesAtomic } from "../src/atomic.js";
+import { makeDirs, StreamedFile, writeFilesAtomic } from "../src/atomic.js";
 
 describe("writeFilesAtomic", () => {
   it("writes every file and creates the directory", async () => {
@@ -42,6 +42,51 @@ describe("writeFilesAtomic", () => {
     await writeFile(join(dir, "m.json"), "x".repeat(1000));
     await writeFilesAtomic(new Map([[join(dir, "m.json"), "{}\n"]]));
     expect(await readFile(join(dir, "m.json"), "utf8")).toBe("{}\n");
+  });
+});
+
+describe("StreamedFile", () => {
+  it("writes text and bytes in order, copying a chunk it holds (the writer reuses it)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sched-sim-"));
+    const path = join(dir, "mixed.txt");
+    const file = await StreamedFile.create(path);
+    const chunk = new Uint8Array(100);
+    file.reset("head\n");
+    chunk.set(Buffer.from("one\n"));
+    file.writeBytes(chunk.subarray(0, 4));
+    chunk.set(Buffer.from("two\n")); // overwritten after the call, as SwfWriter does
+    file.writeBytes(chunk.subarray(0, 4));
+    file.write("tail\n");
+    // Under 1 MiB: nothing on disk before the commit.
+    expect(await readdir(dir)).toEqual([]);
+    await writeFilesAtomic(new Map([[path, file]]));
+    expect(await readFile(path, "utf8")).toBe("head\none\ntwo\ntail\n");
+    expect(await readdir(dir)).toEqual(["mixed.txt"]);
+  });
+
+  it("writes chunks of 1 MiB as they come to a temporary, renamed on commit, removed on discard", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sched-sim-"));
+    const path = join(dir, "big.txt");
+    const chunk = new Uint8Array(1 << 20);
+    const expected: Buffer[] = [Buffer.from("x,y\n")];
+    const file = await StreamedFile.create(path);
+    file.reset("x,y\n");
+    for (let k = 0; k < 3; k++) {
+      chunk.fill(0x61 + k);
+      file.writeBytes(chunk);
+      expected.push(Buffer.from(chunk));
+    }
+    const [temp] = await readdir(dir);
+    expect(temp).toMatch(/^\.big\.txt\..+\.tmp$/);
+    await writeFilesAtomic(new Map([[path, file]]));
+    expect((await readFile(path)).equals(Buffer.concat(expected))).toBe(true);
+    expect(await readdir(dir)).toEqual(["big.txt"]);
+
+    const again = await StreamedFile.create(join(dir, "gone.txt"));
+    again.writeBytes(chunk);
+    expect((await readdir(dir)).length).toBe(2);
+    again.discard();
+    expect(await readdir(dir)).toEqual(["big.txt"]);
   });
 });
 

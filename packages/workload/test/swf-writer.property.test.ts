@@ -36,7 +36,9 @@ const fieldValue = fc.oneof(
 const record = fc
   .array(fieldValue, { minLength: 18, maxLength: 18 })
   .map((values) =>
-    swfRecord(Object.fromEntries(SWF_FIELDS.map((f, i) => [f.key, values[i]!])) as SwfRecord),
+    swfRecord(
+      Object.fromEntries(SWF_FIELDS.map((f, i) => [f.key, values[i]!])) as Partial<SwfRecord>,
+    ),
   );
 
 const header = fc

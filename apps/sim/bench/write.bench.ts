@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, bench, describe } from "vitest";
+import { buildCli, loadAverage, measure } from "./whole-process.js";
+
+// CPU of writing traces and results (issue 22), whole processes on a Lublin-Feitelson trace
+// (256 processors, seed 1): `sched-sim gen` writing the SWF, `run -s easy` on it without and with
+// `--out` (jobs.csv). Targets: gen of 1M jobs under 3 s of CPU; run --out within 1.5x of run.
+// WRITE_BENCH_JOBS sets the size (1000000). WRITE_BENCH_BASELINE=path/to/cli.js (another build,
+// e.g. main's, made with `pnpm exec tsup --out-dir DIR` in apps/sim) is measured too, interleaved
+// with this build, REPS times each (WRITE_BENCH_REPS, 2), and the ratios printed; both builds'
+// files must have the same bytes.
+
+const JOBS = Number(process.env.WRITE_BENCH_JOBS ?? "1000000");
+const REPS = Number(process.env.WRITE_BENCH_REPS ?? "2");
+const BASELINE = process.env.WRITE_BENCH_BASELINE;
+const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
+
+let cli = "";
+let measured = false;
+let remove = async () => {};
+let dir = "";
+beforeAll(async () => {
+  ({ cli, remove } = await buildCli());
+  dir = await mkdtemp(join(tmpdir(), "sched-sim-write-"));
+});
+afterAll(async () => {
+  await remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Costs {
+  gen: number[];
+  run: number[];
+  runOut: number[];
+}
+
+/** One round of the three commands with `build`, the files written under `dir/name`. */
+function round(build: string, name: string, costs: Costs): void {
+  const trace = join(dir, `${name}.swf`);
+  const out = join(dir, `${name}-out`);
+  const gen = measure([
+    process.execPath,
+    build,
+    "gen",
+    "lublin",
+    "--jobs",
+    String(JOBS),
+    "--procs",
+    "256",
+    "--seed",
+    "1",
+    "--out",
+    trace,
+  ]);
+  const run = measure([process.execPath, build, "run", "-w", trace, "-s", "easy"]);
+  const runOut = measure([process.execPath, build, "run", "-w", trace, "-s", "easy", "--out", out]);
+  costs.gen.push(gen.cpu);
+  costs.run.push(run.cpu);
+  costs.runOut.push(runOut.cpu);
+}
+
+const min = (xs: readonly number[]) => Math.min(...xs);
+
+async function fileBytes(path: string): Promise<number> {
+  return (await stat(path)).size;
+}
+
+describe("writing traces and results, whole process: CPU of gen and of run --out", () => {
+  bench(
+    `gen lublin --jobs ${JOBS}, run -s easy with and without --out`,
+    async () => {
+      // vitest may call a bench function more than once: measure once.
+      if (measured) return;
+      measured = true;
+      const current: Costs = { gen: [], run: [], runOut: [] };
+      const base: Costs = { gen: [], run: [], runOut: [] };
+      for (let k = 0; k < REPS; k++) {
+        if (BASELINE !== undefined) round(BASELINE, "base", base);
+        round(cli, "current", current);
+      }
+      const swf = await fileBytes(join(dir, "current.swf"));
+      const csv = await fileBytes(join(dir, "current-out", "jobs.csv"));
+      console.log(
+        `[write] ${JOBS} jobs (${(swf / 1e6).toFixed(0)} MB of SWF, ${(csv / 1e6).toFixed(0)} MB of jobs.csv), min of ${REPS}: ` +
+          `gen ${min(current.gen).toFixed(2)} s CPU; run ${min(current.run).toFixed(2)} s, run --out ${min(current.runOut).toFixed(2)} s ` +
+          `(x${(min(current.runOut) / min(current.run)).toFixed(2)}); load ${loadAverage()}`,
+      );
+      if (BASELINE !== undefined) {
+        const same = async (a: string, b: string) => (await readFile(a)).equals(await readFile(b));
+        const identical =
+          (await same(join(dir, "base.swf"), join(dir, "current.swf"))) &&
+          (await same(join(dir, "base-out", "jobs.csv"), join(dir, "current-out", "jobs.csv")));
+        console.log(
+          `[write] baseline ${BASELINE}: gen ${min(base.gen).toFixed(2)} s CPU (this build x${(min(base.gen) / min(current.gen)).toFixed(2)} faster); ` +
+            `run --out ${min(base.runOut).toFixed(2)} s (x${(min(base.runOut) / min(current.runOut)).toFixed(2)} faster), run ${min(base.run).toFixed(2)} s; ` +
+            `same bytes: ${identical ? "yes" : "NO"}; load ${loadAverage()}`,
+        );
+        if (!identical) throw new Error("this build's files differ from the baseline's");
+      }
+    },
+    once,
+  );
+});
