@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseJobsJsonl, parseSwf, swfToJobs, WORKLOAD_MODELS } from "@sched/workload";
+import { formatSwf, parseJobsJsonl, parseSwf, swfToJobs, WORKLOAD_MODELS } from "@sched/workload";
 import { describe, expect, it } from "vitest";
 import { cli, tempDir } from "./helpers.js";
 
@@ -17,6 +17,23 @@ describe("sched-sim gen", () => {
     expect(one.stdout).toContain("elo: ");
     expect(one.stdout).not.toContain("lublin: ");
     expect(one.stdout).toMatch(/--speedMflops\s+lo,hi\s+5,9/);
+  });
+
+  it("every model's SWF has the bytes of the string formatter (formatSwf) on what it holds", async () => {
+    // gen writes through SwfWriter (bytes); formatSwf, which parseSwf inverts, is the reference.
+    const dir = await tempDir();
+    for (const m of WORKLOAD_MODELS) {
+      for (const seed of ["1", "9"]) {
+        const path = join(dir, `${m.name}-${seed}.swf`);
+        const jobs = m.options.some((o) => o.name === "jobs") ? ["--jobs", "3000"] : [];
+        const r = await cli("gen", m.name, ...jobs, "--seed", seed, "--out", path);
+        expect(r.code, r.stderr).toBe(0);
+        const text = await readFile(path, "utf8");
+        const { header, records } = parseSwf(text);
+        expect(records.length).toBeGreaterThan(0);
+        expect(formatSwf(header, records) === text, `${m.name} seed ${seed}`).toBe(true);
+      }
+    }
   });
 
   it("lublin to SWF: header records the model and every parameter; same seed, same bytes", async () => {
