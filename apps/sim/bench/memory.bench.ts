@@ -1,8 +1,7 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, bench, describe } from "vitest";
-import { buildCli, loadAverage, measure } from "./whole-process.js";
+import { bench, describe } from "vitest";
+import { builtCliAndFolder, loadAverage, measure } from "./whole-process.js";
 
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
 // writing the trace, then `sched-sim run -s easy --estimate runtime` on it, each a child process
@@ -13,18 +12,8 @@ import { buildCli, loadAverage, measure } from "./whole-process.js";
 const SIZES = (process.env.MEMORY_BENCH_JOBS ?? "1000000,10000000").split(",").map(Number);
 const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
-let cli = "";
 const measured = new Set<number>();
-let remove = async () => {};
-let dir = "";
-beforeAll(async () => {
-  ({ cli, remove } = await buildCli());
-  dir = await mkdtemp(join(tmpdir(), "sched-sim-memory-"));
-});
-afterAll(async () => {
-  await remove();
-  await rm(dir, { recursive: true, force: true });
-});
+const built = builtCliAndFolder("sched-sim-memory-");
 
 describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () => {
   for (const jobs of SIZES) {
@@ -34,10 +23,10 @@ describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () =
         // vitest may call a bench function more than once: measure once.
         if (measured.has(jobs)) return;
         measured.add(jobs);
-        const trace = join(dir, `lublin-${jobs}.swf`);
+        const trace = join(built.dir, `lublin-${jobs}.swf`);
         const gen = measure([
           process.execPath,
-          cli,
+          built.cli,
           "gen",
           "lublin",
           "--jobs",
@@ -55,7 +44,7 @@ describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () =
         );
         const run = measure([
           process.execPath,
-          cli,
+          built.cli,
           "run",
           "-w",
           trace,

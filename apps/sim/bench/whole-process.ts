@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * Helpers of the whole-process benchmarks: the CLI built from the current sources, child
@@ -93,6 +94,27 @@ export async function buildCli(): Promise<{ cli: string; remove: () => Promise<v
     cli: join(outDir, "cli.js"),
     remove: () => rm(outDir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * For a bench file: the CLI built from the current sources ({@link buildCli}) and a fresh
+ * temporary folder named from `prefix`, both made before its benches run (`beforeAll`) and
+ * removed after (`afterAll`); read `cli` and `dir` inside a bench.
+ */
+export function builtCliAndFolder(prefix: string): { readonly cli: string; readonly dir: string } {
+  const state = { cli: "", dir: "" };
+  let remove = async () => {};
+  beforeAll(async () => {
+    const built = await buildCli();
+    state.cli = built.cli;
+    remove = built.remove;
+    state.dir = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await remove();
+    if (state.dir !== "") await rm(state.dir, { recursive: true, force: true });
+  });
+  return state;
 }
 
 /** pyss's `src/` folder and a Python 2.7, when both are on this machine (else a reason). */

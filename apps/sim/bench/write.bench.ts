@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, bench, describe } from "vitest";
-import { buildCli, loadAverage, measure } from "./whole-process.js";
+import { bench, describe } from "vitest";
+import { builtCliAndFolder, loadAverage, measure } from "./whole-process.js";
 
 // CPU of writing traces and results (issue 22), whole processes on a Lublin-Feitelson trace
 // (256 processors, seed 1): `sched-sim gen` writing the SWF, `run -s easy` on it without and with
@@ -17,18 +16,8 @@ const REPS = Number(process.env.WRITE_BENCH_REPS ?? "2");
 const BASELINE = process.env.WRITE_BENCH_BASELINE;
 const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 
-let cli = "";
 let measured = false;
-let remove = async () => {};
-let dir = "";
-beforeAll(async () => {
-  ({ cli, remove } = await buildCli());
-  dir = await mkdtemp(join(tmpdir(), "sched-sim-write-"));
-});
-afterAll(async () => {
-  await remove();
-  await rm(dir, { recursive: true, force: true });
-});
+const built = builtCliAndFolder("sched-sim-write-");
 
 interface Costs {
   gen: number[];
@@ -38,8 +27,8 @@ interface Costs {
 
 /** One round of the three commands with `build`, the files written under `dir/name`. */
 function round(build: string, name: string, costs: Costs): void {
-  const trace = join(dir, `${name}.swf`);
-  const out = join(dir, `${name}-out`);
+  const trace = join(built.dir, `${name}.swf`);
+  const out = join(built.dir, `${name}-out`);
   const gen = measure([
     process.execPath,
     build,
@@ -78,10 +67,10 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
       const base: Costs = { gen: [], run: [], runOut: [] };
       for (let k = 0; k < REPS; k++) {
         if (BASELINE !== undefined) round(BASELINE, "base", base);
-        round(cli, "current", current);
+        round(built.cli, "current", current);
       }
-      const swf = await fileBytes(join(dir, "current.swf"));
-      const csv = await fileBytes(join(dir, "current-out", "jobs.csv"));
+      const swf = await fileBytes(join(built.dir, "current.swf"));
+      const csv = await fileBytes(join(built.dir, "current-out", "jobs.csv"));
       console.log(
         `[write] ${JOBS} jobs (${(swf / 1e6).toFixed(0)} MB of SWF, ${(csv / 1e6).toFixed(0)} MB of jobs.csv), min of ${REPS}: ` +
           `gen ${min(current.gen).toFixed(2)} s CPU; run ${min(current.run).toFixed(2)} s, run --out ${min(current.runOut).toFixed(2)} s ` +
@@ -90,8 +79,11 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
       if (BASELINE !== undefined) {
         const same = async (a: string, b: string) => (await readFile(a)).equals(await readFile(b));
         const identical =
-          (await same(join(dir, "base.swf"), join(dir, "current.swf"))) &&
-          (await same(join(dir, "base-out", "jobs.csv"), join(dir, "current-out", "jobs.csv")));
+          (await same(join(built.dir, "base.swf"), join(built.dir, "current.swf"))) &&
+          (await same(
+            join(built.dir, "base-out", "jobs.csv"),
+            join(built.dir, "current-out", "jobs.csv"),
+          ));
         console.log(
           `[write] baseline ${BASELINE}: gen ${min(base.gen).toFixed(2)} s CPU (this build x${(min(base.gen) / min(current.gen)).toFixed(2)} faster); ` +
             `run --out ${min(base.runOut).toFixed(2)} s (x${(min(base.runOut) / min(current.runOut)).toFixed(2)} faster), run ${min(base.run).toFixed(2)} s; ` +
