@@ -1,8 +1,8 @@
 import type { JobRecord } from "@sched/core";
 import { csvField, formatNumber } from "./format.js";
 
-/** Room kept for a row's numbers (9 of at most 24 characters, commas, line end). */
-const ROW_NUMBERS = 9 * 25 + 16;
+/** Room kept for a row's numbers (9 of at most 25 characters, the longest text of a double; commas, line end). */
+const ROW_NUMBERS = 9 * 26 + 16;
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const ZERO = 0x30;

@@ -14,8 +14,11 @@ export interface SwfWriterOptions {
   readonly chunkBytes?: number;
 }
 
-/** Longest data line: 18 fields of at most 24 characters (`-1.2345678901234567e-300`), 17 spaces, `\n`. */
-const MAX_LINE = 18 * 24 + 18;
+/**
+ * Room kept for a data line: 18 fields of at most 25 characters (`-0.0000012345678901234567`, the
+ * longest text of a double), 17 spaces, `\n`; one spare per field.
+ */
+const MAX_LINE = 18 * 26 + 18;
 const SPACE = 0x20;
 const MINUS = 0x2d;
 const ZERO = 0x30;
