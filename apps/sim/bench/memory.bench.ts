@@ -1,7 +1,7 @@
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { bench, describe } from "vitest";
-import { builtCliAndFolder, loadAverage, measure } from "./whole-process.js";
+import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-process.js";
 
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
 // writing the trace, then `sched-sim run -s easy --estimate runtime` on it, each a child process
@@ -24,20 +24,7 @@ describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () =
         if (measured.has(jobs)) return;
         measured.add(jobs);
         const trace = join(built.dir, `lublin-${jobs}.swf`);
-        const gen = measure([
-          process.execPath,
-          built.cli,
-          "gen",
-          "lublin",
-          "--jobs",
-          String(jobs),
-          "--procs",
-          "256",
-          "--seed",
-          "1",
-          "--out",
-          trace,
-        ]);
+        const gen = measure([process.execPath, built.cli, ...lublinGenArgs(jobs, trace)]);
         const size = (await stat(trace)).size;
         console.log(
           `[memory] gen lublin --jobs ${jobs}: max RSS ${gen.maxRssMb.toFixed(0)} MB, CPU ${gen.cpu.toFixed(1)} s (${(size / 1e6).toFixed(0)} MB of SWF)`,

@@ -117,6 +117,11 @@ export function builtCliAndFolder(prefix: string): { readonly cli: string; reado
   return state;
 }
 
+/** `sched-sim gen`'s arguments for the benches' Lublin trace: `jobs` jobs, 256 processors, seed 1. */
+export function lublinGenArgs(jobs: number, out: string): string[] {
+  return ["gen", "lublin", "--jobs", String(jobs), "--procs", "256", "--seed", "1", "--out", out];
+}
+
 /** pyss's `src/` folder and a Python 2.7, when both are on this machine (else a reason). */
 export function findPyss(): { src: string; python: string } | { skip: string } {
   const src = process.env.PYSS_SRC ?? "/tmp/pyss/src";

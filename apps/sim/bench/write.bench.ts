@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { bench, describe } from "vitest";
-import { builtCliAndFolder, loadAverage, measure } from "./whole-process.js";
+import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-process.js";
 
 // CPU of writing traces and results (issue 22), whole processes on a Lublin-Feitelson trace
 // (256 processors, seed 1): `sched-sim gen` writing the SWF, `run -s easy` on it without and with
@@ -29,20 +29,7 @@ interface Costs {
 function round(build: string, name: string, costs: Costs): void {
   const trace = join(built.dir, `${name}.swf`);
   const out = join(built.dir, `${name}-out`);
-  const gen = measure([
-    process.execPath,
-    build,
-    "gen",
-    "lublin",
-    "--jobs",
-    String(JOBS),
-    "--procs",
-    "256",
-    "--seed",
-    "1",
-    "--out",
-    trace,
-  ]);
+  const gen = measure([process.execPath, build, ...lublinGenArgs(JOBS, trace)]);
   const run = measure([process.execPath, build, "run", "-w", trace, "-s", "easy"]);
   const runOut = measure([process.execPath, build, "run", "-w", trace, "-s", "easy", "--out", out]);
   costs.gen.push(gen.cpu);
