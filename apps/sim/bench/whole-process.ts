@@ -99,7 +99,7 @@ export async function buildCli(): Promise<{ cli: string; remove: () => Promise<v
 /**
  * For a bench file: the CLI built from the current sources ({@link buildCli}) and a fresh
  * temporary folder named from `prefix`, both made before its benches run (`beforeAll`) and
- * removed after (`afterAll`); read `cli` and `dir` inside a bench.
+ * removed after (`afterAll`); read `cli` and `dir` inside a bench. The build may take minutes.
  */
 export function builtCliAndFolder(prefix: string): { readonly cli: string; readonly dir: string } {
   const state = { cli: "", dir: "" };
@@ -109,7 +109,7 @@ export function builtCliAndFolder(prefix: string): { readonly cli: string; reado
     state.cli = built.cli;
     remove = built.remove;
     state.dir = await mkdtemp(join(tmpdir(), prefix));
-  });
+  }, 300_000); // a build on a loaded machine takes longer than vitest's 10 s hook timeout
   afterAll(async () => {
     await remove();
     if (state.dir !== "") await rm(state.dir, { recursive: true, force: true });
