@@ -19,7 +19,8 @@ const FLUSH_AT = 1 << 20;
 
 /**
  * A file written as it is produced (the rows of a long run), for {@link writeFilesAtomic}: the
- * text goes to a temporary file beside `path`, created (with its directories) only once more
+ * text (`write`) and bytes (`writeBytes`, a byte writer's chunks) go, in order, to a temporary
+ * file beside `path`, created (with its directories) only once more
  * than 1 MiB was written, so a short run, or one that fails early, touches the disk only when it
  * commits. `writeFilesAtomic` then renames it over `path` with the other files, all or nothing;
  * `discard` removes the temporary. Writes are synchronous, so a simulation's record callback can
