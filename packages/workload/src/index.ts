@@ -93,7 +93,12 @@ export {
   summarizeJobs,
   type WorkloadSummary,
 } from "./summary.js";
-export { type JobsToSwfOptions, jobsToSwf } from "./swf-from-jobs.js";
+export {
+  type JobsToSwfOptions,
+  JobsToSwfTally,
+  jobsToSwf,
+  jobToSwfRecord,
+} from "./swf-from-jobs.js";
 export {
   emptySwfHeader,
   formatSwfHeader,

@@ -17,6 +17,7 @@ import { checkOutPath } from "../out-path.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
+import { addSwfDroppedKeys, streamConvert } from "./convert-stream.js";
 import { declaredProcs, readTraceFile, requireJobs } from "./trace-files.js";
 
 const FORMATS = ["swf", "native", "batsim"] as const;
@@ -141,6 +142,31 @@ export const convertCommand: Command = {
       "runtime",
     ] as const);
 
+    const commandOptions = spec.options.map((o) => o.name);
+    const nativeMeta = {
+      source: basename(input),
+      sourceFormat: from,
+      convertedBy: `sched-sim ${VERSION}`,
+    };
+    if (outName !== undefined && from !== "batsim" && to !== "batsim") {
+      // Streamed in two passes (memory does not grow with the trace); the whole-trace path
+      // below when the first pass fails, to say what is wrong in its words.
+      const streamed = await streamConvert(
+        {
+          input,
+          from,
+          to,
+          out: outName,
+          procs: procsOption,
+          clean,
+          estimate,
+          commandOptions,
+          meta: nativeMeta,
+        },
+        io,
+      );
+      if (streamed) return 0;
+    }
     let jobs: readonly Job[];
     let procs: number | undefined;
     if (from === "batsim") {
@@ -166,7 +192,6 @@ export const convertCommand: Command = {
     } else {
       // SWF and the native format are read as every command reads them (gzip by content, the
       // same line ends and limits): what inspect reads, convert reads.
-      const commandOptions = spec.options.map((o) => o.name);
       const trace = await readTraceFile("convert", input, {
         format: from === "swf" ? "swf" : "jsonl",
         clean,
@@ -187,32 +212,11 @@ export const convertCommand: Command = {
     if (to === "swf") {
       const trace = jobsToSwf(jobs, { maxProcs: size });
       output = formatSwf(trace.header, trace.records);
-      const kept = new Set([
-        "id",
-        "submit",
-        "runtime",
-        "estimate",
-        "cores",
-        "user",
-        "group",
-        "queue",
-        "partition",
-      ]);
-      dropped = [
-        ...new Set(
-          jobs.flatMap((j) =>
-            Object.entries(j)
-              .filter(([k, v]) => v !== undefined && !kept.has(k))
-              .map(([k]) => k),
-          ),
-        ),
-      ].sort();
+      const keys = new Set<string>();
+      for (const j of jobs) addSwfDroppedKeys(keys, j);
+      dropped = [...keys].sort();
     } else if (to === "native") {
-      output = formatJobsJsonl(jobs, {
-        source: basename(input),
-        sourceFormat: from,
-        convertedBy: `sched-sim ${VERSION}`,
-      });
+      output = formatJobsJsonl(jobs, nativeMeta);
     } else {
       const b = jobsToBatsim(jobs, size);
       output = b.text;

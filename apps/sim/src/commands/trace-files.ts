@@ -152,11 +152,22 @@ function isFsError(error: unknown): boolean {
  * (what `gen` and `convert` write). `undefined` when it has none.
  */
 export function declaredProcs(trace: TraceFile): number | undefined {
-  if (trace.swf !== undefined) {
-    const p = trace.swf.header.maxProcs ?? trace.swf.header.maxNodes;
+  return headerProcs(trace.swf?.header, trace.jsonl?.header);
+}
+
+/**
+ * {@link declaredProcs} from the headers themselves (a trace streamed, not held): the SWF header
+ * when `swf` is given, else the JSON Lines header.
+ */
+export function headerProcs(
+  swf: SwfHeader | undefined,
+  jsonl: JobsFileHeader | undefined,
+): number | undefined {
+  if (swf !== undefined) {
+    const p = swf.maxProcs ?? swf.maxNodes;
     return p !== undefined && p > 0 ? p : undefined;
   }
-  const procs = trace.jsonl?.header?.meta?.procs;
+  const procs = jsonl?.meta?.procs;
   return typeof procs === "number" && Number.isSafeInteger(procs) && procs > 0 ? procs : undefined;
 }
 
