@@ -5,7 +5,9 @@ import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-
 
 // CPU of writing traces and results (issue 22), whole processes on a Lublin-Feitelson trace
 // (256 processors, seed 1): `sched-sim gen` writing the SWF, `run -s easy` on it without and with
-// `--out` (jobs.csv). Targets: gen of 1M jobs under 3 s of CPU; run --out within 1.5x of run.
+// `--out` (jobs.csv), `convert` of it to SWF and to the native format (streamed: CPU and max RSS,
+// which must not grow with the trace). Targets: gen of 1M jobs under 3 s of CPU; run --out within
+// 1.5x of run; convert of 1M jobs under 200 MB of RSS.
 // WRITE_BENCH_JOBS sets the size (1000000). WRITE_BENCH_BASELINE=path/to/cli.js (another build,
 // e.g. main's, made with `pnpm exec tsup --out-dir DIR` in apps/sim) is measured too, interleaved
 // with this build, REPS times each (WRITE_BENCH_REPS, 2), and the ratios printed; both builds'
@@ -23,7 +25,22 @@ interface Costs {
   gen: number[];
   run: number[];
   runOut: number[];
+  /** convert --to swf, --to native: CPU and max RSS (MB). */
+  convert: number[];
+  convertRss: number[];
+  convertNative: number[];
+  convertNativeRss: number[];
 }
+
+const emptyCosts = (): Costs => ({
+  gen: [],
+  run: [],
+  runOut: [],
+  convert: [],
+  convertRss: [],
+  convertNative: [],
+  convertNativeRss: [],
+});
 
 /** One round of the three commands with `build`, the files written under `dir/name`. */
 function round(build: string, name: string, costs: Costs): void {
@@ -35,6 +52,30 @@ function round(build: string, name: string, costs: Costs): void {
   costs.gen.push(gen.cpu);
   costs.run.push(run.cpu);
   costs.runOut.push(runOut.cpu);
+  const convert = measure([
+    process.execPath,
+    build,
+    "convert",
+    trace,
+    "--to",
+    "swf",
+    "--out",
+    join(built.dir, `${name}-c.swf`),
+  ]);
+  costs.convert.push(convert.cpu);
+  costs.convertRss.push(convert.maxRssMb);
+  const native = measure([
+    process.execPath,
+    build,
+    "convert",
+    trace,
+    "--to",
+    "native",
+    "--out",
+    join(built.dir, `${name}-c.jsonl`),
+  ]);
+  costs.convertNative.push(native.cpu);
+  costs.convertNativeRss.push(native.maxRssMb);
 }
 
 const min = (xs: readonly number[]) => Math.min(...xs);
@@ -50,8 +91,8 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
       // vitest may call a bench function more than once: measure once.
       if (measured) return;
       measured = true;
-      const current: Costs = { gen: [], run: [], runOut: [] };
-      const base: Costs = { gen: [], run: [], runOut: [] };
+      const current = emptyCosts();
+      const base = emptyCosts();
       for (let k = 0; k < REPS; k++) {
         if (BASELINE !== undefined) round(BASELINE, "base", base);
         round(built.cli, "current", current);
@@ -61,7 +102,9 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
       console.log(
         `[write] ${JOBS} jobs (${(swf / 1e6).toFixed(0)} MB of SWF, ${(csv / 1e6).toFixed(0)} MB of jobs.csv), min of ${REPS}: ` +
           `gen ${min(current.gen).toFixed(2)} s CPU; run ${min(current.run).toFixed(2)} s, run --out ${min(current.runOut).toFixed(2)} s ` +
-          `(x${(min(current.runOut) / min(current.run)).toFixed(2)}); load ${loadAverage()}`,
+          `(x${(min(current.runOut) / min(current.run)).toFixed(2)}); ` +
+          `convert --to swf ${min(current.convert).toFixed(2)} s, ${min(current.convertRss).toFixed(0)} MB RSS; ` +
+          `--to native ${min(current.convertNative).toFixed(2)} s, ${min(current.convertNativeRss).toFixed(0)} MB RSS; load ${loadAverage()}`,
       );
       if (BASELINE !== undefined) {
         const same = async (a: string, b: string) => (await readFile(a)).equals(await readFile(b));
@@ -70,10 +113,14 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
           (await same(
             join(built.dir, "base-out", "jobs.csv"),
             join(built.dir, "current-out", "jobs.csv"),
-          ));
+          )) &&
+          (await same(join(built.dir, "base-c.swf"), join(built.dir, "current-c.swf"))) &&
+          (await same(join(built.dir, "base-c.jsonl"), join(built.dir, "current-c.jsonl")));
         console.log(
           `[write] baseline ${BASELINE}: gen ${min(base.gen).toFixed(2)} s CPU (this build x${(min(base.gen) / min(current.gen)).toFixed(2)} faster); ` +
             `run --out ${min(base.runOut).toFixed(2)} s (x${(min(base.runOut) / min(current.runOut)).toFixed(2)} faster), run ${min(base.run).toFixed(2)} s; ` +
+            `convert --to swf ${min(base.convert).toFixed(2)} s, ${min(base.convertRss).toFixed(0)} MB RSS (x${(min(base.convert) / min(current.convert)).toFixed(2)} faster), ` +
+            `--to native ${min(base.convertNative).toFixed(2)} s, ${min(base.convertNativeRss).toFixed(0)} MB RSS (x${(min(base.convertNative) / min(current.convertNative)).toFixed(2)} faster); ` +
             `same bytes: ${identical ? "yes" : "NO"}; load ${loadAverage()}`,
         );
         if (!identical) throw new Error("this build's files differ from the baseline's");

@@ -13,7 +13,7 @@ import {
   readJobsLines,
 } from "../src/jobs-json.js";
 import { multiclusterWorkload } from "../src/multicluster.js";
-import { jobsToSwf } from "../src/swf-from-jobs.js";
+import { JobsToSwfTally, jobsToSwf, jobToSwfRecord } from "../src/swf-from-jobs.js";
 import { swfToJobs } from "../src/swf-jobs.js";
 import { parseSwf } from "../src/swf-read.js";
 import { formatSwf } from "../src/swf-write.js";
@@ -322,6 +322,68 @@ describe("jobsToSwf", () => {
     expect(header.notes[2]).toBe("model convergent seed=4");
     expect(header.notes[1]).toMatch(
       /^20 of 20 jobs had fields SWF cannot hold, dropped: .*deadline.*input.*benchmark/,
+    );
+  });
+
+  it("JobsToSwfTally, jobToSwfRecord: the header and records of jobsToSwf, one job at a time", () => {
+    // SWF's own fields, and each field SWF cannot hold, one of which (or none) a job has
+    const lost: [string, unknown][] = [
+      ["deadline", 50],
+      ["ready", 3],
+      ["licenses", { a: 1 }],
+      ["priority", 2],
+      ["maxParallelism", 2],
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            submit: fc.integer({ min: 0, max: 1000 }),
+            runtime: fc.integer({ min: 1, max: 100 }),
+            cores: fc.integer({ min: 1, max: 16 }),
+            user: fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }),
+            extra: fc.integer({ min: -1, max: lost.length - 1 }),
+          }),
+          { maxLength: 30 },
+        ),
+        fc.option(fc.integer({ min: 1, max: 64 }), { nil: undefined }),
+        (specs, maxProcs) => {
+          const jobs = specs.map(({ extra, user, ...s }, i) => {
+            const job: Record<string, unknown> = { id: i + 1, ...s, estimate: s.runtime };
+            if (user !== undefined) job.user = user;
+            if (extra >= 0) job[lost[extra]![0]] = lost[extra]![1];
+            return job as unknown as Job;
+          });
+          const tally = new JobsToSwfTally();
+          for (const j of jobs) tally.add(j);
+          const options = maxProcs === undefined ? {} : { maxProcs };
+          const whole = jobsToSwf(jobs, options);
+          const header = tally.header(options);
+          expect(header).toEqual(whole.header);
+          expect(jobs.map(jobToSwfRecord)).toEqual(whole.records);
+          // the oracle: counted here, by hand
+          expect(tally.jobs).toBe(jobs.length);
+          expect(header.maxJobs).toBe(jobs.length);
+          expect(header.maxProcs).toBe(maxProcs);
+          const lossy = specs.filter((s) => s.extra >= 0);
+          // in jobsToSwf's order (the order of the Job interface)
+          const order = ["deadline", "ready", "licenses", "maxParallelism", "priority"];
+          const named = order.filter((k) => lossy.some((s) => lost[s.extra]![0] === k));
+          expect(header.notes.slice(1)).toEqual(
+            lossy.length === 0
+              ? []
+              : [
+                  `${lossy.length} of ${jobs.length} jobs had fields SWF cannot hold, dropped: ${named.join(", ")}`,
+                ],
+          );
+          // the records give back the jobs' SWF fields
+          const back = swfToJobs(parseSwf(formatSwf(header, whole.records)).records).jobs;
+          expect(back.map((j) => [j.id, j.submit, j.runtime, j.cores, j.user])).toEqual(
+            jobs.map((j) => [j.id, j.submit, j.runtime, j.cores, j.user]),
+          );
+        },
+      ),
+      { numRuns: 100, seed: 22 },
     );
   });
 });
