@@ -101,55 +101,56 @@ async function eachJobs(
 }
 
 /**
- * `convert` of a trace too long to hold, in two passes over the file: the first gathers what
- * the output's header and the notes need from the whole trace (job count, the widest job, the
- * fields the output cannot hold, SWF's clean-up report), the second writes each job as it is read
- * into a {@link StreamedFile} (SWF through an `SwfWriter`), renamed over `c.out` when complete.
- * Output and stderr are byte for byte those of the whole-trace path of `convert`.
+ * `convert` of a trace too long to hold. To SWF, in two passes over the file: the first gathers
+ * what the header and the notes need from the whole trace (job count, the widest job, the fields
+ * SWF cannot hold, the clean-up report), the second writes each job as it is read through an
+ * `SwfWriter`. To the native format, whose header needs nothing of the trace, in one pass. Either
+ * way into a {@link StreamedFile} renamed over `c.out` when complete. Output and stderr are byte
+ * for byte those of the whole-trace path of `convert`.
  *
- * Returns false, having written nothing, when the first pass fails: the caller then reads the
- * file whole, which stops with the error in its own words (the same file:line).
+ * Returns false, having written nothing, when the (first) pass cannot read the input: the caller
+ * then reads the file whole, which stops with the error in its own words (the same file:line).
  */
 export async function streamConvert(c: StreamConversion, io: Io): Promise<boolean> {
   let count = 0;
   let widest = 0;
   const swf = c.to === "swf" ? new JobsToSwfTally() : null;
   const dropped = new Set<string>();
+  const file = await StreamedFile.create(c.out);
   let tally: Tally;
   try {
+    if (swf === null) {
+      for (const line of writeJobsLines([], c.meta)) file.write(`${line}\n`);
+    }
     tally = await eachJobs(c, (jobs) => {
       count += jobs.length;
       for (const j of jobs) {
-        if (j.cores > widest) widest = j.cores;
-        if (swf !== null) {
+        if (swf === null) file.write(`${formatJobJson(j)}\n`);
+        else {
+          if (j.cores > widest) widest = j.cores;
           swf.add(j);
           addSwfDroppedKeys(dropped, j);
         }
       }
     });
   } catch {
+    file.discard();
     return false;
   }
-  if (c.clean && tally.report !== undefined) io.stderr(cleanupReportText(tally.report, c.clean));
-  requireJobs("convert", c.input, count, tally.report, {
-    estimate: c.estimate,
-    commandOptions: c.commandOptions,
-  });
-  const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
-  const file = await StreamedFile.create(c.out);
   try {
+    if (c.clean && tally.report !== undefined) io.stderr(cleanupReportText(tally.report, c.clean));
+    requireJobs("convert", c.input, count, tally.report, {
+      estimate: c.estimate,
+      commandOptions: c.commandOptions,
+    });
     if (swf !== null) {
+      const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
       const writer = new SwfWriter((bytes) => file.writeBytes(bytes));
       writer.header(swf.header({ maxProcs: size }));
       await eachJobs(c, (jobs) => {
         for (const j of jobs) writer.record(jobToSwfRecord(j));
       });
       writer.flush();
-    } else {
-      for (const line of writeJobsLines([], c.meta)) file.write(`${line}\n`);
-      await eachJobs(c, (jobs) => {
-        for (const j of jobs) file.write(`${formatJobJson(j)}\n`);
-      });
     }
   } catch (error) {
     file.discard();
