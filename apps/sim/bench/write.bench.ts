@@ -52,28 +52,21 @@ function round(build: string, name: string, costs: Costs): void {
   costs.gen.push(gen.cpu);
   costs.run.push(run.cpu);
   costs.runOut.push(runOut.cpu);
-  const convert = measure([
-    process.execPath,
-    build,
-    "convert",
-    trace,
-    "--to",
-    "swf",
-    "--out",
-    join(built.dir, `${name}-c.swf`),
-  ]);
-  costs.convert.push(convert.cpu);
-  costs.convertRss.push(convert.maxRssMb);
-  const native = measure([
-    process.execPath,
-    build,
-    "convert",
-    trace,
-    "--to",
-    "native",
-    "--out",
-    join(built.dir, `${name}-c.jsonl`),
-  ]);
+  const convert = (to: string, ext: string) =>
+    measure([
+      process.execPath,
+      build,
+      "convert",
+      trace,
+      "--to",
+      to,
+      "--out",
+      join(built.dir, `${name}-c.${ext}`),
+    ]);
+  const swf = convert("swf", "swf");
+  costs.convert.push(swf.cpu);
+  costs.convertRss.push(swf.maxRssMb);
+  const native = convert("native", "jsonl");
   costs.convertNative.push(native.cpu);
   costs.convertNativeRss.push(native.maxRssMb);
 }

@@ -1,4 +1,5 @@
 import type { JobRecord, ScheduleTrace } from "@sched/core";
+import { jobToSwfRecord } from "./swf-from-jobs.js";
 import { emptySwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
@@ -12,24 +13,11 @@ function toRecord(rec: JobRecord): SwfRecord {
   let run = 0;
   for (const iv of intervals) run += iv.end - iv.start;
   return {
-    jobNumber: job.id,
-    submitTime: job.submit,
+    ...jobToSwfRecord(job),
     waitTime: started ? intervals[0]!.start - job.submit : SWF_UNKNOWN,
     runTime: started ? run : SWF_UNKNOWN,
     allocatedProcs: started ? job.cores : SWF_UNKNOWN,
-    avgCpuTime: SWF_UNKNOWN,
-    usedMemory: SWF_UNKNOWN,
-    requestedProcs: job.cores,
-    requestedTime: job.estimate,
-    requestedMemory: SWF_UNKNOWN,
     status: STATUS[rec.outcome],
-    userId: job.user ?? SWF_UNKNOWN,
-    groupId: job.group ?? SWF_UNKNOWN,
-    executable: SWF_UNKNOWN,
-    queue: job.queue ?? SWF_UNKNOWN,
-    partition: job.partition ?? SWF_UNKNOWN,
-    precedingJob: SWF_UNKNOWN,
-    thinkTime: SWF_UNKNOWN,
   };
 }
 
