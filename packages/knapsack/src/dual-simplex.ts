@@ -1,3 +1,5 @@
+import { indexHash } from "@sched/random";
+
 /**
  * A small bounded-variable dual simplex for the LP relaxation of a packing problem
  *
@@ -33,12 +35,9 @@ export interface SparseColumns {
   readonly val: Float64Array;
 }
 
-/** A deterministic pseudo-random number in [0.5, 1) for variable `j` (an integer hash). */
+/** A deterministic pseudo-random number in [0.5, 1) for variable `j` (`@sched/random`'s hash). */
 function perturbation(j: number): number {
-  let h = Math.imul(j + 1, 0x9e3779b1) >>> 0;
-  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) >>> 0;
-  h ^= h >>> 13;
-  return 0.5 + (h >>> 0) / 2 ** 33;
+  return 0.5 + indexHash(j) / 2 ** 33;
 }
 
 /** A basis as {@link DualSimplex.saveBasis} returns it. */

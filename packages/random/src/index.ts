@@ -1,1 +1,2 @@
 export { deriveSeed, Random } from "./random.js";
+export { indexHash } from "./seed-hash.js";
