@@ -44,6 +44,7 @@ export {
   readJobsLines,
   writeJobsLines,
 } from "./jobs-json.js";
+export { JobsJsonlWriter, type JobsJsonlWriterOptions } from "./jobs-jsonl-writer.js";
 export { duplicateJsonKey } from "./json-duplicate-key.js";
 export { type JsonSyntaxError, jsonSyntaxError, jsonSyntaxErrorAt } from "./json-syntax.js";
 export {

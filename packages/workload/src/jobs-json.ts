@@ -9,7 +9,7 @@ import {
   type Platform,
   type PlatformSpec,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 import { duplicateJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
@@ -142,11 +142,82 @@ function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unkn
   return out;
 }
 
+/** Where the errors of {@link formatJobJson} (and of `JobsJsonlWriter`, the same bytes) come from. */
+export const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
+
+/**
+ * What field `k` of `job` (`v`, not undefined) is written as: licenses with their names sorted,
+ * input data as `{size, machine}`, the rest as it is. Internal (shared with `JobsJsonlWriter`).
+ * @throws InvalidInputError for a number JSON cannot hold (see {@link nonFiniteJobNumber}) or a
+ * value that cannot be shaped (input data that is not an array of objects).
+ */
+export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
+  let t: unknown;
+  try {
+    if (k === "licenses") t = sortedObject(v as Record<string, unknown>);
+    else if (k === "input")
+      t = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
+    else t = v;
+  } catch (error) {
+    throw unwritableJob(job, error);
+  }
+  if (typeof t === "number") {
+    if (!Number.isFinite(t)) throw nonFiniteJobNumber(job, k, t);
+  } else if (k === "licenses" && typeof t === "object" && t !== null) {
+    const licenses = t as Record<string, unknown>;
+    for (const name of Object.keys(licenses)) {
+      const n = licenses[name];
+      if (typeof n === "number" && !Number.isFinite(n))
+        throw nonFiniteJobNumber(job, `licenses.${name}`, n);
+    }
+  } else if (k === "input" && Array.isArray(t)) {
+    t.forEach((d: { size: unknown; machine: unknown }, i) => {
+      if (typeof d.size === "number" && !Number.isFinite(d.size))
+        throw nonFiniteJobNumber(job, `input[${i}].size`, d.size);
+      if (typeof d.machine === "number" && !Number.isFinite(d.machine))
+        throw nonFiniteJobNumber(job, `input[${i}].machine`, d.machine);
+    });
+  }
+  return t;
+}
+
+/**
+ * The error for a number JSON cannot hold (`JSON.stringify` would write `null`, which no reader
+ * takes for a number). Internal.
+ */
+export function nonFiniteJobNumber(job: Job, field: string, v: number): InvalidInputError {
+  return new InvalidInputError(
+    FORMAT_JOB_WHERE,
+    `job ${String(job.id)} ${field}`,
+    `is ${describeValue(v)}, expected a finite number (JSON has no NaN or Infinity)`,
+  );
+}
+
+/** The error for a value that cannot be written (a BigInt, a cycle, input data of null). Internal. */
+export function unwritableJob(job: Job, error: unknown): InvalidInputError {
+  return new InvalidInputError(
+    FORMAT_JOB_WHERE,
+    `job ${String(job.id)}`,
+    `cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`,
+  );
+}
+
+/** The header line of a native jobs file (no `\n`). Internal. */
+export function jobsHeaderLine(meta: Readonly<Record<string, unknown>> | undefined): string {
+  const header: Record<string, unknown> = { format: JOBS_FORMAT, version: NATIVE_VERSION };
+  if (meta !== undefined) header.meta = meta;
+  return JSON.stringify(header);
+}
+
 /**
  * One job as a JSON line: the fields of {@link JOB_JSON_SCHEMA} in a fixed order (licenses by
  * name), absent fields left out, numbers in their shortest exact form.
  *
  * Complexity: O(size of the job).
+ *
+ * @throws InvalidInputError naming the job and the field when a number is NaN or infinite (JSON
+ * would write `null`, which no reader takes back), or when a value cannot be written as JSON (a
+ * BigInt).
  *
  * @example
  * ```ts
@@ -159,13 +230,13 @@ export function formatJobJson(job: Job): string {
   const out: Record<string, unknown> = {};
   for (const k of JOB_FIELDS) {
     const v = raw[k];
-    if (v === undefined) continue;
-    if (k === "licenses") out[k] = sortedObject(v as Record<string, unknown>);
-    else if (k === "input")
-      out[k] = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
-    else out[k] = v;
+    if (v !== undefined) out[k] = jobJsonValue(job, k, v);
   }
-  return JSON.stringify(out);
+  try {
+    return JSON.stringify(out);
+  } catch (error) {
+    throw unwritableJob(job, error);
+  }
 }
 
 /**
@@ -182,9 +253,7 @@ export function* writeJobsLines(
   jobs: Iterable<Job>,
   meta?: Readonly<Record<string, unknown>>,
 ): Generator<string, void, undefined> {
-  const header: Record<string, unknown> = { format: JOBS_FORMAT, version: NATIVE_VERSION };
-  if (meta !== undefined) header.meta = meta;
-  yield JSON.stringify(header);
+  yield jobsHeaderLine(meta);
   for (const j of jobs) yield formatJobJson(j);
 }
 

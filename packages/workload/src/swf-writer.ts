@@ -166,9 +166,9 @@ export class SwfWriter {
 
 /**
  * Writes the integer `v` (|v| <= 2^53 - 1) right-aligned in `width` columns at `at`, as `${v}`
- * would (`-0` as `0`); returns the position after it.
+ * would (`-0` as `0`); returns the position after it. Internal (shared with `JobsJsonlWriter`).
  */
-function writeInteger(chunk: Uint8Array, at: number, v: number, width: number): number {
+export function writeInteger(chunk: Uint8Array, at: number, v: number, width: number): number {
   const negative = v < 0;
   let n = negative ? -v : v;
   const small = n < 2147483648;

@@ -2,6 +2,7 @@ import type { Platform } from "@sched/core";
 import { SchedError } from "@sched/core";
 import {
   formatPlatformJson,
+  JobsJsonlWriter,
   jobsToSwf,
   type ModelOption,
   type ModelStream,
@@ -11,7 +12,6 @@ import {
   swfRecord,
   WORKLOAD_MODELS,
   type WorkloadModel,
-  writeJobsLines,
 } from "@sched/workload";
 import {
   type CommandSpec,
@@ -227,7 +227,7 @@ function platformText(platform: Platform): string {
 
 /**
  * Writes the file to `file` as it is generated: SWF (formatted as bytes by `SwfWriter`) or JSON
- * Lines, with the model and every parameter in the header. A model that streams (Lublin) is never
+ * Lines (by `JobsJsonlWriter`), with the model and every parameter in the header. A model that streams (Lublin) is never
  * held whole.
  */
 function writeGenFile(
@@ -251,7 +251,11 @@ function writeGenFile(
       platform: platformText(out.platform),
     };
     if (out.swf !== undefined) meta.modelNotes = out.swf.header.notes;
-    for (const line of writeJobsLines(out.jobs, meta)) file.write(`${line}\n`);
+    // Formatted as bytes, a chunk at a time (no string per job).
+    const writer = new JobsJsonlWriter((bytes) => file.writeBytes(bytes));
+    writer.header(meta);
+    for (const job of out.jobs) writer.job(job);
+    writer.flush();
     return;
   }
   // SWF: one Note for the generator, one per group of parameters (top level, then each dotted
