@@ -1,40 +1,94 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Job } from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import { formatJobsJsonl } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "./helpers.js";
+import { convertWhole } from "../src/commands/convert.js";
+import type { Conversion, ConvertFormat } from "../src/commands/convert-stream.js";
+import { reportError } from "../src/run-command.js";
+import { VERSION } from "../src/version.js";
+import { type CliResult, cli, fixture, tempDir } from "./helpers.js";
+
+/** The {@link Conversion} of `convert input args…` (the options these tests use). */
+function conversion(input: string, args: readonly string[], out: string | undefined): Conversion {
+  const value = (name: string) => {
+    const i = args.indexOf(name);
+    return i < 0 ? undefined : (args[i + 1] as string);
+  };
+  const from = (value("--from") ??
+    (/\.swf(\.gz)?$/.test(input) ? "swf" : "native")) as ConvertFormat;
+  const procs = value("--procs");
+  return {
+    input,
+    from,
+    to: value("--to") as ConvertFormat,
+    out,
+    procs: procs === undefined ? undefined : Number(procs),
+    clean: args.includes("--clean"),
+    estimate: (value("--estimate") ?? "requested") as "requested" | "runtime",
+    commandOptions: ["to", "from", "out", "procs", "clean", "estimate"],
+    meta: { source: basename(input), sourceFormat: from, convertedBy: `sched-sim ${VERSION}` },
+  };
+}
+
+/** The reference: `convertWhole` (every job read, the output built whole), as main reports it. */
+async function whole(c: Conversion): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const io = {
+    stdout: (t: string) => {
+      stdout += t;
+    },
+    stderr: (t: string) => {
+      stderr += t;
+    },
+  };
+  let code = 0;
+  try {
+    await convertWhole(c, io);
+  } catch (error) {
+    code = reportError(error, io, false);
+  }
+  return { code, stdout, stderr };
+}
 
 /**
- * `convert … --out FILE` (SWF and native, streamed in two passes) against the reference: the
- * same conversion to stdout, which takes the whole-trace path (read every job, `jobsToSwf` or
- * `formatJobsJsonl` into one string), unchanged from before streaming. Same bytes, same exit
- * code, same stderr but for the final `wrote …` line.
+ * `convert …` to stdout and `convert … --out FILE` (SWF and native, streamed in two passes, or
+ * one for native into a file) against the reference, the whole-trace path (`convertWhole`: read
+ * every job, `jobsToSwf` or `formatJobsJsonl` into one string), unchanged from before streaming.
+ * Same bytes, same exit code, same stderr.
  */
 async function expectSameAsWhole(input: string, args: readonly string[]): Promise<string> {
   const dir = await tempDir();
   const to = args[args.indexOf("--to") + 1] as string;
-  const out = join(dir, `out.${to === "swf" ? "swf" : "jsonl"}`);
-  const whole = await cli("convert", input, ...args);
+  const name = `out.${to === "swf" ? "swf" : "jsonl"}`;
+  const out = join(dir, name);
+  const ref = await whole(conversion(input, args, undefined));
+  const toStdout = await cli("convert", input, ...args);
   const streamed = await cli("convert", input, ...args, "--out", out);
-  expect(streamed.code, streamed.stderr).toBe(whole.code);
-  if (whole.code !== 0) {
+  expect(toStdout.code, toStdout.stderr).toBe(ref.code);
+  expect(toStdout.stderr).toBe(ref.stderr);
+  expect(toStdout.stdout).toBe(ref.stdout);
+  expect(streamed.code, streamed.stderr).toBe(ref.code);
+  if (ref.code !== 0) {
     // the error, in the same words; nothing written
-    expect(streamed.stderr).toBe(whole.stderr);
+    expect(streamed.stderr).toBe(ref.stderr);
     expect(await readdir(dir)).toEqual([]);
-    return whole.stderr;
+    return ref.stderr;
   }
-  expect(await readFile(out, "utf8")).toBe(whole.stdout);
-  expect(streamed.stderr).toBe(
-    `${whole.stderr}wrote ${jobCount(whole.stdout, to)} jobs to ${out} (${to})\n`,
-  );
+  const refOut = join(await tempDir(), name);
+  const refFile = await whole(conversion(input, args, refOut));
+  expect(await readFile(out, "utf8")).toBe(ref.stdout);
+  expect(await readFile(refOut, "utf8")).toBe(ref.stdout);
+  expect(streamed.stderr).toBe(refFile.stderr.replace(refOut, out));
+  expect(streamed.stderr).toContain(`wrote ${jobCount(ref.stdout, to)} jobs to ${out} (${to})\n`);
   // no temporary file left beside the output
-  expect(await readdir(dir)).toEqual([`out.${to === "swf" ? "swf" : "jsonl"}`]);
-  return whole.stdout;
+  expect(await readdir(dir)).toEqual([name]);
+  return ref.stdout;
 }
 
 function jobCount(text: string, to: string): number {
@@ -50,7 +104,7 @@ const LOSSY: Job[] = [
   { id: 4, submit: 9, runtime: 1, estimate: 1, cores: 3, priority: 2, queue: 1 },
 ];
 
-describe("convert streams SWF and native input to SWF and native files, byte for byte", () => {
+describe("convert streams SWF and native input to SWF and native, files and stdout, byte for byte", () => {
   const swfCases: [string, string[]][] = [
     ["small.swf", ["--to", "swf", "--clean"]],
     ["small.swf", ["--to", "native", "--clean", "--estimate", "runtime"]],

@@ -11,7 +11,7 @@ import {
 } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
-import { duplicateJsonKey } from "./json-duplicate-key.js";
+import { duplicateJsonKey, mayRepeatJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
 
 /** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
@@ -322,8 +322,10 @@ class JobsLineReader {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       this.fail("expected a JSON object (one job per line)");
     }
-    const twice = duplicateJsonKey(text);
-    if (twice !== null) this.fail(DUPLICATE_KEY, twice);
+    if (mayRepeatJsonKey(text, value)) {
+      const twice = duplicateJsonKey(text);
+      if (twice !== null) this.fail(DUPLICATE_KEY, twice);
+    }
     const obj = value as Record<string, unknown>;
     if (!this.sawData && "format" in obj) {
       this.sawData = true;

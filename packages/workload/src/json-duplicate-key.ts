@@ -91,3 +91,67 @@ export function duplicateJsonKey(text: string): string | null {
   }
   return null;
 }
+
+/**
+ * Whether `text` (valid JSON) may give a key twice in one object, knowing `value`, what
+ * `JSON.parse(text)` returned: false when the key names in the text are exactly as many as the
+ * own keys of every object of `value` (a repeated key is kept once, so it would leave fewer),
+ * with no string and no set per object; {@link duplicateJsonKey} then finds which when true.
+ * Internal (the native reader's check of each line).
+ *
+ * Complexity: O(length of the text).
+ */
+export function mayRepeatJsonKey(text: string, value: unknown): boolean {
+  return jsonKeyCount(text) !== parsedKeyCount(value);
+}
+
+/** The key names in `text` (valid JSON): the strings followed by `:`. */
+function jsonKeyCount(text: string): number {
+  let count = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    if (text.charCodeAt(i) !== QUOTE) continue;
+    let j = i + 1;
+    for (;;) {
+      const d = text.charCodeAt(j);
+      if (d === BACKSLASH) j += 2;
+      else if (d === QUOTE || Number.isNaN(d)) break;
+      else j++;
+    }
+    // The next character that is not JSON white space: ':' after a key, never after a value.
+    let k = j + 1;
+    for (;;) {
+      const d = text.charCodeAt(k);
+      if (d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) k++;
+      else {
+        if (d === 0x3a) count++;
+        break;
+      }
+    }
+    i = j;
+  }
+  return count;
+}
+
+/** Own keys of every object in `value` (a parsed JSON value), walked without recursion. */
+function parsedKeyCount(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop() as Record<string, unknown>;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === "object" && x !== null) stack.push(x);
+      }
+      continue;
+    }
+    for (const k in v) {
+      count++;
+      const x = v[k];
+      if (typeof x === "object" && x !== null) stack.push(x);
+    }
+  }
+  return count;
+}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { duplicateJsonKey } from "../src/json-duplicate-key.js";
+import { duplicateJsonKey, mayRepeatJsonKey } from "../src/json-duplicate-key.js";
 
 /**
  * A JSON document as a tree whose objects are lists of [key, value] pairs (keys may repeat),
@@ -65,7 +65,21 @@ describe("duplicateJsonKey", () => {
     );
   });
 
+  it("mayRepeatJsonKey(text, JSON.parse(text)) is true exactly when a key is given twice", () => {
+    fc.assert(
+      fc.property(tree, fc.boolean(), fc.constantFrom("", " ", "\n\t "), (t, escapeKeys, ws) => {
+        // White space around the colons too (the count looks past it).
+        const text = write(t, escapeKeys).replaceAll(": ", `${ws}:${ws}`);
+        expect(mayRepeatJsonKey(text, JSON.parse(text))).toBe(firstRepeat(t, "") !== null);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("examples", () => {
+    expect(mayRepeatJsonKey('{"a":1,"b":{"a":2}}', { a: 1, b: { a: 2 } })).toBe(false);
+    expect(mayRepeatJsonKey('{"a":1,"a":2}', { a: 2 })).toBe(true);
+    expect(mayRepeatJsonKey('{"a":"x:","b":["c",":"]}', { a: "x:", b: ["c", ":"] })).toBe(false);
     expect(duplicateJsonKey('{"id":1,"runtime":5,"runtime":500}')).toBe("runtime");
     expect(duplicateJsonKey('{"jobs":[{"id":1},{"id":2,"res":1,"res":2}]}')).toBe("jobs[1].res");
     expect(duplicateJsonKey('{"a":1,"\\u0061":2}')).toBe("a");

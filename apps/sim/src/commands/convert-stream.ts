@@ -1,14 +1,13 @@
-import type { Job } from "@sched/core";
+import { type Job, ParseError } from "@sched/core";
 import {
-  formatJobJson,
   type JobsFileHeader,
+  JobsJsonlWriter,
   JobsToSwfTally,
   jobToSwfRecord,
   readJobsLines,
   type SwfCleanupReport,
   type SwfHeader,
   SwfWriter,
-  writeJobsLines,
 } from "@sched/workload";
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
@@ -34,12 +33,16 @@ export function addSwfDroppedKeys(into: Set<string>, job: Job): void {
   for (const k in raw) if (raw[k] !== undefined && !SWF_KEPT.has(k)) into.add(k);
 }
 
-/** A conversion {@link streamConvert} can do: SWF or native in, SWF or native to a file. */
-export interface StreamConversion {
+/** The formats `convert` reads and writes. */
+export type ConvertFormat = "swf" | "native" | "batsim";
+
+/** One `convert`, its options resolved. */
+export interface Conversion {
   readonly input: string;
-  readonly from: "swf" | "native";
-  readonly to: "swf" | "native";
-  readonly out: string;
+  readonly from: ConvertFormat;
+  readonly to: ConvertFormat;
+  /** `--out`; undefined: standard output. */
+  readonly out: string | undefined;
   /** `--procs`, when given. */
   readonly procs: number | undefined;
   readonly clean: boolean;
@@ -48,6 +51,12 @@ export interface StreamConversion {
   readonly commandOptions: readonly string[];
   /** The native output's header `meta`. */
   readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/** A conversion {@link streamConvert} can do: SWF or native in, SWF or native out. */
+export interface StreamConversion extends Conversion {
+  readonly from: "swf" | "native";
+  readonly to: "swf" | "native";
 }
 
 /** What the first pass learnt about the whole trace. */
@@ -59,7 +68,7 @@ interface Tally {
 
 /**
  * Streams the jobs of `c.input` to `onJobs` (SWF: a chunk at a time; native: one at a time, in
- * an array of one), read exactly as `readTraceFile` reads them.
+ * an array of one), read and checked exactly as `readTraceFile` reads them.
  */
 async function eachJobs(
   c: StreamConversion,
@@ -100,69 +109,152 @@ async function eachJobs(
   return { swfHeader: undefined, report: undefined, jsonlHeader };
 }
 
+/** The error of a second pass that does not find what the first found. */
+function changedError(c: StreamConversion, detail: string): ParseError {
+  return new ParseError(
+    "convert",
+    { source: c.input },
+    `changed while it was converted (read twice: ${detail}); convert it again`,
+  );
+}
+
 /**
- * `convert` of a trace too long to hold. To SWF, in two passes over the file: the first gathers
- * what the header and the notes need from the whole trace (job count, the widest job, the fields
- * SWF cannot hold, the clean-up report), the second writes each job as it is read through an
- * `SwfWriter`. To the native format, whose header needs nothing of the trace, in one pass. Either
- * way into a {@link StreamedFile} renamed over `c.out` when complete. Output and stderr are byte
- * for byte those of the whole-trace path of `convert`.
+ * The second pass over a file the first pass read whole and found valid: each job handed to
+ * `onJob` as it is read; returns how many. SWF input is read as the first pass read it (its
+ * clean-up decides which records are jobs); a native file's lines are only parsed (`JSON.parse`,
+ * the estimate defaulting to the run time as `createJob` does): the first pass checked each of
+ * them, so the checks (a third of the time of a pass, and the duplicate-key scan) are not done
+ * twice. A line that no longer parses is the error of a file changed between the passes.
+ */
+async function eachJobAgain(c: StreamConversion, onJob: (job: Job) => void): Promise<number> {
+  let n = 0;
+  if (c.from === "swf") {
+    await eachJobs(c, (jobs) => {
+      for (const j of jobs) onJob(j);
+      n += jobs.length;
+    });
+    return n;
+  }
+  const { lines, close } = await openLines(c.input, "convert");
+  try {
+    let data = false;
+    for await (const line of lines) {
+      // The reader's rules: trimmed, blank lines skipped, a header only as the first line.
+      const text = line.trim();
+      if (text === "") continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw changedError(c, `a line after job ${n} is no longer JSON`);
+      }
+      if (typeof value !== "object" || value === null) {
+        throw changedError(c, `a line after job ${n} is no longer a JSON object`);
+      }
+      const obj = value as Record<string, unknown>;
+      if (!data) {
+        data = true;
+        if ("format" in obj) continue;
+      }
+      if (obj.estimate === undefined) obj.estimate = obj.runtime;
+      onJob(obj as unknown as Job);
+      n++;
+    }
+  } finally {
+    close();
+  }
+  return n;
+}
+
+/** A writer's sink to standard output (each chunk holds whole lines of UTF-8). */
+function stdoutSink(io: Io): (bytes: Uint8Array) => void {
+  const decoder = new TextDecoder();
+  return (bytes) => io.stdout(decoder.decode(bytes, { stream: true }));
+}
+
+/**
+ * `convert` of a trace too long to hold. To SWF, in two passes over the file: the first reads
+ * and checks every job and gathers what the header and the notes need from the whole trace (job
+ * count, the widest job, the fields SWF cannot hold, the clean-up report), the second writes each
+ * job as it is read through an `SwfWriter`. To the native format, whose header needs nothing of
+ * the trace, in one pass into a file (discarded on an error), and in two to standard output (the
+ * first checks, so a bad line leaves stdout empty, as before). Into a {@link StreamedFile}
+ * renamed over `c.out` when complete, or to `io.stdout` a chunk at a time. Output and stderr are
+ * byte for byte those of the whole-trace path of `convert` (`convertWhole`).
+ *
+ * The input must be a regular file (read twice); the caller checks.
  *
  * Returns false, having written nothing, when the (first) pass cannot read the input: the caller
  * then reads the file whole, which stops with the error in its own words (the same file:line).
+ *
+ * @throws ParseError when the second pass does not read what the first did (the file changed).
  */
 export async function streamConvert(c: StreamConversion, io: Io): Promise<boolean> {
   let count = 0;
   let widest = 0;
   const swf = c.to === "swf" ? new JobsToSwfTally() : null;
   const dropped = new Set<string>();
-  const file = await StreamedFile.create(c.out);
+  const file = c.out === undefined ? null : await StreamedFile.create(c.out);
+  // Native into a file: written as it is read in the one pass.
+  const onePass =
+    file !== null && swf === null ? new JobsJsonlWriter((b) => file.writeBytes(b)) : null;
   let tally: Tally;
   try {
-    if (swf === null) {
-      for (const line of writeJobsLines([], c.meta)) file.write(`${line}\n`);
-    }
+    onePass?.header(c.meta);
     tally = await eachJobs(c, (jobs) => {
       count += jobs.length;
       for (const j of jobs) {
-        if (swf === null) file.write(`${formatJobJson(j)}\n`);
-        else {
+        if (onePass !== null) onePass.job(j);
+        else if (swf !== null) {
           if (j.cores > widest) widest = j.cores;
           swf.add(j);
           addSwfDroppedKeys(dropped, j);
         }
       }
     });
+    onePass?.flush();
   } catch {
-    file.discard();
+    file?.discard();
     return false;
   }
+  const sorted = [...dropped].sort();
+  const droppedNote =
+    sorted.length > 0
+      ? `note: the ${c.to} format cannot hold these job fields, dropped: ${sorted.join(", ")}\n`
+      : "";
   try {
     if (c.clean && tally.report !== undefined) io.stderr(cleanupReportText(tally.report, c.clean));
     requireJobs("convert", c.input, count, tally.report, {
       estimate: c.estimate,
       commandOptions: c.commandOptions,
     });
-    if (swf !== null) {
-      const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
-      const writer = new SwfWriter((bytes) => file.writeBytes(bytes));
-      writer.header(swf.header({ maxProcs: size }));
-      await eachJobs(c, (jobs) => {
-        for (const j of jobs) writer.record(jobToSwfRecord(j));
-      });
-      writer.flush();
+    if (onePass === null) {
+      // Standard output: the notes before the output, as the whole-trace path writes them.
+      if (file === null && droppedNote !== "") io.stderr(droppedNote);
+      const sink = file === null ? stdoutSink(io) : (b: Uint8Array) => file.writeBytes(b);
+      let again: number;
+      if (swf !== null) {
+        const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
+        const writer = new SwfWriter(sink);
+        writer.header(swf.header({ maxProcs: size }));
+        again = await eachJobAgain(c, (j) => writer.record(jobToSwfRecord(j)));
+        writer.flush();
+      } else {
+        const writer = new JobsJsonlWriter(sink);
+        writer.header(c.meta);
+        again = await eachJobAgain(c, (j) => writer.job(j));
+        writer.flush();
+      }
+      if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
     }
   } catch (error) {
-    file.discard();
+    file?.discard();
     throw error;
   }
-  const sorted = [...dropped].sort();
-  if (sorted.length > 0) {
-    io.stderr(
-      `note: the ${c.to} format cannot hold these job fields, dropped: ${sorted.join(", ")}\n`,
-    );
+  if (file !== null) {
+    if (droppedNote !== "") io.stderr(droppedNote);
+    await writeFilesAtomic(new Map([[file.path, file]]));
+    io.stderr(`wrote ${count} jobs to ${file.path} (${c.to})\n`);
   }
-  await writeFilesAtomic(new Map([[c.out, file]]));
-  io.stderr(`wrote ${count} jobs to ${c.out} (${c.to})\n`);
   return true;
 }

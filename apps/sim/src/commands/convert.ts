@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type Job, SchedError } from "@sched/core";
 import { formatJobsJsonl, formatSwf, jobsToSwf } from "@sched/workload";
@@ -11,13 +12,18 @@ import {
 } from "../args.js";
 import { describeFsError, writeFilesAtomic } from "../atomic.js";
 import { batsimToJobs, jobsToBatsim } from "../batsim.js";
-import type { Command } from "../command.js";
+import type { Command, Io } from "../command.js";
 import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
-import { addSwfDroppedKeys, streamConvert } from "./convert-stream.js";
+import {
+  addSwfDroppedKeys,
+  type Conversion,
+  type StreamConversion,
+  streamConvert,
+} from "./convert-stream.js";
 import { declaredProcs, readTraceFile, requireJobs } from "./trace-files.js";
 
 const FORMATS = ["swf", "native", "batsim"] as const;
@@ -142,97 +148,104 @@ export const convertCommand: Command = {
       "runtime",
     ] as const);
 
-    const commandOptions = spec.options.map((o) => o.name);
-    const nativeMeta = {
-      source: basename(input),
-      sourceFormat: from,
-      convertedBy: `sched-sim ${VERSION}`,
+    const conversion: Conversion = {
+      input,
+      from,
+      to,
+      out: outName,
+      procs: procsOption,
+      clean,
+      estimate,
+      commandOptions: spec.options.map((o) => o.name),
+      meta: { source: basename(input), sourceFormat: from, convertedBy: `sched-sim ${VERSION}` },
     };
-    if (outName !== undefined && from !== "batsim" && to !== "batsim") {
-      // Streamed in two passes (memory does not grow with the trace); the whole-trace path
-      // below when the first pass fails, to say what is wrong in its words.
-      const streamed = await streamConvert(
-        {
-          input,
-          from,
-          to,
-          out: outName,
-          procs: procsOption,
-          clean,
-          estimate,
-          commandOptions,
-          meta: nativeMeta,
-        },
-        io,
-      );
-      if (streamed) return 0;
+    if (from !== "batsim" && to !== "batsim" && (await isRegularFile(input))) {
+      // Streamed in two passes over the file (memory does not grow with the trace); the
+      // whole-trace path below when the first pass fails, to say what is wrong in its words.
+      if (await streamConvert(conversion as StreamConversion, io)) return 0;
     }
-    let jobs: readonly Job[];
-    let procs: number | undefined;
-    if (from === "batsim") {
-      let text: string;
-      try {
-        text = await readTextFile(input, { where: "convert", maxBytes: MAX_JSON_BYTES });
-      } catch (error) {
-        if (error instanceof SchedError) throw error;
-        throw new UsageError(`convert: cannot read ${input}: ${describeFsError(error)}`, "convert");
-      }
-      const b = batsimToJobs(text, input, "convert");
-      jobs = b.jobs;
-      procs = b.nbRes;
-      if (b.withoutWalltime > 0) {
-        io.stderr(
-          `note: ${b.withoutWalltime} of ${jobs.length} jobs have no walltime (no limit in Batsim); their estimate is their run time\n`,
-        );
-      }
-      if (b.ignoredFields.length > 0) {
-        io.stderr(`note: job fields not carried over: ${b.ignoredFields.join(", ")}\n`);
-      }
-      requireJobs("convert", input, jobs.length);
-    } else {
-      // SWF and the native format are read as every command reads them (gzip by content, the
-      // same line ends and limits): what inspect reads, convert reads.
-      const trace = await readTraceFile("convert", input, {
-        format: from === "swf" ? "swf" : "jsonl",
-        clean,
-        estimate,
-        commandOptions,
-      });
-      if (clean && trace.swf !== undefined) io.stderr(cleanupReportText(trace.swf.report, clean));
-      requireJobs("convert", input, trace.jobs.length, trace.swf?.report, {
-        estimate,
-        commandOptions,
-      });
-      jobs = trace.jobs;
-      procs = declaredProcs(trace);
-    }
-    const size = procsOption ?? procs ?? jobs.reduce((m, j) => Math.max(m, j.cores), 0);
-    let output: string;
-    let dropped: readonly string[] = [];
-    if (to === "swf") {
-      const trace = jobsToSwf(jobs, { maxProcs: size });
-      output = formatSwf(trace.header, trace.records);
-      const keys = new Set<string>();
-      for (const j of jobs) addSwfDroppedKeys(keys, j);
-      dropped = [...keys].sort();
-    } else if (to === "native") {
-      output = formatJobsJsonl(jobs, nativeMeta);
-    } else {
-      const b = jobsToBatsim(jobs, size);
-      output = b.text;
-      dropped = b.dropped;
-    }
-    if (dropped.length > 0) {
-      io.stderr(
-        `note: the ${to} format cannot hold these job fields, dropped: ${dropped.join(", ")}\n`,
-      );
-    }
-    const out = stringOption(args, "out");
-    if (out === undefined) io.stdout(output);
-    else {
-      await writeFilesAtomic(new Map([[out, output]]));
-      io.stderr(`wrote ${jobs.length} jobs to ${out} (${to})\n`);
-    }
+    await convertWhole(conversion, io);
     return 0;
   },
 };
+
+/** Whether `path` is a regular file (read twice by a streamed conversion; not a pipe). */
+async function isRegularFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/**
+ * `convert` with the whole trace in memory: every job read, then the output built as one string.
+ * For Batsim's JSON on either side (read and written whole), input that is not a regular file,
+ * and the words of an error the streamed path's first pass met (the same file:line).
+ */
+export async function convertWhole(c: Conversion, io: Io): Promise<void> {
+  let jobs: readonly Job[];
+  let procs: number | undefined;
+  if (c.from === "batsim") {
+    let text: string;
+    try {
+      text = await readTextFile(c.input, { where: "convert", maxBytes: MAX_JSON_BYTES });
+    } catch (error) {
+      if (error instanceof SchedError) throw error;
+      throw new UsageError(`convert: cannot read ${c.input}: ${describeFsError(error)}`, "convert");
+    }
+    const b = batsimToJobs(text, c.input, "convert");
+    jobs = b.jobs;
+    procs = b.nbRes;
+    if (b.withoutWalltime > 0) {
+      io.stderr(
+        `note: ${b.withoutWalltime} of ${jobs.length} jobs have no walltime (no limit in Batsim); their estimate is their run time\n`,
+      );
+    }
+    if (b.ignoredFields.length > 0) {
+      io.stderr(`note: job fields not carried over: ${b.ignoredFields.join(", ")}\n`);
+    }
+    requireJobs("convert", c.input, jobs.length);
+  } else {
+    // SWF and the native format are read as every command reads them (gzip by content, the
+    // same line ends and limits): what inspect reads, convert reads.
+    const trace = await readTraceFile("convert", c.input, {
+      format: c.from === "swf" ? "swf" : "jsonl",
+      clean: c.clean,
+      estimate: c.estimate,
+      commandOptions: c.commandOptions,
+    });
+    if (c.clean && trace.swf !== undefined) io.stderr(cleanupReportText(trace.swf.report, c.clean));
+    requireJobs("convert", c.input, trace.jobs.length, trace.swf?.report, {
+      estimate: c.estimate,
+      commandOptions: c.commandOptions,
+    });
+    jobs = trace.jobs;
+    procs = declaredProcs(trace);
+  }
+  const size = c.procs ?? procs ?? jobs.reduce((m, j) => Math.max(m, j.cores), 0);
+  let output: string;
+  let dropped: readonly string[] = [];
+  if (c.to === "swf") {
+    const trace = jobsToSwf(jobs, { maxProcs: size });
+    output = formatSwf(trace.header, trace.records);
+    const keys = new Set<string>();
+    for (const j of jobs) addSwfDroppedKeys(keys, j);
+    dropped = [...keys].sort();
+  } else if (c.to === "native") {
+    output = formatJobsJsonl(jobs, c.meta);
+  } else {
+    const b = jobsToBatsim(jobs, size);
+    output = b.text;
+    dropped = b.dropped;
+  }
+  if (dropped.length > 0) {
+    io.stderr(
+      `note: the ${c.to} format cannot hold these job fields, dropped: ${dropped.join(", ")}\n`,
+    );
+  }
+  if (c.out === undefined) io.stdout(output);
+  else {
+    await writeFilesAtomic(new Map([[c.out, output]]));
+    io.stderr(`wrote ${jobs.length} jobs to ${c.out} (${c.to})\n`);
+  }
+}
