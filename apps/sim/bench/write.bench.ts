@@ -4,10 +4,11 @@ import { bench, describe } from "vitest";
 import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-process.js";
 
 // CPU of writing traces and results (issue 22), whole processes on a Lublin-Feitelson trace
-// (256 processors, seed 1): `sched-sim gen` writing the SWF, `run -s easy` on it without and with
-// `--out` (jobs.csv), `convert` of it to SWF and to the native format (streamed: CPU and max RSS,
-// which must not grow with the trace). Targets: gen of 1M jobs under 3 s of CPU; run --out within
-// 1.5x of run; convert of 1M jobs under 200 MB of RSS.
+// (256 processors, seed 1): `sched-sim gen` writing the SWF and the native JSON Lines, `run -s
+// easy` on the SWF without and with `--out` (jobs.csv), `convert` of the SWF to SWF and to the
+// native format, into files and to stdout (redirected to a file), and of the JSON Lines to SWF
+// (streamed: CPU and max RSS, which must not grow with the trace). Targets: gen of 1M jobs under
+// 3 s of CPU either format; run --out within 1.5x of run; convert of 1M jobs under 200 MB of RSS.
 // WRITE_BENCH_JOBS sets the size (1000000). WRITE_BENCH_BASELINE=path/to/cli.js (another build,
 // e.g. main's, made with `pnpm exec tsup --out-dir DIR` in apps/sim) is measured too, interleaved
 // with this build, REPS times each (WRITE_BENCH_REPS, 2), and the ratios printed; both builds'
@@ -30,6 +31,16 @@ interface Costs {
   convertRss: number[];
   convertNative: number[];
   convertNativeRss: number[];
+  /** gen to JSON Lines. */
+  genJsonl: number[];
+  /** convert of the JSON Lines --to swf (file): CPU and max RSS (MB). */
+  fromNative: number[];
+  fromNativeRss: number[];
+  /** convert --to swf, --to native to stdout: CPU and max RSS (MB). */
+  stdoutSwf: number[];
+  stdoutSwfRss: number[];
+  stdoutNative: number[];
+  stdoutNativeRss: number[];
 }
 
 const emptyCosts = (): Costs => ({
@@ -40,6 +51,13 @@ const emptyCosts = (): Costs => ({
   convertRss: [],
   convertNative: [],
   convertNativeRss: [],
+  genJsonl: [],
+  fromNative: [],
+  fromNativeRss: [],
+  stdoutSwf: [],
+  stdoutSwfRss: [],
+  stdoutNative: [],
+  stdoutNativeRss: [],
 });
 
 /** One round of the three commands with `build`, the files written under `dir/name`. */
@@ -69,6 +87,43 @@ function round(build: string, name: string, costs: Costs): void {
   const native = convert("native", "jsonl");
   costs.convertNative.push(native.cpu);
   costs.convertNativeRss.push(native.maxRssMb);
+  const jsonl = join(built.dir, `${name}.jsonl`);
+  costs.genJsonl.push(measure([process.execPath, build, ...lublinGenArgs(JOBS, jsonl)]).cpu);
+  const fromNative = measure([
+    process.execPath,
+    build,
+    "convert",
+    jsonl,
+    "--to",
+    "swf",
+    "--out",
+    join(built.dir, `${name}-n.swf`),
+  ]);
+  costs.fromNative.push(fromNative.cpu);
+  costs.fromNativeRss.push(fromNative.maxRssMb);
+  // To stdout, redirected to a file by a shell that `exec`s node (so the cost is node's alone).
+  const toStdout = (to: string, ext: string) =>
+    measure(
+      [
+        "sh",
+        "-c",
+        'exec "$0" "$@" > "$OUT"',
+        process.execPath,
+        build,
+        "convert",
+        trace,
+        "--to",
+        to,
+      ],
+      undefined,
+      { ...process.env, OUT: join(built.dir, `${name}-s.${ext}`) },
+    );
+  const stdoutSwf = toStdout("swf", "swf");
+  costs.stdoutSwf.push(stdoutSwf.cpu);
+  costs.stdoutSwfRss.push(stdoutSwf.maxRssMb);
+  const stdoutNative = toStdout("native", "jsonl");
+  costs.stdoutNative.push(stdoutNative.cpu);
+  costs.stdoutNativeRss.push(stdoutNative.maxRssMb);
 }
 
 const min = (xs: readonly number[]) => Math.min(...xs);
@@ -114,6 +169,10 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
           `convert --to swf ${min(current.convert).toFixed(2)} s, ${min(current.convertRss).toFixed(0)} MB RSS; ` +
           `--to native ${min(current.convertNative).toFixed(2)} s, ${min(current.convertNativeRss).toFixed(0)} MB RSS; load ${loadAverage()}`,
       );
+      console.log(
+        `[write] gen to JSON Lines ${min(current.genJsonl).toFixed(2)} s CPU; convert of the JSON Lines --to swf ${min(current.fromNative).toFixed(2)} s, ${min(current.fromNativeRss).toFixed(0)} MB RSS; ` +
+          `to stdout: --to swf ${min(current.stdoutSwf).toFixed(2)} s, ${min(current.stdoutSwfRss).toFixed(0)} MB RSS; --to native ${min(current.stdoutNative).toFixed(2)} s, ${min(current.stdoutNativeRss).toFixed(0)} MB RSS; load ${loadAverage()}`,
+      );
       if (BASELINE !== undefined) {
         const same = async (a: string, b: string) => (await readFile(a)).equals(await readFile(b));
         const identical =
@@ -123,13 +182,24 @@ describe("writing traces and results, whole process: CPU of gen and of run --out
             join(built.dir, "current-out", "jobs.csv"),
           )) &&
           (await same(join(built.dir, "base-c.swf"), join(built.dir, "current-c.swf"))) &&
-          (await sameNative(join(built.dir, "base-c.jsonl"), join(built.dir, "current-c.jsonl")));
+          (await sameNative(join(built.dir, "base-c.jsonl"), join(built.dir, "current-c.jsonl"))) &&
+          (await same(join(built.dir, "base.jsonl"), join(built.dir, "current.jsonl"))) &&
+          (await same(join(built.dir, "base-n.swf"), join(built.dir, "current-n.swf"))) &&
+          (await same(join(built.dir, "base-s.swf"), join(built.dir, "current-s.swf"))) &&
+          (await sameNative(join(built.dir, "base-s.jsonl"), join(built.dir, "current-s.jsonl")));
         console.log(
           `[write] baseline ${BASELINE}: gen ${min(base.gen).toFixed(2)} s CPU (this build x${(min(base.gen) / min(current.gen)).toFixed(2)} faster); ` +
             `run --out ${min(base.runOut).toFixed(2)} s (x${(min(base.runOut) / min(current.runOut)).toFixed(2)} faster), run ${min(base.run).toFixed(2)} s; ` +
             `convert --to swf ${min(base.convert).toFixed(2)} s, ${min(base.convertRss).toFixed(0)} MB RSS (x${(min(base.convert) / min(current.convert)).toFixed(2)} faster), ` +
             `--to native ${min(base.convertNative).toFixed(2)} s, ${min(base.convertNativeRss).toFixed(0)} MB RSS (x${(min(base.convertNative) / min(current.convertNative)).toFixed(2)} faster); ` +
             `same bytes: ${identical ? "yes" : "NO"}; load ${loadAverage()}`,
+        );
+        const x = (a: number[], b: number[]) => (min(a) / min(b)).toFixed(2);
+        console.log(
+          `[write] baseline ${BASELINE}: gen to JSON Lines ${min(base.genJsonl).toFixed(2)} s CPU (this build x${x(base.genJsonl, current.genJsonl)} faster); ` +
+            `convert of the JSON Lines --to swf ${min(base.fromNative).toFixed(2)} s, ${min(base.fromNativeRss).toFixed(0)} MB RSS (x${x(base.fromNative, current.fromNative)} faster); ` +
+            `to stdout: --to swf ${min(base.stdoutSwf).toFixed(2)} s, ${min(base.stdoutSwfRss).toFixed(0)} MB RSS (x${x(base.stdoutSwf, current.stdoutSwf)} faster, x${x(base.stdoutSwfRss, current.stdoutSwfRss)} less RSS); ` +
+            `--to native ${min(base.stdoutNative).toFixed(2)} s, ${min(base.stdoutNativeRss).toFixed(0)} MB RSS (x${x(base.stdoutNative, current.stdoutNative)} faster, x${x(base.stdoutNativeRss, current.stdoutNativeRss)} less RSS); load ${loadAverage()}`,
         );
         if (!identical) throw new Error("this build's files differ from the baseline's");
       }

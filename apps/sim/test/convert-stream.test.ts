@@ -8,6 +8,7 @@ import { formatJobsJsonl } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convertWhole } from "../src/commands/convert.js";
+import { main } from "../src/main.js";
 import type { Conversion, ConvertFormat } from "../src/commands/convert-stream.js";
 import { reportError } from "../src/run-command.js";
 import { VERSION } from "../src/version.js";
@@ -184,6 +185,38 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
     expect(r.code).toBe(1);
     expect(await readFile(out, "utf8")).toBe("old\n");
     expect(existsSync(out)).toBe(true);
+  });
+
+  it("to stdout, a trace larger than a chunk is written a chunk at a time, as the whole path writes it", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "big.jsonl");
+    const jobs: Job[] = Array.from({ length: 15_000 }, (_, i) => ({
+      id: i,
+      submit: i * 3,
+      runtime: 100 + (i % 7),
+      estimate: 200,
+      cores: 1 + (i % 5),
+      licenses: { "lic-é": 1 + (i % 2) },
+    }));
+    await writeFile(path, formatJobsJsonl(jobs));
+    for (const to of ["swf", "native"]) {
+      const chunks: string[] = [];
+      let stderr = "";
+      const code = await main(["convert", path, "--to", to], {
+        stdout: (t) => {
+          chunks.push(t);
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+      });
+      const ref = await whole(conversion(path, ["--to", to], undefined));
+      expect(code).toBe(0);
+      expect(ref.stdout.length).toBeGreaterThan(1 << 20);
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.join("")).toBe(ref.stdout);
+      expect(stderr).toBe(ref.stderr);
+    }
   });
 
   it("property: random native workloads, both output formats", async () => {

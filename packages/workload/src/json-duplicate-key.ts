@@ -108,29 +108,27 @@ export function mayRepeatJsonKey(text: string, value: unknown): boolean {
 /** The key names in `text` (valid JSON): the strings followed by `:`. */
 function jsonKeyCount(text: string): number {
   let count = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    if (text.charCodeAt(i) !== QUOTE) continue;
-    let j = i + 1;
-    for (;;) {
-      const d = text.charCodeAt(j);
-      if (d === BACKSLASH) j += 2;
-      else if (d === QUOTE || Number.isNaN(d)) break;
-      else j++;
-    }
+  // indexOf finds each quote natively (a char loop in JS cost twice the time on job lines).
+  let i = text.indexOf('"');
+  while (i >= 0) {
+    let j = text.indexOf('"', i + 1);
+    while (j > 0 && escapedAt(text, j)) j = text.indexOf('"', j + 1);
+    if (j < 0) break;
     // The next character that is not JSON white space: ':' after a key, never after a value.
     let k = j + 1;
-    for (;;) {
-      const d = text.charCodeAt(k);
-      if (d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) k++;
-      else {
-        if (d === 0x3a) count++;
-        break;
-      }
-    }
-    i = j;
+    let d = text.charCodeAt(k);
+    while (d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) d = text.charCodeAt(++k);
+    if (d === 0x3a) count++;
+    i = text.indexOf('"', k);
   }
   return count;
+}
+
+/** Whether the quote at `j` is escaped: an odd number of backslashes just before it. */
+function escapedAt(text: string, j: number): boolean {
+  let k = j - 1;
+  while (text.charCodeAt(k) === BACKSLASH) k--;
+  return (j - 1 - k) % 2 === 1;
 }
 
 /** Own keys of every object in `value` (a parsed JSON value), walked without recursion. */
