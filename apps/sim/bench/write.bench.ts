@@ -70,54 +70,30 @@ function round(build: string, name: string, costs: Costs): void {
   costs.gen.push(gen.cpu);
   costs.run.push(run.cpu);
   costs.runOut.push(runOut.cpu);
-  const convert = (to: string, ext: string) =>
-    measure([
-      process.execPath,
-      build,
-      "convert",
-      trace,
-      "--to",
-      to,
-      "--out",
-      join(built.dir, `${name}-c.${ext}`),
-    ]);
-  const swf = convert("swf", "swf");
+  // `convert input --to to` into `output`: with --out, or to stdout redirected to it by a shell
+  // that `exec`s node (so the cost is node's alone).
+  const convert = (input: string, to: string, output: string, stdout = false) => {
+    const args = [process.execPath, build, "convert", input, "--to", to];
+    return stdout
+      ? measure(["sh", "-c", 'exec "$0" "$@" > "$OUT"', ...args], undefined, {
+          ...process.env,
+          OUT: output,
+        })
+      : measure([...args, "--out", output]);
+  };
+  const swf = convert(trace, "swf", join(built.dir, `${name}-c.swf`));
   costs.convert.push(swf.cpu);
   costs.convertRss.push(swf.maxRssMb);
-  const native = convert("native", "jsonl");
+  const native = convert(trace, "native", join(built.dir, `${name}-c.jsonl`));
   costs.convertNative.push(native.cpu);
   costs.convertNativeRss.push(native.maxRssMb);
   const jsonl = join(built.dir, `${name}.jsonl`);
   costs.genJsonl.push(measure([process.execPath, build, ...lublinGenArgs(JOBS, jsonl)]).cpu);
-  const fromNative = measure([
-    process.execPath,
-    build,
-    "convert",
-    jsonl,
-    "--to",
-    "swf",
-    "--out",
-    join(built.dir, `${name}-n.swf`),
-  ]);
+  const fromNative = convert(jsonl, "swf", join(built.dir, `${name}-n.swf`));
   costs.fromNative.push(fromNative.cpu);
   costs.fromNativeRss.push(fromNative.maxRssMb);
-  // To stdout, redirected to a file by a shell that `exec`s node (so the cost is node's alone).
   const toStdout = (to: string, ext: string) =>
-    measure(
-      [
-        "sh",
-        "-c",
-        'exec "$0" "$@" > "$OUT"',
-        process.execPath,
-        build,
-        "convert",
-        trace,
-        "--to",
-        to,
-      ],
-      undefined,
-      { ...process.env, OUT: join(built.dir, `${name}-s.${ext}`) },
-    );
+    convert(trace, to, join(built.dir, `${name}-s.${ext}`), true);
   const stdoutSwf = toStdout("swf", "swf");
   costs.stdoutSwf.push(stdoutSwf.cpu);
   costs.stdoutSwfRss.push(stdoutSwf.maxRssMb);

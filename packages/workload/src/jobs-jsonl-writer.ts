@@ -1,7 +1,6 @@
-import { InvalidInputError, type Job } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import type { Job } from "@sched/core";
 import { jobJsonValue, jobsHeaderLine, nonFiniteJobNumber, unwritableJob } from "./jobs-json.js";
-import { writeInteger } from "./swf-writer.js";
+import { writeInteger, writerChunk } from "./swf-writer.js";
 
 /** Options of {@link JobsJsonlWriter}. */
 export interface JobsJsonlWriterOptions {
@@ -95,18 +94,7 @@ export class JobsJsonlWriter {
     private readonly sink: (bytes: Uint8Array) => void,
     options: JobsJsonlWriterOptions = {},
   ) {
-    if (typeof sink !== "function") {
-      throw new InvalidInputError(WHERE, "sink", `is ${describeValue(sink)}, expected a function`);
-    }
-    const size = options.chunkBytes ?? 1 << 20;
-    if (!Number.isInteger(size) || size < 4096) {
-      throw new InvalidInputError(
-        WHERE,
-        "options.chunkBytes",
-        `is ${describeValue(size)}, expected an integer of at least 4096`,
-      );
-    }
-    this.chunk = new Uint8Array(size);
+    this.chunk = writerChunk(WHERE, sink, options.chunkBytes);
   }
 
   /**

@@ -60,18 +60,7 @@ export class SwfWriter {
     private readonly sink: (bytes: Uint8Array) => void,
     options: SwfWriterOptions = {},
   ) {
-    if (typeof sink !== "function") {
-      throw new InvalidInputError(WHERE, "sink", `is ${describeValue(sink)}, expected a function`);
-    }
-    const size = options.chunkBytes ?? 1 << 20;
-    if (!Number.isInteger(size) || size < 4096) {
-      throw new InvalidInputError(
-        WHERE,
-        "options.chunkBytes",
-        `is ${describeValue(size)}, expected an integer of at least 4096`,
-      );
-    }
-    this.chunk = new Uint8Array(size);
+    this.chunk = writerChunk(WHERE, sink, options.chunkBytes);
   }
 
   /** Writes the header's comment lines, as {@link formatSwfHeader} gives them, each with `\n`. */
@@ -195,6 +184,26 @@ export function writeInteger(chunk: Uint8Array, at: number, v: number, width: nu
     n = q;
   } while (n > 0);
   return end;
+}
+
+/**
+ * A byte writer's chunk of `chunkBytes` (1 MiB when undefined), once `sink` is checked to be a
+ * function and `chunkBytes` an integer of at least 4096. Internal (shared with `JobsJsonlWriter`).
+ * @throws InvalidInputError naming `sink` or `options.chunkBytes` (from `where`).
+ */
+export function writerChunk(where: string, sink: unknown, chunkBytes: unknown): Uint8Array {
+  if (typeof sink !== "function") {
+    throw new InvalidInputError(where, "sink", `is ${describeValue(sink)}, expected a function`);
+  }
+  const size = chunkBytes ?? 1 << 20;
+  if (typeof size !== "number" || !Number.isInteger(size) || size < 4096) {
+    throw new InvalidInputError(
+      where,
+      "options.chunkBytes",
+      `is ${describeValue(size)}, expected an integer of at least 4096`,
+    );
+  }
+  return new Uint8Array(size);
 }
 
 /** Number of decimal digits of `n`, 0 <= n < 2^31. */

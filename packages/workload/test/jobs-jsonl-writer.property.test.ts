@@ -204,6 +204,18 @@ describe("JobsJsonlWriter", () => {
     }
   });
 
+  it("prints the README example's two lines", () => {
+    const chunks: Buffer[] = [];
+    const writer = new JobsJsonlWriter((bytes) => chunks.push(Buffer.from(bytes)));
+    writer.header({ generator: "example" });
+    writer.job({ id: 1, submit: 0, runtime: 60, estimate: 90, cores: 4, licenses: { 'é"': 1 } });
+    writer.flush();
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(
+      '{"format":"@sched/jobs","version":1,"meta":{"generator":"example"}}\n' +
+        '{"id":1,"submit":0,"runtime":60,"estimate":90,"cores":4,"licenses":{"é\\"":1}}\n',
+    );
+  });
+
   it("rejects a sink that is not a function and a chunk too small, naming the option", () => {
     expect(() => new JobsJsonlWriter(null as never)).toThrow(
       "@sched/workload/JobsJsonlWriter: sink is null",

@@ -37,6 +37,9 @@ const spec: CommandSpec = {
     "JSON lines: a header line, then one job per line) and batsim (Batsim's JSON workload: nb_res,\n" +
     "jobs, delay profiles). --from is guessed from the name (.swf, .swf.gz -> swf; .jsonl ->\n" +
     "native; .json -> batsim) when not given, and so is --to from --out's name. The output goes to --out (atomically) or stdout.\n" +
+    "SWF and native input converted to SWF or native is streamed, to --out or stdout: memory does\n" +
+    "not grow with the trace (the input file is read twice: first checked, then written). Batsim's\n" +
+    "JSON on either side, and input that is not a regular file (a pipe), are read whole.\n" +
     "What the target format cannot hold (deadlines, licenses, users, ... in Batsim's format;\n" +
     "Batsim profiles other than 'delay' have no run time) is named on stderr.",
   options: [
