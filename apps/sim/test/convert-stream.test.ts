@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -8,7 +8,12 @@ import { formatJobsJsonl } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convertWhole } from "../src/commands/convert.js";
-import type { Conversion, ConvertFormat } from "../src/commands/convert-stream.js";
+import {
+  type Conversion,
+  type ConvertFormat,
+  type StreamConversion,
+  streamConvert,
+} from "../src/commands/convert-stream.js";
 import { main } from "../src/main.js";
 import { reportError } from "../src/run-command.js";
 import { VERSION } from "../src/version.js";
@@ -216,6 +221,34 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
       expect(chunks.length).toBeGreaterThan(1);
       expect(chunks.join("")).toBe(ref.stdout);
       expect(stderr).toBe(ref.stderr);
+    }
+  });
+
+  it("a file changed between the two passes is an error naming it, never a silent mix", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "moving.jsonl");
+    // LOSSY has fields SWF drops: their note goes to stderr after the first pass, before the
+    // second, which is when the file is rewritten here.
+    for (const [changed, detail] of [
+      [formatJobsJsonl(LOSSY.slice(0, 3)), "4 jobs, then 3"],
+      [`${formatJobsJsonl(LOSSY.slice(0, 2))}{"id": 3,\n`, "a line after job 2 is no longer JSON"],
+    ] as const) {
+      await writeFile(path, formatJobsJsonl(LOSSY));
+      let stdout = "";
+      const io = {
+        stdout: (t: string) => {
+          stdout += t;
+        },
+        stderr: (t: string) => {
+          if (t.startsWith("note:")) writeFileSync(path, changed);
+        },
+      };
+      const c = conversion(path, ["--to", "swf"], undefined) as StreamConversion;
+      await expect(streamConvert(c, io)).rejects.toThrow(
+        `convert: ${path}: changed while it was converted (read twice: ${detail}); convert it again`,
+      );
+      // A trace shorter than a chunk: nothing went out before the error.
+      expect(stdout).toBe("");
     }
   });
 

@@ -232,20 +232,22 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
       // Standard output: the notes before the output, as the whole-trace path writes them.
       if (file === null && droppedNote !== "") io.stderr(droppedNote);
       const sink = file === null ? stdoutSink(io) : (b: Uint8Array) => file.writeBytes(b);
-      let again: number;
       if (swf !== null) {
         const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
         const writer = new SwfWriter(sink);
         writer.header(swf.header({ maxProcs: size }));
-        again = await eachJobAgain(c, (j) => writer.record(jobToSwfRecord(j)));
+        const again = await eachJobAgain(c, (j) => writer.record(jobToSwfRecord(j)));
+        // Checked before the last chunk goes out (a short trace then writes nothing).
+        if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
         writer.flush();
       } else {
         const writer = new JobsJsonlWriter(sink);
         writer.header(c.meta);
-        again = await eachJobAgain(c, (j) => writer.job(j));
+        const again = await eachJobAgain(c, (j) => writer.job(j));
+        // Checked before the last chunk goes out (a short trace then writes nothing).
+        if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
         writer.flush();
       }
-      if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
     }
   } catch (error) {
     file?.discard();
