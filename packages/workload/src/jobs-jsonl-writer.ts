@@ -237,8 +237,14 @@ export class JobsJsonlWriter {
 
   /** `"licenses":{…}`, names in formatJobJson's order (sorted, as an object enumerates them). */
   private licenses(job: Job): void {
+    const raw = job.licenses as unknown as Record<string, unknown>;
+    const plain = plainLicenseNames(raw);
+    if (plain !== null) {
+      this.licenseObject(plain, raw);
+      return;
+    }
     // Checked (no NaN) and sorted as formatJobJson does; Object.keys: own names only, as JSON.
-    const sorted = jobJsonValue(job, "licenses", job.licenses) as Record<string, unknown>;
+    const sorted = jobJsonValue(job, "licenses", raw) as Record<string, unknown>;
     const names = Object.keys(sorted);
     for (const name of names) {
       if (typeof sorted[name] !== "number") {
@@ -247,6 +253,11 @@ export class JobsJsonlWriter {
         return;
       }
     }
+    this.licenseObject(names, sorted);
+  }
+
+  /** `"licenses":{"name":n,…}` for `names` in this order, each a finite number in `counts`. */
+  private licenseObject(names: readonly string[], counts: Record<string, unknown>): void {
     this.room(KEY_ROOM + 1);
     this.key(K_LICENSES);
     this.chunk[this.used++] = OPEN_BRACE;
@@ -256,7 +267,7 @@ export class JobsJsonlWriter {
       if (i > 0) this.chunk[this.used++] = COMMA;
       this.string(name);
       this.chunk[this.used++] = COLON;
-      this.value(sorted[name] as number);
+      this.value(counts[name] as number);
     }
     this.room(1);
     this.chunk[this.used++] = CLOSE_BRACE;
@@ -346,6 +357,26 @@ export class JobsJsonlWriter {
     chunk[at++] = QUOTE;
     this.used = at;
   }
+}
+
+/**
+ * The names of the usual licenses (an object whose names cannot be array indices and whose counts
+ * are finite numbers), sorted: formatJobJson's order without its sorted copy (an object
+ * enumerates index names first, and `__proto__` is no own key of the copy, so those take the
+ * general path, as does anything else). Null for any other licenses.
+ */
+function plainLicenseNames(licenses: unknown): string[] | null {
+  if (typeof licenses !== "object" || licenses === null || Array.isArray(licenses)) return null;
+  const lic = licenses as Record<string, unknown>;
+  const names = Object.keys(lic).sort();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const c = name.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || name === "__proto__") return null;
+    const n = lic[name];
+    if (typeof n !== "number" || !Number.isFinite(n)) return null;
+  }
+  return names;
 }
 
 /** Input data of the usual shape: an array (no holes) of objects whose size and machine are numbers or absent. */

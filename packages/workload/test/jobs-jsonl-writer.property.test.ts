@@ -116,6 +116,20 @@ describe("JobsJsonlWriter", () => {
     expect(text).toContain('"😀":5');
   });
 
+  it("orders license names as formatJobJson's sorted object enumerates them (index names first)", () => {
+    for (const extra of ["", ',"__proto__":7']) {
+      const licenses = JSON.parse(`{"b":1,"10":2,"9":3,"a":4,"-1":5,"01":6${extra}}`);
+      const j = { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses } as Job;
+      const line = writtenBytes([j]).toString("utf8").split("\n")[1];
+      expect(line).toBe(formatJobJson(j));
+      // __proto__ is no own key of formatJobJson's sorted copy: left out
+      expect(line).toContain('"licenses":{"9":3,"10":2,"-1":5,"01":6,"a":4,"b":1}}');
+    }
+    const j = { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1 } as Job;
+    const plain = { ...j, licenses: { b: 1, a: 2, "-1": 3 } } as Job;
+    expect(writtenBytes([plain]).toString("utf8").split("\n")[1]).toBe(formatJobJson(plain));
+  });
+
   it("writes -0 as 0, 1e21 and 5e-324 in exponent form, integers past 2^53 as JSON does", () => {
     const j = { id: -0, submit: 1e21, runtime: 5e-324, estimate: 2 ** 60, cores: -7 } as Job;
     expect(writtenBytes([j]).toString("utf8").split("\n")[1]).toBe(
