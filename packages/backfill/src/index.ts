@@ -25,5 +25,5 @@ export {
   type RunningJobState,
 } from "./pass.js";
 export { conservative, easy, flexible } from "./presets.js";
-export { AvailabilityProfile } from "./profile.js";
+export { AvailabilityProfile } from "./availability-profile.js";
 export type { BackfillScheduler, Reservation } from "./strategy.js";

@@ -1,17 +1,3 @@
-import { InvalidInputError } from "@sched/core";
-
-const WHERE = "@sched/backfill/AvailabilityProfile";
-
-/** @throws InvalidInputError when `origin` or `free` is not finite. */
-function requireFiniteStart(origin: number, free: number): void {
-  if (!Number.isFinite(origin) || !Number.isFinite(free)) {
-    throw new InvalidInputError(
-      WHERE,
-      "origin/free",
-      `are ${origin}/${free}, expected finite numbers`,
-    );
-  }
-}
 /** Segments per block of the block maxima (a power of two). */
 const BLOCK_BITS = 4;
 const BLOCK = 1 << BLOCK_BITS;
@@ -19,28 +5,23 @@ const BLOCK = 1 << BLOCK_BITS;
 const LOW_HINTS = 4096;
 
 /**
- * A step function of a free amount (cores, or copies of a license) over time, from `origin` to
- * infinity: the availability profile of backfilling schedulers. Segment `i` covers
+ * The structure behind `AvailabilityProfile` (`availability-profile.ts`), without argument checks: the package's
+ * planners (`plan.ts`, `machine-plan.ts`, the conservative compression) call it directly, hundreds
+ * of times per job, with arguments that are valid by construction. Each method has the contract
+ * of the `AvailabilityProfile` method of the same name (read its TSDoc: what a method
+ * answers, and what it refuses there); an argument outside it gives an undefined result here.
+ * Internal: not exported from the package.
+ *
+ * A step function of a free amount over time, from `origin` to infinity. Segment `i` covers
  * `[time(i), time(i + 1))` with free amount `free(i)`; the last segment extends to infinity.
- *
- * Stored as two parallel typed arrays sorted by time (breakpoints are kept unique); look-ups use
- * binary search. Reserving an interval inserts at most two breakpoints; adjacent segments with
- * equal amounts are merged, so the number of segments stays at most one more than twice the
- * number of distinct interval ends added.
- *
- * Complexity: `indexAt` O(log S); `minOver`, `fits` O(log S + segments in the window);
- * `earliestStart` O(log S + S) amortised; `add` O(log S + segments in the interval) plus at
- * most one shift of the segments after it (two typed-array moves), for S segments.
- *
- * Amounts may go negative (a running job that overran its estimate is still holding cores that
- * the plan released); a negative amount simply never fits.
- *
- * @example
- * const p = new AvailabilityProfile(0, 2);   // 2 cores free from t = 0
- * p.add(0, 10, -2);                           // a job holds both until 10
- * p.earliestStart(2, 5, 0);                   // 10
+ * Stored as two parallel typed arrays sorted by time (breakpoints are kept unique), followed by
+ * a sentinel segment (see {@link seal}); look-ups use binary search. Reserving an interval
+ * inserts at most two breakpoints; adjacent segments with equal amounts are merged, so the
+ * number of segments stays at most one more than twice the number of distinct interval ends
+ * added. Amounts may go negative (overruns) and need not be whole numbers here (rounding is
+ * handled: see {@link add}); the public class takes whole numbers only.
  */
-export class AvailabilityProfile {
+export class UncheckedProfile {
   private times: Float64Array;
   private amounts: Float64Array;
   private n: number;
@@ -61,17 +42,8 @@ export class AvailabilityProfile {
   // lowered by every change that adds free (to its start), reset by a load.
   private lowUntil = new Float64Array(0);
 
-  /**
-   * A profile with `free` available from `origin` on.
-   * @throws InvalidInputError when `origin` or `free` is not finite.
-   */
+  /** A profile with `free` available from `origin` on. */
   constructor(origin: number, free: number) {
-    if (!Number.isFinite(origin)) {
-      throw new InvalidInputError(WHERE, "origin", `is ${origin}, expected a finite number`);
-    }
-    if (!Number.isFinite(free)) {
-      throw new InvalidInputError(WHERE, "free", `is ${free}, expected a finite number`);
-    }
     this.times = new Float64Array(16);
     this.amounts = new Float64Array(16);
     this.times[0] = origin;
@@ -83,26 +55,9 @@ export class AvailabilityProfile {
   }
 
   /**
-   * Builds a profile whose amount is `free` at `origin` and grows by `releases[i].amount` at
-   * `releases[i].time` (times before `origin` count at `origin`). O(R log R).
-   */
-  static fromReleases(
-    origin: number,
-    free: number,
-    releases: readonly { readonly time: number; readonly amount: number }[],
-  ): AvailabilityProfile {
-    const p = new AvailabilityProfile(origin, free);
-    const times = releases.map((r) => r.time);
-    const amounts = releases.map((r) => r.amount);
-    p.load(origin, free, times, amounts, releases.length);
-    return p;
-  }
-
-  /**
    * Resets this profile in place (reusing its buffers) to `free` at `origin` plus
    * `amounts[i]` from `times[i]` on, for the first `count` entries (times before `origin` count
    * at `origin`; the arrays are read, not kept). O(R log R).
-   * @throws InvalidInputError when `origin` or `free` is not finite.
    */
   load(
     origin: number,
@@ -111,7 +66,6 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    requireFiniteStart(origin, free);
     const n = this.sortChanges(origin, times, count);
     const keys = this.keys;
     const acc = this.acc;
@@ -136,7 +90,6 @@ export class AvailabilityProfile {
   /**
    * Like {@link load} for changes already sorted by time without duplicates (`times[i] <
    * times[i + 1]`): no sort, O(count). The arrays are read, not kept.
-   * @throws InvalidInputError when `origin` or `free` is not finite.
    */
   loadSorted(
     origin: number,
@@ -145,7 +98,6 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    requireFiniteStart(origin, free);
     this.fill(origin, free, times, amounts, count);
   }
 
@@ -402,13 +354,10 @@ export class AvailabilityProfile {
 
   /**
    * Adds `delta` (negative to reserve, positive to release) to the free amount over
-   * `[start, end)`; the part before the origin is ignored. O(S).
-   * @throws InvalidInputError when `start`/`end` is NaN or `end` is not after `start`.
+   * `[start, end)`; the part before the origin is ignored, and an empty interval changes
+   * nothing. O(S).
    */
   add(start: number, end: number, delta: number): void {
-    if (Number.isNaN(start) || Number.isNaN(end) || !(end > start)) {
-      throw new InvalidInputError(WHERE, "interval", `is [${start}, ${end}), expected start < end`);
-    }
     if (delta === 0) return;
     const times = this.times;
     const s = Math.max(start, times[0]!);
@@ -520,8 +469,8 @@ export class AvailabilityProfile {
   }
 
   /** A deep copy. */
-  clone(): AvailabilityProfile {
-    const p = new AvailabilityProfile(this.times[0]!, this.amounts[0]!);
+  clone(): UncheckedProfile {
+    const p = new UncheckedProfile(this.times[0]!, this.amounts[0]!);
     p.grow(this.n);
     p.times.set(this.times.subarray(0, this.n));
     p.amounts.set(this.amounts.subarray(0, this.n));

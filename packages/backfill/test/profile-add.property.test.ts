@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AvailabilityProfile } from "../src/profile.js";
+import { UncheckedProfile } from "../src/profile.js";
 
 /**
  * The oracle: a plain array of `[time, free]` segments, changed the obvious way (split at both
@@ -96,7 +96,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
         fc.integer({ min: 0, max: 8 }),
         fc.array(stepArb, { maxLength: 60 }),
         (base, steps) => {
-          const p = new AvailabilityProfile(0, base);
+          const p = new UncheckedProfile(0, base);
           const o = new ArrayProfile(0, base);
           for (const s of steps) {
             if (s.kind === "trim") {
@@ -130,7 +130,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
           { minLength: 1, maxLength: 40 },
         ),
         (held) => {
-          const p = new AvailabilityProfile(0, 16);
+          const p = new UncheckedProfile(0, 16);
           const o = new ArrayProfile(0, 16);
           for (const h of held) {
             p.add(h.start, h.start + h.len, -h.cores);
@@ -154,7 +154,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
 
   it("gives a breakpoint between two interior segments that rounding made equal back to one segment", () => {
     // 0.1 + 2^53 and 0.2 + 2^53 round to the same double: the two segments must merge.
-    const p = new AvailabilityProfile(0, 0);
+    const p = new UncheckedProfile(0, 0);
     p.add(0, 10, 0.1);
     p.add(10, 20, 0.2);
     p.add(0, 20, 2 ** 53);
@@ -212,7 +212,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
         fc.integer({ min: 0, max: 12 }),
         fc.array(step, { minLength: 20, maxLength: 80 }),
         (base, steps) => {
-          const p = new AvailabilityProfile(0, base);
+          const p = new UncheckedProfile(0, base);
           let o = new ArrayProfile(0, base);
           for (const s of steps) {
             if (s.kind === "add") {
@@ -271,7 +271,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
   });
 
   it("a search that starts after the origin learns nothing about the time before it", () => {
-    const p = new AvailabilityProfile(0, 5);
+    const p = new UncheckedProfile(0, 5);
     p.add(10, 20, -5);
     expect(p.earliestStartBefore(3, 2, 12, 100, Number.POSITIVE_INFINITY, 0)).toBe(20);
     expect(p.earliestStart(3, 2, 12)).toBe(20);
