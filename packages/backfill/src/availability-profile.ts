@@ -33,12 +33,7 @@ function checkEnd(
   strict: boolean,
 ): void {
   if (typeof value !== "number" || !(strict ? value > start : value >= start)) {
-    refuse(
-      method,
-      field,
-      value,
-      `a time ${strict ? ">" : ">="} ${startField} (${start})`,
-    );
+    refuse(method, field, value, `a time ${strict ? ">" : ">="} ${startField} (${start})`);
   }
 }
 
@@ -160,6 +155,8 @@ export class AvailabilityProfile {
     free: number,
     releases: readonly { readonly time: number; readonly amount: number }[],
   ): AvailabilityProfile {
+    checkTime("fromReleases", "origin", origin);
+    checkAmount("fromReleases", "free", free);
     const p = new AvailabilityProfile(origin, free);
     if (!Array.isArray(releases)) refuse("fromReleases", "releases", releases, "an array");
     const times = new Float64Array(releases.length);
@@ -387,7 +384,7 @@ export class AvailabilityProfile {
   private checkIndex(method: string, i: number): void {
     const n = this.core.size;
     if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= n) {
-      refuse(method, "i", i, `a segment index, an integer from 0 to ${n - 1}`);
+      refuse(method, "i", i, `an integer from 0 to ${n - 1}`);
     }
   }
 }

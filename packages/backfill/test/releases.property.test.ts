@@ -1,8 +1,8 @@
 import type { RunningJob, SchedulerView } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PooledPlan } from "../src/plan.js";
 import { AvailabilityProfile } from "../src/availability-profile.js";
+import { PooledPlan } from "../src/plan.js";
 import { ReleaseSet } from "../src/releases.js";
 
 // The incremental release list (ReleaseSet, behind PooledPlan.rebuild) against a from-scratch sort,
