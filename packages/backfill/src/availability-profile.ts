@@ -113,9 +113,9 @@ function checkChanges(
  * finite; the ends of windows and limits may be `Infinity`.
  *
  * Every method checks its arguments (O(1), or O(count) for the loads): a time that is not
- * finite, an amount that is not an integer (or a negative one asked for), an empty or reversed
- * interval, an index out of range throw an `InvalidInputError` naming the method and the
- * argument, e.g. `@sched/backfill/AvailabilityProfile.add: end is 5, expected a time > start
+ * finite, an amount that is not an integer (or a negative one asked for), a reversed window (or
+ * an empty one given to `add`), or an index out of range throws an `InvalidInputError` naming
+ * the method and the argument, and leaves the profile as it was, e.g. `@sched/backfill/AvailabilityProfile.add: end is 5, expected a time > start
  * (10)`. The package's own schedulers use the same structure without the checks.
  *
  * @example
