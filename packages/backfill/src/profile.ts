@@ -1,3 +1,17 @@
+import { InvalidInputError } from "@sched/core";
+
+const WHERE = "@sched/backfill/AvailabilityProfile";
+
+/** @throws InvalidInputError when `origin` or `free` is not finite. */
+function requireFiniteStart(origin: number, free: number): void {
+  if (!Number.isFinite(origin) || !Number.isFinite(free)) {
+    throw new InvalidInputError(
+      WHERE,
+      "origin/free",
+      `are ${origin}/${free}, expected finite numbers`,
+    );
+  }
+}
 /** Segments per block of the block maxima (a power of two). */
 const BLOCK_BITS = 4;
 const BLOCK = 1 << BLOCK_BITS;
@@ -5,12 +19,14 @@ const BLOCK = 1 << BLOCK_BITS;
 const LOW_HINTS = 4096;
 
 /**
- * The structure behind `AvailabilityProfile` (`availability-profile.ts`), without argument checks: the package's
- * planners (`plan.ts`, `machine-plan.ts`, the conservative compression) call it directly, hundreds
- * of times per job, with arguments that are valid by construction. Each method has the contract
- * of the `AvailabilityProfile` method of the same name (read its TSDoc: what a method
- * answers, and what it refuses there); an argument outside it gives an undefined result here.
- * Internal: not exported from the package.
+ * The structure behind `AvailabilityProfile` (`availability-profile.ts`), without its argument
+ * checks: the package's planners (`plan.ts`, `machine-plan.ts`, the conservative compression)
+ * call it directly, hundreds of times per job, with arguments that are valid by construction.
+ * Each method has the contract of the `AvailabilityProfile` method of the same name (read its
+ * TSDoc: what a method answers, and what it refuses there); an argument outside it gives an
+ * undefined result here, except for the guards this class had before the checks moved out (the
+ * constructor's and the loads' origin and free, `add`'s interval), kept so that the planners run
+ * the code they ran (README, "Argument checks"). Internal: not exported from the package.
  *
  * A step function of a free amount over time, from `origin` to infinity. Segment `i` covers
  * `[time(i), time(i + 1))` with free amount `free(i)`; the last segment extends to infinity.
@@ -42,8 +58,17 @@ export class UncheckedProfile {
   // lowered by every change that adds free (to its start), reset by a load.
   private lowUntil = new Float64Array(0);
 
-  /** A profile with `free` available from `origin` on. */
+  /**
+   * A profile with `free` available from `origin` on.
+   * @throws InvalidInputError when `origin` or `free` is not finite.
+   */
   constructor(origin: number, free: number) {
+    if (!Number.isFinite(origin)) {
+      throw new InvalidInputError(WHERE, "origin", `is ${origin}, expected a finite number`);
+    }
+    if (!Number.isFinite(free)) {
+      throw new InvalidInputError(WHERE, "free", `is ${free}, expected a finite number`);
+    }
     this.times = new Float64Array(16);
     this.amounts = new Float64Array(16);
     this.times[0] = origin;
@@ -58,6 +83,7 @@ export class UncheckedProfile {
    * Resets this profile in place (reusing its buffers) to `free` at `origin` plus
    * `amounts[i]` from `times[i]` on, for the first `count` entries (times before `origin` count
    * at `origin`; the arrays are read, not kept). O(R log R).
+   * @throws InvalidInputError when `origin` or `free` is not finite.
    */
   load(
     origin: number,
@@ -66,6 +92,7 @@ export class UncheckedProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
+    requireFiniteStart(origin, free);
     const n = this.sortChanges(origin, times, count);
     const keys = this.keys;
     const acc = this.acc;
@@ -90,6 +117,7 @@ export class UncheckedProfile {
   /**
    * Like {@link load} for changes already sorted by time without duplicates (`times[i] <
    * times[i + 1]`): no sort, O(count). The arrays are read, not kept.
+   * @throws InvalidInputError when `origin` or `free` is not finite.
    */
   loadSorted(
     origin: number,
@@ -98,6 +126,7 @@ export class UncheckedProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
+    requireFiniteStart(origin, free);
     this.fill(origin, free, times, amounts, count);
   }
 
@@ -354,10 +383,13 @@ export class UncheckedProfile {
 
   /**
    * Adds `delta` (negative to reserve, positive to release) to the free amount over
-   * `[start, end)`; the part before the origin is ignored, and an empty interval changes
-   * nothing. O(S).
+   * `[start, end)`; the part before the origin is ignored. O(S).
+   * @throws InvalidInputError when `start`/`end` is NaN or `end` is not after `start`.
    */
   add(start: number, end: number, delta: number): void {
+    if (Number.isNaN(start) || Number.isNaN(end) || !(end > start)) {
+      throw new InvalidInputError(WHERE, "interval", `is [${start}, ${end}), expected start < end`);
+    }
     if (delta === 0) return;
     const times = this.times;
     const s = Math.max(start, times[0]!);
