@@ -63,16 +63,16 @@ function checkLimit(method: string, field: string, value: number): void {
 }
 
 /**
- * The changes of `load`/`loadSorted`/`fromReleases`: `count` entries of `times` (finite, strictly
- * increasing when `sorted`) and `amounts` (integers). O(count).
+ * The arguments of `load`/`loadSorted`: `origin` finite, `free` an integer, and `count` entries
+ * of `times` (finite, strictly increasing when `sorted`) and `amounts` (integers). O(count).
  */
 function checkChanges(
   method: string,
-  times: ArrayLike<number>,
-  amounts: ArrayLike<number>,
-  count: number,
+  [origin, free, times, amounts, count]: Parameters<UncheckedProfile["load"]>,
   sorted: boolean,
 ): void {
+  checkTime(method, "origin", origin);
+  checkAmount(method, "free", free);
   for (const [field, a] of [
     ["times", times],
     ["amounts", amounts],
@@ -190,9 +190,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    checkTime("load", "origin", origin);
-    checkAmount("load", "free", free);
-    checkChanges("load", times, amounts, count, false);
+    checkChanges("load", [origin, free, times, amounts, count], false);
     this.core.load(origin, free, times, amounts, count);
   }
 
@@ -209,9 +207,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    checkTime("loadSorted", "origin", origin);
-    checkAmount("loadSorted", "free", free);
-    checkChanges("loadSorted", times, amounts, count, true);
+    checkChanges("loadSorted", [origin, free, times, amounts, count], true);
     this.core.loadSorted(origin, free, times, amounts, count);
   }
 

@@ -275,12 +275,7 @@ export class UncheckedProfile {
     return true;
   }
 
-  /**
-   * The earliest time `t >= from` such that `amount` is free during `[t, t + duration)`, or
-   * `Infinity` when the amount never becomes free. Candidates are `from` and the breakpoints
-   * after it, so the answer is one of them. With `limit`, only starts before `limit` are
-   * considered (`Infinity` when none fits before it), and the scan stops there. O(log S + S).
-   */
+  /** As `AvailabilityProfile.earliestStart`. O(log S + S). */
   earliestStart(
     amount: number,
     duration: number,
@@ -320,11 +315,8 @@ export class UncheckedProfile {
   }
 
   /**
-   * Like {@link earliestStart} restricted to starts before `limit`, for an interval of
-   * `duration` that already holds `own` over `[ownStart, ownStart + duration)` (with
-   * `limit <= ownStart`): the scan counts `own` as free in the segments that start at or after
-   * `ownStart`, as if the interval had been given back, without changing the profile.
-   * `Infinity` when nothing fits before `limit`. O(log S + segments scanned).
+   * As `AvailabilityProfile.earliestStartBefore` (conservative's check: the earliest start
+   * before `limit` of an interval that holds `own` from `ownStart` on, as if given back).
    */
   earliestStartBefore(
     amount: number,
