@@ -66,7 +66,7 @@ function checkLimit(method: string, field: string, value: number): void {
  * The arguments of `load`/`loadSorted`: `origin` finite, `free` an integer, and `count` entries
  * of `times` (finite, strictly increasing when `sorted`) and `amounts` (integers). O(count).
  */
-function checkChanges(
+function checkLoad(
   method: string,
   [origin, free, times, amounts, count]: Parameters<UncheckedProfile["load"]>,
   sorted: boolean,
@@ -190,7 +190,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    checkChanges("load", [origin, free, times, amounts, count], false);
+    checkLoad("load", [origin, free, times, amounts, count], false);
     this.core.load(origin, free, times, amounts, count);
   }
 
@@ -207,7 +207,7 @@ export class AvailabilityProfile {
     amounts: ArrayLike<number>,
     count: number,
   ): void {
-    checkChanges("loadSorted", [origin, free, times, amounts, count], true);
+    checkLoad("loadSorted", [origin, free, times, amounts, count], true);
     this.core.loadSorted(origin, free, times, amounts, count);
   }
 
