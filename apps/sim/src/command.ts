@@ -12,6 +12,11 @@ export interface Io {
    */
   progress?(text: string): void;
   /**
+   * The wall clock in milliseconds (monotonic), for progress lines: injected so tests drive them
+   * without timing. Absent: `process.hrtime`.
+   */
+  readonly clock?: () => number;
+  /**
    * The script sweep worker threads start from (the CLI bundle, `dist/cli.js`). Absent (tests
    * calling `main` in-process): sweeps run on the calling thread.
    */

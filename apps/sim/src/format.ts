@@ -168,3 +168,11 @@ export function hanging(label: string, text: string, indent: number, width = 100
   const first = label.length < indent ? label.padEnd(indent) : `${label}\n${pad}`;
   return `${first}${body.join(`\n${pad}`)}`;
 }
+
+/** A duration for a progress line: `42s`, `3m05s`, `1h02m`. */
+export function shortDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}

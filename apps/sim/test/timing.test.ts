@@ -331,6 +331,8 @@ describe("reproduce convergent --quick (issue #7)", () => {
       "1",
       "--vary",
       "interArrival=4,16",
+      "--set",
+      "jobs=100",
       "--out",
       out,
       "--quiet",

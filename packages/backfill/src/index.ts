@@ -1,4 +1,5 @@
 export { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
+export { AvailabilityProfile } from "./availability-profile.js";
 export { backfill } from "./backfill.js";
 export { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 export { edf } from "./edf.js";
@@ -25,5 +26,4 @@ export {
   type RunningJobState,
 } from "./pass.js";
 export { conservative, easy, flexible } from "./presets.js";
-export { AvailabilityProfile } from "./profile.js";
 export type { BackfillScheduler, Reservation } from "./strategy.js";

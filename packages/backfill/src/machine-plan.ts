@@ -1,5 +1,5 @@
 import type { Job, Platform, SchedulerView } from "@sched/core";
-import { AvailabilityProfile } from "./profile.js";
+import { UncheckedProfile } from "./profile.js";
 
 /** A planned interval on one machine: `job` holds its cores there during `[start, end)`. */
 export interface MachineInterval {
@@ -17,7 +17,7 @@ interface LicenseInfo {
 
 /**
  * The availability plan of the single-machine policies (`singleMachine: true`): one
- * {@link AvailabilityProfile} of free cores per machine, one per floating license (the shared
+ * {@link UncheckedProfile} of free cores per machine, one per floating license (the shared
  * pool) and one per node-locked license and machine that holds it. Because every job runs on
  * one machine, a reservation is a machine and a time, and the plan is exact where the pooled
  * {@link PooledPlan} is only a necessary condition (a reservation that the pooled plan admits may need
@@ -32,7 +32,7 @@ interface LicenseInfo {
  * the jobs on it, and every job or reservation takes it whole.
  *
  * Internal to the package. Building: O(M + (R + V) log(R + V)) for M machines, R running jobs
- * and V reservations; queries and changes cost what `AvailabilityProfile`'s do, times the
+ * and V reservations; queries and changes cost what `UncheckedProfile`'s do, times the
  * licenses of the job; `earliest` tries every machine that could host the job.
  */
 export class MachinePlan {
@@ -41,13 +41,13 @@ export class MachinePlan {
    * cores (1 while it runs no job), and every job takes the slot of its machine.
    */
   private readonly exclusive: boolean;
-  private cores: AvailabilityProfile[] = [];
-  private readonly floating = new Map<string, AvailabilityProfile>();
-  private readonly locked = new Map<string, (AvailabilityProfile | undefined)[]>();
+  private cores: UncheckedProfile[] = [];
+  private readonly floating = new Map<string, UncheckedProfile>();
+  private readonly locked = new Map<string, (UncheckedProfile | undefined)[]>();
   private readonly info = new Map<string, LicenseInfo>();
   private platform: Platform | null = null;
   // Scratch change lists, per profile.
-  private readonly changes = new Map<AvailabilityProfile, [number[], number[]]>();
+  private readonly changes = new Map<UncheckedProfile, [number[], number[]]>();
   private latestEnd: Float64Array = new Float64Array(0);
 
   constructor(exclusive = false) {
@@ -64,7 +64,7 @@ export class MachinePlan {
     const platform = view.platform;
     if (platform !== this.platform) this.prepare(platform);
     const now = view.now;
-    const level = new Map<AvailabilityProfile, number>();
+    const level = new Map<UncheckedProfile, number>();
     for (const [, [t, a]] of this.changes) {
       t.length = 0;
       a.length = 0;
@@ -82,16 +82,16 @@ export class MachinePlan {
         for (let m = 0; m < ms.length; m++) {
           if (info.perMachine[m]! > 0) best = Math.max(best, view.freeLicenses(l.name, m));
         }
-        level.set(this.floating.get(l.name) as AvailabilityProfile, best);
+        level.set(this.floating.get(l.name) as UncheckedProfile, best);
       } else {
-        const per = this.locked.get(l.name) as (AvailabilityProfile | undefined)[];
+        const per = this.locked.get(l.name) as (UncheckedProfile | undefined)[];
         for (let m = 0; m < ms.length; m++) {
           const p = per[m];
           if (p !== undefined) level.set(p, view.freeLicenses(l.name, m));
         }
       }
     }
-    const push = (p: AvailabilityProfile | undefined, time: number, amount: number) => {
+    const push = (p: UncheckedProfile | undefined, time: number, amount: number) => {
       if (p === undefined) return;
       const c = this.changes.get(p) as [number[], number[]];
       c[0].push(time);
@@ -119,7 +119,7 @@ export class MachinePlan {
       }
     }
     for (const r of reservations) {
-      const hold = (p: AvailabilityProfile | undefined, amount: number) => {
+      const hold = (p: UncheckedProfile | undefined, amount: number) => {
         if (p === undefined) return;
         if (r.start > now) push(p, r.start, -amount);
         else level.set(p, (level.get(p) ?? 0) - amount);
@@ -203,7 +203,7 @@ export class MachinePlan {
   private eachLicense(
     job: Job,
     m: number,
-    f: (p: AvailabilityProfile | undefined, copies: number) => void,
+    f: (p: UncheckedProfile | undefined, copies: number) => void,
   ): void {
     const lic = job.licenses;
     if (lic === undefined) return;
@@ -226,17 +226,17 @@ export class MachinePlan {
     this.cores = [];
     this.latestEnd = new Float64Array(n);
     for (let m = 0; m < n; m++) {
-      const p = new AvailabilityProfile(0, 0);
+      const p = new UncheckedProfile(0, 0);
       this.cores.push(p);
       this.changes.set(p, [[], []]);
     }
     for (const l of platform.licenses) {
       const perMachine = new Float64Array(n);
       if (l.kind === "node-locked") {
-        const per: (AvailabilityProfile | undefined)[] = new Array(n).fill(undefined);
+        const per: (UncheckedProfile | undefined)[] = new Array(n).fill(undefined);
         for (const m of l.machines ?? []) {
           perMachine[m] = l.copies;
-          const p = new AvailabilityProfile(0, 0);
+          const p = new UncheckedProfile(0, 0);
           per[m] = p;
           this.changes.set(p, [[], []]);
         }
@@ -245,7 +245,7 @@ export class MachinePlan {
       } else {
         if (l.machines === undefined) perMachine.fill(1);
         else for (const m of l.machines) perMachine[m] = 1;
-        const p = new AvailabilityProfile(0, 0);
+        const p = new UncheckedProfile(0, 0);
         this.floating.set(l.name, p);
         this.changes.set(p, [[], []]);
         this.info.set(l.name, { floating: true, perMachine });

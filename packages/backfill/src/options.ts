@@ -380,11 +380,13 @@ export function flexibleAsBackfill(
   where = "@sched/backfill/flexible",
 ): BackfillOptions {
   requireKnownKeys(where, "options", options, FLEXIBLE_KEYS);
-  if (typeof options !== "object" || options === null || typeof options.priority !== "function") {
+  const priority: unknown =
+    typeof options === "object" && options !== null ? options.priority : undefined;
+  if (typeof priority !== "function") {
     throw new InvalidInputError(
       where,
       "options.priority",
-      "is missing, expected a function (job, view) => number",
+      `${priority === undefined ? "is missing" : `is ${describeValue(priority)}`}, expected a function (job, view) => number`,
     );
   }
   const variant = options.variant ?? "rm";

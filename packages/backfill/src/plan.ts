@@ -1,5 +1,5 @@
 import type { Job, Platform, SchedulerView } from "@sched/core";
-import { AvailabilityProfile } from "./profile.js";
+import { UncheckedProfile } from "./profile.js";
 import { ReleaseSet } from "./releases.js";
 
 const NONE: readonly PlannedInterval[] = [];
@@ -12,7 +12,7 @@ export interface PlannedInterval {
 }
 
 /**
- * The availability plan of one scheduling event: one {@link AvailabilityProfile} of free cores
+ * The availability plan of one scheduling event: one {@link UncheckedProfile} of free cores
  * and one per license of the platform (floating: the shared pool; node-locked: the copies summed
  * over the machines that hold it, a necessary condition only). Running jobs release what they
  * hold at their `estimatedEnd` (or now, when they have overrun it); reservations hold their
@@ -24,8 +24,8 @@ export interface PlannedInterval {
  * D distinct release times); with V reservations, O((R + V) log(R + V)).
  */
 export class PooledPlan {
-  readonly cores = new AvailabilityProfile(0, 0);
-  private readonly licenses = new Map<string, AvailabilityProfile>();
+  readonly cores = new UncheckedProfile(0, 0);
+  private readonly licenses = new Map<string, UncheckedProfile>();
   private hasLicenses = false;
   // Reused scratch buffers: the cores profile's change times and amounts (typed, grown by
   // doubling), and per license its change lists.
@@ -111,7 +111,7 @@ export class PooledPlan {
       this.lt.clear();
       this.la.clear();
       for (const l of platform.licenses) {
-        this.licenses.set(l.name, new AvailabilityProfile(0, 0));
+        this.licenses.set(l.name, new UncheckedProfile(0, 0));
         this.lt.set(l.name, []);
         this.la.set(l.name, []);
       }
@@ -160,7 +160,7 @@ export class PooledPlan {
     }
   }
 
-  /** Drops everything before `t` from every profile (see {@link AvailabilityProfile.trimBefore}). */
+  /** Drops everything before `t` from every profile (see {@link UncheckedProfile.trimBefore}). */
   trimBefore(t: number): void {
     this.cores.trimBefore(t);
     if (this.hasLicenses) for (const p of this.licenses.values()) p.trimBefore(t);

@@ -19,28 +19,25 @@ const BLOCK = 1 << BLOCK_BITS;
 const LOW_HINTS = 4096;
 
 /**
- * A step function of a free amount (cores, or copies of a license) over time, from `origin` to
- * infinity: the availability profile of backfilling schedulers. Segment `i` covers
+ * The structure behind `AvailabilityProfile` (`availability-profile.ts`), without its argument
+ * checks: the package's planners (`plan.ts`, `machine-plan.ts`, the conservative compression)
+ * call it directly, hundreds of times per job, with arguments that are valid by construction.
+ * Each method has the contract of the `AvailabilityProfile` method of the same name (read its
+ * TSDoc: what a method answers, and what it refuses there); an argument outside it gives an
+ * undefined result here, except for the guards this class had before the checks moved out (the
+ * constructor's and the loads' origin and free, `add`'s interval), kept so that the planners run
+ * the code they ran (README, "Argument checks"). Internal: not exported from the package.
+ *
+ * A step function of a free amount over time, from `origin` to infinity. Segment `i` covers
  * `[time(i), time(i + 1))` with free amount `free(i)`; the last segment extends to infinity.
- *
- * Stored as two parallel typed arrays sorted by time (breakpoints are kept unique); look-ups use
- * binary search. Reserving an interval inserts at most two breakpoints; adjacent segments with
- * equal amounts are merged, so the number of segments stays at most one more than twice the
- * number of distinct interval ends added.
- *
- * Complexity: `indexAt` O(log S); `minOver`, `fits` O(log S + segments in the window);
- * `earliestStart` O(log S + S) amortised; `add` O(log S + segments in the interval) plus at
- * most one shift of the segments after it (two typed-array moves), for S segments.
- *
- * Amounts may go negative (a running job that overran its estimate is still holding cores that
- * the plan released); a negative amount simply never fits.
- *
- * @example
- * const p = new AvailabilityProfile(0, 2);   // 2 cores free from t = 0
- * p.add(0, 10, -2);                           // a job holds both until 10
- * p.earliestStart(2, 5, 0);                   // 10
+ * Stored as two parallel typed arrays sorted by time (breakpoints are kept unique), followed by
+ * a sentinel segment (see {@link seal}); look-ups use binary search. Reserving an interval
+ * inserts at most two breakpoints; adjacent segments with equal amounts are merged, so the
+ * number of segments stays at most one more than twice the number of distinct interval ends
+ * added. Amounts may go negative (overruns) and need not be whole numbers here (rounding is
+ * handled: see {@link add}); the public class takes whole numbers only.
  */
-export class AvailabilityProfile {
+export class UncheckedProfile {
   private times: Float64Array;
   private amounts: Float64Array;
   private n: number;
@@ -80,22 +77,6 @@ export class AvailabilityProfile {
     this.valid = 0;
     this.negative = free < 0;
     this.seal();
-  }
-
-  /**
-   * Builds a profile whose amount is `free` at `origin` and grows by `releases[i].amount` at
-   * `releases[i].time` (times before `origin` count at `origin`). O(R log R).
-   */
-  static fromReleases(
-    origin: number,
-    free: number,
-    releases: readonly { readonly time: number; readonly amount: number }[],
-  ): AvailabilityProfile {
-    const p = new AvailabilityProfile(origin, free);
-    const times = releases.map((r) => r.time);
-    const amounts = releases.map((r) => r.amount);
-    p.load(origin, free, times, amounts, releases.length);
-    return p;
   }
 
   /**
@@ -294,12 +275,7 @@ export class AvailabilityProfile {
     return true;
   }
 
-  /**
-   * The earliest time `t >= from` such that `amount` is free during `[t, t + duration)`, or
-   * `Infinity` when the amount never becomes free. Candidates are `from` and the breakpoints
-   * after it, so the answer is one of them. With `limit`, only starts before `limit` are
-   * considered (`Infinity` when none fits before it), and the scan stops there. O(log S + S).
-   */
+  /** As `AvailabilityProfile.earliestStart`. O(log S + S). */
   earliestStart(
     amount: number,
     duration: number,
@@ -339,11 +315,8 @@ export class AvailabilityProfile {
   }
 
   /**
-   * Like {@link earliestStart} restricted to starts before `limit`, for an interval of
-   * `duration` that already holds `own` over `[ownStart, ownStart + duration)` (with
-   * `limit <= ownStart`): the scan counts `own` as free in the segments that start at or after
-   * `ownStart`, as if the interval had been given back, without changing the profile.
-   * `Infinity` when nothing fits before `limit`. O(log S + segments scanned).
+   * As `AvailabilityProfile.earliestStartBefore` (conservative's check: the earliest start
+   * before `limit` of an interval that holds `own` from `ownStart` on, as if given back).
    */
   earliestStartBefore(
     amount: number,
@@ -520,8 +493,8 @@ export class AvailabilityProfile {
   }
 
   /** A deep copy. */
-  clone(): AvailabilityProfile {
-    const p = new AvailabilityProfile(this.times[0]!, this.amounts[0]!);
+  clone(): UncheckedProfile {
+    const p = new UncheckedProfile(this.times[0]!, this.amounts[0]!);
     p.grow(this.n);
     p.times.set(this.times.subarray(0, this.n));
     p.amounts.set(this.amounts.subarray(0, this.n));

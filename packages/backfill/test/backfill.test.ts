@@ -282,6 +282,9 @@ describe("backfill: options", () => {
     expect(() => flexible({} as never)).toThrow(
       /@sched\/backfill\/flexible: options.priority is missing/,
     );
+    expect(() => flexible({ priority: 5 } as never)).toThrow(
+      "@sched/backfill/flexible: options.priority is 5, expected a function (job, view) => number",
+    );
     expect(() => fcfs({ machineOrder: "x" as never })).toThrow(
       /@sched\/backfill\/fcfs: options.machineOrder/,
     );

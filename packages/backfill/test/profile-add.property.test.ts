@@ -1,43 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AvailabilityProfile } from "../src/profile.js";
-
-/**
- * The oracle: a plain array of `[time, free]` segments, changed the obvious way (split at both
- * ends, add to every segment inside, merge every pair of equal neighbours).
- */
-class ArrayProfile {
-  segs: [number, number][];
-  constructor(origin: number, free: number) {
-    this.segs = [[origin, free]];
-  }
-  private split(t: number): void {
-    let i = 0;
-    while (i + 1 < this.segs.length && this.segs[i + 1]![0] <= t) i++;
-    if (this.segs[i]![0] !== t) this.segs.splice(i + 1, 0, [t, this.segs[i]![1]]);
-  }
-  add(start: number, end: number, delta: number): void {
-    if (delta === 0) return;
-    const s = Math.max(start, this.segs[0]![0]);
-    if (end <= s) return;
-    this.split(s);
-    if (end !== Number.POSITIVE_INFINITY) this.split(end);
-    for (const seg of this.segs) if (seg[0] >= s && seg[0] < end) seg[1] += delta;
-    const merged: [number, number][] = [];
-    for (const seg of this.segs) {
-      if (merged.length > 0 && merged[merged.length - 1]![1] === seg[1]) continue;
-      merged.push([seg[0], seg[1]]);
-    }
-    this.segs = merged;
-  }
-  trimBefore(t: number): void {
-    if (t <= this.segs[0]![0]) return;
-    let i = 0;
-    while (i + 1 < this.segs.length && this.segs[i + 1]![0] <= t) i++;
-    this.segs = this.segs.slice(i);
-    this.segs[0] = [t, this.segs[0]![1]];
-  }
-}
+import { UncheckedProfile } from "../src/profile.js";
+import { ArrayProfile, reference } from "./support/array-profile.js";
 
 // Times on a coarse grid (so that ends often fall on breakpoints, and intervals share them),
 // some fractional; amounts integer, or fractional ones whose sums round.
@@ -62,41 +26,14 @@ const stepArb = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("trim" as const), a: timeArb }) },
 );
 
-/**
- * The earliest start before `limit` (from `from`, `from` and every breakpoint after it the
- * candidates) of `amount` lasting `duration` on the segments `segs`, with `own` more free in
- * the segments that start at or after `ownStart`: the definition, tried candidate by candidate.
- */
-function reference(
-  segs: [number, number][],
-  q: { amount: number; duration: number; from: number; limit: number },
-  ownStart: number,
-  own: number,
-): number {
-  const first = Math.max(q.from, segs[0]![0]);
-  const cands = [first, ...segs.map(([t]) => t).filter((t) => t > first)];
-  for (const t of cands) {
-    if (t >= q.limit) return Number.POSITIVE_INFINITY;
-    let ok = true;
-    for (let i = 0; i < segs.length && ok; i++) {
-      const s0 = segs[i]![0];
-      const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
-      const free = segs[i]![1] + (s0 >= ownStart ? own : 0);
-      if (s1 > t && (s0 < t + q.duration || s0 <= t) && free < q.amount) ok = false;
-    }
-    if (ok) return t;
-  }
-  return Number.POSITIVE_INFINITY;
-}
-
-describe("AvailabilityProfile.add (against a plain array profile)", () => {
+describe("UncheckedProfile.add (against a plain array profile)", () => {
   it("add and trimBefore leave exactly the oracle's segments, after every step", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 8 }),
         fc.array(stepArb, { maxLength: 60 }),
         (base, steps) => {
-          const p = new AvailabilityProfile(0, base);
+          const p = new UncheckedProfile(0, base);
           const o = new ArrayProfile(0, base);
           for (const s of steps) {
             if (s.kind === "trim") {
@@ -130,7 +67,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
           { minLength: 1, maxLength: 40 },
         ),
         (held) => {
-          const p = new AvailabilityProfile(0, 16);
+          const p = new UncheckedProfile(0, 16);
           const o = new ArrayProfile(0, 16);
           for (const h of held) {
             p.add(h.start, h.start + h.len, -h.cores);
@@ -154,7 +91,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
 
   it("gives a breakpoint between two interior segments that rounding made equal back to one segment", () => {
     // 0.1 + 2^53 and 0.2 + 2^53 round to the same double: the two segments must merge.
-    const p = new AvailabilityProfile(0, 0);
+    const p = new UncheckedProfile(0, 0);
     p.add(0, 10, 0.1);
     p.add(10, 20, 0.2);
     p.add(0, 20, 2 ** 53);
@@ -212,7 +149,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
         fc.integer({ min: 0, max: 12 }),
         fc.array(step, { minLength: 20, maxLength: 80 }),
         (base, steps) => {
-          const p = new AvailabilityProfile(0, base);
+          const p = new UncheckedProfile(0, base);
           let o = new ArrayProfile(0, base);
           for (const s of steps) {
             if (s.kind === "add") {
@@ -271,7 +208,7 @@ describe("AvailabilityProfile.add (against a plain array profile)", () => {
   });
 
   it("a search that starts after the origin learns nothing about the time before it", () => {
-    const p = new AvailabilityProfile(0, 5);
+    const p = new UncheckedProfile(0, 5);
     p.add(10, 20, -5);
     expect(p.earliestStartBefore(3, 2, 12, 100, Number.POSITIVE_INFINITY, 0)).toBe(20);
     expect(p.earliestStart(3, 2, 12)).toBe(20);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AvailabilityProfile } from "../src/profile.js";
+import { AvailabilityProfile } from "../src/availability-profile.js";
 
 /** The naive model: free amount at time t = base + sum of the deltas whose interval holds t. */
 interface Op {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AvailabilityProfile } from "../src/profile.js";
+import { AvailabilityProfile } from "../src/availability-profile.js";
 
 describe("AvailabilityProfile", () => {
   it("fromReleases builds the step function of free cores from estimated ends", () => {
@@ -169,6 +169,8 @@ describe("AvailabilityProfile", () => {
       /@sched\/backfill\/AvailabilityProfile: origin is NaN/,
     );
     const p = new AvailabilityProfile(0, 1);
-    expect(() => p.add(5, 5, 1)).toThrow(/interval is \[5, 5\)/);
+    expect(() => p.add(5, 5, 1)).toThrow(
+      /@sched\/backfill\/AvailabilityProfile\.add: end is 5, expected a time > start \(5\)/,
+    );
   });
 });

@@ -1,8 +1,8 @@
 import type { RunningJob, SchedulerView } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { AvailabilityProfile } from "../src/availability-profile.js";
 import { PooledPlan } from "../src/plan.js";
-import { AvailabilityProfile } from "../src/profile.js";
 import { ReleaseSet } from "../src/releases.js";
 
 // The incremental release list (ReleaseSet, behind PooledPlan.rebuild) against a from-scratch sort,
@@ -213,7 +213,11 @@ describe("AvailabilityProfile.load and loadSorted (properties)", () => {
 
   it("loadSorted rejects a non-finite origin or free amount", () => {
     const p = new AvailabilityProfile(0, 0);
-    expect(() => p.loadSorted(Number.NaN, 1, [], [], 0)).toThrow(/origin\/free/);
-    expect(() => p.loadSorted(0, Number.POSITIVE_INFINITY, [], [], 0)).toThrow(/origin\/free/);
+    expect(() => p.loadSorted(Number.NaN, 1, [], [], 0)).toThrow(
+      /AvailabilityProfile\.loadSorted: origin is NaN, expected a finite time/,
+    );
+    expect(() => p.loadSorted(0, Number.POSITIVE_INFINITY, [], [], 0)).toThrow(
+      /AvailabilityProfile\.loadSorted: free is Infinity, expected an integer/,
+    );
   });
 });

@@ -1,9 +1,18 @@
-import { computeMetrics, identicalPool, type Job, simulate } from "@sched/core";
+import {
+  createSimulation,
+  identicalPool,
+  type Job,
+  type Metrics,
+  type Platform,
+  type Scheduler,
+} from "@sched/core";
 import { type CommandSpec, choiceValue, integerValue, realValue, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { type JsonValue, stableJson } from "../format.js";
 import { MAX_GENERATED_JOBS, MAX_PROCS } from "../limits.js";
+import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { deterministicMetrics, type MetricsRow, metricsTable } from "../outputs.js";
+import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { COMPARED_SCHEDULERS, comparedSchedulers } from "../schedulers.js";
 import { SYNTHETIC_DESCRIPTION, syntheticWorkload } from "../synthetic.js";
 import { UsageError } from "../usage-error.js";
@@ -32,10 +41,59 @@ const spec: CommandSpec = {
       arg: "table|json",
       description: "Output format (default table).",
     },
+    ...PROGRESS_OPTIONS,
   ],
   positionals: [],
   examples: ["sched-sim demo", "sched-sim demo --jobs 5000 --load 0.7 --seed 7 --format json"],
 };
+
+/** Jobs given to the engine at a time: a point between two for the progress line. */
+const CHUNK = 1024;
+
+/**
+ * One policy's run of the demo, streamed (`createSimulation`: the same run and metrics, bit for
+ * bit, as `computeMetrics(simulate(...))`): the jobs in chunks, so the progress line (when on)
+ * sees them read and finish.
+ *
+ * @throws LostJobsError when the run ends with jobs neither completed nor rejected.
+ */
+function demoRun(
+  jobs: readonly Job[],
+  platform: Platform,
+  scheduler: Scheduler,
+  progress: RunProgress | null,
+  label: string,
+): Metrics {
+  progress?.restart(`demo (${label})`);
+  const lost = new LostJobsNote();
+  const sim = createSimulation(platform, scheduler, {
+    onRecord:
+      progress === null
+        ? (r) => lost.record(r)
+        : (r) => {
+            lost.record(r);
+            progress.record(r);
+          },
+  });
+  for (let i = 0; i < jobs.length; i += CHUNK) {
+    const chunk = jobs.slice(i, i + CHUNK);
+    progress?.read(chunk.length);
+    sim.push(chunk);
+  }
+  const summary = sim.end();
+  const metrics = summary.metrics!;
+  checkNoLostJobs(
+    "demo",
+    {
+      scheduler: summary.scheduler,
+      jobs: summary.jobs,
+      unfinished: metrics.unfinished,
+      horizon: summary.horizon,
+    },
+    lost.ids,
+  );
+  return metrics;
+}
 
 /** `sched-sim demo`. */
 export const demoCommand: Command = {
@@ -58,6 +116,7 @@ export const demoCommand: Command = {
       "table",
       "json",
     ] as const);
+    const progress = runProgress(args, io, "demo");
 
     let jobs: Job[];
     try {
@@ -67,10 +126,21 @@ export const demoCommand: Command = {
       throw new UsageError(`demo: option --load: ${error.message}`, "demo");
     }
     const platform = identicalPool(procs);
-    const rows: MetricsRow[] = comparedSchedulers().map((choice) => ({
-      label: choice.label,
-      metrics: computeMetrics(simulate(jobs, platform, choice.entry.create(choice.options))),
-    }));
+    let rows: MetricsRow[];
+    try {
+      rows = comparedSchedulers().map((choice) => ({
+        label: choice.label,
+        metrics: demoRun(
+          jobs,
+          platform,
+          choice.entry.create(choice.options),
+          progress,
+          choice.label,
+        ),
+      }));
+    } finally {
+      progress?.end();
+    }
     const workload = { generator: SYNTHETIC_DESCRIPTION, jobs: n, procs, load, seed };
     if (format === "json") {
       const doc: JsonValue = {

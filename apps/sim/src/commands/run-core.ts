@@ -43,9 +43,11 @@ import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { JobsCsvWriter } from "../jobs-csv-writer.js";
 import { MAX_PROCS } from "../limits.js";
+import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
+import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
 import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
@@ -77,7 +79,10 @@ export const RUN_SPEC: CommandSpec = {
     "pooled engine, a kernel for one pool of identical processors that gives the same outputs,\n" +
     "byte for byte, as the general engine, faster; every other run on the general engine.\n" +
     "--engine general always uses the general engine; --engine pooled insists on the kernel and\n" +
-    "is refused for a run it does not model.",
+    "is refused for a run it does not model.\n\n" +
+    "A run that ends with jobs neither completed nor rejected, with nothing left to happen (the\n" +
+    "policy forgot them, or waits without a timer), fails (exit 1) naming how many and the first\n" +
+    "ids, and writes no --out files.",
   options: [
     {
       name: "scheduler",
@@ -153,6 +158,7 @@ export const RUN_SPEC: CommandSpec = {
       description:
         "Simulation engine (default auto: pooled for easy and fcfs with default options and guards, else general); both give the same outputs.",
     },
+    ...PROGRESS_OPTIONS,
   ],
   positionals: [],
   examples: [
@@ -294,6 +300,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     eventsText === undefined
       ? undefined
       : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
+  const progress = runProgress(args, io, "run");
   await checkFile(workload);
   if (out !== undefined) {
     await checkOutPath("run", "out", out, "dir");
@@ -308,6 +315,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     commandOptions,
     maxStalledEvents,
     maxEvents,
+    progress,
   };
   const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
   try {
@@ -317,11 +325,13 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       ? scanRun(workload, input, choice, csv)
       : null;
     if (run === null) run = await streamRun(workload, input, choice, csv);
+    progress?.end();
     if (run === "unsorted") {
       io.stderr(
         `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
       );
       run = await sortedRun(workload, input, choice, csv);
+      progress?.end();
     }
     const { report, summary, procs, tooWide, firstTooWide } = run;
     if (clean) io.stderr(cleanupReportText(report, clean));
@@ -363,6 +373,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       );
     return 0;
   } catch (error) {
+    progress?.end();
     csv?.discard();
     // The library's hint speaks of its API; on the command line the same switch is --clean.
     throw inCallersWords(error, { command: "run", options: commandOptions });
@@ -380,6 +391,8 @@ interface RunInput {
   /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
   readonly maxStalledEvents: number | undefined;
   readonly maxEvents: number | undefined;
+  /** The progress line's counts (`--progress`), or null. */
+  readonly progress: RunProgress | null;
 }
 
 /** A finished run: the summary and what the reading said. */
@@ -496,6 +509,8 @@ class Runner {
   private readonly activity = newPolicyActivity();
   /** The rows of `jobs.csv`, formatted as bytes and handed to `csv` a chunk at a time. */
   private readonly rows: JobsCsvWriter | null;
+  /** The first jobs left unfinished (general engine: the pooled kernel finishes every job). */
+  private readonly lost: LostJobsNote | null;
 
   constructor(
     private readonly workload: string,
@@ -505,6 +520,8 @@ class Runner {
   ) {
     csv?.reset(JOBS_CSV_HEADER);
     this.rows = csv === null ? null : new JobsCsvWriter((bytes) => csv.writeBytes(bytes));
+    this.lost = choice.pooled ? null : new LostJobsNote();
+    input.progress?.restart();
   }
 
   header(h: SwfHeader): void {
@@ -526,6 +543,7 @@ class Runner {
     }
     this.lastSubmit = last;
     this.read += jobs.length;
+    this.input.progress?.read(jobs.length);
     try {
       this.simulation().push(jobs);
     } catch (error) {
@@ -546,6 +564,7 @@ class Runner {
       }
     }
     this.lastSubmit = last;
+    this.input.progress?.read(count);
     (this.simulation() as PooledSimulation).pushColumns(jobs);
   }
 
@@ -563,6 +582,17 @@ class Runner {
       throw explainEventBudget(error, this.activity, this.read);
     }
     this.rows?.flush();
+    // No horizon and no budget cut this run: jobs still unfinished were lost (core's checkTrace).
+    checkNoLostJobs(
+      "run",
+      {
+        scheduler: summary.scheduler,
+        jobs: summary.jobs,
+        unfinished: summary.metrics!.unfinished,
+        horizon: summary.horizon,
+      },
+      this.lost?.ids ?? [],
+    );
     return {
       summary,
       report,
@@ -595,15 +625,26 @@ class Runner {
 
   private simulation(): Simulation {
     if (this.sim === null) {
-      const rows = this.rows;
       this.sim = this.choice.simulation(
         this.machineSize(),
-        rows === null ? null : (r) => rows.record(r),
+        this.recordSink(),
         this.input,
         this.activity,
       );
     }
     return this.sim;
+  }
+
+  /** Where the records go: `jobs.csv`'s rows, the lost jobs' note, the progress line. */
+  private recordSink(): ((r: JobRecord) => void) | null {
+    const { rows, lost } = this;
+    const progress = this.input.progress;
+    if (lost === null && progress === null) return rows === null ? null : (r) => rows.record(r);
+    return (r) => {
+      rows?.record(r);
+      lost?.record(r);
+      progress?.record(r);
+    };
   }
 }
 

@@ -4,7 +4,7 @@ import type { Io } from "../command.js";
 import type { Experiment } from "../experiments/experiment.js";
 import { type Params, type ParamValue, paramText } from "../experiments/parameters.js";
 import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
-import { stableJson } from "../format.js";
+import { shortDuration, stableJson } from "../format.js";
 import { MAX_RUNS } from "../limits.js";
 import { optionText } from "../scheduler-options.js";
 import { UsageError } from "../usage-error.js";
@@ -114,14 +114,6 @@ export function planFromExperiment(
     })),
     metrics: options.metrics ?? experiment.metrics.map((m) => m.key),
   };
-}
-
-/** A duration for the progress line: `42s`, `3m05s`, `1h02m`. */
-export function shortDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
 }
 
 /** The progress line: `NAME: 37/200 runs, 163 left, ~1m12s left, 2 failed`. */

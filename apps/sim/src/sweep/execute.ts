@@ -7,6 +7,7 @@ import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
+import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
@@ -231,6 +232,8 @@ export async function executeTask(
   const own = selfRunExperiment(plan);
   if (own !== undefined) return executeSelfRun(own, plan, task, cache, started);
   const trace = await simulateTask(plan, task, cache);
+  // A run that ends with jobs waiting and nothing left to happen is a failed run, not a result.
+  checkTraceNoLostJobs("run", trace);
   const numbers = await measureRun(plan, task, trace, cache);
   const label = (plan.schedulers[task.scheduler] as { label: string }).label;
   return {
