@@ -5,7 +5,16 @@ import { InvalidInputError, LimitExceededError, ParseError } from "@sched/core";
  * file (the keys of its `workload`).
  */
 export type HintAudience =
-  | { readonly command: string; readonly options: readonly string[] }
+  | {
+      readonly command: string;
+      readonly options: readonly string[];
+      /**
+       * The library's `options.NAME` fields that are this command's `--NAME` flags (`gen`'s model
+       * options), by shape: an error about one is said as the flag, `options.NAME[i]` as the low or
+       * high end of a `range` (`lo,hi`) or item i + 1 of a `list`. @defaultValue none
+       */
+      readonly flagFields?: ReadonlyMap<string, "value" | "range" | "list">;
+    }
   | { readonly experimentFile: string };
 
 /**
@@ -54,7 +63,10 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
  * has (`--clean`, `--estimate runtime`; a hint for an option the command does not have is left
  * out), in an experiment file the keys (`"clean": true`). The engine's guards
  * (LimitExceededError naming `options.maxStalledEvents` or `options.maxEvents`) name the
- * command's flag instead, when it has one. Anything else is returned unchanged.
+ * command's flag instead, when it has one. With `flagFields` (`gen`'s model options), an
+ * InvalidInputError about `options.X` or `options.X[i]` is said as `--X` (the low or high end of
+ * a range, item i + 1 of a list; `[8,1]` written `8,1`, "an integer" a whole number), its where
+ * the command. Anything else is returned unchanged.
  * The result is an error of the same type (an InvalidInputError stays one, a ParseError naming
  * the file and line of a record that failed the conversion stays one, with the same location),
  * with the original as its `cause`.
@@ -67,6 +79,10 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
  */
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
   if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
+  if (error instanceof InvalidInputError && "command" in audience && audience.flagFields) {
+    const said = fieldInCallersWords(error, audience.command, audience.flagFields);
+    if (said !== undefined) return said;
+  }
   if (!(error instanceof InvalidInputError || error instanceof ParseError)) return error;
   const prefix = `${error.where}: ${locationOf(error)}`;
   let hinted: string;
@@ -101,6 +117,64 @@ export function inCallersWords(error: unknown, audience: HintAudience): unknown 
     hinted,
     { cause: error },
   );
+}
+
+/** checkRange's refusal (`@sched/workload`): `is [lo,hi], expected [lo, hi] with finite [min <= ]lo <= hi`. */
+const RANGE_DETAIL =
+  /^is \[([^,\]]+),([^\]]+)\], expected \[lo, hi\] with finite (?:(\S+) <= )?lo <= hi$/;
+
+/** `options.NAME`, or `options.NAME[i]` for one number of a range or list. */
+const OPTION_FIELD = /^options\.([\w.]+?)(?:\[(\d+)\])?$/;
+
+/**
+ * A library error about `options.NAME` (or `options.a.NAME`, a nested option passed down) said
+ * as the flag: `gen convergent: option --cpus: the low end is 1.5, expected a whole number >= 1
+ * (digits only)`; the where is the command. Undefined when the field is no flag of `fields`.
+ */
+function fieldInCallersWords(
+  error: InvalidInputError,
+  command: string,
+  fields: ReadonlyMap<string, "value" | "range" | "list">,
+): InvalidInputError | undefined {
+  const match = OPTION_FIELD.exec(error.field);
+  if (match === null) return undefined;
+  const path = match[1]!;
+  const name = [path, path.slice(path.lastIndexOf(".") + 1)].find((n) => fields.has(n));
+  if (name === undefined) return undefined;
+  const shape = fields.get(name)!;
+  let detail = error.message.slice(`${error.where}: ${error.field} `.length);
+  for (const other of fields.keys()) detail = detail.split(`options.${other}`).join(`--${other}`);
+  let index = match[2];
+  let lowEnd = "the low end";
+  const range = shape === "range" ? RANGE_DETAIL.exec(detail) : null;
+  if (range !== null) {
+    // checkRange's refusal, said of the end that is wrong.
+    const [, lo, hi, min] = range as unknown as [string, string, string, string | undefined];
+    if (Number(lo) > Number(hi)) {
+      index = "0";
+      lowEnd = `the low end (${lo})`;
+      detail = `is above the high end (${hi}), expected lo <= hi`;
+    } else if (min !== undefined && Number(lo) < Number(min)) {
+      index = "0";
+      detail = `is ${lo}, expected ${Number(min) === Number.MIN_VALUE ? "a number > 0" : `a number >= ${min}`}`;
+    }
+  }
+  detail = detail
+    // A range as the command line writes it: `[8,1]` -> `8,1`.
+    .replace(/^is \[([^\]]*)\]/, "is $1")
+    .replace(/\[lo, hi\] with finite 5e-324 <= lo <= hi/, "lo,hi with 0 < lo <= hi")
+    .replace(/\[lo, hi\] with finite /, "lo,hi with ")
+    .replace(/\ban integer\b(.*)$/, "a whole number$1 (digits only)");
+  const element =
+    index === undefined
+      ? ""
+      : shape !== "range"
+        ? `item ${Number(index) + 1}`
+        : index === "0"
+          ? lowEnd
+          : "the high end";
+  const field = element === "" ? `option --${name}` : `option --${name}: ${element}`;
+  return new InvalidInputError(command, field, detail, { cause: error });
 }
 
 /** What an error's message says between its `where: ` and its detail. */

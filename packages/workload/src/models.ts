@@ -25,6 +25,11 @@ export interface ModelOption {
   readonly name: string;
   /** How its text is read by {@link parseModelOption}: `range` is `lo,hi`, `list` is `a,b,…` (numbers). */
   readonly kind: "integer" | "number" | "boolean" | "range" | "list" | "choice";
+  /**
+   * What each number of a `range` or `list` is: `integer` (the generator refuses a fraction:
+   * cores, tasks, parallelism) or `number` (any finite number). Absent on the other kinds.
+   */
+  readonly element?: "integer" | "number";
   /** The default, as text (`"log2(procs)"` when it depends on another option). */
   readonly default: string;
   /** Allowed values of a `choice`. */
@@ -115,6 +120,15 @@ const opt = (
   def: string,
   description: string,
 ): ModelOption => ({ name, kind, default: def, description });
+
+/** A `range` (`lo,hi`) or `list` (`a,b,…`) option whose numbers are `element`s. */
+const numbers = (
+  name: string,
+  kind: "range" | "list",
+  element: "integer" | "number",
+  def: string,
+  description: string,
+): ModelOption => ({ name, kind, element, default: def, description });
 
 const SEED = opt("seed", "integer", "0", "seed of the random streams");
 
@@ -244,8 +258,14 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
         "10",
         "mean exponential inter-arrival (4 to 20 in the paper)",
       ),
-      opt("estimated", "range", "500,3000", "estimate (and run time), uniform"),
-      opt("deadlineSlack", "range", "25,150", "deadline slack, read as deadlineReading says"),
+      numbers("estimated", "range", "number", "500,3000", "estimate (and run time), uniform"),
+      numbers(
+        "deadlineSlack",
+        "range",
+        "number",
+        "25,150",
+        "deadline slack, read as deadlineReading says",
+      ),
       {
         ...opt(
           "deadlineReading",
@@ -255,10 +275,16 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
         ),
         choices: CONVERGENT_DEADLINE_READINGS,
       },
-      opt("cpus", "range", "1,8", "cores of jobs and machines"),
-      opt("benchmark", "range", "200,600", "benchmark of jobs and machines"),
-      opt("inputMB", "range", "100,800", "input data per job, MB"),
-      opt("licenseRatio", "range", "0.55,0.65", "license copies / machines it is usable on"),
+      numbers("cpus", "range", "integer", "1,8", "cores of jobs and machines"),
+      numbers("benchmark", "range", "number", "200,600", "benchmark of jobs and machines"),
+      numbers("inputMB", "range", "number", "100,800", "input data per job, MB"),
+      numbers(
+        "licenseRatio",
+        "range",
+        "number",
+        "0.55,0.65",
+        "license copies / machines it is usable on",
+      ),
       opt("licenseSuitability", "number", "0.9", "probability a license is usable on a machine"),
       opt("licenseNeed", "number", "0.2", "probability a job needs a license"),
       opt("noDeadline", "number", "0.3", "fraction of jobs without a deadline"),
@@ -314,8 +340,8 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
       opt("meanServiceDemand", "number", "14.06", "mean service demand"),
       opt("serviceCV", "number", "3.5", "service demand coefficient of variation"),
       opt("arrivalCV", "number", "1", "inter-arrival coefficient of variation (1: Poisson)"),
-      opt("maxParallelism", "range", "1,64", "maximum parallelism"),
-      opt("jobSizeKB", "range", "1,1024", "job size, KB"),
+      numbers("maxParallelism", "range", "integer", "1,64", "maximum parallelism"),
+      numbers("jobSizeKB", "range", "number", "1,1024", "job size, KB"),
       opt("linkBandwidth", "number", "12500000", "cluster link bandwidth, bytes/s"),
       SEED,
     ],
@@ -327,9 +353,9 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
     [
       opt("jobs", "integer", "10", "jobs (sets of 10, 15, 20, 40, 60 in the paper)"),
       opt("machines", "integer", "30", "machines (30 or 60 in the paper)"),
-      opt("speedMflops", "range", "5,9", "machine speeds, Mflops, uniform"),
+      numbers("speedMflops", "range", "number", "5,9", "machine speeds, Mflops, uniform"),
       opt("pinFastest", "boolean", "false", "machine 0 at the top speed (invented detail)"),
-      opt("operations", "range", "1000,9000000000", "job sizes, operations"),
+      numbers("operations", "range", "number", "1000,9000000000", "job sizes, operations"),
       {
         ...opt("sizes", "choice", "uniform", "size distribution in operations"),
         choices: ["uniform", "log-uniform"],
@@ -355,18 +381,19 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
       },
       opt("jobs", "integer", "8", "jobs (random), or the first ones of WL-1 / WL-2"),
       opt("nodesPerCluster", "integer", "2", "nodes per cluster"),
-      opt("powers", "list", "1,0.75,0.5", "effective power of each cluster"),
+      numbers("powers", "list", "number", "1,0.75,0.5", "effective power of each cluster"),
       opt("linkBandwidth", "number", "125000000", "inter-cluster link bandwidth, bytes/s"),
-      opt("tasks", "range", "1,nodes", "tasks per job (random)"),
-      opt("baseTime", "range", "100,1000", "base time, seconds (random)"),
-      opt("sigma", "range", "0.5,1", "processing weight sigma (random)"),
+      numbers("tasks", "range", "integer", "1,nodes", "tasks per job (random)"),
+      numbers("baseTime", "range", "number", "100,1000", "base time, seconds (random)"),
+      numbers("sigma", "range", "number", "0.5,1", "processing weight sigma (random)"),
       {
         ...opt("bandwidth", "choice", "moderate", "bandwidth family: moderate or heavy"),
         choices: ["moderate", "heavy"],
       },
-      opt(
+      numbers(
         "perTaskBandwidth",
         "range",
+        "number",
         "1000000,40000000 (heavy: 65000000,78000000)",
         "per-task bandwidth, bytes/s",
       ),

@@ -155,3 +155,36 @@ describe("parseModelOption", () => {
     }
   });
 });
+
+describe("WORKLOAD_MODELS element kinds", () => {
+  const numeric = WORKLOAD_MODELS.flatMap((m) =>
+    m.options.filter((o) => o.kind === "range" || o.kind === "list").map((o) => [m, o] as const),
+  );
+
+  it("gives every range and list option an element kind, and no other option one", () => {
+    for (const m of WORKLOAD_MODELS) {
+      for (const o of m.options) {
+        const numbers = o.kind === "range" || o.kind === "list";
+        expect(o.element !== undefined, `${m.name} ${o.name}`).toBe(numbers);
+      }
+    }
+    expect(numeric.length).toBeGreaterThan(0);
+  });
+
+  it("says integer exactly where the generator refuses a fraction", () => {
+    for (const [m, o] of numeric) {
+      const parsed = /^[\d.]+(,[\d.]+)+$/.test(o.default)
+        ? (parseModelOption(m.name, o.name, o.default) as number[])
+        : [1, 2]; // a default that depends on another option (oas tasks: 1,nodes)
+      const lo = parsed[0]!;
+      const hi = parsed[1]!;
+      // A fraction inside the default range (the list's first item made a fraction).
+      const fraction = Number.isInteger(lo) ? lo + Math.min(0.25, (hi - lo) / 2) : lo;
+      const value = [fraction, ...parsed.slice(1)];
+      const small = m.name === "advance-reservation" ? { jobs: 300 } : {};
+      const run = () => m.generate({ ...small, [o.name]: value });
+      if (o.element === "integer") expect(run, `${m.name} ${o.name}`).toThrow(InvalidInputError);
+      else expect(run, `${m.name} ${o.name} ${value}`).not.toThrow();
+    }
+  });
+});

@@ -16,8 +16,10 @@ import {
 import {
   type CommandSpec,
   flag,
+  integerText,
   integerValue,
   type OptionSpec,
+  realText,
   realValue,
   stringOption,
   suggest,
@@ -25,6 +27,7 @@ import {
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Command } from "../command.js";
 import { renderTable } from "../format.js";
+import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
 import { UsageError } from "../usage-error.js";
@@ -110,6 +113,13 @@ function findModel(name: string): WorkloadModel {
   return m;
 }
 
+/** An option's kind as `gen --list` shows it: `int lo,hi` and `lo,hi`, `int a,b,…` and `a,b,…`. */
+function kindText(o: ModelOption): string {
+  if (o.kind === "choice") return (o.choices ?? []).join("|");
+  if (o.kind !== "range" && o.kind !== "list") return o.kind;
+  return `${o.element === "integer" ? "int " : ""}${o.kind === "range" ? "lo,hi" : "a,b,…"}`;
+}
+
 /** `gen --list`: each model, then its options as a table. */
 function listText(models: readonly WorkloadModel[]): string {
   const parts: string[] = [];
@@ -123,12 +133,7 @@ function listText(models: readonly WorkloadModel[]): string {
           { title: "default", align: "left" },
           { title: "meaning", align: "left" },
         ],
-        m.options.map((o) => [
-          `--${o.name}`,
-          o.kind === "choice" ? (o.choices ?? []).join("|") : o.kind === "range" ? "lo,hi" : o.kind,
-          o.default,
-          o.description,
-        ]),
+        m.options.map((o) => [`--${o.name}`, kindText(o), o.default, o.description]),
       ),
     );
     parts.push("\n");
@@ -142,22 +147,23 @@ function valueText(value: unknown): string {
 }
 
 /**
- * Rethrow a model's `InvalidInputError` about `options.X` as a usage error naming `--X` (when X
- * is an option of the model; otherwise the library's message as it is).
+ * Rethrow a model's error as a usage error in the command line's words (`inCallersWords`): one
+ * about `options.X` (or one number of it, `options.X[0]`) names `--X` (and the low or high end,
+ * or the list item); anything else keeps the library's message after `gen MODEL: `.
  */
 function asUsageError(model: WorkloadModel, error: unknown): never {
   if (error instanceof SchedError) {
-    const field = (error as SchedError & { field?: unknown }).field;
-    if (typeof field === "string" && field.startsWith("options.")) {
-      // `options.X`, or a nested `options.typeless.X` for a model option X passed down.
-      const path = field.slice("options.".length);
-      const last = path.slice(path.lastIndexOf(".") + 1);
-      const name = [path, last].find((n) => model.options.some((o) => o.name === n));
-      if (name !== undefined) {
-        const detail = error.message.slice(`${error.where}: ${field} `.length);
-        throw new UsageError(`gen ${model.name}: option --${name} ${detail}`, "gen");
-      }
-    }
+    const flagFields = new Map(
+      model.options.map(
+        (o) => [o.name, o.kind === "range" || o.kind === "list" ? o.kind : "value"] as const,
+      ),
+    );
+    const said = inCallersWords(error, {
+      command: `gen ${model.name}`,
+      options: [...flagFields.keys()],
+      flagFields,
+    });
+    if (said !== error && said instanceof SchedError) throw new UsageError(said.message, "gen");
     throw new UsageError(`gen ${model.name}: ${error.message}`, "gen");
   }
   throw error;
@@ -180,17 +186,54 @@ const SHARED_INTEGER_BOUNDS: ReadonlyMap<string, readonly [min: number, max: num
   ["seed", [0, Number.MAX_SAFE_INTEGER]],
 ]);
 
+/** What the command line calls the numbers of a range or list: their word and form. */
+const ELEMENT_RULES = {
+  integer: {
+    read: integerText,
+    says: "a whole number (digits only)",
+    two: "two whole numbers lo,hi (digits only)",
+  },
+  number: {
+    read: realText,
+    says: "a decimal number (e.g. 0.5 or 5e-1)",
+    two: "two decimal numbers lo,hi (e.g. 0.5,1e3)",
+  },
+} as const;
+
 /**
  * Check the form of a numeric model option's value as every numeric flag is checked
- * (`integerValue`, `realValue`), and the bounds of the flags other commands share.
+ * (`integerValue`, `realValue`), and the bounds of the flags other commands share; a range
+ * (`lo,hi`) or list (`a,b,…`) number by number, by the option's element kind, naming the end or
+ * item that is not one.
  */
 function checkNumberText(model: WorkloadModel, name: string, text: string): void {
-  const kind = model.options.find((o) => o.name === name)?.kind;
-  if (kind === "integer") {
+  const option = model.options.find((o) => o.name === name);
+  const command = `gen ${model.name}`;
+  if (option?.kind === "integer") {
     const [min, max] = SHARED_INTEGER_BOUNDS.get(name) ?? [];
-    integerValue(`gen ${model.name}`, name, text, min, max);
-  } else if (kind === "number") {
-    realValue(`gen ${model.name}`, name, text);
+    integerValue(command, name, text, min, max);
+  } else if (option?.kind === "number") {
+    realValue(command, name, text);
+  } else if (option?.kind === "range" || option?.kind === "list") {
+    const rule = ELEMENT_RULES[option.element ?? "number"];
+    const parts = text.split(",");
+    if (option.kind === "range" && parts.length !== 2) {
+      throw new UsageError(
+        `${command}: option --${name} must be ${rule.two}, got '${text}'`,
+        "gen",
+      );
+    }
+    parts.forEach((part, i) => {
+      if (!Number.isNaN(rule.read(part))) return;
+      const element =
+        option.kind === "list" ? `item ${i + 1}` : i === 0 ? "the low end" : "the high end";
+      throw new UsageError(
+        part === ""
+          ? `${command}: option --${name}: ${element} is missing, expected ${rule.says}; got '${text}'`
+          : `${command}: option --${name}: ${element} must be ${rule.says}, got '${part}' (in '${text}')`,
+        "gen",
+      );
+    });
   }
 }
 
