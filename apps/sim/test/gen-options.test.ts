@@ -157,6 +157,39 @@ describe("sched-sim gen: a refused model option is said in the command line's wo
     }
   });
 
+  it("bounds the options that size the platform by the processors of a simulated machine", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "p.jsonl");
+    const expected: [argv: string[], message: string][] = [
+      [
+        ["convergent", "--machines", "99999999999"],
+        "gen convergent: option --machines must be a whole number from 1 to 1000000 (digits only), got '99999999999'",
+      ],
+      [
+        ["convergent", "--licenses", "1000001"],
+        "gen convergent: option --licenses must be a whole number from 0 to 1000000 (digits only), got '1000001'",
+      ],
+      [
+        ["elo", "--machines", "1000001"],
+        "gen elo: option --machines must be a whole number from 1 to 1000000 (digits only), got '1000001'",
+      ],
+      [
+        ["multicluster", "--clusters", "1000", "--processorsPerCluster", "1001"],
+        "gen multicluster: --clusters 1000 x --processorsPerCluster 1001 give 1001000 processors, more than the 1000000 a simulated platform may have",
+      ],
+      [
+        ["oas", "--nodesPerCluster", "400000"],
+        "gen oas: --nodesPerCluster 400000 x --powers (3 items) give 1200000 processors, more than the 1000000 a simulated platform may have",
+      ],
+    ];
+    for (const [argv, message] of expected) {
+      const r = await cli("gen", ...argv, "--jobs", "3", "--out", out);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr).toBe(`sched-sim: ${message}\n`);
+    }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it("reads real range ends by the real rule (exponent and fraction) and writes them as numbers", async () => {
     const dir = await tempDir();
     const out = join(dir, "e.jsonl");

@@ -186,6 +186,45 @@ const SHARED_INTEGER_BOUNDS: ReadonlyMap<string, readonly [min: number, max: num
   ["seed", [0, Number.MAX_SAFE_INTEGER]],
 ]);
 
+/**
+ * The bounds of the options that size a model's platform (machines, clusters, nodes, license
+ * types): a simulated machine has at most {@link MAX_PROCS} processors (README, Limits); without
+ * them `--machines 99999999999` ended in a heap abort or `Invalid array length`.
+ */
+const PLATFORM_SIZE_BOUNDS: ReadonlyMap<string, readonly [min: number, max: number]> = new Map([
+  ["machines", [1, MAX_PROCS]],
+  ["clusters", [1, MAX_PROCS]],
+  ["processorsPerCluster", [1, MAX_PROCS]],
+  ["nodesPerCluster", [1, MAX_PROCS]],
+  ["licenses", [0, MAX_PROCS]],
+]);
+
+/**
+ * The options whose product is the number of machines a model builds (`oas`: one cluster per
+ * power): checked against {@link MAX_PROCS} together, given or default.
+ */
+const PLATFORM_FACTORS = ["clusters", "processorsPerCluster", "powers", "nodesPerCluster"];
+
+/** Refuses options that together make a platform larger than {@link MAX_PROCS} processors. */
+function checkPlatformSize(model: WorkloadModel, typed: Readonly<Record<string, unknown>>): void {
+  const factors = model.options.filter((o) => PLATFORM_FACTORS.includes(o.name));
+  if (factors.length < 2) return;
+  let product = 1;
+  const said: string[] = [];
+  for (const o of factors) {
+    const value = typed[o.name] ?? parseModelOption(model.name, o.name, o.default);
+    const factor = Array.isArray(value) ? value.length : Number(value);
+    product *= factor;
+    said.push(Array.isArray(value) ? `--${o.name} (${factor} items)` : `--${o.name} ${factor}`);
+  }
+  if (product > MAX_PROCS) {
+    throw new UsageError(
+      `gen ${model.name}: ${said.join(" x ")} give ${product} processors, more than the ${MAX_PROCS} a simulated platform may have`,
+      "gen",
+    );
+  }
+}
+
 /** What the command line calls the numbers of a range or list: their word and form. */
 const ELEMENT_RULES = {
   integer: {
@@ -210,7 +249,7 @@ function checkNumberText(model: WorkloadModel, name: string, text: string): void
   const option = model.options.find((o) => o.name === name);
   const command = `gen ${model.name}`;
   if (option?.kind === "integer") {
-    const [min, max] = SHARED_INTEGER_BOUNDS.get(name) ?? [];
+    const [min, max] = SHARED_INTEGER_BOUNDS.get(name) ?? PLATFORM_SIZE_BOUNDS.get(name) ?? [];
     integerValue(command, name, text, min, max);
   } else if (option?.kind === "number") {
     realValue(command, name, text);
@@ -247,6 +286,7 @@ function parameters(model: WorkloadModel, given: ReadonlyMap<string, string>): G
       asUsageError(model, error);
     }
   }
+  checkPlatformSize(model, typed);
   const all = model.options.map(
     (o: ModelOption) =>
       [
