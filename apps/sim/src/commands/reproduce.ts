@@ -55,7 +55,7 @@ const spec: CommandSpec = {
       type: "string",
       multiple: true,
       arg: "NAME=VALUE",
-      description: "Set a parameter (repeatable); on a grid axis, the axis keeps only that value.",
+      description: "Set a parameter; on a grid axis, the axis keeps only that value.",
     },
     {
       name: "vary",
@@ -63,7 +63,7 @@ const spec: CommandSpec = {
       multiple: true,
       arg: "NAME=A,B,...",
       description:
-        "Sweep a parameter over these values (repeatable): a new grid axis, or new values of an axis.",
+        "Sweep a parameter over these values: a new grid axis, or new values of an axis.",
     },
     {
       name: "quick",
@@ -75,7 +75,8 @@ const spec: CommandSpec = {
       name: "seeds",
       type: "string",
       arg: "N",
-      description: "Seeds per point (default: the experiment's, e.g. 10, or 3 with --quick).",
+      description:
+        "Seeds per point (default: the experiment's own, fewer with --quick; --params prints it).",
     },
     {
       name: "out",
@@ -147,8 +148,9 @@ export const reproduceCommand: Command = {
     }
     const quick = flag(args, "quick");
     if (flag(args, "params")) {
+      const n = experiment.defaultSeeds(quick);
       io.stdout(
-        `${experiment.name}: parameters${quick ? " (--quick defaults)" : ""}\n${parametersHelp(allParameters(experiment, quick), quick)}\n`,
+        `${experiment.name}: parameters${quick ? " (--quick defaults)" : ""}; ${n === 1 ? "seed 1" : `seeds 1..${n}`} per point unless --seeds N\n${parametersHelp(allParameters(experiment, quick), quick)}\n`,
       );
       return 0;
     }
