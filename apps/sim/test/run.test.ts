@@ -188,6 +188,10 @@ describe("sched-sim run", () => {
       ],
       [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
       [
+        ["run", "-w", SMALL, "--scheduler", "easyy"],
+        "option --scheduler: unknown scheduler 'easyy' (did you mean easy?); known: fcfs, easy,",
+      ],
+      [
         ["run", "-w", SMALL, "--opt", "nope=1"],
         "option --opt nope=1: scheduler 'fcfs' has no option 'nope'",
       ],
