@@ -200,6 +200,10 @@ describe("sched-sim run", () => {
       ],
       [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
       [
+        ["run", SMALL],
+        `run: unexpected argument '${SMALL}' (run takes no arguments; a file goes with --workload FILE)`,
+      ],
+      [
         ["run", "-w", SMALL, "--scheduler", "easyy"],
         "option --scheduler: unknown scheduler 'easyy' (did you mean easy?); known: fcfs, easy,",
       ],
