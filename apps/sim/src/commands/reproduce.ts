@@ -69,7 +69,8 @@ const spec: CommandSpec = {
       name: "quick",
       short: "q",
       type: "boolean",
-      description: "Smaller grid and workloads (a smoke test, seconds).",
+      description:
+        "Smaller grid and workloads (a smoke test: seconds; convergent about a minute of CPU).",
     },
     {
       name: "seeds",
