@@ -132,7 +132,13 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   }
   if (positionals.length > spec.positionals.length) {
     const extra = positionals[spec.positionals.length] as string;
-    throw new UsageError(`${where}: unexpected argument '${extra}'`, spec.name);
+    // `run trace.swf`: the command takes its file through an option
+    const files = spec.positionals.length === 0 ? spec.options.filter((o) => o.arg === "FILE") : [];
+    const hint =
+      files.length === 0
+        ? ""
+        : ` (${spec.name} takes no arguments; a file goes with ${files.map((o) => `--${o.name} FILE`).join(" or ")})`;
+    throw new UsageError(`${where}: unexpected argument '${extra}'${hint}`, spec.name);
   }
   return { values, positionals };
 }

@@ -1,4 +1,5 @@
 import type { Scheduler } from "@sched/core";
+import { suggest } from "./args.js";
 import { hanging } from "./format.js";
 import { ADVANCE_RESERVATION_ENTRIES } from "./registry/advance-reservation.js";
 import { BACKFILL_ENTRIES } from "./registry/backfill.js";
@@ -71,8 +72,10 @@ export interface SchedulerChoice {
 export function findScheduler(name: string, command: string): SchedulerEntry {
   const entry = SCHEDULERS.find((s) => s.name === name);
   if (entry === undefined) {
+    const names = SCHEDULERS.map((s) => s.name);
+    const hint = suggest(name, names);
     throw new UsageError(
-      `${command}: option --scheduler: unknown scheduler '${name}'; known: ${SCHEDULERS.map((s) => s.name).join(", ")}`,
+      `${command}: option --scheduler: unknown scheduler '${name}'${hint ? ` (did you mean ${hint}?)` : ""}; known: ${names.join(", ")}`,
       command,
     );
   }

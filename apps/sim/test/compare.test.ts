@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tQuantile975 } from "../src/stats.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
 
 let dir = "";
@@ -123,6 +123,20 @@ describe("sched-sim compare", () => {
     expect(r.stderr).toContain("1 of 16 runs have no result");
   });
 
+  it("a 'run --out' directory is named as such, not only as 'not a sweep directory'", async () => {
+    const out = join(await tempDir(), "easy");
+    expect(
+      (await cli("run", "-w", fixture("small.swf"), "--clean", "-s", "easy", "--out", out)).code,
+    ).toBe(0);
+    for (const command of ["compare", "report"]) {
+      const r = await cli(command, out);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr).toContain(
+        `${command}: ${out} is not a sweep directory (no experiment.json): its metrics.json is one 'run --out'`,
+      );
+    }
+  });
+
   it("bad usage exits 2 naming the problem", async () => {
     const cases: [string[], string][] = [
       [["compare"], "missing argument <dir>"],
@@ -131,6 +145,8 @@ describe("sched-sim compare", () => {
         "option --format must be one of table, csv, json, markdown, got 'xml'",
       ],
       [["compare", join(dir, "runs")], "is not a sweep directory (no experiment.json)"],
+      [["compare", join(dir, "no-such-dir")], `${join(dir, "no-such-dir")} does not exist; run`],
+      [["compare", join(dir, "results.csv")], "results.csv is not a directory"],
     ];
     for (const [argv, message] of cases) {
       const r = await cli(...argv);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { commandHelp } from "../src/args.js";
 import { COMMANDS } from "../src/main.js";
 import { cli } from "./helpers.js";
 
@@ -7,6 +8,14 @@ describe("sched-sim (top level)", () => {
     const r = await cli("--help");
     expect(r.code).toBe(0);
     for (const c of ["demo", "run", "reproduce", "Exit codes"]) expect(r.stdout).toContain(c);
+  });
+
+  it("no command's help says '(repeatable)' twice for one option (the help adds it itself)", () => {
+    for (const c of COMMANDS) {
+      const repeatable = c.spec.options.filter((o) => o.multiple).length;
+      const said = commandHelp(c.spec).split("(repeatable)").length - 1;
+      expect(said, c.spec.name).toBe(repeatable);
+    }
   });
 
   it("--version prints the package version", async () => {

@@ -35,6 +35,26 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(quick.stdout).toMatch(/^ {2}jobs\s+Jobs per run\. Default 300;/m);
   });
 
+  it("--params says how many seeds a point runs by default, with and without --quick", async () => {
+    const full = await cli("reproduce", "ar-load", "--params");
+    expect(full.stdout).toMatch(/^ar-load: parameters; seeds 1\.\.5 per point unless --seeds N\n/);
+    const quick = await cli("reproduce", "ar-load", "--params", "--quick");
+    expect(quick.stdout).toMatch(
+      /^ar-load: parameters \(--quick defaults\); seeds 1\.\.2 per point unless --seeds N\n/,
+    );
+  });
+
+  it("--params tells the scheduler's own default apart from the value the experiment gives", async () => {
+    const r = await cli("reproduce", "ar-load", "--params");
+    // ar(policy=PE_B).policy: the experiment gives PE_B, the scheduler's own default is FF
+    const block = r.stdout.slice(r.stdout.indexOf("  ar(policy=PE_B).policy"));
+    expect(block).toMatch(
+      /^ {2}ar\(policy=PE_B\)\.policy\s+Allocation policy \(scheduler default FF\)/,
+    );
+    expect(block.slice(0, block.indexOf("Source:"))).toMatch(/Default PE_B;/);
+    expect(block.slice(0, block.indexOf("Source:"))).not.toMatch(/\(default FF\)/);
+  });
+
   it("an unknown name or an ill-typed value exits 2, naming it and listing the valid names", async () => {
     const unknown = await cli("reproduce", "convergent", "--quick", "--set", "noSuchKnob=1");
     expect(unknown.code).toBe(2);

@@ -175,6 +175,18 @@ describe("sched-sim run", () => {
     expect(given.stdout).toMatch(/fcfs\s+1\s/);
   });
 
+  it("a JSON Lines workload (gen's native output) exits 2 saying run reads SWF and how to convert", async () => {
+    const dir = await tempDir();
+    const jsonl = join(dir, "l.jsonl");
+    expect((await cli("gen", "lublin", "--jobs", "20", "--out", jsonl)).code).toBe(0);
+    const r = await cli("run", "-w", jsonl);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `run: option --workload ${jsonl}: run reads SWF traces only (.swf, .swf.gz); convert it first ('sched-sim convert ${jsonl} --out FILE.swf'`,
+    );
+    expect(r.stderr).not.toContain("whitespace-separated fields");
+  });
+
   it("bad usage exits 2 with a message naming the option", async () => {
     const cases: [string[], string][] = [
       [["run"], "option --workload FILE is required"],
@@ -187,6 +199,14 @@ describe("sched-sim run", () => {
         "option --procs must be a whole number from 1 to 1000000 (digits only), got '0'",
       ],
       [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
+      [
+        ["run", SMALL],
+        `run: unexpected argument '${SMALL}' (run takes no arguments; a file goes with --workload FILE)`,
+      ],
+      [
+        ["run", "-w", SMALL, "--scheduler", "easyy"],
+        "option --scheduler: unknown scheduler 'easyy' (did you mean easy?); known: fcfs, easy,",
+      ],
       [
         ["run", "-w", SMALL, "--opt", "nope=1"],
         "option --opt nope=1: scheduler 'fcfs' has no option 'nope'",

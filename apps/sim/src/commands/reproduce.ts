@@ -55,7 +55,7 @@ const spec: CommandSpec = {
       type: "string",
       multiple: true,
       arg: "NAME=VALUE",
-      description: "Set a parameter (repeatable); on a grid axis, the axis keeps only that value.",
+      description: "Set a parameter; on a grid axis, the axis keeps only that value.",
     },
     {
       name: "vary",
@@ -63,19 +63,21 @@ const spec: CommandSpec = {
       multiple: true,
       arg: "NAME=A,B,...",
       description:
-        "Sweep a parameter over these values (repeatable): a new grid axis, or new values of an axis.",
+        "Sweep a parameter over these values: a new grid axis, or new values of an axis.",
     },
     {
       name: "quick",
       short: "q",
       type: "boolean",
-      description: "Smaller grid and workloads (a smoke test, seconds).",
+      description:
+        "Smaller grid and workloads (a smoke test: seconds; convergent about a minute of CPU).",
     },
     {
       name: "seeds",
       type: "string",
       arg: "N",
-      description: "Seeds per point (default: the experiment's, e.g. 10, or 3 with --quick).",
+      description:
+        "Seeds per point (default: the experiment's own, fewer with --quick; --params prints it).",
     },
     {
       name: "out",
@@ -147,8 +149,9 @@ export const reproduceCommand: Command = {
     }
     const quick = flag(args, "quick");
     if (flag(args, "params")) {
+      const n = experiment.defaultSeeds(quick);
       io.stdout(
-        `${experiment.name}: parameters${quick ? " (--quick defaults)" : ""}\n${parametersHelp(allParameters(experiment, quick), quick)}\n`,
+        `${experiment.name}: parameters${quick ? " (--quick defaults)" : ""}; ${n === 1 ? "seed 1" : `seeds 1..${n}`} per point unless --seeds N\n${parametersHelp(allParameters(experiment, quick), quick)}\n`,
       );
       return 0;
     }

@@ -656,4 +656,11 @@ async function checkFile(path: string): Promise<void> {
     throw new UsageError(`run: option --workload ${path}: ${describeFsError(error)}`, "run");
   }
   if (!isFile) throw new UsageError(`run: option --workload ${path}: not a file`, "run");
+  // read as SWF, a JSON workload would fail on its first line with a field count
+  if (/\.jsonl?(\.gz)?$/i.test(path)) {
+    throw new UsageError(
+      `run: option --workload ${path}: run reads SWF traces only (.swf, .swf.gz); convert it first ('sched-sim convert ${path} --out FILE.swf', which says what SWF cannot hold), or use the model in an experiment file ("workload": {"type": "model", ...})`,
+      "run",
+    );
+  }
 }

@@ -164,7 +164,11 @@ export function schedulerParameters(choices: readonly SchedulerChoice[]): Parame
         ...(c.options[o.key] === undefined ? {} : { default: c.options[o.key] as ParamValue }),
         ...(o.choices === undefined ? {} : { choices: o.choices }),
         ...(o.min === undefined ? {} : { min: o.min }),
-        meaning: o.description,
+        // the description's "(default X)" is the scheduler's own; the experiment may give another
+        meaning:
+          c.options[o.key] === undefined
+            ? o.description
+            : o.description.replaceAll("(default ", "(scheduler default "),
         source: `option '${o.key}' of scheduler '${c.entry.name}'`,
       }),
     ),

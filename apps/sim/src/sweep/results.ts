@@ -126,16 +126,32 @@ export interface SweepDir {
   readonly timingRows?: readonly ResultRow[];
 }
 
+/** Why `dir`, which has no readable `experiment.json`, is not a sweep's results directory. */
+async function notASweep(dir: string): Promise<string> {
+  const fix = `run 'sched-sim sweep FILE --out ${dir}' (or 'sched-sim reproduce NAME --out ${dir}') first`;
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => undefined,
+  );
+  if (isDir === undefined) return `${dir} does not exist; ${fix}`;
+  if (!isDir) return `${dir} is not a directory; give the results directory of a sweep`;
+  const isRunOut = await stat(join(dir, "metrics.json")).then(
+    () => true,
+    () => false,
+  );
+  if (isRunOut) {
+    return `${dir} is not a sweep directory (no experiment.json): its metrics.json is one 'run --out', which has no seeds or grid to compare; ${fix}`;
+  }
+  return `${dir} is not a sweep directory (no experiment.json); ${fix}`;
+}
+
 /** The plan in `DIR/experiment.json`, or a {@link UsageError} saying what is wrong. */
 export async function readPlan(dir: string, command: string): Promise<SweepPlan> {
   let text: string;
   try {
     text = await readFile(join(dir, "experiment.json"), "utf8");
   } catch {
-    throw new UsageError(
-      `${command}: ${dir} is not a sweep directory (no experiment.json); run 'sched-sim sweep FILE --out ${dir}' first`,
-      command,
-    );
+    throw new UsageError(`${command}: ${await notASweep(dir)}`, command);
   }
   let doc: { format?: unknown; plan?: SweepPlan };
   try {
