@@ -47,6 +47,7 @@ import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
+import { RejectionTally } from "../rejections.js";
 import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
 import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
@@ -333,12 +334,16 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       run = await sortedRun(workload, input, choice, csv);
       progress?.end();
     }
-    const { report, summary, procs, tooWide, firstTooWide } = run;
+    const { report, summary, procs, tooWide, firstTooWide, rejections } = run;
     if (clean) io.stderr(cleanupReportText(report, clean));
     if (tooWide > 0) {
       io.stderr(
         `sched-sim: warning: ${tooWide} job(s) need more than the ${procs} processors (the first is job ${firstTooWide?.id} with ${firstTooWide?.cores}); the @sched/backfill policies reject them\n`,
       );
+    }
+    // Rejections the warning above does not already account for.
+    if (rejections !== null && rejections.rejected > tooWide) {
+      io.stderr(`sched-sim: note: ${rejections.note(choice.label, summary.jobs)}\n`);
     }
     const metrics = summary.metrics!;
     const json = metricsJson(summary.stats, metrics, {
@@ -403,6 +408,8 @@ interface RunResult {
   /** Jobs wider than the machine, and the first of them. */
   readonly tooWide: number;
   readonly firstTooWide: TooWide | undefined;
+  /** The rejected jobs by reason (general engine; the pooled kernel rejects only jobs too wide). */
+  readonly rejections: RejectionTally | null;
 }
 
 /** A job wider than the machine, as the warning names it. */
@@ -511,6 +518,8 @@ class Runner {
   private readonly rows: JobsCsvWriter | null;
   /** The first jobs left unfinished (general engine: the pooled kernel finishes every job). */
   private readonly lost: LostJobsNote | null;
+  /** The rejected jobs by reason (general engine, as `lost`). */
+  private readonly rejections: RejectionTally | null;
 
   constructor(
     private readonly workload: string,
@@ -521,6 +530,7 @@ class Runner {
     csv?.reset(JOBS_CSV_HEADER);
     this.rows = csv === null ? null : new JobsCsvWriter((bytes) => csv.writeBytes(bytes));
     this.lost = choice.pooled ? null : new LostJobsNote();
+    this.rejections = choice.pooled ? null : new RejectionTally();
     input.progress?.restart();
   }
 
@@ -599,6 +609,7 @@ class Runner {
       procs: this.machineSize(),
       tooWide: this.tooWide,
       firstTooWide: this.firstTooWide,
+      rejections: this.rejections,
     };
   }
 
@@ -635,14 +646,15 @@ class Runner {
     return this.sim;
   }
 
-  /** Where the records go: `jobs.csv`'s rows, the lost jobs' note, the progress line. */
+  /** Where the records go: `jobs.csv`'s rows, the lost jobs' and rejections' notes, the progress line. */
   private recordSink(): ((r: JobRecord) => void) | null {
-    const { rows, lost } = this;
+    const { rows, lost, rejections } = this;
     const progress = this.input.progress;
     if (lost === null && progress === null) return rows === null ? null : (r) => rows.record(r);
     return (r) => {
       rows?.record(r);
       lost?.record(r);
+      rejections?.record(r);
       progress?.record(r);
     };
   }
