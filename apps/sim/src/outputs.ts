@@ -98,6 +98,8 @@ export interface RunDescription {
   readonly scheduler: string;
   readonly schedulerOptions: Readonly<Record<string, string | number | boolean>>;
   readonly workload: string;
+  /** `run --platform FILE`: the platform file, when given. */
+  readonly platform?: string;
   readonly procs: number;
   readonly clean: boolean;
   readonly version: string;

@@ -175,14 +175,14 @@ describe("sched-sim run", () => {
     expect(given.stdout).toMatch(/fcfs\s+1\s/);
   });
 
-  it("a JSON Lines workload (gen's native output) exits 2 saying run reads SWF and how to convert", async () => {
+  it("a .json file as workload (a platform, a Batsim workload) exits 2 saying what to do", async () => {
     const dir = await tempDir();
-    const jsonl = join(dir, "l.jsonl");
-    expect((await cli("gen", "lublin", "--jobs", "20", "--out", jsonl)).code).toBe(0);
-    const r = await cli("run", "-w", jsonl);
+    const json = join(dir, "w.json");
+    await writeFile(json, '{"nb_res": 4, "jobs": []}\n');
+    const r = await cli("run", "-w", json);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      `run: option --workload ${jsonl}: run reads SWF traces only (.swf, .swf.gz); convert it first ('sched-sim convert ${jsonl} --out FILE.swf'`,
+      `run: option --workload ${json}: run reads SWF traces (.swf) and native JSON Lines workloads (.jsonl), not .json: a platform file goes to --platform; a Batsim workload, convert it first ('sched-sim convert ${json} --out FILE.jsonl')`,
     );
     expect(r.stderr).not.toContain("whitespace-separated fields");
   });
@@ -201,7 +201,7 @@ describe("sched-sim run", () => {
       [["run", "-w", SMALL, "--scheduler", "nope"], "option --scheduler: unknown scheduler 'nope'"],
       [
         ["run", SMALL],
-        `run: unexpected argument '${SMALL}' (run takes no arguments; a file goes with --workload FILE)`,
+        `run: unexpected argument '${SMALL}' (run takes no arguments; a file goes with --workload FILE or --platform FILE)`,
       ],
       [
         ["run", "-w", SMALL, "--scheduler", "easyy"],

@@ -6,10 +6,17 @@ import {
   type Job,
   type JobRecord,
   ParseError,
+  type Platform,
   type Simulation,
   type SimulationSummary,
 } from "@sched/core";
-import type { SwfCleanupReport, SwfHeader } from "@sched/workload";
+import {
+  type JobsFileHeader,
+  parsePlatformJson,
+  readJobsLines,
+  type SwfCleanupReport,
+  type SwfHeader,
+} from "@sched/workload";
 import {
   type CommandSpec,
   choiceValue,
@@ -42,7 +49,7 @@ import {
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { JobsCsvWriter } from "../jobs-csv-writer.js";
-import { MAX_PROCS } from "../limits.js";
+import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
 import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
@@ -50,10 +57,16 @@ import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
 import { RejectionTally } from "../rejections.js";
 import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
-import { cleanupReportText, readSwfWorkload, streamSwfWorkload } from "../swf-input.js";
+import {
+  cleanupReportText,
+  openLines,
+  readSwfWorkload,
+  readTextFile,
+  streamSwfWorkload,
+} from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
-import { requireJobs } from "./trace-files.js";
+import { headerProcs, requireJobs } from "./trace-files.js";
 
 /** The files `run --out DIR` writes. */
 const RUN_OUTPUTS = ["jobs.csv", "metrics.json", "timing.json"] as const;
@@ -65,18 +78,25 @@ const RUN_OUTPUTS = ["jobs.csv", "metrics.json", "timing.json"] as const;
  */
 export const RUN_SPEC: CommandSpec = {
   name: "run",
-  summary: "Run one policy on an SWF trace and print (and optionally write) its metrics.",
+  summary:
+    "Run one policy on a workload (SWF trace or native JSON Lines) and print (and optionally write) its metrics.",
   description:
     "Reads the trace as a stream (gzip recognised by its content), converts it to jobs (size =\n" +
     "allocated processors, or requested when unknown; estimate = requested time), simulates it\n" +
     "on N identical single-processor machines as it reads, and prints the metrics. N is\n" +
     "--procs, else the header's MaxProcs, else its MaxNodes. Memory holds the jobs in flight,\n" +
     "not the trace (a trace not sorted by submit time is read whole and sorted first).\n\n" +
+    "A native workload (.jsonl, plain or gzipped: what 'sched-sim gen' writes) keeps every job\n" +
+    "field (deadlines, licences, benchmarks); --platform FILE (the JSON 'gen --platform' writes)\n" +
+    "gives its machines, else --procs N, else the header's meta.procs, identical single-processor\n" +
+    "machines. --platform works for an SWF trace too. A run with --platform, or on native input,\n" +
+    "uses the general engine (--engine pooled is refused with --platform, and refuses native\n" +
+    "jobs with deadlines, licences or benchmarks); --clean and --estimate are for SWF input.\n\n" +
     "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
     "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
     "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
     "--engine auto (the default) simulates easy and fcfs with default options (no --opt, nor\n" +
-    "--max-events or --max-stalled-events, which they can never reach) on the\n" +
+    "--max-events or --max-stalled-events, which they can never reach) on an SWF trace on the\n" +
     "pooled engine, a kernel for one pool of identical processors that gives the same outputs,\n" +
     "byte for byte, as the general engine, faster; every other run on the general engine.\n" +
     "--engine general always uses the general engine; --engine pooled insists on the kernel and\n" +
@@ -105,26 +125,35 @@ export const RUN_SPEC: CommandSpec = {
       short: "w",
       type: "string",
       arg: "FILE",
-      description: "SWF trace, plain or gzipped (required).",
+      description:
+        "SWF trace (.swf) or native JSON Lines (.jsonl, what gen writes), plain or gzipped (required).",
     },
     {
       name: "procs",
       short: "p",
       type: "string",
       arg: "N",
-      description: "Processors (default: header MaxProcs, else MaxNodes).",
+      description:
+        "Identical processors (default: SWF header MaxProcs, else MaxNodes; native header meta.procs).",
+    },
+    {
+      name: "platform",
+      type: "string",
+      arg: "FILE",
+      description:
+        "The machines, as JSON (what gen --platform writes); not with --procs; general engine.",
     },
     {
       name: "clean",
       type: "boolean",
       description:
-        "Conventional clean-up: drop jobs with run time, size or requested time <= 0, cap run time at requested time; report to stderr.",
+        "SWF only. Conventional clean-up: drop jobs with run time, size or requested time <= 0, cap run time at requested time; report to stderr.",
     },
     {
       name: "estimate",
       type: "string",
       arg: "requested|runtime",
-      description: "Job estimates: requested time (default) or exact run time.",
+      description: "SWF only. Job estimates: requested time (default) or exact run time.",
     },
     {
       name: "out",
@@ -165,6 +194,7 @@ export const RUN_SPEC: CommandSpec = {
   examples: [
     "sched-sim run --scheduler fcfs --workload KTH-SP2-1996-2.1-cln.swf --clean --out out/kth",
     "sched-sim run -w NASA-iPSC-1993-3.1-cln.swf.gz --clean --estimate runtime --format json",
+    "sched-sim run -s easy -w farm.jsonl --platform farm.json --out out/farm",
   ],
 };
 
@@ -187,12 +217,13 @@ interface RunPolicy {
   /** Whether {@link RunPolicy.simulation} is the pooled kernel (which takes columns). */
   readonly pooled: boolean;
   /**
-   * A simulation on `procs` processors passing each record to `onRecord` (when given), with the
+   * A simulation on `platform` (general engine), else on `procs` identical processors, passing each record to `onRecord` (when given), with the
    * engine's guards `--max-stalled-events` and `--max-events` (when given: general engine only);
    * the general engine's policy counts what it does into `activity`.
    */
   readonly simulation: (
     procs: number,
+    platform: Platform | undefined,
     onRecord: ((r: JobRecord) => void) | null,
     guards: Guards,
     activity: PolicyActivity,
@@ -201,11 +232,16 @@ interface RunPolicy {
 
 /**
  * The policy `--scheduler` and `--opt` name, on the engine `--engine` asks for: the pooled
- * kernel for `easy` and `fcfs` without options (unless `--engine general`), else the general
- * engine on `identicalPool(procs)`. The registry (every package's policies) is loaded only for
+ * kernel for `easy` and `fcfs` without options (unless `--engine general`, or `--engine auto`
+ * and `autoGeneral`), else the general engine on the platform or `identicalPool(procs)`;
+ * `generalOnly` (when not null) says why `--engine pooled` is refused. The registry (every package's policies) is loaded only for
  * the general engine.
  */
-async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
+async function runPolicy(
+  args: ParsedArgs,
+  generalOnly: string | null,
+  autoGeneral: boolean,
+): Promise<RunPolicy> {
   const engine = choiceValue("run", "engine", stringOption(args, "engine") ?? "auto", [
     "auto",
     "general",
@@ -218,20 +254,34 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
   const guarded =
     stringOption(args, "max-events") !== undefined ||
     stringOption(args, "max-stalled-events") !== undefined;
+  if (generalOnly !== null && engine === "pooled") {
+    throw new UsageError(
+      `run: option --engine pooled: ${generalOnly}; use --engine auto or general`,
+      "run",
+    );
+  }
   if (module && engine === "pooled") {
     throw new UsageError(
       "run: option --engine pooled: a policy module runs on the general engine; use --engine auto or general",
       "run",
     );
   }
-  if (!module && POOLED.includes(name) && opts.length === 0 && !guarded && engine !== "general") {
+  const general = engine === "general" || (engine === "auto" && autoGeneral);
+  if (
+    generalOnly === null &&
+    !module &&
+    POOLED.includes(name) &&
+    opts.length === 0 &&
+    !guarded &&
+    !general
+  ) {
     const policy = name as PooledPolicy;
     return {
       name,
       options: {},
       label: name,
       pooled: true,
-      simulation: (procs, onRecord) =>
+      simulation: (procs, _platform, onRecord) =>
         createPooledSimulation(onRecord === null ? { policy, procs } : { policy, procs, onRecord }),
     };
   }
@@ -254,9 +304,9 @@ async function runPolicy(args: ParsedArgs): Promise<RunPolicy> {
     options: choice.options,
     label: choice.label,
     pooled: false,
-    simulation: (procs, onRecord, guards, activity) =>
+    simulation: (procs, platform, onRecord, guards, activity) =>
       createSimulation(
-        identicalPool(procs),
+        platform ?? identicalPool(procs),
         countingScheduler(choice.entry.create(choice.options), activity),
         {
           ...(onRecord === null ? {} : { onRecord }),
@@ -277,11 +327,38 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   if (workload === undefined) {
     throw new UsageError("run: option --workload FILE is required", "run");
   }
-  const choice = await runPolicy(args);
+  const native = isNative(workload);
+  const platformPath = stringOption(args, "platform");
   const procsText = stringOption(args, "procs");
+  if (platformPath !== undefined && procsText !== undefined) {
+    throw new UsageError(
+      "run: options --platform and --procs: give one (the platform file says how many processors it has)",
+      "run",
+    );
+  }
+  const clean = flag(args, "clean");
+  if (native) {
+    for (const [option, given] of [
+      ["clean", clean],
+      ["estimate", stringOption(args, "estimate") !== undefined],
+    ] as const) {
+      if (given) {
+        throw new UsageError(
+          `run: option --${option}: applies to SWF input only; ${workload} is a native workload, whose jobs carry their own run time and estimate`,
+          "run",
+        );
+      }
+    }
+  }
+  const choice = await runPolicy(
+    args,
+    platformPath !== undefined
+      ? "the pooled kernel models one pool of identical processors, not the machines of --platform"
+      : null,
+    native,
+  );
   const procsOption =
     procsText === undefined ? undefined : integerValue("run", "procs", procsText, 1, MAX_PROCS);
-  const clean = flag(args, "clean");
   const estimate = choiceValue("run", "estimate", stringOption(args, "estimate") ?? "requested", [
     "requested",
     "runtime",
@@ -303,6 +380,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       : integerValue("run", "max-events", eventsText, 0, Number.MAX_SAFE_INTEGER);
   const progress = runProgress(args, io, "run");
   await checkFile(workload);
+  const platform = platformPath === undefined ? undefined : await readPlatform(platformPath);
   if (out !== undefined) {
     await checkOutPath("run", "out", out, "dir");
     await removeLeftTemporaries(out, RUN_OUTPUTS);
@@ -313,6 +391,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     clean,
     estimate,
     procs: procsOption,
+    platform,
     commandOptions,
     maxStalledEvents,
     maxEvents,
@@ -322,20 +401,25 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   try {
     // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
     // file the scanner leaves (see scanSwfFile), goes through the general reader.
-    let run: RunResult | "unsorted" | null = choice.pooled
-      ? scanRun(workload, input, choice, csv)
-      : null;
-    if (run === null) run = await streamRun(workload, input, choice, csv);
+    let run: RunResult | "unsorted" | null =
+      choice.pooled && !native ? scanRun(workload, input, choice, csv) : null;
+    if (run === null) {
+      run = native
+        ? await nativeRun(workload, input, choice, csv, true)
+        : await streamRun(workload, input, choice, csv);
+    }
     progress?.end();
     if (run === "unsorted") {
       io.stderr(
         `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
       );
-      run = await sortedRun(workload, input, choice, csv);
+      run = native
+        ? await nativeRun(workload, input, choice, csv, false)
+        : await sortedRun(workload, input, choice, csv);
       progress?.end();
     }
     const { report, summary, procs, tooWide, firstTooWide, rejections } = run;
-    if (clean) io.stderr(cleanupReportText(report, clean));
+    if (clean && report !== undefined) io.stderr(cleanupReportText(report, clean));
     if (tooWide > 0) {
       io.stderr(
         `sched-sim: warning: ${tooWide} job(s) need more than the ${procs} processors (the first is job ${firstTooWide?.id} with ${firstTooWide?.cores}); the @sched/backfill policies reject them\n`,
@@ -350,6 +434,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       scheduler: choice.name,
       schedulerOptions: optionsForReport(choice.options),
       workload,
+      ...(platformPath === undefined ? {} : { platform: platformPath }),
       procs,
       clean,
       version: VERSION,
@@ -368,7 +453,11 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     }
     if (format === "json") io.stdout(json);
     else {
-      io.stdout(`${workload}: ${summary.jobs} jobs on ${procs} processors\n\n`);
+      const on =
+        platform === undefined
+          ? `${procs} processors`
+          : `${platformPath} (${platform.machines.length} machines, ${procs} processors)`;
+      io.stdout(`${workload}: ${summary.jobs} jobs on ${on}\n\n`);
       io.stdout(metricsTable([{ label: choice.label, metrics }]));
     }
     // On stderr; a blank line keeps it off the table when both streams land in one file or pipe.
@@ -391,6 +480,8 @@ interface RunInput {
   readonly estimate: "requested" | "runtime";
   /** `--procs`, when given. */
   readonly procs: number | undefined;
+  /** `--platform`'s machines, when given. */
+  readonly platform: Platform | undefined;
   /** The command's options, for the hints of {@link requireJobs}. */
   readonly commandOptions: readonly string[];
   /** `--max-stalled-events` and `--max-events`, when given: the engine's guards. */
@@ -403,7 +494,8 @@ interface RunInput {
 /** A finished run: the summary and what the reading said. */
 interface RunResult {
   readonly summary: SimulationSummary;
-  readonly report: SwfCleanupReport;
+  /** SWF input: what the reading dropped or changed. */
+  readonly report: SwfCleanupReport | undefined;
   readonly procs: number;
   /** Jobs wider than the machine, and the first of them. */
   readonly tooWide: number;
@@ -537,7 +629,14 @@ class Runner {
   header(h: SwfHeader): void {
     this.declared = h.maxProcs ?? h.maxNodes;
     this.declaredBy = h.maxProcs === undefined ? "MaxNodes" : "MaxProcs";
-    this.procs = this.input.procs ?? this.declared;
+    this.procs = this.input.platform?.totalCores ?? this.input.procs ?? this.declared;
+  }
+
+  /** The header line of a native workload: its `meta.procs` (what `gen` writes), when valid. */
+  nativeHeader(h: JobsFileHeader): void {
+    this.declared = headerProcs(undefined, h);
+    this.declaredBy = "meta.procs";
+    this.procs = this.input.platform?.totalCores ?? this.input.procs ?? this.declared;
   }
 
   push(jobs: readonly Job[], checkOrder: boolean): void {
@@ -578,9 +677,13 @@ class Runner {
     (this.simulation() as PooledSimulation).pushColumns(jobs);
   }
 
-  end(header: SwfHeader | undefined, report: SwfCleanupReport): RunResult {
+  end(
+    header: SwfHeader | undefined,
+    report: SwfCleanupReport | undefined,
+    jobs = report?.jobs ?? 0,
+  ): RunResult {
     // Nothing to simulate: a table of zero jobs would look like a result (inspect says the same).
-    requireJobs("run", this.workload, report.jobs, report, {
+    requireJobs("run", this.workload, jobs, report, {
       estimate: this.input.estimate,
       commandOptions: this.input.commandOptions,
     });
@@ -614,6 +717,7 @@ class Runner {
   }
 
   private machineSize(): number {
+    if (this.input.platform !== undefined) return this.input.platform.totalCores;
     if (
       this.input.procs === undefined &&
       this.declared !== undefined &&
@@ -627,7 +731,9 @@ class Runner {
     }
     if (this.procs === undefined) {
       throw new UsageError(
-        `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
+        isNative(this.workload)
+          ? `run: ${this.workload} has no header line with meta.procs; give the machines with --platform FILE or --procs N`
+          : `run: ${this.workload} has no MaxProcs or MaxNodes header line; give the machine size with --procs N`,
         "run",
       );
     }
@@ -638,6 +744,7 @@ class Runner {
     if (this.sim === null) {
       this.sim = this.choice.simulation(
         this.machineSize(),
+        this.input.platform,
         this.recordSink(),
         this.input,
         this.activity,
@@ -668,11 +775,105 @@ async function checkFile(path: string): Promise<void> {
     throw new UsageError(`run: option --workload ${path}: ${describeFsError(error)}`, "run");
   }
   if (!isFile) throw new UsageError(`run: option --workload ${path}: not a file`, "run");
-  // read as SWF, a JSON workload would fail on its first line with a field count
-  if (/\.jsonl?(\.gz)?$/i.test(path)) {
+  // read as SWF, a JSON file would fail on its first line with a field count
+  if (/\.json(\.gz)?$/i.test(path)) {
     throw new UsageError(
-      `run: option --workload ${path}: run reads SWF traces only (.swf, .swf.gz); convert it first ('sched-sim convert ${path} --out FILE.swf', which says what SWF cannot hold), or use the model in an experiment file ("workload": {"type": "model", ...})`,
+      `run: option --workload ${path}: run reads SWF traces (.swf) and native JSON Lines workloads (.jsonl), not .json: a platform file goes to --platform; a Batsim workload, convert it first ('sched-sim convert ${path} --out FILE.jsonl')`,
       "run",
     );
   }
+}
+
+/** Whether `path` names a native JSON Lines workload (`.jsonl`, optionally `.gz`); else SWF. */
+function isNative(path: string): boolean {
+  return /\.jsonl(\.gz)?$/i.test(path);
+}
+
+/**
+ * The machines of `--platform FILE` (JSON, see `parsePlatformJson`): a file-system error is a
+ * usage error naming the option; a bad file, a ParseError naming the file (and line, column or
+ * field).
+ */
+async function readPlatform(path: string): Promise<Platform> {
+  let text: string;
+  try {
+    if (!(await stat(path)).isFile()) {
+      throw new UsageError(`run: option --platform ${path}: not a file`, "run");
+    }
+    text = await readTextFile(path, { where: "run", maxBytes: MAX_JSON_BYTES });
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ParseError) throw error;
+    throw new UsageError(`run: option --platform ${path}: ${describeFsError(error)}`, "run");
+  }
+  const platform = parsePlatformJson(text, { source: path });
+  if (platform.totalCores > MAX_PROCS) {
+    throw new ParseError(
+      "run",
+      { source: path },
+      `has ${platform.totalCores} processors, above the ${MAX_PROCS} a simulated machine may have`,
+    );
+  }
+  return platform;
+}
+
+/** Jobs read from a native workload before they are pushed into the simulation. */
+const NATIVE_BATCH = 1024;
+
+/**
+ * The run of a native JSON Lines workload: streamed in batches (`stream`, as {@link streamRun},
+ * "unsorted" at the first job submitted before the one before it), or read whole and sorted by
+ * submit time, then id (as {@link sortedRun}).
+ */
+async function nativeRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+  stream: true,
+): Promise<RunResult | "unsorted">;
+async function nativeRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+  stream: false,
+): Promise<RunResult>;
+async function nativeRun(
+  workload: string,
+  input: RunInput,
+  choice: RunPolicy,
+  csv: StreamedFile | null,
+  stream: boolean,
+): Promise<RunResult | "unsorted"> {
+  if (!stream) csv?.discard();
+  const runner = new Runner(workload, input, choice, csv);
+  const { lines, close } = await openLines(workload, "run");
+  let held: Job[] = [];
+  let count = 0;
+  try {
+    for await (const job of readJobsLines(lines, {
+      source: workload,
+      onHeader: (h) => runner.nativeHeader(h),
+    })) {
+      held.push(job);
+      count++;
+      if (stream && held.length === NATIVE_BATCH) {
+        runner.push(held, true);
+        held = [];
+      }
+    }
+  } catch (error) {
+    if (error === UNSORTED) return "unsorted";
+    throw error;
+  } finally {
+    close();
+  }
+  if (!stream) held.sort((a, b) => a.submit - b.submit || a.id - b.id);
+  try {
+    if (held.length > 0) runner.push(held, stream);
+  } catch (error) {
+    if (error === UNSORTED) return "unsorted";
+    throw error;
+  }
+  return runner.end(undefined, undefined, count);
 }
