@@ -96,8 +96,19 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     const option = byLong.get(token.name);
     if (option === undefined) {
       const hint = shown.startsWith("--") ? suggest(token.name, [...byLong.keys()]) : undefined;
+      // `inspect --workload x`: run's spelling, on a command that takes its file as an argument
+      const positional =
+        hint === undefined && (token.name === "workload" || token.name === "w")
+          ? spec.positionals[0]
+          : undefined;
+      const aside =
+        hint !== undefined
+          ? ` (did you mean --${hint}?)`
+          : positional !== undefined
+            ? ` (${spec.name} takes the file as an argument: sched-sim ${spec.name} <${positional.name}>)`
+            : "";
       throw new UsageError(
-        `${where}: unknown option ${shown}${hint ? ` (did you mean --${hint}?)` : ""}; see 'sched-sim ${spec.name} --help'`,
+        `${where}: unknown option ${shown}${aside}; see 'sched-sim ${spec.name} --help'`,
         spec.name,
       );
     }

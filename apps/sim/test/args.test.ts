@@ -60,6 +60,19 @@ describe("parseCommandArgs", () => {
     expect(usage(() => parseCommandArgs(spec, ["-x"]))).toContain("unknown option -x");
   });
 
+  it("says a command that takes its file as an argument does so, when given run's --workload", () => {
+    for (const flag of ["--workload", "-w"]) {
+      expect(usage(() => parseCommandArgs(spec, [flag, "t.swf"]))).toBe(
+        `try: unknown option ${flag} (try takes the file as an argument: sched-sim try <thing>); see 'sched-sim try --help'`,
+      );
+    }
+    // without a positional there is nothing to point to
+    const none = { ...spec, positionals: [] };
+    expect(usage(() => parseCommandArgs(none, ["--workload", "t.swf"]))).toBe(
+      "try: unknown option --workload; see 'sched-sim try --help'",
+    );
+  });
+
   it("rejects a missing value, a value on a flag, a repeated single option, an extra positional", () => {
     expect(usage(() => parseCommandArgs(spec, ["--procs"]))).toContain(
       "option --procs needs a value (N)",
