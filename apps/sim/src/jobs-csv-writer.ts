@@ -1,11 +1,10 @@
 import type { JobRecord } from "@sched/core";
+import { writeInteger } from "@sched/workload";
 import { csvField, formatNumber } from "./format.js";
 
 /** Room kept for a row's numbers (9 of at most 25 characters, the longest text of a double; commas, line end). */
 const ROW_NUMBERS = 9 * 26 + 16;
 const COMMA = 0x2c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
 const NEWLINE = 0x0a;
 
 /**
@@ -82,32 +81,7 @@ export class JobsCsvWriter {
       for (let k = 0; k < text.length; k++) this.chunk[this.used++] = text.charCodeAt(k);
       return;
     }
-    const chunk = this.chunk;
-    let n = x;
-    if (n < 0) {
-      chunk[this.used++] = MINUS;
-      n = -n;
-    }
-    if (n < 2147483648) {
-      // int32 arithmetic: the common case, times and ids below 2^31
-      let k = this.used + smallDigits(n);
-      this.used = k;
-      do {
-        const q = (n / 10) | 0;
-        chunk[--k] = ZERO + n - q * 10;
-        n = q;
-      } while (n > 0);
-      return;
-    }
-    let digits = 1;
-    for (let t = n; t >= 10; t = Math.floor(t / 10)) digits++;
-    let k = this.used + digits;
-    this.used = k;
-    do {
-      const q = Math.floor(n / 10);
-      chunk[--k] = ZERO + (n - q * 10);
-      n = q;
-    } while (n > 0);
+    this.used = writeInteger(this.chunk, this.used, x, 0);
   }
 
   /** The outcome's CSV field (one of a few words: its bytes are kept). */
@@ -137,11 +111,4 @@ export class JobsCsvWriter {
     }
     if (this.chunk.length - this.used < ROW_NUMBERS) this.flush();
   }
-}
-
-/** Number of decimal digits of `n`, 0 <= n < 2^31. */
-function smallDigits(n: number): number {
-  if (n < 100000) return n < 100 ? (n < 10 ? 1 : 2) : n < 1000 ? 3 : n < 10000 ? 4 : 5;
-  if (n < 10000000) return n < 1000000 ? 6 : 7;
-  return n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
 }

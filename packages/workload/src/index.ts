@@ -138,4 +138,4 @@ export {
 } from "./swf-stream.js";
 export { traceToSwf } from "./swf-trace.js";
 export { formatSwf, formatSwfRecord, writeSwfLines } from "./swf-write.js";
-export { SwfWriter, type SwfWriterOptions } from "./swf-writer.js";
+export { SwfWriter, type SwfWriterOptions, writeInteger } from "./swf-writer.js";

@@ -155,7 +155,9 @@ export class SwfWriter {
 
 /**
  * Writes the integer `v` (|v| <= 2^53 - 1) right-aligned in `width` columns at `at`, as `${v}`
- * would (`-0` as `0`); returns the position after it. Internal (shared with `JobsJsonlWriter`).
+ * would (`-0` as `0`); returns the position after it. The digit writer of `SwfWriter` and
+ * `JobsJsonlWriter`, for other byte writers (sched-sim's `jobs.csv`). Unchecked: the caller
+ * leaves room for `max(width, 17)` bytes and passes a safe integer.
  */
 export function writeInteger(chunk: Uint8Array, at: number, v: number, width: number): number {
   const negative = v < 0;
