@@ -273,7 +273,9 @@ export function convergentWorkload(options: ConvergentWorkloadOptions = {}): Gen
     licenses,
     referenceSpeed: (o.benchmark[0] + o.benchmark[1]) / 2,
   });
-  const maxCores = Math.max(...platform.machines.map((m) => m.cores));
+  // A loop, not Math.max(...): a spread of a million machines overflows the call stack.
+  let maxCores = 0;
+  for (const m of platform.machines) if (m.cores > maxCores) maxCores = m.cores;
 
   const jobs: Job[] = [];
   let t = 0;
