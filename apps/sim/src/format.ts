@@ -125,9 +125,13 @@ export function renderTable(
   columns: readonly Column[],
   rows: readonly (readonly string[])[],
 ): string {
-  const widths = columns.map((c, j) =>
-    Math.max(c.title.length, ...rows.map((r) => (r[j] ?? "").length)),
-  );
+  // A loop over the rows, not a spread into Math.max: a table of more than about 130,000 rows
+  // (a compare over a large sweep) would overflow the call stack.
+  const widths = columns.map((c, j) => {
+    let w = c.title.length;
+    for (const r of rows) w = Math.max(w, (r[j] ?? "").length);
+    return w;
+  });
   const line = (cells: readonly string[]): string =>
     columns
       .map((c, j) => {

@@ -52,6 +52,13 @@ describe("renderTable", () => {
     );
     expect(text).toBe("name    n\n----  ---\nfcfs    1\nx     100\n");
   });
+
+  it("renders a table of a million rows (a spread into Math.max overflowed the stack)", () => {
+    const rows = Array.from({ length: 1_000_000 }, (_, i) => [String(i)]);
+    const text = renderTable([{ title: "n", align: "right" }], rows);
+    expect(text.startsWith("     n\n------\n     0\n")).toBe(true);
+    expect(text.endsWith("999999\n")).toBe(true);
+  });
 });
 
 describe("wrap", () => {
