@@ -14,3 +14,28 @@ export function userMessage(error: unknown): string {
   }
   return message;
 }
+
+/**
+ * `error` said as an error of `command` when it is a library's ParseError about the user's file
+ * (`@sched/workload/createSwfJobStream: FILE:12: (job 9) run time …`): the same location and
+ * detail, its where `command`, so the CLI prints `sched-sim: run: FILE:12: …` as it prints its
+ * other errors. Anything else is returned unchanged.
+ */
+export function inCommand(error: unknown, command: string): unknown {
+  if (!(error instanceof ParseError) || !error.where.startsWith("@sched/")) return error;
+  const { source, line, column, field } = error;
+  const at = `${source}${line === undefined ? "" : `:${line}`}${column === undefined ? "" : `:${column}`}${field === undefined ? "" : ` ${field}`}: `;
+  const said = userMessage(error);
+  if (!said.startsWith(at)) return error;
+  return new ParseError(
+    command,
+    {
+      source,
+      ...(line === undefined ? {} : { line }),
+      ...(column === undefined ? {} : { column }),
+      ...(field === undefined ? {} : { field }),
+    },
+    said.slice(at.length),
+    { cause: error },
+  );
+}
