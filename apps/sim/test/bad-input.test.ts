@@ -315,13 +315,17 @@ describe("SWF records the conversion refuses: the file and line, in command-line
   it("names the line of a duplicate job number and a line that does not parse alike, no @sched/ path", async () => {
     const twice = await file("twice.swf", `${ok(1, 0)}\n${ok(1, 3)}\n`);
     const r = await cli("run", "-w", twice, "-s", "easy");
-    expect(r.stderr).toBe(`sched-sim: run: ${twice}:2: (job 1) job number (field 1) 1 appears twice\n`);
+    expect(r.stderr).toBe(
+      `sched-sim: run: ${twice}:2: (job 1) job number (field 1) 1 appears twice\n`,
+    );
     const notANumber = await file(
       "nan.swf",
       `${ok(1, 0)}\n${ok(2, 3).replace(" 10 4 ", " 1x 4 ")}\n`,
     );
     const p = await cli("inspect", notANumber);
-    expect(p.stderr).toBe(`sched-sim: inspect: ${notANumber}:2 run time (field 4): "1x" is not a number\n`);
+    expect(p.stderr).toBe(
+      `sched-sim: inspect: ${notANumber}:2 run time (field 4): "1x" is not a number\n`,
+    );
   });
 });
 

@@ -20,7 +20,9 @@ function modelExperiment(
 }
 
 /** `sweep FILE` of `doc`: its exit code and stderr, and whether it wrote anything to its --out. */
-async function sweep(doc: unknown): Promise<{ code: number; stderr: string; file: string; wrote: boolean }> {
+async function sweep(
+  doc: unknown,
+): Promise<{ code: number; stderr: string; file: string; wrote: boolean }> {
   const file = await writeExperiment(doc);
   const out = await tempDir();
   const r = await cli("sweep", file, "--out", out, "--quiet");
@@ -44,7 +46,9 @@ describe("experiment files check model options as gen checks its flags", () => {
   });
 
   it("a range or list of numbers takes fractions (the element kind decides)", async () => {
-    const r = await sweep(modelExperiment("convergent", { cpus: [1, 4], benchmark: [200.5, 600.25] }));
+    const r = await sweep(
+      modelExperiment("convergent", { cpus: [1, 4], benchmark: [200.5, 600.25] }),
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
   });
@@ -92,6 +96,8 @@ describe("experiment files check model options as gen checks its flags", () => {
     );
     const g = await sweep(modelExperiment("convergent", {}, { licenses: [3, 1000001] }));
     expect(g.code).toBe(2);
-    expect(g.stderr).toContain(`grid.licenses[1]: expected an integer in [0, ${MAX_PROCS}], got 1000001`);
+    expect(g.stderr).toContain(
+      `grid.licenses[1]: expected an integer in [0, ${MAX_PROCS}], got 1000001`,
+    );
   });
 });

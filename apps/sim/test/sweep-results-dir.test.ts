@@ -45,7 +45,16 @@ describe("runs.csv and runs-timing.csv: each run's counts and timing", () => {
     const files = await runFiles(out);
     const [head, ...rows] = await csvRows(join(out, "runs.csv"));
     // The columns it had, in their order, then the two counts.
-    expect(head).toEqual(["key", "scheduler", "load", "seed", "metric", "value", "events", "decisions"]);
+    expect(head).toEqual([
+      "key",
+      "scheduler",
+      "load",
+      "seed",
+      "metric",
+      "value",
+      "events",
+      "decisions",
+    ]);
     expect(rows).toHaveLength(files.size * 2);
     for (const row of rows) {
       const doc = files.get(row[0] as string) as Record<string, unknown>;
@@ -65,7 +74,9 @@ describe("runs.csv and runs-timing.csv: each run's counts and timing", () => {
     const [timingHead, ...timingRows] = await csvRows(join(out, "runs-timing.csv"));
     expect(timingHead).toEqual(["key", "scheduler", "load", "seed", "schedulerMs", "wallMs"]);
     // One row per run, in the order of runs.csv.
-    expect(timingRows.map((t) => t[0])).toEqual(rows.filter((_, i) => i % 2 === 0).map((x) => x[0]));
+    expect(timingRows.map((t) => t[0])).toEqual(
+      rows.filter((_, i) => i % 2 === 0).map((x) => x[0]),
+    );
     for (const t of timingRows) {
       const timing = (files.get(t[0] as string) as { timing: Record<string, number> }).timing;
       expect(t.slice(4)).toEqual([
@@ -117,7 +128,10 @@ describe("runs.csv and runs-timing.csv: each run's counts and timing", () => {
     const bump = (line: string, to: string): string => line.replace(/,(\d+),(\d+)$/, `,${to},$2`);
     for (const [text, message] of [
       [[lines[0], lines[1], bump(lines[2] as string, "7")], "runs.csv:3: run "],
-      [[lines[0], bump(lines[1] as string, "1.5")], "runs.csv:2: events '1.5' is not a whole number"],
+      [
+        [lines[0], bump(lines[1] as string, "1.5")],
+        "runs.csv:2: events '1.5' is not a whole number",
+      ],
       [[lines[0], `${lines[1]},9`], "runs.csv:2: expected 8 fields"],
     ] as const) {
       await writeFile(join(out, "runs.csv"), `${text.join("\n")}\n`);
@@ -181,7 +195,13 @@ describe("sweep's resume when run files are gone", () => {
 describe("a directory of failed runs only and a corrected experiment", () => {
   it("starts over in place, saying in one line what it replaced", async () => {
     const out = await tempDir();
-    const bad = await cli("sweep", await writeExperiment(failingExperiment(-1)), "--out", out, "-q");
+    const bad = await cli(
+      "sweep",
+      await writeExperiment(failingExperiment(-1)),
+      "--out",
+      out,
+      "-q",
+    );
     expect(bad.code).toBe(1);
     expect(await readdir(join(out, "failed"))).toHaveLength(2);
     const fixed = await cli("sweep", await writeExperiment(failingExperiment(1)), "--out", out);

@@ -5,10 +5,14 @@ import { cli, fixture, tempDir } from "./helpers.js";
 import { writeExperiment } from "./sweep-helpers.js";
 
 /** Line 3 holds job 2, whose run time is -5. */
-const BAD_DATA = "; MaxProcs: 8\n1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 10 0 -5 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
+const BAD_DATA =
+  "; MaxProcs: 8\n1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 10 0 -5 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
 
 /** Every command that reads a trace, as a function of the trace's path and a scratch folder. */
-const READERS: readonly (readonly [command: string, args: (trace: string, dir: string) => string[]])[] = [
+const READERS: readonly (readonly [
+  command: string,
+  args: (trace: string, dir: string) => string[],
+])[] = [
   ["run", (t) => ["run", "-w", t, "--procs", "8"]],
   ["inspect", (t) => ["inspect", t]],
   ["convert", (t, d) => ["convert", t, "--out", join(d, "out.jsonl")]],
@@ -45,7 +49,9 @@ describe("a trace's data error names the command, as the command's other errors 
       const r = await cli(...args(jsonl, dir));
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
-        new RegExp(`^sched-sim: ${command}: ${jsonl.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1 runTime: is not a job field`),
+        new RegExp(
+          `^sched-sim: ${command}: ${jsonl.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1 runTime: is not a job field`,
+        ),
       );
     }
   });
