@@ -1,4 +1,5 @@
 import { ParseError } from "@sched/core";
+import { locationOf } from "./hints.js";
 
 /**
  * What the user reads of `error`: its message, without the library function's path in front
@@ -24,7 +25,7 @@ export function userMessage(error: unknown): string {
 export function inCommand(error: unknown, command: string): unknown {
   if (!(error instanceof ParseError) || !error.where.startsWith("@sched/")) return error;
   const { source, line, column, field } = error;
-  const at = `${source}${line === undefined ? "" : `:${line}`}${column === undefined ? "" : `:${column}`}${field === undefined ? "" : ` ${field}`}: `;
+  const at = locationOf(error);
   const said = userMessage(error);
   if (!said.startsWith(at)) return error;
   return new ParseError(
