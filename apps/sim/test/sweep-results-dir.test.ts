@@ -256,5 +256,13 @@ describe("a directory of failed runs only and a corrected experiment", () => {
     expect(r4.code).toBe(2);
     expect(r4.stderr).toContain("holds results of a different experiment");
     expect(await readdir(join(failed, "failed"))).toHaveLength(2);
+    // An experiment.json that is not a sweep's (the user's experiment file, in its own folder).
+    const own = await tempDir();
+    const mine = `${JSON.stringify(failingExperiment(1))}\n`;
+    await writeFile(join(own, "experiment.json"), mine);
+    const r5 = await cli("sweep", join(own, "experiment.json"), "--out", own);
+    expect(r5.code).toBe(2);
+    expect(r5.stderr).toContain("holds results of a different experiment");
+    expect(await readFile(join(own, "experiment.json"), "utf8")).toBe(mine);
   });
 });

@@ -22,6 +22,7 @@ import {
   runJson,
   runsCsv,
   runsTimingCsv,
+  SWEEP_FORMAT,
   summarizeSweep,
   summarizeTiming,
 } from "./results.js";
@@ -417,9 +418,9 @@ async function runsCsvKeys(out: string, plan: SweepPlan): Promise<Set<string>> {
 }
 
 /**
- * When `out` holds no finished run, only what a sweep writes (experiment.json, failed/, an empty
- * runs/ and shards/, summaries without a run): the name of its experiment and how many failures
- * it holds. Undefined when anything there may be a result (a run file, a run in runs.csv, a file
+ * When `out` holds no finished run, only what a sweep writes (a sweep's experiment.json, failed/,
+ * an empty runs/ and shards/, summaries without a run): the name of its experiment and how many
+ * failures it holds. Undefined when anything there may be a result (a run file, a run in runs.csv, a file
  * a sweep does not write).
  */
 async function failedOnly(
@@ -433,14 +434,14 @@ async function failedOnly(
   }
   const runsCsv = await readFile(join(out, "runs.csv"), "utf8").catch(() => "");
   if (runsCsv.trimEnd().split("\n").length > 1) return undefined;
-  let name: string | undefined;
+  let doc: { format?: unknown; plan?: { name?: unknown } };
   try {
-    const doc = JSON.parse(await readFile(join(out, "experiment.json"), "utf8")) as {
-      plan?: { name?: unknown };
-    };
-    if (typeof doc.plan?.name === "string") name = doc.plan.name;
+    doc = JSON.parse(await readFile(join(out, "experiment.json"), "utf8")) as typeof doc;
   } catch {
-    name = undefined;
+    return undefined;
   }
+  // Not what a sweep writes (an experiment file of the user's, say): never replaced.
+  if (doc?.format !== SWEEP_FORMAT) return undefined;
+  const name = typeof doc.plan?.name === "string" ? doc.plan.name : undefined;
   return { name, count: (await jsonFiles(join(out, "failed"))).length };
 }
