@@ -178,7 +178,7 @@ function fieldInCallersWords(
 }
 
 /** What an error's message says between its `where: ` and its detail. */
-function locationOf(error: InvalidInputError | ParseError): string {
+export function locationOf(error: InvalidInputError | ParseError): string {
   if (error instanceof InvalidInputError) return `${error.field} `;
   return `${error.source}${error.line === undefined ? "" : `:${error.line}`}${error.column === undefined ? "" : `:${error.column}`}${error.field === undefined ? "" : ` ${error.field}`}: `;
 }

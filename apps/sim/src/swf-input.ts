@@ -12,6 +12,7 @@ import {
 import { describeFsError } from "./atomic.js";
 import { MAX_LINE_LENGTH } from "./limits.js";
 import { textLines } from "./text-lines.js";
+import { inCommand } from "./user-message.js";
 
 /** Options of {@link streamSwfWorkload}. */
 export interface StreamSwfWorkloadOptions extends ReadSwfWorkloadOptions {
@@ -99,6 +100,8 @@ export async function streamSwfWorkload(
     const last = stream.end();
     if (last.length > 0) onJobs(last);
     return { header: stream.header, report: stream.report() };
+  } catch (error) {
+    throw inCommand(error, where);
   } finally {
     input.destroy();
     file.destroy();
@@ -155,7 +158,7 @@ export async function readSwfWorkload(
     );
     return { header, jobs, report };
   } catch (error) {
-    if (error instanceof SchedError) throw error;
+    if (error instanceof SchedError) throw inCommand(error, options.where ?? "read");
     // A file-system or gunzip error: say which file, and what happened in plain words.
     throw new Error(`cannot read ${path}${gz ? " (gzip)" : ""}: ${describeFsError(error)}`, {
       cause: error,

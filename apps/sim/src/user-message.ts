@@ -1,4 +1,5 @@
 import { ParseError } from "@sched/core";
+import { locationOf } from "./hints.js";
 
 /**
  * What the user reads of `error`: its message, without the library function's path in front
@@ -13,4 +14,29 @@ export function userMessage(error: unknown): string {
     if (message.startsWith(prefix)) return message.slice(prefix.length);
   }
   return message;
+}
+
+/**
+ * `error` said as an error of `command` when it is a library's ParseError about the user's file
+ * (`@sched/workload/createSwfJobStream: FILE:12: (job 9) run time …`): the same location and
+ * detail, its where `command`, so the CLI prints `sched-sim: run: FILE:12: …` as it prints its
+ * other errors. Anything else is returned unchanged.
+ */
+export function inCommand(error: unknown, command: string): unknown {
+  if (!(error instanceof ParseError) || !error.where.startsWith("@sched/")) return error;
+  const { source, line, column, field } = error;
+  const at = locationOf(error);
+  const said = userMessage(error);
+  if (!said.startsWith(at)) return error;
+  return new ParseError(
+    command,
+    {
+      source,
+      ...(line === undefined ? {} : { line }),
+      ...(column === undefined ? {} : { column }),
+      ...(field === undefined ? {} : { field }),
+    },
+    said.slice(at.length),
+    { cause: error },
+  );
 }

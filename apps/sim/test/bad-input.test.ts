@@ -188,7 +188,7 @@ describe("SWF input", () => {
       const r = await cli(...argv);
       expect(r.code, argv.join(" ")).toBe(1);
       expect(r.stderr).toBe(
-        `sched-sim: ${path}:2 header MaxProcs: is given again as 32, after 64 on line 1; a trace states it once\n`,
+        `sched-sim: ${argv[0]}: ${path}:2 header MaxProcs: is given again as 32, after 64 on line 1; a trace states it once\n`,
       );
     }
   });
@@ -232,7 +232,7 @@ describe("SWF input", () => {
       expect(r.code).toBe(1);
       // In command-line words: the line limit is no option of sched-sim's.
       expect(r.stderr).toBe(
-        `sched-sim: ${argv[0] === "inspect" ? "inspect: " : ""}${path}:1: is longer than 1048576 characters, the limit of a line (a trace line is a few hundred at most)\n`,
+        `sched-sim: ${argv[0]}: ${path}:1: is longer than 1048576 characters, the limit of a line (a trace line is a few hundred at most)\n`,
       );
     }
   });
@@ -271,8 +271,8 @@ describe("SWF records the conversion refuses: the file and line, in command-line
   const ok = (id: number, submit: number) =>
     `${id} ${submit} 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 -1 -1 -1`;
   const badProcs = "2 5 0 10 -4 -1 -1 -4 10 -1 1 1 1 1 1 -1 -1 -1";
-  const procs = (at: string) =>
-    `sched-sim: ${at}: (job 2) processors (fields 5 and 8) are -4 and -4, expected one > 0 (or give --clean to drop such jobs)\n`;
+  const procs = (command: string, at: string) =>
+    `sched-sim: ${command}: ${at}: (job 2) processors (fields 5 and 8) are -4 and -4, expected one > 0 (or give --clean to drop such jobs)\n`;
   const commands = (path: string) => [
     ["run", "-w", path, "-s", "easy"],
     ["run", "-w", path, "-s", "easy", "--engine", "general"],
@@ -290,7 +290,7 @@ describe("SWF records the conversion refuses: the file and line, in command-line
     for (const argv of commands(path)) {
       const r = await cli(...argv);
       expect(r.code, argv.join(" ")).toBe(1);
-      expect(r.stderr, argv.join(" ")).toBe(procs(`${path}:6`));
+      expect(r.stderr, argv.join(" ")).toBe(procs(argv[0] as string, `${path}:6`));
     }
   });
 
@@ -307,7 +307,7 @@ describe("SWF records the conversion refuses: the file and line, in command-line
       for (const argv of commands(path)) {
         const r = await cli(...argv);
         expect(r.code, argv.join(" ")).toBe(1);
-        expect(r.stderr, argv.join(" ")).toBe(procs(`${path}:${line}`));
+        expect(r.stderr, argv.join(" ")).toBe(procs(argv[0] as string, `${path}:${line}`));
       }
     }
   });
@@ -315,13 +315,17 @@ describe("SWF records the conversion refuses: the file and line, in command-line
   it("names the line of a duplicate job number and a line that does not parse alike, no @sched/ path", async () => {
     const twice = await file("twice.swf", `${ok(1, 0)}\n${ok(1, 3)}\n`);
     const r = await cli("run", "-w", twice, "-s", "easy");
-    expect(r.stderr).toBe(`sched-sim: ${twice}:2: (job 1) job number (field 1) 1 appears twice\n`);
+    expect(r.stderr).toBe(
+      `sched-sim: run: ${twice}:2: (job 1) job number (field 1) 1 appears twice\n`,
+    );
     const notANumber = await file(
       "nan.swf",
       `${ok(1, 0)}\n${ok(2, 3).replace(" 10 4 ", " 1x 4 ")}\n`,
     );
     const p = await cli("inspect", notANumber);
-    expect(p.stderr).toBe(`sched-sim: ${notANumber}:2 run time (field 4): "1x" is not a number\n`);
+    expect(p.stderr).toBe(
+      `sched-sim: inspect: ${notANumber}:2 run time (field 4): "1x" is not a number\n`,
+    );
   });
 });
 

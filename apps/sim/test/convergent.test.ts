@@ -20,7 +20,7 @@ const QUICK = ["--quick", "--seeds", "1", "--vary", `interArrival=${POINTS.join(
 /** runs.csv rows as {key, scheduler, interArrival, seed, metric, value}. */
 async function runsOf(dir: string) {
   const lines = (await readFile(join(dir, "runs.csv"), "utf8")).trimEnd().split("\n");
-  expect(lines[0]).toBe("key,scheduler,interArrival,seed,metric,value");
+  expect(lines[0]).toBe("key,scheduler,interArrival,seed,metric,value,events,decisions");
   return lines.slice(1).map((l) => {
     const [key, scheduler, interArrival, seed, metric, value] = l.split(",");
     return {

@@ -45,7 +45,7 @@ describe("JSON syntax errors name the file, line and column", () => {
       const r = await cli(...argv);
       expect(r.code, argv[0]).toBe(1);
       expect(r.stderr).toBe(
-        `sched-sim: ${file}:2:45: is not valid JSON (Expected double-quoted property name)\n`,
+        `sched-sim: ${argv[0]}: ${file}:2:45: is not valid JSON (Expected double-quoted property name)\n`,
       );
     }
   });

@@ -47,7 +47,8 @@ function readCsv(text: string): string[][] {
 async function runValues(dir: string): Promise<Map<string, string>> {
   const [header, ...rows] = readCsv(await readFile(join(dir, "runs.csv"), "utf8"));
   expect(header?.slice(0, 2)).toEqual(["key", "scheduler"]);
-  return new Map(rows.map((r) => [r.slice(1, -1).join("|"), r[r.length - 1] as string]));
+  const value = (header as string[]).indexOf("value");
+  return new Map(rows.map((r) => [r.slice(1, value).join("|"), r[value] as string]));
 }
 
 /** A value as `runs.csv` writes it (6 decimals; empty when undefined). */

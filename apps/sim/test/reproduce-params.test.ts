@@ -134,7 +134,7 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(","))).toContain("easy,0.4,64");
     expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(","))).toContain("easy,0.4,128");
     const runs = await readFile(join(dir, "runs.csv"), "utf8");
-    expect(runs.split("\n")[0]).toBe("key,scheduler,load,procs,seed,metric,value");
+    expect(runs.split("\n")[0]).toBe("key,scheduler,load,procs,seed,metric,value,events,decisions");
   });
 
   it("an experiment file names a registry experiment and sets and varies its parameters like the command line", async () => {

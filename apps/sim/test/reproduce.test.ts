@@ -43,7 +43,7 @@ describe("sched-sim reproduce", () => {
       .map((l) => Number(l.split(",")[3]));
     expect(waits[0]).toBeLessThan(waits[2] as number);
     const runs = await readFile(join(a, "runs.csv"), "utf8");
-    expect(runs.split("\n")[0]).toBe("key,scheduler,load,seed,metric,value");
+    expect(runs.split("\n")[0]).toBe("key,scheduler,load,seed,metric,value,events,decisions");
 
     const b = await tempDir();
     await cli("reproduce", "fcfs-load", "--quick", "--seeds", "2", "--out", b);

@@ -79,7 +79,7 @@ describe("sched-sim run: bad bytes in a streamed trace", () => {
     const b = await cli("run", "-w", long);
     expect(b.code).toBe(1);
     expect(b.stderr).toBe(
-      `sched-sim: ${long}:4: is longer than 1048576 characters, the limit of a line (a trace line is a few hundred at most)\n`,
+      `sched-sim: run: ${long}:4: is longer than 1048576 characters, the limit of a line (a trace line is a few hundred at most)\n`,
     );
   });
 

@@ -138,7 +138,7 @@ describe("sched-sim run", () => {
     const r = await cli("run", "-w", SMALL);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `sched-sim: ${SMALL}:10: (job 6) run time (field 4) is -1, expected > 0 (or give --clean to drop such jobs)\n`,
+      `sched-sim: run: ${SMALL}:10: (job 6) run time (field 4) is -1, expected > 0 (or give --clean to drop such jobs)\n`,
     );
   });
 

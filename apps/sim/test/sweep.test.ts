@@ -132,7 +132,7 @@ describe("sched-sim sweep", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       new RegExp(
-        `\\n  easy\\.s1-[0-9a-f]{8}: ${trace}:3: \\(job 2\\) processors \\(fields 5 and 8\\) are -4 and -4, expected one > 0 \\(or set "clean": true in "workload" to drop such jobs\\)\\n`,
+        `\\n  easy\\.s1-[0-9a-f]{8}: sweep: ${trace}:3: \\(job 2\\) processors \\(fields 5 and 8\\) are -4 and -4, expected one > 0 \\(or set "clean": true in "workload" to drop such jobs\\)\\n`,
       ),
     );
     expect(r.stderr).not.toContain("@sched/");

@@ -149,7 +149,7 @@ describe("timing.csv", () => {
     const a = await tempDir();
     const r = await cli("sweep", file, "--out", a);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`and ${join(a, "timing.csv")}`);
+    expect(r.stderr).toContain(`, ${join(a, "timing.csv")} and ${join(a, "runs-timing.csv")}`);
     const text = await readFile(join(a, "timing.csv"), "utf8");
     const [header, ...rows] = text.trimEnd().split("\n");
     const results = (await readFile(join(a, "results.csv"), "utf8")).trimEnd().split("\n");

@@ -17,6 +17,7 @@ import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
+import { inCommand } from "../user-message.js";
 import { VERSION } from "../version.js";
 import {
   addSwfDroppedKeys,
@@ -165,7 +166,11 @@ export const convertCommand: Command = {
     if (from !== "batsim" && to !== "batsim" && (await isRegularFile(input))) {
       // Streamed in two passes over the file (memory does not grow with the trace); the
       // whole-trace path below when the first pass fails, to say what is wrong in its words.
-      if (await streamConvert(conversion as StreamConversion, io)) return 0;
+      try {
+        if (await streamConvert(conversion as StreamConversion, io)) return 0;
+      } catch (error) {
+        throw inCommand(error, "convert");
+      }
     }
     await convertWhole(conversion, io);
     return 0;

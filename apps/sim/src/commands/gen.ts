@@ -29,6 +29,7 @@ import type { Command } from "../command.js";
 import { renderTable } from "../format.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
+import { PLATFORM_SIZE_BOUNDS, platformSizeExcess } from "../model-limits.js";
 import { checkOutPath } from "../out-path.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -186,43 +187,12 @@ const SHARED_INTEGER_BOUNDS: ReadonlyMap<string, readonly [min: number, max: num
   ["seed", [0, Number.MAX_SAFE_INTEGER]],
 ]);
 
-/**
- * The bounds of the options that size a model's platform (machines, clusters, nodes, license
- * types): a simulated machine has at most {@link MAX_PROCS} processors (README, Limits); without
- * them `--machines 99999999999` ended in a heap abort or `Invalid array length`.
- */
-const PLATFORM_SIZE_BOUNDS: ReadonlyMap<string, readonly [min: number, max: number]> = new Map([
-  ["machines", [1, MAX_PROCS]],
-  ["clusters", [1, MAX_PROCS]],
-  ["processorsPerCluster", [1, MAX_PROCS]],
-  ["nodesPerCluster", [1, MAX_PROCS]],
-  ["licenses", [0, MAX_PROCS]],
-]);
-
-/**
- * The options whose product is the number of machines a model builds (`oas`: one cluster per
- * power): checked against {@link MAX_PROCS} together, given or default.
- */
-const PLATFORM_FACTORS = ["clusters", "processorsPerCluster", "powers", "nodesPerCluster"];
-
 /** Refuses options that together make a platform larger than {@link MAX_PROCS} processors. */
 function checkPlatformSize(model: WorkloadModel, typed: Readonly<Record<string, unknown>>): void {
-  const factors = model.options.filter((o) => PLATFORM_FACTORS.includes(o.name));
-  if (factors.length < 2) return;
-  let product = 1;
-  const said: string[] = [];
-  for (const o of factors) {
-    const value = typed[o.name] ?? parseModelOption(model.name, o.name, o.default);
-    const factor = Array.isArray(value) ? value.length : Number(value);
-    product *= factor;
-    said.push(Array.isArray(value) ? `--${o.name} (${factor} items)` : `--${o.name} ${factor}`);
-  }
-  if (product > MAX_PROCS) {
-    throw new UsageError(
-      `gen ${model.name}: ${said.join(" x ")} give ${product} processors, more than the ${MAX_PROCS} a simulated platform may have`,
-      "gen",
-    );
-  }
+  const excess = platformSizeExcess(model, typed, (o, size, items) =>
+    items ? `--${o.name} (${size} items)` : `--${o.name} ${size}`,
+  );
+  if (excess !== undefined) throw new UsageError(`gen ${model.name}: ${excess}`, "gen");
 }
 
 /** What the command line calls the numbers of a range or list: their word and form. */

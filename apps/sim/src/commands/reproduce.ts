@@ -31,11 +31,13 @@ const spec: CommandSpec = {
     "and prints, per policy and parameter value, each metric's mean and Student-t 95%\n" +
     "confidence half-width over the seeds (seeds 1..N). With --out DIR it writes DIR/runs/,\n" +
     "DIR/results.csv (tidy: scheduler,<param>,metric,mean,ci95,runs; ci95 empty with one seed)\n" +
-    "and DIR/runs.csv (every run: key,scheduler,<param>,seed,metric,value), so 'compare' and\n" +
-    "'report' read it; a killed reproduction started again resumes. Wall-clock timing\n" +
-    "(schedTimeMs = scheduler ms per scheduling call, i.e. per plan; schedulerMs; wallMs) is\n" +
-    "not deterministic, so it is printed in a second table marked [wall] and written apart,\n" +
-    "to DIR/timing.csv (same columns and rows as results.csv; 'compare DIR --timing').\n" +
+    "and DIR/runs.csv (every run: key,scheduler,<param>,seed,metric,value,events,decisions),\n" +
+    "so 'compare' and 'report' read it; a killed reproduction started again resumes.\n" +
+    "Wall-clock timing (schedTimeMs = scheduler ms per scheduling call, i.e. per plan;\n" +
+    "schedulerMs; wallMs) is not deterministic, so it is printed in a second table marked\n" +
+    "[wall] and written apart,\n" +
+    "to DIR/timing.csv (same columns and rows as results.csv; 'compare DIR --timing') and\n" +
+    "DIR/runs-timing.csv (each run's schedulerMs and wallMs).\n" +
     "Every heuristic constant, workload parameter, solver budget and reading of the paper is a\n" +
     "parameter: --params lists them (name, default, meaning, source), --set NAME=VALUE changes\n" +
     "one, --vary NAME=A,B,... sweeps one as an extra grid axis (a column of results.csv). The\n" +
@@ -85,7 +87,7 @@ const spec: CommandSpec = {
       type: "string",
       arg: "DIR",
       description:
-        "Results directory (runs/, results.csv, runs.csv, timing.csv); resumed if it exists.",
+        "Results directory (runs/, results.csv, runs.csv, timing.csv, runs-timing.csv); resumed if it exists.",
     },
     {
       name: "jobs",

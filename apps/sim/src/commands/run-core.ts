@@ -65,6 +65,7 @@ import {
   streamSwfWorkload,
 } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
+import { inCommand } from "../user-message.js";
 import { VERSION } from "../version.js";
 import { headerProcs, requireJobs } from "./trace-files.js";
 
@@ -470,7 +471,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     progress?.end();
     csv?.discard();
     // The library's hint speaks of its API; on the command line the same switch is --clean.
-    throw inCallersWords(error, { command: "run", options: commandOptions });
+    throw inCommand(inCallersWords(error, { command: "run", options: commandOptions }), "run");
   }
 }
 

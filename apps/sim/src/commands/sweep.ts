@@ -35,9 +35,10 @@ const spec: CommandSpec = {
     "and writes each run's result atomically to DIR/runs/KEY.json as it finishes, so a sweep\n" +
     "killed at any moment and started again with the same command skips finished runs.\n" +
     "Failed runs go to DIR/failed/KEY.json and are tried again on restart. At the end it writes\n" +
-    "DIR/results.csv (mean, 95% CI over seeds), DIR/runs.csv and DIR/timing.csv (wall-clock\n" +
-    "timing: schedTimeMs = scheduler ms per scheduling call, schedulerMs, wallMs; the same rows\n" +
-    "as results.csv, not deterministic, hence apart) and prints both tables.\n" +
+    "DIR/results.csv (mean, 95% CI over seeds), DIR/runs.csv (every run's metrics, events and\n" +
+    "decisions), DIR/timing.csv (wall-clock timing: schedTimeMs = scheduler ms per scheduling\n" +
+    "call, schedulerMs, wallMs; the same rows as results.csv, not deterministic, hence apart)\n" +
+    "and DIR/runs-timing.csv (every run's schedulerMs and wallMs), and prints both tables.\n" +
     "A progress line (runs done, to go, time left) is shown on a terminal, unless --quiet.\n\n" +
     "On a cluster: --shard i/n runs shard i (from 0) of n into a folder the shards share (run i\n" +
     "of the sweep's canonical order belongs to shard i mod n); the last shard to finish writes\n" +

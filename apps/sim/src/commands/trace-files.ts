@@ -13,6 +13,7 @@ import { describeFsError } from "../atomic.js";
 import { inCallersWords } from "../hints.js";
 import { openLines } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
+import { inCommand } from "../user-message.js";
 
 /** The two workload file formats: the Standard Workload Format and native JSON Lines. */
 export type TraceFormat = "swf" | "jsonl";
@@ -134,7 +135,7 @@ export async function readTraceFile(
     }
     return { format, gzip, jobs, jsonl: { header } };
   } catch (error) {
-    if (error instanceof SchedError || !isFsError(error)) throw error;
+    if (error instanceof SchedError || !isFsError(error)) throw inCommand(error, command);
     throw new Error(`cannot read ${path}${gzip ? " (gzip)" : ""}: ${describeFsError(error)}`, {
       cause: error,
     });

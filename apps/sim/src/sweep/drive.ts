@@ -180,6 +180,10 @@ export async function driveSweep(
           progress?.(progressLine(name, p));
         },
         ...(options.onRunWritten === undefined ? {} : { onRunWritten: options.onRunWritten }),
+        onNote: (line: string) => {
+          progress?.("");
+          io.stderr(`${line}\n`);
+        },
         ...(shard === undefined ? {} : { shard }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
@@ -300,15 +304,15 @@ ${timingTable(plan, timingRows)}`);
   if (!options.quiet) {
     const ran = outcome.records.length - outcome.skipped;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const summaries = (out: string): string =>
+      `${join(out, "results.csv")}, ${join(out, "runs.csv")}, ${join(out, "timing.csv")} and ${join(out, "runs-timing.csv")}`;
     const where =
-      options.out === undefined || !outcome.summarized
-        ? ""
-        : `; wrote ${join(options.out, "results.csv")}, ${join(options.out, "runs.csv")} and ${join(options.out, "timing.csv")}`;
+      options.out === undefined || !outcome.summarized ? "" : `; wrote ${summaries(options.out)}`;
     const whereShard =
       shard === undefined || outcome.interrupted
         ? where
         : outcome.summarized
-          ? `; every shard is done: wrote ${join(options.out as string, "results.csv")}, ${join(options.out as string, "runs.csv")} and ${join(options.out as string, "timing.csv")}`
+          ? `; every shard is done: wrote ${summaries(options.out as string)}`
           : `; the sweep has ${shown.length} of ${plan.points.length * plan.seeds.length * plan.schedulers.length} results so far (results.csv is written by the last shard to finish; 'sched-sim compare ${options.out}' lists what is missing)`;
     separate();
     io.stderr(

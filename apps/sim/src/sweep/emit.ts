@@ -76,9 +76,9 @@ function mergeLines(o: EmitOptions, submit: string): string[] {
   }
   return [
     `# Submit: ${submit}`,
-    "# results.csv, runs.csv and timing.csv are written by the last shard to finish (the first two",
-    "# identical to a one-machine sweep of the same file; timing.csv has the same rows, wall-clock",
-    "# numbers). To see what is missing (by shard, key and parameters):",
+    "# results.csv, runs.csv, timing.csv and runs-timing.csv are written by the last shard to finish",
+    "# (the first two identical to a one-machine sweep of the same file; the timing files have the",
+    "# same rows, wall-clock numbers). To see what is missing (by shard, key and parameters):",
     `#   ${cmd} compare ${shellQuote(o.out)}`,
     "# To finish the runs of failed or cancelled tasks and write the summaries, run the whole sweep",
     "# once more (it skips every finished run), e.g. as a job that waits for the array:",

@@ -18,6 +18,7 @@ import {
   MAX_RUNS,
   MAX_SEEDS,
 } from "../limits.js";
+import { fractionalElement, PLATFORM_SIZE_BOUNDS, platformSizeExcess } from "../model-limits.js";
 import { expectedOptionValue, jsonOptionValue, optionText } from "../scheduler-options.js";
 import { chooseScheduler, findScheduler } from "../schedulers.js";
 import { readTextFile } from "../swf-input.js";
@@ -144,12 +145,18 @@ function modelOptionText(
   let text: string | undefined;
   let expected: string;
   switch (option.kind) {
-    case "integer":
-      expected = `an integer <= ${MAX_GENERATED_JOBS}`;
-      if (typeof v === "number" && Number.isSafeInteger(v) && v <= MAX_GENERATED_JOBS) {
+    case "integer": {
+      const [min, max] = PLATFORM_SIZE_BOUNDS.get(option.name) ?? [
+        Number.MIN_SAFE_INTEGER,
+        MAX_GENERATED_JOBS,
+      ];
+      expected =
+        min === Number.MIN_SAFE_INTEGER ? `an integer <= ${max}` : `an integer in [${min}, ${max}]`;
+      if (typeof v === "number" && Number.isSafeInteger(v) && v >= min && v <= max) {
         text = String(v);
       }
       break;
+    }
     case "number":
       expected = "a number";
       if (typeof v === "number") text = String(v);
@@ -176,6 +183,10 @@ function modelOptionText(
       break;
   }
   if (text === undefined) fail(ctx, key, expected, v);
+  if (Array.isArray(v)) {
+    const i = fractionalElement(option, v as number[]);
+    if (i >= 0) fail(ctx, `${key}[${i}]`, "a whole number (each number of this option is)", v[i]);
+  }
   try {
     parseModelOption(model, option.name, text);
   } catch (error) {
@@ -336,6 +347,39 @@ function gridValue(ctx: Ctx, key: string, workload: WorkloadSpec, param: string,
       if (param === "jobs") return integer(ctx, key, x, 1, undefined, MAX_GENERATED_JOBS);
       return positiveAtMost(ctx, key, x, MAX_LOAD, 0);
   }
+}
+
+/**
+ * Refuses a model workload whose platform would exceed {@link MAX_PROCS} processors at some grid
+ * point, as `gen` refuses its flags (the product of the options that size it, given in
+ * `workload.options`, swept in `grid`, or their defaults): each factor is named by its field path,
+ * a grid one by the largest value of its list (the product grows with each factor).
+ */
+function checkModelPlatform(
+  ctx: Ctx,
+  workload: Extract<WorkloadSpec, { type: "model" }>,
+  params: readonly string[],
+  values: readonly (readonly number[])[],
+): void {
+  const model = WORKLOAD_MODELS.find((m) => m.name === workload.model);
+  if (model === undefined) return;
+  const typed: Record<string, unknown> = {};
+  const path = new Map<string, string>();
+  for (const [k, text] of Object.entries(workload.options)) {
+    typed[k] = parseModelOption(model.name, k, text);
+    path.set(k, `workload.options.${k}`);
+  }
+  params.forEach((p, i) => {
+    const list = values[i] as readonly number[];
+    const largest = list.indexOf(Math.max(...list));
+    typed[p] = list[largest];
+    path.set(p, `grid.${p}[${largest}]`);
+  });
+  const excess = platformSizeExcess(model, typed, (o, size, items) => {
+    const where = path.get(o.name) ?? `workload.options.${o.name} (default)`;
+    return items ? `${where} (${size} items)` : `${where} ${size}`;
+  });
+  if (excess !== undefined) throw new UsageError(`sweep: ${ctx.file}: ${excess}`, "sweep");
 }
 
 function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
@@ -557,6 +601,7 @@ export async function planFromDocument(
     });
     return numbers;
   });
+  if (workload.type === "model") checkModelPlatform(ctx, workload, params, values);
   const seedList = seeds(ctx, d.seeds);
   const planned = schedulers(ctx, d.schedulers);
   const runs = values.reduce((n, list) => n * list.length, 1) * seedList.length * planned.length;

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { realText } from "../args.js";
+import { integerText, realText } from "../args.js";
 import { type CsvRecord, readCsvRecords } from "../csv-read.js";
 import type { ParamValue } from "../experiments/parameters.js";
 import { formatNumber, type JsonValue, renderTable, stableJson, toCsv } from "../format.js";
@@ -183,10 +183,16 @@ export async function jsonFiles(dir: string): Promise<string[]> {
  * each reported metric) is read from `runs.csv` instead, which gives the same metrics, hence the
  * same comparison (see {@link SweepDir.source}).
  *
+ * `options.runsCsv: false` reads `runs/` only (a folder without it then has no finished run).
+ *
  * @throws UsageError naming the file (and line) when `experiment.json`, or `runs.csv` read in
  *   place of `runs/`, is not what a sweep writes.
  */
-export async function readSweepDir(dir: string, command: string): Promise<SweepDir> {
+export async function readSweepDir(
+  dir: string,
+  command: string,
+  options: { readonly runsCsv?: boolean } = {},
+): Promise<SweepDir> {
   const plan = await readPlan(dir, command);
   const failures = async (done: ReadonlySet<string>): Promise<RunFailure[]> => {
     const list: RunFailure[] = [];
@@ -200,7 +206,7 @@ export async function readSweepDir(dir: string, command: string): Promise<SweepD
     }
     return list;
   };
-  if (!(await isDirectory(join(dir, "runs")))) {
+  if (options.runsCsv !== false && !(await isDirectory(join(dir, "runs")))) {
     const fromCsv = await readRunsCsv(dir, plan, command);
     if (fromCsv !== undefined) {
       const timingRows = await readTimingCsv(dir, plan, command);
@@ -267,7 +273,11 @@ async function readResultsCsv(
   name: string,
   header: readonly string[],
   command: string,
-): Promise<{ rows: CsvRecord[]; fail: (row: CsvRecord, detail: string) => never } | undefined> {
+  optionalTail = 0,
+): Promise<
+  | { rows: CsvRecord[]; fail: (row: CsvRecord, detail: string) => never; counts: boolean }
+  | undefined
+> {
   const path = join(dir, name);
   const text = await optionalText(path, command);
   if (text === undefined) return undefined;
@@ -280,33 +290,46 @@ async function readResultsCsv(
   const records = readCsvRecords(text);
   if (records === null) return fail(undefined, "a quoted field is never closed (a cut file?)");
   const first = records[0];
-  if (first === undefined || first.fields.join(",") !== header.join(",")) {
-    return fail(first, `expected the header ${header.join(",")} (as the sweep writes it)`);
+  const older = header.slice(0, header.length - optionalTail);
+  const got = first?.fields.join(",");
+  const full = got === header.join(",");
+  if (first === undefined || (!full && got !== older.join(","))) {
+    return fail(
+      first,
+      `expected the header ${header.join(",")} (as the sweep writes it${optionalTail > 0 ? `; or without ${header.slice(older.length).join(",")}, as it wrote before` : ""})`,
+    );
   }
+  const columns = full ? header : older;
   const rows = records.slice(1);
   for (const row of rows) {
-    if (row.fields.length !== header.length) {
-      fail(row, `expected ${header.length} fields (${header.join(",")}), got ${row.fields.length}`);
+    if (row.fields.length !== columns.length) {
+      fail(
+        row,
+        `expected ${columns.length} fields (${columns.join(",")}), got ${row.fields.length}`,
+      );
     }
   }
-  return { rows, fail };
+  return { rows, fail, counts: full && optionalTail > 0 };
 }
 
 /**
- * The finished runs in `DIR/runs.csv` (`key,scheduler,<param>...,seed,metric,value`, as
- * {@link runsCsv} writes it), or undefined when there is none: each run of the plan, found by its
+ * The finished runs in `DIR/runs.csv` (`key,scheduler,<param>...,seed,metric,value,events,decisions`,
+ * as {@link runsCsv} writes it), or undefined when there is none: each run of the plan, found by its
  * key (its scheduler, grid values and seed must be the plan's), with the value of every reported
- * metric (empty: NaN). `events` and `decisions` are not in the file: NaN.
+ * metric (empty: NaN), and its `events` and `decisions` (the same on each of its rows). A file
+ * written before those two columns existed (`...,metric,value`) is read too: `events` and
+ * `decisions` are then NaN.
  */
 async function readRunsCsv(
   dir: string,
   plan: SweepPlan,
   command: string,
 ): Promise<RunRecord[] | undefined> {
-  const header = ["key", "scheduler", ...plan.params, "seed", "metric", "value"];
-  const csv = await readResultsCsv(dir, "runs.csv", header, command);
+  const header = [...runsCsvHeader(plan), ...RUN_COUNT_COLUMNS];
+  const csv = await readResultsCsv(dir, "runs.csv", header, command, RUN_COUNT_COLUMNS.length);
   if (csv === undefined) return undefined;
-  const { rows, fail } = csv;
+  const { rows, fail, counts } = csv;
+  const runCounts = new Map<string, { events: number; decisions: number; line: number }>();
   const tasks = new Map<string, RunTask>(planTasks(plan).map((t) => [t.key, t]));
   const metrics = new Map<string, Record<string, number>>();
   for (const row of rows) {
@@ -336,6 +359,22 @@ async function readRunsCsv(
     if (valueText !== "" && Number.isNaN(value)) {
       fail(row, `value '${valueText}' is not a number`);
     }
+    if (counts) {
+      const [events, decisions] = RUN_COUNT_COLUMNS.map((c, i) => {
+        const cell = row.fields[plan.params.length + 5 + i] as string;
+        const n = cell === "" ? Number.NaN : integerText(cell);
+        if (cell !== "" && Number.isNaN(n)) fail(row, `${c} '${cell}' is not a whole number`);
+        return n;
+      }) as [number, number];
+      const first = runCounts.get(t.key);
+      if (first === undefined) runCounts.set(t.key, { events, decisions, line: row.line });
+      else if (!Object.is(first.events, events) || !Object.is(first.decisions, decisions)) {
+        fail(
+          row,
+          `run ${key} has events,decisions ${events},${decisions} here but ${first.events},${first.decisions} on line ${first.line}`,
+        );
+      }
+    }
     const values = metrics.get(t.key) ?? {};
     if (metric in values) fail(row, `run ${key} has a second row for ${metric}`);
     values[metric] = value;
@@ -357,8 +396,8 @@ async function readRunsCsv(
       params: t.params,
       seed: t.seed,
       metrics: values,
-      events: Number.NaN,
-      decisions: Number.NaN,
+      events: runCounts.get(key)?.events ?? Number.NaN,
+      decisions: runCounts.get(key)?.decisions ?? Number.NaN,
     });
   }
   return records;
@@ -536,22 +575,55 @@ export function resultsCsv(plan: SweepPlan, rows: readonly ResultRow[]): string 
   );
 }
 
-/** `runs.csv`: every run's value of each reported metric: `key,scheduler,<param>...,seed,metric,value`. */
+/** The columns of `runs.csv` up to `value` (what it held before the run's counts were added). */
+function runsCsvHeader(plan: SweepPlan): string[] {
+  return ["key", "scheduler", ...plan.params, "seed", "metric", "value"];
+}
+
+/**
+ * The run's counts `runs.csv` ends each row with (its run file's `events` and `decisions`:
+ * deterministic, unlike its timing block, which `runs-timing.csv` holds).
+ */
+const RUN_COUNT_COLUMNS = ["events", "decisions"] as const;
+
+/** A run's first columns in `runs.csv` and `runs-timing.csv`: `key,scheduler,<param>...,seed`. */
+function runCells(plan: SweepPlan, r: RunRecord): (string | number | boolean)[] {
+  return [r.key, r.scheduler, ...plan.params.map((p) => r.params[p] as ParamValue), r.seed];
+}
+
+/**
+ * `runs.csv`: every run's value of each reported metric, and the run's counts on each of its
+ * rows: `key,scheduler,<param>...,seed,metric,value,events,decisions` (the simulation's events
+ * and the policy's scheduling calls, as in its run file). Deterministic, like `results.csv`.
+ */
 export function runsCsv(plan: SweepPlan, records: readonly RunRecord[]): string {
   const rows: (string | number | boolean)[][] = [];
   for (const r of records) {
     for (const m of plan.metrics) {
-      rows.push([
-        r.key,
-        r.scheduler,
-        ...plan.params.map((p) => r.params[p] as ParamValue),
-        r.seed,
-        m,
-        r.metrics[m] ?? Number.NaN,
-      ]);
+      rows.push([...runCells(plan, r), m, r.metrics[m] ?? Number.NaN, r.events, r.decisions]);
     }
   }
-  return toCsv(["key", "scheduler", ...plan.params, "seed", "metric", "value"], rows);
+  return toCsv([...runsCsvHeader(plan), ...RUN_COUNT_COLUMNS], rows);
+}
+
+/**
+ * `runs-timing.csv`: every run's timing block, one row per run in the order of `runs.csv`:
+ * `key,scheduler,<param>...,seed,schedulerMs,wallMs` (ms; empty for a run file without one).
+ * NOT deterministic (wall clock), hence apart from `runs.csv`, as `timing.csv` is from
+ * `results.csv`.
+ */
+export function runsTimingCsv(
+  plan: SweepPlan,
+  records: readonly RunRecord[],
+  timings: ReadonlyMap<string, RunTiming>,
+): string {
+  return toCsv(
+    ["key", "scheduler", ...plan.params, "seed", "schedulerMs", "wallMs"],
+    records.map((r) => {
+      const t = timings.get(r.key);
+      return [...runCells(plan, r), t?.schedulerMs ?? Number.NaN, t?.wallMs ?? Number.NaN];
+    }),
+  );
 }
 
 /** The printed table: one row per scheduler x point, a `mean ± ci95` column per metric, `runs`. */

@@ -1,6 +1,7 @@
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeFsError, makeDirs } from "../atomic.js";
+import { readCsvRecords } from "../csv-read.js";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import { userMessage } from "../user-message.js";
@@ -20,6 +21,8 @@ import {
   runAsWritten,
   runJson,
   runsCsv,
+  runsTimingCsv,
+  SWEEP_FORMAT,
   summarizeSweep,
   summarizeTiming,
 } from "./results.js";
@@ -56,6 +59,12 @@ export interface SweepOptions {
    * shards, possibly running at the same time on other machines. @defaultValue all runs
    */
   readonly shard?: Shard;
+  /**
+   * Called with a line (no newline) that the sweep has something to say about the directory
+   * before it starts: that it started over in a directory of failed runs only, or that run files
+   * listed in `runs.csv` are missing and those runs are done again. @defaultValue none
+   */
+  readonly onNote?: (line: string) => void;
 }
 
 /** What a sweep produced. */
@@ -106,7 +115,8 @@ export async function runSweep(
   const finished = new Map<string, RunRecord>();
   const timings = new Map<string, RunTiming>();
   if (out !== undefined) {
-    for (const f of await prepareDir(out, plan, shard !== undefined)) keep(finished, timings, f);
+    const prepared = await prepareDir(out, plan, shard !== undefined, options.onNote);
+    for (const f of prepared) keep(finished, timings, f);
   }
   const pending = tasks.filter((t) => !finished.has(t.key));
   const skipped = tasks.length - pending.length;
@@ -219,7 +229,9 @@ export async function runSweep(
   });
   // This shard's files are written; whichever shard reads the folder after the last run of every
   // shard was written sees them all and writes the summaries (the same bytes, if several do).
-  const merged = await readSweepDir(out, "sweep");
+  // The run files only: a folder whose runs/ is gone still has the runs.csv of an earlier
+  // completion, which does not say which runs were tried this time (nor their timing).
+  const merged = await readSweepDir(out, "sweep", { runsCsv: false });
   const tried = new Set([...merged.records, ...merged.failures].map((r) => r.key));
   const summarized = planTasks(plan).every((t) => tried.has(t.key));
   const mine = new Set(tasks.map((t) => t.key));
@@ -251,7 +263,9 @@ export function keep(
  * Write `out/results.csv` and `out/runs.csv` from `records` (in their written form), and
  * `out/timing.csv` from their timing blocks (`timings`, as written in the run files): the shape
  * and rows of `results.csv` with the wall-clock metrics of results.ts' `TIMING_METRICS`, whose
- * numbers (unlike every other byte) differ between two executions of the same sweep.
+ * numbers (unlike every other byte) differ between two executions of the same sweep; and
+ * `out/runs-timing.csv`, each run's timing block (the rows of `runs.csv`, one per run), wall
+ * clock too.
  */
 export async function writeSummaries(
   out: string,
@@ -265,6 +279,7 @@ export async function writeSummaries(
       [join(out, "results.csv"), resultsCsv(plan, summarizeSweep(plan, ordered))],
       [join(out, "runs.csv"), runsCsv(plan, ordered)],
       [join(out, "timing.csv"), resultsCsv(plan, summarizeTiming(plan, ordered, timings))],
+      [join(out, "runs-timing.csv"), runsTimingCsv(plan, ordered, timings)],
     ]),
   );
 }
@@ -278,8 +293,19 @@ const STALE_TEMP_MS = 10 * 60_000;
  * processes (shards) may be preparing or writing the same folder at the same time, so a
  * concurrent `experiment.json` is accepted when it is the same, and only temporaries older than
  * ten minutes are removed (a writer holds one for milliseconds).
+ *
+ * A directory of another experiment is refused, unless (not `shared`) it holds no finished run:
+ * nothing in `runs/`, no run in `runs.csv`, nothing but what a sweep writes. That one is started
+ * over in place (its failures and empty summaries removed, `experiment.json` replaced), said in
+ * one line to `note`. So is a resumed directory whose `runs.csv` lists runs that have no file in
+ * `runs/` (they are run again).
  */
-export async function prepareDir(out: string, plan: SweepPlan, shared = false): Promise<RunFile[]> {
+export async function prepareDir(
+  out: string,
+  plan: SweepPlan,
+  shared = false,
+  note?: (line: string) => void,
+): Promise<RunFile[]> {
   const wanted = experimentJson(plan);
   const path = join(out, "experiment.json");
   const read = async (): Promise<string | undefined> => {
@@ -312,9 +338,21 @@ export async function prepareDir(out: string, plan: SweepPlan, shared = false): 
   if (existing === undefined) {
     await writeShared(new Map([[path, wanted]]));
   } else if (existing !== wanted && existing !== legacyExperimentJson(plan)) {
-    throw new UsageError(
-      `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
-      "sweep",
+    const failed = shared ? undefined : await failedOnly(out);
+    if (failed === undefined) {
+      throw new UsageError(
+        `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
+        "sweep",
+      );
+    }
+    await Promise.all(
+      [...SUMMARY_FILES, "failed", "runs", "shards"].map((e) =>
+        rm(join(out, e), { recursive: true, force: true }),
+      ),
+    );
+    await writeShared(new Map([[path, wanted]]));
+    note?.(
+      `note: ${out} held no finished run of its experiment${failed.name === undefined ? "" : ` '${failed.name}'`} (${failed.count} failed); replaced its experiment.json${failed.count > 0 ? ` and failed/` : ""} with this one's and started over`,
     );
   }
   for (const sub of ["runs", "failed"]) {
@@ -346,5 +384,64 @@ export async function prepareDir(out: string, plan: SweepPlan, shared = false): 
       // unreadable: the run is done again and the file replaced
     }
   }
+  if (note !== undefined) {
+    const have = new Set(records.map((r) => r.record.key));
+    const gone = [...(await runsCsvKeys(out, plan))].filter((k) => !have.has(k));
+    if (gone.length > 0) {
+      note(
+        `note: ${join(out, "runs.csv")} lists ${gone.length} finished run${gone.length === 1 ? "" : "s"} with no file in ${join(out, "runs")}/ (deleted?); ${gone.length === 1 ? "it is" : "they are"} run again, and the summaries rewritten once every run was tried`,
+      );
+    }
+  }
   return records;
+}
+
+/** What a sweep writes at the end, beside `runs/` and `failed/`. */
+const SUMMARY_FILES = ["results.csv", "runs.csv", "timing.csv", "runs-timing.csv"];
+
+/** The keys of the plan's runs that `out/runs.csv` lists (none when it is absent or unreadable). */
+async function runsCsvKeys(out: string, plan: SweepPlan): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(join(out, "runs.csv"), "utf8");
+  } catch {
+    return new Set();
+  }
+  const planned = new Set(planTasks(plan).map((t) => t.key));
+  const rows = readCsvRecords(text) ?? [];
+  return new Set(
+    rows
+      .slice(1)
+      .map((r) => r.fields[0] ?? "")
+      .filter((k) => planned.has(k)),
+  );
+}
+
+/**
+ * When `out` holds no finished run, only what a sweep writes (a sweep's experiment.json, failed/,
+ * an empty runs/ and shards/, summaries without a run): the name of its experiment and how many
+ * failures it holds. Undefined when anything there may be a result (a run file, a run in runs.csv, a file
+ * a sweep does not write).
+ */
+async function failedOnly(
+  out: string,
+): Promise<{ readonly name: string | undefined; readonly count: number } | undefined> {
+  const known = new Set(["experiment.json", "failed", "runs", "shards", ...SUMMARY_FILES]);
+  const entries = (await readdir(out)).filter((e) => !e.startsWith("."));
+  if (entries.some((e) => !known.has(e))) return undefined;
+  if ((await readdir(join(out, "runs")).catch(() => [])).some((e) => !e.startsWith("."))) {
+    return undefined;
+  }
+  const runsCsv = await readFile(join(out, "runs.csv"), "utf8").catch(() => "");
+  if (runsCsv.trimEnd().split("\n").length > 1) return undefined;
+  let doc: { format?: unknown; plan?: { name?: unknown } };
+  try {
+    doc = JSON.parse(await readFile(join(out, "experiment.json"), "utf8")) as typeof doc;
+  } catch {
+    return undefined;
+  }
+  // Not what a sweep writes (an experiment file of the user's, say): never replaced.
+  if (doc?.format !== SWEEP_FORMAT) return undefined;
+  const name = typeof doc.plan?.name === "string" ? doc.plan.name : undefined;
+  return { name, count: (await jsonFiles(join(out, "failed"))).length };
 }
