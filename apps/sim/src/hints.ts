@@ -1,4 +1,4 @@
-import { InvalidInputError, LimitExceededError, ParseError } from "@sched/core";
+import { InvalidInputError, LimitExceededError, ParseError, PolicyError } from "@sched/core";
 
 /**
  * Whose words a hint must use: a command line (the options the command has), or an experiment
@@ -55,7 +55,30 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
     return error;
   const prefix = `${error.where}: `;
   const detail = error.message.slice(prefix.length).split(limit.api).join(`--${limit.option}`);
-  return new LimitExceededError(error.where, detail, { cause: error, limit: `--${limit.option}` });
+  // Said by the command (`sched-sim: run: policy "x" did not finish within --max-events …`),
+  // not by the engine's function.
+  return new LimitExceededError(audience.command, detail, {
+    cause: error,
+    limit: `--${limit.option}`,
+  });
+}
+
+/**
+ * The engine's report of a policy that failed (it threw, or decided what it may not), said by
+ * the command that ran it: `run: policy "x" threw at t=40, …` rather than by
+ * `@sched/core/createSimulation`. Errors of other functions are returned unchanged.
+ */
+function policyInCallersWords(error: PolicyError, audience: HintAudience): unknown {
+  if (!("command" in audience) || !error.where.startsWith("@sched/core/")) return error;
+  const prefix = `${error.where}: `;
+  if (!error.message.startsWith(prefix)) return error;
+  const { policy, time, jobIds } = error;
+  return new PolicyError(
+    audience.command,
+    { policy, time, jobIds },
+    error.message.slice(prefix.length),
+    { cause: error },
+  );
 }
 
 /**
@@ -79,6 +102,7 @@ function limitInCallersWords(error: LimitExceededError, audience: HintAudience):
  */
 export function inCallersWords(error: unknown, audience: HintAudience): unknown {
   if (error instanceof LimitExceededError) return limitInCallersWords(error, audience);
+  if (error instanceof PolicyError) return policyInCallersWords(error, audience);
   if (error instanceof InvalidInputError && "command" in audience && audience.flagFields) {
     const said = fieldInCallersWords(error, audience.command, audience.flagFields);
     if (said !== undefined) return said;

@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/core";
+import { InvalidInputError, LimitExceededError, PolicyError } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { inCallersWords } from "../src/hints.js";
 
@@ -66,5 +66,50 @@ describe("inCallersWords: a library's options.X said as the command's --X (flagF
     const cpus = lib("options.cpus[0]", "is 1.5, expected an integer >= 1");
     expect(inCallersWords(cpus, { command: "run", options: ["cpus"] })).toBe(cpus);
     expect(inCallersWords(cpus, { experimentFile: "e.json" })).toBe(cpus);
+  });
+});
+
+describe("inCallersWords: the engine's guards and policy failures", () => {
+  const where = "@sched/core/createSimulation";
+  const run = { command: "run", options: ["max-events", "max-stalled-events"] };
+  it("says them as the command's, with the guard's flag", () => {
+    const limit = new LimitExceededError(
+      where,
+      'policy "p" did not finish within options.maxEvents (5) events, at t=3',
+      { limit: "options.maxEvents" },
+    );
+    const said = inCallersWords(limit, run) as LimitExceededError;
+    expect(said).toBeInstanceOf(LimitExceededError);
+    expect(said.message).toBe(
+      'run: policy "p" did not finish within --max-events (5) events, at t=3',
+    );
+    expect(said.limit).toBe("--max-events");
+    expect(said.cause).toBe(limit);
+
+    const threw = new PolicyError(
+      where,
+      { policy: "p", time: 40, jobIds: [7] },
+      'policy "p" threw at t=40',
+    );
+    const policy = inCallersWords(threw, run) as PolicyError;
+    expect(policy).toBeInstanceOf(PolicyError);
+    expect(policy.message).toBe('run: policy "p" threw at t=40');
+    expect([policy.policy, policy.time, policy.jobIds]).toEqual(["p", 40, [7]]);
+    expect(policy.cause).toBe(threw);
+  });
+
+  it("leaves them alone for an experiment file, and a policy error of another function", () => {
+    const threw = new PolicyError(where, { policy: "p", time: 1, jobIds: [] }, "x");
+    expect(inCallersWords(threw, { experimentFile: "e.json" })).toBe(threw);
+    const other = new PolicyError(
+      "@sched/backfill/backfillPass",
+      { policy: "p", time: 1, jobIds: [] },
+      "x",
+    );
+    expect(inCallersWords(other, run)).toBe(other);
+    const limit = new LimitExceededError(where, "x options.maxEvents", {
+      limit: "options.maxEvents",
+    });
+    expect(inCallersWords(limit, { command: "demo", options: [] })).toBe(limit);
   });
 });

@@ -113,7 +113,7 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     const r = await cli("run", "-w", SMALL, "--clean", "-s", policy);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^sched-sim: @sched\/core\/createSimulation: policy "wakes-forever" made no progress in 100000 schedule calls in a row .*, at t=\d+; 6 jobs waiting \(ids 1, 2, 3, 4, 5, \.\.\.\), none running;.*\(--max-stalled-events sets the bound\)\n$/,
+      /^sched-sim: run: policy "wakes-forever" made no progress in 100000 schedule calls in a row .*, at t=\d+; 6 jobs waiting \(ids 1, 2, 3, 4, 5, \.\.\.\), none running;.*\(--max-stalled-events sets the bound\)\n$/,
     );
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
@@ -158,7 +158,7 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
       const r = await cli("run", "-w", SMALL, "--clean", "-s", policy, "--max-events", "7");
       expect(r.code, policy).toBe(1);
       expect(r.stderr).toBe(
-        `sched-sim: @sched/core/createSimulation: policy "${policy}" did not finish within --max-events (7) events, at t=70; ${r.stderr.match(/at t=70; ([^;]*);/)?.[1]}; by its last scheduling call 1 of the 6 jobs read had completed and 0 had been rejected; it set no timer (wakeAt) and preempted no job, so every event so far was a job's arrival or completion, at most 2 per job (12 for the 6 jobs read). Raise --max-events if the run is meant to be that long\n`,
+        `sched-sim: run: policy "${policy}" did not finish within --max-events (7) events, at t=70; ${r.stderr.match(/at t=70; ([^;]*);/)?.[1]}; by its last scheduling call 1 of the 6 jobs read had completed and 0 had been rejected; it set no timer (wakeAt) and preempted no job, so every event so far was a job's arrival or completion, at most 2 per job (12 for the 6 jobs read). Raise --max-events if the run is meant to be that long\n`,
       );
       expect(r.stderr).not.toContain("does it keep");
     }
@@ -216,7 +216,7 @@ describe("sched-sim run: a policy of the user's (--scheduler FILE)", () => {
     const crash = await cli("run", "-w", SMALL, "--clean", "-s", policy, "--opt", "crash=yes");
     expect(crash.code).toBe(1);
     expect(crash.stderr).toMatch(
-      /^sched-sim: @sched\/core\/createSimulation: policy "first-fit-none" threw at t=40, .*TypeError: Cannot read properties of null/,
+      /^sched-sim: run: policy "first-fit-none" threw at t=40, .*TypeError: Cannot read properties of null/,
     );
   });
 
