@@ -1,3 +1,4 @@
+import { OAS_RULES } from "@sched/multicluster";
 import { beats, num, pointwise, trend } from "./claims.js";
 import type { ExperimentFigure } from "./experiment.js";
 
@@ -79,6 +80,9 @@ export const OAS_SLOTS_FIGURES: readonly ExperimentFigure[] = [
   },
 ];
 
+/** The six heuristics the paper compares OAS with (§4.2), by their labels in `oas`. */
+const OAS_HEURISTICS: readonly string[] = OAS_RULES.map((rule) => rule.toLowerCase());
+
 /** The OAS paper's Fig. 4 (Blanco et al., §4.2), for `oas`. */
 export const OAS_FIGURES: readonly ExperimentFigure[] = [
   {
@@ -113,7 +117,9 @@ export const OAS_FIGURES: readonly ExperimentFigure[] = [
       {
         text: "OAS always obtains good results irrespective of the workload (read: a makespan no longer than any heuristic's)",
         source: "§4.2",
-        check: beats({ better: ["oas"], sense: "lower", ties: true }),
+        // Against the six heuristics only: OAS's own variants (compacted replay, warm start) are
+        // not "techniques present in the literature".
+        check: beats({ better: ["oas"], than: OAS_HEURISTICS, sense: "lower", ties: true }),
       },
     ],
   },
