@@ -91,7 +91,7 @@ const AR_PARAMETERS: readonly ParameterSpec[] = [
     quick: QUICK_JOBS,
     min: 1,
     meaning: "Jobs per run.",
-    source: PAPER,
+    source: "Li et al., §6.2 ('10^4 jobs were submitted to the scheduler')",
   },
   {
     name: "pes",
