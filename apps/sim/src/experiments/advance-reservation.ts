@@ -91,7 +91,7 @@ const AR_PARAMETERS: readonly ParameterSpec[] = [
     quick: QUICK_JOBS,
     min: 1,
     meaning: "Jobs per run.",
-    source: PAPER,
+    source: "Li et al., §6.2 ('10^4 jobs were submitted to the scheduler')",
   },
   {
     name: "pes",
@@ -133,8 +133,10 @@ function arExperiment(s: ArStudyExperiment): Experiment {
     description:
       "The advance-reservation paper's experiment (Li et al., section 6), " +
       `${s.what}. Workload: @sched/workload's advanceReservationWorkload (Lublin-Feitelson with ` +
-      "the LANL-CM5 settings: sizes powers of two 32..1024, run times in {60, 300, 900, 1800, " +
-      "3600, 10800} s; ready = arrival + artime factor x U x duration, deadline = ready + (1 + " +
+      "the LANL-CM5 size settings, sizes powers of two 32..1024; arrivals with the model's " +
+      "generic parameters, not LANL-CM5's, and run times rounded up to {60, 300, 900, 1800, " +
+      "3600, 10800} s, fixed readings: packages/advance-reservation README, Interpretation 15; " +
+      "ready = arrival + artime factor x U x duration, deadline = ready + (1 + " +
       `deadline factor x U') x duration), ${JOBS} jobs (${QUICK_JOBS} with --quick) per seed on ` +
       `one ${PES}-PE machine. Policies: the scheduler 'ar' with each of the seven allocation ` +
       `policies (${paperPolicies.map((p) => p.name).join(", ")}), on the same jobs. Metrics: the ` +

@@ -24,7 +24,7 @@ import type {
   ExperimentRunResult,
   ExperimentWorkload,
 } from "./experiment.js";
-import { OAS_FIGURES, OAS_SLOTS_FIGURES } from "./oas-figures.js";
+import { OAS_FIGURES, OAS_LINKS_FIGURES, OAS_SLOTS_FIGURES } from "./oas-figures.js";
 import { numberParam, type ParameterSpec, type Params, textParam } from "./parameters.js";
 import { selfRunPolicy } from "./self-run-policy.js";
 
@@ -544,6 +544,7 @@ export const oasLinksReproduction: Experiment = {
   defaultSeeds: () => 1,
   schedulers: oasLinksPolicies,
   metrics: COMPARISON_METRICS,
+  figures: OAS_LINKS_FIGURES,
   workload: oasWorkloadOf,
   instance: (params, seed) => oasPoint(params, seed).instance,
   run: runOasPolicy,

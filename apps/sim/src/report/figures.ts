@@ -117,7 +117,13 @@ function panelResults(
     return cache.get(key);
   };
   const labels = new Set(records.map((r) => r.scheduler));
-  const names = new Map(series.map((s) => [s.label, s.name ?? s.label]));
+  // A claim names a policy by the series that plots the figure's metric: a label drawn twice
+  // (oas-slots: the plan at its slots and the MIP's objective) keeps that series' name.
+  const names = new Map<string, string>();
+  for (const s of series) {
+    const own = s.metric === undefined || s.metric === figure.metric;
+    if (own || !names.has(s.label)) names.set(s.label, s.name ?? s.label);
+  }
   return {
     xs,
     schedulers: plan.schedulers.map((s) => s.label).filter((l) => labels.has(l)),
