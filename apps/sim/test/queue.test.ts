@@ -135,8 +135,15 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     await stopWorker(survivor);
     const saved = workerLog(survivor.stderr).done;
     for (const k of lost) expect(saved).toContain(k);
-    // every run finished exactly once overall (the victim finished none it did not report)
-    expect([...log.done, ...saved].sort()).toEqual([...keys].sort());
+    // Every run finished, and once, except that the victim's last reported run may be done
+    // again: it logs "done" when its result is stored, before the queue takes the run back as
+    // finished, so a kill in between (more likely on a busy machine) makes the queue deliver the
+    // run again (at least once; the result is the same bytes, and the submitter keeps one).
+    expect(new Set([...log.done, ...saved])).toEqual(new Set(keys));
+    const twice = saved.filter((k) => log.done.includes(k));
+    expect(twice.length).toBeLessThanOrEqual(1);
+    if (twice.length === 1) expect(log.done.at(-1)).toBe(twice[0]);
+    expect(new Set(saved).size).toBe(saved.length);
     await expectSameAsLocal(file, out);
   }, 60_000);
 
