@@ -100,12 +100,12 @@ export interface BackfillState {
    * ignore them. Reservations of jobs no longer queued are ignored.
    * @defaultValue none: a first decision
    */
-  readonly reservations?: readonly Reservation[];
+  readonly reservations?: readonly Reservation[] | undefined;
   /**
    * Ids of the queued jobs that arrived since the previous call (EDF lets only those preempt).
    * @defaultValue the queued jobs whose `submit` is `now`
    */
-  readonly arrived?: readonly number[];
+  readonly arrived?: readonly number[] | undefined;
   /**
    * Ids of the jobs that completed since the previous call (so in neither `running` nor
    * `queue`). Conservative compresses its reservations (moves them earlier where capacity came
@@ -113,7 +113,7 @@ export interface BackfillState {
    * engine's `conservative()`.
    * @defaultValue unknown: conservative compresses
    */
-  readonly completed?: readonly number[];
+  readonly completed?: readonly number[] | undefined;
 }
 
 /** The keys of {@link BackfillState}, all of them (checked by the compiler). */

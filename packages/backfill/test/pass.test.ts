@@ -1,6 +1,7 @@
 import { createPlatform } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { type BackfillState, backfillPass } from "../src/pass.js";
+import type { Reservation } from "../src/strategy.js";
 
 // backfillPass on hand-built states: each decision worked out by hand.
 
@@ -35,6 +36,22 @@ describe("backfillPass: hand-worked decisions", () => {
     expect(d.rejected).toEqual([]);
     expect(d.preempted).toEqual([]);
     expect(d.wakeAt).toBeUndefined();
+  });
+
+  it("the fields a loop carries between calls may hold undefined (a first call)", () => {
+    // With exactOptionalPropertyTypes, a loop's `let reservations: Reservation[] | undefined`
+    // must be accepted by the type as it is at run time.
+    const none = <T>(): T | undefined => undefined;
+    const first = backfillPass(
+      {
+        ...state,
+        reservations: none<readonly Reservation[]>(),
+        completed: none<readonly number[]>(),
+        arrived: none<readonly number[]>(),
+      },
+      { policy: "conservative" },
+    );
+    expect(first).toEqual(backfillPass(state, { policy: "conservative" }));
   });
 
   it("FCFS: job 2 blocks the queue; nobody starts", () => {
