@@ -28,7 +28,7 @@ export interface QueuedJob {
   /** Its estimated run time: a duration (> 0), at the platform's reference speed. */
   readonly estimate: number;
   /**
-   * When it was submitted. Every queue order breaks ties by it, then by id; EDF lets only jobs
+   * When it was submitted, at most `now`. Every queue order breaks ties by it, then by id; EDF lets only jobs
    * submitted at `now` (or listed in `arrived`) preempt.
    * @defaultValue `-Infinity` (ties by id)
    */
@@ -56,7 +56,10 @@ export interface RunningJobState {
    * running past its estimate: its cores count as coming back now).
    */
   readonly end: number;
-  /** When it started (EDF preempts the latest started first among equal deadlines). @defaultValue `now` */
+  /**
+   * When it started, at most `now` and at most `end` (EDF preempts the latest started first among
+   * equal deadlines). @defaultValue `now`
+   */
   readonly start?: number;
   /**
    * When it was submitted (EDF with a finite `undatedFactor` orders a job without deadline by
@@ -97,18 +100,20 @@ export interface BackfillState {
    * ignore them. Reservations of jobs no longer queued are ignored.
    * @defaultValue none: a first decision
    */
-  readonly reservations?: readonly Reservation[];
+  readonly reservations?: readonly Reservation[] | undefined;
   /**
    * Ids of the queued jobs that arrived since the previous call (EDF lets only those preempt).
    * @defaultValue the queued jobs whose `submit` is `now`
    */
-  readonly arrived?: readonly number[];
+  readonly arrived?: readonly number[] | undefined;
   /**
-   * Ids of the jobs that completed since the previous call. Conservative compresses its
-   * reservations (moves them earlier where capacity came back) when it is not empty.
+   * Ids of the jobs that completed since the previous call (so in neither `running` nor
+   * `queue`). Conservative compresses its reservations (moves them earlier where capacity came
+   * back) when it is not empty; without it, at every call, which gives another schedule than the
+   * engine's `conservative()`.
    * @defaultValue unknown: conservative compresses
    */
-  readonly completed?: readonly number[];
+  readonly completed?: readonly number[] | undefined;
 }
 
 /** The keys of {@link BackfillState}, all of them (checked by the compiler). */
@@ -178,6 +183,12 @@ function optionalTime(field: string, value: unknown): number | undefined {
 function requireArray<T>(field: string, value: unknown): readonly T[] {
   if (!Array.isArray(value)) fail(field, `is ${typeof value}, expected an array`);
   return value as readonly T[];
+}
+
+function requireIds(field: string, value: unknown): readonly number[] {
+  const ids = requireArray<unknown>(field, value);
+  for (let i = 0; i < ids.length; i++) requireId(`${field}[${i}]`, ids[i]);
+  return ids as readonly number[];
 }
 
 /** A Job for the strategies, with only the fields that are set. */
@@ -263,7 +274,8 @@ export function backfillPass(
     }
   }
 
-  const ids = new Set<number>();
+  /** Where each job of the state is given (`state.running[i]`, `state.queue[i]`): ids are distinct. */
+  const givenAt = new Map<number, string>();
   const ledger = new ResourceLedger(platform);
   const running: RunningJob[] = [];
   const runningIn = requireArray<RunningJobState>("state.running", state.running);
@@ -272,11 +284,23 @@ export function backfillPass(
     const r = runningIn[i];
     if (typeof r !== "object" || r === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, r.id);
-    if (ids.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
-    ids.add(id);
+    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    givenAt.set(id, at);
     const cores = requireCores(`${at}.cores`, r.cores);
     const end = requireTime(`${at}.end`, r.end);
-    const start = optionalTime(`${at}.start`, r.start) ?? now;
+    const givenStart = optionalTime(`${at}.start`, r.start);
+    if (givenStart !== undefined) {
+      // A start after now is a clock gone backwards (or a job not started yet); an end before
+      // the start is no interval. Both would be planned silently as something else.
+      if (givenStart > now) {
+        fail(
+          `${at}.start`,
+          `is ${givenStart}, after state.now (${now}): a running job started by now`,
+        );
+      }
+      if (end < givenStart) fail(`${at}.end`, `is ${end}, before its start (${givenStart})`);
+    }
+    const start = givenStart ?? now;
     const job = jobOf({
       id,
       cores,
@@ -316,8 +340,15 @@ export function backfillPass(
     const q = queueIn[i];
     if (typeof q !== "object" || q === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, q.id);
-    if (ids.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
-    ids.add(id);
+    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    givenAt.set(id, at);
+    const submit = optionalTime(`${at}.submit`, q.submit);
+    if (submit !== undefined && submit > now) {
+      fail(
+        `${at}.submit`,
+        `is ${submit}, after state.now (${now}): a job is queued once submitted (a later earliest start is \`ready\`)`,
+      );
+    }
     const estimate = requireTime(`${at}.estimate`, q.estimate);
     if (!(estimate > 0)) fail(`${at}.estimate`, `is ${estimate}, expected a duration > 0`);
     const progress = q.progress ?? 0;
@@ -328,7 +359,7 @@ export function backfillPass(
       id,
       cores: requireCores(`${at}.cores`, q.cores),
       estimate,
-      submit: optionalTime(`${at}.submit`, q.submit) ?? Number.NEGATIVE_INFINITY,
+      submit: submit ?? Number.NEGATIVE_INFINITY,
       ready: optionalTime(`${at}.ready`, q.ready),
       deadline: optionalTime(`${at}.deadline`, q.deadline),
       priority: optionalTime(`${at}.priority`, q.priority),
@@ -341,9 +372,18 @@ export function backfillPass(
   }
 
   const previous = requireArray<Reservation>("state.reservations", state.reservations ?? []);
+  const reservedAt = new Map<number, number>();
   for (let i = 0; i < previous.length; i++) {
     const p = previous[i]!;
-    requireId(`state.reservations[${i}].id`, p?.id);
+    const id = requireId(`state.reservations[${i}].id`, p?.id);
+    const other = reservedAt.get(id);
+    if (other !== undefined) {
+      fail(
+        `state.reservations[${i}].id`,
+        `is ${id}, already the id of state.reservations[${other}]`,
+      );
+    }
+    reservedAt.set(id, i);
     requireTime(`state.reservations[${i}].time`, p.time);
     if (strategy.singleMachine && p.time !== undefined) {
       const m = p.machine;
@@ -356,13 +396,20 @@ export function backfillPass(
     }
   }
   const arrivedIds =
-    state.arrived === undefined
-      ? null
-      : new Set(requireArray<number>("state.arrived", state.arrived));
+    state.arrived === undefined ? null : new Set(requireIds("state.arrived", state.arrived));
   const completed =
-    state.completed === undefined
-      ? undefined
-      : requireArray<number>("state.completed", state.completed);
+    state.completed === undefined ? undefined : requireIds("state.completed", state.completed);
+  if (completed !== undefined) {
+    for (let i = 0; i < completed.length; i++) {
+      const at = givenAt.get(completed[i]!);
+      if (at !== undefined) {
+        fail(
+          `state.completed[${i}]`,
+          `is ${completed[i]}, the id of ${at}: a job that completed is neither running nor queued`,
+        );
+      }
+    }
+  }
   const arrived: Job[] = [];
   for (const w of waiting) {
     if (arrivedIds === null ? w.job.submit === now : arrivedIds.has(w.job.id)) arrived.push(w.job);

@@ -1,6 +1,7 @@
 import { createPlatform } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { type BackfillState, backfillPass } from "../src/pass.js";
+import type { Reservation } from "../src/strategy.js";
 
 // backfillPass on hand-built states: each decision worked out by hand.
 
@@ -35,6 +36,22 @@ describe("backfillPass: hand-worked decisions", () => {
     expect(d.rejected).toEqual([]);
     expect(d.preempted).toEqual([]);
     expect(d.wakeAt).toBeUndefined();
+  });
+
+  it("the fields a loop carries between calls may hold undefined (a first call)", () => {
+    // With exactOptionalPropertyTypes, a loop's `let reservations: Reservation[] | undefined`
+    // must be accepted by the type as it is at run time.
+    const none = <T>(): T | undefined => undefined;
+    const first = backfillPass(
+      {
+        ...state,
+        reservations: none<readonly Reservation[]>(),
+        completed: none<readonly number[]>(),
+        arrived: none<readonly number[]>(),
+      },
+      { policy: "conservative" },
+    );
+    expect(first).toEqual(backfillPass(state, { policy: "conservative" }));
   });
 
   it("FCFS: job 2 blocks the queue; nobody starts", () => {
@@ -259,6 +276,54 @@ describe("backfillPass: bad input names the field", () => {
       /state\.running\[0\]\.allocation is missing/,
     ],
     ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
+    // Inconsistent states a live loop can hand over: each was read silently as something else.
+    [
+      "a completed job still running (finished twice, or not removed)",
+      { ...ok, running: [{ id: 1, cores: 1, end: 5 }], completed: [1] },
+      /state\.completed\[0\] is 1, the id of state\.running\[0\]: a job that completed is neither running nor queued/,
+    ],
+    [
+      "a completed job still queued",
+      { ...ok, queue: [{ id: 1, cores: 1, estimate: 1 }], completed: [7, 1] },
+      /state\.completed\[1\] is 1, the id of state\.queue\[0\]/,
+    ],
+    [
+      "a completed id not an integer",
+      { ...ok, completed: ["3"] },
+      /state\.completed\[0\] is "3", expected an integer/,
+    ],
+    [
+      "an arrived id not an integer",
+      { ...ok, arrived: [Number.NaN] },
+      /state\.arrived\[0\] is NaN, expected an integer/,
+    ],
+    [
+      "a running job started after now (the clock went backwards)",
+      { ...ok, now: 10, running: [{ id: 1, cores: 1, end: 80, start: 50 }] },
+      /state\.running\[0\]\.start is 50, after state\.now \(10\)/,
+    ],
+    [
+      "a running job that ends before it starts",
+      { ...ok, now: 10, running: [{ id: 1, cores: 1, end: 3, start: 5 }] },
+      /state\.running\[0\]\.end is 3, before its start \(5\)/,
+    ],
+    [
+      "a queued job submitted after now (the clock went backwards)",
+      { ...ok, now: 10, queue: [{ id: 1, cores: 1, estimate: 1, submit: 11 }] },
+      /state\.queue\[0\]\.submit is 11, after state\.now \(10\): a job is queued once submitted/,
+    ],
+    [
+      "two reservations for one job",
+      {
+        ...ok,
+        queue: [{ id: 1, cores: 1, estimate: 1 }],
+        reservations: [
+          { id: 1, time: 5 },
+          { id: 1, time: 9 },
+        ],
+      },
+      /state\.reservations\[1\]\.id is 1, already the id of state\.reservations\[0\]/,
+    ],
     [
       "progress",
       { ...ok, queue: [{ id: 1, cores: 1, estimate: 1, progress: 1 }] },

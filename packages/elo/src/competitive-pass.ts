@@ -57,7 +57,7 @@ export interface CompetitiveState {
    * keeps the first call's options (its `jobLevel` too); later calls must give equal values.
    * @defaultValue none: a first call
    */
-  readonly memory?: CompetitiveMemory;
+  readonly memory?: CompetitiveMemory | undefined;
 }
 
 /** The keys of {@link CompetitiveState}, all of them (checked by the compiler). */
@@ -108,6 +108,8 @@ interface CompetitiveMemoryContents {
   readonly optionsKey: string;
   /** Ids of queued jobs already seen (arrived, not yet started). */
   readonly seen: Set<number>;
+  /** `state.now` of the call that returned this memory: the next call's may not be earlier. */
+  readonly now: number;
   spent: boolean;
 }
 
@@ -150,6 +152,12 @@ export function competitivePass(
   const platform = validatePlatform(state.platform, WHERE);
   const n = platform.machines.length;
   const held = takeMemory(state.memory, platform, options);
+  if (held !== undefined && now < held.now) {
+    fail(
+      "state.now",
+      `is ${now}, before the time of the call that returned state.memory (${held.now}): the clock went backwards`,
+    );
+  }
   const core = held?.core ?? new CompetitiveCore(platform, resolveCoreOptions(options, WHERE));
   const seen = held?.seen ?? new Set<number>();
 
@@ -232,7 +240,7 @@ export function competitivePass(
     },
   );
   const memory: CompetitiveMemory = Object.freeze({ kind: "competitive-memory" as const });
-  heldBy.set(memory, { core, optionsKey: optionsKey(options), seen, spent: false });
+  heldBy.set(memory, { core, optionsKey: optionsKey(options), seen, now, spent: false });
   return { start, rejected, updates, snapshot: core.list.snapshot(), memory };
 }
 

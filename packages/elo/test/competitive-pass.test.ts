@@ -1,6 +1,10 @@
 import { createPlatform, InvalidInputError } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { type CompetitiveState, competitivePass } from "../src/competitive-pass.js";
+import {
+  type CompetitiveMemory,
+  type CompetitiveState,
+  competitivePass,
+} from "../src/competitive-pass.js";
 import { expectedResult } from "../src/expected-result.js";
 
 const platform = createPlatform({
@@ -103,6 +107,27 @@ describe("competitivePass", () => {
     );
     competitivePass({ ...base, free: [1, 2], memory: d.memory });
     expect(fieldOf({ ...base, free: [1, 2], memory: d.memory })).toBe("state.memory"); // used once
+  });
+
+  it("refuses a clock that went backwards since the memory's call, and the memory stays usable", () => {
+    // Job 1 starts on machine 0 at 12; a completion reported at 5 would be measured as taking
+    // -7 s and rated as a win.
+    const d = competitivePass({ ...base, now: 12, queue: [{ id: 1, cores: 1, estimate: 10 }] });
+    const back = { ...base, now: 5, completed: [{ id: 1, machine: 0 }], memory: d.memory };
+    expect(fieldOf(back)).toBe("state.now");
+    expect(() => competitivePass(back)).toThrow(
+      "@sched/elo/competitivePass: state.now is 5, before the time of the call that returned state.memory (12): the clock went backwards",
+    );
+    const same = competitivePass({ ...back, now: 12 }); // the same instant is fine
+    expect(same.updates.map((u) => u.elapsed)).toEqual([0]);
+  });
+
+  it("memory may hold undefined (a first call), as a loop's variable does before it", () => {
+    const none = (): CompetitiveMemory | undefined => undefined;
+    const state = { ...base, queue: [{ id: 1, cores: 1, estimate: 1 }] };
+    expect(competitivePass({ ...state, memory: none() }).start).toEqual(
+      competitivePass(state).start,
+    );
   });
 
   it("same state, same decision", () => {
