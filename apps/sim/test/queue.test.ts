@@ -113,12 +113,27 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     const detach = await cli("sweep", file, "--out", out, ...common, "--detach");
     expect(detach.code, detach.stderr).toBe(0);
     expect(detach.stderr).toContain(`enqueued ${keys.length} runs`);
-    const victim = startCli(cliPath, ["worker", ...common, "--jobs", "1", "--stall-timeout", "1"]);
-    await waitFor(() => workerLog(victim.stderr).started.length > 0, 20_000, "a run to start");
-    victim.child.kill("SIGKILL");
-    expect((await victim.exited).signal).toBe("SIGKILL");
-    const log = workerLog(victim.stderr);
-    const lost = log.started.filter((k) => !log.done.includes(k));
+    // The kill must land inside a run. On a busy machine it can land between two runs (the
+    // victim's run ended and the next one had not started): then nothing is lost, and another
+    // victim is started, at most three in all.
+    const victims: { started: string[]; done: string[] }[] = [];
+    let lost: string[] = [];
+    for (let attempt = 0; attempt < 3 && lost.length === 0; attempt++) {
+      const victim = startCli(cliPath, [
+        "worker",
+        ...common,
+        "--jobs",
+        "1",
+        "--stall-timeout",
+        "1",
+      ]);
+      await waitFor(() => workerLog(victim.stderr).started.length > 0, 20_000, "a run to start");
+      victim.child.kill("SIGKILL");
+      expect((await victim.exited).signal).toBe("SIGKILL");
+      const log = workerLog(victim.stderr);
+      victims.push(log);
+      lost = log.started.filter((k) => !log.done.includes(k));
+    }
     expect(lost.length).toBeGreaterThan(0);
 
     const survivor = startCli(cliPath, [
@@ -135,15 +150,18 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     await stopWorker(survivor);
     const saved = workerLog(survivor.stderr).done;
     for (const k of lost) expect(saved).toContain(k);
-    // Every run finished, and once, except that the victim's last reported run may be done
-    // again: it logs "done" when its result is stored, before the queue takes the run back as
-    // finished, so a kill in between (more likely on a busy machine) makes the queue deliver the
-    // run again (at least once; the result is the same bytes, and the submitter keeps one).
-    expect(new Set([...log.done, ...saved])).toEqual(new Set(keys));
-    const twice = saved.filter((k) => log.done.includes(k));
-    expect(twice.length).toBeLessThanOrEqual(1);
-    if (twice.length === 1) expect(log.done.at(-1)).toBe(twice[0]);
-    expect(new Set(saved).size).toBe(saved.length);
+    // Every run finished, and once, except that a victim's last reported run may be done
+    // again: a worker logs "done" when the result is stored, before the queue takes the run back
+    // as finished, so a kill in between (more likely on a busy machine) makes the queue deliver
+    // the run again (at least once; the result is the same bytes, and the submitter keeps one).
+    const byVictims = victims.flatMap((v) => v.done);
+    expect(new Set([...byVictims, ...saved])).toEqual(new Set(keys));
+    const times = new Map<string, number>();
+    for (const k of [...byVictims, ...saved]) times.set(k, (times.get(k) ?? 0) + 1);
+    for (const [k, n] of times) {
+      const lastOf = victims.filter((v) => v.done.at(-1) === k).length;
+      expect(n, `run ${k} finished ${n} times`).toBeLessThanOrEqual(1 + lastOf);
+    }
     await expectSameAsLocal(file, out);
   }, 60_000);
 
