@@ -131,6 +131,50 @@ describe("backfillPass: conservative remembers through its reservations", () => 
   });
 });
 
+describe("backfillPass: conservative given reservations that overbook the plan (README)", () => {
+  const state: BackfillState = {
+    now: 100,
+    cores: 8,
+    running: [{ id: 1, cores: 4, end: 160 }],
+    queue: [
+      { id: 2, cores: 8, estimate: 50, submit: 95 },
+      { id: 3, cores: 2, estimate: 60, submit: 96 },
+      { id: 4, cores: 2, estimate: 90, submit: 97 },
+      { id: 5, cores: 8, estimate: 10, submit: 99 },
+    ],
+  };
+  const conservative = { policy: "conservative" } as const;
+
+  it("keeps them and compresses in queue order: the one that no longer fits is made again", () => {
+    const d = backfillPass(
+      {
+        ...state,
+        reservations: [
+          { id: 2, time: 160 },
+          { id: 5, time: 160 },
+        ],
+      },
+      conservative,
+    );
+    expect(d.start).toEqual([3]);
+    expect(d.reservations).toEqual([
+      { id: 2, time: 170 },
+      { id: 5, time: 160 },
+      { id: 4, time: 220 },
+    ]);
+  });
+
+  it("plans again from scratch, in queue order, when given no reservations", () => {
+    const d = backfillPass(state, conservative);
+    expect(d.start).toEqual([3]);
+    expect(d.reservations).toEqual([
+      { id: 2, time: 160 },
+      { id: 4, time: 210 },
+      { id: 5, time: 300 },
+    ]);
+  });
+});
+
 describe("backfillPass: BF-unrm keeps the holder first", () => {
   it("the job that held the reservation keeps it though a higher-priority job came", () => {
     const state: BackfillState = {
