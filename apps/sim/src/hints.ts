@@ -129,16 +129,24 @@ export function inCallersWords(error: unknown, audience: HintAudience): unknown 
   if (error instanceof InvalidInputError) {
     return new InvalidInputError(error.where, error.field, hinted, { cause: error });
   }
+  return reworded(error, error.where, hinted);
+}
+
+/**
+ * `error` said again: the same location (file, line, column, field), `where` and `detail` in
+ * place of its own, `error` as the cause.
+ */
+export function reworded(error: ParseError, where: string, detail: string): ParseError {
   const { source, line, column, field } = error;
   return new ParseError(
-    error.where,
+    where,
     {
       source,
       ...(line === undefined ? {} : { line }),
       ...(column === undefined ? {} : { column }),
       ...(field === undefined ? {} : { field }),
     },
-    hinted,
+    detail,
     { cause: error },
   );
 }

@@ -1,5 +1,5 @@
 import { ParseError } from "@sched/core";
-import { locationOf } from "./hints.js";
+import { locationOf, reworded } from "./hints.js";
 
 /**
  * What the user reads of `error`: its message, without the library function's path in front
@@ -24,19 +24,8 @@ export function userMessage(error: unknown): string {
  */
 export function inCommand(error: unknown, command: string): unknown {
   if (!(error instanceof ParseError) || !error.where.startsWith("@sched/")) return error;
-  const { source, line, column, field } = error;
   const at = locationOf(error);
   const said = userMessage(error);
   if (!said.startsWith(at)) return error;
-  return new ParseError(
-    command,
-    {
-      source,
-      ...(line === undefined ? {} : { line }),
-      ...(column === undefined ? {} : { column }),
-      ...(field === undefined ? {} : { field }),
-    },
-    said.slice(at.length),
-    { cause: error },
-  );
+  return reworded(error, command, said.slice(at.length));
 }

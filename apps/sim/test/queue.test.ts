@@ -110,6 +110,7 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     const keys = planTasks(plan).map((t) => t.key);
     const out = await tempDir();
     const common = ["--queue", redisUrl, "--queue-name", "kill"];
+    const worker = ["worker", ...common, "--jobs", "1", "--stall-timeout", "1"];
     const detach = await cli("sweep", file, "--out", out, ...common, "--detach");
     expect(detach.code, detach.stderr).toBe(0);
     expect(detach.stderr).toContain(`enqueued ${keys.length} runs`);
@@ -119,14 +120,7 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     const victims: { started: string[]; done: string[] }[] = [];
     let lost: string[] = [];
     for (let attempt = 0; attempt < 3 && lost.length === 0; attempt++) {
-      const victim = startCli(cliPath, [
-        "worker",
-        ...common,
-        "--jobs",
-        "1",
-        "--stall-timeout",
-        "1",
-      ]);
+      const victim = startCli(cliPath, worker);
       await waitFor(() => workerLog(victim.stderr).started.length > 0, 20_000, "a run to start");
       victim.child.kill("SIGKILL");
       expect((await victim.exited).signal).toBe("SIGKILL");
@@ -136,14 +130,7 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     }
     expect(lost.length).toBeGreaterThan(0);
 
-    const survivor = startCli(cliPath, [
-      "worker",
-      ...common,
-      "--jobs",
-      "1",
-      "--stall-timeout",
-      "1",
-    ]);
+    const survivor = startCli(cliPath, worker);
     const submit = startCli(cliPath, ["sweep", file, "--out", out, ...common]);
     const { code } = await submit.exited;
     expect(code, submit.stderr).toBe(0);
