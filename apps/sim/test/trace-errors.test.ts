@@ -8,6 +8,9 @@ import { writeExperiment } from "./sweep-helpers.js";
 const BAD_DATA =
   "; MaxProcs: 8\n1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 10 0 -5 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n";
 
+/** The same two jobs, both valid. */
+const GOOD_DATA = BAD_DATA.replace(" -5 ", " 5 ");
+
 /** Every command that reads a trace, as a function of the trace's path and a scratch folder. */
 const READERS: readonly (readonly [
   command: string,
@@ -74,5 +77,30 @@ describe("a trace's data error names the command, as the command's other errors 
         `\\n  fcfs\\.s1-[0-9a-f]{8}: sweep: ${trace}:3: \\(job 2\\) run time \\(field 4\\) is -5, expected > 0 \\(or set "clean": true in "workload" to drop such jobs\\)\\n`,
       ),
     );
+  });
+
+  it("report re-simulating a run of a trace changed since words it as report's, not sweep's", async () => {
+    const dir = await tempDir();
+    const trace = join(dir, "trace.swf");
+    await writeFile(trace, GOOD_DATA);
+    const file = await writeExperiment({
+      name: "good",
+      workload: { type: "swf", path: trace },
+      platform: { procs: 8 },
+      schedulers: ["fcfs"],
+      seeds: 1,
+    });
+    const out = join(dir, "out");
+    expect((await cli("sweep", file, "--out", out, "--quiet")).code).toBe(0);
+    await writeFile(trace, BAD_DATA);
+    // The report is still written, without its Gantt chart, and says why.
+    const r = await cli("report", out, "--out", join(dir, "report.html"));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^sched-sim: report: no Gantt chart for fcfs\\.s1-[0-9a-f]{8}: ${trace}:3: \\(job 2\\) run time \\(field 4\\) is -5, expected > 0`,
+      ),
+    );
+    expect(r.stderr).not.toContain("sweep:");
   });
 });

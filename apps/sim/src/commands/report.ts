@@ -7,7 +7,7 @@ import { EXPERIMENTS } from "../experiments/registry.js";
 import { checkOutPath } from "../out-path.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
-import { measureRun, simulateTask } from "../sweep/execute.js";
+import { createInstanceCache, measureRun, simulateTask } from "../sweep/execute.js";
 import { planTasks, type SweepPlan } from "../sweep/plan.js";
 import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
 import { missingNote, missingRuns, readShardStatuses } from "../sweep/shard.js";
@@ -117,10 +117,12 @@ export const reportCommand: Command = {
         );
       }
       try {
-        const trace = await simulateTask(plan, task);
+        // Read errors of a trace file say `report:`, the command the user ran.
+        const cache = createInstanceCache("report");
+        const trace = await simulateTask(plan, task, cache);
         const notes: string[] = [];
         const stored = records.find((r) => r.key === task.key);
-        const numbers = await measureRun(plan, task, trace);
+        const numbers = await measureRun(plan, task, trace, cache);
         const again = asWritten({
           ...(stored ?? {
             key: task.key,
@@ -155,7 +157,10 @@ export const reportCommand: Command = {
         }
         run = { key: task.key, trace, notes };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const said = error instanceof Error ? error.message : String(error);
+        // A trace's read error is worded as this command's (`report: FILE:3: …`, see the cache
+        // above); the line below already says `report:`.
+        const message = said.startsWith("report: ") ? said.slice("report: ".length) : said;
         run = {
           key: task.key,
           error: `the run could not be simulated again: ${message}`,

@@ -43,11 +43,13 @@ export interface RunTiming {
 export interface InstanceCache {
   last?: { readonly id: string; readonly instance: ExperimentInstance };
   readonly swf: Map<string, Promise<SwfWorkload>>;
+  /** The command whose words a trace's read errors take (`sweep: FILE:3: …`). */
+  readonly command: string;
 }
 
-/** An empty {@link InstanceCache}. */
-export function createInstanceCache(): InstanceCache {
-  return { swf: new Map() };
+/** An empty {@link InstanceCache}, for runs made by `command` (`sweep`, or `report` re-simulating one). */
+export function createInstanceCache(command = "sweep"): InstanceCache {
+  return { swf: new Map(), command };
 }
 
 /** The registry experiment a plan's runs come from (undefined for an experiment file's workload). */
@@ -123,7 +125,7 @@ async function workloadInstance(
         pending = readSwfWorkload(w.path, {
           clean: w.clean,
           estimate: w.estimate,
-          where: "sweep",
+          where: cache.command,
         }).catch((error: unknown) => {
           throw inCallersWords(error, { experimentFile: w.path });
         });
