@@ -6,7 +6,7 @@
 //
 //   pnpm build && node scripts/ar-mean-gap.mjs [ARAR ...] [--jobs N] [--seeds K]
 //
-// Defaults: the published 1.0225 and AR_LANL_CM5_ARAR, 10^6 arrivals, seeds 1..12 (about 2 s of
+// Defaults: the published 1.0225 and AR_LANL_CM5_ARAR, 10^6 arrivals, seeds 1..12 (about 0.4 s of
 // CPU per 10^6 arrivals). Prints, per arar, each seed's mean gap, their mean and standard
 // deviation; the target is the cleaned LANL-CM5 log's 62,294,400 s / 122,060 jobs = 510.4 s.
 import { AR_LANL_CM5, AR_LANL_CM5_ARAR, LUBLIN_TYPELESS, lublinRecords } from "@sched/workload";
