@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { advanceReservation, paperPolicies } from "@sched/advance-reservation";
 import { createJob, createPlatform, identicalPool, simulate } from "@sched/core";
 import { advanceReservationWorkload } from "@sched/workload";
 import { describe, expect, it } from "vitest";
 import { arMetrics } from "../src/experiments/ar-metrics.js";
+import { EXPERIMENTS } from "../src/experiments/registry.js";
+import { defaultParams } from "../src/experiments/resolve.js";
 import { chooseScheduler } from "../src/schedulers.js";
 import { cli, tempDir } from "./helpers.js";
 
@@ -129,6 +132,96 @@ describe("sched-sim reproduce ar-size / ar-load / ar-flex", () => {
     expect(await acc(open, "Du_B")).not.toBe(await acc(clipped, "Du_B"));
     const plan = JSON.parse(await readFile(join(open, "experiment.json"), "utf8"));
     expect(JSON.stringify(plan)).toContain('"clip":false');
+  });
+});
+
+describe("the workload readings of Interpretation 15 (arrivals, runtimeMapping)", () => {
+  const arSize = EXPERIMENTS.find((e) => e.name === "ar-size")!;
+
+  it("--set and --vary refuse a reading that does not exist, in the command's words", async () => {
+    const a = await cli("reproduce", "ar-size", "--quick", "--set", "arrivals=lanl");
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain(
+      "option --set arrivals=lanl: expected one of lanl-cm5-rate, generic, got 'lanl'",
+    );
+    const b = await cli("reproduce", "ar-flex", "--quick", "--vary", "runtimeMapping=up,near");
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain(
+      "option --vary runtimeMapping=up,near: expected one of up, nearest-log, nearest, got 'near'",
+    );
+    const p = await cli("reproduce", "ar-load", "--params");
+    expect(p.stdout).toMatch(/arrivals\s+The paper's 'arrival process/);
+    expect(p.stdout).toMatch(/runtimeMapping\s+How a model run time/);
+  });
+
+  it("the experiment's instance is the generator's workload under each reading", () => {
+    const params = defaultParams(arSize, true);
+    for (const [arrivals, runtimeMapping] of [
+      ["lanl-cm5-rate", "up"],
+      ["generic", "nearest-log"],
+      ["generic", "nearest"],
+    ] as const) {
+      const { jobs } = arSize.instance({ ...params, arrivals, runtimeMapping }, 2);
+      expect(jobs).toEqual(
+        advanceReservationWorkload({ jobs: 1000, uMed: 7, arrivals, runtimeMapping, seed: 2 }).jobs,
+      );
+    }
+  });
+
+  it("--set runtimeMapping=nearest-log changes what every policy faces, and experiment.json records it", async () => {
+    const common = ["--quick", "--seeds", "1", "--set", "jobs=300", "--set", "uMed=7"];
+    const up = await tempDir();
+    const near = await tempDir();
+    const a = await cli("reproduce", "ar-size", ...common, "--out", up);
+    const b = await cli(
+      "reproduce",
+      "ar-size",
+      ...common,
+      "--set",
+      "runtimeMapping=nearest-log",
+      "--out",
+      near,
+    );
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const load = async (dir: string) =>
+      (await runsOf(dir)).find((x) => x.scheduler === "ar(policy=FF)" && x.metric === "offeredLoad")
+        ?.number as number;
+    // nearest in log scale sends fewer jobs to 10800 s than rounding up: less work offered
+    expect(await load(near)).toBeLessThan(await load(up));
+    const plan = JSON.parse(await readFile(join(near, "experiment.json"), "utf8"));
+    expect(JSON.stringify(plan)).toContain('"runtimeMapping":"nearest-log"');
+  });
+
+  it("the defaults reproduce the committed ar-size results (FF at UMed 5, 5 seeds of 10^4 jobs)", async () => {
+    const csv = await readFile(
+      join(
+        dirname(fileURLToPath(import.meta.url)),
+        "../../../packages/advance-reservation/reproduction/ar-size.csv",
+      ),
+      "utf8",
+    );
+    const committed = (metric: string) =>
+      Number(
+        csv
+          .split("\n")
+          .find((l) => l.startsWith(`ar(policy=FF),5,true,${metric},`))
+          ?.split(",")[4],
+      );
+    const params = { ...defaultParams(arSize, false), uMed: 5 };
+    const acceptance: number[] = [];
+    const slowdown: number[] = [];
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { jobs, platform } = arSize.instance(params, seed);
+      const m = arMetrics(simulate(jobs, platform, advanceReservation()), 1024);
+      acceptance.push(m.acceptanceRate);
+      slowdown.push(m.meanSlowdown);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(committed("acceptanceRate")).toBeGreaterThan(0);
+    // the file holds 6 decimals (rounded from a mean summed in another order)
+    expect(Math.abs(mean(acceptance) - committed("acceptanceRate"))).toBeLessThanOrEqual(1e-6);
+    expect(Math.abs(mean(slowdown) - committed("meanSlowdown"))).toBeLessThanOrEqual(1e-6);
   });
 });
 

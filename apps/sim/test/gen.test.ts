@@ -113,9 +113,18 @@ describe("sched-sim gen", () => {
       artimeFactor: "3",
       deadlineFactor: "3",
       arrivalFactor: "1",
+      arrivals: "lanl-cm5-rate",
+      runtimeMapping: "up",
       seed: "3",
     });
-    expect(meta.defaults).toEqual(["procs", "artimeFactor", "deadlineFactor", "arrivalFactor"]);
+    expect(meta.defaults).toEqual([
+      "procs",
+      "artimeFactor",
+      "deadlineFactor",
+      "arrivalFactor",
+      "arrivals",
+      "runtimeMapping",
+    ]);
     expect(JSON.parse(await readFile(platform, "utf8")).machines).toBeDefined();
     const again = join(dir, "again.jsonl");
     await cli(...argv, "--out", again);

@@ -1,7 +1,12 @@
 export {
   type AdvanceReservationWorkloadOptions,
+  AR_ARRIVAL_READINGS,
   AR_LANL_CM5,
+  AR_LANL_CM5_ARAR,
   AR_RUNTIME_CLASSES,
+  AR_RUNTIME_MAPPINGS,
+  type ArArrivalReading,
+  type ArRuntimeMapping,
   advanceReservationWorkload,
 } from "./advance-reservation.js";
 export {

@@ -1,5 +1,9 @@
 import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
-import { advanceReservationWorkload } from "./advance-reservation.js";
+import {
+  AR_ARRIVAL_READINGS,
+  AR_RUNTIME_MAPPINGS,
+  advanceReservationWorkload,
+} from "./advance-reservation.js";
 import { CONVERGENT_DEADLINE_READINGS, convergentWorkload } from "./convergent.js";
 import { eloWorkload } from "./elo.js";
 import type { Range } from "./generated.js";
@@ -307,6 +311,24 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
         "deadline = ready + (1 + deadlineFactor * U) * duration",
       ),
       opt("arrivalFactor", "number", "1", "arrival times are divided by it"),
+      {
+        ...opt(
+          "arrivals",
+          "choice",
+          "lanl-cm5-rate",
+          "Lublin arrival process at LANL-CM5's mean gap (~510 s), or with the generic parameters (~923 s)",
+        ),
+        choices: AR_ARRIVAL_READINGS,
+      },
+      {
+        ...opt(
+          "runtimeMapping",
+          "choice",
+          "up",
+          "model run time to {60,300,900,1800,3600,10800} s: rounded up, nearest in log scale, or nearest",
+        ),
+        choices: AR_RUNTIME_MAPPINGS,
+      },
       SEED,
     ],
     (o) => advanceReservationWorkload(o),

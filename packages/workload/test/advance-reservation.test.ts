@@ -2,11 +2,15 @@ import { InvalidInputError, validateJobs } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import {
   type AdvanceReservationWorkloadOptions,
+  AR_ARRIVAL_READINGS,
   AR_LANL_CM5,
+  AR_LANL_CM5_ARAR,
   AR_RUNTIME_CLASSES,
+  AR_RUNTIME_MAPPINGS,
   advanceReservationWorkload,
+  arRuntimeClass,
 } from "../src/advance-reservation.js";
-import { LUBLIN_TYPELESS } from "../src/lublin.js";
+import { LUBLIN_TYPELESS, lublinRecords } from "../src/lublin.js";
 import { chiSquare, exactSizePmf } from "./oracles.js";
 import { chiSquareQuantile, gammaCdf, mean } from "./stats.js";
 
@@ -105,6 +109,18 @@ describe("advanceReservationWorkload options", () => {
       ],
       [{ arrivalFactor: 0 }, "options.arrivalFactor is 0, expected a finite number > 0"],
       [{ jobs: 1.5 }, "options.jobs is 1.5, expected an integer >= 0"],
+      [
+        { arrivals: "lanl" as never },
+        'options.arrivals is "lanl", expected one of lanl-cm5-rate, generic',
+      ],
+      [
+        { runtimeMapping: "down" as never },
+        'options.runtimeMapping is "down", expected one of up, nearest-log, nearest',
+      ],
+      [
+        { runtimeMapping: 1 as never },
+        "options.runtimeMapping is 1, expected one of up, nearest-log, nearest",
+      ],
     ];
     for (const [o, message] of cases) {
       expect(() => advanceReservationWorkload(o)).toThrow(InvalidInputError);
@@ -129,6 +145,133 @@ describe("advanceReservationWorkload options", () => {
       expect(() => advanceReservationWorkload(o)).toThrow(
         `@sched/workload/advanceReservationWorkload: ${message}`,
       );
+    }
+  });
+});
+
+describe("advanceReservationWorkload: the readings of Interpretation 15", () => {
+  it("arRuntimeClass maps hand-picked run times up, to the nearest in log scale, and to the nearest", () => {
+    const cases: Record<string, [number, number][]> = {
+      up: [
+        [1, 60],
+        [60, 60],
+        [61, 300],
+        [300, 300],
+        [301, 900],
+        [3601, 10800],
+        [10800, 10800],
+        [50_000, 10800],
+      ],
+      // boundaries sqrt(60 x 300) = 134.2, 519.6, 1272.8, 2545.6, 6235.4
+      "nearest-log": [
+        [1, 60],
+        [100, 60],
+        [134, 60],
+        [135, 300],
+        [519, 300],
+        [520, 900],
+        [1272, 900],
+        [1273, 1800],
+        [2545, 1800],
+        [2546, 3600],
+        [6235, 3600],
+        [6236, 10800],
+        [50_000, 10800],
+      ],
+      // boundaries (60 + 300) / 2 = 180, 600, 1350, 2700, 7200; on a boundary, the larger class
+      nearest: [
+        [1, 60],
+        [179, 60],
+        [180, 300],
+        [599, 300],
+        [600, 900],
+        [1349, 900],
+        [1350, 1800],
+        [2699, 1800],
+        [2700, 3600],
+        [7199, 3600],
+        [7200, 10800],
+        [50_000, 10800],
+      ],
+    };
+    for (const mapping of AR_RUNTIME_MAPPINGS) {
+      for (const [runtime, expected] of cases[mapping]!) {
+        expect(arRuntimeClass(runtime, mapping), `${mapping} ${runtime}`).toBe(expected);
+      }
+    }
+    // any increasing classes; one class takes everything
+    expect(arRuntimeClass(15, "nearest", [10, 20])).toBe(20);
+    expect(arRuntimeClass(14, "nearest-log", [10, 20])).toBe(10);
+    expect(arRuntimeClass(1e6, "up", [7])).toBe(7);
+  });
+
+  it("each job's duration is its model run time mapped as runtimeMapping says; nothing else moves", () => {
+    const base = { jobs: 2000, uMed: 7, seed: 4 } as const;
+    const model = [
+      ...lublinRecords({
+        jobs: 2000,
+        procs: 1024,
+        seed: 4,
+        jobTypes: false,
+        typeless: { ...AR_LANL_CM5, uMed: 7 },
+      }),
+    ];
+    const up = advanceReservationWorkload(base).jobs;
+    const shares: Record<string, number> = {};
+    for (const mapping of AR_RUNTIME_MAPPINGS) {
+      const jobs = advanceReservationWorkload({ ...base, runtimeMapping: mapping }).jobs;
+      jobs.forEach((j, i) => {
+        expect(j.runtime).toBe(arRuntimeClass(model[i]!.runTime, mapping));
+        expect(j.submit).toBe(up[i]!.submit);
+        expect(j.cores).toBe(up[i]!.cores);
+      });
+      shares[mapping] = jobs.filter((j) => j.runtime === 10800).length / jobs.length;
+    }
+    // rounding up puts the most jobs in the top class, to the nearest in seconds the fewest
+    expect(shares.up).toBeGreaterThan(shares["nearest-log"]!);
+    expect(shares["nearest-log"]).toBeGreaterThan(shares.nearest!);
+  });
+
+  it("arrivals lanl-cm5-rate: the mean gap is LANL-CM5's 510 s (generic: ~923 s); sizes and run times stay", () => {
+    const gap = (arrivals: (typeof AR_ARRIVAL_READINGS)[number], seed: number) => {
+      const { jobs } = advanceReservationWorkload({ jobs: 100_000, seed, arrivals });
+      return (jobs.at(-1)!.submit - jobs[0]!.submit) / (jobs.length - 1);
+    };
+    for (const seed of [1, 2]) {
+      expect(Math.abs(gap("lanl-cm5-rate", seed) / 510.4 - 1), `seed ${seed}`).toBeLessThan(0.05);
+      expect(Math.abs(gap("generic", seed) / 923 - 1), `seed ${seed}`).toBeLessThan(0.05);
+    }
+    const a = advanceReservationWorkload({ jobs: 500, seed: 5, arrivals: "generic" }).jobs;
+    const b = advanceReservationWorkload({ jobs: 500, seed: 5, arrivals: "lanl-cm5-rate" }).jobs;
+    a.forEach((j, i) => {
+      expect(b[i]!.cores).toBe(j.cores);
+      expect(b[i]!.runtime).toBe(j.runtime);
+      expect(b[i]!.ready! - b[i]!.submit).toBeCloseTo(j.ready! - j.submit, 6);
+    });
+    // lublin.arar, when given, wins over the reading
+    const c = advanceReservationWorkload({
+      jobs: 500,
+      seed: 5,
+      arrivals: "lanl-cm5-rate",
+      lublin: { arar: LUBLIN_TYPELESS.arar },
+    }).jobs;
+    expect(c).toEqual(a);
+    expect(AR_LANL_CM5_ARAR).toBeLessThan(LUBLIN_TYPELESS.arar);
+  });
+
+  it("the defaults are lanl-cm5-rate arrivals and rounding up; every reading is deterministic", () => {
+    const base = { jobs: 300, seed: 6 };
+    expect(
+      advanceReservationWorkload({ ...base, arrivals: "lanl-cm5-rate", runtimeMapping: "up" }),
+    ).toEqual(advanceReservationWorkload(base));
+    expect(advanceReservationWorkload({ ...base, arrivals: "generic" })).not.toEqual(
+      advanceReservationWorkload(base),
+    );
+    for (const arrivals of AR_ARRIVAL_READINGS) {
+      for (const runtimeMapping of AR_RUNTIME_MAPPINGS) {
+        const o = { ...base, arrivals, runtimeMapping };
+        expect(advanceReservationWorkload(o)).toEqual(advanceReservationWorkload(o));
+      }
     }
   });
 });

@@ -1,10 +1,17 @@
 import { paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
+import { AR_ARRIVAL_READINGS, AR_RUNTIME_MAPPINGS } from "@sched/workload";
 import { chooseScheduler } from "../schedulers.js";
 import { AR_FIGURES } from "./advance-reservation-figures.js";
 import { arMetrics } from "./ar-metrics.js";
 import type { Experiment, ExperimentWorkload } from "./experiment.js";
-import { booleanParam, numberParam, type ParameterSpec, type Params } from "./parameters.js";
+import {
+  booleanParam,
+  numberParam,
+  type ParameterSpec,
+  type Params,
+  textParam,
+} from "./parameters.js";
 import { generateWorkload } from "./workload.js";
 
 /** PEs of the simulated machine: the LANL CM-5's 1024. */
@@ -109,6 +116,24 @@ const AR_PARAMETERS: readonly ParameterSpec[] = [
       "Availability rectangles end at the request's deadline before a policy scores them (false: at the next conflicting reservation, Infinity if none); the 'ar' scheduler's clipToDeadline.",
     source: "packages/advance-reservation README, Interpretation 2",
   },
+  {
+    name: "arrivals",
+    type: "choice",
+    choices: AR_ARRIVAL_READINGS,
+    default: "lanl-cm5-rate",
+    meaning:
+      "The paper's 'arrival process ... and its parameters for LANL-CM5': lanl-cm5-rate, the Lublin-Feitelson model's typeless arrival process with its arrival-rate ratio arar set to 0.5724 so the mean gap is the cleaned LANL-CM5 log's ~510 s; generic, the model's published typeless arrival parameters (mean gap ~923 s, offered load about 0.55 times lanl-cm5-rate's).",
+    source: "packages/advance-reservation README, Interpretation 15",
+  },
+  {
+    name: "runtimeMapping",
+    type: "choice",
+    choices: AR_RUNTIME_MAPPINGS,
+    default: "up",
+    meaning:
+      "How a model run time becomes one of the paper's 60, 300, 900, 1800, 3600, 10800 s: up, the next class up (10800 above it); nearest-log, the nearest class in log scale; nearest, the nearest class in seconds.",
+    source: "packages/advance-reservation README, Interpretation 15",
+  },
 ];
 
 /** The jobs of every study: @sched/workload's `advance-reservation` model (`sched-sim gen`). */
@@ -122,6 +147,8 @@ function arWorkload(params: Params): ExperimentWorkload {
       arrivalFactor: numberParam(params, "arrivalFactor"),
       artimeFactor: numberParam(params, "factors"),
       deadlineFactor: numberParam(params, "factors"),
+      arrivals: textParam(params, "arrivals"),
+      runtimeMapping: textParam(params, "runtimeMapping"),
     },
   };
 }
@@ -133,9 +160,10 @@ function arExperiment(s: ArStudyExperiment): Experiment {
     description:
       "The advance-reservation paper's experiment (Li et al., section 6), " +
       `${s.what}. Workload: @sched/workload's advanceReservationWorkload (Lublin-Feitelson with ` +
-      "the LANL-CM5 size settings, sizes powers of two 32..1024; arrivals with the model's " +
-      "generic parameters, not LANL-CM5's, and run times rounded up to {60, 300, 900, 1800, " +
-      "3600, 10800} s, fixed readings: packages/advance-reservation README, Interpretation 15; " +
+      "the LANL-CM5 size settings, sizes powers of two 32..1024; arrivals as parameter arrivals " +
+      "says, by default the model's typeless process at LANL-CM5's mean gap of 510 s; run times mapped to " +
+      "{60, 300, 900, 1800, 3600, 10800} s as parameter runtimeMapping says, by default rounded " +
+      "up: packages/advance-reservation README, Interpretation 15; " +
       "ready = arrival + artime factor x U x duration, deadline = ready + (1 + " +
       `deadline factor x U') x duration), ${JOBS} jobs (${QUICK_JOBS} with --quick) per seed on ` +
       `one ${PES}-PE machine. Policies: the scheduler 'ar' with each of the seven allocation ` +
