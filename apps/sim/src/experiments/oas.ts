@@ -14,6 +14,7 @@ import {
   solveOas,
 } from "@sched/multicluster";
 import { OAS_WORKLOAD_NAMES, type OasWorkloadName, oasWorkload } from "@sched/workload";
+import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { OAS_HEURISTIC_OPTIONS, oasEntry, oasRuleDescription } from "../registry/multicluster.js";
 import type { SchedulerChoice } from "../schedulers.js";
 import { UsageError } from "../usage-error.js";
@@ -228,17 +229,25 @@ function oasPoint(params: Params, seed: number) {
   return { instance, profile };
 }
 
-/** A run of one schedule in the engine, with the OAS cost model (contention charged). */
-function replay(
+/**
+ * A run of one schedule in the engine, with the OAS cost model (contention charged). A run that
+ * ends with jobs never started (a plan or heuristic that forgets one) is a failed run, as in
+ * every other experiment: its makespan over the jobs that did run would look like a result.
+ * Exported for the tests.
+ * @throws LostJobsError naming the policy and the first lost jobs.
+ */
+export function replay(
   instance: ExperimentInstance,
   scheduler: Parameters<typeof simulate>[2],
 ): ScheduleTrace {
-  return simulate(
+  const trace = simulate(
     instance.jobs,
     instance.platform,
     scheduler,
     instance.executionModel === undefined ? {} : { executionModel: instance.executionModel },
   );
+  checkTraceNoLostJobs("run", trace);
+  return trace;
 }
 
 /** How one OAS variant solves: the MIP's own start or a warm start, with or without links. */
