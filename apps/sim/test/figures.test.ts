@@ -416,6 +416,20 @@ describe("claims as strict as the papers' words", () => {
       expect(verdict(page, 20, "each stream")).toContain("holds at 2 of 4 steps");
     });
 
+    it("cannot judge a panel whose runs do not record jobs, interArrival and interArrivalScale", () => {
+      const claims = experiment?.figures?.[0]?.claims ?? [];
+      const bare = results([0, 10, 20], { "cs-ip": [1, 2, 3] });
+      expect(claims.map((c) => c.check(bare))).toEqual([
+        { held: 0, of: 0, unit: "steps", detail: "needs two values of interArrival or more" },
+        {
+          held: 0,
+          of: 0,
+          unit: "series",
+          detail: "needs the runs' jobs, interArrival and interArrivalScale",
+        },
+      ]);
+    });
+
     it("fails a queue that keeps growing at T_a = 12, and holds the ordering when the workload falls with T_a", () => {
       const page = html((ta, t) => (ta === 20 ? 5 : ta === 12 ? 10 + t : 200 + t));
       expect(verdict(page, 12, "from T_a = 12 on")).toContain("does not hold (0 of 2 series)");
