@@ -1,7 +1,8 @@
 import { simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
+import { AR_FIGURES } from "../src/experiments/advance-reservation-figures.js";
 import { beats, close, pairwise, trend, within } from "../src/experiments/claims.js";
-import type { FigureResults } from "../src/experiments/experiment.js";
+import type { Experiment, FigureResults } from "../src/experiments/experiment.js";
 import { OAS_FIGURES } from "../src/experiments/oas-figures.js";
 import type { ParamValue } from "../src/experiments/parameters.js";
 import { EXPERIMENTS } from "../src/experiments/registry.js";
@@ -31,6 +32,8 @@ function results(
     },
     name: (s) => s.toUpperCase(),
     at: (x) => `x = ${x}`,
+    param: () => undefined,
+    across: () => [],
   };
 }
 
@@ -277,5 +280,161 @@ describe("paperFiguresHtml names a policy drawn twice by the series of the figur
     const html = paperFiguresHtml({ plan, experiment, records, timings: new Map() });
     expect(html).toContain("fails at OAS plan at its slots slot = 50% → slot = 200% (2000 → 1900)");
     expect(html).not.toContain("fails at MIP objective");
+  });
+});
+
+describe("claims as strict as the papers' words", () => {
+  /** The claim of experiment `name`'s figure `id` whose text contains `words`. */
+  function claimOf(name: string, id: string, words: string) {
+    const figures = name.startsWith("ar-")
+      ? AR_FIGURES[name]
+      : EXPERIMENTS.find((e) => e.name === name)?.figures;
+    const claim = figures?.find((f) => f.id === id)?.claims?.find((c) => c.text.includes(words));
+    if (claim === undefined) throw new Error(`${name} ${id}: no claim "${words}"`);
+    return claim;
+  }
+
+  it("convergent Fig. 4: 'equal or very close' covers both incremental/non-incremental pairs (with and without preemption)", () => {
+    const claim = claimOf("convergent", "Fig. 4", "equal or very close");
+    const ci = { "cs-ip": [2], "cs-nip": [2], "cs-inp": [2], "cs-ninp": [2] };
+    // The preemptive pair overlaps; the non-preemptive pair is 20 points apart.
+    const r = results([4], { "cs-ip": [50], "cs-nip": [51], "cs-inp": [40], "cs-ninp": [60] }, ci);
+    expect(claim.check(r)).toMatchObject({
+      held: 1,
+      of: 2,
+      detail: "fails at x = 4 (CS-INP 40 ± 2 vs CS-NINP 60 ± 2)",
+    });
+    const both = results(
+      [4],
+      { "cs-ip": [50], "cs-nip": [51], "cs-inp": [40], "cs-ninp": [41] },
+      ci,
+    );
+    expect(claim.check(both)).toMatchObject({ held: 2, of: 2 });
+  });
+
+  it("ar-size Figure 2: 'much better than FF' needs PE_W's and Du_B's 95% intervals above FF's", () => {
+    const claim = claimOf("ar-size", "Figure 2", "PE_W and Du_B perform much better than FF");
+    const l = (p: string) => `ar(policy=${p})`;
+    // Du_B 0.001 above FF at UMed 5 (intervals overlap); far above at UMed 6.
+    const r = results(
+      [5, 6],
+      { [l("FF")]: [0.669, 0.568], [l("PE_W")]: [0.797, 0.678], [l("Du_B")]: [0.67, 0.682] },
+      { [l("FF")]: [0.024, 0.019], [l("PE_W")]: [0.016, 0.014], [l("Du_B")]: [0.02, 0.015] },
+    );
+    expect(claim.check(r)).toMatchObject({
+      held: 1,
+      of: 2,
+      detail:
+        "fails at x = 5 (AR(POLICY=FF) 0.669 ± 0.024 vs AR(POLICY=DU_B) 0.67 ± 0.02: the intervals overlap)",
+    });
+    // One seed: no intervals, nothing judged.
+    expect(
+      claim.check(results([5], { [l("FF")]: [0.5], [l("PE_W")]: [0.8], [l("Du_B")]: [0.8] })),
+    ).toMatchObject({ of: 0 });
+    // "clearly the best": the same rule against the five others.
+    const best = claimOf("ar-size", "Figure 2", "PE_W and Du_B clearly become the best");
+    const others = ["PE_B", "Du_W", "PEDu_B", "PEDu_W"];
+    const table = {
+      ...Object.fromEntries(others.map((p) => [l(p), [0.6]])),
+      [l("FF")]: [0.6],
+      [l("PE_W")]: [0.8],
+      [l("Du_B")]: [0.79],
+    };
+    const ci = Object.fromEntries(Object.keys(table).map((k) => [k, [0.01]]));
+    expect(best.check(results([5], table, ci))).toMatchObject({ held: 1, of: 1 });
+    table[l("PEDu_W")] = [0.775];
+    expect(best.check(results([5], table, ci))).toMatchObject({ held: 0, of: 1 });
+  });
+
+  describe("convergent-workload Fig. 3, a panel per T_a", () => {
+    const experiment = EXPERIMENTS.find((e) => e.name === "convergent-workload");
+    if (experiment === undefined) throw new Error("no convergent-workload");
+    /**
+     * A plan over time 0..120 (every 10) and interArrival 4, 12, 20 for 10 jobs (arrivals end at
+     * 40, 120, 200): `jobs(ta, t)` jobs in the system, the same for both policies and seeds
+     * (the seeds differ by 1 job).
+     */
+    function html(jobs: (ta: number, t: number) => number): string {
+      const times = Array.from({ length: 13 }, (_, k) => 10 * k);
+      const gaps = [4, 12, 20];
+      const points: ParamValue[][] = times.flatMap((t) => gaps.map((g) => [t, g]));
+      const plan: SweepPlan = {
+        name: "convergent-workload",
+        title: "t",
+        description: "",
+        source: {
+          kind: "registry",
+          experiment: "convergent-workload",
+          quick: true,
+          parameters: { jobs: 10, interArrivalScale: 1 },
+        },
+        params: ["time", "interArrival"],
+        points,
+        seeds: [1, 2],
+        schedulers: ["cs-ip", "easy"].map((label) => ({ name: label, opts: [], label })),
+        metrics: ["jobsInSystem"],
+      };
+      const records: RunRecord[] = points.flatMap(([t, g]) =>
+        plan.seeds.flatMap((seed) =>
+          plan.schedulers.map((s) => ({
+            key: `${s.label}.${t}.${g}.${seed}`,
+            scheduler: s.label,
+            params: { time: t as number, interArrival: g as number },
+            seed,
+            metrics: { jobsInSystem: jobs(g as number, t as number) + seed - 1.5 },
+            events: 0,
+            decisions: 0,
+          })),
+        ),
+      );
+      return paperFiguresHtml({
+        plan,
+        experiment: experiment as Experiment,
+        records,
+        timings: new Map(),
+      });
+    }
+    /** The verdict text of the claim starting with `start` in the panel of T_a = `ta`. */
+    function verdict(page: string, ta: number, start: string): string {
+      const panel = page.split("Panel: interArrival = ")[[4, 12, 20].indexOf(ta) + 1] as string;
+      const at = panel.indexOf(start);
+      if (at < 0) throw new Error(`no claim "${start}" at T_a = ${ta}`);
+      return panel.slice(at, panel.indexOf("</li>", at));
+    }
+
+    it("judges growth below T_a = 12 and an almost constant queue from 12 on, over each panel's arrivals", () => {
+      // T_a = 4 grows (t jobs); 12 and 20 stay at 30 and 20 (20 and 10 at t = 0).
+      const page = html((ta, t) => (ta === 4 ? t : t === 0 ? 40 - ta : 42 - ta));
+      expect(verdict(page, 4, "from T_a = 12 on")).toContain("holds at every one of the 2 series");
+      // [0, 40]: second quarter 10..20 (mean 15), last 30..40 (35): +133%.
+      expect(verdict(page, 4, "from T_a = 12 on")).toContain("CS_i_p 15 → 35 (+133%)");
+      expect(verdict(page, 12, "from T_a = 12 on")).toContain("holds at every one of the 2 series");
+      // T_a = 20: arrivals end at 200, after the last time (120): judged over [0, 120].
+      expect(verdict(page, 20, "from T_a = 12 on")).toContain("over [0, 120]");
+      // Ordering: means over [0, 40], [0, 120], [0, 120]: 20, 29.8, 21.8: rises, then falls.
+      expect(verdict(page, 4, "each stream")).toContain("holds at 2 of 4 steps");
+      expect(verdict(page, 20, "each stream")).toContain("holds at 2 of 4 steps");
+    });
+
+    it("cannot judge a panel whose runs do not record jobs, interArrival and interArrivalScale", () => {
+      const claims = experiment?.figures?.[0]?.claims ?? [];
+      const bare = results([0, 10, 20], { "cs-ip": [1, 2, 3] });
+      expect(claims.map((c) => c.check(bare))).toEqual([
+        { held: 0, of: 0, unit: "steps", detail: "needs two values of interArrival or more" },
+        {
+          held: 0,
+          of: 0,
+          unit: "series",
+          detail: "needs the runs' jobs, interArrival and interArrivalScale",
+        },
+      ]);
+    });
+
+    it("fails a queue that keeps growing at T_a = 12, and holds the ordering when the workload falls with T_a", () => {
+      const page = html((ta, t) => (ta === 20 ? 5 : ta === 12 ? 10 + t : 200 + t));
+      expect(verdict(page, 12, "from T_a = 12 on")).toContain("does not hold (0 of 2 series)");
+      expect(verdict(page, 20, "from T_a = 12 on")).toContain("holds at every one");
+      expect(verdict(page, 4, "each stream")).toContain("holds at every one of the 4 steps");
+    });
   });
 });

@@ -1,10 +1,12 @@
+import type { Summary } from "../stats.js";
 import type { ClaimCheck, FigureResults } from "./experiment.js";
 import type { ParamValue } from "./parameters.js";
 
 /**
  * The checks of the papers' claims (`ExperimentFigure.claims`), as functions of a figure's
- * results. Each compares means (the figure shows their 95% intervals beside them) and counts the
- * units where the claim holds; its detail names where it fails, with the numbers. A unit whose
+ * results. Each compares means (the figure shows their 95% intervals beside them), or the
+ * intervals themselves where the paper's words ask for more than an order ("equal or very
+ * close", "much better"), and counts the units where the claim holds; its detail names where it fails, with the numbers. A unit whose
  * values are missing (no finished run) is not counted.
  */
 
@@ -90,26 +92,41 @@ export interface BeatsOptions {
   readonly ties?: boolean;
   /** Only the x values it keeps. @defaultValue every x */
   readonly where?: (x: ParamValue) => boolean;
+  /**
+   * `"means"`: the means are compared. `"intervals"`: "much better", "clearly": each `better`
+   * policy's 95% interval lies wholly on the better side of each other's (the two do not
+   * overlap, the negation of {@link close}'s "equal or very close"); needs two seeds or more.
+   * @defaultValue "means"
+   */
+  readonly by?: "means" | "intervals";
 }
 
 /**
  * At each x, every `better` policy's mean is better than every `than` policy's (strictly, unless
- * `ties`). A failing point names the pair that breaks it by the most.
+ * `ties`); with `by: "intervals"`, its 95% interval lies beyond theirs. A failing point names the
+ * pair that breaks it by the most.
  * @example beats({ better: ["cs-ip"], than: ["edf"], sense: "lower" })
  */
 export function beats(o: BeatsOptions): Check {
   return (r) => {
     const than = o.than ?? r.schedulers.filter((s) => !o.better.includes(s));
+    const sign = o.sense === "lower" ? 1 : -1;
+    const intervals = o.by === "intervals";
     return pointwise(
       r,
       (x) => {
-        const mean = (s: string) => r.value(s, x, o.metric)?.mean;
-        const a = o.better.map((s) => [s, mean(s)] as const);
-        const b = than.map((s) => [s, mean(s)] as const);
+        // A policy's edge: its mean, or with intervals the end of its 95% interval facing the
+        // other side (the worse end for the better ones, the better end for the others).
+        const edge = (s: string, towards: 1 | -1) => {
+          const v = r.value(s, x, o.metric);
+          if (v === undefined) return undefined;
+          return intervals ? v.mean + towards * sign * v.ci95 : v.mean;
+        };
+        const a = o.better.map((s) => [s, edge(s, 1)] as const);
+        const b = than.map((s) => [s, edge(s, -1)] as const);
         if ([...a, ...b].some(([, v]) => v === undefined || !Number.isFinite(v))) return undefined;
         if (a.length === 0 || b.length === 0) return undefined;
         // The worst of the better ones against the best of the others.
-        const sign = o.sense === "lower" ? 1 : -1;
         const [worst, wv] = a.reduce((p, q) =>
           sign * (q[1] as number) > sign * (p[1] as number) ? q : p,
         );
@@ -118,14 +135,28 @@ export function beats(o: BeatsOptions): Check {
         );
         const d = sign * ((bv as number) - (wv as number));
         const ok = o.ties ? d >= 0 : d > 0;
-        return ok
-          ? { ok }
-          : {
-              ok,
-              why: `${r.name(best)} ${num(bv as number)} vs ${r.name(worst)} ${num(wv as number)}`,
-            };
+        if (ok) return { ok };
+        if (!intervals) {
+          return {
+            ok,
+            why: `${r.name(best)} ${num(bv as number)} vs ${r.name(worst)} ${num(wv as number)}`,
+          };
+        }
+        const show = (s: string) => {
+          const v = r.value(s, x, o.metric) as Summary;
+          return `${r.name(s)} ${num(v.mean)} ± ${num(v.ci95)}`;
+        };
+        const means = (s: string) => (r.value(s, x, o.metric) as Summary).mean;
+        const ordered = sign * (means(best) - means(worst)) > 0;
+        return {
+          ok,
+          why: `${show(best)} vs ${show(worst)}${ordered ? ": the intervals overlap" : ""}`,
+        };
       },
-      o.where === undefined ? {} : { where: o.where },
+      {
+        ...(o.where === undefined ? {} : { where: o.where }),
+        ...(intervals ? { empty: "needs two seeds or more (95% intervals)" } : {}),
+      },
     );
   };
 }
@@ -266,6 +297,207 @@ export function pairwise(o: {
       of: checks.reduce((s, c) => s + c.of, 0),
       unit: "comparisons",
       ...(detail === "" ? {} : { detail }),
+    };
+  };
+}
+
+/**
+ * Each pair's policies obtain "equal or very close" results, by {@link close}'s rule (their 95%
+ * intervals overlap), at every x; the units are pairs x points.
+ * @example closePairs({ pairs: [["cs-ip", "cs-nip"], ["cs-inp", "cs-ninp"]] })
+ */
+export function closePairs(o: {
+  readonly pairs: readonly (readonly [string, string])[];
+  readonly metric?: string;
+}): Check {
+  return (r) => {
+    const checks = o.pairs.map(([a, b]) =>
+      close({ a, b, ...(o.metric === undefined ? {} : { metric: o.metric }) })(r),
+    );
+    const judged = checks.filter((c) => c.of > 0);
+    const detail = judged
+      .filter((c) => c.detail !== undefined)
+      .map((c) => c.detail)
+      .join("; ");
+    return {
+      held: checks.reduce((s, c) => s + c.held, 0),
+      of: checks.reduce((s, c) => s + c.of, 0),
+      unit: "comparisons",
+      ...(detail === "" ? {} : { detail }),
+      ...(judged.length === 0 ? { detail: "needs two seeds or more (95% intervals)" } : {}),
+    };
+  };
+}
+
+/** Options of the checks of a quantity through a run ({@link steady}, {@link orderedAcross}). */
+export interface SpanOptions {
+  /**
+   * The end of the span of x judged (x from 0 to it; the figure's last x if that comes first),
+   * from the panel's parameters; a string says why it cannot be known.
+   */
+  readonly end: (r: FigureResults) => number | string;
+  /** @defaultValue the figure's metric */
+  readonly metric?: string;
+}
+
+/** The span [0, end] of a panel, cut at its last x; a string says why there is none. */
+function spanOf(r: FigureResults, o: SpanOptions): number | string {
+  const end = o.end(r);
+  if (typeof end === "string") return end;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const x of r.xs) if (typeof x === "number" && x > last) last = x;
+  if (last === Number.NEGATIVE_INFINITY) return "x is not a number";
+  return Math.min(end, last);
+}
+
+/**
+ * The mean of `s`'s means at the x values in [from, to]: a time average when x is a time on an
+ * even grid. Undefined when no x lies there or a value there is missing.
+ */
+function spanMean(
+  r: FigureResults,
+  s: string,
+  from: number,
+  to: number,
+  metric?: string,
+): number | undefined {
+  const xs = r.xs.filter((x): x is number => typeof x === "number" && x >= from && x <= to);
+  if (xs.length === 0) return undefined;
+  let sum = 0;
+  for (const x of xs) {
+    const v = r.value(s, x, metric)?.mean;
+    if (v === undefined || !Number.isFinite(v)) return undefined;
+    sum += v;
+  }
+  return sum / xs.length;
+}
+
+/** A relative change in percent, signed, for details. */
+function pct(g: number): string {
+  return Number.isFinite(g) ? `${g >= 0 ? "+" : ""}${Math.round(100 * g)}%` : "+∞";
+}
+
+/** Options of {@link steady}. */
+export interface SteadyOptions extends SpanOptions {
+  /**
+   * Whether the panel's quantity should grow through the span (true) or stay almost constant
+   * (false); a string says why the panel cannot be judged.
+   */
+  readonly grows: (r: FigureResults) => boolean | string;
+  /**
+   * The largest relative change of the last quarter's mean over the second quarter's that is
+   * "almost constant" (0.25: within ±25%); a larger rise is growth.
+   */
+  readonly tolerance: number;
+  /** @defaultValue every scheduler with results */
+  readonly schedulers?: readonly string[];
+}
+
+/**
+ * Through the span [0, E] of x (a run's time), whether each policy's mean grows or stays almost
+ * constant as the panel should: the mean over the last quarter [3E/4, E] against the mean over
+ * the second [E/4, E/2] (the first holds the start from an empty system). "Almost constant":
+ * the relative change is within ±`tolerance`; "grows": it rises by more than `tolerance`. The
+ * units are the panel's policies; the detail gives each one's two means and their change.
+ */
+export function steady(o: SteadyOptions): Check {
+  return (r) => {
+    const span = spanOf(r, o);
+    const grows = o.grows(r);
+    const cannot = typeof span === "string" ? span : typeof grows === "string" ? grows : undefined;
+    if (cannot !== undefined) return { held: 0, of: 0, unit: "series", detail: cannot };
+    const e = span as number;
+    let held = 0;
+    let of = 0;
+    const failed: string[] = [];
+    const seen: string[] = [];
+    for (const s of o.schedulers ?? r.schedulers) {
+      const q2 = spanMean(r, s, e / 4, e / 2, o.metric);
+      const q4 = spanMean(r, s, (3 * e) / 4, e, o.metric);
+      if (q2 === undefined || q4 === undefined) continue;
+      of++;
+      const g = q2 === 0 ? (q4 === 0 ? 0 : Number.POSITIVE_INFINITY) : q4 / q2 - 1;
+      const ok = grows ? g > o.tolerance : Math.abs(g) <= o.tolerance;
+      const says = `${r.name(s)} ${num(q2)} → ${num(q4)} (${pct(g)})`;
+      seen.push(says);
+      if (ok) held++;
+      else failed.push(says);
+    }
+    const band = pct(o.tolerance).replace("+", "");
+    const expected = grows
+      ? `growth expected (a rise of more than ${band})`
+      : `almost constant expected (within ±${band})`;
+    const numbers = `second-quarter → last-quarter means over [0, ${num(e)}]: ${seen.join(", ")}`;
+    return {
+      held,
+      of,
+      unit: "series",
+      detail:
+        of === 0
+          ? `no policy has results in both quarters of [0, ${num(e)}]`
+          : `${numbers}; ${expected}`,
+    };
+  };
+}
+
+/** Options of {@link orderedAcross}. */
+export interface OrderedAcrossOptions extends SpanOptions {
+  /** The grid axis whose panels are compared (the figure's other parameter, e.g. interArrival). */
+  readonly axis: string;
+  /** The axis's short name in details. @defaultValue `axis` */
+  readonly short?: string;
+  /** `"down"`: each step to a larger axis value lowers the mean over the span; `"up"`: raises it. */
+  readonly direction: "up" | "down";
+  /** @defaultValue every scheduler with results */
+  readonly schedulers?: readonly string[];
+}
+
+/**
+ * Across the panels of another grid axis (Figure 3: a panel per T_a), each policy's mean over
+ * each panel's own span [0, E] moves the said way at each step to a larger axis value (strictly);
+ * every panel judges the same steps (steps x policies), as the paper's single plot does.
+ */
+export function orderedAcross(o: OrderedAcrossOptions): Check {
+  return (r) => {
+    const panels = r.across(o.axis);
+    if (panels.length < 2) {
+      return { held: 0, of: 0, unit: "steps", detail: `needs two values of ${o.axis} or more` };
+    }
+    const name = o.short ?? o.axis;
+    const at = (p: FigureResults) => `${name} = ${String(p.param(o.axis))}`;
+    let held = 0;
+    let of = 0;
+    const failed: string[] = [];
+    const lines: string[] = [];
+    for (const s of o.schedulers ?? r.schedulers) {
+      const means = panels.map((p) => {
+        const span = spanOf(p, o);
+        return typeof span === "string" ? undefined : spanMean(p, s, 0, span, o.metric);
+      });
+      lines.push(`${r.name(s)} ${means.map((m) => (m === undefined ? "-" : num(m))).join(", ")}`);
+      for (let i = 1; i < panels.length; i++) {
+        const a = means[i - 1];
+        const b = means[i];
+        if (a === undefined || b === undefined) continue;
+        of++;
+        if (o.direction === "down" ? b < a : b > a) held++;
+        else {
+          failed.push(
+            `${r.name(s)} ${at(panels[i - 1] as FigureResults)} → ${at(panels[i] as FigureResults)} (${num(a)} → ${num(b)})`,
+          );
+        }
+      }
+    }
+    const values = panels.map((p) => String(p.param(o.axis))).join(", ");
+    const parts = [
+      failures(failed),
+      `means over each run's span at ${name} = ${values}: ${lines.join("; ")}`,
+    ].filter((p) => p !== undefined);
+    return {
+      held,
+      of,
+      unit: "steps",
+      detail: of === 0 ? "no two panels with results for the same policy" : parts.join("; "),
     };
   };
 }

@@ -1,10 +1,15 @@
 import { type Scheduler, type SchedulingContext, simulate } from "@sched/core";
 import { CONVERGENT_INTER_ARRIVALS } from "@sched/workload";
 import { createScheduler } from "../schedulers.js";
-import { beats } from "./claims.js";
+import { beats, orderedAcross, steady } from "./claims.js";
 import { CONVERGENT_PARAMETERS, convergentModel, convergentReproduction } from "./convergent.js";
 import { workloadSeries } from "./convergent-metrics.js";
-import type { Experiment, ExperimentRunInput, ExperimentRunResult } from "./experiment.js";
+import type {
+  Experiment,
+  ExperimentRunInput,
+  ExperimentRunResult,
+  FigureResults,
+} from "./experiment.js";
 import { numberParam, type ParameterSpec, type Params } from "./parameters.js";
 
 /** A finished simulation of one policy on one workload, reduced to what a figure reads. */
@@ -74,6 +79,31 @@ const TIMES = Array.from({ length: 31 }, (_, k) => 1000 * k);
 const QUICK_TIMES = Array.from({ length: 16 }, (_, k) => 2000 * k);
 
 /**
+ * The end of a Figure 3 panel's arrivals (s): jobs x the mean gap (interArrival x
+ * interArrivalScale), the expected time of the last submission. After it the queue can only
+ * drain, so "through the simulation" is judged over [0, this].
+ */
+function arrivalsEnd(r: FigureResults): number | string {
+  const [jobs, gap, scale] = ["jobs", "interArrival", "interArrivalScale"].map((p) => r.param(p));
+  if (typeof jobs !== "number" || typeof gap !== "number" || typeof scale !== "number") {
+    return "needs the runs' jobs, interArrival and interArrivalScale";
+  }
+  return jobs * gap * scale;
+}
+
+/**
+ * "Almost constant" on Figure 3: the last quarter's mean within ±25% of the second quarter's. A
+ * queue fed at exactly its capacity (load 1) grows like the square root of time, so its
+ * last-quarter mean is 1.53 times its second-quarter mean (+53%; one that grows linearly, +133%);
+ * a stable queue's stays at +0% up to noise. 25% is about the geometric middle of 1 and 1.53
+ * (README, Interpretation: "Figure 3's claims").
+ */
+export const FIG3_FLAT_TOLERANCE = 0.25;
+
+/** The paper's T_a from which on the contention stays almost constant (§6). */
+const FIG3_FLAT_FROM = 12;
+
+/**
  * `convergent-workload`: Figure 3 of the convergent-scheduling paper, the system workload
  * (jobs waiting or running) through a simulation, per inter-arrival time. A run is the value of
  * the step function at one `time`; the simulation is run once per thread for all times.
@@ -106,6 +136,44 @@ export const convergentWorkloadFigure: Experiment = {
   ],
   defaultSeeds: (quick) => (quick ? 2 : 5),
   schedulers: policies(["cs-ip", "easy"]),
+  figures: [
+    {
+      id: "Fig. 3",
+      caption:
+        "System workload through simulations (jobs ready or running at each time; here a panel per T_a)",
+      metric: "jobsInSystem",
+      x: { param: "time", label: "simulated time (s)", short: "t" },
+      y: { label: "system workload (jobs ready or running)" },
+      series: [
+        { label: "cs-ip", name: "CS_i_p" },
+        { label: "easy", name: "BF-easy" },
+      ],
+      claims: [
+        {
+          text: "each stream leads to a different system workload: the shorter the inter-arrival time, the higher the contention (read: the time average of the jobs in the system while jobs arrive, over [0, jobs x T_a], falls at each step to a longer T_a; all panels)",
+          source: "§6",
+          check: orderedAcross({
+            axis: "interArrival",
+            short: "T_a",
+            end: arrivalsEnd,
+            direction: "down",
+          }),
+        },
+        {
+          text: `from T_a = ${FIG3_FLAT_FROM} on the contention remains almost constant through the simulation, below it the queue grows (read: over the arrivals [0, jobs x T_a], the mean jobs in the system of the last quarter within ±${100 * FIG3_FLAT_TOLERANCE}% of the second quarter's; below ${FIG3_FLAT_FROM}, above it by more)`,
+          source: "§6",
+          check: steady({
+            end: arrivalsEnd,
+            grows: (r) => {
+              const ta = r.param("interArrival");
+              return typeof ta === "number" ? ta < FIG3_FLAT_FROM : "needs interArrival";
+            },
+            tolerance: FIG3_FLAT_TOLERANCE,
+          }),
+        },
+      ],
+    },
+  ],
   metrics: [{ key: "jobsInSystem", title: "jobs in the system", digits: 1, better: "lower" }],
   ...shared,
   run: (input): ExperimentRunResult => {

@@ -248,4 +248,16 @@ export interface FigureResults {
   name(scheduler: string): string;
   /** An x value as the figure writes it, e.g. `"T_a = 4"`. */
   at(x: ParamValue): string;
+  /**
+   * The value of parameter `name` in this panel: its grid value when it is a grid axis other
+   * than x, else the value every run had (a default or a `--set` value); undefined for x itself
+   * and for a parameter the results do not record (a sweep file's workload).
+   */
+  param(name: string): ParamValue | undefined;
+  /**
+   * The panels along another grid axis `axis` (this one among them), the other axes as in this
+   * one, in the axis's order (numbers ascending): for claims that compare panels (Figure 3's
+   * streams, one panel per T_a). Empty when `axis` is not another grid axis.
+   */
+  across(axis: string): readonly FigureResults[];
 }

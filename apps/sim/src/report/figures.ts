@@ -124,13 +124,32 @@ function panelResults(
     const own = s.metric === undefined || s.metric === figure.metric;
     if (own || !names.has(s.label)) names.set(s.label, s.name ?? s.label);
   }
-  return {
+  const fixed = plan.source.kind === "registry" ? plan.source.parameters : {};
+  const self: FigureResults = {
     xs,
     schedulers: plan.schedulers.map((s) => s.label).filter((l) => labels.has(l)),
     value,
     name: (s) => names.get(s) ?? s,
     at: (x) => `${figure.x.short ?? xParam} = ${figure.x.ticks?.[String(x)] ?? paramText(x)}`,
+    param: (name) =>
+      name === xParam
+        ? undefined
+        : (panel.fixed.get(name) ?? (Object.hasOwn(fixed, name) ? fixed[name] : undefined)),
+    across: (axis) => {
+      if (axis === xParam || !panel.fixed.has(axis)) return [];
+      const values = [...new Set(plan.points.map((p) => p[plan.params.indexOf(axis)]))];
+      const ordered = values.every((v) => typeof v === "number")
+        ? [...values].sort((a, b) => (a as number) - (b as number))
+        : values;
+      return ordered.map((v) => {
+        if (v === panel.fixed.get(axis)) return self;
+        const other = new Map(panel.fixed);
+        other.set(axis, v as ParamValue);
+        return panelResults(input, figure, series, { fixed: other });
+      });
+    },
   };
+  return self;
 }
 
 function claimsHtml(figure: ExperimentFigure, results: FigureResults): string {
