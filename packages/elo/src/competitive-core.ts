@@ -81,7 +81,7 @@ export function resolveCoreOptions<J>(
     throw new InvalidInputError(
       where,
       "options.levelScale",
-      `is ${JSON.stringify(levelScale)}, expected "log" or "linear"`,
+      `is ${describeValue(levelScale)}, expected "log" or "linear"`,
     );
   }
   return {
