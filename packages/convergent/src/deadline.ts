@@ -1,4 +1,4 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireFinite, requireKnownKeys, requireObject } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -97,6 +97,27 @@ export interface F1Options {
  * ```
  */
 export function f1(options: F1Options): number {
+  const where = "@sched/convergent/f1";
+  requireKnownKeys(where, "options", options, F1_KEYS);
+  requireObject(where, "options", options);
+  for (const key of ["extime", "t", "deadline", "min", "max"] as const) {
+    requireFinite(where, `options.${key}`, options[key]);
+  }
+  if (options.late !== undefined) requireFinite(where, "options.late", options.late);
+  return f1Unchecked(options);
+}
+
+const F1_KEYS = optionKeys<F1Options>({
+  extime: true,
+  t: true,
+  deadline: true,
+  min: true,
+  max: true,
+  late: true,
+});
+
+/** {@link f1} without validation, for the heuristic's inner loop (its inputs are checked). */
+function f1Unchecked(options: F1Options): number {
   const { extime, t, deadline, min, max } = options;
   const late = options.late ?? max;
   if (extime > deadline) return late;
@@ -138,7 +159,14 @@ export function deadlineDeltas(
   let d = 0;
   for (let j = 0; j < n; j++) {
     const nx = nxtime[j] as number;
-    f[j] = f1({ extime: now + nx, t: deadline - k * nx, deadline, min, max, late: lateValue });
+    f[j] = f1Unchecked({
+      extime: now + nx,
+      t: deadline - k * nx,
+      deadline,
+      min,
+      max,
+      late: lateValue,
+    });
     urgency += f[j] as number;
     d += max - (f[j] as number);
   }
@@ -196,7 +224,7 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
         let d = 0;
         for (let j = 0; j < n; j++) {
           const x = nx[j]!;
-          const f = f1({
+          const f = f1Unchecked({
             extime: now + x,
             t: deadline - k * x,
             deadline,
