@@ -1,4 +1,17 @@
-import { type Allocation, benchmarkOf, type Job, type Platform } from "@sched/core";
+import {
+  type Allocation,
+  benchmarkOf,
+  InvalidInputError,
+  type Job,
+  type Platform,
+} from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireKnownKeys,
+  requireNonNegative,
+  requireObject,
+} from "@sched/errors";
 
 /**
  * What the OAS cost model needs to know about a job besides its base time and size: the
@@ -124,7 +137,26 @@ export interface TimeCostOptions {
  * ```
  */
 export function timeCost(options: TimeCostOptions): number {
+  const where = "@sched/multicluster/timeCost";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, TIME_COST_KEYS);
   const { sigma, sp, sc } = options;
+  if (typeof sigma !== "number" || !(sigma >= 0 && sigma <= 1)) {
+    throw new InvalidInputError(
+      where,
+      "options.sigma",
+      `is ${describeValue(sigma)}, expected a number in [0, 1]`,
+    );
+  }
+  requireNonNegative(where, "options.sp", sp);
+  requireNonNegative(where, "options.sc", sc);
+  return timeCostUnchecked(sigma, sp, sc);
+}
+
+const TIME_COST_KEYS = optionKeys<TimeCostOptions>({ sigma: true, sp: true, sc: true });
+
+/** {@link timeCost} without validation, for evaluateCost's loop (its inputs are checked). */
+function timeCostUnchecked(sigma: number, sp: number, sc: number): number {
   return sigma * sp + (1 - sigma) * sc;
 }
 
@@ -203,7 +235,7 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
     return {
       sp: p.sp,
       sc,
-      ct: timeCost({ sigma: set[i]!.profile.sigma, sp: p.sp, sc }),
+      ct: timeCostUnchecked(set[i]!.profile.sigma, p.sp, sc),
       demand: p.demand,
     };
   });

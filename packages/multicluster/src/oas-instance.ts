@@ -53,6 +53,13 @@ export function oasInstance(
     );
   }
   validatePlatform(platform, where);
+  if (typeof profile !== "function") {
+    throw new InvalidInputError(
+      where,
+      "options.profile",
+      `is ${describeValue(profile)}, expected a function (job) => { sigma, ptbw }`,
+    );
+  }
   jobs.forEach((job: Job, j) => {
     // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
     if (typeof job !== "object" || job === null) {
