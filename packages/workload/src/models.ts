@@ -1,4 +1,5 @@
 import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
+import { describeValue } from "@sched/errors";
 import { advanceReservationWorkload } from "./advance-reservation.js";
 import { CONVERGENT_DEADLINE_READINGS, convergentWorkload } from "./convergent.js";
 import { eloWorkload } from "./elo.js";
@@ -424,7 +425,7 @@ export function parseModelOption(modelName: string, name: string, text: string):
     throw new InvalidInputError(
       "@sched/workload/parseModelOption",
       "model",
-      `is ${JSON.stringify(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
+      `is ${describeValue(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
     );
   }
   const o = m.options.find((x) => x.name === name);
@@ -437,7 +438,7 @@ export function parseModelOption(modelName: string, name: string, text: string):
     throw new InvalidInputError(
       where,
       `options.${name}`,
-      `is ${JSON.stringify(text)}, expected ${expected}`,
+      `is ${describeValue(text)}, expected ${expected}`,
     );
   };
   switch (o.kind) {
