@@ -8,6 +8,7 @@ import {
 import {
   describeValue,
   optionKeys,
+  requireInteger,
   requireKnownKeys,
   requireNonNegative,
   requireObject,
@@ -92,7 +93,13 @@ export interface LinkDemandOptions {
  * ```
  */
 export function linkDemand(options: LinkDemandOptions): number {
+  const where = "@sched/multicluster/linkDemand";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, LINK_DEMAND_KEYS);
   const { tasksInCluster, tasks, ptbw } = options;
+  requireInteger(where, "options.tasksInCluster", tasksInCluster, 0);
+  requireInteger(where, "options.tasks", tasks, 0);
+  requireNonNegative(where, "options.ptbw", ptbw);
   if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
   return (tasksInCluster * ptbw * (tasks - tasksInCluster)) / (tasks - 1);
 }
@@ -104,6 +111,15 @@ export function linkDemand(options: LinkDemandOptions): number {
  * Complexity: O(1).
  */
 export function linkSaturation(maxBandwidth: number, demand: number): number {
+  const where = "@sched/multicluster/linkSaturation";
+  if (typeof maxBandwidth !== "number" || !(maxBandwidth > 0)) {
+    throw new InvalidInputError(
+      where,
+      "maxBandwidth",
+      `is ${describeValue(maxBandwidth)}, expected a number > 0`,
+    );
+  }
+  requireNonNegative(where, "demand", demand);
   return demand <= 0 ? Number.POSITIVE_INFINITY : maxBandwidth / demand;
 }
 
@@ -152,6 +168,12 @@ export function timeCost(options: TimeCostOptions): number {
   requireNonNegative(where, "options.sc", sc);
   return timeCostUnchecked(sigma, sp, sc);
 }
+
+const LINK_DEMAND_KEYS = optionKeys<LinkDemandOptions>({
+  tasksInCluster: true,
+  tasks: true,
+  ptbw: true,
+});
 
 const TIME_COST_KEYS = optionKeys<TimeCostOptions>({ sigma: true, sp: true, sc: true });
 
@@ -207,7 +229,18 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
   const nLinks = platform.links.length;
   const totals = new Float64Array(nLinks);
   const partial: { sp: number; demand: Float64Array }[] = [];
-  for (const item of set) {
+  for (let i = 0; i < set.length; i++) {
+    const item = set[i]!;
+    // a profile function's result, read as given: named here rather than by linkDemand's options
+    const { sigma, ptbw } = item.profile ?? {};
+    if (typeof sigma !== "number" || !(sigma >= 0 && sigma <= 1)) {
+      throw new InvalidInputError(
+        "@sched/multicluster/evaluateCost",
+        `set[${i}].profile.sigma`,
+        `is ${describeValue(sigma)}, expected a number in [0, 1]`,
+      );
+    }
+    requireNonNegative("@sched/multicluster/evaluateCost", `set[${i}].profile.ptbw`, ptbw);
     const sp = processingSlowdown(item.job, item.allocation, platform);
     const perCluster = tasksPerCluster(item.allocation, platform);
     const demand = new Float64Array(nLinks);

@@ -1,10 +1,18 @@
 import { createJob, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import {
+  adaptivePartitionSize,
   bruteForceOas,
+  dynamicPartitionSize,
+  fitnessFactors,
   multiClusterPlatform,
+  oasExecutionModel,
+  oasHeuristic,
+  oasPlanScheduler,
+  slotsNeeded,
   spaceSharingPass,
   spaceSharingScheduler,
+  taskBunches,
   timeCost,
 } from "../src/index.js";
 
@@ -59,6 +67,47 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
     expect(() =>
       spaceSharingPass({ platform: platform(), available, queue: [], executing: 0 }),
     ).toThrow(/state\.available\[0\] is undefined/);
+  });
+
+  it("taskBunches refuses tasks < weights and overflowing weights (its rounding loop never ended)", () => {
+    expect(() => taskBunches([1, 1, 1], 2)).toThrow(
+      "@sched/multicluster/taskBunches: tasks is 2, expected an integer >= 3",
+    );
+    expect(() => taskBunches([1e308, 2, 4], 10)).toThrow(/weights\[0\] is 1e\+308, too large/);
+    expect(Array.from(taskBunches([1, 1, 1], 4))).toEqual([2, 1, 1]);
+  });
+
+  it("the partition formulas check their arguments (NaN and strings passed through)", () => {
+    expect(() =>
+      dynamicPartitionSize({ processors: 16, queued: Number.NaN, executing: 0 }),
+    ).toThrow(/options\.queued is NaN, expected an integer >= 0/);
+    expect(() => adaptivePartitionSize("16" as never, 1)).toThrow(/processors is "16"/);
+    expect(() => fitnessFactors([1, 2], 0)).toThrow(/mpl is 0, expected a finite number > 0/);
+    expect(() => slotsNeeded({ baseTime: 100, ct: 1, eta: 40, extra: 1 } as never)).toThrow(
+      /options\.extra is not a known key/,
+    );
+  });
+
+  it("oasPlanScheduler checks the schedule, eta and compact (a bad entry silently never started)", () => {
+    expect(() => oasPlanScheduler([{ jobId: 1, slot: 0 }] as never, 40)).toThrow(
+      "@sched/multicluster/oasPlanScheduler: schedule[0].startSlot is undefined, expected an integer >= 0",
+    );
+    expect(() => oasPlanScheduler([], 0)).toThrow(/eta is 0, expected a finite number > 0/);
+    expect(() => oasPlanScheduler([], 40, { compact: 1 as never })).toThrow(
+      /options\.compact is 1, expected a boolean/,
+    );
+    expect(() => oasExecutionModel({ contention: "yes" as never })).toThrow(
+      /options\.contention is "yes", expected a boolean/,
+    );
+  });
+
+  it("a profile function returning nonsense is named in evaluateCost (was linkDemand's options.ptbw)", () => {
+    const model = oasExecutionModel({ profile: () => ({}) as never });
+    const p = multiClusterPlatform([{ nodes: 1 }, { nodes: 1 }]);
+    const j = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
+    expect(() => simulate(j, p, oasHeuristic("FCFS"), { executionModel: model })).toThrow(
+      /set\[0\]\.profile\.sigma is undefined, expected a number in \[0, 1\]/,
+    );
   });
 
   it("still runs a valid space-sharing schedule", () => {

@@ -2,12 +2,22 @@ import { createJob, simulate } from "@sched/core";
 import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
+  adaptivePartitionSize,
   bruteForceOas,
+  dynamicPartitionSize,
+  fitnessFactors,
+  linkDemand,
+  linkSaturation,
+  mapPartitionSize,
   multiClusterPlatform,
+  oasExecutionModel,
   oasHeuristic,
+  oasPlanScheduler,
   simulateSpaceSharing,
+  slotsNeeded,
   spaceSharingPass,
   spaceSharingScheduler,
+  taskBunches,
   timeCost,
 } from "../src/index.js";
 
@@ -101,6 +111,90 @@ const cases: FuzzCase[] = [
     params: ["options"],
     args: () => [{ sigma: 0.5, sp: 10, sc: 2 }],
     call: (o) => timeCost(o as never),
+  },
+  {
+    name: "@sched/multicluster/dynamicPartitionSize",
+    params: ["options"],
+    args: () => [{ processors: 16, queued: 3, executing: 2 }],
+    call: (o) => dynamicPartitionSize(o as never),
+  },
+  {
+    name: "@sched/multicluster/mapPartitionSize",
+    params: ["options"],
+    args: () => [{ processors: 16, queued: 3, executing: 2, executingWeight: 0.5 }],
+    call: (o) => mapPartitionSize(o as never),
+  },
+  {
+    name: "@sched/multicluster/adaptivePartitionSize",
+    params: ["processors", "queued"],
+    args: () => [16, 3],
+    call: (p, q) => adaptivePartitionSize(p as never, q as never),
+  },
+  {
+    name: "@sched/multicluster/fitnessFactors",
+    params: ["speeds", "mpl"],
+    args: () => [[1, 2, 4], 2],
+    call: (s, m) => fitnessFactors(s as never, m as never),
+  },
+  {
+    name: "@sched/multicluster/taskBunches",
+    params: ["weights", "tasks"],
+    args: () => [[1, 2, 4], 10],
+    call: (w, t) => taskBunches(w as never, t as never),
+  },
+  {
+    name: "@sched/multicluster/linkDemand",
+    params: ["options", "maxBandwidth", "demand"],
+    args: () => [{ tasksInCluster: 2, tasks: 4, ptbw: 1e6 }, 1e9, 5e8],
+    call: (o, b, d) => [linkDemand(o as never), linkSaturation(b as never, d as never)],
+  },
+  {
+    name: "@sched/multicluster/slotsNeeded",
+    params: ["options"],
+    args: () => [{ baseTime: 100, ct: 50, eta: 40 }],
+    call: (o) => slotsNeeded(o as never),
+  },
+  {
+    name: "@sched/multicluster/oasExecutionModel",
+    params: ["options"],
+    args: () => [{ profile, contention: true }],
+    call: (o) =>
+      simulate(jobs(), platform(), oasHeuristic("FCFS", { profile }), {
+        executionModel: oasExecutionModel(o as never),
+      }).records.length,
+  },
+  {
+    name: "@sched/multicluster/oasPlanScheduler",
+    params: ["schedule", "eta", "options"],
+    args: () => [
+      [
+        {
+          jobId: 1,
+          startSlot: 0,
+          slots: 3,
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 1, cores: 1 },
+            { machine: 2, cores: 1 },
+          ],
+        },
+        { jobId: 2, startSlot: 0, slots: 1, allocation: [{ machine: 3, cores: 1 }] },
+        {
+          jobId: 3,
+          startSlot: 3,
+          slots: 2,
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 1, cores: 1 },
+          ],
+        },
+      ],
+      40,
+      { compact: true, profile },
+    ],
+    call: (s, e, o) =>
+      simulate(jobs(), platform(), oasPlanScheduler(s as never, e as never, o as never)).records
+        .length,
   },
 ];
 
