@@ -1,4 +1,12 @@
-import { optionKeys, requireFinite, requireKnownKeys, requireObject } from "@sched/errors";
+import { InvalidInputError } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireFinite,
+  requireKnownKeys,
+  requireNonNegative,
+  requireObject,
+} from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -8,6 +16,7 @@ import {
   sharedMachineSpeeds,
   sharedRemainingWork,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
 export interface DeadlineOptions {
@@ -149,8 +158,25 @@ export function deadlineDeltas(
   nxtime: ArrayLike<number>,
   options: DeadlineOptions = {},
 ): Float64Array {
-  requireKnownKeys("@sched/convergent/deadlineDeltas", "options", options, DEADLINE_KEYS);
-  const { max, min, k, late, allLate } = { ...DEADLINE_DEFAULTS, ...options };
+  const where = "@sched/convergent/deadlineDeltas";
+  requireKnownKeys(where, "options", options, DEADLINE_KEYS);
+  const { max, min, k, late, allLate } = resolveDeadlineOptions(where, options);
+  requireFinite(where, "now", now);
+  if (typeof deadline !== "number" || Number.isNaN(deadline)) {
+    throw new InvalidInputError(
+      where,
+      "deadline",
+      `is ${describeValue(deadline)}, expected a time`,
+    );
+  }
+  if (!Array.isArray(nxtime) && !(nxtime instanceof Float64Array)) {
+    throw new InvalidInputError(
+      where,
+      "nxtime",
+      `is ${describeValue(nxtime)}, expected an array of times`,
+    );
+  }
+  for (let j = 0; j < nxtime.length; j++) requireNonNegative(where, `nxtime[${j}]`, nxtime[j]);
   const lateValue = late === "min" ? min : max;
   const none = allLate === "zero";
   const n = nxtime.length;
@@ -191,7 +217,7 @@ export function deadlineDeltas(
  */
 export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/deadlineHeuristic", "options", options, DEADLINE_KEYS);
-  const o = { ...DEADLINE_DEFAULTS, ...options };
+  const o = resolveDeadlineOptions("@sched/convergent/deadlineHeuristic", options);
   const lateValue = o.late === "min" ? o.min : o.max;
   const h: RowHeuristic = {
     name: "deadline",
@@ -243,4 +269,40 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
     },
   };
   return h;
+}
+
+/**
+ * The Deadline heuristic's options with their defaults, checked: `max`, `min` and `k` finite
+ * numbers, as the paper's constants (NaN and strings used to reach the matrix), `late` "max" | "min", `allLate`
+ * "max" | "zero" (any other value used to read as the default).
+ */
+function resolveDeadlineOptions(
+  where: string,
+  options: DeadlineOptions,
+): Required<DeadlineOptions> {
+  const d = DEADLINE_DEFAULTS;
+  // an option set to `undefined` means its default (spreading it over the defaults did not)
+  const late = options.late ?? d.late;
+  if (late !== "max" && late !== "min") {
+    throw new InvalidInputError(
+      where,
+      "options.late",
+      `is ${describeValue(late)}, expected "max" or "min"`,
+    );
+  }
+  const allLate = options.allLate ?? d.allLate;
+  if (allLate !== "max" && allLate !== "zero") {
+    throw new InvalidInputError(
+      where,
+      "options.allLate",
+      `is ${describeValue(allLate)}, expected "max" or "zero"`,
+    );
+  }
+  return {
+    max: weightOption(where, "options.max", options.max, d.max),
+    min: weightOption(where, "options.min", options.min, d.min),
+    k: weightOption(where, "options.k", options.k, d.k),
+    late,
+    allLate,
+  };
 }

@@ -1,6 +1,13 @@
 import { createJob, createPlatform, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { convergent, f1 } from "../src/index.js";
+import {
+  antiAgingHeuristic,
+  convergent,
+  deadlineDeltas,
+  deadlineHeuristic,
+  f1,
+  inputHeuristic,
+} from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
 describe("convergent: hostile values end in an InvalidInputError naming the option", () => {
@@ -23,5 +30,21 @@ describe("convergent: hostile values end in an InvalidInputError naming the opti
     expect(() => simulate(jobs, platform, convergent({ constants: { antiAging: 1e308 } }))).toThrow(
       /@sched\/convergent\/matrixSource: options\.constants make job \d+'s row of the matrix sum to Infinity/,
     );
+  });
+
+  it("the heuristic factories check their options (NaN reached the matrix as p[i][m] is NaN)", () => {
+    expect(() => antiAgingHeuristic({ weight: Number.NaN })).toThrow(
+      "@sched/convergent/antiAgingHeuristic: options.weight is NaN, expected a finite number",
+    );
+    expect(() => inputHeuristic({ defaultBandwidth: 0 })).toThrow(
+      /options\.defaultBandwidth is 0, expected a finite number > 0/,
+    );
+    expect(() => deadlineHeuristic({ late: "maximum" as never })).toThrow(
+      /options\.late is "maximum", expected "max" or "min"/,
+    );
+    expect(() => deadlineDeltas(0, 100, "20" as never)).toThrow(
+      /nxtime is "20", expected an array/,
+    );
+    expect(Array.from(deadlineDeltas(0, 100, [20, 120]))).toHaveLength(2);
   });
 });

@@ -1,7 +1,20 @@
 import { createJob, createPlatform, simulate } from "@sched/core";
 import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
-import { convergent, convergentPass, convergentVariant, f1 } from "../src/index.js";
+import {
+  antiAgingHeuristic,
+  convergent,
+  convergentPass,
+  convergentVariant,
+  deadlineDeltas,
+  deadlineHeuristic,
+  f1,
+  inputHeuristic,
+  licensesHeuristic,
+  minimalRequirementsHeuristic,
+  overheadHeuristic,
+  waitMinimizationHeuristic,
+} from "../src/index.js";
 
 // Every public function of the package, called validly, then with one argument, option or field
 // made hostile (tooling/fuzz.js): a result or a typed @sched error naming the place, never a raw
@@ -82,6 +95,46 @@ const cases: FuzzCase[] = [
     params: ["options"],
     args: () => [{ extime: 50, t: 10, deadline: 100, min: 0.1, max: 10, late: 10 }],
     call: (o) => f1(o as never),
+  },
+  {
+    name: "@sched/convergent/heuristics (anti-aging, input, licenses, overhead, wait, minimal)",
+    params: ["antiAging", "input", "licenses", "overhead", "wait", "minimal"],
+    args: () => [
+      { weight: 0.02 },
+      { weight: 3, defaultBandwidth: 10 },
+      { weight: 2.5 },
+      { weight: 100 },
+      { weight: 4 },
+      { base: 1 },
+    ],
+    call: (a, i, l, o, w, m) =>
+      run(
+        convergent({
+          heuristics: [
+            minimalRequirementsHeuristic(m as never),
+            antiAgingHeuristic(a as never),
+            inputHeuristic(i as never),
+            licensesHeuristic(l as never),
+            overheadHeuristic(o as never),
+            waitMinimizationHeuristic(w as never),
+          ],
+        }),
+      ),
+  },
+  {
+    name: "@sched/convergent/deadlineHeuristic",
+    params: ["options"],
+    args: () => [{ max: 10, min: 0.1, k: 1.3, late: "max", allLate: "zero" }],
+    call: (o) =>
+      run(
+        convergent({ heuristics: [minimalRequirementsHeuristic(), deadlineHeuristic(o as never)] }),
+      ),
+  },
+  {
+    name: "@sched/convergent/deadlineDeltas",
+    params: ["now", "deadline", "nxtime", "options"],
+    args: () => [0, 100, [20, 120], { max: 10, min: 0.1, k: 1.3 }],
+    call: (n, d, x, o) => deadlineDeltas(n as never, d as never, x as never, o as never),
   },
 ];
 
