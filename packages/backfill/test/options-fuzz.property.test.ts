@@ -1,7 +1,16 @@
 import { createJob, identicalPool, simulate } from "@sched/core";
 import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
-import { backfill, backfillPass, conservative, easy, edf, fcfs, flexible } from "../src/index.js";
+import {
+  AvailabilityProfile,
+  backfill,
+  backfillPass,
+  conservative,
+  easy,
+  edf,
+  fcfs,
+  flexible,
+} from "../src/index.js";
 
 // Every public function of @sched/backfill, called validly, then with one option or field made
 // hostile (tooling/fuzz.js): a result or an InvalidInputError naming the place, never a raw
@@ -81,6 +90,24 @@ const cases: FuzzCase[] = [
       { policy: "conservative" },
     ],
     call: (s, o) => backfillPass(s as never, o as never),
+  },
+  {
+    name: "@sched/backfill/AvailabilityProfile",
+    params: ["origin", "free", "start", "end", "delta", "t"],
+    args: () => [0, 8, 10, 20, -3, 15],
+    call: (o, f, a, b, d, t) => {
+      const p = new AvailabilityProfile(o as never, f as never);
+      p.add(a as never, b as never, d as never);
+      return [
+        p.valueAt(t as never),
+        p.indexAt(t as never),
+        p.minOver(a as never, b as never),
+        p.fits(a as never, b as never, 2),
+        p.nonNegative(a as never, b as never),
+        p.trimBefore(t as never),
+        p.toArray(),
+      ];
+    },
   },
 ];
 

@@ -3,8 +3,13 @@ import {
   eloWorkload,
   generateLublin,
   hiddenSpeedModel,
+  JobsJsonlWriter,
   multiclusterWorkload,
   oasWorkload,
+  parseModelOption,
+  parseSwf,
+  SwfWriter,
+  swfToJobs,
 } from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
@@ -46,6 +51,32 @@ describe("workload generators: hostile options end in an InvalidInputError namin
     const speeds = [, 1] as number[];
     expect(() => multiclusterWorkload({ jobs: 5, speeds })).toThrow(
       /options\.speeds\[0\] is undefined/,
+    );
+  });
+});
+
+describe("workload readers and writers: hostile options end in an InvalidInputError", () => {
+  it("a non-string source is refused (it was read as its text in every message)", () => {
+    expect(() => parseSwf("", { source: 5 as never })).toThrow(
+      "@sched/workload/parseSwf: options.source is 5, expected a string (the trace's name in messages)",
+    );
+  });
+
+  it("swfToJobs names a bigint estimate (JSON.stringify threw raw)", () => {
+    expect(() => swfToJobs([], { estimate: 1n as never })).toThrow(/options\.estimate is bigint/);
+  });
+
+  it("parseModelOption names a non-string model, name or text (raw TypeErrors before)", () => {
+    expect(() => parseModelOption(Symbol() as never, "jobs", "5")).toThrow(/model is symbol/);
+    expect(() => parseModelOption("lublin", "jobs", 5 as never)).toThrow(
+      "@sched/workload/parseModelOption: text is 5, expected the option's value as written (a string)",
+    );
+  });
+
+  it("the writers check their options (a number was taken for no options; 1e308 threw a raw RangeError)", () => {
+    expect(() => new SwfWriter(() => {}, 5 as never)).toThrow(/options is 5, expected an object/);
+    expect(() => new JobsJsonlWriter(() => {}, { chunkBytes: 1e308 })).toThrow(
+      "@sched/workload/JobsJsonlWriter: options.chunkBytes is 1e+308, expected an integer from 4096 to 1073741824 (1 GiB)",
     );
   });
 });

@@ -6,9 +6,15 @@ import {
   eloWorkload,
   generateLublin,
   hiddenSpeedModel,
+  JobsJsonlWriter,
+  jobsToSwf,
   multiclusterWorkload,
   oasWorkload,
+  parseModelOption,
+  parseSwf,
+  SwfWriter,
   summarizeJobs,
+  swfToJobs,
 } from "../src/index.js";
 
 // Every workload generator (advanceReservationWorkload is fuzzed by its owners' suite) and the
@@ -130,6 +136,64 @@ const cases: FuzzCase[] = [
     ],
     fixed: ["jobs"],
     call: (j, o) => summarizeJobs(j as never, o as never),
+  },
+  {
+    name: "@sched/workload/parseSwf",
+    params: ["text", "options"],
+    // a text that is not a trace is a ParseError at its line
+    names: (place, message) =>
+      message.includes(place.split(/[.[]/).pop() ?? place) || message.includes("t.swf:1"),
+    args: () => ["1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n", { source: "t.swf" }],
+    call: (t, o) => parseSwf(t as never, o as never).records.length,
+  },
+  {
+    name: "@sched/workload/swfToJobs",
+    params: ["records", "options"],
+    args: () => [
+      parseSwf("1 0 -1 10 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n").records,
+      { clean: true, estimate: "runtime" },
+    ],
+    fixed: ["records"],
+    call: (r, o) => swfToJobs(r as never, o as never).jobs.length,
+  },
+  {
+    name: "@sched/workload/SwfWriter",
+    params: ["sink", "options"],
+    args: () => [() => {}, { chunkBytes: 4096 }],
+    call: (sink, o) => {
+      const trace = jobsToSwf([createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })]);
+      const w = new SwfWriter(sink as never, o as never);
+      w.header(trace.header);
+      for (const r of trace.records) w.record(r);
+      w.flush();
+    },
+  },
+  {
+    name: "@sched/workload/JobsJsonlWriter",
+    params: ["sink", "options"],
+    args: () => [() => {}, { chunkBytes: 4096 }],
+    call: (sink, o) => {
+      const j = new JobsJsonlWriter(sink as never, o as never);
+      j.header();
+      j.job(createJob({ id: 1, submit: 0, runtime: 10, cores: 2 }));
+      j.flush();
+    },
+  },
+  {
+    name: "@sched/workload/jobsToSwf",
+    params: ["jobs", "options"],
+    args: () => [[createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })], {}],
+    fixed: ["jobs"],
+    call: (j, o) => jobsToSwf(j as never, o as never).records.length,
+  },
+  {
+    name: "@sched/workload/parseModelOption",
+    params: ["model", "name", "text"],
+    // the option is named as the model's option (options.<name>), the CLI's flag
+    names: (place, message) =>
+      message.includes(place) || /: options\.\S* (is|is not)/.test(message),
+    args: () => ["lublin", "jobs", "5"],
+    call: (m, n, t) => parseModelOption(m as never, n as never, t as never),
   },
 ];
 
