@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   competitivePass,
   competitiveScheduler,
+  expectedTime,
   isWin,
   minMin,
   minMinScheduler,
   TierList,
+  tierPreference,
   updateRating,
 } from "../src/index.js";
 
@@ -63,5 +65,24 @@ describe("elo: hostile values end in an InvalidInputError naming the place", () 
     expect(() => new TierList(0).rating(0)).toThrow(
       "machine is 0, but the tier list has no machines",
     );
+  });
+});
+
+describe("tierPreference checks level and tiers", () => {
+  it("level -Infinity is refused (its loop never ended) and so is a level above tiers", () => {
+    expect(() => tierPreference(Number.NEGATIVE_INFINITY, 4)).toThrow(
+      "@sched/elo/tierPreference: level is -Infinity, expected an integer >= 1",
+    );
+    expect(() => tierPreference(2, 1e308)).toThrow(/tiers is 1e\+308/);
+    expect(() => tierPreference(5, 4)).toThrow(/level is 5, expected an integer in \[1, 4\]/);
+    expect(tierPreference(3, 5)).toEqual([3, 2, 1, 4, 5]);
+  });
+
+  it("expectedTime refuses a bigint machine (read as machine 1) and names a symbol speed", () => {
+    const platform = createPlatform({ machines: [{ speed: 1 }, { speed: 2 }] });
+    const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
+    expect(() => expectedTime(job, 1n as never, platform)).toThrow(/machine is bigint/);
+    expect(() => expectedTime(job, 1, platform, Symbol() as never)).toThrow(/speed is symbol/);
+    expect(expectedTime(job, 1, platform)).toBe(5);
   });
 });

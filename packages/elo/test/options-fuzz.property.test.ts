@@ -6,8 +6,10 @@ import {
   competitivePass,
   competitiveScheduler,
   expectedResult,
+  expectedTime,
   isWin,
   jobLevel,
+  jobSize,
   maxMin,
   maxMinScheduler,
   mct,
@@ -17,6 +19,7 @@ import {
   randomScheduler,
   TierList,
   tierOf,
+  tierPreference,
   tierRange,
   updateRating,
   winCondition,
@@ -168,6 +171,22 @@ const cases: FuzzCase[] = [
       run(maxMinScheduler(o as never)),
       run(mctScheduler(o as never)),
     ],
+  },
+  {
+    name: "@sched/elo/expectedTime",
+    params: ["job", "machine", "speed"],
+    args: () => [createJob({ id: 1, submit: 0, runtime: 100, cores: 1 }), 1, 4],
+    fixed: ["job"],
+    call: (j, m, sp) => [
+      expectedTime(j as never, m as never, platform(), sp as never),
+      jobSize(j as never, platform()),
+    ],
+  },
+  {
+    name: "@sched/elo/tierPreference",
+    params: ["level", "tiers"],
+    args: () => [2, 4],
+    call: (l, t) => tierPreference(l as never, t as never),
   },
 ];
 
