@@ -96,6 +96,15 @@ const cases: FuzzCase[] = [
     ],
     call: (m) => jobCosts(m as never),
   },
+  {
+    name: "@sched/knapsack/preMatch (costs, exact)",
+    params: ["input", "options"],
+    args: () => [
+      { jobs: jobs(), copies: { cad: 1, fem: 1 }, costs: [3, 5, 2] },
+      { solver: "exact", exact: { nodeLimit: 50 } },
+    ],
+    call: (i, o) => preMatch(i as never, o as never),
+  },
 ];
 
 describe("options fuzz: @sched/knapsack ends in a result or an error naming the place", () => {
