@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli, fixture, tempDir } from "./helpers.js";
@@ -54,6 +55,24 @@ interface Baseline {
 
 const swf = fixture("small.swf");
 const BASELINES: readonly Baseline[] = [
+  {
+    command: "sweep",
+    argv: (dir) => [
+      "sweep",
+      join(dirname(fileURLToPath(import.meta.url)), "..", "experiments", "load.json"),
+      "--out",
+      join(dir, "sweep"),
+      "--emit",
+      "slurm",
+      "--shards",
+      "4",
+      "--parallel",
+      "2",
+      "--jobs",
+      "1",
+    ],
+    numeric: ["shards", "parallel", "jobs"],
+  },
   {
     command: "reproduce",
     argv: (dir) => [
