@@ -33,8 +33,20 @@ export async function runCommandWords(
   return await command.run(args, io);
 }
 
+/**
+ * `text` on one line, every control character but a tab written as `\u001b`: a value quoted from
+ * the command line (`--format $'json\r'`, an escape sequence) would otherwise move the cursor,
+ * overwrite the message or change the terminal's colours.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return text
+    .replace(/\s*\n\s*/g, " ")
+    .trim()
+    .replace(
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters to escape
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
 }
 
 /** JavaScript's own error types: thrown by the language or the runtime, never on purpose. */

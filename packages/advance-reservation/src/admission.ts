@@ -1,4 +1,4 @@
-import { InvalidInputError } from "@sched/core";
+import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
@@ -216,11 +216,19 @@ export function admissionPass(
   requireKnownKeys(WHERE, "state", state, STATE_KEYS);
   const now = state.now;
   if (typeof now !== "number" || !Number.isFinite(now)) {
-    throw new InvalidInputError(WHERE, "state.now", `is ${now}, expected a finite number`);
+    throw new InvalidInputError(
+      WHERE,
+      "state.now",
+      `is ${describeValue(now)}, expected a finite number`,
+    );
   }
   const pes = state.pes;
-  if (!Number.isInteger(pes) || pes < 1) {
-    throw new InvalidInputError(WHERE, "state.pes", `is ${pes}, expected a positive integer`);
+  if (!Number.isInteger(pes) || pes < 1 || pes > MAX_RESOURCE_COUNT) {
+    throw new InvalidInputError(
+      WHERE,
+      "state.pes",
+      `is ${describeValue(pes)}, expected an integer in [1, ${MAX_RESOURCE_COUNT}]`,
+    );
   }
   if (!Array.isArray(state.reservations)) {
     throw new InvalidInputError(WHERE, "state.reservations", "is not an array");
@@ -254,11 +262,19 @@ export function admissionPass(
     claim(r.id, `${at}.id`);
     for (const key of ["start", "end"] as const) {
       if (typeof r[key] !== "number" || !Number.isFinite(r[key])) {
-        throw new InvalidInputError(WHERE, `${at}.${key}`, `is ${r[key]}, expected a finite time`);
+        throw new InvalidInputError(
+          WHERE,
+          `${at}.${key}`,
+          `is ${describeValue(r[key])}, expected a finite time`,
+        );
       }
     }
     if (!(r.end > r.start)) {
-      throw new InvalidInputError(WHERE, `${at}.end`, `is ${r.end}, expected > start (${r.start})`);
+      throw new InvalidInputError(
+        WHERE,
+        `${at}.end`,
+        `is ${describeValue(r.end)}, expected > start (${r.start})`,
+      );
     }
     if (!Array.isArray(r.pes)) throw new InvalidInputError(WHERE, `${at}.pes`, "is not an array");
     try {
@@ -295,26 +311,39 @@ function resolveRequest(q: ReservationRequest, now: number, at: string): Resolve
     throw new InvalidInputError(
       WHERE,
       `${at}.peCount`,
-      `is ${q.peCount}, expected a positive integer`,
+      `is ${describeValue(q.peCount)}, expected a positive integer`,
     );
   }
   if (typeof q.duration !== "number" || !Number.isFinite(q.duration) || q.duration <= 0) {
     throw new InvalidInputError(
       WHERE,
       `${at}.duration`,
-      `is ${q.duration}, expected a finite number > 0`,
+      `is ${describeValue(q.duration)}, expected a finite number > 0`,
     );
   }
   const ready = q.ready ?? now;
   if (typeof ready !== "number" || !Number.isFinite(ready)) {
-    throw new InvalidInputError(WHERE, `${at}.ready`, `is ${ready}, expected a finite time`);
+    throw new InvalidInputError(
+      WHERE,
+      `${at}.ready`,
+      `is ${describeValue(ready)}, expected a finite time`,
+    );
+  }
+  // Below the spacing of doubles at the earliest start, the reservation would end when it starts.
+  const earliest = Math.max(ready, now);
+  if (!(earliest + q.duration > earliest)) {
+    throw new InvalidInputError(
+      WHERE,
+      `${at}.duration`,
+      `is ${q.duration}, too short to count at its earliest start ${earliest} (the later of state.now and ${at}.ready: below the spacing of doubles there)`,
+    );
   }
   const deadline = q.deadline ?? Number.POSITIVE_INFINITY;
   if (typeof deadline !== "number" || Number.isNaN(deadline)) {
     throw new InvalidInputError(
       WHERE,
       `${at}.deadline`,
-      `is ${deadline}, expected a time or Infinity`,
+      `is ${describeValue(deadline)}, expected a time or Infinity`,
     );
   }
   return { id: q.id, tr: ready, tdu: q.duration, tdl: deadline, n: q.peCount };

@@ -1,5 +1,5 @@
-import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import {
   andNotInto,
@@ -194,15 +194,21 @@ export class AvailRectList {
    */
   constructor(pes: number, options: AvailRectListOptions = {}) {
     requireKnownKeys(WHERE, "options", options, LIST_KEYS);
-    if (!Number.isInteger(pes) || pes < 1) {
-      throw new InvalidInputError(WHERE, "pes", `is ${pes}, expected a positive integer`);
+    // Above 2^31 - 1 the bitsets' word count overflows (`wordsFor(1e308)` is 0): refused, as
+    // core refuses such a machine.
+    if (!Number.isInteger(pes) || pes < 1 || pes > MAX_RESOURCE_COUNT) {
+      throw new InvalidInputError(
+        WHERE,
+        "pes",
+        `is ${describeValue(pes)}, expected an integer in [1, ${MAX_RESOURCE_COUNT}]`,
+      );
     }
     const origin = options.origin ?? 0;
-    if (!Number.isFinite(origin)) {
+    if (typeof origin !== "number" || !Number.isFinite(origin)) {
       throw new InvalidInputError(
         WHERE,
         "options.origin",
-        `is ${origin}, expected a finite number`,
+        `is ${describeValue(origin)}, expected a finite number`,
       );
     }
     this.pes = pes;
@@ -589,7 +595,11 @@ export class AvailRectList {
     this.checkTime(fn, "ts", ts);
     this.checkTime(fn, "te", te);
     if (!(te > ts)) {
-      throw new InvalidInputError(`${WHERE}/${fn}`, "te", `is ${te}, expected > ts (${ts})`);
+      throw new InvalidInputError(
+        `${WHERE}/${fn}`,
+        "te",
+        `is ${describeValue(te)}, expected > ts (${ts})`,
+      );
     }
     if (!Array.isArray(pes) && !ArrayBuffer.isView(pes)) {
       // Not an array: `pes.length` would be undefined and the call a silent no-op.
@@ -606,7 +616,7 @@ export class AvailRectList {
         throw new InvalidInputError(
           `${WHERE}/${fn}`,
           `pes[${i}]`,
-          `is ${p}, expected an integer in [0, ${this.pes - 1}]`,
+          `is ${describeValue(p)}, expected an integer in [0, ${this.pes - 1}]`,
         );
       }
       const bit = 1 << (p & 31);
@@ -685,7 +695,11 @@ export class AvailRectList {
 
   private checkTime(fn: string, field: string, t: number): void {
     if (!Number.isFinite(t)) {
-      throw new InvalidInputError(`${WHERE}/${fn}`, field, `is ${t}, expected a finite number`);
+      throw new InvalidInputError(
+        `${WHERE}/${fn}`,
+        field,
+        `is ${describeValue(t)}, expected a finite number`,
+      );
     }
   }
 
@@ -698,7 +712,7 @@ export class AvailRectList {
   ): { readonly tr: number; readonly tdu: number; readonly tdl: number } {
     const where = `${WHERE}/${fn}`;
     if (typeof window !== "object" || window === null) {
-      throw new InvalidInputError(where, name, `is ${window}, expected an object`);
+      throw new InvalidInputError(where, name, `is ${describeValue(window)}, expected an object`);
     }
     const { ready, duration } = window;
     const deadline = window.deadline ?? Number.POSITIVE_INFINITY;
@@ -706,21 +720,21 @@ export class AvailRectList {
       throw new InvalidInputError(
         where,
         `${name}.${readyField}`,
-        `is ${ready}, expected a finite number`,
+        `is ${describeValue(ready)}, expected a finite number`,
       );
     }
     if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) {
       throw new InvalidInputError(
         where,
         `${name}.duration`,
-        `is ${duration}, expected a finite number > 0`,
+        `is ${describeValue(duration)}, expected a finite number > 0`,
       );
     }
     if (typeof deadline !== "number" || Number.isNaN(deadline)) {
       throw new InvalidInputError(
         where,
         `${name}.deadline`,
-        `is ${deadline}, expected a number or Infinity`,
+        `is ${describeValue(deadline)}, expected a number or Infinity`,
       );
     }
     return { tr: ready, tdu: duration, tdl: deadline };
@@ -728,7 +742,11 @@ export class AvailRectList {
 
   private checkCount(fn: string, field: string, n: number): number {
     if (!Number.isInteger(n) || n < 1) {
-      throw new InvalidInputError(`${WHERE}/${fn}`, field, `is ${n}, expected a positive integer`);
+      throw new InvalidInputError(
+        `${WHERE}/${fn}`,
+        field,
+        `is ${describeValue(n)}, expected a positive integer`,
+      );
     }
     return n;
   }

@@ -6,7 +6,7 @@ import type {
   Scheduler,
   SchedulingContext,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { admitOne } from "./admission.js";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
@@ -86,7 +86,21 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(WHERE, "options.policy", policy);
   const name = options.name ?? `AR-${policy.name}`;
+  if (typeof name !== "string") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.name",
+      `is ${describeValue(name)}, expected a string`,
+    );
+  }
   const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
+  if (typeof clipToDeadline !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.clipToDeadline",
+      `is ${describeValue(clipToDeadline)}, expected a boolean`,
+    );
+  }
 
   let platform: Platform | null = null;
   let list: AvailRectList | null = null;

@@ -84,7 +84,9 @@ describe("admissionPass", () => {
         admissionPass(state as never, requests as never, options as never);
     expect(pass({ ...figure1, now: Number.NaN })).toThrow(InvalidInputError);
     expect(pass({ ...figure1, now: Number.NaN })).toThrow(/admissionPass: state.now is NaN/);
-    expect(pass({ ...figure1, pes: 0 })).toThrow(/state.pes is 0, expected a positive integer/);
+    expect(pass({ ...figure1, pes: 0 })).toThrow(
+      /state.pes is 0, expected an integer in \[1, 2147483647\]/,
+    );
     const bad = (r: object) => pass({ now: 0, pes: 4, reservations: [r] });
     expect(bad({ id: 1, start: 0, end: 2, pes: [4] })).toThrow(
       /state.reservations\[0\].pes\[0\] is 4, expected an integer in \[0, 3\]/,

@@ -243,7 +243,7 @@ function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrd
     throw new InvalidInputError(
       where,
       "options.machineOrder",
-      `is ${JSON.stringify(order)}, expected one of ${MACHINE_ORDERS.map((o) => JSON.stringify(o)).join(", ")}`,
+      `is ${describeValue(order)}, expected one of ${MACHINE_ORDERS.map((o) => JSON.stringify(o)).join(", ")}`,
     );
   }
   return order as MachineOrder;
@@ -394,7 +394,7 @@ export function flexibleAsBackfill(
     throw new InvalidInputError(
       where,
       "options.variant",
-      `is ${JSON.stringify(variant)}, expected "rm" or "unrm"`,
+      `is ${describeValue(variant)}, expected "rm" or "unrm"`,
     );
   }
   const { singleMachine, exclusive } = resolvePlacement(where, options);
@@ -460,7 +460,7 @@ export function resolveEdf(
     throw new InvalidInputError(
       where,
       "options.deadlineOrder",
-      `is ${JSON.stringify(deadlineOrder)}, expected "increasing" or "decreasing"`,
+      `is ${describeValue(deadlineOrder)}, expected "increasing" or "decreasing"`,
     );
   }
   const undatedFactor = options?.undatedFactor ?? EDF_DEFAULTS.undatedFactor;
@@ -476,7 +476,7 @@ export function resolveEdf(
     throw new InvalidInputError(
       where,
       "options.preemptFor",
-      `is ${JSON.stringify(preemptFor)}, expected "arrivals" or "waiting"`,
+      `is ${describeValue(preemptFor)}, expected "arrivals" or "waiting"`,
     );
   }
   return { preemption, machineOrder, exclusive, deadlineOrder, undatedFactor, preemptFor, name };

@@ -176,6 +176,38 @@ function requireCores(field: string, value: unknown, max = Number.POSITIVE_INFIN
   return value;
 }
 
+/**
+ * The plan may reach the latest time the state names plus every queued estimate (each job
+ * queued after all the others). Every estimate must still count there: past about 2^53 s the
+ * spacing of doubles exceeds short estimates (at 1e308 it is about 1e292 s), and a job would be
+ * planned to end when it starts. Names the largest term, the one that carries the plan so far.
+ */
+function requirePlannable(
+  latest: { at: string; time: number },
+  estimates: readonly { at: string; estimate: number }[],
+): void {
+  let horizon = latest.time;
+  let largest = { at: latest.at, value: latest.time };
+  for (const { at, estimate } of estimates) {
+    horizon += estimate;
+    if (estimate > largest.value) largest = { at: `${at}.estimate`, value: estimate };
+  }
+  for (const { at, estimate } of estimates) {
+    if (horizon + estimate > horizon && Number.isFinite(horizon + estimate)) continue;
+    // Within 2^53 s the estimate itself is too short; beyond, the largest term is too large.
+    if (Number.isFinite(horizon) && horizon <= Number.MAX_SAFE_INTEGER) {
+      fail(
+        `${at}.estimate`,
+        `is ${estimate}, below the spacing of doubles at ${horizon} s (as late as the plan may reach): a job would end when it starts`,
+      );
+    }
+    fail(
+      largest.at,
+      `is ${largest.value}: with it the plan may reach ${horizon} s, where ${at}.estimate (${estimate} s) is below the spacing of doubles (times and estimates up to about 2^53 s plan exactly)`,
+    );
+  }
+}
+
 function optionalTime(field: string, value: unknown): number | undefined {
   return value === undefined ? undefined : requireTime(field, value);
 }
@@ -276,6 +308,8 @@ export function backfillPass(
 
   /** Where each job of the state is given (`state.running[i]`, `state.queue[i]`): ids are distinct. */
   const givenAt = new Map<number, string>();
+  /** The latest time the state names (now, a running job's end, a reservation), and where. */
+  let latest = { at: "state.now", time: now };
   const ledger = new ResourceLedger(platform);
   const running: RunningJob[] = [];
   const runningIn = requireArray<RunningJobState>("state.running", state.running);
@@ -288,6 +322,7 @@ export function backfillPass(
     givenAt.set(id, at);
     const cores = requireCores(`${at}.cores`, r.cores);
     const end = requireTime(`${at}.end`, r.end);
+    if (end > latest.time) latest = { at: `${at}.end`, time: end };
     const givenStart = optionalTime(`${at}.start`, r.start);
     if (givenStart !== undefined) {
       // A start after now is a clock gone backwards (or a job not started yet); an end before
@@ -333,6 +368,7 @@ export function backfillPass(
   }
 
   const queueIn = requireArray<QueuedJob>("state.queue", state.queue);
+  const estimates: { at: string; estimate: number }[] = [];
   const waiting: WaitingJob[] = [];
   const rejected: { id: number; reason: string }[] = [];
   for (let i = 0; i < queueIn.length; i++) {
@@ -351,6 +387,7 @@ export function backfillPass(
     }
     const estimate = requireTime(`${at}.estimate`, q.estimate);
     if (!(estimate > 0)) fail(`${at}.estimate`, `is ${estimate}, expected a duration > 0`);
+    estimates.push({ at, estimate });
     const progress = q.progress ?? 0;
     if (typeof progress !== "number" || !(progress >= 0 && progress < 1)) {
       fail(`${at}.progress`, `is ${describeValue(progress)}, expected a number in [0, 1)`);
@@ -385,6 +422,7 @@ export function backfillPass(
     }
     reservedAt.set(id, i);
     requireTime(`state.reservations[${i}].time`, p.time);
+    if (p.time > latest.time) latest = { at: `state.reservations[${i}].time`, time: p.time };
     if (strategy.singleMachine && p.time !== undefined) {
       const m = p.machine;
       if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= platform.machines.length) {
@@ -395,6 +433,7 @@ export function backfillPass(
       }
     }
   }
+  requirePlannable(latest, estimates);
   const arrivedIds =
     state.arrived === undefined ? null : new Set(requireIds("state.arrived", state.arrived));
   const completed =

@@ -52,7 +52,11 @@ export function backfillStrategy(opts: ResolvedBackfill): BackfillStrategy {
  * @throws InvalidInputError naming the first invalid option (`where` names the caller).
  */
 export function strategyFor(options: PolicyOptions | undefined, where: string): BackfillStrategy {
-  if (options === null || (typeof options !== "object" && options !== undefined)) {
+  if (
+    options === null ||
+    Array.isArray(options) ||
+    (typeof options !== "object" && options !== undefined)
+  ) {
     throw new InvalidInputError(
       where,
       "options",
@@ -90,7 +94,7 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
       throw new InvalidInputError(
         where,
         "options.policy",
-        `is ${JSON.stringify(policy)}, expected "backfill", "easy", "conservative", "flexible", "fcfs" or "edf"`,
+        `is ${describeValue(policy)}, expected "backfill", "easy", "conservative", "flexible", "fcfs" or "edf"`,
       );
   }
 }

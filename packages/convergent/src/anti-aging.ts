@@ -6,6 +6,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /** Options of {@link antiAgingHeuristic}. */
 export interface AntiAgingOptions {
@@ -34,7 +35,12 @@ export const ANTI_AGING_KEYS = optionKeys<AntiAgingOptions>({
  */
 export function antiAgingHeuristic(options: AntiAgingOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/antiAgingHeuristic", "options", options, ANTI_AGING_KEYS);
-  const weight = options.weight ?? 0.02;
+  const weight = weightOption(
+    "@sched/convergent/antiAgingHeuristic",
+    "options.weight",
+    options.weight,
+    0.02,
+  );
   const h: RowHeuristic = {
     name: "anti-aging",
     uniformRate: weight,

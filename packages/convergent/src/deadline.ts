@@ -1,4 +1,12 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireFinite,
+  requireKnownKeys,
+  requireNonNegative,
+  requireObject,
+} from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -8,6 +16,7 @@ import {
   sharedMachineSpeeds,
   sharedRemainingWork,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /** The Deadline heuristic's constants (the paper's footnote: MAX 10.0, MIN 0.1, k 1.3). */
 export interface DeadlineOptions {
@@ -97,6 +106,27 @@ export interface F1Options {
  * ```
  */
 export function f1(options: F1Options): number {
+  const where = "@sched/convergent/f1";
+  requireKnownKeys(where, "options", options, F1_KEYS);
+  requireObject(where, "options", options);
+  for (const key of ["extime", "t", "deadline", "min", "max"] as const) {
+    requireFinite(where, `options.${key}`, options[key]);
+  }
+  if (options.late !== undefined) requireFinite(where, "options.late", options.late);
+  return f1Unchecked(options);
+}
+
+const F1_KEYS = optionKeys<F1Options>({
+  extime: true,
+  t: true,
+  deadline: true,
+  min: true,
+  max: true,
+  late: true,
+});
+
+/** {@link f1} without validation, for the heuristic's inner loop (its inputs are checked). */
+function f1Unchecked(options: F1Options): number {
   const { extime, t, deadline, min, max } = options;
   const late = options.late ?? max;
   if (extime > deadline) return late;
@@ -128,8 +158,25 @@ export function deadlineDeltas(
   nxtime: ArrayLike<number>,
   options: DeadlineOptions = {},
 ): Float64Array {
-  requireKnownKeys("@sched/convergent/deadlineDeltas", "options", options, DEADLINE_KEYS);
-  const { max, min, k, late, allLate } = { ...DEADLINE_DEFAULTS, ...options };
+  const where = "@sched/convergent/deadlineDeltas";
+  requireKnownKeys(where, "options", options, DEADLINE_KEYS);
+  const { max, min, k, late, allLate } = resolveDeadlineOptions(where, options);
+  requireFinite(where, "now", now);
+  if (typeof deadline !== "number" || Number.isNaN(deadline)) {
+    throw new InvalidInputError(
+      where,
+      "deadline",
+      `is ${describeValue(deadline)}, expected a time`,
+    );
+  }
+  if (!Array.isArray(nxtime) && !(nxtime instanceof Float64Array)) {
+    throw new InvalidInputError(
+      where,
+      "nxtime",
+      `is ${describeValue(nxtime)}, expected an array of times`,
+    );
+  }
+  for (let j = 0; j < nxtime.length; j++) requireNonNegative(where, `nxtime[${j}]`, nxtime[j]);
   const lateValue = late === "min" ? min : max;
   const none = allLate === "zero";
   const n = nxtime.length;
@@ -138,7 +185,14 @@ export function deadlineDeltas(
   let d = 0;
   for (let j = 0; j < n; j++) {
     const nx = nxtime[j] as number;
-    f[j] = f1({ extime: now + nx, t: deadline - k * nx, deadline, min, max, late: lateValue });
+    f[j] = f1Unchecked({
+      extime: now + nx,
+      t: deadline - k * nx,
+      deadline,
+      min,
+      max,
+      late: lateValue,
+    });
     urgency += f[j] as number;
     d += max - (f[j] as number);
   }
@@ -163,7 +217,7 @@ export function deadlineDeltas(
  */
 export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/deadlineHeuristic", "options", options, DEADLINE_KEYS);
-  const o = { ...DEADLINE_DEFAULTS, ...options };
+  const o = resolveDeadlineOptions("@sched/convergent/deadlineHeuristic", options);
   const lateValue = o.late === "min" ? o.min : o.max;
   const h: RowHeuristic = {
     name: "deadline",
@@ -196,7 +250,7 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
         let d = 0;
         for (let j = 0; j < n; j++) {
           const x = nx[j]!;
-          const f = f1({
+          const f = f1Unchecked({
             extime: now + x,
             t: deadline - k * x,
             deadline,
@@ -215,4 +269,40 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
     },
   };
   return h;
+}
+
+/**
+ * The Deadline heuristic's options with their defaults, checked: `max`, `min` and `k` finite
+ * numbers, as the paper's constants (NaN and strings used to reach the matrix), `late` "max" | "min", `allLate`
+ * "max" | "zero" (any other value used to read as the default).
+ */
+function resolveDeadlineOptions(
+  where: string,
+  options: DeadlineOptions,
+): Required<DeadlineOptions> {
+  const d = DEADLINE_DEFAULTS;
+  // an option set to `undefined` means its default (spreading it over the defaults did not)
+  const late = options.late ?? d.late;
+  if (late !== "max" && late !== "min") {
+    throw new InvalidInputError(
+      where,
+      "options.late",
+      `is ${describeValue(late)}, expected "max" or "min"`,
+    );
+  }
+  const allLate = options.allLate ?? d.allLate;
+  if (allLate !== "max" && allLate !== "zero") {
+    throw new InvalidInputError(
+      where,
+      "options.allLate",
+      `is ${describeValue(allLate)}, expected "max" or "zero"`,
+    );
+  }
+  return {
+    max: weightOption(where, "options.max", options.max, d.max),
+    min: weightOption(where, "options.min", options.min, d.min),
+    k: weightOption(where, "options.k", options.k, d.k),
+    late,
+    allLate,
+  };
 }

@@ -7,6 +7,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { finiteOption, weightOption } from "./option-checks.js";
 
 /** Options of {@link inputHeuristic} and {@link transferTime}. */
 export interface InputOptions {
@@ -96,8 +97,15 @@ export function transferTime(
  */
 export function inputHeuristic(options: InputOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/inputHeuristic", "options", options, INPUT_KEYS);
-  const weight = options.weight ?? 3;
-  const fallback = options.defaultBandwidth ?? 1;
+  const where = "@sched/convergent/inputHeuristic";
+  const weight = weightOption(where, "options.weight", options.weight, 3);
+  const fallback = finiteOption(
+    where,
+    "options.defaultBandwidth",
+    options.defaultBandwidth,
+    1,
+    true,
+  );
   // The update of a row depends only on the job (its input), the platform and the job's
   // eligible machines, none of which change between plans: each job's row of updates is
   // computed once and reused while the job stays in the system (same platform, same

@@ -8,6 +8,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /**
  * Copies of each license that can be active at once on the platform (the paper's `a_l`): a
@@ -148,7 +149,12 @@ export const LICENSES_KEYS = optionKeys<LicensesOptions>({
  */
 export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/licensesHeuristic", "options", options, LICENSES_KEYS);
-  const weight = options.weight ?? 2.5;
+  const weight = weightOption(
+    "@sched/convergent/licensesHeuristic",
+    "options.weight",
+    options.weight,
+    2.5,
+  );
   const h: RowHeuristic = {
     name: "licenses",
     apply(ctx: HeuristicContext, p: Float64Array): void {

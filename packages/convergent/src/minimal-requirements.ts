@@ -6,6 +6,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { finiteOption } from "./option-checks.js";
 
 /**
  * The paper's `M_Aff_i` is `@sched/core`'s eligibility: `meetsRequirements(job, platform, m)` is
@@ -51,7 +52,13 @@ export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions
     options,
     MINIMAL_KEYS,
   );
-  const base = options.base ?? 1;
+  const base = finiteOption(
+    "@sched/convergent/minimalRequirementsHeuristic",
+    "options.base",
+    options.base,
+    1,
+    true,
+  );
   const h: RowHeuristic = {
     name: "minimal-requirements",
     apply(ctx: HeuristicContext, p: Float64Array): void {

@@ -40,3 +40,21 @@ export function flagOption(
     throw new InvalidInputError(where, field, `is ${describeValue(v)}, expected a boolean`);
   return v;
 }
+
+/**
+ * An option that must be a finite number of any sign (a heuristic's weight, as the paper's
+ * constants): `value`, or `fallback` when it is `undefined`. Internal.
+ *
+ * @throws InvalidInputError naming `where` and `field` otherwise.
+ */
+export function weightOption(
+  where: string,
+  field: string,
+  value: unknown,
+  fallback: number,
+): number {
+  const v = value ?? fallback;
+  if (typeof v !== "number" || !Number.isFinite(v))
+    throw new InvalidInputError(where, field, `is ${describeValue(v)}, expected a finite number`);
+  return v;
+}

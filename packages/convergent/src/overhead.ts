@@ -6,6 +6,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /** Options of {@link overheadHeuristic}. */
 export interface OverheadOptions {
@@ -42,7 +43,12 @@ export const OVERHEAD_NON_PREEMPTIVE = 800;
  */
 export function overheadHeuristic(options: OverheadOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/overheadHeuristic", "options", options, OVERHEAD_KEYS);
-  const weight = options.weight ?? OVERHEAD_PREEMPTIVE;
+  const weight = weightOption(
+    "@sched/convergent/overheadHeuristic",
+    "options.weight",
+    options.weight,
+    OVERHEAD_PREEMPTIVE,
+  );
   const h: RowHeuristic = {
     name: "overhead-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {

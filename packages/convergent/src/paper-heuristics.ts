@@ -99,13 +99,13 @@ export function resolveReadings(
     throw new InvalidInputError(
       where,
       "readings.deadlineLate",
-      `is ${JSON.stringify(r.deadlineLate)}, expected "max" or "min"`,
+      `is ${describeValue(r.deadlineLate)}, expected "max" or "min"`,
     );
   if (r.deadlineAllLate !== "max" && r.deadlineAllLate !== "zero")
     throw new InvalidInputError(
       where,
       "readings.deadlineAllLate",
-      `is ${JSON.stringify(r.deadlineAllLate)}, expected "max" or "zero"`,
+      `is ${describeValue(r.deadlineAllLate)}, expected "max" or "zero"`,
     );
   return r;
 }

@@ -1,4 +1,4 @@
-import type { Job, Platform } from "@sched/core";
+import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -390,6 +390,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
         const o = i * cols;
         weights.fill(0, o, o + cols);
         const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
+        if (!Number.isFinite(sum)) overflow(id, sum);
         costs[i] = st.count === 0 ? 0 : sum / st.count;
         changedRows.push(i);
         continue;
@@ -408,6 +409,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
         // Compute the fresh row (plus shift).
         buffer.fill(0);
         const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, shift);
+        if (!Number.isFinite(sum)) overflow(id, sum);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
           // entry by entry
           let keep = true;
@@ -444,4 +446,18 @@ export class PaperIncrementalMatrix implements MatrixSource {
     for (const id of this.#static.keys()) if (!current.has(id)) this.#static.delete(id);
     return { matrix: { rows, cols, weights, context }, changedRows, costs, shift };
   }
+}
+
+/**
+ * A row whose entries sum to a non-finite number: constants so large (1e308) that the
+ * heuristics' sum overflows. Refused here, naming the constants, instead of by the matcher as
+ * a matrix entry the caller never wrote. The check costs one test per rebuilt row (its sum is
+ * computed anyway).
+ */
+function overflow(id: number, sum: number): never {
+  throw new InvalidInputError(
+    "@sched/convergent/matrixSource",
+    "options.constants",
+    `make job ${id}'s row of the matrix sum to ${sum}: the heuristics' values overflow a double, expected constants of ordinary size (the paper's are 0.02 to 10)`,
+  );
 }

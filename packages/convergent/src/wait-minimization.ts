@@ -8,6 +8,7 @@ import {
   sharedMachineSpeeds,
   sharedRemainingWork,
 } from "./heuristic.js";
+import { weightOption } from "./option-checks.js";
 
 /** Options of {@link waitMinimizationHeuristic}. */
 export interface WaitMinimizationOptions {
@@ -38,7 +39,12 @@ export const WAIT_KEYS = optionKeys<WaitMinimizationOptions>({
  */
 export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {}): Heuristic {
   requireKnownKeys("@sched/convergent/waitMinimizationHeuristic", "options", options, WAIT_KEYS);
-  const weight = options.weight ?? 4;
+  const weight = weightOption(
+    "@sched/convergent/waitMinimizationHeuristic",
+    "options.weight",
+    options.weight,
+    4,
+  );
   const h: RowHeuristic = {
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {

@@ -88,6 +88,13 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
   requireObject(WHERE, "trace", trace);
   requireKnownKeys(WHERE, "options", options, CHECK_KEYS);
   const hard = options.deadlinesAreHard ?? false;
+  if (typeof hard !== "boolean") {
+    throw new InvalidInputError(
+      "@sched/core/checkSchedule",
+      "options.deadlinesAreHard",
+      `is ${describeValue(hard)}, expected a boolean`,
+    );
+  }
   const model = options.executionModel ?? defaultExecutionModel;
   const tol = options.tolerance ?? 1e-9;
   if (typeof tol !== "number" || !(tol >= 0) || !Number.isFinite(tol)) {

@@ -204,6 +204,17 @@ export function createJob(spec: JobSpec): Job {
  */
 export function validateJobs(specs: Iterable<JobSpec>): Job[] {
   const where = "@sched/core/validateJobs";
+  if (
+    typeof specs !== "object" ||
+    specs === null ||
+    typeof (specs as Iterable<JobSpec>)[Symbol.iterator] !== "function"
+  ) {
+    throw new InvalidInputError(
+      where,
+      "jobs",
+      `is ${describeValue(specs)}, expected an iterable of jobs (an array)`,
+    );
+  }
   const out: Job[] = [];
   const ids = new Set<number>();
   let i = 0;

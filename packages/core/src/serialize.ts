@@ -1,4 +1,12 @@
-import { optionKeys, ParseError, requireKnownKeys, SchedError } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  ParseError,
+  requireKnownKeys,
+  requireObject,
+  SchedError,
+} from "@sched/errors";
 import { checkJob, JOB_FIELDS } from "./job.js";
 import { createPlatform } from "./platform.js";
 import type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
@@ -85,6 +93,14 @@ const TO_JSON_KEYS = optionKeys<TraceToJSONOptions>({
 export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = {}): string {
   requireKnownKeys("@sched/core/traceToJSON", "options", options, TO_JSON_KEYS);
   const timings = options.timings ?? true;
+  if (typeof timings !== "boolean") {
+    throw new InvalidInputError(
+      "@sched/core/traceToJSON",
+      "options.timings",
+      `is ${describeValue(timings)}, expected a boolean`,
+    );
+  }
+  requireObject("@sched/core/traceToJSON", "trace", trace);
   const out: Record<string, unknown> = {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,

@@ -132,6 +132,13 @@ export function checkRunInputs(where: string, platform: Platform, scheduler: Sch
   ) {
     throw new InvalidInputError(where, "scheduler", "has no schedule(ctx) function");
   }
+  if (typeof scheduler.name !== "string") {
+    throw new InvalidInputError(
+      where,
+      "scheduler.name",
+      `is ${describeValue(scheduler.name)}, expected a string (traces and reports show it)`,
+    );
+  }
 }
 
 /** Checks that `jobs` can be iterated. Internal. */
@@ -139,9 +146,15 @@ export function checkJobsIterable(where: string, jobs: unknown): void {
   if (
     jobs === null ||
     jobs === undefined ||
+    typeof jobs === "string" ||
     typeof (jobs as Iterable<Job>)[Symbol.iterator] !== "function"
   ) {
-    throw new InvalidInputError(where, "jobs", "is not iterable");
+    // a string is iterable by characters, never a list of jobs (the empty one included)
+    throw new InvalidInputError(
+      where,
+      "jobs",
+      typeof jobs === "string" ? "is a string, expected an iterable of jobs" : "is not iterable",
+    );
   }
 }
 

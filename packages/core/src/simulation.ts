@@ -2,6 +2,7 @@ import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "
 import { Engine } from "./engine.js";
 import { resolveTau } from "./metric-sums.js";
 import type { Metrics, MetricsOptions } from "./metrics.js";
+import { METRICS_KEYS } from "./metrics-types.js";
 import type { Scheduler } from "./scheduler.js";
 import {
   checkJobsIterable,
@@ -82,9 +83,10 @@ function streamOutput(
   const metrics = options.metrics ?? true;
   let metricsTau: number | null = null;
   if (metrics === true) metricsTau = resolveTau(where, undefined);
-  else if (typeof metrics === "object" && metrics !== null)
+  else if (typeof metrics === "object" && metrics !== null && !Array.isArray(metrics)) {
+    requireKnownKeys(where, "options.metrics", metrics, METRICS_KEYS);
     metricsTau = resolveTau(where, metrics.tau);
-  else if (metrics !== false) {
+  } else if (metrics !== false) {
     throw new InvalidInputError(
       where,
       "options.metrics",

@@ -5,7 +5,7 @@ import {
   type LicenseRequest,
   type Platform,
 } from "@sched/core";
-import { describeValue, requireFinite, requirePositive } from "@sched/errors";
+import { describeValue, requireFinite, requireInteger, requirePositive } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 import { isReady } from "./eligibility.js";
 import { jobLevelResolved } from "./job-level.js";
@@ -81,7 +81,7 @@ export function resolveCoreOptions<J>(
     throw new InvalidInputError(
       where,
       "options.levelScale",
-      `is ${JSON.stringify(levelScale)}, expected "log" or "linear"`,
+      `is ${describeValue(levelScale)}, expected "log" or "linear"`,
     );
   }
   return {
@@ -232,7 +232,7 @@ export function pick(
   tiers: number,
   ok: (machine: number) => boolean,
 ): number {
-  for (const tier of tierPreference(level, tiers)) {
+  for (const tier of tierPreferenceUnchecked(level, tiers)) {
     const bucket = buckets[tier] as number[];
     for (let i = 0; i < bucket.length; i++) {
       const m = bucket[i] as number;
@@ -257,6 +257,25 @@ export function pick(
  * ```
  */
 export function tierPreference(level: number, tiers: number): number[] {
+  const where = "@sched/elo/tierPreference";
+  // tiers materialises an array of that length; level -Infinity made the second loop endless
+  requireInteger(where, "tiers", tiers, 1);
+  if (tiers > 2 ** 24) {
+    throw new InvalidInputError(where, "tiers", `is ${tiers}, expected at most 16777216 (2^24)`);
+  }
+  requireInteger(where, "level", level, 1);
+  if (level > tiers) {
+    throw new InvalidInputError(
+      where,
+      "level",
+      `is ${level}, expected an integer in [1, ${tiers}]`,
+    );
+  }
+  return tierPreferenceUnchecked(level, tiers);
+}
+
+/** {@link tierPreference} without validation, for the matchmaking loop (its inputs are checked). */
+function tierPreferenceUnchecked(level: number, tiers: number): number[] {
   const out: number[] = [];
   for (let t = Math.min(level, tiers); t >= 1; t--) out.push(t);
   for (let t = level + 1; t <= tiers; t++) out.push(t);

@@ -165,13 +165,15 @@ export function competitivePass(
   const queue = requireArray(WHERE, "state.queue", state.queue);
   const free = requireArray(WHERE, "state.free", state.free);
   const idle = new Uint8Array(n);
-  free.forEach((m, i) => {
+  // an index loop, not forEach: a hole in a sparse array is an undefined machine, not a skip
+  for (let i = 0; i < free.length; i++) {
+    const m = free[i];
     const at = `state.free[${i}]`;
     requireInteger(WHERE, at, m, 0);
     if ((m as number) >= n) fail(at, `is ${m}, expected a machine index in [0, ${n - 1}]`);
     if (idle[m as number] === 1) fail(at, `is ${m}, listed twice`);
     idle[m as number] = 1;
-  });
+  }
   const ids = new Set<number>();
   queue.forEach((job, i) => {
     checkQueued(job, `state.queue[${i}]`, ids);

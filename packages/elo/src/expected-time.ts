@@ -39,7 +39,8 @@ export function expectedTime(
   platform: Platform,
   speed?: number,
 ): number {
-  const m = platform.machines[machine];
+  // an integer first: platform.machines[1n] or ["1"] would read machine 1
+  const m = Number.isInteger(machine) ? platform.machines[machine] : undefined;
   if (m === undefined) {
     throw new InvalidInputError(
       "@sched/elo/expectedTime",
@@ -48,11 +49,11 @@ export function expectedTime(
     );
   }
   const s = speed ?? m.speed;
-  if (!(s > 0) || !Number.isFinite(s)) {
+  if (typeof s !== "number" || !(s > 0) || !Number.isFinite(s)) {
     throw new InvalidInputError(
       "@sched/elo/expectedTime",
       "speed",
-      `is ${s}, expected a number > 0`,
+      `is ${describeValue(s)}, expected a number > 0`,
     );
   }
   return jobSize(job, platform) / s;

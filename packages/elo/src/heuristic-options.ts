@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { optionKeys } from "@sched/errors";
+import { describeValue, optionKeys } from "@sched/errors";
 
 /** Options shared by the heterogeneous-computing baselines (Min-Min, Max-Min, MCT). */
 export interface HeuristicOptions {
@@ -27,6 +27,13 @@ export function toldSpeeds(
   const n = platform.machines.length;
   const speeds = options.speeds;
   if (speeds === undefined) return Float64Array.from(platform.machines, (m) => m.speed);
+  if (!Array.isArray(speeds) && !(speeds instanceof Float64Array)) {
+    throw new InvalidInputError(
+      where,
+      "options.speeds",
+      `is ${describeValue(speeds)}, expected an array of speeds`,
+    );
+  }
   if (speeds.length !== n) {
     throw new InvalidInputError(
       where,
@@ -34,10 +41,15 @@ export function toldSpeeds(
       `has length ${speeds.length}, expected one speed per machine (${n})`,
     );
   }
-  speeds.forEach((s, i) => {
-    if (!(s > 0) || !Number.isFinite(s)) {
-      throw new InvalidInputError(where, `options.speeds[${i}]`, `is ${s}, expected a number > 0`);
+  for (let i = 0; i < n; i++) {
+    const s: unknown = speeds[i];
+    if (typeof s !== "number" || !(s > 0) || !Number.isFinite(s)) {
+      throw new InvalidInputError(
+        where,
+        `options.speeds[${i}]`,
+        `is ${describeValue(s)}, expected a number > 0`,
+      );
     }
-  });
+  }
   return Float64Array.from(speeds);
 }

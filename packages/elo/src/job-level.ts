@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import {
+  describeValue,
   optionKeys,
   requireInteger,
   requireKnownKeys,
@@ -66,7 +67,7 @@ export function jobLevel(options: JobLevelOptions): number {
     throw new InvalidInputError(
       where,
       "scale",
-      `is ${JSON.stringify(scale)}, expected "log" or "linear"`,
+      `is ${describeValue(scale)}, expected "log" or "linear"`,
     );
   }
   requirePositive(where, "size", size);

@@ -60,6 +60,13 @@ export function readProblem(
       `is ${describeValue(m)}, expected an integer >= 0`,
     );
   }
+  if (!Array.isArray(etc) && !(etc instanceof Float64Array)) {
+    throw new InvalidInputError(
+      where,
+      "problem.etc",
+      `is ${describeValue(etc)}, expected an array or Float64Array of tasks * machines times`,
+    );
+  }
   if (etc.length !== n * m) {
     throw new InvalidInputError(
       where,
@@ -68,17 +75,24 @@ export function readProblem(
     );
   }
   for (let i = 0; i < etc.length; i++) {
-    const v = etc[i]!;
-    if (!(v >= 0)) {
+    const v: unknown = etc[i];
+    if (typeof v !== "number" || !(v >= 0)) {
       throw new InvalidInputError(
         where,
         `problem.etc[${i}]`,
-        `is ${v}, expected a number >= 0 or Infinity`,
+        `is ${describeValue(v)}, expected a number >= 0 or Infinity`,
       );
     }
   }
   const ready = new Float64Array(m);
   if (problem.ready !== undefined) {
+    if (!Array.isArray(problem.ready) && !(problem.ready instanceof Float64Array)) {
+      throw new InvalidInputError(
+        where,
+        "problem.ready",
+        `is ${describeValue(problem.ready)}, expected an array or Float64Array of machines times`,
+      );
+    }
     if (problem.ready.length !== m) {
       throw new InvalidInputError(
         where,
@@ -87,12 +101,12 @@ export function readProblem(
       );
     }
     for (let j = 0; j < m; j++) {
-      const v = problem.ready[j]!;
-      if (!Number.isFinite(v)) {
+      const v: unknown = problem.ready[j];
+      if (typeof v !== "number" || !Number.isFinite(v)) {
         throw new InvalidInputError(
           where,
           `problem.ready[${j}]`,
-          `is ${v}, expected a finite number`,
+          `is ${describeValue(v)}, expected a finite number`,
         );
       }
       ready[j] = v;

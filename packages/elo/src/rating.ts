@@ -1,5 +1,11 @@
 import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireFinite, requireKnownKeys, requirePositive } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireFinite,
+  requireKnownKeys,
+  requirePositive,
+} from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
 
 /** Options of {@link updateRating}. */
@@ -74,6 +80,9 @@ export function updateRating(
   const { growth, minRating } = resolveRatingOptions(options, where);
   requirePositive(where, "rating", rating);
   requireFinite(where, "expected", expected);
+  if (typeof won !== "boolean") {
+    throw new InvalidInputError(where, "won", `is ${describeValue(won)}, expected a boolean`);
+  }
   if (expected < 0 || expected > 1) {
     throw new InvalidInputError(where, "expected", `is ${expected}, expected a number in [0, 1]`);
   }

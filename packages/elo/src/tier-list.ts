@@ -71,14 +71,15 @@ export function resolveTierListOptions(
       `is ${baseRating}, expected a number >= options.minRating (${minRating})`,
     );
   }
-  return {
-    tiers,
-    tierWidth,
-    growth,
-    minRating,
-    baseRating,
-    stickyTopTier: options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier,
-  };
+  const stickyTopTier = options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier;
+  if (typeof stickyTopTier !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.stickyTopTier",
+      `is ${describeValue(stickyTopTier)}, expected a boolean`,
+    );
+  }
+  return { tiers, tierWidth, growth, minRating, baseRating, stickyTopTier };
 }
 
 /** What one completed job did to a machine's rating. */
@@ -236,7 +237,9 @@ export class TierList {
       throw new InvalidInputError(
         "@sched/elo/TierList",
         "machine",
-        `is ${describeValue(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
+        this.#ratings.length === 0
+          ? `is ${describeValue(machine)}, but the tier list has no machines`
+          : `is ${describeValue(machine)}, expected an integer in [0, ${this.#ratings.length - 1}]`,
       );
     }
   }

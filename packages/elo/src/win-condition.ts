@@ -4,6 +4,7 @@ import {
   requireFinite,
   requireInteger,
   requireKnownKeys,
+  requireObject,
   requirePositive,
 } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
@@ -122,6 +123,7 @@ export const WIN_TOLERANCE = 1e-9;
 export function isWin(outcome: JobOutcome, options: WinConditionOptions): boolean {
   const where = "@sched/elo/isWin";
   const { maxSpeed, overhead } = resolveWinConditionOptions(options, where);
+  requireObject(where, "outcome", outcome);
   requirePositive(where, "outcome.size", outcome.size);
   requirePositive(where, "outcome.elapsed", outcome.elapsed);
   requireInteger(where, "outcome.tierLevel", outcome.tierLevel, 1);

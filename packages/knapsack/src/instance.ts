@@ -48,6 +48,7 @@ function isArrayLike(x: unknown): x is ArrayLike<unknown> {
 function describe(x: unknown): string {
   if (typeof x === "number") return Number.isNaN(x) ? "NaN" : String(x);
   if (x === null) return "null";
+  if (Array.isArray(x)) return "an array";
   return typeof x;
 }
 
@@ -72,7 +73,7 @@ export function checkNumber(where: string, field: string, x: unknown, min: numbe
  * infinite numbers, negative weights or capacities.
  */
 export function readMkpInstance(where: string, instance: MkpInstance): DenseInstance {
-  if (instance === null || typeof instance !== "object") {
+  if (instance === null || typeof instance !== "object" || Array.isArray(instance)) {
     throw new InvalidInputError(
       where,
       "instance",

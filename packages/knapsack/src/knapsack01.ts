@@ -62,7 +62,7 @@ export function knapsack01(
   instance: Knapsack01Instance,
   options?: Knapsack01Options,
 ): KnapsackResult {
-  if (instance === null || typeof instance !== "object") {
+  if (instance === null || typeof instance !== "object" || Array.isArray(instance)) {
     throw new InvalidInputError(
       WHERE,
       "instance",

@@ -102,7 +102,7 @@ export class LicenseClusters {
 
   /** Starts with the given available copies and, optionally, jobs (added in order). */
   constructor(copies: LicenseCopies, jobs?: Iterable<LicenseJob>) {
-    if (copies === null || typeof copies !== "object") {
+    if (copies === null || typeof copies !== "object" || Array.isArray(copies)) {
       throw new InvalidInputError(
         this.#where,
         "copies",
@@ -113,7 +113,9 @@ export class LicenseClusters {
       this.#copies.set(name, checkCopies(this.#where, `copies.${name}`, copies[name]));
     }
     if (jobs !== undefined) {
+      // A string is iterable (by characters): never a list of jobs, even the empty one.
       if (
+        typeof jobs === "string" ||
         typeof (jobs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== "function"
       ) {
         throw new InvalidInputError(
@@ -244,7 +246,11 @@ export class LicenseClusters {
     }
     const needs: [string, number][] = [];
     if (job.licenses !== undefined) {
-      if (job.licenses === null || typeof job.licenses !== "object") {
+      if (
+        job.licenses === null ||
+        typeof job.licenses !== "object" ||
+        Array.isArray(job.licenses)
+      ) {
         throw new InvalidInputError(
           this.#where,
           `${field}.licenses`,

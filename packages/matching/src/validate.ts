@@ -77,10 +77,11 @@ export function validateInput(where: string, input: MatchingInput): number {
   let max = 0;
   for (let k = 0; k < weights.length; k++) {
     const w = weights[k]!;
-    if (!(w <= Number.MAX_VALUE)) {
-      if (!isValidWeight(w)) throw badEntry(where, input, k);
-    } else if (typeof w !== "number") {
+    // typeof first: comparing a symbol or a bigint mix throws a raw TypeError
+    if (typeof w !== "number") {
       throw badEntry(where, input, k);
+    } else if (!(w <= Number.MAX_VALUE)) {
+      if (!isValidWeight(w)) throw badEntry(where, input, k);
     } else if (w > max) {
       max = w;
     }

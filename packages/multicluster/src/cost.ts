@@ -1,4 +1,18 @@
-import { type Allocation, benchmarkOf, type Job, type Platform } from "@sched/core";
+import {
+  type Allocation,
+  benchmarkOf,
+  InvalidInputError,
+  type Job,
+  type Platform,
+} from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireInteger,
+  requireKnownKeys,
+  requireNonNegative,
+  requireObject,
+} from "@sched/errors";
 
 /**
  * What the OAS cost model needs to know about a job besides its base time and size: the
@@ -79,7 +93,13 @@ export interface LinkDemandOptions {
  * ```
  */
 export function linkDemand(options: LinkDemandOptions): number {
+  const where = "@sched/multicluster/linkDemand";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, LINK_DEMAND_KEYS);
   const { tasksInCluster, tasks, ptbw } = options;
+  requireInteger(where, "options.tasksInCluster", tasksInCluster, 0);
+  requireInteger(where, "options.tasks", tasks, 0);
+  requireNonNegative(where, "options.ptbw", ptbw);
   if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
   return (tasksInCluster * ptbw * (tasks - tasksInCluster)) / (tasks - 1);
 }
@@ -91,6 +111,15 @@ export function linkDemand(options: LinkDemandOptions): number {
  * Complexity: O(1).
  */
 export function linkSaturation(maxBandwidth: number, demand: number): number {
+  const where = "@sched/multicluster/linkSaturation";
+  if (typeof maxBandwidth !== "number" || !(maxBandwidth > 0)) {
+    throw new InvalidInputError(
+      where,
+      "maxBandwidth",
+      `is ${describeValue(maxBandwidth)}, expected a number > 0`,
+    );
+  }
+  requireNonNegative(where, "demand", demand);
   return demand <= 0 ? Number.POSITIVE_INFINITY : maxBandwidth / demand;
 }
 
@@ -124,7 +153,32 @@ export interface TimeCostOptions {
  * ```
  */
 export function timeCost(options: TimeCostOptions): number {
+  const where = "@sched/multicluster/timeCost";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, TIME_COST_KEYS);
   const { sigma, sp, sc } = options;
+  if (typeof sigma !== "number" || !(sigma >= 0 && sigma <= 1)) {
+    throw new InvalidInputError(
+      where,
+      "options.sigma",
+      `is ${describeValue(sigma)}, expected a number in [0, 1]`,
+    );
+  }
+  requireNonNegative(where, "options.sp", sp);
+  requireNonNegative(where, "options.sc", sc);
+  return timeCostUnchecked(sigma, sp, sc);
+}
+
+const LINK_DEMAND_KEYS = optionKeys<LinkDemandOptions>({
+  tasksInCluster: true,
+  tasks: true,
+  ptbw: true,
+});
+
+const TIME_COST_KEYS = optionKeys<TimeCostOptions>({ sigma: true, sp: true, sc: true });
+
+/** {@link timeCost} without validation, for evaluateCost's loop (its inputs are checked). */
+function timeCostUnchecked(sigma: number, sp: number, sc: number): number {
   return sigma * sp + (1 - sigma) * sc;
 }
 
@@ -175,7 +229,18 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
   const nLinks = platform.links.length;
   const totals = new Float64Array(nLinks);
   const partial: { sp: number; demand: Float64Array }[] = [];
-  for (const item of set) {
+  for (let i = 0; i < set.length; i++) {
+    const item = set[i]!;
+    // a profile function's result, read as given: named here rather than by linkDemand's options
+    const { sigma, ptbw } = item.profile ?? {};
+    if (typeof sigma !== "number" || !(sigma >= 0 && sigma <= 1)) {
+      throw new InvalidInputError(
+        "@sched/multicluster/evaluateCost",
+        `set[${i}].profile.sigma`,
+        `is ${describeValue(sigma)}, expected a number in [0, 1]`,
+      );
+    }
+    requireNonNegative("@sched/multicluster/evaluateCost", `set[${i}].profile.ptbw`, ptbw);
     const sp = processingSlowdown(item.job, item.allocation, platform);
     const perCluster = tasksPerCluster(item.allocation, platform);
     const demand = new Float64Array(nLinks);
@@ -203,7 +268,7 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
     return {
       sp: p.sp,
       sc,
-      ct: timeCost({ sigma: set[i]!.profile.sigma, sp: p.sp, sc }),
+      ct: timeCostUnchecked(set[i]!.profile.sigma, p.sp, sc),
       demand: p.demand,
     };
   });

@@ -6,7 +6,8 @@ import type {
   RunningSetEntry,
   ScheduleTrace,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { computeOnlyProfile, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
@@ -53,6 +54,12 @@ const EXECUTION_KEYS = optionKeys<OasExecutionModelOptions>({
 export function oasExecutionModel(options: OasExecutionModelOptions = {}): ExecutionModel {
   requireKnownKeys("@sched/multicluster/oasExecutionModel", "options", options, EXECUTION_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
+  checkProfileAndFlag(
+    "@sched/multicluster/oasExecutionModel",
+    profile,
+    "contention",
+    options.contention,
+  );
   const alone = (job: Job, allocation: Allocation, platform: Platform): number =>
     evaluateCost(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;
   const duration = (
@@ -126,4 +133,30 @@ export function contentionDelays(
     if (stretch > 1 + 1e-9) out.push({ jobId: rec.job.id, stretch });
   }
   return out;
+}
+
+/**
+ * `profile` is a function and `options[flag]`, when given, a boolean (a number used to be read
+ * for its truthiness). Shared by the OAS factories. Internal.
+ */
+export function checkProfileAndFlag(
+  where: string,
+  profile: unknown,
+  flag: string,
+  value: unknown,
+): void {
+  if (typeof profile !== "function") {
+    throw new InvalidInputError(
+      where,
+      "options.profile",
+      `is ${describeValue(profile)}, expected a function (job) => { sigma, ptbw }`,
+    );
+  }
+  if (value !== undefined && typeof value !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      `options.${flag}`,
+      `is ${describeValue(value)}, expected a boolean`,
+    );
+  }
 }

@@ -282,7 +282,7 @@ function resolveModelOptions(
     throw new InvalidInputError(
       WHERE,
       "options.formulation",
-      `is ${JSON.stringify(formulation)}, expected "configurations" or "resources"`,
+      `is ${describeValue(formulation)}, expected "configurations" or "resources"`,
     );
   }
   const maxConfigurations = options.maxConfigurations ?? 100_000;

@@ -73,11 +73,30 @@ export function bruteForceOas(
   const where = "@sched/multicluster/bruteForceOas";
   requireObject(where, "options", options);
   requireKnownKeys(where, "options", options, BRUTE_KEYS);
-  if (!(options.eta > 0))
+  if (typeof options.eta !== "number" || !(options.eta > 0) || !Number.isFinite(options.eta))
     throw new InvalidInputError(
       where,
       "options.eta",
-      `is ${describeValue(options.eta)}, expected a number > 0`,
+      `is ${describeValue(options.eta)}, expected a finite number > 0`,
+    );
+  // theta sizes two machines x theta tables: a whole number of slots, at most 2^24
+  if (!Number.isInteger(options.theta) || options.theta < 1 || options.theta > 2 ** 24)
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${describeValue(options.theta)}, expected an integer in [1, 16777216]`,
+    );
+  if (
+    options.maxNodes !== undefined &&
+    !(
+      options.maxNodes === Number.POSITIVE_INFINITY ||
+      (Number.isSafeInteger(options.maxNodes) && options.maxNodes >= 1)
+    )
+  )
+    throw new InvalidInputError(
+      where,
+      "options.maxNodes",
+      `is ${describeValue(options.maxNodes)}, expected an integer >= 1 or Infinity`,
     );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const T = options.theta;

@@ -7,8 +7,15 @@ import {
   type ScheduleTrace,
   type SchedulingContext,
 } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireAnyInteger,
+  requireInteger,
+  requireKnownKeys,
+} from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
+import { checkProfileAndFlag } from "./execution.js";
 import { allocationCost, allocationOf, type OasAssignment, oasInstance } from "./oas-instance.js";
 import { candidateResources } from "./oas-slotted.js";
 
@@ -226,10 +233,20 @@ export function oasPlanScheduler(
   eta: number,
   options: OasPlanOptions = {},
 ): Scheduler {
-  requireKnownKeys("@sched/multicluster/oasPlanScheduler", "options", options, PLAN_KEYS);
+  const where = "@sched/multicluster/oasPlanScheduler";
+  requireKnownKeys(where, "options", options, PLAN_KEYS);
+  checkSchedule(where, schedule);
+  if (typeof eta !== "number" || !Number.isFinite(eta) || !(eta > 0)) {
+    throw new InvalidInputError(
+      where,
+      "eta",
+      `is ${describeValue(eta)}, expected a finite number > 0`,
+    );
+  }
   const plan = new Map(schedule.map((a) => [a.jobId, a]));
   const compact = options.compact ?? false;
   const profile = options.profile ?? computeOnlyProfile;
+  checkProfileAndFlag(where, profile, "compact", compact);
   const started = new Set<number>();
   const shares = (a: OasAssignment, b: OasAssignment) =>
     a.allocation.some((p) => b.allocation.some((q) => q.machine === p.machine));
@@ -328,4 +345,63 @@ export function linkLoadViolations(
     }
   }
   return out.sort((a, b) => a.time - b.time || a.link - b.link);
+}
+
+/**
+ * An OAS schedule as {@link oasPlanScheduler} reads it: an array of `{ jobId, startSlot, slots,
+ * allocation }` with distinct integer ids, slots from 0, and allocations of `{ machine, cores }`
+ * (any value used to be accepted, and a job with a bad entry silently never started).
+ */
+function checkSchedule(where: string, schedule: unknown): void {
+  if (!Array.isArray(schedule)) {
+    throw new InvalidInputError(
+      where,
+      "schedule",
+      `is ${describeValue(schedule)}, expected an array`,
+    );
+  }
+  const ids = new Set<number>();
+  for (let i = 0; i < schedule.length; i++) {
+    const at = `schedule[${i}]`;
+    const a: unknown = schedule[i];
+    if (typeof a !== "object" || a === null || Array.isArray(a)) {
+      throw new InvalidInputError(
+        where,
+        at,
+        `is ${describeValue(a)}, expected { jobId, startSlot, slots, allocation }`,
+      );
+    }
+    const { jobId, startSlot, slots, allocation } = a as Record<string, unknown>;
+    requireAnyInteger(where, `${at}.jobId`, jobId);
+    if (ids.has(jobId as number)) {
+      throw new InvalidInputError(
+        where,
+        `${at}.jobId`,
+        `is ${jobId}, which another assignment has`,
+      );
+    }
+    ids.add(jobId as number);
+    requireInteger(where, `${at}.startSlot`, startSlot, 0);
+    requireInteger(where, `${at}.slots`, slots, 1);
+    if (!Array.isArray(allocation) || allocation.length === 0) {
+      throw new InvalidInputError(
+        where,
+        `${at}.allocation`,
+        `is ${describeValue(allocation)}, expected a non-empty array of { machine, cores }`,
+      );
+    }
+    for (let k = 0; k < allocation.length; k++) {
+      const part: unknown = allocation[k];
+      if (typeof part !== "object" || part === null || Array.isArray(part)) {
+        throw new InvalidInputError(
+          where,
+          `${at}.allocation[${k}]`,
+          `is ${describeValue(part)}, expected { machine, cores }`,
+        );
+      }
+      const { machine, cores } = part as Record<string, unknown>;
+      requireInteger(where, `${at}.allocation[${k}].machine`, machine, 0);
+      requireInteger(where, `${at}.allocation[${k}].cores`, cores, 1);
+    }
+  }
 }

@@ -6,7 +6,14 @@ import {
   type Platform,
   validatePlatform,
 } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireKnownKeys,
+  requireNonNegative,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
 
 /** The OAS problem in flat arrays: resources are cores (one task per core). */
@@ -53,6 +60,13 @@ export function oasInstance(
     );
   }
   validatePlatform(platform, where);
+  if (typeof profile !== "function") {
+    throw new InvalidInputError(
+      where,
+      "options.profile",
+      `is ${describeValue(profile)}, expected a function (job) => { sigma, ptbw }`,
+    );
+  }
   jobs.forEach((job: Job, j) => {
     // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
     if (typeof job !== "object" || job === null) {
@@ -159,8 +173,16 @@ export interface SlotsNeededOptions {
  * slotsNeeded({ baseTime: 100, ct: 1.5, eta: 50 }); // 3
  * ```
  */
+const SLOTS_KEYS = optionKeys<SlotsNeededOptions>({ baseTime: true, ct: true, eta: true });
+
 export function slotsNeeded(options: SlotsNeededOptions): number {
+  const where = "@sched/multicluster/slotsNeeded";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, SLOTS_KEYS);
   const { baseTime, ct, eta } = options;
+  requireNonNegative(where, "options.baseTime", baseTime);
+  requireNonNegative(where, "options.ct", ct);
+  requirePositive(where, "options.eta", eta);
   const exact = (baseTime * ct) / eta;
   return Math.max(1, Math.ceil(exact - 1e-9 * Math.max(1, exact)));
 }

@@ -1,4 +1,40 @@
-import type { Platform } from "@sched/core";
+import { InvalidInputError, type Platform } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireFinite,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
+
+/** Checks a count argument (processors, queued, executing): a whole number >= `min`. */
+function count(where: string, field: string, v: unknown, min: number): number {
+  return requireInteger(where, field, v, min);
+}
+
+/** Checks a list of finite numbers > 0 (or >= 0 with `zero`), naming each entry. */
+function numbers(where: string, field: string, v: unknown, zero: boolean): ArrayLike<number> {
+  if (!Array.isArray(v) && !(v instanceof Float64Array) && !(v instanceof Int32Array)) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(v)}, expected an array of numbers`,
+    );
+  }
+  const list = v as ArrayLike<unknown>;
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (typeof x !== "number" || !Number.isFinite(x) || (zero ? x < 0 : x <= 0)) {
+      throw new InvalidInputError(
+        where,
+        `${field}[${i}]`,
+        `is ${describeValue(x)}, expected a finite number ${zero ? ">= 0" : "> 0"}`,
+      );
+    }
+  }
+  return list as ArrayLike<number>;
+}
 
 /** Arguments of {@link dynamicPartitionSize} (first paper, eq. 2). */
 export interface DynamicPartitionSizeOptions {
@@ -9,6 +45,12 @@ export interface DynamicPartitionSizeOptions {
   /** Jobs executing. */
   readonly executing: number;
 }
+
+const DYNAMIC_KEYS = optionKeys<DynamicPartitionSizeOptions>({
+  processors: true,
+  queued: true,
+  executing: true,
+});
 
 /**
  * The dynamic policy's partition size (first paper, eq. 2):
@@ -22,7 +64,12 @@ export interface DynamicPartitionSizeOptions {
  * ```
  */
 export function dynamicPartitionSize(options: DynamicPartitionSizeOptions): number {
-  const { processors, queued, executing } = options;
+  const where = "@sched/multicluster/dynamicPartitionSize";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, DYNAMIC_KEYS);
+  const processors = count(where, "options.processors", options.processors, 1);
+  const queued = count(where, "options.queued", options.queued, 0);
+  const executing = count(where, "options.executing", options.executing, 0);
   const ps = Math.ceil(processors / (queued + 1 + 0.5 * executing));
   return Math.min(processors, Math.max(1, ps));
 }
@@ -40,6 +87,9 @@ export function dynamicPartitionSize(options: DynamicPartitionSizeOptions): numb
  * ```
  */
 export function adaptivePartitionSize(processors: number, queued: number): number {
+  const where = "@sched/multicluster/adaptivePartitionSize";
+  count(where, "processors", processors, 1);
+  count(where, "queued", queued, 0);
   return Math.min(processors, Math.max(1, Math.ceil(processors / (queued + 1))));
 }
 
@@ -48,6 +98,11 @@ export interface MapPartitionSizeOptions extends DynamicPartitionSizeOptions {
   /** Weight of the executing jobs in the denominator (1: MAP; 0.5: eq. 2; 0: Rosti). */
   readonly executingWeight: number;
 }
+
+const MAP_KEYS = optionKeys<MapPartitionSizeOptions>({
+  ...DYNAMIC_KEYS.record,
+  executingWeight: true,
+});
 
 /**
  * The MAP partition size (the modified adaptive policy of Dandamudi's group, the first paper's
@@ -64,7 +119,20 @@ export interface MapPartitionSizeOptions extends DynamicPartitionSizeOptions {
  * ```
  */
 export function mapPartitionSize(options: MapPartitionSizeOptions): number {
-  const { processors, queued, executing, executingWeight } = options;
+  const where = "@sched/multicluster/mapPartitionSize";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, MAP_KEYS);
+  const processors = count(where, "options.processors", options.processors, 1);
+  const queued = count(where, "options.queued", options.queued, 0);
+  const executing = count(where, "options.executing", options.executing, 0);
+  const executingWeight = requireFinite(where, "options.executingWeight", options.executingWeight);
+  if (executingWeight < 0) {
+    throw new InvalidInputError(
+      where,
+      "options.executingWeight",
+      `is ${executingWeight}, expected a finite number >= 0`,
+    );
+  }
   const ps = Math.ceil(processors / (queued + 1 + executingWeight * executing));
   return Math.min(processors, Math.max(1, ps));
 }
@@ -80,6 +148,15 @@ export function mapPartitionSize(options: MapPartitionSizeOptions): number {
  * ```
  */
 export function fitnessFactors(speeds: ArrayLike<number>, mpl: number): Float64Array {
+  const where = "@sched/multicluster/fitnessFactors";
+  numbers(where, "speeds", speeds, false);
+  if (typeof mpl !== "number" || !Number.isFinite(mpl) || mpl <= 0) {
+    throw new InvalidInputError(
+      where,
+      "mpl",
+      `is ${describeValue(mpl)}, expected a finite number > 0`,
+    );
+  }
   let slowest = Number.POSITIVE_INFINITY;
   for (let i = 0; i < speeds.length; i++) slowest = Math.min(slowest, speeds[i]!);
   const out = new Float64Array(speeds.length);
@@ -102,6 +179,28 @@ export function fitnessFactors(speeds: ArrayLike<number>, mpl: number): Float64A
  * ```
  */
 export function taskBunches(weights: ArrayLike<number>, tasks: number): Int32Array {
+  const where = "@sched/multicluster/taskBunches";
+  numbers(where, "weights", weights, true);
+  // tasks < weights.length, or weights of no finite positive sum, made the rounding loops below
+  // run forever (taskBunches([1, 1, 1], 2), taskBunches([1e308, 2, 4], 10))
+  requireInteger(where, "tasks", tasks, weights.length);
+  if (tasks > 2 ** 31 - 1) {
+    throw new InvalidInputError(where, "tasks", `is ${tasks}, expected at most 2147483647`);
+  }
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) {
+    total += weights[i]!;
+    if (!Number.isFinite(weights[i]! * tasks)) {
+      throw new InvalidInputError(
+        where,
+        `weights[${i}]`,
+        `is ${weights[i]}, too large: weights[${i}] * tasks overflows a double`,
+      );
+    }
+  }
+  if (weights.length > 0 && !(total > 0 && Number.isFinite(total))) {
+    throw new InvalidInputError(where, "weights", `sum to ${total}, expected a finite sum > 0`);
+  }
   const n = weights.length;
   const out = new Int32Array(n);
   if (n === 0) return out;

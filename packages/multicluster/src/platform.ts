@@ -1,4 +1,4 @@
-import { createPlatform, InvalidInputError, type Platform } from "@sched/core";
+import { createPlatform, InvalidInputError, MAX_RESOURCE_COUNT, type Platform } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 
 /** One cluster of a multi-cluster platform: `nodes` identical nodes joined to the central switch by one link. */
@@ -44,6 +44,9 @@ const PLATFORM_KEYS = optionKeys<MultiClusterPlatformOptions>({
 
 const WHERE = "@sched/multicluster/multiClusterPlatform";
 
+/** The most nodes a platform may hold in all, as core's `identicalPool` caps its machines. */
+const MAX_NODES = 2 ** 24;
+
 /**
  * Builds a multi-cluster platform with core's `createPlatform`: cluster `k` gets `nodes`
  * machines (numbered cluster by cluster), each of `coresPerNode` cores and speed `speed`, and
@@ -81,6 +84,7 @@ export function multiClusterPlatform(
   const machines: { cores: number; speed: number; cluster: number; name: string }[] = [];
   const links: { bandwidth: number; latency: number }[] = [];
   const clusterSpecs: { name: string; link: number }[] = [];
+  let total = 0;
   clusters.forEach((c, k) => {
     requireObject(WHERE, `clusters[${k}]`, c);
     requireKnownKeys(WHERE, `clusters[${k}]`, c, CLUSTER_KEYS);
@@ -89,6 +93,35 @@ export function multiClusterPlatform(
         WHERE,
         `clusters[${k}].nodes`,
         `is ${describeValue(c.nodes)}, expected an integer >= 1`,
+      );
+    }
+    if (
+      c.coresPerNode !== undefined &&
+      (!Number.isInteger(c.coresPerNode) ||
+        c.coresPerNode < 1 ||
+        c.coresPerNode > MAX_RESOURCE_COUNT)
+    ) {
+      throw new InvalidInputError(
+        WHERE,
+        `clusters[${k}].coresPerNode`,
+        `is ${describeValue(c.coresPerNode)}, expected an integer in [1, ${MAX_RESOURCE_COUNT}]`,
+      );
+    }
+    if (c.name !== undefined && typeof c.name !== "string") {
+      throw new InvalidInputError(
+        WHERE,
+        `clusters[${k}].name`,
+        `is ${describeValue(c.name)}, expected a string`,
+      );
+    }
+    // One machine object per node: 1e308 nodes ran out of memory instead of failing. The cap is
+    // core's identicalPool's (2^24 machines).
+    total += c.nodes;
+    if (total > MAX_NODES) {
+      throw new InvalidInputError(
+        WHERE,
+        `clusters[${k}].nodes`,
+        `is ${c.nodes}, which makes ${total} nodes in all, expected at most ${MAX_NODES} (2^24)`,
       );
     }
     const name = c.name ?? `c${k}`;

@@ -110,7 +110,9 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
     fail("state.executing", `is ${describeValue(e)}, expected an integer >= 0`);
   if (!Array.isArray(state.available)) fail("state.available", "is not an array");
   const avail = new Uint8Array(M);
-  state.available.forEach((m, i) => {
+  // an index loop, not forEach: a hole in a sparse array is an undefined processor, not a skip
+  for (let i = 0; i < state.available.length; i++) {
+    const m = state.available[i] as number;
     if (!Number.isInteger(m) || m < 0 || m >= M) {
       fail(
         `state.available[${i}]`,
@@ -119,7 +121,7 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
     }
     if (avail[m]) fail(`state.available[${i}]`, `repeats processor ${m}`);
     avail[m] = 1;
-  });
+  }
   if (!Array.isArray(state.queue)) fail("state.queue", "is not an array");
   const ids = new Set<number>();
   state.queue.forEach((j, i) => {

@@ -188,7 +188,7 @@ export function resolveSpaceSharingOptions(
       throw new InvalidInputError(
         where,
         `options.${field}`,
-        `is ${JSON.stringify(v)}, expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`,
+        `is ${describeValue(v)}, expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`,
       );
     }
   };
@@ -196,8 +196,9 @@ export function resolveSpaceSharingOptions(
   choice("backgroundSharing", r.backgroundSharing, ["conserving", "legacy"]);
   choice("baselinePartition", r.baselinePartition, ["map", "rosti"]);
   choice("baselineSelection", r.baselineSelection, ["random", "fastest", "lowest-index"]);
-  const check = (field: string, v: number, ok: boolean, expected: string) => {
-    if (!Number.isFinite(v) || !ok) {
+  // `ok` is a function: comparing a symbol (or a bigint) before the type check throws raw
+  const check = (field: string, v: number, ok: () => boolean, expected: string) => {
+    if (typeof v !== "number" || !Number.isFinite(v) || !ok()) {
       throw new InvalidInputError(
         where,
         `options.${field}`,
@@ -205,11 +206,11 @@ export function resolveSpaceSharingOptions(
       );
     }
   };
-  check("alpha", r.alpha, Number.isInteger(r.alpha) && r.alpha >= 0, "an integer >= 0");
+  check("alpha", r.alpha, () => Number.isInteger(r.alpha) && r.alpha >= 0, "an integer >= 0");
   check(
     "mpl",
     r.mpl,
-    r.backgroundSharing === "conserving" ? r.mpl > 1 : r.mpl >= 1,
+    () => (r.backgroundSharing === "conserving" ? r.mpl > 1 : r.mpl >= 1),
     r.backgroundSharing === "conserving"
       ? "a number > 1 (with conserving background sharing, MPL 1 would leave a local job no CPU)"
       : "a number >= 1",
@@ -217,15 +218,20 @@ export function resolveSpaceSharingOptions(
   check(
     "backgroundLoad",
     r.backgroundLoad,
-    r.backgroundLoad >= 0 && r.backgroundLoad < 1,
+    () => r.backgroundLoad >= 0 && r.backgroundLoad < 1,
     "a number in [0, 1)",
   );
-  check("backgroundMeanDemand", r.backgroundMeanDemand, r.backgroundMeanDemand > 0, "a number > 0");
-  check("contextSwitch", r.contextSwitch, r.contextSwitch >= 0, "a number >= 0");
-  check("startup", r.startup, r.startup >= 0, "a number >= 0");
-  check("bandwidth", r.bandwidth, r.bandwidth > 0, "a number > 0");
-  check("executingWeight", r.executingWeight, r.executingWeight >= 0, "a number >= 0");
-  check("seed", r.seed, Number.isSafeInteger(r.seed), "an integer");
+  check(
+    "backgroundMeanDemand",
+    r.backgroundMeanDemand,
+    () => r.backgroundMeanDemand > 0,
+    "a number > 0",
+  );
+  check("contextSwitch", r.contextSwitch, () => r.contextSwitch >= 0, "a number >= 0");
+  check("startup", r.startup, () => r.startup >= 0, "a number >= 0");
+  check("bandwidth", r.bandwidth, () => r.bandwidth > 0, "a number > 0");
+  check("executingWeight", r.executingWeight, () => r.executingWeight >= 0, "a number >= 0");
+  check("seed", r.seed, () => Number.isSafeInteger(r.seed), "an integer");
   return r;
 }
 

@@ -73,6 +73,13 @@ export class Random {
    * stream has none). It does not consume numbers of this stream.
    */
   stream(name: string): Random {
+    if (typeof name !== "string") {
+      throw new InvalidInputError(
+        `${WHERE}/stream`,
+        "name",
+        `is ${describeValue(name)}, expected a string`,
+      );
+    }
     return new Random(this.seed, this.name === "" ? name : `${this.name}/${name}`);
   }
 

@@ -6,7 +6,7 @@ import {
   LimitExceededError,
   type MachineSpec,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -172,7 +172,7 @@ function checkReading(v: unknown): ConvergentDeadlineReading {
     throw new InvalidInputError(
       WHERE,
       "options.deadlineReading",
-      `is ${JSON.stringify(v)}, expected one of ${CONVERGENT_DEADLINE_READINGS.join(", ")}`,
+      `is ${describeValue(v)}, expected one of ${CONVERGENT_DEADLINE_READINGS.join(", ")}`,
     );
   }
   return v as ConvergentDeadlineReading;

@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -129,7 +129,7 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
     throw new InvalidInputError(
       WHERE,
       "options.sizes",
-      `is ${JSON.stringify(sizes)}, expected "uniform" or "log-uniform"`,
+      `is ${describeValue(sizes)}, expected "uniform" or "log-uniform"`,
     );
   }
   const pinFastest = options.pinFastest ?? false;
@@ -137,12 +137,16 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
     throw new InvalidInputError(
       WHERE,
       "options.pinFastest",
-      `is ${pinFastest}, expected a boolean`,
+      `is ${describeValue(pinFastest)}, expected a boolean`,
     );
   }
   const load = options.load ?? 0;
   if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
-    throw new InvalidInputError(WHERE, "options.load", `is ${load}, expected a finite number >= 0`);
+    throw new InvalidInputError(
+      WHERE,
+      "options.load",
+      `is ${describeValue(load)}, expected a finite number >= 0`,
+    );
   }
   const levelCount = checkInteger(WHERE, "options.levels", options.levels ?? 5, 1);
   const seed = checkInteger(WHERE, "options.seed", options.seed ?? 0, Number.MIN_SAFE_INTEGER);

@@ -30,10 +30,18 @@ export function checkRange(
     throw new InvalidInputError(
       where,
       field,
-      `is ${JSON.stringify(r)}, expected [lo, hi] with finite ${min === Number.NEGATIVE_INFINITY ? "" : `${min} <= `}lo <= hi`,
+      `is ${rangeText(r)}, expected [lo, hi] with finite ${min === Number.NEGATIVE_INFINITY ? "" : `${min} <= `}lo <= hi`,
     );
   }
   return [r[0], r[1]];
+}
+
+/**
+ * A range as the caller wrote it, `[3000,500]`; never throws (JSON.stringify threw a raw
+ * TypeError on a bigint element).
+ */
+function rangeText(r: unknown): string {
+  return Array.isArray(r) ? `[${Array.from(r, describeValue).join(",")}]` : describeValue(r);
 }
 
 /** Checks an integer >= min. Internal. */

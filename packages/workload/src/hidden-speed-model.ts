@@ -6,7 +6,7 @@ import {
   type Job,
   type Platform,
 } from "@sched/core";
-import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { Random } from "@sched/random";
 
 /** A machine that slows down (or speeds up): from jobs submitted at `from` on, speed x `factor`. */
@@ -68,23 +68,41 @@ export function hiddenSpeedModel(options: HiddenSpeedOptions): ExecutionModel {
   const where = "@sched/workload/hiddenSpeedModel";
   requireObject(where, "options", options);
   requireKnownKeys(where, "options", options, HIDDEN_KEYS);
-  const speeds = Float64Array.from(options.speeds);
-  speeds.forEach((s, i) => {
-    if (!(s > 0) || !Number.isFinite(s)) {
-      throw new InvalidInputError(where, `options.speeds[${i}]`, `is ${s}, expected a number > 0`);
+  const given: unknown = options.speeds;
+  if (!Array.isArray(given) && !(given instanceof Float64Array)) {
+    throw new InvalidInputError(
+      where,
+      "options.speeds",
+      `is ${describeValue(given)}, expected an array of speeds, one per machine`,
+    );
+  }
+  const speeds = new Float64Array(given.length);
+  for (let i = 0; i < given.length; i++) {
+    const s: unknown = given[i];
+    if (typeof s !== "number" || !(s > 0) || !Number.isFinite(s)) {
+      throw new InvalidInputError(
+        where,
+        `options.speeds[${i}]`,
+        `is ${describeValue(s)}, expected a number > 0`,
+      );
     }
-  });
+    speeds[i] = s;
+  }
   const fluctuation = options.fluctuation ?? 0;
-  if (!(fluctuation >= 0 && fluctuation < 1)) {
+  if (typeof fluctuation !== "number" || !(fluctuation >= 0 && fluctuation < 1)) {
     throw new InvalidInputError(
       where,
       "options.fluctuation",
-      `is ${fluctuation}, expected a number in [0, 1)`,
+      `is ${describeValue(fluctuation)}, expected a number in [0, 1)`,
     );
   }
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) {
-    throw new InvalidInputError(where, "options.seed", `is ${seed}, expected a safe integer`);
+    throw new InvalidInputError(
+      where,
+      "options.seed",
+      `is ${describeValue(seed)}, expected a safe integer`,
+    );
   }
   const drifts = (options.drifts ?? []).map((d, i) => {
     if (!Number.isInteger(d.machine) || d.machine < 0 || d.machine >= speeds.length) {

@@ -295,7 +295,16 @@ class JobsLineReader {
   constructor(
     private readonly where: string,
     private readonly source: string,
-  ) {}
+  ) {
+    // every message starts with the source: a number or an object read as its text
+    if (typeof source !== "string") {
+      throw new InvalidInputError(
+        where,
+        "options.source",
+        `is ${describeValue(source)}, expected a string (the file's name in messages)`,
+      );
+    }
+  }
 
   private fail(detail: string, field?: string, column?: number): never {
     const loc: { source: string; line: number; column?: number; field?: string } = {

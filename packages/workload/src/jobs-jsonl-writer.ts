@@ -1,4 +1,5 @@
 import type { Job } from "@sched/core";
+import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobJsonValue, jobsHeaderLine, nonFiniteJobNumber, unwritableJob } from "./jobs-json.js";
 import { writeInteger, writerChunk } from "./swf-writer.js";
 
@@ -6,7 +7,7 @@ import { writeInteger, writerChunk } from "./swf-writer.js";
 export interface JobsJsonlWriterOptions {
   /**
    * Bytes formatted before the writer hands them to its sink: the chunk holds whole lines, so it
-   * grows past this size for a line longer than it (the last chunk may be shorter). At least 4096.
+   * grows past this size for a line longer than it (the last chunk may be shorter). From 4096 to 2^30.
    * @defaultValue 1048576 (1 MiB)
    */
   readonly chunkBytes?: number;
@@ -56,6 +57,8 @@ const K_PRIORITY = keyBytes("priority");
 const K_SIZE = keyBytes("size");
 const K_MACHINE = keyBytes("machine");
 
+const JSONL_WRITER_KEYS = optionKeys<JobsJsonlWriterOptions>({ chunkBytes: true });
+
 /**
  * A native jobs file (JSON Lines) written as bytes, for traces of millions of jobs: the header
  * line, then each job formatted straight into one reusable chunk of UTF-8 (integers digit by
@@ -71,7 +74,7 @@ const K_MACHINE = keyBytes("machine");
  * Complexity: O(size of the job) per job; memory: one chunk (larger only for a longer line).
  *
  * @throws InvalidInputError (from the constructor) when `sink` is not a function or
- * `options.chunkBytes` is not an integer of at least 4096.
+ * `options.chunkBytes` is not an integer from 4096 to 2^30 (1 GiB).
  *
  * @example
  * ```ts
@@ -94,6 +97,7 @@ export class JobsJsonlWriter {
     private readonly sink: (bytes: Uint8Array) => void,
     options: JobsJsonlWriterOptions = {},
   ) {
+    requireKnownKeys(WHERE, "options", options, JSONL_WRITER_KEYS);
     this.chunk = writerChunk(WHERE, sink, options.chunkBytes);
   }
 

@@ -319,7 +319,11 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
       `is ${describeValue(seed)}, expected a safe integer`,
     );
   }
-  if (!(arrivalFactor > 0) || !Number.isFinite(arrivalFactor)) {
+  if (
+    typeof arrivalFactor !== "number" ||
+    !(arrivalFactor > 0) ||
+    !Number.isFinite(arrivalFactor)
+  ) {
     throw new InvalidInputError(
       WHERE,
       "options.arrivalFactor",
@@ -330,13 +334,20 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
     ["maxLogRuntime", maxLogRuntime],
     ["maxLogInterArrival", maxLogInterArrival],
   ] as const) {
-    if (!(v > 0) || !Number.isFinite(v)) {
+    if (typeof v !== "number" || !(v > 0) || !Number.isFinite(v)) {
       throw new InvalidInputError(
         WHERE,
         `options.${k}`,
         `is ${describeValue(v)}, expected a finite number > 0`,
       );
     }
+  }
+  if (options.jobTypes !== undefined && typeof options.jobTypes !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.jobTypes",
+      `is ${describeValue(options.jobTypes)}, expected a boolean`,
+    );
   }
   const shift = lublinShift(procs);
   const named = (name: string) => (k: string) => `options.${name}.${k}`;

@@ -1,4 +1,5 @@
 import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
+import { describeValue } from "@sched/errors";
 import {
   AR_ARRIVAL_READINGS,
   AR_RUNTIME_MAPPINGS,
@@ -440,13 +441,27 @@ export const WORKLOAD_MODELS: readonly WorkloadModel[] = Object.freeze([
  * ```
  */
 export function parseModelOption(modelName: string, name: string, text: string): unknown {
-  const where = `@sched/workload/${modelName}`;
   const m = WORKLOAD_MODELS.find((x) => x.name === modelName);
   if (m === undefined) {
     throw new InvalidInputError(
       "@sched/workload/parseModelOption",
       "model",
-      `is ${JSON.stringify(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
+      `is ${describeValue(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
+    );
+  }
+  const where = `@sched/workload/${m.name}`;
+  if (typeof name !== "string") {
+    throw new InvalidInputError(
+      "@sched/workload/parseModelOption",
+      "name",
+      `is ${describeValue(name)}, expected an option name (a string)`,
+    );
+  }
+  if (typeof text !== "string") {
+    throw new InvalidInputError(
+      "@sched/workload/parseModelOption",
+      "text",
+      `is ${describeValue(text)}, expected the option's value as written (a string)`,
     );
   }
   const o = m.options.find((x) => x.name === name);
@@ -459,7 +474,7 @@ export function parseModelOption(modelName: string, name: string, text: string):
     throw new InvalidInputError(
       where,
       `options.${name}`,
-      `is ${JSON.stringify(text)}, expected ${expected}`,
+      `is ${describeValue(text)}, expected ${expected}`,
     );
   };
   switch (o.kind) {

@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -99,7 +99,7 @@ function clusterSpeeds(options: MulticlusterOptions): number[] {
       throw new InvalidInputError(
         WHERE,
         "options.speeds",
-        `is ${JSON.stringify(given)}, expected one of ${Object.keys(MULTICLUSTER_SPEED_SETS).join(", ")} or a list of speeds`,
+        `is ${describeValue(given)}, expected one of ${Object.keys(MULTICLUSTER_SPEED_SETS).join(", ")} or a list of speeds`,
       );
     }
     const K = checkInteger(WHERE, "options.clusters", options.clusters ?? 8, 1);
@@ -116,12 +116,11 @@ function clusterSpeeds(options: MulticlusterOptions): number[] {
     throw new InvalidInputError(
       WHERE,
       "options.clusters",
-      `is ${options.clusters}, but options.speeds lists ${given.length} clusters`,
+      `is ${describeValue(options.clusters)}, but options.speeds lists ${given.length} clusters`,
     );
   }
-  given.forEach((s, k) => {
-    checkPositive(WHERE, `options.speeds[${k}]`, s);
-  });
+  // an index loop: forEach skips the holes of a sparse array
+  for (let k = 0; k < given.length; k++) checkPositive(WHERE, `options.speeds[${k}]`, given[k]);
   return [...given];
 }
 
@@ -166,7 +165,7 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
     throw new InvalidInputError(
       WHERE,
       "options.loadBasis",
-      `is ${JSON.stringify(basis)}, expected "capacity" or "processors"`,
+      `is ${describeValue(basis)}, expected "capacity" or "processors"`,
     );
   }
   const demand = checkPositive(
@@ -180,8 +179,12 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
     ["serviceCV", serviceCV],
     ["arrivalCV", arrivalCV],
   ] as const) {
-    if (!(v >= 1) || !Number.isFinite(v)) {
-      throw new InvalidInputError(WHERE, `options.${k}`, `is ${v}, expected a finite number >= 1`);
+    if (typeof v !== "number" || !(v >= 1) || !Number.isFinite(v)) {
+      throw new InvalidInputError(
+        WHERE,
+        `options.${k}`,
+        `is ${describeValue(v)}, expected a finite number >= 1`,
+      );
     }
   }
   const par = checkRange(WHERE, "options.maxParallelism", options.maxParallelism ?? [1, 64], 1);

@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -177,7 +177,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
     throw new InvalidInputError(
       WHERE,
       "options.workload",
-      `is ${JSON.stringify(kind)}, expected one of ${OAS_WORKLOAD_NAMES.join(", ")}`,
+      `is ${describeValue(kind)}, expected one of ${OAS_WORKLOAD_NAMES.join(", ")}`,
     );
   }
   const per = checkInteger(WHERE, "options.nodesPerCluster", options.nodesPerCluster ?? 2, 1);
@@ -189,7 +189,8 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
       "is empty, expected one power per cluster",
     );
   }
-  powers.forEach((p, k) => {
+  // an index loop: forEach skips the holes of a sparse array
+  Array.from(powers).forEach((p, k) => {
     checkPositive(WHERE, `options.powers[${k}]`, p);
   });
   const bandwidth = checkPositive(
@@ -202,7 +203,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
     throw new InvalidInputError(
       WHERE,
       "options.bandwidth",
-      `is ${JSON.stringify(family)}, expected "moderate" or "heavy"`,
+      `is ${describeValue(family)}, expected "moderate" or "heavy"`,
     );
   }
   const ptbw = checkRange(

@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { requireIterable } from "./require-iterable.js";
 
 /** Order statistics of one quantity (nearest-rank quantiles: the value at rank ceil(q n)). */
@@ -93,7 +93,11 @@ export function summarizeJobs(
     throw new InvalidInputError(where, "jobs", "is empty, expected at least one job");
   const procs = options.procs;
   if (procs !== undefined && (!Number.isSafeInteger(procs) || procs < 1)) {
-    throw new InvalidInputError(where, "options.procs", `is ${procs}, expected an integer >= 1`);
+    throw new InvalidInputError(
+      where,
+      "options.procs",
+      `is ${describeValue(procs)}, expected an integer >= 1`,
+    );
   }
   const n = list.length;
   const submits = Float64Array.from(list, (j) => j.submit).sort();

@@ -101,7 +101,7 @@ export function resolveSwfToJobsOptions(
     throw new InvalidInputError(
       where,
       "options.estimate",
-      `is ${JSON.stringify(estimate)}, expected "requested" or "runtime"`,
+      `is ${describeValue(estimate)}, expected "requested" or "runtime"`,
     );
   }
   return { clean, estimate };

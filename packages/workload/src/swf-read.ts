@@ -88,6 +88,14 @@ export class SwfLineReader {
     readonly source: string,
     reuse = false,
   ) {
+    // every message starts with the source: a number or an object read as its text
+    if (typeof source !== "string") {
+      throw new InvalidInputError(
+        where,
+        "options.source",
+        `is ${describeValue(source)}, expected a string (the trace's name in messages)`,
+      );
+    }
     this.headerBuilder = new SwfHeaderBuilder(where, source);
     this.scratch = reuse ? recordOf(this.values) : null;
   }

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 import { SWF_WIDTHS } from "./swf-write.js";
@@ -8,7 +8,7 @@ import { SWF_WIDTHS } from "./swf-write.js";
 export interface SwfWriterOptions {
   /**
    * Bytes formatted before the writer hands them to its sink (the last chunk may be shorter).
-   * At least 4096.
+   * From 4096 to 2^30 (1 GiB).
    * @defaultValue 1048576 (1 MiB)
    */
   readonly chunkBytes?: number;
@@ -25,6 +25,8 @@ const ZERO = 0x30;
 const NEWLINE = 0x0a;
 const WHERE = "@sched/workload/SwfWriter";
 
+const SWF_WRITER_KEYS = optionKeys<SwfWriterOptions>({ chunkBytes: true });
+
 /**
  * An SWF file written as bytes, for traces of millions of jobs: header and data lines are
  * formatted straight into one reusable chunk of ASCII (integers digit by digit, other numbers
@@ -39,7 +41,7 @@ const WHERE = "@sched/workload/SwfWriter";
  * Complexity: O(1) per record; memory: one chunk.
  *
  * @throws InvalidInputError (from the constructor) when `sink` is not a function or
- * `options.chunkBytes` is not an integer of at least 4096.
+ * `options.chunkBytes` is not an integer from 4096 to 2^30 (1 GiB).
  *
  * @example
  * ```ts
@@ -60,6 +62,7 @@ export class SwfWriter {
     private readonly sink: (bytes: Uint8Array) => void,
     options: SwfWriterOptions = {},
   ) {
+    requireKnownKeys(WHERE, "options", options, SWF_WRITER_KEYS);
     this.chunk = writerChunk(WHERE, sink, options.chunkBytes);
   }
 
@@ -190,7 +193,7 @@ export function writeInteger(chunk: Uint8Array, at: number, v: number, width: nu
 
 /**
  * A byte writer's chunk of `chunkBytes` (1 MiB when undefined), once `sink` is checked to be a
- * function and `chunkBytes` an integer of at least 4096. Internal (shared with `JobsJsonlWriter`).
+ * function and `chunkBytes` an integer from 4096 to 2^30. Internal (shared with `JobsJsonlWriter`).
  * @throws InvalidInputError naming `sink` or `options.chunkBytes` (from `where`).
  */
 export function writerChunk(where: string, sink: unknown, chunkBytes: unknown): Uint8Array {
@@ -198,11 +201,12 @@ export function writerChunk(where: string, sink: unknown, chunkBytes: unknown): 
     throw new InvalidInputError(where, "sink", `is ${describeValue(sink)}, expected a function`);
   }
   const size = chunkBytes ?? 1 << 20;
-  if (typeof size !== "number" || !Number.isInteger(size) || size < 4096) {
+  // at most 1 GiB: 1e308 threw a raw RangeError from the buffer's allocation
+  if (typeof size !== "number" || !Number.isInteger(size) || size < 4096 || size > 2 ** 30) {
     throw new InvalidInputError(
       where,
       "options.chunkBytes",
-      `is ${describeValue(size)}, expected an integer of at least 4096`,
+      `is ${describeValue(size)}, expected an integer from 4096 to 1073741824 (1 GiB)`,
     );
   }
   return new Uint8Array(size);

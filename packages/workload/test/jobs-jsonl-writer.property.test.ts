@@ -235,7 +235,7 @@ describe("JobsJsonlWriter", () => {
       "@sched/workload/JobsJsonlWriter: sink is null",
     );
     expect(() => new JobsJsonlWriter(() => {}, { chunkBytes: 100 })).toThrow(
-      "@sched/workload/JobsJsonlWriter: options.chunkBytes is 100, expected an integer of at least 4096",
+      "@sched/workload/JobsJsonlWriter: options.chunkBytes is 100, expected an integer from 4096 to 1073741824 (1 GiB)",
     );
   });
 });

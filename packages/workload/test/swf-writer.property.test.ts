@@ -122,7 +122,7 @@ describe("SwfWriter", () => {
   it("rejects a sink that is not a function and a chunk too small, naming the option", () => {
     expect(() => new SwfWriter(null as never)).toThrow("@sched/workload/SwfWriter: sink is null");
     expect(() => new SwfWriter(() => {}, { chunkBytes: 100 })).toThrow(
-      "@sched/workload/SwfWriter: options.chunkBytes is 100, expected an integer of at least 4096",
+      "@sched/workload/SwfWriter: options.chunkBytes is 100, expected an integer from 4096 to 1073741824 (1 GiB)",
     );
   });
 });

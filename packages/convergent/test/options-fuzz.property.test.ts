@@ -1,0 +1,143 @@
+import { createJob, createPlatform, simulate } from "@sched/core";
+import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
+import { describe, it } from "vitest";
+import {
+  antiAgingHeuristic,
+  convergent,
+  convergentPass,
+  convergentVariant,
+  deadlineDeltas,
+  deadlineHeuristic,
+  f1,
+  inputHeuristic,
+  licensesHeuristic,
+  minimalRequirementsHeuristic,
+  overheadHeuristic,
+  waitMinimizationHeuristic,
+} from "../src/index.js";
+
+// Every public function of the package, called validly, then with one argument, option or field
+// made hostile (tooling/fuzz.js): a result or a typed @sched error naming the place, never a raw
+// JavaScript error or a silently accepted value of the wrong type. FUZZ_RUNS=n samples more;
+// FUZZ_EXHAUSTIVE=1 tries every mutation and lists every defect.
+const platform = () =>
+  createPlatform({
+    machines: [{ speed: 1 }, { speed: 4 }],
+    licenses: [{ name: "cad", copies: 1 }],
+  });
+const run = (policy: unknown) =>
+  simulate(
+    [
+      createJob({ id: 1, submit: 0, runtime: 100, cores: 1 }),
+      createJob({ id: 2, submit: 0, runtime: 100, cores: 1, deadline: 40 }),
+      createJob({ id: 3, submit: 10, runtime: 20, cores: 1, deadline: 60, licenses: { cad: 1 } }),
+    ],
+    platform(),
+    policy as never,
+  ).records.length;
+
+const cases: FuzzCase[] = [
+  {
+    name: "@sched/convergent/convergent",
+    params: ["options"],
+    // a constant so large that a row's sum overflows is named as options.constants (which one
+    // overflowed is not known where the sum is seen)
+    names: (place, message) =>
+      message.includes(place.split(/[.[]/).pop() ?? place) ||
+      (place.startsWith("options.constants") && message.includes("options.constants")),
+    args: () => [
+      {
+        name: "cs",
+        preemption: false,
+        knapsack: "exact",
+        refreshTolerance: 0.1,
+        constants: {
+          base: 1,
+          deadlineMax: 10,
+          deadlineMin: 0.1,
+          deadlineK: 1.3,
+          licenses: 2.5,
+          antiAging: 0.02,
+        },
+        readings: { deadlineLate: "max", deadlineAllLate: "zero" },
+      },
+    ],
+    call: (o) => run(convergent(o as never)),
+  },
+  {
+    name: "@sched/convergent/convergentVariant",
+    params: ["variant", "options"],
+    args: () => ["CS_ip", { knapsack: "greedy", name: "v" }],
+    call: (v, o) => run(convergentVariant(v as never, o as never)),
+  },
+  {
+    name: "@sched/convergent/convergentPass",
+    params: ["state", "options"],
+    strictKeys: ["state", "options"],
+    args: () => [
+      {
+        now: 10,
+        platform: createPlatform({
+          machines: [
+            { cores: 4, speed: 1 },
+            { cores: 4, speed: 4 },
+          ],
+        }),
+        running: [{ id: 1, cores: 2, estimate: 100, submit: 0, machine: 1, progress: 0.4 }],
+        queue: [{ id: 2, cores: 2, estimate: 40, submit: 10, deadline: 25, ready: 10 }],
+      },
+      { preemption: true, knapsack: "greedy" },
+    ],
+    call: (s, o) => convergentPass(s as never, o as never),
+  },
+  {
+    name: "@sched/convergent/f1",
+    params: ["options"],
+    args: () => [{ extime: 50, t: 10, deadline: 100, min: 0.1, max: 10, late: 10 }],
+    call: (o) => f1(o as never),
+  },
+  {
+    name: "@sched/convergent/heuristics (anti-aging, input, licenses, overhead, wait, minimal)",
+    params: ["antiAging", "input", "licenses", "overhead", "wait", "minimal"],
+    args: () => [
+      { weight: 0.02 },
+      { weight: 3, defaultBandwidth: 10 },
+      { weight: 2.5 },
+      { weight: 100 },
+      { weight: 4 },
+      { base: 1 },
+    ],
+    call: (a, i, l, o, w, m) =>
+      run(
+        convergent({
+          heuristics: [
+            minimalRequirementsHeuristic(m as never),
+            antiAgingHeuristic(a as never),
+            inputHeuristic(i as never),
+            licensesHeuristic(l as never),
+            overheadHeuristic(o as never),
+            waitMinimizationHeuristic(w as never),
+          ],
+        }),
+      ),
+  },
+  {
+    name: "@sched/convergent/deadlineHeuristic",
+    params: ["options"],
+    args: () => [{ max: 10, min: 0.1, k: 1.3, late: "max", allLate: "zero" }],
+    call: (o) =>
+      run(
+        convergent({ heuristics: [minimalRequirementsHeuristic(), deadlineHeuristic(o as never)] }),
+      ),
+  },
+  {
+    name: "@sched/convergent/deadlineDeltas",
+    params: ["now", "deadline", "nxtime", "options"],
+    args: () => [0, 100, [20, 120], { max: 10, min: 0.1, k: 1.3 }],
+    call: (n, d, x, o) => deadlineDeltas(n as never, d as never, x as never, o as never),
+  },
+];
+
+describe("options fuzz: @sched/convergent ends in a result or an error naming the place", () => {
+  for (const c of cases) it(c.name, () => fuzzOptions(c));
+});

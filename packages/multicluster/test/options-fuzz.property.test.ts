@@ -1,0 +1,203 @@
+import { createJob, simulate } from "@sched/core";
+import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
+import { describe, it } from "vitest";
+import {
+  adaptivePartitionSize,
+  bruteForceOas,
+  dynamicPartitionSize,
+  fitnessFactors,
+  linkDemand,
+  linkSaturation,
+  mapPartitionSize,
+  multiClusterPlatform,
+  oasExecutionModel,
+  oasHeuristic,
+  oasPlanScheduler,
+  simulateSpaceSharing,
+  slotsNeeded,
+  spaceSharingPass,
+  spaceSharingScheduler,
+  taskBunches,
+  timeCost,
+} from "../src/index.js";
+
+// Every public function of the package, called validly, then with one argument, option or field
+// made hostile (tooling/fuzz.js): a result or a typed @sched error naming the place, never a raw
+// JavaScript error or a silently accepted value of the wrong type. FUZZ_RUNS=n samples more;
+// FUZZ_EXHAUSTIVE=1 tries every mutation and lists every defect.
+const clusters = () => [
+  { nodes: 2, speed: 1, coresPerNode: 1, bandwidth: 1e9, latency: 0.001, name: "a" },
+  { nodes: 2, speed: 0.5 },
+];
+const platform = () =>
+  multiClusterPlatform([
+    { nodes: 2, speed: 1 },
+    { nodes: 2, speed: 0.5 },
+  ]);
+const jobs = () => [
+  createJob({ id: 1, submit: 0, runtime: 100, cores: 3, maxParallelism: 3 }),
+  createJob({ id: 2, submit: 0, runtime: 30, cores: 1 }),
+  createJob({ id: 3, submit: 5, runtime: 60, cores: 2 }),
+];
+const profile = () => ({ sigma: 0.5, ptbw: 50e6 });
+
+const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/multiClusterPlatform",
+    params: ["clusters", "options"],
+    args: () => [clusters(), { referenceSpeed: 1 }],
+    call: (c, o) => multiClusterPlatform(c as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/spaceSharingPass",
+    params: ["state", "options"],
+    strictKeys: ["state", "options"],
+    args: () => [
+      {
+        platform: multiClusterPlatform([
+          { nodes: 4, speed: 1 },
+          { nodes: 2, speed: 2 },
+        ]),
+        available: [0, 1, 2, 3, 4, 5],
+        queue: [6, 6, 2].map((max, i) => ({ id: i + 1, minProcessors: 1, maxProcessors: max })),
+        executing: 0,
+      },
+      {
+        policy: "adaptive",
+        alpha: 2,
+        baselinePartition: "rosti",
+        executingWeight: 1,
+        baselineSelection: "fastest",
+      },
+    ],
+    call: (s, o) => spaceSharingPass(s as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/spaceSharingScheduler",
+    params: ["options"],
+    args: () => [
+      {
+        policy: "dynamic",
+        alpha: 2,
+        baselinePartition: "map",
+        executingWeight: 1,
+        baselineSelection: "random",
+        seed: 3,
+      },
+    ],
+    call: (o) => simulate(jobs(), platform(), spaceSharingScheduler(o as never)).records.length,
+  },
+  {
+    name: "@sched/multicluster/simulateSpaceSharing",
+    params: ["options"],
+    args: () => [{ policy: "adaptive", alpha: 2 }],
+    call: (o) => simulateSpaceSharing(jobs(), platform(), o as never),
+  },
+  {
+    name: "@sched/multicluster/oasHeuristic",
+    params: ["rule", "options"],
+    args: () => ["SJF", { profile }],
+    call: (r, o) =>
+      simulate(jobs(), platform(), oasHeuristic(r as never, o as never)).records.length,
+  },
+  {
+    name: "@sched/multicluster/bruteForceOas",
+    params: ["options"],
+    args: () => [{ eta: 40, theta: 8, profile, maxNodes: 2000 }],
+    call: (o) => bruteForceOas(jobs().slice(0, 2), platform(), o as never),
+  },
+  {
+    name: "@sched/multicluster/timeCost",
+    params: ["options"],
+    args: () => [{ sigma: 0.5, sp: 10, sc: 2 }],
+    call: (o) => timeCost(o as never),
+  },
+  {
+    name: "@sched/multicluster/dynamicPartitionSize",
+    params: ["options"],
+    args: () => [{ processors: 16, queued: 3, executing: 2 }],
+    call: (o) => dynamicPartitionSize(o as never),
+  },
+  {
+    name: "@sched/multicluster/mapPartitionSize",
+    params: ["options"],
+    args: () => [{ processors: 16, queued: 3, executing: 2, executingWeight: 0.5 }],
+    call: (o) => mapPartitionSize(o as never),
+  },
+  {
+    name: "@sched/multicluster/adaptivePartitionSize",
+    params: ["processors", "queued"],
+    args: () => [16, 3],
+    call: (p, q) => adaptivePartitionSize(p as never, q as never),
+  },
+  {
+    name: "@sched/multicluster/fitnessFactors",
+    params: ["speeds", "mpl"],
+    args: () => [[1, 2, 4], 2],
+    call: (s, m) => fitnessFactors(s as never, m as never),
+  },
+  {
+    name: "@sched/multicluster/taskBunches",
+    params: ["weights", "tasks"],
+    args: () => [[1, 2, 4], 10],
+    call: (w, t) => taskBunches(w as never, t as never),
+  },
+  {
+    name: "@sched/multicluster/linkDemand",
+    params: ["options", "maxBandwidth", "demand"],
+    args: () => [{ tasksInCluster: 2, tasks: 4, ptbw: 1e6 }, 1e9, 5e8],
+    call: (o, b, d) => [linkDemand(o as never), linkSaturation(b as never, d as never)],
+  },
+  {
+    name: "@sched/multicluster/slotsNeeded",
+    params: ["options"],
+    args: () => [{ baseTime: 100, ct: 50, eta: 40 }],
+    call: (o) => slotsNeeded(o as never),
+  },
+  {
+    name: "@sched/multicluster/oasExecutionModel",
+    params: ["options"],
+    args: () => [{ profile, contention: true }],
+    call: (o) =>
+      simulate(jobs(), platform(), oasHeuristic("FCFS", { profile }), {
+        executionModel: oasExecutionModel(o as never),
+      }).records.length,
+  },
+  {
+    name: "@sched/multicluster/oasPlanScheduler",
+    params: ["schedule", "eta", "options"],
+    args: () => [
+      [
+        {
+          jobId: 1,
+          startSlot: 0,
+          slots: 3,
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 1, cores: 1 },
+            { machine: 2, cores: 1 },
+          ],
+        },
+        { jobId: 2, startSlot: 0, slots: 1, allocation: [{ machine: 3, cores: 1 }] },
+        {
+          jobId: 3,
+          startSlot: 3,
+          slots: 2,
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 1, cores: 1 },
+          ],
+        },
+      ],
+      40,
+      { compact: true, profile },
+    ],
+    call: (s, e, o) =>
+      simulate(jobs(), platform(), oasPlanScheduler(s as never, e as never, o as never)).records
+        .length,
+  },
+];
+
+describe("options fuzz: @sched/multicluster ends in a result or an error naming the place", () => {
+  for (const c of cases) it(c.name, () => fuzzOptions(c));
+});
