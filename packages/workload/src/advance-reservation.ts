@@ -1,5 +1,11 @@
 import { InvalidInputError, identicalPool, type Job } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { Random } from "@sched/random";
 import { checkInteger, checkJobCount, checkPositive, type GeneratedWorkload } from "./generated.js";
 import {
@@ -191,27 +197,40 @@ export function advanceReservationWorkload(
     ["deadlineFactor", deadlineFactor],
   ] as const) {
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-      throw new InvalidInputError(WHERE, `options.${k}`, `is ${v}, expected a finite number >= 0`);
+      throw new InvalidInputError(
+        WHERE,
+        `options.${k}`,
+        `is ${describeValue(v)}, expected a finite number >= 0`,
+      );
     }
   }
   const arrivalFactor = checkPositive(WHERE, "options.arrivalFactor", options.arrivalFactor ?? 1);
-  const classes = options.runtimeClasses ?? AR_RUNTIME_CLASSES;
-  if (!Array.isArray(classes) || classes.length === 0) {
+  const classes: readonly number[] = options.runtimeClasses ?? AR_RUNTIME_CLASSES;
+  requireArray(WHERE, "options.runtimeClasses", classes);
+  if (classes.length === 0) {
     throw new InvalidInputError(
       WHERE,
       "options.runtimeClasses",
       "is empty, expected increasing run times > 0",
     );
   }
-  classes.forEach((c, i) => {
-    if (!(c > 0) || !Number.isFinite(c) || (i > 0 && !(c > classes[i - 1]!))) {
+  // An index loop, not forEach: a hole of a sparse array is refused, not skipped.
+  for (let i = 0; i < classes.length; i++) {
+    const c: unknown = classes[i];
+    if (
+      typeof c !== "number" ||
+      !(c > 0) ||
+      !Number.isFinite(c) ||
+      (i > 0 && !(c > classes[i - 1]!))
+    ) {
       throw new InvalidInputError(
         WHERE,
         `options.runtimeClasses[${i}]`,
-        `is ${c}, expected finite run times > 0 in increasing order`,
+        `is ${c === undefined && !(i in classes) ? "a hole" : describeValue(c)}, expected finite run times > 0 in increasing order`,
       );
     }
-  });
+  }
+  if (options.lublin !== undefined) requireObject(WHERE, "options.lublin", options.lublin);
   const runtimeMapping = checkChoice("runtimeMapping", options.runtimeMapping, AR_RUNTIME_MAPPINGS);
   const arrivals = checkChoice("arrivals", options.arrivals, AR_ARRIVAL_READINGS);
   const typeless: Partial<LublinParameters> = {

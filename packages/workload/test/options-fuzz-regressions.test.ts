@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  advanceReservationWorkload,
   eloWorkload,
   generateLublin,
   hiddenSpeedModel,
@@ -19,6 +20,23 @@ describe("workload generators: hostile options end in an InvalidInputError namin
       "@sched/workload/eloWorkload: options.operations is [bigint,5], expected [lo, hi] with finite",
     );
     expect(() => oasWorkload({ workload: 1n as never })).toThrow(/options\.workload is bigint/);
+  });
+
+  it("advanceReservationWorkload: a symbol factor or class, a hole, a non-array classes list, a non-object lublin", () => {
+    const ar = (o: object) => () => advanceReservationWorkload({ jobs: 5, ...o } as never);
+    expect(ar({ artimeFactor: Symbol() })).toThrow(
+      "@sched/workload/advanceReservationWorkload: options.artimeFactor is symbol, expected a finite number >= 0",
+    );
+    expect(ar({ runtimeClasses: [60, Symbol(), 900] })).toThrow(
+      "options.runtimeClasses[1] is symbol, expected finite run times > 0",
+    );
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
+    expect(ar({ runtimeClasses: [60, , 900] })).toThrow("options.runtimeClasses[1] is a hole");
+    expect(ar({ runtimeClasses: "60,300" })).toThrow(
+      'options.runtimeClasses is "60,300", expected an array',
+    );
+    expect(ar({ lublin: 5 })).toThrow("options.lublin is 5, expected an object");
+    expect(ar({ lublin: [] })).toThrow("options.lublin is an array, expected an object");
   });
 
   it("generateLublin's jobTypes is a boolean (a number was read for its truthiness)", () => {

@@ -2,6 +2,7 @@ import { createJob } from "@sched/core";
 import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
+  advanceReservationWorkload,
   convergentWorkload,
   eloWorkload,
   generateLublin,
@@ -17,12 +18,32 @@ import {
   swfToJobs,
 } from "../src/index.js";
 
-// Every workload generator (advanceReservationWorkload is fuzzed by its owners' suite) and the
+// Every workload generator and the
 // helpers that take options, called validly, then with one option made hostile
 // (tooling/fuzz.js): a result or an InvalidInputError naming the option, never a raw JavaScript
 // error or a silently accepted value of the wrong type. FUZZ_RUNS=n samples more;
 // FUZZ_EXHAUSTIVE=1 tries every mutation and lists every defect.
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/workload/advanceReservationWorkload",
+    params: ["options"],
+    args: () => [
+      {
+        jobs: 20,
+        procs: 1024,
+        uMed: 6,
+        artimeFactor: 3,
+        deadlineFactor: 3,
+        arrivalFactor: 1,
+        runtimeClasses: [60, 300, 900, 1800, 3600, 10800],
+        runtimeMapping: "nearest-log",
+        arrivals: "generic",
+        lublin: { uProb: 0.8 },
+        seed: 2,
+      },
+    ],
+    call: (o) => advanceReservationWorkload(o as never).jobs.length,
+  },
   {
     name: "@sched/workload/generateLublin",
     params: ["options"],
