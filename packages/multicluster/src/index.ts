@@ -70,11 +70,14 @@ export {
 } from "./oas-slotted.js";
 export {
   adaptivePartitionSize,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
   type DynamicPartitionSizeOptions,
   dynamicPartitionSize,
   fitnessFactors,
   type MapPartitionSizeOptions,
   mapPartitionSize,
+  type SelectProcessorsOptions,
   selectProcessors,
   taskBunches,
 } from "./partition.js";

@@ -17,6 +17,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  type ClusterSelection,
   fitnessFactors,
   mapPartitionSize,
   selectProcessors,
@@ -49,6 +50,8 @@ export interface SpaceSharingSchedulerOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
   readonly alpha?: number;
+  /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
+  readonly clusterSelection?: ClusterSelection;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
   readonly baselinePartition?: BaselinePartition;
   /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
@@ -65,6 +68,7 @@ export interface SpaceSharingSchedulerOptions {
 const SCHEDULER_KEYS = optionKeys<SpaceSharingSchedulerOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
   baselinePartition: true,
   executingWeight: true,
   baselineSelection: true,
@@ -218,6 +222,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       {
         policy,
         alpha,
+        clusterSelection: o.clusterSelection,
         baselinePartition: o.baselinePartition,
         executingWeight: o.executingWeight,
         baselineSelection: o.baselineSelection,
@@ -649,6 +654,7 @@ export function simulateSpaceSharingOnCore(
   const inner = spaceSharingScheduler({
     policy: o.policy,
     alpha: o.alpha,
+    clusterSelection: o.clusterSelection,
     baselinePartition: o.baselinePartition,
     executingWeight: o.executingWeight,
     baselineSelection: o.baselineSelection,

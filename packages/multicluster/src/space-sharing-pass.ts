@@ -3,6 +3,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  type ClusterSelection,
   dynamicPartitionSize,
   mapPartitionSize,
   selectProcessors,
@@ -54,6 +55,8 @@ export interface SpaceSharingPassOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
   readonly alpha?: number;
+  /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
+  readonly clusterSelection?: ClusterSelection;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
   readonly baselinePartition?: BaselinePartition;
   /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
@@ -72,6 +75,7 @@ export interface SpaceSharingPassOptions {
 const PASS_KEYS = optionKeys<SpaceSharingPassOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
   baselinePartition: true,
   executingWeight: true,
   baselineSelection: true,
@@ -161,6 +165,9 @@ export function resolvePolicyOptions(
     {
       ...(options.policy === undefined ? {} : { policy: options.policy }),
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(options.clusterSelection === undefined
+        ? {}
+        : { clusterSelection: options.clusterSelection }),
       ...(options.baselinePartition === undefined
         ? {}
         : { baselinePartition: options.baselinePartition }),
@@ -237,7 +244,9 @@ export function spaceSharingPass(
       const target = Math.min(hi, dynamicPartitionSize({ processors: M, queued, executing }));
       const size = Math.max(lo, Math.min(target, n));
       if (n < Math.max(1, Math.min(target, o.alpha)) || n < size) break;
-      chosen = selectProcessors(platform, identity, avail, size) as number[];
+      chosen = selectProcessors(platform, identity, avail, size, {
+        cluster: o.clusterSelection,
+      }) as number[];
     } else {
       const size =
         o.baselinePartition === "map"

@@ -3,6 +3,8 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
   dynamicPartitionSize,
   fitnessFactors,
   mapPartitionSize,
@@ -42,6 +44,12 @@ export interface SpaceSharingOptions {
   /** Space-sharing threshold `alpha`: the dynamic policy also runs when this many processors are in the pool. @defaultValue `2` */
   readonly alpha?: number;
   /**
+   * The dynamic policy: the cluster it takes when several have enough available processors
+   * ({@link ClusterSelection}; the paper says only "within the same cluster if possible").
+   * @defaultValue `"fastest"`
+   */
+  readonly clusterSelection?: ClusterSelection;
+  /**
    * Multiprogramming level: in the fitness factor (eq. 4), and a parallel task's share of a
    * processor it shares with a local job is `1 / MPL`. @defaultValue `2`
    */
@@ -74,6 +82,7 @@ export interface SpaceSharingOptions {
 export const SPACE_SHARING_KEYS = optionKeys<SpaceSharingOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
   mpl: true,
   backgroundLoad: true,
   backgroundMeanDemand: true,
@@ -121,6 +130,7 @@ export interface SpaceSharingResult {
 export interface ResolvedSpaceSharingOptions {
   policy: SpaceSharingPolicy;
   alpha: number;
+  clusterSelection: ClusterSelection;
   mpl: number;
   backgroundLoad: number;
   backgroundMeanDemand: number;
@@ -146,6 +156,7 @@ export const SPACE_SHARING_DEFAULTS: Readonly<Required<Omit<SpaceSharingOptions,
   Object.freeze({
     policy: "dynamic",
     alpha: 2,
+    clusterSelection: "fastest",
     mpl: 2,
     backgroundLoad: 0,
     backgroundMeanDemand: 2,
@@ -170,6 +181,7 @@ export function resolveSpaceSharingOptions(
   const r: ResolvedSpaceSharingOptions = {
     policy: o.policy ?? d.policy,
     alpha: o.alpha ?? d.alpha,
+    clusterSelection: o.clusterSelection ?? d.clusterSelection,
     mpl: o.mpl ?? d.mpl,
     backgroundLoad: o.backgroundLoad ?? d.backgroundLoad,
     backgroundMeanDemand: o.backgroundMeanDemand ?? d.backgroundMeanDemand,
@@ -193,6 +205,7 @@ export function resolveSpaceSharingOptions(
     }
   };
   choice("policy", r.policy, ["dynamic", "adaptive"]);
+  choice("clusterSelection", r.clusterSelection, CLUSTER_SELECTIONS);
   choice("backgroundSharing", r.backgroundSharing, ["conserving", "legacy"]);
   choice("baselinePartition", r.baselinePartition, ["map", "rosti"]);
   choice("baselineSelection", r.baselineSelection, ["random", "fastest", "lowest-index"]);
@@ -531,7 +544,9 @@ export function simulateSpaceSharing(
           }),
         );
         if (n < Math.max(1, Math.min(target, o.alpha))) return;
-        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n))!;
+        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n), {
+          cluster: o.clusterSelection,
+        })!;
         start(
           job,
           chosen,

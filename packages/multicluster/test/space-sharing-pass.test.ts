@@ -12,6 +12,7 @@ import { arbJobs } from "@sched/core/testing";
 import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CLUSTER_SELECTIONS } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
 import { spaceSharingExecutionModel, spaceSharingScheduler } from "../src/space-sharing-core.js";
 import { type SpaceSharingPassOptions, spaceSharingPass } from "../src/space-sharing-pass.js";
@@ -130,6 +131,7 @@ const arbCase = arbPlatform.chain((platform) =>
         "fastest" as const,
         "lowest-index" as const,
       ),
+      clusterSelection: fc.constantFrom(...CLUSTER_SELECTIONS),
     }),
     seed: fc.integer({ min: 1, max: 1000 }),
   }),

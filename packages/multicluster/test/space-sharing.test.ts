@@ -91,6 +91,29 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(() =>
       simulateSpaceSharing([], one, { mpl: 1, backgroundSharing: "legacy" }),
     ).not.toThrow();
+    expect(() =>
+      // @ts-expect-error: an unknown rule on purpose
+      simulateSpaceSharing([], one, { clusterSelection: "nearest" }),
+    ).toThrow(
+      /options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"/,
+    );
+  });
+  it("the dynamic policy's cluster: fastest, best-fit or lowest-index, as clusterSelection says", () => {
+    // a 2-wide job alone on clusters of 3 slow, 2 fast processors: P = 5, target min(2, 5) = 2
+    const het = multiClusterPlatform([
+      { nodes: 3, speed: 1 },
+      { nodes: 2, speed: 2 },
+    ]);
+    const job = createJob({ id: 1, submit: 0, runtime: 20, cores: 1, maxParallelism: 2 });
+    const on = (clusterSelection: "fastest" | "best-fit" | "lowest-index") =>
+      simulateSpaceSharing([job], het, { clusterSelection }).records[0]!;
+    expect(on("fastest").processors).toEqual([3, 4]);
+    expect(on("best-fit").processors).toEqual([3, 4]); // 2 idle is fewer than 3
+    expect(on("lowest-index").processors).toEqual([0, 1]);
+    // one 50 us message (no data), then 20 s of work at speed 1 split in two: 10 s at speed 1,
+    // 5 s at speed 2
+    expect(on("lowest-index").end).toBeCloseTo(50e-6 + 10, 9);
+    expect(on("fastest").end).toBeCloseTo(50e-6 + 5, 9);
   });
   it("the baseline's selection: random (seeded), fastest, or lowest-index processors", () => {
     const available = Uint8Array.of(1, 0, 1, 1, 1, 0, 1, 1);

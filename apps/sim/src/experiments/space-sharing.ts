@@ -2,6 +2,8 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   simulateSpaceSharing,
@@ -167,6 +169,15 @@ const SPACE_SHARING_PARAMETERS: readonly ParameterSpec[] = [
     source: `${PAPER} (alpha = 2)`,
   },
   {
+    name: "clusterSelection",
+    type: "choice",
+    choices: CLUSTER_SELECTIONS,
+    default: "fastest",
+    meaning:
+      "The dynamic policy's cluster when several have enough available processors ('within the same cluster if possible'): fastest (its fastest processors fastest in total), best-fit (fewest available), or lowest-index.",
+    source: `Abawajy, §2.2; ${ASSUMED}`,
+  },
+  {
     name: "mpl",
     type: "number",
     default: 2,
@@ -255,6 +266,7 @@ function simulatorOptions(
   return {
     policy,
     alpha: v("alpha"),
+    clusterSelection: textParam<ClusterSelection>(params, "clusterSelection"),
     mpl: v("mpl"),
     backgroundLoad: v("backgroundLoad"),
     backgroundMeanDemand: v("backgroundMeanDemand"),

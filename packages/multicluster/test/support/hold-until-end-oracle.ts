@@ -101,7 +101,9 @@ export function holdUntilEndOracle(
         dynamicPartitionSize({ processors: P, queued: behind, executing: running.length }),
       );
       if (free < Math.max(1, Math.min(target, o.alpha))) return null;
-      const processors = selectProcessors(platform, owner, idle, Math.min(target, free));
+      const processors = selectProcessors(platform, owner, idle, Math.min(target, free), {
+        cluster: o.clusterSelection,
+      });
       return processors === null
         ? null
         : { processors, weights: processors.map((p) => fitness[p]!) };
