@@ -55,7 +55,7 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(block.slice(0, block.indexOf("Source:"))).not.toMatch(/\(default FF\)/);
   });
 
-  it("the readings waitSup (convergent) and clusterSelection (space-sharing) are listed, and a bad value exits 2 naming the choices", async () => {
+  it("the readings waitSup (convergent), clusterSelection (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
     const conv = await cli("reproduce", "convergent", "--params");
     expect(conv.stdout).toMatch(
       /^ {2}waitSup\s+Wait minimization, SupRemaining .*Default global; one of\s+global, row\./ms,
@@ -76,6 +76,13 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(badCluster.code).toBe(2);
     expect(badCluster.stderr).toContain(
       "expected one of fastest, best-fit, lowest-index, got 'near'",
+    );
+    const elo = await cli("reproduce", "elo-stream", "--params");
+    expect(elo.stdout).toMatch(/^ {2}tierSearch\s+The 'next best tier' .*Default faster-first;/ms);
+    const badTier = await cli("reproduce", "elo", "--set", "tierSearch=up");
+    expect(badTier.code).toBe(2);
+    expect(badTier.stderr).toContain(
+      "--set tierSearch=up: expected one of faster-first, slower-first, nearest, got 'up'",
     );
   });
 
