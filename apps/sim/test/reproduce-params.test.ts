@@ -55,7 +55,7 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(block.slice(0, block.indexOf("Source:"))).not.toMatch(/\(default FF\)/);
   });
 
-  it("the readings waitSup (convergent), clusterSelection (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
+  it("the readings waitSup (convergent), clusterSelection and dynamicAllotment (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
     const conv = await cli("reproduce", "convergent", "--params");
     expect(conv.stdout).toMatch(
       /^ {2}waitSup\s+Wait minimization, SupRemaining .*Default global; one of\s+global, row\./ms,
@@ -67,6 +67,14 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     const badSup = await cli("reproduce", "convergent", "--quick", "--set", "waitSup=job");
     expect(badSup.code).toBe(2);
     expect(badSup.stderr).toContain("--set waitSup=job: expected one of global, row, got 'job'");
+    expect(ss.stdout).toMatch(
+      /^ {2}dynamicAllotment\s+Processors the dynamic policy gives .*Default pool;/ms,
+    );
+    const badAllot = await cli("reproduce", "space-sharing", "--set", "dynamicAllotment=all");
+    expect(badAllot.code).toBe(2);
+    expect(badAllot.stderr).toContain(
+      "--set dynamicAllotment=all: expected one of pool, target, got 'all'",
+    );
     const badCluster = await cli(
       "reproduce",
       "space-sharing",

@@ -92,6 +92,8 @@ export {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  DYNAMIC_ALLOTMENTS,
+  type DynamicAllotment,
   SPACE_SHARING_DEFAULTS,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,

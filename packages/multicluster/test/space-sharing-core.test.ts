@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLUSTER_SELECTIONS, dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { simulateSpaceSharing } from "../src/space-sharing.js";
+import { DYNAMIC_ALLOTMENTS, simulateSpaceSharing } from "../src/space-sharing.js";
 import {
   type LocalMachineOf,
   processorPlatform,
@@ -257,6 +257,9 @@ describe("spaceSharingScheduler: errors", () => {
     expect(() => spaceSharingScheduler({ baselineSelection: "slowest" as never })).toThrow(
       /options\.baselineSelection is "slowest"/,
     );
+    expect(() => spaceSharingScheduler({ dynamicAllotment: "half" as never })).toThrow(
+      '@sched/multicluster/spaceSharingScheduler: options.dynamicAllotment is "half", expected one of "pool", "target"',
+    );
     expect(() => spaceSharingScheduler({ clusterSelection: "nearest" as never })).toThrow(
       '@sched/multicluster/spaceSharingScheduler: options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"',
     );
@@ -319,9 +322,27 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
         fc.integer({ min: 0, max: 3 }),
         fc.constantFrom("random" as const, "fastest" as const, "lowest-index" as const),
         fc.constantFrom(...CLUSTER_SELECTIONS),
-        (platform, n, load, seed, policy, alpha, baselineSelection, clusterSelection) => {
+        fc.constantFrom(...DYNAMIC_ALLOTMENTS),
+        (
+          platform,
+          n,
+          load,
+          seed,
+          policy,
+          alpha,
+          baselineSelection,
+          clusterSelection,
+          dynamicAllotment,
+        ) => {
           const jobs = moldable(n, load, platform.totalCores, seed);
-          const options = { policy, alpha, baselineSelection, clusterSelection, seed };
+          const options = {
+            policy,
+            alpha,
+            baselineSelection,
+            clusterSelection,
+            dynamicAllotment,
+            seed,
+          };
           const own = holdUntilEndOracle(jobs, platform, options);
           const core = simulateSpaceSharingOnCore(jobs, platform, options);
           const byId = new Map(own.records.map((r) => [r.job.id, r.end]));

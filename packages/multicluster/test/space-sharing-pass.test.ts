@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLUSTER_SELECTIONS } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
+import { DYNAMIC_ALLOTMENTS } from "../src/space-sharing.js";
 import { spaceSharingExecutionModel, spaceSharingScheduler } from "../src/space-sharing-core.js";
 import { type SpaceSharingPassOptions, spaceSharingPass } from "../src/space-sharing-pass.js";
 
@@ -132,6 +133,7 @@ const arbCase = arbPlatform.chain((platform) =>
         "lowest-index" as const,
       ),
       clusterSelection: fc.constantFrom(...CLUSTER_SELECTIONS),
+      dynamicAllotment: fc.constantFrom(...DYNAMIC_ALLOTMENTS),
     }),
     seed: fc.integer({ min: 1, max: 1000 }),
   }),

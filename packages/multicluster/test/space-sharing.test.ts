@@ -97,6 +97,32 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     ).toThrow(
       /options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"/,
     );
+    expect(() =>
+      // @ts-expect-error: an unknown rule on purpose
+      simulateSpaceSharing([], one, { dynamicAllotment: "all" }),
+    ).toThrow(/options.dynamicAllotment is "all", expected one of "pool", "target"/);
+  });
+  it("the dynamic policy's allotment: what the pool holds (pool) or exactly the target (target)", () => {
+    // 4 processors. Job 1 (4 tasks of 10 s) arrives at 0 and takes all 4 (target 4). Job 2
+    // (2 tasks, 20 s of work) arrives at 1: target min(2, ceil(4 / (1 + 0.5))) = 2, pool empty.
+    // At 10 job 1 ends and all 4 return at once: both readings start job 2 on 2 processors.
+    // Job 3 (4 tasks) arriving at 1 behind job 2 sees target ceil(4 / (1 + 0.5)) = 3 after job 2
+    // starts; with 2 idle processors, pool starts it on 2 (min(3, alpha 2) are idle), target
+    // waits; when job 2 ends, its 2 processors return and job 3, alone, has target 4: all 4.
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 10, cores: 1, maxParallelism: 4 }),
+      createJob({ id: 2, submit: 1, runtime: 20, cores: 1, maxParallelism: 2 }),
+      createJob({ id: 3, submit: 1, runtime: 20, cores: 1, maxParallelism: 4 }),
+    ];
+    const by = (r: SpaceSharingResult) => new Map(r.records.map((x) => [x.job.id, x]));
+    const pool = by(simulateSpaceSharing(jobs, one, { dynamicAllotment: "pool" }));
+    const target = by(simulateSpaceSharing(jobs, one, { dynamicAllotment: "target" }));
+    expect(pool.get(2)!.processors).toHaveLength(2);
+    expect(target.get(2)!.processors).toHaveLength(2);
+    expect(pool.get(3)!.processors).toHaveLength(2);
+    expect(pool.get(3)!.start).toBeCloseTo(pool.get(2)!.start, 9);
+    expect(target.get(3)!.processors).toHaveLength(4);
+    expect(target.get(3)!.start).toBeCloseTo(target.get(2)!.end, 9);
   });
   it("the dynamic policy's cluster: fastest, best-fit or lowest-index, as clusterSelection says", () => {
     // a 2-wide job alone on clusters of 3 slow, 2 fast processors: P = 5, target min(2, 5) = 2

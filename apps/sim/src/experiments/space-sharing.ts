@@ -4,6 +4,8 @@ import {
   type BaselineSelection,
   CLUSTER_SELECTIONS,
   type ClusterSelection,
+  DYNAMIC_ALLOTMENTS,
+  type DynamicAllotment,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   simulateSpaceSharing,
@@ -178,6 +180,15 @@ const SPACE_SHARING_PARAMETERS: readonly ParameterSpec[] = [
     source: `Abawajy, §2.2; ${ASSUMED}`,
   },
   {
+    name: "dynamicAllotment",
+    type: "choice",
+    choices: DYNAMIC_ALLOTMENTS,
+    default: "pool",
+    meaning:
+      "Processors the dynamic policy gives the head job: pool, min(target, idle) once min(target, alpha) are idle; target, exactly target (eq. 1), waiting until that many are idle ('assigns a set of processors equal to the lesser of the partition size and the job's maximum parallelism', read literally; alpha then plays no role).",
+    source: `Abawajy, §2.2; ${ASSUMED}`,
+  },
+  {
     name: "mpl",
     type: "number",
     default: 2,
@@ -267,6 +278,7 @@ function simulatorOptions(
     policy,
     alpha: v("alpha"),
     clusterSelection: textParam<ClusterSelection>(params, "clusterSelection"),
+    dynamicAllotment: textParam<DynamicAllotment>(params, "dynamicAllotment"),
     mpl: v("mpl"),
     backgroundLoad: v("backgroundLoad"),
     backgroundMeanDemand: v("backgroundMeanDemand"),
