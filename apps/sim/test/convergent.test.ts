@@ -58,7 +58,7 @@ describe("sched-sim reproduce convergent", () => {
       "bf-unrm(machineOrder=speed)",
     );
     expect(() => chooseScheduler("cs-ip", ["matcher=mis"], "run")).toThrow(
-      /scheduler 'cs-ip' has no option 'matcher'; it has base, deadlineMax, .*antiAging, deadlineLate, deadlineAllLate, knapsack, refreshTolerance/,
+      /scheduler 'cs-ip' has no option 'matcher'; it has base, deadlineMax, .*antiAging, deadlineLate, deadlineAllLate, waitSup, knapsack, refreshTolerance/,
     );
     expect(chooseScheduler("cs-ninp", ["antiAging=0"], "run").options).toEqual({ antiAging: 0 });
     const help = await cli("run", "--help");

@@ -55,6 +55,45 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(block.slice(0, block.indexOf("Source:"))).not.toMatch(/\(default FF\)/);
   });
 
+  it("the readings waitSup (convergent), clusterSelection and dynamicAllotment (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
+    const conv = await cli("reproduce", "convergent", "--params");
+    expect(conv.stdout).toMatch(
+      /^ {2}waitSup\s+Wait minimization, SupRemaining .*Default global; one of\s+global, row\./ms,
+    );
+    const ss = await cli("reproduce", "space-sharing", "--params");
+    expect(ss.stdout).toMatch(
+      /^ {2}clusterSelection\s+The dynamic policy's cluster .*Default fastest;/ms,
+    );
+    const badSup = await cli("reproduce", "convergent", "--quick", "--set", "waitSup=job");
+    expect(badSup.code).toBe(2);
+    expect(badSup.stderr).toContain("--set waitSup=job: expected one of global, row, got 'job'");
+    expect(ss.stdout).toMatch(
+      /^ {2}dynamicAllotment\s+Processors the dynamic policy gives .*Default pool;/ms,
+    );
+    const badAllot = await cli("reproduce", "space-sharing", "--set", "dynamicAllotment=all");
+    expect(badAllot.code).toBe(2);
+    expect(badAllot.stderr).toContain(
+      "--set dynamicAllotment=all: expected one of pool, target, got 'all'",
+    );
+    const badCluster = await cli(
+      "reproduce",
+      "space-sharing",
+      "--vary",
+      "clusterSelection=fastest,near",
+    );
+    expect(badCluster.code).toBe(2);
+    expect(badCluster.stderr).toContain(
+      "expected one of fastest, best-fit, lowest-index, got 'near'",
+    );
+    const elo = await cli("reproduce", "elo-stream", "--params");
+    expect(elo.stdout).toMatch(/^ {2}tierSearch\s+The 'next best tier' .*Default faster-first;/ms);
+    const badTier = await cli("reproduce", "elo", "--set", "tierSearch=up");
+    expect(badTier.code).toBe(2);
+    expect(badTier.stderr).toContain(
+      "--set tierSearch=up: expected one of faster-first, slower-first, nearest, got 'up'",
+    );
+  });
+
   it("an unknown name or an ill-typed value exits 2, naming it and listing the valid names", async () => {
     const unknown = await cli("reproduce", "convergent", "--quick", "--set", "noSuchKnob=1");
     expect(unknown.code).toBe(2);

@@ -33,7 +33,7 @@ export interface MatrixSourceOptions {
    */
   readonly constants?: HeuristicConstants;
   /**
-   * The Deadline heuristic's readings (ignored with `heuristics`).
+   * The heuristics' readings (Deadline, Wait minimization; ignored with `heuristics`).
    * @defaultValue `PAPER_READINGS`
    */
   readonly readings?: HeuristicReadings;

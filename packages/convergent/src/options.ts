@@ -43,8 +43,8 @@ export interface ConvergentOptions {
    */
   readonly constants?: HeuristicConstants;
   /**
-   * The readings of the Deadline heuristic the paper leaves open (`f1` after the deadline, a job
-   * late everywhere); see {@link HeuristicReadings}.
+   * The readings of the heuristics the paper leaves open (`f1` after the deadline, a job late
+   * everywhere, Wait minimization's `SupRemaining`); see {@link HeuristicReadings}.
    * @defaultValue `{}` (`PAPER_READINGS`)
    */
   readonly readings?: HeuristicReadings;

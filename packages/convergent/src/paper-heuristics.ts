@@ -58,8 +58,8 @@ export const PAPER_CONSTANTS: Readonly<Required<HeuristicConstants>> = Object.fr
 });
 
 /**
- * The readings of the Deadline heuristic that the paper's text leaves open (README,
- * Interpretation 1 and 2); the constants do not fix them.
+ * The readings of the heuristics that the paper's text leaves open (README, Interpretation 1, 2
+ * and 9); the constants do not fix them.
  */
 export interface HeuristicReadings {
   /**
@@ -74,18 +74,28 @@ export interface HeuristicReadings {
    * @defaultValue `"max"`
    */
   readonly deadlineAllLate?: "max" | "zero";
+  /**
+   * Wait minimization's `SupRemaining`, "the maximum value of `Remaining_i`": `"global"` (the
+   * largest `Remaining_{i,m}` of the matrix, so shorter jobs get more, as the prose asks) or
+   * `"row"` (the largest of job `i`'s own row, as the subscript reads: only faster machines get
+   * more); see `WaitMinimizationOptions.sup`.
+   * @defaultValue `"global"`
+   */
+  readonly waitSup?: "global" | "row";
 }
 
 /** The keys of {@link HeuristicReadings}, all of them (checked by the compiler). Internal. */
 export const READING_KEYS = optionKeys<HeuristicReadings>({
   deadlineLate: true,
   deadlineAllLate: true,
+  waitSup: true,
 });
 
-/** The default readings (README, Interpretation 1 and 2). */
+/** The default readings (README, Interpretation 1, 2 and 9). */
 export const PAPER_READINGS: Readonly<Required<HeuristicReadings>> = Object.freeze({
   deadlineLate: "max",
   deadlineAllLate: "max",
+  waitSup: "global",
 });
 
 /** Fills the default readings and validates them. */
@@ -106,6 +116,12 @@ export function resolveReadings(
       where,
       "readings.deadlineAllLate",
       `is ${describeValue(r.deadlineAllLate)}, expected "max" or "zero"`,
+    );
+  if (r.waitSup !== "global" && r.waitSup !== "row")
+    throw new InvalidInputError(
+      where,
+      "readings.waitSup",
+      `is ${describeValue(r.waitSup)}, expected "global" or "row"`,
     );
   return r;
 }
@@ -137,7 +153,7 @@ export function resolveConstants(
 /**
  * The seven heuristics of the paper, in the paper's order (minimal requirements, deadline,
  * licenses, input, wait minimization, overhead minimization, anti-aging), with the given
- * constants (the paper's by default) and readings of the Deadline heuristic.
+ * constants (the paper's by default) and readings (Deadline, Wait minimization).
  *
  * @throws InvalidInputError when a constant is not a finite number or `base <= 0`, or a reading
  *   is unknown.
@@ -164,7 +180,7 @@ export function paperHeuristics(
     }),
     licensesHeuristic({ weight: c.licenses }),
     inputHeuristic({ weight: c.input }),
-    waitMinimizationHeuristic({ weight: c.waitMinimization }),
+    waitMinimizationHeuristic({ weight: c.waitMinimization, sup: r.waitSup }),
     overheadHeuristic({ weight: c.overhead }),
     antiAgingHeuristic({ weight: c.antiAging }),
   ];

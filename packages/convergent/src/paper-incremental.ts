@@ -41,7 +41,7 @@ export interface PaperMatrixOptions {
   /** The seven heuristics' constants, every one given. */
   readonly constants: Required<HeuristicConstants>;
   /**
-   * The Deadline heuristic's readings.
+   * The heuristics' readings (Deadline, Wait minimization's `SupRemaining`).
    * @defaultValue {@link PAPER_READINGS}
    */
   readonly readings?: Required<HeuristicReadings>;
@@ -78,7 +78,8 @@ interface StoredRow {
  * Same contract and guarantee as {@link IncrementalMatrix} with the same tolerance, but most
  * rows cost O(1) per event instead of O(|M|): a row of `P` is
  * `s_i + Input_{i,m} - α_i / BM_m + Deadline_{i,m} + [m = prev_i] Δ_ov` on its eligible machines
- * (`s_i` = base + `LI w(i)/max w` + `WM` + `AA (now - submit_i)`, `α_i = WM · work_i / Sup`),
+ * (`s_i` = base + `LI w(i)/max w` + `WM` + `AA (now - submit_i)`, `α_i = WM · work_i / Sup`,
+ * `Sup` the matrix's or, with `waitSup: "row"`, the row's `SupRemaining`),
  * and its deadline part does not depend on the clock while `f1` is `Min` on every eligible
  * machine or the job is late on every one. Such a row is kept when `s_i` and `α_i` moved less
  * than the tolerance allows for its smallest entry, and recomputed otherwise; rows whose
@@ -101,6 +102,8 @@ export class PaperIncrementalMatrix implements MatrixSource {
    */
   readonly #allMin: number;
   readonly #allLateZero: boolean;
+  /** Wait minimization's `SupRemaining` per row (`readings.waitSup: "row"`), not the matrix's. */
+  readonly #rowSup: boolean;
   #stored = new Map<number, StoredRow>();
   #static = new Map<number, JobStatic>();
   #base = Number.NaN;
@@ -122,6 +125,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
     this.#c = constants;
     this.#late = readings.deadlineLate === "min" ? constants.deadlineMin : constants.deadlineMax;
     this.#allLateZero = readings.deadlineAllLate === "zero";
+    this.#rowSup = readings.waitSup === "row";
     // Late on every eligible machine: f1 = late everywhere; equation (1) then gives `late` on
     // each machine when late = Min (d_i > 0), and Max or 0 when late = Max (d_i = 0).
     this.#allMin =
@@ -374,7 +378,9 @@ export class PaperIncrementalMatrix implements MatrixSource {
       const lic = maxW > 0 && w[i] !== 0 ? (cLI * w[i]!) / maxW : 0;
       const aging = cAA * (now - r.job.submit);
       const scs = cBase + lic + cWM + aging + shift;
-      const alpha = sup > 0 ? (cWM * work[i]!) / sup : 0;
+      // SupRemaining: the matrix's, or with waitSup "row" this job's on its slowest machine.
+      const supI = this.#rowSup ? (st.count > 0 ? work[i]! / st.slowest : 0) : sup;
+      const alpha = supI > 0 ? (cWM * work[i]!) / supI : 0;
       const prev = previous[i]! >= 0 && st.eligible[previous[i]!] === 1 ? previous[i]! : -1;
       // deadline state
       const deadline = r.job.deadline;

@@ -19,7 +19,7 @@ export interface ConvergentPriorityOptions {
    */
   readonly constants?: HeuristicConstants;
   /**
-   * The Deadline heuristic's readings (see `HeuristicReadings`).
+   * The heuristics' readings (Deadline, Wait minimization; see `HeuristicReadings`).
    * @defaultValue `{}` (`PAPER_READINGS`)
    */
   readonly readings?: HeuristicReadings;

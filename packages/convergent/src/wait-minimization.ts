@@ -1,4 +1,5 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError } from "@sched/core";
+import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -17,20 +18,33 @@ export interface WaitMinimizationOptions {
    * @defaultValue `4`
    */
   readonly weight?: number;
+  /**
+   * What `SupRemaining`, "the maximum value of `Remaining_i`", is the maximum of (README,
+   * Interpretation 9): `"global"`, every eligible `Remaining_{i,m}` of the matrix (the jobs that
+   * end soonest get the most, as the prose says: "advancing the jobs that have a shorter
+   * estimated time"); `"row"`, job `i`'s own eligible entries (as the subscript `i` reads):
+   * then `Δp_{i,m} = WM (1 - BM_slowest_i / BM_m)`, which favours fast machines but not short jobs.
+   * @defaultValue `"global"`
+   */
+  readonly sup?: "global" | "row";
 }
 
 /** The keys of {@link WaitMinimizationOptions}, all of them (checked by the compiler). Internal. */
 export const WAIT_KEYS = optionKeys<WaitMinimizationOptions>({
   weight: true,
+  sup: true,
 });
 
 /**
  * The Wait minimization heuristic: advances the jobs that will end soonest:
  * `Δp_{i,m} = WM * (1 - Remaining_{i,m} / SupRemaining)` with
  * `Remaining_{i,m} = Estimated_i (1 - Progress_i) BM_ref / BM_m` and `SupRemaining` the largest
- * `Remaining_{i,m}` over all eligible pairs of the matrix (`WM` everywhere when it is 0).
+ * `Remaining_{i,m}` over all eligible pairs of the matrix (`WM` everywhere when it is 0); with
+ * `sup: "row"`, the largest of row `i` (job `i` on its slowest eligible machine).
  *
  * Complexity: O(|N| x |M|).
+ *
+ * @throws InvalidInputError when `sup` is neither `"global"` nor `"row"`.
  *
  * @example
  * ```ts
@@ -45,6 +59,14 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
     options.weight,
     4,
   );
+  const perRow = options.sup === "row";
+  if (options.sup !== undefined && options.sup !== "global" && !perRow) {
+    throw new InvalidInputError(
+      "@sched/convergent/waitMinimizationHeuristic",
+      "options.sup",
+      `is ${describeValue(options.sup)}, expected "global" or "row"`,
+    );
+  }
   const h: RowHeuristic = {
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {
@@ -57,6 +79,8 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
       // Remaining_{i,m} = work[i] / speed[m]: the same division in both passes.
       // max_m work[i] / speed[m] is work[i] / (slowest eligible speed): division is
       // monotonic under IEEE rounding, so this is the same number with one division per row.
+      // rowSup[i] = Remaining_i on its slowest eligible machine (0 without one).
+      const rowSup = new Float64Array(work.length);
       let sup = 0;
       for (let i = 0; i < work.length; i++) {
         const base = i * cols;
@@ -66,14 +90,16 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
         }
         if (slowest === Number.POSITIVE_INFINITY) continue;
         const r = work[i]! / slowest;
+        rowSup[i] = r;
         if (r > sup) sup = r;
       }
       return (i, out, offset) => {
         const base = i * cols;
         const w = work[i]!;
+        const s = perRow ? rowSup[i]! : sup;
         for (let m = 0; m < cols; m++) {
           if (eligible[base + m] !== 1) continue;
-          out[offset + m]! += sup > 0 ? weight * (1 - w / speed[m]! / sup) : weight;
+          out[offset + m]! += s > 0 ? weight * (1 - w / speed[m]! / s) : weight;
         }
       };
     },

@@ -120,6 +120,9 @@ describe("convergent", () => {
     expect(() => convergent({ readings: { deadlineAllLate: "min" as never } })).toThrow(
       /readings.deadlineAllLate is "min", expected "max" or "zero"/,
     );
+    expect(() => convergent({ readings: { waitSup: 3 as never } })).toThrow(
+      /@sched\/convergent\/convergent: readings.waitSup is 3, expected "global" or "row"/,
+    );
     expect(() => convergent({ onPreMatch: 1 as never })).toThrow(
       /options.onPreMatch is number, expected a function/,
     );
@@ -167,6 +170,7 @@ describe("convergent", () => {
     for (const readings of [
       { deadlineLate: "min" as const },
       { deadlineAllLate: "zero" as const },
+      { waitSup: "row" as const },
     ]) {
       // The non-incremental variants: fused rows in fresh mode against buildMatrix's.
       for (const [variant, overhead] of [
@@ -184,5 +188,11 @@ describe("convergent", () => {
         expect(starts(fused), `${variant} ${JSON.stringify(readings)}`).toEqual(starts(generic));
       }
     }
+    // and the Wait minimization reading changes the plan on this workload
+    const starts = (readings: { waitSup: "global" | "row" }) =>
+      simulate(jobs, platform, convergentVariant("CS_nip", { readings })).records.map((r) =>
+        r.intervals.map((iv) => [iv.start, iv.allocation[0]?.machine]),
+      );
+    expect(starts({ waitSup: "row" })).not.toEqual(starts({ waitSup: "global" }));
   });
 });

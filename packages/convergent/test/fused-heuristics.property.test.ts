@@ -180,6 +180,7 @@ const RICH: MatrixInput & { platform: Platform } = (() => {
 const readingsArb: fc.Arbitrary<Required<HeuristicReadings>> = fc.record({
   deadlineLate: fc.constantFrom("max" as const, "min" as const),
   deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
+  waitSup: fc.constantFrom("global" as const, "row" as const),
 });
 
 const weight = fc.double({ min: -2, max: 12, noNaN: true });
@@ -249,7 +250,8 @@ const ALONE: readonly [
   [
     "wait minimization",
     (w) => ({ waitMinimization: w }),
-    (g) => waitMinimizationHeuristic(g === undefined ? {} : { weight: g.w }),
+    (g, r) =>
+      waitMinimizationHeuristic({ ...(g === undefined ? {} : { weight: g.w }), sup: r.waitSup }),
   ],
   [
     "overhead minimization",
@@ -281,7 +283,7 @@ describe("the fused row computation equals the seven heuristics' files", () => {
   it("minimal requirements alone: the base on every eligible entry, with its default the paper's", () => {
     fc.assert(
       fc.property(stateArb, fc.double({ min: 0.01, max: 5, noNaN: true }), (input, base) => {
-        const r = { deadlineLate: "max", deadlineAllLate: "max" } as const;
+        const r = { deadlineLate: "max", deadlineAllLate: "max", waitSup: "global" } as const;
         expectSame(input, { ...OFF, base }, r, [minimalRequirementsHeuristic({ base })]);
         for (const state of [input, RICH])
           expectSame(state, { ...OFF, base: PAPER_CONSTANTS.base }, r, [

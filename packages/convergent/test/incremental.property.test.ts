@@ -135,10 +135,11 @@ const engines = [
   ],
 ] as const;
 
-/** Every combination of the Deadline heuristic's readings. */
+/** Every combination of the heuristics' readings. */
 const readingsArb = fc.record({
   deadlineLate: fc.constantFrom("max" as const, "min" as const),
   deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
+  waitSup: fc.constantFrom("global" as const, "row" as const),
 });
 
 describe.each(engines)("%s", (_name, make) => {

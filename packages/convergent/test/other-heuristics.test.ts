@@ -84,6 +84,32 @@ describe("wait minimization heuristic", () => {
     waitMinimizationHeuristic().apply(contextOf(platform, rows), p);
     expect(row(p, 1, 3)).toEqual([4 * 0.5, 4 * 0.75, 4 * 0.875]);
   });
+  it("with sup 'row', SupRemaining is the job's own: fast machines gain, short jobs do not", () => {
+    const platform = farm(); // speeds 1, 2, 4
+    // the first example: job 2 (only m1, remaining 20) is its own maximum, so it gets 0, not 3.2
+    const rows = [
+      rowOf(job({ id: 1, estimate: 100 })),
+      rowOf(job({ id: 2, estimate: 40, cores: 3 })),
+    ];
+    const p = new Float64Array(6);
+    waitMinimizationHeuristic({ sup: "row" }).apply(contextOf(platform, rows), p);
+    expect(row(p, 0, 3)).toEqual([0, 4 * 0.5, 4 * 0.75]);
+    expect(row(p, 1, 3)).toEqual([0, 0, 0]);
+    // half done or not, a job's row is WM (1 - BM_slowest / BM_m): 0, 2, 3
+    const q = new Float64Array(6);
+    const halfDone = [
+      rowOf(job({ id: 1, estimate: 100 })),
+      rowOf(job({ id: 2, estimate: 100 }), 0.5),
+    ];
+    waitMinimizationHeuristic({ sup: "row" }).apply(contextOf(platform, halfDone), q);
+    expect(row(q, 0, 3)).toEqual([0, 2, 3]);
+    expect(row(q, 1, 3)).toEqual([0, 2, 3]);
+  });
+  it("rejects an unknown sup, naming the option", () => {
+    expect(() => waitMinimizationHeuristic({ sup: "all" as never })).toThrow(
+      '@sched/convergent/waitMinimizationHeuristic: options.sup is "all", expected "global" or "row"',
+    );
+  });
 });
 
 describe("overhead minimization heuristic", () => {

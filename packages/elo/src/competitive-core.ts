@@ -6,7 +6,7 @@ import {
   type Platform,
 } from "@sched/core";
 import { describeValue, requireFinite, requireInteger, requirePositive } from "@sched/errors";
-import { COMPETITIVE_DEFAULTS } from "./defaults.js";
+import { COMPETITIVE_DEFAULTS, TIER_SEARCHES, type TierSearch } from "./defaults.js";
 import { isReady } from "./eligibility.js";
 import { jobLevelResolved } from "./job-level.js";
 import {
@@ -55,6 +55,7 @@ export interface CoreOptions<J> extends TierListOptions {
   readonly overhead?: number;
   readonly jobLevel?: (job: J, size: number) => number;
   readonly levelScale?: "log" | "linear";
+  readonly tierSearch?: TierSearch;
 }
 
 /** Options checked once. @internal */
@@ -63,6 +64,7 @@ export interface ResolvedCoreOptions<J> {
   readonly overhead: number;
   readonly maxSpeed: number | undefined;
   readonly levelScale: "log" | "linear";
+  readonly tierSearch: TierSearch;
   readonly jobLevel: ((job: J, size: number) => number) | undefined;
   readonly where: string;
 }
@@ -84,11 +86,20 @@ export function resolveCoreOptions<J>(
       `is ${describeValue(levelScale)}, expected "log" or "linear"`,
     );
   }
+  const tierSearch = options.tierSearch ?? COMPETITIVE_DEFAULTS.tierSearch;
+  if (!TIER_SEARCHES.includes(tierSearch)) {
+    throw new InvalidInputError(
+      where,
+      "options.tierSearch",
+      `is ${describeValue(tierSearch)}, expected one of ${TIER_SEARCHES.map((t) => `"${t}"`).join(", ")}`,
+    );
+  }
   return {
     tierList,
     overhead,
     maxSpeed: options.maxSpeed,
     levelScale,
+    tierSearch,
     jobLevel: options.jobLevel,
     where,
   };
@@ -163,7 +174,7 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
 
   /**
    * Starts waiting jobs, in queue order, on idle machines: tier of the job's level first, then
-   * faster tiers, then slower, best rating then lowest index inside a tier. `idle(m)`: machine
+   * the others in `tierSearch` order, best rating then lowest index inside a tier. `idle(m)`: machine
    * `m` runs nothing; `licensesOk(job, m)`: the job's licenses are free on `m` now (the caller
    * takes them when `onStart` is called).
    */
@@ -193,7 +204,7 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
       if (!isReady(job, now)) continue;
       const size = this.size(job);
       const level = this.#levelOf(job, size);
-      const machine = pick(buckets, level, tiers, (m) => {
+      const machine = pick(buckets, level, tiers, this.#options.tierSearch, (m) => {
         const cores = (machines[m] as { cores: number }).cores;
         return cores >= job.cores && licensesOk(job, m);
       });
@@ -223,16 +234,17 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
 }
 
 /**
- * Takes (and removes) the first machine that `ok` accepts, searching tier `level`, then
- * `level - 1 … 1`, then `level + 1 … tiers`; -1 when none. @internal
+ * Takes (and removes) the first machine that `ok` accepts, searching the tiers in
+ * {@link tierPreference} order; -1 when none. @internal
  */
 export function pick(
   buckets: number[][],
   level: number,
   tiers: number,
+  search: TierSearch,
   ok: (machine: number) => boolean,
 ): number {
-  for (const tier of tierPreferenceUnchecked(level, tiers)) {
+  for (const tier of tierPreferenceUnchecked(level, tiers, search)) {
     const bucket = buckets[tier] as number[];
     for (let i = 0; i < bucket.length; i++) {
       const m = bucket[i] as number;
@@ -246,17 +258,26 @@ export function pick(
 }
 
 /**
- * The order in which a job of level `level` looks at tiers: its own, then the faster ones from
- * the nearest, then the slower ones from the nearest.
+ * The order in which a job of level `level` looks at tiers: its own, then the "next best" by
+ * `search` ({@link TierSearch}): by default the faster ones from the nearest, then the slower
+ * ones from the nearest.
  *
  * Complexity: O(tiers).
+ *
+ * @throws InvalidInputError when `search` is not a {@link TierSearch}.
  *
  * @example
  * ```ts
  * tierPreference(3, 5); // [3, 2, 1, 4, 5]
+ * tierPreference(3, 5, "slower-first"); // [3, 4, 5, 2, 1]
+ * tierPreference(3, 5, "nearest"); // [3, 2, 4, 1, 5]
  * ```
  */
-export function tierPreference(level: number, tiers: number): number[] {
+export function tierPreference(
+  level: number,
+  tiers: number,
+  search: TierSearch = COMPETITIVE_DEFAULTS.tierSearch,
+): number[] {
   const where = "@sched/elo/tierPreference";
   // tiers materialises an array of that length; level -Infinity made the second loop endless
   requireInteger(where, "tiers", tiers, 1);
@@ -271,13 +292,34 @@ export function tierPreference(level: number, tiers: number): number[] {
       `is ${level}, expected an integer in [1, ${tiers}]`,
     );
   }
-  return tierPreferenceUnchecked(level, tiers);
+  return tierPreferenceUnchecked(level, tiers, search);
 }
 
-/** {@link tierPreference} without validation, for the matchmaking loop (its inputs are checked). */
-function tierPreferenceUnchecked(level: number, tiers: number): number[] {
-  const out: number[] = [];
-  for (let t = Math.min(level, tiers); t >= 1; t--) out.push(t);
-  for (let t = level + 1; t <= tiers; t++) out.push(t);
-  return out;
+/** {@link tierPreference} without validation of `level` and `tiers`, for the matchmaking loop (its inputs are checked). */
+function tierPreferenceUnchecked(level: number, tiers: number, search: TierSearch): number[] {
+  const own = Math.min(level, tiers);
+  const faster: number[] = [];
+  for (let t = own - 1; t >= 1; t--) faster.push(t);
+  const slower: number[] = [];
+  for (let t = Math.max(level, own) + 1; t <= tiers; t++) slower.push(t);
+  switch (search) {
+    case "faster-first":
+      return [own, ...faster, ...slower];
+    case "slower-first":
+      return [own, ...slower, ...faster];
+    case "nearest": {
+      const out = [own];
+      for (let i = 0; i < Math.max(faster.length, slower.length); i++) {
+        if (i < faster.length) out.push(faster[i] as number);
+        if (i < slower.length) out.push(slower[i] as number);
+      }
+      return out;
+    }
+    default:
+      throw new InvalidInputError(
+        "@sched/elo/tierPreference",
+        "search",
+        `is ${describeValue(search)}, expected one of ${TIER_SEARCHES.map((t) => `"${t}"`).join(", ")}`,
+      );
+  }
 }

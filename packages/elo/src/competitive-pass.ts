@@ -99,6 +99,7 @@ export const COMPETITIVE_PASS_KEYS = optionKeys<CompetitivePassOptions>({
   overhead: true,
   jobLevel: true,
   levelScale: true,
+  tierSearch: true,
   ...TIER_LIST_KEYS.record,
 });
 
@@ -125,8 +126,8 @@ function fail(field: string, message: string): never {
  * (same code): completions update their machine's rating (measured `now - start`, the winning
  * condition of its tier, equation (1)); queued jobs seen for the first time widen the size
  * range, or are rejected when no single machine can run them; then, in queue order, each ready
- * job takes a free machine of its level's tier, else the nearest faster tier, else the nearest
- * slower, best rating first. A chain of calls, each given the previous `memory`, replays the
+ * job takes a free machine of its level's tier, else of the next best tier in `tierSearch` order
+ * (by default the nearest faster tier, else the nearest slower), best rating first. A chain of calls, each given the previous `memory`, replays the
  * scheduler event by event.
  *
  * Complexity: O(machines log machines + queue x tiers + completions).

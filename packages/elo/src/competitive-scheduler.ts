@@ -8,6 +8,7 @@ import {
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import { CompetitiveCore, type RatingEvent, resolveCoreOptions } from "./competitive-core.js";
 import { COMPETITIVE_PASS_KEYS } from "./competitive-pass.js";
+import type { TierSearch } from "./defaults.js";
 import { isIdle, NO_MACHINE } from "./eligibility.js";
 import type { JobLevelOptions } from "./job-level.js";
 import { TierList, type TierListOptions, type TierSnapshot } from "./tier-list.js";
@@ -41,6 +42,13 @@ export interface CompetitiveOptions extends TierListOptions {
    * @defaultValue `"log"`
    */
   readonly levelScale?: "log" | "linear";
+  /**
+   * Where a job goes when its level's tier has no free machine, the paper's "next best tier"
+   * (README, Interpretation 7): `"faster-first"` (the faster tiers from the nearest, then the
+   * slower), `"slower-first"` or `"nearest"` (see {@link TierSearch}).
+   * @defaultValue `"faster-first"`
+   */
+  readonly tierSearch?: TierSearch;
   /** Called after each rating update (for studies of convergence). @defaultValue none */
   readonly onRatingUpdate?: (event: RatingEvent) => void;
 }
@@ -63,7 +71,8 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * The competitive matchmaking scheduler of the paper. Every machine has a competitive rating;
  * tiers group machines by rating (tier 1 the fastest). Each job gets a level; the scheduler
  * starts it, in queue order, on a free machine of the tier its level asks for, else of the next
- * best tier: tiers `level - 1, …, 1` (faster), then `level + 1, …, tiers` (slower). Inside a tier
+ * best tier: by default tiers `level - 1, …, 1` (faster), then `level + 1, …, tiers` (slower);
+ * see `tierSearch`. Inside a tier
  * it takes the machine with the highest rating, then the lowest index. When a job completes, its
  * machine measures `completion - start`, checks its tier's winning condition (see {@link isWin})
  * and updates its rating with equation (1) (see {@link TierList.record}).

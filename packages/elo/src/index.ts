@@ -14,7 +14,12 @@ export type {
   RatingEvent,
 } from "./competitive-scheduler.js";
 export { competitiveScheduler, tierPreference } from "./competitive-scheduler.js";
-export { COMPETITIVE_DEFAULTS, RANDOM_SCHEDULER_DEFAULTS } from "./defaults.js";
+export {
+  COMPETITIVE_DEFAULTS,
+  RANDOM_SCHEDULER_DEFAULTS,
+  TIER_SEARCHES,
+  type TierSearch,
+} from "./defaults.js";
 export { type BetaParameters, betaParameters, expectedResult } from "./expected-result.js";
 export { expectedTime, jobSize } from "./expected-time.js";
 export type { HeuristicOptions } from "./heuristic-options.js";

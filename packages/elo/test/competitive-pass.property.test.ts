@@ -39,6 +39,11 @@ const scenario = fc.record({
     baseRating: fc.constantFrom(40, 250),
     levelScale: fc.constantFrom("log" as const, "linear" as const),
     stickyTopTier: fc.boolean(),
+    tierSearch: fc.constantFrom(
+      "faster-first" as const,
+      "slower-first" as const,
+      "nearest" as const,
+    ),
   }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;

@@ -89,6 +89,7 @@ describe("competitivePass", () => {
     expect(fieldOf({ ...base, freeLicenses: { gpu: 1 } })).toBe("state.freeLicenses.gpu");
     expect(fieldOf({ ...base, memory: { kind: "competitive-memory" } })).toBe("state.memory");
     expect(fieldOf(base, { levelScale: "cubic" })).toBe("options.levelScale");
+    expect(fieldOf(base, { tierSearch: "sideways" as never })).toBe("options.tierSearch");
     expect(fieldOf(base, null as never)).toBe("options"); // a TypeError before
     const d = competitivePass({ ...base, queue: [{ id: 1, cores: 1, estimate: 1 }] });
     expect(fieldOf({ ...base, completed: [{ id: 1, machine: 2 }], memory: d.memory })).toBe(

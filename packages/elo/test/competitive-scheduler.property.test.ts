@@ -9,57 +9,64 @@ import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { competitiveScheduler, tierPreference } from "../src/competitive-scheduler.js";
+import { TIER_SEARCHES } from "../src/defaults.js";
 import { tierOf } from "../src/tiers.js";
 import { expectSound, instance, jobs, machines } from "./helpers.js";
 
 describe("competitiveScheduler properties", () => {
-  it("starts every job on a free machine of the best available tier, best rating first", () => {
+  it("starts every job on a free machine of the best available tier in tierSearch order, best rating first", () => {
     fc.assert(
-      fc.property(instance, fc.integer({ min: 0, max: 4 }), (inst, shift) => {
-        const level = (id: number) => 1 + ((id + shift) % 5);
-        // narrow tiers so that machines change tier often during a run
-        const inner = competitiveScheduler({
-          tierWidth: 15,
-          baseRating: 40,
-          jobLevel: (job) => level(job.id),
-        });
-        let checked = 0;
-        const spy: Scheduler = {
-          name: "spy",
-          reset: (p) => inner.reset!(p),
-          schedule(ctx: SchedulingContext) {
-            const taken = new Set<number>();
-            const wrapped: SchedulingContext = {
-              ...ctx,
-              view: ctx.view,
-              start(jobId: number, allocation: Allocation) {
-                const { ratings, tiers } = inner.snapshot();
-                const m = allocation[0]!.machine;
-                const free = (x: number) => !taken.has(x) && ctx.view.freeCores(x) === 1;
-                expect(free(m)).toBe(true);
-                const want = tierPreference(level(jobId), 5).find((t) =>
-                  Array.from(tiers).some((tt, x) => tt === t && free(x)),
-                );
-                expect(tiers[m]).toBe(want);
-                for (let x = 0; x < tiers.length; x++) {
-                  if (tiers[x] === want && free(x)) {
-                    expect(ratings[m]! > ratings[x]! || (ratings[m] === ratings[x] && m <= x)).toBe(
-                      true,
-                    );
+      fc.property(
+        instance,
+        fc.integer({ min: 0, max: 4 }),
+        fc.constantFrom(...TIER_SEARCHES),
+        (inst, shift, tierSearch) => {
+          const level = (id: number) => 1 + ((id + shift) % 5);
+          // narrow tiers so that machines change tier often during a run
+          const inner = competitiveScheduler({
+            tierWidth: 15,
+            baseRating: 40,
+            jobLevel: (job) => level(job.id),
+            tierSearch,
+          });
+          let checked = 0;
+          const spy: Scheduler = {
+            name: "spy",
+            reset: (p) => inner.reset!(p),
+            schedule(ctx: SchedulingContext) {
+              const taken = new Set<number>();
+              const wrapped: SchedulingContext = {
+                ...ctx,
+                view: ctx.view,
+                start(jobId: number, allocation: Allocation) {
+                  const { ratings, tiers } = inner.snapshot();
+                  const m = allocation[0]!.machine;
+                  const free = (x: number) => !taken.has(x) && ctx.view.freeCores(x) === 1;
+                  expect(free(m)).toBe(true);
+                  const want = tierPreference(level(jobId), 5, tierSearch).find((t) =>
+                    Array.from(tiers).some((tt, x) => tt === t && free(x)),
+                  );
+                  expect(tiers[m]).toBe(want);
+                  for (let x = 0; x < tiers.length; x++) {
+                    if (tiers[x] === want && free(x)) {
+                      expect(
+                        ratings[m]! > ratings[x]! || (ratings[m] === ratings[x] && m <= x),
+                      ).toBe(true);
+                    }
                   }
-                }
-                taken.add(m);
-                checked++;
-                ctx.start(jobId, allocation);
-              },
-            };
-            inner.schedule(wrapped);
-          },
-        };
-        const trace = simulate(jobs(inst.jobs), machines(inst.speeds, 9), spy);
-        expect(checked).toBe(inst.jobs.length);
-        expectSound(trace);
-      }),
+                  taken.add(m);
+                  checked++;
+                  ctx.start(jobId, allocation);
+                },
+              };
+              inner.schedule(wrapped);
+            },
+          };
+          const trace = simulate(jobs(inst.jobs), machines(inst.speeds, 9), spy);
+          expect(checked).toBe(inst.jobs.length);
+          expectSound(trace);
+        },
+      ),
       { numRuns: 60 },
     );
   });

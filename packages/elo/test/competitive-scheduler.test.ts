@@ -12,6 +12,20 @@ describe("tierPreference", () => {
     expect(tierPreference(3, 5)).toEqual([3, 2, 1, 4, 5]);
     expect(tierPreference(1, 5)).toEqual([1, 2, 3, 4, 5]);
     expect(tierPreference(5, 5)).toEqual([5, 4, 3, 2, 1]);
+    expect(tierPreference(3, 5, "faster-first")).toEqual([3, 2, 1, 4, 5]);
+  });
+  it("with slower-first looks at the slower tiers first, with nearest by distance (faster at a tie)", () => {
+    expect(tierPreference(3, 5, "slower-first")).toEqual([3, 4, 5, 2, 1]);
+    expect(tierPreference(1, 5, "slower-first")).toEqual([1, 2, 3, 4, 5]);
+    expect(tierPreference(5, 5, "slower-first")).toEqual([5, 4, 3, 2, 1]);
+    expect(tierPreference(3, 5, "nearest")).toEqual([3, 2, 4, 1, 5]);
+    expect(tierPreference(2, 5, "nearest")).toEqual([2, 1, 3, 4, 5]);
+    expect(tierPreference(4, 5, "nearest")).toEqual([4, 3, 5, 2, 1]);
+  });
+  it("rejects an unknown order, naming it", () => {
+    expect(() => tierPreference(3, 5, "up" as never)).toThrow(
+      '@sched/elo/tierPreference: search is "up", expected one of "faster-first", "slower-first", "nearest"',
+    );
   });
 });
 
@@ -111,6 +125,9 @@ describe("competitiveScheduler", () => {
 
   it("rejects invalid options and a bad custom job level", () => {
     expect(() => competitiveScheduler({ tiers: 0 })).toThrow(InvalidInputError);
+    expect(() => competitiveScheduler({ tierSearch: "down" as never })).toThrow(
+      '@sched/elo/competitiveScheduler: options.tierSearch is "down", expected one of "faster-first", "slower-first", "nearest"',
+    );
     expect(() => competitiveScheduler({ overhead: Number.NaN })).toThrow("options.overhead");
     expect(() =>
       simulate(jobs([[0, 1]]), machines([9]), competitiveScheduler({ overhead: 9 })),

@@ -70,11 +70,14 @@ export {
 } from "./oas-slotted.js";
 export {
   adaptivePartitionSize,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
   type DynamicPartitionSizeOptions,
   dynamicPartitionSize,
   fitnessFactors,
   type MapPartitionSizeOptions,
   mapPartitionSize,
+  type SelectProcessorsOptions,
   selectProcessors,
   taskBunches,
 } from "./partition.js";
@@ -89,6 +92,8 @@ export {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  DYNAMIC_ALLOTMENTS,
+  type DynamicAllotment,
   SPACE_SHARING_DEFAULTS,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,

@@ -232,15 +232,41 @@ export function taskBunches(weights: ArrayLike<number>, tasks: number): Int32Arr
 }
 
 /**
+ * Which cluster the dynamic policy's step (1), "select processors within the same cluster if
+ * possible", takes when several have enough available processors (the paper does not say):
+ * `"fastest"`, the one whose fastest `count` available processors are fastest in total;
+ * `"best-fit"`, the one with the fewest available processors (it leaves the larger pools whole
+ * for wider jobs; ties: the faster, as `"fastest"`); `"lowest-index"`, the first by index.
+ * Ties: lower cluster index.
+ */
+export type ClusterSelection = "fastest" | "best-fit" | "lowest-index";
+
+/** The values of {@link ClusterSelection}. */
+export const CLUSTER_SELECTIONS: readonly ClusterSelection[] = [
+  "fastest",
+  "best-fit",
+  "lowest-index",
+];
+
+/** Options of {@link selectProcessors}. */
+export interface SelectProcessorsOptions {
+  /** The cluster taken when several have enough (README, Interpretation). @defaultValue `"fastest"` */
+  readonly cluster?: ClusterSelection;
+}
+
+/**
  * The dynamic policy's processor selection: `count` processors among the available ones
- * (`available[p]` 1), (1) inside one cluster when some cluster has enough (the cluster whose
- * fastest `count` available processors are fastest in total; ties: lower cluster index), else
+ * (`available[p]` 1), (1) inside one cluster when some cluster has enough (by
+ * `options.cluster`, {@link ClusterSelection}: by default the cluster whose fastest `count`
+ * available processors are fastest in total; ties: lower cluster index), else
  * (2) by cluster proximity: the cluster with the most available processors first, then the
  * others by index distance to it (ties: lower index), each cluster's processors fastest first
  * (ties: lower index). `processorMachine[p]` maps a processor to its machine. Returns the
  * processors, or `null` when fewer than `count` are available.
  *
  * Complexity: O(P log P).
+ *
+ * @throws InvalidInputError when `options.cluster` is not a {@link ClusterSelection}.
  *
  * @example
  * ```ts
@@ -252,7 +278,16 @@ export function selectProcessors(
   processorMachine: ArrayLike<number>,
   available: ArrayLike<number>,
   count: number,
+  options: SelectProcessorsOptions = {},
 ): number[] | null {
+  const rule = options.cluster ?? "fastest";
+  if (!CLUSTER_SELECTIONS.includes(rule)) {
+    throw new InvalidInputError(
+      "@sched/multicluster/selectProcessors",
+      "options.cluster",
+      `is ${describeValue(rule)}, expected one of ${CLUSTER_SELECTIONS.map((c) => `"${c}"`).join(", ")}`,
+    );
+  }
   const nClusters = platform.clusters.length;
   const byCluster: number[][] = Array.from({ length: nClusters }, () => []);
   let total = 0;
@@ -270,9 +305,15 @@ export function selectProcessors(
   for (let k = 0; k < nClusters; k++) {
     const list = byCluster[k]!;
     if (list.length < count) continue;
+    if (rule === "lowest-index") {
+      best = k;
+      break;
+    }
     let power = 0;
     for (let i = 0; i < count; i++) power += speed(list[i]!);
-    if (power > bestPower) {
+    const fewer = best >= 0 && list.length < byCluster[best]!.length;
+    const sameSize = best < 0 || list.length === byCluster[best]!.length;
+    if (rule === "best-fit" ? fewer || (sameSize && power > bestPower) : power > bestPower) {
       bestPower = power;
       best = k;
     }

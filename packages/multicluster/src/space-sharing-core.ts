@@ -17,6 +17,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  type ClusterSelection,
   fitnessFactors,
   mapPartitionSize,
   selectProcessors,
@@ -26,6 +27,7 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  type DynamicAllotment,
   jobWork,
   resolveSpaceSharingOptions,
   SPACE_SHARING_KEYS,
@@ -49,6 +51,10 @@ export interface SpaceSharingSchedulerOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
   readonly alpha?: number;
+  /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
+  readonly clusterSelection?: ClusterSelection;
+  /** Dynamic policy: how many processors the head gets ({@link DynamicAllotment}). @defaultValue `"pool"` */
+  readonly dynamicAllotment?: DynamicAllotment;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
   readonly baselinePartition?: BaselinePartition;
   /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
@@ -65,6 +71,8 @@ export interface SpaceSharingSchedulerOptions {
 const SCHEDULER_KEYS = optionKeys<SpaceSharingSchedulerOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
+  dynamicAllotment: true,
   baselinePartition: true,
   executingWeight: true,
   baselineSelection: true,
@@ -94,8 +102,8 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  *   only moments the pool grows, so this covers "when alpha processors are idle" without a
  *   timer); target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`; starts
  *   the head on `max(cores, min(target, pool))` processors, chosen by
- *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and at least
- *   `cores`;
+ *   {@link selectProcessors} (by `clusterSelection`), once the pool holds `max(1, min(target,
+ *   alpha))` (with `dynamicAllotment: "target"`, `target`) and at least `cores`;
  * - adaptive: runs after every parallel arrival or completion, and after a local completion
  *   while no parallel job runs; target `max(cores, min(maxParallelism, size))`, the size by
  *   `baselinePartition` ({@link mapPartitionSize} or {@link adaptivePartitionSize}); the head
@@ -218,6 +226,8 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       {
         policy,
         alpha,
+        clusterSelection: o.clusterSelection,
+        dynamicAllotment: o.dynamicAllotment,
         baselinePartition: o.baselinePartition,
         executingWeight: o.executingWeight,
         baselineSelection: o.baselineSelection,
@@ -649,6 +659,8 @@ export function simulateSpaceSharingOnCore(
   const inner = spaceSharingScheduler({
     policy: o.policy,
     alpha: o.alpha,
+    clusterSelection: o.clusterSelection,
+    dynamicAllotment: o.dynamicAllotment,
     baselinePartition: o.baselinePartition,
     executingWeight: o.executingWeight,
     baselineSelection: o.baselineSelection,

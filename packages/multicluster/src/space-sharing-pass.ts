@@ -3,6 +3,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  type ClusterSelection,
   dynamicPartitionSize,
   mapPartitionSize,
   selectProcessors,
@@ -11,6 +12,8 @@ import {
   type BaselinePartition,
   type BaselineSelection,
   chooseBaseline,
+  type DynamicAllotment,
+  dynamicGate,
   type ResolvedSpaceSharingOptions,
   resolveSpaceSharingOptions,
   type SpaceSharingPolicy,
@@ -54,6 +57,10 @@ export interface SpaceSharingPassOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha` (dynamic policy). @defaultValue `2` */
   readonly alpha?: number;
+  /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
+  readonly clusterSelection?: ClusterSelection;
+  /** Dynamic policy: how many processors the head gets ({@link DynamicAllotment}). @defaultValue `"pool"` */
+  readonly dynamicAllotment?: DynamicAllotment;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
   readonly baselinePartition?: BaselinePartition;
   /** Adaptive policy, MAP: weight of the executing jobs. @defaultValue `1` */
@@ -72,6 +79,8 @@ export interface SpaceSharingPassOptions {
 const PASS_KEYS = optionKeys<SpaceSharingPassOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
+  dynamicAllotment: true,
   baselinePartition: true,
   executingWeight: true,
   baselineSelection: true,
@@ -163,6 +172,12 @@ export function resolvePolicyOptions(
     {
       ...(options.policy === undefined ? {} : { policy: options.policy }),
       ...(options.alpha === undefined ? {} : { alpha: options.alpha }),
+      ...(options.clusterSelection === undefined
+        ? {}
+        : { clusterSelection: options.clusterSelection }),
+      ...(options.dynamicAllotment === undefined
+        ? {}
+        : { dynamicAllotment: options.dynamicAllotment }),
       ...(options.baselinePartition === undefined
         ? {}
         : { baselinePartition: options.baselinePartition }),
@@ -186,7 +201,8 @@ export function resolvePolicyOptions(
  * platform has is rejected and skipped.
  * - dynamic: target `min(maxProcessors, dynamicPartitionSize({ processors: P, queued, executing }))`; the head
  *   starts on `max(minProcessors, min(target, pool))` processors chosen by
- *   {@link selectProcessors}, once the pool holds `max(1, min(target, alpha))` and that many;
+ *   {@link selectProcessors} (by `clusterSelection`), once the pool holds
+ *   `max(1, min(target, alpha))` (with `dynamicAllotment: "target"`, `target`) and that many;
  * - adaptive: target `max(minProcessors, min(maxProcessors, size))`, the size by
  *   `baselinePartition`; the head waits until the pool holds the target; processors by
  *   `baselineSelection`.
@@ -238,8 +254,10 @@ export function spaceSharingPass(
     if (o.policy === "dynamic") {
       const target = Math.min(hi, dynamicPartitionSize({ processors: M, queued, executing }));
       const size = Math.max(lo, Math.min(target, n));
-      if (n < Math.max(1, Math.min(target, o.alpha)) || n < size) break;
-      chosen = selectProcessors(platform, identity, avail, size) as number[];
+      if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
+      chosen = selectProcessors(platform, identity, avail, size, {
+        cluster: o.clusterSelection,
+      }) as number[];
     } else {
       const size =
         o.baselinePartition === "map"

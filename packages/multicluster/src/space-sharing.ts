@@ -3,6 +3,8 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
   dynamicPartitionSize,
   fitnessFactors,
   mapPartitionSize,
@@ -28,6 +30,24 @@ export type BaselinePartition = "map" | "rosti";
 export type BaselineSelection = "random" | "fastest" | "lowest-index";
 
 /**
+ * How many processors the dynamic policy gives the head job (the paper: "it assigns a set of
+ * processors equal to the lesser of the partition size and the job's maximum parallelism", with
+ * the scheduler also invoked "when there are alpha processors in the pool"): `"pool"`,
+ * `min(target, pool)` once the pool holds `min(target, alpha)` (idle processors go to a job that
+ * can use them, and alpha has a role); `"target"`, exactly `target`, waiting until the pool
+ * holds that many (the sentence read literally; alpha then changes nothing).
+ */
+export const DYNAMIC_ALLOTMENTS = ["pool", "target"] as const;
+
+/** One of {@link DYNAMIC_ALLOTMENTS}. */
+export type DynamicAllotment = (typeof DYNAMIC_ALLOTMENTS)[number];
+
+/** The pool size from which the dynamic policy starts a head job of partition `target`. Internal. */
+export function dynamicGate(allotment: DynamicAllotment, target: number, alpha: number): number {
+  return allotment === "target" ? target : Math.max(1, Math.min(target, alpha));
+}
+
+/**
  * How a processor is shared while a parallel task and a local (background) job both run on it:
  * `"conserving"`: the task gets `1 / MPL` of the CPU and the local job the rest, so the
  * processor delivers one CPU; `"legacy"`: the task gets `1 / MPL` and the local job runs as if
@@ -41,6 +61,17 @@ export interface SpaceSharingOptions {
   readonly policy?: SpaceSharingPolicy;
   /** Space-sharing threshold `alpha`: the dynamic policy also runs when this many processors are in the pool. @defaultValue `2` */
   readonly alpha?: number;
+  /**
+   * The dynamic policy: the cluster it takes when several have enough available processors
+   * ({@link ClusterSelection}; the paper says only "within the same cluster if possible").
+   * @defaultValue `"fastest"`
+   */
+  readonly clusterSelection?: ClusterSelection;
+  /**
+   * The dynamic policy: how many processors the head job gets ({@link DynamicAllotment}).
+   * @defaultValue `"pool"`
+   */
+  readonly dynamicAllotment?: DynamicAllotment;
   /**
    * Multiprogramming level: in the fitness factor (eq. 4), and a parallel task's share of a
    * processor it shares with a local job is `1 / MPL`. @defaultValue `2`
@@ -74,6 +105,8 @@ export interface SpaceSharingOptions {
 export const SPACE_SHARING_KEYS = optionKeys<SpaceSharingOptions>({
   policy: true,
   alpha: true,
+  clusterSelection: true,
+  dynamicAllotment: true,
   mpl: true,
   backgroundLoad: true,
   backgroundMeanDemand: true,
@@ -121,6 +154,8 @@ export interface SpaceSharingResult {
 export interface ResolvedSpaceSharingOptions {
   policy: SpaceSharingPolicy;
   alpha: number;
+  clusterSelection: ClusterSelection;
+  dynamicAllotment: DynamicAllotment;
   mpl: number;
   backgroundLoad: number;
   backgroundMeanDemand: number;
@@ -146,6 +181,8 @@ export const SPACE_SHARING_DEFAULTS: Readonly<Required<Omit<SpaceSharingOptions,
   Object.freeze({
     policy: "dynamic",
     alpha: 2,
+    clusterSelection: "fastest",
+    dynamicAllotment: "pool",
     mpl: 2,
     backgroundLoad: 0,
     backgroundMeanDemand: 2,
@@ -170,6 +207,8 @@ export function resolveSpaceSharingOptions(
   const r: ResolvedSpaceSharingOptions = {
     policy: o.policy ?? d.policy,
     alpha: o.alpha ?? d.alpha,
+    clusterSelection: o.clusterSelection ?? d.clusterSelection,
+    dynamicAllotment: o.dynamicAllotment ?? d.dynamicAllotment,
     mpl: o.mpl ?? d.mpl,
     backgroundLoad: o.backgroundLoad ?? d.backgroundLoad,
     backgroundMeanDemand: o.backgroundMeanDemand ?? d.backgroundMeanDemand,
@@ -193,6 +232,8 @@ export function resolveSpaceSharingOptions(
     }
   };
   choice("policy", r.policy, ["dynamic", "adaptive"]);
+  choice("clusterSelection", r.clusterSelection, CLUSTER_SELECTIONS);
+  choice("dynamicAllotment", r.dynamicAllotment, DYNAMIC_ALLOTMENTS);
   choice("backgroundSharing", r.backgroundSharing, ["conserving", "legacy"]);
   choice("baselinePartition", r.baselinePartition, ["map", "rosti"]);
   choice("baselineSelection", r.baselineSelection, ["random", "fastest", "lowest-index"]);
@@ -386,7 +427,8 @@ export class LocalLoad {
  * Dynamic: runs on every arrival and departure and whenever the pool (processors running
  * neither a parallel task nor a local job) grows while jobs wait; head of the queue first,
  * target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`, allots
- * `min(target, pool)` processors once the pool holds `min(target, alpha)`, selected with
+ * `min(target, pool)` processors once the pool holds `min(target, alpha)` (with
+ * `dynamicAllotment: "target"`: `target` processors once the pool holds them), selected with
  * {@link selectProcessors}; tasks folded by fitness factor ({@link taskBunches}); each
  * processor returns to the pool as soon as its bunch is done.
  * Adaptive: runs on arrivals and departures (and, so that no job starves, at the end of a local
@@ -536,8 +578,10 @@ export function simulateSpaceSharing(
             executing: running.length,
           }),
         );
-        if (n < Math.max(1, Math.min(target, o.alpha))) return;
-        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n))!;
+        if (n < dynamicGate(o.dynamicAllotment, target, o.alpha)) return;
+        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n), {
+          cluster: o.clusterSelection,
+        })!;
         start(
           job,
           chosen,

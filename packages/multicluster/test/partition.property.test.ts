@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
+  CLUSTER_SELECTIONS,
   dynamicPartitionSize,
   fitnessFactors,
   selectProcessors,
@@ -93,46 +94,50 @@ describe("processor selection", () => {
     });
   it("picks distinct available processors, in one cluster whenever one can hold them, else none", () => {
     fc.assert(
-      fc.property(arb, ({ platform, available, count }) => {
-        const pm = platform.machines.map((m) => m.id);
-        const chosen = selectProcessors(platform, pm, available, count);
-        const total = available.reduce((s, x) => s + x, 0);
-        if (total < count) {
-          expect(chosen).toBeNull();
-          return;
-        }
-        expect(chosen).not.toBeNull();
-        const c = chosen!;
-        expect(c.length).toBe(count);
-        expect(new Set(c).size).toBe(count);
-        for (const p of c) expect(available[p]).toBe(1);
-        const perCluster = new Map<number, number>();
-        available.forEach((a, p) => {
-          if (a) {
-            const k = platform.machines[p]!.cluster;
-            perCluster.set(k, (perCluster.get(k) ?? 0) + 1);
+      fc.property(
+        arb,
+        fc.constantFrom(...CLUSTER_SELECTIONS),
+        ({ platform, available, count }, cluster) => {
+          const pm = platform.machines.map((m) => m.id);
+          const chosen = selectProcessors(platform, pm, available, count, { cluster });
+          const total = available.reduce((s, x) => s + x, 0);
+          if (total < count) {
+            expect(chosen).toBeNull();
+            return;
           }
-        });
-        const fits = [...perCluster.values()].some((n) => n >= count);
-        const used = new Set(c.map((p) => platform.machines[p]!.cluster));
-        if (fits) expect(used.size).toBe(1);
-        else {
-          // every cluster used but the last one in proximity order is used completely
-          expect(used.size).toBeGreaterThan(1);
-        }
-        // inside each used cluster, no unchosen available processor is faster than a chosen one
-        for (const k of used) {
-          const chosenSpeeds = c
-            .filter((p) => platform.machines[p]!.cluster === k)
-            .map((p) => platform.machines[p]!.speed);
-          const minChosen = Math.min(...chosenSpeeds);
+          expect(chosen).not.toBeNull();
+          const c = chosen!;
+          expect(c.length).toBe(count);
+          expect(new Set(c).size).toBe(count);
+          for (const p of c) expect(available[p]).toBe(1);
+          const perCluster = new Map<number, number>();
           available.forEach((a, p) => {
-            if (a && !c.includes(p) && platform.machines[p]!.cluster === k) {
-              expect(platform.machines[p]!.speed).toBeLessThanOrEqual(minChosen);
+            if (a) {
+              const k = platform.machines[p]!.cluster;
+              perCluster.set(k, (perCluster.get(k) ?? 0) + 1);
             }
           });
-        }
-      }),
+          const fits = [...perCluster.values()].some((n) => n >= count);
+          const used = new Set(c.map((p) => platform.machines[p]!.cluster));
+          if (fits) expect(used.size).toBe(1);
+          else {
+            // every cluster used but the last one in proximity order is used completely
+            expect(used.size).toBeGreaterThan(1);
+          }
+          // inside each used cluster, no unchosen available processor is faster than a chosen one
+          for (const k of used) {
+            const chosenSpeeds = c
+              .filter((p) => platform.machines[p]!.cluster === k)
+              .map((p) => platform.machines[p]!.speed);
+            const minChosen = Math.min(...chosenSpeeds);
+            available.forEach((a, p) => {
+              if (a && !c.includes(p) && platform.machines[p]!.cluster === k) {
+                expect(platform.machines[p]!.speed).toBeLessThanOrEqual(minChosen);
+              }
+            });
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -141,5 +146,37 @@ describe("processor selection", () => {
     const pm = p.machines.map((m) => m.id);
     // all available: 4 fits cluster... no: clusters hold 2, 2, 3, 2; need 4 -> start at cluster 2 (most), then 1, then 3
     expect(selectProcessors(p, pm, new Uint8Array(9).fill(1), 4)).toEqual([4, 5, 6, 2]);
+  });
+  it("takes the cluster its clusterSelection names when several have enough", () => {
+    // clusters: 0 = 4 processors at speed 1, 1 = 3 at speed 2, 2 = 2 at speed 3; need 2
+    const p = multiClusterPlatform([
+      { nodes: 4, speed: 1 },
+      { nodes: 3, speed: 2 },
+      { nodes: 2, speed: 3 },
+    ]);
+    const pm = p.machines.map((m) => m.id);
+    const all = new Uint8Array(9).fill(1);
+    expect(selectProcessors(p, pm, all, 2)).toEqual([7, 8]); // fastest: cluster 2 (3 + 3)
+    expect(selectProcessors(p, pm, all, 2, { cluster: "fastest" })).toEqual([7, 8]);
+    expect(selectProcessors(p, pm, all, 2, { cluster: "lowest-index" })).toEqual([0, 1]);
+    expect(selectProcessors(p, pm, all, 2, { cluster: "best-fit" })).toEqual([7, 8]); // 2 idle: fewest
+    // need 3: cluster 2 cannot; best-fit takes cluster 1 (3 idle), fastest too (6 > 3)
+    expect(selectProcessors(p, pm, all, 3, { cluster: "best-fit" })).toEqual([4, 5, 6]);
+    // cluster 2 busy, cluster 1 down to 2 idle, need 2: best-fit cluster 1, lowest-index cluster 0
+    const some = Uint8Array.of(1, 1, 1, 1, 1, 1, 0, 0, 0);
+    expect(selectProcessors(p, pm, some, 2, { cluster: "best-fit" })).toEqual([4, 5]);
+    expect(selectProcessors(p, pm, some, 2, { cluster: "lowest-index" })).toEqual([0, 1]);
+    // best-fit against fastest: cluster 0 with 2 idle, cluster 1 with 3 idle, need 2
+    const fit = Uint8Array.of(1, 1, 0, 0, 1, 1, 1, 0, 0);
+    expect(selectProcessors(p, pm, fit, 2, { cluster: "best-fit" })).toEqual([0, 1]);
+    expect(selectProcessors(p, pm, fit, 2, { cluster: "fastest" })).toEqual([4, 5]);
+  });
+  it("rejects an unknown cluster rule, naming the option", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    expect(() =>
+      selectProcessors(p, [0, 1], Uint8Array.of(1, 1), 1, { cluster: "x" as never }),
+    ).toThrow(
+      '@sched/multicluster/selectProcessors: options.cluster is "x", expected one of "fastest", "best-fit", "lowest-index"',
+    );
   });
 });

@@ -11,9 +11,9 @@ import { arbJobs, schedulerSpecs } from "@sched/core/testing";
 import { multiclusterWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
+import { CLUSTER_SELECTIONS, dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { simulateSpaceSharing } from "../src/space-sharing.js";
+import { DYNAMIC_ALLOTMENTS, simulateSpaceSharing } from "../src/space-sharing.js";
 import {
   type LocalMachineOf,
   processorPlatform,
@@ -257,6 +257,12 @@ describe("spaceSharingScheduler: errors", () => {
     expect(() => spaceSharingScheduler({ baselineSelection: "slowest" as never })).toThrow(
       /options\.baselineSelection is "slowest"/,
     );
+    expect(() => spaceSharingScheduler({ dynamicAllotment: "half" as never })).toThrow(
+      '@sched/multicluster/spaceSharingScheduler: options.dynamicAllotment is "half", expected one of "pool", "target"',
+    );
+    expect(() => spaceSharingScheduler({ clusterSelection: "nearest" as never })).toThrow(
+      '@sched/multicluster/spaceSharingScheduler: options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"',
+    );
     expect(() => spaceSharingExecutionModel({ bandwidth: 0 })).toThrow(/options\.bandwidth/);
     expect(() => processorPlatform(multiClusterPlatform([{ nodes: 1 }]), 0)).toThrow(/slots/);
     expect(() =>
@@ -315,9 +321,28 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
         fc.constantFrom("dynamic" as const, "adaptive" as const),
         fc.integer({ min: 0, max: 3 }),
         fc.constantFrom("random" as const, "fastest" as const, "lowest-index" as const),
-        (platform, n, load, seed, policy, alpha, baselineSelection) => {
+        fc.constantFrom(...CLUSTER_SELECTIONS),
+        fc.constantFrom(...DYNAMIC_ALLOTMENTS),
+        (
+          platform,
+          n,
+          load,
+          seed,
+          policy,
+          alpha,
+          baselineSelection,
+          clusterSelection,
+          dynamicAllotment,
+        ) => {
           const jobs = moldable(n, load, platform.totalCores, seed);
-          const options = { policy, alpha, baselineSelection, seed };
+          const options = {
+            policy,
+            alpha,
+            baselineSelection,
+            clusterSelection,
+            dynamicAllotment,
+            seed,
+          };
           const own = holdUntilEndOracle(jobs, platform, options);
           const core = simulateSpaceSharingOnCore(jobs, platform, options);
           const byId = new Map(own.records.map((r) => [r.job.id, r.end]));

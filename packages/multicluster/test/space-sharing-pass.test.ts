@@ -12,7 +12,9 @@ import { arbJobs } from "@sched/core/testing";
 import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CLUSTER_SELECTIONS } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
+import { DYNAMIC_ALLOTMENTS } from "../src/space-sharing.js";
 import { spaceSharingExecutionModel, spaceSharingScheduler } from "../src/space-sharing-core.js";
 import { type SpaceSharingPassOptions, spaceSharingPass } from "../src/space-sharing-pass.js";
 
@@ -130,6 +132,8 @@ const arbCase = arbPlatform.chain((platform) =>
         "fastest" as const,
         "lowest-index" as const,
       ),
+      clusterSelection: fc.constantFrom(...CLUSTER_SELECTIONS),
+      dynamicAllotment: fc.constantFrom(...DYNAMIC_ALLOTMENTS),
     }),
     seed: fc.integer({ min: 1, max: 1000 }),
   }),

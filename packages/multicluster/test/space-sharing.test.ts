@@ -91,6 +91,55 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(() =>
       simulateSpaceSharing([], one, { mpl: 1, backgroundSharing: "legacy" }),
     ).not.toThrow();
+    expect(() =>
+      // @ts-expect-error: an unknown rule on purpose
+      simulateSpaceSharing([], one, { clusterSelection: "nearest" }),
+    ).toThrow(
+      /options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"/,
+    );
+    expect(() =>
+      // @ts-expect-error: an unknown rule on purpose
+      simulateSpaceSharing([], one, { dynamicAllotment: "all" }),
+    ).toThrow(/options.dynamicAllotment is "all", expected one of "pool", "target"/);
+  });
+  it("the dynamic policy's allotment: what the pool holds (pool) or exactly the target (target)", () => {
+    // 4 processors. Job 1 (4 tasks of 10 s) arrives at 0 and takes all 4 (target 4). Job 2
+    // (2 tasks, 20 s of work) arrives at 1: target min(2, ceil(4 / (1 + 0.5))) = 2, pool empty.
+    // At 10 job 1 ends and all 4 return at once: both readings start job 2 on 2 processors.
+    // Job 3 (4 tasks) arriving at 1 behind job 2 sees target ceil(4 / (1 + 0.5)) = 3 after job 2
+    // starts; with 2 idle processors, pool starts it on 2 (min(3, alpha 2) are idle), target
+    // waits; when job 2 ends, its 2 processors return and job 3, alone, has target 4: all 4.
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 10, cores: 1, maxParallelism: 4 }),
+      createJob({ id: 2, submit: 1, runtime: 20, cores: 1, maxParallelism: 2 }),
+      createJob({ id: 3, submit: 1, runtime: 20, cores: 1, maxParallelism: 4 }),
+    ];
+    const by = (r: SpaceSharingResult) => new Map(r.records.map((x) => [x.job.id, x]));
+    const pool = by(simulateSpaceSharing(jobs, one, { dynamicAllotment: "pool" }));
+    const target = by(simulateSpaceSharing(jobs, one, { dynamicAllotment: "target" }));
+    expect(pool.get(2)!.processors).toHaveLength(2);
+    expect(target.get(2)!.processors).toHaveLength(2);
+    expect(pool.get(3)!.processors).toHaveLength(2);
+    expect(pool.get(3)!.start).toBeCloseTo(pool.get(2)!.start, 9);
+    expect(target.get(3)!.processors).toHaveLength(4);
+    expect(target.get(3)!.start).toBeCloseTo(target.get(2)!.end, 9);
+  });
+  it("the dynamic policy's cluster: fastest, best-fit or lowest-index, as clusterSelection says", () => {
+    // a 2-wide job alone on clusters of 3 slow, 2 fast processors: P = 5, target min(2, 5) = 2
+    const het = multiClusterPlatform([
+      { nodes: 3, speed: 1 },
+      { nodes: 2, speed: 2 },
+    ]);
+    const job = createJob({ id: 1, submit: 0, runtime: 20, cores: 1, maxParallelism: 2 });
+    const on = (clusterSelection: "fastest" | "best-fit" | "lowest-index") =>
+      simulateSpaceSharing([job], het, { clusterSelection }).records[0]!;
+    expect(on("fastest").processors).toEqual([3, 4]);
+    expect(on("best-fit").processors).toEqual([3, 4]); // 2 idle is fewer than 3
+    expect(on("lowest-index").processors).toEqual([0, 1]);
+    // one 50 us message (no data), then 20 s of work at speed 1 split in two: 10 s at speed 1,
+    // 5 s at speed 2
+    expect(on("lowest-index").end).toBeCloseTo(50e-6 + 10, 9);
+    expect(on("fastest").end).toBeCloseTo(50e-6 + 5, 9);
   });
   it("the baseline's selection: random (seeded), fastest, or lowest-index processors", () => {
     const available = Uint8Array.of(1, 0, 1, 1, 1, 0, 1, 1);

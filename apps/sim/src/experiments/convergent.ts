@@ -201,6 +201,12 @@ export const CONVERGENT_PARAMETERS: readonly ParameterSpec[] = [
     INTERPRETATION(2),
   ),
   choice(
+    "waitSup",
+    ["global", "row"],
+    "Wait minimization, SupRemaining ('the maximum value of Remaining_i'): global, over the whole matrix (shorter jobs get more, as the prose says), or row, over the job's own machines (only faster machines get more).",
+    INTERPRETATION(9),
+  ),
+  choice(
     "nonPreemption",
     ["strict", "overhead"],
     "CS_inp, CS_ninp: a running job is never preempted (strict), or only the overhead Delta keeps it (overhead: the paper's simulation of it).",
@@ -281,6 +287,7 @@ function constants(params: Params, preemption: boolean): Record<string, OptionVa
     antiAging: numberParam(params, "antiAging") / numberParam(params, "antiAgingUnit"),
     deadlineLate: textParam(params, "deadlineLate"),
     deadlineAllLate: textParam(params, "deadlineAllLate"),
+    waitSup: textParam(params, "waitSup"),
   };
 }
 

@@ -1,5 +1,5 @@
 import { type Scheduler, type ScheduleTrace, simulate } from "@sched/core";
-import type { CompetitiveScheduler } from "@sched/elo";
+import { type CompetitiveScheduler, TIER_SEARCHES } from "@sched/elo";
 import type { OptionValue } from "../scheduler-options.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { ELO_BATCH_FIGURES, ELO_STREAM_FIGURES } from "./elo-figures.js";
@@ -118,6 +118,15 @@ const RATING: readonly ParameterSpec[] = [
     meaning: "Job levels from the sizes seen so far: equal bins of log size, or of size.",
     source: INTERPRETATION(6),
   },
+  {
+    name: "tierSearch",
+    type: "choice",
+    choices: TIER_SEARCHES,
+    default: "faster-first",
+    meaning:
+      "The 'next best tier' when a job's own tier has no free machine: the faster tiers from the nearest, then the slower (faster-first); the slower first (slower-first); or by distance, faster first at a tie (nearest).",
+    source: INTERPRETATION(7),
+  },
 ];
 
 /** The options of one of the elo policies at `params`. */
@@ -132,6 +141,7 @@ function policyOptions(name: string, params: Params): Record<string, OptionValue
     baseRating: numberParam(params, "baseRating"),
     stickyTopTier: booleanParam(params, "stickyTopTier"),
     levelScale: textParam(params, "levelScale"),
+    tierSearch: textParam(params, "tierSearch"),
   };
 }
 

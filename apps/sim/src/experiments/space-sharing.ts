@@ -2,6 +2,10 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  CLUSTER_SELECTIONS,
+  type ClusterSelection,
+  DYNAMIC_ALLOTMENTS,
+  type DynamicAllotment,
   type SpaceSharingOptions,
   type SpaceSharingPolicy,
   simulateSpaceSharing,
@@ -167,6 +171,24 @@ const SPACE_SHARING_PARAMETERS: readonly ParameterSpec[] = [
     source: `${PAPER} (alpha = 2)`,
   },
   {
+    name: "clusterSelection",
+    type: "choice",
+    choices: CLUSTER_SELECTIONS,
+    default: "fastest",
+    meaning:
+      "The dynamic policy's cluster when several have enough available processors ('within the same cluster if possible'): fastest (its fastest processors fastest in total), best-fit (fewest available), or lowest-index.",
+    source: `Abawajy, §2.2; ${ASSUMED}`,
+  },
+  {
+    name: "dynamicAllotment",
+    type: "choice",
+    choices: DYNAMIC_ALLOTMENTS,
+    default: "pool",
+    meaning:
+      "Processors the dynamic policy gives the head job: pool, min(target, idle) once min(target, alpha) are idle; target, exactly target (eq. 1), waiting until that many are idle ('assigns a set of processors equal to the lesser of the partition size and the job's maximum parallelism', read literally; alpha then plays no role).",
+    source: `Abawajy, §2.2; ${ASSUMED}`,
+  },
+  {
     name: "mpl",
     type: "number",
     default: 2,
@@ -255,6 +277,8 @@ function simulatorOptions(
   return {
     policy,
     alpha: v("alpha"),
+    clusterSelection: textParam<ClusterSelection>(params, "clusterSelection"),
+    dynamicAllotment: textParam<DynamicAllotment>(params, "dynamicAllotment"),
     mpl: v("mpl"),
     backgroundLoad: v("backgroundLoad"),
     backgroundMeanDemand: v("backgroundMeanDemand"),

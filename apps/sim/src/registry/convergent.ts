@@ -78,12 +78,20 @@ const DEADLINE_ALL_LATE = choiceOption({
     "Deadline update of a job late on every machine (d_i = 0): max on each (default) or zero (Interpretation 2).",
 });
 
-/** The Deadline heuristic's readings as `--opt` options (CS variants, BF-rm, BF-unrm). */
-const READING_OPTIONS = [DEADLINE_LATE, DEADLINE_ALL_LATE] as const;
+const WAIT_SUP = choiceOption({
+  key: "waitSup",
+  choices: ["global", "row"],
+  default: PAPER_READINGS.waitSup,
+  description:
+    "Wait minimization's SupRemaining: global, the largest Remaining of the matrix (shorter jobs get more; default), or row, the job's own largest (only faster machines get more) (Interpretation 9).",
+});
+
+/** The heuristics' readings as `--opt` options (CS variants, BF-rm, BF-unrm). */
+const READING_OPTIONS = [DEADLINE_LATE, DEADLINE_ALL_LATE, WAIT_SUP] as const;
 
 /** The readings given among typed `--opt` values. */
 function readingsOf(o: OptionValues): HeuristicReadings {
-  return { ...given(DEADLINE_LATE, o), ...given(DEADLINE_ALL_LATE, o) };
+  return { ...given(DEADLINE_LATE, o), ...given(DEADLINE_ALL_LATE, o), ...given(WAIT_SUP, o) };
 }
 
 /** The heuristic constants given among typed `--opt` values. */

@@ -6,6 +6,7 @@ import {
   minMinScheduler,
   RANDOM_SCHEDULER_DEFAULTS,
   randomScheduler,
+  TIER_SEARCHES,
 } from "@sched/elo";
 import type { SchedulerEntry } from "../scheduler-entry.js";
 import {
@@ -57,6 +58,13 @@ const COMPETITIVE_OPTIONS = [
     default: COMPETITIVE_DEFAULTS.levelScale,
     description: "Job levels: equal bins of log size (default) or of size.",
   }),
+  choiceOption({
+    key: "tierSearch",
+    choices: TIER_SEARCHES,
+    default: COMPETITIVE_DEFAULTS.tierSearch,
+    description:
+      "The 'next best tier' when the job's own is full: faster-first (default {default}), slower-first, or nearest (faster first at equal distance).",
+  }),
 ] as const;
 
 const RANDOM_SEED = integerOption({
@@ -73,8 +81,17 @@ export const ELO_ENTRIES: readonly SchedulerEntry[] = [
       "Competitive matchmaking: Elo-rated machines in tiers, a job goes to its level's tier (@sched/elo). One job per machine.",
     options: COMPETITIVE_OPTIONS,
     create: (o) => {
-      const [tiers, tierWidth, growth, baseRating, overhead, maxSpeed, sticky, levelScale] =
-        COMPETITIVE_OPTIONS;
+      const [
+        tiers,
+        tierWidth,
+        growth,
+        baseRating,
+        overhead,
+        maxSpeed,
+        sticky,
+        levelScale,
+        tierSearch,
+      ] = COMPETITIVE_OPTIONS;
       return competitiveScheduler({
         ...given(tiers, o),
         ...given(tierWidth, o),
@@ -84,6 +101,7 @@ export const ELO_ENTRIES: readonly SchedulerEntry[] = [
         ...given(maxSpeed, o),
         ...given(sticky, o),
         ...given(levelScale, o),
+        ...given(tierSearch, o),
       });
     },
   },

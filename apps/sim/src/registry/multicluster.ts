@@ -1,4 +1,6 @@
 import {
+  CLUSTER_SELECTIONS,
+  DYNAMIC_ALLOTMENTS,
   OAS_HEURISTIC_DEFAULTS,
   OAS_RULES,
   OAS_SOLVE_DEFAULTS,
@@ -22,6 +24,22 @@ const ALPHA = integerOption({
   default: SPACE_SHARING_DEFAULTS.alpha,
   description:
     "Space-sharing threshold: the head starts once min(target, alpha) processors are idle (default {default}).",
+});
+
+const CLUSTER_SELECTION = choiceOption({
+  key: "clusterSelection",
+  choices: CLUSTER_SELECTIONS,
+  default: SPACE_SHARING_DEFAULTS.clusterSelection,
+  description:
+    "The cluster a job takes when several have enough idle processors: fastest (its fastest processors fastest in total; default {default}), best-fit (fewest idle), or lowest-index.",
+});
+
+const DYNAMIC_ALLOTMENT = choiceOption({
+  key: "dynamicAllotment",
+  choices: DYNAMIC_ALLOTMENTS,
+  default: SPACE_SHARING_DEFAULTS.dynamicAllotment,
+  description:
+    "Processors the head job gets: pool, min(target, idle) once min(target, alpha) are idle (default {default}), or target, exactly target, waiting for that many.",
 });
 
 const BASELINE_PARTITION = choiceOption({
@@ -116,8 +134,14 @@ export const MULTICLUSTER_ENTRIES: readonly SchedulerEntry[] = [
     name: "dynamic-space-sharing",
     description:
       "Abawajy's dynamic space sharing on core's engine: the head job on a partition sized from queued and executing jobs, processors held until it ends (the paper's per-bunch release: reproduce space-sharing). A rigid job gets exactly its size, so on an SWF trace it is FCFS (@sched/multicluster).",
-    options: [ALPHA],
-    create: (o) => spaceSharingScheduler({ policy: "dynamic", ...given(ALPHA, o) }),
+    options: [ALPHA, CLUSTER_SELECTION, DYNAMIC_ALLOTMENT],
+    create: (o) =>
+      spaceSharingScheduler({
+        policy: "dynamic",
+        ...given(ALPHA, o),
+        ...given(CLUSTER_SELECTION, o),
+        ...given(DYNAMIC_ALLOTMENT, o),
+      }),
   },
   {
     name: "adaptive-partitioning",

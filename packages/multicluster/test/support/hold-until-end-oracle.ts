@@ -10,7 +10,7 @@ import {
   selectProcessors,
   taskBunches,
 } from "../../src/index.js";
-import { chooseBaseline } from "../../src/space-sharing.js";
+import { chooseBaseline, dynamicGate } from "../../src/space-sharing.js";
 
 /** One job as the oracle ran it. */
 export interface OracleRecord {
@@ -100,8 +100,10 @@ export function holdUntilEndOracle(
         widest,
         dynamicPartitionSize({ processors: P, queued: behind, executing: running.length }),
       );
-      if (free < Math.max(1, Math.min(target, o.alpha))) return null;
-      const processors = selectProcessors(platform, owner, idle, Math.min(target, free));
+      if (free < dynamicGate(o.dynamicAllotment, target, o.alpha)) return null;
+      const processors = selectProcessors(platform, owner, idle, Math.min(target, free), {
+        cluster: o.clusterSelection,
+      });
       return processors === null
         ? null
         : { processors, weights: processors.map((p) => fitness[p]!) };
