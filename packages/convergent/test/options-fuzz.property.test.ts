@@ -59,7 +59,7 @@ const cases: FuzzCase[] = [
           licenses: 2.5,
           antiAging: 0.02,
         },
-        readings: { deadlineLate: "max", deadlineAllLate: "zero" },
+        readings: { deadlineLate: "max", deadlineAllLate: "zero", waitSup: "row" },
       },
     ],
     call: (o) => run(convergent(o as never)),
@@ -104,7 +104,7 @@ const cases: FuzzCase[] = [
       { weight: 3, defaultBandwidth: 10 },
       { weight: 2.5 },
       { weight: 100 },
-      { weight: 4 },
+      { weight: 4, sup: "row" },
       { base: 1 },
     ],
     call: (a, i, l, o, w, m) =>

@@ -54,6 +54,7 @@ const cases: FuzzCase[] = [
         maxSpeed: 9,
         overhead: 0.5,
         levelScale: "linear",
+        tierSearch: "nearest",
         tiers: 4,
         tierWidth: 500,
         baseRating: 1250,
@@ -184,9 +185,9 @@ const cases: FuzzCase[] = [
   },
   {
     name: "@sched/elo/tierPreference",
-    params: ["level", "tiers"],
-    args: () => [2, 4],
-    call: (l, t) => tierPreference(l as never, t as never),
+    params: ["level", "tiers", "search"],
+    args: () => [2, 4, "slower-first"],
+    call: (l, t, s) => tierPreference(l as never, t as never, s as never),
   },
 ];
 

@@ -79,6 +79,8 @@ const cases: FuzzCase[] = [
       {
         policy: "dynamic",
         alpha: 2,
+        clusterSelection: "best-fit",
+        dynamicAllotment: "target",
         baselinePartition: "map",
         executingWeight: 1,
         baselineSelection: "random",
@@ -90,7 +92,9 @@ const cases: FuzzCase[] = [
   {
     name: "@sched/multicluster/simulateSpaceSharing",
     params: ["options"],
-    args: () => [{ policy: "adaptive", alpha: 2 }],
+    args: () => [
+      { policy: "dynamic", alpha: 2, clusterSelection: "lowest-index", dynamicAllotment: "target" },
+    ],
     call: (o) => simulateSpaceSharing(jobs(), platform(), o as never),
   },
   {
