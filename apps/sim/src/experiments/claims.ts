@@ -288,16 +288,21 @@ export function pairwise(o: {
         r,
       ),
     );
-    const detail = checks
-      .filter((c) => c.of > 0 && c.detail !== undefined)
-      .map((c) => c.detail)
-      .join("; ");
-    return {
-      held: checks.reduce((s, c) => s + c.held, 0),
-      of: checks.reduce((s, c) => s + c.of, 0),
-      unit: "comparisons",
-      ...(detail === "" ? {} : { detail }),
-    };
+    return pairsTotal(checks);
+  };
+}
+
+/** The checks of several pairs as one: their counts summed, the details of those judged joined. */
+function pairsTotal(checks: readonly ClaimCheck[]): ClaimCheck {
+  const detail = checks
+    .filter((c) => c.of > 0 && c.detail !== undefined)
+    .map((c) => c.detail)
+    .join("; ");
+  return {
+    held: checks.reduce((s, c) => s + c.held, 0),
+    of: checks.reduce((s, c) => s + c.of, 0),
+    unit: "comparisons",
+    ...(detail === "" ? {} : { detail }),
   };
 }
 
@@ -314,18 +319,10 @@ export function closePairs(o: {
     const checks = o.pairs.map(([a, b]) =>
       close({ a, b, ...(o.metric === undefined ? {} : { metric: o.metric }) })(r),
     );
-    const judged = checks.filter((c) => c.of > 0);
-    const detail = judged
-      .filter((c) => c.detail !== undefined)
-      .map((c) => c.detail)
-      .join("; ");
-    return {
-      held: checks.reduce((s, c) => s + c.held, 0),
-      of: checks.reduce((s, c) => s + c.of, 0),
-      unit: "comparisons",
-      ...(detail === "" ? {} : { detail }),
-      ...(judged.length === 0 ? { detail: "needs two seeds or more (95% intervals)" } : {}),
-    };
+    const total = pairsTotal(checks);
+    return checks.some((c) => c.of > 0)
+      ? total
+      : { ...total, detail: "needs two seeds or more (95% intervals)" };
   };
 }
 
