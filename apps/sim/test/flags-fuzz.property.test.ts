@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -252,7 +253,9 @@ function cases(): Case[] {
 
 /** What is wrong with the outcome of one case, or undefined. */
 async function defectOf(c: Case, dir: string): Promise<string | undefined> {
-  const argv = c.make(dir);
+  // Each case in a folder of its own: a case must not meet another's output (a sample runs
+  // them in a random order, and a results folder left by one changed what the next one said).
+  const argv = c.make(await mkdtemp(join(dir, "case-")));
   const r = await cli(...argv);
   const what = `sched-sim ${argv.join(" ")} (${c.label}) -> exit ${r.code}, stderr ${JSON.stringify(r.stderr)}`;
   if (r.code !== 0 && r.code !== 1 && r.code !== 2) return `${what}: exit code not 0, 1 or 2`;

@@ -181,6 +181,7 @@ export const reproduceCommand: Command = {
       jobs,
       quiet: flag(args, "quiet"),
       json: flag(args, "json"),
+      command: "reproduce",
     });
     return code;
   },

@@ -137,6 +137,8 @@ export interface DriveOptions {
   readonly signal?: AbortSignal;
   /** Run only this shard of the sweep (into a folder shared with the other shards). */
   readonly shard?: Shard;
+  /** The command whose words the results directory's usage errors take. @defaultValue `"sweep"` */
+  readonly command?: string;
 }
 
 /**
@@ -186,6 +188,7 @@ export async function driveSweep(
         },
         ...(shard === undefined ? {} : { shard }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.command === undefined ? {} : { command: options.command }),
       },
     );
   } finally {

@@ -55,6 +55,11 @@ export interface SweepOptions {
   /** Clock for the progress estimate. @defaultValue Date.now */
   readonly now?: () => number;
   /**
+   * The command whose words the directory's usage errors take (`reproduce: --out DIR is not
+   * empty …`). @defaultValue `"sweep"`
+   */
+  readonly command?: string;
+  /**
    * Run only this shard's runs (see {@link shardTasks}); `out` is then shared with the other
    * shards, possibly running at the same time on other machines. @defaultValue all runs
    */
@@ -115,7 +120,13 @@ export async function runSweep(
   const finished = new Map<string, RunRecord>();
   const timings = new Map<string, RunTiming>();
   if (out !== undefined) {
-    const prepared = await prepareDir(out, plan, shard !== undefined, options.onNote);
+    const prepared = await prepareDir(
+      out,
+      plan,
+      shard !== undefined,
+      options.onNote,
+      options.command,
+    );
     for (const f of prepared) keep(finished, timings, f);
   }
   const pending = tasks.filter((t) => !finished.has(t.key));
@@ -305,6 +316,7 @@ export async function prepareDir(
   plan: SweepPlan,
   shared = false,
   note?: (line: string) => void,
+  command = "sweep",
 ): Promise<RunFile[]> {
   const wanted = experimentJson(plan);
   const path = join(out, "experiment.json");
@@ -321,8 +333,8 @@ export async function prepareDir(
       makeDirs(out);
     } catch (error) {
       throw new UsageError(
-        `sweep: --out ${out}: cannot create it: ${describeFsError(error)}`,
-        "sweep",
+        `${command}: --out ${out}: cannot create it: ${describeFsError(error)}`,
+        command,
       );
     }
     const entries = await readdir(out);
@@ -330,8 +342,8 @@ export async function prepareDir(
     if (entries.includes("experiment.json")) existing = await read();
     else if (entries.some((e) => !e.startsWith("."))) {
       throw new UsageError(
-        `sweep: --out ${out} is not empty and holds no experiment.json; give a new or empty directory`,
-        "sweep",
+        `${command}: --out ${out} is not empty and holds no experiment.json; give a new or empty directory`,
+        command,
       );
     }
   }
@@ -341,8 +353,8 @@ export async function prepareDir(
     const failed = shared ? undefined : await failedOnly(out);
     if (failed === undefined) {
       throw new UsageError(
-        `sweep: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
-        "sweep",
+        `${command}: --out ${out} holds results of a different experiment (its experiment.json differs); give another directory, or remove it to start over`,
+        command,
       );
     }
     await Promise.all(
