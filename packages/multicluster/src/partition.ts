@@ -2,16 +2,12 @@ import { InvalidInputError, type Platform } from "@sched/core";
 import {
   describeValue,
   optionKeys,
-  requireFinite,
   requireInteger,
   requireKnownKeys,
+  requireNonNegative,
   requireObject,
+  requirePositive,
 } from "@sched/errors";
-
-/** Checks a count argument (processors, queued, executing): a whole number >= `min`. */
-function count(where: string, field: string, v: unknown, min: number): number {
-  return requireInteger(where, field, v, min);
-}
 
 /** Checks a list of finite numbers > 0 (or >= 0 with `zero`), naming each entry. */
 function numbers(where: string, field: string, v: unknown, zero: boolean): ArrayLike<number> {
@@ -65,12 +61,41 @@ const DYNAMIC_KEYS = optionKeys<DynamicPartitionSizeOptions>({
  */
 export function dynamicPartitionSize(options: DynamicPartitionSizeOptions): number {
   const where = "@sched/multicluster/dynamicPartitionSize";
+  const { processors, queued, executing } = checkedCounts(where, options, DYNAMIC_KEYS);
+  return partitionSize(processors, queued, 0.5, executing);
+}
+
+/**
+ * `options`' three counts, checked: an object with known keys only, `processors` a whole number
+ * >= 1, `queued` and `executing` whole numbers >= 0.
+ */
+function checkedCounts(
+  where: string,
+  options: DynamicPartitionSizeOptions,
+  keys: typeof DYNAMIC_KEYS | typeof MAP_KEYS,
+): DynamicPartitionSizeOptions {
   requireObject(where, "options", options);
-  requireKnownKeys(where, "options", options, DYNAMIC_KEYS);
-  const processors = count(where, "options.processors", options.processors, 1);
-  const queued = count(where, "options.queued", options.queued, 0);
-  const executing = count(where, "options.executing", options.executing, 0);
-  const ps = Math.ceil(processors / (queued + 1 + 0.5 * executing));
+  requireKnownKeys(where, "options", options, keys);
+  return {
+    processors: requireInteger(where, "options.processors", options.processors, 1),
+    queued: requireInteger(where, "options.queued", options.queued, 0),
+    executing: requireInteger(where, "options.executing", options.executing, 0),
+  };
+}
+
+/**
+ * `ceil(P / ((queued + 1) + executingWeight * executing))`, at least 1, at most `P`: the dynamic
+ * (weight 0.5), MAP and adaptive (no executing term) partition sizes, without argument checks.
+ * Internal: the simulators call it at every decision with counts that are valid by construction
+ * (their options checked once, upstream); users call the checked functions above and below.
+ */
+export function partitionSize(
+  processors: number,
+  queued: number,
+  executingWeight: number,
+  executing: number,
+): number {
+  const ps = Math.ceil(processors / (queued + 1 + executingWeight * executing));
   return Math.min(processors, Math.max(1, ps));
 }
 
@@ -88,9 +113,9 @@ export function dynamicPartitionSize(options: DynamicPartitionSizeOptions): numb
  */
 export function adaptivePartitionSize(processors: number, queued: number): number {
   const where = "@sched/multicluster/adaptivePartitionSize";
-  count(where, "processors", processors, 1);
-  count(where, "queued", queued, 0);
-  return Math.min(processors, Math.max(1, Math.ceil(processors / (queued + 1))));
+  requireInteger(where, "processors", processors, 1);
+  requireInteger(where, "queued", queued, 0);
+  return partitionSize(processors, queued, 0, 0);
 }
 
 /** Arguments of {@link mapPartitionSize}. */
@@ -120,21 +145,9 @@ const MAP_KEYS = optionKeys<MapPartitionSizeOptions>({
  */
 export function mapPartitionSize(options: MapPartitionSizeOptions): number {
   const where = "@sched/multicluster/mapPartitionSize";
-  requireObject(where, "options", options);
-  requireKnownKeys(where, "options", options, MAP_KEYS);
-  const processors = count(where, "options.processors", options.processors, 1);
-  const queued = count(where, "options.queued", options.queued, 0);
-  const executing = count(where, "options.executing", options.executing, 0);
-  const executingWeight = requireFinite(where, "options.executingWeight", options.executingWeight);
-  if (executingWeight < 0) {
-    throw new InvalidInputError(
-      where,
-      "options.executingWeight",
-      `is ${executingWeight}, expected a finite number >= 0`,
-    );
-  }
-  const ps = Math.ceil(processors / (queued + 1 + executingWeight * executing));
-  return Math.min(processors, Math.max(1, ps));
+  const { processors, queued, executing } = checkedCounts(where, options, MAP_KEYS);
+  const weight = requireNonNegative(where, "options.executingWeight", options.executingWeight);
+  return partitionSize(processors, queued, weight, executing);
 }
 
 /**
@@ -150,13 +163,7 @@ export function mapPartitionSize(options: MapPartitionSizeOptions): number {
 export function fitnessFactors(speeds: ArrayLike<number>, mpl: number): Float64Array {
   const where = "@sched/multicluster/fitnessFactors";
   numbers(where, "speeds", speeds, false);
-  if (typeof mpl !== "number" || !Number.isFinite(mpl) || mpl <= 0) {
-    throw new InvalidInputError(
-      where,
-      "mpl",
-      `is ${describeValue(mpl)}, expected a finite number > 0`,
-    );
-  }
+  requirePositive(where, "mpl", mpl);
   let slowest = Number.POSITIVE_INFINITY;
   for (let i = 0; i < speeds.length; i++) slowest = Math.min(slowest, speeds[i]!);
   const out = new Float64Array(speeds.length);
@@ -201,6 +208,14 @@ export function taskBunches(weights: ArrayLike<number>, tasks: number): Int32Arr
   if (weights.length > 0 && !(total > 0 && Number.isFinite(total))) {
     throw new InvalidInputError(where, "weights", `sum to ${total}, expected a finite sum > 0`);
   }
+  return bunchTasks(weights, tasks);
+}
+
+/**
+ * {@link taskBunches} without argument checks. Internal: the simulators call it at every job
+ * start with fitness factors (finite, > 0) or equal weights and `tasks >= weights.length`.
+ */
+export function bunchTasks(weights: ArrayLike<number>, tasks: number): Int32Array {
   const n = weights.length;
   const out = new Int32Array(n);
   if (n === 0) return out;

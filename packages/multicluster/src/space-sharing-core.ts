@@ -17,6 +17,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  bunchTasks,
   type ClusterSelection,
   fitnessFactors,
   mapPartitionSize,
@@ -460,7 +461,7 @@ export function spaceSharingExecutionModel(
       const ff = fitnessOf(platform, mpl);
       weights = procs.map((m) => ff[m]!);
     } else weights = new Float64Array(k).fill(1);
-    const bunches = taskBunches(weights, tasks);
+    const bunches = bunchTasks(weights, tasks);
     const perTask = jobWork({ ...job, runtime: seconds }, platform) / tasks;
     const out = new Float64Array(k);
     for (let i = 0; i < k; i++) {

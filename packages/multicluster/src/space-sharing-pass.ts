@@ -1,13 +1,7 @@
 import { InvalidInputError, type Platform } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
-import {
-  adaptivePartitionSize,
-  type ClusterSelection,
-  dynamicPartitionSize,
-  mapPartitionSize,
-  selectProcessors,
-} from "./partition.js";
+import { type ClusterSelection, partitionSize, selectProcessors } from "./partition.js";
 import {
   type BaselinePartition,
   type BaselineSelection,
@@ -252,7 +246,8 @@ export function spaceSharingPass(
     const queued = queue.length - qi - 1;
     let chosen: number[];
     if (o.policy === "dynamic") {
-      const target = Math.min(hi, dynamicPartitionSize({ processors: M, queued, executing }));
+      // (partitionSize unchecked: the state and options were checked above)
+      const target = Math.min(hi, partitionSize(M, queued, 0.5, executing));
       const size = Math.max(lo, Math.min(target, n));
       if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
       chosen = selectProcessors(platform, identity, avail, size, {
@@ -261,13 +256,8 @@ export function spaceSharingPass(
     } else {
       const size =
         o.baselinePartition === "map"
-          ? mapPartitionSize({
-              processors: M,
-              queued,
-              executing,
-              executingWeight: o.executingWeight,
-            })
-          : adaptivePartitionSize(M, queued);
+          ? partitionSize(M, queued, o.executingWeight, executing)
+          : partitionSize(M, queued, 0, 0);
       const target = Math.max(lo, Math.min(hi, size));
       if (n < target) break;
       chosen = chooseBaseline(avail, speeds, target, o.baselineSelection, random as Random);

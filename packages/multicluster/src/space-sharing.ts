@@ -3,11 +3,12 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
+  bunchTasks,
   CLUSTER_SELECTIONS,
   type ClusterSelection,
-  dynamicPartitionSize,
   fitnessFactors,
   mapPartitionSize,
+  partitionSize,
   selectProcessors,
   taskBunches,
 } from "./partition.js";
@@ -509,7 +510,7 @@ export function simulateSpaceSharing(
 
   const start = (job: Job, processors: number[], weights: ArrayLike<number>, now: number) => {
     const tasks = Math.max(job.maxParallelism ?? job.cores, processors.length);
-    const bunches = taskBunches(weights, tasks);
+    const bunches = bunchTasks(weights, tasks);
     const k = processors.length;
     const size = o.messageBytes(job);
     let comm = 0;
@@ -553,15 +554,12 @@ export function simulateSpaceSharing(
     return { a, n };
   };
 
+  // The partition sizes unchecked (partitionSize): P and the counts are valid by construction,
+  // executingWeight checked with the options.
   const baselineSize = (queued: number) =>
     o.baselinePartition === "map"
-      ? mapPartitionSize({
-          processors: P,
-          queued: queued,
-          executing: running.length,
-          executingWeight: o.executingWeight,
-        })
-      : adaptivePartitionSize(P, queued);
+      ? partitionSize(P, queued, o.executingWeight, running.length)
+      : partitionSize(P, queued, 0, 0);
 
   const runPolicy = (now: number) => {
     decisions++;
@@ -570,14 +568,7 @@ export function simulateSpaceSharing(
       const { a, n } = pool(now);
       const maxPar = job.maxParallelism ?? job.cores;
       if (o.policy === "dynamic") {
-        const target = Math.min(
-          maxPar,
-          dynamicPartitionSize({
-            processors: P,
-            queued: queue.length - 1,
-            executing: running.length,
-          }),
-        );
+        const target = Math.min(maxPar, partitionSize(P, queue.length - 1, 0.5, running.length));
         if (n < dynamicGate(o.dynamicAllotment, target, o.alpha)) return;
         const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n), {
           cluster: o.clusterSelection,
