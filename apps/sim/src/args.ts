@@ -36,6 +36,12 @@ export interface CommandSpec {
   readonly options: readonly OptionSpec[];
   readonly positionals: readonly PositionalSpec[];
   readonly examples: readonly string[];
+  /**
+   * Short flags this command no longer takes, each with the reason said in its error (a letter
+   * that meant one option here and another in other commands is refused rather than reused, so
+   * that an old command line cannot silently mean something else).
+   */
+  readonly retiredShorts?: Readonly<Record<string, string>>;
 }
 
 /** Parsed arguments: option values by long name, then positionals in order. */
@@ -95,6 +101,13 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
     const shown = token.rawName;
     const option = byLong.get(token.name);
     if (option === undefined) {
+      const retired = shown.startsWith("--") ? undefined : spec.retiredShorts?.[token.name];
+      if (retired !== undefined) {
+        throw new UsageError(
+          `${where}: option ${shown} is not taken: ${retired}; see 'sched-sim ${spec.name} --help'`,
+          spec.name,
+        );
+      }
       const hint = shown.startsWith("--") ? suggest(token.name, [...byLong.keys()]) : undefined;
       // `inspect --workload x`: run's spelling, on a command that takes its file as an argument
       const positional =

@@ -60,6 +60,18 @@ describe("parseCommandArgs", () => {
     expect(usage(() => parseCommandArgs(spec, ["-x"]))).toContain("unknown option -x");
   });
 
+  it("refuses a retired short flag with its reason, and still reads the long forms", () => {
+    const retiring: CommandSpec = {
+      ...spec,
+      options: [...spec.options, { name: "quick", type: "boolean", description: "Quick." }],
+      retiredShorts: { q: "give --quick" },
+    };
+    expect(usage(() => parseCommandArgs(retiring, ["x", "-q"]))).toBe(
+      "try: option -q is not taken: give --quick; see 'sched-sim try --help'",
+    );
+    expect(parseCommandArgs(retiring, ["x", "--quick"]).values.quick).toBe(true);
+  });
+
   it("says a command that takes its file as an argument does so, when given run's --workload", () => {
     for (const flag of ["--workload", "-w"]) {
       expect(usage(() => parseCommandArgs(spec, [flag, "t.swf"]))).toBe(

@@ -94,6 +94,15 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     );
   });
 
+  it("-q is refused (it meant --quick here, --quiet in sweep and worker): nothing runs", async () => {
+    const r = await cli("reproduce", "fcfs-load", "-q", "--params");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "sched-sim: reproduce: option -q is not taken: it was short for --quick here but is short for --quiet in sweep and worker; give --quick or --quiet; see 'sched-sim reproduce --help'\n",
+    );
+    expect(r.stdout).toBe("");
+  });
+
   it("an unknown name or an ill-typed value exits 2, naming it and listing the valid names", async () => {
     const unknown = await cli("reproduce", "convergent", "--quick", "--set", "noSuchKnob=1");
     expect(unknown.code).toBe(2);

@@ -69,7 +69,6 @@ const spec: CommandSpec = {
     },
     {
       name: "quick",
-      short: "q",
       type: "boolean",
       description:
         "Smaller grid and workloads (a smoke test: seconds; convergent about a minute of CPU).",
@@ -115,6 +114,9 @@ const spec: CommandSpec = {
     "sched-sim reproduce fcfs-load --quick --seeds 5 --out results/fcfs-load",
     "sched-sim report results/fcfs-load",
   ],
+  retiredShorts: {
+    q: "it was short for --quick here but is short for --quiet in sweep and worker; give --quick or --quiet",
+  },
 };
 
 /** `sched-sim reproduce`. */
