@@ -775,7 +775,7 @@ function columnAt(
   c: number,
 ): { src: Float64Array; base: number; step: number } {
   const source = engine.columnSource(c);
-  if (source === 1) return { src: engine.columns!.data, base: c * engine.n, step: 1 };
+  if (source === 1) return { src: engine.columns!.column(c), base: 0, step: 1 };
   if (source === 2) return { src: engine.patchedColumn, base: 0, step: 1 };
   if (c === engine.copiedCol) return { src: engine.colCopy, base: 0, step: 1 };
   return { src: engine.W, base: c * engine.colStride, step: engine.rowStride };

@@ -11,15 +11,17 @@ export const MAX_PATCHED_ROWS = 32;
 
 /**
  * A column-major copy of the weights a chain of `imfs` calls works on (internal, not exported
- * from the package): entry `(i, c)` of the internal orientation at `data[c * n + i]`, for the
+ * from the package): entry `(i, c)` of the internal orientation at `column(c)[i]`, for the
  * columns marked in `builtAt`. The backward side of a bidirectional search reads whole columns;
  * in the row-major matrix each entry of a column is on its own cache line (and, at 1000 x 1000,
  * its own page), while here a column is contiguous.
  *
  * It is built on read: the first time a search reads a column backward, the column is copied
  * here (the strided read it needed anyway, plus a contiguous write), and a changed column that
- * a hinted call reads is copied on the way. `data` is allocated at once (`8 n m` bytes) but
- * only the pages of columns written are ever touched.
+ * a hinted call reads is copied on the way. Each column has an array of its own, allocated when
+ * it is first written (`8 n` bytes each, `8 n m` at most): one allocation of `8 n m` bytes up
+ * front would be zero-filled at once, about 0.5 ms at 1000 x 1000, more than a whole hinted call
+ * from a fresh plan otherwise costs.
  *
  * Versions: the copy holds the matrix of its newest version (`version`) in every built column.
  * Each state of a chain knows the copy and its own version (`columnCopyOf`); the call from the
@@ -36,8 +38,8 @@ export class ColumnCache {
   readonly n: number;
   /** Internal real columns. */
   readonly m: number;
-  /** Entry `(i, c)` at `c * n + i`, valid where `builtAt[c] > 0`. */
-  readonly data: Float64Array;
+  /** Column `c` (entry of row `i` at `[i]`), valid where `builtAt[c] > 0`; allocated when first written. */
+  private readonly data: (Float64Array | undefined)[];
   /**
    * The version whose matrix column `c` was copied from (0: not copied yet). A state of an
    * older version never reads it: that matrix's unlisted lines are equal to the state's only
@@ -54,8 +56,18 @@ export class ColumnCache {
   constructor(n: number, m: number) {
     this.n = n;
     this.m = m;
-    this.data = new Float64Array(n * m);
+    this.data = new Array<Float64Array | undefined>(m).fill(undefined);
     this.builtAt = new Int32Array(m);
+  }
+
+  /** Column `c`'s array, allocated (zeroed) if it was never written. */
+  column(c: number): Float64Array {
+    let col = this.data[c];
+    if (col === undefined) {
+      col = new Float64Array(this.n);
+      this.data[c] = col;
+    }
+    return col;
   }
 
   /**

@@ -399,11 +399,10 @@ export function incrementalSolve(
       const copy =
         inherited ?? (started && dirtyCols.length > 0 ? engine.startColumnCopy() : undefined);
       if (copy !== undefined) {
-        const { data, builtAt } = copy;
         for (let q = 0; q < dirtyCols.length; q++) {
           const k = dirtyCols[q]!;
-          colMin[k] = columnMinimum(k, data, k * n);
-          builtAt[k] = engine.columnsVersion;
+          colMin[k] = columnMinimum(k, copy.column(k));
+          copy.builtAt[k] = engine.columnsVersion;
         }
       } else if (dirtyCols.length === 1) {
         // One changed column (a machine's weights updated, or one arrived): its entries are
@@ -646,8 +645,8 @@ function isIdentity(origin: Int32Array): boolean {
  * columns `cache` holds (the others are not touched: their pages may never be).
  */
 function updateRow(cache: ColumnCache, W: Float64Array, base: number, i: number): void {
-  const { n, m, data, builtAt } = cache;
-  for (let c = 0; c < m; c++) if (builtAt[c] !== 0) data[c * n + i] = W[base + c]!;
+  const { m, builtAt } = cache;
+  for (let c = 0; c < m; c++) if (builtAt[c] !== 0) cache.column(c)[i] = W[base + c]!;
 }
 
 /**

@@ -308,7 +308,7 @@ export class SolverState {
     const { n, W, rowStride } = this;
     if (this.patched.length === 0) this.patched = new Arena(n, 0, 0, this.scratch, false).f64(n);
     const out = this.patched;
-    out.set(cache.data.subarray(c * n, c * n + n));
+    out.set(cache.column(c));
     const from = c * this.colStride;
     for (let q = 0; q < rows.length; q++) out[rows[q]!] = W[from + rows[q]! * rowStride]!;
     return 2;
@@ -339,10 +339,9 @@ export class SolverState {
   /** Copies real column `c` of `W` into `cache` (this call's matrix). */
   copyColumn(cache: ColumnCache, c: number): void {
     const { n, W, rowStride } = this;
-    const { data } = cache;
-    const to = c * n;
+    const data = cache.column(c);
     const from = c * this.colStride;
-    for (let i = 0; i < n; i++) data[to + i] = W[from + i * rowStride]!;
+    for (let i = 0; i < n; i++) data[i] = W[from + i * rowStride]!;
     cache.builtAt[c] = this.columnsVersion;
   }
 
