@@ -1,6 +1,6 @@
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
-import { maxCoresOf } from "./job.js";
+import { mostCores } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
 import { checkRecord, checkTrace } from "./trace-check.js";
 import type { Allocation, Job, License, Platform } from "./types.js";
@@ -235,7 +235,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
         cores += part.cores;
         use(m, iv.start, iv.end, part.cores, id);
       }
-      const most = maxCoresOf(job);
+      const most = mostCores(job);
       if (cores < job.cores || cores > most) {
         add(
           "allocation",

@@ -2,7 +2,7 @@ import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
-import { checkPlatform } from "./platform.js";
+import { requirePlatform } from "./platform.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
 import { checkRecord, checkStats, checkTrace } from "./trace-check.js";
 import type { Allocation, Platform } from "./types.js";
@@ -107,14 +107,15 @@ export function metricsOf(
   }
   const platform =
     typeof capacity === "object" && "machines" in capacity
-      ? checkPlatform(WHERE, "capacity", capacity as Platform)
+      ? requirePlatform(WHERE, "capacity", capacity as Platform)
       : null;
   const { horizon, stats } = options;
-  if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
+  // ±Infinity goes: a run cut at `until: -Infinity` has that horizon
+  if (horizon !== undefined && (typeof horizon !== "number" || Number.isNaN(horizon))) {
     throw new InvalidInputError(
       WHERE,
       "options.horizon",
-      `is ${describeValue(horizon)}, expected a finite number`,
+      `is ${describeValue(horizon)}, expected a number`,
     );
   }
   if (stats !== undefined) checkStats(WHERE, "options.stats", stats);

@@ -303,7 +303,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
     licenses.push(Object.freeze(license));
   });
 
-  return Object.freeze({
+  const platform: Platform = Object.freeze({
     machines: Object.freeze(machines),
     licenses: Object.freeze(licenses),
     clusters: Object.freeze(clusters),
@@ -311,6 +311,8 @@ export function createPlatform(spec: PlatformSpec): Platform {
     referenceSpeed,
     totalCores,
   });
+  checkedPlatforms.add(platform);
+  return platform;
 }
 
 /** Options of {@link identicalPool}. */
@@ -408,6 +410,27 @@ export function validatePlatform(
     );
   }
   return checkPlatform(where, "platform", platform);
+}
+
+/**
+ * Platforms checked already: every `createPlatform` result, and each platform built by hand once
+ * it has passed {@link requirePlatform}. Platforms are immutable data (their type is readonly;
+ * eligibility caches per platform too), so one check holds for later calls.
+ */
+const checkedPlatforms = new WeakSet<object>();
+
+/**
+ * `platform` when it is a platform `validatePlatform` accepts, checked once per platform object
+ * (later calls cost a WeakSet look-up). Internal: the door of every function that takes a
+ * platform.
+ */
+export function requirePlatform(where: string, label: string, platform: Platform): Platform {
+  if (typeof platform === "object" && platform !== null && checkedPlatforms.has(platform)) {
+    return platform;
+  }
+  checkPlatform(where, label, platform);
+  checkedPlatforms.add(platform);
+  return platform;
 }
 
 /**

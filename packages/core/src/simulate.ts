@@ -1,7 +1,7 @@
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { DEFAULT_MAX_STALLED_EVENTS, Engine, type EngineOptions } from "./engine.js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
-import { validatePlatform } from "./platform.js";
+import { requirePlatform } from "./platform.js";
 import type { Scheduler } from "./scheduler.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
 import type { Job, Platform } from "./types.js";
@@ -124,7 +124,7 @@ export function resolveSimulateOptions(
 
 /** Checks the platform and the scheduler of a run. Internal. */
 export function checkRunInputs(where: string, platform: Platform, scheduler: Scheduler): void {
-  validatePlatform(platform, where);
+  requirePlatform(where, "platform", platform);
   if (
     typeof scheduler !== "object" ||
     scheduler === null ||

@@ -122,13 +122,13 @@ describe("computeMetrics and metricsOf: a malformed record names the record and 
     );
   });
 
-  it("metricsOf refuses an infinite core count and a NaN horizon (were NaN and ignored)", () => {
+  it("metricsOf refuses an infinite core count and a NaN horizon (were NaN metrics and ignored)", () => {
     const { records } = handTrace();
     expect(() => metricsOf(records as never, { totalCores: Infinity })).toThrow(
       where("metricsOf", "capacity.totalCores is Infinity, expected a finite number > 0"),
     );
     expect(() => metricsOf(records as never, { totalCores: 4 }, { horizon: Number.NaN })).toThrow(
-      where("metricsOf", "options.horizon is NaN, expected a finite number"),
+      where("metricsOf", "options.horizon is NaN, expected a number"),
     );
   });
 
