@@ -207,6 +207,39 @@ const cases: FuzzCase[] = [
     args: () => [job()],
     call: (j) => maxCoresOf(j as never),
   },
+  {
+    name: "@sched/core/testing/makeView",
+    params: ["platform", "options"],
+    args: () => {
+      const full = createJob({ id: 2, submit: 0, runtime: 10, cores: 1 });
+      return [
+        platform(),
+        {
+          now: 5,
+          waiting: [
+            createJob({ id: 3, submit: 1, runtime: 5, cores: 2 }),
+            { job: full, progress: 0.5, preemptions: 1 },
+          ],
+          running: [
+            {
+              job: createJob({ id: 1, submit: 0, runtime: 10, cores: 2 }),
+              allocation: [{ machine: 0, cores: 2 }],
+              start: 0,
+              progressAtStart: 0,
+              progress: 0.5,
+              estimatedEnd: 10,
+            },
+          ],
+          freeLicenses: () => 1,
+          executionModel: { name: "m", duration: () => 7 },
+        },
+      ];
+    },
+    call: (p, o) => {
+      const v = makeView(p as never, o as never);
+      return [v.totalFreeCores, v.nextFreeMachine(0), v.waitingAt(0), v.freeLicenses("cad", 0)];
+    },
+  },
 ];
 
 describe("API fuzz: @sched/core ends in a result or an error naming the place", () => {

@@ -141,3 +141,38 @@ describe("MetricSums checks the types of what it adds", () => {
     expect(sums.metrics({ machineUsage: Number.NaN }).makespan).toBe(10);
   });
 });
+
+describe("makeView (@sched/core/testing) checks the state it is given", () => {
+  const full = createJob({ id: 2, submit: 0, runtime: 10, cores: 1 });
+  it("a waiting entry's progress outside [0, 1) (was handed to the policy as is)", () => {
+    expect(() => makeView(pool, { waiting: [{ job: full, progress: 2, preemptions: 0 }] })).toThrow(
+      "@sched/core/testing/makeView: options.waiting[0].progress is 2, expected a number in [0, 1)",
+    );
+  });
+
+  it("a string as the queue, a freeLicenses that is no function (were raw TypeErrors)", () => {
+    expect(() => makeView(pool, { waiting: "abc" as never })).toThrow(
+      '@sched/core/testing/makeView: options.waiting is "abc", expected an array',
+    );
+    const view = () => makeView(pool, { freeLicenses: "x" as never });
+    expect(view).toThrow(
+      '@sched/core/testing/makeView: options.freeLicenses is "x", expected a function (license, machine) => copies',
+    );
+  });
+
+  it("a running job's start that is not finite (was handed to the policy as is)", () => {
+    const running = [
+      {
+        job: full,
+        allocation: [{ machine: 0, cores: 1 }],
+        start: Number.NaN,
+        progressAtStart: 0,
+        progress: 0,
+        estimatedEnd: 10,
+      },
+    ];
+    expect(() => makeView(pool, { running })).toThrow(
+      "@sched/core/testing/makeView: options.running[0].start is NaN, expected a finite number",
+    );
+  });
+});
