@@ -248,12 +248,12 @@ export class MetricSums {
    * `from` is `Infinity` and `to` too.
    */
   window(horizon?: number): { from: number; to: number } {
-    // ±Infinity goes: a run cut at `until: -Infinity` has that horizon
-    if (horizon !== undefined && (typeof horizon !== "number" || Number.isNaN(horizon))) {
+    // finite: an infinite horizon with unfinished jobs made the makespan infinite
+    if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
       throw new InvalidInputError(
         WHERE,
         "horizon",
-        `is ${describeValue(horizon)}, expected a number (or absent)`,
+        `is ${describeValue(horizon)}, expected a finite number (or absent)`,
       );
     }
     let lastEnd = this.lastEnd;
@@ -270,17 +270,17 @@ export class MetricSums {
   /**
    * The metrics of the jobs added (see {@link Metrics} for each definition): machine and license
    * usage as given in `options`, NaN otherwise.
-   * @throws InvalidInputError when `options.horizon` is not a number (or NaN), a usage not a
+   * @throws InvalidInputError when `options.horizon` is not a finite number, a usage not a
    * number >= 0 (NaN: not computed) or `options.stats` not run statistics.
    */
   metrics(options: MetricSumsResultOptions = {}): Metrics {
     requireKnownKeys(WHERE, "metrics(options)", options, RESULT_KEYS);
     const { horizon, stats, machineUsage = Number.NaN } = options;
-    if (horizon !== undefined && (typeof horizon !== "number" || Number.isNaN(horizon))) {
+    if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
       throw new InvalidInputError(
         WHERE,
         "metrics(options.horizon)",
-        `is ${describeValue(horizon)}, expected a number`,
+        `is ${describeValue(horizon)}, expected a finite number`,
       );
     }
     // NaN: not computed (the default)

@@ -110,12 +110,12 @@ export function metricsOf(
       ? requirePlatform(WHERE, "capacity", capacity as Platform)
       : null;
   const { horizon, stats } = options;
-  // ±Infinity goes: a run cut at `until: -Infinity` has that horizon
-  if (horizon !== undefined && (typeof horizon !== "number" || Number.isNaN(horizon))) {
+  // finite: an infinite horizon with unfinished jobs made the makespan infinite
+  if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
     throw new InvalidInputError(
       WHERE,
       "options.horizon",
-      `is ${describeValue(horizon)}, expected a number`,
+      `is ${describeValue(horizon)}, expected a finite number`,
     );
   }
   if (stats !== undefined) checkStats(WHERE, "options.stats", stats);

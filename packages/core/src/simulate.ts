@@ -12,6 +12,7 @@ export interface SimulateOptions {
    * Horizon: events after this time are not processed. Jobs still waiting or running then are
    * `unfinished` (running jobs' last interval ends at `until`); jobs submitted after it are
    * never read from the iterable and are not in the trace.
+   * A number other than NaN and -Infinity.
    * @defaultValue `Infinity` (run until no event remains)
    */
   readonly until?: number;
@@ -63,11 +64,12 @@ export function resolveSimulateOptions(
     );
   }
   const until = options.until ?? Number.POSITIVE_INFINITY;
-  if (typeof until !== "number" || Number.isNaN(until)) {
+  // -Infinity: a horizon no trace can write (JSON has no -Infinity), for a run that reads nothing
+  if (typeof until !== "number" || Number.isNaN(until) || until === Number.NEGATIVE_INFINITY) {
     throw new InvalidInputError(
       where,
       "options.until",
-      `is ${describeValue(until)}, expected a number`,
+      `is ${describeValue(until)}, expected a number > -Infinity (Infinity: no horizon)`,
     );
   }
   const maxEvents = options.maxEvents ?? null;

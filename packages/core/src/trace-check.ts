@@ -34,12 +34,12 @@ export function checkTrace(where: string, label: string, trace: ScheduleTrace): 
   requirePlatform(where, `${label}.platform`, trace.platform);
   checkStats(where, `${label}.stats`, trace.stats);
   const horizon = trace.horizon;
-  // ±Infinity goes: a run cut at `until: -Infinity` has that horizon
-  if (horizon !== undefined && (typeof horizon !== "number" || Number.isNaN(horizon))) {
+  // finite: a cut run's `until` (traceFromJSON reads no other)
+  if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
     throw new InvalidInputError(
       where,
       `${label}.horizon`,
-      `is ${describeValue(horizon)}, expected a number (or absent)`,
+      `is ${describeValue(horizon)}, expected a finite number (or absent)`,
     );
   }
   if (!Array.isArray(trace.records)) {

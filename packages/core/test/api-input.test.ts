@@ -176,3 +176,14 @@ describe("makeView (@sched/core/testing) checks the state it is given", () => {
     );
   });
 });
+
+describe("MetricSums: a horizon is finite", () => {
+  it("an infinite horizon with an unfinished job (made the makespan Infinity, silently)", () => {
+    const sums = new MetricSums(4);
+    sums.addUnfinished(0);
+    expect(() => sums.makespan(Infinity)).toThrow(
+      "@sched/core/MetricSums: horizon is Infinity, expected a finite number (or absent)",
+    );
+    expect(sums.makespan(30)).toBe(30);
+  });
+});

@@ -128,7 +128,7 @@ describe("computeMetrics and metricsOf: a malformed record names the record and 
       where("metricsOf", "capacity.totalCores is Infinity, expected a finite number > 0"),
     );
     expect(() => metricsOf(records as never, { totalCores: 4 }, { horizon: Number.NaN })).toThrow(
-      where("metricsOf", "options.horizon is NaN, expected a number"),
+      where("metricsOf", "options.horizon is NaN, expected a finite number"),
     );
   });
 
@@ -218,3 +218,14 @@ function handTrace0(): unknown {
   const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
   return JSON.parse(traceToJSON(simulate(jobs, identicalPool(1), firstFit), { timings: false }));
 }
+
+describe("simulate refuses a horizon no trace can write", () => {
+  it("until: -Infinity (its trace's horizon was written as null, which traceFromJSON refuses)", () => {
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    expect(() => simulate(jobs, identicalPool(1), firstFit, { until: -Infinity })).toThrow(
+      "@sched/core/simulate: options.until is -Infinity, expected a number > -Infinity (Infinity: no horizon)",
+    );
+    const cut = simulate(jobs, identicalPool(1), firstFit, { until: 5 });
+    expect(traceFromJSON(traceToJSON(cut)).horizon).toBe(5);
+  });
+});
