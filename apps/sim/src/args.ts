@@ -42,6 +42,11 @@ export interface CommandSpec {
    * that an old command line cannot silently mean something else).
    */
   readonly retiredShorts?: Readonly<Record<string, string>>;
+  /**
+   * The command as messages name it, from the arguments given (`gen lublin`, when the first
+   * argument picks a model): the command the user typed. @defaultValue `name`
+   */
+  readonly messagePrefix?: (positionals: readonly string[]) => string;
 }
 
 /** Parsed arguments: option values by long name, then positionals in order. */
@@ -77,7 +82,6 @@ const NUMBER_LIKE = /^-(\d|\.\d)/;
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const options = [...spec.options, ...commonOptions];
   const byLong = new Map(options.map((o) => [o.name, o]));
-  const where = spec.name;
   const { tokens } = parseArgs({
     args: [...argv],
     options: Object.fromEntries(
@@ -92,6 +96,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   });
   const values: Record<string, string | boolean | string[] | undefined> = {};
   const positionals: string[] = [];
+  // `gen lublin --bogus`: the messages name the command as typed, arguments before or after
+  const where =
+    spec.messagePrefix === undefined
+      ? spec.name
+      : spec.messagePrefix(tokens.flatMap((t) => (t.kind === "positional" ? [t.value] : [])));
   for (const token of tokens) {
     if (token.kind === "positional") {
       positionals.push(token.value);

@@ -62,12 +62,12 @@ describe("output paths are checked before the work, in the option's words", asyn
     [
       "gen --out FILE/x.swf",
       ["gen", "lublin", "--jobs", "10", "--out", join(file, "x.swf")],
-      `gen: option --out ${join(file, "x.swf")}: a parent is not a directory`,
+      `gen lublin: option --out ${join(file, "x.swf")}: a parent is not a directory`,
     ],
     [
       "gen --out DIR.swf",
       ["gen", "lublin", "--jobs", "10", "--out", join(dir, "a-dir.swf")],
-      `gen: option --out ${join(dir, "a-dir.swf")}: is a directory; give a file name`,
+      `gen lublin: option --out ${join(dir, "a-dir.swf")}: is a directory; give a file name`,
     ],
     [
       "gen --platform FILE/p.json",
@@ -81,12 +81,12 @@ describe("output paths are checked before the work, in the option's words", asyn
         "--platform",
         join(file, "p.json"),
       ],
-      `gen: option --platform ${join(file, "p.json")}: a parent is not a directory`,
+      `gen lublin: option --platform ${join(file, "p.json")}: a parent is not a directory`,
     ],
     [
       "gen --platform ''",
       ["gen", "lublin", "--jobs", "10", "--out", join(dir, "l.swf"), "--platform", ""],
-      "gen: option --platform: expected a file path, got ''",
+      "gen lublin: option --platform: expected a file path, got ''",
     ],
     [
       "report --out ''",

@@ -12,6 +12,8 @@ import type { Allocation, AllocationPart } from "./types.js";
  * Complexity: O(1) when not enough cores are free; otherwise O(k log machines) with the
  * engine's view (k = machines used: one `nextFreeMachine` call each).
  *
+ * @throws InvalidInputError when `view` is not an object or `cores` not an integer.
+ *
  * @example
  * ```ts
  * // free cores: m0 1, m1 0, m2 4
@@ -27,7 +29,14 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
       `is ${describeValue(view)}, expected a scheduler view`,
     );
   }
-  if (!(cores >= 1) || view.totalFreeCores < cores) return null;
+  if (typeof cores !== "number" || !Number.isInteger(cores)) {
+    throw new InvalidInputError(
+      "@sched/core/firstFitAllocation",
+      "cores",
+      `is ${describeValue(cores)}, expected an integer (null for fewer than 1)`,
+    );
+  }
+  if (cores < 1 || view.totalFreeCores < cores) return null;
   const parts: AllocationPart[] = [];
   let need = cores;
   const machines = view.platform.machines;

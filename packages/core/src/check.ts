@@ -1,13 +1,8 @@
-import {
-  describeValue,
-  InvalidInputError,
-  optionKeys,
-  requireKnownKeys,
-  requireObject,
-} from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
-import { maxCoresOf } from "./job.js";
+import { mostCores } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
+import { checkRecord, checkTrace } from "./trace-check.js";
 import type { Allocation, Job, License, Platform } from "./types.js";
 
 /** The invariants {@link checkSchedule} checks. */
@@ -77,7 +72,11 @@ const WHERE = "@sched/core/checkSchedule";
  *
  * Complexity: O(I log I) for I interval parts.
  *
- * @throws InvalidInputError when an option is invalid.
+ * @throws InvalidInputError when an option is invalid, or when the trace is malformed rather
+ * than invalid: a field missing or of the wrong type, a time that is not a finite number (e.g.
+ * `trace.records[12].intervals[0].start is NaN, expected a finite number`). A well-typed record
+ * that breaks an invariant (a reversed interval, an unknown machine, a part of 0 cores) is a
+ * violation in the result, not an error.
  *
  * @example
  * ```ts
@@ -85,7 +84,6 @@ const WHERE = "@sched/core/checkSchedule";
  * ```
  */
 export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}): Violation[] {
-  requireObject(WHERE, "trace", trace);
   requireKnownKeys(WHERE, "options", options, CHECK_KEYS);
   const hard = options.deadlinesAreHard ?? false;
   if (typeof hard !== "boolean") {
@@ -110,6 +108,8 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
   if (model.slowdowns !== undefined && typeof model.slowdowns !== "function") {
     throw new InvalidInputError(WHERE, "options.executionModel.slowdowns", "is not a function");
   }
+  // Types only: a well-typed record that breaks an invariant is a violation, reported below.
+  checkTrace(WHERE, "trace", trace);
   // Contention models: the work of each interval depends on what ran alongside it, so it is
   // integrated after every record has been read.
   const contention = model.slowdowns !== undefined;
@@ -160,7 +160,12 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
     evJob.push(jobId, jobId);
   };
 
-  for (const r of trace.records) {
+  const records = trace.records;
+  for (let index = 0; index < records.length; index++) {
+    const r = records[index]!;
+    // each record's shape as it is read (one pass), any finite machine number (an unknown
+    // machine is a violation)
+    checkRecord(WHERE, "trace.records", index, r, -1);
     const job = r.job;
     const id = job.id;
     if (seen.has(id)) add("record", id, job.submit, "appears in more than one record");
@@ -230,7 +235,7 @@ export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}):
         cores += part.cores;
         use(m, iv.start, iv.end, part.cores, id);
       }
-      const most = maxCoresOf(job);
+      const most = mostCores(job);
       if (cores < job.cores || cores > most) {
         add(
           "allocation",

@@ -1,4 +1,6 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import { requireResourceFields } from "./job.js";
+import { requirePlatform } from "./platform.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Job, Platform } from "./types.js";
 
@@ -82,6 +84,36 @@ function needsOf(job: Job, platform: Platform): readonly Need[] {
   return needs;
 }
 
+// The job and platform checked last: a policy asks about one job on machine after machine, so
+// each is checked once per run of questions (a job's `cores`, `licenses` and the other fields
+// the questions read, not the rest: a pass state's jobs carry only those; a platform once per
+// object, by `requirePlatform`). Jobs and platforms are immutable data.
+let checkedJob: unknown;
+let checkedPlatform: unknown;
+
+/** Checks the job and the platform a question is about (see above). */
+function requireInputs(where: string, job: Job, platform: Platform, platformLabel: string): void {
+  if (platform !== checkedPlatform) {
+    requirePlatform(where, platformLabel, platform);
+    checkedPlatform = platform;
+  }
+  if (job !== checkedJob) {
+    requireResourceFields(where, "job", job, false);
+    checkedJob = job;
+  }
+}
+
+/** `machine` when it is an integer (one that is not a machine of the platform is answered). */
+function requireMachineIndex(where: string, machine: unknown): void {
+  if (typeof machine !== "number" || !Number.isInteger(machine)) {
+    throw new InvalidInputError(
+      where,
+      "machine",
+      `is ${describeValue(machine)}, expected a machine index (an integer)`,
+    );
+  }
+}
+
 /** Copies of `l` that machine `m` can ever serve: the pool where a floating license is usable, the machine's own node-locked copies, else 0. */
 function copiesOn(l: IndexedLicense, m: number): number {
   return l.usable === null || l.usable[m] === 1 ? l.copies : 0;
@@ -100,7 +132,12 @@ function copiesOn(l: IndexedLicense, m: number): number {
  * Complexity: O(licenses the job asks for); the platform's license index is built once per
  * platform, O(machines x licenses).
  *
- * @returns `false` also when `machine` is not a machine of the platform.
+ * @returns `false` also when `machine` is an integer that is not a machine of the platform.
+ * @throws InvalidInputError naming the field when `job.cores` is not an integer >= 1 or
+ * `job.licenses` not copies (integers >= 1) by name (the fields read), `platform` not one `validatePlatform` accepts (each checked once per object in a run of
+ * questions), or `machine` not an integer. The same for {@link eligibleMachines},
+ * {@link licensesFreeOn} (`view.platform`, `view.freeLicenses`, `options.first` a boolean) and
+ * {@link whyNeverFits} (`options.singleMachine` a boolean).
  *
  * @example
  * ```ts
@@ -110,6 +147,13 @@ function copiesOn(l: IndexedLicense, m: number): number {
  * ```
  */
 export function fitsMachine(job: Job, platform: Platform, machine: number): boolean {
+  requireInputs("@sched/core/fitsMachine", job, platform, "platform");
+  requireMachineIndex("@sched/core/fitsMachine", machine);
+  return fits(job, platform, machine);
+}
+
+/** {@link fitsMachine} on checked arguments. */
+function fits(job: Job, platform: Platform, machine: number): boolean {
   const spec = platform.machines[machine];
   if (spec === undefined || spec.cores < job.cores) return false;
   if (job.licenses === undefined) return true;
@@ -133,9 +177,10 @@ export function fitsMachine(job: Job, platform: Platform, machine: number): bool
  * ```
  */
 export function eligibleMachines(job: Job, platform: Platform): number[] {
+  requireInputs("@sched/core/eligibleMachines", job, platform, "platform");
   const out: number[] = [];
   for (let m = 0; m < platform.machines.length; m++) {
-    if (fitsMachine(job, platform, m)) out.push(m);
+    if (fits(job, platform, m)) out.push(m);
   }
   return out;
 }
@@ -174,8 +219,26 @@ export function licensesFreeOn(
   machine: number,
   options?: LicensesFreeOptions,
 ): boolean {
-  if (job.licenses === undefined) return true;
+  const where = "@sched/core/licensesFreeOn";
+  if (typeof view !== "object" || view === null || typeof view.freeLicenses !== "function") {
+    throw new InvalidInputError(
+      where,
+      "view",
+      `is ${describeValue(view)}, expected a scheduler view (with platform and freeLicenses)`,
+    );
+  }
+  requireInputs(where, job, view.platform, "view.platform");
+  requireMachineIndex(where, machine);
+  requireKnownKeys(where, "options", options, FREE_KEYS);
   const first = options?.first ?? true;
+  if (typeof first !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.first",
+      `is ${describeValue(first)}, expected a boolean`,
+    );
+  }
+  if (job.licenses === undefined) return true;
   const needs = needsOf(job, view.platform);
   for (let i = 0; i < needs.length; i++) {
     const { name, copies, license: l } = needs[i]!;
@@ -187,6 +250,11 @@ export function licensesFreeOn(
   }
   return true;
 }
+
+/** The keys of {@link LicensesFreeOptions}, all of them (checked by the compiler). */
+const FREE_KEYS = optionKeys<LicensesFreeOptions>({
+  first: true,
+});
 
 /** Options of {@link whyNeverFits}. */
 export interface NeverFitsOptions {
@@ -228,8 +296,17 @@ export function whyNeverFits(
   platform: Platform,
   options?: NeverFitsOptions,
 ): string | null {
-  requireKnownKeys("@sched/core/whyNeverFits", "options", options, NEVER_FITS_KEYS);
+  const where = "@sched/core/whyNeverFits";
+  requireKnownKeys(where, "options", options, NEVER_FITS_KEYS);
+  requireInputs(where, job, platform, "platform");
   const singleMachine = options?.singleMachine ?? false;
+  if (typeof singleMachine !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.singleMachine",
+      `is ${describeValue(singleMachine)}, expected a boolean`,
+    );
+  }
   if (job.cores > platform.totalCores) {
     return `needs ${job.cores} cores, the platform has ${platform.totalCores}`;
   }

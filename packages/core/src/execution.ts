@@ -1,3 +1,5 @@
+import { requireResourceFields } from "./job.js";
+import { requirePlatform } from "./platform.js";
 import type { Allocation, Job, Platform } from "./types.js";
 
 /**
@@ -55,14 +57,32 @@ export interface RunningSetEntry {
  * The benchmark that a job's runtime refers to: `job.benchmark`, else the platform's
  * `referenceSpeed` (the convergent paper's `BM_ref`).
  *
+ * @throws InvalidInputError naming the field when `job.benchmark` is neither absent nor a finite
+ * number > 0 (or another field a resource question reads is invalid), or `platform` not one
+ * `validatePlatform` accepts.
+ *
  * @example
  * ```ts
  * benchmarkOf({ ...job, benchmark: 400 }, platform); // 400
  * ```
  */
 export function benchmarkOf(job: Job, platform: Platform): number {
+  const where = "@sched/core/benchmarkOf";
+  if (job !== checkedJob) {
+    requireResourceFields(where, "job", job, false);
+    checkedJob = job;
+  }
+  if (platform !== checkedPlatform) {
+    requirePlatform(where, "platform", platform);
+    checkedPlatform = platform;
+  }
   return job.benchmark ?? platform.referenceSpeed;
 }
+
+// The job and platform {@link benchmarkOf} checked last (a policy asks about one job on machine
+// after machine, or many jobs on one platform): each checked once per run of questions.
+let checkedJob: unknown;
+let checkedPlatform: unknown;
 
 /**
  * The default execution model: `seconds * benchmark(job) / min speed` over the allocation's

@@ -130,6 +130,71 @@ export function checkJobFields(where: string, spec: JobSpec, label: string, copy
 }
 
 /**
+ * `job` when it is a job `createJob` accepts (its `estimate` may be absent: nothing that checks
+ * a given job reads it), else an InvalidInputError naming `label` and the field
+ * (`trace.records[3].job.cores is 0, expected an integer >= 1`). The check is
+ * {@link isValidJobSpec}'s, about 10-20 ns; the message is built only for an invalid job.
+ * Internal.
+ */
+export function requireJob(where: string, label: string, job: unknown): Job {
+  if (!isValidJobSpec(job, true)) jobFailure(where, label, job);
+  return job as Job;
+}
+
+/**
+ * `job` when the fields a resource question reads are valid: `cores` an integer >= 1,
+ * `maxParallelism` and `benchmark` absent or valid (an integer >= 1, a finite number > 0),
+ * `licenses` absent or an object of copies (integers >= 1) by name, and (with `withId`) `id` an
+ * integer >= 0. Nothing else is looked at: policies ask about the jobs of their own pass states,
+ * which carry only these. Messages name `label` and the field (`job.cores is 0, …`). Internal.
+ */
+export function requireResourceFields(
+  where: string,
+  label: string,
+  job: Job,
+  withId: boolean,
+): Job {
+  if (typeof job !== "object" || job === null) {
+    throw new InvalidInputError(where, label, `is ${describeValue(job)}, expected a job object`);
+  }
+  if (withId && !isIntegerAtLeast(job.id, 0)) {
+    requireInteger(where, `${label}.id`, job.id, 0);
+  }
+  if (!isIntegerAtLeast(job.cores, 1)) requireInteger(where, `${label}.cores`, job.cores, 1);
+  const m = job.maxParallelism;
+  if (m !== undefined && !isIntegerAtLeast(m, 1)) {
+    requireInteger(where, `${label}.maxParallelism`, m, 1);
+  }
+  const b = job.benchmark;
+  if (b !== undefined && !isPositiveNumber(b)) requirePositive(where, `${label}.benchmark`, b);
+  const licenses = job.licenses;
+  if (licenses !== undefined) {
+    requireObject(where, `${label}.licenses`, licenses);
+    for (const name in licenses) {
+      const copies = licenses[name];
+      if (!isIntegerAtLeast(copies, 1)) {
+        requireInteger(where, `${label}.licenses[${JSON.stringify(name)}]`, copies, 1);
+      }
+    }
+  }
+  return job;
+}
+
+function jobFailure(where: string, label: string, job: unknown): never {
+  try {
+    checkJobFields(where, job as JobSpec, label, true);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    // checkJobFields names a field of a job with an id `job <id>.<field>`, else `<label>…`.
+    const field = error.field.replace(/^job \d+(?=\.)/, label);
+    const detail = error.message.slice(`${where}: ${error.field} `.length);
+    throw new InvalidInputError(where, field, detail, { cause: error });
+  }
+  // isValidJobSpec and checkJobFields accept the same specs (a property test compares them)
+  throw new InvalidInputError(where, label, "is not a valid job");
+}
+
+/**
  * Validates one job spec; returns a fresh frozen Job when `copy`, else the input itself (which
  * must then already carry an `estimate`). `label` names the job in messages. Messages are built
  * only when the spec is invalid.
@@ -262,6 +327,9 @@ export const JOB_FIELDS = [
  *
  * Complexity: O(1).
  *
+ * @throws InvalidInputError naming the field when `job.cores` or `job.maxParallelism` is not
+ * an integer >= 1 (the other fields are not read).
+ *
  * @example
  * ```ts
  * maxCoresOf(createJob({ id: 1, submit: 0, runtime: 10, cores: 1, maxParallelism: 8 })); // 8
@@ -269,6 +337,11 @@ export const JOB_FIELDS = [
  * ```
  */
 export function maxCoresOf(job: Job): number {
+  return mostCores(requireResourceFields("@sched/core/maxCoresOf", "job", job, false));
+}
+
+/** {@link maxCoresOf} of a job already checked (the ledger's and `checkSchedule`'s). Internal. */
+export function mostCores(job: Job): number {
   const m = job.maxParallelism;
   return m !== undefined && m > job.cores ? m : job.cores;
 }

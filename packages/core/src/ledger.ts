@@ -1,6 +1,18 @@
 import { ConstraintViolationError, describeValue, InvalidInputError } from "@sched/errors";
-import { maxCoresOf } from "./job.js";
+import { mostCores, requireResourceFields } from "./job.js";
+import { requirePlatform } from "./platform.js";
 import type { Allocation, Job, Platform } from "./types.js";
+
+const WHERE = "@sched/core/ResourceLedger";
+
+/** A query's argument is not a number (or is NaN). */
+function notANumber(method: string, field: string, value: unknown): never {
+  throw new InvalidInputError(
+    `${WHERE}.${method}`,
+    field,
+    `is ${describeValue(value)}, expected a number (a machine index)`,
+  );
+}
 
 /**
  * The resource ledger: free cores per machine, free copies of each floating license (one
@@ -40,17 +52,7 @@ export class ResourceLedger {
   private readonly scratch: Int32Array;
 
   constructor(platform: Platform) {
-    if (
-      typeof platform !== "object" ||
-      platform === null ||
-      !Array.isArray((platform as { machines?: unknown }).machines)
-    ) {
-      throw new InvalidInputError(
-        "@sched/core/ResourceLedger",
-        "platform",
-        `is ${describeValue(platform)}, expected a platform (createPlatform)`,
-      );
-    }
+    requirePlatform(WHERE, "platform", platform);
     this.platform = platform;
     const n = platform.machines.length;
     this.free = new Int32Array(n);
@@ -85,8 +87,12 @@ export class ResourceLedger {
     }
   }
 
-  /** Free cores on machine `m` (0 for an unknown machine). */
+  /**
+   * Free cores on machine `m` (0 for a number that is not a machine of the platform).
+   * @throws InvalidInputError when `m` is not a number, or NaN.
+   */
   freeCores(m: number): number {
+    if (typeof m !== "number" || Number.isNaN(m)) notANumber("freeCores", "machine", m);
     return this.free[m] ?? 0;
   }
 
@@ -95,8 +101,19 @@ export class ResourceLedger {
     return this.total;
   }
 
-  /** Free copies of `license` usable on machine `m` (0 when unknown or not usable there). */
+  /**
+   * Free copies of `license` usable on machine `m` (0 when unknown or not usable there).
+   * @throws InvalidInputError when `license` is not a string, or `m` not a number (or NaN).
+   */
   freeLicenses(license: string, m: number): number {
+    if (typeof license !== "string") {
+      throw new InvalidInputError(
+        `${WHERE}.freeLicenses`,
+        "license",
+        `is ${describeValue(license)}, expected a license name (a string)`,
+      );
+    }
+    if (typeof m !== "number" || Number.isNaN(m)) notANumber("freeLicenses", "machine", m);
     const f = this.floating.get(license);
     if (f !== undefined) {
       if (m < 0 || m >= this.free.length) return 0;
@@ -106,8 +123,12 @@ export class ResourceLedger {
     return nl === undefined ? 0 : (nl[m] ?? 0);
   }
 
-  /** The lowest machine index >= `from` with a free core, or -1. O(log machines). */
+  /**
+   * The lowest machine index >= `from` with a free core, or -1. O(log machines).
+   * @throws InvalidInputError when `from` is not a number, or NaN.
+   */
   nextFreeMachine(from: number): number {
+    if (typeof from !== "number" || Number.isNaN(from)) notANumber("nextFreeMachine", "from", from);
     const size = this.size;
     const tree = this.tree;
     if (from < 0) from = 0;
@@ -142,6 +163,14 @@ export class ResourceLedger {
    * cannot be given to `job` now; otherwise does nothing.
    */
   check(job: Job, allocation: Allocation, where: string): void {
+    if (typeof where !== "string") {
+      throw new InvalidInputError(
+        WHERE,
+        "where",
+        `is ${describeValue(where)}, expected a string (the caller's name, for the messages)`,
+      );
+    }
+    requireResourceFields(where, "job", job, true);
     const id = job.id;
     if (!Array.isArray(allocation) || allocation.length === 0) {
       throw new ConstraintViolationError(where, id, "allocation", "is empty or not an array");
@@ -188,7 +217,7 @@ export class ResourceLedger {
       }
       sum += c;
     }
-    const most = maxCoresOf(job);
+    const most = mostCores(job);
     if (sum < job.cores || sum > most) {
       throw new ConstraintViolationError(
         where,
@@ -249,6 +278,51 @@ export class ResourceLedger {
     }
   }
 
+  /** The checks of {@link ResourceLedger.give}, before anything changes. */
+  private checkGive(allocation: Allocation): void {
+    const at = `${WHERE}.give`;
+    if (!Array.isArray(allocation) || allocation.length === 0) {
+      throw new InvalidInputError(
+        at,
+        "allocation",
+        `is ${describeValue(allocation)}, expected a non-empty array of parts`,
+      );
+    }
+    const n = this.free.length;
+    const stamp = ++this.stampValue;
+    const machines = this.platform.machines;
+    for (let i = 0; i < allocation.length; i++) {
+      const part = allocation[i];
+      const m = part?.machine;
+      if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= n) {
+        throw new InvalidInputError(
+          at,
+          `allocation[${i}].machine`,
+          `is ${describeValue(m)}, expected a machine index (the platform has ${n})`,
+        );
+      }
+      const c = part!.cores;
+      if (typeof c !== "number" || !Number.isInteger(c) || c < 1) {
+        throw new InvalidInputError(
+          at,
+          `allocation[${i}].cores`,
+          `is ${describeValue(c)}, expected an integer >= 1`,
+        );
+      }
+      if (this.stamp[m] === stamp) {
+        throw new InvalidInputError(at, `allocation[${i}].machine`, `is ${m}, a second time`);
+      }
+      this.stamp[m] = stamp;
+      if (this.free[m]! + c > machines[m]!.cores) {
+        throw new InvalidInputError(
+          at,
+          `allocation[${i}].cores`,
+          `is ${c}, but machine ${m} has ${this.free[m]} of ${machines[m]!.cores} cores free: more than was taken`,
+        );
+      }
+    }
+  }
+
   /**
    * Adds `sign * cores` to the free cores of every part's machine. One part: a walk up the
    * segment tree. Several parts: the leaves first, then each level's distinct parents once
@@ -295,8 +369,14 @@ export class ResourceLedger {
     }
   }
 
-  /** Checks (see {@link ResourceLedger.check}) and takes the allocation's resources for `job`. */
-  take(job: Job, allocation: Allocation, where = "@sched/core/ResourceLedger"): void {
+  /**
+   * Checks (see {@link ResourceLedger.check}) and takes the allocation's resources for `job`.
+   * @throws InvalidInputError when a field of `job` the ledger reads (`id`, `cores`,
+   * `maxParallelism`, `licenses`) is invalid or `where` not a string;
+   * ConstraintViolationError (naming the job and the resource) when the allocation cannot be
+   * given now.
+   */
+  take(job: Job, allocation: Allocation, where = WHERE): void {
     this.check(job, allocation, where);
     this.addParts(allocation, -1);
     const licenses = job.licenses;
@@ -312,8 +392,17 @@ export class ResourceLedger {
     }
   }
 
-  /** Returns what {@link ResourceLedger.take} took for `job` on `allocation`. No check. */
+  /**
+   * Returns what {@link ResourceLedger.take} took for `job` on `allocation`. Checked only as far
+   * as it is cheap, O(parts): the allocation must be one `take` could have accepted (parts of
+   * at least one core on distinct machines of the platform), and no machine may end with more
+   * free cores than it has (what was never taken cannot be given back).
+   * @throws InvalidInputError when `job` or the allocation is malformed, or gives back more
+   * cores than a machine has; nothing is changed then.
+   */
   give(job: Job, allocation: Allocation): void {
+    requireResourceFields(`${WHERE}.give`, "job", job, true);
+    this.checkGive(allocation);
     this.addParts(allocation, 1);
     const licenses = job.licenses;
     if (licenses === undefined) return;

@@ -1,6 +1,7 @@
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
+import { checkStats } from "./trace-check.js";
 
 /** Options of {@link MetricSums.metrics}: what the sums do not hold. */
 export interface MetricSumsResultOptions {
@@ -145,6 +146,10 @@ export class MetricSums {
    * @throws InvalidInputError when a number is not finite, `end < start` or `cores < 0`.
    */
   addInterval(start: number, end: number, cores: number): number {
+    // typeof first: a string would be coerced by the arithmetic, a bigint throw a raw TypeError
+    if (typeof start !== "number" || typeof end !== "number" || typeof cores !== "number") {
+      invalidInterval(start, end, cores);
+    }
     const len = end - start;
     // Finite and in order exactly when the length and the cores are finite and >= 0.
     if (!(len >= 0 && len < Infinity && cores >= 0 && cores < Infinity)) {
@@ -162,6 +167,14 @@ export class MetricSums {
    * `ran < 0`.
    */
   addCompleted(submit: number, firstStart: number, end: number, ran: number): void {
+    if (
+      typeof submit !== "number" ||
+      typeof firstStart !== "number" ||
+      typeof end !== "number" ||
+      typeof ran !== "number"
+    ) {
+      invalidCompleted(submit, firstStart, end, ran);
+    }
     const wait = firstStart - submit;
     const response = end - submit;
     // The three times are finite and in order when the wait and the response are (an order
@@ -180,6 +193,14 @@ export class MetricSums {
    * `cores < 0`.
    */
   addCompletedRun(submit: number, start: number, end: number, cores: number): void {
+    if (
+      typeof submit !== "number" ||
+      typeof start !== "number" ||
+      typeof end !== "number" ||
+      typeof cores !== "number"
+    ) {
+      invalidRun(submit, start, end, cores);
+    }
     const wait = start - submit;
     const ran = end - start;
     const response = end - submit;
@@ -216,6 +237,7 @@ export class MetricSums {
    * unfinished job missed it). Feeds `deadlineMissRate`.
    */
   addDeadline(missed: boolean): void {
+    if (typeof missed !== "boolean") invalidMissed(missed);
     this.withDeadline++;
     if (missed) this.missed++;
   }
@@ -226,6 +248,14 @@ export class MetricSums {
    * `from` is `Infinity` and `to` too.
    */
   window(horizon?: number): { from: number; to: number } {
+    // finite: an infinite horizon with unfinished jobs made the makespan infinite
+    if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
+      throw new InvalidInputError(
+        WHERE,
+        "horizon",
+        `is ${describeValue(horizon)}, expected a finite number (or absent)`,
+      );
+    }
     let lastEnd = this.lastEnd;
     if (horizon !== undefined && this.unfinishedJobs > 0 && horizon > lastEnd) lastEnd = horizon;
     return { from: this.firstSubmit, to: Math.max(lastEnd, this.firstSubmit) };
@@ -240,17 +270,52 @@ export class MetricSums {
   /**
    * The metrics of the jobs added (see {@link Metrics} for each definition): machine and license
    * usage as given in `options`, NaN otherwise.
-   * @throws InvalidInputError when `options.horizon` or `options.machineUsage` is not a number.
+   * @throws InvalidInputError when `options.horizon` is not a finite number, a usage not a
+   * number >= 0 (NaN: not computed) or `options.stats` not run statistics.
    */
   metrics(options: MetricSumsResultOptions = {}): Metrics {
     requireKnownKeys(WHERE, "metrics(options)", options, RESULT_KEYS);
     const { horizon, stats, machineUsage = Number.NaN } = options;
-    if (horizon !== undefined && typeof horizon !== "number") {
-      throw new InvalidInputError(WHERE, "metrics(options.horizon)", `is not a number`);
+    if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
+      throw new InvalidInputError(
+        WHERE,
+        "metrics(options.horizon)",
+        `is ${describeValue(horizon)}, expected a finite number`,
+      );
     }
-    if (typeof machineUsage !== "number") {
-      throw new InvalidInputError(WHERE, "metrics(options.machineUsage)", `is not a number`);
+    // NaN: not computed (the default)
+    for (const [name, value] of [
+      ["machineUsage", machineUsage],
+      ["licenseUsage", options.licenseUsage ?? Number.NaN],
+    ] as const) {
+      if (typeof value !== "number" || value < 0 || value === Infinity) {
+        throw new InvalidInputError(
+          WHERE,
+          `metrics(options.${name})`,
+          `is ${describeValue(value)}, expected a number >= 0 (NaN: not computed)`,
+        );
+      }
     }
+    const byName = options.licenseUsageByName;
+    if (byName !== undefined) {
+      if (typeof byName !== "object" || byName === null || Array.isArray(byName)) {
+        throw new InvalidInputError(
+          WHERE,
+          "metrics(options.licenseUsageByName)",
+          `is ${describeValue(byName)}, expected an object of license name -> number`,
+        );
+      }
+      for (const [name, value] of Object.entries(byName)) {
+        if (typeof value !== "number" || value < 0 || value === Infinity) {
+          throw new InvalidInputError(
+            WHERE,
+            `metrics(options.licenseUsageByName[${JSON.stringify(name)}])`,
+            `is ${describeValue(value)}, expected a number >= 0 (NaN: not computed)`,
+          );
+        }
+      }
+    }
+    if (stats !== undefined) checkStats(WHERE, "metrics(options.stats)", stats);
     const jobs = this.jobCount();
     const completed = this.completedJobs;
     const makespan = this.makespan(horizon);
@@ -309,6 +374,8 @@ export class MetricSums {
   /** The common part of `addRejected` and `addUnfinished`. */
   private addOther(submit: number, end: number | undefined, method: string): void {
     if (
+      typeof submit !== "number" ||
+      (end !== undefined && typeof end !== "number") ||
       !(submit > -Infinity && submit < Infinity) ||
       (end !== undefined && !(end >= submit && end < Infinity))
     ) {
@@ -386,6 +453,14 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
   }
   if (end < start) throw new InvalidInputError(at, "end", `is ${end}, before start (${start})`);
   throw new InvalidInputError(at, "cores", `is ${cores}, expected a number >= 0`);
+}
+
+function invalidMissed(missed: unknown): never {
+  throw new InvalidInputError(
+    `${WHERE}.addDeadline`,
+    "missed",
+    `is ${describeValue(missed)}, expected a boolean`,
+  );
 }
 
 function invalidOther(submit: number, end: number | undefined, method: string): never {

@@ -1,14 +1,10 @@
-import {
-  describeValue,
-  InvalidInputError,
-  optionKeys,
-  requireKnownKeys,
-  requireObject,
-} from "@sched/errors";
+import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
+import { requirePlatform } from "./platform.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
+import { checkRecord, checkStats, checkTrace } from "./trace-check.js";
 import type { Allocation, Platform } from "./types.js";
 
 /** Options of {@link metricsOf}: the run statistics and horizon, when known. */
@@ -39,7 +35,10 @@ const WHERE = "@sched/core/metricsOf";
  *
  * Complexity: O(R + I log I) for R records and I interval parts.
  *
- * @throws InvalidInputError when `options.tau` is not a finite number > 0.
+ * @throws InvalidInputError when `options.tau` is not a finite number > 0, or when the trace is
+ * malformed (a field missing or of the wrong type, a time that is not a finite number, an
+ * allocation naming a machine the platform does not have, a record's times out of order), naming
+ * the record and the field: `trace.records[12].intervals[0].start is NaN, expected a finite number`.
  *
  * @example
  * ```ts
@@ -48,12 +47,15 @@ const WHERE = "@sched/core/metricsOf";
  * ```
  */
 export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {}): Metrics {
-  requireObject("@sched/core/computeMetrics", "trace", trace);
-  requireKnownKeys("@sched/core/computeMetrics", "options", options, METRICS_KEYS);
-  const o: { tau?: number; stats: RunStats; horizon?: number } = { stats: trace.stats };
-  if (options.tau !== undefined) o.tau = options.tau;
-  if (trace.horizon !== undefined) o.horizon = trace.horizon;
-  return metricsOf(trace.records, trace.platform, o);
+  const where = "@sched/core/computeMetrics";
+  requireKnownKeys(where, "options", options, METRICS_KEYS);
+  const tau = resolveTau(where, options.tau);
+  checkTrace(where, "trace", trace);
+  return metricsOfChecked(where, "trace.records", trace.records, trace.platform, {
+    tau,
+    stats: trace.stats,
+    horizon: trace.horizon,
+  });
 }
 
 /**
@@ -65,9 +67,12 @@ export function computeMetrics(trace: ScheduleTrace, options: MetricsOptions = {
  *
  * Complexity: O(R + I log I).
  *
- * @throws InvalidInputError when `capacity` or `options.tau` is invalid, or when a record's times
- * are not finite numbers in order (submit <= first start <= end, each interval's start <= end),
- * naming the record.
+ * @throws InvalidInputError when `capacity` (a platform as `validatePlatform` checks it, or a
+ * finite `totalCores` > 0) or an option is invalid, when a record is malformed (a field missing
+ * or of the wrong type, a time not a finite number, an allocation naming a machine the platform
+ * does not have), naming the record and the field (`records[3].outcome is "done", expected …`),
+ * or when a record's times are out of order (submit <= first start <= end, each interval's
+ * start <= end), naming the record.
  *
  * @example
  * ```ts
@@ -81,31 +86,78 @@ export function metricsOf(
 ): Metrics {
   requireKnownKeys(WHERE, "options", options, METRICS_OF_KEYS);
   const tau = resolveTau(WHERE, options.tau);
-  const totalCores = capacity?.totalCores;
-  if (typeof totalCores !== "number" || !(totalCores > 0)) {
+  if (
+    typeof records !== "object" ||
+    records === null ||
+    typeof (records as Iterable<JobRecord>)[Symbol.iterator] !== "function"
+  ) {
+    throw new InvalidInputError(
+      WHERE,
+      "records",
+      `is ${describeValue(records)}, expected an iterable of job records (an array)`,
+    );
+  }
+  const totalCores = (capacity as { totalCores?: unknown } | null | undefined)?.totalCores;
+  if (typeof totalCores !== "number" || !(totalCores > 0) || totalCores === Infinity) {
     throw new InvalidInputError(
       WHERE,
       "capacity.totalCores",
-      `is ${describeValue(totalCores)}, expected a number > 0`,
+      `is ${describeValue(totalCores)}, expected a finite number > 0`,
     );
   }
-  const platform = "machines" in capacity ? (capacity as Platform) : null;
+  const platform =
+    typeof capacity === "object" && "machines" in capacity
+      ? requirePlatform(WHERE, "capacity", capacity as Platform)
+      : null;
+  const { horizon, stats } = options;
+  // finite: an infinite horizon with unfinished jobs made the makespan infinite
+  if (horizon !== undefined && !(typeof horizon === "number" && Number.isFinite(horizon))) {
+    throw new InvalidInputError(
+      WHERE,
+      "options.horizon",
+      `is ${describeValue(horizon)}, expected a finite number`,
+    );
+  }
+  if (stats !== undefined) checkStats(WHERE, "options.stats", stats);
   const list = Array.isArray(records) ? (records as readonly JobRecord[]) : [...records];
-  const acc = new MetricsAccumulator(tau, totalCores, platform);
+  return metricsOfChecked(WHERE, "records", list, platform ?? { totalCores }, {
+    tau,
+    stats,
+    horizon,
+  });
+}
+
+/** {@link metricsOf} on records and a capacity already checked, `label` naming the records. */
+function metricsOfChecked(
+  where: string,
+  label: string,
+  list: readonly JobRecord[],
+  capacity: Platform | { readonly totalCores: number },
+  options: { tau: number; stats: RunStats | undefined; horizon: number | undefined },
+): Metrics {
+  const platform = "machines" in capacity ? (capacity as Platform) : null;
+  const acc = new MetricsAccumulator(options.tau, capacity.totalCores, platform);
+  // Each record's shape is checked as it is added (one pass over the records, not two: about
+  // half the cost of a separate pass on a million records), with machine indices of the
+  // platform (the machine usage indexes machines by them), any finite number without one.
+  const machines = platform === null ? -1 : platform.machines.length;
   let i = 0;
   try {
-    for (; i < list.length; i++) acc.add(list[i]!);
+    for (; i < list.length; i++) {
+      const r = list[i]!;
+      checkRecord(where, label, i, r, machines);
+      acc.add(r);
+    }
   } catch (error) {
-    // A record whose times the sums refuse (not finite, or out of order): name the record and
-    // its job, in the record's words (the sums' own method is not something the caller called).
-    if (!(error instanceof InvalidInputError)) throw error;
+    // A record whose times the sums refuse (out of order): name the record and its job, in the
+    // record's words (the sums' own method is not something the caller called).
+    if (!(error instanceof InvalidInputError) || error.where === where) throw error;
     const prefix = `${error.where}: `;
     const what = error.message.startsWith(prefix)
       ? error.message.slice(prefix.length)
       : error.message;
-    const id = list[i]?.job?.id;
-    const record = id === undefined ? `records[${i}]` : `records[${i}] (job ${id})`;
-    throw new InvalidInputError(WHERE, record, `has bad times: ${what}`, { cause: error });
+    const record = `${label}[${i}] (job ${list[i]!.job.id})`;
+    throw new InvalidInputError(where, record, `has bad times: ${what}`, { cause: error });
   }
   const { from, to } = acc.window(options.horizon);
   const machineUsage =

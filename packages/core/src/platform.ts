@@ -303,7 +303,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
     licenses.push(Object.freeze(license));
   });
 
-  return Object.freeze({
+  const platform: Platform = Object.freeze({
     machines: Object.freeze(machines),
     licenses: Object.freeze(licenses),
     clusters: Object.freeze(clusters),
@@ -311,6 +311,8 @@ export function createPlatform(spec: PlatformSpec): Platform {
     referenceSpeed,
     totalCores,
   });
+  checkedPlatforms.add(platform);
+  return platform;
 }
 
 /** Options of {@link identicalPool}. */
@@ -382,69 +384,188 @@ export function identicalPool(n: number, options: IdenticalPoolOptions = {}): Pl
 
 /**
  * Checks that `platform` is internally consistent (what `createPlatform` guarantees), for
- * platforms built by hand or read back from JSON. Returns it unchanged.
+ * platforms built by hand or read back from JSON: every machine, license, cluster and link an
+ * object with the fields and ranges `createPlatform` gives them, `totalCores` their sum. Returns
+ * it unchanged.
  *
- * Complexity: O(machines + licenses).
+ * Complexity: O(machines + clusters + links + sum of license machine lists).
  *
- * @throws InvalidInputError naming `where` and the field.
+ * @throws InvalidInputError naming `where` and the field (e.g. `platform.machines[3].speed`).
+ *
+ * @example
+ * ```ts
+ * validatePlatform({ ...identicalPool(2), totalCores: 5 });
+ * // throws: platform.totalCores is 5, but the machines have 2 cores
+ * ```
  */
 export function validatePlatform(
   platform: Platform,
   where = "@sched/core/validatePlatform",
 ): Platform {
-  requireObject(where, "platform", platform);
+  if (typeof where !== "string") {
+    throw new InvalidInputError(
+      "@sched/core/validatePlatform",
+      "where",
+      `is ${describeValue(where)}, expected a string (the caller's name, for the messages)`,
+    );
+  }
+  return checkPlatform(where, "platform", platform);
+}
+
+/**
+ * Platforms checked already: every `createPlatform` result, and each platform built by hand once
+ * it has passed {@link requirePlatform}. Platforms are immutable data (their type is readonly;
+ * eligibility caches per platform too), so one check holds for later calls.
+ */
+const checkedPlatforms = new WeakSet<object>();
+
+/**
+ * `platform` when it is a platform `validatePlatform` accepts, checked once per platform object
+ * (later calls cost a WeakSet look-up). Internal: the door of every function that takes a
+ * platform.
+ */
+export function requirePlatform(where: string, label: string, platform: Platform): Platform {
+  if (typeof platform === "object" && platform !== null && checkedPlatforms.has(platform)) {
+    return platform;
+  }
+  checkPlatform(where, label, platform);
+  checkedPlatforms.add(platform);
+  return platform;
+}
+
+/**
+ * {@link validatePlatform} with the platform named `label` in the messages (`trace.platform`
+ * for a trace's). Internal.
+ */
+export function checkPlatform(where: string, label: string, platform: Platform): Platform {
+  requireObject(where, label, platform);
   const machines = requireArray(
     where,
-    "platform.machines",
+    `${label}.machines`,
     platform.machines,
   ) as readonly Machine[];
+  const clusters = requireArray(
+    where,
+    `${label}.clusters`,
+    platform.clusters,
+  ) as readonly Cluster[];
+  const links = requireArray(where, `${label}.links`, platform.links) as readonly Link[];
+  for (let i = 0; i < links.length; i++) {
+    const field = `${label}.links[${i}]`;
+    const l = requireObject(where, field, links[i]) as Link;
+    requireIndex(where, `${field}.id`, l.id, i);
+    requirePositive(where, `${field}.bandwidth`, l.bandwidth);
+    requireNonNegative(where, `${field}.latency`, l.latency);
+  }
+  for (let c = 0; c < clusters.length; c++) {
+    const field = `${label}.clusters[${c}]`;
+    const cl = requireObject(where, field, clusters[c]) as Cluster;
+    requireIndex(where, `${field}.id`, cl.id, c);
+    requireString(where, `${field}.name`, cl.name);
+    if (cl.link !== undefined) {
+      const link = requireInteger(where, `${field}.link`, cl.link, 0);
+      if (link >= links.length) {
+        throw new InvalidInputError(
+          where,
+          `${field}.link`,
+          `is ${link}, but the platform has ${links.length} links`,
+        );
+      }
+    }
+  }
   let total = 0;
   for (let i = 0; i < machines.length; i++) {
-    const m = machines[i] as Machine;
-    if (m.id !== i) {
+    const field = `${label}.machines[${i}]`;
+    const m = requireObject(where, field, machines[i]) as Machine;
+    requireIndex(where, `${field}.id`, m.id, i);
+    requireString(where, `${field}.name`, m.name);
+    total += requireCount(where, `${field}.cores`, m.cores, 1);
+    requirePositive(where, `${field}.speed`, m.speed);
+    const cluster = requireInteger(where, `${field}.cluster`, m.cluster, 0);
+    if (cluster >= clusters.length) {
       throw new InvalidInputError(
         where,
-        `platform.machines[${i}].id`,
-        `is ${describeValue(m.id)}, expected ${i}`,
+        `${field}.cluster`,
+        `is ${cluster}, but the platform has ${clusters.length} clusters`,
       );
     }
-    total += requireCount(where, `platform.machines[${i}].cores`, m.cores, 1);
-    requirePositive(where, `platform.machines[${i}].speed`, m.speed);
   }
   if (machines.length === 0) {
     throw new InvalidInputError(
       where,
-      "platform.machines",
+      `${label}.machines`,
       "is empty, expected at least one machine",
     );
   }
   if (platform.totalCores !== total) {
     throw new InvalidInputError(
       where,
-      "platform.totalCores",
+      `${label}.totalCores`,
       `is ${describeValue(platform.totalCores)}, but the machines have ${total} cores`,
     );
   }
-  requirePositive(where, "platform.referenceSpeed", platform.referenceSpeed);
-  requireArray(where, "platform.licenses", platform.licenses).forEach((raw, i) => {
-    const l = raw as License;
-    requireCount(where, `platform.licenses[${i}].copies`, l.copies, 0);
+  requirePositive(where, `${label}.referenceSpeed`, platform.referenceSpeed);
+  const names = new Set<string>();
+  requireArray(where, `${label}.licenses`, platform.licenses).forEach((raw, i) => {
+    const field = `${label}.licenses[${i}]`;
+    const l = requireObject(where, field, raw) as License;
+    if (typeof l.name !== "string" || l.name.length === 0) {
+      throw new InvalidInputError(
+        where,
+        `${field}.name`,
+        `is ${describeValue(l.name)}, expected a non-empty string`,
+      );
+    }
+    if (names.has(l.name)) {
+      throw new InvalidInputError(
+        where,
+        `${field}.name`,
+        `is ${JSON.stringify(l.name)}, a duplicate`,
+      );
+    }
+    names.add(l.name);
+    if (l.kind !== "floating" && l.kind !== "node-locked") {
+      throw new InvalidInputError(
+        where,
+        `${field}.kind`,
+        `is ${describeValue(l.kind)}, expected "floating" or "node-locked"`,
+      );
+    }
+    requireCount(where, `${field}.copies`, l.copies, 0);
     if (l.kind === "node-locked" && l.machines === undefined) {
       throw new InvalidInputError(
         where,
-        `platform.licenses[${i}].machines`,
+        `${field}.machines`,
         "is missing for a node-locked license",
       );
     }
-    for (const m of l.machines ?? []) {
-      if (!Number.isInteger(m) || m < 0 || m >= machines.length) {
-        throw new InvalidInputError(
-          where,
-          `platform.licenses[${i}].machines`,
-          `holds ${describeValue(m)}, not a machine index`,
-        );
+    if (l.machines !== undefined) {
+      const list = requireArray(where, `${field}.machines`, l.machines);
+      for (let j = 0; j < list.length; j++) {
+        const m = list[j];
+        if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= machines.length) {
+          throw new InvalidInputError(
+            where,
+            `${field}.machines[${j}]`,
+            `is ${describeValue(m)}, not a machine index (the platform has ${machines.length} machines)`,
+          );
+        }
       }
     }
   });
   return platform;
+}
+
+/** `value` when it is exactly `index` (an element's `id` is its position). */
+function requireIndex(where: string, field: string, value: unknown, index: number): void {
+  if (value !== index) {
+    throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected ${index}`);
+  }
+}
+
+/** `value` when it is a string. */
+function requireString(where: string, field: string, value: unknown): void {
+  if (typeof value !== "string") {
+    throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected a string`);
+  }
 }

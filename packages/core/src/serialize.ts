@@ -4,12 +4,12 @@ import {
   optionKeys,
   ParseError,
   requireKnownKeys,
-  requireObject,
   SchedError,
 } from "@sched/errors";
 import { checkJob, JOB_FIELDS } from "./job.js";
 import { createPlatform } from "./platform.js";
 import type { Interval, JobRecord, Outcome, RunStats, ScheduleTrace } from "./trace.js";
+import { checkRecord, checkTrace } from "./trace-check.js";
 import type { Job, Platform } from "./types.js";
 
 /** The `format` tag of a serialised trace. */
@@ -85,6 +85,10 @@ const TO_JSON_KEYS = optionKeys<TraceToJSONOptions>({
  *
  * Complexity: O(size of the trace).
  *
+ * @throws InvalidInputError when an option is invalid, or when the trace is malformed (a field
+ * missing or of the wrong type, a time that is not a finite number), naming the record and the
+ * field: what {@link traceFromJSON} would refuse to read back.
+ *
  * @example
  * ```ts
  * traceFromJSON(traceToJSON(trace)); // deep-equal to trace
@@ -100,13 +104,14 @@ export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = 
       `is ${describeValue(timings)}, expected a boolean`,
     );
   }
-  requireObject("@sched/core/traceToJSON", "trace", trace);
+  checkTrace("@sched/core/traceToJSON", "trace", trace);
   const out: Record<string, unknown> = {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,
     scheduler: trace.scheduler,
     platform: platformToPlain(trace.platform),
-    records: trace.records.map((r) => {
+    records: trace.records.map((r, i) => {
+      checkRecord("@sched/core/traceToJSON", "trace.records", i, r, -1);
       const o: Record<string, unknown> = {
         job: jobToPlain(r.job),
         intervals: r.intervals.map((iv) => ({
@@ -120,13 +125,16 @@ export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = 
       if (r.reason !== undefined) o.reason = r.reason;
       return o;
     }),
-    stats: timings
-      ? {
-          events: trace.stats.events,
-          decisions: trace.stats.decisions,
-          schedulerMs: trace.stats.schedulerMs,
-        }
-      : { events: trace.stats.events, decisions: trace.stats.decisions },
+    // NaN (unknown: a trace read back from one written without timings) is left out, as
+    // `timings: false` does: JSON would write it as null, which traceFromJSON refuses.
+    stats:
+      timings && !Number.isNaN(trace.stats.schedulerMs)
+        ? {
+            events: trace.stats.events,
+            decisions: trace.stats.decisions,
+            schedulerMs: trace.stats.schedulerMs,
+          }
+        : { events: trace.stats.events, decisions: trace.stats.decisions },
   };
   if (trace.horizon !== undefined) out.horizon = trace.horizon;
   return JSON.stringify(out);

@@ -1,7 +1,7 @@
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { DEFAULT_MAX_STALLED_EVENTS, Engine, type EngineOptions } from "./engine.js";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
-import { validatePlatform } from "./platform.js";
+import { requirePlatform } from "./platform.js";
 import type { Scheduler } from "./scheduler.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
 import type { Job, Platform } from "./types.js";
@@ -12,6 +12,7 @@ export interface SimulateOptions {
    * Horizon: events after this time are not processed. Jobs still waiting or running then are
    * `unfinished` (running jobs' last interval ends at `until`); jobs submitted after it are
    * never read from the iterable and are not in the trace.
+   * A number other than NaN and -Infinity.
    * @defaultValue `Infinity` (run until no event remains)
    */
   readonly until?: number;
@@ -63,11 +64,12 @@ export function resolveSimulateOptions(
     );
   }
   const until = options.until ?? Number.POSITIVE_INFINITY;
-  if (typeof until !== "number" || Number.isNaN(until)) {
+  // -Infinity: a horizon no trace can write (JSON has no -Infinity), for a run that reads nothing
+  if (typeof until !== "number" || Number.isNaN(until) || until === Number.NEGATIVE_INFINITY) {
     throw new InvalidInputError(
       where,
       "options.until",
-      `is ${describeValue(until)}, expected a number`,
+      `is ${describeValue(until)}, expected a number > -Infinity (Infinity: no horizon)`,
     );
   }
   const maxEvents = options.maxEvents ?? null;
@@ -124,7 +126,7 @@ export function resolveSimulateOptions(
 
 /** Checks the platform and the scheduler of a run. Internal. */
 export function checkRunInputs(where: string, platform: Platform, scheduler: Scheduler): void {
-  validatePlatform(platform, where);
+  requirePlatform(where, "platform", platform);
   if (
     typeof scheduler !== "object" ||
     scheduler === null ||

@@ -131,7 +131,7 @@ describe("metricsOf", () => {
 
   it("validates tau and capacity", () => {
     expect(() => computeMetrics(trace, { tau: 0 })).toThrow(
-      "@sched/core/metricsOf: options.tau is 0",
+      "@sched/core/computeMetrics: options.tau is 0",
     );
     expect(() => metricsOf([], { totalCores: 0 })).toThrow("capacity.totalCores is 0");
   });

@@ -111,7 +111,7 @@ describe("typed errors where a raw TypeError was thrown", () => {
     const { ResourceLedger, firstFitAllocation } = await import("../src/index.js");
     expectRefused(
       () => new ResourceLedger(null as never),
-      "@sched/core/ResourceLedger: platform is null, expected a platform (createPlatform)",
+      "@sched/core/ResourceLedger: platform is null, expected an object",
     );
     expectRefused(
       () => firstFitAllocation(null as never, 2),

@@ -7,12 +7,14 @@ import {
   createPlatform,
   firstFitAllocation,
   identicalPool,
+  metricsOf,
   type Scheduler,
   simulate,
   simulateStream,
   traceFromJSON,
   traceToJSON,
   validateJobs,
+  validatePlatform,
 } from "../src/index.js";
 
 // Every public function of the package, called validly, then with one argument, option or field
@@ -45,6 +47,15 @@ const platformSpec = () => ({
   referenceSpeed: 1,
 });
 const trace = () => simulate(jobSpecs(), createPlatform(platformSpec() as never), firstFit());
+// A trace as a caller builds it by hand (plain, unfrozen objects, so every field can be made
+// hostile): the engine's run written out and read back as data, cut by a horizon.
+const handTrace = () => {
+  const { format: _f, version: _v, ...rest } = JSON.parse(traceToJSON(trace()));
+  return { ...rest, horizon: 1e4 };
+};
+// A trace's `stats.schedulerMs` is NaN when unknown (written without timings)
+const unknownTimings = (place: string, value: unknown) =>
+  place.endsWith("stats.schedulerMs") && Number.isNaN(value);
 
 const cases: FuzzCase[] = [
   {
@@ -108,32 +119,55 @@ const cases: FuzzCase[] = [
   {
     name: "@sched/core/computeMetrics",
     params: ["trace", "options"],
-    // a trace is the engine's output (or traceFromJSON's, which checks it): trusted, as
-    // documented; only the options are fuzzed
-    fixed: ["trace"],
-    args: () => [trace(), { tau: 10 }],
-    depth: 3,
+    // a trace built by hand: every field down to an allocation part's cores
+    args: () => [handTrace(), { tau: 10 }],
+    depth: 8,
+    accepts: unknownTimings,
     call: (t, o) => computeMetrics(t as never, o as never),
   },
   {
     name: "@sched/core/checkSchedule",
     params: ["trace", "options"],
-    // a trace is the engine's output (or traceFromJSON's, which checks it): trusted, as
-    // documented; only the options are fuzzed
-    fixed: ["trace"],
-    args: () => [trace(), { deadlinesAreHard: true, tolerance: 1e-9 }],
-    depth: 3,
+    // a trace built by hand: every field down to an allocation part's cores
+    // a well-typed value that breaks an invariant is a reported violation, not an error
+    args: () => [handTrace(), { deadlinesAreHard: true, tolerance: 1e-9 }],
+    depth: 8,
+    accepts: unknownTimings,
     call: (t, o) => checkSchedule(t as never, o as never),
   },
   {
     name: "@sched/core/traceToJSON",
     params: ["trace", "options"],
-    // a trace is the engine's output (or traceFromJSON's, which checks it): trusted, as
-    // documented; only the options are fuzzed
-    fixed: ["trace"],
-    args: () => [trace(), { timings: false }],
-    depth: 2,
+    // a trace built by hand: every field down to an allocation part's cores
+    args: () => [handTrace(), { timings: false }],
+    depth: 8,
+    accepts: unknownTimings,
     call: (t, o) => traceToJSON(t as never, o as never),
+  },
+  {
+    name: "@sched/core/metricsOf",
+    params: ["records", "capacity", "options"],
+    args: () => {
+      const t = handTrace();
+      return [t.records, t.platform, { tau: 10, horizon: 1e4, stats: t.stats }];
+    },
+    depth: 7,
+    accepts: unknownTimings,
+    call: (r, c, o) => metricsOf(r as never, c as never, o as never),
+  },
+  {
+    name: "@sched/core/metricsOf (a core count)",
+    params: ["records", "capacity", "options"],
+    args: () => [handTrace().records, { totalCores: 6 }],
+    depth: 7,
+    call: (r, c) => metricsOf(r as never, c as never),
+  },
+  {
+    name: "@sched/core/validatePlatform",
+    params: ["platform", "where"],
+    args: () => [handTrace().platform, "@sched/x/y"],
+    depth: 4,
+    call: (p, w) => validatePlatform(p as never, w as never),
   },
   {
     name: "@sched/core/traceFromJSON",

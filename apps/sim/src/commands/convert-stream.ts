@@ -11,6 +11,7 @@ import {
 } from "@sched/workload";
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
+import { printable } from "../printable.js";
 import { cleanupReportText, openLines, streamSwfWorkload } from "../swf-input.js";
 import { headerProcs, requireJobs } from "./trace-files.js";
 
@@ -256,7 +257,7 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
   if (file !== null) {
     if (droppedNote !== "") io.stderr(droppedNote);
     await writeFilesAtomic(new Map([[file.path, file]]));
-    io.stderr(`wrote ${count} jobs to ${file.path} (${c.to})\n`);
+    io.stderr(`wrote ${count} jobs to ${printable(file.path)} (${c.to})\n`);
   }
   return true;
 }

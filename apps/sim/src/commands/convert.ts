@@ -15,6 +15,7 @@ import { batsimToJobs, jobsToBatsim } from "../batsim.js";
 import type { Command, Io } from "../command.js";
 import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
 import { checkOutPath } from "../out-path.js";
+import { printable } from "../printable.js";
 import { cleanupReportText, readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { inCommand } from "../user-message.js";
@@ -254,6 +255,6 @@ export async function convertWhole(c: Conversion, io: Io): Promise<void> {
   if (c.out === undefined) io.stdout(output);
   else {
     await writeFilesAtomic(new Map([[c.out, output]]));
-    io.stderr(`wrote ${jobs.length} jobs to ${c.out} (${c.to})\n`);
+    io.stderr(`wrote ${jobs.length} jobs to ${printable(c.out)} (${c.to})\n`);
   }
 }

@@ -31,6 +31,7 @@ import { inCallersWords } from "../hints.js";
 import { MAX_PROCS } from "../limits.js";
 import { PLATFORM_SIZE_BOUNDS, platformSizeExcess } from "../model-limits.js";
 import { checkOutPath } from "../out-path.js";
+import { printable } from "../printable.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
 import { type TraceFormat, traceFormat } from "./trace-files.js";
@@ -99,7 +100,16 @@ const spec: CommandSpec = {
     "sched-sim gen advance-reservation --jobs 1000 --uMed 5 --seed 2 --out ar.jsonl",
     "sched-sim gen convergent --seed 3 --out farm.jsonl --platform farm.json",
   ],
+  messagePrefix: (positionals) => commandOf(positionals[0]),
 };
+
+/**
+ * The command as the user typed it, for the messages: `gen lublin` once a known model is named
+ * (every error about its options or files then says so), else `gen`.
+ */
+function commandOf(name: string | undefined): string {
+  return name !== undefined && WORKLOAD_MODELS.some((m) => m.name === name) ? `gen ${name}` : "gen";
+}
 
 function findModel(name: string): WorkloadModel {
   const m = WORKLOAD_MODELS.find((x) => x.name === name);
@@ -410,14 +420,18 @@ export const genCommand: Command = {
       }
       given.set(key, value);
     }
+    const command = commandOf(model.name);
     const out = stringOption(args, "out");
     if (out === undefined) {
-      throw new UsageError("gen: option --out FILE is required (FILE.swf or FILE.jsonl)", "gen");
+      throw new UsageError(
+        `${command}: option --out FILE is required (FILE.swf or FILE.jsonl)`,
+        "gen",
+      );
     }
-    const format = traceFormat("gen", "out", out, false);
-    await checkOutPath("gen", "out", out, "file");
+    const format = traceFormat(command, "out", out, false);
+    await checkOutPath(command, "out", out, "file");
     const platformOut = stringOption(args, "platform");
-    if (platformOut !== undefined) await checkOutPath("gen", "platform", platformOut, "file");
+    if (platformOut !== undefined) await checkOutPath(command, "platform", platformOut, "file");
     const params = parameters(model, given);
     let output: ModelStream;
     try {
@@ -446,8 +460,8 @@ export const genCommand: Command = {
     if (platformPath !== undefined) files.set(platformPath, formatPlatformJson(output.platform));
     await writeFilesAtomic(files);
     io.stdout(
-      `gen: ${output.jobCount} jobs (${model.name}, ${platformText(output.platform)}) -> ${out}` +
-        `${platformPath === undefined ? "" : `, platform -> ${platformPath}`}\n`,
+      `gen: ${output.jobCount} jobs (${model.name}, ${platformText(output.platform)}) -> ${printable(out)}` +
+        `${platformPath === undefined ? "" : `, platform -> ${printable(platformPath)}`}\n`,
     );
     return 0;
   },

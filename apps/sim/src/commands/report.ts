@@ -5,6 +5,7 @@ import type { Command } from "../command.js";
 import type { Experiment } from "../experiments/experiment.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { checkOutPath } from "../out-path.js";
+import { printable } from "../printable.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
 import { createInstanceCache, measureRun, simulateTask } from "../sweep/execute.js";
@@ -193,7 +194,7 @@ export const reportCommand: Command = {
     io.stderr(
       missingNote(plan, dir, missingRuns(plan, records, failures), await readShardStatuses(dir)),
     );
-    io.stderr(`wrote ${out}\n`);
+    io.stderr(`wrote ${printable(out)}\n`);
     return 0;
   },
 };

@@ -54,6 +54,7 @@ import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
+import { printable } from "../printable.js";
 import { RejectionTally } from "../rejections.js";
 import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
@@ -464,7 +465,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
     // On stderr; a blank line keeps it off the table when both streams land in one file or pipe.
     if (out !== undefined)
       io.stderr(
-        `${format === "json" ? "" : "\n"}wrote ${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}\n`,
+        `${format === "json" ? "" : "\n"}wrote ${printable(`${join(out, "jobs.csv")}, ${join(out, "metrics.json")} and ${join(out, "timing.json")}`)}\n`,
       );
     return 0;
   } catch (error) {

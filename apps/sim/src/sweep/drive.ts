@@ -6,6 +6,7 @@ import { type Params, type ParamValue, paramText } from "../experiments/paramete
 import { type ParameterRequest, resolveParameters } from "../experiments/resolve.js";
 import { shortDuration, stableJson } from "../format.js";
 import { MAX_RUNS } from "../limits.js";
+import { printable } from "../printable.js";
 import { optionText } from "../scheduler-options.js";
 import { UsageError } from "../usage-error.js";
 import { gridPoints, type SweepPlan } from "./plan.js";
@@ -308,7 +309,9 @@ ${timingTable(plan, timingRows)}`);
     const ran = outcome.records.length - outcome.skipped;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const summaries = (out: string): string =>
-      `${join(out, "results.csv")}, ${join(out, "runs.csv")}, ${join(out, "timing.csv")} and ${join(out, "runs-timing.csv")}`;
+      printable(
+        `${join(out, "results.csv")}, ${join(out, "runs.csv")}, ${join(out, "timing.csv")} and ${join(out, "runs-timing.csv")}`,
+      );
     const where =
       options.out === undefined || !outcome.summarized ? "" : `; wrote ${summaries(options.out)}`;
     const whereShard =

@@ -1,5 +1,15 @@
-import { InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireArray,
+  requireFinite,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "../execution.js";
+import { requireJob } from "../job.js";
 import { ResourceLedger } from "../ledger.js";
 import type { RunningJob, SchedulerView, WaitingJob } from "../scheduler.js";
 import type { Allocation, Job, Platform } from "../types.js";
@@ -51,8 +61,11 @@ const MAKE_VIEW_KEYS = optionKeys<MakeViewOptions>({
  *
  * Complexity: O(machines + running parts + waiting) to build; `nextFreeMachine` O(machines).
  *
- * @throws InvalidInputError when `now` is not finite, `freeCores` does not have one entry per
- * machine, or an entry is not an integer in `0 .. machine cores`.
+ * @throws InvalidInputError naming the option and the field when `now` is not finite, a waiting
+ * or running entry is malformed (its job one `createJob` would refuse, a progress outside
+ * [0, 1], a time not finite), `freeLicenses` is not a function, `executionModel` has no
+ * `duration` function, `freeCores` does not have one entry per machine, or an entry is not an
+ * integer in `0 .. machine cores`.
  * @throws ConstraintViolationError when the running jobs do not fit on the platform.
  *
  * @example
@@ -64,18 +77,56 @@ const MAKE_VIEW_KEYS = optionKeys<MakeViewOptions>({
  */
 export function makeView(platform: Platform, options: MakeViewOptions = {}): SchedulerView {
   requireKnownKeys("@sched/core/testing/makeView", "options", options, MAKE_VIEW_KEYS);
-  const now = options.now ?? 0;
-  if (!Number.isFinite(now)) {
-    throw new InvalidInputError(WHERE, "options.now", `is ${now}, expected a finite number`);
-  }
+  const now = requireFinite(WHERE, "options.now", options.now ?? 0);
   const ledger = new ResourceLedger(platform);
-  const running = options.running ?? [];
-  for (const r of running) ledger.take(r.job, r.allocation);
+  const running = requireArray(WHERE, "options.running", options.running ?? []) as RunningJob[];
+  running.forEach((r, i) => {
+    const field = `options.running[${i}]`;
+    requireObject(WHERE, field, r);
+    requireJob(WHERE, `${field}.job`, r.job);
+    requireFinite(WHERE, `${field}.start`, r.start);
+    requireFraction(`${field}.progressAtStart`, r.progressAtStart, true);
+    requireFraction(`${field}.progress`, r.progress, true);
+    requireFinite(WHERE, `${field}.estimatedEnd`, r.estimatedEnd);
+    ledger.take(r.job, r.allocation, WHERE);
+  });
   const free = freeCoresOf(platform, ledger, options.freeCores);
   const total = free.reduce((a, b) => a + b, 0);
-  const waiting: readonly WaitingJob[] = (options.waiting ?? []).map((w) =>
-    "job" in w ? w : { job: w, progress: 0, preemptions: 0 },
-  );
+  const given = requireArray(WHERE, "options.waiting", options.waiting ?? []);
+  const waiting: readonly WaitingJob[] = given.map((raw, i) => {
+    const field = `options.waiting[${i}]`;
+    const w = requireObject(WHERE, field, raw) as Job | WaitingJob;
+    if (!("job" in w)) return { job: requireJob(WHERE, field, w), progress: 0, preemptions: 0 };
+    requireJob(WHERE, `${field}.job`, w.job);
+    requireFraction(`${field}.progress`, w.progress, false);
+    requireInteger(WHERE, `${field}.preemptions`, w.preemptions, 0);
+    return w;
+  });
+  if (options.freeLicenses !== undefined && typeof options.freeLicenses !== "function") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.freeLicenses",
+      `is ${describeValue(options.freeLicenses)}, expected a function (license, machine) => copies`,
+    );
+  }
+  const m = options.executionModel;
+  if (m !== undefined) {
+    requireObject(WHERE, "options.executionModel", m);
+    if (typeof m.duration !== "function") {
+      throw new InvalidInputError(
+        WHERE,
+        "options.executionModel.duration",
+        `is ${describeValue(m.duration)}, expected a function`,
+      );
+    }
+    if (m.name !== undefined && typeof m.name !== "string") {
+      throw new InvalidInputError(
+        WHERE,
+        "options.executionModel.name",
+        `is ${describeValue(m.name)}, expected a string`,
+      );
+    }
+  }
   const waitingIds = new Set(waiting.map((w) => w.job.id));
   const runningIds = new Set(running.map((r) => r.job.id));
   const model = options.executionModel ?? defaultExecutionModel;
@@ -99,6 +150,17 @@ export function makeView(platform: Platform, options: MakeViewOptions = {}): Sch
       return -1;
     },
   };
+}
+
+/** A progress: a finite number in [0, 1] (`closed`) or [0, 1) (a waiting job's). */
+function requireFraction(field: string, value: unknown, closed: boolean): void {
+  if (typeof value !== "number" || !(value >= 0) || (closed ? !(value <= 1) : !(value < 1))) {
+    throw new InvalidInputError(
+      WHERE,
+      field,
+      `is ${describeValue(value)}, expected a number in [0, 1${closed ? "]" : ")"}`,
+    );
+  }
 }
 
 function freeCoresOf(
