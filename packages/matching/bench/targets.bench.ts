@@ -144,7 +144,7 @@ function imfsTable({ mfs, imfs }: Lib): void {
         string,
         () => ExactMatching,
         number,
-        ((r: ExactMatching) => void)?,
+        (((r: ExactMatching) => void) | undefined)?,
         (() => void)?,
       ];
       const cases: Case[] = [
