@@ -150,7 +150,8 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }
 
 interface CachedInputRow {

@@ -190,7 +190,8 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }
 
 const sortedNameCache = new WeakMap<object, readonly string[]>();

@@ -3,7 +3,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
-import type { MatrixSource } from "./matrix.js";
+import type { SourceWithCore } from "./matrix.js";
 import { matrixSource } from "./matrix-source.js";
 import { finiteOption, flagOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
@@ -235,17 +235,20 @@ export function resolveOptions(
  * heuristics are exactly those, the generic row builder otherwise; incremental exactly for the
  * `"imfs"` matcher. Internal.
  */
-export function sourceOf(o: ResolvedConvergentOptions): MatrixSource {
-  return o.paperConstants !== undefined
-    ? matrixSource({
-        constants: o.paperConstants,
-        readings: o.readings,
-        incremental: o.matcher === "imfs",
-        refreshTolerance: o.refreshTolerance,
-      })
-    : matrixSource({
-        heuristics: o.heuristics,
-        incremental: o.matcher === "imfs",
-        refreshTolerance: o.refreshTolerance,
-      });
+export function sourceOf(o: ResolvedConvergentOptions): SourceWithCore {
+  // every source matrixSource makes has the unchecked update
+  return (
+    o.paperConstants !== undefined
+      ? matrixSource({
+          constants: o.paperConstants,
+          readings: o.readings,
+          incremental: o.matcher === "imfs",
+          refreshTolerance: o.refreshTolerance,
+        })
+      : matrixSource({
+          heuristics: o.heuristics,
+          incremental: o.matcher === "imfs",
+          refreshTolerance: o.refreshTolerance,
+        })
+  ) as SourceWithCore;
 }

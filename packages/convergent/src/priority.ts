@@ -1,7 +1,7 @@
 import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
-import { rowBuilder, Scratch } from "./matrix.js";
+import { rowBuilder, Scratch, UNCHECKED_UPDATE } from "./matrix.js";
 import { meetsRequirements } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
@@ -113,7 +113,7 @@ export function convergentPriority(
     };
     const byId = new Map<number, number>();
     if ("fused" in engine) {
-      const { costs } = engine.fused.update(input);
+      const { costs } = engine.fused[UNCHECKED_UPDATE](input);
       for (let i = 0; i < rows.length; i++)
         if (rows[i]!.machine < 0) byId.set(rows[i]!.job.id, costs[i] as number);
       return { waiting: view.waiting, now: view.now, byId };

@@ -3,16 +3,22 @@ import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
   antiAgingHeuristic,
+  buildMatrix,
   convergent,
   convergentPass,
   convergentVariant,
   deadlineDeltas,
   deadlineHeuristic,
   f1,
+  IncrementalMatrix,
   inputHeuristic,
   licensesHeuristic,
+  makePlan,
+  matrixSource,
   minimalRequirementsHeuristic,
   overheadHeuristic,
+  PlanMemory,
+  paperHeuristics,
   waitMinimizationHeuristic,
 } from "../src/index.js";
 
@@ -36,7 +42,115 @@ const run = (policy: unknown) =>
     policy as never,
   ).records.length;
 
+// The matrix functions' inputs: three rows (one running), two machines, a floating license
+// two jobs ask for (critical: the pre-matching runs).
+const rows = () => [
+  {
+    job: createJob({ id: 1, submit: 0, runtime: 100, cores: 1, licenses: { cad: 1 } }),
+    progress: 0.5,
+    machine: 1,
+  },
+  {
+    job: createJob({ id: 2, submit: 0, runtime: 50, cores: 1, deadline: 80 }),
+    progress: 0,
+    machine: -1,
+  },
+  {
+    job: createJob({ id: 3, submit: 5, runtime: 20, cores: 1, licenses: { cad: 1 } }),
+    progress: 0,
+    machine: -1,
+  },
+];
+const matrixInput = () => ({
+  now: 10,
+  platform: platform(),
+  jobs: rows(),
+  previous: Int32Array.of(1, -1, 0),
+  eligibility: () => Uint8Array.of(1, 1),
+});
+const firstPlan = () => makePlan(buildMatrix(matrixInput(), paperHeuristics()), { matcher: "mfs" });
+
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/convergent/buildMatrix",
+    params: ["input", "heuristics"],
+    args: () => [matrixInput(), paperHeuristics()],
+    call: (i, h) => buildMatrix(i as never, h as never).weights,
+  },
+  {
+    name: "@sched/convergent/makePlan",
+    params: ["matrix", "options", "previous", "matching"],
+    opaque: ["matching"],
+    args: () => {
+      const first = firstPlan();
+      return [
+        buildMatrix(matrixInput(), paperHeuristics()),
+        {
+          matcher: "imfs",
+          knapsack: "exact",
+          changedRows: [0],
+          costs: [2, 3, 4],
+          clearInPlace: false,
+          memory: new PlanMemory(),
+          onPreMatch: () => undefined,
+        },
+        { rowIds: [...first.rowIds], weights: first.weights, cleared: [...first.cleared] },
+        first.matching,
+      ];
+    },
+    call: (m, o, p, match) =>
+      makePlan(
+        m as never,
+        // a hostile options value is passed as is; otherwise previous is put back together
+        (o !== null && typeof o === "object" && !Array.isArray(o)
+          ? { ...o, previous: p === undefined ? undefined : { ...(p as object), matching: match } }
+          : o) as never,
+      ).rowToCol,
+  },
+  {
+    name: "@sched/convergent/matrixSource (paper heuristics, incremental) and update",
+    params: ["options", "input", "input"],
+    names: (place, message) =>
+      message.includes(place.split(/[.[]/).pop() ?? place) ||
+      (place.startsWith("options.constants") && message.includes("options.constants")),
+    args: () => [
+      { incremental: true, refreshTolerance: 0.1, shiftHorizon: 1000, constants: { base: 2 } },
+      matrixInput(),
+      { ...matrixInput(), now: 20 },
+    ],
+    call: (o, i, i2) => {
+      const source = matrixSource(o as never);
+      source.update(i as never);
+      const u = source.update(i2 as never);
+      source.reset();
+      return [u.matrix.weights, u.changedRows, u.costs];
+    },
+  },
+  {
+    name: "@sched/convergent/matrixSource (given heuristics, from scratch) and update",
+    params: ["options", "input"],
+    args: () => [{ heuristics: paperHeuristics(), incremental: false }, matrixInput()],
+    call: (o, i) => matrixSource(o as never).update(i as never).matrix.weights,
+  },
+  {
+    name: "@sched/convergent/IncrementalMatrix and its methods",
+    params: ["options", "input", "input", "id"],
+    args: () => [
+      { heuristics: paperHeuristics(), tolerance: 0.1, horizon: 1000 },
+      matrixInput(),
+      { ...matrixInput(), now: 20 },
+      2,
+    ],
+    call: (o, i, i2, id) => {
+      const m = new IncrementalMatrix(o as never);
+      m.update(i as never);
+      m.forget(id as never);
+      const u = m.update(i2 as never);
+      const size = m.size;
+      m.reset();
+      return [u.matrix.weights, u.changedRows, u.costs, size];
+    },
+  },
   {
     name: "@sched/convergent/convergent",
     params: ["options"],
