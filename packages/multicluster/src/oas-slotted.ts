@@ -1,5 +1,12 @@
 import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   allocationCost,
@@ -72,6 +79,28 @@ const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
   profile: true,
 });
 
+/** The most slots a slotted schedule may span (as `bruteForceOas`'s `theta`). */
+export const MAX_SLOTS = 2 ** 24;
+
+/**
+ * `options`' slot size and horizon, checked: an object of known keys, `eta` a finite number
+ * > 0, `theta` an integer in [1, {@link MAX_SLOTS}] (its `resources x theta` table is
+ * allocated). Internal: shared by the slotted schedules.
+ */
+export function checkSlotOptions(where: string, options: SlottedListOptions): void {
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, SLOTTED_KEYS);
+  requirePositive(where, "options.eta", options.eta);
+  const theta = options.theta;
+  if (typeof theta !== "number" || !Number.isInteger(theta) || theta < 1 || theta > MAX_SLOTS) {
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${describeValue(theta)}, expected an integer in [1, ${MAX_SLOTS}]`,
+    );
+  }
+}
+
 /**
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (fewest slots first, then least
@@ -79,6 +108,9 @@ const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
  * Complexity: O(jobs * theta * candidates * (R + slots * links)).
+ *
+ * @throws InvalidInputError when `order` is not a permutation of the job indices, or naming the
+ *   option (`options.eta`, `options.theta`, `options.profile`) or the job field that is invalid.
  */
 export function slottedListSchedule(
   jobs: readonly Job[],
@@ -86,9 +118,41 @@ export function slottedListSchedule(
   order: readonly number[],
   options: SlottedListOptions,
 ): OasAssignment[] | null {
-  requireObject("@sched/multicluster/slottedListSchedule", "options", options);
-  requireKnownKeys("@sched/multicluster/slottedListSchedule", "options", options, SLOTTED_KEYS);
-  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile);
+  const where = "@sched/multicluster/slottedListSchedule";
+  checkSlotOptions(where, options);
+  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
+  // order: each job index once (a job left out left a hole in the result)
+  requireArray(where, "order", order);
+  if (order.length !== jobs.length) {
+    throw new InvalidInputError(
+      where,
+      "order",
+      `has ${order.length} entries, expected ${jobs.length} (each index of jobs once)`,
+    );
+  }
+  const placedOnce = new Uint8Array(jobs.length);
+  for (let k = 0; k < order.length; k++) {
+    const j = order[k];
+    if (typeof j !== "number" || !Number.isInteger(j) || j < 0 || j >= jobs.length) {
+      throw new InvalidInputError(
+        where,
+        `order[${k}]`,
+        `is ${describeValue(j)}, expected a job index in [0, ${jobs.length - 1}]`,
+      );
+    }
+    if (placedOnce[j] === 1) {
+      throw new InvalidInputError(where, `order[${k}]`, `is ${j}, a job index already in order`);
+    }
+    placedOnce[j] = 1;
+  }
+  const cells = inst.resourceMachine.length * options.theta;
+  if (cells > MAX_SLOTS * 8) {
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${options.theta}, which makes ${cells} resource-slots on ${inst.resourceMachine.length} cores, expected at most ${MAX_SLOTS * 8}`,
+    );
+  }
   const R = inst.resourceMachine.length;
   const T = options.theta;
   const L = platform.links.length;
@@ -165,20 +229,7 @@ export function slottedPlanFromTrace(
   options: SlottedListOptions,
 ): OasAssignment[] | null {
   const where = "@sched/multicluster/slottedPlanFromTrace";
-  if (!(options.eta > 0) || !Number.isFinite(options.eta)) {
-    throw new InvalidInputError(
-      where,
-      "options.eta",
-      `is ${describeValue(options.eta)}, expected a number > 0`,
-    );
-  }
-  if (!Number.isInteger(options.theta) || options.theta < 1) {
-    throw new InvalidInputError(
-      where,
-      "options.theta",
-      `is ${describeValue(options.theta)}, expected an integer >= 1`,
-    );
-  }
+  checkSlotOptions(where, options);
   const platform = trace.platform;
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const R = inst.resourceMachine.length;

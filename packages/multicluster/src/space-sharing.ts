@@ -6,6 +6,7 @@ import {
   bunchTasks,
   CLUSTER_SELECTIONS,
   type ClusterSelection,
+  chooseProcessors,
   fitnessFactors,
   mapPartitionSize,
   partitionSize,
@@ -570,9 +571,14 @@ export function simulateSpaceSharing(
       if (o.policy === "dynamic") {
         const target = Math.min(maxPar, partitionSize(P, queue.length - 1, 0.5, running.length));
         if (n < dynamicGate(o.dynamicAllotment, target, o.alpha)) return;
-        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n), {
-          cluster: o.clusterSelection,
-        })!;
+        // (chooseProcessors unchecked: the pool and the rule are valid by construction)
+        const chosen = chooseProcessors(
+          platform,
+          processorMachine,
+          a,
+          Math.min(target, n),
+          o.clusterSelection,
+        )!;
         start(
           job,
           chosen,

@@ -3,13 +3,17 @@ import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
   bruteForceOas,
+  checkOasSchedule,
   dynamicPartitionSize,
   fitnessFactors,
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
   oasPlanScheduler,
+  selectProcessors,
   slotsNeeded,
+  slottedListSchedule,
+  solveOas,
   spaceSharingPass,
   spaceSharingScheduler,
   taskBunches,
@@ -112,5 +116,83 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
 
   it("still runs a valid space-sharing schedule", () => {
     expect(simulate(jobs(), platform(), spaceSharingScheduler()).records).toHaveLength(1);
+  });
+
+  it("selectProcessors checks its arguments (a processor on no machine threw a raw TypeError; a string as available was read)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 2 }]);
+    expect(() => selectProcessors(p, [0, 1, 9], [1, 1, 1], 2)).toThrow(
+      "@sched/multicluster/selectProcessors: processorMachine[2] is 9, expected a machine index in [0, 3]",
+    );
+    expect(() => selectProcessors(p, [0, 1, 2], "111" as never, 2)).toThrow(
+      /available is "111", expected an array/,
+    );
+    expect(() => selectProcessors(p, [0, 1], [1, 1], 1.5)).toThrow(/count is 1\.5/);
+    expect(() => selectProcessors(p, [0, 1], [1, 1], 1, { clusters: "fastest" } as never)).toThrow(
+      /options\.clusters is not a known key/,
+    );
+    expect(selectProcessors(p, [0, 1, 2, 3], Uint8Array.of(1, 1, 1, 1), 2)).toEqual([2, 3]);
+  });
+
+  it("checkOasSchedule refuses a malformed schedule (raw TypeError / RangeError, a string machine read as an index)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    const j = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    const entry = { jobId: 1, startSlot: 0, slots: 1, allocation: [{ machine: 0, cores: 1 }] };
+    expect(() => checkOasSchedule(j, p, 5 as never, { eta: 10 })).toThrow(
+      "@sched/multicluster/checkOasSchedule: schedule is 5, expected an array",
+    );
+    expect(() =>
+      checkOasSchedule(j, p, [{ ...entry, slots: Number.POSITIVE_INFINITY }], { eta: 10 }),
+    ).toThrow(/schedule\[0\]\.slots is Infinity, expected a finite number/);
+    expect(() =>
+      checkOasSchedule(j, p, [{ ...entry, allocation: [{ machine: "0", cores: 1 }] }] as never, {
+        eta: 10,
+      }),
+    ).toThrow(/schedule\[0\]\.allocation\[0\]\.machine is "0"/);
+    expect(() => checkOasSchedule(j, p, [{ ...entry, startSlot: 2 ** 30 }], { eta: 10 })).toThrow(
+      /schedule\[0\]\.startSlot is 1073741824 with 1 slots, which ends after slot 16777216/,
+    );
+    // a well-typed entry that breaks the model is still a reported violation
+    expect(checkOasSchedule(j, p, [{ ...entry, startSlot: -1 }], { eta: 10 })).toEqual([
+      "job 1: start slot -1 (16)",
+    ]);
+  });
+
+  it("slottedListSchedule checks order, eta and theta (an index left out left a hole in the result)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    const j = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 10, cores: 1 }));
+    expect(() => slottedListSchedule(j, p, [1], { eta: 10, theta: 4 })).toThrow(
+      "@sched/multicluster/slottedListSchedule: order has 1 entries, expected 2 (each index of jobs once)",
+    );
+    expect(() => slottedListSchedule(j, p, [0, 7], { eta: 10, theta: 4 })).toThrow(
+      /order\[1\] is 7, expected a job index in \[0, 1\]/,
+    );
+    expect(() => slottedListSchedule(j, p, [0, 1], { eta: -1, theta: 4 })).toThrow(
+      /options\.eta is -1, expected a finite number > 0/,
+    );
+    expect(() => slottedListSchedule(j, p, [0, 1], { eta: 10, theta: 1e308 })).toThrow(
+      /options\.theta is 1e\+308, expected an integer in \[1, 16777216\]/,
+    );
+    expect(slottedListSchedule(j, p, [1, 0], { eta: 10, theta: 4 })).toHaveLength(2);
+  });
+
+  it("solveOas checks its flags, budget, incumbents and warmStartScore (raw TypeError / HighsError before, flags read for truthiness)", async () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    const j = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    await expect(solveOas(j, p, { eta: 10, links: "no" as never })).rejects.toThrow(
+      '@sched/multicluster/solveOas: options.links is "no", expected a boolean',
+    );
+    await expect(solveOas(j, p, { eta: 10, maxNodes: 2 ** 53 + 1 })).rejects.toThrow(
+      /options\.maxNodes is 9007199254740992, expected an integer in \[1, 2147483647\] or Infinity/,
+    );
+    await expect(
+      solveOas(j, p, { eta: 10, relativeGap: Number.POSITIVE_INFINITY }),
+    ).rejects.toThrow(/options\.relativeGap is Infinity, expected a finite number >= 0/);
+    await expect(
+      solveOas(j, p, { eta: 10, warmStart: true, warmStartScore: 1 as never }),
+    ).rejects.toThrow(/options\.warmStartScore is 1, expected a function/);
+    await expect(
+      solveOas(j, p, { eta: 10, warmStart: true, incumbents: [[5]] as never }),
+    ).rejects.toThrow(/options\.incumbents\[0\]\[0\] is 5, expected an object/);
+    expect((await solveOas(j, p, { eta: 10, warmStart: true })).status).toBe("optimal");
   });
 });

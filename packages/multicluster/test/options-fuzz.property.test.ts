@@ -4,6 +4,7 @@ import { describe, it } from "vitest";
 import {
   adaptivePartitionSize,
   bruteForceOas,
+  checkOasSchedule,
   dynamicPartitionSize,
   fitnessFactors,
   linkDemand,
@@ -13,8 +14,11 @@ import {
   oasExecutionModel,
   oasHeuristic,
   oasPlanScheduler,
+  selectProcessors,
   simulateSpaceSharing,
   slotsNeeded,
+  slottedListSchedule,
+  solveOas,
   spaceSharingPass,
   spaceSharingScheduler,
   taskBunches,
@@ -41,7 +45,65 @@ const jobs = () => [
 ];
 const profile = () => ({ sigma: 0.5, ptbw: 50e6 });
 
+// A feasible slotted schedule (the list schedule in job order), as checkOasSchedule and
+// solveOas's incumbents take it.
+const oasSchedule = (n = 3) =>
+  slottedListSchedule(jobs().slice(0, n), platform(), [0, 1, 2].slice(0, n), {
+    eta: 40,
+    theta: 20,
+    profile,
+  }) as NonNullable<ReturnType<typeof slottedListSchedule>>;
+
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/solveOas",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [
+      jobs().slice(0, 2),
+      platform(),
+      {
+        eta: 40,
+        theta: 8,
+        profile,
+        formulation: "configurations",
+        links: true,
+        symmetryBreaking: true,
+        loadCuts: true,
+        maxConfigurations: 1000,
+        maxNodes: 200,
+        relativeGap: 0,
+        warmStart: true,
+        incumbents: [oasSchedule(2)],
+        tightenHorizon: true,
+        warmStartScore: (s: readonly { startSlot: number; slots: number }[]) => s.length,
+      },
+    ],
+    call: (j, p, o) => solveOas(j as never, p as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/checkOasSchedule",
+    params: ["jobs", "platform", "schedule", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), oasSchedule(), { eta: 40, theta: 20, profile }],
+    call: (j, p, s, o) => checkOasSchedule(j as never, p as never, s as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/slottedListSchedule",
+    params: ["jobs", "platform", "order", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), [1, 0, 2], { eta: 40, theta: 12, profile }],
+    call: (j, p, order, o) =>
+      slottedListSchedule(j as never, p as never, order as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/selectProcessors",
+    params: ["platform", "processorMachine", "available", "count", "options"],
+    fixed: ["platform"],
+    args: () => [platform(), [0, 1, 2, 3], Uint8Array.of(1, 0, 1, 1), 2, { cluster: "best-fit" }],
+    call: (p, pm, a, c, o) =>
+      selectProcessors(p as never, pm as never, a as never, c as never, o as never),
+  },
   {
     name: "@sched/multicluster/multiClusterPlatform",
     params: ["clusters", "options"],
