@@ -67,7 +67,12 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
     allocation: Allocation,
     platform: Platform,
     seconds: number,
-  ): number => seconds * alone(job, allocation, platform);
+  ): number => {
+    const ct = alone(job, allocation, platform);
+    const d = seconds * ct;
+    if (!(d > 0) || !Number.isFinite(d)) throw badDuration(job, platform, seconds, ct, d);
+    return d;
+  };
   if (options.contention === false) return Object.freeze({ name: "oas-cost", duration });
   return Object.freeze({
     name: "oas-cost-contention",
@@ -93,6 +98,27 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
       return out;
     },
   });
+}
+
+/**
+ * The error of a duration that is 0 or not finite: `seconds x ct` under- or overflowed a double,
+ * through the slowdown `SP = benchmark / speed` of a `referenceSpeed` (or job `benchmark`) far
+ * from the machines' speeds. Names what the caller set, not the model.
+ */
+function badDuration(
+  job: Job,
+  platform: Platform,
+  seconds: number,
+  ct: number,
+  d: number,
+): InvalidInputError {
+  const own = job.benchmark !== undefined;
+  const bm = own ? job.benchmark : platform.referenceSpeed;
+  return new InvalidInputError(
+    "@sched/multicluster/oasExecutionModel",
+    own ? `job ${job.id}.benchmark` : "platform.referenceSpeed",
+    `is ${bm}: job ${job.id}'s duration seconds x ct = ${seconds} x ${ct} is ${d} in double precision (ct = sigma x SP + (1 - sigma) x SC, SP = ${own ? "benchmark" : "referenceSpeed"} / speed), expected a finite number > 0 (scale ${own ? "the benchmarks" : "referenceSpeed"} and the machines' speeds together)`,
+  );
 }
 
 /** How much link contention stretched one job of a trace. */
