@@ -7,8 +7,8 @@ import type {
   ScheduleTrace,
 } from "@sched/core";
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
-import { computeOnlyProfile, evaluateCost, type ProfileOf } from "./cost.js";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { computeOnlyProfile, costOf, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
 export interface OasExecutionModelOptions {
@@ -61,7 +61,7 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
     options.contention,
   );
   const alone = (job: Job, allocation: Allocation, platform: Platform): number =>
-    evaluateCost(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;
+    costOf(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;
   const duration = (
     job: Job,
     allocation: Allocation,
@@ -84,7 +84,7 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
         allocation: r.allocation,
         profile: profile(r.job),
       }));
-      const together = evaluateCost(platform, set);
+      const together = costOf(platform, set);
       for (let i = 0; i < set.length; i++) {
         const mine = together.jobs[i]!;
         // A job that uses no link, or whose links are not saturated, runs as alone.
@@ -92,7 +92,7 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
           out[i] = 1;
           continue;
         }
-        const single = evaluateCost(platform, [set[i]!]).jobs[0]!.ct;
+        const single = costOf(platform, [set[i]!]).jobs[0]!.ct;
         out[i] = mine.ct / single;
       }
       return out;
@@ -121,6 +121,8 @@ function badDuration(
   );
 }
 
+const DELAY_KEYS = optionKeys<{ readonly profile?: ProfileOf }>({ profile: true });
+
 /** How much link contention stretched one job of a trace. */
 export interface ContentionDelay {
   readonly jobId: number;
@@ -145,7 +147,11 @@ export function contentionDelays(
   trace: ScheduleTrace,
   options: { readonly profile?: ProfileOf } = {},
 ): ContentionDelay[] {
+  const where = "@sched/multicluster/contentionDelays";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, DELAY_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
+  checkProfileAndFlag(where, profile, "profile", undefined);
   const out: ContentionDelay[] = [];
   for (const rec of trace.records) {
     if (rec.outcome !== "completed" || rec.intervals.length !== 1) continue;

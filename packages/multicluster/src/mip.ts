@@ -1,5 +1,11 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
-import { describeValue, optionKeys, requireArray, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   buildConfigurationModel,
@@ -355,6 +361,8 @@ export function oasSlotDefaults(
   platform: Platform,
   options: OasModelOptions = {},
 ): { eta: number; theta: number } {
+  requireObject("@sched/multicluster/oasSlotDefaults", "options", options);
+  requireKnownKeys("@sched/multicluster/oasSlotDefaults", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const r = resolveModelOptions(oasInstance(jobs, platform, profile, WHERE), options, profile);
   return { eta: r.eta, theta: r.theta };
@@ -409,6 +417,7 @@ export function buildOasModel(
   platform: Platform,
   options: OasModelOptions = {},
 ): OasModel {
+  requireObject("@sched/multicluster/buildOasModel", "options", options);
   requireKnownKeys("@sched/multicluster/buildOasModel", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const inst = oasInstance(jobs, platform, profile, WHERE);
@@ -487,6 +496,7 @@ export async function solveOas(
   platform: Platform,
   options: SolveOasOptions = {},
 ): Promise<OasResult> {
+  requireObject(WHERE, "options", options);
   requireKnownKeys(WHERE, "options", options, SOLVE_KEYS);
   const { maxNodes, timeLimit, relativeGap } = checkBudget(options);
   const warmStart = flag(options, "warmStart", OAS_SOLVE_DEFAULTS.warmStart);

@@ -11,8 +11,12 @@ import {
   describeValue,
   optionKeys,
   requireAnyInteger,
+  requireArray,
+  requireFinite,
   requireInteger,
   requireKnownKeys,
+  requireObject,
+  requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { checkProfileAndFlag } from "./execution.js";
@@ -45,6 +49,23 @@ export const OAS_RULES: readonly OasRule[] = Object.freeze([
  * ```
  */
 export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
+  const where = "@sched/multicluster/ruleOrder";
+  requireArray(where, "jobs", jobs);
+  for (let i = 0; i < jobs.length; i++) {
+    const j = requireObject(where, `jobs[${i}]`, jobs[i]) as Job;
+    requireInteger(where, `jobs[${i}].id`, j.id, 0);
+    requireFinite(where, `jobs[${i}].submit`, j.submit);
+    requireInteger(where, `jobs[${i}].cores`, j.cores, 1);
+    requirePositive(where, `jobs[${i}].estimate`, j.estimate);
+  }
+  return orderOf(rule, jobs);
+}
+
+/**
+ * {@link ruleOrder} without the checks of the jobs (the rule is checked). Internal: the
+ * heuristics order the engine's waiting jobs with it at every event.
+ */
+function orderOf(rule: OasRule, jobs: readonly Job[]): number[] {
   const idx = jobs.map((_, i) => i);
   const fifo = (a: number, b: number) =>
     jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
@@ -56,7 +77,7 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
     SPT: (j) => j.estimate,
     LPT: (j) => -j.estimate,
   };
-  const k = key[rule];
+  const k = Object.hasOwn(key, rule) ? key[rule] : undefined;
   if (k === undefined) {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
@@ -153,7 +174,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
       };
       const allFree = new Uint8Array(R).fill(1);
-      for (const j of ruleOrder(rule, waiting)) {
+      for (const j of orderOf(rule, waiting)) {
         const job = waiting[j]!;
         refreshFree();
         const fits = (res: number[], base: Float64Array) => {

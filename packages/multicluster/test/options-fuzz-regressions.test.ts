@@ -3,20 +3,30 @@ import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
   bruteForceOas,
+  buildOasModel,
   checkOasSchedule,
+  contentionDelays,
   dynamicPartitionSize,
+  evaluateCost,
   fitnessFactors,
+  linkSlowdown,
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
   oasPlanScheduler,
+  processingSlowdown,
+  processorPlatform,
+  ruleOrder,
   selectProcessors,
+  simulateSpaceSharing,
+  simulateSpaceSharingOnCore,
   slotsNeeded,
   slottedListSchedule,
   solveOas,
   spaceSharingPass,
   spaceSharingScheduler,
   taskBunches,
+  tasksPerCluster,
   timeCost,
 } from "../src/index.js";
 
@@ -194,5 +204,67 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       solveOas(j, p, { eta: 10, warmStart: true, incumbents: [[5]] as never }),
     ).rejects.toThrow(/options\.incumbents\[0\]\[0\] is 5, expected an object/);
     expect((await solveOas(j, p, { eta: 10, warmStart: true })).status).toBe("optimal");
+  });
+
+  it("the cost functions check the allocation (a part on no machine threw a raw TypeError, string cores were coerced)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 0.5 }]);
+    const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 2 });
+    expect(() => processingSlowdown(job, [{ machine: 7, cores: 1 }], p)).toThrow(
+      "@sched/multicluster/processingSlowdown: allocation[0].machine is 7, expected a machine index in [0, 3]",
+    );
+    expect(() => tasksPerCluster([{ machine: 0, cores: "2" as never }], p)).toThrow(
+      /allocation\[0\]\.cores is "2", expected an integer >= 1/,
+    );
+    expect(() =>
+      evaluateCost(p, [{ job, allocation: 3 as never, profile: { sigma: 1, ptbw: 0 } }]),
+    ).toThrow(/set\[0\]\.allocation is 3, expected an array/);
+    expect(() => linkSlowdown(Number.NaN)).toThrow(/saturation is NaN, expected a number > 0/);
+    expect(linkSlowdown(0.5)).toBe(2);
+    expect(
+      processingSlowdown(
+        job,
+        [
+          { machine: 0, cores: 1 },
+          { machine: 2, cores: 1 },
+        ],
+        p,
+      ),
+    ).toBe(2);
+  });
+
+  it("ruleOrder checks the jobs (null threw a raw TypeError, a number was sorted as a job)", () => {
+    expect(() => ruleOrder("SPT", [null] as never)).toThrow(
+      "@sched/multicluster/ruleOrder: jobs[0] is null, expected an object",
+    );
+    expect(() => ruleOrder("constructor" as never, [])).toThrow(/rule is "constructor"/);
+  });
+
+  it("the space-sharing simulators check the jobs (raw TypeErrors; the core path blamed createJob's spec.id)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    expect(() => simulateSpaceSharing([null] as never, p)).toThrow(
+      "@sched/multicluster/simulateSpaceSharing: jobs[0] is null, expected an object",
+    );
+    expect(() => simulateSpaceSharingOnCore([{ id: -1 }] as never, p)).toThrow(
+      /simulateSpaceSharingOnCore: jobs\[0\]\.id is -1, expected an integer >= 0/,
+    );
+    expect(() => processorPlatform(p, 2 ** 53 + 1)).toThrow(
+      /slots is 9007199254740992, expected an integer in \[1, 2147483647\]/,
+    );
+  });
+
+  it("buildOasModel and contentionDelays check their options object (null threw a raw TypeError, unknown keys passed)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    const j = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    expect(() => buildOasModel(j, p, null as never)).toThrow(
+      "@sched/multicluster/buildOasModel: options is null, expected an object",
+    );
+    const trace = simulate(j, p, oasHeuristic("FCFS"));
+    expect(() => contentionDelays(trace, { profiles: 1 } as never)).toThrow(
+      /options\.profiles is not a known key/,
+    );
+    expect(() => contentionDelays(trace, { profile: 1 as never })).toThrow(
+      /options\.profile is 1, expected a function/,
+    );
+    expect(contentionDelays(trace)).toEqual([]);
   });
 });

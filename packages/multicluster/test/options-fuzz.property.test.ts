@@ -4,24 +4,37 @@ import { describe, it } from "vitest";
 import {
   adaptivePartitionSize,
   bruteForceOas,
+  buildOasModel,
   checkOasSchedule,
+  contentionDelays,
   dynamicPartitionSize,
+  evaluateCost,
   fitnessFactors,
   linkDemand,
+  linkLoadViolations,
   linkSaturation,
+  linkSlowdown,
   mapPartitionSize,
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
   oasPlanScheduler,
+  oasSlotDefaults,
+  processingSlowdown,
+  processorPlatform,
+  ruleOrder,
   selectProcessors,
   simulateSpaceSharing,
+  simulateSpaceSharingOnCore,
   slotsNeeded,
   slottedListSchedule,
+  slottedPlanFromTrace,
   solveOas,
+  spaceSharingExecutionModel,
   spaceSharingPass,
   spaceSharingScheduler,
   taskBunches,
+  tasksPerCluster,
   timeCost,
 } from "../src/index.js";
 
@@ -54,7 +67,116 @@ const oasSchedule = (n = 3) =>
     profile,
   }) as NonNullable<ReturnType<typeof slottedListSchedule>>;
 
+// A trace of the OAS heuristic with the contention model (trusted input: the engine's).
+const oasTrace = () =>
+  simulate(jobs(), platform(), oasHeuristic("FCFS", { profile }), {
+    executionModel: oasExecutionModel({ profile }),
+  });
+
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/buildOasModel and oasSlotDefaults",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [
+      jobs().slice(0, 2),
+      platform(),
+      {
+        eta: 40,
+        profile,
+        formulation: "resources",
+        links: true,
+        symmetryBreaking: false,
+        loadCuts: true,
+        maxConfigurations: 1000,
+      },
+    ],
+    call: (j, p, o) => [
+      oasSlotDefaults(j as never, p as never, o as never),
+      buildOasModel(j as never, p as never, o as never).variables,
+    ],
+  },
+  {
+    name: "@sched/multicluster/slottedPlanFromTrace",
+    params: ["trace", "jobs", "options"],
+    fixed: ["trace"],
+    args: () => [oasTrace(), jobs(), { eta: 40, theta: 40, profile }],
+    call: (t, j, o) => slottedPlanFromTrace(t as never, j as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/contentionDelays and linkLoadViolations",
+    params: ["trace", "options", "profile"],
+    fixed: ["trace"],
+    args: () => [oasTrace(), { profile }, profile],
+    call: (t, o, p) => [
+      contentionDelays(t as never, o as never),
+      linkLoadViolations(t as never, p as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/ruleOrder and linkSlowdown",
+    params: ["rule", "jobs", "saturation"],
+    args: () => ["SPT", jobs(), 0.5],
+    call: (r, j, s) => [ruleOrder(r as never, j as never), linkSlowdown(s as never)],
+  },
+  {
+    name: "@sched/multicluster/processingSlowdown, tasksPerCluster and evaluateCost",
+    params: ["job", "allocation", "platform", "set"],
+    fixed: ["platform", "job"],
+    args: () => [
+      jobs()[0],
+      [
+        { machine: 0, cores: 1 },
+        { machine: 2, cores: 1 },
+      ],
+      platform(),
+      [
+        {
+          job: jobs()[0],
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 2, cores: 1 },
+          ],
+          profile: { sigma: 0.5, ptbw: 50e6 },
+        },
+      ],
+    ],
+    call: (j, a, p, set) => [
+      processingSlowdown(j as never, a as never, p as never),
+      tasksPerCluster(a as never, p as never),
+      evaluateCost(p as never, set as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/processorPlatform",
+    params: ["platform", "slots"],
+    fixed: ["platform"],
+    args: () => [platform(), 2],
+    call: (p, s) => processorPlatform(p as never, s as never).machines.length,
+  },
+  {
+    name: "@sched/multicluster/simulateSpaceSharingOnCore",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), { policy: "dynamic", alpha: 2, backgroundLoad: 0.2, seed: 4 }],
+    call: (j, p, o) => simulateSpaceSharingOnCore(j as never, p as never, o as never).meanResponse,
+  },
+  {
+    name: "@sched/multicluster/simulateSpaceSharing (jobs)",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), { policy: "adaptive" }],
+    call: (j, p, o) => simulateSpaceSharing(j as never, p as never, o as never).meanResponse,
+  },
+  {
+    name: "@sched/multicluster/spaceSharingExecutionModel",
+    params: ["options"],
+    args: () => [{ bunching: "equal" }],
+    call: (o) =>
+      simulate(jobs(), platform(), spaceSharingScheduler(), {
+        executionModel: spaceSharingExecutionModel(o as never),
+      }).records.length,
+  },
   {
     name: "@sched/multicluster/solveOas",
     params: ["jobs", "platform", "options"],
