@@ -1,6 +1,19 @@
 import { InvalidInputError, validatePlatform } from "@sched/core";
 import { describeValue, requireArray, requireFinite, requireObject } from "@sched/errors";
-import type { Heuristic, MatrixJob } from "./heuristic.js";
+
+// The fields read here, as unknowns (this file imports nothing of the package: heuristic.ts
+// calls it).
+interface HeuristicFields {
+  readonly name?: unknown;
+  readonly apply?: unknown;
+  readonly rows?: unknown;
+  readonly uniformRate?: unknown;
+}
+interface RowFields {
+  readonly job?: unknown;
+  readonly progress?: unknown;
+  readonly machine?: unknown;
+}
 
 /**
  * The checks of the matrix functions' caller input (`buildMatrix`, the sources' `update`,
@@ -75,20 +88,7 @@ export function checkMatrixInput(where: string, field: string, input: unknown): 
   validatePlatform(i.platform as never, where);
   const cols = (i.platform as { machines: readonly unknown[] }).machines.length;
   const rows = requireArray(where, `${field}.jobs`, i.jobs);
-  for (let r = 0; r < rows.length; r++) {
-    const at = `${field}.jobs[${r}]`;
-    const row = rows[r] as MatrixJob;
-    requireObject(where, at, row);
-    checkJobOfRow(where, `${at}.job`, row.job, cols);
-    const p = row.progress;
-    if (typeof p !== "number" || !(p >= 0 && p <= 1))
-      throw new InvalidInputError(
-        where,
-        `${at}.progress`,
-        `is ${describeValue(p)}, expected a number in [0, 1]`,
-      );
-    integer(where, `${at}.machine`, row.machine, -1, cols - 1);
-  }
+  for (let r = 0; r < rows.length; r++) checkRow(where, `${field}.jobs[${r}]`, rows[r], cols);
   const previous = i.previous;
   if (previous !== undefined) {
     if (!(previous instanceof Int32Array) || previous.length !== rows.length)
@@ -139,28 +139,66 @@ export function countEligible(e: unknown, i: number, cols: number, where: string
  */
 export function checkHeuristics(where: string, field: string, heuristics: unknown): void {
   const list = requireArray(where, field, heuristics);
-  for (let k = 0; k < list.length; k++) {
-    const at = `${field}[${k}]`;
-    requireObject(where, at, list[k]);
-    const h = list[k] as Heuristic;
-    if (typeof h.name !== "string")
-      throw new InvalidInputError(
-        where,
-        `${at}.name`,
-        `is ${describeValue(h.name)}, expected a string`,
-      );
-    if (typeof h.apply !== "function")
-      throw new InvalidInputError(
-        where,
-        `${at}.apply`,
-        `is ${describeValue(h.apply)}, expected a function (context, p) => void`,
-      );
-    if (h.rows !== undefined && typeof h.rows !== "function")
-      throw new InvalidInputError(
-        where,
-        `${at}.rows`,
-        `is ${describeValue(h.rows)}, expected a function (context) => kernel`,
-      );
-    if (h.uniformRate !== undefined) requireFinite(where, `${at}.uniformRate`, h.uniformRate);
-  }
+  for (let k = 0; k < list.length; k++) checkHeuristic(where, `${field}[${k}]`, list[k]);
+}
+
+/** One heuristic, checked (see {@link checkHeuristics}); `at` names it. */
+export function checkHeuristic(where: string, at: string, heuristic: unknown): void {
+  requireObject(where, at, heuristic);
+  const h = heuristic as HeuristicFields;
+  if (typeof h.name !== "string")
+    throw new InvalidInputError(
+      where,
+      `${at}.name`,
+      `is ${describeValue(h.name)}, expected a string`,
+    );
+  if (typeof h.apply !== "function")
+    throw new InvalidInputError(
+      where,
+      `${at}.apply`,
+      `is ${describeValue(h.apply)}, expected a function (context, p) => void`,
+    );
+  if (h.rows !== undefined && typeof h.rows !== "function")
+    throw new InvalidInputError(
+      where,
+      `${at}.rows`,
+      `is ${describeValue(h.rows)}, expected a function (context) => kernel`,
+    );
+  if (h.uniformRate !== undefined) requireFinite(where, `${at}.uniformRate`, h.uniformRate);
+}
+
+/** A machine index of `platform`, checked (the platform is checked first). */
+export function checkMachineIndex(
+  where: string,
+  field: string,
+  platform: unknown,
+  m: unknown,
+): void {
+  validatePlatform(platform as never, where);
+  const cols = (platform as { machines: readonly unknown[] }).machines.length;
+  integer(where, field, m, 0, cols - 1);
+}
+
+/** A matrix row `{ job, progress, machine }` and a machine index `m` of `platform`, checked. */
+export function checkRowOn(where: string, row: unknown, platform: unknown, m: unknown): void {
+  checkMachineIndex(where, "m", platform, m);
+  checkRow(where, "row", row, (platform as { machines: readonly unknown[] }).machines.length);
+}
+
+/**
+ * A matrix row `{ job, progress in [0, 1], machine -1 or a machine index below `cols` }`,
+ * checked; `at` names it.
+ */
+export function checkRow(where: string, at: string, row: unknown, cols: number): void {
+  requireObject(where, at, row);
+  const r = row as RowFields;
+  checkJobOfRow(where, `${at}.job`, r.job, cols);
+  const p = r.progress;
+  if (typeof p !== "number" || !(p >= 0 && p <= 1))
+    throw new InvalidInputError(
+      where,
+      `${at}.progress`,
+      `is ${describeValue(p)}, expected a number in [0, 1]`,
+    );
+  integer(where, `${at}.machine`, r.machine, -1, cols - 1);
 }

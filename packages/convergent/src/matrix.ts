@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import { describeValue, requireInteger } from "@sched/errors";
 import type { Heuristic, HeuristicContext, MatrixJob, RowKernel } from "./heuristic.js";
 import { checkHeuristics, checkMatrixInput, countEligible } from "./matrix-checks.js";
 import { meetsRequirements } from "./minimal-requirements.js";
@@ -290,6 +290,20 @@ export function rowBuilder(
  * ```
  */
 export function rowMeans(weights: Float64Array, rows: number, cols: number): Float64Array {
+  const where = "@sched/convergent/rowMeans";
+  requireInteger(where, "rows", rows, 0);
+  requireInteger(where, "cols", cols, 0);
+  if (!(weights instanceof Float64Array) || weights.length < rows * cols)
+    throw new InvalidInputError(
+      where,
+      "weights",
+      `is ${weights instanceof Float64Array ? `a Float64Array of ${weights.length}` : describeValue(weights)}, expected a Float64Array of at least rows x cols = ${rows * cols}`,
+    );
+  return meansOf(weights, rows, cols);
+}
+
+/** {@link rowMeans} without its checks. Internal: the pre-matching's costs in `makePlan`. */
+export function meansOf(weights: Float64Array, rows: number, cols: number): Float64Array {
   const out = new Float64Array(rows);
   for (let i = 0; i < rows; i++) {
     let s = 0;

@@ -5,6 +5,7 @@ import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
 import { inputHeuristic } from "./input.js";
 import { licensesHeuristic } from "./licenses.js";
+import { checkHeuristic } from "./matrix-checks.js";
 import { minimalRequirementsHeuristic } from "./minimal-requirements.js";
 import { OVERHEAD_PREEMPTIVE, overheadHeuristic } from "./overhead.js";
 import { waitMinimizationHeuristic } from "./wait-minimization.js";
@@ -199,6 +200,7 @@ export function paperHeuristics(
  * ```
  */
 export function scaled(h: Heuristic, factor: number): Heuristic {
+  checkHeuristic("@sched/convergent/scaled", "h", h);
   if (typeof factor !== "number" || !Number.isFinite(factor)) {
     throw new InvalidInputError(
       "@sched/convergent/scaled",

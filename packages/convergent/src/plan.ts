@@ -11,7 +11,7 @@ import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack"
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
 import type { JobMachineMatrix } from "./matrix.js";
-import { rowMeans } from "./matrix.js";
+import { meansOf } from "./matrix.js";
 import { checkJobOfRow } from "./matrix-checks.js";
 
 /** The matching algorithm: the paper's MIS (greedy), MFS (exact), IMFS (incremental, exact here). */
@@ -481,7 +481,7 @@ export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan
         costs.push(
           options.costs !== undefined
             ? (options.costs[i] as number)
-            : (rowMeans(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number),
+            : (meansOf(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number),
         );
       }
       const clusters = options.memory?.clustersFor(context.platform, copies, jobs);

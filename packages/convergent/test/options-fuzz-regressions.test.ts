@@ -2,16 +2,24 @@ import { createJob, createPlatform, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import {
   antiAgingHeuristic,
+  bandwidth,
   buildMatrix,
+  compareLicenseWeight,
   convergent,
   deadlineDeltas,
   deadlineHeuristic,
   f1,
   IncrementalMatrix,
   inputHeuristic,
+  licenseRho,
+  licenseWeight,
   makePlan,
   matrixSource,
   paperHeuristics,
+  remainingTime,
+  rowMeans,
+  scaled,
+  transferTime,
 } from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
@@ -122,5 +130,42 @@ describe("convergent: hostile values end in an InvalidInputError naming the opti
     expect(() => {
       (h as { rows?: unknown }).rows = undefined;
     }).toThrow(TypeError);
+  });
+
+  it("the formula helpers check their arguments (raw TypeErrors, NaN results and coerced strings before)", () => {
+    const p = farm();
+    const row = rows()[0]!;
+    expect(() => remainingTime(row, p, 5)).toThrow(
+      "@sched/convergent/remainingTime: m is 5, expected an integer in [0, 1]",
+    );
+    expect(() => remainingTime({ ...row, progress: 2 }, p, 0)).toThrow(
+      /row\.progress is 2, expected a number in \[0, 1\]/,
+    );
+    expect(() => bandwidth(p, 0, 1, 0)).toThrow(
+      /defaultBandwidth is 0, expected a finite number > 0/,
+    );
+    expect(() => transferTime(row.job, p, 0, { defaultBandwidth: "9" as never })).toThrow(
+      /options\.defaultBandwidth is "9"/,
+    );
+    expect(() => licenseRho([{ ...row, job: null as never }], p)).toThrow(
+      /licenseRho: jobs\[0\]\.job is null, expected an object/,
+    );
+    expect(() => licenseWeight({ cad: 1 }, { cad: Number.NaN }, 1)).toThrow(
+      /rho\["cad"\] is NaN, expected a number >= 0/,
+    );
+    expect(() =>
+      compareLicenseWeight({ critical: "1", nonCritical: 0, w: 0 } as never, {
+        critical: 0,
+        nonCritical: 0,
+        w: 0,
+      }),
+    ).toThrow(/a\.critical is "1", expected a number/);
+    expect(() => rowMeans(Float64Array.of(1, 2), 2, 2)).toThrow(
+      /weights is a Float64Array of 2, expected a Float64Array of at least rows x cols = 4/,
+    );
+    expect(() => scaled({ name: "x" } as never, 2)).toThrow(
+      /h\.apply is undefined, expected a function/,
+    );
+    expect(remainingTime(row, p, 1)).toBe(25);
   });
 });

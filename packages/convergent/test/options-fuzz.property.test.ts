@@ -3,7 +3,9 @@ import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
   antiAgingHeuristic,
+  bandwidth,
   buildMatrix,
+  compareLicenseWeight,
   convergent,
   convergentPass,
   convergentVariant,
@@ -12,13 +14,20 @@ import {
   f1,
   IncrementalMatrix,
   inputHeuristic,
+  licenseOffer,
+  licenseRho,
   licensesHeuristic,
+  licenseWeight,
   makePlan,
   matrixSource,
   minimalRequirementsHeuristic,
   overheadHeuristic,
   PlanMemory,
   paperHeuristics,
+  remainingTime,
+  rowMeans,
+  scaled,
+  transferTime,
   waitMinimizationHeuristic,
 } from "../src/index.js";
 
@@ -71,6 +80,63 @@ const matrixInput = () => ({
 const firstPlan = () => makePlan(buildMatrix(matrixInput(), paperHeuristics()), { matcher: "mfs" });
 
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/convergent/remainingTime, transferTime and bandwidth",
+    params: ["row", "platform", "m", "job", "options", "a", "b", "defaultBandwidth"],
+    fixed: ["platform", "job"],
+    args: () => [
+      rows()[0],
+      platform(),
+      1,
+      createJob({ id: 9, submit: 0, runtime: 5, cores: 1, input: [{ size: 1e6, machine: 0 }] }),
+      { defaultBandwidth: 1e6 },
+      0,
+      1,
+      1e6,
+    ],
+    call: (row, p, m, job, o, a, b, d) => [
+      remainingTime(row as never, p as never, m as never),
+      transferTime(job as never, p as never, m as never, o as never),
+      bandwidth(p as never, a as never, b as never, d as never),
+    ],
+  },
+  {
+    name: "@sched/convergent/licenseOffer, licenseRho, licenseWeight and compareLicenseWeight",
+    params: ["jobs", "platform", "licenses", "rho", "licenseCount", "a", "b"],
+    fixed: ["platform"],
+    args: () => [
+      rows(),
+      platform(),
+      { cad: 1 },
+      { cad: 2 },
+      1,
+      { critical: 2, nonCritical: 0, w: 2 },
+      { critical: 1, nonCritical: 1, w: 2 },
+    ],
+    // w is not read by the comparison
+    accepts: (place) => place === "a.w" || place === "b.w",
+    call: (j, p, l, r, n, a, b) => [
+      licenseOffer(p as never),
+      licenseRho(j as never, p as never),
+      licenseWeight(l as never, r as never, n as never),
+      compareLicenseWeight(a as never, b as never),
+    ],
+  },
+  {
+    name: "@sched/convergent/rowMeans and scaled",
+    params: ["weights", "rows", "cols", "h", "factor"],
+    args: () => [
+      Float64Array.of(0, 4, 2, 0, 0, 0),
+      2,
+      3,
+      { name: "mine", apply: () => undefined },
+      2,
+    ],
+    call: (w, r, c, h, f) => [
+      rowMeans(w as never, r as never, c as never),
+      buildMatrix(matrixInput(), [scaled(h as never, f as never)]).weights,
+    ],
+  },
   {
     name: "@sched/convergent/buildMatrix",
     params: ["input", "heuristics"],
