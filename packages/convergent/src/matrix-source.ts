@@ -135,8 +135,8 @@ export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
       : new FromScratchMatrix(options.heuristics);
   }
   return new PaperIncrementalMatrix({
-    constants: resolveConstants(WHERE, options.constants),
-    readings: resolveReadings(WHERE, options.readings),
+    constants: resolveConstants(WHERE, options.constants, "options.constants"),
+    readings: resolveReadings(WHERE, options.readings, "options.readings"),
     incremental,
     tolerance,
     horizon,

@@ -187,15 +187,19 @@ export function resolveOptions(
   };
   let base: readonly Heuristic[];
   let paperConstants: Required<HeuristicConstants> | undefined;
-  const readings = resolveReadings(where, options.readings);
+  const readings = resolveReadings(where, options.readings, "options.readings");
   if (options.heuristics !== undefined) {
     base = checkList(options.heuristics, "options.heuristics");
   } else {
-    requireKnownKeys(where, "constants", options.constants, CONSTANT_KEYS);
-    const constants = resolveConstants(where, {
-      overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
-      ...options.constants,
-    });
+    requireKnownKeys(where, "options.constants", options.constants, CONSTANT_KEYS);
+    const constants = resolveConstants(
+      where,
+      {
+        overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
+        ...options.constants,
+      },
+      "options.constants",
+    );
     base = paperHeuristics(constants, readings);
     paperConstants = constants;
   }

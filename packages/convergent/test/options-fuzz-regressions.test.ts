@@ -6,6 +6,7 @@ import {
   buildMatrix,
   compareLicenseWeight,
   convergent,
+  convergentPriority,
   deadlineDeltas,
   deadlineHeuristic,
   f1,
@@ -167,5 +168,15 @@ describe("convergent: hostile values end in an InvalidInputError naming the opti
       /h\.apply is undefined, expected a function/,
     );
     expect(remainingTime(row, p, 1)).toBe(25);
+  });
+
+  it("convergentPriority checks its heuristics, and its constants and readings even when heuristics make them unused", () => {
+    expect(() => convergentPriority({ heuristics: [1] as never })).toThrow(
+      "@sched/convergent/convergentPriority: options.heuristics[0] is 1, expected an object",
+    );
+    expect(() =>
+      convergentPriority({ heuristics: paperHeuristics(), constants: 5 as never }),
+    ).toThrow(/options\.constants is 5/);
+    expect(typeof convergentPriority({ heuristics: paperHeuristics() })).toBe("function");
   });
 });

@@ -1,4 +1,4 @@
-import { createJob, createPlatform, simulate } from "@sched/core";
+import { createJob, createPlatform, type Scheduler, simulate } from "@sched/core";
 import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
@@ -8,6 +8,7 @@ import {
   compareLicenseWeight,
   convergent,
   convergentPass,
+  convergentPriority,
   convergentVariant,
   deadlineDeltas,
   deadlineHeuristic,
@@ -79,7 +80,37 @@ const matrixInput = () => ({
 });
 const firstPlan = () => makePlan(buildMatrix(matrixInput(), paperHeuristics()), { matcher: "mfs" });
 
+// Ranks the waiting jobs with `priority` at every event and starts the best one on a free machine.
+const byPriority = (priority: ReturnType<typeof convergentPriority>) => ({
+  name: "by-priority",
+  schedule(ctx: Parameters<Scheduler["schedule"]>[0]) {
+    const waiting = [...ctx.view.waiting].sort(
+      (a, b) => priority(b, ctx.view) - priority(a, ctx.view) || a.job.id - b.job.id,
+    );
+    for (const w of waiting) {
+      for (let m = 0; m < ctx.view.platform.machines.length; m++) {
+        if (ctx.view.freeCores(m) >= w.job.cores && ctx.view.freeLicenses("cad", m) >= 1) {
+          ctx.start(w.job.id, [{ machine: m, cores: w.job.cores }]);
+          break;
+        }
+      }
+    }
+  },
+});
+
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/convergent/convergentPriority",
+    params: ["options"],
+    args: () => [
+      {
+        heuristics: [minimalRequirementsHeuristic(), antiAgingHeuristic()],
+        constants: { base: 1 },
+        readings: { waitSup: "row" },
+      },
+    ],
+    call: (o) => run(byPriority(convergentPriority(o as never))),
+  },
   {
     name: "@sched/convergent/remainingTime, transferTime and bandwidth",
     params: ["row", "platform", "m", "job", "options", "a", "b", "defaultBandwidth"],
