@@ -9,7 +9,7 @@ import {
   requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
-import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
+import { costOfAllocation, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 import { MAX_SLOTS } from "./oas-slotted.js";
 
 /** Options of {@link checkOasSchedule}. */
@@ -161,7 +161,7 @@ export function oasScheduleViolations(
     if (cores !== inst.tasks[j])
       out.push(`job ${a.jobId}: ${cores} cores, needs ${inst.tasks[j]} (12)`);
     if (bad) continue;
-    const cost = allocationCost(inst, j, a.allocation);
+    const cost = costOfAllocation(inst, j, a.allocation);
     const need = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
     if (a.slots !== need) out.push(`job ${a.jobId}: ${a.slots} slots, needs ${need} (19-20)`);
     if (!isCount(a.startSlot) || !isCount(a.slots)) continue;

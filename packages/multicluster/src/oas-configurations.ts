@@ -1,6 +1,11 @@
 import { type Allocation, LimitExceededError } from "@sched/core";
 import { linkDemand } from "./cost.js";
-import { allocationOf, type OasAssignment, type OasInstance, slotsNeeded } from "./oas-instance.js";
+import {
+  groupResources,
+  type OasAssignment,
+  type OasInstance,
+  slotsNeeded,
+} from "./oas-instance.js";
 
 /**
  * A class of interchangeable resources (cores): same cluster, hence same link, and same machine
@@ -219,7 +224,7 @@ export function assignResources(
       jobId: inst.jobs[j]!.id,
       startSlot: p.startSlot,
       slots: p.slots,
-      allocation: allocationOf(
+      allocation: groupResources(
         inst,
         taken.sort((a, b) => a - b),
       ),

@@ -9,8 +9,10 @@ import {
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
-  allocationCost,
-  allocationOf,
+  checkInstance,
+  checkJobIndex,
+  costOfAllocation,
+  groupResources,
   type OasAssignment,
   type OasInstance,
   oasInstance,
@@ -26,6 +28,39 @@ import {
  * Complexity: O(R log R * clusters).
  */
 export function candidateResources(
+  instance: OasInstance,
+  j: number,
+  free: ArrayLike<number>,
+): number[][] {
+  const where = "@sched/multicluster/candidateResources";
+  checkInstance(where, instance);
+  checkJobIndex(where, instance, j);
+  const R = instance.resourceMachine.length;
+  if (!Array.isArray(free) && !(ArrayBuffer.isView(free) && !(free instanceof DataView))) {
+    throw new InvalidInputError(where, "free", `is ${describeValue(free)}, expected an array`);
+  }
+  const list = free as ArrayLike<unknown>;
+  if (list.length !== R) {
+    throw new InvalidInputError(
+      where,
+      "free",
+      `has ${list.length} entries, expected ${R} (one 0 or 1 per resource)`,
+    );
+  }
+  for (let r = 0; r < R; r++) {
+    if (list[r] !== 0 && list[r] !== 1) {
+      throw new InvalidInputError(
+        where,
+        `free[${r}]`,
+        `is ${describeValue(list[r])}, expected 0 or 1`,
+      );
+    }
+  }
+  return candidatesOf(instance, j, free);
+}
+
+/** {@link candidateResources} without its checks. Internal: the schedulers' inner loops. */
+export function candidatesOf(
   instance: OasInstance,
   j: number,
   free: ArrayLike<number>,
@@ -165,8 +200,8 @@ export function slottedListSchedule(
       const free = new Uint8Array(R);
       for (let r = 0; r < R; r++) free[r] = busy[r * T + s] ? 0 : 1;
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
-      for (const res of candidateResources(inst, j, free)) {
-        const cost = allocationCost(inst, j, allocationOf(inst, res));
+      for (const res of candidatesOf(inst, j, free)) {
+        const cost = costOfAllocation(inst, j, groupResources(inst, res));
         const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;
         let ok = true;
@@ -195,7 +230,7 @@ export function slottedListSchedule(
         jobId: jobs[j]!.id,
         startSlot: s,
         slots: best.n,
-        allocation: allocationOf(inst, best.res),
+        allocation: groupResources(inst, best.res),
       };
       placed = true;
     }
@@ -256,7 +291,7 @@ export function slottedPlanFromTrace(
       if (onMachine.length < part.cores) return null;
       res.push(...onMachine.slice(0, part.cores));
     }
-    const cost = allocationCost(inst, j, allocation);
+    const cost = costOfAllocation(inst, j, allocation);
     const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
     let s = 0;
     for (const r of res) s = Math.max(s, readyAt[r]!);
@@ -276,7 +311,12 @@ export function slottedPlanFromTrace(
       for (let t = s; t < s + n; t++)
         for (let l = 0; l < L; l++) load[l * T + t]! += cost.demand[l]!;
       for (const r of res) readyAt[r] = s + n;
-      out[j] = { jobId: jobs[j]!.id, startSlot: s, slots: n, allocation: allocationOf(inst, res) };
+      out[j] = {
+        jobId: jobs[j]!.id,
+        startSlot: s,
+        slots: n,
+        allocation: groupResources(inst, res),
+      };
       placed = true;
     }
     if (!placed) return null;

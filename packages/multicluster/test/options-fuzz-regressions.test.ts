@@ -2,8 +2,11 @@ import { createJob, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
+  allocationCost,
+  allocationOf,
   bruteForceOas,
   buildOasModel,
+  candidateResources,
   checkOasSchedule,
   contentionDelays,
   dynamicPartitionSize,
@@ -13,6 +16,7 @@ import {
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
+  oasInstance,
   oasPlanScheduler,
   processingSlowdown,
   processorPlatform,
@@ -266,5 +270,24 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       /options\.profile is 1, expected a function/,
     );
     expect(contentionDelays(trace)).toEqual([]);
+  });
+
+  it("the instance helpers check their arguments (raw TypeErrors; a repeated resource was counted twice)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 0.5 }]);
+    const inst = oasInstance([createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })], p);
+    expect(() => allocationOf(inst, [0, 0])).toThrow(
+      "@sched/multicluster/allocationOf: resources[1] is 0, expected a resource index in [0, 3] not listed before",
+    );
+    expect(() => allocationCost(inst, 1, [{ machine: 0, cores: 1 }])).toThrow(
+      /allocationCost: j is 1, expected a job index in \[0, 0\]/,
+    );
+    expect(() => candidateResources(inst, 0, [1, 1])).toThrow(
+      /free has 2 entries, expected 4 \(one 0 or 1 per resource\)/,
+    );
+    expect(allocationOf(inst, [3, 0])).toEqual([
+      { machine: 0, cores: 1 },
+      { machine: 3, cores: 1 },
+    ]);
+    expect(candidateResources(inst, 0, [1, 1, 1, 1])[0]).toEqual([0, 1]);
   });
 });

@@ -3,9 +3,13 @@ import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
   adaptivePartitionSize,
+  allocationCost,
+  allocationOf,
   bruteForceOas,
   buildOasModel,
+  candidateResources,
   checkOasSchedule,
+  clusterBandwidths,
   contentionDelays,
   dynamicPartitionSize,
   evaluateCost,
@@ -18,6 +22,7 @@ import {
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
+  oasInstance,
   oasPlanScheduler,
   oasSlotDefaults,
   processingSlowdown,
@@ -74,6 +79,36 @@ const oasTrace = () =>
   });
 
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/oasInstance and clusterBandwidths",
+    params: ["jobs", "platform", "profile"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), profile],
+    call: (j, p, f) => [
+      oasInstance(j as never, p as never, f as never).tasks,
+      clusterBandwidths(p as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/allocationOf, allocationCost and candidateResources",
+    params: ["instance", "resources", "j", "allocation", "free"],
+    fixed: ["instance"],
+    args: () => [
+      oasInstance(jobs(), platform(), profile),
+      [0, 2, 3],
+      0,
+      [
+        { machine: 0, cores: 1 },
+        { machine: 2, cores: 2 },
+      ],
+      Uint8Array.of(1, 1, 0, 1),
+    ],
+    call: (inst, r, j, a, free) => [
+      allocationOf(inst as never, r as never),
+      allocationCost(inst as never, j as never, a as never),
+      candidateResources(inst as never, j as never, free as never),
+    ],
+  },
   {
     name: "@sched/multicluster/buildOasModel and oasSlotDefaults",
     params: ["jobs", "platform", "options"],
