@@ -12,6 +12,7 @@ import {
   dynamicPartitionSize,
   evaluateCost,
   fitnessFactors,
+  jobConfigurations,
   linkSlowdown,
   multiClusterPlatform,
   oasExecutionModel,
@@ -20,6 +21,7 @@ import {
   oasPlanScheduler,
   processingSlowdown,
   processorPlatform,
+  resourceGroups,
   ruleOrder,
   selectProcessors,
   simulateSpaceSharing,
@@ -289,5 +291,21 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       { machine: 3, cores: 1 },
     ]);
     expect(candidateResources(inst, 0, [1, 1, 1, 1])[0]).toEqual([0, 1]);
+  });
+
+  it("jobConfigurations checks groups, j and its options (raw TypeErrors before)", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 0.5 }]);
+    const inst = oasInstance([createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })], p);
+    const options = { eta: 10, theta: 8, links: true, maxConfigurations: 100, where: "mine" };
+    expect(() => jobConfigurations(inst, "x" as never, 0, options)).toThrow(
+      '@sched/multicluster/jobConfigurations: groups is "x", expected an array',
+    );
+    expect(() => jobConfigurations(inst, resourceGroups(inst), 3, options)).toThrow(
+      /j is 3, expected a job index in \[0, 0\]/,
+    );
+    expect(() =>
+      jobConfigurations(inst, resourceGroups(inst), 0, { ...options, links: "no" as never }),
+    ).toThrow(/options\.links is "no", expected a boolean/);
+    expect(jobConfigurations(inst, resourceGroups(inst), 0, options).length).toBe(3);
   });
 });

@@ -14,6 +14,7 @@ import {
   dynamicPartitionSize,
   evaluateCost,
   fitnessFactors,
+  jobConfigurations,
   linkDemand,
   linkLoadViolations,
   linkSaturation,
@@ -27,6 +28,7 @@ import {
   oasSlotDefaults,
   processingSlowdown,
   processorPlatform,
+  resourceGroups,
   ruleOrder,
   selectProcessors,
   simulateSpaceSharing,
@@ -79,6 +81,24 @@ const oasTrace = () =>
   });
 
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/resourceGroups and jobConfigurations",
+    params: ["instance", "groups", "j", "options"],
+    fixed: ["instance"],
+    args: () => {
+      const inst = oasInstance(jobs(), platform(), profile);
+      return [
+        inst,
+        resourceGroups(inst),
+        0,
+        { eta: 40, theta: 20, links: true, maxConfigurations: 1000, where: "mine" },
+      ];
+    },
+    call: (inst, g, j, o) => [
+      resourceGroups(inst as never),
+      jobConfigurations(inst as never, g as never, j as never, o as never),
+    ],
+  },
   {
     name: "@sched/multicluster/oasInstance and clusterBandwidths",
     params: ["jobs", "platform", "profile"],
