@@ -98,8 +98,45 @@ export function scorePolicy(
     : { name, compare: (a, b) => cmp(score(b), score(a)) };
 }
 
-/** Duration of a rectangle, `end - begin` (`Infinity` when it never closes). */
+/**
+ * Duration of a rectangle, `end - begin` (`Infinity` when it never closes): the Duration
+ * policies' score.
+ *
+ * @throws InvalidInputError when the rectangle is not an object, `begin` is not finite, or
+ *   `end` is NaN or before `begin`.
+ */
 export function rectangleDuration(r: AvailabilityRectangle): number {
+  const where = "@sched/advance-reservation/rectangleDuration";
+  if (typeof r !== "object" || r === null || Array.isArray(r)) {
+    throw new InvalidInputError(
+      where,
+      "rectangle",
+      `is ${Array.isArray(r) ? "an array" : show(r)}, expected { start, begin, end, freePEs }`,
+    );
+  }
+  const { begin, end } = r;
+  if (typeof begin !== "number" || !Number.isFinite(begin)) {
+    throw new InvalidInputError(
+      where,
+      "rectangle.begin",
+      `is ${show(begin)}, expected a finite number`,
+    );
+  }
+  if (typeof end !== "number" || Number.isNaN(end) || end < begin) {
+    throw new InvalidInputError(
+      where,
+      "rectangle.end",
+      `is ${show(end)}, expected a number >= rectangle.begin (${begin}), or Infinity`,
+    );
+  }
+  return duration(r);
+}
+
+/**
+ * {@link rectangleDuration} without its checks. Internal: the Duration policies score every
+ * rectangle `findAllocation` builds (well-formed by construction) with it.
+ */
+function duration(r: AvailabilityRectangle): number {
   return r.end - r.begin;
 }
 
@@ -115,9 +152,9 @@ export const peBestFit: AllocationPolicy = scorePolicy("PE_B", (r) => r.freePEs,
 /** PE Worst Fit (PE_W): the feasible start whose rectangle has the most free PEs. */
 export const peWorstFit: AllocationPolicy = scorePolicy("PE_W", (r) => r.freePEs, "max");
 /** Duration Best Fit (Du_B): the feasible start whose rectangle is shortest (`end - begin`). */
-export const durationBestFit: AllocationPolicy = scorePolicy("Du_B", rectangleDuration, "min");
+export const durationBestFit: AllocationPolicy = scorePolicy("Du_B", duration, "min");
 /** Duration Worst Fit (Du_W): the feasible start whose rectangle is longest. */
-export const durationWorstFit: AllocationPolicy = scorePolicy("Du_W", rectangleDuration, "max");
+export const durationWorstFit: AllocationPolicy = scorePolicy("Du_W", duration, "max");
 /** PE-Duration Best Fit (PEDu_B): the smallest `freePEs * (end - begin)`. */
 export const peDurationBestFit: AllocationPolicy = scorePolicy("PEDu_B", area, "min");
 /** PE-Duration Worst Fit (PEDu_W): the largest `freePEs * (end - begin)`. */

@@ -1,6 +1,11 @@
 import { createJob, InvalidInputError, identicalPool, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { AvailRectList, admissionPass, advanceReservation } from "../src/index.js";
+import {
+  AvailRectList,
+  admissionPass,
+  advanceReservation,
+  rectangleDuration,
+} from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
 describe("advance-reservation: hostile values end in an InvalidInputError naming the place", () => {
@@ -40,5 +45,20 @@ describe("advance-reservation: hostile values end in an InvalidInputError naming
     expect(simulate(jobs, identicalPool(1), advanceReservation({ name: "ok" })).scheduler).toBe(
       "ok",
     );
+  });
+
+  it("rectangleDuration checks the rectangle (null threw a raw TypeError, end before begin gave a negative duration)", () => {
+    expect(() => rectangleDuration(null as never)).toThrow(
+      "@sched/advance-reservation/rectangleDuration: rectangle is null, expected { start, begin, end, freePEs }",
+    );
+    expect(() => rectangleDuration({ start: 3, begin: 5, end: 2, freePEs: 1 })).toThrow(
+      /rectangle\.end is 2, expected a number >= rectangle\.begin \(5\), or Infinity/,
+    );
+    expect(() => rectangleDuration({ start: 3, begin: "1", end: 9, freePEs: 1 } as never)).toThrow(
+      /rectangle\.begin is "1", expected a finite number/,
+    );
+    expect(
+      rectangleDuration({ start: 3, begin: 1, end: Number.POSITIVE_INFINITY, freePEs: 1 }),
+    ).toBe(Number.POSITIVE_INFINITY);
   });
 });

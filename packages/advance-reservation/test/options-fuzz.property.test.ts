@@ -6,6 +6,7 @@ import {
   admissionPass,
   advanceReservation,
   peWorstFit,
+  rectangleDuration,
   scorePolicy,
 } from "../src/index.js";
 
@@ -86,6 +87,15 @@ const cases: FuzzCase[] = [
         { policy: scorePolicy(n as never, s as never, d as never) },
       );
     },
+  },
+  {
+    name: "@sched/advance-reservation/rectangleDuration",
+    params: ["rectangle"],
+    strictKeys: [],
+    args: () => [{ start: 3, begin: 1, end: 9, freePEs: 2 }],
+    // start and freePEs are not read: any value gives the same duration
+    accepts: (place) => place === "rectangle.start" || place === "rectangle.freePEs",
+    call: (r) => rectangleDuration(r as never),
   },
 ];
 

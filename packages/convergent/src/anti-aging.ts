@@ -57,5 +57,6 @@ export function antiAgingHeuristic(options: AntiAgingOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }

@@ -268,7 +268,8 @@ export function deadlineHeuristic(options: DeadlineOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }
 
 /**

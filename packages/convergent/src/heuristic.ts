@@ -1,4 +1,5 @@
 import type { Job, Platform } from "@sched/core";
+import { checkRowOn } from "./matrix-checks.js";
 
 /** A job of the system `N` as the heuristics see it: one row of the Job-Machine matrix. */
 export interface MatrixJob {
@@ -101,6 +102,7 @@ export function applyRows(ctx: HeuristicContext, p: Float64Array, kernel: RowKer
  * ```
  */
 export function remainingTime(row: MatrixJob, platform: Platform, m: number): number {
+  checkRowOn("@sched/convergent/remainingTime", row, platform, m);
   const bench = row.job.benchmark ?? platform.referenceSpeed;
   const speed = (platform.machines[m] as { speed: number }).speed;
   return (row.job.estimate * (1 - row.progress) * bench) / speed;

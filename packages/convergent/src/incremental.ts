@@ -1,13 +1,15 @@
 import { InvalidInputError } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireInteger, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, HeuristicContext } from "./heuristic.js";
 import {
   type MatrixInput,
-  type MatrixSource,
   type MatrixUpdate,
   rowBuilder,
   Scratch,
+  type SourceWithCore,
+  UNCHECKED_UPDATE,
 } from "./matrix.js";
+import { checkHeuristics, checkMatrixInput } from "./matrix-checks.js";
 import { finiteOption } from "./option-checks.js";
 
 /**
@@ -48,6 +50,8 @@ export const INCREMENTAL_KEYS = optionKeys<IncrementalMatrixOptions>({
   horizon: true,
 });
 
+const WHERE = "@sched/convergent/IncrementalMatrix";
+
 interface StoredRow {
   readonly values: Float64Array;
   /** Mean of the positive entries of `values`. */
@@ -75,7 +79,7 @@ interface StoredRow {
  * `P` whose weight is at most `2 · tolerance · min(|N|, |M|)` below the optimum of `P`.
  * With `tolerance` 0 the matrix is `P + shift` up to rounding.
  */
-export class IncrementalMatrix implements MatrixSource {
+export class IncrementalMatrix implements SourceWithCore {
   readonly incremental = true;
   readonly tolerance: number;
   readonly horizon: number;
@@ -89,10 +93,11 @@ export class IncrementalMatrix implements MatrixSource {
    *   the horizon is not a finite number (>= 0, > 0).
    */
   constructor(options: IncrementalMatrixOptions) {
-    const where = "@sched/convergent/IncrementalMatrix";
+    const where = WHERE;
     requireKnownKeys(where, "options", options, INCREMENTAL_KEYS);
-    if (options === null || typeof options !== "object" || !Array.isArray(options.heuristics))
+    if (options === null || typeof options !== "object" || options.heuristics === undefined)
       throw new InvalidInputError(where, "options.heuristics", "is missing, expected an array");
+    checkHeuristics(where, "options.heuristics", options.heuristics);
     const tolerance = finiteOption(
       where,
       "options.tolerance",
@@ -114,6 +119,7 @@ export class IncrementalMatrix implements MatrixSource {
 
   /** Forgets the row of job `id` (it left the system). */
   forget(id: number): void {
+    requireInteger(WHERE, "id", id, 0);
     this.#stored.delete(id);
   }
 
@@ -134,8 +140,14 @@ export class IncrementalMatrix implements MatrixSource {
    * @throws InvalidInputError when a heuristic leaves a NaN or infinite entry.
    */
   update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
+    checkMatrixInput(WHERE, "input", input);
+    return this[UNCHECKED_UPDATE](input);
+  }
+
+  /** {@link IncrementalMatrix.update} without the checks of `input`. Internal. */
+  [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     const heuristics = this.heuristics;
-    const builder = rowBuilder(input, heuristics, this.#scratch);
+    const builder = rowBuilder(input, heuristics, this.#scratch, WHERE);
     const context: HeuristicContext = builder.context;
     const rows = context.jobs.length;
     const cols = context.cols;

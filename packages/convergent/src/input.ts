@@ -1,5 +1,5 @@
 import type { Job, Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -7,6 +7,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { checkJobOfRow, checkMachineIndex } from "./matrix-checks.js";
 import { finiteOption, weightOption } from "./option-checks.js";
 
 /** Options of {@link inputHeuristic} and {@link transferTime}. */
@@ -42,6 +43,15 @@ export const INPUT_KEYS = optionKeys<InputOptions>({
  * ```
  */
 export function bandwidth(platform: Platform, a: number, b: number, defaultBandwidth = 1): number {
+  const where = "@sched/convergent/bandwidth";
+  checkMachineIndex(where, "a", platform, a);
+  checkMachineIndex(where, "b", platform, b);
+  finiteOption(where, "defaultBandwidth", defaultBandwidth, 1, true);
+  return bandwidthOf(platform, a, b, defaultBandwidth);
+}
+
+/** {@link bandwidth} without its checks. Internal. */
+function bandwidthOf(platform: Platform, a: number, b: number, defaultBandwidth: number): number {
   if (a === b) return Number.POSITIVE_INFINITY;
   return Math.min(uplink(platform, a, defaultBandwidth), uplink(platform, b, defaultBandwidth));
 }
@@ -72,13 +82,25 @@ export function transferTime(
   m: number,
   options: InputOptions = {},
 ): number {
-  requireKnownKeys("@sched/convergent/transferTime", "options", options, INPUT_KEYS);
+  const where = "@sched/convergent/transferTime";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, INPUT_KEYS);
+  checkMachineIndex(where, "m", platform, m);
+  checkJobOfRow(where, "job", job, platform.machines.length);
+  const fallback = finiteOption(
+    where,
+    "options.defaultBandwidth",
+    options.defaultBandwidth,
+    1,
+    true,
+  );
+  if (options.weight !== undefined) weightOption(where, "options.weight", options.weight, 3);
   const input = job.input;
   if (input === undefined) return 0;
   let t = 0;
   for (const d of input) {
     if (d.machine === m) continue;
-    t += d.size / bandwidth(platform, d.machine, m, options.defaultBandwidth ?? 1);
+    t += d.size / bandwidthOf(platform, d.machine, m, fallback);
   }
   return t;
 }
@@ -150,7 +172,8 @@ export function inputHeuristic(options: InputOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }
 
 interface CachedInputRow {

@@ -1,5 +1,12 @@
-import type { Platform } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError, type Platform, validatePlatform } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -8,6 +15,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { checkRow } from "./matrix-checks.js";
 import { weightOption } from "./option-checks.js";
 
 /**
@@ -23,6 +31,12 @@ import { weightOption } from "./option-checks.js";
  * ```
  */
 export function licenseOffer(platform: Platform): Record<string, number> {
+  validatePlatform(platform, "@sched/convergent/licenseOffer");
+  return offerOf(platform);
+}
+
+/** {@link licenseOffer} without its check. Internal. */
+function offerOf(platform: Platform): Record<string, number> {
   const out: Record<string, number> = {};
   for (const l of platform.licenses)
     out[l.name] = l.kind === "floating" ? l.copies : l.copies * (l.machines?.length ?? 0);
@@ -42,7 +56,20 @@ export function licenseOffer(platform: Platform): Record<string, number> {
  * ```
  */
 export function licenseRho(jobs: readonly MatrixJob[], platform: Platform): Record<string, number> {
-  const offer = licenseOffer(platform);
+  const where = "@sched/convergent/licenseRho";
+  validatePlatform(platform, where);
+  const rows = requireArray(where, "jobs", jobs);
+  for (let i = 0; i < rows.length; i++)
+    checkRow(where, `jobs[${i}]`, rows[i], platform.machines.length);
+  return rhoOf(jobs, platform);
+}
+
+/**
+ * {@link licenseRho} without its checks. Internal: the licenses heuristic's once-per-plan step,
+ * on the planner's rows.
+ */
+function rhoOf(jobs: readonly MatrixJob[], platform: Platform): Record<string, number> {
+  const offer = offerOf(platform);
   const demand: Record<string, number> = {};
   for (const l of platform.licenses) demand[l.name] = 0;
   for (const row of jobs) {
@@ -91,6 +118,22 @@ export function licenseWeight(
   rho: Readonly<Record<string, number>>,
   licenseCount: number,
 ): LicenseWeight {
+  const where = "@sched/convergent/licenseWeight";
+  if (licenses !== undefined) {
+    requireObject(where, "licenses", licenses);
+    for (const [name, n] of Object.entries(licenses))
+      requireInteger(where, `licenses[${JSON.stringify(name)}]`, n, 1);
+  }
+  requireObject(where, "rho", rho);
+  for (const [name, r] of Object.entries(rho)) {
+    if (typeof r !== "number" || !(r >= 0))
+      throw new InvalidInputError(
+        where,
+        `rho[${JSON.stringify(name)}]`,
+        `is ${describeValue(r)}, expected a number >= 0 (or Infinity)`,
+      );
+  }
+  requireInteger(where, "licenseCount", licenseCount, 0);
   let critical = 0;
   let nonCritical = 0;
   if (licenses !== undefined) {
@@ -116,6 +159,21 @@ export function licenseWeight(
  * ```
  */
 export function compareLicenseWeight(a: LicenseWeight, b: LicenseWeight): number {
+  const where = "@sched/convergent/compareLicenseWeight";
+  for (const [field, w] of [
+    ["a", a],
+    ["b", b],
+  ] as const) {
+    requireObject(where, field, w);
+    for (const key of ["critical", "nonCritical"] as const) {
+      if (typeof w[key] !== "number" || Number.isNaN(w[key]))
+        throw new InvalidInputError(
+          where,
+          `${field}.${key}`,
+          `is ${describeValue(w[key])}, expected a number`,
+        );
+    }
+  }
   if (a.critical !== b.critical) return a.critical < b.critical ? -1 : 1;
   if (a.nonCritical !== b.nonCritical) return a.nonCritical < b.nonCritical ? -1 : 1;
   return 0;
@@ -161,7 +219,7 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       applyRows(ctx, p, h.rows(ctx));
     },
     rows(ctx: HeuristicContext): RowKernel {
-      const rho = licenseRho(ctx.jobs, ctx.platform);
+      const rho = rhoOf(ctx.jobs, ctx.platform);
       const count = ctx.platform.licenses.length;
       const w = new Float64Array(ctx.jobs.length);
       let maxW = 0;
@@ -190,7 +248,8 @@ export function licensesHeuristic(options: LicensesOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }
 
 const sortedNameCache = new WeakMap<object, readonly string[]>();

@@ -1,4 +1,3 @@
-import { InvalidInputError } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic } from "./heuristic.js";
 import { IncrementalMatrix, REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
@@ -8,7 +7,10 @@ import {
   type MatrixSource,
   type MatrixUpdate,
   Scratch,
+  type SourceWithCore,
+  UNCHECKED_UPDATE,
 } from "./matrix.js";
+import { checkHeuristics, checkMatrixInput } from "./matrix-checks.js";
 import { finiteOption, flagOption } from "./option-checks.js";
 import {
   type HeuristicConstants,
@@ -69,7 +71,7 @@ export const MATRIX_SOURCE_KEYS = optionKeys<MatrixSourceOptions>({
 const WHERE = "@sched/convergent/matrixSource";
 
 /** Every row rebuilt at every event by the given heuristics (any heuristics). */
-class FromScratchMatrix implements MatrixSource {
+class FromScratchMatrix implements SourceWithCore {
   readonly incremental = false;
   readonly #heuristics: readonly Heuristic[];
   readonly #scratch = new Scratch();
@@ -79,7 +81,12 @@ class FromScratchMatrix implements MatrixSource {
   }
 
   update(input: MatrixInput): MatrixUpdate {
-    const matrix = buildMatrixInto(input, this.#heuristics, this.#scratch);
+    checkMatrixInput(WHERE, "input", input);
+    return this[UNCHECKED_UPDATE](input);
+  }
+
+  [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate {
+    const matrix = buildMatrixInto(input, this.#heuristics, this.#scratch, WHERE);
     const changedRows = Array.from({ length: matrix.rows }, (_, i) => i);
     return { matrix, changedRows, costs: undefined, shift: 0 };
   }
@@ -122,15 +129,14 @@ export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
     true,
   );
   if (options.heuristics !== undefined) {
-    if (!Array.isArray(options.heuristics))
-      throw new InvalidInputError(WHERE, "options.heuristics", "is not an array of heuristics");
+    checkHeuristics(WHERE, "options.heuristics", options.heuristics);
     return incremental
       ? new IncrementalMatrix({ heuristics: options.heuristics, tolerance, horizon })
       : new FromScratchMatrix(options.heuristics);
   }
   return new PaperIncrementalMatrix({
-    constants: resolveConstants(WHERE, options.constants),
-    readings: resolveReadings(WHERE, options.readings),
+    constants: resolveConstants(WHERE, options.constants, "options.constants"),
+    readings: resolveReadings(WHERE, options.readings, "options.readings"),
     incremental,
     tolerance,
     horizon,

@@ -1,5 +1,7 @@
 import { InvalidInputError, type Platform } from "@sched/core";
+import { describeValue, requireInteger } from "@sched/errors";
 import type { Heuristic, HeuristicContext, MatrixJob, RowKernel } from "./heuristic.js";
+import { checkHeuristics, checkMatrixInput, countEligible } from "./matrix-checks.js";
 import { meetsRequirements } from "./minimal-requirements.js";
 
 /** The smallest value of an eligible entry after the heuristics (keeps it eligible). */
@@ -77,13 +79,27 @@ export interface MatrixSource {
 }
 
 /**
+ * The key of a source's `update` without the checks of its input. Internal: the scheduler's
+ * planner calls it at every event with an input valid by construction (the engine's jobs, its
+ * own eligibility rows), so the checks of the public `update` stay off its hot path.
+ */
+export const UNCHECKED_UPDATE: unique symbol = Symbol("@sched/convergent/uncheckedUpdate");
+
+/** A source of this package: {@link MatrixSource} plus its unchecked update. Internal. */
+export interface SourceWithCore extends MatrixSource {
+  [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate;
+}
+
+/**
  * Builds the Job-Machine matrix: fixes the eligible pairs (minimal requirements), runs each
  * heuristic in order (each adds its `Δp_{i,m}`), then clears ineligible entries to 0 and floors
  * eligible ones at {@link MIN_ELIGIBLE} so that they stay eligible for the matching.
  *
  * Complexity: O(|N| x |M|) per heuristic (the paper's bound), plus the eligibility rows.
  *
- * @throws InvalidInputError when a heuristic leaves a NaN or infinite entry.
+ * @throws InvalidInputError naming the field of `input` (`input.jobs[2].progress`,
+ *   `input.previous`, …) or of `heuristics` that is invalid, or when a heuristic leaves a NaN or
+ *   infinite entry.
  * @example
  * ```ts
  * const { weights } = buildMatrix({ now: 0, platform, jobs }, paperHeuristics());
@@ -93,6 +109,8 @@ export function buildMatrix(
   input: MatrixInput,
   heuristics: readonly Heuristic[],
 ): JobMachineMatrix {
+  checkMatrixInput(BUILD, "input", input);
+  checkHeuristics(BUILD, "heuristics", heuristics);
   const builder = rowBuilder(input, heuristics);
   const { context } = builder;
   const rows = context.jobs.length;
@@ -102,11 +120,18 @@ export function buildMatrix(
   return { rows, cols, weights, context };
 }
 
+const BUILD = "@sched/convergent/buildMatrix";
+
 /**
  * The heuristic context of `input` (eligibility rows, previous plan). Internal: shared by
- * {@link buildMatrix} and the incremental scheduler.
+ * {@link buildMatrix} and the incremental scheduler; errors in what `input.eligibility` returns
+ * name `where`.
  */
-export function matrixContext(input: MatrixInput, scratch?: Scratch): HeuristicContext {
+export function matrixContext(
+  input: MatrixInput,
+  scratch?: Scratch,
+  where = BUILD,
+): HeuristicContext {
   const { platform, jobs } = input;
   const rows = jobs.length;
   const cols = platform.machines.length;
@@ -117,10 +142,8 @@ export function matrixContext(input: MatrixInput, scratch?: Scratch): HeuristicC
     const row = jobs[i]!;
     if (input.eligibility !== undefined) {
       const e = input.eligibility(row, i);
+      eligibleCount[i] = countEligible(e, i, cols, where);
       eligible.set(e, i * cols);
-      let c = 0;
-      for (let m = 0; m < cols; m++) c += e[m]!;
-      eligibleCount[i] = c;
     } else {
       let c = 0;
       for (let m = 0; m < cols; m++) {
@@ -169,8 +192,9 @@ export function buildMatrixInto(
   input: MatrixInput,
   heuristics: readonly Heuristic[],
   scratch: Scratch,
+  where = BUILD,
 ): JobMachineMatrix {
-  const builder = rowBuilder(input, heuristics, scratch);
+  const builder = rowBuilder(input, heuristics, scratch, where);
   const { context } = builder;
   const rows = context.jobs.length;
   const cols = context.cols;
@@ -199,8 +223,9 @@ export function rowBuilder(
   input: MatrixInput,
   heuristics: readonly Heuristic[],
   scratch?: Scratch,
+  where = BUILD,
 ): RowBuilder {
-  const context = matrixContext(input, scratch);
+  const context = matrixContext(input, scratch, where);
   const { cols, eligible } = context;
   const names = () => heuristics.map((h) => h.name).join(", ");
   const finish = (i: number, out: Float64Array, offset: number): void => {
@@ -213,7 +238,7 @@ export function rowBuilder(
         // the common case: finite and above the floor
       } else if (!Number.isFinite(v)) {
         throw new InvalidInputError(
-          "@sched/convergent/buildMatrix",
+          where,
           `p[${i}][${m}]`,
           `is ${v} after the heuristics (${names()}), expected a finite number`,
         );
@@ -223,9 +248,16 @@ export function rowBuilder(
     }
   };
   if (heuristics.every((h) => typeof h.rows === "function")) {
-    const kernels: RowKernel[] = heuristics.map((h) =>
-      (h.rows as (c: HeuristicContext) => RowKernel).call(h, context),
-    );
+    const kernels: RowKernel[] = heuristics.map((h, k) => {
+      const kernel = (h.rows as (c: HeuristicContext) => RowKernel).call(h, context);
+      if (typeof kernel !== "function")
+        throw new InvalidInputError(
+          where,
+          `heuristics[${k}].rows`,
+          `returned ${describeValue(kernel)} (heuristic ${h.name}), expected a function (i, out, offset) => void`,
+        );
+      return kernel;
+    });
     return {
       context,
       row(i, out, offset) {
@@ -258,6 +290,20 @@ export function rowBuilder(
  * ```
  */
 export function rowMeans(weights: Float64Array, rows: number, cols: number): Float64Array {
+  const where = "@sched/convergent/rowMeans";
+  requireInteger(where, "rows", rows, 0);
+  requireInteger(where, "cols", cols, 0);
+  if (!(weights instanceof Float64Array) || weights.length < rows * cols)
+    throw new InvalidInputError(
+      where,
+      "weights",
+      `is ${weights instanceof Float64Array ? `a Float64Array of ${weights.length}` : describeValue(weights)}, expected a Float64Array of at least rows x cols = ${rows * cols}`,
+    );
+  return meansOf(weights, rows, cols);
+}
+
+/** {@link rowMeans} without its checks. Internal: the pre-matching's costs in `makePlan`. */
+export function meansOf(weights: Float64Array, rows: number, cols: number): Float64Array {
   const out = new Float64Array(rows);
   for (let i = 0; i < rows; i++) {
     let s = 0;

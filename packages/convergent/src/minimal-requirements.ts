@@ -72,5 +72,6 @@ export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }

@@ -3,7 +3,7 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
-import type { MatrixSource } from "./matrix.js";
+import type { SourceWithCore } from "./matrix.js";
 import { matrixSource } from "./matrix-source.js";
 import { finiteOption, flagOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
@@ -187,15 +187,19 @@ export function resolveOptions(
   };
   let base: readonly Heuristic[];
   let paperConstants: Required<HeuristicConstants> | undefined;
-  const readings = resolveReadings(where, options.readings);
+  const readings = resolveReadings(where, options.readings, "options.readings");
   if (options.heuristics !== undefined) {
     base = checkList(options.heuristics, "options.heuristics");
   } else {
-    requireKnownKeys(where, "constants", options.constants, CONSTANT_KEYS);
-    const constants = resolveConstants(where, {
-      overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
-      ...options.constants,
-    });
+    requireKnownKeys(where, "options.constants", options.constants, CONSTANT_KEYS);
+    const constants = resolveConstants(
+      where,
+      {
+        overhead: preemption ? OVERHEAD_PREEMPTIVE : OVERHEAD_NON_PREEMPTIVE,
+        ...options.constants,
+      },
+      "options.constants",
+    );
     base = paperHeuristics(constants, readings);
     paperConstants = constants;
   }
@@ -235,17 +239,20 @@ export function resolveOptions(
  * heuristics are exactly those, the generic row builder otherwise; incremental exactly for the
  * `"imfs"` matcher. Internal.
  */
-export function sourceOf(o: ResolvedConvergentOptions): MatrixSource {
-  return o.paperConstants !== undefined
-    ? matrixSource({
-        constants: o.paperConstants,
-        readings: o.readings,
-        incremental: o.matcher === "imfs",
-        refreshTolerance: o.refreshTolerance,
-      })
-    : matrixSource({
-        heuristics: o.heuristics,
-        incremental: o.matcher === "imfs",
-        refreshTolerance: o.refreshTolerance,
-      });
+export function sourceOf(o: ResolvedConvergentOptions): SourceWithCore {
+  // every source matrixSource makes has the unchecked update
+  return (
+    o.paperConstants !== undefined
+      ? matrixSource({
+          constants: o.paperConstants,
+          readings: o.readings,
+          incremental: o.matcher === "imfs",
+          refreshTolerance: o.refreshTolerance,
+        })
+      : matrixSource({
+          heuristics: o.heuristics,
+          incremental: o.matcher === "imfs",
+          refreshTolerance: o.refreshTolerance,
+        })
+  ) as SourceWithCore;
 }

@@ -62,5 +62,6 @@ export function overheadHeuristic(options: OverheadOptions = {}): Heuristic {
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }

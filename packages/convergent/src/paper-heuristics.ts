@@ -5,6 +5,7 @@ import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
 import { inputHeuristic } from "./input.js";
 import { licensesHeuristic } from "./licenses.js";
+import { checkHeuristic } from "./matrix-checks.js";
 import { minimalRequirementsHeuristic } from "./minimal-requirements.js";
 import { OVERHEAD_PREEMPTIVE, overheadHeuristic } from "./overhead.js";
 import { waitMinimizationHeuristic } from "./wait-minimization.js";
@@ -98,40 +99,45 @@ export const PAPER_READINGS: Readonly<Required<HeuristicReadings>> = Object.free
   waitSup: "global",
 });
 
-/** Fills the default readings and validates them. */
+/** Fills the default readings and validates them; errors name `field` (an option's path). */
 export function resolveReadings(
   where: string,
   readings: HeuristicReadings = {},
+  field = "readings",
 ): Required<HeuristicReadings> {
-  requireKnownKeys(where, "readings", readings, READING_KEYS);
+  requireKnownKeys(where, field, readings, READING_KEYS);
   const r = { ...PAPER_READINGS, ...readings };
   if (r.deadlineLate !== "max" && r.deadlineLate !== "min")
     throw new InvalidInputError(
       where,
-      "readings.deadlineLate",
+      `${field}.deadlineLate`,
       `is ${describeValue(r.deadlineLate)}, expected "max" or "min"`,
     );
   if (r.deadlineAllLate !== "max" && r.deadlineAllLate !== "zero")
     throw new InvalidInputError(
       where,
-      "readings.deadlineAllLate",
+      `${field}.deadlineAllLate`,
       `is ${describeValue(r.deadlineAllLate)}, expected "max" or "zero"`,
     );
   if (r.waitSup !== "global" && r.waitSup !== "row")
     throw new InvalidInputError(
       where,
-      "readings.waitSup",
+      `${field}.waitSup`,
       `is ${describeValue(r.waitSup)}, expected "global" or "row"`,
     );
   return r;
 }
 
-/** Fills the defaults and validates (every constant a finite number; `base` > 0). */
+/**
+ * Fills the defaults and validates (every constant a finite number; `base` > 0); errors name
+ * `field` (an option's path).
+ */
 export function resolveConstants(
   where: string,
   constants: HeuristicConstants = {},
+  field = "constants",
 ): Required<HeuristicConstants> {
-  requireKnownKeys(where, "constants", constants, CONSTANT_KEYS);
+  requireKnownKeys(where, field, constants, CONSTANT_KEYS);
   const c = { ...PAPER_CONSTANTS };
   for (const key of Object.keys(PAPER_CONSTANTS) as (keyof HeuristicConstants)[]) {
     const v = constants[key];
@@ -139,14 +145,14 @@ export function resolveConstants(
     if (typeof v !== "number" || !Number.isFinite(v)) {
       throw new InvalidInputError(
         where,
-        `constants.${key}`,
+        `${field}.${key}`,
         `is ${describeValue(v)}, expected a finite number`,
       );
     }
     c[key] = v;
   }
   if (!(c.base > 0))
-    throw new InvalidInputError(where, "constants.base", `is ${c.base}, expected a number > 0`);
+    throw new InvalidInputError(where, `${field}.base`, `is ${c.base}, expected a number > 0`);
   return c;
 }
 
@@ -199,6 +205,7 @@ export function paperHeuristics(
  * ```
  */
 export function scaled(h: Heuristic, factor: number): Heuristic {
+  checkHeuristic("@sched/convergent/scaled", "h", h);
   if (typeof factor !== "number" || !Number.isFinite(factor)) {
     throw new InvalidInputError(
       "@sched/convergent/scaled",

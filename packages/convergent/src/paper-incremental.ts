@@ -3,11 +3,13 @@ import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
   type MatrixInput,
-  type MatrixSource,
   type MatrixUpdate,
   matrixContext,
   Scratch,
+  type SourceWithCore,
+  UNCHECKED_UPDATE,
 } from "./matrix.js";
+import { checkMatrixInput } from "./matrix-checks.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -35,6 +37,8 @@ interface JobStatic {
   /** The eligible machines, ascending. */
   readonly columns: Int32Array;
 }
+
+const SOURCE = "@sched/convergent/matrixSource";
 
 /** Options of {@link PaperIncrementalMatrix}. */
 export interface PaperMatrixOptions {
@@ -87,7 +91,7 @@ interface StoredRow {
  *
  * Internal (used by the `convergent` scheduler).
  */
-export class PaperIncrementalMatrix implements MatrixSource {
+export class PaperIncrementalMatrix implements SourceWithCore {
   readonly tolerance: number;
   readonly horizon: number;
   readonly #c: Required<HeuristicConstants>;
@@ -304,12 +308,17 @@ export class PaperIncrementalMatrix implements MatrixSource {
   }
 
   update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
+    checkMatrixInput(SOURCE, "input", input);
+    return this[UNCHECKED_UPDATE](input);
+  }
+
+  [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     const { platform } = input;
     this.#setPlatform(platform);
     const c = this.#c;
     const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
     const { deadlineK: dK } = c;
-    const context: HeuristicContext = matrixContext(input, this.#scratch);
+    const context: HeuristicContext = matrixContext(input, this.#scratch, SOURCE);
     const { jobs, cols, eligible, previous } = context;
     const rows = jobs.length;
     const now = input.now;
@@ -462,7 +471,7 @@ export class PaperIncrementalMatrix implements MatrixSource {
  */
 function overflow(id: number, sum: number): never {
   throw new InvalidInputError(
-    "@sched/convergent/matrixSource",
+    SOURCE,
     "options.constants",
     `make job ${id}'s row of the matrix sum to ${sum}: the heuristics' values overflow a double, expected constants of ordinary size (the paper's are 0.02 to 10)`,
   );

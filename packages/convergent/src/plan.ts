@@ -1,9 +1,18 @@
-import { InvalidInputError, type Platform } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError, type Platform, validatePlatform } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireFinite,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
+import type { MatrixJob } from "./heuristic.js";
 import type { JobMachineMatrix } from "./matrix.js";
-import { rowMeans } from "./matrix.js";
+import { meansOf } from "./matrix.js";
+import { checkJobOfRow } from "./matrix-checks.js";
 
 /** The matching algorithm: the paper's MIS (greedy), MFS (exact), IMFS (incremental, exact here). */
 export type Matcher = "mis" | "mfs" | "imfs";
@@ -262,7 +271,9 @@ function askedNames(floating: Readonly<Record<string, number>>): readonly string
  * Complexity: O(|N| x |M|) plus the knapsack (greedy: O(c·n·(c + log n)) per cluster) plus the
  * matcher (MIS O(E log E), MFS O(s² l), IMFS a few searches after a small change).
  *
- * @throws InvalidInputError on an unknown matcher or knapsack.
+ * @throws InvalidInputError on an unknown matcher or knapsack, or naming the field of `matrix`
+ *   (`matrix.weights[4]`, `matrix.context.jobs[1].job.cores`, …) or of `options`
+ *   (`options.changedRows[0]`, `options.previous.rowIds`, …) that is invalid.
  * @example
  * ```ts
  * const plan = makePlan(buildMatrix({ now, platform, jobs }, paperHeuristics()), { matcher: "mfs" });
@@ -271,6 +282,150 @@ function askedNames(floating: Readonly<Record<string, number>>): readonly string
  */
 export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): Plan {
   requireKnownKeys(WHERE, "options", options, PLAN_KEYS);
+  resolvePlanChoices(WHERE, options);
+  checkPlanInput(matrix, options);
+  return planMatrix(matrix, options);
+}
+
+/** `ArrayLike<number>` as the options take it: an array or a typed array. */
+function arrayLike(field: string, v: unknown): ArrayLike<unknown> {
+  if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView)))
+    throw new InvalidInputError(WHERE, field, `is ${describeValue(v)}, expected an array`);
+  return v as ArrayLike<unknown>;
+}
+
+function integerIn(field: string, v: unknown, min: number, max: number): void {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min || v > max)
+    throw new InvalidInputError(
+      WHERE,
+      field,
+      `is ${describeValue(v)}, expected an integer in [${min}, ${max}]`,
+    );
+}
+
+/**
+ * {@link makePlan}'s matrix and options, checked (O(rows x cols): every entry of the weights).
+ * The scheduler, whose matrix and options are valid by construction, calls {@link planMatrix}.
+ */
+function checkPlanInput(matrix: JobMachineMatrix, options: PlanOptions): void {
+  requireObject(WHERE, "matrix", matrix);
+  const { rows, cols, weights, context } = matrix;
+  integerIn("matrix.rows", rows, 0, 2 ** 31 - 1);
+  integerIn("matrix.cols", cols, 1, 2 ** 31 - 1);
+  if (!(weights instanceof Float64Array) || weights.length !== rows * cols)
+    throw new InvalidInputError(
+      WHERE,
+      "matrix.weights",
+      `is ${weights instanceof Float64Array ? `a Float64Array of ${weights.length}` : describeValue(weights)}, expected a Float64Array of rows x cols = ${rows * cols}`,
+    );
+  for (let k = 0; k < weights.length; k++) {
+    if (!Number.isFinite(weights[k]))
+      throw new InvalidInputError(
+        WHERE,
+        `matrix.weights[${k}]`,
+        `is ${weights[k]}, expected a finite number (> 0: eligible)`,
+      );
+  }
+  requireObject(WHERE, "matrix.context", context);
+  validatePlatform(context.platform, WHERE);
+  if (context.platform.machines.length !== cols)
+    throw new InvalidInputError(
+      WHERE,
+      "matrix.cols",
+      `is ${cols}, but matrix.context.platform has ${context.platform.machines.length} machines`,
+    );
+  // the context's other fields, as buildMatrix makes them (makePlan reads none of them)
+  integerIn("matrix.context.cols", context.cols, cols, cols);
+  requireFinite(WHERE, "matrix.context.now", context.now);
+  const sized = (field: string, v: unknown, type: "Uint8Array" | "Int32Array", n: number) => {
+    const ok = type === "Uint8Array" ? v instanceof Uint8Array : v instanceof Int32Array;
+    if (!ok || (v as ArrayLike<number>).length !== n)
+      throw new InvalidInputError(
+        WHERE,
+        `matrix.context.${field}`,
+        `is ${ok ? `a ${type} of ${(v as ArrayLike<number>).length}` : describeValue(v)}, expected a ${type} of ${n}`,
+      );
+  };
+  sized("eligible", context.eligible, "Uint8Array", rows * cols);
+  sized("eligibleCount", context.eligibleCount, "Int32Array", rows);
+  sized("previous", context.previous, "Int32Array", rows);
+  const jobs = requireArray(WHERE, "matrix.context.jobs", context.jobs);
+  if (jobs.length !== rows)
+    throw new InvalidInputError(
+      WHERE,
+      "matrix.context.jobs",
+      `has ${jobs.length} rows, expected matrix.rows = ${rows}`,
+    );
+  for (let i = 0; i < rows; i++) {
+    requireObject(WHERE, `matrix.context.jobs[${i}]`, jobs[i]);
+    checkJobOfRow(WHERE, `matrix.context.jobs[${i}].job`, (jobs[i] as MatrixJob).job, cols);
+  }
+  const { previous, changedRows, costs, clearInPlace, memory, onPreMatch } = options;
+  if (previous !== undefined) {
+    requireObject(WHERE, "options.previous", previous);
+    const ids = requireArray(WHERE, "options.previous.rowIds", previous.rowIds);
+    for (let i = 0; i < ids.length; i++)
+      integerIn(`options.previous.rowIds[${i}]`, ids[i], 0, Number.MAX_SAFE_INTEGER);
+    const m = previous.matching;
+    requireObject(WHERE, "options.previous.matching", m);
+    if (typeof m.state !== "object" || m.state === null || typeof m.state.cols !== "number")
+      throw new InvalidInputError(
+        WHERE,
+        "options.previous.matching",
+        "has no state, expected the exact matching of a previous plan (from mfs or imfs)",
+      );
+    if (previous.weights !== undefined && !(previous.weights instanceof Float64Array))
+      throw new InvalidInputError(
+        WHERE,
+        "options.previous.weights",
+        `is ${describeValue(previous.weights)}, expected a Float64Array (the previous plan's weights)`,
+      );
+    if (previous.cleared !== undefined) {
+      const cleared = requireArray(WHERE, "options.previous.cleared", previous.cleared);
+      for (let i = 0; i < cleared.length; i++)
+        integerIn(`options.previous.cleared[${i}]`, cleared[i], 0, Number.MAX_SAFE_INTEGER);
+    }
+  }
+  if (changedRows !== undefined) {
+    const list = arrayLike("options.changedRows", changedRows);
+    for (let k = 0; k < list.length; k++)
+      integerIn(`options.changedRows[${k}]`, list[k], 0, rows - 1);
+  }
+  if (costs !== undefined) {
+    const list = arrayLike("options.costs", costs);
+    if (list.length !== rows)
+      throw new InvalidInputError(
+        WHERE,
+        "options.costs",
+        `has ${list.length} entries, expected matrix.rows = ${rows} (one per row)`,
+      );
+    for (let k = 0; k < list.length; k++) requireFinite(WHERE, `options.costs[${k}]`, list[k]);
+  }
+  if (clearInPlace !== undefined && typeof clearInPlace !== "boolean")
+    throw new InvalidInputError(
+      WHERE,
+      "options.clearInPlace",
+      `is ${describeValue(clearInPlace)}, expected a boolean`,
+    );
+  if (memory !== undefined && !(memory instanceof PlanMemory))
+    throw new InvalidInputError(
+      WHERE,
+      "options.memory",
+      `is ${describeValue(memory)}, expected a PlanMemory`,
+    );
+  if (onPreMatch !== undefined && typeof onPreMatch !== "function")
+    throw new InvalidInputError(
+      WHERE,
+      "options.onPreMatch",
+      `is ${describeValue(onPreMatch)}, expected a function (result) => void`,
+    );
+}
+
+/**
+ * {@link makePlan} without the checks of its matrix and options. Internal: the scheduler's
+ * planner calls it at every event with a matrix it built and options it resolved.
+ */
+export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan {
   const { matcher, knapsack: solver } = resolvePlanChoices(WHERE, options);
   const { rows, cols, context } = matrix;
   // Copied only when the pre-matching clears rows (the matrix itself is never modified).
@@ -326,7 +481,7 @@ export function makePlan(matrix: JobMachineMatrix, options: PlanOptions = {}): P
         costs.push(
           options.costs !== undefined
             ? (options.costs[i] as number)
-            : (rowMeans(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number),
+            : (meansOf(weights.subarray(i * cols, (i + 1) * cols), 1, cols)[0] as number),
         );
       }
       const clusters = options.memory?.clustersFor(context.platform, copies, jobs);

@@ -2,10 +2,10 @@ import type { Job, Platform } from "@sched/core";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
-import type { MatrixSource } from "./matrix.js";
+import { type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
 import { meetsRequirements } from "./minimal-requirements.js";
 import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
-import { makePlan, type Plan, PlanMemory, type PreviousPlan } from "./plan.js";
+import { type Plan, PlanMemory, type PreviousPlan, planMatrix } from "./plan.js";
 
 /** A waiting job as the planner reads it. */
 export interface WaitingRow {
@@ -46,7 +46,7 @@ export const NEVER_ELIGIBLE =
  */
 export class PlannerCore {
   readonly options: ResolvedConvergentOptions;
-  readonly #source: MatrixSource;
+  readonly #source: SourceWithCore;
   #eligibility = new Map<number, Uint8Array>();
   #planned = new Map<number, number>();
   #previous: PreviousPlan | undefined;
@@ -145,7 +145,7 @@ export class PlannerCore {
       const r = rows[i]!;
       prevMachine[i] = r.machine >= 0 ? r.machine : (this.#planned.get(r.job.id) ?? -1);
     }
-    const update = this.#source.update({
+    const update = this.#source[UNCHECKED_UPDATE]({
       now,
       platform,
       jobs: rows,
@@ -155,7 +155,7 @@ export class PlannerCore {
     const observe = this.#observe;
     const incremental = o.matcher === "imfs";
     if (this.#source.incremental) stats.refreshedRows += update.changedRows.length;
-    const plan = makePlan(update.matrix, {
+    const plan = planMatrix(update.matrix, {
       matcher: o.matcher,
       knapsack: o.knapsack,
       clearInPlace: true,

@@ -1,7 +1,8 @@
 import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
-import { rowBuilder, Scratch } from "./matrix.js";
+import { rowBuilder, Scratch, UNCHECKED_UPDATE } from "./matrix.js";
+import { checkHeuristics } from "./matrix-checks.js";
 import { meetsRequirements } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
@@ -65,19 +66,30 @@ export function convergentPriority(
   options: ConvergentPriorityOptions = {},
 ): (job: WaitingJob, view: SchedulerView) => number {
   requireKnownKeys("@sched/convergent/convergentPriority", "options", options, PRIORITY_KEYS);
+  if (options.heuristics !== undefined)
+    checkHeuristics(
+      "@sched/convergent/convergentPriority",
+      "options.heuristics",
+      options.heuristics,
+    );
   // The paper's heuristics: the fused from-scratch rows (one pass per row) give the same means
   // as the generic row builder, which serves only heuristics given in `options.heuristics`.
+  // constants and readings are checked even when heuristics make them unused
+  const constants = resolveConstants(
+    "@sched/convergent/convergentPriority",
+    options.constants,
+    "options.constants",
+  );
+  const readings = resolveReadings(
+    "@sched/convergent/convergentPriority",
+    options.readings,
+    "options.readings",
+  );
   const engine:
     | { readonly fused: PaperIncrementalMatrix }
     | { readonly heuristics: readonly Heuristic[] } =
     options.heuristics === undefined
-      ? {
-          fused: new PaperIncrementalMatrix({
-            constants: resolveConstants("@sched/convergent/convergentPriority", options.constants),
-            readings: resolveReadings("@sched/convergent/convergentPriority", options.readings),
-            incremental: false,
-          }),
-        }
+      ? { fused: new PaperIncrementalMatrix({ constants, readings, incremental: false }) }
       : { heuristics: options.heuristics };
   let cache: Cache | undefined;
   const scratch = new Scratch();
@@ -113,7 +125,7 @@ export function convergentPriority(
     };
     const byId = new Map<number, number>();
     if ("fused" in engine) {
-      const { costs } = engine.fused.update(input);
+      const { costs } = engine.fused[UNCHECKED_UPDATE](input);
       for (let i = 0; i < rows.length; i++)
         if (rows[i]!.machine < 0) byId.set(rows[i]!.job.id, costs[i] as number);
       return { waiting: view.waiting, now: view.now, byId };

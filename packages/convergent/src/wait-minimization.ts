@@ -104,5 +104,6 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
       };
     },
   };
-  return h;
+  // frozen: `apply` runs `h.rows`, which a caller must not replace
+  return Object.freeze(h);
 }

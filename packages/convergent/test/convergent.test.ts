@@ -115,13 +115,13 @@ describe("convergent", () => {
     expect(() => convergent({ extraHeuristics: [{} as never] })).toThrow(/extraHeuristics\[0\]/);
     expect(() => convergentVariant("CS_x" as never)).toThrow(/variant is "CS_x"/);
     expect(() => convergent({ readings: { deadlineLate: "late" as never } })).toThrow(
-      /@sched\/convergent\/convergent: readings.deadlineLate is "late", expected "max" or "min"/,
+      /@sched\/convergent\/convergent: options.readings.deadlineLate is "late", expected "max" or "min"/,
     );
     expect(() => convergent({ readings: { deadlineAllLate: "min" as never } })).toThrow(
       /readings.deadlineAllLate is "min", expected "max" or "zero"/,
     );
     expect(() => convergent({ readings: { waitSup: 3 as never } })).toThrow(
-      /@sched\/convergent\/convergent: readings.waitSup is 3, expected "global" or "row"/,
+      /@sched\/convergent\/convergent: options.readings.waitSup is 3, expected "global" or "row"/,
     );
     expect(() => convergent({ onPreMatch: 1 as never })).toThrow(
       /options.onPreMatch is number, expected a function/,

@@ -638,6 +638,22 @@ export class Engine {
     }
   }
 
+  /**
+   * The error of a default-model duration that is 0 or not finite: `runtime * benchmark /
+   * slowest speed` under- or overflowed a double. It names what the caller set, the job's
+   * `benchmark` or else the platform's `referenceSpeed` (no execution model was given).
+   */
+  private badDuration(job: Job, alloc: Allocation, full: number): InvalidInputError {
+    const own = job.benchmark !== undefined;
+    const bm = own ? job.benchmark! : this.platform.referenceSpeed;
+    const slowest = slowestSpeed(alloc, this.platform);
+    return new InvalidInputError(
+      this.opts.where,
+      own ? `job ${job.id}.benchmark` : "platform.referenceSpeed",
+      `is ${bm}: job ${job.id}'s duration runtime x ${own ? "benchmark" : "referenceSpeed"} / slowest speed = ${job.runtime} x ${bm} / ${slowest} is ${String(full)} in double precision, expected a finite number > 0 (scale ${own ? "the benchmarks" : "referenceSpeed"} and the machines' speeds together)`,
+    );
+  }
+
   private start(jobId: number, allocation: Allocation): void {
     this.requireInCall("start");
     this.lastActedOn = jobId;
@@ -674,6 +690,7 @@ export class Engine {
     }
     if (!(full > 0) || !Number.isFinite(full)) {
       this.ledger.give(job, alloc);
+      if (isDefault) throw this.badDuration(job, alloc, full);
       throw new InvalidInputError(
         this.opts.where,
         "options.executionModel",

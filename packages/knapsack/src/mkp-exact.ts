@@ -41,12 +41,16 @@ interface ResolvedExactOptions {
   readonly nodeLimit: number;
 }
 
-function resolveOptions(where: string, options: MkpExactOptions | undefined): ResolvedExactOptions {
+function resolveOptions(
+  where: string,
+  options: MkpExactOptions | undefined,
+  field = "options",
+): ResolvedExactOptions {
   const nodeLimit = options?.nodeLimit ?? 1_000_000;
   if (typeof nodeLimit !== "number" || Number.isNaN(nodeLimit) || nodeLimit < 0) {
     throw new InvalidInputError(
       where,
-      "options.nodeLimit",
+      `${field}.nodeLimit`,
       `is ${describeValue(nodeLimit)}, expected a number >= 0`,
     );
   }

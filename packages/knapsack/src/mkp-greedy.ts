@@ -62,28 +62,42 @@ interface ResolvedGreedyOptions {
 
 const WHERE = "@sched/knapsack/mkpGreedy";
 
+/**
+ * The greedy's options other than `costs`, defaults filled and checked; errors name `where` and
+ * `field`. Internal: shared by {@link mkpGreedy} and `preMatch` (which checks its `greedy`
+ * option once, whichever solver runs).
+ */
+export function resolveGreedyChoices(
+  where: string,
+  field: string,
+  o: Omit<MkpGreedyOptions, "costs">,
+): Omit<ResolvedGreedyOptions, "costs"> {
+  const reweight = o.reweight ?? true;
+  const strategy = o.strategy ?? "drop";
+  if (typeof reweight !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      `${field}.reweight`,
+      `is ${describeValue(reweight)}, expected a boolean`,
+    );
+  }
+  if (strategy !== "fill" && strategy !== "drop") {
+    throw new InvalidInputError(
+      where,
+      `${field}.strategy`,
+      `is ${describeValue(strategy)}, expected "fill" or "drop"`,
+    );
+  }
+  const rhoExponent = checkNumber(where, `${field}.rhoExponent`, o.rhoExponent ?? 0, 0);
+  return { reweight, strategy, rhoExponent };
+}
+
 function resolveOptions(
   inst: DenseInstance,
   options: MkpGreedyOptions | undefined,
 ): ResolvedGreedyOptions {
   const o = requireKnownKeys(WHERE, "options", options, GREEDY_KEYS) ?? {};
-  const reweight = o.reweight ?? true;
-  const strategy = o.strategy ?? "drop";
-  if (typeof reweight !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.reweight",
-      `is ${typeof reweight}, expected a boolean`,
-    );
-  }
-  if (strategy !== "fill" && strategy !== "drop") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.strategy",
-      `is ${describeValue(strategy)}, expected "fill" or "drop"`,
-    );
-  }
-  const rhoExponent = checkNumber(WHERE, "options.rhoExponent", o.rhoExponent ?? 0, 0);
+  const { reweight, strategy, rhoExponent } = resolveGreedyChoices(WHERE, "options", o);
   let costs = inst.v;
   if (o.costs !== undefined) {
     if (o.costs === null || typeof o.costs !== "object" || o.costs.length !== inst.n) {

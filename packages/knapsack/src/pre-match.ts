@@ -7,8 +7,8 @@ import {
   type LicenseCopies,
   type LicenseJob,
 } from "./license-clusters.js";
-import { EXACT_KEYS, type MkpExactOptions, mkpExact } from "./mkp-exact.js";
-import { GREEDY_KEYS, type MkpGreedyOptions, mkpGreedy } from "./mkp-greedy.js";
+import { EXACT_KEYS, type MkpExactOptions, mkpExact, resolveExactOptions } from "./mkp-exact.js";
+import { type MkpGreedyOptions, mkpGreedy, resolveGreedyChoices } from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
 
@@ -113,6 +113,13 @@ export const PRE_MATCH_KEYS = optionKeys<PreMatchOptions>({
   exact: true,
 });
 
+/** The keys of {@link PreMatchOptions.greedy}: the greedy's, but `costs` (set by the pre-matching). */
+const PRE_MATCH_GREEDY_KEYS = optionKeys<Omit<MkpGreedyOptions, "costs">>({
+  reweight: true,
+  strategy: true,
+  rhoExponent: true,
+});
+
 /** One cluster's knapsack and its solution. */
 export interface PreMatchCluster extends LicenseCluster {
   /** The MKP solved: items = `jobs`, values = costs, one constraint per critical license. */
@@ -162,8 +169,12 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
     );
   }
   const o = requireKnownKeys(WHERE, "options", options, PRE_MATCH_KEYS) ?? {};
-  requireKnownKeys(WHERE, "options.greedy", o.greedy, GREEDY_KEYS);
-  requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
+  // Both solvers' options are checked whichever runs (a bad `greedy` passed silently with the
+  // exact solver, or when no license was critical); `costs` is the pre-matching's own.
+  const greedy = requireKnownKeys(WHERE, "options.greedy", o.greedy, PRE_MATCH_GREEDY_KEYS);
+  const exact = requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
+  resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
+  resolveExactOptions(WHERE, exact, "options.exact");
   const solver = o.solver ?? "greedy";
   if (solver !== "greedy" && solver !== "exact") {
     throw new InvalidInputError(

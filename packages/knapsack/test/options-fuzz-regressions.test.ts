@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clusterLicenses, LicenseClusters, mkpGreedy } from "../src/index.js";
+import { clusterLicenses, LicenseClusters, mkpGreedy, preMatch } from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
 describe("knapsack: hostile values end in an InvalidInputError naming the place", () => {
@@ -22,5 +22,24 @@ describe("knapsack: hostile values end in an InvalidInputError naming the place"
     expect(() => clusterLicenses("" as never, { cad: 1 })).toThrow(
       /jobs is string, expected an iterable of \{ id, licenses\? \}/,
     );
+  });
+
+  it("preMatch checks its greedy and exact options whichever solver runs (a hostile greedy passed with the exact one)", () => {
+    const input = { jobs: [{ id: 1, licenses: { cad: 1 } }], copies: { cad: 1 }, costs: [1] };
+    expect(() =>
+      preMatch(input, { solver: "exact", greedy: { strategy: "fil" as never } }),
+    ).toThrow(
+      '@sched/knapsack/preMatch: options.greedy.strategy is "fil", expected "fill" or "drop"',
+    );
+    expect(() => preMatch(input, { greedy: { rhoExponent: Number.NaN } })).toThrow(
+      /options\.greedy\.rhoExponent is NaN/,
+    );
+    expect(() => preMatch(input, { exact: { nodeLimit: -1 } })).toThrow(
+      /options\.exact\.nodeLimit is -1/,
+    );
+    expect(() => preMatch(input, { greedy: { costs: [1] } as never })).toThrow(
+      /options\.greedy\.costs is not a known key/,
+    );
+    expect(preMatch(input, { solver: "exact", greedy: { strategy: "fill" } }).clear).toEqual([]);
   });
 });

@@ -101,7 +101,8 @@ const cases: FuzzCase[] = [
     params: ["input", "options"],
     args: () => [
       { jobs: jobs(), copies: { cad: 1, fem: 1 }, costs: [3, 5, 2] },
-      { solver: "exact", exact: { nodeLimit: 50 } },
+      // the greedy's options too: checked although the exact solver runs
+      { solver: "exact", exact: { nodeLimit: 50 }, greedy: { reweight: true, rhoExponent: 1 } },
     ],
     call: (i, o) => preMatch(i as never, o as never),
   },

@@ -4,14 +4,17 @@ import {
   InvalidInputError,
   type Job,
   type Platform,
+  validatePlatform,
 } from "@sched/core";
 import {
   describeValue,
   optionKeys,
+  requireArray,
   requireInteger,
   requireKnownKeys,
   requireNonNegative,
   requireObject,
+  requirePositive,
 } from "@sched/errors";
 
 /**
@@ -45,6 +48,52 @@ export const computeOnlyProfile: ProfileOf = () => ({ sigma: 1, ptbw: 0 });
  * ```
  */
 export function processingSlowdown(job: Job, allocation: Allocation, platform: Platform): number {
+  const where = "@sched/multicluster/processingSlowdown";
+  validatePlatform(platform, where);
+  checkJobSize(where, "job", job);
+  checkAllocation(where, "allocation", allocation, platform);
+  return slowdownOf(job, allocation, platform);
+}
+
+/**
+ * The job fields the cost model reads, checked: `cores` an integer >= 1, `benchmark` absent or
+ * a finite number > 0. Internal.
+ */
+function checkJobSize(where: string, field: string, job: unknown): void {
+  requireObject(where, field, job);
+  const j = job as Job;
+  requireInteger(where, `${field}.cores`, j.cores, 1);
+  if (j.benchmark !== undefined) requirePositive(where, `${field}.benchmark`, j.benchmark);
+}
+
+/**
+ * An allocation on `platform`, checked: an array of `{ machine, cores }`, machine indices of
+ * the platform, cores integers >= 1. Internal: the checked doors of the cost functions.
+ */
+export function checkAllocation(
+  where: string,
+  field: string,
+  allocation: unknown,
+  platform: Platform,
+): void {
+  const parts = requireArray(where, field, allocation);
+  const machines = platform.machines.length;
+  for (let i = 0; i < parts.length; i++) {
+    const part = requireObject(where, `${field}[${i}]`, parts[i]) as Record<string, unknown>;
+    const m = part.machine;
+    if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= machines) {
+      throw new InvalidInputError(
+        where,
+        `${field}[${i}].machine`,
+        `is ${describeValue(m)}, expected a machine index in [0, ${machines - 1}]`,
+      );
+    }
+    requireInteger(where, `${field}[${i}].cores`, part.cores, 1);
+  }
+}
+
+/** {@link processingSlowdown} without its checks. Internal: {@link evaluateCost}'s per-job step. */
+function slowdownOf(job: Job, allocation: Allocation, platform: Platform): number {
   const bm = benchmarkOf(job, platform);
   let sp = 0;
   for (let i = 0; i < allocation.length; i++) {
@@ -60,6 +109,14 @@ export function processingSlowdown(job: Job, allocation: Allocation, platform: P
  * Complexity: O(allocation parts + clusters).
  */
 export function tasksPerCluster(allocation: Allocation, platform: Platform): Int32Array {
+  const where = "@sched/multicluster/tasksPerCluster";
+  validatePlatform(platform, where);
+  checkAllocation(where, "allocation", allocation, platform);
+  return tasksOf(allocation, platform);
+}
+
+/** {@link tasksPerCluster} without its checks. Internal. */
+function tasksOf(allocation: Allocation, platform: Platform): Int32Array {
   const out = new Int32Array(platform.clusters.length);
   for (let i = 0; i < allocation.length; i++) {
     const part = allocation[i]!;
@@ -129,6 +186,18 @@ export function linkSaturation(maxBandwidth: number, demand: number): number {
  * Complexity: O(1).
  */
 export function linkSlowdown(saturation: number): number {
+  if (typeof saturation !== "number" || !(saturation > 0)) {
+    throw new InvalidInputError(
+      "@sched/multicluster/linkSlowdown",
+      "saturation",
+      `is ${describeValue(saturation)}, expected a number > 0 (MBW / demand; Infinity: no demand)`,
+    );
+  }
+  return slowdownOfLink(saturation);
+}
+
+/** {@link linkSlowdown} without its check. Internal: {@link costOf}'s per-link step. */
+function slowdownOfLink(saturation: number): number {
   return saturation < 1 ? 1 / saturation : 1;
 }
 
@@ -226,6 +295,23 @@ export interface CostEvaluation {
  * ```
  */
 export function evaluateCost(platform: Platform, set: readonly CostInput[]): CostEvaluation {
+  const where = "@sched/multicluster/evaluateCost";
+  validatePlatform(platform, where);
+  const items = requireArray(where, "set", set);
+  for (let i = 0; i < items.length; i++) {
+    const item = requireObject(where, `set[${i}]`, items[i]) as CostInput;
+    checkJobSize(where, `set[${i}].job`, item.job);
+    checkAllocation(where, `set[${i}].allocation`, item.allocation, platform);
+  }
+  return costOf(platform, set);
+}
+
+/**
+ * {@link evaluateCost} without the checks of the platform, jobs and allocations (the profiles
+ * are still checked: they come from the caller's function). Internal: the OAS execution model
+ * calls it at every change of the running set, with the engine's jobs and allocations.
+ */
+export function costOf(platform: Platform, set: readonly CostInput[]): CostEvaluation {
   const nLinks = platform.links.length;
   const totals = new Float64Array(nLinks);
   const partial: { sp: number; demand: Float64Array }[] = [];
@@ -241,8 +327,8 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
       );
     }
     requireNonNegative("@sched/multicluster/evaluateCost", `set[${i}].profile.ptbw`, ptbw);
-    const sp = processingSlowdown(item.job, item.allocation, platform);
-    const perCluster = tasksPerCluster(item.allocation, platform);
+    const sp = slowdownOf(item.job, item.allocation, platform);
+    const perCluster = tasksOf(item.allocation, platform);
     const demand = new Float64Array(nLinks);
     for (let k = 0; k < perCluster.length; k++) {
       const link = platform.clusters[k]!.link;
@@ -263,7 +349,7 @@ export function evaluateCost(platform: Platform, set: readonly CostInput[]): Cos
   const jobs: JobCost[] = partial.map((p, i) => {
     let sc = 1;
     for (let l = 0; l < nLinks; l++) {
-      if (p.demand[l]! > 0) sc = Math.max(sc, linkSlowdown(saturation[l]!));
+      if (p.demand[l]! > 0) sc = Math.max(sc, slowdownOfLink(saturation[l]!));
     }
     return {
       sp: p.sp,

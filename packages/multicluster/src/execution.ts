@@ -7,8 +7,8 @@ import type {
   ScheduleTrace,
 } from "@sched/core";
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
-import { computeOnlyProfile, evaluateCost, type ProfileOf } from "./cost.js";
+import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import { computeOnlyProfile, costOf, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
 export interface OasExecutionModelOptions {
@@ -61,13 +61,18 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
     options.contention,
   );
   const alone = (job: Job, allocation: Allocation, platform: Platform): number =>
-    evaluateCost(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;
+    costOf(platform, [{ job, allocation, profile: profile(job) }]).jobs[0]!.ct;
   const duration = (
     job: Job,
     allocation: Allocation,
     platform: Platform,
     seconds: number,
-  ): number => seconds * alone(job, allocation, platform);
+  ): number => {
+    const ct = alone(job, allocation, platform);
+    const d = seconds * ct;
+    if (!(d > 0) || !Number.isFinite(d)) throw badDuration(job, platform, seconds, ct, d);
+    return d;
+  };
   if (options.contention === false) return Object.freeze({ name: "oas-cost", duration });
   return Object.freeze({
     name: "oas-cost-contention",
@@ -79,7 +84,7 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
         allocation: r.allocation,
         profile: profile(r.job),
       }));
-      const together = evaluateCost(platform, set);
+      const together = costOf(platform, set);
       for (let i = 0; i < set.length; i++) {
         const mine = together.jobs[i]!;
         // A job that uses no link, or whose links are not saturated, runs as alone.
@@ -87,13 +92,36 @@ export function oasExecutionModel(options: OasExecutionModelOptions = {}): Execu
           out[i] = 1;
           continue;
         }
-        const single = evaluateCost(platform, [set[i]!]).jobs[0]!.ct;
+        const single = costOf(platform, [set[i]!]).jobs[0]!.ct;
         out[i] = mine.ct / single;
       }
       return out;
     },
   });
 }
+
+/**
+ * The error of a duration that is 0 or not finite: `seconds x ct` under- or overflowed a double,
+ * through the slowdown `SP = benchmark / speed` of a `referenceSpeed` (or job `benchmark`) far
+ * from the machines' speeds. Names what the caller set, not the model.
+ */
+function badDuration(
+  job: Job,
+  platform: Platform,
+  seconds: number,
+  ct: number,
+  d: number,
+): InvalidInputError {
+  const own = job.benchmark !== undefined;
+  const bm = own ? job.benchmark : platform.referenceSpeed;
+  return new InvalidInputError(
+    "@sched/multicluster/oasExecutionModel",
+    own ? `job ${job.id}.benchmark` : "platform.referenceSpeed",
+    `is ${bm}: job ${job.id}'s duration seconds x ct = ${seconds} x ${ct} is ${d} in double precision (ct = sigma x SP + (1 - sigma) x SC, SP = ${own ? "benchmark" : "referenceSpeed"} / speed), expected a finite number > 0 (scale ${own ? "the benchmarks" : "referenceSpeed"} and the machines' speeds together)`,
+  );
+}
+
+const DELAY_KEYS = optionKeys<{ readonly profile?: ProfileOf }>({ profile: true });
 
 /** How much link contention stretched one job of a trace. */
 export interface ContentionDelay {
@@ -119,7 +147,11 @@ export function contentionDelays(
   trace: ScheduleTrace,
   options: { readonly profile?: ProfileOf } = {},
 ): ContentionDelay[] {
+  const where = "@sched/multicluster/contentionDelays";
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, DELAY_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
+  checkProfileAndFlag(where, profile, "profile", undefined);
   const out: ContentionDelay[] = [];
   for (const rec of trace.records) {
     if (rec.outcome !== "completed" || rec.intervals.length !== 1) continue;

@@ -36,6 +36,7 @@ export {
 export { type BruteForceOasOptions, type BruteForceOasResult, bruteForceOas } from "./oas-brute.js";
 export { type CheckOasOptions, checkOasSchedule } from "./oas-check.js";
 export {
+  type ConfigurationOptions,
   type JobConfiguration,
   jobConfigurations,
   type ResourceGroup,

@@ -1,12 +1,12 @@
 import { fmt, lpText, type SparseValues, sparseValues, term } from "./lp-text.js";
 import {
   assignResources,
+  configurationsOf,
   countsOf,
   type GroupPlacement,
+  groupsOf,
   type JobConfiguration,
-  jobConfigurations,
   type ResourceGroup,
-  resourceGroups,
 } from "./oas-configurations.js";
 import type { OasAssignment, OasInstance } from "./oas-instance.js";
 
@@ -56,14 +56,14 @@ export function buildConfigurationModel(
 ): ConfigurationModel {
   const { eta, theta: T, links } = options;
   const J = inst.jobs.length;
-  const groups = resourceGroups(inst);
+  const groups = groupsOf(inst);
   const G = groups.length;
   const platform = inst.platform;
   const L = platform.links.length;
   let scale = 1;
   for (const l of platform.links) scale = Math.max(scale, l.bandwidth);
   const configurations = inst.jobs.map((_, j) =>
-    jobConfigurations(inst, groups, j, {
+    configurationsOf(inst, groups, j, {
       eta,
       theta: T,
       links,

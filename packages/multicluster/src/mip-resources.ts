@@ -1,8 +1,8 @@
 import { linkDemand } from "./cost.js";
 import { fmt, lpText, type SparseValues, sparseValues, term } from "./lp-text.js";
 import {
-  allocationCost,
-  allocationOf,
+  costOfAllocation,
+  groupResources,
   type OasAssignment,
   type OasInstance,
   slotsNeeded,
@@ -405,8 +405,8 @@ export function readResourceSchedule(
   return inst.jobs.map((job, j) => {
     const resources: number[] = [];
     for (let r = 0; r < R; r++) if (value(`z_${j}_${r}`) > 0.5) resources.push(r);
-    const allocation = allocationOf(inst, resources);
-    const ct = allocationCost(inst, j, allocation).ct;
+    const allocation = groupResources(inst, resources);
+    const ct = costOfAllocation(inst, j, allocation).ct;
     return {
       jobId: job.id,
       startSlot: Math.max(0, Math.round(value(`s_${j}`))), // never -0

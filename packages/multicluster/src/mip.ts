@@ -1,5 +1,11 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
   buildConfigurationModel,
@@ -8,7 +14,7 @@ import {
   readConfigurationSchedule,
 } from "./mip-configurations.js";
 import { buildResourceModel, readResourceSchedule, resourceStartValues } from "./mip-resources.js";
-import { checkOasSchedule } from "./oas-check.js";
+import { oasScheduleViolations } from "./oas-check.js";
 import { OAS_RULES, ruleOrder } from "./oas-heuristics.js";
 import { type OasAssignment, type OasInstance, oasInstance, slotsNeeded } from "./oas-instance.js";
 import { slottedListSchedule } from "./oas-slotted.js";
@@ -262,6 +268,23 @@ function bestListSchedule(
   return out;
 }
 
+/** A boolean option, `fallback` when absent. */
+function flag<K extends "links" | "symmetryBreaking" | "loadCuts" | "warmStart" | "tightenHorizon">(
+  options: SolveOasOptions,
+  key: K,
+  fallback: boolean,
+): boolean {
+  const v = options[key] ?? fallback;
+  if (typeof v !== "boolean") {
+    throw new InvalidInputError(
+      WHERE,
+      `options.${key}`,
+      `is ${describeValue(v)}, expected a boolean`,
+    );
+  }
+  return v;
+}
+
 function resolveModelOptions(
   inst: OasInstance,
   options: OasModelOptions,
@@ -270,7 +293,7 @@ function resolveModelOptions(
   const J = inst.jobs.length;
   const meanBase = J === 0 ? 1 : inst.baseTime.reduce((s, x) => s + x, 0) / J;
   const eta = options.eta ?? meanBase / 2;
-  if (!(eta > 0) || !Number.isFinite(eta)) {
+  if (typeof eta !== "number" || !(eta > 0) || !Number.isFinite(eta)) {
     throw new InvalidInputError(
       WHERE,
       "options.eta",
@@ -286,13 +309,20 @@ function resolveModelOptions(
     );
   }
   const maxConfigurations = options.maxConfigurations ?? 100_000;
-  if (!(maxConfigurations >= 1)) {
+  if (
+    typeof maxConfigurations !== "number" ||
+    !(Number.isInteger(maxConfigurations) || maxConfigurations === Number.POSITIVE_INFINITY) ||
+    maxConfigurations < 1
+  ) {
     throw new InvalidInputError(
       WHERE,
       "options.maxConfigurations",
-      `is ${describeValue(maxConfigurations)}, expected a number >= 1`,
+      `is ${describeValue(maxConfigurations)}, expected an integer >= 1 or Infinity`,
     );
   }
+  const links = flag(options, "links", OAS_SOLVE_DEFAULTS.links);
+  const symmetryBreaking = flag(options, "symmetryBreaking", true);
+  const loadCuts = flag(options, "loadCuts", true);
   let theta = options.theta;
   if (theta === undefined) {
     const serial = serialTheta(inst, eta);
@@ -310,9 +340,9 @@ function resolveModelOptions(
     eta,
     theta,
     formulation,
-    links: options.links ?? OAS_SOLVE_DEFAULTS.links,
-    symmetryBreaking: options.symmetryBreaking ?? true,
-    loadCuts: options.loadCuts ?? true,
+    links,
+    symmetryBreaking,
+    loadCuts,
     maxConfigurations,
   };
 }
@@ -331,6 +361,8 @@ export function oasSlotDefaults(
   platform: Platform,
   options: OasModelOptions = {},
 ): { eta: number; theta: number } {
+  requireObject("@sched/multicluster/oasSlotDefaults", "options", options);
+  requireKnownKeys("@sched/multicluster/oasSlotDefaults", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const r = resolveModelOptions(oasInstance(jobs, platform, profile, WHERE), options, profile);
   return { eta: r.eta, theta: r.theta };
@@ -385,6 +417,7 @@ export function buildOasModel(
   platform: Platform,
   options: OasModelOptions = {},
 ): OasModel {
+  requireObject("@sched/multicluster/buildOasModel", "options", options);
   requireKnownKeys("@sched/multicluster/buildOasModel", "options", options, MODEL_KEYS);
   const profile = options.profile ?? computeOnlyProfile;
   const inst = oasInstance(jobs, platform, profile, WHERE);
@@ -408,15 +441,22 @@ function checkBudget(options: SolveOasOptions): {
   relativeGap: number;
 } {
   const maxNodes = options.maxNodes ?? OAS_SOLVE_DEFAULTS.maxNodes;
-  if (!(maxNodes === Number.POSITIVE_INFINITY || (Number.isInteger(maxNodes) && maxNodes >= 1))) {
+  // HiGHS counts nodes in a 32-bit integer: a larger budget failed inside it
+  if (
+    typeof maxNodes !== "number" ||
+    !(
+      maxNodes === Number.POSITIVE_INFINITY ||
+      (Number.isInteger(maxNodes) && maxNodes >= 1 && maxNodes <= 2 ** 31 - 1)
+    )
+  ) {
     throw new InvalidInputError(
       WHERE,
       "options.maxNodes",
-      `is ${describeValue(maxNodes)}, expected an integer >= 1 or Infinity`,
+      `is ${describeValue(maxNodes)}, expected an integer in [1, 2147483647] or Infinity`,
     );
   }
   const timeLimit = options.timeLimit ?? Number.POSITIVE_INFINITY;
-  if (!(timeLimit > 0)) {
+  if (typeof timeLimit !== "number" || !(timeLimit > 0)) {
     throw new InvalidInputError(
       WHERE,
       "options.timeLimit",
@@ -424,11 +464,11 @@ function checkBudget(options: SolveOasOptions): {
     );
   }
   const relativeGap = options.relativeGap ?? 1e-6;
-  if (!(relativeGap >= 0)) {
+  if (typeof relativeGap !== "number" || !(relativeGap >= 0) || !Number.isFinite(relativeGap)) {
     throw new InvalidInputError(
       WHERE,
       "options.relativeGap",
-      `is ${describeValue(relativeGap)}, expected a number >= 0`,
+      `is ${describeValue(relativeGap)}, expected a finite number >= 0`,
     );
   }
   return { maxNodes, timeLimit, relativeGap };
@@ -456,8 +496,23 @@ export async function solveOas(
   platform: Platform,
   options: SolveOasOptions = {},
 ): Promise<OasResult> {
+  requireObject(WHERE, "options", options);
   requireKnownKeys(WHERE, "options", options, SOLVE_KEYS);
   const { maxNodes, timeLimit, relativeGap } = checkBudget(options);
+  const warmStart = flag(options, "warmStart", OAS_SOLVE_DEFAULTS.warmStart);
+  const tightenHorizon = flag(options, "tightenHorizon", true);
+  const incumbents =
+    options.incumbents === undefined
+      ? []
+      : requireArray(WHERE, "options.incumbents", options.incumbents);
+  const score = options.warmStartScore;
+  if (score !== undefined && typeof score !== "function") {
+    throw new InvalidInputError(
+      WHERE,
+      "options.warmStartScore",
+      `is ${describeValue(score)}, expected a function (schedule) => number`,
+    );
+  }
   const highs = await loadSolver();
   const t0 = performance.now();
   const profile = options.profile ?? computeOnlyProfile;
@@ -472,11 +527,17 @@ export async function solveOas(
   // the candidate with the fewest slots, offered during the solve when it is not the start
   let fewest: readonly OasAssignment[] | null = null;
   let fewestSlots = Number.POSITIVE_INFINITY;
-  const score = options.warmStartScore;
   const consider = (s: readonly OasAssignment[], source: string) => {
     const span = s.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
     if (span > theta0) return;
     const value = score === undefined ? span : score(s);
+    if (typeof value !== "number" || Number.isNaN(value)) {
+      throw new InvalidInputError(
+        WHERE,
+        "options.warmStartScore",
+        `returned ${describeValue(value)} for the ${source} schedule, expected a number`,
+      );
+    }
     if (value < startScore || (value === startScore && span < startSlots)) {
       start = s;
       startSource = source;
@@ -488,11 +549,19 @@ export async function solveOas(
       fewestSlots = span;
     }
   };
-  if ((options.warmStart ?? OAS_SOLVE_DEFAULTS.warmStart) && jobs.length > 0) {
+  if (warmStart && jobs.length > 0) {
     for (const l of bestListSchedule(inst, profile, eta, theta0))
       consider(l.schedule, `list ${l.rule}`);
-    (options.incumbents ?? []).forEach((inc, i) => {
-      const bad = checkOasSchedule(jobs, platform, inc, { eta, profile });
+    incumbents.forEach((raw, i) => {
+      const inc = raw as readonly OasAssignment[];
+      const bad = oasScheduleViolations(
+        jobs,
+        platform,
+        inc,
+        { eta, profile },
+        WHERE,
+        `options.incumbents[${i}]`,
+      );
       if (bad.length > 0) {
         throw new InvalidInputError(
           WHERE,
@@ -503,8 +572,7 @@ export async function solveOas(
       consider(inc, `incumbent ${i}`);
     });
   }
-  const theta =
-    start !== null && (options.tightenHorizon ?? true) ? Math.min(theta0, startSlots) : theta0;
+  const theta = start !== null && tightenHorizon ? Math.min(theta0, startSlots) : theta0;
   const { model, configurations } = build(inst, { ...resolved, theta });
   const buildTimeMs = performance.now() - t0;
   const base = {

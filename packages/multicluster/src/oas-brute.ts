@@ -7,7 +7,7 @@ import {
 } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
-import { allocationCost, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
+import { costOfAllocation, type OasAssignment, oasInstance, slotsNeeded } from "./oas-instance.js";
 
 /** Options of {@link bruteForceOas}. */
 export interface BruteForceOasOptions {
@@ -107,7 +107,7 @@ export function bruteForceOas(
   const maxNodes = options.maxNodes ?? 5_000_000;
   const choices = jobs.map((_, j) =>
     allocations(platform, inst.tasks[j]!).map((allocation) => {
-      const c = allocationCost(inst, j, allocation);
+      const c = costOfAllocation(inst, j, allocation);
       return {
         allocation,
         slots: slotsNeeded({ baseTime: inst.baseTime[j]!, ct: c.ct, eta: options.eta }),

@@ -1,6 +1,22 @@
-import { type Allocation, LimitExceededError } from "@sched/core";
+import { type Allocation, InvalidInputError, LimitExceededError } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { linkDemand } from "./cost.js";
-import { allocationOf, type OasAssignment, type OasInstance, slotsNeeded } from "./oas-instance.js";
+import {
+  checkInstance,
+  checkJobIndex,
+  groupResources,
+  type OasAssignment,
+  type OasInstance,
+  slotsNeeded,
+} from "./oas-instance.js";
 
 /**
  * A class of interchangeable resources (cores): same cluster, hence same link, and same machine
@@ -35,6 +51,12 @@ export interface JobConfiguration {
  * Complexity: O(R).
  */
 export function resourceGroups(inst: OasInstance): ResourceGroup[] {
+  checkInstance("@sched/multicluster/resourceGroups", inst);
+  return groupsOf(inst);
+}
+
+/** {@link resourceGroups} without its check. Internal: the MIP builder. */
+export function groupsOf(inst: OasInstance): ResourceGroup[] {
   const groups = new Map<string, { cluster: number; speed: number; resources: number[] }>();
   const machines = inst.platform.machines;
   for (let r = 0; r < inst.resourceMachine.length; r++) {
@@ -79,13 +101,107 @@ export function jobConfigurations(
   inst: OasInstance,
   groups: readonly ResourceGroup[],
   j: number,
-  options: {
-    readonly eta: number;
-    readonly theta: number;
-    readonly links: boolean;
-    readonly maxConfigurations: number;
-    readonly where: string;
-  },
+  options: ConfigurationOptions,
+): JobConfiguration[] {
+  const where = "@sched/multicluster/jobConfigurations";
+  checkInstance(where, inst);
+  const R = inst.resourceMachine.length;
+  const K = inst.platform.clusters.length;
+  const list = requireArray(where, "groups", groups);
+  const seen = new Uint8Array(R);
+  list.forEach((raw, g) => {
+    const group = requireObject(where, `groups[${g}]`, raw) as ResourceGroup;
+    requireIndex(where, `groups[${g}].cluster`, group.cluster, K);
+    requirePositive(where, `groups[${g}].speed`, group.speed);
+    const rs = requireArray(where, `groups[${g}].resources`, group.resources);
+    if (rs.length === 0) {
+      throw new InvalidInputError(where, `groups[${g}].resources`, "is empty, expected resources");
+    }
+    rs.forEach((r, k) => {
+      requireIndex(where, `groups[${g}].resources[${k}]`, r, R);
+      if (seen[r as number] === 1) {
+        throw new InvalidInputError(
+          where,
+          `groups[${g}].resources[${k}]`,
+          `is ${r}, a resource already in a group`,
+        );
+      }
+      seen[r as number] = 1;
+    });
+  });
+  checkJobIndex(where, inst, j);
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, CONFIGURATION_KEYS);
+  requirePositive(where, "options.eta", options.eta);
+  requireInteger(where, "options.theta", options.theta, 1);
+  if (typeof options.links !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.links",
+      `is ${describeValue(options.links)}, expected a boolean`,
+    );
+  }
+  const max = options.maxConfigurations;
+  if (
+    typeof max !== "number" ||
+    !(Number.isInteger(max) || max === Number.POSITIVE_INFINITY) ||
+    max < 1
+  ) {
+    throw new InvalidInputError(
+      where,
+      "options.maxConfigurations",
+      `is ${describeValue(max)}, expected an integer >= 1 or Infinity`,
+    );
+  }
+  if (typeof options.where !== "string") {
+    throw new InvalidInputError(
+      where,
+      "options.where",
+      `is ${describeValue(options.where)}, expected a string (the name errors start with)`,
+    );
+  }
+  return configurationsOf(inst, groups, j, options);
+}
+
+/** Options of {@link jobConfigurations}. */
+export interface ConfigurationOptions {
+  /** Slot size, seconds. */
+  readonly eta: number;
+  /** Horizon, slots. */
+  readonly theta: number;
+  /** Whether a configuration that saturates a link by itself is left out. */
+  readonly links: boolean;
+  /** The most configurations before a `LimitExceededError`. */
+  readonly maxConfigurations: number;
+  /** What the `LimitExceededError` names as its origin. */
+  readonly where: string;
+}
+
+const CONFIGURATION_KEYS = optionKeys<ConfigurationOptions>({
+  eta: true,
+  theta: true,
+  links: true,
+  maxConfigurations: true,
+  where: true,
+});
+
+/** An index in [0, n), checked. */
+function requireIndex(where: string, field: string, v: unknown, n: number): void {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= n) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(v)}, expected an index in [0, ${n - 1}]`,
+    );
+  }
+}
+
+/** {@link jobConfigurations} without its checks. Internal: the MIP builder, once per job. */
+export function configurationsOf(
+  inst: OasInstance,
+  groups: readonly ResourceGroup[],
+  j: number,
+  options: ConfigurationOptions,
 ): JobConfiguration[] {
   const tau = inst.tasks[j]!;
   const G = groups.length;
@@ -219,7 +335,7 @@ export function assignResources(
       jobId: inst.jobs[j]!.id,
       startSlot: p.startSlot,
       slots: p.slots,
-      allocation: allocationOf(
+      allocation: groupResources(
         inst,
         taken.sort((a, b) => a - b),
       ),

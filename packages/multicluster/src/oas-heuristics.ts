@@ -11,13 +11,22 @@ import {
   describeValue,
   optionKeys,
   requireAnyInteger,
+  requireArray,
+  requireFinite,
   requireInteger,
   requireKnownKeys,
+  requireObject,
+  requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { checkProfileAndFlag } from "./execution.js";
-import { allocationCost, allocationOf, type OasAssignment, oasInstance } from "./oas-instance.js";
-import { candidateResources } from "./oas-slotted.js";
+import {
+  costOfAllocation,
+  groupResources,
+  type OasAssignment,
+  oasInstance,
+} from "./oas-instance.js";
+import { candidatesOf } from "./oas-slotted.js";
 
 /** The six heuristics the OAS paper compares with. */
 export type OasRule = "FCFS" | "SJF" | "BJF" | "FPFS" | "SPT" | "LPT";
@@ -45,6 +54,23 @@ export const OAS_RULES: readonly OasRule[] = Object.freeze([
  * ```
  */
 export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
+  const where = "@sched/multicluster/ruleOrder";
+  requireArray(where, "jobs", jobs);
+  for (let i = 0; i < jobs.length; i++) {
+    const j = requireObject(where, `jobs[${i}]`, jobs[i]) as Job;
+    requireInteger(where, `jobs[${i}].id`, j.id, 0);
+    requireFinite(where, `jobs[${i}].submit`, j.submit);
+    requireInteger(where, `jobs[${i}].cores`, j.cores, 1);
+    requirePositive(where, `jobs[${i}].estimate`, j.estimate);
+  }
+  return orderOf(rule, jobs);
+}
+
+/**
+ * {@link ruleOrder} without the checks of the jobs (the rule is checked). Internal: the
+ * heuristics order the engine's waiting jobs with it at every event.
+ */
+function orderOf(rule: OasRule, jobs: readonly Job[]): number[] {
   const idx = jobs.map((_, i) => i);
   const fifo = (a: number, b: number) =>
     jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
@@ -56,7 +82,7 @@ export function ruleOrder(rule: OasRule, jobs: readonly Job[]): number[] {
     SPT: (j) => j.estimate,
     LPT: (j) => -j.estimate,
   };
-  const k = key[rule];
+  const k = Object.hasOwn(key, rule) ? key[rule] : undefined;
   if (k === undefined) {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
@@ -95,7 +121,7 @@ function linkLoads(
   const load = new Float64Array(platform.links.length);
   for (const r of running) {
     const one = oasInstance([r.job], platform, profile);
-    const c = allocationCost(one, 0, r.allocation);
+    const c = costOfAllocation(one, 0, r.allocation);
     for (let l = 0; l < load.length; l++) load[l]! += c.demand[l]!;
   }
   return load;
@@ -153,12 +179,12 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
       };
       const allFree = new Uint8Array(R).fill(1);
-      for (const j of ruleOrder(rule, waiting)) {
+      for (const j of orderOf(rule, waiting)) {
         const job = waiting[j]!;
         refreshFree();
         const fits = (res: number[], base: Float64Array) => {
-          const a = allocationOf(inst, res);
-          const c = allocationCost(inst, j, a);
+          const a = groupResources(inst, res);
+          const c = costOfAllocation(inst, j, a);
           if (!aware) return { a, c };
           for (let l = 0; l < base.length; l++) {
             if (
@@ -170,7 +196,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           return { a, c };
         };
         let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
-        for (const res of candidateResources(inst, j, free)) {
+        for (const res of candidatesOf(inst, j, free)) {
           const f = fits(res, load);
           if (f === null) continue;
           const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
@@ -184,7 +210,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           continue;
         }
         const zero = new Float64Array(load.length);
-        if (!candidateResources(inst, j, allFree).some((res) => fits(res, zero) !== null)) {
+        if (!candidatesOf(inst, j, allFree).some((res) => fits(res, zero) !== null)) {
           ctx.reject(
             job.id,
             "no allocation this heuristic considers runs it without saturating a link",
@@ -286,7 +312,7 @@ export function oasPlanScheduler(
           );
           if (before) continue;
           const one = oasInstance([job], platform, profile);
-          const demand = allocationCost(one, 0, a.allocation).demand;
+          const demand = costOfAllocation(one, 0, a.allocation).demand;
           let ok = true;
           for (let l = 0; l < load.length; l++) {
             if (demand[l]! > 0 && load[l]! + demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9))
@@ -330,7 +356,7 @@ export function linkLoadViolations(
       spans.push({
         start: iv.start,
         end: iv.end,
-        demand: allocationCost(one, 0, iv.allocation).demand,
+        demand: costOfAllocation(one, 0, iv.allocation).demand,
       });
     }
   }

@@ -9,12 +9,13 @@ import {
 import {
   describeValue,
   optionKeys,
+  requireArray,
   requireKnownKeys,
   requireNonNegative,
   requireObject,
   requirePositive,
 } from "@sched/errors";
-import { computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
+import { checkAllocation, computeOnlyProfile, linkDemand, type ProfileOf } from "./cost.js";
 
 /** The OAS problem in flat arrays: resources are cores (one task per core). */
 export interface OasInstance {
@@ -197,8 +198,58 @@ export interface OasAssignment {
   readonly allocation: Allocation;
 }
 
-/** Groups a list of resources (cores) into an allocation by machine, machines ascending. */
+/** `instance` as {@link oasInstance} makes it, checked in what the helpers read. Internal. */
+export function checkInstance(where: string, instance: OasInstance): void {
+  requireObject(where, "instance", instance);
+  if (!(instance.resourceMachine instanceof Int32Array) || !Array.isArray(instance.jobs)) {
+    throw new InvalidInputError(
+      where,
+      "instance",
+      "is not an OasInstance (make it with oasInstance)",
+    );
+  }
+  validatePlatform(instance.platform, where);
+}
+
+/** A job index of `instance`, checked. Internal. */
+export function checkJobIndex(where: string, instance: OasInstance, j: unknown): void {
+  const n = instance.jobs.length;
+  if (typeof j !== "number" || !Number.isInteger(j) || j < 0 || j >= n) {
+    throw new InvalidInputError(
+      where,
+      "j",
+      `is ${describeValue(j)}, expected a job index in [0, ${n - 1}]`,
+    );
+  }
+}
+
+/**
+ * Groups a list of resources (cores) into an allocation by machine, machines ascending.
+ *
+ * @throws InvalidInputError when `resources` are not distinct resource indices of `instance`.
+ */
 export function allocationOf(instance: OasInstance, resources: readonly number[]): Allocation {
+  const where = "@sched/multicluster/allocationOf";
+  checkInstance(where, instance);
+  const R = instance.resourceMachine.length;
+  const list = requireArray(where, "resources", resources);
+  const seen = new Set<number>();
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i];
+    if (typeof r !== "number" || !Number.isInteger(r) || r < 0 || r >= R || seen.has(r)) {
+      throw new InvalidInputError(
+        where,
+        `resources[${i}]`,
+        `is ${describeValue(r)}, expected a resource index in [0, ${R - 1}] not listed before`,
+      );
+    }
+    seen.add(r);
+  }
+  return groupResources(instance, resources);
+}
+
+/** {@link allocationOf} without its checks. Internal: the schedulers' inner loops. */
+export function groupResources(instance: OasInstance, resources: readonly number[]): Allocation {
   const count = new Map<number, number>();
   for (const r of resources) {
     const m = instance.resourceMachine[r]!;
@@ -209,8 +260,26 @@ export function allocationOf(instance: OasInstance, resources: readonly number[]
     .map(([machine, cores]) => ({ machine, cores }));
 }
 
-/** The job's slowdown `SP_j` and the demand on each link for an allocation. */
+/**
+ * The job's slowdown `SP_j` and the demand on each link for an allocation.
+ *
+ * @throws InvalidInputError when `j` is not a job index of `instance` or `allocation` is not an
+ *   allocation on its platform.
+ */
 export function allocationCost(
+  instance: OasInstance,
+  j: number,
+  allocation: Allocation,
+): { sp: number; ct: number; demand: Float64Array } {
+  const where = "@sched/multicluster/allocationCost";
+  checkInstance(where, instance);
+  checkJobIndex(where, instance, j);
+  checkAllocation(where, "allocation", allocation, instance.platform);
+  return costOfAllocation(instance, j, allocation);
+}
+
+/** {@link allocationCost} without its checks. Internal: the schedulers' inner loops. */
+export function costOfAllocation(
   instance: OasInstance,
   j: number,
   allocation: Allocation,

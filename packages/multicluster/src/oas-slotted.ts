@@ -1,9 +1,18 @@
 import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
-  allocationCost,
-  allocationOf,
+  checkInstance,
+  checkJobIndex,
+  costOfAllocation,
+  groupResources,
   type OasAssignment,
   type OasInstance,
   oasInstance,
@@ -19,6 +28,39 @@ import {
  * Complexity: O(R log R * clusters).
  */
 export function candidateResources(
+  instance: OasInstance,
+  j: number,
+  free: ArrayLike<number>,
+): number[][] {
+  const where = "@sched/multicluster/candidateResources";
+  checkInstance(where, instance);
+  checkJobIndex(where, instance, j);
+  const R = instance.resourceMachine.length;
+  if (!Array.isArray(free) && !(ArrayBuffer.isView(free) && !(free instanceof DataView))) {
+    throw new InvalidInputError(where, "free", `is ${describeValue(free)}, expected an array`);
+  }
+  const list = free as ArrayLike<unknown>;
+  if (list.length !== R) {
+    throw new InvalidInputError(
+      where,
+      "free",
+      `has ${list.length} entries, expected ${R} (one 0 or 1 per resource)`,
+    );
+  }
+  for (let r = 0; r < R; r++) {
+    if (list[r] !== 0 && list[r] !== 1) {
+      throw new InvalidInputError(
+        where,
+        `free[${r}]`,
+        `is ${describeValue(list[r])}, expected 0 or 1`,
+      );
+    }
+  }
+  return candidatesOf(instance, j, free);
+}
+
+/** {@link candidateResources} without its checks. Internal: the schedulers' inner loops. */
+export function candidatesOf(
   instance: OasInstance,
   j: number,
   free: ArrayLike<number>,
@@ -72,6 +114,28 @@ const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
   profile: true,
 });
 
+/** The most slots a slotted schedule may span (as `bruteForceOas`'s `theta`). */
+export const MAX_SLOTS = 2 ** 24;
+
+/**
+ * `options`' slot size and horizon, checked: an object of known keys, `eta` a finite number
+ * > 0, `theta` an integer in [1, {@link MAX_SLOTS}] (its `resources x theta` table is
+ * allocated). Internal: shared by the slotted schedules.
+ */
+export function checkSlotOptions(where: string, options: SlottedListOptions): void {
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, SLOTTED_KEYS);
+  requirePositive(where, "options.eta", options.eta);
+  const theta = options.theta;
+  if (typeof theta !== "number" || !Number.isInteger(theta) || theta < 1 || theta > MAX_SLOTS) {
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${describeValue(theta)}, expected an integer in [1, ${MAX_SLOTS}]`,
+    );
+  }
+}
+
 /**
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (fewest slots first, then least
@@ -79,6 +143,9 @@ const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
  * Complexity: O(jobs * theta * candidates * (R + slots * links)).
+ *
+ * @throws InvalidInputError when `order` is not a permutation of the job indices, or naming the
+ *   option (`options.eta`, `options.theta`, `options.profile`) or the job field that is invalid.
  */
 export function slottedListSchedule(
   jobs: readonly Job[],
@@ -86,9 +153,41 @@ export function slottedListSchedule(
   order: readonly number[],
   options: SlottedListOptions,
 ): OasAssignment[] | null {
-  requireObject("@sched/multicluster/slottedListSchedule", "options", options);
-  requireKnownKeys("@sched/multicluster/slottedListSchedule", "options", options, SLOTTED_KEYS);
-  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile);
+  const where = "@sched/multicluster/slottedListSchedule";
+  checkSlotOptions(where, options);
+  const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
+  // order: each job index once (a job left out left a hole in the result)
+  requireArray(where, "order", order);
+  if (order.length !== jobs.length) {
+    throw new InvalidInputError(
+      where,
+      "order",
+      `has ${order.length} entries, expected ${jobs.length} (each index of jobs once)`,
+    );
+  }
+  const placedOnce = new Uint8Array(jobs.length);
+  for (let k = 0; k < order.length; k++) {
+    const j = order[k];
+    if (typeof j !== "number" || !Number.isInteger(j) || j < 0 || j >= jobs.length) {
+      throw new InvalidInputError(
+        where,
+        `order[${k}]`,
+        `is ${describeValue(j)}, expected a job index in [0, ${jobs.length - 1}]`,
+      );
+    }
+    if (placedOnce[j] === 1) {
+      throw new InvalidInputError(where, `order[${k}]`, `is ${j}, a job index already in order`);
+    }
+    placedOnce[j] = 1;
+  }
+  const cells = inst.resourceMachine.length * options.theta;
+  if (cells > MAX_SLOTS * 8) {
+    throw new InvalidInputError(
+      where,
+      "options.theta",
+      `is ${options.theta}, which makes ${cells} resource-slots on ${inst.resourceMachine.length} cores, expected at most ${MAX_SLOTS * 8}`,
+    );
+  }
   const R = inst.resourceMachine.length;
   const T = options.theta;
   const L = platform.links.length;
@@ -101,8 +200,8 @@ export function slottedListSchedule(
       const free = new Uint8Array(R);
       for (let r = 0; r < R; r++) free[r] = busy[r * T + s] ? 0 : 1;
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
-      for (const res of candidateResources(inst, j, free)) {
-        const cost = allocationCost(inst, j, allocationOf(inst, res));
+      for (const res of candidatesOf(inst, j, free)) {
+        const cost = costOfAllocation(inst, j, groupResources(inst, res));
         const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;
         let ok = true;
@@ -131,7 +230,7 @@ export function slottedListSchedule(
         jobId: jobs[j]!.id,
         startSlot: s,
         slots: best.n,
-        allocation: allocationOf(inst, best.res),
+        allocation: groupResources(inst, best.res),
       };
       placed = true;
     }
@@ -165,20 +264,7 @@ export function slottedPlanFromTrace(
   options: SlottedListOptions,
 ): OasAssignment[] | null {
   const where = "@sched/multicluster/slottedPlanFromTrace";
-  if (!(options.eta > 0) || !Number.isFinite(options.eta)) {
-    throw new InvalidInputError(
-      where,
-      "options.eta",
-      `is ${describeValue(options.eta)}, expected a number > 0`,
-    );
-  }
-  if (!Number.isInteger(options.theta) || options.theta < 1) {
-    throw new InvalidInputError(
-      where,
-      "options.theta",
-      `is ${describeValue(options.theta)}, expected an integer >= 1`,
-    );
-  }
+  checkSlotOptions(where, options);
   const platform = trace.platform;
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   const R = inst.resourceMachine.length;
@@ -205,7 +291,7 @@ export function slottedPlanFromTrace(
       if (onMachine.length < part.cores) return null;
       res.push(...onMachine.slice(0, part.cores));
     }
-    const cost = allocationCost(inst, j, allocation);
+    const cost = costOfAllocation(inst, j, allocation);
     const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
     let s = 0;
     for (const r of res) s = Math.max(s, readyAt[r]!);
@@ -225,7 +311,12 @@ export function slottedPlanFromTrace(
       for (let t = s; t < s + n; t++)
         for (let l = 0; l < L; l++) load[l * T + t]! += cost.demand[l]!;
       for (const r of res) readyAt[r] = s + n;
-      out[j] = { jobId: jobs[j]!.id, startSlot: s, slots: n, allocation: allocationOf(inst, res) };
+      out[j] = {
+        jobId: jobs[j]!.id,
+        startSlot: s,
+        slots: n,
+        allocation: groupResources(inst, res),
+      };
       placed = true;
     }
     if (!placed) return null;

@@ -1,4 +1,4 @@
-import { InvalidInputError, type Platform } from "@sched/core";
+import { InvalidInputError, type Platform, validatePlatform } from "@sched/core";
 import {
   describeValue,
   optionKeys,
@@ -281,7 +281,10 @@ export interface SelectProcessorsOptions {
  *
  * Complexity: O(P log P).
  *
- * @throws InvalidInputError when `options.cluster` is not a {@link ClusterSelection}.
+ * @throws InvalidInputError naming the argument or option that is invalid: a platform that is
+ *   not one, `processorMachine` entries that are not machine indices, `available` not of the
+ *   same length or with entries other than 0 and 1, `count` not an integer >= 0, an unknown
+ *   `options.cluster`.
  *
  * @example
  * ```ts
@@ -295,14 +298,72 @@ export function selectProcessors(
   count: number,
   options: SelectProcessorsOptions = {},
 ): number[] | null {
+  const where = "@sched/multicluster/selectProcessors";
+  validatePlatform(platform, where);
+  const machines = platform.machines.length;
+  const pm = arrayOf(where, "processorMachine", processorMachine);
+  for (let p = 0; p < pm.length; p++) {
+    const m = pm[p];
+    if (typeof m !== "number" || !Number.isInteger(m) || m < 0 || m >= machines) {
+      throw new InvalidInputError(
+        where,
+        `processorMachine[${p}]`,
+        `is ${describeValue(m)}, expected a machine index in [0, ${machines - 1}]`,
+      );
+    }
+  }
+  const av = arrayOf(where, "available", available);
+  if (av.length !== pm.length) {
+    throw new InvalidInputError(
+      where,
+      "available",
+      `has ${av.length} entries, expected ${pm.length} (one per processor of processorMachine)`,
+    );
+  }
+  for (let p = 0; p < av.length; p++) {
+    if (av[p] !== 0 && av[p] !== 1) {
+      throw new InvalidInputError(
+        where,
+        `available[${p}]`,
+        `is ${describeValue(av[p])}, expected 0 or 1`,
+      );
+    }
+  }
+  requireInteger(where, "count", count, 0);
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, SELECT_KEYS);
   const rule = options.cluster ?? "fastest";
   if (!CLUSTER_SELECTIONS.includes(rule)) {
     throw new InvalidInputError(
-      "@sched/multicluster/selectProcessors",
+      where,
       "options.cluster",
       `is ${describeValue(rule)}, expected one of ${CLUSTER_SELECTIONS.map((c) => `"${c}"`).join(", ")}`,
     );
   }
+  return chooseProcessors(platform, processorMachine, available, count, rule);
+}
+
+const SELECT_KEYS = optionKeys<SelectProcessorsOptions>({ cluster: true });
+
+/** An array or a typed array, named in the error otherwise. */
+function arrayOf(where: string, field: string, v: unknown): ArrayLike<unknown> {
+  if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) {
+    throw new InvalidInputError(where, field, `is ${describeValue(v)}, expected an array`);
+  }
+  return v as ArrayLike<unknown>;
+}
+
+/**
+ * {@link selectProcessors} without argument checks. Internal: the simulators call it at every
+ * start with their own processor tables and a checked rule.
+ */
+export function chooseProcessors(
+  platform: Platform,
+  processorMachine: ArrayLike<number>,
+  available: ArrayLike<number>,
+  count: number,
+  rule: ClusterSelection,
+): number[] | null {
   const nClusters = platform.clusters.length;
   const byCluster: number[][] = Array.from({ length: nClusters }, () => []);
   let total = 0;

@@ -5,6 +5,7 @@ import {
   type ExecutionModel,
   InvalidInputError,
   type Job,
+  MAX_RESOURCE_COUNT,
   maxCoresOf,
   type Platform,
   type RunningSetEntry,
@@ -28,6 +29,7 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  checkJobList,
   type DynamicAllotment,
   jobWork,
   resolveSpaceSharingOptions,
@@ -547,7 +549,7 @@ export function spaceSharingExecutionModel(
  *
  * Complexity: O(total cores).
  *
- * @throws InvalidInputError when `slots` is not an integer >= 1.
+ * @throws InvalidInputError when `slots` is not an integer in [1, 2^31 - 1].
  *
  * @example
  * ```ts
@@ -555,11 +557,11 @@ export function spaceSharingExecutionModel(
  * ```
  */
 export function processorPlatform(platform: Platform, slots: number): Platform {
-  if (!Number.isInteger(slots) || slots < 1) {
+  if (!Number.isInteger(slots) || slots < 1 || slots > MAX_RESOURCE_COUNT) {
     throw new InvalidInputError(
       "@sched/multicluster/processorPlatform",
       "slots",
-      `is ${describeValue(slots)}, expected an integer >= 1`,
+      `is ${describeValue(slots)}, expected an integer in [1, ${MAX_RESOURCE_COUNT}]`,
     );
   }
   const machines: { name: string; cores: number; speed: number; cluster: number }[] = [];
@@ -642,6 +644,7 @@ export function simulateSpaceSharingOnCore(
   );
   const where = "@sched/multicluster/simulateSpaceSharingOnCore";
   const o = resolveSpaceSharingOptions(options, where);
+  checkJobList(where, jobs);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
       throw new InvalidInputError(

@@ -1,7 +1,12 @@
 import { InvalidInputError, type Platform } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
-import { type ClusterSelection, partitionSize, selectProcessors } from "./partition.js";
+import {
+  type ClusterSelection,
+  chooseProcessors,
+  partitionSize,
+  selectProcessors,
+} from "./partition.js";
 import {
   type BaselinePartition,
   type BaselineSelection,
@@ -250,9 +255,7 @@ export function spaceSharingPass(
       const target = Math.min(hi, partitionSize(M, queued, 0.5, executing));
       const size = Math.max(lo, Math.min(target, n));
       if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
-      chosen = selectProcessors(platform, identity, avail, size, {
-        cluster: o.clusterSelection,
-      }) as number[];
+      chosen = chooseProcessors(platform, identity, avail, size, o.clusterSelection) as number[];
     } else {
       const size =
         o.baselinePartition === "map"

@@ -1,11 +1,21 @@
 import { benchmarkOf, InvalidInputError, type Job, type Platform } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireFinite,
+  requireInteger,
+  requireKnownKeys,
+  requireObject,
+  requirePositive,
+} from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
   bunchTasks,
   CLUSTER_SELECTIONS,
   type ClusterSelection,
+  chooseProcessors,
   fitnessFactors,
   mapPartitionSize,
   partitionSize,
@@ -419,6 +429,28 @@ export class LocalLoad {
 }
 
 /**
+ * The jobs of a space-sharing simulation, checked: an array of job objects whose `id` is an
+ * integer >= 0, `submit` finite, `runtime` (and `estimate`, `benchmark` when present) a finite
+ * number > 0, `cores` (and `maxParallelism` when present) an integer >= 1. Internal: both
+ * simulators, once per run.
+ */
+export function checkJobList(where: string, jobs: readonly Job[]): void {
+  requireArray(where, "jobs", jobs);
+  for (let i = 0; i < jobs.length; i++) {
+    const at = `jobs[${i}]`;
+    const j = requireObject(where, at, jobs[i]) as Job;
+    requireInteger(where, `${at}.id`, j.id, 0);
+    requireFinite(where, `${at}.submit`, j.submit);
+    requirePositive(where, `${at}.runtime`, j.runtime);
+    if (j.estimate !== undefined) requirePositive(where, `${at}.estimate`, j.estimate);
+    if (j.benchmark !== undefined) requirePositive(where, `${at}.benchmark`, j.benchmark);
+    requireInteger(where, `${at}.cores`, j.cores, 1);
+    if (j.maxParallelism !== undefined)
+      requireInteger(where, `${at}.maxParallelism`, j.maxParallelism, 1);
+  }
+}
+
+/**
  * Simulates moldable jobs (`job.maxParallelism` tasks, default `job.cores`; the work,
  * `runtime * cores` at the reference speed, split evenly over the tasks) on a multi-cluster
  * platform under the dynamic space-sharing policy or the adaptive partitioning baseline (first
@@ -460,6 +492,7 @@ export function simulateSpaceSharing(
 ): SpaceSharingResult {
   requireKnownKeys(WHERE, "options", options, SPACE_SHARING_KEYS);
   const o = resolveSpaceSharingOptions(options);
+  checkJobList(WHERE, jobs);
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i]!.submit < jobs[i - 1]!.submit) {
       throw new InvalidInputError(
@@ -570,9 +603,14 @@ export function simulateSpaceSharing(
       if (o.policy === "dynamic") {
         const target = Math.min(maxPar, partitionSize(P, queue.length - 1, 0.5, running.length));
         if (n < dynamicGate(o.dynamicAllotment, target, o.alpha)) return;
-        const chosen = selectProcessors(platform, processorMachine, a, Math.min(target, n), {
-          cluster: o.clusterSelection,
-        })!;
+        // (chooseProcessors unchecked: the pool and the rule are valid by construction)
+        const chosen = chooseProcessors(
+          platform,
+          processorMachine,
+          a,
+          Math.min(target, n),
+          o.clusterSelection,
+        )!;
         start(
           job,
           chosen,

@@ -3,21 +3,45 @@ import { type FuzzCase, fuzzOptions } from "@sched/tooling/fuzz";
 import { describe, it } from "vitest";
 import {
   adaptivePartitionSize,
+  allocationCost,
+  allocationOf,
   bruteForceOas,
+  buildOasModel,
+  candidateResources,
+  checkOasSchedule,
+  clusterBandwidths,
+  contentionDelays,
   dynamicPartitionSize,
+  evaluateCost,
   fitnessFactors,
+  jobConfigurations,
   linkDemand,
+  linkLoadViolations,
   linkSaturation,
+  linkSlowdown,
   mapPartitionSize,
   multiClusterPlatform,
   oasExecutionModel,
   oasHeuristic,
+  oasInstance,
   oasPlanScheduler,
+  oasSlotDefaults,
+  processingSlowdown,
+  processorPlatform,
+  resourceGroups,
+  ruleOrder,
+  selectProcessors,
   simulateSpaceSharing,
+  simulateSpaceSharingOnCore,
   slotsNeeded,
+  slottedListSchedule,
+  slottedPlanFromTrace,
+  solveOas,
+  spaceSharingExecutionModel,
   spaceSharingPass,
   spaceSharingScheduler,
   taskBunches,
+  tasksPerCluster,
   timeCost,
 } from "../src/index.js";
 
@@ -41,7 +65,222 @@ const jobs = () => [
 ];
 const profile = () => ({ sigma: 0.5, ptbw: 50e6 });
 
+// A feasible slotted schedule (the list schedule in job order), as checkOasSchedule and
+// solveOas's incumbents take it.
+const oasSchedule = (n = 3) =>
+  slottedListSchedule(jobs().slice(0, n), platform(), [0, 1, 2].slice(0, n), {
+    eta: 40,
+    theta: 20,
+    profile,
+  }) as NonNullable<ReturnType<typeof slottedListSchedule>>;
+
+// A trace of the OAS heuristic with the contention model (trusted input: the engine's).
+const oasTrace = () =>
+  simulate(jobs(), platform(), oasHeuristic("FCFS", { profile }), {
+    executionModel: oasExecutionModel({ profile }),
+  });
+
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/multicluster/resourceGroups and jobConfigurations",
+    params: ["instance", "groups", "j", "options"],
+    fixed: ["instance"],
+    args: () => {
+      const inst = oasInstance(jobs(), platform(), profile);
+      return [
+        inst,
+        resourceGroups(inst),
+        0,
+        { eta: 40, theta: 20, links: true, maxConfigurations: 1000, where: "mine" },
+      ];
+    },
+    call: (inst, g, j, o) => [
+      resourceGroups(inst as never),
+      jobConfigurations(inst as never, g as never, j as never, o as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/oasInstance and clusterBandwidths",
+    params: ["jobs", "platform", "profile"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), profile],
+    call: (j, p, f) => [
+      oasInstance(j as never, p as never, f as never).tasks,
+      clusterBandwidths(p as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/allocationOf, allocationCost and candidateResources",
+    params: ["instance", "resources", "j", "allocation", "free"],
+    fixed: ["instance"],
+    args: () => [
+      oasInstance(jobs(), platform(), profile),
+      [0, 2, 3],
+      0,
+      [
+        { machine: 0, cores: 1 },
+        { machine: 2, cores: 2 },
+      ],
+      Uint8Array.of(1, 1, 0, 1),
+    ],
+    call: (inst, r, j, a, free) => [
+      allocationOf(inst as never, r as never),
+      allocationCost(inst as never, j as never, a as never),
+      candidateResources(inst as never, j as never, free as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/buildOasModel and oasSlotDefaults",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [
+      jobs().slice(0, 2),
+      platform(),
+      {
+        eta: 40,
+        profile,
+        formulation: "resources",
+        links: true,
+        symmetryBreaking: false,
+        loadCuts: true,
+        maxConfigurations: 1000,
+      },
+    ],
+    call: (j, p, o) => [
+      oasSlotDefaults(j as never, p as never, o as never),
+      buildOasModel(j as never, p as never, o as never).variables,
+    ],
+  },
+  {
+    name: "@sched/multicluster/slottedPlanFromTrace",
+    params: ["trace", "jobs", "options"],
+    fixed: ["trace"],
+    args: () => [oasTrace(), jobs(), { eta: 40, theta: 40, profile }],
+    call: (t, j, o) => slottedPlanFromTrace(t as never, j as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/contentionDelays and linkLoadViolations",
+    params: ["trace", "options", "profile"],
+    fixed: ["trace"],
+    args: () => [oasTrace(), { profile }, profile],
+    call: (t, o, p) => [
+      contentionDelays(t as never, o as never),
+      linkLoadViolations(t as never, p as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/ruleOrder and linkSlowdown",
+    params: ["rule", "jobs", "saturation"],
+    args: () => ["SPT", jobs(), 0.5],
+    call: (r, j, s) => [ruleOrder(r as never, j as never), linkSlowdown(s as never)],
+  },
+  {
+    name: "@sched/multicluster/processingSlowdown, tasksPerCluster and evaluateCost",
+    params: ["job", "allocation", "platform", "set"],
+    fixed: ["platform", "job"],
+    args: () => [
+      jobs()[0],
+      [
+        { machine: 0, cores: 1 },
+        { machine: 2, cores: 1 },
+      ],
+      platform(),
+      [
+        {
+          job: jobs()[0],
+          allocation: [
+            { machine: 0, cores: 1 },
+            { machine: 2, cores: 1 },
+          ],
+          profile: { sigma: 0.5, ptbw: 50e6 },
+        },
+      ],
+    ],
+    call: (j, a, p, set) => [
+      processingSlowdown(j as never, a as never, p as never),
+      tasksPerCluster(a as never, p as never),
+      evaluateCost(p as never, set as never),
+    ],
+  },
+  {
+    name: "@sched/multicluster/processorPlatform",
+    params: ["platform", "slots"],
+    fixed: ["platform"],
+    args: () => [platform(), 2],
+    call: (p, s) => processorPlatform(p as never, s as never).machines.length,
+  },
+  {
+    name: "@sched/multicluster/simulateSpaceSharingOnCore",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), { policy: "dynamic", alpha: 2, backgroundLoad: 0.2, seed: 4 }],
+    call: (j, p, o) => simulateSpaceSharingOnCore(j as never, p as never, o as never).meanResponse,
+  },
+  {
+    name: "@sched/multicluster/simulateSpaceSharing (jobs)",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), { policy: "adaptive" }],
+    call: (j, p, o) => simulateSpaceSharing(j as never, p as never, o as never).meanResponse,
+  },
+  {
+    name: "@sched/multicluster/spaceSharingExecutionModel",
+    params: ["options"],
+    args: () => [{ bunching: "equal" }],
+    call: (o) =>
+      simulate(jobs(), platform(), spaceSharingScheduler(), {
+        executionModel: spaceSharingExecutionModel(o as never),
+      }).records.length,
+  },
+  {
+    name: "@sched/multicluster/solveOas",
+    params: ["jobs", "platform", "options"],
+    fixed: ["platform"],
+    args: () => [
+      jobs().slice(0, 2),
+      platform(),
+      {
+        eta: 40,
+        theta: 8,
+        profile,
+        formulation: "configurations",
+        links: true,
+        symmetryBreaking: true,
+        loadCuts: true,
+        maxConfigurations: 1000,
+        maxNodes: 200,
+        relativeGap: 0,
+        warmStart: true,
+        incumbents: [oasSchedule(2)],
+        tightenHorizon: true,
+        warmStartScore: (s: readonly { startSlot: number; slots: number }[]) => s.length,
+      },
+    ],
+    call: (j, p, o) => solveOas(j as never, p as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/checkOasSchedule",
+    params: ["jobs", "platform", "schedule", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), oasSchedule(), { eta: 40, theta: 20, profile }],
+    call: (j, p, s, o) => checkOasSchedule(j as never, p as never, s as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/slottedListSchedule",
+    params: ["jobs", "platform", "order", "options"],
+    fixed: ["platform"],
+    args: () => [jobs(), platform(), [1, 0, 2], { eta: 40, theta: 12, profile }],
+    call: (j, p, order, o) =>
+      slottedListSchedule(j as never, p as never, order as never, o as never),
+  },
+  {
+    name: "@sched/multicluster/selectProcessors",
+    params: ["platform", "processorMachine", "available", "count", "options"],
+    fixed: ["platform"],
+    args: () => [platform(), [0, 1, 2, 3], Uint8Array.of(1, 0, 1, 1), 2, { cluster: "best-fit" }],
+    call: (p, pm, a, c, o) =>
+      selectProcessors(p as never, pm as never, a as never, c as never, o as never),
+  },
   {
     name: "@sched/multicluster/multiClusterPlatform",
     params: ["clusters", "options"],
