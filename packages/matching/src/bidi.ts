@@ -20,11 +20,8 @@ export interface SearchOptions {
    * origin, on a state that is not transposed; see `column-cache.ts`), where a column is
    * contiguous and costs about as much as a row. Used however many columns the call actually
    * finds in the copy (a call from an older state finds only those copied by its version, a
-   * call that starts a copy none at first), so that the result never depends on it: so it is
-   * a compromise between the calls that read the copy and those that read the matrix's
-   * strided columns (2 rather than 1: a scheduler's first call after a plan, and a second
-   * call from a state, read the matrix; see the README's "Against the target").
-   * @defaultValue 2
+   * call that starts a copy none at first), so that the result never depends on it.
+   * @defaultValue 1
    */
   readonly copiedBackwardCost: number;
   /**
@@ -39,7 +36,7 @@ export interface SearchOptions {
 /** The default {@link SearchOptions} (frozen). */
 export const DEFAULT_SEARCH: SearchOptions = Object.freeze({
   backwardCost: 3,
-  copiedBackwardCost: 2,
+  copiedBackwardCost: 1,
   maxFreeTargets: 4,
 });
 
