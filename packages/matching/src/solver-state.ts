@@ -316,8 +316,9 @@ export class SolverState {
 
   /**
    * Starts {@link SolverState.columns} for this call's matrix (version 1, which the caller
-   * records at the end); `undefined`, and no further attempt, when the memory cannot be had
-   * (`8 n m` bytes: the call then reads `W`, as without a copy).
+   * records at the end); `undefined`, and no further attempt, when even its index (`m` slots
+   * and versions) cannot be allocated (the call then reads `W`, as without a copy). The columns
+   * themselves, `8 n` bytes each, are allocated as they are first written.
    */
   startColumnCopy(): ColumnCache | undefined {
     this.startColumns = false;
