@@ -1,6 +1,7 @@
 import { SchedError } from "@sched/core";
 import { commandHelp, parseCommandArgs } from "./args.js";
 import type { Command, Io } from "./command.js";
+import { printable } from "./printable.js";
 import { UsageError } from "./usage-error.js";
 import { userMessage } from "./user-message.js";
 
@@ -39,14 +40,7 @@ export async function runCommandWords(
  * overwrite the message or change the terminal's colours.
  */
 function oneLine(text: string): string {
-  return text
-    .replace(/\s*\n\s*/g, " ")
-    .trim()
-    .replace(
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters to escape
-      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    );
+  return printable(text.replace(/\s*\n\s*/g, " ").trim(), true);
 }
 
 /** JavaScript's own error types: thrown by the language or the runtime, never on purpose. */
