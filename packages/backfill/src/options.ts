@@ -1,5 +1,5 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
@@ -238,15 +238,7 @@ export interface ResolvedEdf {
 
 /** Checks a `machineOrder` option. @throws InvalidInputError naming `options.machineOrder`. */
 function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrder): MachineOrder {
-  const order = value ?? fallback;
-  if (!MACHINE_ORDERS.includes(order as MachineOrder)) {
-    throw new InvalidInputError(
-      where,
-      "options.machineOrder",
-      `is ${describeValue(order)}, expected one of ${MACHINE_ORDERS.map((o) => JSON.stringify(o)).join(", ")}`,
-    );
-  }
-  return order as MachineOrder;
+  return requireOneOf(where, "options.machineOrder", value ?? fallback, MACHINE_ORDERS);
 }
 
 /** Checks an optional boolean option. @throws InvalidInputError naming `options.<field>`. */
@@ -390,13 +382,7 @@ export function flexibleAsBackfill(
     );
   }
   const variant = options.variant ?? "rm";
-  if (variant !== "rm" && variant !== "unrm") {
-    throw new InvalidInputError(
-      where,
-      "options.variant",
-      `is ${describeValue(variant)}, expected "rm" or "unrm"`,
-    );
-  }
+  requireOneOf(where, "options.variant", variant, ["rm", "unrm"]);
   const { singleMachine, exclusive } = resolvePlacement(where, options);
   return {
     reservations: options.reservations ?? BACKFILL_DEFAULTS.reservations,
@@ -456,13 +442,7 @@ export function resolveEdf(
   const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, EDF_DEFAULTS.exclusive);
   const name = resolveName(where, options?.name, exclusive ? "edf+excl" : "edf");
   const deadlineOrder = options?.deadlineOrder ?? EDF_DEFAULTS.deadlineOrder;
-  if (deadlineOrder !== "increasing" && deadlineOrder !== "decreasing") {
-    throw new InvalidInputError(
-      where,
-      "options.deadlineOrder",
-      `is ${describeValue(deadlineOrder)}, expected "increasing" or "decreasing"`,
-    );
-  }
+  requireOneOf(where, "options.deadlineOrder", deadlineOrder, ["increasing", "decreasing"]);
   const undatedFactor = options?.undatedFactor ?? EDF_DEFAULTS.undatedFactor;
   if (typeof undatedFactor !== "number" || !(undatedFactor >= 0)) {
     throw new InvalidInputError(
@@ -472,12 +452,6 @@ export function resolveEdf(
     );
   }
   const preemptFor = options?.preemptFor ?? EDF_DEFAULTS.preemptFor;
-  if (preemptFor !== "arrivals" && preemptFor !== "waiting") {
-    throw new InvalidInputError(
-      where,
-      "options.preemptFor",
-      `is ${describeValue(preemptFor)}, expected "arrivals" or "waiting"`,
-    );
-  }
+  requireOneOf(where, "options.preemptFor", preemptFor, ["arrivals", "waiting"]);
   return { preemption, machineOrder, exclusive, deadlineOrder, undatedFactor, preemptFor, name };
 }

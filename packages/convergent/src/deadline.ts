@@ -6,6 +6,7 @@ import {
   requireKnownKeys,
   requireNonNegative,
   requireObject,
+  requireOneOf,
 } from "@sched/errors";
 import {
   applyRows,
@@ -284,21 +285,9 @@ function resolveDeadlineOptions(
   const d = DEADLINE_DEFAULTS;
   // an option set to `undefined` means its default (spreading it over the defaults did not)
   const late = options.late ?? d.late;
-  if (late !== "max" && late !== "min") {
-    throw new InvalidInputError(
-      where,
-      "options.late",
-      `is ${describeValue(late)}, expected "max" or "min"`,
-    );
-  }
+  requireOneOf(where, "options.late", late, ["max", "min"]);
   const allLate = options.allLate ?? d.allLate;
-  if (allLate !== "max" && allLate !== "zero") {
-    throw new InvalidInputError(
-      where,
-      "options.allLate",
-      `is ${describeValue(allLate)}, expected "max" or "zero"`,
-    );
-  }
+  requireOneOf(where, "options.allLate", allLate, ["max", "zero"]);
   return {
     max: weightOption(where, "options.max", options.max, d.max),
     min: weightOption(where, "options.min", options.min, d.min),

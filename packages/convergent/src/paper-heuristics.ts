@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { antiAgingHeuristic } from "./anti-aging.js";
 import { deadlineHeuristic } from "./deadline.js";
 import type { Heuristic } from "./heuristic.js";
@@ -107,24 +107,9 @@ export function resolveReadings(
 ): Required<HeuristicReadings> {
   requireKnownKeys(where, field, readings, READING_KEYS);
   const r = { ...PAPER_READINGS, ...readings };
-  if (r.deadlineLate !== "max" && r.deadlineLate !== "min")
-    throw new InvalidInputError(
-      where,
-      `${field}.deadlineLate`,
-      `is ${describeValue(r.deadlineLate)}, expected "max" or "min"`,
-    );
-  if (r.deadlineAllLate !== "max" && r.deadlineAllLate !== "zero")
-    throw new InvalidInputError(
-      where,
-      `${field}.deadlineAllLate`,
-      `is ${describeValue(r.deadlineAllLate)}, expected "max" or "zero"`,
-    );
-  if (r.waitSup !== "global" && r.waitSup !== "row")
-    throw new InvalidInputError(
-      where,
-      `${field}.waitSup`,
-      `is ${describeValue(r.waitSup)}, expected "global" or "row"`,
-    );
+  requireOneOf(where, `${field}.deadlineLate`, r.deadlineLate, ["max", "min"]);
+  requireOneOf(where, `${field}.deadlineAllLate`, r.deadlineAllLate, ["max", "zero"]);
+  requireOneOf(where, `${field}.waitSup`, r.waitSup, ["global", "row"]);
   return r;
 }
 

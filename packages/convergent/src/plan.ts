@@ -6,6 +6,7 @@ import {
   requireFinite,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
 } from "@sched/errors";
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
@@ -196,13 +197,7 @@ export function resolvePlanChoices(
     );
   }
   const knapsack = options.knapsack ?? PLAN_DEFAULTS.knapsack;
-  if (knapsack !== "greedy" && knapsack !== "exact") {
-    throw new InvalidInputError(
-      where,
-      "options.knapsack",
-      `is ${describeValue(knapsack)}, expected "greedy" or "exact"`,
-    );
-  }
+  requireOneOf(where, "options.knapsack", knapsack, ["greedy", "exact"]);
   return { matcher, knapsack };
 }
 

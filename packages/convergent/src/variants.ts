@@ -1,5 +1,4 @@
-import { InvalidInputError } from "@sched/core";
-import { describeValue, requireKnownKeys } from "@sched/errors";
+import { requireKnownKeys, requireOneOf } from "@sched/errors";
 import { type ConvergentScheduler, convergent } from "./convergent.js";
 import { type ConvergentOptions, VARIANT_KEYS } from "./options.js";
 
@@ -38,13 +37,9 @@ export function convergentVariant(
   options: Omit<ConvergentOptions, "matcher" | "preemption"> = {},
 ): ConvergentScheduler {
   requireKnownKeys("@sched/convergent/convergentVariant", "options", options, VARIANT_KEYS);
-  const preset = PRESETS[variant];
-  if (preset === undefined) {
-    throw new InvalidInputError(
-      "@sched/convergent/convergentVariant",
-      "variant",
-      `is ${describeValue(variant)}, expected one of ${CONVERGENT_VARIANTS.join(", ")}`,
-    );
-  }
+  const preset =
+    PRESETS[
+      requireOneOf("@sched/convergent/convergentVariant", "variant", variant, CONVERGENT_VARIANTS)
+    ];
   return convergent({ name: variant, ...options, ...preset });
 }

@@ -1,5 +1,4 @@
-import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import {
   applyRows,
   type Heuristic,
@@ -59,14 +58,13 @@ export function waitMinimizationHeuristic(options: WaitMinimizationOptions = {})
     options.weight,
     4,
   );
-  const perRow = options.sup === "row";
-  if (options.sup !== undefined && options.sup !== "global" && !perRow) {
-    throw new InvalidInputError(
-      "@sched/convergent/waitMinimizationHeuristic",
-      "options.sup",
-      `is ${describeValue(options.sup)}, expected "global" or "row"`,
-    );
+  if (options.sup !== undefined) {
+    requireOneOf("@sched/convergent/waitMinimizationHeuristic", "options.sup", options.sup, [
+      "global",
+      "row",
+    ]);
   }
+  const perRow = options.sup === "row";
   const h: RowHeuristic = {
     name: "wait-minimization",
     apply(ctx: HeuristicContext, p: Float64Array): void {

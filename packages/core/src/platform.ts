@@ -7,6 +7,7 @@ import {
   requireKnownKeys,
   requireNonNegative,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "@sched/errors";
 import type { Cluster, License, Link, Machine, Platform } from "./types.js";
@@ -258,13 +259,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
     }
     seen.add(l.name);
     const kind = l.kind ?? "floating";
-    if (kind !== "floating" && kind !== "node-locked") {
-      throw new InvalidInputError(
-        WHERE,
-        `${field}.kind`,
-        `is ${describeValue(kind)}, expected "floating" or "node-locked"`,
-      );
-    }
+    requireOneOf(WHERE, `${field}.kind`, kind, ["floating", "node-locked"]);
     const copies = requireCount(WHERE, `${field}.copies`, l.copies, 0);
     const license: {
       name: string;
@@ -524,13 +519,7 @@ export function checkPlatform(where: string, label: string, platform: Platform):
       );
     }
     names.add(l.name);
-    if (l.kind !== "floating" && l.kind !== "node-locked") {
-      throw new InvalidInputError(
-        where,
-        `${field}.kind`,
-        `is ${describeValue(l.kind)}, expected "floating" or "node-locked"`,
-      );
-    }
+    requireOneOf(where, `${field}.kind`, l.kind, ["floating", "node-locked"]);
     requireCount(where, `${field}.copies`, l.copies, 0);
     if (l.kind === "node-locked" && l.machines === undefined) {
       throw new InvalidInputError(

@@ -5,7 +5,14 @@ import {
   type LicenseRequest,
   type Platform,
 } from "@sched/core";
-import { describeValue, requireFinite, requireInteger, requirePositive } from "@sched/errors";
+import {
+  describeChoices,
+  describeValue,
+  requireFinite,
+  requireInteger,
+  requireOneOf,
+  requirePositive,
+} from "@sched/errors";
 import { COMPETITIVE_DEFAULTS, TIER_SEARCHES, type TierSearch } from "./defaults.js";
 import { isReady } from "./eligibility.js";
 import { jobLevelResolved } from "./job-level.js";
@@ -79,21 +86,13 @@ export function resolveCoreOptions<J>(
   requireFinite(where, "options.overhead", overhead);
   if (options.maxSpeed !== undefined) requirePositive(where, "options.maxSpeed", options.maxSpeed);
   const levelScale = options.levelScale ?? COMPETITIVE_DEFAULTS.levelScale;
-  if (levelScale !== "log" && levelScale !== "linear") {
-    throw new InvalidInputError(
-      where,
-      "options.levelScale",
-      `is ${describeValue(levelScale)}, expected "log" or "linear"`,
-    );
-  }
-  const tierSearch = options.tierSearch ?? COMPETITIVE_DEFAULTS.tierSearch;
-  if (!TIER_SEARCHES.includes(tierSearch)) {
-    throw new InvalidInputError(
-      where,
-      "options.tierSearch",
-      `is ${describeValue(tierSearch)}, expected one of ${TIER_SEARCHES.map((t) => `"${t}"`).join(", ")}`,
-    );
-  }
+  requireOneOf(where, "options.levelScale", levelScale, ["log", "linear"]);
+  const tierSearch = requireOneOf(
+    where,
+    "options.tierSearch",
+    options.tierSearch ?? COMPETITIVE_DEFAULTS.tierSearch,
+    TIER_SEARCHES,
+  );
   return {
     tierList,
     overhead,
@@ -319,7 +318,7 @@ function tierPreferenceUnchecked(level: number, tiers: number, search: TierSearc
       throw new InvalidInputError(
         "@sched/elo/tierPreference",
         "search",
-        `is ${describeValue(search)}, expected one of ${TIER_SEARCHES.map((t) => `"${t}"`).join(", ")}`,
+        `is ${describeValue(search)}, expected ${describeChoices(TIER_SEARCHES)}`,
       );
   }
 }

@@ -1,10 +1,10 @@
 import { InvalidInputError } from "@sched/core";
 import {
-  describeValue,
   optionKeys,
   requireInteger,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "@sched/errors";
 import { COMPETITIVE_DEFAULTS } from "./defaults.js";
@@ -63,13 +63,7 @@ export function jobLevel(options: JobLevelOptions): number {
   requireKnownKeys(where, "options", options, JOB_LEVEL_KEYS);
   const { size, minSize, maxSize, tiers } = options;
   const scale = options.scale ?? COMPETITIVE_DEFAULTS.levelScale;
-  if (scale !== "log" && scale !== "linear") {
-    throw new InvalidInputError(
-      where,
-      "scale",
-      `is ${describeValue(scale)}, expected "log" or "linear"`,
-    );
-  }
+  requireOneOf(where, "scale", scale, ["log", "linear"]);
   requirePositive(where, "size", size);
   requirePositive(where, "minSize", minSize);
   requirePositive(where, "maxSize", maxSize);

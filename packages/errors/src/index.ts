@@ -17,6 +17,7 @@ export {
   requireKnownKeys,
 } from "./known-keys.js";
 export {
+  describeChoices,
   describeValue,
   requireAnyInteger,
   requireArray,
@@ -24,5 +25,6 @@ export {
   requireInteger,
   requireNonNegative,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "./validate.js";

@@ -133,3 +133,45 @@ export function requireArray(where: string, field: string, value: unknown): read
   }
   return value;
 }
+
+/**
+ * The choices as a message lists them, each quoted: `"a" or "b"`, or `one of "a", "b", "c"`.
+ *
+ * @example
+ * ```ts
+ * describeChoices(["fill", "drop"]); // "\"fill\" or \"drop\""
+ * ```
+ */
+export function describeChoices(choices: readonly string[]): string {
+  const quoted = choices.map((c) => JSON.stringify(c));
+  if (quoted.length === 2) return `${quoted[0]} or ${quoted[1]}`;
+  if (quoted.length === 1) return quoted[0] as string;
+  return `one of ${quoted.join(", ")}`;
+}
+
+/**
+ * `value` when it is one of `choices` (strings compared exactly: no trimming, no case folding).
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected "a" or "b"` (two choices),
+ * or `expected one of "a", "b", "c"`.
+ * @example
+ * ```ts
+ * requireOneOf("@sched/knapsack/mkpGreedy", "options.strategy", "fil", ["fill", "drop"]);
+ * // throws: options.strategy is "fil", expected "fill" or "drop"
+ * ```
+ */
+export function requireOneOf<const T extends string>(
+  where: string,
+  field: string,
+  value: unknown,
+  choices: readonly T[],
+): T {
+  if (typeof value !== "string" || !(choices as readonly string[]).includes(value)) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(value)}, expected ${describeChoices(choices)}`,
+    );
+  }
+  return value as T;
+}

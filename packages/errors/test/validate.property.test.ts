@@ -6,6 +6,7 @@ import {
   requireFinite,
   requireInteger,
   requireNonNegative,
+  requireOneOf,
   requirePositive,
 } from "../src/index.js";
 
@@ -38,6 +39,32 @@ describe("validation helpers (properties)", () => {
           const ok = Number.isSafeInteger(v) && v >= min;
           expectValid(() => requireInteger(W, "v", v, min), ok);
           expectValid(() => requireAnyInteger(W, "v", v), Number.isSafeInteger(v));
+        },
+      ),
+    );
+  });
+
+  it("requireOneOf accepts exactly the listed strings, and its message lists every choice", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ maxLength: 4 }), { minLength: 1, maxLength: 5 }),
+        fc.oneof(
+          fc.string({ maxLength: 4 }),
+          fc.integer(),
+          fc.constant(null),
+          fc.constant(undefined),
+        ),
+        (choices, v) => {
+          const ok = typeof v === "string" && choices.includes(v);
+          expectValid(() => requireOneOf(W, "v", v, choices), ok);
+          if (!ok) {
+            try {
+              requireOneOf(W, "v", v, choices);
+            } catch (e) {
+              const message = (e as Error).message;
+              for (const c of choices) expect(message).toContain(JSON.stringify(c));
+            }
+          }
         },
       ),
     );

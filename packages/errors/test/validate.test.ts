@@ -8,6 +8,7 @@ import {
   requireInteger,
   requireNonNegative,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "../src/index.js";
 
@@ -52,6 +53,7 @@ describe("validation helpers", () => {
     expect(requireObject(W, "a", o)).toBe(o);
     const a = [1];
     expect(requireArray(W, "a", a)).toBe(a);
+    expect(requireOneOf(W, "a", "drop", ["fill", "drop"])).toBe("drop");
     const cases: [() => unknown, string][] = [
       [() => requireFinite(W, "opts.k", Number.NaN), "opts.k is NaN, expected a finite number"],
       [() => requirePositive(W, "opts.k", 0), "opts.k is 0, expected a finite number > 0"],
@@ -61,6 +63,19 @@ describe("validation helpers", () => {
       [() => requireAnyInteger(W, "seed", "1"), 'seed is "1", expected an integer'],
       [() => requireObject(W, "spec", []), "spec is an array, expected an object"],
       [() => requireArray(W, "list", null), "list is null, expected an array"],
+      [
+        () => requireOneOf(W, "opts.s", "fil", ["fill", "drop"]),
+        'opts.s is "fil", expected "fill" or "drop"',
+      ],
+      [
+        () => requireOneOf(W, "opts.o", "Fast", ["fast", "slow", "lowest-index"]),
+        'opts.o is "Fast", expected one of "fast", "slow", "lowest-index"',
+      ],
+      [
+        () => requireOneOf(W, "opts.o", 1, ["a", "b", "c"]),
+        'opts.o is 1, expected one of "a", "b", "c"',
+      ],
+      [() => requireOneOf(W, "opts.o", null, ["only"]), 'opts.o is null, expected "only"'],
     ];
     for (const [fn, message] of cases) {
       const e = thrown(fn);

@@ -1,4 +1,10 @@
-import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
 import {
   checkNumber,
   type DenseInstance,
@@ -81,13 +87,7 @@ export function resolveGreedyChoices(
       `is ${describeValue(reweight)}, expected a boolean`,
     );
   }
-  if (strategy !== "fill" && strategy !== "drop") {
-    throw new InvalidInputError(
-      where,
-      `${field}.strategy`,
-      `is ${describeValue(strategy)}, expected "fill" or "drop"`,
-    );
-  }
+  requireOneOf(where, `${field}.strategy`, strategy, ["fill", "drop"]);
   const rhoExponent = checkNumber(where, `${field}.rhoExponent`, o.rhoExponent ?? 0, 0);
   return { reweight, strategy, rhoExponent };
 }

@@ -1,4 +1,10 @@
-import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
 import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
@@ -176,13 +182,7 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
   resolveExactOptions(WHERE, exact, "options.exact");
   const solver = o.solver ?? "greedy";
-  if (solver !== "greedy" && solver !== "exact") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.solver",
-      `is ${describeValue(solver)}, expected "greedy" or "exact"`,
-    );
-  }
+  requireOneOf(WHERE, "options.solver", solver, ["greedy", "exact"]);
   const { jobs } = input;
   if (!Array.isArray(jobs))
     throw new InvalidInputError(WHERE, "jobs", "is not an array, expected an array of jobs");

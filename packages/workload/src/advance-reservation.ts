@@ -5,6 +5,7 @@ import {
   requireArray,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
 } from "@sched/errors";
 import { Random } from "@sched/random";
 import { checkInteger, checkJobCount, checkPositive, type GeneratedWorkload } from "./generated.js";
@@ -273,12 +274,5 @@ export function advanceReservationWorkload(
 /** `value` if it is one of `choices`, the first choice if undefined; otherwise an error naming `options.<key>`. */
 function checkChoice<T extends string>(key: string, value: unknown, choices: readonly T[]): T {
   if (value === undefined) return choices[0]!;
-  if (!choices.includes(value as T)) {
-    throw new InvalidInputError(
-      WHERE,
-      `options.${key}`,
-      `is ${describeValue(value)}, expected one of ${choices.join(", ")}`,
-    );
-  }
-  return value as T;
+  return requireOneOf(WHERE, `options.${key}`, value, choices);
 }

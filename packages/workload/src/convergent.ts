@@ -1,12 +1,11 @@
 import {
   createPlatform,
-  InvalidInputError,
   type Job,
   type LicenseSpec,
   LimitExceededError,
   type MachineSpec,
 } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -168,14 +167,7 @@ function resolveOptions(o: ConvergentWorkloadOptions): ResolvedConvergentWorkloa
 
 function checkReading(v: unknown): ConvergentDeadlineReading {
   if (v === undefined) return "slack-percent";
-  if (!CONVERGENT_DEADLINE_READINGS.includes(v as ConvergentDeadlineReading)) {
-    throw new InvalidInputError(
-      WHERE,
-      "options.deadlineReading",
-      `is ${describeValue(v)}, expected one of ${CONVERGENT_DEADLINE_READINGS.join(", ")}`,
-    );
-  }
-  return v as ConvergentDeadlineReading;
+  return requireOneOf(WHERE, "options.deadlineReading", v, CONVERGENT_DEADLINE_READINGS);
 }
 
 /** The deadline of a job submitted at `t` with `estimate` and drawn `slack`, per `reading`. */

@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -125,13 +125,7 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
     Number.MIN_VALUE,
   );
   const sizes = options.sizes ?? "uniform";
-  if (sizes !== "uniform" && sizes !== "log-uniform") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.sizes",
-      `is ${describeValue(sizes)}, expected "uniform" or "log-uniform"`,
-    );
-  }
+  requireOneOf(WHERE, "options.sizes", sizes, ["uniform", "log-uniform"]);
   const pinFastest = options.pinFastest ?? false;
   if (typeof pinFastest !== "boolean") {
     throw new InvalidInputError(

@@ -1,5 +1,5 @@
 import { InvalidInputError, identicalPool, type Job, type Platform } from "@sched/core";
-import { describeValue } from "@sched/errors";
+import { describeChoices, describeValue } from "@sched/errors";
 import {
   AR_ARRIVAL_READINGS,
   AR_RUNTIME_MAPPINGS,
@@ -446,7 +446,7 @@ export function parseModelOption(modelName: string, name: string, text: string):
     throw new InvalidInputError(
       "@sched/workload/parseModelOption",
       "model",
-      `is ${describeValue(modelName)}, expected one of ${WORKLOAD_MODELS.map((x) => x.name).join(", ")}`,
+      `is ${describeValue(modelName)}, expected ${describeChoices(WORKLOAD_MODELS.map((x) => x.name))}`,
     );
   }
   const where = `@sched/workload/${m.name}`;
@@ -501,6 +501,6 @@ export function parseModelOption(modelName: string, name: string, text: string):
         : bad("numbers separated by commas");
     }
     case "choice":
-      return o.choices!.includes(text) ? text : bad(`one of ${o.choices!.join(", ")}`);
+      return o.choices!.includes(text) ? text : bad(describeChoices(o.choices!));
   }
 }

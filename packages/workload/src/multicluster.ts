@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -161,13 +161,7 @@ export function multiclusterWorkload(options: MulticlusterOptions = {}): Generat
   const speeds = clusterSpeeds(options);
   const load = checkPositive(WHERE, "options.load", options.load ?? 0.5);
   const basis = options.loadBasis ?? "capacity";
-  if (basis !== "capacity" && basis !== "processors") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.loadBasis",
-      `is ${describeValue(basis)}, expected "capacity" or "processors"`,
-    );
-  }
+  requireOneOf(WHERE, "options.loadBasis", basis, ["capacity", "processors"]);
   const demand = checkPositive(
     WHERE,
     "options.meanServiceDemand",

@@ -1,5 +1,5 @@
 import { createPlatform, InvalidInputError, type Job, type MachineSpec } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -172,14 +172,12 @@ const WL2 = [
  */
 export function oasWorkload(options: OasOptions = {}): OasWorkload {
   requireKnownKeys(WHERE, "options", options, OAS_KEYS);
-  const kind = options.workload ?? "random";
-  if (!OAS_WORKLOAD_NAMES.includes(kind)) {
-    throw new InvalidInputError(
-      WHERE,
-      "options.workload",
-      `is ${describeValue(kind)}, expected one of ${OAS_WORKLOAD_NAMES.join(", ")}`,
-    );
-  }
+  const kind = requireOneOf(
+    WHERE,
+    "options.workload",
+    options.workload ?? "random",
+    OAS_WORKLOAD_NAMES,
+  );
   const per = checkInteger(WHERE, "options.nodesPerCluster", options.nodesPerCluster ?? 2, 1);
   const powers = options.powers ?? OAS_POWERS;
   if (!Array.isArray(powers) || powers.length === 0) {
@@ -199,13 +197,7 @@ export function oasWorkload(options: OasOptions = {}): OasWorkload {
     options.linkBandwidth ?? 125_000_000,
   );
   const family = options.bandwidth ?? "moderate";
-  if (family !== "moderate" && family !== "heavy") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.bandwidth",
-      `is ${describeValue(family)}, expected "moderate" or "heavy"`,
-    );
-  }
+  requireOneOf(WHERE, "options.bandwidth", family, ["moderate", "heavy"]);
   const ptbw = checkRange(
     WHERE,
     "options.perTaskBandwidth",

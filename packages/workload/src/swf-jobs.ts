@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
@@ -97,13 +97,7 @@ export function resolveSwfToJobsOptions(
       `is ${describeValue(clean)}, expected a boolean`,
     );
   }
-  if (estimate !== "requested" && estimate !== "runtime") {
-    throw new InvalidInputError(
-      where,
-      "options.estimate",
-      `is ${describeValue(estimate)}, expected "requested" or "runtime"`,
-    );
-  }
+  requireOneOf(where, "options.estimate", estimate, ["requested", "runtime"]);
   return { clean, estimate };
 }
 

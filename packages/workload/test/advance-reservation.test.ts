@@ -111,15 +111,15 @@ describe("advanceReservationWorkload options", () => {
       [{ jobs: 1.5 }, "options.jobs is 1.5, expected an integer >= 0"],
       [
         { arrivals: "lanl" as never },
-        'options.arrivals is "lanl", expected one of lanl-cm5-rate, generic',
+        'options.arrivals is "lanl", expected "lanl-cm5-rate" or "generic"',
       ],
       [
         { runtimeMapping: "down" as never },
-        'options.runtimeMapping is "down", expected one of up, nearest-log, nearest',
+        'options.runtimeMapping is "down", expected one of "up", "nearest-log", "nearest"',
       ],
       [
         { runtimeMapping: 1 as never },
-        "options.runtimeMapping is 1, expected one of up, nearest-log, nearest",
+        'options.runtimeMapping is 1, expected one of "up", "nearest-log", "nearest"',
       ],
     ];
     for (const [o, message] of cases) {

@@ -137,7 +137,7 @@ describe("convergentWorkload options", () => {
     }
     expect(dated).toBeGreaterThan(100);
     expect(() => convergentWorkload({ deadlineReading: "absolute" as "slack-seconds" })).toThrow(
-      '@sched/workload/convergentWorkload: options.deadlineReading is "absolute", expected one of slack-percent, slack-seconds, percent-of-estimate',
+      '@sched/workload/convergentWorkload: options.deadlineReading is "absolute", expected one of "slack-percent", "slack-seconds", "percent-of-estimate"',
     );
   });
 

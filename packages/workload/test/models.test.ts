@@ -134,7 +134,7 @@ describe("parseModelOption", () => {
         "oas",
         "workload",
         "WL-7",
-        '@sched/workload/oas: options.workload is "WL-7", expected one of WL-1, WL-2, WL-3, WL-4, WL-5, WL-6, random',
+        '@sched/workload/oas: options.workload is "WL-7", expected one of "WL-1", "WL-2", "WL-3", "WL-4", "WL-5", "WL-6", "random"',
       ],
       [
         "oas",
@@ -147,7 +147,7 @@ describe("parseModelOption", () => {
         "nope",
         "jobs",
         "1",
-        '@sched/workload/parseModelOption: model is "nope", expected one of lublin, convergent, advance-reservation, multicluster, elo, oas',
+        '@sched/workload/parseModelOption: model is "nope", expected one of "lublin", "convergent", "advance-reservation", "multicluster", "elo", "oas"',
       ],
     ];
     for (const [m, o, text, message] of cases) {
