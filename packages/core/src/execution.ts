@@ -1,3 +1,4 @@
+import { describeValue, InvalidInputError } from "@sched/errors";
 import { requireResourceFields } from "./job.js";
 import { requirePlatform } from "./platform.js";
 import type { Allocation, Job, Platform } from "./types.js";
@@ -99,11 +100,80 @@ let checkedPlatform: unknown;
 export const defaultExecutionModel: ExecutionModel = Object.freeze({
   name: "benchmark-ratio",
   duration(job: Job, allocation: Allocation, platform: Platform, seconds: number): number {
+    if (platform !== durationPlatform) {
+      requirePlatform(DURATION, "platform", platform);
+      durationPlatform = platform;
+    }
+    if (typeof job !== "object" || job === null || Array.isArray(job)) {
+      throw new InvalidInputError(DURATION, "job", `is ${describeValue(job)}, expected a job`);
+    }
+    const benchmark = job.benchmark;
+    if (
+      benchmark !== undefined &&
+      (typeof benchmark !== "number" || !(benchmark > 0) || benchmark === Number.POSITIVE_INFINITY)
+    ) {
+      throw new InvalidInputError(
+        DURATION,
+        "job.benchmark",
+        `is ${describeValue(benchmark)}, expected a finite number > 0 (or none)`,
+      );
+    }
+    if (typeof seconds !== "number" || !(seconds >= 0) || seconds === Number.POSITIVE_INFINITY) {
+      throw new InvalidInputError(
+        DURATION,
+        "seconds",
+        `is ${describeValue(seconds)}, expected a finite number >= 0`,
+      );
+    }
     return (
-      (seconds * (job.benchmark ?? platform.referenceSpeed)) / slowestSpeed(allocation, platform)
+      ((benchmark ?? platform.referenceSpeed) * seconds) / checkedSlowestSpeed(allocation, platform)
     );
   },
 });
+
+/** Where {@link defaultExecutionModel}'s errors come from. */
+const DURATION = "@sched/core/defaultExecutionModel.duration";
+// The platform the default model checked last (the engine and a policy ask about one platform).
+let durationPlatform: unknown;
+
+/**
+ * {@link slowestSpeed}, checking that `allocation` is a non-empty array of parts on machines of
+ * `platform` (the only field the default model reads). O(allocation parts).
+ */
+function checkedSlowestSpeed(allocation: Allocation, platform: Platform): number {
+  if (!Array.isArray(allocation) || allocation.length === 0) {
+    throw new InvalidInputError(
+      DURATION,
+      "allocation",
+      Array.isArray(allocation)
+        ? "is empty, expected at least one part"
+        : `is ${describeValue(allocation)}, expected an array of parts`,
+    );
+  }
+  const machines = platform.machines;
+  let slowest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < allocation.length; i++) {
+    const part = allocation[i];
+    if (typeof part !== "object" || part === null) {
+      throw new InvalidInputError(
+        DURATION,
+        `allocation[${i}]`,
+        `is ${describeValue(part)}, expected a part { machine, cores }`,
+      );
+    }
+    const m = part.machine;
+    const machine = Number.isInteger(m) ? machines[m] : undefined;
+    if (machine === undefined) {
+      throw new InvalidInputError(
+        DURATION,
+        `allocation[${i}].machine`,
+        `is ${describeValue(m)}, expected a machine index from 0 to ${machines.length - 1}`,
+      );
+    }
+    if (machine.speed < slowest) slowest = machine.speed;
+  }
+  return slowest;
+}
 
 /**
  * The slowest speed among the allocation's machines: the default model's divisor. Internal.

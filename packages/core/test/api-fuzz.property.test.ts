@@ -4,6 +4,7 @@ import {
   benchmarkOf,
   createJob,
   createSimulation,
+  defaultExecutionModel,
   eligibleMachines,
   firstFitAllocation,
   fitsMachine,
@@ -21,8 +22,9 @@ import { makeView } from "../src/testing/index.js";
 // call: eligibility, the ledger, the metric sums, the fed simulation and the small helpers. Each
 // called validly, then with one argument, field or option made hostile (tooling/fuzz.js): a
 // result or a typed @sched error naming the place. FUZZ_RUNS=n samples more; FUZZ_EXHAUSTIVE=1
-// tries every mutation and lists every defect. Not here: `defaultExecutionModel.duration`, the
-// engine's per-start hook (called with the jobs and platform the engine checked).
+// tries every mutation and lists every defect. `defaultExecutionModel.duration` is here too: the
+// engine inlines its formula for the jobs and platform it checked, but a policy reaches it through
+// `view.duration`, and a custom model may call it.
 
 /** A platform as plain data (as a caller builds one by hand): 2 machines, two licenses. */
 const platform = () => ({
@@ -57,6 +59,15 @@ const firstFit = (): Scheduler => ({
 const anyString = (place: string, value: unknown) => place === "where" && typeof value === "string";
 
 const cases: FuzzCase[] = [
+  {
+    name: "@sched/core/defaultExecutionModel.duration",
+    params: ["job", "allocation", "platform", "seconds"],
+    args: () => [{ benchmark: 2 }, [{ machine: 1, cores: 1 }], platform(), 10],
+    call: (j, a, p, s) =>
+      defaultExecutionModel.duration(j as never, a as never, p as never, s as never),
+    // the model reads a part's machine only: its cores are the ledger's business
+    accepts: (place) => /^allocation\[\d+\]\.cores$/.test(place),
+  },
   {
     name: "@sched/core/fitsMachine",
     params: ["job", "platform", "machine"],

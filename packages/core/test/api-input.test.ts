@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   benchmarkOf,
   createJob,
+  defaultExecutionModel,
   eligibleMachines,
   firstFitAllocation,
   fitsMachine,
@@ -66,6 +67,59 @@ describe("eligibility checks the job, the platform and the machine it is asked a
     );
     expect(() => maxCoresOf(null as never)).toThrow(InvalidInputError);
     expect(() => maxCoresOf(null as never)).toThrow("@sched/core/maxCoresOf: job is null");
+  });
+});
+
+describe("defaultExecutionModel.duration checks what it reads (a policy reaches it through view.duration)", () => {
+  const duration = (j: unknown, a: unknown, p: unknown, s: unknown) =>
+    defaultExecutionModel.duration(j as never, a as never, p as never, s as never);
+  const W = "@sched/core/defaultExecutionModel.duration";
+  const speeds = { ...pool, machines: [pool.machines[0]!, { ...pool.machines[1]!, speed: 4 }] };
+
+  it("answers seconds x benchmark / the slowest speed of the allocation", () => {
+    expect(duration(job, [{ machine: 1, cores: 1 }], speeds, 100)).toBe(25);
+    expect(duration({ ...job, benchmark: 2 }, [{ machine: 1, cores: 1 }], speeds, 100)).toBe(50);
+    expect(
+      duration(
+        job,
+        [
+          { machine: 1, cores: 1 },
+          { machine: 0, cores: 1 },
+        ],
+        speeds,
+        100,
+      ),
+    ).toBe(100);
+  });
+
+  it("a machine that is not on the platform (a raw TypeError before)", () => {
+    expect(() => duration(job, [{ machine: 9, cores: 1 }], pool, 10)).toThrow(
+      `${W}: allocation[0].machine is 9, expected a machine index from 0 to 1`,
+    );
+    expect(() => duration(job, [{ machine: 0, cores: 1 }, null], pool, 10)).toThrow(
+      `${W}: allocation[1] is null, expected a part { machine, cores }`,
+    );
+  });
+
+  it("an empty allocation (0 s before: no machine sets the pace)", () => {
+    expect(() => duration(job, [], pool, 10)).toThrow(
+      `${W}: allocation is empty, expected at least one part`,
+    );
+  });
+
+  it("seconds and the benchmark must be numbers (a string was multiplied, NaN returned)", () => {
+    expect(() => duration(job, [{ machine: 0, cores: 1 }], pool, "10")).toThrow(
+      `${W}: seconds is "10", expected a finite number >= 0`,
+    );
+    expect(() => duration(job, [{ machine: 0, cores: 1 }], pool, Number.NaN)).toThrow(
+      `${W}: seconds is NaN, expected a finite number >= 0`,
+    );
+    expect(() =>
+      duration({ ...job, benchmark: "2" }, [{ machine: 0, cores: 1 }], pool, 10),
+    ).toThrow(`${W}: job.benchmark is "2", expected a finite number > 0 (or none)`);
+    expect(() => duration(null, [{ machine: 0, cores: 1 }], pool, 10)).toThrow(
+      `${W}: job is null, expected a job`,
+    );
   });
 });
 
