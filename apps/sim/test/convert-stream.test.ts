@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, utimesSync, writeFileSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -232,6 +232,11 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
     for (const [changed, detail] of [
       [formatJobsJsonl(LOSSY.slice(0, 3)), "4 jobs, then 3"],
       [`${formatJobsJsonl(LOSSY.slice(0, 2))}{"id": 3,\n`, "a line after job 2 is no longer JSON"],
+      // The same jobs, one run time edited: every line still parses and the count holds.
+      [
+        formatJobsJsonl(LOSSY.map((j, i) => (i === 1 ? { ...j, runtime: j.runtime + 1 } : j))),
+        "its size, modification time or inode changed",
+      ],
     ] as const) {
       await writeFile(path, formatJobsJsonl(LOSSY));
       let stdout = "";
@@ -240,7 +245,11 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
           stdout += t;
         },
         stderr: (t: string) => {
-          if (t.startsWith("note:")) writeFileSync(path, changed);
+          if (t.startsWith("note:")) {
+            writeFileSync(path, changed);
+            // File times tick coarsely (a few ms): an editor's save a tick later moves it.
+            utimesSync(path, new Date(86_400_000), new Date(86_400_000));
+          }
         },
       };
       const c = conversion(path, ["--to", "swf"], undefined) as StreamConversion;

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { type Job, ParseError } from "@sched/core";
 import {
   type JobsFileHeader,
@@ -167,6 +168,31 @@ async function eachJobAgain(c: StreamConversion, onJob: (job: Job) => void): Pro
   return n;
 }
 
+/** What identifies a file's content between the two passes: its inode, size and modification time. */
+async function fileStamp(path: string): Promise<string | null> {
+  try {
+    const s = await stat(path, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Throws {@link changedError} when the file is no longer the one `before` stamped: rewritten in
+ * place (same number of jobs, each line still JSON: the counts alone do not see it), replaced,
+ * or removed.
+ */
+async function requireUnchanged(c: StreamConversion, before: string | null): Promise<void> {
+  const after = await fileStamp(c.input);
+  if (before === null || after !== before) {
+    throw changedError(
+      c,
+      after === null ? "it is gone" : "its size, modification time or inode changed",
+    );
+  }
+}
+
 /** A writer's sink to standard output (each chunk holds whole lines of UTF-8). */
 function stdoutSink(io: Io): (bytes: Uint8Array) => void {
   const decoder = new TextDecoder();
@@ -200,6 +226,8 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
   const onePass =
     file !== null && swf === null ? new JobsJsonlWriter((b) => file.writeBytes(b)) : null;
   let tally: Tally;
+  // Stamped before the first pass; a second pass must read the same file.
+  const stamp = onePass === null ? await fileStamp(c.input) : null;
   try {
     onePass?.header(c.meta);
     tally = await eachJobs(c, (jobs) => {
@@ -240,6 +268,7 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
         const again = await eachJobAgain(c, (j) => writer.record(jobToSwfRecord(j)));
         // Checked before the last chunk goes out (a short trace then writes nothing).
         if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
+        await requireUnchanged(c, stamp);
         writer.flush();
       } else {
         const writer = new JobsJsonlWriter(sink);
@@ -247,6 +276,7 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
         const again = await eachJobAgain(c, (j) => writer.job(j));
         // Checked before the last chunk goes out (a short trace then writes nothing).
         if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
+        await requireUnchanged(c, stamp);
         writer.flush();
       }
     }
