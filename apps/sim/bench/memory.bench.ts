@@ -4,7 +4,8 @@ import { bench, describe } from "vitest";
 import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-process.js";
 
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
-// writing the trace, then `sched-sim run -s easy --estimate runtime` on it, each a child process
+// writing the trace, then `sched-sim run -s easy --estimate runtime` and `sched-sim inspect` on
+// it (inspect's estimate "auto" reads the trace twice: it has no requested times), each a child process
 // whose max RSS /usr/bin/time reports, with Node's default heap. Targets (issue 22): EASY on 1M
 // jobs <= 300 MB; on 10M jobs, completes with the default heap, <= 1.5 GB. The 10M case writes a
 // 1.1 GB trace to the temporary folder and takes minutes; MEMORY_BENCH_JOBS=1000000 leaves it out.
@@ -15,7 +16,7 @@ const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
 const measured = new Set<number>();
 const built = builtCliAndFolder("sched-sim-memory-");
 
-describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () => {
+describe("Lublin traces, whole process: max RSS of gen, of run -s easy and of inspect", () => {
   for (const jobs of SIZES) {
     bench(
       `${jobs} jobs`,
@@ -43,6 +44,10 @@ describe("Lublin traces, whole process: max RSS of gen and of run -s easy", () =
         const table = run.stdout.trim().split("\n").at(-1);
         console.log(
           `[memory] run -s easy on ${jobs} Lublin jobs (256 procs): max RSS ${run.maxRssMb.toFixed(0)} MB, CPU ${run.cpu.toFixed(1)} s, wall ${run.wall.toFixed(1)} s; load ${loadAverage()}; ${table}`,
+        );
+        const inspect = measure([process.execPath, built.cli, "inspect", trace]);
+        console.log(
+          `[memory] inspect on ${jobs} Lublin jobs: max RSS ${inspect.maxRssMb.toFixed(0)} MB, CPU ${inspect.cpu.toFixed(1)} s, wall ${inspect.wall.toFixed(1)} s; load ${loadAverage()}`,
         );
         await rm(trace, { force: true });
       },

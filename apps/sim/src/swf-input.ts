@@ -181,11 +181,16 @@ export interface FileLines {
 /**
  * Open `path` for streaming line by line, gunzipping it when its first bytes say gzip. `where`
  * names the command in the errors of {@link textLines} (a line too long, too many bytes, not
- * UTF-8, corrupt gzip).
+ * UTF-8, corrupt gzip); `limits` replaces its line and byte limits (`Infinity`: none, for a
+ * reader that keeps nothing of the trace).
  */
-export async function openLines(path: string, where = "read"): Promise<FileLines> {
+export async function openLines(
+  path: string,
+  where = "read",
+  limits: { readonly maxLines?: number; readonly maxBytes?: number } = {},
+): Promise<FileLines> {
   const { input, gzip, close } = await openBytes(path);
-  return { lines: textLines(input, { where, source: path, gzip }), gzip, close };
+  return { lines: textLines(input, { where, source: path, gzip, ...limits }), gzip, close };
 }
 
 /** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */
@@ -264,7 +269,8 @@ function gunzipModule(): Promise<typeof import("node:zlib")> {
   return import("node:zlib");
 }
 
-async function isGzip(path: string): Promise<boolean> {
+/** Whether the file at `path` starts with gzip's magic bytes. */
+export async function isGzip(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
     const buffer = Buffer.alloc(2);

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { formatJobsJsonl, parseSwf, summarizeJobs, swfToJobs } from "@sched/workload";
 import { describe, expect, it } from "vitest";
+import { type JsonValue, stableJson } from "../src/format.js";
 import { cli, fixture, tempDir, withoutRequestedTimes } from "./helpers.js";
 
 describe("sched-sim inspect", () => {
@@ -138,6 +140,49 @@ describe("sched-sim inspect", () => {
       const r = await cli(...argv);
       expect(r.code, argv.join(" ")).toBe(code);
       expect(r.stderr, argv.join(" ")).toContain(message);
+    }
+  });
+});
+
+describe("sched-sim inspect streams the trace (five numbers per job held, never the jobs)", () => {
+  /** The --json figures `summarizeJobs` gives for the jobs held in memory. */
+  const expected = (jobs: Parameters<typeof summarizeJobs>[0], procs: number) => {
+    const s = summarizeJobs(jobs, { procs });
+    const { jobs: count, firstSubmit, lastSubmit, span, work, offeredLoad } = s;
+    return {
+      jobs: count,
+      firstSubmit,
+      lastSubmit,
+      span,
+      work,
+      offeredLoad,
+      cores: s.cores,
+      runtime: s.runtime,
+      estimate: s.estimate,
+      interArrival: s.interArrival,
+    };
+  };
+
+  it("gives the figures of the whole trace read into memory (as --json prints them): SWF (plain, gzip) and JSON Lines", async () => {
+    const text = await readFile(fixture("kth-sp2-head.swf"), "utf8");
+    const jobs = swfToJobs(parseSwf(text).records, { clean: true }).jobs;
+    const want = expected(jobs, 100);
+    const dir = await tempDir();
+    const gz = join(dir, "kth.swf.gz");
+    await writeFile(gz, gzipSync(text));
+    const native = join(dir, "kth.jsonl");
+    await writeFile(native, formatJobsJsonl(jobs));
+    for (const [file, flags] of [
+      [fixture("kth-sp2-head.swf"), ["--clean"]],
+      [gz, ["--clean"]],
+      [native, []],
+    ] as const) {
+      const r = await cli("inspect", file, ...flags, "--procs", "100", "--json");
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      // as --json writes numbers (rounded the same way)
+      const printed = JSON.parse(stableJson(want as unknown as JsonValue));
+      for (const [k, v] of Object.entries(printed)) expect(doc[k], `${file} ${k}`).toEqual(v);
     }
   });
 });

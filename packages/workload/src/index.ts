@@ -97,6 +97,7 @@ export {
   type Distribution,
   type SummarizeJobsOptions,
   summarizeJobs,
+  WorkloadSummarizer,
   type WorkloadSummary,
 } from "./summary.js";
 export {

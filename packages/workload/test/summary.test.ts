@@ -1,6 +1,12 @@
 import { InvalidInputError, type Job } from "@sched/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { summarizeJobs } from "../src/summary.js";
+import {
+  type Distribution,
+  summarizeJobs,
+  WorkloadSummarizer,
+  type WorkloadSummary,
+} from "../src/summary.js";
 import { swfToJobs } from "../src/swf-jobs.js";
 import { parseSwf } from "../src/swf-read.js";
 import { fixtureText, TRACES } from "./fixtures.js";
@@ -76,6 +82,109 @@ describe("summarizeJobs: jobs that are not iterable", () => {
     expect(() => summarizeJobs(null as never)).toThrow(InvalidInputError);
     expect(() => summarizeJobs(null as never)).toThrow(
       "@sched/workload/summarizeJobs: jobs is null, expected an iterable of jobs",
+    );
+  });
+});
+
+/**
+ * The summary as this package computed it before it streamed: every job held in a list, each
+ * column built from the list, sorted, and read at nearest ranks. The oracle of the streamed
+ * form (same figures, bit for bit).
+ */
+function heldSummary(list: readonly Job[], procs?: number): WorkloadSummary {
+  const dist = (values: Float64Array): Distribution => {
+    values.sort();
+    const n = values.length;
+    const at = (q: number) => values[Math.max(0, Math.ceil(q * n) - 1)]!;
+    let sum = 0;
+    for (const v of values) sum += v;
+    const [min, max] = [values[0]!, values[n - 1]!];
+    return { min, q25: at(0.25), median: at(0.5), q75: at(0.75), q90: at(0.9), max, mean: sum / n };
+  };
+  const n = list.length;
+  const submits = Float64Array.from(list, (j) => j.submit).sort();
+  const gaps = new Float64Array(Math.max(0, n - 1));
+  for (let i = 1; i < n; i++) gaps[i - 1] = submits[i]! - submits[i - 1]!;
+  let work = 0;
+  for (const j of list) work += j.runtime * j.cores;
+  const count = (f: (j: Job) => boolean) => list.filter(f).length;
+  const span = submits[n - 1]! - submits[0]!;
+  return {
+    jobs: n,
+    firstSubmit: submits[0]!,
+    lastSubmit: submits[n - 1]!,
+    span,
+    cores: dist(Float64Array.from(list, (j) => j.cores)),
+    runtime: dist(Float64Array.from(list, (j) => j.runtime)),
+    estimate: dist(Float64Array.from(list, (j) => j.estimate)),
+    interArrival: n < 2 ? null : dist(gaps),
+    serialFraction: count((j) => j.cores === 1) / n,
+    powerOfTwoFraction: count((j) => j.cores > 1 && (j.cores & (j.cores - 1)) === 0) / n,
+    overEstimate: count((j) => j.runtime > j.estimate),
+    withDeadline: count((j) => j.deadline !== undefined),
+    withLicenses: count((j) => j.licenses !== undefined && Object.keys(j.licenses).length > 0),
+    work,
+    offeredLoad: procs === undefined || span === 0 ? null : work / (procs * span),
+  };
+}
+
+const arbJob = fc.record({
+  submit: fc.double({ min: 0, max: 1e7, noNaN: true }),
+  runtime: fc.double({ min: 0.5, max: 1e5, noNaN: true }),
+  estimate: fc.double({ min: 0.5, max: 1e5, noNaN: true }),
+  cores: fc.integer({ min: 1, max: 300 }),
+  deadline: fc.option(fc.integer({ min: 0, max: 1e8 }), { nil: undefined }),
+  licensed: fc.boolean(),
+});
+
+describe("summarizeJobs streams: one pass, the jobs not kept", () => {
+  it("property: the summary of the jobs held in a list, bit for bit (in any order, with or without procs)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbJob, { minLength: 1, maxLength: 60 }),
+        fc.option(fc.integer({ min: 1, max: 512 }), { nil: undefined }),
+        (specs, procs) => {
+          const jobs = specs.map((x, i) =>
+            job(i + 1, x.submit, x.runtime, x.cores, {
+              estimate: x.estimate,
+              ...(x.deadline === undefined ? {} : { deadline: x.deadline }),
+              ...(x.licensed ? { licenses: { a: 1 } } : {}),
+            }),
+          );
+          const options = procs === undefined ? {} : { procs };
+          expect(summarizeJobs(jobs, options)).toEqual(heldSummary(jobs, procs));
+          const s = new WorkloadSummarizer();
+          for (const j of jobs) s.add(j);
+          expect(s.jobs).toBe(jobs.length);
+          expect(s.summary(options)).toEqual(heldSummary(jobs, procs));
+        },
+      ),
+    );
+  });
+
+  it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {
+    const { jobs } = swfToJobs(parseSwf(fixtureText(TRACES.kth)).records, { clean: true });
+    function* once(): Generator<Job> {
+      yield* jobs;
+    }
+    expect(summarizeJobs(once(), { procs: 100 })).toEqual(heldSummary(jobs, 100));
+  });
+
+  it("WorkloadSummarizer: one summary, every job before it", () => {
+    const s = new WorkloadSummarizer();
+    expect(() => s.summary()).toThrow(
+      "@sched/workload/WorkloadSummarizer.summary: jobs is empty, expected at least one job",
+    );
+    s.add(job(1, 0, 10, 2));
+    expect(s.summary({ procs: 2 }).work).toBe(20);
+    expect(() => s.summary()).toThrow(
+      "@sched/workload/WorkloadSummarizer.summary: summary was already taken, expected one call",
+    );
+    expect(() => s.add(job(2, 1, 10, 2))).toThrow(
+      "@sched/workload/WorkloadSummarizer.add: job came after summary(), expected every job before it",
+    );
+    expect(() => new WorkloadSummarizer().summary({ porcs: 2 } as never)).toThrow(
+      "@sched/workload/WorkloadSummarizer.summary: options.porcs is not a known key",
     );
   });
 });

@@ -1,4 +1,14 @@
-import { type Distribution, summarizeJobs, type WorkloadSummary } from "@sched/workload";
+import {
+  type Distribution,
+  emptySwfHeader,
+  type JobsFileHeader,
+  readJobsLines,
+  readSwfLines,
+  type SwfCleanupReport,
+  type SwfHeader,
+  WorkloadSummarizer,
+  type WorkloadSummary,
+} from "@sched/workload";
 import {
   type CommandSpec,
   choiceValue,
@@ -10,7 +20,16 @@ import {
 import type { Command } from "../command.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
 import { MAX_PROCS } from "../limits.js";
-import { declaredProcs, readTraceFile, requireJobs, type TraceFile } from "./trace-files.js";
+import { isGzip, openLines, streamSwfWorkload } from "../swf-input.js";
+import {
+  declaredProcs,
+  headerProcs,
+  readTraceFile,
+  requireJobs,
+  type TraceFile,
+  type TraceFormat,
+  traceFormat,
+} from "./trace-files.js";
 
 const spec: CommandSpec = {
   name: "inspect",
@@ -71,7 +90,7 @@ function distributionJson(d: Distribution | null): JsonValue {
 /** The `--json` document: the file, where procs came from, and the summary. */
 export function inspectJson(
   path: string,
-  trace: TraceFile,
+  trace: TraceInfo,
   procs: number | undefined,
   procsFrom: string,
   s: WorkloadSummary,
@@ -118,7 +137,7 @@ function percent(x: number): string {
 /** The plain-text summary. */
 export function inspectText(
   path: string,
-  trace: TraceFile,
+  trace: TraceInfo,
   procs: number | undefined,
   procsFrom: string,
   s: WorkloadSummary,
@@ -180,33 +199,24 @@ export const inspectCommand: Command = {
         ? undefined
         : integerValue("inspect", "procs", procsText, 1, MAX_PROCS);
     const estimateText = stringOption(args, "estimate");
-    const estimate =
+    const estimate: ReadOptions["estimate"] =
       estimateText === undefined
         ? "auto"
         : choiceValue("inspect", "estimate", estimateText, ["requested", "runtime"] as const);
     const commandOptions = spec.options.map((o) => o.name);
-    const trace = await readTraceFile("inspect", path, {
-      clean: flag(args, "clean"),
-      estimate,
-      commandOptions,
-    });
-    requireJobs("inspect", path, trace.jobs.length, trace.swf?.report, {
-      estimate: trace.estimate ?? "requested",
-      commandOptions,
-    });
-    const declared = declaredProcs(trace);
+    const read: ReadOptions = { clean: flag(args, "clean"), estimate, commandOptions };
+    // Streamed, the jobs never held; on any error the whole-trace read says what is wrong, in
+    // the command's words (the same file and line).
+    const streamed = await streamedSummary(path, read);
+    const {
+      trace,
+      summarizer,
+      declared,
+      procsFrom: declaredFrom,
+    } = streamed ?? (await wholeSummary(path, read));
     const procs = procsOption ?? declared;
-    const procsFrom =
-      procsOption !== undefined
-        ? "--procs"
-        : declared === undefined
-          ? "none"
-          : trace.format === "jsonl"
-            ? "header meta.procs"
-            : trace.swf?.header.maxProcs === declared
-              ? "header MaxProcs"
-              : "header MaxNodes";
-    const summary = summarizeJobs(trace.jobs, procs === undefined ? {} : { procs });
+    const procsFrom = procsOption !== undefined ? "--procs" : declaredFrom;
+    const summary = summarizer.summary(procs === undefined ? {} : { procs });
     io.stdout(
       flag(args, "json")
         ? stableJson(inspectJson(path, trace, procs, procsFrom, summary))
@@ -215,3 +225,141 @@ export const inspectCommand: Command = {
     return 0;
   },
 };
+
+/** What `inspect` prints of how the file was read. */
+interface TraceInfo {
+  readonly format: TraceFormat;
+  readonly gzip: boolean;
+  /** SWF: where the estimates came from. */
+  readonly estimate?: "requested" | "runtime";
+}
+
+/** A trace file read into a summary, and the machine size its header declares. */
+interface Summarized {
+  readonly trace: TraceInfo;
+  readonly summarizer: WorkloadSummarizer;
+  readonly declared: number | undefined;
+  /** Where `declared` came from, for the output: a header field, or "none". */
+  readonly procsFrom: string;
+}
+
+interface ReadOptions {
+  readonly clean: boolean;
+  readonly estimate: "requested" | "runtime" | "auto";
+  readonly commandOptions: readonly string[];
+}
+
+/** Where a declared machine size came from. */
+function declaredFrom(
+  declared: number | undefined,
+  format: TraceFormat,
+  swf: SwfHeader | undefined,
+): string {
+  if (declared === undefined) return "none";
+  if (format === "jsonl") return "header meta.procs";
+  return swf?.maxProcs === declared ? "header MaxProcs" : "header MaxNodes";
+}
+
+/**
+ * The file's summary read as a stream: SWF through the streamed reader (no line or byte limit,
+ * as `run`: nothing of the trace is kept), JSON Lines line by line (its limits kept); memory is
+ * five numbers per job. With the estimate `"auto"` an SWF file is read first up to its first
+ * record with a requested time (the whole file when it has none). Returns `undefined` when the
+ * file cannot be read so (an error of any kind: the caller reads it whole to name it), after
+ * the checks of {@link requireJobs} (which throw).
+ */
+async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized | undefined> {
+  let format: TraceFormat;
+  let gzip: boolean;
+  try {
+    format = traceFormat("inspect", "", path, true);
+    gzip = await isGzip(path);
+  } catch {
+    return undefined;
+  }
+  const summarizer = new WorkloadSummarizer();
+  let report: SwfCleanupReport | undefined;
+  let swfHeader: SwfHeader | undefined;
+  let jsonlHeader: JobsFileHeader | undefined;
+  let estimate: "requested" | "runtime" | undefined;
+  try {
+    if (format === "swf") {
+      estimate = o.estimate === "auto" ? await estimateOf(path) : o.estimate;
+      const result = await streamSwfWorkload(
+        path,
+        { clean: o.clean, estimate, where: "inspect" },
+        (jobs) => {
+          for (const j of jobs) summarizer.add(j);
+        },
+      );
+      swfHeader = result.header;
+      report = result.report;
+    } else {
+      const { lines, close } = await openLines(path, "inspect");
+      try {
+        for await (const j of readJobsLines(lines, {
+          source: path,
+          onHeader: (h) => {
+            jsonlHeader = h;
+          },
+        })) {
+          summarizer.add(j);
+        }
+      } finally {
+        close();
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  requireJobs("inspect", path, summarizer.jobs, report, {
+    estimate: estimate ?? "requested",
+    commandOptions: o.commandOptions,
+  });
+  const declared = headerProcs(
+    format === "swf" ? (swfHeader ?? emptySwfHeader()) : undefined,
+    jsonlHeader,
+  );
+  return {
+    trace: { format, gzip, ...(estimate === undefined ? {} : { estimate }) },
+    summarizer,
+    declared,
+    procsFrom: declaredFrom(declared, format, swfHeader),
+  };
+}
+
+/**
+ * The estimate `"auto"` resolves to for an SWF file: `"requested"` when some record has a
+ * requested time (field 9 > 0), else `"runtime"` (the Lublin model's output, NASA iPSC). Reads
+ * up to the first such record.
+ */
+async function estimateOf(path: string): Promise<"requested" | "runtime"> {
+  const unlimited = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
+  const { lines, close } = await openLines(path, "inspect", unlimited);
+  try {
+    for await (const r of readSwfLines(lines, { source: path })) {
+      if (r.requestedTime > 0) return "requested";
+    }
+    return "runtime";
+  } finally {
+    close();
+  }
+}
+
+/** The summary of the file read whole (every job in memory): the errors in the command's words. */
+async function wholeSummary(path: string, o: ReadOptions): Promise<Summarized> {
+  const trace: TraceFile = await readTraceFile("inspect", path, o);
+  requireJobs("inspect", path, trace.jobs.length, trace.swf?.report, {
+    estimate: trace.estimate ?? "requested",
+    commandOptions: o.commandOptions,
+  });
+  const summarizer = new WorkloadSummarizer();
+  for (const j of trace.jobs) summarizer.add(j);
+  const declared = declaredProcs(trace);
+  return {
+    trace,
+    summarizer,
+    declared,
+    procsFrom: declaredFrom(declared, trace.format, trace.swf?.header),
+  };
+}
