@@ -64,8 +64,13 @@ export {
   slotsNeeded,
 } from "./oas-instance.js";
 export {
+  ALLOCATION_CANDIDATES,
+  type AllocationCandidates,
+  type CandidateOptions,
   candidateResources,
+  MAX_ALLOCATION_SPLITS,
   type SlottedListOptions,
+  type SlottedPlanOptions,
   slottedListSchedule,
   slottedPlanFromTrace,
 } from "./oas-slotted.js";

@@ -17,7 +17,11 @@ import { buildResourceModel, readResourceSchedule, resourceStartValues } from ".
 import { oasScheduleViolations } from "./oas-check.js";
 import { OAS_RULES, ruleOrder } from "./oas-heuristics.js";
 import { type OasAssignment, type OasInstance, oasInstance, slotsNeeded } from "./oas-instance.js";
-import { slottedListSchedule } from "./oas-slotted.js";
+import {
+  type AllocationCandidates,
+  checkAllocationCandidates,
+  slottedListSchedule,
+} from "./oas-slotted.js";
 import { loadSolver } from "./solver.js";
 
 /**
@@ -68,6 +72,11 @@ export interface OasModelOptions {
    * `LimitExceededError` (use the resource form for such platforms). @defaultValue `100_000`
    */
   readonly maxConfigurations?: number;
+  /**
+   * The allocations the six slotted list schedules try ({@link AllocationCandidates}: the
+   * heuristics' rule), for the default `theta` and the warm start. @defaultValue `"union"`
+   */
+  readonly allocationCandidates?: AllocationCandidates;
 }
 
 /** The keys of {@link OasModelOptions}, all of them (checked by the compiler). */
@@ -80,6 +89,7 @@ const MODEL_KEYS = optionKeys<OasModelOptions>({
   symmetryBreaking: true,
   loadCuts: true,
   maxConfigurations: true,
+  allocationCandidates: true,
 });
 
 /** Options of {@link solveOas}. */
@@ -224,6 +234,7 @@ interface ResolvedModelOptions {
   readonly symmetryBreaking: boolean;
   readonly loadCuts: boolean;
   readonly maxConfigurations: number;
+  readonly allocationCandidates: AllocationCandidates;
 }
 
 /** The serial horizon: every job after the other on the slowest resources. */
@@ -248,6 +259,7 @@ function bestListSchedule(
   profile: ProfileOf,
   eta: number,
   theta: number,
+  allocationCandidates: AllocationCandidates,
 ): { schedule: OasAssignment[]; slots: number; rule: string }[] {
   const out: { schedule: OasAssignment[]; slots: number; rule: string }[] = [];
   if (inst.jobs.length === 0) return out;
@@ -256,6 +268,7 @@ function bestListSchedule(
       eta,
       theta,
       profile,
+      allocationCandidates,
     });
     if (s !== null) {
       out.push({
@@ -323,10 +336,15 @@ function resolveModelOptions(
   const links = flag(options, "links", OAS_SOLVE_DEFAULTS.links);
   const symmetryBreaking = flag(options, "symmetryBreaking", true);
   const loadCuts = flag(options, "loadCuts", true);
+  const allocationCandidates = checkAllocationCandidates(
+    WHERE,
+    "options.allocationCandidates",
+    options.allocationCandidates ?? "union",
+  );
   let theta = options.theta;
   if (theta === undefined) {
     const serial = serialTheta(inst, eta);
-    const lists = bestListSchedule(inst, profile, eta, serial);
+    const lists = bestListSchedule(inst, profile, eta, serial, allocationCandidates);
     theta = lists.length === 0 ? serial : Math.min(...lists.map((l) => l.slots));
   }
   if (!Number.isInteger(theta) || theta < 1) {
@@ -344,6 +362,7 @@ function resolveModelOptions(
     symmetryBreaking,
     loadCuts,
     maxConfigurations,
+    allocationCandidates,
   };
 }
 
@@ -550,7 +569,7 @@ export async function solveOas(
     }
   };
   if (warmStart && jobs.length > 0) {
-    for (const l of bestListSchedule(inst, profile, eta, theta0))
+    for (const l of bestListSchedule(inst, profile, eta, theta0, resolved.allocationCandidates))
       consider(l.schedule, `list ${l.rule}`);
     incumbents.forEach((raw, i) => {
       const inc = raw as readonly OasAssignment[];

@@ -74,7 +74,7 @@ export function groupsOf(inst: OasInstance): ResourceGroup[] {
 }
 
 /** Number of ways to put `tasks` tasks in groups of the given sizes (bounded compositions). */
-function countCompositions(sizes: readonly number[], tasks: number): number {
+export function countCompositions(sizes: readonly number[], tasks: number): number {
   let ways = new Float64Array(tasks + 1);
   ways[0] = 1;
   for (const n of sizes) {

@@ -26,7 +26,11 @@ import {
   type OasAssignment,
   oasInstance,
 } from "./oas-instance.js";
-import { candidatesOf } from "./oas-slotted.js";
+import {
+  type AllocationCandidates,
+  candidatesOf,
+  checkAllocationCandidates,
+} from "./oas-slotted.js";
 
 /** The six heuristics the OAS paper compares with. */
 export type OasRule = "FCFS" | "SJF" | "BJF" | "FPFS" | "SPT" | "LPT";
@@ -105,12 +109,20 @@ export interface OasHeuristicOptions {
    * (eq. 5-7). @defaultValue `true`
    */
   readonly links?: boolean;
+  /**
+   * The allocations tried for each job ({@link AllocationCandidates}; README, Interpretation):
+   * `"union"`, the `tau` fastest free resources, each cluster's fastest and each cluster topped
+   * up; `"fastest"`, the `tau` fastest free resources only; `"exhaustive"`, every split of the
+   * tasks over the clusters (a best allocation of the free resources). @defaultValue `"union"`
+   */
+  readonly allocationCandidates?: AllocationCandidates;
 }
 
 /** The keys of {@link OasHeuristicOptions}, all of them (checked by the compiler). */
 const HEURISTIC_KEYS = optionKeys<OasHeuristicOptions>({
   profile: true,
   links: true,
+  allocationCandidates: true,
 });
 
 function linkLoads(
@@ -132,7 +144,10 @@ function linkLoads(
  *
  * @example OAS_HEURISTIC_DEFAULTS.links // true
  */
-export const OAS_HEURISTIC_DEFAULTS: Readonly<{ links: boolean }> = Object.freeze({ links: true });
+export const OAS_HEURISTIC_DEFAULTS: Readonly<{
+  links: boolean;
+  allocationCandidates: AllocationCandidates;
+}> = Object.freeze({ links: true, allocationCandidates: "union" });
 
 /**
  * One of the six heuristics as a core scheduler for rigid co-allocated jobs (`job.cores`
@@ -153,10 +168,16 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{ links: boolean }> = Object.freez
  * ```
  */
 export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): Scheduler {
-  requireKnownKeys("@sched/multicluster/oasHeuristic", "options", options, HEURISTIC_KEYS);
+  const where = "@sched/multicluster/oasHeuristic";
+  requireKnownKeys(where, "options", options, HEURISTIC_KEYS);
   ruleOrder(rule, []);
   const profile = options.profile ?? computeOnlyProfile;
   const aware = options.links ?? OAS_HEURISTIC_DEFAULTS.links;
+  const reading = checkAllocationCandidates(
+    where,
+    "options.allocationCandidates",
+    options.allocationCandidates ?? OAS_HEURISTIC_DEFAULTS.allocationCandidates,
+  );
   return {
     name: `oas-${rule.toLowerCase()}${aware ? "" : "-link-blind"}`,
     schedule(ctx: SchedulingContext): void {
@@ -196,7 +217,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           return { a, c };
         };
         let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
-        for (const res of candidatesOf(inst, j, free)) {
+        for (const res of candidatesOf(inst, j, free, reading, where)) {
           const f = fits(res, load);
           if (f === null) continue;
           const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
@@ -210,7 +231,9 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           continue;
         }
         const zero = new Float64Array(load.length);
-        if (!candidatesOf(inst, j, allFree).some((res) => fits(res, zero) !== null)) {
+        if (
+          !candidatesOf(inst, j, allFree, reading, where).some((res) => fits(res, zero) !== null)
+        ) {
           ctx.reject(
             job.id,
             "no allocation this heuristic considers runs it without saturating a link",

@@ -1,4 +1,10 @@
-import { InvalidInputError, type Job, type Platform, type ScheduleTrace } from "@sched/core";
+import {
+  InvalidInputError,
+  type Job,
+  LimitExceededError,
+  type Platform,
+  type ScheduleTrace,
+} from "@sched/core";
 import {
   describeValue,
   optionKeys,
@@ -8,6 +14,7 @@ import {
   requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
+import { countCompositions } from "./oas-configurations.js";
 import {
   checkInstance,
   checkJobIndex,
@@ -20,17 +27,80 @@ import {
 } from "./oas-instance.js";
 
 /**
+ * Which allocations a list heuristic considers for a job (the paper does not list them; README,
+ * Interpretation): `"union"`, the `tau` fastest free resources, each cluster's fastest `tau`, and
+ * each cluster topped up with the fastest free resources elsewhere; `"fastest"`, only the `tau`
+ * fastest free resources (a plain list scheduler); `"exhaustive"`, every split of the job's tasks
+ * over the clusters, each cluster's share on its fastest free resources, which contains a best
+ * allocation of the free resources by `ct` and link demand (exact; the number of splits is
+ * bounded by {@link MAX_ALLOCATION_SPLITS}).
+ */
+export type AllocationCandidates = "union" | "fastest" | "exhaustive";
+
+/** The values of {@link AllocationCandidates}, weakest first but for the default. */
+export const ALLOCATION_CANDIDATES: readonly AllocationCandidates[] = Object.freeze([
+  "union",
+  "fastest",
+  "exhaustive",
+]);
+
+/** The most splits of a job's tasks over the clusters `"exhaustive"` enumerates in one call. */
+export const MAX_ALLOCATION_SPLITS = 10_000;
+
+/** `value` as an {@link AllocationCandidates}, or an `InvalidInputError` naming `field`. */
+export function checkAllocationCandidates(
+  where: string,
+  field: string,
+  value: unknown,
+): AllocationCandidates {
+  if (typeof value !== "string" || !(ALLOCATION_CANDIDATES as readonly string[]).includes(value)) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(value)}, expected one of ${ALLOCATION_CANDIDATES.map((c) => `"${c}"`).join(", ")}`,
+    );
+  }
+  return value as AllocationCandidates;
+}
+
+/** Options of {@link candidateResources}. */
+export interface CandidateOptions {
+  /** The candidate set ({@link AllocationCandidates}). @defaultValue `"union"` */
+  readonly allocationCandidates?: AllocationCandidates;
+}
+
+const CANDIDATE_KEYS = optionKeys<CandidateOptions>({ allocationCandidates: true });
+
+/**
  * The allocations this package's heuristics consider for job `j` among the free resources
- * (`free[r]` 1): the `tau_j` fastest free resources overall, then, for each cluster in index
- * order, that cluster's fastest `tau_j` free resources, or all of them topped up with the fastest
- * free resources elsewhere (ties: lower resource index). Deduplicated, in that order. Empty when fewer than `tau_j` are free.
+ * (`free[r]` 1), by `options.allocationCandidates` ({@link AllocationCandidates}):
+ * `"union"` (default): the `tau_j` fastest free resources overall, then, for each cluster in
+ * index order, that cluster's fastest `tau_j` free resources, or all of them topped up with the
+ * fastest free resources elsewhere (ties: lower resource index), deduplicated, in that order;
+ * `"fastest"`: the first of these only; `"exhaustive"`: the union's, then every other split of
+ * the tasks over the clusters (tasks per cluster, lexicographic, most in cluster 0 first), each
+ * cluster's share on its fastest free resources. Each candidate is sorted by resource index.
+ * Every union candidate is such a split, so `"fastest"` is a subset of `"union"`, itself a
+ * subset of `"exhaustive"`. Empty when fewer than `tau_j` are free.
  *
- * Complexity: O(R log R * clusters).
+ * Complexity: O(R log R * clusters) (`"exhaustive"`: O(R log R + splits * R)).
+ *
+ * @throws InvalidInputError naming `options.allocationCandidates` for an unknown reading;
+ *   LimitExceededError when `"exhaustive"` would enumerate more than
+ *   {@link MAX_ALLOCATION_SPLITS} splits.
+ *
+ * @example
+ * ```ts
+ * candidateResources(oasInstance(jobs, platform, profile), 0, [1, 1, 1, 1, 1, 1], {
+ *   allocationCandidates: "exhaustive",
+ * });
+ * ```
  */
 export function candidateResources(
   instance: OasInstance,
   j: number,
   free: ArrayLike<number>,
+  options: CandidateOptions = {},
 ): number[][] {
   const where = "@sched/multicluster/candidateResources";
   checkInstance(where, instance);
@@ -56,14 +126,26 @@ export function candidateResources(
       );
     }
   }
-  return candidatesOf(instance, j, free);
+  requireObject(where, "options", options);
+  requireKnownKeys(where, "options", options, CANDIDATE_KEYS);
+  const reading = checkAllocationCandidates(
+    where,
+    "options.allocationCandidates",
+    options.allocationCandidates ?? "union",
+  );
+  return candidatesOf(instance, j, free, reading, where);
 }
 
-/** {@link candidateResources} without its checks. Internal: the schedulers' inner loops. */
+/**
+ * {@link candidateResources} without its checks. Internal: the schedulers' inner loops. `where`
+ * names the caller in the `LimitExceededError` of `"exhaustive"`.
+ */
 export function candidatesOf(
   instance: OasInstance,
   j: number,
   free: ArrayLike<number>,
+  reading: AllocationCandidates = "union",
+  where = "@sched/multicluster/candidateResources",
 ): number[][] {
   const R = instance.resourceMachine.length;
   const tau = instance.tasks[j]!;
@@ -73,19 +155,27 @@ export function candidatesOf(
   const slow = (r: number) => instance.slowdown[j * R + r]!;
   order.sort((a, b) => slow(a) - slow(b) || a - b);
   const out: number[][] = [order.slice(0, tau)];
-  const seen = new Set([out[0]!.join(",")]);
+  if (reading === "fastest") return [out[0]!.slice().sort((a, b) => a - b)];
+  const K = instance.clusterSize.length;
+  // a candidate's split (tasks per cluster): every candidate takes each cluster's fastest free
+  // resources, so its split names it
+  const splitKey = (pick: readonly number[]) => {
+    const t = new Array<number>(K).fill(0);
+    for (const r of pick) t[instance.resourceCluster[r]!]! += 1;
+    return t.join(",");
+  };
+  const seen = new Set([splitKey(out[0]!)]);
   const add = (pick: number[]) => {
-    const key = pick
-      .slice()
-      .sort((a, b) => a - b)
-      .join(",");
+    const key = splitKey(pick);
     if (!seen.has(key)) {
       seen.add(key);
       out.push(pick);
     }
   };
-  for (let k = 0; k < instance.clusterSize.length; k++) {
-    const inK = order.filter((r) => instance.resourceCluster[r] === k);
+  const byCluster: number[][] = Array.from({ length: K }, () => []);
+  for (const r of order) byCluster[instance.resourceCluster[r]!]!.push(r);
+  for (let k = 0; k < K; k++) {
+    const inK = byCluster[k]!;
     if (inK.length === 0) continue;
     if (inK.length >= tau) add(inK.slice(0, tau));
     else
@@ -94,11 +184,42 @@ export function candidatesOf(
         ...order.filter((r) => instance.resourceCluster[r] !== k).slice(0, tau - inK.length),
       ]);
   }
+  if (reading === "exhaustive") {
+    const caps = byCluster.map((c) => c.length);
+    const splits = countCompositions(caps, tau);
+    if (splits > MAX_ALLOCATION_SPLITS) {
+      throw new LimitExceededError(
+        where,
+        `job ${instance.jobs[j]!.id} has ${splits} splits of its ${tau} tasks over ${K} clusters, more than ${MAX_ALLOCATION_SPLITS}; options.allocationCandidates "exhaustive" is for few clusters, use "union"`,
+        { limit: "options.allocationCandidates" },
+      );
+    }
+    // tasks left to place after cluster k: at most the free resources of clusters k+1..
+    const after = new Array<number>(K + 1).fill(0);
+    for (let k = K - 1; k >= 0; k--) after[k] = after[k + 1]! + caps[k]!;
+    const t = new Array<number>(K).fill(0);
+    const walk = (k: number, left: number) => {
+      if (k === K) {
+        if (left !== 0) return;
+        const pick: number[] = [];
+        for (let c = 0; c < K; c++) pick.push(...byCluster[c]!.slice(0, t[c]!));
+        add(pick);
+        return;
+      }
+      for (let c = Math.min(caps[k]!, left); c >= 0; c--) {
+        if (left - c > after[k + 1]!) break;
+        t[k] = c;
+        walk(k + 1, left - c);
+      }
+      t[k] = 0;
+    };
+    walk(0, tau);
+  }
   return out.map((c) => c.slice().sort((a, b) => a - b));
 }
 
-/** Options of {@link slottedListSchedule}. */
-export interface SlottedListOptions {
+/** Options of {@link slottedPlanFromTrace} (and, with the candidate set, of {@link slottedListSchedule}). */
+export interface SlottedPlanOptions {
   /** Slot size, seconds. */
   readonly eta: number;
   /** Horizon, slots. */
@@ -107,11 +228,26 @@ export interface SlottedListOptions {
   readonly profile?: ProfileOf;
 }
 
-/** The keys of {@link SlottedListOptions}, all of them (checked by the compiler). */
-const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
+/** Options of {@link slottedListSchedule}. */
+export interface SlottedListOptions extends SlottedPlanOptions {
+  /**
+   * The allocations tried for each job at each slot ({@link AllocationCandidates}, from the
+   * resources free in that slot). @defaultValue `"union"`
+   */
+  readonly allocationCandidates?: AllocationCandidates;
+}
+
+/** The keys of {@link SlottedPlanOptions}, all of them (checked by the compiler). */
+const PLAN_KEYS = optionKeys<SlottedPlanOptions>({
   eta: true,
   theta: true,
   profile: true,
+});
+
+/** The keys of {@link SlottedListOptions}, all of them (checked by the compiler). */
+const SLOTTED_KEYS = optionKeys<SlottedListOptions>({
+  ...PLAN_KEYS.record,
+  allocationCandidates: true,
 });
 
 /** The most slots a slotted schedule may span (as `bruteForceOas`'s `theta`). */
@@ -122,9 +258,13 @@ export const MAX_SLOTS = 2 ** 24;
  * > 0, `theta` an integer in [1, {@link MAX_SLOTS}] (its `resources x theta` table is
  * allocated). Internal: shared by the slotted schedules.
  */
-export function checkSlotOptions(where: string, options: SlottedListOptions): void {
+export function checkSlotOptions(
+  where: string,
+  options: SlottedPlanOptions,
+  keys: typeof PLAN_KEYS | typeof SLOTTED_KEYS = PLAN_KEYS,
+): void {
   requireObject(where, "options", options);
-  requireKnownKeys(where, "options", options, SLOTTED_KEYS);
+  requireKnownKeys(where, "options", options, keys);
   requirePositive(where, "options.eta", options.eta);
   const theta = options.theta;
   if (typeof theta !== "number" || !Number.isInteger(theta) || theta < 1 || theta > MAX_SLOTS) {
@@ -138,14 +278,16 @@ export function checkSlotOptions(where: string, options: SlottedListOptions): vo
 
 /**
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
- * the earliest slot where one of its {@link candidateResources} (fewest slots first, then least
- * link demand) is free for all its slots without saturating a link. A feasible point of the
+ * the earliest slot where one of its {@link candidateResources} (`options.allocationCandidates`,
+ * among the resources free in that slot; fewest slots first, then least link demand) is free for
+ * all its slots without saturating a link. A feasible point of the
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
  * Complexity: O(jobs * theta * candidates * (R + slots * links)).
  *
  * @throws InvalidInputError when `order` is not a permutation of the job indices, or naming the
- *   option (`options.eta`, `options.theta`, `options.profile`) or the job field that is invalid.
+ *   option (`options.eta`, `options.theta`, `options.profile`, `options.allocationCandidates`)
+ *   or the job field that is invalid.
  */
 export function slottedListSchedule(
   jobs: readonly Job[],
@@ -154,7 +296,12 @@ export function slottedListSchedule(
   options: SlottedListOptions,
 ): OasAssignment[] | null {
   const where = "@sched/multicluster/slottedListSchedule";
-  checkSlotOptions(where, options);
+  checkSlotOptions(where, options, SLOTTED_KEYS);
+  const reading = checkAllocationCandidates(
+    where,
+    "options.allocationCandidates",
+    options.allocationCandidates ?? "union",
+  );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   // order: each job index once (a job left out left a hole in the result)
   requireArray(where, "order", order);
@@ -200,7 +347,7 @@ export function slottedListSchedule(
       const free = new Uint8Array(R);
       for (let r = 0; r < R; r++) free[r] = busy[r * T + s] ? 0 : 1;
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
-      for (const res of candidatesOf(inst, j, free)) {
+      for (const res of candidatesOf(inst, j, free, reading, where)) {
         const cost = costOfAllocation(inst, j, groupResources(inst, res));
         const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;
@@ -261,7 +408,7 @@ export function slottedListSchedule(
 export function slottedPlanFromTrace(
   trace: ScheduleTrace,
   jobs: readonly Job[],
-  options: SlottedListOptions,
+  options: SlottedPlanOptions,
 ): OasAssignment[] | null {
   const where = "@sched/multicluster/slottedPlanFromTrace";
   checkSlotOptions(where, options);

@@ -1,6 +1,9 @@
 import { computeMetrics, type Job, type ScheduleTrace, simulate } from "@sched/core";
 import {
+  ALLOCATION_CANDIDATES,
+  type AllocationCandidates,
   contentionDelays,
+  OAS_HEURISTIC_DEFAULTS,
   OAS_RULES,
   type OasAssignment,
   type OasFormulation,
@@ -32,6 +35,7 @@ import { selfRunPolicy } from "./self-run-policy.js";
 const PAPER = "Blanco et al., §4";
 const WL = "packages/workload README, Interpretation (OAS workloads)";
 const MIP = "packages/multicluster README, Interpretation (OAS MIP)";
+const HEURISTICS = "packages/multicluster README, Interpretation (Heuristics)";
 
 /** The comparison's workloads, and the `--quick` grid. */
 export const OAS_WORKLOADS: readonly string[] = ["WL-1", "WL-2", "WL-3", "WL-4", "WL-5", "WL-6"];
@@ -98,6 +102,15 @@ function oasParameters(bandwidth: "moderate" | "heavy"): ParameterSpec[] {
       meaning:
         "How the MIP is written for HiGHS: configurations (time-indexed on classes of interchangeable resources) or resources (the paper's per-resource variables); same optimum.",
       source: MIP,
+    },
+    {
+      name: "allocationCandidates",
+      type: "choice",
+      choices: ALLOCATION_CANDIDATES,
+      default: OAS_HEURISTIC_DEFAULTS.allocationCandidates,
+      meaning:
+        "The allocations the six heuristics (and the MIP's list-schedule horizon and warm start) try for a job: union (the tau fastest free resources, each cluster's fastest tau, each cluster topped up with the fastest elsewhere), fastest (the tau fastest free resources only), or exhaustive (every split of the tasks over the clusters: a best allocation of the free resources by ct, then link demand).",
+      source: `${PAPER} ('one-by-one', 'considering all the available resources'; the paper lists no candidate set); ${HEURISTICS}`,
     },
     {
       name: "nodesPerCluster",
@@ -276,6 +289,7 @@ function solveFor(
     numberParam(params, "slotFraction"),
     numberParam(params, "maxNodes"),
     textParam(params, "formulation"),
+    textParam(params, "allocationCandidates"),
     key,
   ]);
   let r = solves.get(id);
@@ -306,10 +320,14 @@ async function solve(
 ): Promise<OasResult> {
   const { jobs, platform } = instance;
   const eta = slotSize(params, jobs);
-  const incumbents = key.warmStart ? heuristicPlans(instance, profile, eta) : [];
+  const allocationCandidates = candidatesOf(params);
+  const incumbents = key.warmStart
+    ? heuristicPlans(instance, profile, eta, allocationCandidates)
+    : [];
   return solveOas(jobs, platform, {
     eta,
     profile,
+    allocationCandidates,
     maxNodes: numberParam(params, "maxNodes"),
     formulation: textParam<OasFormulation>(params, "formulation"),
     links: key.links,
@@ -318,16 +336,22 @@ async function solve(
   });
 }
 
+/** The heuristics' candidate set of a point (the `allocationCandidates` parameter). */
+function candidatesOf(params: Params): AllocationCandidates {
+  return textParam<AllocationCandidates>(params, "allocationCandidates");
+}
+
 /** The six heuristics' runs as slotted schedules (warm-start candidates). */
 function heuristicPlans(
   instance: ExperimentInstance,
   profile: (job: Job) => OasProfile,
   eta: number,
+  allocationCandidates: AllocationCandidates,
 ): OasAssignment[][] {
   const theta = looseHorizon(instance.jobs, eta);
   const out: OasAssignment[][] = [];
   for (const rule of OAS_RULES) {
-    const trace = replay(instance, oasHeuristic(rule, { profile }));
+    const trace = replay(instance, oasHeuristic(rule, { profile, allocationCandidates }));
     const plan = slottedPlanFromTrace(trace, instance.jobs, { eta, theta, profile });
     if (plan !== null) out.push(plan);
   }
@@ -460,7 +484,14 @@ async function runOasPolicy({
       "reproduce",
     );
   }
-  const trace = replay(instance, oasHeuristic(rule, { profile, links: o.links !== false }));
+  const trace = replay(
+    instance,
+    oasHeuristic(rule, {
+      profile,
+      links: o.links !== false,
+      allocationCandidates: candidatesOf(params),
+    }),
+  );
   return {
     metrics: {
       ...traceMetrics(trace, profile),

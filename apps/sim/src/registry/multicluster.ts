@@ -1,4 +1,5 @@
 import {
+  ALLOCATION_CANDIDATES,
   CLUSTER_SELECTIONS,
   DYNAMIC_ALLOTMENTS,
   OAS_HEURISTIC_DEFAULTS,
@@ -91,6 +92,15 @@ export const OAS_HEURISTIC_OPTIONS = [
   }),
 ] as const;
 
+/** The candidate set of the OAS heuristics in `run` and `sweep` (the experiments' parameter of the same name). */
+const ALLOCATION_CANDIDATES_OPTION = choiceOption({
+  key: "allocationCandidates",
+  choices: ALLOCATION_CANDIDATES,
+  default: OAS_HEURISTIC_DEFAULTS.allocationCandidates,
+  description:
+    "The allocations tried for a job: union (the tau fastest free resources, each cluster's fastest, each cluster topped up; default {default}), fastest (the tau fastest only), or exhaustive (every split of the tasks over the clusters).",
+});
+
 /** The registry name of an OAS heuristic: `oas-` and the rule in lower case. */
 function oasHeuristicName(rule: OasRule): string {
   return `oas-${rule.toLowerCase()}`;
@@ -162,8 +172,12 @@ export const MULTICLUSTER_ENTRIES: readonly SchedulerEntry[] = [
     (rule): SchedulerEntry => ({
       name: oasHeuristicName(rule),
       description: `OAS list heuristic ${rule} (@sched/multicluster): ${OAS_RULE_DESCRIPTIONS[rule]}`,
-      options: OAS_HEURISTIC_OPTIONS,
-      create: (o) => oasHeuristic(rule, given(OAS_HEURISTIC_OPTIONS[0], o)),
+      options: [...OAS_HEURISTIC_OPTIONS, ALLOCATION_CANDIDATES_OPTION],
+      create: (o) =>
+        oasHeuristic(rule, {
+          ...given(OAS_HEURISTIC_OPTIONS[0], o),
+          ...given(ALLOCATION_CANDIDATES_OPTION, o),
+        }),
     }),
   ),
   OAS_ENTRY,
