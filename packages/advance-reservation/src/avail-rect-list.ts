@@ -551,7 +551,7 @@ export class AvailRectList {
       }
     };
     if (selection === "soonest-reserved") {
-      // Records from the one in force at te on (none of `bestFree` is busy before te).
+      // Records from the one in force at te on (none of `bestFree` is busy in [ts, te)).
       for (let k = Math.max(this.floorIndex(te), 0); k < this.times.length; k++) {
         if (out.length >= n) break;
         take(k);

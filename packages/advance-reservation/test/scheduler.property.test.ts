@@ -136,4 +136,26 @@ describe("advanceReservation properties", () => {
       { numRuns: 150 },
     );
   });
+  it("highest-index is lowest-index mirrored (PE p <-> pes - 1 - p): same outcomes and times, so the same metrics", () => {
+    fc.assert(
+      fc.property(caseArb(false), fc.constantFrom(...paperPolicies), (c, policy) => {
+        const platform = identicalPool(c.machines);
+        const run = (peSelection: "lowest-index" | "highest-index") =>
+          simulate(c.jobs, platform, advanceReservation({ policy, peSelection })).records;
+        const low = run("lowest-index");
+        const high = run("highest-index");
+        expect(high.map((r) => r.outcome)).toEqual(low.map((r) => r.outcome));
+        const mirror = (machines: readonly number[]) =>
+          machines.map((m) => c.machines - 1 - m).sort((a, b) => a - b);
+        for (let i = 0; i < low.length; i++) {
+          const [a, b] = [low[i]!.intervals, high[i]!.intervals];
+          expect(b.map((iv) => [iv.start, iv.end])).toEqual(a.map((iv) => [iv.start, iv.end]));
+          expect(b.map((iv) => iv.allocation.map((p) => p.machine))).toEqual(
+            a.map((iv) => mirror(iv.allocation.map((p) => p.machine))),
+          );
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
