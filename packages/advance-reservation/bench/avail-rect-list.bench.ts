@@ -1,6 +1,6 @@
 import { Random } from "@sched/random";
 import { bench, describe } from "vitest";
-import { AvailRectList, paperPolicies } from "../src/index.js";
+import { AvailRectList, PE_SELECTIONS, paperPolicies, peWorstFit } from "../src/index.js";
 
 /** 1024 PEs and `reservations` live reservations of 1..64 PEs placed by earliestFit over a long horizon. */
 function build(reservations: number, seed = 1): AvailRectList {
@@ -35,6 +35,18 @@ describe(`findAllocation, 1024 PEs, ${small.size} records (3000 reservations)`, 
       small.findAllocation(
         { ready: req.tr, duration: req.tdu, deadline: req.tdl, peCount: req.n },
         { policy },
+      );
+    });
+  }
+});
+
+describe(`findAllocation (PE_W) by peSelection, 1024 PEs, ${small.size} records`, () => {
+  for (const peSelection of PE_SELECTIONS) {
+    bench(peSelection, () => {
+      const req = requests[q++ & 255]!;
+      small.findAllocation(
+        { ready: req.tr, duration: req.tdu, deadline: req.tdl, peCount: req.n },
+        { policy: peWorstFit, peSelection },
       );
     });
   }

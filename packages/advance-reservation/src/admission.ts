@@ -2,6 +2,7 @@ import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
+import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/admissionPass";
@@ -109,13 +110,28 @@ export interface AdmissionOptions {
    * @defaultValue true
    */
   readonly clipToDeadline?: boolean;
+  /**
+   * Which of the chosen rectangle's free PEs a reservation takes: `"lowest-index"`,
+   * `"highest-index"`, `"soonest-reserved"` or `"latest-released"` (see
+   * `FindAllocationOptions.peSelection`).
+   * @defaultValue `"lowest-index"`
+   */
+  readonly peSelection?: PeSelection;
 }
 
 /** The keys of {@link AdmissionOptions}, all of them (checked by the compiler). */
 const ADMISSION_KEYS = optionKeys<AdmissionOptions>({
   policy: true,
   clipToDeadline: true,
+  peSelection: true,
 });
+
+/** How {@link admitOne} searches: the options of {@link admissionPass}, resolved. Internal. */
+export interface AdmissionRule {
+  readonly policy: AllocationPolicy;
+  readonly clipToDeadline: boolean;
+  readonly peSelection: PeSelection;
+}
 
 /** A request in the paper's notation, validated. Internal. */
 export interface ResolvedRequest {
@@ -135,8 +151,7 @@ export function admitOne(
   list: AvailRectList,
   now: number,
   request: ResolvedRequest,
-  policy: AllocationPolicy,
-  clipToDeadline: boolean,
+  rule: AdmissionRule,
 ): AdmissionDecision {
   const { id, n, tdu, tdl } = request;
   if (n > list.pes) {
@@ -152,7 +167,7 @@ export function admitOne(
   }
   const found = list.findAllocation(
     { ready: tr, duration: tdu, deadline: tdl, peCount: n },
-    { policy, clipToDeadline },
+    { policy: rule.policy, clipToDeadline: rule.clipToDeadline, peSelection: rule.peSelection },
   );
   if (found === null) {
     return {
@@ -169,7 +184,7 @@ export function admitOne(
  * Admission control for advance reservations with deadlines, as one pure function: from the
  * state of the system now (its PEs and the reservations it holds) and the requests that arrived,
  * in order, it accepts each request with a start time and PEs (the paper's `findAllocation`
- * under `options.policy`, Algorithm 3) or rejects it with a reason. An accepted request is
+ * under `options.policy`, Algorithm 3, the PEs by `options.peSelection`) or rejects it with a reason. An accepted request is
  * reserved before the next one is decided, so same-time requests are admitted in the order
  * given. No engine: call it from a live resource manager at every submission, then start each
  * reservation at its `start` on its `pes`.
@@ -182,7 +197,7 @@ export function admitOne(
  * `findAllocation` and one `addAllocation` per request (see {@link AvailRectList}).
  *
  * @throws InvalidInputError naming the field (`state.reservations[2].pes[0]`,
- * `requests[1].duration`, `options.policy`) when the input is malformed, or when two held
+ * `requests[1].duration`, `options.policy`, `options.peSelection`) when the input is malformed, or when two held
  * reservations book one PE at once. Inputs are not mutated.
  *
  * @example
@@ -210,6 +225,14 @@ export function admissionPass(
       `is ${describeValue(clipToDeadline)}, expected a boolean`,
     );
   }
+  const peSelection = checkPeSelection(
+    WHERE,
+    "options.peSelection",
+    options.peSelection === undefined
+      ? ADVANCE_RESERVATION_DEFAULTS.peSelection
+      : options.peSelection,
+  );
+  const rule: AdmissionRule = { policy, clipToDeadline, peSelection };
   if (typeof state !== "object" || state === null) {
     throw new InvalidInputError(WHERE, "state", `is ${describeValue(state)}, expected an object`);
   }
@@ -297,7 +320,7 @@ export function admissionPass(
     }
     claim(q.id, `${at}.id`);
     const request = resolveRequest(q, now, at);
-    const decision = admitOne(list, now, request, policy, clipToDeadline);
+    const decision = admitOne(list, now, request, rule);
     decisions.push(decision);
     if (decision.accepted) {
       kept.push({ id: decision.id, start: decision.start, end: decision.end, pes: decision.pes });

@@ -1,12 +1,14 @@
 import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
+import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import {
   andNotInto,
   complementInto,
   count,
   disjoint,
   equal,
+  highest,
   isEmpty,
   lowest,
   orInto,
@@ -78,12 +80,21 @@ export interface FindAllocationOptions {
    * @defaultValue true
    */
   readonly clipToDeadline?: boolean;
+  /**
+   * Which `n` of the chosen rectangle's free PEs the reservation takes: `"lowest-index"`,
+   * `"highest-index"`, `"soonest-reserved"` (those whose next reservation after the job's end
+   * comes soonest) or `"latest-released"` (those released most recently at or before its
+   * start); ties to the lower index. The paper does not say (README, Interpretation 5).
+   * @defaultValue `"lowest-index"`
+   */
+  readonly peSelection?: PeSelection;
 }
 
 /** The keys of {@link FindAllocationOptions}, all of them (checked by the compiler). */
 const FIND_KEYS = optionKeys<FindAllocationOptions>({
   policy: true,
   clipToDeadline: true,
+  peSelection: true,
 });
 
 /** A query of {@link AvailRectList.maximumRectangle}: one candidate start time. */
@@ -122,7 +133,7 @@ export interface FoundAllocation {
   readonly start: number;
   /** `ts + tdu`. */
   readonly end: number;
-  /** The `n` lowest-index PEs of the chosen rectangle, increasing. */
+  /** `n` PEs of the chosen rectangle (by `peSelection`, default the lowest-index), increasing. */
   readonly pes: readonly number[];
   /** The maximum availability rectangle the policy chose. */
   readonly rectangle: AvailabilityRectangle;
@@ -181,6 +192,7 @@ export class AvailRectList {
   private readonly union: Uint32Array;
   private readonly free: Uint32Array;
   private readonly bestFree: Uint32Array;
+  private readonly pick: Uint32Array;
   /** Busy sets of removed records, reused by `split` (no allocation in steady state). */
   private readonly spare: Uint32Array[] = [];
   /** Set by `rectangleAt` when a too-busy record rules out every start before this time. */
@@ -218,6 +230,7 @@ export class AvailRectList {
     this.union = new Uint32Array(this.words);
     this.free = new Uint32Array(this.words);
     this.bestFree = new Uint32Array(this.words);
+    this.pick = new Uint32Array(this.words);
   }
 
   /** The earliest time represented (see {@link AvailRectListOptions.origin}). */
@@ -389,14 +402,19 @@ export class AvailRectList {
    * each candidate start time (see {@link AvailRectList.candidateStartTimes}) with at least `n`
    * PEs free throughout `[ts, ts + tdu)`, its maximum availability rectangle (its end clipped at
    * `tdl` unless `options.clipToDeadline` is false); then the rectangle the policy prefers,
-   * ties to the earliest start; then its `n` lowest-index free PEs. Does not reserve them: call
+   * ties to the earliest start; then `n` of its free PEs by `options.peSelection` (default the
+   * `n` lowest-index ones). Does not reserve them: call
    * {@link AvailRectList.addAllocation} with the result. `null` when no candidate is feasible
    * (also when `n` exceeds the PE count or `tdl < tr + tdu`).
    *
    * Complexity: O(log m + p·(log m + (v + b)·W) + n) for `p` candidates, `v` records per candidate
    * window and `b` records walked to stretch each rectangle (bounded by m).
+   * Choosing the PEs costs O(n + W) by index, and O(c·W + n·log n) by time for the `c` records
+   * walked from the job's end forward (`"soonest-reserved"`) or from its start back
+   * (`"latest-released"`) until `n` PEs are found.
    * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite,
-   * `deadline` NaN, `peCount` not a positive integer, or `options.policy` has no `compare`.
+   * `deadline` NaN, `peCount` not a positive integer, `options.policy` has no `compare`, or
+   * `options.peSelection` is not one of its four values.
    *
    * @example
    * ```ts
@@ -414,6 +432,13 @@ export class AvailRectList {
     const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
     const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
     checkPolicy(`${WHERE}/findAllocation`, "options.policy", policy);
+    const selection = checkPeSelection(
+      `${WHERE}/findAllocation`,
+      "options.peSelection",
+      options.peSelection === undefined
+        ? ADVANCE_RESERVATION_DEFAULTS.peSelection
+        : options.peSelection,
+    );
     const endCap =
       (options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline)
         ? tdl
@@ -438,7 +463,7 @@ export class AvailRectList {
     return {
       start: best.start,
       end: best.start + tdu,
-      pes: lowest(this.bestFree, n),
+      pes: this.choosePes(best.start, best.start + tdu, n, selection),
       rectangle: best,
     };
   }
@@ -502,6 +527,46 @@ export class AvailRectList {
   }
 
   // --- internals -------------------------------------------------------------------------
+
+  /**
+   * `n` PEs of `bestFree` (every one free throughout `[ts, te)`, at least `n` of them) by
+   * `selection`, increasing. The time readings walk the records from `te` forward or from `ts`
+   * back: the PEs of `bestFree` first met busy in a record are the next to be reserved (or the
+   * latest released), a record at a time, lower index first within one; those never met come last,
+   * lower index first.
+   */
+  private choosePes(ts: number, te: number, n: number, selection: PeSelection): number[] {
+    if (selection === "lowest-index") return lowest(this.bestFree, n);
+    if (selection === "highest-index") return highest(this.bestFree, n);
+    const left = this.pick;
+    left.set(this.bestFree);
+    const out: number[] = [];
+    const take = (k: number): void => {
+      // `union` := sets[k] ∩ left, the PEs of this group; take them lowest first.
+      const set = this.sets[k]!;
+      for (let w = 0; w < this.words; w++) this.union[w] = set[w]! & left[w]!;
+      for (const p of lowest(this.union, n - out.length)) {
+        out.push(p);
+        left[p >>> 5]! &= ~(1 << (p & 31));
+      }
+    };
+    if (selection === "soonest-reserved") {
+      // Records from the one in force at te on (none of `bestFree` is busy in [ts, te)).
+      for (let k = Math.max(this.floorIndex(te), 0); k < this.times.length; k++) {
+        if (out.length >= n) break;
+        take(k);
+      }
+    } else {
+      // Records that begin before ts, latest first: a PE of `bestFree` busy in record k is free
+      // from `times[k + 1]` (<= ts) on, so the groups come in decreasing release time.
+      for (let k = this.lowerBound(ts) - 1; k >= 0; k--) {
+        if (out.length >= n) break;
+        take(k);
+      }
+    }
+    for (const p of lowest(left, n - out.length)) out.push(p);
+    return out.sort((a, b) => a - b);
+  }
 
   /** Last index with `times[k] <= t`, or -1. */
   private floorIndex(t: number): number {

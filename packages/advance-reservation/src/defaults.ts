@@ -1,12 +1,14 @@
+import type { PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 /**
- * The defaults of `advanceReservation`'s options (and of `admit` and `findAllocation`, which
- * share them). Frozen.
+ * The defaults of `advanceReservation`'s options (and of `admissionPass` and `findAllocation`,
+ * which share them). Frozen.
  *
  * @example ADVANCE_RESERVATION_DEFAULTS.policy.name // "FF"
  */
 export const ADVANCE_RESERVATION_DEFAULTS: Readonly<{
   policy: AllocationPolicy;
   clipToDeadline: boolean;
-}> = Object.freeze({ policy: firstFit, clipToDeadline: true });
+  peSelection: PeSelection;
+}> = Object.freeze({ policy: firstFit, clipToDeadline: true, peSelection: "lowest-index" });

@@ -22,6 +22,7 @@ export {
   type RequestWindow,
 } from "./avail-rect-list.js";
 export { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
+export { PE_SELECTIONS, type PeSelection } from "./pe-selection.js";
 export {
   type AllocationPolicy,
   type AvailabilityRectangle,

@@ -88,3 +88,17 @@ export function lowest(set: Uint32Array, n: number): number[] {
   }
   return out;
 }
+
+/** The `n` highest-index PEs of `set`, in increasing order (fewer if `set` is smaller). O(W + n). */
+export function highest(set: Uint32Array, n: number): number[] {
+  const out: number[] = [];
+  for (let w = set.length - 1; w >= 0 && out.length < n; w--) {
+    let x = set[w]!;
+    while (x !== 0 && out.length < n) {
+      const bit = 31 - Math.clz32(x);
+      out.push((w << 5) + bit);
+      x ^= 1 << bit;
+    }
+  }
+  return out.reverse();
+}

@@ -7,9 +7,10 @@ import type {
   SchedulingContext,
 } from "@sched/core";
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
-import { admitOne } from "./admission.js";
+import { type AdmissionRule, admitOne } from "./admission.js";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
+import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
@@ -29,6 +30,13 @@ export interface AdvanceReservationOptions {
    */
   readonly clipToDeadline?: boolean;
   /**
+   * Which of the chosen rectangle's free PEs a reservation takes: `"lowest-index"`,
+   * `"highest-index"`, `"soonest-reserved"` or `"latest-released"` (see
+   * `FindAllocationOptions.peSelection`).
+   * @defaultValue `"lowest-index"`
+   */
+  readonly peSelection?: PeSelection;
+  /**
    * The scheduler's name in traces and reports.
    * @defaultValue `"AR-" + policy.name`, e.g. `"AR-PE_W"`
    */
@@ -39,6 +47,7 @@ export interface AdvanceReservationOptions {
 const AR_KEYS = optionKeys<AdvanceReservationOptions>({
   policy: true,
   clipToDeadline: true,
+  peSelection: true,
   name: true,
 });
 
@@ -73,7 +82,8 @@ interface Booking {
  * Complexity per arrival: one `findAllocation` and one `addAllocation` (see
  * {@link AvailRectList}); per completion one `deleteAllocation`.
  *
- * @throws InvalidInputError when `options.policy` has no `compare` function.
+ * @throws InvalidInputError when `options.policy` has no `compare` function, `options.clipToDeadline`
+ * is not a boolean or `options.peSelection` is not one of its four values.
  *
  * @example
  * ```ts
@@ -101,6 +111,14 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
       `is ${describeValue(clipToDeadline)}, expected a boolean`,
     );
   }
+  const peSelection = checkPeSelection(
+    WHERE,
+    "options.peSelection",
+    options.peSelection === undefined
+      ? ADVANCE_RESERVATION_DEFAULTS.peSelection
+      : options.peSelection,
+  );
+  const rule: AdmissionRule = { policy, clipToDeadline, peSelection };
 
   let platform: Platform | null = null;
   let list: AvailRectList | null = null;
@@ -171,7 +189,7 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
       tdl: job.deadline ?? Number.POSITIVE_INFINITY,
       n: job.cores,
     };
-    const decision = admitOne(structure, ctx.view.now, request, policy, clipToDeadline);
+    const decision = admitOne(structure, ctx.view.now, request, rule);
     if (!decision.accepted) {
       ctx.reject(job.id, decision.reason);
       return;

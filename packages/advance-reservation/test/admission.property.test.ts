@@ -6,6 +6,7 @@ import {
   admissionPass,
   advanceReservation,
   type HeldReservation,
+  PE_SELECTIONS,
   paperPolicies,
 } from "../src/index.js";
 import { caseArb } from "./ar-cases.js";
@@ -23,15 +24,20 @@ function partsOf(pes: readonly number[], cores: number): { machine: number; core
 }
 
 describe("admissionPass against the engine's advanceReservation", () => {
-  it("decides every arrival as the simulated policy does, event by event (estimates off both ways)", () => {
+  it("decides every arrival as the simulated policy does, event by event (estimates off both ways), under every peSelection", () => {
     fc.assert(
       fc.property(
         caseArb(false),
         fc.constantFrom(...paperPolicies),
         fc.boolean(),
-        (c, policy, clipToDeadline) => {
+        fc.constantFrom(...PE_SELECTIONS),
+        (c, policy, clipToDeadline, peSelection) => {
           const platform = identicalPool(c.machines, { cores: c.cores });
-          const trace = simulate(c.jobs, platform, advanceReservation({ policy, clipToDeadline }));
+          const trace = simulate(
+            c.jobs,
+            platform,
+            advanceReservation({ policy, clipToDeadline, peSelection }),
+          );
           const record = new Map<number, JobRecord>(trace.records.map((r) => [r.job.id, r]));
           // When each job's PEs came back early: a completed job's end (a job that overran its
           // estimate was stopped at its reservation's end, which the reservation already says).
@@ -59,7 +65,7 @@ describe("admissionPass against the engine's advanceReservation", () => {
               ...(j.ready === undefined ? {} : { ready: j.ready }),
               ...(j.deadline === undefined ? {} : { deadline: j.deadline }),
             }));
-            const result = admissionPass(state, requests, { policy, clipToDeadline });
+            const result = admissionPass(state, requests, { policy, clipToDeadline, peSelection });
             for (const d of result.decisions) {
               const r = record.get(d.id)!;
               if (!d.accepted) {
@@ -86,48 +92,53 @@ describe("admissionPass against the engine's advanceReservation", () => {
 });
 
 describe("admissionPass invariants", () => {
-  it("accepts inside [max(ready, now), deadline] without double booking, leaves its inputs alone, and is deterministic", () => {
+  it("accepts inside [max(ready, now), deadline] without double booking, leaves its inputs alone, and is deterministic, under every peSelection", () => {
     fc.assert(
-      fc.property(caseArb(true), fc.constantFrom(...paperPolicies), (c, policy) => {
-        const pes = c.machines * c.cores;
-        const now = 2;
-        const requests = c.jobs.map((j) => ({
-          id: j.id,
-          peCount: j.cores,
-          duration: j.estimate,
-          ready: j.ready ?? j.submit,
-          ...(j.deadline === undefined ? {} : { deadline: j.deadline }),
-        }));
-        const state: AdmissionState = { now, pes, reservations: [] };
-        const frozen = JSON.stringify([state, requests]);
-        const result = admissionPass(state, requests, { policy });
-        expect(JSON.stringify([state, requests])).toBe(frozen);
-        expect(admissionPass(state, requests, { policy })).toEqual(result);
-        expect(result.decisions.map((d) => d.id)).toEqual(requests.map((q) => q.id));
-        const accepted = result.decisions.filter((d) => d.accepted);
-        expect(result.reservations).toEqual(
-          accepted.map(({ id, start, end, pes }) => ({ id, start, end, pes })),
-        );
-        for (const d of accepted) {
-          const q = requests.find((x) => x.id === d.id)!;
-          expect(d.start).toBeGreaterThanOrEqual(Math.max(q.ready, now));
-          expect(d.end).toBe(d.start + q.duration);
-          expect(d.end).toBeLessThanOrEqual(q.deadline ?? Infinity);
-          expect(d.pes.length).toBe(q.peCount);
-          for (const p of d.pes) expect(p >= 0 && p < pes).toBe(true);
-        }
-        // No PE is held by two reservations at once.
-        for (const a of accepted) {
-          for (const b of accepted) {
-            if (a.id >= b.id || a.end <= b.start || b.end <= a.start) continue;
-            expect(a.pes.filter((p) => b.pes.includes(p))).toEqual([]);
+      fc.property(
+        caseArb(true),
+        fc.constantFrom(...paperPolicies),
+        fc.constantFrom(...PE_SELECTIONS),
+        (c, policy, peSelection) => {
+          const pes = c.machines * c.cores;
+          const now = 2;
+          const requests = c.jobs.map((j) => ({
+            id: j.id,
+            peCount: j.cores,
+            duration: j.estimate,
+            ready: j.ready ?? j.submit,
+            ...(j.deadline === undefined ? {} : { deadline: j.deadline }),
+          }));
+          const state: AdmissionState = { now, pes, reservations: [] };
+          const frozen = JSON.stringify([state, requests]);
+          const result = admissionPass(state, requests, { policy, peSelection });
+          expect(JSON.stringify([state, requests])).toBe(frozen);
+          expect(admissionPass(state, requests, { policy, peSelection })).toEqual(result);
+          expect(result.decisions.map((d) => d.id)).toEqual(requests.map((q) => q.id));
+          const accepted = result.decisions.filter((d) => d.accepted);
+          expect(result.reservations).toEqual(
+            accepted.map(({ id, start, end, pes }) => ({ id, start, end, pes })),
+          );
+          for (const d of accepted) {
+            const q = requests.find((x) => x.id === d.id)!;
+            expect(d.start).toBeGreaterThanOrEqual(Math.max(q.ready, now));
+            expect(d.end).toBe(d.start + q.duration);
+            expect(d.end).toBeLessThanOrEqual(q.deadline ?? Infinity);
+            expect(d.pes.length).toBe(q.peCount);
+            for (const p of d.pes) expect(p >= 0 && p < pes).toBe(true);
           }
-        }
-        // The result is a valid next state (the structure would throw on a double booking), and
-        // a pass with no request keeps it as it is.
-        const again = admissionPass({ now, pes, reservations: result.reservations }, []);
-        expect(again.reservations).toEqual(result.reservations.filter((r) => r.end > now));
-      }),
+          // No PE is held by two reservations at once.
+          for (const a of accepted) {
+            for (const b of accepted) {
+              if (a.id >= b.id || a.end <= b.start || b.end <= a.start) continue;
+              expect(a.pes.filter((p) => b.pes.includes(p))).toEqual([]);
+            }
+          }
+          // The result is a valid next state (the structure would throw on a double booking), and
+          // a pass with no request keeps it as it is.
+          const again = admissionPass({ now, pes, reservations: result.reservations }, []);
+          expect(again.reservations).toEqual(result.reservations.filter((r) => r.end > now));
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AvailRectList, paperPolicies } from "../src/index.js";
+import { AvailRectList, PE_SELECTIONS, paperPolicies } from "../src/index.js";
 import { Grid, ORACLE_POLICIES } from "./grid-oracle.js";
 
 const H = 24;
@@ -117,7 +117,7 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
     );
   });
 
-  it("findAllocation picks the oracle's rectangle for each of the seven policies (ties earliest), clipped at the deadline or not", () => {
+  it("findAllocation picks the oracle's rectangle for each of the seven policies (ties earliest), clipped at the deadline or not, and the oracle's PEs under every peSelection", () => {
     fc.assert(
       fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
         const { list, grid } = replay(pes, ops);
@@ -130,11 +130,15 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
           const oracle = ORACLE_POLICIES[i]!;
           expect(policy.name).toBe(oracle.name);
           for (const clipToDeadline of [true, false]) {
-            const got = list.findAllocation(
-              { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
-              { policy, clipToDeadline },
-            );
-            expect(got).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, oracle, 0, clipToDeadline));
+            for (const peSelection of PE_SELECTIONS) {
+              const got = list.findAllocation(
+                { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+                { policy, clipToDeadline, peSelection },
+              );
+              expect(got).toEqual(
+                grid.find(q.tr, q.tdu, tdl, q.n, oracle, 0, clipToDeadline, peSelection),
+              );
+            }
           }
         }
       }),
@@ -142,28 +146,33 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
     );
   });
 
-  it("findAllocation succeeds exactly when some start in [tr, tdl - tdu] is feasible, and its answer is", () => {
+  it("findAllocation succeeds exactly when some start in [tr, tdl - tdu] is feasible, and its answer is, under every peSelection", () => {
     fc.assert(
-      fc.property(scenarioArb, requestArb, ([pes, ops], q) => {
-        const { list, grid } = replay(pes, ops);
-        const tdl = q.tr + q.tdu + q.slack;
-        const feasible = q.n <= pes && grid.anyFeasible(q.tr, q.tdu, tdl, q.n);
-        for (const policy of paperPolicies) {
-          const got = list.findAllocation(
-            { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
-            { policy },
-          );
-          expect(got !== null).toBe(feasible);
-          if (got === null) continue;
-          expect(got.start).toBeGreaterThanOrEqual(q.tr);
-          expect(got.end).toBeLessThanOrEqual(tdl);
-          expect(got.pes).toHaveLength(q.n);
-          expect(grid.conflicts(got.start, got.end, got.pes)).toBe(false);
-          // Reserving it never double-books: the structure accepts it.
-          const copy = list.clone();
-          copy.addAllocation(got.start, got.end, got.pes);
-        }
-      }),
+      fc.property(
+        scenarioArb,
+        requestArb,
+        fc.constantFrom(...PE_SELECTIONS),
+        ([pes, ops], q, peSelection) => {
+          const { list, grid } = replay(pes, ops);
+          const tdl = q.tr + q.tdu + q.slack;
+          const feasible = q.n <= pes && grid.anyFeasible(q.tr, q.tdu, tdl, q.n);
+          for (const policy of paperPolicies) {
+            const got = list.findAllocation(
+              { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+              { policy, peSelection },
+            );
+            expect(got !== null).toBe(feasible);
+            if (got === null) continue;
+            expect(got.start).toBeGreaterThanOrEqual(q.tr);
+            expect(got.end).toBeLessThanOrEqual(tdl);
+            expect(got.pes).toHaveLength(q.n);
+            expect(grid.conflicts(got.start, got.end, got.pes)).toBe(false);
+            // Reserving it never double-books: the structure accepts it.
+            const copy = list.clone();
+            copy.addAllocation(got.start, got.end, got.pes);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -185,22 +194,28 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
     );
   });
 
-  it("advanceTo(t) keeps exactly the records from t on, and rectangles stop at t", () => {
+  it("advanceTo(t) keeps exactly the records from t on, and rectangles (and releases, for peSelection) stop at t", () => {
     fc.assert(
-      fc.property(scenarioArb, requestArb, fc.integer({ min: 0, max: H }), ([pes, ops], q, t) => {
-        const { list, grid } = replay(pes, ops);
-        list.advanceTo(t);
-        expect(list.records()).toEqual(grid.records(t));
-        const tdl = q.tr + q.tdu + q.slack;
-        for (let i = 0; i < paperPolicies.length; i++) {
-          expect(
-            list.findAllocation(
-              { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
-              { policy: paperPolicies[i]! },
-            ),
-          ).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, ORACLE_POLICIES[i]!, t));
-        }
-      }),
+      fc.property(
+        scenarioArb,
+        requestArb,
+        fc.integer({ min: 0, max: H }),
+        fc.constantFrom(...PE_SELECTIONS),
+        ([pes, ops], q, t, peSelection) => {
+          const { list, grid } = replay(pes, ops);
+          list.advanceTo(t);
+          expect(list.records()).toEqual(grid.records(t));
+          const tdl = q.tr + q.tdu + q.slack;
+          for (let i = 0; i < paperPolicies.length; i++) {
+            expect(
+              list.findAllocation(
+                { ready: q.tr, duration: q.tdu, deadline: tdl, peCount: q.n },
+                { policy: paperPolicies[i]!, peSelection },
+              ),
+            ).toEqual(grid.find(q.tr, q.tdu, tdl, q.n, ORACLE_POLICIES[i]!, t, true, peSelection));
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

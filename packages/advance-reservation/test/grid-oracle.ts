@@ -4,6 +4,13 @@
  * the structure computes cleverly is recomputed here cell by cell, from the definitions.
  */
 
+/** The readings of which PEs a reservation takes (the oracle's own statement of them). */
+export type OracleSelection =
+  | "lowest-index"
+  | "highest-index"
+  | "soonest-reserved"
+  | "latest-released";
+
 export type Scores = (r: { start: number; begin: number; end: number; freePEs: number }) => number;
 
 /** The seven policies as (name, score, direction): the oracle's own statement of section 5. */
@@ -94,6 +101,35 @@ export class Grid {
     };
   }
 
+  /**
+   * `n` of the PEs `free` (all free in `[ts, te)`) by `selection`, increasing, from the cells:
+   * the next busy cell at or after `te` (none: Infinity), or the end of the last busy cell in
+   * `[origin, ts)` (none: -Infinity); ties to the lower index.
+   */
+  pick(
+    free: readonly number[],
+    ts: number,
+    te: number,
+    n: number,
+    selection: OracleSelection,
+    origin = 0,
+  ): number[] {
+    const key = (p: number): number => {
+      if (selection === "lowest-index") return p;
+      if (selection === "highest-index") return -p;
+      if (selection === "soonest-reserved") {
+        for (let t = te; t < this.horizon; t++) if (this.busy(t, p)) return t;
+        return Number.POSITIVE_INFINITY;
+      }
+      for (let t = ts - 1; t >= origin; t--) if (this.busy(t, p)) return -(t + 1);
+      return Number.POSITIVE_INFINITY;
+    };
+    return [...free]
+      .sort((a, b) => key(a) - key(b) || a - b)
+      .slice(0, n)
+      .sort((a, b) => a - b);
+  }
+
   /** The paper's candidate start times, from the grid's change points. */
   candidates(tr: number, tdu: number, tdl: number, origin = 0): number[] {
     const a = Math.max(tr, origin);
@@ -117,6 +153,7 @@ export class Grid {
     policy: (typeof ORACLE_POLICIES)[number],
     origin = 0,
     clipToDeadline = true,
+    selection: OracleSelection = "lowest-index",
   ) {
     let best: { start: number; begin: number; end: number; freePEs: number } | null = null;
     let bestFree: number[] = [];
@@ -135,7 +172,8 @@ export class Grid {
       }
     }
     if (best === null) return null;
-    return { start: best.start, end: best.start + tdu, pes: bestFree.slice(0, n), rectangle: best };
+    const pes = this.pick(bestFree, best.start, best.start + tdu, n, selection, origin);
+    return { start: best.start, end: best.start + tdu, pes, rectangle: best };
   }
 
   /** Whether any integer start in `[tr, tdl - tdu]` has `n` PEs free throughout. */

@@ -25,7 +25,7 @@ const cases: FuzzCase[] = [
       3,
       [0, 1],
       { ready: 2, duration: 2, deadline: 9, peCount: 2 },
-      { policy: peWorstFit, clipToDeadline: true },
+      { policy: peWorstFit, clipToDeadline: true, peSelection: "soonest-reserved" },
       { start: 3, duration: 2, peCount: 2 },
       { peCount: 3, duration: 2, ready: 1 },
     ],
@@ -58,14 +58,16 @@ const cases: FuzzCase[] = [
         { id: 4, peCount: 2, duration: 2, deadline: 9 },
         { id: 5, peCount: 9, duration: 3, deadline: 7, ready: 3 },
       ],
-      { policy: peWorstFit, clipToDeadline: false },
+      { policy: peWorstFit, clipToDeadline: false, peSelection: "latest-released" },
     ],
     call: (s, r, o) => admissionPass(s as never, r as never, o as never),
   },
   {
     name: "@sched/advance-reservation/advanceReservation",
     params: ["options"],
-    args: () => [{ policy: peWorstFit, clipToDeadline: true, name: "ar" }],
+    args: () => [
+      { policy: peWorstFit, clipToDeadline: true, peSelection: "highest-index", name: "ar" },
+    ],
     call: (o) =>
       simulate(
         [

@@ -4,6 +4,7 @@ import {
   complementInto,
   count,
   disjoint,
+  highest,
   lowest,
   popcount32,
   subset,
@@ -37,7 +38,7 @@ describe("pe-set bitsets agree with plain arrays", () => {
     );
   });
 
-  it("toArray, count, lowest, complement, disjoint and subset match their array definitions", () => {
+  it("toArray, count, lowest, highest, complement, disjoint and subset match their array definitions", () => {
     fc.assert(
       fc.property(setArb, ([pes, a, b]) => {
         const sa = [...a].sort((x, y) => x - y);
@@ -46,6 +47,8 @@ describe("pe-set bitsets agree with plain arrays", () => {
         expect(toArray(A)).toEqual(sa);
         expect(count(A)).toBe(a.length);
         expect(lowest(A, 3)).toEqual(sa.slice(0, 3));
+        expect(highest(A, 3)).toEqual(sa.slice(Math.max(sa.length - 3, 0)));
+        expect(highest(A, pes)).toEqual(sa);
         const C = new Uint32Array(A.length);
         complementInto(C, A, pes);
         expect(toArray(C)).toEqual(

@@ -6,7 +6,9 @@ import {
   AvailRectList,
   advanceReservation,
   durationWorstFit,
+  PE_SELECTIONS,
   paperPolicies,
+  peDurationBestFit,
   peWorstFit,
 } from "../src/index.js";
 import { caseArb } from "./ar-cases.js";
@@ -22,6 +24,21 @@ schedulerSpecs("advanceReservation(Du_W)", () => advanceReservation({ policy: du
   deadlinesAreHard: true,
   numRuns: 25,
 });
+schedulerSpecs(
+  "advanceReservation(PE_W, soonest-reserved)",
+  () => advanceReservation({ policy: peWorstFit, peSelection: "soonest-reserved" }),
+  { deadlinesAreHard: true, numRuns: 25 },
+);
+schedulerSpecs(
+  "advanceReservation(PEDu_B, latest-released)",
+  () => advanceReservation({ policy: peDurationBestFit, peSelection: "latest-released" }),
+  { deadlinesAreHard: true, numRuns: 25 },
+);
+schedulerSpecs(
+  "advanceReservation(FF, highest-index)",
+  () => advanceReservation({ peSelection: "highest-index" }),
+  { deadlinesAreHard: true, numRuns: 25 },
+);
 
 function capacityRespected(trace: ScheduleTrace, coresPerMachine: number): boolean {
   const events: { t: number; m: number; d: number }[] = [];
@@ -44,65 +61,101 @@ function capacityRespected(trace: ScheduleTrace, coresPerMachine: number): boole
 }
 
 describe("advanceReservation properties", () => {
-  it("accepted jobs run once, inside [ready, deadline], within capacity; the rest are rejected", () => {
+  it("accepted jobs run once, inside [ready, deadline], within capacity, under every peSelection; the rest are rejected", () => {
     fc.assert(
-      fc.property(caseArb(false), fc.constantFrom(...paperPolicies), (c, policy) => {
-        const platform = identicalPool(c.machines, { cores: c.cores });
-        const trace = simulate(c.jobs, platform, advanceReservation({ policy }));
-        for (const r of trace.records) {
-          expect(["completed", "rejected"]).toContain(r.outcome);
-          if (r.outcome === "rejected") {
-            expect(r.reason).toBeTruthy();
-            continue;
+      fc.property(
+        caseArb(false),
+        fc.constantFrom(...paperPolicies),
+        fc.constantFrom(...PE_SELECTIONS),
+        (c, policy, peSelection) => {
+          const platform = identicalPool(c.machines, { cores: c.cores });
+          const trace = simulate(c.jobs, platform, advanceReservation({ policy, peSelection }));
+          for (const r of trace.records) {
+            expect(["completed", "rejected"]).toContain(r.outcome);
+            if (r.outcome === "rejected") {
+              expect(r.reason).toBeTruthy();
+              continue;
+            }
+            expect(r.intervals).toHaveLength(1);
+            const iv = r.intervals[0]!;
+            expect(iv.start).toBeGreaterThanOrEqual(r.job.ready ?? r.job.submit);
+            if (r.job.deadline !== undefined) expect(iv.end).toBeLessThanOrEqual(r.job.deadline);
+            expect(iv.allocation.reduce((s, p) => s + p.cores, 0)).toBe(r.job.cores);
           }
-          expect(r.intervals).toHaveLength(1);
-          const iv = r.intervals[0]!;
-          expect(iv.start).toBeGreaterThanOrEqual(r.job.ready ?? r.job.submit);
-          if (r.job.deadline !== undefined) expect(iv.end).toBeLessThanOrEqual(r.job.deadline);
-          expect(iv.allocation.reduce((s, p) => s + p.cores, 0)).toBe(r.job.cores);
-        }
-        expect(capacityRespected(trace, c.cores)).toBe(true);
-        expect(checkSchedule(trace, { deadlinesAreHard: true })).toEqual([]);
-        // Deterministic: same input, same trace.
-        const again = simulate(c.jobs, platform, advanceReservation({ policy }));
-        expect(again.records).toEqual(trace.records);
-      }),
+          expect(capacityRespected(trace, c.cores)).toBe(true);
+          expect(checkSchedule(trace, { deadlinesAreHard: true })).toEqual([]);
+          // Deterministic: same input, same trace.
+          const again = simulate(c.jobs, platform, advanceReservation({ policy, peSelection }));
+          expect(again.records).toEqual(trace.records);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
-  it("books exactly what findAllocation on the structure would, arrival by arrival", () => {
+  it("books exactly what findAllocation on the structure would, arrival by arrival, under every peSelection", () => {
     fc.assert(
-      fc.property(caseArb(true), fc.constantFrom(...paperPolicies), (c, policy) => {
-        const trace = simulate(c.jobs, identicalPool(c.machines), advanceReservation({ policy }));
-        const list = new AvailRectList(c.machines);
-        c.jobs.forEach((job, i) => {
-          list.advanceTo(job.submit);
-          const tr = Math.max(job.ready ?? job.submit, job.submit);
-          const found =
-            job.cores > c.machines
-              ? null
-              : list.findAllocation(
-                  {
-                    ready: tr,
-                    duration: job.estimate,
-                    deadline: job.deadline ?? Infinity,
-                    peCount: job.cores,
-                  },
-                  { policy },
-                );
-          const r = trace.records[i]!;
-          if (found === null) {
-            expect(r.outcome).toBe("rejected");
-            return;
-          }
-          list.addAllocation(found.start, found.end, found.pes);
-          expect(r.outcome).toBe("completed");
-          expect(r.intervals[0]!.start).toBe(found.start);
-          expect(r.intervals[0]!.allocation.map((p) => p.machine)).toEqual(found.pes);
-        });
-      }),
+      fc.property(
+        caseArb(true),
+        fc.constantFrom(...paperPolicies),
+        fc.constantFrom(...PE_SELECTIONS),
+        (c, policy, peSelection) => {
+          const trace = simulate(
+            c.jobs,
+            identicalPool(c.machines),
+            advanceReservation({ policy, peSelection }),
+          );
+          const list = new AvailRectList(c.machines);
+          c.jobs.forEach((job, i) => {
+            list.advanceTo(job.submit);
+            const tr = Math.max(job.ready ?? job.submit, job.submit);
+            const found =
+              job.cores > c.machines
+                ? null
+                : list.findAllocation(
+                    {
+                      ready: tr,
+                      duration: job.estimate,
+                      deadline: job.deadline ?? Infinity,
+                      peCount: job.cores,
+                    },
+                    { policy, peSelection },
+                  );
+            const r = trace.records[i]!;
+            if (found === null) {
+              expect(r.outcome).toBe("rejected");
+              return;
+            }
+            list.addAllocation(found.start, found.end, found.pes);
+            expect(r.outcome).toBe("completed");
+            expect(r.intervals[0]!.start).toBe(found.start);
+            expect(r.intervals[0]!.allocation.map((p) => p.machine)).toEqual(found.pes);
+          });
+        },
+      ),
       { numRuns: 150 },
+    );
+  });
+  it("highest-index is lowest-index mirrored (PE p <-> pes - 1 - p): same outcomes and times, so the same metrics", () => {
+    fc.assert(
+      fc.property(caseArb(false), fc.constantFrom(...paperPolicies), (c, policy) => {
+        const platform = identicalPool(c.machines);
+        const run = (peSelection: "lowest-index" | "highest-index") =>
+          simulate(c.jobs, platform, advanceReservation({ policy, peSelection })).records;
+        const low = run("lowest-index");
+        const high = run("highest-index");
+        expect(high.map((r) => r.outcome)).toEqual(low.map((r) => r.outcome));
+        const mirror = (machines: readonly number[]) =>
+          machines.map((m) => c.machines - 1 - m).sort((a, b) => a - b);
+        for (let i = 0; i < low.length; i++) {
+          const [a, b] = [low[i]!.intervals, high[i]!.intervals];
+          expect(b.map((iv) => [iv.start, iv.end])).toEqual(a.map((iv) => [iv.start, iv.end]));
+          expect(b.map((iv) => iv.allocation.map((p) => p.machine))).toEqual(
+            a.map((iv) => mirror(iv.allocation.map((p) => p.machine))),
+          );
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { paperPolicies } from "@sched/advance-reservation";
+import { PE_SELECTIONS, paperPolicies } from "@sched/advance-reservation";
 import { createPlatform } from "@sched/core";
 import { AR_ARRIVAL_READINGS, AR_RUNTIME_MAPPINGS } from "@sched/workload";
 import { chooseScheduler } from "../schedulers.js";
@@ -117,6 +117,15 @@ const AR_PARAMETERS: readonly ParameterSpec[] = [
     source: "packages/advance-reservation README, Interpretation 2",
   },
   {
+    name: "peSelection",
+    type: "choice",
+    choices: PE_SELECTIONS,
+    default: "lowest-index",
+    meaning:
+      "Which n of the chosen rectangle's free PEs a reservation takes (the paper returns 'the IDs of the n_job PEs' without saying which): lowest-index; highest-index; soonest-reserved, those whose next reservation after the job's end comes soonest (best fit in time, the PEs free longest kept for later); latest-released, those released most recently at or before its start. Ties to the lower index; the 'ar' scheduler's peSelection.",
+    source: "packages/advance-reservation README, Interpretation 5",
+  },
+  {
     name: "arrivals",
     type: "choice",
     choices: AR_ARRIVAL_READINGS,
@@ -174,7 +183,8 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       "every request (cores x duration) over the PEs' capacity during the arrival span, and " +
       "utilization, the work done over the capacity from the first submission to the last end " +
       "(it replaces core's); mean and Student-t 95% CI over seeds. Parameter clip: rectangles " +
-      "clipped at the deadline (true, the reading that reproduces Du_B close to PE_W) or not.",
+      "clipped at the deadline (true, the reading that reproduces Du_B close to PE_W) or not; " +
+      "parameter peSelection: which of the rectangle's free PEs a reservation takes.",
     parameters: AR_PARAMETERS,
     grid: (quick) => [
       {
@@ -187,7 +197,11 @@ function arExperiment(s: ArStudyExperiment): Experiment {
       paperPolicies.map((p) => ({
         ...chooseScheduler(
           "ar",
-          [`policy=${p.name}`, `clipToDeadline=${booleanParam(params, "clip")}`],
+          [
+            `policy=${p.name}`,
+            `clipToDeadline=${booleanParam(params, "clip")}`,
+            `peSelection=${textParam(params, "peSelection")}`,
+          ],
           "reproduce",
         ),
         label: `ar(policy=${p.name})`,

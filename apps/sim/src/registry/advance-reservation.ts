@@ -1,6 +1,7 @@
 import {
   ADVANCE_RESERVATION_DEFAULTS,
   advanceReservation,
+  PE_SELECTIONS,
   paperPolicies,
 } from "@sched/advance-reservation";
 import type { SchedulerEntry } from "../scheduler-entry.js";
@@ -20,19 +21,28 @@ const CLIP_TO_DEADLINE = booleanOption({
   description: "Clip availability rectangles at the request's deadline (default {default}).",
 });
 
+const PE_SELECTION = choiceOption({
+  key: "peSelection",
+  choices: PE_SELECTIONS,
+  default: ADVANCE_RESERVATION_DEFAULTS.peSelection,
+  description:
+    "Which of the chosen rectangle's free PEs a reservation takes (default {default}): lowest or highest index, soonest-reserved (next reserved soonest after the job), latest-released (released latest before it).",
+});
+
 /** Advance reservation with deadlines (@sched/advance-reservation). */
 export const ADVANCE_RESERVATION_ENTRIES: readonly SchedulerEntry[] = [
   {
     name: "ar",
     description:
       "Advance reservation with deadlines: at arrival, reserve PEs inside [ready, deadline] by an allocation policy, or reject (@sched/advance-reservation).",
-    options: [AR_POLICY, CLIP_TO_DEADLINE],
+    options: [AR_POLICY, CLIP_TO_DEADLINE, PE_SELECTION],
     create: (o) => {
       const name = AR_POLICY.read(o);
       const policy = paperPolicies.find((p) => p.name === name);
       return advanceReservation({
         ...(policy === undefined ? {} : { policy }),
         ...given(CLIP_TO_DEADLINE, o),
+        ...given(PE_SELECTION, o),
       });
     },
   },
