@@ -1,4 +1,4 @@
-import { describeValue, InvalidInputError } from "@sched/errors";
+import { requireOneOf } from "@sched/errors";
 
 /**
  * Which `n` of the chosen rectangle's free PEs a reservation takes (section 4.2 returns "the
@@ -29,12 +29,5 @@ export const PE_SELECTIONS: readonly PeSelection[] = [
 
 /** Throws unless `value` is a {@link PeSelection}. Internal. */
 export function checkPeSelection(where: string, field: string, value: unknown): PeSelection {
-  if (!(PE_SELECTIONS as readonly unknown[]).includes(value)) {
-    throw new InvalidInputError(
-      where,
-      field,
-      `is ${describeValue(value)}, expected one of ${PE_SELECTIONS.map((s) => `"${s}"`).join(", ")}`,
-    );
-  }
-  return value as PeSelection;
+  return requireOneOf(where, field, value, PE_SELECTIONS);
 }

@@ -5,6 +5,7 @@ import {
   requireArray,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import {
@@ -314,13 +315,7 @@ function resolveModelOptions(
     );
   }
   const formulation = options.formulation ?? OAS_SOLVE_DEFAULTS.formulation;
-  if (formulation !== "configurations" && formulation !== "resources") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.formulation",
-      `is ${describeValue(formulation)}, expected "configurations" or "resources"`,
-    );
-  }
+  requireOneOf(WHERE, "options.formulation", formulation, ["configurations", "resources"]);
   const maxConfigurations = options.maxConfigurations ?? 100_000;
   if (
     typeof maxConfigurations !== "number" ||

@@ -8,6 +8,7 @@ import {
   type SchedulingContext,
 } from "@sched/core";
 import {
+  describeChoices,
   describeValue,
   optionKeys,
   requireAnyInteger,
@@ -91,7 +92,7 @@ function orderOf(rule: OasRule, jobs: readonly Job[]): number[] {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
       "rule",
-      `is ${describeValue(rule)}, expected one of ${OAS_RULES.join(", ")}`,
+      `is ${describeValue(rule)}, expected ${describeChoices(OAS_RULES)}`,
     );
   }
   return idx.sort((a, b) => k(jobs[a]!) - k(jobs[b]!) || fifo(a, b));

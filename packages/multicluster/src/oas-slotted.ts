@@ -11,6 +11,7 @@ import {
   requireArray,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
@@ -53,14 +54,7 @@ export function checkAllocationCandidates(
   field: string,
   value: unknown,
 ): AllocationCandidates {
-  if (typeof value !== "string" || !(ALLOCATION_CANDIDATES as readonly string[]).includes(value)) {
-    throw new InvalidInputError(
-      where,
-      field,
-      `is ${describeValue(value)}, expected one of ${ALLOCATION_CANDIDATES.map((c) => `"${c}"`).join(", ")}`,
-    );
-  }
-  return value as AllocationCandidates;
+  return requireOneOf(where, field, value, ALLOCATION_CANDIDATES);
 }
 
 /** Options of {@link candidateResources}. */

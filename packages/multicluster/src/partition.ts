@@ -6,6 +6,7 @@ import {
   requireKnownKeys,
   requireNonNegative,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "@sched/errors";
 
@@ -332,14 +333,12 @@ export function selectProcessors(
   requireInteger(where, "count", count, 0);
   requireObject(where, "options", options);
   requireKnownKeys(where, "options", options, SELECT_KEYS);
-  const rule = options.cluster ?? "fastest";
-  if (!CLUSTER_SELECTIONS.includes(rule)) {
-    throw new InvalidInputError(
-      where,
-      "options.cluster",
-      `is ${describeValue(rule)}, expected one of ${CLUSTER_SELECTIONS.map((c) => `"${c}"`).join(", ")}`,
-    );
-  }
+  const rule = requireOneOf(
+    where,
+    "options.cluster",
+    options.cluster ?? "fastest",
+    CLUSTER_SELECTIONS,
+  );
   return chooseProcessors(platform, processorMachine, available, count, rule);
 }
 

@@ -14,7 +14,7 @@ import {
   type SchedulingContext,
   simulate,
 } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
@@ -407,20 +407,8 @@ export function spaceSharingExecutionModel(
   const messageBytes =
     options.messageBytes ?? ((job: Job) => (job.input ?? []).reduce((s, d) => s + d.size, 0));
   const localMachine = options.localMachine ?? noLocalJobs;
-  if (bunching !== "fitness" && bunching !== "equal") {
-    throw new InvalidInputError(
-      where,
-      "options.bunching",
-      `is ${describeValue(bunching)}, expected "fitness" or "equal"`,
-    );
-  }
-  if (backgroundSharing !== "conserving" && backgroundSharing !== "legacy") {
-    throw new InvalidInputError(
-      where,
-      "options.backgroundSharing",
-      `is ${describeValue(backgroundSharing)}, expected "conserving" or "legacy"`,
-    );
-  }
+  requireOneOf(where, "options.bunching", bunching, ["fitness", "equal"]);
+  requireOneOf(where, "options.backgroundSharing", backgroundSharing, ["conserving", "legacy"]);
   const check = (field: string, v: number, ok: boolean, expected: string) => {
     if (!Number.isFinite(v) || !ok) {
       throw new InvalidInputError(

@@ -7,6 +7,7 @@ import {
   requireInteger,
   requireKnownKeys,
   requireObject,
+  requireOneOf,
   requirePositive,
 } from "@sched/errors";
 import { Random } from "@sched/random";
@@ -233,15 +234,8 @@ export function resolveSpaceSharingOptions(
     baselineSelection: o.baselineSelection ?? d.baselineSelection,
     seed: o.seed ?? d.seed,
   };
-  const choice = <T extends string>(field: string, v: T, allowed: readonly T[]) => {
-    if (!allowed.includes(v)) {
-      throw new InvalidInputError(
-        where,
-        `options.${field}`,
-        `is ${describeValue(v)}, expected one of ${allowed.map((a) => `"${a}"`).join(", ")}`,
-      );
-    }
-  };
+  const choice = <T extends string>(field: string, v: T, allowed: readonly T[]) =>
+    requireOneOf(where, `options.${field}`, v, allowed);
   choice("policy", r.policy, ["dynamic", "adaptive"]);
   choice("clusterSelection", r.clusterSelection, CLUSTER_SELECTIONS);
   choice("dynamicAllotment", r.dynamicAllotment, DYNAMIC_ALLOTMENTS);

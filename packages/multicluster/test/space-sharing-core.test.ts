@@ -258,7 +258,7 @@ describe("spaceSharingScheduler: errors", () => {
       /options\.baselineSelection is "slowest"/,
     );
     expect(() => spaceSharingScheduler({ dynamicAllotment: "half" as never })).toThrow(
-      '@sched/multicluster/spaceSharingScheduler: options.dynamicAllotment is "half", expected one of "pool", "target"',
+      '@sched/multicluster/spaceSharingScheduler: options.dynamicAllotment is "half", expected "pool" or "target"',
     );
     expect(() => spaceSharingScheduler({ clusterSelection: "nearest" as never })).toThrow(
       '@sched/multicluster/spaceSharingScheduler: options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"',

@@ -86,7 +86,7 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(() =>
       // @ts-expect-error: an unknown rule on purpose
       simulateSpaceSharing([], one, { baselinePartition: "equal" }),
-    ).toThrow(/options.baselinePartition is "equal", expected one of "map", "rosti"/);
+    ).toThrow(/options.baselinePartition is "equal", expected "map" or "rosti"/);
     expect(() => simulateSpaceSharing([], one, { mpl: 1 })).toThrow(/options.mpl is 1/);
     expect(() =>
       simulateSpaceSharing([], one, { mpl: 1, backgroundSharing: "legacy" }),
@@ -100,7 +100,7 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(() =>
       // @ts-expect-error: an unknown rule on purpose
       simulateSpaceSharing([], one, { dynamicAllotment: "all" }),
-    ).toThrow(/options.dynamicAllotment is "all", expected one of "pool", "target"/);
+    ).toThrow(/options.dynamicAllotment is "all", expected "pool" or "target"/);
   });
   it("the dynamic policy's allotment: what the pool holds (pool) or exactly the target (target)", () => {
     // 4 processors. Job 1 (4 tasks of 10 s) arrives at 0 and takes all 4 (target 4). Job 2
