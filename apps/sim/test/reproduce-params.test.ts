@@ -55,7 +55,7 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(block.slice(0, block.indexOf("Source:"))).not.toMatch(/\(default FF\)/);
   });
 
-  it("the readings waitSup (convergent), clusterSelection and dynamicAllotment (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
+  it("the readings waitSup (convergent), clusterSelection, clusterProximity and dynamicAllotment (space-sharing) and tierSearch (elo) are listed, and a bad value exits 2 naming the choices", async () => {
     const conv = await cli("reproduce", "convergent", "--params");
     expect(conv.stdout).toMatch(
       /^ {2}waitSup\s+Wait minimization, SupRemaining .*Default global; one of\s+global, row\./ms,
@@ -84,6 +84,19 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(badCluster.code).toBe(2);
     expect(badCluster.stderr).toContain(
       "expected one of fastest, best-fit, lowest-index, got 'near'",
+    );
+    expect(ss.stdout).toMatch(
+      /^ {2}clusterProximity\s+How the dynamic policy spreads a job no cluster can hold .*Default line;/ms,
+    );
+    const badProximity = await cli(
+      "reproduce",
+      "space-sharing",
+      "--vary",
+      "clusterProximity=line,ring",
+    );
+    expect(badProximity.code).toBe(2);
+    expect(badProximity.stderr).toContain(
+      "expected one of line, fewest-clusters, fastest, got 'ring'",
     );
     const elo = await cli("reproduce", "elo-stream", "--params");
     expect(elo.stdout).toMatch(/^ {2}tierSearch\s+The 'next best tier' .*Default faster-first;/ms);

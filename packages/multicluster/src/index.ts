@@ -76,7 +76,9 @@ export {
 } from "./oas-slotted.js";
 export {
   adaptivePartitionSize,
+  CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
+  type ClusterProximity,
   type ClusterSelection,
   type DynamicPartitionSizeOptions,
   dynamicPartitionSize,

@@ -264,10 +264,32 @@ export const CLUSTER_SELECTIONS: readonly ClusterSelection[] = [
   "lowest-index",
 ];
 
+/**
+ * How the dynamic policy's step (2), "select processors taking cluster proximity into account",
+ * spreads a job no single cluster can hold (the paper gives no topology nor distance). Every
+ * reading starts at the cluster with the most available processors (ties: lower index) and
+ * takes all of them; the rest comes from:
+ * `"line"`, the other clusters by index distance to the first (clusters on a line; ties: lower
+ * index); `"fewest-clusters"`, the other clusters by decreasing available processors (ties:
+ * index distance, then lower index), which spans the fewest clusters; `"fastest"`, the fastest
+ * available processors of the other clusters, whatever their cluster (ties: lower processor
+ * index). Inside a cluster, fastest processors first (ties: lower index).
+ */
+export type ClusterProximity = "line" | "fewest-clusters" | "fastest";
+
+/** The values of {@link ClusterProximity}. */
+export const CLUSTER_PROXIMITIES: readonly ClusterProximity[] = [
+  "line",
+  "fewest-clusters",
+  "fastest",
+];
+
 /** Options of {@link selectProcessors}. */
 export interface SelectProcessorsOptions {
   /** The cluster taken when several have enough (README, Interpretation). @defaultValue `"fastest"` */
   readonly cluster?: ClusterSelection;
+  /** How a job no cluster can hold spreads over clusters (README, Interpretation). @defaultValue `"line"` */
+  readonly proximity?: ClusterProximity;
 }
 
 /**
@@ -275,17 +297,18 @@ export interface SelectProcessorsOptions {
  * (`available[p]` 1), (1) inside one cluster when some cluster has enough (by
  * `options.cluster`, {@link ClusterSelection}: by default the cluster whose fastest `count`
  * available processors are fastest in total; ties: lower cluster index), else
- * (2) by cluster proximity: the cluster with the most available processors first, then the
- * others by index distance to it (ties: lower index), each cluster's processors fastest first
- * (ties: lower index). `processorMachine[p]` maps a processor to its machine. Returns the
- * processors, or `null` when fewer than `count` are available.
+ * (2) by cluster proximity (`options.proximity`, {@link ClusterProximity}): the cluster with
+ * the most available processors first, all of them, then by default the others by index
+ * distance to it (ties: lower index), each cluster's processors fastest first (ties: lower
+ * index). `processorMachine[p]` maps a processor to its machine. Returns the processors, root
+ * first, or `null` when fewer than `count` are available.
  *
  * Complexity: O(P log P).
  *
  * @throws InvalidInputError naming the argument or option that is invalid: a platform that is
  *   not one, `processorMachine` entries that are not machine indices, `available` not of the
  *   same length or with entries other than 0 and 1, `count` not an integer >= 0, an unknown
- *   `options.cluster`.
+ *   `options.cluster` or `options.proximity`.
  *
  * @example
  * ```ts
@@ -339,10 +362,16 @@ export function selectProcessors(
     options.cluster ?? "fastest",
     CLUSTER_SELECTIONS,
   );
-  return chooseProcessors(platform, processorMachine, available, count, rule);
+  const proximity = requireOneOf(
+    where,
+    "options.proximity",
+    options.proximity ?? "line",
+    CLUSTER_PROXIMITIES,
+  );
+  return chooseProcessors(platform, processorMachine, available, count, rule, proximity);
 }
 
-const SELECT_KEYS = optionKeys<SelectProcessorsOptions>({ cluster: true });
+const SELECT_KEYS = optionKeys<SelectProcessorsOptions>({ cluster: true, proximity: true });
 
 /** An array or a typed array, named in the error otherwise. */
 function arrayOf(where: string, field: string, v: unknown): ArrayLike<unknown> {
@@ -354,7 +383,7 @@ function arrayOf(where: string, field: string, v: unknown): ArrayLike<unknown> {
 
 /**
  * {@link selectProcessors} without argument checks. Internal: the simulators call it at every
- * start with their own processor tables and a checked rule.
+ * start with their own processor tables and checked rules.
  */
 export function chooseProcessors(
   platform: Platform,
@@ -362,6 +391,7 @@ export function chooseProcessors(
   available: ArrayLike<number>,
   count: number,
   rule: ClusterSelection,
+  proximity: ClusterProximity,
 ): number[] | null {
   const nClusters = platform.clusters.length;
   const byCluster: number[][] = Array.from({ length: nClusters }, () => []);
@@ -398,10 +428,24 @@ export function chooseProcessors(
   for (let k = 1; k < nClusters; k++) {
     if (byCluster[k]!.length > byCluster[first]!.length) first = k;
   }
-  const order = Array.from({ length: nClusters }, (_, k) => k).sort(
-    (a, b) => Math.abs(a - first) - Math.abs(b - first) || a - b,
-  );
-  const out: number[] = [];
+  // the first cluster cannot hold the job (else step 1 took it): all of it, then the rest
+  const out = byCluster[first]!.slice();
+  if (proximity === "fastest") {
+    const rest: number[] = [];
+    for (let k = 0; k < nClusters; k++) if (k !== first) rest.push(...byCluster[k]!);
+    rest.sort((a, b) => speed(b) - speed(a) || a - b);
+    for (let i = 0; out.length < count; i++) out.push(rest[i]!);
+    return out;
+  }
+  const distance = (k: number) => Math.abs(k - first);
+  const order = Array.from({ length: nClusters }, (_, k) => k)
+    .filter((k) => k !== first)
+    .sort(
+      proximity === "fewest-clusters"
+        ? (a, b) =>
+            byCluster[b]!.length - byCluster[a]!.length || distance(a) - distance(b) || a - b
+        : (a, b) => distance(a) - distance(b) || a - b,
+    );
   for (const k of order) {
     for (const p of byCluster[k]!) {
       if (out.length === count) return out;

@@ -19,6 +19,7 @@ import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
   bunchTasks,
+  type ClusterProximity,
   type ClusterSelection,
   fitnessFactors,
   mapPartitionSize,
@@ -56,6 +57,8 @@ export interface SpaceSharingSchedulerOptions {
   readonly alpha?: number;
   /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
   readonly clusterSelection?: ClusterSelection;
+  /** Dynamic policy: how a job no cluster can hold spreads over clusters ({@link ClusterProximity}). @defaultValue `"line"` */
+  readonly clusterProximity?: ClusterProximity;
   /** Dynamic policy: how many processors the head gets ({@link DynamicAllotment}). @defaultValue `"pool"` */
   readonly dynamicAllotment?: DynamicAllotment;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
@@ -75,6 +78,7 @@ const SCHEDULER_KEYS = optionKeys<SpaceSharingSchedulerOptions>({
   policy: true,
   alpha: true,
   clusterSelection: true,
+  clusterProximity: true,
   dynamicAllotment: true,
   baselinePartition: true,
   executingWeight: true,
@@ -105,8 +109,8 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  *   only moments the pool grows, so this covers "when alpha processors are idle" without a
  *   timer); target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`; starts
  *   the head on `max(cores, min(target, pool))` processors, chosen by
- *   {@link selectProcessors} (by `clusterSelection`), once the pool holds `max(1, min(target,
- *   alpha))` (with `dynamicAllotment: "target"`, `target`) and at least `cores`;
+ *   {@link selectProcessors} (by `clusterSelection` and `clusterProximity`), once the pool
+ *   holds `max(1, min(target, alpha))` (with `dynamicAllotment: "target"`, `target`) and at least `cores`;
  * - adaptive: runs after every parallel arrival or completion, and after a local completion
  *   while no parallel job runs; target `max(cores, min(maxParallelism, size))`, the size by
  *   `baselinePartition` ({@link mapPartitionSize} or {@link adaptivePartitionSize}); the head
@@ -230,6 +234,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
         policy,
         alpha,
         clusterSelection: o.clusterSelection,
+        clusterProximity: o.clusterProximity,
         dynamicAllotment: o.dynamicAllotment,
         baselinePartition: o.baselinePartition,
         executingWeight: o.executingWeight,
@@ -652,6 +657,7 @@ export function simulateSpaceSharingOnCore(
     policy: o.policy,
     alpha: o.alpha,
     clusterSelection: o.clusterSelection,
+    clusterProximity: o.clusterProximity,
     dynamicAllotment: o.dynamicAllotment,
     baselinePartition: o.baselinePartition,
     executingWeight: o.executingWeight,

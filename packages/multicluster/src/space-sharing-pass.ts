@@ -2,6 +2,7 @@ import { InvalidInputError, type Platform } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
+  type ClusterProximity,
   type ClusterSelection,
   chooseProcessors,
   partitionSize,
@@ -58,6 +59,8 @@ export interface SpaceSharingPassOptions {
   readonly alpha?: number;
   /** Dynamic policy: the cluster taken when several have enough ({@link ClusterSelection}). @defaultValue `"fastest"` */
   readonly clusterSelection?: ClusterSelection;
+  /** Dynamic policy: how a job no cluster can hold spreads over clusters ({@link ClusterProximity}). @defaultValue `"line"` */
+  readonly clusterProximity?: ClusterProximity;
   /** Dynamic policy: how many processors the head gets ({@link DynamicAllotment}). @defaultValue `"pool"` */
   readonly dynamicAllotment?: DynamicAllotment;
   /** Adaptive policy: its partition size (`"map"` or `"rosti"`). @defaultValue `"map"` */
@@ -79,6 +82,7 @@ const PASS_KEYS = optionKeys<SpaceSharingPassOptions>({
   policy: true,
   alpha: true,
   clusterSelection: true,
+  clusterProximity: true,
   dynamicAllotment: true,
   baselinePartition: true,
   executingWeight: true,
@@ -174,6 +178,9 @@ export function resolvePolicyOptions(
       ...(options.clusterSelection === undefined
         ? {}
         : { clusterSelection: options.clusterSelection }),
+      ...(options.clusterProximity === undefined
+        ? {}
+        : { clusterProximity: options.clusterProximity }),
       ...(options.dynamicAllotment === undefined
         ? {}
         : { dynamicAllotment: options.dynamicAllotment }),
@@ -200,7 +207,7 @@ export function resolvePolicyOptions(
  * platform has is rejected and skipped.
  * - dynamic: target `min(maxProcessors, dynamicPartitionSize({ processors: P, queued, executing }))`; the head
  *   starts on `max(minProcessors, min(target, pool))` processors chosen by
- *   {@link selectProcessors} (by `clusterSelection`), once the pool holds
+ *   {@link selectProcessors} (by `clusterSelection` and `clusterProximity`), once the pool holds
  *   `max(1, min(target, alpha))` (with `dynamicAllotment: "target"`, `target`) and that many;
  * - adaptive: target `max(minProcessors, min(maxProcessors, size))`, the size by
  *   `baselinePartition`; the head waits until the pool holds the target; processors by
@@ -255,7 +262,14 @@ export function spaceSharingPass(
       const target = Math.min(hi, partitionSize(M, queued, 0.5, executing));
       const size = Math.max(lo, Math.min(target, n));
       if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
-      chosen = chooseProcessors(platform, identity, avail, size, o.clusterSelection) as number[];
+      chosen = chooseProcessors(
+        platform,
+        identity,
+        avail,
+        size,
+        o.clusterSelection,
+        o.clusterProximity,
+      ) as number[];
     } else {
       const size =
         o.baselinePartition === "map"

@@ -14,7 +14,9 @@ import { Random } from "@sched/random";
 import {
   adaptivePartitionSize,
   bunchTasks,
+  CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
+  type ClusterProximity,
   type ClusterSelection,
   chooseProcessors,
   fitnessFactors,
@@ -80,6 +82,12 @@ export interface SpaceSharingOptions {
    */
   readonly clusterSelection?: ClusterSelection;
   /**
+   * The dynamic policy: how a job no cluster can hold spreads over clusters
+   * ({@link ClusterProximity}; the paper says only "taking cluster proximity into account").
+   * @defaultValue `"line"`
+   */
+  readonly clusterProximity?: ClusterProximity;
+  /**
    * The dynamic policy: how many processors the head job gets ({@link DynamicAllotment}).
    * @defaultValue `"pool"`
    */
@@ -118,6 +126,7 @@ export const SPACE_SHARING_KEYS = optionKeys<SpaceSharingOptions>({
   policy: true,
   alpha: true,
   clusterSelection: true,
+  clusterProximity: true,
   dynamicAllotment: true,
   mpl: true,
   backgroundLoad: true,
@@ -167,6 +176,7 @@ export interface ResolvedSpaceSharingOptions {
   policy: SpaceSharingPolicy;
   alpha: number;
   clusterSelection: ClusterSelection;
+  clusterProximity: ClusterProximity;
   dynamicAllotment: DynamicAllotment;
   mpl: number;
   backgroundLoad: number;
@@ -194,6 +204,7 @@ export const SPACE_SHARING_DEFAULTS: Readonly<Required<Omit<SpaceSharingOptions,
     policy: "dynamic",
     alpha: 2,
     clusterSelection: "fastest",
+    clusterProximity: "line",
     dynamicAllotment: "pool",
     mpl: 2,
     backgroundLoad: 0,
@@ -220,6 +231,7 @@ export function resolveSpaceSharingOptions(
     policy: o.policy ?? d.policy,
     alpha: o.alpha ?? d.alpha,
     clusterSelection: o.clusterSelection ?? d.clusterSelection,
+    clusterProximity: o.clusterProximity ?? d.clusterProximity,
     dynamicAllotment: o.dynamicAllotment ?? d.dynamicAllotment,
     mpl: o.mpl ?? d.mpl,
     backgroundLoad: o.backgroundLoad ?? d.backgroundLoad,
@@ -238,6 +250,7 @@ export function resolveSpaceSharingOptions(
     requireOneOf(where, `options.${field}`, v, allowed);
   choice("policy", r.policy, ["dynamic", "adaptive"]);
   choice("clusterSelection", r.clusterSelection, CLUSTER_SELECTIONS);
+  choice("clusterProximity", r.clusterProximity, CLUSTER_PROXIMITIES);
   choice("dynamicAllotment", r.dynamicAllotment, DYNAMIC_ALLOTMENTS);
   choice("backgroundSharing", r.backgroundSharing, ["conserving", "legacy"]);
   choice("baselinePartition", r.baselinePartition, ["map", "rosti"]);
@@ -456,7 +469,7 @@ export function checkJobList(where: string, jobs: readonly Job[]): void {
  * target `min(maxParallelism, dynamicPartitionSize({ processors: P, queued, executing }))`, allots
  * `min(target, pool)` processors once the pool holds `min(target, alpha)` (with
  * `dynamicAllotment: "target"`: `target` processors once the pool holds them), selected with
- * {@link selectProcessors}; tasks folded by fitness factor ({@link taskBunches}); each
+ * {@link selectProcessors} (by `clusterSelection` and `clusterProximity`); tasks folded by fitness factor ({@link taskBunches}); each
  * processor returns to the pool as soon as its bunch is done.
  * Adaptive: runs on arrivals and departures (and, so that no job starves, at the end of a local
  * job while no parallel job runs); target `min(maxParallelism, size)`, the size by
@@ -604,6 +617,7 @@ export function simulateSpaceSharing(
           a,
           Math.min(target, n),
           o.clusterSelection,
+          o.clusterProximity,
         )!;
         start(
           job,

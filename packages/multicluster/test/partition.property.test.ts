@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
+  CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
   dynamicPartitionSize,
   fitnessFactors,
@@ -170,6 +171,115 @@ describe("processor selection", () => {
     const fit = Uint8Array.of(1, 1, 0, 0, 1, 1, 1, 0, 0);
     expect(selectProcessors(p, pm, fit, 2, { cluster: "best-fit" })).toEqual([0, 1]);
     expect(selectProcessors(p, pm, fit, 2, { cluster: "fastest" })).toEqual([4, 5]);
+  });
+  it("spreads a job no cluster holds as its proximity reading says (line, fewest-clusters, fastest)", () => {
+    // clusters: 0 = 3 at speed 1 (processors 0-2), 1 = 1 at speed 1 (3), 2 = 4 at speed 1 (4-7),
+    // 3 = 1 at speed 3 (8), 4 = 2 at speed 2 (9, 10); all available. Every reading starts at
+    // cluster 2 (the most available) and takes all 4.
+    const p = multiClusterPlatform([
+      { nodes: 3, speed: 1 },
+      { nodes: 1, speed: 1 },
+      { nodes: 4, speed: 1 },
+      { nodes: 1, speed: 3 },
+      { nodes: 2, speed: 2 },
+    ]);
+    const pm = p.machines.map((m) => m.id);
+    const all = new Uint8Array(11).fill(1);
+    const on = (count: number, proximity?: (typeof CLUSTER_PROXIMITIES)[number]) =>
+      selectProcessors(p, pm, all, count, proximity === undefined ? {} : { proximity });
+    // need 6: line takes clusters 1 and 3 (distance 1, lower index first); fewest-clusters
+    // cluster 0 (3 available, the next largest); fastest processors 8 (speed 3) and 9 (speed 2)
+    expect(on(6)).toEqual([4, 5, 6, 7, 3, 8]);
+    expect(on(6, "line")).toEqual([4, 5, 6, 7, 3, 8]);
+    expect(on(6, "fewest-clusters")).toEqual([4, 5, 6, 7, 0, 1]);
+    expect(on(6, "fastest")).toEqual([4, 5, 6, 7, 8, 9]);
+    // need 8: line spans 4 clusters (2, 1, 3, then 0 at distance 2), fewest-clusters 3 (2, 0,
+    // then 4), fastest 4 (8, 9, 10, then the lowest-index speed-1 processor)
+    expect(on(8, "line")).toEqual([4, 5, 6, 7, 3, 8, 0, 1]);
+    expect(on(8, "fewest-clusters")).toEqual([4, 5, 6, 7, 0, 1, 2, 9]);
+    expect(on(8, "fastest")).toEqual([4, 5, 6, 7, 8, 9, 10, 0]);
+    // when one cluster holds the job, the reading changes nothing (clusters 0 and 2 tie at 3
+    // speed-1 processors: the lower index)
+    for (const proximity of CLUSTER_PROXIMITIES) expect(on(3, proximity)).toEqual([0, 1, 2]);
+  });
+  it("every proximity reading: count distinct available processors, the first cluster whole and first, the same count outside it", () => {
+    fc.assert(
+      fc.property(
+        arb,
+        fc.constantFrom(...CLUSTER_SELECTIONS),
+        ({ platform, available, count }, cluster) => {
+          const pm = platform.machines.map((m) => m.id);
+          const clusterOf = (q: number) => platform.machines[q]!.cluster;
+          const perCluster = new Array<number>(platform.clusters.length).fill(0);
+          available.forEach((a, q) => {
+            if (a) perCluster[clusterOf(q)]! += 1;
+          });
+          const total = perCluster.reduce((s, x) => s + x, 0);
+          const fits = perCluster.some((n) => n >= count);
+          // the first cluster: the most available, ties lower index
+          const first = perCluster.indexOf(Math.max(...perCluster));
+          const outside = new Set<number>();
+          for (const proximity of CLUSTER_PROXIMITIES) {
+            const chosen = selectProcessors(platform, pm, available, count, { cluster, proximity });
+            if (total < count) {
+              expect(chosen).toBeNull();
+              continue;
+            }
+            const c = chosen!;
+            expect(c).toHaveLength(count);
+            expect(new Set(c).size).toBe(count);
+            for (const q of c) expect(available[q]).toBe(1);
+            if (fits) {
+              // step 1 decides: the reading changes nothing
+              expect(c).toEqual(selectProcessors(platform, pm, available, count, { cluster }));
+              continue;
+            }
+            const n = perCluster[first]!;
+            expect(c.slice(0, n).every((q) => clusterOf(q) === first)).toBe(true);
+            expect(c.slice(n).some((q) => clusterOf(q) === first)).toBe(false);
+            outside.add(c.filter((q) => clusterOf(q) !== first).length);
+            const rest = c.slice(n);
+            const used = new Set(rest.map(clusterOf));
+            const unchosen = available
+              .map((a, q) => (a && !c.includes(q) ? q : -1))
+              .filter((q) => q >= 0 && clusterOf(q) !== first);
+            if (proximity === "fastest") {
+              // no unchosen processor outside the first cluster is faster than a chosen one there
+              const slowest = Math.min(...rest.map((q) => platform.machines[q]!.speed));
+              for (const q of unchosen) {
+                expect(platform.machines[q]!.speed).toBeLessThanOrEqual(slowest);
+              }
+            } else if (proximity === "line") {
+              // no cluster with unchosen processors is nearer by index than a used one
+              const far = Math.max(...[...used].map((k) => Math.abs(k - first)));
+              for (const q of unchosen) {
+                if (!used.has(clusterOf(q))) {
+                  expect(Math.abs(clusterOf(q) - first)).toBeGreaterThanOrEqual(far);
+                }
+              }
+            } else {
+              // the fewest clusters that can hold the job: the largest ones first
+              const sorted = [...perCluster].sort((a, b) => b - a);
+              let need = 0;
+              for (let held = 0; held < count; need++) held += sorted[need]!;
+              expect(used.size + 1).toBe(need);
+            }
+          }
+          // the processors outside the root's cluster (what eq. 5's inter-cluster messages
+          // cost) are as many under every reading
+          expect(outside.size).toBeLessThanOrEqual(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+  it("rejects an unknown proximity reading, naming the option", () => {
+    const p = multiClusterPlatform([{ nodes: 2 }]);
+    expect(() =>
+      selectProcessors(p, [0, 1], Uint8Array.of(1, 1), 1, { proximity: "near" as never }),
+    ).toThrow(
+      '@sched/multicluster/selectProcessors: options.proximity is "near", expected one of "line", "fewest-clusters", "fastest"',
+    );
   });
   it("rejects an unknown cluster rule, naming the option", () => {
     const p = multiClusterPlatform([{ nodes: 2 }]);

@@ -11,7 +11,12 @@ import { arbJobs, schedulerSpecs } from "@sched/core/testing";
 import { multiclusterWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLUSTER_SELECTIONS, dynamicPartitionSize, mapPartitionSize } from "../src/partition.js";
+import {
+  CLUSTER_PROXIMITIES,
+  CLUSTER_SELECTIONS,
+  dynamicPartitionSize,
+  mapPartitionSize,
+} from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
 import { DYNAMIC_ALLOTMENTS, simulateSpaceSharing } from "../src/space-sharing.js";
 import {
@@ -263,6 +268,16 @@ describe("spaceSharingScheduler: errors", () => {
     expect(() => spaceSharingScheduler({ clusterSelection: "nearest" as never })).toThrow(
       '@sched/multicluster/spaceSharingScheduler: options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"',
     );
+    expect(() => spaceSharingScheduler({ clusterProximity: "ring" as never })).toThrow(
+      '@sched/multicluster/spaceSharingScheduler: options.clusterProximity is "ring", expected one of "line", "fewest-clusters", "fastest"',
+    );
+    expect(() =>
+      simulateSpaceSharingOnCore([], multiClusterPlatform([{ nodes: 1 }]), {
+        clusterProximity: "ring" as never,
+      }),
+    ).toThrow(
+      '@sched/multicluster/simulateSpaceSharingOnCore: options.clusterProximity is "ring", expected one of "line", "fewest-clusters", "fastest"',
+    );
     expect(() => spaceSharingExecutionModel({ bandwidth: 0 })).toThrow(/options\.bandwidth/);
     expect(() => processorPlatform(multiClusterPlatform([{ nodes: 1 }]), 0)).toThrow(/slots/);
     expect(() =>
@@ -323,6 +338,7 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
         fc.constantFrom("random" as const, "fastest" as const, "lowest-index" as const),
         fc.constantFrom(...CLUSTER_SELECTIONS),
         fc.constantFrom(...DYNAMIC_ALLOTMENTS),
+        fc.constantFrom(...CLUSTER_PROXIMITIES),
         (
           platform,
           n,
@@ -333,6 +349,7 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
           baselineSelection,
           clusterSelection,
           dynamicAllotment,
+          clusterProximity,
         ) => {
           const jobs = moldable(n, load, platform.totalCores, seed);
           const options = {
@@ -340,6 +357,7 @@ describe("simulateSpaceSharingOnCore against the hold-until-end oracle (test/sup
             alpha,
             baselineSelection,
             clusterSelection,
+            clusterProximity,
             dynamicAllotment,
             seed,
           };

@@ -12,7 +12,7 @@ import { arbJobs } from "@sched/core/testing";
 import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLUSTER_SELECTIONS } from "../src/partition.js";
+import { CLUSTER_PROXIMITIES, CLUSTER_SELECTIONS } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
 import { DYNAMIC_ALLOTMENTS } from "../src/space-sharing.js";
 import { spaceSharingExecutionModel, spaceSharingScheduler } from "../src/space-sharing-core.js";
@@ -133,6 +133,7 @@ const arbCase = arbPlatform.chain((platform) =>
         "lowest-index" as const,
       ),
       clusterSelection: fc.constantFrom(...CLUSTER_SELECTIONS),
+      clusterProximity: fc.constantFrom(...CLUSTER_PROXIMITIES),
       dynamicAllotment: fc.constantFrom(...DYNAMIC_ALLOTMENTS),
     }),
     seed: fc.integer({ min: 1, max: 1000 }),
@@ -239,6 +240,30 @@ describe("spaceSharingPass", () => {
     );
     expect(field(() => spaceSharingPass(s, { policy: "adaptive" }))).toContain("options.random");
     expect(field(() => spaceSharingPass(s, { alpha: 1.5 }))).toContain("options.alpha");
+    expect(field(() => spaceSharingPass(s, { clusterProximity: "ring" as never }))).toBe(
+      '@sched/multicluster/spaceSharingPass: options.clusterProximity is "ring", expected one of "line", "fewest-clusters", "fastest"',
+    );
+  });
+
+  it("hand-worked: a job no cluster holds spreads as clusterProximity says", () => {
+    // clusters of 3, 1, 4, 1, 2 processors at speeds 1, 1, 1, 3, 2; a 6-wide job alone: the 4
+    // of cluster 2 (4-7), then 3 and 8 (line), 0 and 1 (fewest-clusters), 8 and 9 (fastest)
+    const spread = multiClusterPlatform(
+      [1, 1, 1, 3, 2].map((speed, k) => ({ nodes: [3, 1, 4, 1, 2][k]!, speed })),
+    );
+    const on = (o: SpaceSharingPassOptions) =>
+      spaceSharingPass(
+        {
+          platform: spread,
+          available: Array.from({ length: 11 }, (_, m) => m),
+          queue: [job(1, 1, 6)],
+          executing: 0,
+        },
+        o,
+      ).start[0]!.processors;
+    expect(on({})).toEqual([4, 5, 6, 7, 3, 8]);
+    expect(on({ clusterProximity: "fewest-clusters" })).toEqual([4, 5, 6, 7, 0, 1]);
+    expect(on({ clusterProximity: "fastest" })).toEqual([4, 5, 6, 7, 8, 9]);
   });
 
   it("refuses a queue that lists a job twice (it used to start it twice)", () => {

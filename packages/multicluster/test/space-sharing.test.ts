@@ -98,6 +98,12 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
       /options.clusterSelection is "nearest", expected one of "fastest", "best-fit", "lowest-index"/,
     );
     expect(() =>
+      // @ts-expect-error: an unknown reading on purpose
+      simulateSpaceSharing([], one, { clusterProximity: "nearest" }),
+    ).toThrow(
+      '@sched/multicluster/simulateSpaceSharing: options.clusterProximity is "nearest", expected one of "line", "fewest-clusters", "fastest"',
+    );
+    expect(() =>
       // @ts-expect-error: an unknown rule on purpose
       simulateSpaceSharing([], one, { dynamicAllotment: "all" }),
     ).toThrow(/options.dynamicAllotment is "all", expected "pool" or "target"/);
@@ -140,6 +146,31 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     // 5 s at speed 2
     expect(on("lowest-index").end).toBeCloseTo(50e-6 + 10, 9);
     expect(on("fastest").end).toBeCloseTo(50e-6 + 5, 9);
+  });
+  it("the dynamic policy's spread over clusters: line, fewest-clusters or fastest, as clusterProximity says; eq. 5 charges them alike", () => {
+    // clusters of 3, 1, 4, 1, 2 processors at speeds 1, 1, 1, 3, 2 (processors 0-2, 3, 4-7, 8,
+    // 9-10), link latency 1 ms each. A 6-wide job alone: P = 11, target 6, no cluster holds it;
+    // all start at cluster 2 (4 available), then 3 and 8 (line), 0 and 1 (fewest-clusters),
+    // 8 and 9 (fastest).
+    const spread = multiClusterPlatform(
+      [1, 1, 1, 3, 2].map((speed, k) => ({ nodes: [3, 1, 4, 1, 2][k]!, speed, latency: 1e-3 })),
+    );
+    const job = createJob({ id: 1, submit: 0, runtime: 60, cores: 1, maxParallelism: 6 });
+    const on = (clusterProximity?: "line" | "fewest-clusters" | "fastest") =>
+      simulateSpaceSharing(
+        [job],
+        spread,
+        clusterProximity === undefined ? {} : { clusterProximity },
+      ).records[0]!;
+    expect(on().processors).toEqual([4, 5, 6, 7, 3, 8]);
+    expect(on("line").processors).toEqual([4, 5, 6, 7, 3, 8]);
+    expect(on("fewest-clusters").processors).toEqual([4, 5, 6, 7, 0, 1]);
+    expect(on("fastest").processors).toEqual([4, 5, 6, 7, 8, 9]);
+    // 5 messages of 50 us (no data), 2 of them leaving the root's cluster (+ 2 x 1 ms each),
+    // then one 10 s task per processor, the root's cluster at speed 1 the slowest: the same end
+    for (const r of ["line", "fewest-clusters", "fastest"] as const) {
+      expect(on(r).end).toBeCloseTo(5 * 50e-6 + 2 * 2e-3 + 10, 9);
+    }
   });
   it("the baseline's selection: random (seeded), fastest, or lowest-index processors", () => {
     const available = Uint8Array.of(1, 0, 1, 1, 1, 0, 1, 1);

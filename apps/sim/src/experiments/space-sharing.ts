@@ -2,7 +2,9 @@ import {
   type BackgroundSharing,
   type BaselinePartition,
   type BaselineSelection,
+  CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
+  type ClusterProximity,
   type ClusterSelection,
   DYNAMIC_ALLOTMENTS,
   type DynamicAllotment,
@@ -180,6 +182,15 @@ const SPACE_SHARING_PARAMETERS: readonly ParameterSpec[] = [
     source: `Abawajy, §2.2; ${ASSUMED}`,
   },
   {
+    name: "clusterProximity",
+    type: "choice",
+    choices: CLUSTER_PROXIMITIES,
+    default: "line",
+    meaning:
+      "How the dynamic policy spreads a job no cluster can hold ('taking cluster proximity into account'), from the cluster with the most available processors: line (the others by index distance, clusters on a line), fewest-clusters (the others by most available, spanning the fewest clusters), or fastest (the fastest available processors of the other clusters).",
+    source: `Abawajy, §2.2; ${ASSUMED}`,
+  },
+  {
     name: "dynamicAllotment",
     type: "choice",
     choices: DYNAMIC_ALLOTMENTS,
@@ -278,6 +289,7 @@ function simulatorOptions(
     policy,
     alpha: v("alpha"),
     clusterSelection: textParam<ClusterSelection>(params, "clusterSelection"),
+    clusterProximity: textParam<ClusterProximity>(params, "clusterProximity"),
     dynamicAllotment: textParam<DynamicAllotment>(params, "dynamicAllotment"),
     mpl: v("mpl"),
     backgroundLoad: v("backgroundLoad"),

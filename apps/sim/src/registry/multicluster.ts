@@ -1,5 +1,6 @@
 import {
   ALLOCATION_CANDIDATES,
+  CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
   DYNAMIC_ALLOTMENTS,
   OAS_HEURISTIC_DEFAULTS,
@@ -33,6 +34,14 @@ const CLUSTER_SELECTION = choiceOption({
   default: SPACE_SHARING_DEFAULTS.clusterSelection,
   description:
     "The cluster a job takes when several have enough idle processors: fastest (its fastest processors fastest in total; default {default}), best-fit (fewest idle), or lowest-index.",
+});
+
+const CLUSTER_PROXIMITY = choiceOption({
+  key: "clusterProximity",
+  choices: CLUSTER_PROXIMITIES,
+  default: SPACE_SHARING_DEFAULTS.clusterProximity,
+  description:
+    "How a job no cluster can hold spreads, from the cluster with the most idle processors: line (the others by index distance; default {default}), fewest-clusters (the others by most idle), or fastest (the fastest idle processors elsewhere).",
 });
 
 const DYNAMIC_ALLOTMENT = choiceOption({
@@ -144,12 +153,13 @@ export const MULTICLUSTER_ENTRIES: readonly SchedulerEntry[] = [
     name: "dynamic-space-sharing",
     description:
       "Abawajy's dynamic space sharing on core's engine: the head job on a partition sized from queued and executing jobs, processors held until it ends (the paper's per-bunch release: reproduce space-sharing). A rigid job gets exactly its size, so on an SWF trace it is FCFS (@sched/multicluster).",
-    options: [ALPHA, CLUSTER_SELECTION, DYNAMIC_ALLOTMENT],
+    options: [ALPHA, CLUSTER_SELECTION, CLUSTER_PROXIMITY, DYNAMIC_ALLOTMENT],
     create: (o) =>
       spaceSharingScheduler({
         policy: "dynamic",
         ...given(ALPHA, o),
         ...given(CLUSTER_SELECTION, o),
+        ...given(CLUSTER_PROXIMITY, o),
         ...given(DYNAMIC_ALLOTMENT, o),
       }),
   },

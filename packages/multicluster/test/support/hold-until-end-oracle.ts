@@ -103,6 +103,7 @@ export function holdUntilEndOracle(
       if (free < dynamicGate(o.dynamicAllotment, target, o.alpha)) return null;
       const processors = selectProcessors(platform, owner, idle, Math.min(target, free), {
         cluster: o.clusterSelection,
+        proximity: o.clusterProximity,
       });
       return processors === null
         ? null
