@@ -133,6 +133,40 @@ export interface AdmissionRule {
   readonly peSelection: PeSelection;
 }
 
+/**
+ * The rule's options (`policy`, `clipToDeadline`, `peSelection`), their defaults filled in and
+ * checked, errors naming `where` and `options.<key>`. Internal: `admissionPass` and the
+ * `advanceReservation` scheduler resolve them alike.
+ */
+export function resolveAdmissionRule(
+  where: string,
+  options: {
+    readonly policy?: AllocationPolicy;
+    readonly clipToDeadline?: boolean;
+    readonly peSelection?: PeSelection;
+  },
+): AdmissionRule {
+  const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
+  checkPolicy(where, "options.policy", policy);
+  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
+  if (typeof clipToDeadline !== "boolean") {
+    throw new InvalidInputError(
+      where,
+      "options.clipToDeadline",
+      `is ${describeValue(clipToDeadline)}, expected a boolean`,
+    );
+  }
+  // `null` is refused, not read as the default
+  const peSelection = checkPeSelection(
+    where,
+    "options.peSelection",
+    options.peSelection === undefined
+      ? ADVANCE_RESERVATION_DEFAULTS.peSelection
+      : options.peSelection,
+  );
+  return { policy, clipToDeadline, peSelection };
+}
+
 /** A request in the paper's notation, validated. Internal. */
 export interface ResolvedRequest {
   readonly id: number;
@@ -215,24 +249,7 @@ export function admissionPass(
   options: AdmissionOptions = {},
 ): AdmissionResult {
   requireKnownKeys(WHERE, "options", options, ADMISSION_KEYS);
-  const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
-  checkPolicy(WHERE, "options.policy", policy);
-  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
-  if (typeof clipToDeadline !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.clipToDeadline",
-      `is ${describeValue(clipToDeadline)}, expected a boolean`,
-    );
-  }
-  const peSelection = checkPeSelection(
-    WHERE,
-    "options.peSelection",
-    options.peSelection === undefined
-      ? ADVANCE_RESERVATION_DEFAULTS.peSelection
-      : options.peSelection,
-  );
-  const rule: AdmissionRule = { policy, clipToDeadline, peSelection };
+  const rule = resolveAdmissionRule(WHERE, options);
   if (typeof state !== "object" || state === null) {
     throw new InvalidInputError(WHERE, "state", `is ${describeValue(state)}, expected an object`);
   }

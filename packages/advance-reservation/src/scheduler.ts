@@ -7,10 +7,9 @@ import type {
   SchedulingContext,
 } from "@sched/core";
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
-import { type AdmissionRule, admitOne } from "./admission.js";
-import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
-import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
-import { checkPeSelection, type PeSelection } from "./pe-selection.js";
+import { admitOne, resolveAdmissionRule } from "./admission.js";
+import { AvailRectList } from "./avail-rect-list.js";
+import type { PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
@@ -93,9 +92,8 @@ interface Booking {
  */
 export function advanceReservation(options: AdvanceReservationOptions = {}): Scheduler {
   requireKnownKeys(WHERE, "options", options, AR_KEYS);
-  const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
-  checkPolicy(WHERE, "options.policy", policy);
-  const name = options.name ?? `AR-${policy.name}`;
+  const rule = resolveAdmissionRule(WHERE, options);
+  const name = options.name ?? `AR-${rule.policy.name}`;
   if (typeof name !== "string") {
     throw new InvalidInputError(
       WHERE,
@@ -103,22 +101,6 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
       `is ${describeValue(name)}, expected a string`,
     );
   }
-  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
-  if (typeof clipToDeadline !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.clipToDeadline",
-      `is ${describeValue(clipToDeadline)}, expected a boolean`,
-    );
-  }
-  const peSelection = checkPeSelection(
-    WHERE,
-    "options.peSelection",
-    options.peSelection === undefined
-      ? ADVANCE_RESERVATION_DEFAULTS.peSelection
-      : options.peSelection,
-  );
-  const rule: AdmissionRule = { policy, clipToDeadline, peSelection };
 
   let platform: Platform | null = null;
   let list: AvailRectList | null = null;
