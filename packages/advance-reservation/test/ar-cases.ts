@@ -1,5 +1,6 @@
 import { createJob, type Job } from "@sched/core";
 import fc from "fast-check";
+import { AvailRectList } from "../src/index.js";
 
 /** A small advance-reservation case: `machines` identical machines of `cores` cores each. */
 export interface Case {
@@ -44,3 +45,15 @@ export const caseArb = (exactEstimates: boolean): fc.Arbitrary<Case> =>
       });
       return { machines, cores, jobs };
     });
+
+/**
+ * Figure 1 of the paper, with t_i = i and 10 PEs: job1 runs on n1 = {0,1} during [t0, t3),
+ * job2 on n2 = {2,3} during [t0, t1), job3 is reserved on n3 = {4,5,6} during [t8, t10).
+ */
+export function figure1(): AvailRectList {
+  const list = new AvailRectList(10);
+  list.addAllocation(0, 3, [0, 1]);
+  list.addAllocation(0, 1, [2, 3]);
+  list.addAllocation(8, 10, [4, 5, 6]);
+  return list;
+}

@@ -11,18 +11,7 @@ import {
   peWorstFit,
   scorePolicy,
 } from "../src/index.js";
-
-/**
- * Figure 1 of the paper, with t_i = i and 10 PEs: job1 runs on n1 = {0,1} during [t0, t3),
- * job2 on n2 = {2,3} during [t0, t1), job3 is reserved on n3 = {4,5,6} during [t8, t10).
- */
-function figure1(): AvailRectList {
-  const list = new AvailRectList(10);
-  list.addAllocation(0, 3, [0, 1]);
-  list.addAllocation(0, 1, [2, 3]);
-  list.addAllocation(8, 10, [4, 5, 6]);
-  return list;
-}
+import { figure1 } from "./ar-cases.js";
 
 describe("AvailRectList on the paper's worked example (section 4, Figure 1)", () => {
   it("holds the records {t0,n1+n2}, {t1,n1}, {t3,ø}, {t8,n3}, {t10,ø}", () => {

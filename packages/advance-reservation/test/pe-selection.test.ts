@@ -10,15 +10,7 @@ import {
   type PeSelection,
   peWorstFit,
 } from "../src/index.js";
-
-/** Figure 1 (t_i = i, 10 PEs): job1 on {0,1} in [t0,t3), job2 on {2,3} in [t0,t1), job3 on {4,5,6} in [t8,t10). */
-function figure1(): AvailRectList {
-  const list = new AvailRectList(10);
-  list.addAllocation(0, 3, [0, 1]);
-  list.addAllocation(0, 1, [2, 3]);
-  list.addAllocation(8, 10, [4, 5, 6]);
-  return list;
-}
+import { figure1 } from "./ar-cases.js";
 
 /**
  * Six PEs at time 5: PE 4 was reserved in [0, 2), PE 1 in [0, 5) (released at 5), PE 3 is
