@@ -21,6 +21,7 @@ import {
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { checkProfileAndFlag } from "./execution.js";
+import { bestSplit } from "./oas-best-split.js";
 import {
   costOfAllocation,
   groupResources,
@@ -161,7 +162,14 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * stop at the first job that does not fit (strict order). A job that fits on no considered
  * allocation even on an empty platform is rejected with a reason.
  *
- * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call.
+ * With `allocationCandidates: "exhaustive"` the best split is searched, not enumerated: the
+ * smallest `ct`, then the least demand, demand ties within a relative 1e-9 (float rounding of
+ * eq. 4's sums) going to the first in the enumeration's order (the union's candidates, then most
+ * tasks in the lowest clusters).
+ *
+ * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call; `"exhaustive"`
+ * adds O(waiting * (speeds * links * tau^2 + clusters^2 * tau^2)), `speeds` the distinct
+ * slowdowns of the free resources.
  *
  * @example
  * ```ts
@@ -201,6 +209,22 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
       };
       const allFree = new Uint8Array(R).fill(1);
+      // "exhaustive", link-aware: its best split, searched without enumerating the splits;
+      // link-blind, every split ties on demand and the tau fastest (the first candidate) win
+      const candidatesFor = (j: number, at: ArrayLike<number>, base: Float64Array) => {
+        if (reading !== "exhaustive") return candidatesOf(inst, j, at, reading, where);
+        if (!aware) return candidatesOf(inst, j, at, "fastest", where);
+        const sigma = inst.sigma[j]!;
+        const res = bestSplit(
+          inst,
+          j,
+          at,
+          candidatesOf(inst, j, at, "union", where),
+          (sp) => sigma * sp + (1 - sigma),
+          () => ({ base }),
+        );
+        return res === null ? [] : [res];
+      };
       for (const j of orderOf(rule, waiting)) {
         const job = waiting[j]!;
         refreshFree();
@@ -218,7 +242,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           return { a, c };
         };
         let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
-        for (const res of candidatesOf(inst, j, free, reading, where)) {
+        for (const res of candidatesFor(j, free, load)) {
           const f = fits(res, load);
           if (f === null) continue;
           const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
@@ -232,9 +256,7 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           continue;
         }
         const zero = new Float64Array(load.length);
-        if (
-          !candidatesOf(inst, j, allFree, reading, where).some((res) => fits(res, zero) !== null)
-        ) {
+        if (!candidatesFor(j, allFree, zero).some((res) => fits(res, zero) !== null)) {
           ctx.reject(
             job.id,
             "no allocation this heuristic considers runs it without saturating a link",

@@ -15,6 +15,7 @@ import {
   requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
+import { bestSplit } from "./oas-best-split.js";
 import { countCompositions } from "./oas-configurations.js";
 import {
   checkInstance,
@@ -33,8 +34,11 @@ import {
  * each cluster topped up with the fastest free resources elsewhere; `"fastest"`, only the `tau`
  * fastest free resources (a plain list scheduler); `"exhaustive"`, every split of the job's tasks
  * over the clusters, each cluster's share on its fastest free resources, which contains a best
- * allocation of the free resources by `ct` and link demand (exact; the number of splits is
- * bounded by {@link MAX_ALLOCATION_SPLITS}).
+ * allocation of the free resources by `ct` and link demand. The heuristics and
+ * {@link slottedListSchedule} find that best split without enumerating the splits (thresholds on
+ * `SP` and a dynamic program over links and tasks; demand ties within a relative 1e-9, then the
+ * enumeration's order); {@link candidateResources} lists them, at most
+ * {@link MAX_ALLOCATION_SPLITS}.
  */
 export type AllocationCandidates = "union" | "fastest" | "exhaustive";
 
@@ -45,7 +49,10 @@ export const ALLOCATION_CANDIDATES: readonly AllocationCandidates[] = Object.fre
   "exhaustive",
 ]);
 
-/** The most splits of a job's tasks over the clusters `"exhaustive"` enumerates in one call. */
+/**
+ * The most splits of a job's tasks over the clusters {@link candidateResources} lists for
+ * `"exhaustive"` (the schedulers search them without listing them).
+ */
 export const MAX_ALLOCATION_SPLITS = 10_000;
 
 /** `value` as an {@link AllocationCandidates}, or an `InvalidInputError` naming `field`. */
@@ -274,10 +281,12 @@ export function checkSlotOptions(
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (`options.allocationCandidates`,
  * among the resources free in that slot; fewest slots first, then least link demand) is free for
- * all its slots without saturating a link. A feasible point of the
+ * all its slots without saturating a link (`"exhaustive"`: its best split searched directly, demand
+ * ties within a relative 1e-9 broken by the enumeration's order). A feasible point of the
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
- * Complexity: O(jobs * theta * candidates * (R + slots * links)).
+ * Complexity: O(jobs * theta * candidates * (R + slots * links)); `"exhaustive"`:
+ * O(jobs * theta * (R * slots + speeds * (links * slots + links * tau^2) + clusters^2 * tau^2)).
  *
  * @throws InvalidInputError when `order` is not a permutation of the job indices, or naming the
  *   option (`options.eta`, `options.theta`, `options.profile`, `options.allocationCandidates`)
@@ -335,13 +344,50 @@ export function slottedListSchedule(
   const busy = new Uint8Array(R * T);
   const load = new Float64Array(L * T);
   const out: OasAssignment[] = new Array(jobs.length);
+  // "exhaustive": its best split at slot s, searched without enumerating the splits (fewest
+  // slots, then least demand; a split of n slots needs its resources free and its links
+  // unsaturated over slots s..s+n-1)
+  const candidatesAt = (j: number, s: number, free: Uint8Array): number[][] => {
+    if (reading !== "exhaustive") return candidatesOf(inst, j, free, reading, where);
+    const nextBusy = new Int32Array(R); // first busy slot after s (T: none)
+    for (let r = 0; r < R; r++) {
+      if (!free[r]) continue;
+      let t = s + 1;
+      while (t < T && !busy[r * T + t]) t++;
+      nextBusy[r] = t;
+    }
+    const sigma = inst.sigma[j]!;
+    const res = bestSplit(
+      inst,
+      j,
+      free,
+      candidatesOf(inst, j, free, "union", where),
+      (sp) =>
+        slotsNeeded({
+          baseTime: inst.baseTime[j]!,
+          ct: sigma * sp + (1 - sigma),
+          eta: options.eta,
+        }),
+      (n) => {
+        if (s + n > T) return null;
+        const base = new Float64Array(L);
+        for (let l = 0; l < L; l++) {
+          let m = 0;
+          for (let t = s; t < s + n; t++) m = Math.max(m, load[l * T + t]!);
+          base[l] = m;
+        }
+        return { base, usable: (r: number) => nextBusy[r]! >= s + n };
+      },
+    );
+    return res === null ? [] : [res];
+  };
   for (const j of order) {
     let placed = false;
     for (let s = 0; s < T && !placed; s++) {
       const free = new Uint8Array(R);
       for (let r = 0; r < R; r++) free[r] = busy[r * T + s] ? 0 : 1;
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
-      for (const res of candidatesOf(inst, j, free, reading, where)) {
+      for (const res of candidatesAt(j, s, free)) {
         const cost = costOfAllocation(inst, j, groupResources(inst, res));
         const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;
