@@ -25,11 +25,11 @@ import { cpuMs, median } from "./cpu.js";
 // call, medians of 5 repetitions; then whole link-aware heuristic runs on 8 x 8, union against
 // exhaustive.
 
-const platformOf = (clusters: number, nodes: number) =>
+const platformOf = (clusters: number, nodes: number, equal = false) =>
   multiClusterPlatform(
     Array.from({ length: clusters }, (_, k) => ({
       nodes,
-      speed: 1 - 0.05 * (k % 4),
+      speed: equal ? 1 : 1 - 0.05 * (k % 4),
       bandwidth: 125e6,
     })),
   );
@@ -64,7 +64,8 @@ function searched(inst: OasInstance, free: Uint8Array, base: Float64Array): numb
   );
 }
 
-const cases: [clusters: number, nodes: number, tasks: number][] = [
+// equal: every cluster alike, so many splits tie on demand (the worst case of the tie-break)
+const cases: [clusters: number, nodes: number, tasks: number, equal?: boolean][] = [
   [3, 2, 3],
   [4, 8, 16],
   [8, 8, 6],
@@ -73,9 +74,11 @@ const cases: [clusters: number, nodes: number, tasks: number][] = [
   [8, 8, 64],
   [16, 8, 64],
   [16, 8, 128],
+  [8, 8, 20, true],
+  [16, 8, 60, true],
 ];
-for (const [clusters, nodes, tasks] of cases) {
-  const platform = platformOf(clusters, nodes);
+for (const [clusters, nodes, tasks, equal] of cases) {
+  const platform = platformOf(clusters, nodes, equal);
   const inst = oasInstance(
     [createJob({ id: 0, submit: 0, runtime: 100, cores: tasks })],
     platform,
@@ -98,7 +101,7 @@ for (const [clusters, nodes, tasks] of cases) {
     return median(t);
   };
   const s = time(() => searched(inst, free, base), 20);
-  let line = `${clusters} x ${nodes}, ${tasks}-task job (${splits} splits): search ${s.toFixed(3)} ms/call`;
+  let line = `${clusters} x ${nodes}${equal ? " (equal)" : ""}, ${tasks}-task job (${splits} splits): search ${s.toFixed(3)} ms/call`;
   if (splits <= MAX_ALLOCATION_SPLITS) {
     const e = time(() => enumerated(inst, free, base), 2);
     const same =

@@ -16,13 +16,18 @@ import type { OasInstance } from "./oas-instance.js";
  *    together) and tasks placed gives the least total demand of a split within those caps that
  *    keeps every link within its bandwidth (`base + demand <= bandwidth * (1 + 1e-9)`, as the
  *    enumeration checks). The first group with a feasible split sets the stage.
- * 3. Ties: among the feasible splits of that stage whose demand is within a relative 1e-9 of
- *    the least (float rounding of the eq.-4 sums depends on the order of their terms), the first
- *    in the enumeration's order: the union's candidates in their order, then the splits with
- *    most tasks in cluster 0, then cluster 1, and so on (found greedily, one cluster at a time,
- *    each choice checked by the same program over the clusters left).
+ * 3. Ties, as the enumeration breaks them: the splits of that stage whose demand is within a
+ *    relative 1e-9 of the least (the near-ties: equal demands summed in another order differ in
+ *    the last bits) are listed in the enumeration's order, pruned by the least demand of the
+ *    clusters left, and scored as the enumeration scores them (float sums per link in cluster
+ *    order, then over the links); the least float total wins, the union's candidates first,
+ *    then the first listed. A least demand of 0 needs no listing (its ties are exact zeros), and
+ *    beyond {@link NEAR_TIES} near-ties (many interchangeable clusters) the first in the
+ *    enumeration's order among them wins, found greedily one cluster at a time, each choice
+ *    checked by the same program over the clusters left.
  *
- * Complexity: O(R log R * clusters + stages * links * tau^2 + clusters^2 * tau^2) per call.
+ * Complexity: O(R log R * clusters + stages * links * tau^2 + clusters * tau^2 * (links +
+ * near-ties)) per call.
  */
 
 /** What the caller allows at one stage: the links' current loads and which resources it may use. */
@@ -33,13 +38,19 @@ export interface StageLimits {
   readonly usable?: (r: number) => boolean;
 }
 
-/** Relative tolerance under which two total demands are a tie. */
+/** Relative distance from the least total demand within which splits are near-ties. */
 export const DEMAND_TIE = 1e-9;
 
 /**
+ * The most near-ties scored one by one as the enumeration scores them; beyond, the first in the
+ * enumeration's order among them.
+ */
+export const NEAR_TIES = 1000;
+
+/**
  * The resources (sorted by index) of the best split of job `j`'s tasks over the free resources:
- * the smallest `stageOf(SP)`, then the least total link demand (ties within {@link DEMAND_TIE}),
- * then the first in the `"exhaustive"` enumeration's order (`unionCandidates`, the union's
+ * the smallest `stageOf(SP)`, then the least total link demand as the enumeration sums it, then
+ * the first in the `"exhaustive"` enumeration's order (`unionCandidates`, the union's
  * candidates in order, then most tasks in the lowest clusters). `limitsOf(stage)` gives the
  * loads and usable resources for a stage, or `null` when nothing of that stage fits (the
  * horizon). `null` when no split fits.
@@ -189,6 +200,92 @@ class SplitModel {
     return out;
   }
 
+  /** Whether split `t` stays within `caps`. */
+  private within(t: Int32Array, caps: Int32Array): boolean {
+    for (let k = 0; k < this.K; k++) if (t[k]! > caps[k]!) return false;
+    return true;
+  }
+
+  /**
+   * The total demand of split `t` as the enumeration computes it (per link in cluster order,
+   * then over the links in order), or `null` when a link fails the enumeration's check.
+   */
+  private score(t: ArrayLike<number>, base: ArrayLike<number>): number | null {
+    const perLink = new Float64Array(this.cap.length);
+    for (let k = 0; k < this.K; k++) {
+      const l = this.clusterLink[k]!;
+      if (l >= 0) perLink[l]! += this.demand(k, t[k]!);
+    }
+    for (let l = 0; l < perLink.length; l++) {
+      if (perLink[l]! > 0 && base[l]! + perLink[l]! > this.cap[l]!) return null;
+    }
+    return perLink.reduce((a, b) => a + b, 0);
+  }
+
+  /**
+   * The enumeration's own pick among the splits within `caps` whose demand is at most `bound`:
+   * every such split is listed (most tasks in the lowest clusters first, pruned by the least
+   * demand of the clusters left, each share checked against its own link), scored as the
+   * enumeration scores them, and the least total wins, the union's candidates first, then the
+   * first listed. `undefined` when more than {@link NEAR_TIES} splits (or 50 times as many
+   * partial ones) are near the least.
+   */
+  private nearTies(
+    caps: Int32Array,
+    base: ArrayLike<number>,
+    bound: number,
+    unionSplits: readonly Int32Array[],
+  ): Int32Array | null | undefined {
+    const tau = this.tau;
+    const K = this.K;
+    const INF = Number.POSITIVE_INFINITY;
+    // rest[k][m]: least demand of clusters k.. for m tasks, each share within its own link
+    const rest: Float64Array[] = new Array(K + 1);
+    rest[K] = new Float64Array(tau + 1).fill(INF);
+    rest[K]![0] = 0;
+    for (let k = K - 1; k >= 0; k--) {
+      const own = new Float64Array(tau + 1).fill(INF);
+      const l = this.clusterLink[k]!;
+      for (let c = 0; c <= Math.min(caps[k]!, tau); c++) {
+        const d = this.demand(k, c);
+        if (l < 0 || !(d > 0 && base[l]! + d > this.cap[l]!)) own[c] = d;
+      }
+      rest[k] = this.combine(own, rest[k + 1]!);
+    }
+    const found: { t: Int32Array; total: number }[] = [];
+    const t = new Int32Array(K);
+    let visits = 0;
+    let over = false;
+    const walk = (k: number, left: number, sum: number): void => {
+      if (over) return;
+      if (++visits > NEAR_TIES * 50) {
+        over = true;
+        return;
+      }
+      if (k === K) {
+        const total = this.score(t, base);
+        if (total !== null && total <= bound) {
+          found.push({ t: t.slice(), total });
+          if (found.length > NEAR_TIES) over = true;
+        }
+        return;
+      }
+      for (let c = Math.min(caps[k]!, left); c >= 0 && !over; c--) {
+        const d = sum + this.demand(k, c);
+        if (d + rest[k + 1]![left - c]! > bound) continue;
+        t[k] = c;
+        walk(k + 1, left - c, d);
+      }
+      t[k] = 0;
+    };
+    walk(0, tau, 0);
+    if (over || found.length === 0) return undefined;
+    let min = INF;
+    for (const f of found) if (f.total < min) min = f.total;
+    for (const u of unionSplits) if (this.within(u, caps) && this.score(u, base) === min) return u;
+    return found.find((f) => f.total === min)!.t;
+  }
+
   /**
    * The split (tasks per cluster) chosen among those within `caps` that pass the link check over
    * `base`: least total demand (ties within {@link DEMAND_TIE}), then the first union split, then
@@ -214,23 +311,17 @@ class SplitModel {
     const least = all[tau]!;
     if (least === Number.POSITIVE_INFINITY) return null;
     const bound = least + least * DEMAND_TIE;
-    // the union's candidates first, in their order, scored as the enumeration scores them
+    // a least of 0 is exact (every tie is a sum of zeros); otherwise the near-ties, scored as
+    // the enumeration scores them, when there are not too many
+    if (least > 0) {
+      const exact = this.nearTies(caps, base, bound, unionSplits);
+      if (exact !== undefined) return exact;
+    }
+    // the union's candidates first, in their order, then the lexicographically largest
     for (const u of unionSplits) {
-      let within = true;
-      for (let k = 0; k < K && within; k++) if (u[k]! > caps[k]!) within = false;
-      if (!within) continue;
-      const perLink = new Float64Array(this.cap.length);
-      for (let k = 0; k < K; k++) {
-        const l = this.clusterLink[k]!;
-        if (l >= 0) perLink[l]! += this.demand(k, u[k]!);
+      if (this.within(u, caps) && (this.score(u, base) ?? Number.POSITIVE_INFINITY) <= bound) {
+        return u;
       }
-      let ok = true;
-      for (let l = 0; l < perLink.length && ok; l++) {
-        if (perLink[l]! > 0 && base[l]! + perLink[l]! > this.cap[l]!) ok = false;
-      }
-      if (!ok) continue;
-      const total = perLink.reduce((a, b) => a + b, 0);
-      if (total <= bound) return u;
     }
     // then the lexicographically largest split within the bound, one cluster at a time
     const t = new Int32Array(K);
