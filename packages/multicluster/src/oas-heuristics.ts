@@ -32,6 +32,7 @@ import {
   type AllocationCandidates,
   candidatesOf,
   checkAllocationCandidates,
+  DEFAULT_ALLOCATION_CANDIDATES,
 } from "./oas-slotted.js";
 
 /** The six heuristics the OAS paper compares with. */
@@ -115,7 +116,7 @@ export interface OasHeuristicOptions {
    * The allocations tried for each job ({@link AllocationCandidates}; README, Interpretation):
    * `"union"`, the `tau` fastest free resources, each cluster's fastest and each cluster topped
    * up; `"fastest"`, the `tau` fastest free resources only; `"exhaustive"`, every split of the
-   * tasks over the clusters (a best allocation of the free resources). @defaultValue `"union"`
+   * tasks over the clusters (a best allocation of the free resources). @defaultValue `"exhaustive"`
    */
   readonly allocationCandidates?: AllocationCandidates;
 }
@@ -149,7 +150,7 @@ function linkLoads(
 export const OAS_HEURISTIC_DEFAULTS: Readonly<{
   links: boolean;
   allocationCandidates: AllocationCandidates;
-}> = Object.freeze({ links: true, allocationCandidates: "union" });
+}> = Object.freeze({ links: true, allocationCandidates: DEFAULT_ALLOCATION_CANDIDATES });
 
 /**
  * One of the six heuristics as a core scheduler for rigid co-allocated jobs (`job.cores`
@@ -162,10 +163,10 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * stop at the first job that does not fit (strict order). A job that fits on no considered
  * allocation even on an empty platform is rejected with a reason.
  *
- * With `allocationCandidates: "exhaustive"` the best split is searched, not enumerated: the
- * smallest `ct`, then the least demand, demand ties within a relative 1e-9 (float rounding of
- * eq. 4's sums) going to the first in the enumeration's order (the union's candidates, then most
- * tasks in the lowest clusters).
+ * With `allocationCandidates: "exhaustive"` (the default) the best split is searched, not
+ * enumerated, with the enumeration's pick: the smallest `ct`, then the least demand, then the
+ * first in its order (the union's candidates, then most tasks in the lowest clusters); beyond
+ * 1 000 splits within a relative 1e-9 of the least demand, the first of those in that order.
  *
  * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call; `"exhaustive"`
  * adds O(waiting * (speeds * links * tau^2 + clusters^2 * tau^2)), `speeds` the distinct

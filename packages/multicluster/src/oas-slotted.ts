@@ -36,18 +36,26 @@ import {
  * over the clusters, each cluster's share on its fastest free resources, which contains a best
  * allocation of the free resources by `ct` and link demand. The heuristics and
  * {@link slottedListSchedule} find that best split without enumerating the splits (thresholds on
- * `SP` and a dynamic program over links and tasks; demand ties within a relative 1e-9, then the
- * enumeration's order); {@link candidateResources} lists them, at most
+ * `SP` and a dynamic program over links and tasks, with the enumeration's pick; beyond 1 000
+ * splits within a relative 1e-9 of the least demand, the first of those in its order);
+ * {@link candidateResources} lists them, at most
  * {@link MAX_ALLOCATION_SPLITS}.
  */
 export type AllocationCandidates = "union" | "fastest" | "exhaustive";
 
-/** The values of {@link AllocationCandidates}, weakest first but for the default. */
+/** The values of {@link AllocationCandidates}: the union, the fastest only, every split (the default). */
 export const ALLOCATION_CANDIDATES: readonly AllocationCandidates[] = Object.freeze([
   "union",
   "fastest",
   "exhaustive",
 ]);
+
+/**
+ * The default {@link AllocationCandidates}: `"exhaustive"`, a best allocation of the free
+ * resources (the paper's techniques allocate "considering all the available resources", "the best
+ * available resources"; README, Interpretation). Read by `OAS_HEURISTIC_DEFAULTS`.
+ */
+export const DEFAULT_ALLOCATION_CANDIDATES: AllocationCandidates = "exhaustive";
 
 /**
  * The most splits of a job's tasks over the clusters {@link candidateResources} lists for
@@ -66,7 +74,7 @@ export function checkAllocationCandidates(
 
 /** Options of {@link candidateResources}. */
 export interface CandidateOptions {
-  /** The candidate set ({@link AllocationCandidates}). @defaultValue `"union"` */
+  /** The candidate set ({@link AllocationCandidates}). @defaultValue `"exhaustive"` */
   readonly allocationCandidates?: AllocationCandidates;
 }
 
@@ -75,10 +83,10 @@ const CANDIDATE_KEYS = optionKeys<CandidateOptions>({ allocationCandidates: true
 /**
  * The allocations this package's heuristics consider for job `j` among the free resources
  * (`free[r]` 1), by `options.allocationCandidates` ({@link AllocationCandidates}):
- * `"union"` (default): the `tau_j` fastest free resources overall, then, for each cluster in
+ * `"union"`: the `tau_j` fastest free resources overall, then, for each cluster in
  * index order, that cluster's fastest `tau_j` free resources, or all of them topped up with the
  * fastest free resources elsewhere (ties: lower resource index), deduplicated, in that order;
- * `"fastest"`: the first of these only; `"exhaustive"`: the union's, then every other split of
+ * `"fastest"`: the first of these only; `"exhaustive"` (default): the union's, then every other split of
  * the tasks over the clusters (tasks per cluster, lexicographic, most in cluster 0 first), each
  * cluster's share on its fastest free resources. Each candidate is sorted by resource index.
  * Every union candidate is such a split, so `"fastest"` is a subset of `"union"`, itself a
@@ -132,7 +140,7 @@ export function candidateResources(
   const reading = checkAllocationCandidates(
     where,
     "options.allocationCandidates",
-    options.allocationCandidates ?? "union",
+    options.allocationCandidates ?? DEFAULT_ALLOCATION_CANDIDATES,
   );
   return candidatesOf(instance, j, free, reading, where);
 }
@@ -191,7 +199,7 @@ export function candidatesOf(
     if (splits > MAX_ALLOCATION_SPLITS) {
       throw new LimitExceededError(
         where,
-        `job ${instance.jobs[j]!.id} has ${splits} splits of its ${tau} tasks over ${K} clusters, more than ${MAX_ALLOCATION_SPLITS}; options.allocationCandidates "exhaustive" is for few clusters, use "union"`,
+        `job ${instance.jobs[j]!.id} has ${splits} splits of its ${tau} tasks over ${K} clusters, more than the ${MAX_ALLOCATION_SPLITS} candidateResources lists; pass options.allocationCandidates "union" to list the union's (the heuristics and slottedListSchedule search every split without listing them)`,
         { limit: "options.allocationCandidates" },
       );
     }
@@ -233,7 +241,7 @@ export interface SlottedPlanOptions {
 export interface SlottedListOptions extends SlottedPlanOptions {
   /**
    * The allocations tried for each job at each slot ({@link AllocationCandidates}, from the
-   * resources free in that slot). @defaultValue `"union"`
+   * resources free in that slot). @defaultValue `"exhaustive"`
    */
   readonly allocationCandidates?: AllocationCandidates;
 }
@@ -281,8 +289,8 @@ export function checkSlotOptions(
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (`options.allocationCandidates`,
  * among the resources free in that slot; fewest slots first, then least link demand) is free for
- * all its slots without saturating a link (`"exhaustive"`: its best split searched directly, demand
- * ties within a relative 1e-9 broken by the enumeration's order). A feasible point of the
+ * all its slots without saturating a link (`"exhaustive"`: its best split searched directly, the
+ * enumeration's pick). A feasible point of the
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
  * Complexity: O(jobs * theta * candidates * (R + slots * links)); `"exhaustive"`:
@@ -303,7 +311,7 @@ export function slottedListSchedule(
   const reading = checkAllocationCandidates(
     where,
     "options.allocationCandidates",
-    options.allocationCandidates ?? "union",
+    options.allocationCandidates ?? DEFAULT_ALLOCATION_CANDIDATES,
   );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   // order: each job index once (a job left out left a hole in the result)
