@@ -19,7 +19,7 @@ describe("reproduce oas: allocationCandidates", () => {
       const r = await cli("reproduce", name, "--params");
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(
-        /^ {2}allocationCandidates\s+The allocations the six heuristics .*Default union; one of\s+union,\s+fastest,\s+exhaustive\./ms,
+        /^ {2}allocationCandidates\s+The allocations the six heuristics .*Default exhaustive; one of\s+union,\s+fastest,\s+exhaustive\./ms,
       );
     }
     const bad = await cli("reproduce", "oas", "--quick", "--set", "allocationCandidates=best");

@@ -21,6 +21,7 @@ import { type OasAssignment, type OasInstance, oasInstance, slotsNeeded } from "
 import {
   type AllocationCandidates,
   checkAllocationCandidates,
+  DEFAULT_ALLOCATION_CANDIDATES,
   slottedListSchedule,
 } from "./oas-slotted.js";
 import { loadSolver } from "./solver.js";
@@ -75,7 +76,7 @@ export interface OasModelOptions {
   readonly maxConfigurations?: number;
   /**
    * The allocations the six slotted list schedules try ({@link AllocationCandidates}: the
-   * heuristics' rule), for the default `theta` and the warm start. @defaultValue `"union"`
+   * heuristics' rule), for the default `theta` and the warm start. @defaultValue `"exhaustive"`
    */
   readonly allocationCandidates?: AllocationCandidates;
 }
@@ -334,7 +335,7 @@ function resolveModelOptions(
   const allocationCandidates = checkAllocationCandidates(
     WHERE,
     "options.allocationCandidates",
-    options.allocationCandidates ?? "union",
+    options.allocationCandidates ?? DEFAULT_ALLOCATION_CANDIDATES,
   );
   let theta = options.theta;
   if (theta === undefined) {

@@ -15,6 +15,7 @@ import {
   requirePositive,
 } from "@sched/errors";
 import { computeOnlyProfile, type ProfileOf } from "./cost.js";
+import { bestSplit } from "./oas-best-split.js";
 import { countCompositions } from "./oas-configurations.js";
 import {
   checkInstance,
@@ -33,19 +34,33 @@ import {
  * each cluster topped up with the fastest free resources elsewhere; `"fastest"`, only the `tau`
  * fastest free resources (a plain list scheduler); `"exhaustive"`, every split of the job's tasks
  * over the clusters, each cluster's share on its fastest free resources, which contains a best
- * allocation of the free resources by `ct` and link demand (exact; the number of splits is
- * bounded by {@link MAX_ALLOCATION_SPLITS}).
+ * allocation of the free resources by `ct` and link demand. The heuristics and
+ * {@link slottedListSchedule} find that best split without enumerating the splits (thresholds on
+ * `SP` and a dynamic program over links and tasks, with the enumeration's pick; beyond 1 000
+ * splits within a relative 1e-9 of the least demand, the first of those in its order);
+ * {@link candidateResources} lists them, at most
+ * {@link MAX_ALLOCATION_SPLITS}.
  */
 export type AllocationCandidates = "union" | "fastest" | "exhaustive";
 
-/** The values of {@link AllocationCandidates}, weakest first but for the default. */
+/** The values of {@link AllocationCandidates}: the union, the fastest only, every split (the default). */
 export const ALLOCATION_CANDIDATES: readonly AllocationCandidates[] = Object.freeze([
   "union",
   "fastest",
   "exhaustive",
 ]);
 
-/** The most splits of a job's tasks over the clusters `"exhaustive"` enumerates in one call. */
+/**
+ * The default {@link AllocationCandidates}: `"exhaustive"`, a best allocation of the free
+ * resources (the paper's techniques allocate "considering all the available resources", "the best
+ * available resources"; README, Interpretation). Read by `OAS_HEURISTIC_DEFAULTS`.
+ */
+export const DEFAULT_ALLOCATION_CANDIDATES: AllocationCandidates = "exhaustive";
+
+/**
+ * The most splits of a job's tasks over the clusters {@link candidateResources} lists for
+ * `"exhaustive"` (the schedulers search them without listing them).
+ */
 export const MAX_ALLOCATION_SPLITS = 10_000;
 
 /** `value` as an {@link AllocationCandidates}, or an `InvalidInputError` naming `field`. */
@@ -59,7 +74,7 @@ export function checkAllocationCandidates(
 
 /** Options of {@link candidateResources}. */
 export interface CandidateOptions {
-  /** The candidate set ({@link AllocationCandidates}). @defaultValue `"union"` */
+  /** The candidate set ({@link AllocationCandidates}). @defaultValue `"exhaustive"` */
   readonly allocationCandidates?: AllocationCandidates;
 }
 
@@ -68,10 +83,10 @@ const CANDIDATE_KEYS = optionKeys<CandidateOptions>({ allocationCandidates: true
 /**
  * The allocations this package's heuristics consider for job `j` among the free resources
  * (`free[r]` 1), by `options.allocationCandidates` ({@link AllocationCandidates}):
- * `"union"` (default): the `tau_j` fastest free resources overall, then, for each cluster in
+ * `"union"`: the `tau_j` fastest free resources overall, then, for each cluster in
  * index order, that cluster's fastest `tau_j` free resources, or all of them topped up with the
  * fastest free resources elsewhere (ties: lower resource index), deduplicated, in that order;
- * `"fastest"`: the first of these only; `"exhaustive"`: the union's, then every other split of
+ * `"fastest"`: the first of these only; `"exhaustive"` (default): the union's, then every other split of
  * the tasks over the clusters (tasks per cluster, lexicographic, most in cluster 0 first), each
  * cluster's share on its fastest free resources. Each candidate is sorted by resource index.
  * Every union candidate is such a split, so `"fastest"` is a subset of `"union"`, itself a
@@ -125,7 +140,7 @@ export function candidateResources(
   const reading = checkAllocationCandidates(
     where,
     "options.allocationCandidates",
-    options.allocationCandidates ?? "union",
+    options.allocationCandidates ?? DEFAULT_ALLOCATION_CANDIDATES,
   );
   return candidatesOf(instance, j, free, reading, where);
 }
@@ -184,7 +199,7 @@ export function candidatesOf(
     if (splits > MAX_ALLOCATION_SPLITS) {
       throw new LimitExceededError(
         where,
-        `job ${instance.jobs[j]!.id} has ${splits} splits of its ${tau} tasks over ${K} clusters, more than ${MAX_ALLOCATION_SPLITS}; options.allocationCandidates "exhaustive" is for few clusters, use "union"`,
+        `job ${instance.jobs[j]!.id} has ${splits} splits of its ${tau} tasks over ${K} clusters, more than the ${MAX_ALLOCATION_SPLITS} candidateResources lists; pass options.allocationCandidates "union" to list the union's (the heuristics and slottedListSchedule search every split without listing them)`,
         { limit: "options.allocationCandidates" },
       );
     }
@@ -226,7 +241,7 @@ export interface SlottedPlanOptions {
 export interface SlottedListOptions extends SlottedPlanOptions {
   /**
    * The allocations tried for each job at each slot ({@link AllocationCandidates}, from the
-   * resources free in that slot). @defaultValue `"union"`
+   * resources free in that slot). @defaultValue `"exhaustive"`
    */
   readonly allocationCandidates?: AllocationCandidates;
 }
@@ -274,10 +289,12 @@ export function checkSlotOptions(
  * A list schedule in the MIP's slotted model: jobs in `order` (indices into `jobs`), each at
  * the earliest slot where one of its {@link candidateResources} (`options.allocationCandidates`,
  * among the resources free in that slot; fewest slots first, then least link demand) is free for
- * all its slots without saturating a link. A feasible point of the
+ * all its slots without saturating a link (`"exhaustive"`: its best split searched directly, the
+ * enumeration's pick). A feasible point of the
  * OAS MIP (the solver's warm start); `null` when a job does not fit in `theta`.
  *
- * Complexity: O(jobs * theta * candidates * (R + slots * links)).
+ * Complexity: O(jobs * theta * candidates * (R + slots * links)); `"exhaustive"`:
+ * O(jobs * theta * (R * slots + speeds * (links * slots + links * tau^2) + clusters^2 * tau^2)).
  *
  * @throws InvalidInputError when `order` is not a permutation of the job indices, or naming the
  *   option (`options.eta`, `options.theta`, `options.profile`, `options.allocationCandidates`)
@@ -294,7 +311,7 @@ export function slottedListSchedule(
   const reading = checkAllocationCandidates(
     where,
     "options.allocationCandidates",
-    options.allocationCandidates ?? "union",
+    options.allocationCandidates ?? DEFAULT_ALLOCATION_CANDIDATES,
   );
   const inst = oasInstance(jobs, platform, options.profile ?? computeOnlyProfile, where);
   // order: each job index once (a job left out left a hole in the result)
@@ -335,13 +352,50 @@ export function slottedListSchedule(
   const busy = new Uint8Array(R * T);
   const load = new Float64Array(L * T);
   const out: OasAssignment[] = new Array(jobs.length);
+  // "exhaustive": its best split at slot s, searched without enumerating the splits (fewest
+  // slots, then least demand; a split of n slots needs its resources free and its links
+  // unsaturated over slots s..s+n-1)
+  const candidatesAt = (j: number, s: number, free: Uint8Array): number[][] => {
+    if (reading !== "exhaustive") return candidatesOf(inst, j, free, reading, where);
+    const nextBusy = new Int32Array(R); // first busy slot after s (T: none)
+    for (let r = 0; r < R; r++) {
+      if (!free[r]) continue;
+      let t = s + 1;
+      while (t < T && !busy[r * T + t]) t++;
+      nextBusy[r] = t;
+    }
+    const sigma = inst.sigma[j]!;
+    const res = bestSplit(
+      inst,
+      j,
+      free,
+      candidatesOf(inst, j, free, "union", where),
+      (sp) =>
+        slotsNeeded({
+          baseTime: inst.baseTime[j]!,
+          ct: sigma * sp + (1 - sigma),
+          eta: options.eta,
+        }),
+      (n) => {
+        if (s + n > T) return null;
+        const base = new Float64Array(L);
+        for (let l = 0; l < L; l++) {
+          let m = 0;
+          for (let t = s; t < s + n; t++) m = Math.max(m, load[l * T + t]!);
+          base[l] = m;
+        }
+        return { base, usable: (r: number) => nextBusy[r]! >= s + n };
+      },
+    );
+    return res === null ? [] : [res];
+  };
   for (const j of order) {
     let placed = false;
     for (let s = 0; s < T && !placed; s++) {
       const free = new Uint8Array(R);
       for (let r = 0; r < R; r++) free[r] = busy[r * T + s] ? 0 : 1;
       let best: { res: number[]; n: number; demand: Float64Array; total: number } | null = null;
-      for (const res of candidatesOf(inst, j, free, reading, where)) {
+      for (const res of candidatesAt(j, s, free)) {
         const cost = costOfAllocation(inst, j, groupResources(inst, res));
         const n = slotsNeeded({ baseTime: inst.baseTime[j]!, ct: cost.ct, eta: options.eta });
         if (s + n > T) continue;

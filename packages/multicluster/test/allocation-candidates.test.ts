@@ -100,13 +100,25 @@ describe("allocationCandidates: validation", () => {
     ).toThrow(/options\.allocationCandidates is not a known key/);
   });
 
-  it("the default is the union, as before", () => {
-    expect(OAS_HEURISTIC_DEFAULTS.allocationCandidates).toBe("union");
+  it("the default is exhaustive (a best allocation of the free resources), everywhere", () => {
+    expect(OAS_HEURISTIC_DEFAULTS.allocationCandidates).toBe("exhaustive");
     expect(ALLOCATION_CANDIDATES).toEqual(["union", "fastest", "exhaustive"]);
     const free = [1, 1, 1, 1, 1, 1, 1];
     expect(candidateResources(inst, 0, free)).toEqual(
-      candidateResources(inst, 0, free, { allocationCandidates: "union" }),
+      candidateResources(inst, 0, free, { allocationCandidates: "exhaustive" }),
     );
+    // the heuristics and the slotted list schedule: the split (0,1,1,0,1) that avoids the
+    // narrow link (the union's best is the three slow nodes 3-5; see the hand-worked examples)
+    const trace = simulate(narrowJob, narrow, oasHeuristic("FCFS", { profile: narrowProfile }), {
+      executionModel: oasExecutionModel({ profile: narrowProfile }),
+    });
+    expect(machines(trace, 1)).toEqual([1, 2, 6]);
+    const plan = slottedListSchedule(narrowJob, narrow, [0], {
+      eta: 25,
+      theta: 40,
+      profile: narrowProfile,
+    })!;
+    expect(plan[0]!.allocation.map((p) => p.machine)).toEqual([1, 2, 6]);
   });
 
   it('"exhaustive" stops with a LimitExceededError naming the option on wide platforms', () => {
@@ -122,11 +134,13 @@ describe("allocationCandidates: validation", () => {
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as LimitExceededError).limit).toBe("options.allocationCandidates");
     expect(String((error as Error).message)).toMatch(
-      /job 7 has \d+ splits of its 30 tasks over 8 clusters, more than 10000; options.allocationCandidates "exhaustive" is for few clusters, use "union"/,
+      /job 7 has \d+ splits of its 30 tasks over 8 clusters, more than the 10000 candidateResources lists; pass options.allocationCandidates "union" to list the union's \(the heuristics and slottedListSchedule search every split without listing them\)/,
     );
     // the union is unaffected: the fastest 30 (8, 8, 8, 6 over clusters 0-3, also clusters
     // 0-2 topped up) and clusters 3-7 each topped up with 8, 8, 6 from clusters 0-2
-    expect(candidateResources(w, 0, new Array(64).fill(1)).length).toBe(6);
+    expect(
+      candidateResources(w, 0, new Array(64).fill(1), { allocationCandidates: "union" }).length,
+    ).toBe(6);
   });
 });
 
@@ -191,9 +205,12 @@ describe("allocationCandidates: hand-worked examples", () => {
     }
   });
 
-  it("the MIP's default horizon is the best list schedule's under the reading (6 slots, 5 with exhaustive)", () => {
+  it("the MIP's default horizon is the best list schedule's under the reading (5 slots with exhaustive, the default; 6 with the union)", () => {
     const o = { eta: 25, profile: narrowProfile };
-    expect(oasSlotDefaults(narrowJob, narrow, o).theta).toBe(6);
+    expect(oasSlotDefaults(narrowJob, narrow, o).theta).toBe(5);
+    expect(oasSlotDefaults(narrowJob, narrow, { ...o, allocationCandidates: "union" }).theta).toBe(
+      6,
+    );
     expect(
       oasSlotDefaults(narrowJob, narrow, { ...o, allocationCandidates: "exhaustive" }).theta,
     ).toBe(5);

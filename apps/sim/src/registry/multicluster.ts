@@ -107,7 +107,7 @@ const ALLOCATION_CANDIDATES_OPTION = choiceOption({
   choices: ALLOCATION_CANDIDATES,
   default: OAS_HEURISTIC_DEFAULTS.allocationCandidates,
   description:
-    "The allocations tried for a job: union (the tau fastest free resources, each cluster's fastest, each cluster topped up; default {default}), fastest (the tau fastest only), or exhaustive (every split of the tasks over the clusters).",
+    "The allocations tried for a job: union (the tau fastest free resources, each cluster's fastest, each cluster topped up), fastest (the tau fastest only), or exhaustive (every split of the tasks over the clusters: a best allocation); default {default}.",
 });
 
 /** The registry name of an OAS heuristic: `oas-` and the rule in lower case. */
