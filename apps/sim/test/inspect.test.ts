@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -184,5 +185,13 @@ describe("sched-sim inspect streams the trace (five numbers per job held, never 
       const printed = JSON.parse(stableJson(want as unknown as JsonValue));
       for (const [k, v] of Object.entries(printed)) expect(doc[k], `${file} ${k}`).toEqual(v);
     }
+  });
+
+  it("a named pipe is refused as not a file, without waiting for a writer", async () => {
+    const fifo = join(await tempDir(), "pipe.swf");
+    execFileSync("mkfifo", [fifo]);
+    const r = await cli("inspect", fifo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`'${fifo}' is not a file`);
   });
 });

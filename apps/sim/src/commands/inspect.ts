@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import {
   type Distribution,
   emptySwfHeader,
@@ -273,6 +274,9 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
   let gzip: boolean;
   try {
     format = traceFormat("inspect", "", path, true);
+    // A regular file only: a pipe would be read (and its first bytes lost) by the gzip check,
+    // or wait for a writer; the whole read refuses what is not a file, in its words.
+    if (!(await stat(path)).isFile()) return undefined;
     gzip = await isGzip(path);
   } catch {
     return undefined;
