@@ -16,7 +16,12 @@ import {
   toArray,
   wordsFor,
 } from "./pe-set.js";
-import { type AllocationPolicy, type AvailabilityRectangle, firstFit } from "./policies.js";
+import {
+  type AllocationPolicy,
+  type AvailabilityRectangle,
+  firstFit,
+  uncheckedCompare,
+} from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/AvailRectList";
 
@@ -444,6 +449,8 @@ export class AvailRectList {
         ? tdl
         : Number.POSITIVE_INFINITY;
     if (n > this.pes) return null;
+    // The policy's comparison without its public door's checks: the rectangles are built here.
+    const compare = uncheckedCompare(policy);
     let best: AvailabilityRectangle | null = null;
     const candidates = this.candidates;
     this.fillCandidates(candidates, tr, tdu, tdl);
@@ -454,7 +461,7 @@ export class AvailRectList {
       if (s < this.blockedUntil) continue;
       const rect = this.rectangleAt(s, tdu, n, endCap);
       if (rect === null) continue;
-      if (best === null || policy.compare(rect, best) < 0) {
+      if (best === null || compare(rect, best) < 0) {
         best = rect;
         this.bestFree.set(this.free);
       }

@@ -48,6 +48,8 @@ export interface AllocationPolicy {
   /**
    * Negative when `a` is preferred to `b`, positive when `b` is, 0 when they tie (NaN also
    * counts as a tie). Should be a consistent total preorder. The rectangles are fresh objects.
+   * The package's policies check both arguments here (`InvalidInputError` naming `a.freePEs`
+   * etc.); `findAllocation` calls them without the checks.
    */
   compare(a: AvailabilityRectangle, b: AvailabilityRectangle): number;
 }
@@ -59,8 +61,11 @@ function cmp(a: number, b: number): number {
 
 /**
  * A policy that minimises (`"min"`) or maximises (`"max"`) a numeric score of the rectangle;
- * equal scores go to the earliest start. Scores may be `Infinity`; NaN scores are treated as
- * ties, so keep them out.
+ * equal scores go to the earliest start. Scores may be `Infinity`. The policy's `compare` is a
+ * checked door: it throws `InvalidInputError` naming `a` or `b` and the field on a malformed
+ * rectangle (`b.freePEs is "3", expected an integer >= 1`) and on a score that is NaN or not a
+ * number (`score(a) is NaN`). `findAllocation` calls the comparison without those checks, on
+ * rectangles it built; there a NaN score counts as a tie, so keep them out.
  *
  * Complexity: one `score` call per comparison side.
  *
@@ -93,9 +98,105 @@ export function scorePolicy(
       `is ${show(direction)}, expected "min" or "max"`,
     );
   }
-  return direction === "min"
-    ? { name, compare: (a, b) => cmp(score(a), score(b)) }
-    : { name, compare: (a, b) => cmp(score(b), score(a)) };
+  return buildScorePolicy(`${where}(${JSON.stringify(name)}).compare`, name, score, direction);
+}
+
+/**
+ * The comparison `findAllocation` calls for each candidate: a policy's `compare` without the
+ * checks of its public door when the package built the policy (`scorePolicy` and the seven
+ * exported ones; their rectangles are well formed by construction), the policy's own `compare`
+ * otherwise. Internal.
+ */
+const UNCHECKED = new WeakMap<AllocationPolicy, AllocationPolicy["compare"]>();
+
+/**
+ * `policy.compare` without the checks of the public door, for `findAllocation`'s inner loop
+ * (internal; the policy itself was checked by `checkPolicy`). A policy the package did not
+ * build is called as written.
+ */
+export function uncheckedCompare(policy: AllocationPolicy): AllocationPolicy["compare"] {
+  return UNCHECKED.get(policy) ?? ((a, b) => policy.compare(a, b));
+}
+
+/**
+ * A score policy whose public `compare` checks both rectangles and both scores, and whose unchecked comparison is registered for `findAllocation`.
+ */
+function buildScorePolicy(
+  where: string,
+  name: string,
+  score: (rectangle: AvailabilityRectangle) => number,
+  direction: "min" | "max",
+): AllocationPolicy {
+  const raw: AllocationPolicy["compare"] =
+    direction === "min" ? (a, b) => cmp(score(a), score(b)) : (a, b) => cmp(score(b), score(a));
+  const scored = (field: "a" | "b", r: AvailabilityRectangle): number => {
+    const value = score(r);
+    if (typeof value !== "number" || Number.isNaN(value)) {
+      throw new InvalidInputError(
+        where,
+        `score(${field})`,
+        `is ${show(value)}, expected a number (Infinity allowed)`,
+      );
+    }
+    return value;
+  };
+  const policy: AllocationPolicy = {
+    name,
+    compare(a, b) {
+      checkRectangle(where, "a", a);
+      checkRectangle(where, "b", b);
+      const sa = scored("a", a);
+      const sb = scored("b", b);
+      return direction === "min" ? cmp(sa, sb) : cmp(sb, sa);
+    },
+  };
+  UNCHECKED.set(policy, raw);
+  return policy;
+}
+
+/**
+ * Throws unless `r` is a well-formed {@link AvailabilityRectangle}: `start` and `begin` finite
+ * with `begin <= start`, `end` a number `>= start` (or `Infinity`), `freePEs` an integer `>= 1`
+ * (`findAllocation` builds rectangles for requests of one PE or more; with 0 PEs the
+ * PE-Duration area of an endless rectangle, `0 * Infinity`, would be NaN).
+ */
+function checkRectangle(where: string, field: string, r: AvailabilityRectangle): void {
+  if (typeof r !== "object" || r === null || Array.isArray(r)) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${Array.isArray(r) ? "an array" : show(r)}, expected { start, begin, end, freePEs }`,
+    );
+  }
+  const { start, begin, end, freePEs } = r;
+  if (typeof start !== "number" || !Number.isFinite(start)) {
+    throw new InvalidInputError(
+      where,
+      `${field}.start`,
+      `is ${show(start)}, expected a finite number`,
+    );
+  }
+  if (typeof begin !== "number" || !Number.isFinite(begin) || begin > start) {
+    throw new InvalidInputError(
+      where,
+      `${field}.begin`,
+      `is ${show(begin)}, expected a finite number <= ${field}.start (${start})`,
+    );
+  }
+  if (typeof end !== "number" || Number.isNaN(end) || end < start) {
+    throw new InvalidInputError(
+      where,
+      `${field}.end`,
+      `is ${show(end)}, expected a number >= ${field}.start (${start}), or Infinity`,
+    );
+  }
+  if (typeof freePEs !== "number" || !Number.isInteger(freePEs) || freePEs < 1) {
+    throw new InvalidInputError(
+      where,
+      `${field}.freePEs`,
+      `is ${show(freePEs)}, expected an integer >= 1`,
+    );
+  }
 }
 
 /**
@@ -145,20 +246,50 @@ function area(r: AvailabilityRectangle): number {
   return r.freePEs * (r.end - r.begin);
 }
 
+/** One of the package's policies: its public `compare` names it, e.g. `firstFit.compare`. */
+function builtIn(
+  exported: string,
+  name: string,
+  score: (rectangle: AvailabilityRectangle) => number,
+  direction: "min" | "max",
+): AllocationPolicy {
+  return buildScorePolicy(`@sched/advance-reservation/${exported}.compare`, name, score, direction);
+}
+
 /** First Fit (FF): the earliest feasible start time. */
-export const firstFit: AllocationPolicy = scorePolicy("FF", (r) => r.start, "min");
+export const firstFit: AllocationPolicy = builtIn("firstFit", "FF", (r) => r.start, "min");
 /** PE Best Fit (PE_B): the feasible start whose rectangle has the fewest free PEs. */
-export const peBestFit: AllocationPolicy = scorePolicy("PE_B", (r) => r.freePEs, "min");
+export const peBestFit: AllocationPolicy = builtIn("peBestFit", "PE_B", (r) => r.freePEs, "min");
 /** PE Worst Fit (PE_W): the feasible start whose rectangle has the most free PEs. */
-export const peWorstFit: AllocationPolicy = scorePolicy("PE_W", (r) => r.freePEs, "max");
+export const peWorstFit: AllocationPolicy = builtIn("peWorstFit", "PE_W", (r) => r.freePEs, "max");
 /** Duration Best Fit (Du_B): the feasible start whose rectangle is shortest (`end - begin`). */
-export const durationBestFit: AllocationPolicy = scorePolicy("Du_B", duration, "min");
+export const durationBestFit: AllocationPolicy = builtIn(
+  "durationBestFit",
+  "Du_B",
+  duration,
+  "min",
+);
 /** Duration Worst Fit (Du_W): the feasible start whose rectangle is longest. */
-export const durationWorstFit: AllocationPolicy = scorePolicy("Du_W", duration, "max");
+export const durationWorstFit: AllocationPolicy = builtIn(
+  "durationWorstFit",
+  "Du_W",
+  duration,
+  "max",
+);
 /** PE-Duration Best Fit (PEDu_B): the smallest `freePEs * (end - begin)`. */
-export const peDurationBestFit: AllocationPolicy = scorePolicy("PEDu_B", area, "min");
+export const peDurationBestFit: AllocationPolicy = builtIn(
+  "peDurationBestFit",
+  "PEDu_B",
+  area,
+  "min",
+);
 /** PE-Duration Worst Fit (PEDu_W): the largest `freePEs * (end - begin)`. */
-export const peDurationWorstFit: AllocationPolicy = scorePolicy("PEDu_W", area, "max");
+export const peDurationWorstFit: AllocationPolicy = builtIn(
+  "peDurationWorstFit",
+  "PEDu_W",
+  area,
+  "max",
+);
 
 /** The paper's seven policies, in the order of section 5's figures. */
 export const paperPolicies: readonly AllocationPolicy[] = [

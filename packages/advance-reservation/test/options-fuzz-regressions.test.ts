@@ -4,7 +4,12 @@ import {
   AvailRectList,
   admissionPass,
   advanceReservation,
+  firstFit,
+  paperPolicies,
+  peDurationWorstFit,
+  peWorstFit,
   rectangleDuration,
+  scorePolicy,
 } from "../src/index.js";
 
 // Defects the options fuzz suite found (options-fuzz.property.test.ts), one example each.
@@ -60,5 +65,45 @@ describe("advance-reservation: hostile values end in an InvalidInputError naming
     expect(
       rectangleDuration({ start: 3, begin: 1, end: Number.POSITIVE_INFINITY, freePEs: 1 }),
     ).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("the policies' compare checks both rectangles (null threw a raw TypeError, a string freePEs was coerced)", () => {
+    const ok = { start: 3, begin: 1, end: 9, freePEs: 2 };
+    expect(() => firstFit.compare(null as never, ok)).toThrow(
+      "@sched/advance-reservation/firstFit.compare: a is null, expected { start, begin, end, freePEs }",
+    );
+    expect(() => peWorstFit.compare(ok, { ...ok, freePEs: "3" } as never)).toThrow(
+      '@sched/advance-reservation/peWorstFit.compare: b.freePEs is "3", expected an integer >= 1',
+    );
+    expect(() => peDurationWorstFit.compare({ ...ok, end: 0 }, ok)).toThrow(
+      "a.end is 0, expected a number >= a.start (3), or Infinity",
+    );
+    expect(() => firstFit.compare(ok, { ...ok, begin: 4 })).toThrow(
+      "b.begin is 4, expected a finite number <= b.start (3)",
+    );
+    for (const policy of paperPolicies) {
+      expect(() => policy.compare(ok, undefined as never)).toThrow(InvalidInputError);
+      expect(() => policy.compare({ ...ok, start: Number.NaN }, ok)).toThrow(/a\.start is NaN/);
+      expect(policy.compare(ok, { ...ok })).toBe(0);
+    }
+    const byEnd = scorePolicy("ByEnd", (r) => r.end, "max");
+    expect(() => byEnd.compare([] as never, ok)).toThrow(
+      '@sched/advance-reservation/scorePolicy("ByEnd").compare: a is an array',
+    );
+    expect(byEnd.compare({ ...ok, end: Number.POSITIVE_INFINITY }, ok)).toBeLessThan(0);
+    const bad = scorePolicy("Bad", (r) => (r.freePEs > 2 ? Number.NaN : r.freePEs), "min");
+    expect(() => bad.compare({ ...ok, freePEs: 3 }, ok)).toThrow(
+      '@sched/advance-reservation/scorePolicy("Bad").compare: score(a) is NaN, expected a number (Infinity allowed)',
+    );
+  });
+
+  it("findAllocation still calls the comparison unchecked: a NaN score ties, as documented", () => {
+    const list = new AvailRectList(4);
+    list.addAllocation(0, 2, [0, 1]);
+    const nan = scorePolicy("NaN", () => Number.NaN, "min");
+    expect(
+      list.findAllocation({ ready: 0, duration: 1, deadline: 9, peCount: 2 }, { policy: nan })
+        ?.start,
+    ).toBe(0);
   });
 });

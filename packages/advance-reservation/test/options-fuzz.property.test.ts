@@ -5,6 +5,7 @@ import {
   AvailRectList,
   admissionPass,
   advanceReservation,
+  paperPolicies,
   peWorstFit,
   rectangleDuration,
   scorePolicy,
@@ -89,6 +90,20 @@ const cases: FuzzCase[] = [
         { policy: scorePolicy(n as never, s as never, d as never) },
       );
     },
+  },
+  {
+    name: "@sched/advance-reservation/AllocationPolicy.compare",
+    params: ["a", "b"],
+    strictKeys: [],
+    args: () => [
+      { start: 3, begin: 1, end: 9, freePEs: 2 },
+      { start: 4, begin: 2, end: Number.POSITIVE_INFINITY, freePEs: 5 },
+    ],
+    // Every exported policy and one scorePolicy builds: the same answer or the same error.
+    call: (a, b) => [
+      ...paperPolicies.map((p) => p.compare(a as never, b as never)),
+      scorePolicy("mine", (r) => r.begin, "max").compare(a as never, b as never),
+    ],
   },
   {
     name: "@sched/advance-reservation/rectangleDuration",

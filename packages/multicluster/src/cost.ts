@@ -157,6 +157,14 @@ export function linkDemand(options: LinkDemandOptions): number {
   requireInteger(where, "options.tasksInCluster", tasksInCluster, 0);
   requireInteger(where, "options.tasks", tasks, 0);
   requireNonNegative(where, "options.ptbw", ptbw);
+  return demandOnLink(tasksInCluster, tasks, ptbw);
+}
+
+/**
+ * {@link linkDemand} without its checks. Internal: {@link costOf}'s per-item step (`t` from the
+ * allocation, `tau` the engine's or the checked job's cores, `ptbw` checked there).
+ */
+function demandOnLink(tasksInCluster: number, tasks: number, ptbw: number): number {
   if (tasks <= 1 || tasksInCluster <= 0 || tasksInCluster >= tasks) return 0;
   return (tasksInCluster * ptbw * (tasks - tasksInCluster)) / (tasks - 1);
 }
@@ -177,6 +185,14 @@ export function linkSaturation(maxBandwidth: number, demand: number): number {
     );
   }
   requireNonNegative(where, "demand", demand);
+  return saturationOfLink(maxBandwidth, demand);
+}
+
+/**
+ * {@link linkSaturation} without its checks. Internal: {@link costOf}'s per-link step (a
+ * validated platform's bandwidth, a sum of checked demands).
+ */
+function saturationOfLink(maxBandwidth: number, demand: number): number {
   return demand <= 0 ? Number.POSITIVE_INFINITY : maxBandwidth / demand;
 }
 
@@ -333,18 +349,14 @@ export function costOf(platform: Platform, set: readonly CostInput[]): CostEvalu
     for (let k = 0; k < perCluster.length; k++) {
       const link = platform.clusters[k]!.link;
       if (link === undefined) continue;
-      demand[link]! += linkDemand({
-        tasksInCluster: perCluster[k]!,
-        tasks: item.job.cores,
-        ptbw: item.profile.ptbw,
-      });
+      demand[link]! += demandOnLink(perCluster[k]!, item.job.cores, ptbw);
     }
     for (let l = 0; l < nLinks; l++) totals[l]! += demand[l]!;
     partial.push({ sp, demand });
   }
   const saturation = new Float64Array(nLinks);
   for (let l = 0; l < nLinks; l++) {
-    saturation[l] = linkSaturation(platform.links[l]!.bandwidth, totals[l]!);
+    saturation[l] = saturationOfLink(platform.links[l]!.bandwidth, totals[l]!);
   }
   const jobs: JobCost[] = partial.map((p, i) => {
     let sc = 1;

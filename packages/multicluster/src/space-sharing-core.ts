@@ -39,7 +39,7 @@ import {
   type SpaceSharingPolicy,
   sharesOf,
 } from "./space-sharing.js";
-import { resolvePolicyOptions, spaceSharingPass } from "./space-sharing-pass.js";
+import { decideSpaceSharing, resolvePolicyOptions } from "./space-sharing-pass.js";
 
 /**
  * Which machine a local (background) job is pinned to, `undefined` for a parallel job. The
@@ -118,8 +118,8 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * `P` is the number of machines, `queued` the ready parallel jobs behind the head,
  * `executing` the parallel jobs running. Task folding, communication and interference are the
  * execution model's ({@link spaceSharingExecutionModel}). The parallel decision is
- * {@link spaceSharingPass}, called with the pool, the ready queue and `executing` (one
- * implementation); this adapter adds the triggers, the local jobs and the processors held.
+ * {@link spaceSharingPass}'s, on the pool, the ready queue and `executing` (one
+ * implementation, called here without the pass's checks of its state); this adapter adds the triggers, the local jobs and the processors held.
  *
  * Complexity: O(M log M) per job started plus O(M + queue) per call, M machines.
  *
@@ -136,7 +136,7 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
 export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}): Scheduler {
   requireKnownKeys(WHERE, "options", options, SCHEDULER_KEYS);
   const o = resolvePolicyOptions(options, WHERE);
-  const { policy, alpha } = o;
+  const { policy } = o;
   const localMachine = options.localMachine ?? noLocalJobs;
 
   let platform: Platform | null = null;
@@ -150,6 +150,10 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
   const localOf = new Map<number, number>();
   let executing = 0;
   let pick = new Random(o.seed, "baseline/selection");
+  // The pass's per-platform constants and its pool flags, built once per platform.
+  let identity: number[] = [];
+  let speeds: number[] = [];
+  let avail = new Uint8Array(0);
 
   const init = (p: Platform) => {
     platform = p;
@@ -160,6 +164,9 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     localQueues = Array.from({ length: M }, () => []);
     localHeads = new Array<number>(M).fill(0);
     localWaiting = 0;
+    identity = Array.from({ length: M }, (_, m) => m);
+    speeds = p.machines.map((m) => m.speed);
+    avail = new Uint8Array(M);
     machinesOf.clear();
     localOf.clear();
     executing = 0;
@@ -215,32 +222,29 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       if (job.ready !== undefined && job.ready > now) continue;
       queue.push(job);
     }
-    const pool: number[] = [];
+    // The pool, as spaceSharingPass's state.available would list it, as flags: the unchecked
+    // pass (the state is built here, the options were resolved once; the public pass checks both
+    // at every call and decides the same, test space-sharing-pass.test.ts).
+    let n = 0;
     for (let m = 0; m < M; m++) {
-      if (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1) pool.push(m);
+      const free = !holding[m] && !localBusy[m] && view.freeCores(m) >= 1;
+      avail[m] = free ? 1 : 0;
+      if (free) n++;
     }
-    const decision = spaceSharingPass(
-      {
-        platform: p,
-        available: pool,
-        queue: queue.map((job) => ({
-          id: job.id,
-          minProcessors: job.cores,
-          maxProcessors: maxCoresOf(job),
-        })),
-        executing,
-      },
-      {
-        policy,
-        alpha,
-        clusterSelection: o.clusterSelection,
-        clusterProximity: o.clusterProximity,
-        dynamicAllotment: o.dynamicAllotment,
-        baselinePartition: o.baselinePartition,
-        executingWeight: o.executingWeight,
-        baselineSelection: o.baselineSelection,
-        random: pick,
-      },
+    const decision = decideSpaceSharing(
+      p,
+      identity,
+      speeds,
+      avail,
+      n,
+      queue.map((job) => ({
+        id: job.id,
+        minProcessors: job.cores,
+        maxProcessors: maxCoresOf(job),
+      })),
+      executing,
+      o,
+      pick,
     );
     // Rejections and starts in queue order, as the decision lists them.
     const reasons = new Map(decision.rejected.map((r) => [r.id, r.reason]));

@@ -236,12 +236,40 @@ export function spaceSharingPass(
   if (o.policy === "adaptive" && o.baselineSelection === "random" && random === undefined) {
     fail("options.random", 'is missing, required by baselineSelection "random"');
   }
-  const { platform, queue } = state;
+  const { platform } = state;
   const M = platform.machines.length;
-  const identity = Array.from({ length: M }, (_, m) => m);
-  const speeds = platform.machines.map((m) => m.speed);
-  let n = state.available.length;
-  let executing = state.executing;
+  return decideSpaceSharing(
+    platform,
+    Array.from({ length: M }, (_, m) => m),
+    platform.machines.map((m) => m.speed),
+    avail,
+    state.available.length,
+    state.queue,
+    state.executing,
+    o,
+    random as Random,
+  );
+}
+
+/**
+ * {@link spaceSharingPass}'s decision without its checks. Internal: `spaceSharingScheduler`
+ * calls it at every event with a state it built (a pool of distinct machine indices, a queue of
+ * the engine's jobs) and options resolved once; the public pass checks its arguments, then
+ * calls it. `avail` (one flag per machine, `n` of them set) is consumed: the chosen processors
+ * are cleared. `identity` is `[0, 1, …, M - 1]` and `speeds` the machines' speeds.
+ */
+export function decideSpaceSharing(
+  platform: Platform,
+  identity: readonly number[],
+  speeds: readonly number[],
+  avail: Uint8Array,
+  n: number,
+  queue: readonly SpaceSharingPassJob[],
+  executing: number,
+  o: ResolvedSpaceSharingOptions,
+  random: Random,
+): SpaceSharingDecision {
+  const M = platform.machines.length;
   const start: SpaceSharingStart[] = [];
   const rejected: { id: number; reason: string }[] = [];
   for (let qi = 0; qi < queue.length; qi++) {
@@ -258,7 +286,7 @@ export function spaceSharingPass(
     const queued = queue.length - qi - 1;
     let chosen: number[];
     if (o.policy === "dynamic") {
-      // (partitionSize unchecked: the state and options were checked above)
+      // (partitionSize unchecked: the caller checked or built the state and options)
       const target = Math.min(hi, partitionSize(M, queued, 0.5, executing));
       const size = Math.max(lo, Math.min(target, n));
       if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
@@ -277,7 +305,7 @@ export function spaceSharingPass(
           : partitionSize(M, queued, 0, 0);
       const target = Math.max(lo, Math.min(hi, size));
       if (n < target) break;
-      chosen = chooseBaseline(avail, speeds, target, o.baselineSelection, random as Random);
+      chosen = chooseBaseline(avail, speeds, target, o.baselineSelection, random);
     }
     for (const m of chosen) avail[m] = 0;
     n -= chosen.length;

@@ -159,6 +159,8 @@ function sameStarts(skew: number) {
   });
 }
 
+// spaceSharingScheduler calls the pass's unchecked decision (decideSpaceSharing) on a state it
+// keeps; the replay calls the public, checked spaceSharingPass on a state rebuilt at each event.
 describe("spaceSharingPass against spaceSharingScheduler", () => {
   it("a scheduler that rebuilds the pass's state at every event starts the same jobs on the same processors at the same times", () => {
     startsSeen = 0;
