@@ -243,21 +243,7 @@ export function createPlatform(spec: PlatformSpec): Platform {
     const field = `spec.licenses[${i}]`;
     const l = requireObject(WHERE, field, raw) as LicenseSpec;
     requireKnownKeys(WHERE, field, l, LICENSE_KEYS);
-    if (typeof l.name !== "string" || l.name.length === 0) {
-      throw new InvalidInputError(
-        WHERE,
-        `${field}.name`,
-        `is ${describeValue(l.name)}, expected a non-empty string`,
-      );
-    }
-    if (seen.has(l.name)) {
-      throw new InvalidInputError(
-        WHERE,
-        `${field}.name`,
-        `is ${JSON.stringify(l.name)}, a duplicate`,
-      );
-    }
-    seen.add(l.name);
+    requireLicenseName(WHERE, field, l.name, seen);
     const kind = l.kind ?? "floating";
     requireOneOf(WHERE, `${field}.kind`, kind, ["floating", "node-locked"]);
     const copies = requireCount(WHERE, `${field}.copies`, l.copies, 0);
@@ -504,21 +490,7 @@ export function checkPlatform(where: string, label: string, platform: Platform):
   requireArray(where, `${label}.licenses`, platform.licenses).forEach((raw, i) => {
     const field = `${label}.licenses[${i}]`;
     const l = requireObject(where, field, raw) as License;
-    if (typeof l.name !== "string" || l.name.length === 0) {
-      throw new InvalidInputError(
-        where,
-        `${field}.name`,
-        `is ${describeValue(l.name)}, expected a non-empty string`,
-      );
-    }
-    if (names.has(l.name)) {
-      throw new InvalidInputError(
-        where,
-        `${field}.name`,
-        `is ${JSON.stringify(l.name)}, a duplicate`,
-      );
-    }
-    names.add(l.name);
+    requireLicenseName(where, field, l.name, names);
     requireOneOf(where, `${field}.kind`, l.kind, ["floating", "node-locked"]);
     requireCount(where, `${field}.copies`, l.copies, 0);
     if (l.kind === "node-locked" && l.machines === undefined) {
@@ -557,4 +529,23 @@ function requireString(where: string, field: string, value: unknown): void {
   if (typeof value !== "string") {
     throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected a string`);
   }
+}
+
+/**
+ * A license's name, checked: a non-empty string not in `seen` (the names of the licenses before
+ * it), which it joins. Shared by `createPlatform` and `validatePlatform`.
+ * @throws InvalidInputError naming `<field>.name`.
+ */
+function requireLicenseName(where: string, field: string, name: unknown, seen: Set<string>): void {
+  if (typeof name !== "string" || name.length === 0) {
+    throw new InvalidInputError(
+      where,
+      `${field}.name`,
+      `is ${describeValue(name)}, expected a non-empty string`,
+    );
+  }
+  if (seen.has(name)) {
+    throw new InvalidInputError(where, `${field}.name`, `is ${JSON.stringify(name)}, a duplicate`);
+  }
+  seen.add(name);
 }
