@@ -24,6 +24,8 @@ export interface StreamSwfWorkloadOptions extends ReadSwfWorkloadOptions {
 export interface SwfStreamResult {
   readonly header: SwfHeader | undefined;
   readonly report: SwfCleanupReport;
+  /** Whether the file was gzip-compressed. */
+  readonly gzip: boolean;
 }
 
 /** Bytes read from the file at a time (the stream's chunks). */
@@ -99,7 +101,7 @@ export async function streamSwfWorkload(
     if (tail.length > 0) onJobs(tail);
     const last = stream.end();
     if (last.length > 0) onJobs(last);
-    return { header: stream.header, report: stream.report() };
+    return { header: stream.header, report: stream.report(), gzip: gz };
   } catch (error) {
     throw inCommand(error, where);
   } finally {
@@ -269,8 +271,7 @@ function gunzipModule(): Promise<typeof import("node:zlib")> {
   return import("node:zlib");
 }
 
-/** Whether the file at `path` starts with gzip's magic bytes. */
-export async function isGzip(path: string): Promise<boolean> {
+async function isGzip(path: string): Promise<boolean> {
   const handle = await open(path, "r");
   try {
     const buffer = Buffer.alloc(2);

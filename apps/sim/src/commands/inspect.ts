@@ -21,7 +21,7 @@ import {
 import type { Command } from "../command.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
 import { MAX_PROCS } from "../limits.js";
-import { isGzip, openLines, streamSwfWorkload } from "../swf-input.js";
+import { openLines, streamSwfWorkload } from "../swf-input.js";
 import {
   declaredProcs,
   headerProcs,
@@ -271,16 +271,15 @@ function declaredFrom(
  */
 async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized | undefined> {
   let format: TraceFormat;
-  let gzip: boolean;
   try {
     format = traceFormat("inspect", "", path, true);
     // A regular file only: a pipe would be read (and its first bytes lost) by the gzip check,
     // or wait for a writer; the whole read refuses what is not a file, in its words.
     if (!(await stat(path)).isFile()) return undefined;
-    gzip = await isGzip(path);
   } catch {
     return undefined;
   }
+  let gzip = false;
   const summarizer = new WorkloadSummarizer();
   let report: SwfCleanupReport | undefined;
   let swfHeader: SwfHeader | undefined;
@@ -298,8 +297,10 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
       );
       swfHeader = result.header;
       report = result.report;
+      gzip = result.gzip;
     } else {
-      const { lines, close } = await openLines(path, "inspect");
+      const { lines, gzip: gz, close } = await openLines(path, "inspect");
+      gzip = gz;
       try {
         for await (const j of readJobsLines(lines, {
           source: path,
