@@ -6,6 +6,7 @@ import { COMPARE_FORMATS, comparisonRows, renderComparison } from "../sweep/comp
 import { parameterNote } from "../sweep/parameter-notes.js";
 import {
   readSweepDir,
+  type SweepDir,
   summarizeSweep,
   summarizeTiming,
   TIMING_HEADING,
@@ -33,8 +34,9 @@ const spec: CommandSpec = {
     "workers all write into one folder: a run is counted once, by its key.\n\n" +
     "--timing compares the wall-clock measurements instead (timing.csv's metrics: schedTimeMs =\n" +
     "scheduler ms per scheduling call (plan), schedulerMs, wallMs), from the run files' timing\n" +
-    "blocks, so the same numbers as timing.csv once the sweep is done. They are NOT\n" +
-    "deterministic: another execution of the same sweep gives other numbers.",
+    "blocks (runs-timing.csv in a folder without runs/), so the same numbers as timing.csv once\n" +
+    "the sweep is done. They are NOT deterministic: another execution of the same sweep gives\n" +
+    "other numbers.",
   options: [
     {
       name: "format",
@@ -68,11 +70,16 @@ const spec: CommandSpec = {
 };
 
 /** What stderr says when the runs were read from `runs.csv` (a folder with no `runs/`). */
-function runsCsvNote(dir: string, timing: boolean, timingRows: unknown): string {
+function runsCsvNote(dir: string, timing: boolean, timingSource: SweepDir["timingSource"]): string {
   if (!timing) return `note: ${dir} has no runs/ folder; the runs were read from runs.csv\n`;
-  return timingRows === undefined
-    ? `note: ${dir} has no runs/ folder nor timing.csv; runs.csv holds no timing, so none is shown\n`
-    : `note: ${dir} has no runs/ folder; the timing is timing.csv's, as the sweep wrote it\n`;
+  switch (timingSource) {
+    case "runs-timing.csv":
+      return `note: ${dir} has no runs/ folder; the runs were read from runs.csv, their timing from runs-timing.csv\n`;
+    case "timing.csv":
+      return `note: ${dir} has no runs/ folder; the timing is timing.csv's, as the sweep wrote it\n`;
+    default:
+      return `note: ${dir} has no runs/ folder, runs-timing.csv nor timing.csv; runs.csv holds no timing, so none is shown\n`;
+  }
 }
 
 /** `sched-sim compare`. */
@@ -86,10 +93,8 @@ export const compareCommand: Command = {
         ? "table"
         : choiceValue("compare", "format", formatText, COMPARE_FORMATS);
     const dir = args.positionals[0] as string;
-    const { plan, records, failures, timings, source, timingRows } = await readSweepDir(
-      dir,
-      "compare",
-    );
+    const { plan, records, failures, timings, source, timingSource, timingRows } =
+      await readSweepDir(dir, "compare");
     const missing = missingRuns(plan, records, failures);
     const statuses = await readShardStatuses(dir);
     if (flag(args, "missing")) {
@@ -119,17 +124,15 @@ export const compareCommand: Command = {
       return 0;
     }
     if (flag(args, "timing")) {
-      const summary =
-        source === "runs.csv"
-          ? (timingRows ?? summarizeTiming(plan, records, timings))
-          : summarizeTiming(plan, records, timings);
+      // timingRows: timing.csv's summaries, for a folder read from runs.csv without runs-timing.csv
+      const summary = timingRows ?? summarizeTiming(plan, records, timings);
       const rows = comparisonRows(plan, summary, TIMING_METRICS);
       io.stdout(renderComparison(plan, rows, format, TIMING_METRICS, TIMING_HEADING));
     } else {
       const rows = comparisonRows(plan, summarizeSweep(plan, records));
       io.stdout(renderComparison(plan, rows, format));
     }
-    if (source === "runs.csv") io.stderr(runsCsvNote(dir, flag(args, "timing"), timingRows));
+    if (source === "runs.csv") io.stderr(runsCsvNote(dir, flag(args, "timing"), timingSource));
     io.stderr(parameterNote(plan));
     io.stderr(missingNote(plan, dir, missing, statuses));
     return 0;

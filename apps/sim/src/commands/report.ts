@@ -10,7 +10,7 @@ import { type ReportRun, reportHtml } from "../report/html.js";
 import { comparisonRows } from "../sweep/compare.js";
 import { createInstanceCache, measureRun, simulateTask } from "../sweep/execute.js";
 import { planTasks, type SweepPlan } from "../sweep/plan.js";
-import { asWritten, readSweepDir, summarizeSweep } from "../sweep/results.js";
+import { asWritten, readSweepDir, type SweepDir, summarizeSweep } from "../sweep/results.js";
 import { missingNote, missingRuns, readShardStatuses } from "../sweep/shard.js";
 import { UsageError } from "../usage-error.js";
 import { VERSION } from "../version.js";
@@ -62,7 +62,7 @@ function runsCsvNote(
   dir: string,
   plan: SweepPlan,
   experiment: Experiment | undefined,
-  timingRows: unknown,
+  timingSource: SweepDir["timingSource"],
 ): string {
   const lacking = new Map<string, string[]>();
   for (const f of experiment?.figures ?? []) {
@@ -73,7 +73,7 @@ function runsCsvNote(
     }
   }
   const lines = [
-    `note: ${dir} has no runs/ folder; the runs were read from runs.csv${timingRows === undefined ? " (and no timing.csv: the timing figures have no data)" : " and the timing from timing.csv"}`,
+    `note: ${dir} has no runs/ folder; the runs were read from runs.csv${timingSource === undefined ? " (and no runs-timing.csv nor timing.csv: the timing figures have no data)" : ` and the timing from ${timingSource}`}`,
   ];
   if (lacking.size > 0) {
     lines.push(
@@ -91,10 +91,8 @@ export const reportCommand: Command = {
     const dir = args.positionals[0] as string;
     const out = stringOption(args, "out") ?? join(dir, "report.html");
     await checkOutPath("report", "out", out, "file");
-    const { plan, records, failures, timings, timingRows, ...read } = await readSweepDir(
-      dir,
-      "report",
-    );
+    const { plan, records, failures, timings, timingRows, timingSource, ...read } =
+      await readSweepDir(dir, "report");
     const tasks = planTasks(plan);
     const wanted = stringOption(args, "run");
     let run: ReportRun | undefined;
@@ -190,7 +188,7 @@ export const reportCommand: Command = {
       version: VERSION,
     });
     await writeFilesAtomic(new Map([[out, html]]));
-    if (read.source === "runs.csv") io.stderr(runsCsvNote(dir, plan, experiment, timingRows));
+    if (read.source === "runs.csv") io.stderr(runsCsvNote(dir, plan, experiment, timingSource));
     io.stderr(
       missingNote(plan, dir, missingRuns(plan, records, failures), await readShardStatuses(dir)),
     );

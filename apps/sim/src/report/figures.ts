@@ -23,7 +23,7 @@ export interface FiguresInput {
   readonly timings: ReadonlyMap<string, RunTiming>;
   /**
    * `timing.csv`'s summaries, for figures of timing metrics when the runs' timing blocks are gone
-   * (a folder read from `runs.csv`): a figure's point is one grid point, so its summary is the
+   * (a folder read from `runs.csv` without `runs-timing.csv`): a figure's point is one grid point, so its summary is the
    * row's. @defaultValue none (summaries of {@link FiguresInput.timings})
    */
   readonly timingRows?: readonly ResultRow[];

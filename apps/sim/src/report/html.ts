@@ -63,7 +63,7 @@ export interface ReportInput {
   readonly timings?: ReadonlyMap<string, RunTiming>;
   /**
    * `timing.csv`'s rows, for figures of timing metrics when the runs have no timing blocks (a
-   * folder read from `runs.csv`). @defaultValue none
+   * folder read from `runs.csv` without `runs-timing.csv`). @defaultValue none
    */
   readonly timingRows?: readonly ResultRow[];
   readonly rows: readonly ResultRow[];

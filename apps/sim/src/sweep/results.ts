@@ -116,12 +116,20 @@ export interface SweepDir {
   /**
    * Where the finished runs were read from: the run files (`runs/`), or `runs.csv` in a folder
    * without `runs/` (a committed reproduction keeps the CSVs only). From `runs.csv` a record has
-   * the plan's metrics only, `events` and `decisions` are NaN and no run has a timing block.
+   * the plan's metrics only, and `events` and `decisions` are NaN when it was written before it
+   * held them.
    */
   readonly source: "runs" | "runs.csv";
   /**
+   * Where the runs' timing was read from: each run's block, from its run file (`"runs"`) or, in
+   * a folder read from `runs.csv`, from `runs-timing.csv` (in {@link SweepDir.timings}, as from
+   * the run files); else the summaries of `timing.csv` ({@link SweepDir.timingRows}), for a
+   * folder written before `runs-timing.csv` existed; undefined when the folder has neither.
+   */
+  readonly timingSource: "runs" | "runs-timing.csv" | "timing.csv" | undefined;
+  /**
    * `timing.csv`'s rows ({@link summarizeTiming}'s, as the sweep wrote them), when the runs come
-   * from `runs.csv` and the folder has a `timing.csv`: the run files' timing blocks are gone.
+   * from `runs.csv` and the folder has no usable `runs-timing.csv` but a `timing.csv`.
    */
   readonly timingRows?: readonly ResultRow[];
 }
@@ -181,12 +189,13 @@ export async function jsonFiles(dir: string): Promise<string[]> {
  * Read a sweep directory: its plan, its finished runs (plan order) and its failures. The runs are
  * the files in `DIR/runs/`; a folder without `runs/` but with `runs.csv` (every run's value of
  * each reported metric) is read from `runs.csv` instead, which gives the same metrics, hence the
- * same comparison (see {@link SweepDir.source}).
+ * same comparison (see {@link SweepDir.source}), and the runs' timing blocks from
+ * `runs-timing.csv` (or, without it, `timing.csv`'s summaries: see {@link SweepDir.timingSource}).
  *
  * `options.runsCsv: false` reads `runs/` only (a folder without it then has no finished run).
  *
- * @throws UsageError naming the file (and line) when `experiment.json`, or `runs.csv` read in
- *   place of `runs/`, is not what a sweep writes.
+ * @throws UsageError naming the file (and line) when `experiment.json`, or `runs.csv`,
+ *   `runs-timing.csv` or `timing.csv` read in place of `runs/`, is not what a sweep writes.
  */
 export async function readSweepDir(
   dir: string,
@@ -209,13 +218,25 @@ export async function readSweepDir(
   if (options.runsCsv !== false && !(await isDirectory(join(dir, "runs")))) {
     const fromCsv = await readRunsCsv(dir, plan, command);
     if (fromCsv !== undefined) {
-      const timingRows = await readTimingCsv(dir, plan, command);
+      // runs-timing.csv's schedulerMs gives a run's schedTimeMs only with its `decisions`, which a
+      // runs.csv written before runs-timing.csv existed lacks: then timing.csv's summaries.
+      const timings = fromCsv.counts
+        ? await readRunsTimingCsv(dir, plan, command, fromCsv.records)
+        : undefined;
+      const timingRows =
+        timings === undefined ? await readTimingCsv(dir, plan, command) : undefined;
       return {
         plan,
-        records: orderRecords(plan, fromCsv),
-        failures: await failures(new Set(fromCsv.map((r) => r.key))),
-        timings: new Map(),
+        records: orderRecords(plan, fromCsv.records),
+        failures: await failures(new Set(fromCsv.records.map((r) => r.key))),
+        timings: timings ?? new Map(),
         source: "runs.csv",
+        timingSource:
+          timings !== undefined
+            ? "runs-timing.csv"
+            : timingRows !== undefined
+              ? "timing.csv"
+              : undefined,
         ...(timingRows === undefined ? {} : { timingRows }),
       };
     }
@@ -238,6 +259,7 @@ export async function readSweepDir(
     failures: await failures(new Set(byKey.keys())),
     timings,
     source: "runs",
+    timingSource: "runs",
   };
 }
 
@@ -313,18 +335,50 @@ async function readResultsCsv(
 }
 
 /**
+ * The plan's run a row of `runs.csv` or `runs-timing.csv` names (`key,scheduler,<param>...,seed`,
+ * the first columns of both, as {@link runCells} writes them): its key must be the plan's, and its
+ * scheduler, grid values and seed those of that run in `experiment.json`; else `fail` names the line.
+ */
+function rowTask(
+  row: CsvRecord,
+  header: readonly string[],
+  plan: SweepPlan,
+  tasks: ReadonlyMap<string, RunTask>,
+  dir: string,
+  fail: (row: CsvRecord, detail: string) => never,
+): RunTask {
+  const [key, scheduler, ...rest] = row.fields as string[];
+  const task = tasks.get(key as string);
+  if (task === undefined) {
+    return fail(row, `run '${key}' is not a run of ${join(dir, "experiment.json")}`);
+  }
+  const expected = [
+    plan.schedulers[task.scheduler]?.label ?? "",
+    ...plan.params.map((p) => cellText(task.params[p] as ParamValue)),
+    cellText(task.seed),
+  ];
+  const got = [scheduler as string, ...rest.slice(0, plan.params.length + 1)];
+  expected.forEach((want, i) => {
+    if (got[i] !== want) {
+      fail(row, `${header[i + 1]} is '${got[i]}', but run ${key} has ${want} in experiment.json`);
+    }
+  });
+  return task;
+}
+
+/**
  * The finished runs in `DIR/runs.csv` (`key,scheduler,<param>...,seed,metric,value,events,decisions`,
  * as {@link runsCsv} writes it), or undefined when there is none: each run of the plan, found by its
  * key (its scheduler, grid values and seed must be the plan's), with the value of every reported
  * metric (empty: NaN), and its `events` and `decisions` (the same on each of its rows). A file
  * written before those two columns existed (`...,metric,value`) is read too: `events` and
- * `decisions` are then NaN.
+ * `decisions` are then NaN, and `counts` false.
  */
 async function readRunsCsv(
   dir: string,
   plan: SweepPlan,
   command: string,
-): Promise<RunRecord[] | undefined> {
+): Promise<{ records: RunRecord[]; counts: boolean } | undefined> {
   const header = [...runsCsvHeader(plan), ...RUN_COUNT_COLUMNS];
   const csv = await readResultsCsv(dir, "runs.csv", header, command, RUN_COUNT_COLUMNS.length);
   if (csv === undefined) return undefined;
@@ -333,23 +387,9 @@ async function readRunsCsv(
   const tasks = new Map<string, RunTask>(planTasks(plan).map((t) => [t.key, t]));
   const metrics = new Map<string, Record<string, number>>();
   for (const row of rows) {
-    const [key, scheduler, ...rest] = row.fields as string[];
-    const task = tasks.get(key as string);
-    if (task === undefined) {
-      fail(row, `run '${key}' is not a run of ${join(dir, "experiment.json")}`);
-    }
-    const t = task as RunTask;
-    const expected = [
-      plan.schedulers[t.scheduler]?.label ?? "",
-      ...plan.params.map((p) => cellText(t.params[p] as ParamValue)),
-      cellText(t.seed),
-    ];
-    const got = [scheduler as string, ...rest.slice(0, plan.params.length + 1)];
-    expected.forEach((want, i) => {
-      if (got[i] !== want) {
-        fail(row, `${header[i + 1]} is '${got[i]}', but run ${key} has ${want} in experiment.json`);
-      }
-    });
+    const t = rowTask(row, header, plan, tasks, dir, fail);
+    const key = t.key;
+    const rest = row.fields.slice(2) as string[];
     const metric = rest[plan.params.length + 1] as string;
     const valueText = rest[plan.params.length + 2] as string;
     if (!plan.metrics.includes(metric)) {
@@ -400,7 +440,54 @@ async function readRunsCsv(
       decisions: runCounts.get(key)?.decisions ?? Number.NaN,
     });
   }
-  return records;
+  return { records, counts };
+}
+
+/**
+ * The timing block of each run in `DIR/runs-timing.csv` (`key,scheduler,<param>...,seed,
+ * schedulerMs,wallMs`, as {@link runsTimingCsv} writes it), by key, or undefined when there is
+ * none. Each row is checked as a row of `runs.csv` (the plan's run, its scheduler, grid values
+ * and seed), and must be a run of `records` (those `runs.csv` holds: the sweep writes both from
+ * the same runs), once; both cells empty is a run without a timing block.
+ */
+async function readRunsTimingCsv(
+  dir: string,
+  plan: SweepPlan,
+  command: string,
+  records: readonly RunRecord[],
+): Promise<Map<string, RunTiming> | undefined> {
+  const header = ["key", "scheduler", ...plan.params, "seed", "schedulerMs", "wallMs"];
+  const csv = await readResultsCsv(dir, "runs-timing.csv", header, command);
+  if (csv === undefined) return undefined;
+  const { rows, fail } = csv;
+  const tasks = new Map<string, RunTask>(planTasks(plan).map((t) => [t.key, t]));
+  const finished = new Set(records.map((r) => r.key));
+  const lines = new Map<string, number>();
+  const timings = new Map<string, RunTiming>();
+  const n = plan.params.length + 3;
+  for (const row of rows) {
+    const { key } = rowTask(row, header, plan, tasks, dir, fail);
+    if (!finished.has(key)) fail(row, `run ${key} has no rows in ${join(dir, "runs.csv")}`);
+    const first = lines.get(key);
+    if (first !== undefined) fail(row, `run ${key} has a second row (the first on line ${first})`);
+    lines.set(key, row.line);
+    const cells = [row.fields[n], row.fields[n + 1]] as [string, string];
+    if (cells[0] === "" && cells[1] === "") continue;
+    const [schedulerMs, wallMs] = cells.map((cell, i) => {
+      const value = realText(cell);
+      if (Number.isNaN(value)) {
+        fail(
+          row,
+          cell === ""
+            ? `${header[n + i]} is empty but ${header[n + 1 - i]} is not (both empty: a run without timing)`
+            : `${header[n + i]} '${cell}' is not a number`,
+        );
+      }
+      return value;
+    }) as [number, number];
+    timings.set(key, { schedulerMs, wallMs });
+  }
+  return timings;
 }
 
 /**
