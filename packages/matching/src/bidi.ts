@@ -31,15 +31,6 @@ export interface SearchOptions {
    * @defaultValue 4
    */
   readonly maxFreeTargets: number;
-  /**
-   * In a call that may write a column copy (see {@link SearchOptions.copiedBackwardCost}): at
-   * which read of the chain a column not in the copy yet is copied into it. `1` copies at the
-   * first read; `2` reads the matrix the first time and copies at the second, so that a column
-   * no later search reads is never copied (the copy's writes and its column's allocation are
-   * paid only for columns read again). Results never depend on it.
-   * @defaultValue 2
-   */
-  readonly copyAtRead: 1 | 2;
 }
 
 /** The default {@link SearchOptions} (frozen). */
@@ -47,7 +38,6 @@ export const DEFAULT_SEARCH: SearchOptions = Object.freeze({
   backwardCost: 3,
   copiedBackwardCost: 1,
   maxFreeTargets: 4,
-  copyAtRead: 2,
 });
 
 /** The three searches: where a path starts and where it may end. */
@@ -776,10 +766,9 @@ function startFromColumn(
 /**
  * Where the backward side reads real column `c`: entry of row `i` at `src[base + i * step]`.
  * From the engine's column-major copy when it has one (`SolverState.columnSource` copies the
- * column there at its second read of the chain, by default, or patches the rows a read-only
- * copy has stale), else from the contiguous copy of a changed column `imfs` made, else strided
- * from the matrix. Every source holds the same values (see `imfs`), so the search is the same
- * whichever it reads.
+ * column there on its first read, or patches the rows a read-only copy has stale), else from
+ * the contiguous copy of a changed column `imfs` made, else strided from the matrix. Every source holds the same values (see `imfs`), so the
+ * search is the same whichever it reads.
  */
 function columnAt(
   engine: SolverState,

@@ -16,11 +16,9 @@ export const MAX_PATCHED_ROWS = 32;
  * in the row-major matrix each entry of a column is on its own cache line (and, at 1000 x 1000,
  * its own page), while here a column is contiguous.
  *
- * It is built on read: the second time a search of the chain reads a column backward, the
- * column is copied here (the strided read it needed anyway, plus a contiguous write; the first
- * read only sets `readOnce`, so that a column no later search reads is never copied;
- * `SearchOptions.copyAtRead` 1 copies at the first read), and a changed column that a hinted
- * call reads is copied on the way. Each column has an array of its own, allocated when
+ * It is built on read: the first time a search reads a column backward, the column is copied
+ * here (the strided read it needed anyway, plus a contiguous write), and a changed column that
+ * a hinted call reads is copied on the way. Each column has an array of its own, allocated when
  * it is first written (`8 n` bytes each, `8 n m` at most): one allocation of `8 n m` bytes up
  * front would be zero-filled at once, about 0.5 ms at 1000 x 1000, more than a whole hinted call
  * from a fresh plan otherwise costs.
@@ -49,12 +47,6 @@ export class ColumnCache {
    * of the states after it.
    */
   readonly builtAt: Int32Array;
-  /**
-   * `1`: a search of the chain read column `c` from the matrix once, without copying it. A
-   * column is copied at its second read (see {@link SolverState.columnSource}), so that a call
-   * does not pay for copying columns no later call reads.
-   */
-  readonly readOnce: Uint8Array;
   /** The newest version (each update adds one). */
   version = 0;
   /** Lines changed by the most recent versions, oldest first: `log[k]` made version `first + k`. */
@@ -66,7 +58,6 @@ export class ColumnCache {
     this.m = m;
     this.data = new Array<Float64Array | undefined>(m).fill(undefined);
     this.builtAt = new Int32Array(m);
-    this.readOnce = new Uint8Array(m);
   }
 
   /** Column `c`'s array, allocated (zeroed) if it was never written. */

@@ -259,7 +259,6 @@ export function incrementalSolve(
     (sameCols || isIdentity(colFrom))
   ) {
     engine.copyCall = true;
-    engine.copyAtRead = search.copyAtRead;
     const handle = columnCopy ? columnCopyOf(state) : undefined;
     const cache = handle?.cache;
     if (!columnCopy) {

@@ -148,8 +148,6 @@ export class SolverState {
    * {@link SolverState.staleCol} read from `W`.
    */
   columnsWritable = false;
-  /** `SearchOptions.copyAtRead`: the read of the chain at which a column is copied. */
-  copyAtRead: 1 | 2 = 2;
   /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
   startColumns = false;
   /**
@@ -293,20 +291,14 @@ export class SolverState {
   /**
    * Where real column `c` can be read contiguously: 1 in {@link SolverState.columns} at
    * `c * n`, 2 in {@link SolverState.patchedColumn} at 0, 0 nowhere (read `W`). A writable copy
-   * (started here if {@link SolverState.startColumns} asks for one) gets the column at the
-   * second read of the chain (one strided pass over `W`); at the first, it only records the read
-   * (the caller reads `W`): a column no later call reads is never copied.
+   * (started here if {@link SolverState.startColumns} asks for one) gets the column first if it
+   * does not hold it yet (one strided pass over `W`).
    */
   columnSource(c: number): number {
     const cache = this.columns ?? (this.startColumns ? this.startColumnCopy() : undefined);
     if (cache === undefined) return 0;
     if (cache.builtAt[c] === 0) {
       if (!this.columnsWritable) return 0;
-      // Copied at its second read (by default): the first is the strided read it needs anyway.
-      if (this.copyAtRead === 2 && cache.readOnce[c] === 0) {
-        cache.readOnce[c] = 1;
-        return 0;
-      }
       this.copyColumn(cache, c);
     }
     if (this.columnsWritable) return 1;

@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SearchOptions } from "../src/bidi.js";
 import { DEFAULT_SEARCH } from "../src/bidi.js";
-import { columnCopyOf } from "../src/column-cache.js";
 import { incrementalSolve } from "../src/imfs.js";
 import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
@@ -75,10 +74,9 @@ function applyChange(matrix: Grid, c: Change, levels: number): { next: Grid; hin
 
 const TUNINGS: SearchOptions[] = [
   DEFAULT_SEARCH,
-  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9, copyAtRead: 2 }, // backward whenever possible: every column read
-  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9, copyAtRead: 1 }, // ... each copied at once
-  { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0, copyAtRead: 1 },
-  { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9, copyAtRead: 2 }, // forward only
+  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
+  { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
+  { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 }, // forward only
 ];
 
 describe("imfs column copy", () => {
@@ -123,38 +121,6 @@ describe("imfs column copy", () => {
       ),
       { numRuns: 300 },
     );
-  });
-
-  it("copies a column at its second read by default (copyAtRead 2), at its first with copyAtRead 1", () => {
-    const rows = 40;
-    const cols = 40;
-    const matrix: Grid = {
-      rows,
-      cols,
-      weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(3, k, 0)),
-    };
-    // Two plans (state objects no call has seen): a call from a plan starts its copy.
-    const plan = mfs(matrix);
-    const plan2 = mfs(matrix);
-    const { next, hint } = applyChange(matrix, { kind: "row", at: 7, seed: 9 }, 0);
-    const copied = (r: ExactMatching) => {
-      const cache = columnCopyOf(r.state)!.cache;
-      return { built: cache.builtAt.filter((v) => v !== 0).length, read: cache.readOnce };
-    };
-    const backward = { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 };
-    // At the first read: the first call from the plan copies what its searches read.
-    const eager = incrementalSolve(next, plan, hint, { ...backward, copyAtRead: 1 });
-    expect(copied(eager).built).toBeGreaterThan(0);
-    // At the second: the first call copies nothing and records its reads...
-    const first = incrementalSolve(next, plan2, hint, { ...backward, copyAtRead: 2 });
-    expect(copied(first).built).toBe(0);
-    const reads = copied(first).read.filter((v) => v === 1).length;
-    expect(reads).toBe(copied(eager).built);
-    // ...and the chain's next call that reads those columns again copies them.
-    const back = incrementalSolve(matrix, first, hint, { ...backward, copyAtRead: 2 });
-    expect(copied(back).built).toBeGreaterThan(0);
-    expectSame(back, incrementalSolve(matrix, eager, hint, { ...backward, copyAtRead: 1 }));
-    expectSame(first, eager);
   });
 
   it("a chain on a larger plan (the copy filled over many calls) matches calls without it", () => {

@@ -70,10 +70,10 @@ describe("mfs properties", () => {
 
   it("mfs(matrix) is exact under every search tuning (one-sided only, both-ended throughout, backward first, forward first)", () => {
     const tunings: SearchOptions[] = [
-      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0, copyAtRead: 1 },
-      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 1e9, copyAtRead: 2 },
-      { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9, copyAtRead: 2 },
-      { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9, copyAtRead: 2 },
+      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
+      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 1e9 },
+      { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
+      { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
     ];
     fc.assert(
       fc.property(mediumMatrix, fc.constantFrom(...tunings), (matrix, tuning) => {
