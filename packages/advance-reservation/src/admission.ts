@@ -1,5 +1,5 @@
 import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
@@ -148,14 +148,11 @@ export function resolveAdmissionRule(
 ): AdmissionRule {
   const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
   checkPolicy(where, "options.policy", policy);
-  const clipToDeadline = options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline;
-  if (typeof clipToDeadline !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.clipToDeadline",
-      `is ${describeValue(clipToDeadline)}, expected a boolean`,
-    );
-  }
+  const clipToDeadline = requireBoolean(
+    where,
+    "options.clipToDeadline",
+    options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline,
+  );
   // `null` is refused, not read as the default
   const peSelection = checkPeSelection(
     where,

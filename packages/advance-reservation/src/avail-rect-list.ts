@@ -1,5 +1,5 @@
 import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import {
@@ -418,8 +418,9 @@ export class AvailRectList {
    * walked from the job's end forward (`"soonest-reserved"`) or from its start back
    * (`"latest-released"`) until `n` PEs are found.
    * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite,
-   * `deadline` NaN, `peCount` not a positive integer, `options.policy` has no `compare`, or
-   * `options.peSelection` is not one of its four values.
+   * `deadline` NaN, `peCount` not a positive integer, `options.policy` has no `compare`,
+   * `options.clipToDeadline` is not true or false, or `options.peSelection` is not one of its
+   * four values.
    *
    * @example
    * ```ts
@@ -444,10 +445,13 @@ export class AvailRectList {
         ? ADVANCE_RESERVATION_DEFAULTS.peSelection
         : options.peSelection,
     );
-    const endCap =
-      (options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline)
-        ? tdl
-        : Number.POSITIVE_INFINITY;
+    // checked: a truthy "false" used to clip
+    const clip = requireBoolean(
+      `${WHERE}/findAllocation`,
+      "options.clipToDeadline",
+      options.clipToDeadline ?? ADVANCE_RESERVATION_DEFAULTS.clipToDeadline,
+    );
+    const endCap = clip ? tdl : Number.POSITIVE_INFINITY;
     if (n > this.pes) return null;
     // The policy's comparison without its public door's checks: the rectangles are built here.
     const compare = uncheckedCompare(policy);

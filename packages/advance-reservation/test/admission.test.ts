@@ -116,7 +116,9 @@ describe("admissionPass", () => {
       /requests\[0\].deadline is NaN/,
     );
     expect(pass(figure1, [], { policy: {} })).toThrow(/options.policy has no compare/);
-    expect(pass(figure1, [], { clipToDeadline: "yes" })).toThrow(/options.clipToDeadline is "yes"/);
+    expect(pass(figure1, [], { clipToDeadline: "yes" })).toThrow(
+      /options.clipToDeadline is "yes", expected true or false/,
+    );
     // null options: a TypeError before
     expect(pass(figure1, [], null)).toThrow(/admissionPass: options is null, expected an object/);
   });

@@ -108,6 +108,18 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
     expect(start(durationBestFit)).toBe(3);
   });
 
+  it('refuses a clipToDeadline that is not true or false (a "false" clipped)', () => {
+    const list = figure1();
+    const request = { ready: 2, duration: 2, deadline: 9, peCount: 2 };
+    for (const v of ["false", 0]) {
+      expect(() =>
+        list.findAllocation(request, { policy: durationWorstFit, clipToDeadline: v as never }),
+      ).toThrow(
+        `@sched/advance-reservation/AvailRectList/findAllocation: options.clipToDeadline is ${JSON.stringify(v)}, expected true or false`,
+      );
+    }
+  });
+
   it("takes user policies without any change to the structure", () => {
     const list = figure1();
     const earliestEnd: AllocationPolicy = {

@@ -41,7 +41,7 @@ describe("advance-reservation: hostile values end in an InvalidInputError naming
 
   it("advanceReservation checks clipToDeadline and name (were accepted whatever their type)", () => {
     expect(() => advanceReservation({ clipToDeadline: "yes" as never })).toThrow(
-      '@sched/advance-reservation/advanceReservation: options.clipToDeadline is "yes", expected a boolean',
+      '@sched/advance-reservation/advanceReservation: options.clipToDeadline is "yes", expected true or false',
     );
     expect(() => advanceReservation({ name: 7 as never })).toThrow(
       "options.name is 7, expected a string",

@@ -1,5 +1,11 @@
 import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
 import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
@@ -241,19 +247,6 @@ function resolveMachineOrder(where: string, value: unknown, fallback: MachineOrd
   return requireOneOf(where, "options.machineOrder", value ?? fallback, MACHINE_ORDERS);
 }
 
-/** Checks an optional boolean option. @throws InvalidInputError naming `options.<field>`. */
-function resolveBoolean(where: string, field: string, value: unknown, fallback: boolean): boolean {
-  const v = value ?? fallback;
-  if (typeof v !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      `options.${field}`,
-      `is ${describeValue(v)}, expected a boolean`,
-    );
-  }
-  return v;
-}
-
 /** Checks an optional `name` option. @throws InvalidInputError naming `options.name`. */
 function resolveName(where: string, value: unknown, fallback: string): string {
   const name = value ?? fallback;
@@ -272,19 +265,13 @@ export function resolvePlacement(
   where: string,
   options: { readonly singleMachine?: boolean; readonly exclusive?: boolean } | undefined,
 ): { singleMachine: boolean; exclusive: boolean } {
+  // absent stays absent here (`null` is refused): only an explicit false conflicts with exclusive
   const single = options?.singleMachine;
-  if (single !== undefined && typeof single !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.singleMachine",
-      `is ${describeValue(single)}, expected a boolean`,
-    );
-  }
-  const exclusive = resolveBoolean(
+  if (single !== undefined) requireBoolean(where, "options.singleMachine", single);
+  const exclusive = requireBoolean(
     where,
-    "exclusive",
-    options?.exclusive,
-    BACKFILL_DEFAULTS.exclusive,
+    "options.exclusive",
+    options?.exclusive ?? BACKFILL_DEFAULTS.exclusive,
   );
   if (exclusive && single === false) {
     throw new InvalidInputError(
@@ -321,11 +308,10 @@ export function resolveBackfill(
   }
   const order = options?.order ?? BACKFILL_DEFAULTS.order;
   const sorter = queueSorter(order, where, "options.order");
-  const keepReservations = resolveBoolean(
+  const keepReservations = requireBoolean(
     where,
-    "keepReservations",
-    options?.keepReservations,
-    BACKFILL_DEFAULTS.keepReservations,
+    "options.keepReservations",
+    options?.keepReservations ?? BACKFILL_DEFAULTS.keepReservations,
   );
   const machineOrder = resolveMachineOrder(
     where,
@@ -432,14 +418,17 @@ export function resolveEdf(
   where = "@sched/backfill/edf",
 ): ResolvedEdf {
   requireKnownKeys(where, "options", options, EDF_KEYS);
-  const preemption = resolveBoolean(
+  const preemption = requireBoolean(
     where,
-    "preemption",
-    options?.preemption,
-    EDF_DEFAULTS.preemption,
+    "options.preemption",
+    options?.preemption ?? EDF_DEFAULTS.preemption,
   );
   const machineOrder = resolveMachineOrder(where, options?.machineOrder, EDF_DEFAULTS.machineOrder);
-  const exclusive = resolveBoolean(where, "exclusive", options?.exclusive, EDF_DEFAULTS.exclusive);
+  const exclusive = requireBoolean(
+    where,
+    "options.exclusive",
+    options?.exclusive ?? EDF_DEFAULTS.exclusive,
+  );
   const name = resolveName(where, options?.name, exclusive ? "edf+excl" : "edf");
   const deadlineOrder = options?.deadlineOrder ?? EDF_DEFAULTS.deadlineOrder;
   requireOneOf(where, "options.deadlineOrder", deadlineOrder, ["increasing", "decreasing"]);

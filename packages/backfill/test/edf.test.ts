@@ -76,7 +76,7 @@ describe("edf", () => {
 
   it("rejects invalid options", () => {
     expect(() => edf({ preemption: "yes" as never })).toThrow(
-      /@sched\/backfill\/edf: options.preemption/,
+      '@sched/backfill/edf: options.preemption is "yes", expected true or false',
     );
     expect(() => edf({ machineOrder: "x" as never })).toThrow(/options.machineOrder/);
   });

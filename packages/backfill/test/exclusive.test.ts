@@ -212,7 +212,10 @@ describe("exclusive: options and names", () => {
 
   it("rejects a non-boolean exclusive and exclusive with singleMachine: false, naming the field", () => {
     expect(() => backfill({ exclusive: "yes" as unknown as boolean })).toThrow(
-      /options\.exclusive.*expected a boolean/,
+      /options\.exclusive is "yes", expected true or false/,
+    );
+    expect(() => backfill({ keepReservations: 1 as unknown as boolean })).toThrow(
+      "@sched/backfill/backfill: options.keepReservations is 1, expected true or false",
     );
     expect(() => edf({ exclusive: 1 as unknown as boolean })).toThrow(/options\.exclusive/);
     expect(() => fcfs({ exclusive: true, singleMachine: false })).toThrow(

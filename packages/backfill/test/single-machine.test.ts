@@ -92,7 +92,11 @@ describe("singleMachine: hand-worked example on two 2-core machines", () => {
     expect(flexible({ priority: () => 0, singleMachine: false }).name).toBe("bf-rm");
     expect(fcfs({ singleMachine: true }).name).toBe("fcfs+single");
     expect(() => backfill({ singleMachine: "yes" as unknown as boolean })).toThrow(
-      /options\.singleMachine/,
+      /options\.singleMachine is "yes", expected true or false/,
+    );
+    // null is not read as absent here (it would hide a singleMachine: false beside exclusive)
+    expect(() => fcfs({ singleMachine: null as unknown as boolean })).toThrow(
+      /options\.singleMachine is null, expected true or false/,
     );
     expect(() => fcfs({ singleMachine: 1 as unknown as boolean })).toThrow(
       /options\.singleMachine/,

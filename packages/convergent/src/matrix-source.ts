@@ -1,4 +1,4 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import type { Heuristic } from "./heuristic.js";
 import { IncrementalMatrix, REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -11,7 +11,7 @@ import {
   UNCHECKED_UPDATE,
 } from "./matrix.js";
 import { checkHeuristics, checkMatrixInput } from "./matrix-checks.js";
-import { finiteOption, flagOption } from "./option-checks.js";
+import { finiteOption } from "./option-checks.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -113,7 +113,7 @@ class FromScratchMatrix implements SourceWithCore {
  */
 export function matrixSource(options: MatrixSourceOptions = {}): MatrixSource {
   requireKnownKeys(WHERE, "options", options, MATRIX_SOURCE_KEYS);
-  const incremental = flagOption(WHERE, "options.incremental", options.incremental, false);
+  const incremental = requireBoolean(WHERE, "options.incremental", options.incremental ?? false);
   const tolerance = finiteOption(
     WHERE,
     "options.refreshTolerance",

@@ -25,23 +25,6 @@ export function finiteOption(
 }
 
 /**
- * A boolean option: `value`, or `fallback` when it is `undefined`. Internal.
- *
- * @throws InvalidInputError naming `where` and `field` otherwise.
- */
-export function flagOption(
-  where: string,
-  field: string,
-  value: unknown,
-  fallback: boolean,
-): boolean {
-  const v = value ?? fallback;
-  if (typeof v !== "boolean")
-    throw new InvalidInputError(where, field, `is ${describeValue(v)}, expected a boolean`);
-  return v;
-}
-
-/**
  * An option that must be a finite number of any sign (a heuristic's weight, as the paper's
  * constants): `value`, or `fallback` when it is `undefined`. Internal.
  *

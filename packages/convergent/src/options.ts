@@ -1,11 +1,11 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { Heuristic } from "./heuristic.js";
 import { REFRESH_TOLERANCE } from "./incremental.js";
 import type { SourceWithCore } from "./matrix.js";
 import { matrixSource } from "./matrix-source.js";
-import { finiteOption, flagOption } from "./option-checks.js";
+import { finiteOption } from "./option-checks.js";
 import { OVERHEAD_NON_PREEMPTIVE, OVERHEAD_PREEMPTIVE } from "./overhead.js";
 import {
   CONSTANT_KEYS,
@@ -174,7 +174,7 @@ export function resolveOptions(
       "options",
       `is ${describeValue(options)}, expected an object`,
     );
-  const preemption = flagOption(where, "options.preemption", options.preemption, true);
+  const preemption = requireBoolean(where, "options.preemption", options.preemption ?? true);
   const { matcher, knapsack } = resolvePlanChoices(where, options);
   const checkList = (list: unknown, field: string): readonly Heuristic[] => {
     if (!Array.isArray(list))

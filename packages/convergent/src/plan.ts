@@ -3,6 +3,7 @@ import {
   describeValue,
   optionKeys,
   requireArray,
+  requireBoolean,
   requireFinite,
   requireKnownKeys,
   requireObject,
@@ -396,12 +397,7 @@ function checkPlanInput(matrix: JobMachineMatrix, options: PlanOptions): void {
       );
     for (let k = 0; k < list.length; k++) requireFinite(WHERE, `options.costs[${k}]`, list[k]);
   }
-  if (clearInPlace !== undefined && typeof clearInPlace !== "boolean")
-    throw new InvalidInputError(
-      WHERE,
-      "options.clearInPlace",
-      `is ${describeValue(clearInPlace)}, expected a boolean`,
-    );
+  if (clearInPlace !== undefined) requireBoolean(WHERE, "options.clearInPlace", clearInPlace);
   if (memory !== undefined && !(memory instanceof PlanMemory))
     throw new InvalidInputError(
       WHERE,

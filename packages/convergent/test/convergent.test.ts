@@ -110,7 +110,9 @@ describe("convergent", () => {
   });
   it("validates its options", () => {
     expect(() => convergent({ matcher: "x" as never })).toThrow(InvalidInputError);
-    expect(() => convergent({ preemption: 1 as never })).toThrow(/options.preemption/);
+    expect(() => convergent({ preemption: 1 as never })).toThrow(
+      "@sched/convergent/convergent: options.preemption is 1, expected true or false",
+    );
     expect(() => convergent({ constants: { licenses: Number.NaN } })).toThrow(/constants.licenses/);
     expect(() => convergent({ extraHeuristics: [{} as never] })).toThrow(/extraHeuristics\[0\]/);
     expect(() => convergentVariant("CS_x" as never)).toThrow(/variant is "CS_x"/);

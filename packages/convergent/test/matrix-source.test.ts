@@ -56,7 +56,7 @@ describe("matrixSource", () => {
       expect(() => matrixSource(options)).toThrow(InvalidInputError);
       expect(() => matrixSource(options)).toThrow(field);
     };
-    bad({ incremental: "yes" }, /options\.incremental/);
+    bad({ incremental: "yes" }, /options\.incremental is "yes", expected true or false/);
     bad({ refreshTolerance: -1 }, /options\.refreshTolerance/);
     bad({ shiftHorizon: 0 }, /options\.shiftHorizon/);
     bad({ heuristics: "all" }, /options\.heuristics/);

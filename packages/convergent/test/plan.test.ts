@@ -94,9 +94,12 @@ describe("makePlan", () => {
     expect(p3.matching.size).toBe(fresh.size);
     expect(p3.matching.weight).toBeCloseTo(fresh.weight, 9);
   });
-  it("rejects an unknown matcher or knapsack", () => {
+  it("rejects an unknown matcher or knapsack, a clearInPlace that is not true or false", () => {
     const m = buildMatrix({ now: 0, platform: farm(), jobs: [] }, []);
     expect(() => makePlan(m, { matcher: "hungarian" as never })).toThrow(InvalidInputError);
     expect(() => makePlan(m, { knapsack: "dp" as never })).toThrow(/options.knapsack/);
+    expect(() => makePlan(m, { clearInPlace: 1 as never })).toThrow(
+      "@sched/convergent/makePlan: options.clearInPlace is 1, expected true or false",
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+} from "@sched/errors";
 import { defaultExecutionModel, type ExecutionModel } from "./execution.js";
 import { mostCores } from "./job.js";
 import type { JobRecord, ScheduleTrace } from "./trace.js";
@@ -85,14 +91,7 @@ const WHERE = "@sched/core/checkSchedule";
  */
 export function checkSchedule(trace: ScheduleTrace, options: CheckOptions = {}): Violation[] {
   requireKnownKeys(WHERE, "options", options, CHECK_KEYS);
-  const hard = options.deadlinesAreHard ?? false;
-  if (typeof hard !== "boolean") {
-    throw new InvalidInputError(
-      "@sched/core/checkSchedule",
-      "options.deadlinesAreHard",
-      `is ${describeValue(hard)}, expected a boolean`,
-    );
-  }
+  const hard = requireBoolean(WHERE, "options.deadlinesAreHard", options.deadlinesAreHard ?? false);
   const model = options.executionModel ?? defaultExecutionModel;
   const tol = options.tolerance ?? 1e-9;
   if (typeof tol !== "number" || !(tol >= 0) || !Number.isFinite(tol)) {

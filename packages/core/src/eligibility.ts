@@ -1,4 +1,10 @@
-import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+} from "@sched/errors";
 import { requireResourceFields } from "./job.js";
 import { requirePlatform } from "./platform.js";
 import type { SchedulerView } from "./scheduler.js";
@@ -230,14 +236,7 @@ export function licensesFreeOn(
   requireInputs(where, job, view.platform, "view.platform");
   requireMachineIndex(where, machine);
   requireKnownKeys(where, "options", options, FREE_KEYS);
-  const first = options?.first ?? true;
-  if (typeof first !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.first",
-      `is ${describeValue(first)}, expected a boolean`,
-    );
-  }
+  const first = requireBoolean(where, "options.first", options?.first ?? true);
   if (job.licenses === undefined) return true;
   const needs = needsOf(job, view.platform);
   for (let i = 0; i < needs.length; i++) {
@@ -299,14 +298,11 @@ export function whyNeverFits(
   const where = "@sched/core/whyNeverFits";
   requireKnownKeys(where, "options", options, NEVER_FITS_KEYS);
   requireInputs(where, job, platform, "platform");
-  const singleMachine = options?.singleMachine ?? false;
-  if (typeof singleMachine !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.singleMachine",
-      `is ${describeValue(singleMachine)}, expected a boolean`,
-    );
-  }
+  const singleMachine = requireBoolean(
+    where,
+    "options.singleMachine",
+    options?.singleMachine ?? false,
+  );
   if (job.cores > platform.totalCores) {
     return `needs ${job.cores} cores, the platform has ${platform.totalCores}`;
   }

@@ -1,4 +1,10 @@
-import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  InvalidInputError,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+} from "@sched/errors";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
 import type { RunStats } from "./trace.js";
 import { checkStats } from "./trace-check.js";
@@ -34,6 +40,8 @@ const RESULT_KEYS = optionKeys<MetricSumsResultOptions>({
 });
 
 const WHERE = "@sched/core/MetricSums";
+/** Where {@link MetricSums.addDeadline}'s errors come from (built once: it runs per job). */
+const ADD_DEADLINE = `${WHERE}.addDeadline`;
 
 /**
  * The fields of {@link MetricSums} that change. V8 fixes a field's representation at its first
@@ -237,7 +245,7 @@ export class MetricSums {
    * unfinished job missed it). Feeds `deadlineMissRate`.
    */
   addDeadline(missed: boolean): void {
-    if (typeof missed !== "boolean") invalidMissed(missed);
+    requireBoolean(ADD_DEADLINE, "missed", missed);
     this.withDeadline++;
     if (missed) this.missed++;
   }
@@ -453,14 +461,6 @@ function invalidRun(submit: number, start: number, end: number, cores: number): 
   }
   if (end < start) throw new InvalidInputError(at, "end", `is ${end}, before start (${start})`);
   throw new InvalidInputError(at, "cores", `is ${cores}, expected a number >= 0`);
-}
-
-function invalidMissed(missed: unknown): never {
-  throw new InvalidInputError(
-    `${WHERE}.addDeadline`,
-    "missed",
-    `is ${describeValue(missed)}, expected a boolean`,
-  );
 }
 
 function invalidOther(submit: number, end: number | undefined, method: string): never {

@@ -1,8 +1,7 @@
 import {
-  describeValue,
-  InvalidInputError,
   optionKeys,
   ParseError,
+  requireBoolean,
   requireKnownKeys,
   SchedError,
 } from "@sched/errors";
@@ -96,14 +95,11 @@ const TO_JSON_KEYS = optionKeys<TraceToJSONOptions>({
  */
 export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = {}): string {
   requireKnownKeys("@sched/core/traceToJSON", "options", options, TO_JSON_KEYS);
-  const timings = options.timings ?? true;
-  if (typeof timings !== "boolean") {
-    throw new InvalidInputError(
-      "@sched/core/traceToJSON",
-      "options.timings",
-      `is ${describeValue(timings)}, expected a boolean`,
-    );
-  }
+  const timings = requireBoolean(
+    "@sched/core/traceToJSON",
+    "options.timings",
+    options.timings ?? true,
+  );
   checkTrace("@sched/core/traceToJSON", "trace", trace);
   const out: Record<string, unknown> = {
     format: TRACE_FORMAT,

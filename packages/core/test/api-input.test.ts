@@ -48,7 +48,7 @@ describe("eligibility checks the job, the platform and the machine it is asked a
   it("licensesFreeOn checks its options (a 1 was read as true, an unknown key ignored)", () => {
     const view = { platform: pool, freeLicenses: () => 1 };
     expect(() => licensesFreeOn(job, view, 0, { first: 1 as never })).toThrow(
-      "@sched/core/licensesFreeOn: options.first is 1, expected a boolean",
+      "@sched/core/licensesFreeOn: options.first is 1, expected true or false",
     );
     expect(() => licensesFreeOn(job, view, 0, { frist: false } as never)).toThrow(
       "@sched/core/licensesFreeOn: options.frist is not a known key (did you mean `first`?)",
@@ -57,7 +57,7 @@ describe("eligibility checks the job, the platform and the machine it is asked a
 
   it('whyNeverFits checks options.singleMachine ("yes" was read as true)', () => {
     expect(() => whyNeverFits(job, pool, { singleMachine: "yes" as never })).toThrow(
-      '@sched/core/whyNeverFits: options.singleMachine is "yes", expected a boolean',
+      '@sched/core/whyNeverFits: options.singleMachine is "yes", expected true or false',
     );
   });
 
@@ -179,7 +179,7 @@ describe("MetricSums checks the types of what it adds", () => {
 
   it("addDeadline takes a boolean (a 1 counted as missed)", () => {
     expect(() => new MetricSums(4).addDeadline(1 as never)).toThrow(
-      "@sched/core/MetricSums.addDeadline: missed is 1, expected a boolean",
+      "@sched/core/MetricSums.addDeadline: missed is 1, expected true or false",
     );
   });
 

@@ -149,3 +149,28 @@ describe("the testing helpers refuse unknown keys too", () => {
     );
   });
 });
+
+describe("the testing helpers check their boolean options", () => {
+  it('arbPlatform, arbJobs and schedulerSpecs refuse "false" (it switched the feature on)', async () => {
+    const t = await import("../src/testing/index.js");
+    const platform = identicalPool(2);
+    expectRefused(
+      () => t.arbPlatform({ licenses: "false" } as never),
+      '@sched/core/testing/arbPlatform: options.licenses is "false", expected true or false',
+    );
+    expectRefused(
+      () => t.arbPlatform({ speeds: 0 } as never),
+      "@sched/core/testing/arbPlatform: options.speeds is 0, expected true or false",
+    );
+    for (const key of ["deadlines", "licenses", "readyTimes", "underestimates", "singleMachine"]) {
+      expectRefused(
+        () => t.arbJobs(platform, { [key]: "false" } as never),
+        `@sched/core/testing/arbJobs: options.${key} is "false", expected true or false`,
+      );
+    }
+    expectRefused(
+      () => t.schedulerSpecs("x", () => idle, { deadlinesAreHard: "yes" } as never),
+      '@sched/core/testing/schedulerSpecs: options.deadlinesAreHard is "yes", expected true or false',
+    );
+  });
+});

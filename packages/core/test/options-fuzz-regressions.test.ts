@@ -52,9 +52,12 @@ describe("core: hostile values end in an InvalidInputError naming the place", ()
       },
     );
     expect(() => checkSchedule(trace, { deadlinesAreHard: 1 as never })).toThrow(
-      "@sched/core/checkSchedule: options.deadlinesAreHard is 1, expected a boolean",
+      "@sched/core/checkSchedule: options.deadlinesAreHard is 1, expected true or false",
     );
     expect(() => traceToJSON(trace, { timings: "no" as never })).toThrow(InvalidInputError);
+    expect(() => traceToJSON(trace, { timings: "no" as never })).toThrow(
+      '@sched/core/traceToJSON: options.timings is "no", expected true or false',
+    );
     expect(() => traceToJSON(undefined as never)).toThrow(/trace is undefined, expected an object/);
   });
 });

@@ -1,7 +1,7 @@
 import { InvalidInputError } from "@sched/core";
 import {
-  describeValue,
   optionKeys,
+  requireBoolean,
   requireFinite,
   requireKnownKeys,
   requirePositive,
@@ -80,9 +80,7 @@ export function updateRating(
   const { growth, minRating } = resolveRatingOptions(options, where);
   requirePositive(where, "rating", rating);
   requireFinite(where, "expected", expected);
-  if (typeof won !== "boolean") {
-    throw new InvalidInputError(where, "won", `is ${describeValue(won)}, expected a boolean`);
-  }
+  requireBoolean(where, "won", won);
   if (expected < 0 || expected > 1) {
     throw new InvalidInputError(where, "expected", `is ${expected}, expected a number in [0, 1]`);
   }

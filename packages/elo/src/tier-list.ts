@@ -2,6 +2,7 @@ import { InvalidInputError } from "@sched/core";
 import {
   describeValue,
   optionKeys,
+  requireBoolean,
   requireInteger,
   requireKnownKeys,
   requireObject,
@@ -71,14 +72,11 @@ export function resolveTierListOptions(
       `is ${baseRating}, expected a number >= options.minRating (${minRating})`,
     );
   }
-  const stickyTopTier = options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier;
-  if (typeof stickyTopTier !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.stickyTopTier",
-      `is ${describeValue(stickyTopTier)}, expected a boolean`,
-    );
-  }
+  const stickyTopTier = requireBoolean(
+    where,
+    "options.stickyTopTier",
+    options.stickyTopTier ?? COMPETITIVE_DEFAULTS.stickyTopTier,
+  );
   return { tiers, tierWidth, growth, minRating, baseRating, stickyTopTier };
 }
 
@@ -191,14 +189,8 @@ export class TierList {
         `is ${jobLevel}, expected an integer in [1, ${this.options.tiers}]`,
       );
     }
-    if (typeof won !== "boolean") {
-      // A truthy non-boolean used to count as a win and be echoed in the update.
-      throw new InvalidInputError(
-        "@sched/elo/TierList.record",
-        "won",
-        `is ${describeValue(won)}, expected a boolean`,
-      );
-    }
+    // A truthy non-boolean used to count as a win and be echoed in the update.
+    requireBoolean("@sched/elo/TierList.record", "won", won);
     const tierBefore = this.#tiers[machine]!;
     const ratingBefore = this.#ratings[machine]!;
     const expected = expectedResult(tierBefore, jobLevel);

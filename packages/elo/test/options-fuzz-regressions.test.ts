@@ -16,13 +16,13 @@ import {
 describe("elo: hostile values end in an InvalidInputError naming the place", () => {
   it("updateRating's won is a boolean (a truthy 1 counted as a win)", () => {
     expect(() => updateRating(1250, 1 as never, 0.6)).toThrow(
-      "@sched/elo/updateRating: won is 1, expected a boolean",
+      "@sched/elo/updateRating: won is 1, expected true or false",
     );
   });
 
   it("stickyTopTier is a boolean (was read for its truthiness)", () => {
     expect(() => competitiveScheduler({ stickyTopTier: "no" as never })).toThrow(
-      /options\.stickyTopTier is "no", expected a boolean/,
+      /options\.stickyTopTier is "no", expected true or false/,
     );
   });
 

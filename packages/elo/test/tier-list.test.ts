@@ -92,7 +92,7 @@ describe("TierList", () => {
   it("refuses a non-boolean outcome and an unknown tier instead of coercing them", () => {
     // record(0, 3, "yes") counted a win and echoed won: "yes"; members(0) listed nobody.
     expect(() => new TierList(1).record(0, 3, "yes" as never)).toThrow(
-      '@sched/elo/TierList.record: won is "yes", expected a boolean',
+      '@sched/elo/TierList.record: won is "yes", expected true or false',
     );
     expect(() => new TierList(2).members(0)).toThrow(
       "@sched/elo/TierList.members: tier is 0, expected an integer in [1, 5]",

@@ -21,6 +21,7 @@ export {
   describeValue,
   requireAnyInteger,
   requireArray,
+  requireBoolean,
   requireFinite,
   requireInteger,
   requireNonNegative,

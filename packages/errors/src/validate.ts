@@ -135,6 +135,26 @@ export function requireArray(where: string, field: string, value: unknown): read
 }
 
 /**
+ * `value` when it is `true` or `false`: nothing else, not `null`, not `0` or `1`, not the string
+ * `"false"` (which a truthiness test would read as `true`). To let `undefined` mean a default, pass
+ * `value ?? fallback` (which also reads `null` as the default) or check `value === undefined`
+ * first, as with {@link requireOneOf}.
+ *
+ * @throws InvalidInputError `<where>: <field> is <value>, expected true or false`.
+ * @example
+ * ```ts
+ * requireBoolean("@sched/workload/swfToJobs", "options.clean", "false");
+ * // throws: options.clean is "false", expected true or false
+ * ```
+ */
+export function requireBoolean(where: string, field: string, value: unknown): boolean {
+  if (value !== true && value !== false) {
+    throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected true or false`);
+  }
+  return value;
+}
+
+/**
  * The choices as a message lists them, each quoted: `"a" or "b"`, or `one of "a", "b", "c"`.
  *
  * @example

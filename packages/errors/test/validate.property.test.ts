@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  describeValue,
   InvalidInputError,
   requireAnyInteger,
+  requireBoolean,
   requireFinite,
   requireInteger,
   requireNonNegative,
@@ -39,6 +41,30 @@ describe("validation helpers (properties)", () => {
           const ok = Number.isSafeInteger(v) && v >= min;
           expectValid(() => requireInteger(W, "v", v, min), ok);
           expectValid(() => requireAnyInteger(W, "v", v), Number.isSafeInteger(v));
+        },
+      ),
+    );
+  });
+
+  it("requireBoolean accepts exactly true and false, and its message names the field and shows the value", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.boolean(), fc.anything(), fc.constantFrom("true", "false", 0, 1, null)),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        (v, field) => {
+          const ok = v === true || v === false;
+          expectValid(() => requireBoolean(W, field, v), ok);
+          if (ok) expect(requireBoolean(W, field, v)).toBe(v);
+          else {
+            try {
+              requireBoolean(W, field, v);
+            } catch (e) {
+              expect((e as InvalidInputError).field).toBe(field);
+              expect((e as Error).message).toBe(
+                `${W}: ${field} is ${describeValue(v)}, expected true or false`,
+              );
+            }
+          }
         },
       ),
     );

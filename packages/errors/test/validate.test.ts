@@ -4,6 +4,7 @@ import {
   InvalidInputError,
   requireAnyInteger,
   requireArray,
+  requireBoolean,
   requireFinite,
   requireInteger,
   requireNonNegative,
@@ -54,6 +55,8 @@ describe("validation helpers", () => {
     const a = [1];
     expect(requireArray(W, "a", a)).toBe(a);
     expect(requireOneOf(W, "a", "drop", ["fill", "drop"])).toBe("drop");
+    expect(requireBoolean(W, "a", false)).toBe(false);
+    expect(requireBoolean(W, "a", true)).toBe(true);
     const cases: [() => unknown, string][] = [
       [() => requireFinite(W, "opts.k", Number.NaN), "opts.k is NaN, expected a finite number"],
       [() => requirePositive(W, "opts.k", 0), "opts.k is 0, expected a finite number > 0"],
@@ -76,6 +79,17 @@ describe("validation helpers", () => {
         'opts.o is 1, expected one of "a", "b", "c"',
       ],
       [() => requireOneOf(W, "opts.o", null, ["only"]), 'opts.o is null, expected "only"'],
+      [
+        () => requireBoolean(W, "options.clean", "false"),
+        'options.clean is "false", expected true or false',
+      ],
+      [() => requireBoolean(W, "options.clean", 0), "options.clean is 0, expected true or false"],
+      [() => requireBoolean(W, "won", null), "won is null, expected true or false"],
+      [() => requireBoolean(W, "won", undefined), "won is undefined, expected true or false"],
+      [
+        () => requireBoolean(W, "options.links", new Boolean(true)),
+        "options.links is object, expected true or false",
+      ],
     ];
     for (const [fn, message] of cases) {
       const e = thrown(fn);

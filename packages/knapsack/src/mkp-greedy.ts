@@ -1,7 +1,7 @@
 import {
-  describeValue,
   InvalidInputError,
   optionKeys,
+  requireBoolean,
   requireKnownKeys,
   requireOneOf,
 } from "@sched/errors";
@@ -78,15 +78,8 @@ export function resolveGreedyChoices(
   field: string,
   o: Omit<MkpGreedyOptions, "costs">,
 ): Omit<ResolvedGreedyOptions, "costs"> {
-  const reweight = o.reweight ?? true;
+  const reweight = requireBoolean(where, `${field}.reweight`, o.reweight ?? true);
   const strategy = o.strategy ?? "drop";
-  if (typeof reweight !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      `${field}.reweight`,
-      `is ${describeValue(reweight)}, expected a boolean`,
-    );
-  }
   requireOneOf(where, `${field}.strategy`, strategy, ["fill", "drop"]);
   const rhoExponent = checkNumber(where, `${field}.rhoExponent`, o.rhoExponent ?? 0, 0);
   return { reweight, strategy, rhoExponent };

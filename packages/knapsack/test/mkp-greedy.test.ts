@@ -85,6 +85,9 @@ describe("mkpGreedy", () => {
     expect(() => mkpGreedy(inst, { costs: [Number.NaN] })).toThrow(/options\.costs\[0\] is NaN/);
     expect(() => mkpGreedy(inst, { strategy: "best" as never })).toThrow(InvalidInputError);
     expect(() => mkpGreedy(inst, { rhoExponent: -1 })).toThrow(/options\.rhoExponent/);
+    expect(() => mkpGreedy(inst, { reweight: "false" as never })).toThrow(
+      '@sched/knapsack/mkpGreedy: options.reweight is "false", expected true or false',
+    );
     expect(() => mkpGreedy({ ...inst, capacities: [Number.NaN] })).toThrow(
       "@sched/knapsack/mkpGreedy: capacities[0] is NaN, expected a finite number >= 0",
     );

@@ -7,7 +7,13 @@ import type {
   ScheduleTrace,
 } from "@sched/core";
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireObject } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
 import { computeOnlyProfile, costOf, evaluateCost, type ProfileOf } from "./cost.js";
 
 /** Options of {@link oasExecutionModel}. */
@@ -184,11 +190,5 @@ export function checkProfileAndFlag(
       `is ${describeValue(profile)}, expected a function (job) => { sigma, ptbw }`,
     );
   }
-  if (value !== undefined && typeof value !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      `options.${flag}`,
-      `is ${describeValue(value)}, expected a boolean`,
-    );
-  }
+  if (value !== undefined) requireBoolean(where, `options.${flag}`, value);
 }

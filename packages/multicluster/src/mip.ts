@@ -3,6 +3,7 @@ import {
   describeValue,
   optionKeys,
   requireArray,
+  requireBoolean,
   requireKnownKeys,
   requireObject,
   requireOneOf,
@@ -283,23 +284,6 @@ function bestListSchedule(
   return out;
 }
 
-/** A boolean option, `fallback` when absent. */
-function flag<K extends "links" | "symmetryBreaking" | "loadCuts" | "warmStart" | "tightenHorizon">(
-  options: SolveOasOptions,
-  key: K,
-  fallback: boolean,
-): boolean {
-  const v = options[key] ?? fallback;
-  if (typeof v !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      `options.${key}`,
-      `is ${describeValue(v)}, expected a boolean`,
-    );
-  }
-  return v;
-}
-
 function resolveModelOptions(
   inst: OasInstance,
   options: OasModelOptions,
@@ -329,9 +313,13 @@ function resolveModelOptions(
       `is ${describeValue(maxConfigurations)}, expected an integer >= 1 or Infinity`,
     );
   }
-  const links = flag(options, "links", OAS_SOLVE_DEFAULTS.links);
-  const symmetryBreaking = flag(options, "symmetryBreaking", true);
-  const loadCuts = flag(options, "loadCuts", true);
+  const links = requireBoolean(WHERE, "options.links", options.links ?? OAS_SOLVE_DEFAULTS.links);
+  const symmetryBreaking = requireBoolean(
+    WHERE,
+    "options.symmetryBreaking",
+    options.symmetryBreaking ?? true,
+  );
+  const loadCuts = requireBoolean(WHERE, "options.loadCuts", options.loadCuts ?? true);
   const allocationCandidates = checkAllocationCandidates(
     WHERE,
     "options.allocationCandidates",
@@ -514,8 +502,16 @@ export async function solveOas(
   requireObject(WHERE, "options", options);
   requireKnownKeys(WHERE, "options", options, SOLVE_KEYS);
   const { maxNodes, timeLimit, relativeGap } = checkBudget(options);
-  const warmStart = flag(options, "warmStart", OAS_SOLVE_DEFAULTS.warmStart);
-  const tightenHorizon = flag(options, "tightenHorizon", true);
+  const warmStart = requireBoolean(
+    WHERE,
+    "options.warmStart",
+    options.warmStart ?? OAS_SOLVE_DEFAULTS.warmStart,
+  );
+  const tightenHorizon = requireBoolean(
+    WHERE,
+    "options.tightenHorizon",
+    options.tightenHorizon ?? true,
+  );
   const incumbents =
     options.incumbents === undefined
       ? []

@@ -3,6 +3,7 @@ import {
   describeValue,
   optionKeys,
   requireArray,
+  requireBoolean,
   requireInteger,
   requireKnownKeys,
   requireObject,
@@ -134,13 +135,7 @@ export function jobConfigurations(
   requireKnownKeys(where, "options", options, CONFIGURATION_KEYS);
   requirePositive(where, "options.eta", options.eta);
   requireInteger(where, "options.theta", options.theta, 1);
-  if (typeof options.links !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.links",
-      `is ${describeValue(options.links)}, expected a boolean`,
-    );
-  }
+  requireBoolean(where, "options.links", options.links);
   const max = options.maxConfigurations;
   if (
     typeof max !== "number" ||

@@ -13,6 +13,7 @@ import {
   optionKeys,
   requireAnyInteger,
   requireArray,
+  requireBoolean,
   requireFinite,
   requireInteger,
   requireKnownKeys,
@@ -182,7 +183,12 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
   requireKnownKeys(where, "options", options, HEURISTIC_KEYS);
   ruleOrder(rule, []);
   const profile = options.profile ?? computeOnlyProfile;
-  const aware = options.links ?? OAS_HEURISTIC_DEFAULTS.links;
+  // a truthy "false" used to run the link-aware heuristic under the link-aware name
+  const aware = requireBoolean(
+    where,
+    "options.links",
+    options.links ?? OAS_HEURISTIC_DEFAULTS.links,
+  );
   const reading = checkAllocationCandidates(
     where,
     "options.allocationCandidates",

@@ -114,11 +114,21 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
     );
     expect(() => oasPlanScheduler([], 0)).toThrow(/eta is 0, expected a finite number > 0/);
     expect(() => oasPlanScheduler([], 40, { compact: 1 as never })).toThrow(
-      /options\.compact is 1, expected a boolean/,
+      /options\.compact is 1, expected true or false/,
     );
     expect(() => oasExecutionModel({ contention: "yes" as never })).toThrow(
-      /options\.contention is "yes", expected a boolean/,
+      /options\.contention is "yes", expected true or false/,
     );
+  });
+
+  it('oasHeuristic checks links (a "false" ran the link-aware rule under its link-aware name)', () => {
+    expect(() => oasHeuristic("FCFS", { links: "false" as never })).toThrow(
+      '@sched/multicluster/oasHeuristic: options.links is "false", expected true or false',
+    );
+    expect(() => oasHeuristic("SPT", { links: 0 as never })).toThrow(
+      /options\.links is 0, expected true or false/,
+    );
+    expect(oasHeuristic("FCFS", { links: false }).name).toBe("oas-fcfs-link-blind");
   });
 
   it("a profile function returning nonsense is named in evaluateCost (was linkDemand's options.ptbw)", () => {
@@ -195,8 +205,13 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
     const p = multiClusterPlatform([{ nodes: 2 }]);
     const j = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
     await expect(solveOas(j, p, { eta: 10, links: "no" as never })).rejects.toThrow(
-      '@sched/multicluster/solveOas: options.links is "no", expected a boolean',
+      '@sched/multicluster/solveOas: options.links is "no", expected true or false',
     );
+    for (const flag of ["symmetryBreaking", "loadCuts", "warmStart", "tightenHorizon"]) {
+      await expect(solveOas(j, p, { eta: 10, [flag]: 1 })).rejects.toThrow(
+        `@sched/multicluster/solveOas: options.${flag} is 1, expected true or false`,
+      );
+    }
     await expect(solveOas(j, p, { eta: 10, maxNodes: 2 ** 53 + 1 })).rejects.toThrow(
       /options\.maxNodes is 9007199254740992, expected an integer in \[1, 2147483647\] or Infinity/,
     );
@@ -305,7 +320,7 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
     );
     expect(() =>
       jobConfigurations(inst, resourceGroups(inst), 0, { ...options, links: "no" as never }),
-    ).toThrow(/options\.links is "no", expected a boolean/);
+    ).toThrow(/options\.links is "no", expected true or false/);
     expect(jobConfigurations(inst, resourceGroups(inst), 0, options).length).toBe(3);
   });
 });

@@ -1,5 +1,11 @@
 import { createPlatform, InvalidInputError, type Job } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  requireBoolean,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
 import { Random } from "@sched/random";
 import {
   checkInteger,
@@ -126,14 +132,7 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
   );
   const sizes = options.sizes ?? "uniform";
   requireOneOf(WHERE, "options.sizes", sizes, ["uniform", "log-uniform"]);
-  const pinFastest = options.pinFastest ?? false;
-  if (typeof pinFastest !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.pinFastest",
-      `is ${describeValue(pinFastest)}, expected a boolean`,
-    );
-  }
+  const pinFastest = requireBoolean(WHERE, "options.pinFastest", options.pinFastest ?? false);
   const load = options.load ?? 0;
   if (typeof load !== "number" || !Number.isFinite(load) || load < 0) {
     throw new InvalidInputError(

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import { Random } from "@sched/random";
 import { emptySwfHeader, type SwfHeader } from "./swf-header.js";
 import type { SwfTrace } from "./swf-read.js";
@@ -342,20 +342,18 @@ export function resolveLublinOptions(options: LublinOptions = {}): ResolvedLubli
       );
     }
   }
-  if (options.jobTypes !== undefined && typeof options.jobTypes !== "boolean") {
-    throw new InvalidInputError(
-      WHERE,
-      "options.jobTypes",
-      `is ${describeValue(options.jobTypes)}, expected a boolean`,
-    );
-  }
+  // absent is the default; null is refused
+  const jobTypes =
+    options.jobTypes === undefined
+      ? true
+      : requireBoolean(WHERE, "options.jobTypes", options.jobTypes);
   const shift = lublinShift(procs);
   const named = (name: string) => (k: string) => `options.${name}.${k}`;
   return {
     jobs,
     procs,
     seed,
-    jobTypes: options.jobTypes ?? true,
+    jobTypes,
     batch: resolveLublinParameters(LUBLIN_BATCH, options.batch, shift, WHERE, named("batch")),
     interactive: resolveLublinParameters(
       LUBLIN_INTERACTIVE,

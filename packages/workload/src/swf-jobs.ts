@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys, requireOneOf } from "@sched/errors";
+import { optionKeys, requireBoolean, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
@@ -88,15 +88,8 @@ export function resolveSwfToJobsOptions(
   where: string,
   options: SwfToJobsOptions,
 ): ResolvedSwfToJobsOptions {
-  const clean = options.clean ?? false;
+  const clean = requireBoolean(where, "options.clean", options.clean ?? false);
   const estimate = options.estimate ?? "requested";
-  if (typeof clean !== "boolean") {
-    throw new InvalidInputError(
-      where,
-      "options.clean",
-      `is ${describeValue(clean)}, expected a boolean`,
-    );
-  }
   requireOneOf(where, "options.estimate", estimate, ["requested", "runtime"]);
   return { clean, estimate };
 }

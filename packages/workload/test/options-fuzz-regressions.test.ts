@@ -41,7 +41,20 @@ describe("workload generators: hostile options end in an InvalidInputError namin
 
   it("generateLublin's jobTypes is a boolean (a number was read for its truthiness)", () => {
     expect(() => generateLublin({ jobs: 5, jobTypes: 1 as never })).toThrow(
-      "@sched/workload/lublin: options.jobTypes is 1, expected a boolean",
+      "@sched/workload/lublin: options.jobTypes is 1, expected true or false",
+    );
+    // null is not the default here
+    expect(() => generateLublin({ jobs: 5, jobTypes: null as never })).toThrow(
+      "@sched/workload/lublin: options.jobTypes is null, expected true or false",
+    );
+  });
+
+  it("swfToJobs' clean and eloWorkload's pinFastest are true or false", () => {
+    expect(() => swfToJobs([], { clean: "false" as never })).toThrow(
+      '@sched/workload/swfToJobs: options.clean is "false", expected true or false',
+    );
+    expect(() => eloWorkload({ machines: 2, jobs: 2, pinFastest: 1 as never })).toThrow(
+      "@sched/workload/eloWorkload: options.pinFastest is 1, expected true or false",
     );
   });
 

@@ -1,4 +1,4 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import fc from "fast-check";
 import { createJob, type JobSpec } from "../job.js";
 import { createPlatform, identicalPool, type LicenseSpec, type MachineSpec } from "../platform.js";
@@ -44,12 +44,13 @@ const ARB_PLATFORM_KEYS = optionKeys<ArbPlatformOptions>({
  * ```
  */
 export function arbPlatform(options: ArbPlatformOptions = {}): fc.Arbitrary<Platform> {
-  requireKnownKeys("@sched/core/testing/arbPlatform", "options", options, ARB_PLATFORM_KEYS);
+  const where = "@sched/core/testing/arbPlatform";
+  requireKnownKeys(where, "options", options, ARB_PLATFORM_KEYS);
   const shape = options.shape ?? "any";
   const maxMachines = options.maxMachines ?? 8;
   const maxCores = options.maxCores ?? 8;
-  const speeds = options.speeds ?? true;
-  const withLicenses = options.licenses ?? true;
+  const speeds = requireBoolean(where, "options.speeds", options.speeds ?? true);
+  const withLicenses = requireBoolean(where, "options.licenses", options.licenses ?? true);
   const pool = fc.integer({ min: 1, max: maxMachines }).map((n) => identicalPool(n));
   const farm = fc
     .array(
@@ -147,7 +148,21 @@ const ARB_JOBS_KEYS = optionKeys<ArbJobsOptions>({
  * ```
  */
 export function arbJobs(platform: Platform, options: ArbJobsOptions = {}): fc.Arbitrary<Job[]> {
-  requireKnownKeys("@sched/core/testing/arbJobs", "options", options, ARB_JOBS_KEYS);
+  const where = "@sched/core/testing/arbJobs";
+  requireKnownKeys(where, "options", options, ARB_JOBS_KEYS);
+  const deadlines = requireBoolean(where, "options.deadlines", options.deadlines ?? true);
+  const licenses = requireBoolean(where, "options.licenses", options.licenses ?? true);
+  const readyTimes = requireBoolean(where, "options.readyTimes", options.readyTimes ?? true);
+  const underestimates = requireBoolean(
+    where,
+    "options.underestimates",
+    options.underestimates ?? true,
+  );
+  const singleMachine = requireBoolean(
+    where,
+    "options.singleMachine",
+    options.singleMachine ?? false,
+  );
   const minJobs = options.minJobs ?? 1;
   const maxJobs = options.maxJobs ?? 20;
   const maxGap = options.maxGap ?? 20;
@@ -157,11 +172,10 @@ export function arbJobs(platform: Platform, options: ArbJobsOptions = {}): fc.Ar
     1,
     Math.min(
       options.maxCores ?? Number.POSITIVE_INFINITY,
-      options.singleMachine ? largest : platform.totalCores,
+      singleMachine ? largest : platform.totalCores,
     ),
   );
-  const licenseNames =
-    (options.licenses ?? true) ? platform.licenses.filter((l) => l.copies > 0) : [];
+  const licenseNames = licenses ? platform.licenses.filter((l) => l.copies > 0) : [];
   const licenseArb =
     licenseNames.length === 0
       ? fc.constant(undefined)
@@ -187,19 +201,16 @@ export function arbJobs(platform: Platform, options: ArbJobsOptions = {}): fc.Ar
   const job = fc.record({
     gap: fc.integer({ min: 0, max: maxGap }),
     runtime: fc.integer({ min: 1, max: maxRuntime }),
-    estimateFactor:
-      (options.underestimates ?? true)
-        ? fc.constantFrom(0.5, 1, 1, 1.5, 2, 3)
-        : fc.constantFrom(1, 1, 1.5, 2, 3),
+    estimateFactor: underestimates
+      ? fc.constantFrom(0.5, 1, 1, 1.5, 2, 3)
+      : fc.constantFrom(1, 1, 1.5, 2, 3),
     cores: fc.integer({ min: 1, max: coreCap }),
-    deadline:
-      (options.deadlines ?? true)
-        ? fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 2 })
-        : fc.constant(undefined),
-    ready:
-      (options.readyTimes ?? true)
-        ? fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined, freq: 3 })
-        : fc.constant(undefined),
+    deadline: deadlines
+      ? fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 2 })
+      : fc.constant(undefined),
+    ready: readyTimes
+      ? fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined, freq: 3 })
+      : fc.constant(undefined),
     licenses: licenseArb,
     idKey: fc.nat({ max: 1_000_000 }),
   });

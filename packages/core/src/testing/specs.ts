@@ -1,4 +1,4 @@
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkSchedule } from "../check.js";
@@ -75,7 +75,14 @@ export function schedulerSpecs(
   factory: () => Scheduler,
   options: SchedulerSpecsOptions = {},
 ): void {
-  requireKnownKeys("@sched/core/testing/schedulerSpecs", "options", options, SPECS_KEYS);
+  const where = "@sched/core/testing/schedulerSpecs";
+  requireKnownKeys(where, "options", options, SPECS_KEYS);
+  // checked here, not first by checkSchedule inside a property run
+  const deadlinesAreHard = requireBoolean(
+    where,
+    "options.deadlinesAreHard",
+    options.deadlinesAreHard ?? false,
+  );
   const numRuns = options.numRuns ?? 40;
   const maxEvents = options.maxEvents ?? 100_000;
   const platforms = options.platform ?? arbPlatform(options.platformOptions);
@@ -94,11 +101,8 @@ export function schedulerSpecs(
     );
   const checkOptions =
     options.executionModel === undefined
-      ? { deadlinesAreHard: options.deadlinesAreHard ?? false }
-      : {
-          deadlinesAreHard: options.deadlinesAreHard ?? false,
-          executionModel: options.executionModel,
-        };
+      ? { deadlinesAreHard }
+      : { deadlinesAreHard, executionModel: options.executionModel };
 
   describe(`${name} conformance (schedulerSpecs)`, () => {
     it("produces a valid schedule: checkSchedule reports no violation", () => {
