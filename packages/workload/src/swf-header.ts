@@ -1,5 +1,13 @@
-import { ParseError } from "@sched/core";
-import { parseSwfNumber, swfNumberProblem } from "./swf-number.js";
+import { InvalidInputError, ParseError } from "@sched/core";
+import {
+  describeValue,
+  optionKeys,
+  requireArray,
+  requireBoolean,
+  requireKnownKeys,
+  requireObject,
+} from "@sched/errors";
+import { parseSwfNumber, SWF_NUMBER_LIMIT, swfNumberProblem } from "./swf-number.js";
 
 /** A header directive kept as text: `; Key: value`. */
 export interface SwfDirective {
@@ -291,12 +299,199 @@ function directiveLines(key: string, value: string): string[] {
   return lines;
 }
 
+const SWF_HEADER_KEYS = optionKeys<SwfHeader>({
+  version: true,
+  computer: true,
+  installation: true,
+  acknowledge: true,
+  information: true,
+  conversion: true,
+  maxJobs: true,
+  maxRecords: true,
+  preemption: true,
+  unixStartTime: true,
+  timeZone: true,
+  timeZoneString: true,
+  startTime: true,
+  endTime: true,
+  maxNodes: true,
+  maxProcs: true,
+  maxRuntime: true,
+  maxMemory: true,
+  allowOveruse: true,
+  maxQueues: true,
+  queues: true,
+  maxPartitions: true,
+  partitions: true,
+  notes: true,
+  other: true,
+  comments: true,
+});
+
+/** A key the readers take as a directive's (`Key:` after `;` and at most one blank). */
+const KEY_RE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * Checks `value`, the text of a directive (`field`), is one the readers give back as it is: a
+ * string without carriage returns, whose lines have no leading or trailing blanks (the readers
+ * trim them) and, after the first, are not blank (a blank continuation line ends the directive).
+ */
+function requireDirectiveText(where: string, field: string, value: unknown): string {
+  if (typeof value !== "string") {
+    throw new InvalidInputError(where, field, `is ${describeValue(value)}, expected a string`);
+  }
+  if (value.includes("\r")) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(value)}, which has a carriage return; SWF lines end at it (use "\\n" between lines)`,
+    );
+  }
+  const lines = value.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line !== line.trim()) {
+      throw new InvalidInputError(
+        where,
+        field,
+        `is ${describeValue(value)}: its ${lines.length === 1 ? "text" : `line ${k + 1}`} has leading or trailing blanks, which the SWF readers drop`,
+      );
+    }
+    if (k > 0 && line === "") {
+      throw new InvalidInputError(
+        where,
+        field,
+        `is ${describeValue(value)}: its line ${k + 1} is empty, and an empty continuation line ends the directive in SWF`,
+      );
+    }
+  }
+  return value;
+}
+
+/**
+ * Checks that `header` can be written as SWF comment lines that read back as the same header
+ * (what {@link formatSwfHeader} and the writers promise): its fields of the right types and
+ * ranges, every text writable (see {@link requireDirectiveText}), free comments that read back as
+ * comments, and `other` directives that read back under `other`. Internal (the writers call it).
+ *
+ * @throws InvalidInputError naming the field (`header.maxProcs`, `header.comments[2]`, ...).
+ */
+export function requireWritableSwfHeader(where: string, header: unknown): SwfHeader {
+  requireObject(where, "header", header);
+  requireKnownKeys(where, "header", header as SwfHeader, SWF_HEADER_KEYS);
+  const h = header as Record<string, unknown>;
+  for (const d of DIRECTIVES) {
+    const field = `header.${d.prop}`;
+    const v = h[d.prop];
+    if (d.kind === "list") {
+      const list = requireArray(where, field, v);
+      for (let k = 0; k < list.length; k++) requireDirectiveText(where, `${field}[${k}]`, list[k]);
+      continue;
+    }
+    if (v === undefined) continue;
+    if (d.kind === "string") requireDirectiveText(where, field, v);
+    else if (d.kind === "boolean") requireBoolean(where, field, v);
+    else {
+      const integer = d.kind === "integer";
+      if (
+        typeof v !== "number" ||
+        !Number.isFinite(v) ||
+        (integer && !Number.isInteger(v)) ||
+        Math.abs(v) > SWF_NUMBER_LIMIT ||
+        (d.min !== undefined && v < d.min)
+      ) {
+        const range = d.min === undefined ? ` from -${SWF_NUMBER_LIMIT}` : ` >= ${d.min}`;
+        throw new InvalidInputError(
+          where,
+          field,
+          `is ${describeValue(v)}, expected ${integer ? "an integer" : "a number"}${range} up to ${SWF_NUMBER_LIMIT} (the ${d.key} directive)`,
+        );
+      }
+    }
+  }
+  const comments = requireArray(where, "header.comments", h.comments);
+  for (let k = 0; k < comments.length; k++) {
+    const field = `header.comments[${k}]`;
+    const c = comments[k];
+    if (typeof c !== "string") {
+      throw new InvalidInputError(where, field, `is ${describeValue(c)}, expected a string`);
+    }
+    if (c.includes("\n") || c.includes("\r")) {
+      throw new InvalidInputError(
+        where,
+        field,
+        `is ${describeValue(c)}, which has a line break; a free comment is one line (give each line its own comment)`,
+      );
+    }
+    if (c.trim() === "" || c !== c.trimEnd()) {
+      throw new InvalidInputError(
+        where,
+        field,
+        `is ${describeValue(c)}: ${c.trim() === "" ? "a blank comment, which the SWF readers drop" : "it ends in blanks, which the SWF readers drop"}`,
+      );
+    }
+    const m = DIRECTIVE_RE.exec(`;${c}`);
+    if (m !== null) {
+      throw new InvalidInputError(
+        where,
+        field,
+        `is ${describeValue(c)}, which reads back as the directive ${m[1]}; put it in header.other (or the typed field) instead`,
+      );
+    }
+  }
+  const other = requireArray(where, "header.other", h.other);
+  for (let k = 0; k < other.length; k++) {
+    const field = `header.other[${k}]`;
+    const entry = requireObject(where, field, other[k]) as Record<string, unknown>;
+    const key = entry.key;
+    if (typeof key !== "string" || !KEY_RE.test(key)) {
+      throw new InvalidInputError(
+        where,
+        `${field}.key`,
+        `is ${describeValue(key)}, expected a directive key (a letter, then letters, digits, "_" or "-")`,
+      );
+    }
+    const value = requireDirectiveText(where, `${field}.value`, entry.value);
+    const info = BY_KEY.get(key.toLowerCase());
+    if (info === undefined) continue;
+    if (info.kind === "list") {
+      throw new InvalidInputError(
+        where,
+        `${field}.key`,
+        `is ${describeValue(key)}, which reads back into header.${info.prop}; put it there instead`,
+      );
+    }
+    const typed = h[info.prop];
+    if (typed === undefined) {
+      throw new InvalidInputError(
+        where,
+        `${field}.key`,
+        `is ${describeValue(key)}, which reads back as header.${info.prop} (unset here); set header.${info.prop} instead`,
+      );
+    }
+    if ((info.kind === "integer" || info.kind === "number") && parseSwfNumber(value) !== typed) {
+      throw new InvalidInputError(
+        where,
+        `${field}.value`,
+        `is ${describeValue(value)}, but header.${info.prop} is ${String(typed)}: a trace states ${info.key} once (the SWF readers refuse two different values)`,
+      );
+    }
+  }
+  return header as SwfHeader;
+}
+
 /**
  * The header as SWF comment lines (no trailing newline on each): free comments first, then the
  * typed directives in the order of the SWF definition, then `other`. A multi-line value is
  * written as the directive line and indented `;` continuation lines.
  *
  * Complexity: O(size of the header).
+ *
+ * @throws InvalidInputError naming the field when the header would not read back as itself: a
+ * field of the wrong type or range (`header.maxProcs` `"abc"`, `header.allowOveruse` `"No"`), an
+ * unknown field, a text with a carriage return or with blanks at the ends of a line, a free
+ * comment with a line break or that reads back as a directive, an `other` directive that reads
+ * back as a typed one.
  *
  * @example
  * ```ts
@@ -305,6 +500,12 @@ function directiveLines(key: string, value: string): string[] {
  * ```
  */
 export function formatSwfHeader(header: SwfHeader): string[] {
+  return swfHeaderLines("@sched/workload/formatSwfHeader", header);
+}
+
+/** {@link formatSwfHeader} for the writers, whose errors name their own function. Internal. */
+export function swfHeaderLines(where: string, header: SwfHeader): string[] {
+  requireWritableSwfHeader(where, header);
   const lines: string[] = [];
   for (const c of header.comments) lines.push(`;${c}`);
   for (const d of DIRECTIVES) {

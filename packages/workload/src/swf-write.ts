@@ -1,7 +1,7 @@
 import { InvalidInputError } from "@sched/core";
 import { describeValue } from "@sched/errors";
 import { requireIterable } from "./require-iterable.js";
-import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
+import { type formatSwfHeader, type SwfHeader, swfHeaderLines } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 
 /**
@@ -50,18 +50,27 @@ export function formatSwfRecord(record: SwfRecord): string {
  *
  * Complexity: O(1) per line.
  *
- * @throws InvalidInputError when a record has a field that is not a finite number.
+ * @throws InvalidInputError when a record has a field that is not a finite number, or the
+ * header would not read back as itself (see {@link formatSwfHeader}).
  *
  * @example
  * ```ts
  * for (const line of writeSwfLines(header, records)) out.write(`${line}\n`);
  * ```
  */
-export function* writeSwfLines(
+export function writeSwfLines(
   header: SwfHeader,
   records: Iterable<SwfRecord>,
 ): Generator<string, void, undefined> {
-  yield* formatSwfHeader(header);
+  return swfLines("@sched/workload/writeSwfLines", header, records);
+}
+
+function* swfLines(
+  where: string,
+  header: SwfHeader,
+  records: Iterable<SwfRecord>,
+): Generator<string, void, undefined> {
+  yield* swfHeaderLines(where, header);
   for (const r of records) yield formatSwfRecord(r);
 }
 
@@ -71,7 +80,8 @@ export function* writeSwfLines(
  *
  * Complexity: O(number of records).
  *
- * @throws InvalidInputError when a record has a field that is not a finite number.
+ * @throws InvalidInputError when a record has a field that is not a finite number, or the
+ * header would not read back as itself (see {@link formatSwfHeader}).
  *
  * @example
  * ```ts
@@ -89,7 +99,7 @@ export function formatSwf(header: SwfHeader, records: Iterable<SwfRecord>): stri
   }
   requireIterable("@sched/workload/formatSwf", "records", records, "SWF records");
   const parts: string[] = [];
-  for (const line of writeSwfLines(header, records)) parts.push(line);
+  for (const line of swfLines("@sched/workload/formatSwf", header, records)) parts.push(line);
   parts.push("");
   return parts.join("\n");
 }

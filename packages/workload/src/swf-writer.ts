@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
-import { formatSwfHeader, type SwfHeader } from "./swf-header.js";
+import { type formatSwfHeader, type SwfHeader, swfHeaderLines } from "./swf-header.js";
 import { SWF_FIELDS, type SwfRecord } from "./swf-record.js";
 import { SWF_WIDTHS } from "./swf-write.js";
 
@@ -66,9 +66,13 @@ export class SwfWriter {
     this.chunk = writerChunk(WHERE, sink, options.chunkBytes);
   }
 
-  /** Writes the header's comment lines, as {@link formatSwfHeader} gives them, each with `\n`. */
+  /**
+   * Writes the header's comment lines, as {@link formatSwfHeader} gives them, each with `\n`.
+   * @throws InvalidInputError naming the field when the header would not read back as itself
+   * (see {@link formatSwfHeader}); nothing of it is written.
+   */
   header(header: SwfHeader): void {
-    for (const line of formatSwfHeader(header)) this.text(`${line}\n`);
+    for (const line of swfHeaderLines(WHERE, header)) this.text(`${line}\n`);
   }
 
   /**
