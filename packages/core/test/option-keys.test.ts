@@ -174,3 +174,38 @@ describe("the testing helpers check their boolean options", () => {
     );
   });
 });
+
+describe("the testing helpers check their other options", () => {
+  it("arbPlatform and arbJobs refuse a misspelt shape and counts that are not integers in range (a fast-check error, or a silent 'any', before)", async () => {
+    const t = await import("../src/testing/index.js");
+    const platform = identicalPool(2);
+    expectRefused(
+      () => t.arbPlatform({ shape: "Pool" } as never),
+      '@sched/core/testing/arbPlatform: options.shape is "Pool", expected one of "pool", "farm", "any"',
+    );
+    expectRefused(
+      () => t.arbPlatform({ maxMachines: "5" } as never),
+      '@sched/core/testing/arbPlatform: options.maxMachines is "5", expected an integer >= 1',
+    );
+    expectRefused(
+      () => t.arbPlatform({ maxCores: 0 }),
+      "@sched/core/testing/arbPlatform: options.maxCores is 0, expected an integer >= 1",
+    );
+    expectRefused(
+      () => t.arbJobs(platform, { minJobs: 5, maxJobs: 3 }),
+      "@sched/core/testing/arbJobs: options.maxJobs is 3, below options.minJobs (5)",
+    );
+    expectRefused(
+      () => t.arbJobs(platform, { maxRuntime: 0.5 }),
+      "@sched/core/testing/arbJobs: options.maxRuntime is 0.5, expected an integer >= 1",
+    );
+    expectRefused(
+      () => t.arbJobs(platform, { maxGap: -1 }),
+      "@sched/core/testing/arbJobs: options.maxGap is -1, expected an integer >= 0",
+    );
+    expectRefused(
+      () => t.arbJobs(platform, { maxCores: Number.NaN }),
+      "@sched/core/testing/arbJobs: options.maxCores is NaN, expected an integer >= 1",
+    );
+  });
+});

@@ -1,4 +1,11 @@
-import { optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
+import {
+  InvalidInputError,
+  optionKeys,
+  requireBoolean,
+  requireInteger,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
 import fc from "fast-check";
 import { createJob, type JobSpec } from "../job.js";
 import { createPlatform, identicalPool, type LicenseSpec, type MachineSpec } from "../platform.js";
@@ -46,9 +53,13 @@ const ARB_PLATFORM_KEYS = optionKeys<ArbPlatformOptions>({
 export function arbPlatform(options: ArbPlatformOptions = {}): fc.Arbitrary<Platform> {
   const where = "@sched/core/testing/arbPlatform";
   requireKnownKeys(where, "options", options, ARB_PLATFORM_KEYS);
-  const shape = options.shape ?? "any";
-  const maxMachines = options.maxMachines ?? 8;
-  const maxCores = options.maxCores ?? 8;
+  const shape = requireOneOf(where, "options.shape", options.shape ?? "any", [
+    "pool",
+    "farm",
+    "any",
+  ] as const);
+  const maxMachines = requireInteger(where, "options.maxMachines", options.maxMachines ?? 8, 1);
+  const maxCores = requireInteger(where, "options.maxCores", options.maxCores ?? 8, 1);
   const speeds = requireBoolean(where, "options.speeds", options.speeds ?? true);
   const withLicenses = requireBoolean(where, "options.licenses", options.licenses ?? true);
   const pool = fc.integer({ min: 1, max: maxMachines }).map((n) => identicalPool(n));
@@ -163,10 +174,19 @@ export function arbJobs(platform: Platform, options: ArbJobsOptions = {}): fc.Ar
     "options.singleMachine",
     options.singleMachine ?? false,
   );
-  const minJobs = options.minJobs ?? 1;
-  const maxJobs = options.maxJobs ?? 20;
-  const maxGap = options.maxGap ?? 20;
-  const maxRuntime = options.maxRuntime ?? 50;
+  const minJobs = requireInteger(where, "options.minJobs", options.minJobs ?? 1, 0);
+  const maxJobs = requireInteger(where, "options.maxJobs", options.maxJobs ?? 20, 0);
+  if (maxJobs < minJobs) {
+    throw new InvalidInputError(
+      where,
+      "options.maxJobs",
+      `is ${maxJobs}, below options.minJobs (${minJobs})`,
+    );
+  }
+  const maxGap = requireInteger(where, "options.maxGap", options.maxGap ?? 20, 0);
+  const maxRuntime = requireInteger(where, "options.maxRuntime", options.maxRuntime ?? 50, 1);
+  if (options.maxCores !== undefined)
+    requireInteger(where, "options.maxCores", options.maxCores, 1);
   const largest = platform.machines.reduce((m, x) => Math.max(m, x.cores), 1);
   const coreCap = Math.max(
     1,
