@@ -35,6 +35,24 @@ describe("unknown option keys are refused", () => {
     );
   });
 
+  it("backfillPass counts policy among its options: a misspelt policy key is named as meant", () => {
+    expectRefused(
+      () => backfillPass(state, { polcy: "conservative" } as never),
+      /^@sched\/backfill\/backfillPass: options\.polcy is not a known key \(did you mean `policy`\?\), expected one of policy, reservations,/,
+    );
+    expectRefused(
+      () => backfillPass(state, { policy: "edf", polcy: "edf" } as never),
+      "options.polcy is not a known key (did you mean `policy`?), expected one of policy, preemption,",
+    );
+  });
+
+  it("backfillPass names an unknown policy with the policies, quoted as every string option", () => {
+    expectRefused(
+      () => backfillPass(state, { policy: "conservativ" } as never),
+      '@sched/backfill/backfillPass: options.policy is "conservativ", expected one of "backfill", "easy", "conservative", "flexible", "fcfs", "edf"',
+    );
+  });
+
   it("the factories and presets refuse them when built", () => {
     expectRefused(
       () => easy({ reservations: 3 } as never),
