@@ -80,16 +80,32 @@ export interface RunningJobState {
  * The state of a cluster at one instant, as {@link backfillPass} reads it: the pool form
  * (`cores`: that many interchangeable cores) or the platform form (`platform`: machines with
  * cores and speeds, licenses, as `@sched/core`'s `createPlatform` builds it); exactly one of
- * the two. Times (`now`, `end`, `submit`, `ready`, `deadline`, reservation times) are instants
- * and estimates are durations, in one unit.
+ * the two (a state with neither or both is a type error, and refused at run time). Times
+ * (`now`, `end`, `submit`, `ready`, `deadline`, reservation times) are instants and estimates
+ * are durations, in one unit.
  */
-export interface BackfillState {
+export type BackfillState = BackfillStateFields & (BackfillPoolForm | BackfillPlatformForm);
+
+/** The pool form of a {@link BackfillState}: one machine of `cores` interchangeable cores. */
+export interface BackfillPoolForm {
+  /** Pool form: the number of cores of the pool (all of them, free or not). */
+  readonly cores: number;
+  /** Not in the pool form. */
+  readonly platform?: undefined;
+}
+
+/** The platform form of a {@link BackfillState}: machines and licenses. */
+export interface BackfillPlatformForm {
+  /** Platform form: the machines and licenses. */
+  readonly platform: Platform;
+  /** Not in the platform form. */
+  readonly cores?: undefined;
+}
+
+/** The fields of a {@link BackfillState} common to both forms. */
+export interface BackfillStateFields {
   /** The current time. */
   readonly now: number;
-  /** Pool form: the number of cores of the pool (all of them, free or not). */
-  readonly cores?: number;
-  /** Platform form: the machines and licenses. */
-  readonly platform?: Platform;
   readonly running: readonly RunningJobState[];
   /** The waiting jobs in queue order (the FCFS order; other orders sort it). */
   readonly queue: readonly QueuedJob[];
