@@ -364,7 +364,12 @@ export function backfillPass(
     if (pool) {
       allocation = [{ machine: 0, cores }];
     } else {
-      if (r.allocation === undefined) fail(`${at}.allocation`, "is missing (platform form)");
+      if (r.allocation === undefined) {
+        fail(
+          `${at}.allocation`,
+          "is missing: in the platform form a running job gives where it runs, the decision's allocations[i] for start[i]",
+        );
+      }
       allocation = r.allocation;
     }
     try {

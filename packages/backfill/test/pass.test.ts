@@ -332,7 +332,7 @@ describe("backfillPass: bad input names the field", () => {
         running: [{ id: 1, cores: 1, end: 5 }],
         queue: [],
       },
-      /state\.running\[0\]\.allocation is missing/,
+      /state\.running\[0\]\.allocation is missing: in the platform form a running job gives where it runs, the decision's allocations\[i\] for start\[i\]$/,
     ],
     ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
     // Inconsistent states a live loop can hand over: each was read silently as something else.
