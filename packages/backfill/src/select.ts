@@ -96,6 +96,15 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
   const o = (options ?? {}) as PolicyOptions & { readonly policy?: string };
   const policy =
     o.policy === undefined ? "backfill" : requireOneOf(where, "options.policy", o.policy, POLICIES);
+  const depth = (o as { readonly reservations?: unknown }).reservations;
+  if ((policy === "easy" || policy === "conservative") && depth !== undefined) {
+    // The presets fix the depth; the key exists, just not beside them.
+    throw new InvalidInputError(
+      where,
+      "options.reservations",
+      `is ${describeValue(depth)}, but policy "${policy}" sets it (${policy === "easy" ? "1" : "Infinity"}): give reservations without policy (or with policy "backfill")`,
+    );
+  }
   requireKnownKeys(where, "options", o, PASS_KEYS[policy]);
   const { policy: _, ...rest } = o;
   switch (policy) {

@@ -18,8 +18,13 @@ describe("unknown option keys are refused", () => {
     );
     expectRefused(
       () => backfillPass(state, { policy: "easy", reservations: 3 } as never),
-      "options.reservations is not a known key",
+      'options.reservations is 3, but policy "easy" sets it (1): give reservations without policy (or with policy "backfill")',
     );
+    expectRefused(
+      () => backfillPass(state, { policy: "conservative", reservations: 2 } as never),
+      'options.reservations is 2, but policy "conservative" sets it (Infinity)',
+    );
+    expect(backfillPass(state, { policy: "backfill", reservations: 2 }).start).toEqual([1]);
     expectRefused(
       () => backfillPass(state, { policy: "edf", preempt: false } as never),
       "options.preempt is not a known key (did you mean `preemption`?)",
