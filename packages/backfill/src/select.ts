@@ -19,6 +19,7 @@ import {
   PRESET_KEYS,
   type PresetOptions,
   type ResolvedBackfill,
+  refusePresetDepth,
   resolveBackfill,
   resolveEdf,
   resolveFcfs,
@@ -96,13 +97,13 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
   const o = (options ?? {}) as PolicyOptions & { readonly policy?: string };
   const policy =
     o.policy === undefined ? "backfill" : requireOneOf(where, "options.policy", o.policy, POLICIES);
-  const depth = (o as { readonly reservations?: unknown }).reservations;
-  if ((policy === "easy" || policy === "conservative") && depth !== undefined) {
-    // The presets fix the depth; the key exists, just not beside them.
-    throw new InvalidInputError(
+  if (policy === "easy" || policy === "conservative") {
+    refusePresetDepth(
       where,
-      "options.reservations",
-      `is ${describeValue(depth)}, but policy "${policy}" sets it (${policy === "easy" ? "1" : "Infinity"}): give reservations without policy (or with policy "backfill")`,
+      `policy "${policy}"`,
+      policy === "easy" ? "1" : "Infinity",
+      o,
+      'give reservations without policy (or with policy "backfill")',
     );
   }
   requireKnownKeys(where, "options", o, PASS_KEYS[policy]);

@@ -61,11 +61,11 @@ describe("unknown option keys are refused", () => {
   it("the factories and presets refuse them when built", () => {
     expectRefused(
       () => easy({ reservations: 3 } as never),
-      /^@sched\/backfill\/easy: options\.reservations is not a known key/,
+      "@sched/backfill/easy: options.reservations is 3, but easy() sets it (1): use backfill({ reservations })",
     );
     expectRefused(
       () => conservative({ reservations: 3 } as never),
-      /^@sched\/backfill\/conservative: options\.reservations/,
+      "@sched/backfill/conservative: options.reservations is 3, but conservative() sets it (Infinity): use backfill({ reservations })",
     );
     expectRefused(
       () => edf({ preempt: false } as never),
@@ -77,6 +77,23 @@ describe("unknown option keys are refused", () => {
       () => flexible({ priority: () => 0, nme: "x" } as never),
       "options.nme is not a known key (did you mean `name`?)",
     );
+  });
+
+  it("a preset's bad option names the preset called, not backfill", () => {
+    expectRefused(
+      () => easy({ order: "x" } as never),
+      /^@sched\/backfill\/easy: options\.order is "x"/,
+    );
+    expectRefused(
+      () => conservative({ machineOrder: 3 } as never),
+      /^@sched\/backfill\/conservative: options\.machineOrder is 3/,
+    );
+    expectRefused(
+      () => flexible({ priority: () => 0, machineOrder: "x" } as never),
+      /^@sched\/backfill\/flexible: options\.machineOrder is "x"/,
+    );
+    expect(easy({ order: "sjf" }).name).toBe("easy/sjf");
+    expect(conservative().name).toBe("conservative");
   });
 
   it("null options are refused like any other non-object, naming options", () => {
