@@ -334,7 +334,8 @@ export function backfillPass(
     const r = runningIn[i];
     if (typeof r !== "object" || r === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, r.id);
-    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    const other = givenAt.get(id);
+    if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
     givenAt.set(id, at);
     const cores = requireCores(`${at}.cores`, r.cores);
     const end = requireTime(`${at}.end`, r.end);
@@ -397,7 +398,8 @@ export function backfillPass(
     const q = queueIn[i];
     if (typeof q !== "object" || q === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, q.id);
-    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    const other = givenAt.get(id);
+    if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
     givenAt.set(id, at);
     const submit = optionalTime(`${at}.submit`, q.submit);
     if (submit !== undefined && submit > now) {

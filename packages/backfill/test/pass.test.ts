@@ -317,7 +317,7 @@ describe("backfillPass: bad input names the field", () => {
     [
       "duplicate id",
       { ...ok, running: [{ id: 1, cores: 1, end: 5 }], queue: [{ id: 1, cores: 1, estimate: 1 }] },
-      /state\.queue\[0\]\.id is 1, which another job has/,
+      /state\.queue\[0\]\.id is 1, already the id of state\.running\[0\]$/,
     ],
     [
       "running too big",
