@@ -20,6 +20,8 @@ import {
   type AllocationPolicy,
   type AvailabilityRectangle,
   firstFit,
+  policyExportNamed,
+  policyExports,
   uncheckedCompare,
 } from "./policies.js";
 
@@ -830,7 +832,20 @@ export class AvailRectList {
 
 /** Throws unless `policy` is an {@link AllocationPolicy} (an object with `compare`). Internal. */
 export function checkPolicy(where: string, field: string, policy: AllocationPolicy): void {
-  if (typeof policy !== "object" || policy === null || typeof policy.compare !== "function") {
+  if (typeof policy !== "object" || policy === null) {
+    // A policy's name ("PE_W") or its export's ("peWorstFit") given as a string: say what to import.
+    const known = typeof policy === "string" ? policyExportNamed(policy) : undefined;
+    const hint =
+      known === undefined
+        ? `: one of the exports ${policyExports().join(", ")}, or one built by scorePolicy`
+        : `: import ${known.exported} (the policy named ${JSON.stringify(known.name)}) from @sched/advance-reservation`;
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(policy)}, expected an AllocationPolicy object ({ name, compare(a, b) })${hint}`,
+    );
+  }
+  if (typeof policy.compare !== "function") {
     throw new InvalidInputError(where, field, "has no compare(a, b) function");
   }
 }

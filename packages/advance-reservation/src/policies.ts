@@ -246,6 +246,25 @@ function area(r: AvailabilityRectangle): number {
   return r.freePEs * (r.end - r.begin);
 }
 
+/** Each of the package's policies' export and name, by its name and by the export's. */
+const EXPORTED = new Map<string, { readonly exported: string; readonly name: string }>();
+
+/**
+ * The export and name of the package's policy called `name` (`"PE_W"` and `"peWorstFit"` both
+ * give `{ exported: "peWorstFit", name: "PE_W" }`), or `undefined`: for the error of a policy
+ * given as a string. Internal.
+ */
+export function policyExportNamed(
+  name: string,
+): { readonly exported: string; readonly name: string } | undefined {
+  return EXPORTED.get(name);
+}
+
+/** The exports of the package's seven policies, in the paper's order. Internal. */
+export function policyExports(): readonly string[] {
+  return [...new Set([...EXPORTED.values()].map((p) => p.exported))];
+}
+
 /** One of the package's policies: its public `compare` names it, e.g. `firstFit.compare`. */
 function builtIn(
   exported: string,
@@ -253,6 +272,9 @@ function builtIn(
   score: (rectangle: AvailabilityRectangle) => number,
   direction: "min" | "max",
 ): AllocationPolicy {
+  const entry = Object.freeze({ exported, name });
+  EXPORTED.set(name, entry);
+  EXPORTED.set(exported, entry);
   return buildScorePolicy(`@sched/advance-reservation/${exported}.compare`, name, score, direction);
 }
 

@@ -77,6 +77,20 @@ describe("admissionPass", () => {
     expect(reservations).toEqual([{ id: 2, start: 5, end: 6, pes: [0, 1] }]);
   });
 
+  it("a policy given as a string says which export to import", () => {
+    const withPolicy = (policy: unknown) => () =>
+      admissionPass(figure1, [request], { policy: policy as never });
+    expect(withPolicy("PE_W")).toThrow(InvalidInputError);
+    expect(withPolicy("PE_W")).toThrow(
+      '@sched/advance-reservation/admissionPass: options.policy is "PE_W", expected an AllocationPolicy object ({ name, compare(a, b) }): import peWorstFit (the policy named "PE_W") from @sched/advance-reservation',
+    );
+    expect(withPolicy("firstFit")).toThrow('import firstFit (the policy named "FF")');
+    expect(withPolicy("best")).toThrow(
+      'options.policy is "best", expected an AllocationPolicy object ({ name, compare(a, b) }): one of the exports firstFit, peBestFit, peWorstFit, durationBestFit, durationWorstFit, peDurationBestFit, peDurationWorstFit, or one built by scorePolicy',
+    );
+    expect(withPolicy({ name: "x" })).toThrow("options.policy has no compare(a, b) function");
+  });
+
   it("throws InvalidInputError naming the field in the caller's state", () => {
     const pass =
       (state: unknown, requests: unknown = [], options: unknown = {}) =>

@@ -20,7 +20,10 @@ export type {
 export {
   type BackfillDecision,
   type BackfillPassOptions,
+  type BackfillPlatformForm,
+  type BackfillPoolForm,
   type BackfillState,
+  type BackfillStateFields,
   backfillPass,
   type QueuedJob,
   type RunningJobState,

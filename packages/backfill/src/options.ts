@@ -217,6 +217,27 @@ export const EDF_KEYS = optionKeys<EdfOptions>({
   name: true,
 });
 
+/**
+ * Refuses a `reservations` option given to a preset that fixes the depth (`easy`: 1,
+ * `conservative`: Infinity), naming what to use instead (`remedy`). Internal.
+ */
+export function refusePresetDepth(
+  where: string,
+  preset: string,
+  depth: "1" | "Infinity",
+  options: unknown,
+  remedy: string,
+): void {
+  if (typeof options !== "object" || options === null) return;
+  const value = (options as { readonly reservations?: unknown }).reservations;
+  if (value === undefined) return;
+  throw new InvalidInputError(
+    where,
+    "options.reservations",
+    `is ${describeValue(value)}, but ${preset} sets it (${depth}): ${remedy}`,
+  );
+}
+
 /** The backfilling options, checked and with defaults filled in. Internal. */
 export interface ResolvedBackfill {
   readonly reservations: number;

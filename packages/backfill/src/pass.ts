@@ -80,16 +80,32 @@ export interface RunningJobState {
  * The state of a cluster at one instant, as {@link backfillPass} reads it: the pool form
  * (`cores`: that many interchangeable cores) or the platform form (`platform`: machines with
  * cores and speeds, licenses, as `@sched/core`'s `createPlatform` builds it); exactly one of
- * the two. Times (`now`, `end`, `submit`, `ready`, `deadline`, reservation times) are instants
- * and estimates are durations, in one unit.
+ * the two (a state with neither or both is a type error, and refused at run time). Times
+ * (`now`, `end`, `submit`, `ready`, `deadline`, reservation times) are instants and estimates
+ * are durations, in one unit.
  */
-export interface BackfillState {
+export type BackfillState = BackfillStateFields & (BackfillPoolForm | BackfillPlatformForm);
+
+/** The pool form of a {@link BackfillState}: one machine of `cores` interchangeable cores. */
+export interface BackfillPoolForm {
+  /** Pool form: the number of cores of the pool (all of them, free or not). */
+  readonly cores: number;
+  /** Not in the pool form. */
+  readonly platform?: undefined;
+}
+
+/** The platform form of a {@link BackfillState}: machines and licenses. */
+export interface BackfillPlatformForm {
+  /** Platform form: the machines and licenses. */
+  readonly platform: Platform;
+  /** Not in the platform form. */
+  readonly cores?: undefined;
+}
+
+/** The fields of a {@link BackfillState} common to both forms. */
+export interface BackfillStateFields {
   /** The current time. */
   readonly now: number;
-  /** Pool form: the number of cores of the pool (all of them, free or not). */
-  readonly cores?: number;
-  /** Platform form: the machines and licenses. */
-  readonly platform?: Platform;
   readonly running: readonly RunningJobState[];
   /** The waiting jobs in queue order (the FCFS order; other orders sort it). */
   readonly queue: readonly QueuedJob[];
@@ -318,7 +334,8 @@ export function backfillPass(
     const r = runningIn[i];
     if (typeof r !== "object" || r === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, r.id);
-    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    const other = givenAt.get(id);
+    if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
     givenAt.set(id, at);
     const cores = requireCores(`${at}.cores`, r.cores);
     const end = requireTime(`${at}.end`, r.end);
@@ -348,7 +365,12 @@ export function backfillPass(
     if (pool) {
       allocation = [{ machine: 0, cores }];
     } else {
-      if (r.allocation === undefined) fail(`${at}.allocation`, "is missing (platform form)");
+      if (r.allocation === undefined) {
+        fail(
+          `${at}.allocation`,
+          "is missing: in the platform form a running job gives where it runs, the decision's allocations[i] for start[i]",
+        );
+      }
       allocation = r.allocation;
     }
     try {
@@ -376,7 +398,8 @@ export function backfillPass(
     const q = queueIn[i];
     if (typeof q !== "object" || q === null) fail(at, "is not an object");
     const id = requireId(`${at}.id`, q.id);
-    if (givenAt.has(id)) fail(`${at}.id`, `is ${id}, which another job has`);
+    const other = givenAt.get(id);
+    if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
     givenAt.set(id, at);
     const submit = optionalTime(`${at}.submit`, q.submit);
     if (submit !== undefined && submit > now) {

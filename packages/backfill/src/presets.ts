@@ -1,11 +1,14 @@
 import { requireKnownKeys } from "@sched/errors";
-import { backfill } from "./backfill.js";
 import {
   type FlexibleOptions,
   flexibleAsBackfill,
   PRESET_KEYS,
   type PresetOptions,
+  refusePresetDepth,
+  resolveBackfill,
 } from "./options.js";
+import { schedulerOf } from "./scheduler.js";
+import { backfillStrategy } from "./select.js";
 import type { BackfillScheduler } from "./strategy.js";
 
 /**
@@ -19,8 +22,10 @@ import type { BackfillScheduler } from "./strategy.js";
  * simulate(jobs, identicalPool(100), easy()); // job for job the textbook EASY schedule
  */
 export function easy(options?: PresetOptions): BackfillScheduler {
-  requireKnownKeys("@sched/backfill/easy", "options", options, PRESET_KEYS);
-  return backfill({ ...options, reservations: 1 });
+  const where = "@sched/backfill/easy";
+  refusePresetDepth(where, "easy()", "1", options, "use backfill({ reservations })");
+  requireKnownKeys(where, "options", options, PRESET_KEYS);
+  return schedulerOf(backfillStrategy(resolveBackfill({ ...options, reservations: 1 }, where)));
 }
 
 /**
@@ -35,8 +40,14 @@ export function easy(options?: PresetOptions): BackfillScheduler {
  * simulate(jobs, identicalPool(100), conservative());
  */
 export function conservative(options?: PresetOptions): BackfillScheduler {
-  requireKnownKeys("@sched/backfill/conservative", "options", options, PRESET_KEYS);
-  return backfill({ ...options, reservations: Number.POSITIVE_INFINITY });
+  const where = "@sched/backfill/conservative";
+  refusePresetDepth(where, "conservative()", "Infinity", options, "use backfill({ reservations })");
+  requireKnownKeys(where, "options", options, PRESET_KEYS);
+  return schedulerOf(
+    backfillStrategy(
+      resolveBackfill({ ...options, reservations: Number.POSITIVE_INFINITY }, where),
+    ),
+  );
 }
 
 /**
@@ -53,5 +64,6 @@ export function conservative(options?: PresetOptions): BackfillScheduler {
  * flexible({ priority: (w, view) => view.now - w.job.submit, variant: "unrm" });
  */
 export function flexible(options: FlexibleOptions): BackfillScheduler {
-  return backfill(flexibleAsBackfill(options));
+  const where = "@sched/backfill/flexible";
+  return schedulerOf(backfillStrategy(resolveBackfill(flexibleAsBackfill(options, where), where)));
 }

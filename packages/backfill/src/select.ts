@@ -1,14 +1,25 @@
 import { InvalidInputError } from "@sched/core";
-import { describeValue, requireKnownKeys } from "@sched/errors";
 import {
+  describeValue,
+  type OptionKeys,
+  optionKeys,
+  requireKnownKeys,
+  requireOneOf,
+} from "@sched/errors";
+import {
+  BACKFILL_KEYS,
   type BackfillOptions,
+  EDF_KEYS,
   type EdfOptions,
+  FCFS_KEYS,
   type FcfsOptions,
+  FLEXIBLE_KEYS,
   type FlexibleOptions,
   flexibleAsBackfill,
   PRESET_KEYS,
   type PresetOptions,
   type ResolvedBackfill,
+  refusePresetDepth,
   resolveBackfill,
   resolveEdf,
   resolveFcfs,
@@ -38,6 +49,26 @@ export type PolicyOptions =
   | ({ readonly policy: "fcfs" } & FcfsOptions)
   | ({ readonly policy: "edf" } & EdfOptions);
 
+/** The policies `options.policy` may name, `"backfill"` (the default) first. */
+const POLICIES = ["backfill", "easy", "conservative", "flexible", "fcfs", "edf"] as const;
+type PolicyName = (typeof POLICIES)[number];
+
+/** `policy` beside a policy's own keys. */
+type WithPolicy<T> = { readonly policy?: PolicyName } & T;
+
+/**
+ * The keys `backfillPass`'s options may have under each policy: `policy` and that policy's
+ * options, so that a misspelt `policy` is named as the key meant, like any other option.
+ */
+const PASS_KEYS: Readonly<Record<PolicyName, OptionKeys>> = {
+  backfill: optionKeys<WithPolicy<BackfillOptions>>({ policy: true, ...BACKFILL_KEYS.record }),
+  easy: optionKeys<WithPolicy<PresetOptions>>({ policy: true, ...PRESET_KEYS.record }),
+  conservative: optionKeys<WithPolicy<PresetOptions>>({ policy: true, ...PRESET_KEYS.record }),
+  flexible: optionKeys<WithPolicy<FlexibleOptions>>({ policy: true, ...FLEXIBLE_KEYS.record }),
+  fcfs: optionKeys<WithPolicy<FcfsOptions>>({ policy: true, ...FCFS_KEYS.record }),
+  edf: optionKeys<WithPolicy<EdfOptions>>({ policy: true, ...EDF_KEYS.record }),
+};
+
 /** The strategy for resolved backfilling options: by depth and placement. Internal. */
 export function backfillStrategy(opts: ResolvedBackfill): BackfillStrategy {
   if (opts.reservations === 0) return strictOrder(opts);
@@ -64,18 +95,27 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
     );
   }
   const o = (options ?? {}) as PolicyOptions & { readonly policy?: string };
-  const { policy, ...rest } = o;
+  const policy =
+    o.policy === undefined ? "backfill" : requireOneOf(where, "options.policy", o.policy, POLICIES);
+  if (policy === "easy" || policy === "conservative") {
+    refusePresetDepth(
+      where,
+      `policy "${policy}"`,
+      policy === "easy" ? "1" : "Infinity",
+      o,
+      'give reservations without policy (or with policy "backfill")',
+    );
+  }
+  requireKnownKeys(where, "options", o, PASS_KEYS[policy]);
+  const { policy: _, ...rest } = o;
   switch (policy) {
-    case undefined:
     case "backfill":
       return backfillStrategy(resolveBackfill(rest as BackfillOptions, where));
     case "easy":
-      requireKnownKeys(where, "options", rest, PRESET_KEYS);
       return backfillStrategy(
         resolveBackfill({ ...(rest as PresetOptions), reservations: 1 }, where),
       );
     case "conservative":
-      requireKnownKeys(where, "options", rest, PRESET_KEYS);
       return backfillStrategy(
         resolveBackfill(
           { ...(rest as PresetOptions), reservations: Number.POSITIVE_INFINITY },
@@ -90,11 +130,5 @@ export function strategyFor(options: PolicyOptions | undefined, where: string): 
       return strictOrder(resolveFcfs(rest as FcfsOptions, where));
     case "edf":
       return earliestDeadline(resolveEdf(rest as EdfOptions, where));
-    default:
-      throw new InvalidInputError(
-        where,
-        "options.policy",
-        `is ${describeValue(policy)}, expected "backfill", "easy", "conservative", "flexible", "fcfs" or "edf"`,
-      );
   }
 }

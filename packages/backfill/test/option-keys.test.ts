@@ -18,8 +18,13 @@ describe("unknown option keys are refused", () => {
     );
     expectRefused(
       () => backfillPass(state, { policy: "easy", reservations: 3 } as never),
-      "options.reservations is not a known key",
+      'options.reservations is 3, but policy "easy" sets it (1): give reservations without policy (or with policy "backfill")',
     );
+    expectRefused(
+      () => backfillPass(state, { policy: "conservative", reservations: 2 } as never),
+      'options.reservations is 2, but policy "conservative" sets it (Infinity)',
+    );
+    expect(backfillPass(state, { policy: "backfill", reservations: 2 }).start).toEqual([1]);
     expectRefused(
       () => backfillPass(state, { policy: "edf", preempt: false } as never),
       "options.preempt is not a known key (did you mean `preemption`?)",
@@ -35,14 +40,32 @@ describe("unknown option keys are refused", () => {
     );
   });
 
+  it("backfillPass counts policy among its options: a misspelt policy key is named as meant", () => {
+    expectRefused(
+      () => backfillPass(state, { polcy: "conservative" } as never),
+      /^@sched\/backfill\/backfillPass: options\.polcy is not a known key \(did you mean `policy`\?\), expected one of policy, reservations,/,
+    );
+    expectRefused(
+      () => backfillPass(state, { policy: "edf", polcy: "edf" } as never),
+      "options.polcy is not a known key (did you mean `policy`?), expected one of policy, preemption,",
+    );
+  });
+
+  it("backfillPass names an unknown policy with the policies, quoted as every string option", () => {
+    expectRefused(
+      () => backfillPass(state, { policy: "conservativ" } as never),
+      '@sched/backfill/backfillPass: options.policy is "conservativ", expected one of "backfill", "easy", "conservative", "flexible", "fcfs", "edf"',
+    );
+  });
+
   it("the factories and presets refuse them when built", () => {
     expectRefused(
       () => easy({ reservations: 3 } as never),
-      /^@sched\/backfill\/easy: options\.reservations is not a known key/,
+      "@sched/backfill/easy: options.reservations is 3, but easy() sets it (1): use backfill({ reservations })",
     );
     expectRefused(
       () => conservative({ reservations: 3 } as never),
-      /^@sched\/backfill\/conservative: options\.reservations/,
+      "@sched/backfill/conservative: options.reservations is 3, but conservative() sets it (Infinity): use backfill({ reservations })",
     );
     expectRefused(
       () => edf({ preempt: false } as never),
@@ -54,6 +77,23 @@ describe("unknown option keys are refused", () => {
       () => flexible({ priority: () => 0, nme: "x" } as never),
       "options.nme is not a known key (did you mean `name`?)",
     );
+  });
+
+  it("a preset's bad option names the preset called, not backfill", () => {
+    expectRefused(
+      () => easy({ order: "x" } as never),
+      /^@sched\/backfill\/easy: options\.order is "x"/,
+    );
+    expectRefused(
+      () => conservative({ machineOrder: 3 } as never),
+      /^@sched\/backfill\/conservative: options\.machineOrder is 3/,
+    );
+    expectRefused(
+      () => flexible({ priority: () => 0, machineOrder: "x" } as never),
+      /^@sched\/backfill\/flexible: options\.machineOrder is "x"/,
+    );
+    expect(easy({ order: "sjf" }).name).toBe("easy/sjf");
+    expect(conservative().name).toBe("conservative");
   });
 
   it("null options are refused like any other non-object, naming options", () => {

@@ -272,6 +272,21 @@ describe("backfillPass: the platform form", () => {
 describe("backfillPass: bad input names the field", () => {
   const ok: BackfillState = { now: 0, cores: 2, running: [], queue: [] };
   const where = "@sched/backfill/backfillPass";
+
+  it("a state with neither cores nor platform, or both, is a type error and refused", () => {
+    const platform = createPlatform({ machines: [{ cores: 2 }] });
+    // @ts-expect-error neither the pool form (cores) nor the platform form (platform)
+    const neither: BackfillState = { now: 0, running: [], queue: [] };
+    // @ts-expect-error both forms at once
+    const both: BackfillState = { now: 0, cores: 2, platform, running: [], queue: [] };
+    expect(() => backfillPass(neither)).toThrow(
+      `${where}: state.cores is missing: give cores or platform`,
+    );
+    expect(() => backfillPass(both)).toThrow(
+      `${where}: state.cores is set beside state.platform: give one`,
+    );
+    expect(backfillPass({ now: 0, platform, running: [], queue: [] }).start).toEqual([]);
+  });
   const cases: [string, unknown, RegExp][] = [
     ["now", { ...ok, now: Number.NaN }, /state\.now is NaN/],
     ["cores", { ...ok, cores: 0 }, /state\.cores is 0, expected an integer >= 1/],
@@ -302,7 +317,7 @@ describe("backfillPass: bad input names the field", () => {
     [
       "duplicate id",
       { ...ok, running: [{ id: 1, cores: 1, end: 5 }], queue: [{ id: 1, cores: 1, estimate: 1 }] },
-      /state\.queue\[0\]\.id is 1, which another job has/,
+      /state\.queue\[0\]\.id is 1, already the id of state\.running\[0\]$/,
     ],
     [
       "running too big",
@@ -317,7 +332,7 @@ describe("backfillPass: bad input names the field", () => {
         running: [{ id: 1, cores: 1, end: 5 }],
         queue: [],
       },
-      /state\.running\[0\]\.allocation is missing/,
+      /state\.running\[0\]\.allocation is missing: in the platform form a running job gives where it runs, the decision's allocations\[i\] for start\[i\]$/,
     ],
     ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
     // Inconsistent states a live loop can hand over: each was read silently as something else.

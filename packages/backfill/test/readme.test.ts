@@ -42,3 +42,67 @@ it("README live-loop example: a whole conservative loop starts every job when si
   const trace = simulate(jobs, identicalPool(1, { cores: 4 }), backfill.conservative());
   expect(printed).toEqual([trace.records.map((r) => r.intervals[0]?.start).join(" ")]);
 });
+
+// The README's "A queued job's `ready` time is not in `wakeAt`" paragraph: a loop like the whole
+// loop above, calling at submissions, completions and wakeAt, with or without the jobs' ready
+// times among its times. With them it starts every job when simulate does; without them,
+// conservative (a job running past its estimate) starts jobs 1 and 2 in the other order.
+it("README: a loop must call at queued jobs' ready times to decide as simulate does", () => {
+  const jobs = [
+    { id: 0, submit: 0, runtime: 17, estimate: 9, cores: 2, ready: 8 },
+    { id: 1, submit: 4, runtime: 3, estimate: 2, cores: 1, ready: 7 },
+    { id: 2, submit: 12, runtime: 1, estimate: 1, cores: 2, ready: 18 },
+  ];
+  const loop = (readyTimes: boolean): string => {
+    const times = new Set(jobs.flatMap((j) => (readyTimes ? [j.submit, j.ready] : [j.submit])));
+    const running = new Map<number, { id: number; cores: number; end: number }>();
+    const queue = new Map<number, backfill.QueuedJob>();
+    const realEnd = new Map<number, number>();
+    const startedAt = new Map<number, number>();
+    let reservations: readonly backfill.Reservation[] = [];
+    while (times.size > 0) {
+      const now = Math.min(...times);
+      times.delete(now);
+      const completed = [...running.keys()].filter((id) => realEnd.get(id) === now);
+      for (const id of completed) running.delete(id);
+      for (const j of jobs.filter((x) => x.submit === now)) {
+        queue.set(j.id, {
+          id: j.id,
+          cores: j.cores,
+          estimate: j.estimate,
+          submit: j.submit,
+          ready: j.ready,
+        });
+      }
+      const d = backfill.backfillPass(
+        {
+          now,
+          cores: 2,
+          running: [...running.values()],
+          queue: [...queue.values()],
+          reservations,
+          completed,
+        },
+        { policy: "conservative" },
+      );
+      for (const id of d.start) {
+        const j = jobs[id] as (typeof jobs)[number];
+        running.set(id, { id, cores: j.cores, end: now + j.estimate });
+        realEnd.set(id, now + j.runtime);
+        startedAt.set(id, now);
+        times.add(now + j.runtime);
+        queue.delete(id);
+      }
+      reservations = d.reservations;
+      if (d.wakeAt !== undefined) times.add(d.wakeAt);
+    }
+    return jobs.map((j) => startedAt.get(j.id)).join(" ");
+  };
+  const trace = simulate(jobs, identicalPool(1, { cores: 2 }), backfill.conservative());
+  expect(trace.records.map((r) => r.intervals[0]?.start).join(" ")).toBe("8 25 28");
+  expect(loop(true)).toBe("8 25 28");
+  expect(loop(false)).toBe("8 26 25");
+  expect(readme.replace(/\s+/g, " ")).toContain(
+    "starts them at 8, 25 and 28, as `simulate` does; without them, at 8, 26 and 25.",
+  );
+});

@@ -188,7 +188,15 @@ export function competitivePass(
     const { id, machine } = c as CompetitiveCompletion;
     requireInteger(WHERE, `${at}.id`, id, Number.MIN_SAFE_INTEGER);
     const placed = core.placed.get(id);
-    if (placed === undefined) fail(`${at}.id`, `is ${id}, not a running job this chain started`);
+    if (placed === undefined) {
+      // Without memory the chain starts here, with nothing running: the likely mistake is the
+      // memory left out, not the id.
+      const hint =
+        held === undefined
+          ? ": state.memory is not given, so this call starts a chain with no job running (give each call the previous decision's memory)"
+          : "";
+      fail(`${at}.id`, `is ${id}, not a running job this chain started${hint}`);
+    }
     if (done.has(id)) fail(`${at}.id`, `is ${id}, listed twice`);
     done.add(id);
     if (machine !== placed.machine) {

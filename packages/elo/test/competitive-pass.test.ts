@@ -110,6 +110,26 @@ describe("competitivePass", () => {
     expect(fieldOf({ ...base, free: [1, 2], memory: d.memory })).toBe("state.memory"); // used once
   });
 
+  it("a job not ready yet gives no timer: it starts only at a call at or after its ready time (README: call at ready times)", () => {
+    const queue = [{ id: 1, cores: 1, estimate: 10, ready: 50 }];
+    const d = competitivePass({ ...base, queue });
+    expect(d.start).toEqual([]);
+    expect(Object.keys(d).sort()).toEqual(["memory", "rejected", "snapshot", "start", "updates"]);
+    const at50 = competitivePass({ ...base, now: 50, queue, memory: d.memory });
+    expect(at50.start).toEqual([{ id: 1, machine: 0 }]);
+  });
+
+  it("a completion given without state.memory says the memory is missing", () => {
+    const d = competitivePass({ ...base, queue: [{ id: 1, cores: 1, estimate: 10 }] });
+    expect(() => competitivePass({ ...base, now: 12, completed: [{ id: 1, machine: 0 }] })).toThrow(
+      "@sched/elo/competitivePass: state.completed[0].id is 1, not a running job this chain started: state.memory is not given, so this call starts a chain with no job running (give each call the previous decision's memory)",
+    );
+    // with the memory, an id the chain never started is named without that hint
+    expect(() =>
+      competitivePass({ ...base, now: 12, completed: [{ id: 7, machine: 0 }], memory: d.memory }),
+    ).toThrow(/state\.completed\[0\]\.id is 7, not a running job this chain started$/);
+  });
+
   it("refuses a clock that went backwards since the memory's call, and the memory stays usable", () => {
     // Job 1 starts on machine 0 at 12; a completion reported at 5 would be measured as taking
     // -7 s and rated as a win.
