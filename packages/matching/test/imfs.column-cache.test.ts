@@ -123,6 +123,42 @@ describe("imfs column copy", () => {
     );
   });
 
+  it("one weights array changed in place between hinted calls gives what fresh arrays give", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer(),
+        fc.constantFrom(0, 4),
+        fc.array(change, { minLength: 1, maxLength: 12 }),
+        (rows, cols, seed, levels, changes) => {
+          let matrix: Grid = {
+            rows,
+            cols,
+            weights: Float64Array.from({ length: rows * cols }, (_, k) => weight(seed, k, levels)),
+          };
+          // The loop's one array, changed in place; the reference chain gets a fresh array each
+          // time.
+          const inPlace: Grid = { rows, cols, weights: matrix.weights.slice() };
+          let mine = mfs(inPlace);
+          let fresh = mfs(matrix);
+          for (const c of changes) {
+            const { next, hint } = applyChange(matrix, c, levels);
+            inPlace.weights.set(next.weights);
+            mine = imfs(inPlace, mine, hint);
+            fresh = imfs(next, fresh, hint);
+            expectSame(mine, fresh);
+            matrix = next;
+          }
+          const best = mfs(matrix).weight;
+          if (levels > 0) expect(mine.weight).toBe(best);
+          else expect(mine.weight).toBeCloseTo(best, 9);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("a chain on a larger plan (the copy filled over many calls) matches calls without it", () => {
     const rows = 60;
     const cols = 70;
