@@ -129,6 +129,11 @@ describe("admissionPass", () => {
     expect(pass(figure1, [{ id: 9, peCount: 1, duration: 1, deadline: Number.NaN }])).toThrow(
       /requests\[0\].deadline is NaN/,
     );
+    // a Date read as "object"
+    const at = new Date(Date.UTC(2026, 10, 27, 23, 0));
+    expect(pass(figure1, [{ id: 9, peCount: 1, duration: 1, deadline: at }])).toThrow(
+      "requests[0].deadline is a Date (2026-11-27T23:00:00.000Z), expected a time or Infinity",
+    );
     expect(pass(figure1, [], { policy: {} })).toThrow(/options.policy has no compare/);
     expect(pass(figure1, [], { clipToDeadline: "yes" })).toThrow(
       /options.clipToDeadline is "yes", expected true or false/,

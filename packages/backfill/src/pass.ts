@@ -258,7 +258,7 @@ function optionalTime(field: string, value: unknown): number | undefined {
 }
 
 function requireArray<T>(field: string, value: unknown): readonly T[] {
-  if (!Array.isArray(value)) fail(field, `is ${typeof value}, expected an array`);
+  if (!Array.isArray(value)) fail(field, `is ${describeValue(value)}, expected an array`);
   return value as readonly T[];
 }
 

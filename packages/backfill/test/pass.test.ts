@@ -334,7 +334,9 @@ describe("backfillPass: bad input names the field", () => {
       },
       /state\.running\[0\]\.allocation is missing: in the platform form a running job gives where it runs, the decision's allocations\[i\] for start\[i\]$/,
     ],
-    ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
+    ["queue not an array", { ...ok, queue: 3 }, /state\.queue is 3, expected an array/],
+    // null read as "object"
+    ["queue null", { ...ok, queue: null }, /state\.queue is null, expected an array/],
     // Inconsistent states a live loop can hand over: each was read silently as something else.
     [
       "a completed job still running (finished twice, or not removed)",
