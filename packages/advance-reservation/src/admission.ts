@@ -1,5 +1,11 @@
 import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
-import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  optionKeys,
+  refuseMisspeltKeys,
+  requireBoolean,
+  requireKnownKeys,
+} from "@sched/errors";
 import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
@@ -62,6 +68,19 @@ export interface ReservationRequest {
    */
   readonly deadline?: number;
 }
+
+/**
+ * The fields of the records {@link admissionPass} reads, all of them (checked by the compiler):
+ * a record may carry fields of the caller's own, but not a near miss of a field it lacks.
+ */
+const HELD_KEYS = optionKeys<HeldReservation>({ id: true, start: true, end: true, pes: true });
+const REQUEST_KEYS = optionKeys<ReservationRequest>({
+  id: true,
+  peCount: true,
+  duration: true,
+  ready: true,
+  deadline: true,
+});
 
 /** An accepted request: its reservation. */
 export interface Accepted {
@@ -296,6 +315,7 @@ export function admissionPass(
     if (typeof r !== "object" || r === null) {
       throw new InvalidInputError(WHERE, at, `is ${describeValue(r)}, expected an object`);
     }
+    refuseMisspeltKeys(WHERE, at, r, HELD_KEYS);
     claim(r.id, `${at}.id`);
     for (const key of ["start", "end"] as const) {
       if (typeof r[key] !== "number" || !Number.isFinite(r[key])) {
@@ -332,6 +352,7 @@ export function admissionPass(
     if (typeof q !== "object" || q === null) {
       throw new InvalidInputError(WHERE, at, `is ${describeValue(q)}, expected an object`);
     }
+    refuseMisspeltKeys(WHERE, at, q, REQUEST_KEYS);
     claim(q.id, `${at}.id`);
     const request = resolveRequest(q, now, at);
     const decision = admitOne(list, now, request, rule);

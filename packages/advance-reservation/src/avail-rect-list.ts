@@ -1,5 +1,12 @@
 import { InvalidInputError, MAX_RESOURCE_COUNT } from "@sched/core";
-import { describeValue, optionKeys, requireBoolean, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  type OptionKeys,
+  optionKeys,
+  refuseMisspeltKeys,
+  requireBoolean,
+  requireKnownKeys,
+} from "@sched/errors";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import {
@@ -126,6 +133,16 @@ export interface FitQuery {
   /** The earliest start allowed (raised to the structure's origin). A finite time. */
   readonly ready: number;
 }
+
+/**
+ * The fields of the query objects, all of them (checked by the compiler): a query may be the
+ * caller's own job record, with fields of its own, but not a near miss of a field it lacks
+ * (`dedline`).
+ */
+const WINDOW_KEYS = optionKeys<RequestWindow>({ ready: true, duration: true, deadline: true });
+const REQUEST_KEYS = optionKeys<AllocationRequest>({ ...WINDOW_KEYS.record, peCount: true });
+const RECTANGLE_KEYS = optionKeys<RectangleQuery>({ start: true, duration: true, peCount: true });
+const FIT_KEYS = optionKeys<FitQuery>({ peCount: true, duration: true, ready: true });
 
 /** One record of the structure: from `time` until the next record, exactly the PEs `busy` are reserved. */
 export interface AvailRecord {
@@ -397,7 +414,7 @@ export class AvailRectList {
    * `deadline` NaN.
    */
   candidateStartTimes(window: RequestWindow): number[] {
-    const { tr, tdu, tdl } = this.checkWindow("candidateStartTimes", window);
+    const { tr, tdu, tdl } = this.checkWindow("candidateStartTimes", window, WINDOW_KEYS);
     const out: number[] = [];
     this.fillCandidates(out, tr, tdu, tdl);
     return out;
@@ -436,7 +453,7 @@ export class AvailRectList {
     options: FindAllocationOptions = {},
   ): FoundAllocation | null {
     requireKnownKeys(`${WHERE}/findAllocation`, "options", options, FIND_KEYS);
-    const { tr, tdu, tdl } = this.checkWindow("findAllocation", request);
+    const { tr, tdu, tdl } = this.checkWindow("findAllocation", request, REQUEST_KEYS);
     const n = this.checkCount("findAllocation", "request.peCount", request.peCount);
     const policy = options.policy ?? ADVANCE_RESERVATION_DEFAULTS.policy;
     checkPolicy(`${WHERE}/findAllocation`, "options.policy", policy);
@@ -491,9 +508,11 @@ export class AvailRectList {
    */
   maximumRectangle(query: RectangleQuery): AvailabilityRectangle | null {
     const where = "maximumRectangle";
+    checkQuery(where, "query", query, RECTANGLE_KEYS);
     const { tr, tdu } = this.checkWindow(
       where,
       { ready: query.start, duration: query.duration },
+      WINDOW_KEYS,
       "query",
       "start",
     );
@@ -513,7 +532,7 @@ export class AvailRectList {
    * `peCount` not a positive integer.
    */
   earliestFit(query: FitQuery): Fit | null {
-    const { tr: t, tdu: duration } = this.checkWindow("earliestFit", query, "query");
+    const { tr: t, tdu: duration } = this.checkWindow("earliestFit", query, FIT_KEYS, "query");
     const n = this.checkCount("earliestFit", "query.peCount", query.peCount);
     if (n > this.pes) return null;
     const limit = this.pes - n;
@@ -785,13 +804,12 @@ export class AvailRectList {
   private checkWindow(
     fn: string,
     window: RequestWindow,
+    known: OptionKeys,
     name = "request",
     readyField = "ready",
   ): { readonly tr: number; readonly tdu: number; readonly tdl: number } {
     const where = `${WHERE}/${fn}`;
-    if (typeof window !== "object" || window === null) {
-      throw new InvalidInputError(where, name, `is ${describeValue(window)}, expected an object`);
-    }
+    checkQuery(fn, name, window, known);
     const { ready, duration } = window;
     const deadline = window.deadline ?? Number.POSITIVE_INFINITY;
     if (typeof ready !== "number" || !Number.isFinite(ready)) {
@@ -828,6 +846,18 @@ export class AvailRectList {
     }
     return n;
   }
+}
+
+/** Throws unless `query` is an object without a near miss of a field it lacks. */
+function checkQuery(fn: string, name: string, query: unknown, known: OptionKeys): void {
+  if (typeof query !== "object" || query === null) {
+    throw new InvalidInputError(
+      `${WHERE}/${fn}`,
+      name,
+      `is ${describeValue(query)}, expected an object`,
+    );
+  }
+  refuseMisspeltKeys(`${WHERE}/${fn}`, name, query, known);
 }
 
 /** Throws unless `policy` is an {@link AllocationPolicy} (an object with `compare`). Internal. */

@@ -129,11 +129,48 @@ describe("admissionPass", () => {
     expect(pass(figure1, [{ id: 9, peCount: 1, duration: 1, deadline: Number.NaN }])).toThrow(
       /requests\[0\].deadline is NaN/,
     );
+    // a Date read as "object"
+    const at = new Date(Date.UTC(2026, 10, 27, 23, 0));
+    expect(pass(figure1, [{ id: 9, peCount: 1, duration: 1, deadline: at }])).toThrow(
+      "requests[0].deadline is a Date (2026-11-27T23:00:00.000Z), expected a time or Infinity",
+    );
     expect(pass(figure1, [], { policy: {} })).toThrow(/options.policy has no compare/);
     expect(pass(figure1, [], { clipToDeadline: "yes" })).toThrow(
       /options.clipToDeadline is "yes", expected true or false/,
     );
     // null options: a TypeError before
     expect(pass(figure1, [], null)).toThrow(/admissionPass: options is null, expected an object/);
+  });
+
+  // A user trial: `dedline: 3` was ignored and the request accepted for [0, 5).
+  it("refuses a misspelt field of a request or reservation, and keeps the caller's own fields", () => {
+    const state = { now: 0, pes: 4, reservations: [] };
+    const spelt = { id: 2, peCount: 1, duration: 5, deadline: 3 };
+    expect(admissionPass(state, [spelt]).decisions).toEqual([
+      { id: 2, accepted: false, reason: "deadline 3 is before ready time 0 + duration 5" },
+    ]);
+    const { deadline, ...rest } = spelt;
+    expect(() => admissionPass(state, [{ ...rest, dedline: deadline } as never])).toThrow(
+      "@sched/advance-reservation/admissionPass: requests[0].dedline is not a field (did you mean `deadline`?)",
+    );
+    expect(() => admissionPass(state, [{ ...rest, redy: 1 } as never])).toThrow(
+      "requests[0].redy is not a field (did you mean `ready`?)",
+    );
+    expect(() =>
+      admissionPass(
+        { ...state, reservations: [{ id: 1, start: 0, end: 2, Pes: [0] } as never] },
+        [],
+      ),
+    ).toThrow("state.reservations[0].Pes is not a field (did you mean `pes`?)");
+    const mine = { user: "ana", state: "PENDING", queue: "gold" };
+    expect(admissionPass(state, [{ ...spelt, ...mine }]).decisions).toEqual(
+      admissionPass(state, [spelt]).decisions,
+    );
+    expect(
+      admissionPass(
+        { ...figure1, reservations: figure1.reservations.map((r) => ({ ...r, ...mine })) },
+        [request],
+      ).decisions,
+    ).toEqual(admissionPass(figure1, [request]).decisions);
   });
 });

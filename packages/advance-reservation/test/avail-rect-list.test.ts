@@ -348,6 +348,32 @@ describe("AvailRectList basics", () => {
     expect(() => list.maximumRectangle({ start: Number.NaN, duration: 1 })).toThrow(
       /maximumRectangle: query.start is NaN/,
     );
+    // null: a TypeError reading `start` before
+    expect(() => list.maximumRectangle(null as never)).toThrow(
+      "@sched/advance-reservation/AvailRectList/maximumRectangle: query is null, expected an object",
+    );
+  });
+
+  it("refuses a misspelt field of a request (it was ignored), keeps the caller's own fields", () => {
+    const list = new AvailRectList(4);
+    list.addAllocation(0, 10, [0, 1, 2, 3]);
+    const job = { ready: 0, duration: 2, peCount: 1 };
+    // The deadline makes the request infeasible; misspelt, it used to be dropped: start 10.
+    expect(list.findAllocation({ ...job, deadline: 5 })).toBeNull();
+    expect(() => list.findAllocation({ ...job, dedline: 5 } as never)).toThrow(
+      "@sched/advance-reservation/AvailRectList/findAllocation: request.dedline is not a field (did you mean `deadline`?)",
+    );
+    expect(() => list.candidateStartTimes({ ...job, deadlin: 5 } as never)).toThrow(
+      "candidateStartTimes: request.deadlin is not a field (did you mean `deadline`?)",
+    );
+    expect(() => list.maximumRectangle({ start: 0, duration: 1, peCont: 4 } as never)).toThrow(
+      "maximumRectangle: query.peCont is not a field (did you mean `peCount`?)",
+    );
+    expect(() => list.earliestFit({ peCount: 1, duration: 2, redy: 3 } as never)).toThrow(
+      "earliestFit: query.redy is not a field (did you mean `ready`?)",
+    );
+    const mine = { id: 7, user: "ana", state: "PENDING" };
+    expect(list.findAllocation({ ...job, ...mine })).toEqual(list.findAllocation(job));
   });
 
   it("refuses PEs that are not an array instead of reserving nothing", () => {

@@ -13,7 +13,7 @@ import {
   type WaitingJob,
   whyNeverFits,
 } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, refuseMisspeltKeys, requireKnownKeys } from "@sched/errors";
 import { PlainContext } from "./plain-context.js";
 import { type PolicyOptions, strategyFor } from "./select.js";
 import type { Reservation } from "./strategy.js";
@@ -144,6 +144,35 @@ const STATE_KEYS = optionKeys<BackfillState>({
   completed: true,
 });
 
+/**
+ * The fields of the records of a state, all of them (checked by the compiler): a record may carry
+ * other keys of the caller's own, but not a near miss of a field it lacks (`deadlin`).
+ */
+const QUEUED_KEYS = optionKeys<QueuedJob>({
+  id: true,
+  cores: true,
+  estimate: true,
+  submit: true,
+  ready: true,
+  deadline: true,
+  priority: true,
+  licenses: true,
+  benchmark: true,
+  progress: true,
+});
+const RUNNING_KEYS = optionKeys<RunningJobState>({
+  id: true,
+  cores: true,
+  end: true,
+  start: true,
+  submit: true,
+  estimate: true,
+  deadline: true,
+  licenses: true,
+  allocation: true,
+});
+const RESERVATION_KEYS = optionKeys<Reservation>({ id: true, time: true, machine: true });
+
 /** What {@link backfillPass} decided. */
 export interface BackfillDecision {
   /** Ids of the jobs to start now, in the order to start them. */
@@ -229,7 +258,7 @@ function optionalTime(field: string, value: unknown): number | undefined {
 }
 
 function requireArray<T>(field: string, value: unknown): readonly T[] {
-  if (!Array.isArray(value)) fail(field, `is ${typeof value}, expected an array`);
+  if (!Array.isArray(value)) fail(field, `is ${describeValue(value)}, expected an array`);
   return value as readonly T[];
 }
 
@@ -333,6 +362,7 @@ export function backfillPass(
     const at = `state.running[${i}]`;
     const r = runningIn[i];
     if (typeof r !== "object" || r === null) fail(at, "is not an object");
+    refuseMisspeltKeys(WHERE, at, r, RUNNING_KEYS);
     const id = requireId(`${at}.id`, r.id);
     const other = givenAt.get(id);
     if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
@@ -397,6 +427,7 @@ export function backfillPass(
     const at = `state.queue[${i}]`;
     const q = queueIn[i];
     if (typeof q !== "object" || q === null) fail(at, "is not an object");
+    refuseMisspeltKeys(WHERE, at, q, QUEUED_KEYS);
     const id = requireId(`${at}.id`, q.id);
     const other = givenAt.get(id);
     if (other !== undefined) fail(`${at}.id`, `is ${id}, already the id of ${other}`);
@@ -435,7 +466,11 @@ export function backfillPass(
   const reservedAt = new Map<number, number>();
   for (let i = 0; i < previous.length; i++) {
     const p = previous[i]!;
-    const id = requireId(`state.reservations[${i}].id`, p?.id);
+    if (typeof p !== "object" || p === null) {
+      fail(`state.reservations[${i}]`, `is ${describeValue(p)}, expected an object`);
+    }
+    refuseMisspeltKeys(WHERE, `state.reservations[${i}]`, p, RESERVATION_KEYS);
+    const id = requireId(`state.reservations[${i}].id`, p.id);
     const other = reservedAt.get(id);
     if (other !== undefined) {
       fail(

@@ -334,7 +334,9 @@ describe("backfillPass: bad input names the field", () => {
       },
       /state\.running\[0\]\.allocation is missing: in the platform form a running job gives where it runs, the decision's allocations\[i\] for start\[i\]$/,
     ],
-    ["queue not an array", { ...ok, queue: 3 }, /state\.queue is number, expected an array/],
+    ["queue not an array", { ...ok, queue: 3 }, /state\.queue is 3, expected an array/],
+    // null read as "object"
+    ["queue null", { ...ok, queue: null }, /state\.queue is null, expected an array/],
     // Inconsistent states a live loop can hand over: each was read silently as something else.
     [
       "a completed job still running (finished twice, or not removed)",
@@ -401,6 +403,50 @@ describe("backfillPass: bad input names the field", () => {
     expect(() => backfillPass(ok, { reservations: -1 })).toThrow(
       /backfillPass: options\.reservations is -1/,
     );
+  });
+
+  // A user trial: a misspelt optional field was ignored without a word (EDF started the job as
+  // if it had no deadline). Records may carry the caller's own fields; near misses are refused.
+  it("a misspelt field of a record is refused, naming it and the field meant", () => {
+    const job = { id: 3, cores: 2, estimate: 5 };
+    expect(() =>
+      backfillPass({ ...ok, queue: [{ ...job, deadlin: 4 } as never] }, { policy: "edf" }),
+    ).toThrow(`${where}: state.queue[0].deadlin is not a field (did you mean \`deadline\`?)`);
+    expect(() => backfillPass({ ...ok, queue: [{ ...job, Ready: 4 } as never] })).toThrow(
+      "state.queue[0].Ready is not a field (did you mean `ready`?)",
+    );
+    expect(() =>
+      backfillPass({ ...ok, running: [{ id: 1, cores: 1, end: 9, strat: 0 } as never] }),
+    ).toThrow("state.running[0].strat is not a field (did you mean `start`?)");
+    expect(() =>
+      backfillPass(
+        { ...ok, queue: [job], reservations: [{ id: 3, tme: 5 } as never] },
+        { policy: "conservative" },
+      ),
+    ).toThrow("state.reservations[0].tme is not a field (did you mean `time`?)");
+    expect(() => backfillPass({ ...ok, reservations: [null as never] })).toThrow(
+      "state.reservations[0] is null, expected an object",
+    );
+  });
+
+  it("a record's own fields far from every field are kept for the caller and ignored", () => {
+    const mine = { user: "ana", state: "PENDING", partition: "batch", nodes: 1 };
+    const plain: BackfillState = {
+      now: 10,
+      cores: 4,
+      running: [{ id: 1, cores: 2, end: 20, start: 5 }],
+      queue: [
+        { id: 2, cores: 4, estimate: 5 },
+        { id: 3, cores: 2, estimate: 5 },
+      ],
+    };
+    const extended: BackfillState = {
+      ...plain,
+      running: plain.running.map((r) => ({ ...r, ...mine, state: "RUNNING" })),
+      queue: plain.queue.map((q) => ({ ...q, ...mine })),
+    };
+    expect(backfillPass(extended)).toEqual(backfillPass(plain));
+    expect(backfillPass(extended).start).toEqual([3]);
   });
 
   it("a single-machine reservation without its machine", () => {

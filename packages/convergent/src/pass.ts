@@ -9,7 +9,13 @@ import {
   SchedError,
   validatePlatform,
 } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import {
+  describeValue,
+  type OptionKeys,
+  optionKeys,
+  refuseMisspeltKeys,
+  requireKnownKeys,
+} from "@sched/errors";
 import type { MatrixJob } from "./heuristic.js";
 import {
   type ConvergentOptions,
@@ -96,6 +102,25 @@ const STATE_KEYS = optionKeys<ConvergentState>({
   freeLicenses: true,
   memory: true,
 });
+
+/**
+ * The fields of the records of a state, all of them (checked by the compiler): a record may carry
+ * fields of the caller's own, but not a near miss of a field it lacks (`dedline`).
+ */
+const QUEUED_KEYS = optionKeys<ConvergentQueuedJob>({
+  id: true,
+  cores: true,
+  estimate: true,
+  submit: true,
+  ready: true,
+  deadline: true,
+  licenses: true,
+  input: true,
+  benchmark: true,
+  progress: true,
+});
+const RUNNING_KEYS = optionKeys<ConvergentRunningJob>({ ...QUEUED_KEYS.record, machine: true });
+const INPUT_KEYS = optionKeys<InputData>({ size: true, machine: true });
 
 /** What {@link convergentPass} decided. */
 export interface ConvergentDecision {
@@ -220,10 +245,12 @@ function fraction(field: string, v: unknown, closed: boolean): number {
 function jobOf(
   field: string,
   raw: ConvergentQueuedJob | ConvergentRunningJob,
+  known: OptionKeys,
   machines: number,
   previous: Job | undefined,
 ): Job {
   if (!isObject(raw)) fail(field, `is ${describeValue(raw)}, expected a job object`);
+  refuseMisspeltKeys(WHERE, field, raw, known);
   const id = integer(`${field}.id`, raw.id, 0);
   const submit = finite(`${field}.submit`, raw.submit);
   const estimate = positive(`${field}.estimate`, raw.estimate);
@@ -246,6 +273,7 @@ function jobOf(
     if (!Array.isArray(raw.input)) fail(`${field}.input`, "is not an array");
     input = raw.input.map((d, k) => {
       if (!isObject(d)) fail(`${field}.input[${k}]`, "is not an object { size, machine }");
+      refuseMisspeltKeys(WHERE, `${field}.input[${k}]`, d, INPUT_KEYS);
       const size = d.size;
       if (typeof size !== "number" || !Number.isFinite(size) || size < 0)
         fail(
@@ -381,9 +409,11 @@ export function convergentPass(
   const busy = new Int32Array(cols).fill(-1);
   const running: MatrixJob[] = [];
   const machineOf = new Map<number, number>();
-  state.running.forEach((raw, i) => {
+  // index loops, not forEach: a hole is an undefined job, refused, not skipped
+  for (let i = 0; i < state.running.length; i++) {
+    const raw = state.running[i] as ConvergentRunningJob;
     const field = `state.running[${i}]`;
-    const job = jobOf(field, raw, cols, knownJobs.get((raw as { id: number })?.id));
+    const job = jobOf(field, raw, RUNNING_KEYS, cols, knownJobs.get(raw?.id));
     if (ids.has(job.id)) fail(`${field}.id`, `is ${job.id}, which another job of state has`);
     ids.add(job.id);
     const machine = integer(`${field}.machine`, raw.machine, 0);
@@ -404,17 +434,18 @@ export function convergentPass(
     jobs.set(job.id, job);
     machineOf.set(job.id, machine);
     running.push({ job, progress, machine });
-  });
+  }
   const waiting: WaitingRow[] = [];
-  state.queue.forEach((raw, i) => {
+  for (let i = 0; i < state.queue.length; i++) {
+    const raw = state.queue[i] as ConvergentQueuedJob;
     const field = `state.queue[${i}]`;
-    const job = jobOf(field, raw, cols, knownJobs.get((raw as { id: number })?.id));
+    const job = jobOf(field, raw, QUEUED_KEYS, cols, knownJobs.get(raw?.id));
     if (ids.has(job.id)) fail(`${field}.id`, `is ${job.id}, which another job of state has`);
     ids.add(job.id);
     const progress = fraction(`${field}.progress`, raw.progress, false);
     jobs.set(job.id, job);
     waiting.push({ job, progress });
-  });
+  }
   // Floating copies held outside the running jobs, from the free counts given.
   const outside = new Map<string, number>();
   if (state.freeLicenses !== undefined) {

@@ -253,6 +253,38 @@ describe("convergentPass input checks", () => {
       convergentPass({ now: 0, platform, running: [], queue: [] }, { matcher: "x" as "mis" }),
     ).toThrow(/options\.matcher/);
   });
+  // A user trial: a misspelt optional field (`dedline`) was ignored without a word.
+  it("refuses a misspelt field of a job or input record; keeps the caller's own fields", () => {
+    const s = { now: 0, platform, running: [], queue: [] };
+    bad(
+      { ...s, queue: [q(1, { dedline: 50 })] },
+      /state\.queue\[0\]\.dedline is not a field \(did you mean `deadline`\?\)/,
+    );
+    bad(
+      { ...s, queue: [q(1, { Ready: 5 })] },
+      /state\.queue\[0\]\.Ready is not a field \(did you mean `ready`\?\)/,
+    );
+    bad(
+      { ...s, running: [{ ...q(1), machin: 0 }] },
+      /state\.running\[0\]\.machin is not a field \(did you mean `machine`\?\)/,
+    );
+    bad(
+      { ...s, queue: [q(1, { input: [{ size: 1, machnie: 0 }] })] },
+      /state\.queue\[0\]\.input\[0\]\.machnie is not a field \(did you mean `machine`\?\)/,
+    );
+    // a hole in the queue was skipped by forEach
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case tested
+    bad({ ...s, queue: [, q(1)] }, /state\.queue\[0\] is undefined, expected a job object/);
+    const mine = { user: "ana", state: "PENDING", partition: "batch" };
+    const plainState = { ...s, running: [{ ...q(1), machine: 0 }], queue: [q(2), q(3)] };
+    const withMine = {
+      ...s,
+      running: [{ ...q(1), machine: 0, ...mine, state: "RUNNING" }],
+      queue: [q(2, mine), q(3, mine)],
+    };
+    expect(convergentPass(withMine).start).toEqual(convergentPass(plainState).start);
+  });
+
   it("uses a memory once, and only with the options it was made with", () => {
     const d = convergentPass({ now: 0, platform, running: [], queue: [q(1)] });
     const next = { now: 1, platform, running: [], queue: [], memory: d.memory };

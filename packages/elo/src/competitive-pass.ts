@@ -3,6 +3,7 @@ import {
   describeValue,
   InvalidInputError,
   optionKeys,
+  refuseMisspeltKeys,
   requireArray,
   requireFinite,
   requireInteger,
@@ -70,6 +71,20 @@ const STATE_KEYS = optionKeys<CompetitiveState>({
   freeLicenses: true,
   memory: true,
 });
+
+/**
+ * The fields of the records of a state, all of them (checked by the compiler): a record may carry
+ * fields of the caller's own, but not a near miss of a field it lacks (`redy`).
+ */
+const QUEUED_KEYS = optionKeys<CompetitiveQueuedJob>({
+  id: true,
+  cores: true,
+  estimate: true,
+  benchmark: true,
+  ready: true,
+  licenses: true,
+});
+const COMPLETION_KEYS = optionKeys<CompetitiveCompletion>({ id: true, machine: true });
 
 /** Opaque: what a chain of {@link competitivePass} calls keeps between calls. */
 export interface CompetitiveMemory {
@@ -185,6 +200,7 @@ export function competitivePass(
   completed.forEach((c, i) => {
     const at = `state.completed[${i}]`;
     requireObject(WHERE, at, c);
+    refuseMisspeltKeys(WHERE, at, c as object, COMPLETION_KEYS);
     const { id, machine } = c as CompetitiveCompletion;
     requireInteger(WHERE, `${at}.id`, id, Number.MIN_SAFE_INTEGER);
     const placed = core.placed.get(id);
@@ -285,6 +301,7 @@ function optionsKey(options: CompetitivePassOptions): string {
 
 function checkQueued(job: unknown, at: string, ids: Set<number>): void {
   requireObject(WHERE, at, job);
+  refuseMisspeltKeys(WHERE, at, job as object, QUEUED_KEYS);
   const j = job as CompetitiveQueuedJob;
   requireInteger(WHERE, `${at}.id`, j.id, Number.MIN_SAFE_INTEGER);
   if (ids.has(j.id)) fail(`${at}.id`, `is ${j.id}, listed twice in the queue`);

@@ -119,6 +119,31 @@ describe("competitivePass", () => {
     expect(at50.start).toEqual([{ id: 1, machine: 0 }]);
   });
 
+  // A user trial: `redy: 5` was ignored and the job started at 0.
+  it("refuses a misspelt field of a queued job or completion; keeps the caller's own fields", () => {
+    const job = { id: 1, cores: 1, estimate: 10 };
+    expect(competitivePass({ ...base, queue: [{ ...job, ready: 5 }] }).start).toEqual([]);
+    expect(() => competitivePass({ ...base, queue: [{ ...job, redy: 5 } as never] })).toThrow(
+      "@sched/elo/competitivePass: state.queue[0].redy is not a field (did you mean `ready`?)",
+    );
+    expect(fieldOf({ ...base, queue: [{ ...job, licences: { cad: 1 } }] })).toBe(
+      "state.queue[0].licences",
+    );
+    const first = competitivePass({ ...base, queue: [job] });
+    expect(
+      fieldOf({
+        ...base,
+        now: 10,
+        completed: [{ id: 1, Machine: 0 }],
+        memory: first.memory,
+      }),
+    ).toBe("state.completed[0].Machine");
+    const mine = { user: "ana", state: "PENDING", partition: "batch" };
+    expect(competitivePass({ ...base, queue: [{ ...job, ...mine }] }).start).toEqual(
+      competitivePass({ ...base, queue: [job] }).start,
+    );
+  });
+
   it("a completion given without state.memory says the memory is missing", () => {
     const d = competitivePass({ ...base, queue: [{ id: 1, cores: 1, estimate: 10 }] });
     expect(() => competitivePass({ ...base, now: 12, completed: [{ id: 1, machine: 0 }] })).toThrow(

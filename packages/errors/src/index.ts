@@ -14,6 +14,7 @@ export {
   type KeyRecord,
   type OptionKeys,
   optionKeys,
+  refuseMisspeltKeys,
   requireKnownKeys,
 } from "./known-keys.js";
 export {

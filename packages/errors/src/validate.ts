@@ -10,12 +10,14 @@ import { InvalidInputError } from "./errors.js";
 
 /**
  * How a value reads in an error message: a number as written (`NaN`, `Infinity`), a string
- * quoted, `null`, `an array`, or the type's name.
+ * quoted, `null`, `an array`, a `Date` with its time (`a Date (2026-11-27T21:35:00.000Z)`, or
+ * `an invalid Date`: a time given as a Date where a number is expected), or the type's name.
  *
  * @example
  * ```ts
  * describeValue(Number.NaN); // "NaN"
  * describeValue("4"); // "\"4\""
+ * describeValue(new Date(0)); // "a Date (1970-01-01T00:00:00.000Z)"
  * ```
  */
 export function describeValue(value: unknown): string {
@@ -23,6 +25,10 @@ export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
+  if (value instanceof Date) {
+    const ms = value.getTime();
+    return Number.isNaN(ms) ? "an invalid Date" : `a Date (${value.toISOString()})`;
+  }
   return typeof value;
 }
 

@@ -1,6 +1,11 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { InvalidInputError, optionKeys, requireKnownKeys } from "../src/index.js";
-import { editDistance, nearestKey } from "../src/known-keys.js";
+import {
+  InvalidInputError,
+  optionKeys,
+  refuseMisspeltKeys,
+  requireKnownKeys,
+} from "../src/index.js";
+import { editDistance, isNearMiss, nearestKey } from "../src/known-keys.js";
 
 const W = "@sched/x/f";
 
@@ -126,5 +131,111 @@ describe("optionKeys records compose", () => {
     expect(MORE.keys).toEqual(["reservations", "machineOrder", "seed", "name"]);
     // @ts-expect-error the spread base lacks `name`
     optionKeys<More>({ ...PASS_KEYS.record });
+  });
+});
+
+interface QueuedJob {
+  id: number;
+  cores: number;
+  estimate: number;
+  submit?: number;
+  start?: number;
+  ready?: number;
+  deadline?: number;
+  priority?: number;
+  licenses?: Record<string, number>;
+  maxProcessors?: number;
+}
+const JOB_KEYS = optionKeys<QueuedJob>({
+  id: true,
+  cores: true,
+  estimate: true,
+  submit: true,
+  start: true,
+  ready: true,
+  deadline: true,
+  priority: true,
+  licenses: true,
+  maxProcessors: true,
+});
+const JOB = { id: 3, cores: 2, estimate: 5 };
+
+describe("refuseMisspeltKeys", () => {
+  const refuse = (record: object) =>
+    message(() => refuseMisspeltKeys(W, "state.queue[0]", record, JOB_KEYS));
+
+  it("refuses a near miss of a field the record lacks, naming the key and the field", () => {
+    expect(refuse({ ...JOB, deadlin: 4 })).toBe(
+      `${W}: state.queue[0].deadlin is not a field (did you mean \`deadline\`?): a record may carry fields of its own, which are ignored, but not a near miss of a field it lacks`,
+    );
+    expect(refuse({ ...JOB, redy: 5 })).toContain(
+      "state.queue[0].redy is not a field (did you mean `ready`?)",
+    );
+    expect(refuse({ ...JOB, Deadline: 4 })).toContain("(did you mean `deadline`?)");
+    expect(refuse({ ...JOB, raedy: 4 })).toContain("(did you mean `ready`?)");
+    expect(refuse({ ...JOB, license: { a: 1 } })).toContain("(did you mean `licenses`?)");
+    expect(refuse({ ...JOB, maxProcesors: 8 })).toContain("(did you mean `maxProcessors`?)");
+    expect(refuse({ ...JOB, prioirty: 8 })).toContain("(did you mean `priority`?)");
+  });
+
+  it("allows the caller's own fields, far from every field (the Slurm-style state, user, partition)", () => {
+    expect(
+      refuse({ ...JOB, state: "PENDING", user: "ana", partition: "batch", nodes: 2, started: 1 }),
+    ).toBeUndefined();
+    expect(refuse({ ...JOB, ready: 1, deadline: 9, submit: 0, priority: 3 })).toBeUndefined();
+    expect(refuse(JOB)).toBeUndefined();
+  });
+
+  it("allows a near miss of a field the record has, and one whose value is undefined", () => {
+    expect(refuse({ ...JOB, deadline: 4, deadlines: [4, 5] })).toBeUndefined();
+    expect(refuse({ ...JOB, deadlin: undefined })).toBeUndefined();
+    // A field given as undefined is absent: the near miss would be the value meant.
+    expect(refuse({ ...JOB, deadline: undefined, deadlin: 4 })).toContain(
+      "did you mean `deadline`",
+    );
+  });
+
+  it("reads only own keys (an inherited enumerable key is not the record's)", () => {
+    const proto = { deadlin: 4 };
+    expect(refuse(Object.assign(Object.create(proto), JOB))).toBeUndefined();
+    expect(refuse(Object.assign(Object.create(null), JOB, { constructor: 1 }))).toBeUndefined();
+  });
+
+  it("gives the same answer on a repeated key (the cache) as on its first sight", () => {
+    for (let k = 0; k < 3; k++) {
+      expect(refuse({ ...JOB, user: "u" })).toBeUndefined();
+      expect(refuse({ ...JOB, dedline: 1 })).toContain("did you mean `deadline`");
+      expect(refuse({ ...JOB, deadline: 1, dedline: 1 })).toBeUndefined();
+    }
+  });
+
+  it("answers alike past the bound of what it remembers (1,024 keys per key set)", () => {
+    const KEYS = optionKeys<Pick<QueuedJob, "id" | "deadline">>({ id: true, deadline: true });
+    const check = (record: object) => message(() => refuseMisspeltKeys(W, "r", record, KEYS));
+    for (let i = 0; i < 1100; i++) expect(check({ id: i, [`tag${i}`]: 1 })).toBeUndefined();
+    expect(check({ id: 1, tag5000: 1, deadlin: 2 })).toContain("r.deadlin is not a field");
+    expect(check({ id: 1, deadlinx: 2 })).toContain("r.deadlinx is not a field");
+    expect(check({ id: 1, deadline: 3, deadlinx: 2 })).toBeUndefined();
+  });
+});
+
+describe("isNearMiss", () => {
+  it("equal ignoring case, or one edit (a swap counts one), or two when both have 8 characters", () => {
+    expect(isNearMiss("DEADLINE", "deadline")).toBe(true);
+    expect(isNearMiss("dedline", "deadline")).toBe(true);
+    expect(isNearMiss("redy", "ready")).toBe(true);
+    expect(isNearMiss("raedy", "ready")).toBe(true);
+    expect(isNearMiss("readyy", "ready")).toBe(true);
+    expect(isNearMiss("dealdine", "deadline")).toBe(true);
+    expect(isNearMiss("maxProcesors", "maxProcessors")).toBe(true);
+    expect(isNearMiss("maxProcesrs", "maxProcessors")).toBe(true);
+    // Two edits between shorter keys are ordinary words, not typos.
+    expect(isNearMiss("state", "start")).toBe(false);
+    expect(isNearMiss("nodes", "cores")).toBe(false);
+    expect(isNearMiss("started", "start")).toBe(false);
+    expect(isNearMiss("rdy", "ready")).toBe(false);
+    // Three edits are never a near miss, however long the keys.
+    expect(isNearMiss("maxProcs", "maxProcessors")).toBe(false);
+    expect(isNearMiss("deadlineX12", "deadline")).toBe(false);
   });
 });

@@ -44,6 +44,15 @@ describe("validation helpers", () => {
     ]);
   });
 
+  it("describeValue shows a Date with its time, not as `object`", () => {
+    const at = new Date(Date.UTC(2026, 10, 27, 21, 35));
+    expect(describeValue(at)).toBe("a Date (2026-11-27T21:35:00.000Z)");
+    expect(describeValue(new Date(Number.NaN))).toBe("an invalid Date");
+    expect((thrown(() => requireFinite(W, "state.now", at)) as Error).message).toBe(
+      `${W}: state.now is a Date (2026-11-27T21:35:00.000Z), expected a finite number`,
+    );
+  });
+
   it("each returns a valid value and names where, field, value and expectation otherwise", () => {
     expect(requireFinite(W, "a", -3)).toBe(-3);
     expect(requirePositive(W, "a", 0.5)).toBe(0.5);

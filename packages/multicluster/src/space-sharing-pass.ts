@@ -1,5 +1,5 @@
 import { InvalidInputError, type Platform } from "@sched/core";
-import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { describeValue, optionKeys, refuseMisspeltKeys, requireKnownKeys } from "@sched/errors";
 import type { Random } from "@sched/random";
 import {
   type ClusterProximity,
@@ -49,6 +49,16 @@ const STATE_KEYS = optionKeys<SpaceSharingPassState>({
   available: true,
   queue: true,
   executing: true,
+});
+
+/**
+ * The fields of a queued job, all of them (checked by the compiler): a job may carry fields of
+ * the caller's own, but not a near miss of a field it lacks (`maxProcesors`).
+ */
+const JOB_KEYS = optionKeys<SpaceSharingPassJob>({
+  id: true,
+  minProcessors: true,
+  maxProcessors: true,
 });
 
 /** Options of {@link spaceSharingPass}. */
@@ -136,9 +146,15 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
   }
   if (!Array.isArray(state.queue)) fail("state.queue", "is not an array");
   const ids = new Set<number>();
-  state.queue.forEach((j, i) => {
-    if (!Number.isInteger(j?.id))
-      fail(`state.queue[${i}].id`, `is ${describeValue(j?.id)}, expected an integer`);
+  // an index loop, not forEach: a hole is an undefined job, refused, not skipped
+  for (let i = 0; i < state.queue.length; i++) {
+    const j = state.queue[i] as SpaceSharingPassJob;
+    if (typeof j !== "object" || j === null) {
+      fail(`state.queue[${i}]`, `is ${describeValue(j)}, expected an object`);
+    }
+    refuseMisspeltKeys(WHERE, `state.queue[${i}]`, j, JOB_KEYS);
+    if (!Number.isInteger(j.id))
+      fail(`state.queue[${i}].id`, `is ${describeValue(j.id)}, expected an integer`);
     if (ids.has(j.id)) fail(`state.queue[${i}].id`, `is ${j.id}, listed twice in the queue`);
     ids.add(j.id);
     const lo = j.minProcessors;
@@ -152,7 +168,7 @@ function checkState(state: SpaceSharingPassState): Uint8Array {
         `is ${describeValue(hi)}, expected an integer >= minProcessors (${lo})`,
       );
     }
-  });
+  }
   return avail;
 }
 

@@ -290,5 +290,29 @@ describe("spaceSharingPass", () => {
       "@sched/multicluster/spaceSharingPass: options is null, expected an object",
     );
     expect(() => spaceSharingScheduler(null as never)).toThrow(InvalidInputError);
+    // null and a hole in the queue: "id is undefined", and a hole was skipped by forEach
+    expect(() => call({ ...s, queue: [null] })).toThrow(
+      "@sched/multicluster/spaceSharingPass: state.queue[0] is null, expected an object",
+    );
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case tested
+    expect(() => call({ ...s, queue: [, job(1, 1, 1)] })).toThrow(
+      "state.queue[0] is undefined, expected an object",
+    );
+  });
+
+  // A user trial: a misspelt field was ignored or named only through the field it lacked.
+  it("refuses a misspelt field of a queued job, and keeps the caller's own fields", () => {
+    const s = { platform, available: [0, 1, 2, 3], queue: [job(1, 1, 4)], executing: 0 };
+    const call = spaceSharingPass as (state: unknown) => unknown;
+    expect(() => call({ ...s, queue: [{ id: 1, minProcessors: 1, maxProcesors: 4 }] })).toThrow(
+      "@sched/multicluster/spaceSharingPass: state.queue[0].maxProcesors is not a field (did you mean `maxProcessors`?)",
+    );
+    expect(() => call({ ...s, queue: [{ id: 1, minprocessors: 1, maxProcessors: 4 }] })).toThrow(
+      "state.queue[0].minprocessors is not a field (did you mean `minProcessors`?)",
+    );
+    const mine = { user: "ana", state: "PENDING", nodes: 2 };
+    expect(spaceSharingPass({ ...s, queue: [{ ...job(1, 1, 4), ...mine }] })).toEqual(
+      spaceSharingPass(s),
+    );
   });
 });
