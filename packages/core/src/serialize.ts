@@ -1,4 +1,6 @@
 import {
+  describeValue,
+  InvalidInputError,
   optionKeys,
   ParseError,
   requireBoolean,
@@ -16,13 +18,58 @@ export const TRACE_FORMAT = "@sched/trace";
 /** The version written by {@link traceToJSON}. */
 export const TRACE_VERSION = 1;
 
+/**
+ * `o`'s own names sorted, on an object without a prototype: a license named `__proto__` (an own
+ * key, as `JSON.parse` makes it) stays a key instead of setting the copy's prototype, which left it
+ * out of the trace.
+ */
 function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of Object.keys(o).sort()) out[k] = o[k];
   return out;
 }
 
-function jobToPlain(job: Job): Record<string, unknown> {
+const JOB_FIELD_SET = new Set<string>(JOB_FIELDS);
+
+/**
+ * Checks that `value` is JSON data that `JSON.parse(JSON.stringify(value))` gives back as it is:
+ * null, a boolean, a string, a finite number (`-0` reads back as `0`), an array without holes or
+ * other properties, an object with `Object.prototype` (or none) and no `toJSON`, its members
+ * data too (a member set to `undefined` is left out, as absent), nothing named `__proto__`
+ * (which a reader's copy would take for its prototype). Names `field` when not.
+ */
+function requireJsonData(where: string, field: string, value: unknown, open: Set<object>): void {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return;
+  if (typeof value === "number" && Number.isFinite(value)) return;
+  const data =
+    "expected JSON data (an object, an array, a string, a finite number, a boolean or null) that reads back as itself";
+  const bad = () => new InvalidInputError(where, field, `is ${describeValue(value)}, ${data}`);
+  if (typeof value !== "object" || open.has(value)) throw bad();
+  open.add(value);
+  if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) throw bad();
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === undefined) throw bad();
+      requireJsonData(where, `${field}[${i}]`, value[i], open);
+    }
+  } else {
+    const proto = Object.getPrototypeOf(value);
+    if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) throw bad();
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      if (o[k] !== undefined) requireJsonData(where, `${field}.${k}`, o[k], open);
+    }
+  }
+  open.delete(value);
+}
+
+/**
+ * The job as written: its fields in {@link JOB_FIELDS}' order (licenses by name, input items as
+ * `{ size, machine }`), then any other field it carries (a tag of the caller's, which
+ * `traceFromJSON` keeps as `createJob` does), in the job's own order. Such a field must be JSON
+ * data that reads back as itself, and not be named `__proto__`.
+ */
+function jobToPlain(where: string, label: string, job: Job): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const raw = job as unknown as Record<string, unknown>;
   for (const k of JOB_FIELDS) {
@@ -32,6 +79,19 @@ function jobToPlain(job: Job): Record<string, unknown> {
     else if (k === "input") {
       out[k] = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
     } else out[k] = v;
+  }
+  for (const k of Object.keys(raw)) {
+    const v = raw[k];
+    if (v === undefined || JOB_FIELD_SET.has(k)) continue;
+    if (k === "__proto__") {
+      throw new InvalidInputError(
+        where,
+        `${label}.__proto__`,
+        "is a field traceFromJSON cannot give back (its copy would take it for its prototype)",
+      );
+    }
+    requireJsonData(where, `${label}.${k}`, v, new Set());
+    out[k] = v;
   }
   return out;
 }
@@ -86,7 +146,8 @@ const TO_JSON_KEYS = optionKeys<TraceToJSONOptions>({
  *
  * @throws InvalidInputError when an option is invalid, or when the trace is malformed (a field
  * missing or of the wrong type, a time that is not a finite number), naming the record and the
- * field: what {@link traceFromJSON} would refuse to read back.
+ * field: what {@link traceFromJSON} would refuse to read back; or when a job carries a field of
+ * the caller's that would not read back as itself (not JSON data, or named `__proto__`).
  *
  * @example
  * ```ts
@@ -109,7 +170,7 @@ export function traceToJSON(trace: ScheduleTrace, options: TraceToJSONOptions = 
     records: trace.records.map((r, i) => {
       checkRecord("@sched/core/traceToJSON", "trace.records", i, r, -1);
       const o: Record<string, unknown> = {
-        job: jobToPlain(r.job),
+        job: jobToPlain("@sched/core/traceToJSON", `trace.records[${i}].job`, r.job),
         intervals: r.intervals.map((iv) => ({
           start: iv.start,
           end: iv.end,

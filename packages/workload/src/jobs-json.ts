@@ -13,6 +13,8 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 import { duplicateJsonKey, mayRepeatJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
+import { requireIterable } from "./require-iterable.js";
+import { KeptIds } from "./swf-jobs.js";
 
 /** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
 const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
@@ -136,8 +138,13 @@ const READ_JOBS_LINES_KEYS = optionKeys<
   ReadJobsOptions & { readonly onHeader?: (header: JobsFileHeader) => void }
 >({ source: true, onHeader: true });
 
+/**
+ * `o`'s own names sorted, on an object without a prototype: a license named `__proto__` (an own
+ * key, as `JSON.parse` makes it) stays a key instead of setting the copy's prototype, which left it
+ * out of the line.
+ */
 function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of Object.keys(o).sort()) out[k] = o[k];
   return out;
 }
@@ -188,7 +195,7 @@ export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
 export function nonFiniteJobNumber(job: Job, field: string, v: number): InvalidInputError {
   return new InvalidInputError(
     FORMAT_JOB_WHERE,
-    `job ${String(job.id)} ${field}`,
+    `${jobLabel(job?.id)} ${field}`,
     `is ${describeValue(v)}, expected a finite number (JSON has no NaN or Infinity)`,
   );
 }
@@ -197,13 +204,273 @@ export function nonFiniteJobNumber(job: Job, field: string, v: number): InvalidI
 export function unwritableJob(job: Job, error: unknown): InvalidInputError {
   return new InvalidInputError(
     FORMAT_JOB_WHERE,
-    `job ${String(job.id)}`,
+    jobLabel(job?.id),
     `cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`,
   );
 }
 
-/** The header line of a native jobs file (no `\n`). Internal. */
-export function jobsHeaderLine(meta: Readonly<Record<string, unknown>> | undefined): string {
+/** How a job is named in a writer's messages: `job 7`, or `job` when its id is no id. */
+function jobLabel(id: unknown): string {
+  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0 ? `job ${id}` : "job";
+}
+
+/**
+ * Checks that `job` reads back from a native jobs file as itself (as `createJob(job)` builds
+ * it; `-0` reads back as `0`, a field set to `undefined` as absent), as the readers check a job
+ * line: no field but those of {@link JOB_JSON_SCHEMA} (nor in an input item but `size` and
+ * `machine`), every value as @sched/core's `createJob` accepts it, times as
+ * {@link jobTimeProblem} requires. Numbers JSON cannot hold are named first, as before. Internal
+ * (shared with `JobsJsonlWriter` and `jobsToSwf`).
+ * @returns the job as `createJob` builds it.
+ * @throws InvalidInputError from `where`, naming `job <id>` and the field.
+ */
+export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): Job {
+  if (writableAsIs(job)) return job;
+  if (typeof job !== "object" || job === null || Array.isArray(job)) {
+    throw new InvalidInputError(where, "job", `is ${describeValue(job)}, expected a job object`);
+  }
+  const raw = job as unknown as Record<string, unknown>;
+  // NaN and infinities first, named as JSON cannot hold them; the shapes are createJob's to check
+  for (const k of JOB_FIELDS) {
+    const v = raw[k];
+    if (typeof v === "number" && !Number.isFinite(v)) throw nonFiniteJobNumber(job, k, v);
+  }
+  const licenses = raw.licenses;
+  if (typeof licenses === "object" && licenses !== null) {
+    for (const n of Object.keys(licenses)) {
+      const c = (licenses as Record<string, unknown>)[n];
+      if (typeof c === "number" && !Number.isFinite(c)) {
+        throw nonFiniteJobNumber(job, `licenses.${n}`, c);
+      }
+    }
+  }
+  if (Array.isArray(raw.input)) {
+    raw.input.forEach((d: unknown, i) => {
+      if (typeof d !== "object" || d === null) return;
+      const { size, machine } = d as { size?: unknown; machine?: unknown };
+      if (typeof size === "number" && !Number.isFinite(size)) {
+        throw nonFiniteJobNumber(job, `input[${i}].size`, size);
+      }
+      if (typeof machine === "number" && !Number.isFinite(machine)) {
+        throw nonFiniteJobNumber(job, `input[${i}].machine`, machine);
+      }
+    });
+  }
+  const label = jobLabel(raw.id);
+  for (const k of Object.keys(raw)) {
+    if (raw[k] !== undefined && !JOB_FIELD_SET.has(k)) {
+      throw new InvalidInputError(
+        where,
+        `${label} ${k}`,
+        `is not a job field (expected one of ${JOB_FIELDS.join(", ")}): no reader would take it back`,
+      );
+    }
+  }
+  const input = raw.input;
+  if (Array.isArray(input)) {
+    input.forEach((d: unknown, i) => {
+      if (typeof d !== "object" || d === null) return; // createJob names it
+      for (const k of Object.keys(d)) {
+        if (k !== "size" && k !== "machine" && (d as Record<string, unknown>)[k] !== undefined) {
+          throw new InvalidInputError(
+            where,
+            `${label} input[${i}].${k}`,
+            "is not an input field (size, machine): no reader would take it back",
+          );
+        }
+      }
+    });
+  }
+  let built: Job;
+  try {
+    built = createJob(raw as unknown as JobSpec);
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    const detail = error.message.slice(`${error.where}: ${error.field} `.length);
+    const field = error.field.replace(/^(job \d+|spec)\./, "");
+    throw new InvalidInputError(where, `${label} ${field}`, detail, { cause: error });
+  }
+  const problem = jobTimeProblem(built);
+  if (problem !== null) {
+    throw new InvalidInputError(where, `${label} ${problem.field}`, problem.detail);
+  }
+  return built;
+}
+
+function isSafeIntegerAtLeast(v: unknown, min: number): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+}
+
+function isFiniteNumber(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+function isPositive(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && v > 0;
+}
+
+/** Whether `v` is absent or a safe integer (user, group, queue, partition). */
+function isOptionalInteger(v: unknown): boolean {
+  return v === undefined || (typeof v === "number" && Number.isSafeInteger(v));
+}
+
+/**
+ * True for the usual job, which {@link requireWritableJob} accepts as it is: only job fields (own
+ * or inherited, none set to undefined), an estimate, every value as `createJob` and
+ * {@link jobTimeProblem} accept it, licenses and input items with own fields only. A predicate
+ * that builds nothing (no copy, no key array), so the streaming writer checks a job in tens of
+ * nanoseconds; false sends the job to the full check, which names the field or builds the copy.
+ * It must accept no job that the full check refuses (the write-back property checks both).
+ */
+function writableAsIs(job: Job): boolean {
+  if (typeof job !== "object" || job === null) return false;
+  const j = job as unknown as Record<string, unknown>;
+  for (const k in j) {
+    if (!JOB_FIELD_SET.has(k) || j[k] === undefined || !Object.hasOwn(j, k)) return false;
+  }
+  if (!isSafeIntegerAtLeast(j.id, 0) || !isFiniteNumber(j.submit)) return false;
+  if (!isPositive(j.runtime) || !isPositive(j.estimate)) return false;
+  if (!isSafeIntegerAtLeast(j.cores, 1)) return false;
+  if (j.deadline !== undefined && !isFiniteNumber(j.deadline)) return false;
+  if (j.ready !== undefined && !isFiniteNumber(j.ready)) return false;
+  if (j.benchmark !== undefined && !isPositive(j.benchmark)) return false;
+  if (j.maxParallelism !== undefined && !isSafeIntegerAtLeast(j.maxParallelism, 1)) return false;
+  if (j.tasks !== undefined && !isSafeIntegerAtLeast(j.tasks, 1)) return false;
+  if (!isOptionalInteger(j.user) || !isOptionalInteger(j.group)) return false;
+  if (!isOptionalInteger(j.queue) || !isOptionalInteger(j.partition)) return false;
+  if (j.priority !== undefined && !isFiniteNumber(j.priority)) return false;
+  const licenses = j.licenses;
+  if (licenses !== undefined) {
+    if (typeof licenses !== "object" || licenses === null || Array.isArray(licenses)) return false;
+    const l = licenses as Record<string, unknown>;
+    for (const name in l) {
+      if (!Object.hasOwn(l, name) || !isSafeIntegerAtLeast(l[name], 1)) return false;
+    }
+  }
+  const input = j.input;
+  if (input !== undefined) {
+    if (!Array.isArray(input)) return false;
+    for (let i = 0; i < input.length; i++) {
+      const d: unknown = input[i];
+      if (typeof d !== "object" || d === null || Array.isArray(d)) return false;
+      const item = d as Record<string, unknown>;
+      for (const k in item) {
+        if ((k !== "size" && k !== "machine") || !Object.hasOwn(item, k)) return false;
+      }
+      if (!(isFiniteNumber(item.size) && (item.size as number) >= 0)) return false;
+      if (!isSafeIntegerAtLeast(item.machine, 0)) return false;
+    }
+  }
+  return jobTimeProblem(job) === null;
+}
+
+/**
+ * The error for a job id given twice: every reader refuses a file that repeats one. Internal.
+ */
+export function repeatedJobId(where: string, id: number): InvalidInputError {
+  return new InvalidInputError(
+    where,
+    `job ${id} id`,
+    `${id} appears twice (every reader refuses a file with a repeated job id)`,
+  );
+}
+
+/**
+ * Checks that `value` is JSON data that `JSON.parse(JSON.stringify(value))` gives back as it
+ * is: null, a boolean, a string, a finite number (`-0` reads back as `0`), an array without holes
+ * or other properties, or an object with `Object.prototype` (or none) and no `toJSON`, its
+ * members data too (a member set to `undefined` is left out, as absent). Refuses the rest
+ * (`NaN` would be written `null`, a `Date` a string, a `Map` `{}`, a function left out),
+ * naming `field`. Internal.
+ */
+function requireJsonData(
+  where: string,
+  field: string,
+  value: unknown,
+  open: Set<object> = new Set(),
+): void {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return;
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(value)}, expected a finite number (JSON has no NaN or Infinity)`,
+    );
+  }
+  const data =
+    "expected JSON data (an object, an array, a string, a finite number, a boolean or null)";
+  if (typeof value !== "object") {
+    throw new InvalidInputError(where, field, `is ${describeValue(value)}, ${data}`);
+  }
+  if (open.has(value)) {
+    throw new InvalidInputError(where, field, "contains itself (JSON cannot write a cycle)");
+  }
+  if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) {
+      throw new InvalidInputError(
+        where,
+        field,
+        "is an array with holes or other properties (JSON would write null or leave them out)",
+      );
+    }
+    open.add(value);
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === undefined) {
+        throw new InvalidInputError(where, `${field}[${i}]`, `is undefined, ${data}`);
+      }
+      requireJsonData(where, `${field}[${i}]`, value[i], open);
+    }
+    open.delete(value);
+    return;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) {
+    throw new InvalidInputError(
+      where,
+      field,
+      `is ${describeValue(value)}, ${data}: JSON would write it as something else`,
+    );
+  }
+  open.add(value);
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (o[k] !== undefined) requireJsonData(where, `${field}.${k}`, o[k], open);
+  }
+  open.delete(value);
+}
+
+/**
+ * Checks a header's `meta` as the readers check it, and that it reads back as itself: absent, or
+ * an object of JSON data whose `procs`, when set, is an integer >= 1. Internal.
+ * @throws InvalidInputError from `where` naming `meta` or the field in it.
+ */
+export function requireWritableMeta(where: string, meta: unknown): void {
+  if (meta === undefined) return;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
+    throw new InvalidInputError(
+      where,
+      "meta",
+      `is ${describeValue(meta)}, expected an object (or none)`,
+    );
+  }
+  requireJsonData(where, "meta", meta);
+  const procs = (meta as Record<string, unknown>).procs;
+  if (procs !== undefined && !(Number.isSafeInteger(procs) && (procs as number) >= 1)) {
+    throw new InvalidInputError(
+      where,
+      "meta.procs",
+      `is ${describeValue(procs)}, expected an integer >= 1 (the machine's processors: the readers refuse anything else)`,
+    );
+  }
+}
+
+/** The header line of a native jobs file (no `\n`), `meta` checked. Internal. */
+export function jobsHeaderLine(
+  where: string,
+  meta: Readonly<Record<string, unknown>> | undefined,
+): string {
+  requireWritableMeta(where, meta);
   const header: Record<string, unknown> = { format: JOBS_FORMAT, version: NATIVE_VERSION };
   if (meta !== undefined) header.meta = meta;
   return JSON.stringify(header);
@@ -215,9 +482,9 @@ export function jobsHeaderLine(meta: Readonly<Record<string, unknown>> | undefin
  *
  * Complexity: O(size of the job).
  *
- * @throws InvalidInputError naming the job and the field when a number is NaN or infinite (JSON
- * would write `null`, which no reader takes back), or when a value cannot be written as JSON (a
- * BigInt).
+ * @throws InvalidInputError naming the job and the field when the readers would not give the job
+ * back as itself (see {@link requireWritableJob}): a number NaN or infinite (JSON would write
+ * `null`), a value `createJob` or {@link jobTimeProblem} refuses, a field that is not a job's.
  *
  * @example
  * ```ts
@@ -226,6 +493,7 @@ export function jobsHeaderLine(meta: Readonly<Record<string, unknown>> | undefin
  * ```
  */
 export function formatJobJson(job: Job): string {
+  requireWritableJob(job);
   const raw = job as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of JOB_FIELDS) {
@@ -242,6 +510,10 @@ export function formatJobJson(job: Job): string {
 /**
  * The lines of a native jobs file, lazily: the header line, then one line per job.
  *
+ * @throws InvalidInputError as {@link formatJobJson} for a job, and (from
+ * `@sched/workload/writeJobsLines`) for an id given twice or header `meta` that would not read
+ * back (not an object of JSON data, or `procs` not an integer >= 1).
+ *
  * Complexity: O(1) per line.
  *
  * @example
@@ -253,14 +525,31 @@ export function* writeJobsLines(
   jobs: Iterable<Job>,
   meta?: Readonly<Record<string, unknown>>,
 ): Generator<string, void, undefined> {
-  yield jobsHeaderLine(meta);
-  for (const j of jobs) yield formatJobJson(j);
+  yield* jobsLines("@sched/workload/writeJobsLines", jobs, meta);
+}
+
+/** The lines of {@link writeJobsLines}, errors from `where`. */
+function* jobsLines(
+  where: string,
+  jobs: Iterable<Job>,
+  meta: Readonly<Record<string, unknown>> | undefined,
+): Generator<string, void, undefined> {
+  requireIterable(where, "jobs", jobs, "jobs");
+  yield jobsHeaderLine(where, meta);
+  const ids = new KeptIds();
+  for (const j of jobs) {
+    const line = formatJobJson(j);
+    if (!ids.add(j.id)) throw repeatedJobId(where, j.id);
+    yield line;
+  }
 }
 
 /**
  * A native jobs file (JSON Lines): a header line `{"format":"@sched/jobs","version":1,"meta":…}`
  * then one job per line, each ending in `"\n"`. Carries every `Job` field (deadlines, ready
  * times, licenses, input data, tasks, …) that SWF cannot. Same jobs, same bytes.
+ *
+ * @throws InvalidInputError as {@link writeJobsLines} (from `@sched/workload/formatJobsJsonl`).
  *
  * Complexity: O(total size).
  *
@@ -275,7 +564,7 @@ export function formatJobsJsonl(
   meta?: Readonly<Record<string, unknown>>,
 ): string {
   const parts: string[] = [];
-  for (const line of writeJobsLines(jobs, meta)) parts.push(line);
+  for (const line of jobsLines("@sched/workload/formatJobsJsonl", jobs, meta)) parts.push(line);
   parts.push("");
   return parts.join("\n");
 }

@@ -1,6 +1,14 @@
 import type { Job } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
-import { jobJsonValue, jobsHeaderLine, nonFiniteJobNumber, unwritableJob } from "./jobs-json.js";
+import {
+  jobJsonValue,
+  jobsHeaderLine,
+  nonFiniteJobNumber,
+  repeatedJobId,
+  requireWritableJob,
+  unwritableJob,
+} from "./jobs-json.js";
+import { KeptIds } from "./swf-jobs.js";
 import { writeInteger, writerChunk } from "./swf-writer.js";
 
 /** Options of {@link JobsJsonlWriter}. */
@@ -92,6 +100,8 @@ export class JobsJsonlWriter {
   /** Whether the object being written has no member yet (no comma before the next key). */
   private first = true;
   private readonly encoder = new TextEncoder();
+  /** The ids written so far: a reader refuses a file that repeats one. */
+  private readonly ids = new KeptIds();
 
   constructor(
     private readonly sink: (bytes: Uint8Array) => void,
@@ -104,9 +114,11 @@ export class JobsJsonlWriter {
   /**
    * Writes the header line `{"format":"@sched/jobs","version":1,"meta":…}` and its `\n`, as
    * `writeJobsLines` gives it (no `meta` when it is undefined).
+   * @throws InvalidInputError naming `meta` or the field in it when it would not read back (not an
+   * object of JSON data, or `procs` not an integer >= 1).
    */
   header(meta?: Readonly<Record<string, unknown>>): void {
-    const line = `${jobsHeaderLine(meta)}\n`;
+    const line = `${jobsHeaderLine(WHERE, meta)}\n`;
     this.lineStart = this.used;
     // At most 3 bytes of UTF-8 per UTF-16 unit.
     this.room(line.length * 3);
@@ -116,11 +128,13 @@ export class JobsJsonlWriter {
 
   /**
    * Writes one job line (with its `\n`): the bytes of `formatJobJson(job) + "\n"`.
-   * @throws InvalidInputError as `formatJobJson` (where `@sched/workload/formatJobJson`) when a
-   * number is NaN or infinite or a value cannot be written as JSON; nothing of that line is
-   * written.
+   * @throws InvalidInputError as `formatJobJson` (where `@sched/workload/formatJobJson`) when the
+   * readers would not give the job back as itself, or (where `@sched/workload/JobsJsonlWriter`)
+   * when its id was written before; nothing of that line is written.
    */
   job(job: Job): void {
+    requireWritableJob(job);
+    if (!this.ids.add(job.id)) throw repeatedJobId(WHERE, job.id);
     this.lineStart = this.used;
     try {
       this.room(SCALAR_LINE_ROOM);

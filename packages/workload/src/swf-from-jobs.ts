@@ -1,7 +1,9 @@
-import type { Job } from "@sched/core";
-import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { InvalidInputError, type Job } from "@sched/core";
+import { optionKeys, requireArray, requireInteger, requireKnownKeys } from "@sched/errors";
+import { repeatedJobId, requireWritableJob } from "./jobs-json.js";
 import { requireIterable } from "./require-iterable.js";
-import { emptySwfHeader, type SwfHeader } from "./swf-header.js";
+import { emptySwfHeader, requireWritableSwfHeader, type SwfHeader } from "./swf-header.js";
+import { KeptIds } from "./swf-jobs.js";
 import type { SwfTrace } from "./swf-read.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
 
@@ -44,7 +46,13 @@ const LOST = [
  * `swfToJobs(records)` gives the same jobs back when they have only those fields. SWF has no
  * place for deadlines, ready times, licenses, input data, benchmarks, tasks, maximum
  * parallelism or priorities: a Note says how many jobs had any and which fields were dropped
- * (use the native JSON Lines format to keep them).
+ * (use the native JSON Lines format to keep them). A job without an estimate is written with its
+ * run time as the requested time.
+ *
+ * @throws InvalidInputError naming the job (or the option) and the field when `swfToJobs` would
+ * not give a job back (but for the dropped fields): a job the native readers refuse, an unknown
+ * field, an id given twice, a negative user, group, queue or partition (SWF's -1 is "unknown");
+ * `options.maxProcs` not an integer >= 1; a note the SWF writers refuse (`options.notes[i]`).
  *
  * Complexity: O(jobs).
  *
@@ -54,15 +62,50 @@ const LOST = [
  * ```
  */
 export function jobsToSwf(jobs: Iterable<Job>, options: JobsToSwfOptions = {}): SwfTrace {
-  requireKnownKeys("@sched/workload/jobsToSwf", "options", options, TO_SWF_KEYS);
-  requireIterable("@sched/workload/jobsToSwf", "jobs", jobs, "jobs");
+  const where = "@sched/workload/jobsToSwf";
+  requireKnownKeys(where, "options", options, TO_SWF_KEYS);
+  requireToSwfOptions(where, options);
+  requireIterable(where, "jobs", jobs, "jobs");
   const records: SwfRecord[] = [];
   const tally = new JobsToSwfTally();
-  for (const j of jobs) {
-    tally.add(j);
-    records.push(jobToSwfRecord(j));
+  for (const j of jobs) records.push(swfRecordOf(tally.count(where, j)));
+  return { header: tally.headerOf(where, options), records };
+}
+
+/** SWF's id-like fields of a job, which it holds as an integer >= 0 (-1 there is "unknown"). */
+const SWF_IDS = [
+  ["user", "user id (field 12)"],
+  ["group", "group id (field 13)"],
+  ["queue", "queue (field 15)"],
+  ["partition", "partition (field 16)"],
+] as const;
+
+/**
+ * Checks that `job` reads back through `swfToJobs` as itself, but for the fields SWF cannot hold
+ * (which the header's Note counts): a job as the native reader takes it (`requireWritableJob`),
+ * with user, group, queue and partition, when set, integers >= 0. Internal.
+ * @throws InvalidInputError from `where` naming `job <id>` and the field.
+ */
+function requireSwfWritableJob(where: string, job: Job): Job {
+  const built = requireWritableJob(job, where);
+  for (const [k, column] of SWF_IDS) {
+    const v = job[k];
+    if (v !== undefined && v < 0) {
+      throw new InvalidInputError(
+        where,
+        `job ${job.id} ${k}`,
+        `is ${v}, expected an integer >= 0: SWF's ${column} holds no other (-1 there means unknown)`,
+      );
+    }
   }
-  return { header: tally.header(options), records };
+  return built;
+}
+
+/** Checks jobsToSwf's options: maxProcs an integer >= 1, notes an array (its texts checked with the header). */
+function requireToSwfOptions(where: string, options: JobsToSwfOptions): void {
+  if (options.maxProcs !== undefined)
+    requireInteger(where, "options.maxProcs", options.maxProcs, 1);
+  if (options.notes !== undefined) requireArray(where, "options.notes", options.notes);
 }
 
 /**
@@ -70,8 +113,16 @@ export function jobsToSwf(jobs: Iterable<Job>, options: JobsToSwfOptions = {}): 
  * out; {@link JobsToSwfTally} counts them for the header).
  *
  * Complexity: O(1).
+ *
+ * @throws InvalidInputError naming the job and the field, as {@link jobsToSwf} (but for a repeated
+ * id, which only the tally sees).
  */
 export function jobToSwfRecord(j: Job): SwfRecord {
+  return swfRecordOf(requireSwfWritableJob("@sched/workload/jobToSwfRecord", j));
+}
+
+/** The record of {@link jobToSwfRecord}, `j` already checked. */
+function swfRecordOf(j: Job): SwfRecord {
   return {
     jobNumber: j.id,
     submitTime: j.submit,
@@ -111,12 +162,24 @@ export function jobToSwfRecord(j: Job): SwfRecord {
  * ```
  */
 export class JobsToSwfTally {
-  private count = 0;
+  private added = 0;
   private lossy = 0;
   private readonly dropped = new Set<string>();
+  private readonly ids = new KeptIds();
 
-  /** Counts `job`, and which fields SWF cannot hold it has. */
+  /**
+   * Counts `job`, and which fields SWF cannot hold it has.
+   * @throws InvalidInputError naming the job and the field when `swfToJobs` would not read the
+   * job back as itself (as `jobToSwfRecord`), or when its id was added before.
+   */
   add(job: Job): void {
+    this.count("@sched/workload/JobsToSwfTally.add", job);
+  }
+
+  /** {@link add} with errors from `where`; the job as `createJob` builds it (estimate filled). Internal. */
+  count(where: string, job: Job): Job {
+    const built = requireSwfWritableJob(where, job);
+    if (!this.ids.add(job.id)) throw repeatedJobId(where, job.id);
     let lost = false;
     for (const k of LOST) {
       if (job[k] !== undefined) {
@@ -125,12 +188,13 @@ export class JobsToSwfTally {
       }
     }
     if (lost) this.lossy++;
-    this.count++;
+    this.added++;
+    return built;
   }
 
   /** Jobs added so far. */
   get jobs(): number {
-    return this.count;
+    return this.added;
   }
 
   /**
@@ -138,23 +202,46 @@ export class JobsToSwfTally {
    * @throws InvalidInputError for an unknown option.
    */
   header(options: JobsToSwfOptions = {}): SwfHeader {
-    requireKnownKeys("@sched/workload/JobsToSwfTally.header", "options", options, TO_SWF_KEYS);
+    const where = "@sched/workload/JobsToSwfTally.header";
+    requireKnownKeys(where, "options", options, TO_SWF_KEYS);
+    requireToSwfOptions(where, options);
+    return this.headerOf(where, options);
+  }
+
+  /**
+   * {@link header} with errors from `where`, options' keys and kinds checked: the notes are
+   * checked as the SWF writers check a header, named `options.notes[i]`. Internal.
+   */
+  headerOf(where: string, options: JobsToSwfOptions): SwfHeader {
     const notes = ["converted from @sched jobs by @sched/workload"];
     if (this.lossy > 0) {
       notes.push(
-        `${this.lossy} of ${this.count} jobs had fields SWF cannot hold, dropped: ${LOST.filter((k) => this.dropped.has(k)).join(", ")}`,
+        `${this.lossy} of ${this.added} jobs had fields SWF cannot hold, dropped: ${LOST.filter((k) => this.dropped.has(k)).join(", ")}`,
       );
     }
     notes.push(...(options.notes ?? []));
-    const header = {
+    const base = {
       ...emptySwfHeader(),
       version: "2.2",
-      maxJobs: this.count,
-      maxRecords: this.count,
+      maxJobs: this.added,
+      maxRecords: this.added,
       notes,
     };
-    return options.maxProcs === undefined
-      ? header
-      : { ...header, maxNodes: options.maxProcs, maxProcs: options.maxProcs };
+    const header =
+      options.maxProcs === undefined
+        ? base
+        : { ...base, maxNodes: options.maxProcs, maxProcs: options.maxProcs };
+    const own = notes.length - (options.notes?.length ?? 0);
+    try {
+      requireWritableSwfHeader(where, header);
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      const at = /^header\.notes\[(\d+)\]/.exec(error.field);
+      if (at === null) throw error;
+      const field = `options.notes[${Number(at[1]) - own}]`;
+      const detail = error.message.slice(`${where}: ${error.field} `.length);
+      throw new InvalidInputError(where, field, detail, { cause: error });
+    }
+    return header;
   }
 }

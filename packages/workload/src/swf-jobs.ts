@@ -100,9 +100,10 @@ export function resolveSwfToJobsOptions(
  * gap), the others in a Set. A streamed log of millions of jobs then holds a few runs, not a
  * set of millions of numbers.
  *
- * Complexity: `add` O(1) for an increasing number, O(log runs) otherwise.
+ * Complexity: `add` O(1) for an increasing number, O(log runs) otherwise. Internal (the jobs
+ * writers use it for the ids they have written).
  */
-class KeptIds {
+export class KeptIds {
   /** Runs [lo, hi] of increasing numbers, as pairs. */
   private runs = new Float64Array(64);
   private runCount = 0;

@@ -351,7 +351,11 @@ describe("jobsToSwf", () => {
           const jobs = specs.map(({ extra, user, ...s }, i) => {
             const job: Record<string, unknown> = { id: i + 1, ...s, estimate: s.runtime };
             if (user !== undefined) job.user = user;
-            if (extra >= 0) job[lost[extra]![0]] = lost[extra]![1];
+            if (extra >= 0) {
+              const [k, v] = lost[extra]!;
+              // a ready time or deadline is one after the submit time
+              job[k] = k === "ready" || k === "deadline" ? s.submit + (v as number) : v;
+            }
             return job as unknown as Job;
           });
           const tally = new JobsToSwfTally();

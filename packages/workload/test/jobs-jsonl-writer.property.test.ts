@@ -1,7 +1,7 @@
 import { InvalidInputError, type Job } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatJobJson, formatJobsJsonl } from "../src/jobs-json.js";
+import { formatJobJson, formatJobsJsonl, parseJobsJsonl } from "../src/jobs-json.js";
 import { JobsJsonlWriter, type JobsJsonlWriterOptions } from "../src/jobs-jsonl-writer.js";
 import { WORKLOAD_MODELS } from "../src/models.js";
 
@@ -38,7 +38,8 @@ const name = fc.oneof(
 
 const optional = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 2 });
 
-const job: fc.Arbitrary<Job> = fc
+/** Jobs with fields of any number: most are refused (formatJobJson's and the writer's errors are compared). */
+const anyJob: fc.Arbitrary<Job> = fc
   .record({
     id: num,
     submit: num,
@@ -62,6 +63,68 @@ const job: fc.Arbitrary<Job> = fc
   })
   .map((j) => j as unknown as Job);
 
+/** Valid jobs with the odd numbers a valid job may have: -0, 5e-324, 1e-7, past 2^53 (priority), 1e21 (benchmark). */
+const validJob: fc.Arbitrary<Job> = fc
+  .record({
+    id: fc.oneof(fc.constantFrom(0, -0, Number.MAX_SAFE_INTEGER), fc.maxSafeNat()),
+    submit: fc.oneof(
+      fc.constantFrom(0, -0, 0.1, 552.21, 2 ** 31),
+      fc.double({ min: 0, max: 1e9, noNaN: true }),
+    ),
+    runtime: fc.oneof(fc.constantFrom(1, 9, 99.5), fc.double({ min: 1, max: 1e7, noNaN: true })),
+    estimate: optional(fc.double({ min: 1, max: 1e7, noNaN: true })),
+    cores: fc.oneof(fc.integer({ min: 1, max: 4096 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+    deadline: optional(fc.double({ min: 0, max: 1e9, noNaN: true })),
+    ready: optional(fc.double({ min: 0, max: 1e6, noNaN: true })),
+    licenses: optional(fc.dictionary(name, fc.integer({ min: 1, max: 2 ** 40 }), { maxKeys: 5 })),
+    input: optional(
+      fc.array(
+        fc.record({
+          size: fc.oneof(
+            fc.constantFrom(0, -0, 5e-324, 1e21),
+            fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }),
+          ),
+          machine: fc.maxSafeNat(),
+        }),
+        { maxLength: 4 },
+      ),
+    ),
+    benchmark: optional(
+      fc.oneof(
+        fc.constantFrom(1e21, 1e-7, 5e-324),
+        fc.double({ min: 1e-3, max: 1e6, noNaN: true }),
+      ),
+    ),
+    maxParallelism: optional(fc.integer({ min: 1, max: 1 << 20 })),
+    tasks: optional(fc.integer({ min: 1, max: 1 << 20 })),
+    user: optional(fc.maxSafeInteger()),
+    group: optional(fc.integer()),
+    queue: optional(fc.integer()),
+    partition: optional(fc.integer()),
+    priority: optional(num),
+  })
+  // ready and deadline as slack after submit; runtime at least 1 s at submit <= 1e9 + 1e6 s
+  .map((j) => ({
+    ...j,
+    ready: j.ready === undefined ? undefined : j.submit + j.ready,
+    deadline: j.deadline === undefined ? undefined : j.submit + j.deadline,
+  }))
+  .map((j) => j as unknown as Job);
+
+/** Mostly valid jobs, some of any numbers. */
+const job = fc.oneof({ arbitrary: validJob, weight: 4 }, { arbitrary: anyJob, weight: 1 });
+
+/** What `f` gives, or the message it throws without its function's name (`field detail`). */
+function outcome(f: () => string | Buffer): { ok: string } | { error: string } {
+  try {
+    const v = f();
+    return { ok: typeof v === "string" ? v : v.toString("latin1") };
+  } catch (error) {
+    const message = (error as Error).message;
+    return { error: message.slice(message.indexOf(": ") + 2) };
+  }
+}
+
 const meta = fc.option(fc.dictionary(name, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }), {
   nil: undefined,
 });
@@ -73,9 +136,13 @@ describe("JobsJsonlWriter", () => {
         fc.array(job, { maxLength: 30 }),
         meta,
         fc.integer({ min: 4096, max: 12_000 }),
-        (jobs, m, chunkBytes) => {
-          const expected = Buffer.from(formatJobsJsonl(jobs, m), "utf8");
-          expect(writtenBytes(jobs, m, { chunkBytes }).equals(expected)).toBe(true);
+        (generated, m, chunkBytes) => {
+          // distinct ids: a repeated one is refused (tested below)
+          const jobs = generated.map((j, i) => ({ ...j, id: i }) as Job);
+          const expected = outcome(() => Buffer.from(formatJobsJsonl(jobs, m), "utf8"));
+          const written = outcome(() => writtenBytes(jobs, m, { chunkBytes }));
+          // the same bytes, or the same error (named by formatJobJson, or meta's by each writer)
+          expect(written).toEqual(expected);
         },
       ),
       { numRuns: 300 },
@@ -87,12 +154,15 @@ describe("JobsJsonlWriter", () => {
       fc.property(job, (j) => {
         const chunks: Buffer[] = [];
         const writer = new JobsJsonlWriter((bytes) => chunks.push(Buffer.from(bytes)));
-        writer.job(j);
-        writer.flush();
-        expect(Buffer.concat(chunks).toString("utf8")).toBe(`${formatJobJson(j)}\n`);
-        expect(Buffer.concat(chunks).equals(Buffer.from(`${formatJobJson(j)}\n`, "utf8"))).toBe(
-          true,
-        );
+        const line = outcome(() => `${formatJobJson(j)}\n`);
+        const written = outcome(() => {
+          writer.job(j);
+          writer.flush();
+          return Buffer.concat(chunks);
+        });
+        if ("ok" in line) {
+          expect(written).toEqual({ ok: Buffer.from(line.ok, "utf8").toString("latin1") });
+        } else expect(written).toEqual(line);
       }),
       { numRuns: 3000 },
     );
@@ -122,8 +192,10 @@ describe("JobsJsonlWriter", () => {
       const j = { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses } as Job;
       const line = writtenBytes([j]).toString("utf8").split("\n")[1];
       expect(line).toBe(formatJobJson(j));
-      // __proto__ is no own key of formatJobJson's sorted copy: left out
-      expect(line).toContain('"licenses":{"9":3,"10":2,"-1":5,"01":6,"a":4,"b":1}}');
+      // a license named __proto__ (an own key, as JSON.parse makes it) is written, not left out
+      const proto = extra === "" ? "" : '"__proto__":7,';
+      expect(line).toContain(`"licenses":{"9":3,"10":2,"-1":5,"01":6,${proto}"a":4,"b":1}}`);
+      expect(parseJobsJsonl(line!).jobs[0]!.licenses).toEqual(licenses);
     }
     const j = { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1 } as Job;
     const plain = { ...j, licenses: { b: 1, a: 2, "-1": 3 } } as Job;
@@ -131,13 +203,19 @@ describe("JobsJsonlWriter", () => {
   });
 
   it("writes -0 as 0, 1e21 and 5e-324 in exponent form, integers past 2^53 as JSON does", () => {
-    const j = { id: -0, submit: 1e21, runtime: 5e-324, estimate: 2 ** 60, cores: -7 } as Job;
-    expect(writtenBytes([j]).toString("utf8").split("\n")[1]).toBe(
-      '{"id":0,"submit":1e+21,"runtime":5e-324,"estimate":1152921504606847000,"cores":-7}',
-    );
-    expect(formatJobJson(j)).toBe(
-      '{"id":0,"submit":1e+21,"runtime":5e-324,"estimate":1152921504606847000,"cores":-7}',
-    );
+    const j = {
+      id: -0,
+      submit: -0,
+      runtime: 5e-324,
+      estimate: 1e-7,
+      cores: 7,
+      benchmark: 1e21,
+      priority: 2 ** 60,
+    } as Job;
+    const line =
+      '{"id":0,"submit":0,"runtime":5e-324,"estimate":1e-7,"cores":7,"benchmark":1e+21,"priority":1152921504606847000}';
+    expect(writtenBytes([j]).toString("utf8").split("\n")[1]).toBe(line);
+    expect(formatJobJson(j)).toBe(line);
   });
 
   it("writes a line longer than its chunk whole (the chunk grows)", () => {
@@ -172,15 +250,27 @@ describe("JobsJsonlWriter", () => {
     }
   });
 
-  it("writes values of an unexpected type as JSON.stringify does (formatJobJson's bytes)", () => {
-    const odd = [
-      { id: "7", submit: 0, runtime: 1, estimate: 1, cores: 1 },
-      { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, priority: () => 1 },
-      { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses: { a: "x", b: 2 } },
-      { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, input: [5, { size: "1" }] },
-      { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses: 3, user: [1, Number.NaN] },
-    ] as unknown as Job[];
-    for (const j of odd) expect(writtenBytes([j]).toString("utf8")).toBe(formatJobsJsonl([j]));
+  it("refuses values of an unexpected type as formatJobJson does, naming the field (they were written, and no reader took them back)", () => {
+    const odd: [unknown, string][] = [
+      [{ id: "7", submit: 0, runtime: 1, estimate: 1, cores: 1 }, 'job id is "7"'],
+      [
+        { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, priority: () => 1 },
+        "job 1 priority is function, expected a finite number",
+      ],
+      [
+        { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses: { a: "x", b: 2 } },
+        'job 1 licenses["a"] is "x"',
+      ],
+      [
+        { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, input: [5, { size: "1" }] },
+        "job 1 input[0] is 5, expected an object",
+      ],
+      [{ id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, licenses: 3 }, "job 1 licenses is 3"],
+    ];
+    for (const [j, message] of odd) {
+      expect(() => formatJobJson(j as Job)).toThrow(`@sched/workload/formatJobJson: ${message}`);
+      expect(() => writtenBytes([j as Job])).toThrow(`@sched/workload/formatJobJson: ${message}`);
+    }
   });
 
   it("rejects NaN and infinities as formatJobJson does, naming the job and field, writing nothing of the line", () => {
@@ -200,8 +290,8 @@ describe("JobsJsonlWriter", () => {
         },
         "job 6 input[1].size is -Infinity",
       ],
-      [{ ...good, id: 7, input: [null] }, "job 7 cannot be written as JSON"],
-      [{ ...good, id: 8, user: 1n }, "job 8 cannot be written as JSON"],
+      [{ ...good, id: 7, input: [null] }, "job 7 input[0] is null, expected an object"],
+      [{ ...good, id: 8, user: 1n }, "job 8 user is bigint, expected an integer"],
     ] as unknown as [Job, string][];
     for (const [j, message] of bad) {
       const chunks: Buffer[] = [];
@@ -210,10 +300,11 @@ describe("JobsJsonlWriter", () => {
       expect(() => writer.job(j)).toThrow(InvalidInputError);
       expect(() => writer.job(j)).toThrow(`@sched/workload/formatJobJson: ${message}`);
       expect(() => formatJobJson(j)).toThrow(`@sched/workload/formatJobJson: ${message}`);
-      writer.job(good);
+      const next = { ...good, id: 2 };
+      writer.job(next);
       writer.flush();
       expect(Buffer.concat(chunks).toString("utf8")).toBe(
-        `${formatJobJson(good)}\n${formatJobJson(good)}\n`,
+        `${formatJobJson(good)}\n${formatJobJson(next)}\n`,
       );
     }
   });
