@@ -133,7 +133,11 @@ function f1Unchecked(options: F1Options): number {
   if (extime > deadline) return late;
   if (extime <= t) return min;
   const a = (max - min) / (deadline - t);
-  return a * (extime - t) + min;
+  const v = a * (extime - t) + min;
+  // On the line, between its two ends. Rounding can step past the end by an ulp
+  // (10.000000000000002 for Max 10 at Extime = Deadline), which made Max - f1, and so the
+  // machine's Δp, negative.
+  return min <= max ? Math.min(Math.max(v, min), max) : Math.min(Math.max(v, max), min);
 }
 
 /**

@@ -11,6 +11,37 @@ const instance = fc.record({
   late: fc.constantFrom("max" as const, "min" as const),
 });
 
+describe("f1 stays between Min and Max", () => {
+  it("at Extime = Deadline, where the line's rounding gave 10.000000000000002 (a negative Δp of -1.8e-15 on that machine)", () => {
+    // Found by the urgency-sum property below (seed 1562090088): now 2303, deadline 3152,
+    // Nxtime [849, 0], k 1.3.
+    const deadline = 3152;
+    expect(f1({ extime: deadline, t: deadline - 1.3 * 849, deadline, min: 0.1, max: 10 })).toBe(10);
+    const out = deadlineDeltas(2303, deadline, [849, 0], { k: 1.3 });
+    expect(out[0]).toBe(0);
+    expect(out[1]).toBeCloseTo(10.1, 12);
+  });
+
+  it("on random lines (either direction)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.double({ min: 1e-6, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: -100, max: 100, noNaN: true }),
+        fc.double({ min: -100, max: 100, noNaN: true }),
+        (deadline, span, at, min, max) => {
+          const t = deadline - span;
+          const v = f1({ extime: t + at * span, t, deadline, min, max });
+          expect(v).toBeGreaterThanOrEqual(Math.min(min, max));
+          expect(v).toBeLessThanOrEqual(Math.max(min, max));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe("deadlineDeltas (equation (1)) on random jobs", () => {
   it("hands out exactly the urgency sum of f1 over the machines (d_i > 0), never a negative value", () => {
     fc.assert(
