@@ -53,6 +53,34 @@ describe("sched-sim convert", () => {
     expect(again.stdout).toBe(await readFile(b, "utf8"));
   });
 
+  it("a native job SWF cannot hold (a negative user): exit 1 in convert's words, the file, the job and the field, nothing written", async () => {
+    const dir = await tempDir();
+    const input = join(dir, "neg-user.jsonl");
+    const out = join(dir, "neg-user.swf");
+    await writeFile(
+      input,
+      [
+        '{"format":"@sched/jobs","version":1}',
+        '{"id":1,"submit":0,"runtime":10,"estimate":20,"cores":1,"user":3}',
+        '{"id":2,"submit":5,"runtime":10,"estimate":20,"cores":1,"user":-1}',
+        "",
+      ].join("\n"),
+    );
+    for (const args of [
+      ["--to", "swf"],
+      ["--out", out],
+    ]) {
+      const r = await cli("convert", input, ...args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      // (Before: `sched-sim: @sched/workload/jobsToSwf: job 2 user is -1, ...`, library words.)
+      expect(r.stderr).toBe(
+        `sched-sim: convert: ${input} job 2 user: is -1, expected an integer >= 0: SWF's user id (field 12) holds no other (-1 there means unknown) (--to swf cannot write this job)\n`,
+      );
+    }
+    await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   it("bad input: exit 2 for usage, exit 1 naming the job for a workload Batsim profiles cannot express", async () => {
     const dir = await tempDir();
     const bad = join(dir, "bad.json");

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { type Job, SchedError } from "@sched/core";
+import { InvalidInputError, type Job, ParseError, SchedError } from "@sched/core";
 import { formatJobsJsonl, formatSwf, jobsToSwf } from "@sched/workload";
 import {
   type CommandSpec,
@@ -178,6 +178,27 @@ export const convertCommand: Command = {
   },
 };
 
+/**
+ * A job of `input` that SWF cannot hold (`jobsToSwf` refused it: a negative user, say), in
+ * convert's words: the file, the job and its field, and that `--to swf` is what cannot write it.
+ * Any other error as it is.
+ */
+export function jobSwfCannotHold(input: string, error: unknown): unknown {
+  if (!(error instanceof InvalidInputError) || error.where !== "@sched/workload/jobsToSwf") {
+    return error;
+  }
+  if (!error.field.startsWith("job ")) return error;
+  const prefix = `${error.where}: ${error.field} `;
+  const detail = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
+  return new ParseError(
+    "convert",
+    { source: input, field: error.field },
+    `${detail} (--to swf cannot write this job)`,
+  );
+}
+
 /** Whether `path` is a regular file (read twice by a streamed conversion; not a pipe). */
 async function isRegularFile(path: string): Promise<boolean> {
   return stat(path).then(
@@ -235,7 +256,12 @@ export async function convertWhole(c: Conversion, io: Io): Promise<void> {
   let output: string;
   let dropped: readonly string[] = [];
   if (c.to === "swf") {
-    const trace = jobsToSwf(jobs, { maxProcs: size });
+    let trace: ReturnType<typeof jobsToSwf>;
+    try {
+      trace = jobsToSwf(jobs, { maxProcs: size });
+    } catch (error) {
+      throw jobSwfCannotHold(c.input, error);
+    }
     output = formatSwf(trace.header, trace.records);
     const keys = new Set<string>();
     for (const j of jobs) addSwfDroppedKeys(keys, j);
