@@ -73,3 +73,26 @@ describe("grid values and experiment.json", () => {
     expect(await readFile(join(out, "experiment.json"), "utf8")).toBe(legacyExperimentJson(plan));
   });
 });
+
+describe("scheduler labels", () => {
+  // A label heads a row of sweep's, compare's and report's tables: a line break split the row
+  // across two lines of the printed table (the CSV files quoted it and were fine).
+  it("a label with a control character (a line break, a tab) is refused, exit 2 naming it", async () => {
+    for (const label of ["easy,\nfast", "easy\tfast", "easy\r"]) {
+      const doc = { ...smallExperiment([0.3], 1), schedulers: ["fcfs", { name: "easy", label }] };
+      const file = await writeExperiment(doc);
+      const r = await cli("sweep", file, "--out", await tempDir());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `sched-sim: sweep: ${file}: schedulers[1].label: expected a label without control characters (a line break, a tab): it heads a row of the printed tables, got ${JSON.stringify(label)}\n`,
+      );
+    }
+    // Commas and quotes stay allowed (the CSVs quote them).
+    const ok = {
+      ...smallExperiment([0.3], 1),
+      schedulers: ["fcfs", { name: "easy", label: 'easy, "sjf"' }],
+    };
+    const r = await cli("sweep", await writeExperiment(ok), "--out", await tempDir(), "--quiet");
+    expect(r.code, r.stderr).toBe(0);
+  });
+});

@@ -107,6 +107,10 @@ function nonNegative(ctx: Ctx, key: string, v: Json | undefined, fallback: numbe
   return v;
 }
 
+/** A control character (C0 or DEL): a line break, a tab, a carriage return... */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function text(ctx: Ctx, key: string, v: Json | undefined, fallback?: string): string {
   if (v === undefined && fallback !== undefined) return fallback;
   if (typeof v !== "string" || v.length === 0) fail(ctx, key, "a non-empty string", v);
@@ -431,6 +435,16 @@ function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
       throw new UsageError(`sweep: ${ctx.file}: ${key}: ${message}`, "sweep");
     }
     const label = entry.label === undefined ? choice.label : text(ctx, `${key}.label`, entry.label);
+    // Labels head the rows of the printed tables (sweep, compare, report): a line break or a
+    // tab in one would split or shift its row.
+    if (CONTROL.test(label)) {
+      fail(
+        ctx,
+        entry.label === undefined ? `${key}.options` : `${key}.label`,
+        `a label without control characters (a line break, a tab): it heads a row of the printed tables${entry.label === undefined ? '; give "label"' : ""}`,
+        label,
+      );
+    }
     return { name, opts, label };
   });
   const seen = new Set<string>();
