@@ -14,7 +14,7 @@ import {
   uniformSpeed,
 } from "./execution.js";
 import { IdSet } from "./id-set.js";
-import { checkJob, isValidJobSpec } from "./job.js";
+import { checkJob, hasOnlyJobFields, isValidJobSpec, refuseMisspeltJobKeys } from "./job.js";
 import { ResourceLedger } from "./ledger.js";
 import { UsageTracker } from "./machine-usage.js";
 import { type Metrics, MetricsAccumulator } from "./metrics.js";
@@ -556,9 +556,11 @@ export class Engine {
     const where = this.opts.where;
     // Every job goes through a predicate that builds no message (about 10-20 ns); only an
     // invalid job runs the full check, which names the field.
-    const job = isValidJobSpec(value, false)
-      ? (value as Job)
-      : checkJob(where, value as Job, `jobs[${this.read}]`, false);
+    let job: Job;
+    if (isValidJobSpec(value, false)) {
+      job = value as Job;
+      if (!hasOnlyJobFields(job)) refuseMisspeltJobKeys(where, `jobs[${this.read}]`, job);
+    } else job = checkJob(where, value as Job, `jobs[${this.read}]`, false);
     if (job.submit < this.lastSubmit) {
       throw new InvalidInputError(
         where,

@@ -1,6 +1,8 @@
 import {
   describeValue,
   InvalidInputError,
+  optionKeys,
+  refuseMisspeltKeys,
   requireAnyInteger,
   requireArray,
   requireFinite,
@@ -208,6 +210,7 @@ function jobFailure(where: string, label: string, job: unknown): never {
  */
 export function checkJob(where: string, spec: JobSpec, label: string, copy: boolean): Job {
   if (!isValidJobSpec(spec, copy)) checkJobFields(where, spec, label, copy);
+  if (!hasOnlyJobFields(spec)) refuseMisspeltKeys(where, label, spec, JOB_KEYS);
   if (!copy) return spec as Job;
   const source = spec as unknown as Record<string | symbol, unknown>;
   const job: Record<string | symbol, unknown> = {};
@@ -318,6 +321,49 @@ export const JOB_FIELDS = [
   "partition",
   "priority",
 ] as const satisfies readonly (keyof Job)[];
+
+/** The fields of a {@link Job}, for `refuseMisspeltKeys`. */
+const JOB_KEYS = optionKeys<Job>({
+  id: true,
+  submit: true,
+  runtime: true,
+  estimate: true,
+  cores: true,
+  deadline: true,
+  ready: true,
+  licenses: true,
+  input: true,
+  benchmark: true,
+  maxParallelism: true,
+  tasks: true,
+  user: true,
+  group: true,
+  queue: true,
+  partition: true,
+  priority: true,
+});
+
+const IS_JOB_FIELD: Readonly<Record<string, true | undefined>> = Object.freeze(
+  Object.assign(
+    Object.create(null) as Record<string, true>,
+    ...JOB_FIELDS.map((k) => ({ [k]: true })),
+  ),
+);
+
+/** Whether every enumerable key of `spec` is a job field (no allocation; the usual case). Internal. */
+export function hasOnlyJobFields(spec: object): boolean {
+  for (const key in spec) if (IS_JOB_FIELD[key] !== true) return false;
+  return true;
+}
+
+/**
+ * Throws when `spec` has a key that is a near miss of a job field it lacks (`dedline`, `redy`):
+ * a job may carry fields of its own, but a misspelt field would be silently ignored. Internal
+ * (the engine's per-job check calls it when {@link hasOnlyJobFields} is false).
+ */
+export function refuseMisspeltJobKeys(where: string, label: string, spec: object): void {
+  refuseMisspeltKeys(where, label, spec, JOB_KEYS);
+}
 
 /**
  * The most cores an allocation of `job` may give: `job.maxParallelism` when it exceeds

@@ -3,6 +3,7 @@ import {
   createJob,
   InvalidInputError,
   identicalPool,
+  type Scheduler,
   simulate,
   traceFromJSON,
   traceToJSON,
@@ -122,5 +123,39 @@ describe("built jobs (createJob, validateJobs, traceFromJSON)", () => {
     expect(() =>
       simulate([good, { ...good, id: 5, runtime: Number.NaN }], identicalPool(1), policy),
     ).toThrow("@sched/core/simulate: job 5.runtime is NaN, expected a finite number > 0");
+  });
+});
+
+describe("a misspelt job field", () => {
+  // A job may carry fields of its own (kept as they are), but a near miss of a field it lacks
+  // was kept too, and silently ignored: `dedline: 5` gave a job without a deadline.
+  const base = { id: 1, submit: 0, runtime: 10, cores: 1 };
+
+  it("is refused by createJob, validateJobs and simulate, naming it and the field meant", () => {
+    expect(() => createJob({ ...base, dedline: 5 } as never)).toThrow(
+      "@sched/core/createJob: spec.dedline is not a field (did you mean `deadline`?)",
+    );
+    expect(() => validateJobs([createJob(base), { ...base, id: 2, redy: 3 } as never])).toThrow(
+      /jobs\[1\]\.redy is not a field \(did you mean `ready`\?\)/,
+    );
+    const idle: Scheduler = { name: "idle", schedule: () => [] };
+    expect(() =>
+      simulate([{ ...base, estimate: 10, Deadline: 4 } as never], identicalPool(1), idle),
+    ).toThrow(/jobs\[0\]\.Deadline is not a field \(did you mean `deadline`\?\)/);
+  });
+
+  it("leaves a caller's own fields alone (far from every field, or beside the field itself)", () => {
+    const job = createJob({ ...base, state: "PENDING", tag: "x" } as never) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(job.state).toBe("PENDING");
+    expect(job.tag).toBe("x");
+    const trace = simulate(
+      [{ ...base, estimate: 10, deadline: 20, deadlines: [1] } as never],
+      identicalPool(1),
+      { name: "idle", schedule: () => [] },
+    );
+    expect(trace.records.map((r) => r.job.id)).toEqual([1]);
   });
 });
