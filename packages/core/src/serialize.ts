@@ -238,6 +238,7 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
     return fail("(text)", `is not JSON: ${(e as Error).message}`, e);
   }
   const obj = asObject(raw, "(top level)", fail);
+  onlyKeys(obj, "", TOP_KEYS, fail);
   if (obj.format !== TRACE_FORMAT)
     fail("format", `is ${JSON.stringify(obj.format)}, expected "${TRACE_FORMAT}"`);
   if (obj.version !== TRACE_VERSION)
@@ -246,6 +247,25 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
   let platform: Platform;
   try {
     const p = asObject(obj.platform, "platform", fail);
+    onlyKeys(p, "platform", PLATFORM_KEYS, fail);
+    for (const [list, keys] of [
+      ["machines", MACHINE_KEYS],
+      ["clusters", CLUSTER_KEYS],
+      ["links", LINK_KEYS],
+    ] as const) {
+      if (!Array.isArray(p[list])) fail(`platform.${list}`, "is not an array");
+      (p[list] as unknown[]).forEach((item, k) => {
+        const o = asObject(item, `platform.${list}[${k}]`, fail);
+        onlyKeys(o, `platform.${list}[${k}]`, keys, fail);
+        // `id` is written as the index (derived); another is a hand edit, not read silently
+        if (o.id !== undefined && o.id !== k) {
+          fail(
+            `platform.${list}[${k}].id`,
+            `is ${JSON.stringify(o.id)}, expected ${k} (its index)`,
+          );
+        }
+      });
+    }
     const spec: Record<string, unknown> = {
       machines: (
         p.machines as { name: string; cores: number; speed: number; cluster: number }[]
@@ -261,6 +281,12 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
       referenceSpeed: p.referenceSpeed,
     };
     platform = createPlatform(spec as never);
+    if (p.totalCores !== undefined && p.totalCores !== platform.totalCores) {
+      fail(
+        "platform.totalCores",
+        `is ${JSON.stringify(p.totalCores)}, but its machines have ${platform.totalCores} cores`,
+      );
+    }
   } catch (e) {
     if (e instanceof ParseError) throw e;
     return fail("platform", e instanceof SchedError ? e.message : "is malformed", e);
@@ -269,6 +295,7 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
   const records: JobRecord[] = (obj.records as unknown[]).map((rawRecord, i) => {
     const field = `records[${i}]`;
     const r = asObject(rawRecord, field, fail);
+    onlyKeys(r, field, RECORD_KEYS, fail);
     let job: Job;
     try {
       job = checkJob(WHERE, r.job as Job, `${field}.job`, true);
@@ -279,11 +306,13 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
     const intervals: Interval[] = (r.intervals as unknown[]).map((rawIv, k) => {
       const f = `${field}.intervals[${k}]`;
       const iv = asObject(rawIv, f, fail);
+      onlyKeys(iv, f, INTERVAL_KEYS, fail);
       const start = asNumber(iv.start, `${f}.start`, fail);
       const end = asNumber(iv.end, `${f}.end`, fail);
       if (!Array.isArray(iv.allocation)) fail(`${f}.allocation`, "is not an array");
       const allocation = (iv.allocation as unknown[]).map((rawPart, j) => {
         const part = asObject(rawPart, `${f}.allocation[${j}]`, fail);
+        onlyKeys(part, `${f}.allocation[${j}]`, PART_KEYS, fail);
         return Object.freeze({
           machine: asNumber(part.machine, `${f}.allocation[${j}].machine`, fail),
           cores: asNumber(part.cores, `${f}.allocation[${j}].cores`, fail),
@@ -318,6 +347,7 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
     return rec;
   });
   const s = asObject(obj.stats, "stats", fail);
+  onlyKeys(s, "stats", STATS_KEYS, fail);
   const stats: RunStats = {
     events: asNumber(s.events, "stats.events", fail),
     decisions: asNumber(s.decisions, "stats.decisions", fail),
@@ -337,6 +367,34 @@ export function traceFromJSON(text: string, options: TraceFromJSONOptions = {}):
 }
 
 type Fail = (field: string, detail: string, cause?: unknown) => never;
+
+// The keys traceToJSON writes at each level: any other is refused (a hand edit or a misspelt
+// key would otherwise be dropped without a word). The job's own keys are checkJob's to judge.
+const TOP_KEYS = ["format", "version", "scheduler", "platform", "records", "stats", "horizon"];
+const PLATFORM_KEYS = ["machines", "licenses", "clusters", "links", "referenceSpeed", "totalCores"];
+const MACHINE_KEYS = ["id", "name", "cores", "speed", "cluster"];
+const CLUSTER_KEYS = ["id", "name", "link"];
+const LINK_KEYS = ["id", "bandwidth", "latency"];
+const RECORD_KEYS = ["job", "intervals", "end", "outcome", "reason"];
+const INTERVAL_KEYS = ["start", "end", "allocation"];
+const PART_KEYS = ["machine", "cores"];
+const STATS_KEYS = ["events", "decisions", "schedulerMs"];
+
+/** Fails on a key of `o` that the trace format does not have at `field`. */
+function onlyKeys(
+  o: Record<string, unknown>,
+  field: string,
+  keys: readonly string[],
+  fail: Fail,
+): void {
+  for (const key of Object.keys(o)) {
+    if (keys.includes(key)) continue;
+    fail(
+      field === "" ? key : `${field}.${key}`,
+      `is not a key of the trace format here; expected one of ${keys.join(", ")}`,
+    );
+  }
+}
 
 function asObject(v: unknown, field: string, fail: Fail): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(field, "is not an object");

@@ -85,3 +85,62 @@ describe("traceToJSON / traceFromJSON", () => {
     );
   });
 });
+
+// biome-ignore lint/suspicious/noExplicitAny: a trace's JSON document, edited by hand in the tests
+type Doc = Record<string, any>;
+
+describe("traceFromJSON refuses keys the trace format does not have", () => {
+  // They were dropped without a word: a hand-edited `"ende"` left the interval's `end` as
+  // written, a misspelt `"reson"` lost the reason, a machine's `"speeds"` was ignored.
+  const platform = createPlatform({
+    machines: [
+      { cores: 2, speed: 1 },
+      { cores: 4, speed: 2 },
+    ],
+    referenceSpeed: 1,
+  });
+  const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
+  const text = traceToJSON(simulate(jobs, platform, greedy()), { timings: false });
+  const edit = (f: (doc: Doc) => void): string => {
+    const doc = JSON.parse(text);
+    f(doc);
+    return JSON.stringify(doc);
+  };
+
+  it("at every level, naming the key", () => {
+    const cases: [(doc: Doc) => void, string][] = [
+      [(d) => (d.horizn = 5), "trace JSON horizn: is not a key of the trace format here"],
+      [(d) => (d.stats.event = 1), "trace JSON stats.event: is not a key"],
+      [(d) => (d.records[0].reson = "x"), "trace JSON records[0].reson: is not a key"],
+      [(d) => (d.records[0].intervals[0].ende = 3), "records[0].intervals[0].ende: is not a key"],
+      [
+        (d) => (d.records[0].intervals[0].allocation[0].core = 1),
+        "records[0].intervals[0].allocation[0].core: is not a key",
+      ],
+      [(d) => (d.platform.machines[1].speeds = 3), "platform.machines[1].speeds: is not a key"],
+      [(d) => (d.platform.links2 = []), "platform.links2: is not a key"],
+    ];
+    for (const [f, message] of cases) {
+      expect(() => traceFromJSON(edit(f))).toThrow(ParseError);
+      expect(() => traceFromJSON(edit(f))).toThrow(message);
+    }
+  });
+
+  it("refuses derived fields that disagree (a machine's id, totalCores)", () => {
+    expect(() => traceFromJSON(edit((d) => (d.platform.machines[1].id = 0)))).toThrow(
+      "trace JSON platform.machines[1].id: is 0, expected 1 (its index)",
+    );
+    expect(() => traceFromJSON(edit((d) => (d.platform.totalCores = 8)))).toThrow(
+      "trace JSON platform.totalCores: is 8, but its machines have 6 cores",
+    );
+  });
+
+  it("still reads what traceToJSON writes, with and without timings", () => {
+    const trace = simulate(jobs, platform, greedy());
+    for (const timings of [true, false]) {
+      const back = traceFromJSON(traceToJSON(trace, { timings }));
+      expect(back.records).toHaveLength(1);
+      expect(traceToJSON(back, { timings: false })).toBe(traceToJSON(trace, { timings: false }));
+    }
+  });
+});
