@@ -1,6 +1,6 @@
-import { optionKeys, refuseMisspeltKeys } from "@sched/errors";
+import { refuseMisspeltKeys } from "@sched/errors";
 import { bench, describe } from "vitest";
-import { type BackfillState, backfillPass, type QueuedJob } from "../src/pass.js";
+import { type BackfillState, backfillPass, QUEUED_KEYS, type QueuedJob } from "../src/pass.js";
 
 // What the check of the records' keys (refuseMisspeltKeys: a near miss of a field the record
 // lacks is refused) costs in one EASY backfillPass call on 10,000 queued jobs (a 1,024-core pool,
@@ -38,18 +38,6 @@ const withOwn: QueuedJob[] = plain.map((q) => ({
   state: "PENDING",
   partition: "batch",
 }));
-const QUEUED_KEYS = optionKeys<QueuedJob>({
-  id: true,
-  cores: true,
-  estimate: true,
-  submit: true,
-  ready: true,
-  deadline: true,
-  priority: true,
-  licenses: true,
-  benchmark: true,
-  progress: true,
-});
 
 for (const [name, queue] of [
   ["four fields", plain],

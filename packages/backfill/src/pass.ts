@@ -146,9 +146,10 @@ const STATE_KEYS = optionKeys<BackfillState>({
 
 /**
  * The fields of the records of a state, all of them (checked by the compiler): a record may carry
- * other keys of the caller's own, but not a near miss of a field it lacks (`deadlin`).
+ * other keys of the caller's own, but not a near miss of a field it lacks (`deadlin`). Internal
+ * (`QUEUED_KEYS` is exported for the bench of the check, not from the package).
  */
-const QUEUED_KEYS = optionKeys<QueuedJob>({
+export const QUEUED_KEYS = optionKeys<QueuedJob>({
   id: true,
   cores: true,
   estimate: true,
