@@ -343,16 +343,10 @@ const JOB_KEYS = optionKeys<Job>({
   priority: true,
 });
 
-const IS_JOB_FIELD: Readonly<Record<string, true | undefined>> = Object.freeze(
-  Object.assign(
-    Object.create(null) as Record<string, true>,
-    ...JOB_FIELDS.map((k) => ({ [k]: true })),
-  ),
-);
-
 /** Whether every enumerable key of `spec` is a job field (no allocation; the usual case). Internal. */
 export function hasOnlyJobFields(spec: object): boolean {
-  for (const key in spec) if (IS_JOB_FIELD[key] !== true) return false;
+  const isField: Readonly<Record<string, unknown>> = JOB_KEYS.record;
+  for (const key in spec) if (isField[key] !== true) return false;
   return true;
 }
 
