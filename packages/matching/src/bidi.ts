@@ -31,6 +31,19 @@ export interface SearchOptions {
    * @defaultValue 4
    */
   readonly maxFreeTargets: number;
+  /**
+   * `mfs`'s one-sided searches scan a row through a list of its this many cheapest columns
+   * (`candidates.ts`), reading the whole row only when the search comes within reach of the
+   * rest; 0 reads every row in full. Either way the result is the same, to the bit.
+   * @defaultValue 16
+   */
+  readonly candidates: number;
+  /**
+   * `mfs` uses the candidate lists only where they pay (enough rows left, long searches, few
+   * ties; see `mfs.ts`); `false` uses them in every one-sided search (tests).
+   * @defaultValue true
+   */
+  readonly candidateGates: boolean;
 }
 
 /** The default {@link SearchOptions} (frozen). */
@@ -38,6 +51,8 @@ export const DEFAULT_SEARCH: SearchOptions = Object.freeze({
   backwardCost: 3,
   copiedBackwardCost: 1,
   maxFreeTargets: 4,
+  candidates: 16,
+  candidateGates: true,
 });
 
 /** The three searches: where a path starts and where it may end. */

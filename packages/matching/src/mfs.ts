@@ -1,10 +1,16 @@
 import { addRowToFreeColumn, DEFAULT_SEARCH, type SearchOptions } from "./bidi.js";
+import { CandidateLists } from "./candidates.js";
 import { scanWeights } from "./cost.js";
 import { jvInit } from "./init.js";
 import { finish } from "./result.js";
 import { NONE, SolverState } from "./solver-state.js";
 import type { ExactMatching, MatchingInput } from "./types.js";
 import { validateShape } from "./validate.js";
+
+/** Rows left to the searches below which `mfs` scans every row in full (see `candidates.ts`). */
+const MIN_SEARCHES_FOR_LISTS = 16;
+/** Columns per free column above which a search scans rows through their lists. */
+const MIN_COLUMNS_PER_FREE = 16;
 
 /**
  * Maximum Flow Search: an optimal matching of the weight matrix, exactly as the paper defines
@@ -68,14 +74,34 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // (the nearest free column is close), both-ended ones for the last rows, whose paths are
   // long (few free columns to end on).
   let free = engine.freeRealColumns();
+  // While only one-sided searches run, column potentials only fall, so each row's list of
+  // cheapest columns, taken once, stays a valid shortcut (`candidates.ts`); a two-sided
+  // search may raise a potential, so the lists go before the first one. They pay only when
+  // rows are scanned again by later searches, so only (1) with enough rows left to the
+  // searches: with few (integer weights, where the start does nearly everything) each row is
+  // scanned about once, and building its list costs more than the plain scan; and (2) in a
+  // search that is likely long: one ends at the first free column it reaches, so with `f` of
+  // `m` columns free it settles about `m / f` (README, "How MFS works").
+  if (search.candidates > 0 && free > search.maxFreeTargets) {
+    let rowsLeft = 0;
+    for (let i = 0; i < n; i++) if (engine.rowToCol[i] === NONE) rowsLeft++;
+    if (rowsLeft >= MIN_SEARCHES_FOR_LISTS || !search.candidateGates) {
+      engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+    }
+  }
   for (let i = 0; i < n; i++) {
     if (engine.rowToCol[i] !== NONE) continue;
     const before = engine.K;
-    if (free > search.maxFreeTargets || !addRowToFreeColumn(engine, i, search)) {
+    if (free > search.maxFreeTargets) {
+      engine.useCandidates = free * MIN_COLUMNS_PER_FREE <= m || !search.candidateGates;
       engine.augmentRow(i);
+    } else {
+      if (engine.candidates !== undefined) engine.setCandidates(undefined);
+      if (!addRowToFreeColumn(engine, i, search)) engine.augmentRow(i);
     }
     if (engine.K === before) free--;
   }
+  engine.setCandidates(undefined);
   if (reduce) {
     // Column reduction may leave free columns (when more columns than rows, or no perfect
     // matching exists) with a negative potential; restore (D3) so the state is a certificate.

@@ -1,4 +1,5 @@
 import { Arena } from "./arena.js";
+import { type CandidateLists, LabelHeap } from "./candidates.js";
 import { ColumnCache } from "./column-cache.js";
 
 /**
@@ -193,6 +194,22 @@ export class SolverState {
   private open: Uint8Array = EMPTY_U8;
   /** Number of entries in `ties` after a relaxation (see `relax`). */
   private nTies = 0;
+  /**
+   * Candidate columns per row (`candidates.ts`): while set, `augmentRow` scans a row through its
+   * list (`relaxSparse`). Only `mfs` sets it, and only while column potentials can only fall.
+   */
+  candidates: CandidateLists | undefined = undefined;
+  /** The next one-sided search scans rows through {@link SolverState.candidates}. */
+  useCandidates = false;
+  // Searches through candidate lists: their priority queue, the scan position of the row that
+  // gave each column its label, each scanned row's bound on the labels it has not given yet
+  // (`+Infinity` once read in full), the smallest of those, and the rounding margin's terms.
+  private heap: LabelHeap | undefined = undefined;
+  private pathPos: Int32Array = EMPTY_I32;
+  private scanBound: Float64Array = EMPTY_F64;
+  private deferred = INF;
+  /** The largest `|v[j]|` of a real column, kept while {@link SolverState.candidates} is set. */
+  vMagnitude = 0;
   // Bidirectional searches (`bidi.ts`; they use the column arrays above too).
   fSettled: Uint8Array = EMPTY_U8;
   bColLabel: Float64Array = EMPTY_F64;
@@ -448,6 +465,162 @@ export class SolverState {
   }
 
   /**
+   * Sets {@link SolverState.candidates} (`undefined` to drop them); with lists, also the
+   * largest `|v|` of a real column, which `augmentRow` then keeps up to date.
+   */
+  setCandidates(lists: CandidateLists | undefined): void {
+    this.candidates = lists;
+    this.useCandidates = false;
+    if (lists === undefined) return;
+    let magnitude = 0;
+    for (let j = 0; j < this.m; j++) {
+      const a = Math.abs(this.v[j]!);
+      if (a > magnitude) magnitude = a;
+    }
+    this.vMagnitude = magnitude;
+  }
+
+  /** Starts a search through candidate lists. */
+  private startSparse(): void {
+    if (this.heap === undefined) {
+      this.heap = new LabelHeap(4 * (this.candidates!.k + 1) * 64);
+      this.pathPos = new Int32Array(this.workColumns);
+      this.scanBound = new Float64Array(this.n);
+    }
+    this.heap.size = 0;
+    this.deferred = INF;
+  }
+
+  /**
+   * {@link SolverState.relax} through row `i`'s candidate list: the same smallest label and the
+   * same `ties`, and the same label and path row for every column a search can settle, while
+   * reading the rest of the row only when its bound comes within reach.
+   *
+   * Row `i` (the `q`-th scanned) relaxes its candidate columns (and the dummies) at once. Every
+   * other column `j` would get at least `B = shift + bound[i]` (the bound holds because column
+   * potentials only fell since the list was built), less a rounding margin. While the smallest
+   * such `B` over the rows scanned so far lies above the smallest label, no column's label nor
+   * the set of columns at the smallest label can differ from what full scans give (a deferred
+   * label is above it), so the answer is that of {@link SolverState.relax}. Otherwise the rows
+   * in reach are read in full first, keeping for each column the label of the row scanned
+   * first when two rows give the same, as scans in order do. Columns not settled may keep a
+   * larger label than full scans would give them, which nothing reads.
+   */
+  private relaxSparse(i: number, shift: number, M: number, q: number): number {
+    const lists = this.candidates!;
+    const heap = this.heap!;
+    const { m, W, key, vs, pathRow, pathPos } = this;
+    const negScale = -this.scale;
+    const base = i * this.rowStride;
+    if (lists.count[i] === -1) lists.build(i, W, base, m, negScale, this.v);
+    lists.scans++;
+    const k = lists.k;
+    const at = i * k;
+    const end = at + lists.count[i]!;
+    const cols = lists.cols;
+    for (let p = at; p < end; p++) {
+      const j = cols[p]!;
+      const t = shift + W[base + j]! * negScale - vs[j]!;
+      if (t < key[j]!) {
+        key[j] = t;
+        pathRow[j] = i;
+        pathPos[j] = q;
+        heap.push(t, j);
+      }
+    }
+    const dummyCost = this.dummyCost;
+    for (let j = m; j < M; j++) {
+      const t = shift + dummyCost[j - m]! - vs[j]!;
+      if (t < key[j]!) {
+        key[j] = t;
+        pathRow[j] = i;
+        pathPos[j] = q;
+        heap.push(t, j);
+      }
+    }
+    const bound = lists.bound[i]!;
+    let B = INF;
+    if (bound !== INF) {
+      // The rounding of the labels (one product, two sums) and of the bound: far below any
+      // difference a search decides on, and never in the way of exactness (too small a `B` only
+      // reads a row in full sooner).
+      const margin =
+        (Math.abs(shift) + Math.abs(bound) + lists.costMax + this.vMagnitude) * 2 ** -46;
+      B = shift + bound - margin;
+    }
+    this.scanBound[q] = B;
+    if (B < this.deferred) this.deferred = B;
+
+    let low: number;
+    for (;;) {
+      while (heap.size > 0 && key[heap.cols[0]!] !== heap.keys[0]) heap.pop();
+      low = heap.size > 0 ? heap.keys[0]! : INF;
+      if (this.deferred === INF || this.deferred > low) break;
+      this.expandDeferred(low, q);
+    }
+    let nt = 0;
+    if (low !== INF) {
+      const ties = this.ties;
+      nt = heap.collectMin(low, key, ties);
+      // In increasing index, as a full scan lists them.
+      for (let a = 1; a < nt; a++) {
+        const j = ties[a]!;
+        let b = a;
+        while (b > 0 && ties[b - 1]! > j) {
+          ties[b] = ties[b - 1]!;
+          b--;
+        }
+        ties[b] = j;
+      }
+    }
+    this.nTies = nt;
+    return low;
+  }
+
+  /**
+   * Reads in full every scanned row (positions `0 .. last`) whose bound is at or below `low`,
+   * then recomputes the smallest bound left.
+   */
+  private expandDeferred(low: number, last: number): void {
+    const lists = this.candidates!;
+    const heap = this.heap!;
+    const { m, W, u, key, vs, pathRow, pathPos, scannedRows, rowDist, scanBound } = this;
+    const negScale = -this.scale;
+    let deferred = INF;
+    for (let q = 0; q <= last; q++) {
+      const B = scanBound[q]!;
+      if (B === INF) continue;
+      if (B > low) {
+        if (B < deferred) deferred = B;
+        continue;
+      }
+      scanBound[q] = INF;
+      lists.expansions++;
+      const i = scannedRows[q]!;
+      const shift = rowDist[q]! - u[i]!;
+      const base = i * this.rowStride;
+      for (let j = 0; j < m; j++) {
+        const w = W[base + j]!;
+        const t = shift + w * negScale - vs[j]!;
+        const x = key[j]!;
+        if (w > 0 && t <= x && t !== INF) {
+          if (t < x) {
+            key[j] = t;
+            pathRow[j] = i;
+            pathPos[j] = q;
+            heap.push(t, j);
+          } else if (pathPos[j]! > q) {
+            // Same label from a row scanned later: a scan in order would have kept this one.
+            pathRow[j] = i;
+            pathPos[j] = q;
+          }
+        }
+      }
+    }
+    this.deferred = deferred;
+  }
+
+  /**
    * Adds the free row `r` to the processed set, keeping (D1), (D2) and (K).
    *
    * Dijkstra from `r` over alternating paths: row -> any column by a non-matching pair with its
@@ -487,6 +660,8 @@ export class SolverState {
       key[j] = INF;
       vs[j] = v[j]!;
     }
+    const sparse = this.useCandidates && this.candidates?.useful === true;
+    if (sparse) this.startSparse();
     u[r] = 0;
     // The distance to a (new or existing) dummy through scanned row i is
     // dist(i) + maxU - u[i]. With no free real column at all, the search can only end on a new
@@ -512,7 +687,9 @@ export class SolverState {
         const via = rowLabel + maxU - u[i]!;
         if (via < dummyBound) dummyBound = via;
       }
-      const low = this.relax(i, rowLabel - u[i]!, M);
+      const low = sparse
+        ? this.relaxSparse(i, rowLabel - u[i]!, M, nRows - 1)
+        : this.relax(i, rowLabel - u[i]!, M);
       if (low <= level) {
         // Columns that reached the current level (below it only by rounding) join it.
         for (let q = 0; q < this.nTies; q++) {
@@ -588,6 +765,14 @@ export class SolverState {
       const j = scannedCols[q]!;
       const d = label[j]!;
       if (d <= delta) v[j]! -= delta - d;
+    }
+    if (this.candidates !== undefined) {
+      let magnitude = this.vMagnitude;
+      for (let q = 0; q < nCols; q++) {
+        const j = scannedCols[q]!;
+        if (j < m && -v[j]! > magnitude) magnitude = -v[j]!;
+      }
+      this.vMagnitude = magnitude;
     }
 
     // Flip the path.

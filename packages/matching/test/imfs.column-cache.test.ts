@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SearchOptions } from "../src/bidi.js";
-import { DEFAULT_SEARCH } from "../src/bidi.js";
+import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
 import { incrementalSolve } from "../src/imfs.js";
 import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
@@ -74,9 +73,9 @@ function applyChange(matrix: Grid, c: Change, levels: number): { next: Grid; hin
 
 const TUNINGS: SearchOptions[] = [
   DEFAULT_SEARCH,
-  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
-  { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
-  { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 }, // forward only
+  { ...DEFAULT_SEARCH, backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 }, // backward whenever possible: every column read
+  { ...DEFAULT_SEARCH, backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
+  { ...DEFAULT_SEARCH, backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 }, // forward only
 ];
 
 describe("imfs column copy", () => {

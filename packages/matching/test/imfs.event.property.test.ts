@@ -117,10 +117,10 @@ function checkExact(g: Grid, result: ExactMatching, magnitude: number): void {
  * default; forward first; one-sided whenever a column is free.
  */
 const TUNINGS: SearchOptions[] = [
-  { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
+  { ...DEFAULT_SEARCH, backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
   DEFAULT_SEARCH,
-  { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
-  { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
+  { ...DEFAULT_SEARCH, backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
+  { ...DEFAULT_SEARCH, backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
 ];
 
 /** `imfs` with a given search tuning. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SearchOptions } from "../src/bidi.js";
+import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
 import { type MatchingInput, mfs, mis } from "../src/index.js";
 import { exactSolve } from "../src/mfs.js";
 import { assertCertificate } from "./certificate.js";
@@ -70,10 +70,16 @@ describe("mfs properties", () => {
 
   it("mfs(matrix) is exact under every search tuning (one-sided only, both-ended throughout, backward first, forward first)", () => {
     const tunings: SearchOptions[] = [
-      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 0 },
-      { backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 1e9 },
-      { backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
-      { backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
+      {
+        ...DEFAULT_SEARCH,
+        backwardCost: 3,
+        copiedBackwardCost: 3,
+        maxFreeTargets: 0,
+        candidateGates: false,
+      },
+      { ...DEFAULT_SEARCH, backwardCost: 3, copiedBackwardCost: 3, maxFreeTargets: 1e9 },
+      { ...DEFAULT_SEARCH, backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
+      { ...DEFAULT_SEARCH, backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
     ];
     fc.assert(
       fc.property(mediumMatrix, fc.constantFrom(...tunings), (matrix, tuning) => {
