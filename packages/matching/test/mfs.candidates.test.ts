@@ -40,7 +40,8 @@ const always = (candidates: number): SearchOptions => ({
 
 /**
  * Matrices up to 40 x 40: integer weights from few levels (many ties), or uniform ones, a
- * random share of ineligible pairs, any shape.
+ * random share of ineligible pairs, any shape, at magnitudes from subnormal to near the largest
+ * double (the rounding margin of the bounds scales with them).
  */
 const matrices: fc.Arbitrary<MatchingInput> = fc
   .record({
@@ -48,14 +49,16 @@ const matrices: fc.Arbitrary<MatchingInput> = fc
     cols: fc.integer({ min: 1, max: 40 }),
     density: fc.constantFrom(1, 0.9, 0.5, 0.15),
     levels: fc.constantFrom(1, 2, 3, 10, 0), // 0: uniform in (0, 1]
+    // Every weight times this: subnormal, tiny, plain, huge (scaled by mfs), near the limit.
+    magnitude: fc.constantFrom(2 ** -1060, 2 ** -600, 1, 1, 1, 2 ** 600, 2 ** 1000),
     seed: fc.integer(),
   })
-  .map(({ rows, cols, density, levels, seed }) => {
+  .map(({ rows, cols, density, levels, magnitude, seed }) => {
     const rand = prng(seed);
     const weights = new Float64Array(rows * cols);
     for (let k = 0; k < weights.length; k++) {
       if (rand() >= density) continue;
-      weights[k] = levels === 0 ? 1 - rand() : 1 + Math.floor(rand() * levels);
+      weights[k] = magnitude * (levels === 0 ? 1 - rand() : 1 + Math.floor(rand() * levels));
     }
     return { rows, cols, weights };
   });
