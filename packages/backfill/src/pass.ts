@@ -187,8 +187,10 @@ export interface BackfillDecision {
   /** Ids of running jobs to preempt (EDF), before the starts (a preempted job may restart). */
   readonly preempted: readonly number[];
   /**
-   * Call again at this time even if nothing else happens: a reservation starts then
-   * (conservative). `undefined` when not needed.
+   * Call again at this time even if nothing else happens: the earliest time after `now` at which
+   * a call could start a job this one could not, a queued job's `ready` time or a reservation's
+   * start (conservative), whichever comes first. Absent when there is none: until the next
+   * submission or completion, calling again would decide nothing new.
    */
   readonly wakeAt?: number;
 }
@@ -306,9 +308,9 @@ function jobOf(fields: {
  * `exclusive` on the platform form. The engine's schedulers (`easy()`, `conservative()`, …) run
  * the same strategies on the engine's view, so a pass and a simulation decide alike.
  *
- * For a live loop: call it at every event (a job submitted or completed, a reservation's time
- * come, `wakeAt`) with the cluster's state, start `start` in order on `allocations`, drop
- * `rejected`, preempt `preempted` first; pass `reservations` back at the next call (conservative
+ * For a live loop: call it at every event (a job submitted or completed) and at `wakeAt` (which
+ * covers queued jobs' ready times and reservations' starts) with the cluster's state, start
+ * `start` in order on `allocations`, drop `rejected`, preempt `preempted` first; pass `reservations` back at the next call (conservative
  * and BF-unrm remember through it), with `completed` and `arrived` when known.
  *
  * The pool form is one machine of `cores` cores. Planned durations are estimates at the
@@ -526,6 +528,31 @@ export function backfillPass(
     rejected: rejected.concat(ctx.rejected),
     preempted: ctx.preempted,
   };
-  if (!Number.isNaN(ctx.wake)) decision.wakeAt = ctx.wake;
+  const wake = nextWake(now, ctx.wake, waiting, ctx.rejected);
+  if (!Number.isNaN(wake)) decision.wakeAt = wake;
   return decision;
+}
+
+/**
+ * The earliest time after `now` at which a call could start a job this one could not: the
+ * strategy's own timer (`timer`, NaN for none: conservative's next reservation) or the ready
+ * time of a job still queued (not rejected; a started job was ready), whichever comes first;
+ * NaN when there is neither. O(Q).
+ */
+function nextWake(
+  now: number,
+  timer: number,
+  waiting: readonly WaitingJob[],
+  rejected: readonly { readonly id: number }[],
+): number {
+  let wake = timer;
+  const gone = rejected.length === 0 ? null : new Set(rejected.map((r) => r.id));
+  for (let i = 0; i < waiting.length; i++) {
+    const job = waiting[i]!.job;
+    const ready = job.ready;
+    // submit <= now, so the job's ready time is to come iff `ready` is after now
+    if (ready === undefined || !(ready > now) || ready >= wake || gone?.has(job.id)) continue;
+    wake = ready;
+  }
+  return wake;
 }

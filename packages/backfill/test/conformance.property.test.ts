@@ -5,12 +5,13 @@ import { edf } from "../src/edf.js";
 import { fcfs } from "../src/fcfs.js";
 import type { BackfillPassOptions } from "../src/pass.js";
 import { conservative, easy, flexible } from "../src/presets.js";
-import { passSpecs } from "./support/pass.js";
+import { passSpecs, wakeOnlySpecs } from "./support/pass.js";
 
 // Every policy of the package, on both platform shapes with licenses, deadlines, ready times,
 // heterogeneous speeds and overrunning jobs: through the engine it passes the core conformance
 // suite, and through its pass (`backfillPass` on the plain state of each decision point) it
-// decides the same thing at every event and gives the same schedule.
+// decides the same thing at every event and gives the same schedule, also when the only events
+// of the loop are submissions, completions and the pass's wakeAt (no ready-time events).
 const waited = (w: WaitingJob, view: { now: number }) => view.now - w.job.submit;
 
 const POLICIES: readonly [string, () => Scheduler, BackfillPassOptions][] = [
@@ -115,4 +116,5 @@ const POLICIES: readonly [string, () => Scheduler, BackfillPassOptions][] = [
 for (const [name, factory, options] of POLICIES) {
   schedulerSpecs(name, factory);
   passSpecs(name, factory, options);
+  wakeOnlySpecs(name, factory, options);
 }

@@ -131,6 +131,77 @@ describe("backfillPass: conservative remembers through its reservations", () => 
   });
 });
 
+describe("backfillPass: wakeAt covers queued jobs' ready times", () => {
+  // 4 free cores. Job 2 (2 cores) is ready at 130, job 3 (1 core) at 120: neither starts now;
+  // the next call that can start one is at 120.
+  const queue = [
+    { id: 2, cores: 2, estimate: 50, ready: 130 },
+    { id: 3, cores: 1, estimate: 50, ready: 120 },
+  ];
+
+  it("EASY: the earliest ready time to come, then the next one at that call", () => {
+    const d = backfillPass({ now: 100, cores: 4, running: [], queue });
+    expect(d.start).toEqual([]);
+    expect(d.wakeAt).toBe(120);
+    const at120 = backfillPass({ now: 120, cores: 4, running: [], queue });
+    expect(at120.start).toEqual([3]);
+    expect(at120.wakeAt).toBe(130);
+    const at130 = backfillPass({
+      now: 130,
+      cores: 4,
+      running: [{ id: 3, cores: 1, end: 170 }],
+      queue: [queue[0]!],
+    });
+    expect(at130.start).toEqual([2]);
+    expect(at130).not.toHaveProperty("wakeAt");
+  });
+
+  it("a ready time passed, or of a job rejected, is not a reason to call", () => {
+    const d = backfillPass({
+      now: 100,
+      cores: 4,
+      running: [{ id: 1, cores: 4, end: 300 }],
+      queue: [
+        { id: 2, cores: 1, estimate: 5, ready: 90 },
+        { id: 3, cores: 5, estimate: 5, ready: 150 },
+      ],
+    });
+    expect(d.start).toEqual([]);
+    expect(d.rejected.map((r) => r.id)).toEqual([3]);
+    expect(d).not.toHaveProperty("wakeAt");
+  });
+
+  it("conservative: its next reservation or an earlier ready time, whichever comes first", () => {
+    // 8 cores, 4 held by job 1 until 200: job 2 (8 cores) is reserved at 200, job 3 (8 cores)
+    // after it at 250; job 3's ready time is 300 (reserved then), or 150 (still reserved at 250)
+    const decide = (ready: number) =>
+      backfillPass(
+        {
+          now: 100,
+          cores: 8,
+          running: [{ id: 1, cores: 4, end: 200 }],
+          queue: [
+            { id: 2, cores: 8, estimate: 50 },
+            { id: 3, cores: 8, estimate: 10, ready },
+          ],
+        },
+        { policy: "conservative" },
+      );
+    const late = decide(300);
+    expect(late.reservations).toEqual([
+      { id: 2, time: 200 },
+      { id: 3, time: 300 },
+    ]);
+    expect(late.wakeAt).toBe(200);
+    const early = decide(150);
+    expect(early.reservations).toEqual([
+      { id: 2, time: 200 },
+      { id: 3, time: 250 },
+    ]);
+    expect(early.wakeAt).toBe(150);
+  });
+});
+
 describe("backfillPass: conservative given reservations that overbook the plan (README)", () => {
   const state: BackfillState = {
     now: 100,

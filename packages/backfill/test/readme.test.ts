@@ -43,17 +43,18 @@ it("README live-loop example: a whole conservative loop starts every job when si
   expect(printed).toEqual([trace.records.map((r) => r.intervals[0]?.start).join(" ")]);
 });
 
-// The README's "A queued job's `ready` time is not in `wakeAt`" paragraph: a loop like the whole
-// loop above, calling at submissions, completions and wakeAt, with or without the jobs' ready
-// times among its times. With them it starts every job when simulate does; without them,
-// conservative (a job running past its estimate) starts jobs 1 and 2 in the other order.
-it("README: a loop must call at queued jobs' ready times to decide as simulate does", () => {
+// The README's paragraph on conservative after a missed reservation: a loop like the whole loop
+// above, calling at submissions, completions and wakeAt (with the jobs' ready times among its
+// times or not: wakeAt covers them), and with or without each decision's earliest reservation.
+// Job 0 runs past its estimate, so job 1's reservation is missed: with that time the loop starts
+// every job when simulate does; without it, jobs 1 and 2 in the other order.
+it("README: conservative decides as simulate call for call when a loop adds each decision's earliest reservation", () => {
   const jobs = [
     { id: 0, submit: 0, runtime: 17, estimate: 9, cores: 2, ready: 8 },
     { id: 1, submit: 4, runtime: 3, estimate: 2, cores: 1, ready: 7 },
     { id: 2, submit: 12, runtime: 1, estimate: 1, cores: 2, ready: 18 },
   ];
-  const loop = (readyTimes: boolean): string => {
+  const loop = (readyTimes: boolean, earliestReservation = false): string => {
     const times = new Set(jobs.flatMap((j) => (readyTimes ? [j.submit, j.ready] : [j.submit])));
     const running = new Map<number, { id: number; cores: number; end: number }>();
     const queue = new Map<number, backfill.QueuedJob>();
@@ -95,14 +96,20 @@ it("README: a loop must call at queued jobs' ready times to decide as simulate d
       }
       reservations = d.reservations;
       if (d.wakeAt !== undefined) times.add(d.wakeAt);
+      if (earliestReservation) {
+        const next = Math.min(...d.reservations.map((r) => r.time).filter((t) => t > now));
+        if (next !== Number.POSITIVE_INFINITY) times.add(next);
+      }
     }
     return jobs.map((j) => startedAt.get(j.id)).join(" ");
   };
   const trace = simulate(jobs, identicalPool(1, { cores: 2 }), backfill.conservative());
   expect(trace.records.map((r) => r.intervals[0]?.start).join(" ")).toBe("8 25 28");
-  expect(loop(true)).toBe("8 25 28");
   expect(loop(false)).toBe("8 26 25");
+  expect(loop(true)).toBe("8 26 25");
+  expect(loop(false, true)).toBe("8 25 28");
+  expect(loop(true, true)).toBe("8 25 28");
   expect(readme.replace(/\s+/g, " ")).toContain(
-    "starts them at 8, 25 and 28, as `simulate` does; without them, at 8, 26 and 25.",
+    "starts them at 8, 26 and 25; with that time added as well, at 8, 25 and 28, as `simulate` does.",
   );
 });

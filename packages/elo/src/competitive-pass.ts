@@ -101,6 +101,12 @@ export interface CompetitiveDecision {
   readonly updates: readonly RatingEvent[];
   /** Every machine's rating and tier after the updates. */
   readonly snapshot: TierSnapshot;
+  /**
+   * Call again at this time even if nothing else happens: the earliest `ready` time after `now`
+   * of a job still queued (one not started and not rejected), when a call could start a job this
+   * one could not. Absent when there is none.
+   */
+  readonly wakeAt?: number;
   /** Give it back as `state.memory` at the next call. */
   readonly memory: CompetitiveMemory;
 }
@@ -143,7 +149,8 @@ function fail(field: string, message: string): never {
  * range, or are rejected when no single machine can run them; then, in queue order, each ready
  * job takes a free machine of its level's tier, else of the next best tier in `tierSearch` order
  * (by default the nearest faster tier, else the nearest slower), best rating first. A chain of calls, each given the previous `memory`, replays the
- * scheduler event by event.
+ * scheduler event by event. For a live loop: call it at every submission and completion, and at
+ * `wakeAt` (the next ready time of a queued job).
  *
  * Complexity: O(machines log machines + queue x tiers + completions).
  *
@@ -266,9 +273,18 @@ export function competitivePass(
       }
     },
   );
+  // The next ready time of a job left waiting (a job started was ready; `waiting` holds no rejected one).
+  let wakeAt = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < waiting.length; i++) {
+    const ready = (waiting[i] as CompetitiveQueuedJob).ready;
+    if (ready !== undefined && ready > now && ready < wakeAt) wakeAt = ready;
+  }
   const memory: CompetitiveMemory = Object.freeze({ kind: "competitive-memory" as const });
   heldBy.set(memory, { core, optionsKey: optionsKey(options), seen, now, spent: false });
-  return { start, rejected, updates, snapshot: core.list.snapshot(), memory };
+  const snapshot = core.list.snapshot();
+  return wakeAt === Number.POSITIVE_INFINITY
+    ? { start, rejected, updates, snapshot, memory }
+    : { start, rejected, updates, snapshot, wakeAt, memory };
 }
 
 /** The core and seen set `memory` holds, checked (the caller marks it used); undefined without memory. */

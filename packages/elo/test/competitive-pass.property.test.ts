@@ -109,9 +109,23 @@ function viaScheduler(s: Scenario): Log {
  * The same instance replayed through `competitivePass`: at each event the state is built from
  * what a resource manager sees (time, completions with their machine, the queue, idle
  * machines), and the decision applied. `bug` breaks the replay to show the comparison can fail.
+ * With `wakeOnly`, the loop's only events are submissions, completions and the decisions'
+ * `wakeAt`: the engine runs the jobs without their ready times (so it never calls at one) and
+ * the pass gets each queued job's `ready` back from the workload.
  */
-function viaPass(s: Scenario, bug?: "dropCompletions" | "reverseQueue"): Log {
-  const { platform, jobs } = build(s);
+function viaPass(s: Scenario, bug?: "dropCompletions" | "reverseQueue", wakeOnly = false): Log {
+  const built = build(s);
+  const platform = built.platform;
+  const readyOf = new Map<number, number>();
+  const jobs = !wakeOnly
+    ? built.jobs
+    : built.jobs.map((j) => {
+        if (j.ready === undefined) return j;
+        readyOf.set(j.id, j.ready);
+        const { ready: _ready, ...rest } = j;
+        return rest;
+      });
+  const timers = new Set<number>();
   const log: Log = [];
   const options: CompetitivePassOptions = s.options;
   let memory: CompetitiveMemory | undefined;
@@ -121,6 +135,7 @@ function viaPass(s: Scenario, bug?: "dropCompletions" | "reverseQueue"): Log {
     reset: () => {
       memory = undefined;
       machineOf.clear();
+      timers.clear();
     },
     schedule(ctx) {
       const { view } = ctx;
@@ -128,7 +143,10 @@ function viaPass(s: Scenario, bug?: "dropCompletions" | "reverseQueue"): Log {
       platform.machines.forEach((m, i) => {
         if (view.freeCores(i) === m.cores) free.push(i);
       });
-      const queue = [...view.waiting].map((w) => w.job);
+      const queue = [...view.waiting].map((w) => {
+        const ready = readyOf.get(w.job.id);
+        return ready === undefined ? w.job : { ...w.job, ready };
+      });
       const state: CompetitiveState = {
         now: view.now,
         platform,
@@ -152,6 +170,10 @@ function viaPass(s: Scenario, bug?: "dropCompletions" | "reverseQueue"): Log {
         machineOf.set(id, machine);
         const job = queue.find((j) => j.id === id) as Job;
         ctx.start(id, [{ machine, cores: job.cores }]);
+      }
+      if (wakeOnly && d.wakeAt !== undefined && !timers.has(d.wakeAt)) {
+        timers.add(d.wakeAt);
+        ctx.wakeAt(d.wakeAt);
       }
     },
   };
@@ -178,6 +200,15 @@ describe("competitivePass", () => {
       fc.property(scenario, (s) => {
         const expected = viaScheduler(s);
         expect(byEvent(viaPass(s))).toEqual(byEvent(expected));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("called only at submissions, completions and wakeAt (no ready-time events), decides as competitiveScheduler", () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        expect(byEvent(viaPass(s, undefined, true))).toEqual(byEvent(viaScheduler(s)));
       }),
       { numRuns: 150 },
     );

@@ -110,13 +110,41 @@ describe("competitivePass", () => {
     expect(fieldOf({ ...base, free: [1, 2], memory: d.memory })).toBe("state.memory"); // used once
   });
 
-  it("a job not ready yet gives no timer: it starts only at a call at or after its ready time (README: call at ready times)", () => {
-    const queue = [{ id: 1, cores: 1, estimate: 10, ready: 50 }];
+  it("a job not ready yet: wakeAt is the earliest ready time to come, and it starts at that call", () => {
+    const queue = [
+      { id: 1, cores: 1, estimate: 10, ready: 50 },
+      { id: 2, cores: 1, estimate: 10, ready: 30 },
+      { id: 3, cores: 1, estimate: 10, ready: 0 },
+      { id: 4, cores: 5, estimate: 10, ready: 20 }, // no machine has 5 cores: rejected
+    ];
     const d = competitivePass({ ...base, queue });
-    expect(d.start).toEqual([]);
-    expect(Object.keys(d).sort()).toEqual(["memory", "rejected", "snapshot", "start", "updates"]);
-    const at50 = competitivePass({ ...base, now: 50, queue, memory: d.memory });
-    expect(at50.start).toEqual([{ id: 1, machine: 0 }]);
+    expect(d.start).toEqual([{ id: 3, machine: 0 }]);
+    expect(d.rejected.map((r) => r.id)).toEqual([4]);
+    expect(d.wakeAt).toBe(30);
+    const at30 = competitivePass({
+      ...base,
+      now: 30,
+      queue: queue.slice(0, 2),
+      free: [1, 2],
+      memory: d.memory,
+    });
+    expect(at30.start).toEqual([{ id: 2, machine: 1 }]);
+    expect(at30.wakeAt).toBe(50);
+    const at50 = competitivePass({
+      ...base,
+      now: 50,
+      queue: queue.slice(0, 1),
+      free: [2],
+      memory: at30.memory,
+    });
+    expect(at50.start).toEqual([{ id: 1, machine: 2 }]);
+    expect(Object.keys(at50).sort()).toEqual([
+      "memory",
+      "rejected",
+      "snapshot",
+      "start",
+      "updates",
+    ]);
   });
 
   // A user trial: `redy: 5` was ignored and the job started at 0.

@@ -1,4 +1,6 @@
 import {
+  type Job,
+  type JobRecord,
   type Platform,
   type RunningJob,
   type Scheduler,
@@ -94,30 +96,114 @@ export function apply(ctx: SchedulingContext, d: BackfillDecision): void {
 }
 
 /**
- * An engine scheduler that decides through `backfillPass` alone: at every call it builds the
- * plain state from the view, calls the pass and applies its decision (and its timer, once per
- * new time, as the engine's schedulers do). What a live resource manager would do with the pass.
+ * Whether a reservation of the decision is not after `now`: its job could not start at its time
+ * (a running job past its estimate, or machines or licenses the pooled plan does not see).
+ * Conservative then plans it again at the first call after, and its schedule depends on when that
+ * call comes: the engine calls at every ready time and at every timer it was ever given, the
+ * earlier ones included.
  */
-export function viaPass(name: string, options: BackfillPassOptions | undefined): Scheduler {
+export function missedReservation(d: BackfillDecision, now: number): boolean {
+  return d.reservations.some((r) => r.time <= now);
+}
+
+/**
+ * The times a loop asks to be called at after decision `d` at `now`: `d.wakeAt`, and with
+ * `reservationTimers` the earliest reservation after `now` too, which is the timer the engine's
+ * conservative sets (the engine keeps every timer, where `wakeAt` may report an earlier ready
+ * time instead).
+ */
+export function callTimes(d: BackfillDecision, now: number, reservationTimers: boolean): number[] {
+  const times = d.wakeAt === undefined ? [] : [d.wakeAt];
+  if (reservationTimers) {
+    let next = Number.POSITIVE_INFINITY;
+    for (const r of d.reservations) if (r.time > now && r.time < next) next = r.time;
+    if (next !== Number.POSITIVE_INFINITY) times.push(next);
+  }
+  return times;
+}
+
+/**
+ * An engine scheduler that decides through `backfillPass` alone: at every call it builds the
+ * plain state from the view, calls the pass and applies its decision, and sets a timer at each
+ * of its {@link callTimes} not set before. What a live resource manager would do with the pass.
+ */
+export function viaPass(
+  name: string,
+  options: BackfillPassOptions | undefined,
+  { reservationTimers = false, seen = { missed: false } }: LoopOptions = {},
+): Scheduler {
   const endOf = plannedEnd(options);
   let previous: readonly Reservation[] = [];
-  let wake = Number.NaN;
+  const set = new Set<number>();
   return {
     name,
     reset() {
       previous = [];
-      wake = Number.NaN;
+      set.clear();
     },
     schedule(ctx: SchedulingContext) {
       const d = backfillPass(stateOf(ctx, previous, endOf), options);
       apply(ctx, d);
+      if (missedReservation(d, ctx.view.now)) seen.missed = true;
       previous = d.reservations;
-      if (d.wakeAt !== undefined && d.wakeAt !== wake) {
-        ctx.wakeAt(d.wakeAt);
-        wake = d.wakeAt;
+      for (const t of callTimes(d, ctx.view.now, reservationTimers)) {
+        if (!set.has(t)) ctx.wakeAt(t);
+        set.add(t);
       }
     },
   };
+}
+
+/** How a pass-driven loop runs. */
+export interface LoopOptions {
+  /** Also call at the earliest reservation of each decision ({@link callTimes}). @defaultValue false */
+  readonly reservationTimers?: boolean;
+  /** Set to true when a decision had a missed reservation ({@link missedReservation}). */
+  readonly seen?: { missed: boolean };
+}
+
+/**
+ * A live loop whose only events are submissions, completions and the pass's `wakeAt`: the engine
+ * runs the jobs without their ready times (so it never calls at one; its timers are the pass's
+ * `wakeAt`, see {@link viaPass}), and the pass gets each queued job's `ready` back from the
+ * workload. A job waits for its ready time only because the pass says so, and is started after it
+ * only because `wakeAt` brought a call. Records are keyed by id (the engine's jobs lack `ready`).
+ */
+export function wakeOnlyRecords(
+  jobs: readonly Job[],
+  platform: Platform,
+  options: BackfillPassOptions | undefined,
+  loop: LoopOptions = {},
+): KeyedRecord[] {
+  const readyOf = new Map<number, number>();
+  const bare = jobs.map((j) => {
+    if (j.ready === undefined) return j;
+    readyOf.set(j.id, j.ready);
+    const { ready: _ready, ...rest } = j;
+    return rest;
+  });
+  const inner = viaPass("wake-only", options, loop);
+  const withReady: Scheduler = {
+    name: inner.name,
+    reset: (p) => inner.reset?.(p),
+    schedule(ctx: SchedulingContext) {
+      // the engine's view has the jobs without `ready`: give each waiting job its own back
+      const waiting = ctx.view.waiting.map((w) => {
+        const ready = readyOf.get(w.job.id);
+        return ready === undefined ? w : { ...w, job: { ...w.job, ready } };
+      });
+      inner.schedule({ ...ctx, view: { ...ctx.view, waiting } } as SchedulingContext);
+    },
+  };
+  return byId(simulate(bare, platform, withReady).records);
+}
+
+/** A record without its job, with the job's id. */
+export type KeyedRecord = Omit<JobRecord, "job"> & { readonly id: number };
+
+/** A trace's records without their job, with its id: comparable across copies of the jobs. */
+export function byId(records: readonly JobRecord[]): KeyedRecord[] {
+  return records.map(({ job, ...rest }) => ({ id: job.id, ...rest }));
 }
 
 /** Where a scheduler's own decision and the pass's differed at one call. */
@@ -217,6 +303,7 @@ export function passSpecs(
   options: BackfillPassOptions,
   numRuns = 40,
 ): void {
+  const timers = setsTimers(options);
   const scenario = arbPlatform().chain((platform: Platform) =>
     arbJobs(platform).map((jobs) => ({ platform, jobs })),
   );
@@ -236,12 +323,76 @@ export function passSpecs(
       fc.assert(
         fc.property(scenario, ({ platform, jobs }) => {
           const engine = simulate(jobs, platform, factory());
-          const pass = simulate(jobs, platform, viaPass(engine.scheduler, options));
+          const loop = viaPass(engine.scheduler, options, { reservationTimers: timers });
+          const pass = simulate(jobs, platform, loop);
           expect(pass.records).toEqual(engine.records);
           expect(pass.stats.decisions).toBe(engine.stats.decisions);
         }),
         { numRuns },
       );
     });
+  });
+}
+
+/**
+ * Whether the policy sets timers (conservative, pooled or per machine): its `wakeAt` is then its
+ * next reservation or an earlier ready time, which hides the timer behind it, where the engine
+ * keeps every timer it was given. Its schedule can then differ from the engine's when a
+ * reservation is missed (see {@link missedReservation}), and it makes fewer calls.
+ */
+export function setsTimers(options: BackfillPassOptions | undefined): boolean {
+  const o = (options ?? {}) as { policy?: string; reservations?: number };
+  return (
+    o.policy === "conservative" ||
+    ((o.policy === undefined || o.policy === "backfill") &&
+      o.reservations === Number.POSITIVE_INFINITY)
+  );
+}
+
+/**
+ * A live loop that follows `wakeAt` alone: on random platforms and workloads with ready times
+ * (and jobs past their estimates), the pass called only at submissions, completions and its
+ * `wakeAt` ({@link wakeOnlyRecords}) completes, rejects and leaves waiting the jobs the engine
+ * does, and gives the engine's schedule record for record, unless the policy sets timers and a
+ * reservation was missed. Such a policy gives the engine's schedule, and makes its calls, when
+ * the loop also calls at each decision's earliest reservation ({@link callTimes}).
+ */
+export function wakeOnlySpecs(
+  name: string,
+  factory: () => Scheduler,
+  options: BackfillPassOptions,
+  numRuns = 40,
+): void {
+  const timers = setsTimers(options);
+  const scenario = arbPlatform().chain((platform: Platform) =>
+    arbJobs(platform).map((jobs) => ({ platform, jobs })),
+  );
+  describe(`${name} through backfillPass, called only at submissions, completions and wakeAt (no ready-time events)`, () => {
+    it("runs every job the engine runs, and gives the engine's schedule", () => {
+      fc.assert(
+        fc.property(scenario, ({ platform, jobs }) => {
+          const engine = byId(simulate(jobs, platform, factory()).records);
+          const seen = { missed: false };
+          const records = wakeOnlyRecords(jobs, platform, options, { seen });
+          expect(records.map((r) => [r.id, r.outcome])).toEqual(
+            engine.map((r) => [r.id, r.outcome]),
+          );
+          if (!(timers && seen.missed)) expect(records).toEqual(engine);
+        }),
+        { numRuns },
+      );
+    });
+    if (timers) {
+      it("and at each decision's earliest reservation, gives the engine's schedule", () => {
+        fc.assert(
+          fc.property(scenario, ({ platform, jobs }) => {
+            const engine = byId(simulate(jobs, platform, factory()).records);
+            const records = wakeOnlyRecords(jobs, platform, options, { reservationTimers: true });
+            expect(records).toEqual(engine);
+          }),
+          { numRuns },
+        );
+      });
+    }
   });
 }
