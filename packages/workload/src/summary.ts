@@ -49,7 +49,7 @@ const SUMMARY_KEYS = optionKeys<SummarizeJobsOptions>({
   procs: true,
 });
 
-function distribution(values: Float64Array): Distribution {
+function distribution(values: Int32Array | Float64Array): Distribution {
   values.sort();
   const n = values.length;
   const at = (q: number) => values[Math.max(0, Math.ceil(q * n) - 1)]!;
@@ -66,31 +66,69 @@ function distribution(values: Float64Array): Distribution {
   };
 }
 
-/** A column of numbers that grows as jobs come (doubling), read back as the filled part. */
-class GrowingColumn {
-  private data = new Float64Array(1024);
+/** Values in the first chunk of a {@link CompactColumn}; each next one is twice as large, up to {@link LAST_CHUNK}. */
+const FIRST_CHUNK = 4096;
+/** The largest chunk (4 MB as 32-bit integers: allocated, and given back, on its own). */
+const LAST_CHUNK = 1 << 20;
+
+/** Whether `v` is held exactly by an `Int32Array` (an integer in range; not -0). */
+const isInt32 = (v: number): boolean => (v | 0) === v && (v !== 0 || 1 / v > 0);
+
+/**
+ * A column of numbers that grows as jobs come, read back once as one sorted-in-place array.
+ * Stored in chunks (4,096 values, then twice as many each time up to a million), so growing
+ * never copies and a short column stays small, and as 32-bit integers while every value is one
+ * (an SWF trace's times and sizes are whole seconds and cores: 4 bytes per job instead of 8);
+ * from the first value that is not, the chunks are doubles. Either way the numbers read back
+ * are the ones pushed, so the summary is the same to the bit.
+ */
+class CompactColumn {
+  private chunks: (Int32Array | Float64Array)[] = [];
+  private current: Int32Array | Float64Array = new Int32Array(FIRST_CHUNK);
+  private fill = 0;
+  private integers = true;
   length = 0;
 
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
+    if (this.integers && !isInt32(v)) this.toDoubles();
+    if (this.fill === this.current.length) {
+      this.chunks.push(this.current);
+      const size = Math.min(2 * this.current.length, LAST_CHUNK);
+      this.current = this.integers ? new Int32Array(size) : new Float64Array(size);
+      this.fill = 0;
     }
-    this.data[this.length++] = v;
+    this.current[this.fill++] = v;
+    this.length++;
   }
 
-  /** The values pushed (a view, sorted in place by {@link distribution}). */
-  values(): Float64Array {
-    return this.data.subarray(0, this.length);
+  /** From now on, doubles (the full chunks keep their integers: they read back the same). */
+  private toDoubles(): void {
+    this.integers = false;
+    this.current = Float64Array.from(this.current);
+  }
+
+  /** The values pushed, in one array (the column is empty afterwards: its chunks are let go). */
+  take(): Int32Array | Float64Array {
+    const out = this.integers ? new Int32Array(this.length) : new Float64Array(this.length);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    out.set(this.current.subarray(0, this.fill), at);
+    this.chunks = [];
+    this.current = new Int32Array(0);
+    this.fill = 0;
+    return out;
   }
 }
 
 /**
  * {@link summarizeJobs} one job at a time, for jobs that arrive from a stream (a trace read
- * line by line): `add` each job, then `summary`. Memory: five numbers per job (submit, cores,
- * run time, estimate, and the gap computed at the end), never the jobs; the summary is the
- * one `summarizeJobs` gives for the same jobs in the same order, bit for bit.
+ * line by line): `add` each job, then `summary`. Memory: four numbers per job (submit, cores,
+ * run time, estimate), 4 bytes each while they are 32-bit integers (as in SWF) and 8 otherwise,
+ * plus, at the end, one column at a time read back whole and the gaps; never the jobs. The
+ * summary is the one `summarizeJobs` gives for the same jobs in the same order, bit for bit.
  *
  * Complexity: O(1) amortized per `add`; O(n log n) for `summary`.
  *
@@ -102,10 +140,10 @@ class GrowingColumn {
  * ```
  */
 export class WorkloadSummarizer {
-  private readonly submits = new GrowingColumn();
-  private readonly cores = new GrowingColumn();
-  private readonly runtimes = new GrowingColumn();
-  private readonly estimates = new GrowingColumn();
+  private readonly submits = new CompactColumn();
+  private readonly cores = new CompactColumn();
+  private readonly runtimes = new CompactColumn();
+  private readonly estimates = new CompactColumn();
   private work = 0;
   private serial = 0;
   private pow2 = 0;
@@ -170,20 +208,30 @@ export class WorkloadSummarizer {
       );
     }
     this.done = true;
-    const submits = this.submits.values().sort();
-    const gaps = new Float64Array(Math.max(0, n - 1));
+    // One column at a time, each let go once its figures are out, so that the columns read
+    // back (one contiguous array each) never all exist at once.
+    let submits: Int32Array | Float64Array | undefined = this.submits.take().sort();
+    const firstSubmit = submits[0]!;
+    const lastSubmit = submits[n - 1]!;
+    const span = lastSubmit - firstSubmit;
+    // Gaps of integer submit times are integers too (32-bit ones when the span is).
+    const gaps =
+      submits instanceof Int32Array && isInt32(span)
+        ? new Int32Array(Math.max(0, n - 1))
+        : new Float64Array(Math.max(0, n - 1));
     for (let i = 1; i < n; i++) gaps[i - 1] = submits[i]! - submits[i - 1]!;
-    const span = submits[n - 1]! - submits[0]!;
+    submits = undefined;
+    const interArrival = n < 2 ? null : distribution(gaps);
     const work = this.work;
     return {
       jobs: n,
-      firstSubmit: submits[0]!,
-      lastSubmit: submits[n - 1]!,
+      firstSubmit,
+      lastSubmit,
       span,
-      cores: distribution(this.cores.values()),
-      runtime: distribution(this.runtimes.values()),
-      estimate: distribution(this.estimates.values()),
-      interArrival: n < 2 ? null : distribution(gaps),
+      cores: distribution(this.cores.take()),
+      runtime: distribution(this.runtimes.take()),
+      estimate: distribution(this.estimates.take()),
+      interArrival,
       serialFraction: this.serial / n,
       powerOfTwoFraction: this.pow2 / n,
       overEstimate: this.over,
@@ -203,7 +251,7 @@ export class WorkloadSummarizer {
  * once, in order, and not kept (a generator of a long trace streams through; see
  * {@link WorkloadSummarizer} for jobs that arrive asynchronously).
  *
- * Complexity: O(n log n); memory five numbers per job.
+ * Complexity: O(n log n); memory four numbers per job (see {@link WorkloadSummarizer}).
  *
  * @throws InvalidInputError when there are no jobs or `procs` is not a positive integer.
  *

@@ -128,10 +128,22 @@ function heldSummary(list: readonly Job[], procs?: number): WorkloadSummary {
   };
 }
 
+/**
+ * A time: mostly whole seconds (as in SWF, which the summarizer keeps as 32-bit integers), else
+ * fractions, -0, or whole numbers just past 32 bits (which turn a column into doubles).
+ */
+const arbTime = (min: number, max: number) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: Math.ceil(min), max }) },
+    { weight: 2, arbitrary: fc.double({ min, max, noNaN: true }) },
+    { weight: 1, arbitrary: fc.integer({ min: 2 ** 31 - 3, max: 2 ** 31 + 3 }) },
+    { weight: 1, arbitrary: fc.constant(min === 0 ? -0 : min) },
+  );
+
 const arbJob = fc.record({
-  submit: fc.double({ min: 0, max: 1e7, noNaN: true }),
-  runtime: fc.double({ min: 0.5, max: 1e5, noNaN: true }),
-  estimate: fc.double({ min: 0.5, max: 1e5, noNaN: true }),
+  submit: arbTime(0, 1e7),
+  runtime: arbTime(0.5, 1e5),
+  estimate: arbTime(0.5, 1e5),
   cores: fc.integer({ min: 1, max: 300 }),
   deadline: fc.option(fc.integer({ min: 0, max: 1e8 }), { nil: undefined }),
   licensed: fc.boolean(),
@@ -160,6 +172,28 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
         },
       ),
     );
+  });
+
+  it("past many chunks of whole numbers, then doubles from a fraction, a -0 or a number past 32 bits", () => {
+    // 10,000 jobs (several chunks of 4,096) of whole seconds, then one odd value in one column
+    // turns that column into doubles: the figures are those of the held list, bit for bit.
+    const base = Array.from({ length: 10_000 }, (_, k) =>
+      job(k + 1, (k * 7919) % 100_003, 1 + ((k * 31) % 5000), 1 + (k % 64), {
+        estimate: 2 + ((k * 17) % 9000),
+      }),
+    );
+    const odd: [string, (j: Job) => Job][] = [
+      ["no odd value", (j) => j],
+      ["a fractional run time", (j) => ({ ...j, runtime: 12.5 })],
+      ["a -0 submit time", (j) => ({ ...j, submit: -0 })],
+      ["an estimate past 32 bits", (j) => ({ ...j, estimate: 2 ** 31 })],
+      ["a submit time past 32 bits", (j) => ({ ...j, submit: 2 ** 32 })],
+      ["32-bit submit times 2^31 or more apart", (j) => ({ ...j, submit: -(2 ** 31) })],
+    ];
+    for (const [, change] of odd) {
+      const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
+      expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
+    }
   });
 
   it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {

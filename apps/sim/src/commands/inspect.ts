@@ -264,7 +264,7 @@ function declaredFrom(
 /**
  * The file's summary read as a stream: SWF through the streamed reader (no line or byte limit,
  * as `run`: nothing of the trace is kept), JSON Lines line by line (its limits kept); memory is
- * five numbers per job. With the estimate `"auto"` an SWF file is read first up to its first
+ * four numbers per job (4 bytes each while they are 32-bit integers). With the estimate `"auto"` an SWF file is read first up to its first
  * record with a requested time (the whole file when it has none). Returns `undefined` when the
  * file cannot be read so (an error of any kind: the caller reads it whole to name it), after
  * the checks of {@link requireJobs} (which throw).
