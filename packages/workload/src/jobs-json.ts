@@ -13,8 +13,8 @@ import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
 import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 import { duplicateJsonKey, mayRepeatJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
+import { KeptIds } from "./kept-ids.js";
 import { requireIterable } from "./require-iterable.js";
-import { KeptIds } from "./swf-jobs.js";
 
 /** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
 const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
