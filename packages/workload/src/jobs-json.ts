@@ -149,8 +149,8 @@ function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unkn
   return out;
 }
 
-/** Where the errors of {@link formatJobJson} (and of `JobsJsonlWriter`, the same bytes) come from. */
-export const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
+/** Where the errors of {@link formatJobJson} come from (each other writer names itself). */
+const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
 
 /**
  * What field `k` of `job` (`v`, not undefined) is written as: licenses with their names sorted,
@@ -158,7 +158,7 @@ export const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
  * @throws InvalidInputError for a number JSON cannot hold (see {@link nonFiniteJobNumber}) or a
  * value that cannot be shaped (input data that is not an array of objects).
  */
-export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
+export function jobJsonValue(where: string, job: Job, k: string, v: unknown): unknown {
   let t: unknown;
   try {
     if (k === "licenses") t = sortedObject(v as Record<string, unknown>);
@@ -166,23 +166,23 @@ export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
       t = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
     else t = v;
   } catch (error) {
-    throw unwritableJob(job, error);
+    throw unwritableJob(where, job, error);
   }
   if (typeof t === "number") {
-    if (!Number.isFinite(t)) throw nonFiniteJobNumber(job, k, t);
+    if (!Number.isFinite(t)) throw nonFiniteJobNumber(where, job, k, t);
   } else if (k === "licenses" && typeof t === "object" && t !== null) {
     const licenses = t as Record<string, unknown>;
     for (const name of Object.keys(licenses)) {
       const n = licenses[name];
       if (typeof n === "number" && !Number.isFinite(n))
-        throw nonFiniteJobNumber(job, `licenses.${name}`, n);
+        throw nonFiniteJobNumber(where, job, `licenses.${name}`, n);
     }
   } else if (k === "input" && Array.isArray(t)) {
     t.forEach((d: { size: unknown; machine: unknown }, i) => {
       if (typeof d.size === "number" && !Number.isFinite(d.size))
-        throw nonFiniteJobNumber(job, `input[${i}].size`, d.size);
+        throw nonFiniteJobNumber(where, job, `input[${i}].size`, d.size);
       if (typeof d.machine === "number" && !Number.isFinite(d.machine))
-        throw nonFiniteJobNumber(job, `input[${i}].machine`, d.machine);
+        throw nonFiniteJobNumber(where, job, `input[${i}].machine`, d.machine);
     });
   }
   return t;
@@ -192,18 +192,23 @@ export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
  * The error for a number JSON cannot hold (`JSON.stringify` would write `null`, which no reader
  * takes for a number). Internal.
  */
-export function nonFiniteJobNumber(job: Job, field: string, v: number): InvalidInputError {
+export function nonFiniteJobNumber(
+  where: string,
+  job: Job,
+  field: string,
+  v: number,
+): InvalidInputError {
   return new InvalidInputError(
-    FORMAT_JOB_WHERE,
+    where,
     `${jobLabel(job?.id)} ${field}`,
     `is ${describeValue(v)}, expected a finite number (JSON has no NaN or Infinity)`,
   );
 }
 
 /** The error for a value that cannot be written (a BigInt, a cycle, input data of null). Internal. */
-export function unwritableJob(job: Job, error: unknown): InvalidInputError {
+export function unwritableJob(where: string, job: Job, error: unknown): InvalidInputError {
   return new InvalidInputError(
-    FORMAT_JOB_WHERE,
+    where,
     jobLabel(job?.id),
     `cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`,
   );
@@ -224,7 +229,7 @@ function jobLabel(id: unknown): string {
  * @returns the job as `createJob` builds it.
  * @throws InvalidInputError from `where`, naming `job <id>` and the field.
  */
-export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): Job {
+export function requireWritableJob(job: Job, where: string): Job {
   if (writableAsIs(job)) return job;
   if (typeof job !== "object" || job === null || Array.isArray(job)) {
     throw new InvalidInputError(where, "job", `is ${describeValue(job)}, expected a job object`);
@@ -233,14 +238,14 @@ export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): 
   // NaN and infinities first, named as JSON cannot hold them; the shapes are createJob's to check
   for (const k of JOB_FIELDS) {
     const v = raw[k];
-    if (typeof v === "number" && !Number.isFinite(v)) throw nonFiniteJobNumber(job, k, v);
+    if (typeof v === "number" && !Number.isFinite(v)) throw nonFiniteJobNumber(where, job, k, v);
   }
   const licenses = raw.licenses;
   if (typeof licenses === "object" && licenses !== null) {
     for (const n of Object.keys(licenses)) {
       const c = (licenses as Record<string, unknown>)[n];
       if (typeof c === "number" && !Number.isFinite(c)) {
-        throw nonFiniteJobNumber(job, `licenses.${n}`, c);
+        throw nonFiniteJobNumber(where, job, `licenses.${n}`, c);
       }
     }
   }
@@ -249,10 +254,10 @@ export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): 
       if (typeof d !== "object" || d === null) return;
       const { size, machine } = d as { size?: unknown; machine?: unknown };
       if (typeof size === "number" && !Number.isFinite(size)) {
-        throw nonFiniteJobNumber(job, `input[${i}].size`, size);
+        throw nonFiniteJobNumber(where, job, `input[${i}].size`, size);
       }
       if (typeof machine === "number" && !Number.isFinite(machine)) {
-        throw nonFiniteJobNumber(job, `input[${i}].machine`, machine);
+        throw nonFiniteJobNumber(where, job, `input[${i}].machine`, machine);
       }
     });
   }
@@ -493,26 +498,31 @@ export function jobsHeaderLine(
  * ```
  */
 export function formatJobJson(job: Job): string {
-  requireWritableJob(job);
+  return jobLine(FORMAT_JOB_WHERE, job);
+}
+
+/** {@link formatJobJson} with errors from `where`. */
+function jobLine(where: string, job: Job): string {
+  requireWritableJob(job, where);
   const raw = job as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of JOB_FIELDS) {
     const v = raw[k];
-    if (v !== undefined) out[k] = jobJsonValue(job, k, v);
+    if (v !== undefined) out[k] = jobJsonValue(where, job, k, v);
   }
   try {
     return JSON.stringify(out);
   } catch (error) {
-    throw unwritableJob(job, error);
+    throw unwritableJob(where, job, error);
   }
 }
 
 /**
  * The lines of a native jobs file, lazily: the header line, then one line per job.
  *
- * @throws InvalidInputError as {@link formatJobJson} for a job, and (from
- * `@sched/workload/writeJobsLines`) for an id given twice or header `meta` that would not read
- * back (not an object of JSON data, or `procs` not an integer >= 1).
+ * @throws InvalidInputError (from `@sched/workload/writeJobsLines`) for a job as
+ * {@link formatJobJson} refuses it, an id given twice, or header `meta` that would not read back
+ * (not an object of JSON data, or `procs` not an integer >= 1).
  *
  * Complexity: O(1) per line.
  *
@@ -538,7 +548,7 @@ function* jobsLines(
   yield jobsHeaderLine(where, meta);
   const ids = new KeptIds();
   for (const j of jobs) {
-    const line = formatJobJson(j);
+    const line = jobLine(where, j);
     if (!ids.add(j.id)) throw repeatedJobId(where, j.id);
     yield line;
   }

@@ -22,6 +22,8 @@ export interface JobsJsonlWriterOptions {
 }
 
 const WHERE = "@sched/workload/JobsJsonlWriter";
+/** Where the errors of {@link JobsJsonlWriter.job} come from. */
+const WHERE_JOB = "@sched/workload/JobsJsonlWriter.job";
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -119,7 +121,7 @@ export class JobsJsonlWriter {
    * object of JSON data, or `procs` not an integer >= 1).
    */
   header(meta?: Readonly<Record<string, unknown>>): void {
-    const line = `${jobsHeaderLine(WHERE, meta)}\n`;
+    const line = `${jobsHeaderLine("@sched/workload/JobsJsonlWriter.header", meta)}\n`;
     this.lineStart = this.used;
     // At most 3 bytes of UTF-8 per UTF-16 unit.
     this.room(line.length * 3);
@@ -129,13 +131,13 @@ export class JobsJsonlWriter {
 
   /**
    * Writes one job line (with its `\n`): the bytes of `formatJobJson(job) + "\n"`.
-   * @throws InvalidInputError as `formatJobJson` (where `@sched/workload/formatJobJson`) when the
-   * readers would not give the job back as itself, or (where `@sched/workload/JobsJsonlWriter`)
-   * when its id was written before; nothing of that line is written.
+   * @throws InvalidInputError (where `@sched/workload/JobsJsonlWriter.job`) naming the job and the
+   * field when the readers would not give the job back as itself (as `formatJobJson` refuses it),
+   * or when its id was written before; nothing of that line is written.
    */
   job(job: Job): void {
-    requireWritableJob(job);
-    if (!this.ids.add(job.id)) throw repeatedJobId(WHERE, job.id);
+    requireWritableJob(job, WHERE_JOB);
+    if (!this.ids.add(job.id)) throw repeatedJobId(WHERE_JOB, job.id);
     this.lineStart = this.used;
     try {
       this.room(SCALAR_LINE_ROOM);
@@ -214,10 +216,10 @@ export class JobsJsonlWriter {
   private number(job: Job, key: Uint8Array, name: string, v: unknown): void {
     if (v === undefined) return;
     if (typeof v !== "number") {
-      this.other(job, key, jobJsonValue(job, name, v));
+      this.other(job, key, jobJsonValue(WHERE_JOB, job, name, v));
       return;
     }
-    if (!Number.isFinite(v)) throw nonFiniteJobNumber(job, name, v);
+    if (!Number.isFinite(v)) throw nonFiniteJobNumber(WHERE_JOB, job, name, v);
     this.key(key);
     this.value(v);
   }
@@ -245,7 +247,7 @@ export class JobsJsonlWriter {
     try {
       text = JSON.stringify(value);
     } catch (error) {
-      throw unwritableJob(job, error);
+      throw unwritableJob(WHERE_JOB, job, error);
     }
     if (text === undefined) return;
     this.room(KEY_ROOM + text.length * 3);
@@ -263,7 +265,7 @@ export class JobsJsonlWriter {
       return;
     }
     // Checked (no NaN) and sorted as formatJobJson does; Object.keys: own names only, as JSON.
-    const sorted = jobJsonValue(job, "licenses", raw) as Record<string, unknown>;
+    const sorted = jobJsonValue(WHERE_JOB, job, "licenses", raw) as Record<string, unknown>;
     const names = Object.keys(sorted);
     for (const name of names) {
       if (typeof sorted[name] !== "number") {
@@ -297,15 +299,15 @@ export class JobsJsonlWriter {
     const input = job.input as unknown;
     if (!plainInput(input)) {
       // Not an array of {size, machine} numbers: shaped and written as formatJobJson does.
-      this.other(job, K_INPUT, jobJsonValue(job, "input", input));
+      this.other(job, K_INPUT, jobJsonValue(WHERE_JOB, job, "input", input));
       return;
     }
     for (let i = 0; i < input.length; i++) {
       const d = input[i]!;
       if (d.size !== undefined && !Number.isFinite(d.size))
-        throw nonFiniteJobNumber(job, `input[${i}].size`, d.size);
+        throw nonFiniteJobNumber(WHERE_JOB, job, `input[${i}].size`, d.size);
       if (d.machine !== undefined && !Number.isFinite(d.machine))
-        throw nonFiniteJobNumber(job, `input[${i}].machine`, d.machine);
+        throw nonFiniteJobNumber(WHERE_JOB, job, `input[${i}].machine`, d.machine);
     }
     this.room(KEY_ROOM + 1);
     this.key(K_INPUT);
