@@ -4,9 +4,11 @@ import {
   jobJsonValue,
   jobsHeaderLine,
   nonFiniteJobNumber,
+  readUsualJob,
   repeatedJobId,
   requireWritableJob,
   unwritableJob,
+  usualJobRecord,
 } from "./jobs-json.js";
 import { KeptIds } from "./kept-ids.js";
 import { writeInteger, writerChunk } from "./swf-writer.js";
@@ -105,6 +107,8 @@ export class JobsJsonlWriter {
   private readonly encoder = new TextEncoder();
   /** The ids written so far: a reader refuses a file that repeats one. */
   private readonly ids = new KeptIds();
+  /** The fields of the job being written, when it is a usual one (read once, then written). */
+  private readonly usual = usualJobRecord();
 
   constructor(
     private readonly sink: (bytes: Uint8Array) => void,
@@ -136,6 +140,53 @@ export class JobsJsonlWriter {
    * or when its id was written before; nothing of that line is written.
    */
   job(job: Job): void {
+    const u = this.usual;
+    if (!readUsualJob(job, u)) {
+      this.anyJob(job);
+      return;
+    }
+    // The usual job, checked: its fields written from `u`, each read once.
+    const id = u.id as number;
+    if (!this.ids.add(id)) throw repeatedJobId(WHERE_JOB, id);
+    this.lineStart = this.used;
+    this.room(SCALAR_LINE_ROOM);
+    this.chunk[this.used++] = OPEN_BRACE;
+    this.first = true;
+    // In JOB_FIELDS' order (formatJobJson's key order).
+    this.member(K_ID, u.id);
+    this.member(K_SUBMIT, u.submit);
+    this.member(K_RUNTIME, u.runtime);
+    this.member(K_ESTIMATE, u.estimate);
+    this.member(K_CORES, u.cores);
+    this.member(K_DEADLINE, u.deadline);
+    this.member(K_READY, u.ready);
+    if (u.licenses !== undefined || u.input !== undefined) {
+      try {
+        if (u.licenses !== undefined) this.licenses(job, u.licenses);
+        if (u.input !== undefined) this.input(job, u.input);
+      } catch (error) {
+        this.used = this.lineStart;
+        throw error;
+      }
+      this.room(SCALAR_LINE_ROOM);
+    }
+    this.member(K_BENCHMARK, u.benchmark);
+    this.member(K_MAX_PARALLELISM, u.maxParallelism);
+    this.member(K_TASKS, u.tasks);
+    this.member(K_USER, u.user);
+    this.member(K_GROUP, u.group);
+    this.member(K_QUEUE, u.queue);
+    this.member(K_PARTITION, u.partition);
+    this.member(K_PRIORITY, u.priority);
+    this.chunk[this.used++] = CLOSE_BRACE;
+    this.chunk[this.used++] = NEWLINE;
+  }
+
+  /**
+   * {@link job} for a job {@link readUsualJob} does not take: checked in full (the error names the
+   * field), then each field read by name and written as formatJobJson writes it.
+   */
+  private anyJob(job: Job): void {
     requireWritableJob(job, WHERE_JOB);
     if (!this.ids.add(job.id)) throw repeatedJobId(WHERE_JOB, job.id);
     this.lineStart = this.used;
@@ -151,8 +202,8 @@ export class JobsJsonlWriter {
       this.number(job, K_CORES, "cores", job.cores);
       this.number(job, K_DEADLINE, "deadline", job.deadline);
       this.number(job, K_READY, "ready", job.ready);
-      if (job.licenses !== undefined) this.licenses(job);
-      if (job.input !== undefined) this.input(job);
+      if (job.licenses !== undefined) this.licenses(job, job.licenses);
+      if (job.input !== undefined) this.input(job, job.input);
       this.room(SCALAR_LINE_ROOM);
       this.number(job, K_BENCHMARK, "benchmark", job.benchmark);
       this.number(job, K_MAX_PARALLELISM, "maxParallelism", job.maxParallelism);
@@ -209,6 +260,13 @@ export class JobsJsonlWriter {
     this.used = at;
   }
 
+  /** Member `key` of the finite number `v` (skipped when undefined), room already made. */
+  private member(key: Uint8Array, v: number | undefined): void {
+    if (v === undefined) return;
+    this.key(key);
+    this.value(v);
+  }
+
   /**
    * Member `key` of value `v` (skipped when undefined), room already made: a finite number as
    * `JSON.stringify` writes it, anything else through `JSON.stringify` itself.
@@ -257,8 +315,8 @@ export class JobsJsonlWriter {
   }
 
   /** `"licenses":{…}`, names in formatJobJson's order (sorted, as an object enumerates them). */
-  private licenses(job: Job): void {
-    const raw = job.licenses as unknown as Record<string, unknown>;
+  private licenses(job: Job, licenses: unknown): void {
+    const raw = licenses as Record<string, unknown>;
     const plain = plainLicenseNames(raw);
     if (plain !== null) {
       this.licenseObject(plain, raw);
@@ -295,8 +353,7 @@ export class JobsJsonlWriter {
   }
 
   /** `"input":[{"size":…,"machine":…},…]`. */
-  private input(job: Job): void {
-    const input = job.input as unknown;
+  private input(job: Job, input: unknown): void {
     if (!plainInput(input)) {
       // Not an array of {size, machine} numbers: shaped and written as formatJobJson does.
       this.other(job, K_INPUT, jobJsonValue(WHERE_JOB, job, "input", input));
