@@ -295,7 +295,18 @@ export function requireWritableJob(job: Job, where: string): Job {
     const field = error.field.replace(/^(job \d+|spec)\./, "");
     throw new InvalidInputError(where, `${label} ${field}`, detail, { cause: error });
   }
-  const problem = jobTimeProblem(built);
+  // The times of the copy (what jobsToSwf writes) and as read by name (what the JSON writers
+  // write: a class's getter is no own key, so not in the copy, but it is written).
+  const problem =
+    jobTimeProblem(built) ??
+    jobTimeProblem({
+      ...built,
+      submit: raw.submit,
+      runtime: raw.runtime,
+      estimate: raw.estimate ?? raw.runtime,
+      deadline: raw.deadline,
+      ready: raw.ready,
+    } as Job);
   if (problem !== null) {
     throw new InvalidInputError(where, `${label} ${problem.field}`, problem.detail);
   }

@@ -72,4 +72,24 @@ describe("readUsualJob", () => {
     expect(streamed(job)).toBe(`${line}\n`);
     expect(parseJobsJsonl(line).jobs[0]!.deadline).toBe(100);
   });
+
+  it("refuses a class instance whose getter gives a time the readers refuse (it was written: the file did not read back)", () => {
+    class Late {
+      id = 1;
+      submit = 10;
+      runtime = 60;
+      estimate = 60;
+      cores = 2;
+      get deadline(): number {
+        return 5;
+      }
+    }
+    const message = "job 1 deadline is 5, expected a time >= submit (10)";
+    expect(() => formatJobJson(new Late() as Job)).toThrow(
+      `@sched/workload/formatJobJson: ${message}`,
+    );
+    expect(() => streamed(new Late() as Job)).toThrow(
+      `@sched/workload/JobsJsonlWriter.job: ${message}`,
+    );
+  });
 });
