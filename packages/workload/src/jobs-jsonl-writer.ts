@@ -84,7 +84,7 @@ const JSONL_WRITER_KEYS = optionKeys<JobsJsonlWriterOptions>({ chunkBytes: true 
  * it out (or copy it) before returning. Each chunk holds whole lines.
  *
  * Complexity: O(size of the job) per job; memory: one chunk (larger only for a longer line) and
- * the ids written (a few runs for ids in increasing order; 11 to 22 bytes an id out of order).
+ * the ids written (a few runs for ids in increasing order; 5.3 to 11 bytes an id out of order).
  *
  * @throws InvalidInputError (from the constructor) when `sink` is not a function or
  * `options.chunkBytes` is not an integer from 4096 to 2^30 (1 GiB).

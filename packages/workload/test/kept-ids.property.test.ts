@@ -44,7 +44,7 @@ describe("KeptIds", () => {
     );
   });
 
-  it("holds ids in order in a few bytes, and shuffled ones in at most 22 bytes each", () => {
+  it("holds ids in order in a few bytes, and shuffled ones in at most 11 bytes each (22 past 2^32)", () => {
     const n = 100_000;
     const inOrder = new KeptIds();
     for (let i = 1; i <= n; i++) inOrder.add(i);
@@ -61,7 +61,17 @@ describe("KeptIds", () => {
     for (const x of order) if (shuffled.add(x)) added++;
     for (const x of order) if (shuffled.add(x)) added++;
     expect(added).toBe(n);
-    // runs (a few) and a table of 2^18 slots, 3/4 full at most
+    // runs (a few) and a table of 2^18 slots of 32 bits, 3/4 full at most
+    expect(shuffled.bytes).toBeLessThanOrEqual(11 * n);
+    // an id of 2^32 − 1 or more below the last run: the same table, of doubles
+    expect(shuffled.add(2 ** 40)).toBe(true);
+    const narrow = shuffled.bytes;
+    expect(shuffled.add(2 ** 32 - 1)).toBe(true);
+    expect(shuffled.add(2 ** 32 - 1)).toBe(false);
+    expect(shuffled.bytes).toBeGreaterThan(narrow);
     expect(shuffled.bytes).toBeLessThanOrEqual(22 * n);
+    let again = 0;
+    for (const x of order) if (shuffled.add(x)) again++;
+    expect(again).toBe(0);
   });
 });
