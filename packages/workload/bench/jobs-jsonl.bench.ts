@@ -14,7 +14,9 @@ import { WORKLOAD_MODELS } from "../src/models.js";
 // ESM builds of @sched/workload, comma-separated: main's packages/workload/dist/index.js, or an
 // esbuild bundle of an older revision's src/index.ts), in turns, so that every build sees the
 // same load; the median of each, and each baseline's time over this one's. Every build must write
-// the same bytes. A bundle of revision REV, from the repository's root:
+// the same bytes. This source runs through vitest's module transform, which measured 20-30% slower
+// than an esbuild bundle of the same code in the same run: compare bundles with bundles (a bundle
+// of this worktree too). A bundle of revision REV, from the repository's root:
 //   git archive REV packages | tar -x -C DIR
 //   node_modules/.pnpm/esbuild@0.27.7/node_modules/esbuild/bin/esbuild \
 //     DIR/packages/workload/src/index.ts --bundle --platform=node --format=esm \
