@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
 import { formatJobJson } from "../src/jobs-json.js";
 import { JobsJsonlWriter } from "../src/jobs-jsonl-writer.js";
@@ -7,6 +8,20 @@ import { WORKLOAD_MODELS } from "../src/models.js";
 // against `JobsJsonlWriter` (bytes into one reusable chunk), on the jobs `sched-sim gen lublin`
 // writes (100,000 here, 256 processors, seed 1) and on convergent's jobs (licenses, input data).
 // Both write the same bytes (checked before the benches; the property tests check it on random jobs).
+//
+// Then the writer's ns/job of CPU, timed by hand: JOBS_JSONL_ROUNDS rounds (9), each writing the jobs
+// once with this source's writer and once with each build named in JOBS_JSONL_BASELINE (paths to
+// ESM builds of @sched/workload, comma-separated: main's packages/workload/dist/index.js, or an
+// esbuild bundle of an older revision's src/index.ts), in turns, so that every build sees the
+// same load; the median of each, and each baseline's time over this one's. Every build must write
+// the same bytes. This source runs through vitest's module transform, which measured 20-30% slower
+// than an esbuild bundle of the same code in the same run: compare bundles with bundles (a bundle
+// of this worktree too). A bundle of revision REV, from the repository's root:
+//   git archive REV packages | tar -x -C DIR
+//   node_modules/.pnpm/esbuild@0.27.7/node_modules/esbuild/bin/esbuild \
+//     DIR/packages/workload/src/index.ts --bundle --platform=node --format=esm \
+//     --alias:@sched/core=DIR/packages/core/src/index.ts (and so for errors and random) \
+//     --outfile=REV.mjs   (with NODE_PATH=packages/core/node_modules, for heap-js)
 
 const lublin = WORKLOAD_MODELS.find((m) => m.name === "lublin")!.generate({
   jobs: 100_000,
@@ -18,15 +33,20 @@ const convergent = WORKLOAD_MODELS.find((m) => m.name === "convergent")!.generat
   seed: 1,
 }).jobs;
 
-function viaStrings(jobs: readonly (typeof lublin)[number][]): number {
+type Jobs = readonly (typeof lublin)[number][];
+type Writer = new (
+  sink: (bytes: Uint8Array) => void,
+) => { job(job: Jobs[number]): void; flush(): void };
+
+function viaStrings(jobs: Jobs): number {
   let bytes = 0;
   for (const j of jobs) bytes += Buffer.byteLength(`${formatJobJson(j)}\n`);
   return bytes;
 }
 
-function viaWriter(jobs: readonly (typeof lublin)[number][]): number {
+function viaWriter(jobs: Jobs, Writer: Writer = JobsJsonlWriter): number {
   let bytes = 0;
-  const writer = new JobsJsonlWriter((chunk) => {
+  const writer = new Writer((chunk) => {
     bytes += chunk.length;
   });
   for (const j of jobs) writer.job(j);
@@ -34,16 +54,23 @@ function viaWriter(jobs: readonly (typeof lublin)[number][]): number {
   return bytes;
 }
 
-for (const [name, jobs] of [
-  ["lublin, 100,000 jobs", lublin],
-  ["convergent, 20,000 jobs (licenses, input data)", convergent],
-] as const) {
+/** The bytes `Writer` writes for `jobs`. */
+function written(jobs: Jobs, Writer: Writer): Buffer {
   const chunks: Buffer[] = [];
-  const writer = new JobsJsonlWriter((chunk) => chunks.push(Buffer.from(chunk)));
+  const writer = new Writer((chunk) => chunks.push(Buffer.from(chunk)));
   for (const j of jobs) writer.job(j);
   writer.flush();
+  return Buffer.concat(chunks);
+}
+
+const MODELS = [
+  ["lublin, 100,000 jobs", lublin],
+  ["convergent, 20,000 jobs (licenses, input data)", convergent],
+] as const;
+
+for (const [name, jobs] of MODELS) {
   const text = jobs.map((j) => `${formatJobJson(j)}\n`).join("");
-  if (!Buffer.concat(chunks).equals(Buffer.from(text))) {
+  if (!written(jobs, JobsJsonlWriter).equals(Buffer.from(text))) {
     throw new Error(`${name}: the two writers' bytes differ`);
   }
   describe(`native JSON Lines, ${name}`, () => {
@@ -55,3 +82,62 @@ for (const [name, jobs] of [
     });
   });
 }
+
+const ROUNDS = Number(process.env.JOBS_JSONL_ROUNDS ?? "9");
+const baselines: { path: string; Writer: Writer }[] = [];
+for (const path of (process.env.JOBS_JSONL_BASELINE ?? "").split(",").filter((p) => p !== "")) {
+  const { JobsJsonlWriter: Writer } = (await import(path)) as { JobsJsonlWriter: Writer };
+  for (const [name, jobs] of MODELS) {
+    if (!written(jobs, Writer).equals(written(jobs, JobsJsonlWriter))) {
+      throw new Error(`${name}: ${path} writes other bytes than this source`);
+    }
+  }
+  baselines.push({ path, Writer });
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
+let measured = false;
+
+describe("JobsJsonlWriter, ns per job (interleaved with JOBS_JSONL_BASELINE's builds)", () => {
+  bench(
+    `${ROUNDS} rounds`,
+    () => {
+      // vitest may call a bench function more than once: measure once.
+      if (measured) return;
+      measured = true;
+      const writers: [string, Writer][] = [
+        ["this source", JobsJsonlWriter],
+        ...baselines.map((b): [string, Writer] => [b.path, b.Writer]),
+      ];
+      for (const [name, jobs] of MODELS) {
+        const times = writers.map((): number[] => []);
+        // one round untimed (the compiler's warm-up), then turns that start one later each round
+        for (let round = -1; round < ROUNDS; round++) {
+          for (let k = 0; k < writers.length; k++) {
+            const w = (k + Math.max(round, 0)) % writers.length;
+            const start = process.cpuUsage();
+            viaWriter(jobs, writers[w]![1]);
+            const { user, system } = process.cpuUsage(start);
+            if (round >= 0) times[w]!.push(((user + system) * 1000) / jobs.length);
+          }
+        }
+        const own = median(times[0]!);
+        console.log(
+          `[jobs-jsonl] ${name}: this source ${own.toFixed(0)} ns/job of CPU (median of ${ROUNDS})` +
+            writers
+              .slice(1)
+              .map(
+                ([path], i) =>
+                  `; ${path} ${median(times[i + 1]!).toFixed(0)} ns/job (x${(median(times[i + 1]!) / own).toFixed(2)} this source's time)`,
+              )
+              .join("") +
+            `; load average ${loadavg()
+              .map((l) => l.toFixed(1))
+              .join(" ")}`,
+        );
+      }
+    },
+    once,
+  );
+});

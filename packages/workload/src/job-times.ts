@@ -44,6 +44,38 @@ function spanProblem(start: number, span: number, what: string, from: string): s
 }
 
 /**
+ * Whether `start + span` holds `span` as {@link spanProblem} requires (false for NaN). With
+ * `start >= 0`, `span <= MAX_WORKLOAD_TIME` follows from `end <= MAX_WORKLOAD_TIME`.
+ */
+function spanFits(start: number, span: number): boolean {
+  const end = start + span;
+  return end <= MAX_WORKLOAD_TIME && Math.abs(end - start - span) <= span * RESOLUTION;
+}
+
+/**
+ * Whether {@link jobTimeProblem} finds nothing for these times (`ready` and `deadline` undefined
+ * when absent), without building its answer: the writers' per-job check (about 16 ns a Lublin job
+ * where jobTimeProblem took about 32). Each comparison is written so that NaN fails it. Internal.
+ */
+export function timesFit(
+  submit: number,
+  ready: number | undefined,
+  deadline: number | undefined,
+  runtime: number,
+  estimate: number,
+): boolean {
+  if (!(submit >= 0)) return false;
+  // submit and ready at most MAX_WORKLOAD_TIME: implied by the spans' `end <= MAX_WORKLOAD_TIME`
+  // (a span that fits is >= 0, so its end is not before its start)
+  if (ready !== undefined && !(ready >= submit)) return false;
+  if (deadline !== undefined && !(deadline >= submit && deadline <= MAX_WORKLOAD_TIME)) {
+    return false;
+  }
+  const start = ready ?? submit;
+  return spanFits(start, runtime) && spanFits(start, estimate);
+}
+
+/**
  * The first problem with the times of `job` as a workload (what every @sched/workload reader
  * checks after the job's own validation), or null:
  *
@@ -63,6 +95,7 @@ function spanProblem(start: number, span: number, what: string, from: string): s
  * ```
  */
 export function jobTimeProblem(job: Job): JobTimeProblem | null {
+  if (timesFit(job.submit, job.ready, job.deadline, job.runtime, job.estimate)) return null;
   const { submit, ready, deadline } = job;
   if (!(submit >= 0)) return { field: "submit", detail: `is ${submit}, expected a time >= 0` };
   if (!(submit <= MAX_WORKLOAD_TIME)) return { field: "submit", detail: `is ${submit}, ${BEYOND}` };

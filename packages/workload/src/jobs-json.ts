@@ -10,11 +10,11 @@ import {
   type PlatformSpec,
 } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
-import { jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
+import { jobTimeProblem, MAX_WORKLOAD_TIME, timesFit } from "./job-times.js";
 import { duplicateJsonKey, mayRepeatJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
+import { KeptIds } from "./kept-ids.js";
 import { requireIterable } from "./require-iterable.js";
-import { KeptIds } from "./swf-jobs.js";
 
 /** What a key given twice in one object is told (JSON.parse would keep the last one silently). */
 const DUPLICATE_KEY = "appears twice in one object (JSON would keep the last; give it once)";
@@ -149,8 +149,8 @@ function sortedObject(o: Readonly<Record<string, unknown>>): Record<string, unkn
   return out;
 }
 
-/** Where the errors of {@link formatJobJson} (and of `JobsJsonlWriter`, the same bytes) come from. */
-export const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
+/** Where the errors of {@link formatJobJson} come from (each other writer names itself). */
+const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
 
 /**
  * What field `k` of `job` (`v`, not undefined) is written as: licenses with their names sorted,
@@ -158,7 +158,7 @@ export const FORMAT_JOB_WHERE = "@sched/workload/formatJobJson";
  * @throws InvalidInputError for a number JSON cannot hold (see {@link nonFiniteJobNumber}) or a
  * value that cannot be shaped (input data that is not an array of objects).
  */
-export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
+export function jobJsonValue(where: string, job: Job, k: string, v: unknown): unknown {
   let t: unknown;
   try {
     if (k === "licenses") t = sortedObject(v as Record<string, unknown>);
@@ -166,23 +166,23 @@ export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
       t = (v as Job["input"])!.map((d) => ({ size: d.size, machine: d.machine }));
     else t = v;
   } catch (error) {
-    throw unwritableJob(job, error);
+    throw unwritableJob(where, job, error);
   }
   if (typeof t === "number") {
-    if (!Number.isFinite(t)) throw nonFiniteJobNumber(job, k, t);
+    if (!Number.isFinite(t)) throw nonFiniteJobNumber(where, job, k, t);
   } else if (k === "licenses" && typeof t === "object" && t !== null) {
     const licenses = t as Record<string, unknown>;
     for (const name of Object.keys(licenses)) {
       const n = licenses[name];
       if (typeof n === "number" && !Number.isFinite(n))
-        throw nonFiniteJobNumber(job, `licenses.${name}`, n);
+        throw nonFiniteJobNumber(where, job, `licenses.${name}`, n);
     }
   } else if (k === "input" && Array.isArray(t)) {
     t.forEach((d: { size: unknown; machine: unknown }, i) => {
       if (typeof d.size === "number" && !Number.isFinite(d.size))
-        throw nonFiniteJobNumber(job, `input[${i}].size`, d.size);
+        throw nonFiniteJobNumber(where, job, `input[${i}].size`, d.size);
       if (typeof d.machine === "number" && !Number.isFinite(d.machine))
-        throw nonFiniteJobNumber(job, `input[${i}].machine`, d.machine);
+        throw nonFiniteJobNumber(where, job, `input[${i}].machine`, d.machine);
     });
   }
   return t;
@@ -192,18 +192,23 @@ export function jobJsonValue(job: Job, k: string, v: unknown): unknown {
  * The error for a number JSON cannot hold (`JSON.stringify` would write `null`, which no reader
  * takes for a number). Internal.
  */
-export function nonFiniteJobNumber(job: Job, field: string, v: number): InvalidInputError {
+export function nonFiniteJobNumber(
+  where: string,
+  job: Job,
+  field: string,
+  v: number,
+): InvalidInputError {
   return new InvalidInputError(
-    FORMAT_JOB_WHERE,
+    where,
     `${jobLabel(job?.id)} ${field}`,
     `is ${describeValue(v)}, expected a finite number (JSON has no NaN or Infinity)`,
   );
 }
 
 /** The error for a value that cannot be written (a BigInt, a cycle, input data of null). Internal. */
-export function unwritableJob(job: Job, error: unknown): InvalidInputError {
+export function unwritableJob(where: string, job: Job, error: unknown): InvalidInputError {
   return new InvalidInputError(
-    FORMAT_JOB_WHERE,
+    where,
     jobLabel(job?.id),
     `cannot be written as JSON (${error instanceof Error ? error.message : String(error)})`,
   );
@@ -224,8 +229,8 @@ function jobLabel(id: unknown): string {
  * @returns the job as `createJob` builds it.
  * @throws InvalidInputError from `where`, naming `job <id>` and the field.
  */
-export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): Job {
-  if (writableAsIs(job)) return job;
+export function requireWritableJob(job: Job, where: string): Job {
+  if (readUsualJob(job, CHECKED)) return job;
   if (typeof job !== "object" || job === null || Array.isArray(job)) {
     throw new InvalidInputError(where, "job", `is ${describeValue(job)}, expected a job object`);
   }
@@ -233,14 +238,14 @@ export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): 
   // NaN and infinities first, named as JSON cannot hold them; the shapes are createJob's to check
   for (const k of JOB_FIELDS) {
     const v = raw[k];
-    if (typeof v === "number" && !Number.isFinite(v)) throw nonFiniteJobNumber(job, k, v);
+    if (typeof v === "number" && !Number.isFinite(v)) throw nonFiniteJobNumber(where, job, k, v);
   }
   const licenses = raw.licenses;
   if (typeof licenses === "object" && licenses !== null) {
     for (const n of Object.keys(licenses)) {
       const c = (licenses as Record<string, unknown>)[n];
       if (typeof c === "number" && !Number.isFinite(c)) {
-        throw nonFiniteJobNumber(job, `licenses.${n}`, c);
+        throw nonFiniteJobNumber(where, job, `licenses.${n}`, c);
       }
     }
   }
@@ -249,10 +254,10 @@ export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): 
       if (typeof d !== "object" || d === null) return;
       const { size, machine } = d as { size?: unknown; machine?: unknown };
       if (typeof size === "number" && !Number.isFinite(size)) {
-        throw nonFiniteJobNumber(job, `input[${i}].size`, size);
+        throw nonFiniteJobNumber(where, job, `input[${i}].size`, size);
       }
       if (typeof machine === "number" && !Number.isFinite(machine)) {
-        throw nonFiniteJobNumber(job, `input[${i}].machine`, machine);
+        throw nonFiniteJobNumber(where, job, `input[${i}].machine`, machine);
       }
     });
   }
@@ -290,7 +295,18 @@ export function requireWritableJob(job: Job, where: string = FORMAT_JOB_WHERE): 
     const field = error.field.replace(/^(job \d+|spec)\./, "");
     throw new InvalidInputError(where, `${label} ${field}`, detail, { cause: error });
   }
-  const problem = jobTimeProblem(built);
+  // The times of the copy (what jobsToSwf writes) and as read by name (what the JSON writers
+  // write: a class's getter is no own key, so not in the copy, but it is written).
+  const problem =
+    jobTimeProblem(built) ??
+    jobTimeProblem({
+      ...built,
+      submit: raw.submit,
+      runtime: raw.runtime,
+      estimate: raw.estimate ?? raw.runtime,
+      deadline: raw.deadline,
+      ready: raw.ready,
+    } as Job);
   if (problem !== null) {
     throw new InvalidInputError(where, `${label} ${problem.field}`, problem.detail);
   }
@@ -315,53 +331,197 @@ function isOptionalInteger(v: unknown): boolean {
 }
 
 /**
- * True for the usual job, which {@link requireWritableJob} accepts as it is: only job fields (own
- * or inherited, none set to undefined), an estimate, every value as `createJob` and
- * {@link jobTimeProblem} accept it, licenses and input items with own fields only. A predicate
- * that builds nothing (no copy, no key array), so the streaming writer checks a job in tens of
- * nanoseconds; false sends the job to the full check, which names the field or builds the copy.
- * It must accept no job that the full check refuses (the write-back property checks both).
+ * The fields of a usual job, as {@link readUsualJob} finds them (undefined: absent); when it
+ * returns true, `id`, `submit`, `runtime`, `estimate` and `cores` are set. Internal.
  */
-function writableAsIs(job: Job): boolean {
+export interface UsualJob {
+  id: number | undefined;
+  submit: number | undefined;
+  runtime: number | undefined;
+  estimate: number | undefined;
+  cores: number | undefined;
+  deadline: number | undefined;
+  ready: number | undefined;
+  licenses: Readonly<Record<string, number>> | undefined;
+  input: readonly { readonly size: number; readonly machine: number }[] | undefined;
+  benchmark: number | undefined;
+  maxParallelism: number | undefined;
+  tasks: number | undefined;
+  user: number | undefined;
+  group: number | undefined;
+  queue: number | undefined;
+  partition: number | undefined;
+  priority: number | undefined;
+}
+
+/** A {@link UsualJob} to fill, every field present (one shape for all). Internal. */
+export function usualJobRecord(): UsualJob {
+  return {
+    id: undefined,
+    submit: undefined,
+    runtime: undefined,
+    estimate: undefined,
+    cores: undefined,
+    deadline: undefined,
+    ready: undefined,
+    licenses: undefined,
+    input: undefined,
+    benchmark: undefined,
+    maxParallelism: undefined,
+    tasks: undefined,
+    user: undefined,
+    group: undefined,
+    queue: undefined,
+    partition: undefined,
+    priority: undefined,
+  };
+}
+
+/**
+ * True for the usual job, which {@link requireWritableJob} accepts as it is, its fields then in
+ * `out`: a plain object whose enumerable keys (those `createJob` copies and `JSON.stringify`
+ * writes) are job fields (one set to undefined is absent), with an estimate, every value as `createJob` and
+ * {@link jobTimeProblem} accept it, licenses and input items plain objects with their own fields
+ * only. False sends the job to the full check, which names the field or builds the copy; it must
+ * accept no job that the full check refuses (the write-back property checks both).
+ *
+ * Builds nothing, and reads each field once, in one for-in over the job's keys: reading the 17
+ * fields by name (most of them absent) cost about 80 ns a job once the caller had seen jobs of a
+ * few shapes (V8's property caches go megamorphic), the for-in about 25 ns whatever the shapes.
+ * Internal (the jobs writers' per-job check, and where formatJobJson and JobsJsonlWriter read a
+ * usual job's fields).
+ */
+export function readUsualJob(job: Job, out: UsualJob): boolean {
   if (typeof job !== "object" || job === null) return false;
   const j = job as unknown as Record<string, unknown>;
+  // Not a class instance: its getters (non-enumerable, on the prototype) are fields the for-in
+  // would not see; the full check and the writers read them by name.
+  if (!isPlain(j)) return false;
+  clearUsualJob(out);
   for (const k in j) {
-    if (!JOB_FIELD_SET.has(k) || j[k] === undefined || !Object.hasOwn(j, k)) return false;
-  }
-  if (!isSafeIntegerAtLeast(j.id, 0) || !isFiniteNumber(j.submit)) return false;
-  if (!isPositive(j.runtime) || !isPositive(j.estimate)) return false;
-  if (!isSafeIntegerAtLeast(j.cores, 1)) return false;
-  if (j.deadline !== undefined && !isFiniteNumber(j.deadline)) return false;
-  if (j.ready !== undefined && !isFiniteNumber(j.ready)) return false;
-  if (j.benchmark !== undefined && !isPositive(j.benchmark)) return false;
-  if (j.maxParallelism !== undefined && !isSafeIntegerAtLeast(j.maxParallelism, 1)) return false;
-  if (j.tasks !== undefined && !isSafeIntegerAtLeast(j.tasks, 1)) return false;
-  if (!isOptionalInteger(j.user) || !isOptionalInteger(j.group)) return false;
-  if (!isOptionalInteger(j.queue) || !isOptionalInteger(j.partition)) return false;
-  if (j.priority !== undefined && !isFiniteNumber(j.priority)) return false;
-  const licenses = j.licenses;
-  if (licenses !== undefined) {
-    if (typeof licenses !== "object" || licenses === null || Array.isArray(licenses)) return false;
-    const l = licenses as Record<string, unknown>;
-    for (const name in l) {
-      if (!Object.hasOwn(l, name) || !isSafeIntegerAtLeast(l[name], 1)) return false;
+    const v = j[k];
+    // Each value as given (undefined: absent), checked below (the casts only name its type).
+    switch (k) {
+      case "id":
+        out.id = v as number;
+        break;
+      case "submit":
+        out.submit = v as number;
+        break;
+      case "runtime":
+        out.runtime = v as number;
+        break;
+      case "estimate":
+        out.estimate = v as number;
+        break;
+      case "cores":
+        out.cores = v as number;
+        break;
+      case "deadline":
+        out.deadline = v as number;
+        break;
+      case "ready":
+        out.ready = v as number;
+        break;
+      case "licenses":
+        out.licenses = v as UsualJob["licenses"];
+        break;
+      case "input":
+        out.input = v as UsualJob["input"];
+        break;
+      case "benchmark":
+        out.benchmark = v as number;
+        break;
+      case "maxParallelism":
+        out.maxParallelism = v as number;
+        break;
+      case "tasks":
+        out.tasks = v as number;
+        break;
+      case "user":
+        out.user = v as number;
+        break;
+      case "group":
+        out.group = v as number;
+        break;
+      case "queue":
+        out.queue = v as number;
+        break;
+      case "partition":
+        out.partition = v as number;
+        break;
+      case "priority":
+        out.priority = v as number;
+        break;
+      default:
+        return false; // not a job field (a test checks this list against JOB_FIELDS)
     }
   }
-  const input = j.input;
+  const { id, submit, runtime, estimate, cores, deadline, ready } = out;
+  if (!isSafeIntegerAtLeast(id, 0) || !isFiniteNumber(submit)) return false;
+  if (!isPositive(runtime) || !isPositive(estimate)) return false;
+  if (!isSafeIntegerAtLeast(cores, 1)) return false;
+  if (deadline !== undefined && !isFiniteNumber(deadline)) return false;
+  if (ready !== undefined && !isFiniteNumber(ready)) return false;
+  if (out.benchmark !== undefined && !isPositive(out.benchmark)) return false;
+  const { maxParallelism, tasks } = out;
+  if (maxParallelism !== undefined && !isSafeIntegerAtLeast(maxParallelism, 1)) return false;
+  if (tasks !== undefined && !isSafeIntegerAtLeast(tasks, 1)) return false;
+  if (!isOptionalInteger(out.user) || !isOptionalInteger(out.group)) return false;
+  if (!isOptionalInteger(out.queue) || !isOptionalInteger(out.partition)) return false;
+  if (out.priority !== undefined && !isFiniteNumber(out.priority)) return false;
+  const licenses: unknown = out.licenses;
+  if (licenses !== undefined) {
+    if (typeof licenses !== "object" || licenses === null || !isPlain(licenses)) return false;
+    const l = licenses as Record<string, unknown>;
+    for (const name in l) if (!isSafeIntegerAtLeast(l[name], 1)) return false;
+  }
+  const input: unknown = out.input;
   if (input !== undefined) {
     if (!Array.isArray(input)) return false;
     for (let i = 0; i < input.length; i++) {
       const d: unknown = input[i];
-      if (typeof d !== "object" || d === null || Array.isArray(d)) return false;
+      if (typeof d !== "object" || d === null || !isPlain(d)) return false;
       const item = d as Record<string, unknown>;
-      for (const k in item) {
-        if ((k !== "size" && k !== "machine") || !Object.hasOwn(item, k)) return false;
-      }
+      for (const k in item) if (k !== "size" && k !== "machine") return false;
       if (!(isFiniteNumber(item.size) && (item.size as number) >= 0)) return false;
       if (!isSafeIntegerAtLeast(item.machine, 0)) return false;
     }
   }
-  return jobTimeProblem(job) === null;
+  return timesFit(submit as number, ready, deadline, runtime as number, estimate as number);
+}
+
+/** Every field of `out` absent. */
+function clearUsualJob(out: UsualJob): void {
+  out.id = undefined;
+  out.submit = undefined;
+  out.runtime = undefined;
+  out.estimate = undefined;
+  out.cores = undefined;
+  out.deadline = undefined;
+  out.ready = undefined;
+  out.licenses = undefined;
+  out.input = undefined;
+  out.benchmark = undefined;
+  out.maxParallelism = undefined;
+  out.tasks = undefined;
+  out.user = undefined;
+  out.group = undefined;
+  out.queue = undefined;
+  out.partition = undefined;
+  out.priority = undefined;
+}
+
+/** Where {@link requireWritableJob}'s usual jobs are read to (their fields are not used). */
+const CHECKED = usualJobRecord();
+
+/**
+ * Whether `o`'s prototype is `Object.prototype` or null: not an array, not a class instance, no
+ * inherited key but Object.prototype's own.
+ */
+function isPlain(o: object): boolean {
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -493,26 +653,39 @@ export function jobsHeaderLine(
  * ```
  */
 export function formatJobJson(job: Job): string {
-  requireWritableJob(job);
-  const raw = job as unknown as Record<string, unknown>;
+  return jobLine(FORMAT_JOB_WHERE, job);
+}
+
+/** Where {@link jobLine} reads a usual job's fields. */
+const LINE_FIELDS = usualJobRecord();
+
+/**
+ * {@link formatJobJson} with errors from `where`: a usual job's fields as {@link readUsualJob}
+ * reads them (its own enumerable ones, as JobsJsonlWriter writes them), any other job's read by
+ * name once the full check has passed.
+ */
+function jobLine(where: string, job: Job): string {
+  let raw = job as unknown as Record<string, unknown>;
+  if (readUsualJob(job, LINE_FIELDS)) raw = LINE_FIELDS as unknown as Record<string, unknown>;
+  else requireWritableJob(job, where);
   const out: Record<string, unknown> = {};
   for (const k of JOB_FIELDS) {
     const v = raw[k];
-    if (v !== undefined) out[k] = jobJsonValue(job, k, v);
+    if (v !== undefined) out[k] = jobJsonValue(where, job, k, v);
   }
   try {
     return JSON.stringify(out);
   } catch (error) {
-    throw unwritableJob(job, error);
+    throw unwritableJob(where, job, error);
   }
 }
 
 /**
  * The lines of a native jobs file, lazily: the header line, then one line per job.
  *
- * @throws InvalidInputError as {@link formatJobJson} for a job, and (from
- * `@sched/workload/writeJobsLines`) for an id given twice or header `meta` that would not read
- * back (not an object of JSON data, or `procs` not an integer >= 1).
+ * @throws InvalidInputError (from `@sched/workload/writeJobsLines`) for a job as
+ * {@link formatJobJson} refuses it, an id given twice, or header `meta` that would not read back
+ * (not an object of JSON data, or `procs` not an integer >= 1).
  *
  * Complexity: O(1) per line.
  *
@@ -538,7 +711,7 @@ function* jobsLines(
   yield jobsHeaderLine(where, meta);
   const ids = new KeptIds();
   for (const j of jobs) {
-    const line = formatJobJson(j);
+    const line = jobLine(where, j);
     if (!ids.add(j.id)) throw repeatedJobId(where, j.id);
     yield line;
   }

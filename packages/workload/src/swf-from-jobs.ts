@@ -1,9 +1,9 @@
 import { InvalidInputError, type Job } from "@sched/core";
 import { optionKeys, requireArray, requireInteger, requireKnownKeys } from "@sched/errors";
 import { repeatedJobId, requireWritableJob } from "./jobs-json.js";
+import { KeptIds } from "./kept-ids.js";
 import { requireIterable } from "./require-iterable.js";
 import { emptySwfHeader, requireWritableSwfHeader, type SwfHeader } from "./swf-header.js";
-import { KeptIds } from "./swf-jobs.js";
 import type { SwfTrace } from "./swf-read.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
 

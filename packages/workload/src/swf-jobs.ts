@@ -1,6 +1,7 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
 import { optionKeys, requireBoolean, requireKnownKeys, requireOneOf } from "@sched/errors";
 import { jobTimeProblem } from "./job-times.js";
+import { KeptIds } from "./kept-ids.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfOrigin, swfOriginOf } from "./swf-origin.js";
 import { SWF_UNKNOWN, type SwfRecord } from "./swf-record.js";
@@ -92,59 +93,6 @@ export function resolveSwfToJobsOptions(
   const estimate = options.estimate ?? "requested";
   requireOneOf(where, "options.estimate", estimate, ["requested", "runtime"]);
   return { clean, estimate };
-}
-
-/**
- * The job numbers seen so far (kept or dropped), compactly: numbers that arrive in increasing order (the archive's
- * logs) are stored as runs of consecutive numbers (one run for 1, 2, 3, …; a new run after each
- * gap), the others in a Set. A streamed log of millions of jobs then holds a few runs, not a
- * set of millions of numbers.
- *
- * Complexity: `add` O(1) for an increasing number, O(log runs) otherwise. Internal (the jobs
- * writers use it for the ids they have written).
- */
-export class KeptIds {
-  /** Runs [lo, hi] of increasing numbers, as pairs. */
-  private runs = new Float64Array(64);
-  private runCount = 0;
-  private readonly others = new Set<number>();
-
-  /** Adds `id`; false when it is there already. */
-  add(id: number): boolean {
-    const n = this.runCount;
-    const last = n === 0 ? Number.NEGATIVE_INFINITY : this.runs[2 * n - 1]!;
-    if (id > last) {
-      if (n > 0 && id === last + 1) this.runs[2 * n - 1] = id;
-      else this.push(id);
-      return true;
-    }
-    if (this.inRuns(id) || this.others.has(id)) return false;
-    this.others.add(id);
-    return true;
-  }
-
-  private push(id: number): void {
-    if (2 * this.runCount + 2 > this.runs.length) {
-      const grown = new Float64Array(this.runs.length * 2);
-      grown.set(this.runs);
-      this.runs = grown;
-    }
-    this.runs[2 * this.runCount] = id;
-    this.runs[2 * this.runCount + 1] = id;
-    this.runCount++;
-  }
-
-  private inRuns(id: number): boolean {
-    let lo = 0;
-    let hi = this.runCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (id < this.runs[2 * mid]!) hi = mid - 1;
-      else if (id > this.runs[2 * mid + 1]!) lo = mid + 1;
-      else return true;
-    }
-    return false;
-  }
 }
 
 /**

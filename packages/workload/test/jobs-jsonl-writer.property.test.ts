@@ -269,7 +269,9 @@ describe("JobsJsonlWriter", () => {
     ];
     for (const [j, message] of odd) {
       expect(() => formatJobJson(j as Job)).toThrow(`@sched/workload/formatJobJson: ${message}`);
-      expect(() => writtenBytes([j as Job])).toThrow(`@sched/workload/formatJobJson: ${message}`);
+      expect(() => writtenBytes([j as Job])).toThrow(
+        `@sched/workload/JobsJsonlWriter.job: ${message}`,
+      );
     }
   });
 
@@ -298,7 +300,7 @@ describe("JobsJsonlWriter", () => {
       const writer = new JobsJsonlWriter((bytes) => chunks.push(Buffer.from(bytes)));
       writer.job(good);
       expect(() => writer.job(j)).toThrow(InvalidInputError);
-      expect(() => writer.job(j)).toThrow(`@sched/workload/formatJobJson: ${message}`);
+      expect(() => writer.job(j)).toThrow(`@sched/workload/JobsJsonlWriter.job: ${message}`);
       expect(() => formatJobJson(j)).toThrow(`@sched/workload/formatJobJson: ${message}`);
       const next = { ...good, id: 2 };
       writer.job(next);

@@ -12,6 +12,9 @@ import { formatSwf } from "../src/swf-write.js";
 // back as that input: the jobs as `createJob` builds them (`-0` reads back as `0`, a field set
 // to undefined as absent), for SWF without the fields it cannot hold (which a Note counts).
 
+/** Where JobsJsonlWriter.job's errors come from. */
+const WRITER_JOB = "@sched/workload/JobsJsonlWriter.job";
+
 /** Values of the wrong kind for any field. */
 const wrong = fc.constantFrom<unknown>(
   null,
@@ -251,7 +254,10 @@ describe("the jobs writers write what reads back, or refuse naming a field (prop
         const streamed = attempt(() => writer.job(j));
         if ("error" in line) {
           expect(line.error.field).toMatch(FIELD);
-          expect("error" in streamed && streamed.error.message).toBe(line.error.message);
+          // the same message, from the function called
+          expect("error" in streamed && streamed.error.message).toBe(
+            line.error.message.replace(/^@sched\/workload\/formatJobJson:/, `${WRITER_JOB}:`),
+          );
         } else {
           expect(streamed).toEqual({ value: undefined });
           expect(parseJobsJsonl(line.value).jobs).toEqual([asWritten(j)]);
@@ -347,7 +353,9 @@ describe("the jobs writers: what the old code wrote instead of refusing", () => 
       expect(refusal(() => formatJobJson(job as Job))).toContain(
         `@sched/workload/formatJobJson: ${message}`,
       );
-      expect(refusal(() => new JobsJsonlWriter(() => {}).job(job as Job))).toContain(message);
+      expect(refusal(() => new JobsJsonlWriter(() => {}).job(job as Job))).toContain(
+        `${WRITER_JOB}: ${message}`,
+      );
     }
   });
 
@@ -357,7 +365,7 @@ describe("the jobs writers: what the old code wrote instead of refusing", () => 
     );
     const writer = new JobsJsonlWriter(() => {});
     writer.job(base);
-    expect(refusal(() => writer.job(base))).toContain("JobsJsonlWriter: job 1 id 1 appears twice");
+    expect(refusal(() => writer.job(base))).toContain(`${WRITER_JOB}: job 1 id 1 appears twice`);
     const metas: [unknown, string][] = [
       // was {"load":null,"when":"1970-01-01T00:00:00.000Z"}, f left out
       [{ load: Number.NaN }, "meta.load is NaN, expected a finite number"],
@@ -372,7 +380,7 @@ describe("the jobs writers: what the old code wrote instead of refusing", () => 
         `@sched/workload/formatJobsJsonl: ${message}`,
       );
       expect(refusal(() => new JobsJsonlWriter(() => {}).header(meta as never))).toContain(
-        `@sched/workload/JobsJsonlWriter: ${message}`,
+        `@sched/workload/JobsJsonlWriter.header: ${message}`,
       );
     }
   });
