@@ -19,7 +19,8 @@ const MIN_COLUMNS_PER_FREE = 16;
  *
  * A shortest-augmenting-path (Hungarian / Jonker-Volgenant family) solver with potentials on
  * typed arrays: Jonker-Volgenant's start with a maximum matching on tight pairs (which solves
- * most integer-weighted problems outright), level-wise Dijkstra searches, and searches from
+ * most integer-weighted problems outright), level-wise Dijkstra searches (scanning rows through
+ * lists of their cheapest columns where that pays, with the same result), and searches from
  * both ends for the last rows (see the README, "How MFS works"). The matrix is transposed when
  * it has more rows than columns, so the solver always adds the shorter side one line at a time.
  * Cardinality comes first exactly, by a counting argument and not by a large constant: the
