@@ -113,6 +113,8 @@ describe("sched-sim inspect reads an SWF file once (estimate auto)", () => {
       ["noreq.swf", requestedOn(() => false)],
       ["first.swf", requestedOn((k) => k === 0)],
       ["later.swf", requestedOn((k) => k % 7 === 3)],
+      // The first requested time after the first 1,024 records: read as runtime, then again.
+      ["late.swf", swfText(5_000, (i) => (i >= 2_000 && i % 100 === 0 ? 3_000 : -1))],
       ["small.swf", await readFile(fixture("small.swf"), "utf8")],
       ["no-size.swf", await readFile(fixture("no-size.swf"), "utf8")],
       ["malformed.swf", await readFile(fixture("malformed.swf"), "utf8")],
