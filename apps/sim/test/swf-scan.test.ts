@@ -1,6 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSwfJobStream, type SwfCleanupReport, type SwfHeader } from "@sched/workload";
+import {
+  createSwfJobStream,
+  parseSwf,
+  type SwfCleanupReport,
+  type SwfHeader,
+} from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanSwfFile } from "../src/fast/swf-scan.js";
@@ -48,6 +53,9 @@ function scanned(path: string, options: Options): Read | null {
   });
   if (r === null) return null;
   expect(r.header).toBe(header);
+  // Whether some record has a requested time, whatever the estimate read (inspect's "auto").
+  const { records } = parseSwf(readFileSync(path, "utf8"));
+  expect(r.requested).toBe(records.some((record) => record.requestedTime > 0));
   return { header, jobs, report: r.report };
 }
 

@@ -19,6 +19,7 @@ import {
   stringOption,
 } from "../args.js";
 import type { Command } from "../command.js";
+import { scanSwfFile } from "../fast/swf-scan.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
 import { MAX_PROCS } from "../limits.js";
 import { openLines, streamSwfWorkload } from "../swf-input.js";
@@ -262,10 +263,13 @@ function declaredFrom(
 }
 
 /**
- * The file's summary read as a stream: SWF through the streamed reader (no line or byte limit,
- * as `run`: nothing of the trace is kept), JSON Lines line by line (its limits kept); memory is
- * four numbers per job (4 bytes each while they are 32-bit integers). With the estimate `"auto"` an SWF file is read first up to its first
- * record with a requested time (the whole file when it has none). Returns `undefined` when the
+ * The file's summary read as a stream: SWF by `run`'s byte scanner ({@link scannedSwf}), else
+ * through the streamed reader (no line or byte limit, as `run`: nothing of the trace is kept),
+ * JSON Lines line by line (its limits kept); memory is four numbers per job (4 bytes each while
+ * they are 32-bit integers). With the estimate `"auto"`, a plain ASCII SWF file is read once
+ * (twice when its first requested time comes after its first 1,024 records); a file the
+ * scanner leaves (gzip) is read first up to its first record with a requested time (the whole
+ * file when it has none), then by the streamed reader. Returns `undefined` when the
  * file cannot be read so (an error of any kind: the caller reads it whole to name it), after
  * the checks of {@link requireJobs} (which throw).
  */
@@ -280,24 +284,29 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
     return undefined;
   }
   let gzip = false;
-  const summarizer = new WorkloadSummarizer();
+  let summarizer = new WorkloadSummarizer();
   let report: SwfCleanupReport | undefined;
   let swfHeader: SwfHeader | undefined;
   let jsonlHeader: JobsFileHeader | undefined;
   let estimate: "requested" | "runtime" | undefined;
   try {
     if (format === "swf") {
-      estimate = o.estimate === "auto" ? await estimateOf(path) : o.estimate;
-      const result = await streamSwfWorkload(
-        path,
-        { clean: o.clean, estimate, where: "inspect" },
-        (jobs) => {
-          for (const j of jobs) summarizer.add(j);
-        },
-      );
-      swfHeader = result.header;
-      report = result.report;
-      gzip = result.gzip;
+      const scanned = await scannedSwf(path, o);
+      if (scanned !== null && scanned !== "requested") {
+        ({ summarizer, estimate, header: swfHeader, report } = scanned);
+      } else {
+        estimate = o.estimate !== "auto" ? o.estimate : (scanned ?? (await estimateOf(path)));
+        const result = await streamSwfWorkload(
+          path,
+          { clean: o.clean, estimate, where: "inspect" },
+          (jobs) => {
+            for (const j of jobs) summarizer.add(j);
+          },
+        );
+        swfHeader = result.header;
+        report = result.report;
+        gzip = result.gzip;
+      }
     } else {
       const { lines, gzip: gz, close } = await openLines(path, "inspect");
       gzip = gz;
@@ -333,14 +342,94 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
   };
 }
 
+/** An SWF file summarized by {@link scannedSwf}. */
+interface ScannedSwf {
+  readonly summarizer: WorkloadSummarizer;
+  readonly estimate: "requested" | "runtime";
+  readonly header: SwfHeader;
+  readonly report: SwfCleanupReport;
+}
+
+/**
+ * The SWF file's summary read by `run`'s byte scanner (`scanSwfFile`: no string, record or job
+ * per line, so the process stays near `run`'s memory; the same jobs and report as the streamed
+ * reader), or null when the scanner leaves the file (gzip, bytes above 127, anything unusual or
+ * wrong: the streamed reader then reads it, and names any error).
+ *
+ * The estimate `"auto"` ({@link estimateOf}) in one read where it can: when one of the first
+ * records has a requested time ({@link firstRecordsEstimate}) the answer is `"requested"`;
+ * otherwise the file is read as `"runtime"` while the scanner notes whether any record has one.
+ * None (the Lublin model's output): that read is the answer. Some (the first one far in): read
+ * again as `"requested"` (and when the scanner then leaves the file, the answer is
+ * `"requested"`: the estimate `"auto"` resolves to, for the streamed reader).
+ */
+async function scannedSwf(path: string, o: ReadOptions): Promise<ScannedSwf | "requested" | null> {
+  /** The summary, null when the scanner leaves the file, "requested" when it must be read so. */
+  const scan = (estimate: "requested" | "runtime"): ScannedSwf | null | "requested" => {
+    const summarizer = new WorkloadSummarizer();
+    // The scanner's columns, one job at a time (read during the call: the summarizer copies).
+    const job = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 0 };
+    let read: ReturnType<typeof scanSwfFile>;
+    try {
+      read = scanSwfFile(path, {
+        clean: o.clean,
+        estimate,
+        onHeader: () => {},
+        onJobs: (c) => {
+          for (let i = 0; i < c.count; i++) {
+            job.id = c.id[i]!;
+            job.submit = c.submit[i]!;
+            job.runtime = c.runtime[i]!;
+            job.estimate = c.estimate[i]!;
+            job.cores = c.cores[i]!;
+            summarizer.add(job);
+          }
+        },
+      });
+    } catch {
+      return null;
+    }
+    if (read === null) return null;
+    if (o.estimate === "auto" && estimate === "runtime" && read.requested) return "requested";
+    return { summarizer, estimate, header: read.header, report: read.report };
+  };
+  const first = o.estimate === "auto" ? await firstRecordsEstimate(path) : o.estimate;
+  const read = scan(first);
+  return read === "requested" ? (scan("requested") ?? "requested") : read;
+}
+
+/** Records {@link firstRecordsEstimate} looks at. */
+const FIRST_RECORDS = 1024;
+
+/** The line and byte limits of a reader that keeps nothing of the trace: none. */
+const UNLIMITED = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
+
+/**
+ * `"requested"` when one of the SWF file's first {@link FIRST_RECORDS} records has a requested
+ * time (field 9 > 0), else `"runtime"` (no record, or none in the first ones): the start of
+ * {@link estimateOf}, so that a file with requested times is read once as `"requested"`.
+ */
+async function firstRecordsEstimate(path: string): Promise<"requested" | "runtime"> {
+  const { lines, close } = await openLines(path, "inspect", UNLIMITED);
+  try {
+    let records = 0;
+    for await (const r of readSwfLines(lines, { source: path })) {
+      if (r.requestedTime > 0) return "requested";
+      if (++records === FIRST_RECORDS) break;
+    }
+    return "runtime";
+  } finally {
+    close();
+  }
+}
+
 /**
  * The estimate `"auto"` resolves to for an SWF file: `"requested"` when some record has a
  * requested time (field 9 > 0), else `"runtime"` (the Lublin model's output, NASA iPSC). Reads
  * up to the first such record.
  */
 async function estimateOf(path: string): Promise<"requested" | "runtime"> {
-  const unlimited = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
-  const { lines, close } = await openLines(path, "inspect", unlimited);
+  const { lines, close } = await openLines(path, "inspect", UNLIMITED);
   try {
     for await (const r of readSwfLines(lines, { source: path })) {
       if (r.requestedTime > 0) return "requested";

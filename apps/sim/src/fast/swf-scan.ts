@@ -29,6 +29,11 @@ export interface ScanSwfOptions {
 export interface ScanSwfResult {
   readonly header: SwfHeader;
   readonly report: SwfCleanupReport;
+  /**
+   * Whether some record has a requested time (field 9 > 0), whatever the estimate read: what
+   * `inspect`'s estimate "auto" asks (see `estimateOf`), learnt in the same read.
+   */
+  readonly requested: boolean;
 }
 
 /** Bytes read at a time; a line longer than this is left to the general reader. */
@@ -165,6 +170,8 @@ class SwfScanner {
   private readonly headerLines: string[] = [];
   private header: SwfHeader | null = null;
   private lastId = Number.NEGATIVE_INFINITY;
+  /** Some record has a requested time (field 9 > 0). */
+  private requested = false;
   /** `lines` stopped before the end of a complete line (a partial line, or a `\r` at the end). */
   stopped = false;
   /** The bytes given to `lines` hold no `\r` (and, as always, none above 127). */
@@ -186,6 +193,8 @@ class SwfScanner {
     this.notes = 0;
     this.lastId = 0.5;
     this.lastId = Number.NEGATIVE_INFINITY;
+    this.requested = true;
+    this.requested = false;
   }
 
   full(): boolean {
@@ -212,7 +221,9 @@ class SwfScanner {
   }
 
   result(): ScanSwfResult | null {
-    return this.header === null ? null : { header: this.header, report: this.report };
+    return this.header === null
+      ? null
+      : { header: this.header, report: this.report, requested: this.requested };
   }
 
   /**
@@ -324,6 +335,7 @@ class SwfScanner {
     if (!(optionalId(v[11]!) && optionalId(v[12]!) && optionalId(v[14]!) && optionalId(v[15]!)))
       return false;
     report.records++;
+    this.requested ||= v[8]! > 0;
     // Read for every record (a read first met at the first dropped one would deoptimize).
     const clean = this.clean;
     const allocated = v[4]!;
