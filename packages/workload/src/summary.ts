@@ -107,9 +107,21 @@ class CompactColumn {
     this.current = Float64Array.from(this.current);
   }
 
-  /** The values pushed, in one array (the column is empty afterwards: its chunks are let go). */
-  take(): Int32Array | Float64Array {
-    const out = this.integers ? new Int32Array(this.length) : new Float64Array(this.length);
+  /**
+   * The values pushed, in one array: `spare`'s first `length` entries when it is of the
+   * column's kind and long enough, else a new array (the column is empty afterwards: its chunks
+   * are let go).
+   */
+  take(spare?: Int32Array | Float64Array): Int32Array | Float64Array {
+    const fits =
+      spare !== undefined &&
+      spare.length >= this.length &&
+      spare instanceof (this.integers ? Int32Array : Float64Array);
+    const out = fits
+      ? spare.subarray(0, this.length)
+      : this.integers
+        ? new Int32Array(this.length)
+        : new Float64Array(this.length);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);
@@ -208,9 +220,9 @@ export class WorkloadSummarizer {
       );
     }
     this.done = true;
-    // One column at a time, each let go once its figures are out, so that the columns read
-    // back (one contiguous array each) never all exist at once.
-    let submits: Int32Array | Float64Array | undefined = this.submits.take().sort();
+    // One column at a time, read back into one array that each next column of the same kind
+    // reuses (`take(spare)`), so that summarizing allocates about two columns' worth in all.
+    const submits = this.submits.take().sort();
     const firstSubmit = submits[0]!;
     const lastSubmit = submits[n - 1]!;
     const span = lastSubmit - firstSubmit;
@@ -220,17 +232,26 @@ export class WorkloadSummarizer {
         ? new Int32Array(Math.max(0, n - 1))
         : new Float64Array(Math.max(0, n - 1));
     for (let i = 1; i < n; i++) gaps[i - 1] = submits[i]! - submits[i - 1]!;
-    submits = undefined;
     const interArrival = n < 2 ? null : distribution(gaps);
+    // The submit times' array is free for the other columns.
+    let spare: Int32Array | Float64Array = submits;
+    const next = (column: CompactColumn): Distribution => {
+      const values = column.take(spare);
+      if (values.buffer !== spare.buffer) spare = values; // another kind: reuse this one next
+      return distribution(values);
+    };
+    const cores = next(this.cores);
+    const runtime = next(this.runtimes);
+    const estimate = next(this.estimates);
     const work = this.work;
     return {
       jobs: n,
       firstSubmit,
       lastSubmit,
       span,
-      cores: distribution(this.cores.take()),
-      runtime: distribution(this.runtimes.take()),
-      estimate: distribution(this.estimates.take()),
+      cores,
+      runtime,
+      estimate,
       interArrival,
       serialFraction: this.serial / n,
       powerOfTwoFraction: this.pow2 / n,
