@@ -5,8 +5,9 @@ import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-
 
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
 // writing the trace, then `sched-sim run -s easy --estimate runtime` and `sched-sim inspect` on
-// it (inspect's estimate "auto" reads the trace twice: it has no requested times), each a child process
-// whose max RSS /usr/bin/time reports, with Node's default heap. Targets (issue 22): EASY on 1M
+// it (inspect reads it once, with the byte scanner `run` uses: `gen` writes each job's requested
+// time, so the estimate "auto" is decided in the first records), each a child process whose max
+// RSS /usr/bin/time reports, with Node's default heap. Targets (issue 22): EASY on 1M
 // jobs <= 300 MB; on 10M jobs, completes with the default heap, <= 1.5 GB. The 10M case writes a
 // 1.1 GB trace to the temporary folder and takes minutes; MEMORY_BENCH_JOBS=1000000 leaves it out.
 
