@@ -109,10 +109,11 @@ const USUAL = usualJobRecord();
 /**
  * Checks that `job` reads back through `swfToJobs` as itself, but for the fields SWF cannot hold
  * (which the header's Note counts): a job as the native reader takes it (`requireWritableJob`),
- * with user, group, queue and partition, when set, integers >= 0. Returns its fields: a usual
- * job's as `readUsualJob` read them, in one for-in over its keys (in {@link USUAL}, until the next
- * call), any other job (a class instance, a job without an estimate) as `createJob` builds it.
- * The SWF writers read a job's fields from here only: read by name from the job, twice, they cost
+ * with user, group, queue and partition, when set, integers >= 0. Returns where to read its
+ * fields: a usual job's record as `readUsualJob` read it, in one for-in over its keys (in
+ * {@link USUAL}, until the next call); any other job (a class instance, a job without an
+ * estimate) itself, to be read by name once the full check has passed, as the JSON Lines writers
+ * read it (a class's getters are fields too). Read by name from every job, twice, the fields cost
  * about as much again as the check once the process had seen jobs of several shapes. Internal.
  * @throws InvalidInputError from `where` naming `job <id>` and the field.
  */
@@ -127,15 +128,16 @@ function swfFields(where: string, job: Job): UsualJob | Job {
   ) {
     return u;
   }
-  return requireSwfWritableJob(where, job);
+  requireSwfWritableJob(where, job);
+  return job;
 }
 
 /**
- * {@link swfFields}'s full check, which names the field: `job` as `createJob` builds it.
+ * {@link swfFields}'s full check, which names the field.
  * @throws InvalidInputError from `where` naming `job <id>` and the field.
  */
-function requireSwfWritableJob(where: string, job: Job): Job {
-  const built = requireWritableJob(job, where);
+function requireSwfWritableJob(where: string, job: Job): void {
+  requireWritableJob(job, where);
   for (const [k, column] of SWF_IDS) {
     const v = job[k];
     if (v !== undefined && v < 0) {
@@ -146,7 +148,6 @@ function requireSwfWritableJob(where: string, job: Job): Job {
       );
     }
   }
-  return built;
 }
 
 /** Checks jobsToSwf's options: maxProcs an integer >= 1, notes an array (its texts checked with the header). */
@@ -171,7 +172,7 @@ export function jobToSwfRecord(j: Job): SwfRecord {
 
 /** The record of {@link jobToSwfRecord}, from the fields {@link swfFields} gave. */
 function swfRecordOf(j: UsualJob | Job): SwfRecord {
-  // swfFields' fields: id, submit, runtime, estimate and cores are set
+  // checked by swfFields: id, submit, runtime and cores are set (and estimate in a usual job)
   const cores = j.cores as number;
   return {
     jobNumber: j.id as number,
@@ -182,7 +183,7 @@ function swfRecordOf(j: UsualJob | Job): SwfRecord {
     avgCpuTime: SWF_UNKNOWN,
     usedMemory: SWF_UNKNOWN,
     requestedProcs: cores,
-    requestedTime: j.estimate as number,
+    requestedTime: j.estimate ?? (j.runtime as number),
     requestedMemory: SWF_UNKNOWN,
     status: 1,
     userId: j.user ?? SWF_UNKNOWN,
@@ -233,11 +234,9 @@ export class JobsToSwfTally {
    */
   count(where: string, job: Job): UsualJob | Job {
     const fields = swfFields(where, job);
-    const id = fields === USUAL ? (USUAL.id as number) : job.id;
+    const id = fields.id as number;
     if (!this.ids.add(id)) throw repeatedJobId(where, id);
-    // A class instance's fields SWF cannot hold as it gives them (its getters too), not as the
-    // copy keeps them.
-    const lost = lostMask(fields === USUAL ? fields : job);
+    const lost = lostMask(fields);
     if (lost !== 0) {
       this.dropped |= lost;
       this.lossy++;
