@@ -1,8 +1,8 @@
-import { loadavg } from "node:os";
 import { bench, describe } from "vitest";
 import { formatJobJson } from "../src/jobs-json.js";
 import { JobsJsonlWriter } from "../src/jobs-jsonl-writer.js";
 import { WORKLOAD_MODELS } from "../src/models.js";
+import { benchOnce, interleavedCpu, loadText } from "./interleaved.js";
 
 // Writing native JSON Lines: the string formatter (`formatJobJson` per job, a string per line)
 // against `JobsJsonlWriter` (bytes into one reusable chunk), on the jobs `sched-sim gen lublin`
@@ -95,49 +95,28 @@ for (const path of (process.env.JOBS_JSONL_BASELINE ?? "").split(",").filter((p)
   baselines.push({ path, Writer });
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const once = { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 };
-let measured = false;
-
 describe("JobsJsonlWriter, ns per job (interleaved with JOBS_JSONL_BASELINE's builds)", () => {
-  bench(
-    `${ROUNDS} rounds`,
-    () => {
-      // vitest may call a bench function more than once: measure once.
-      if (measured) return;
-      measured = true;
-      const writers: [string, Writer][] = [
-        ["this source", JobsJsonlWriter],
-        ...baselines.map((b): [string, Writer] => [b.path, b.Writer]),
-      ];
-      for (const [name, jobs] of MODELS) {
-        const times = writers.map((): number[] => []);
-        // one round untimed (the compiler's warm-up), then turns that start one later each round
-        for (let round = -1; round < ROUNDS; round++) {
-          for (let k = 0; k < writers.length; k++) {
-            const w = (k + Math.max(round, 0)) % writers.length;
-            const start = process.cpuUsage();
-            viaWriter(jobs, writers[w]![1]);
-            const { user, system } = process.cpuUsage(start);
-            if (round >= 0) times[w]!.push(((user + system) * 1000) / jobs.length);
-          }
-        }
-        const own = median(times[0]!);
-        console.log(
-          `[jobs-jsonl] ${name}: this source ${own.toFixed(0)} ns/job of CPU (median of ${ROUNDS})` +
-            writers
-              .slice(1)
-              .map(
-                ([path], i) =>
-                  `; ${path} ${median(times[i + 1]!).toFixed(0)} ns/job (x${(median(times[i + 1]!) / own).toFixed(2)} this source's time)`,
-              )
-              .join("") +
-            `; load average ${loadavg()
-              .map((l) => l.toFixed(1))
-              .join(" ")}`,
-        );
-      }
-    },
-    once,
-  );
+  benchOnce(`${ROUNDS} rounds`, () => {
+    const writers: [string, Writer][] = [
+      ["this source", JobsJsonlWriter],
+      ...baselines.map((b): [string, Writer] => [b.path, b.Writer]),
+    ];
+    for (const [name, jobs] of MODELS) {
+      const times = interleavedCpu(writers.length, ROUNDS, jobs.length, (w) =>
+        viaWriter(jobs, writers[w]![1]),
+      );
+      const own = times[0]!;
+      console.log(
+        `[jobs-jsonl] ${name}: this source ${own.toFixed(0)} ns/job of CPU (median of ${ROUNDS})` +
+          writers
+            .slice(1)
+            .map(
+              ([path], i) =>
+                `; ${path} ${times[i + 1]!.toFixed(0)} ns/job (x${(times[i + 1]! / own).toFixed(2)} this source's time)`,
+            )
+            .join("") +
+          `; ${loadText()}`,
+      );
+    }
+  });
 });

@@ -1,6 +1,12 @@
 import { InvalidInputError, type Job } from "@sched/core";
 import { optionKeys, requireArray, requireInteger, requireKnownKeys } from "@sched/errors";
-import { repeatedJobId, requireWritableJob } from "./jobs-json.js";
+import {
+  readUsualJob,
+  repeatedJobId,
+  requireWritableJob,
+  type UsualJob,
+  usualJobRecord,
+} from "./jobs-json.js";
 import { KeptIds } from "./kept-ids.js";
 import { requireIterable } from "./require-iterable.js";
 import { emptySwfHeader, requireWritableSwfHeader, type SwfHeader } from "./swf-header.js";
@@ -27,7 +33,7 @@ const TO_SWF_KEYS = optionKeys<JobsToSwfOptions>({
   notes: true,
 });
 
-/** Job fields that SWF cannot carry. */
+/** Job fields that SWF cannot carry, in the order the Note names them (bit i of a mask: LOST[i]). */
 const LOST = [
   "deadline",
   "ready",
@@ -38,6 +44,23 @@ const LOST = [
   "tasks",
   "priority",
 ] as const;
+
+/**
+ * The fields of `j` SWF cannot carry, as bits of {@link LOST}. Each read by name, once (not in a
+ * loop over LOST: a keyed read whose key changes goes megamorphic).
+ */
+function lostMask(j: Job | UsualJob): number {
+  let mask = 0;
+  if (j.deadline !== undefined) mask |= 1;
+  if (j.ready !== undefined) mask |= 2;
+  if (j.licenses !== undefined) mask |= 4;
+  if (j.input !== undefined) mask |= 8;
+  if (j.benchmark !== undefined) mask |= 16;
+  if (j.maxParallelism !== undefined) mask |= 32;
+  if (j.tasks !== undefined) mask |= 64;
+  if (j.priority !== undefined) mask |= 128;
+  return mask;
+}
 
 /**
  * Jobs (a workload, not a schedule) as an SWF trace, one record per job in input order: job
@@ -80,14 +103,41 @@ const SWF_IDS = [
   ["partition", "partition (field 16)"],
 ] as const;
 
+/** Where {@link swfFields} reads a usual job's fields (one record: one shape for the reads after). */
+const USUAL = usualJobRecord();
+
 /**
  * Checks that `job` reads back through `swfToJobs` as itself, but for the fields SWF cannot hold
  * (which the header's Note counts): a job as the native reader takes it (`requireWritableJob`),
- * with user, group, queue and partition, when set, integers >= 0. Internal.
+ * with user, group, queue and partition, when set, integers >= 0. Returns where to read its
+ * fields: a usual job's record as `readUsualJob` read it, in one for-in over its keys (in
+ * {@link USUAL}, until the next call); any other job (a class instance, a job without an
+ * estimate) itself, to be read by name once the full check has passed, as the JSON Lines writers
+ * read it (a class's getters are fields too). Read by name from every job, twice, the fields cost
+ * about as much again as the check once the process had seen jobs of several shapes. Internal.
  * @throws InvalidInputError from `where` naming `job <id>` and the field.
  */
-function requireSwfWritableJob(where: string, job: Job): Job {
-  const built = requireWritableJob(job, where);
+function swfFields(where: string, job: Job): UsualJob | Job {
+  const u = USUAL;
+  if (
+    readUsualJob(job, u) &&
+    (u.user === undefined || u.user >= 0) &&
+    (u.group === undefined || u.group >= 0) &&
+    (u.queue === undefined || u.queue >= 0) &&
+    (u.partition === undefined || u.partition >= 0)
+  ) {
+    return u;
+  }
+  requireSwfWritableJob(where, job);
+  return job;
+}
+
+/**
+ * {@link swfFields}'s full check, which names the field.
+ * @throws InvalidInputError from `where` naming `job <id>` and the field.
+ */
+function requireSwfWritableJob(where: string, job: Job): void {
+  requireWritableJob(job, where);
   for (const [k, column] of SWF_IDS) {
     const v = job[k];
     if (v !== undefined && v < 0) {
@@ -98,7 +148,6 @@ function requireSwfWritableJob(where: string, job: Job): Job {
       );
     }
   }
-  return built;
 }
 
 /** Checks jobsToSwf's options: maxProcs an integer >= 1, notes an array (its texts checked with the header). */
@@ -118,21 +167,23 @@ function requireToSwfOptions(where: string, options: JobsToSwfOptions): void {
  * id, which only the tally sees).
  */
 export function jobToSwfRecord(j: Job): SwfRecord {
-  return swfRecordOf(requireSwfWritableJob("@sched/workload/jobToSwfRecord", j));
+  return swfRecordOf(swfFields("@sched/workload/jobToSwfRecord", j));
 }
 
-/** The record of {@link jobToSwfRecord}, `j` already checked. */
-function swfRecordOf(j: Job): SwfRecord {
+/** The record of {@link jobToSwfRecord}, from the fields {@link swfFields} gave. */
+function swfRecordOf(j: UsualJob | Job): SwfRecord {
+  // checked by swfFields: id, submit, runtime and cores are set (and estimate in a usual job)
+  const cores = j.cores as number;
   return {
-    jobNumber: j.id,
-    submitTime: j.submit,
+    jobNumber: j.id as number,
+    submitTime: j.submit as number,
     waitTime: SWF_UNKNOWN,
-    runTime: j.runtime,
-    allocatedProcs: j.cores,
+    runTime: j.runtime as number,
+    allocatedProcs: cores,
     avgCpuTime: SWF_UNKNOWN,
     usedMemory: SWF_UNKNOWN,
-    requestedProcs: j.cores,
-    requestedTime: j.estimate,
+    requestedProcs: cores,
+    requestedTime: j.estimate ?? (j.runtime as number),
     requestedMemory: SWF_UNKNOWN,
     status: 1,
     userId: j.user ?? SWF_UNKNOWN,
@@ -151,7 +202,8 @@ function swfRecordOf(j: Job): SwfRecord {
  * second) without holding it: `header(options)` is the header `jobsToSwf` gives for the jobs
  * added (the same object, field for field).
  *
- * Complexity: O(1) per job; memory O(1).
+ * Complexity: O(1) per job. Memory: the ids added, to refuse a repeated one (a few runs while they
+ * increase, as the generators and the archive's logs give them; 5.3 to 11 bytes an id out of order).
  *
  * @example
  * ```ts
@@ -164,7 +216,8 @@ function swfRecordOf(j: Job): SwfRecord {
 export class JobsToSwfTally {
   private added = 0;
   private lossy = 0;
-  private readonly dropped = new Set<string>();
+  /** The fields SWF cannot hold that some job had, as bits of LOST. */
+  private dropped = 0;
   private readonly ids = new KeptIds();
 
   /**
@@ -176,20 +229,21 @@ export class JobsToSwfTally {
     this.count("@sched/workload/JobsToSwfTally.add", job);
   }
 
-  /** {@link add} with errors from `where`; the job as `createJob` builds it (estimate filled). Internal. */
-  count(where: string, job: Job): Job {
-    const built = requireSwfWritableJob(where, job);
-    if (!this.ids.add(job.id)) throw repeatedJobId(where, job.id);
-    let lost = false;
-    for (const k of LOST) {
-      if (job[k] !== undefined) {
-        this.dropped.add(k);
-        lost = true;
-      }
+  /**
+   * {@link add} with errors from `where`; the job's fields as {@link swfFields} gives them (valid
+   * until the next job). Internal.
+   */
+  count(where: string, job: Job): UsualJob | Job {
+    const fields = swfFields(where, job);
+    const id = fields.id as number;
+    if (!this.ids.add(id)) throw repeatedJobId(where, id);
+    const lost = lostMask(fields);
+    if (lost !== 0) {
+      this.dropped |= lost;
+      this.lossy++;
     }
-    if (lost) this.lossy++;
     this.added++;
-    return built;
+    return fields;
   }
 
   /** Jobs added so far. */
@@ -216,7 +270,7 @@ export class JobsToSwfTally {
     const notes = ["converted from @sched jobs by @sched/workload"];
     if (this.lossy > 0) {
       notes.push(
-        `${this.lossy} of ${this.added} jobs had fields SWF cannot hold, dropped: ${LOST.filter((k) => this.dropped.has(k)).join(", ")}`,
+        `${this.lossy} of ${this.added} jobs had fields SWF cannot hold, dropped: ${LOST.filter((_, i) => (this.dropped & (1 << i)) !== 0).join(", ")}`,
       );
     }
     notes.push(...(options.notes ?? []));

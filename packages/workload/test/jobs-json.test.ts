@@ -1,4 +1,4 @@
-import { type Job, ParseError, validateJobs } from "@sched/core";
+import { JOB_FIELDS, type Job, ParseError, validateJobs } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { advanceReservationWorkload } from "../src/advance-reservation.js";
@@ -331,8 +331,11 @@ describe("jobsToSwf", () => {
       ["deadline", 50],
       ["ready", 3],
       ["licenses", { a: 1 }],
+      ["input", [{ size: 10, machine: 0 }]],
+      ["benchmark", 1.5],
       ["priority", 2],
       ["maxParallelism", 2],
+      ["tasks", 3],
     ];
     fc.assert(
       fc.property(
@@ -371,8 +374,7 @@ describe("jobsToSwf", () => {
           expect(header.maxProcs).toBe(maxProcs);
           const lossy = specs.filter((s) => s.extra >= 0);
           // in jobsToSwf's order (the order of the Job interface)
-          const order = ["deadline", "ready", "licenses", "maxParallelism", "priority"];
-          const named = order.filter((k) => lossy.some((s) => lost[s.extra]![0] === k));
+          const named = JOB_FIELDS.filter((k) => lossy.some((s) => lost[s.extra]![0] === k));
           expect(header.notes.slice(1)).toEqual(
             lossy.length === 0
               ? []

@@ -2,6 +2,10 @@ import { JOB_FIELDS, type Job } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { formatJobJson, parseJobsJsonl, readUsualJob, usualJobRecord } from "../src/jobs-json.js";
 import { JobsJsonlWriter } from "../src/jobs-jsonl-writer.js";
+import { JobsToSwfTally, jobsToSwf, jobToSwfRecord } from "../src/swf-from-jobs.js";
+import { swfToJobs } from "../src/swf-jobs.js";
+import { parseSwf } from "../src/swf-read.js";
+import { formatSwf } from "../src/swf-write.js";
 
 // readUsualJob: the writers' per-job check, which reads a plain job's fields in one for-in.
 
@@ -54,23 +58,37 @@ describe("readUsualJob", () => {
     expect([out.deadline, out.user]).toEqual([undefined, undefined]);
   });
 
-  it("leaves a class instance to the full check: its getters are written, read by name", () => {
+  it("leaves a class instance to the full check: its getters are written, read by name (by the SWF writers too, which wrote its estimate and user as the run time and unknown)", () => {
     class Timed {
       id = 1;
       submit = 0;
       runtime = 60;
-      estimate = 60;
       cores = 2;
+      get estimate(): number {
+        return 90;
+      }
       get deadline(): number {
         return 100;
+      }
+      get user(): number {
+        return 3;
       }
     }
     const job = new Timed() as Job;
     expect(readUsualJob(job, usualJobRecord())).toBe(false);
-    const line = '{"id":1,"submit":0,"runtime":60,"estimate":60,"cores":2,"deadline":100}';
+    const line = '{"id":1,"submit":0,"runtime":60,"estimate":90,"cores":2,"deadline":100,"user":3}';
     expect(formatJobJson(job)).toBe(line);
     expect(streamed(job)).toBe(`${line}\n`);
     expect(parseJobsJsonl(line).jobs[0]!.deadline).toBe(100);
+    const trace = jobsToSwf([job]);
+    expect(trace.records[0]).toMatchObject({ requestedTime: 90, userId: 3 });
+    expect(trace.header.notes[1]).toBe("1 of 1 jobs had fields SWF cannot hold, dropped: deadline");
+    const tally = new JobsToSwfTally();
+    tally.add(job);
+    expect(tally.header()).toEqual(trace.header);
+    expect(jobToSwfRecord(job)).toEqual(trace.records[0]);
+    const back = swfToJobs(parseSwf(formatSwf(trace.header, trace.records)).records).jobs;
+    expect(back).toEqual([{ id: 1, submit: 0, runtime: 60, estimate: 90, cores: 2, user: 3 }]);
   });
 
   it("refuses a class instance whose getter gives a time the readers refuse (it was written: the file did not read back)", () => {
