@@ -749,7 +749,8 @@ const LINE_END = /\r\n?|\n/;
 class JobsLineReader {
   private lineNo = 0;
   private sawData = false;
-  private readonly ids = new Set<number>();
+  /** The ids read so far (a few runs when they increase, as `gen` writes them). */
+  private readonly ids = new KeptIds();
   header: JobsFileHeader = { format: JOBS_FORMAT, version: NATIVE_VERSION };
   /** Whether a header line was read. */
   sawHeader = false;
@@ -867,8 +868,7 @@ class JobsLineReader {
     }
     const problem = jobTimeProblem(job);
     if (problem !== null) this.fail(problem.detail, problem.field);
-    if (this.ids.has(job.id)) this.fail(`${job.id} appears twice`, "id");
-    this.ids.add(job.id);
+    if (!this.ids.add(job.id)) this.fail(`${job.id} appears twice`, "id");
     return job;
   }
 }

@@ -88,6 +88,11 @@ describe("native jobs format (JSON Lines)", () => {
       ],
       [`${ok}\n{"id":2,"submit":0,"cores":1}`, "j.jsonl:2 runtime: is missing"],
       [`${ok}\n${ok}`, "j.jsonl:2 id: 1 appears twice"],
+      // out of order: 7, 3, 5 then 3 again (the ids in a run and those outside it)
+      [
+        [7, 3, 5, 8, 3].map((id) => `{"id":${id},"submit":0,"runtime":60,"cores":4}`).join("\n"),
+        "j.jsonl:5 id: 3 appears twice",
+      ],
       [`${ok}\n{"id":2,`, "j.jsonl:2:9: is not valid JSON (Expected double-quoted property name)"],
       // the column is on the line as the file has it, leading spaces included
       [
