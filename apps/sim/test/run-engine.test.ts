@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli, fixture, tempDir } from "./helpers.js";
@@ -83,6 +83,61 @@ describe("sched-sim run --engine pooled vs --engine general", () => {
     expect(auto.stdout).toBe(general.stdout);
     expect(autoCsv).toBe(general.jobsCsv);
   });
+
+  // Native workloads: `--engine auto` runs easy and fcfs on the pooled kernel too, and, at the
+  // first job the kernel does not model (a deadline, a ready time, licences, a benchmark), the
+  // whole run again on the general engine. Either way every output is the general engine's.
+  const nativeJobs = (
+    n: number,
+    extra: (k: number) => string = () => "",
+    order = (k: number) => k,
+  ) =>
+    [
+      '{"format":"@sched/jobs","version":1,"meta":{"procs":64}}',
+      ...Array.from({ length: n }, (_, k) => {
+        const id = order(k) + 1;
+        const runtime = 50 + ((id * 7919) % 3000);
+        return `{"id":${id},"submit":${id * 37},"runtime":${runtime},"estimate":${2 * runtime},"cores":${1 + ((id * 31) % 64)}${extra(id)}}`;
+      }),
+    ].join("\n");
+  const nativeCases: [string, string][] = [
+    ["plain jobs (pooled throughout)", nativeJobs(2000)],
+    [
+      "a deadline on job 1500, after the first batches ran (the general engine from the start)",
+      nativeJobs(2000, (id) => (id === 1500 ? `,"deadline":${id * 37 + 90000}` : "")),
+    ],
+    ["a ready time on the first job", nativeJobs(300, (id) => (id === 1 ? ',"ready":500' : ""))],
+    [
+      "unsorted, with licences on a late job (sorted, then the general engine)",
+      nativeJobs(
+        2000,
+        (id) => (id === 1800 ? ',"licenses":{"matlab":1}' : ""),
+        (k) => (k === 10 ? 1999 : k === 1999 ? 10 : k),
+      ),
+    ],
+  ];
+  for (const [what, text] of nativeCases) {
+    for (const scheduler of ["easy", "fcfs"]) {
+      it(`auto on a native workload, ${scheduler}, ${what}: the general engine's bytes`, async () => {
+        const dir = await tempDir();
+        const file = join(dir, "w.jsonl");
+        await writeFile(file, text);
+        const out = join(dir, "out");
+        const args = ["-w", file, "-s", scheduler];
+        const auto = await cli("run", ...args, "--out", out);
+        const autoCsv = auto.code === 0 ? await readFile(join(out, "jobs.csv"), "utf8") : "";
+        const autoMetrics =
+          auto.code === 0 ? await readFile(join(out, "metrics.json"), "utf8") : "";
+        const general = await runWith("general", out, args);
+        expect(general.code).toBe(0);
+        expect(auto.code).toBe(0);
+        expect(auto.stdout).toBe(general.stdout);
+        expect(auto.stderr).toBe(general.stderr);
+        expect(autoCsv).toBe(general.jobsCsv);
+        expect(autoMetrics).toBe(general.metricsJson);
+      });
+    }
+  }
 
   it("refuses --engine pooled for a run it does not model, naming the flag and why", async () => {
     const small = fixture("small.swf");

@@ -91,16 +91,18 @@ export const RUN_SPEC: CommandSpec = {
     "A native workload (.jsonl, plain or gzipped: what 'sched-sim gen' writes) keeps every job\n" +
     "field (deadlines, licences, benchmarks); --platform FILE (the JSON 'gen --platform' writes)\n" +
     "gives its machines, else --procs N, else the header's meta.procs, identical single-processor\n" +
-    "machines. --platform works for an SWF trace too. A run with --platform, or on native input,\n" +
-    "uses the general engine (--engine pooled is refused with --platform, and refuses native\n" +
-    "jobs with deadlines, licences or benchmarks); --clean and --estimate are for SWF input.\n\n" +
+    "machines. --platform works for an SWF trace too. A run with --platform uses the general\n" +
+    "engine (--engine pooled is refused with it, and refuses native jobs with ready times,\n" +
+    "deadlines, licences or benchmarks); --clean and --estimate are for SWF input.\n\n" +
     "With --out DIR it writes DIR/jobs.csv (row by row, as jobs end), DIR/metrics.json\n" +
     "(deterministic: the same run gives the same bytes) and DIR/timing.json (wall clock),\n" +
     "atomically (all or nothing; a failed run leaves files already there untouched).\n\n" +
     "--engine auto (the default) simulates easy and fcfs with default options (no --opt, nor\n" +
-    "--max-events or --max-stalled-events, which they can never reach) on an SWF trace on the\n" +
-    "pooled engine, a kernel for one pool of identical processors that gives the same outputs,\n" +
-    "byte for byte, as the general engine, faster; every other run on the general engine.\n" +
+    "--max-events or --max-stalled-events, which they can never reach) on the pooled engine, a\n" +
+    "kernel for one pool of identical processors that gives the same outputs, byte for byte, as\n" +
+    "the general engine, faster; a native workload goes back to the general engine, from its\n" +
+    "start, at its first job with a ready time, deadline, licences or benchmark; every other run\n" +
+    "on the general engine.\n" +
     "--engine general always uses the general engine; --engine pooled insists on the kernel and\n" +
     "is refused for a run it does not model.\n\n" +
     "A run that ends with jobs neither completed nor rejected, with nothing left to happen (the\n" +
@@ -230,19 +232,26 @@ interface RunPolicy {
     guards: Guards,
     activity: PolicyActivity,
   ) => Simulation;
+  /**
+   * With `--engine auto` on a native workload: the same policy on the general engine, for a
+   * run that meets a job the pooled kernel does not model (a ready time, deadline, licences or
+   * a benchmark); undefined otherwise.
+   */
+  readonly general?: () => Promise<RunPolicy>;
 }
 
 /**
  * The policy `--scheduler` and `--opt` name, on the engine `--engine` asks for: the pooled
- * kernel for `easy` and `fcfs` without options (unless `--engine general`, or `--engine auto`
- * and `autoGeneral`), else the general engine on the platform or `identicalPool(procs)`;
+ * kernel for `easy` and `fcfs` without options (unless `--engine general`; on `nativeInput`
+ * with `--engine auto`, with the general engine as `general`, for jobs the kernel does not
+ * model), else the general engine on the platform or `identicalPool(procs)`;
  * `generalOnly` (when not null) says why `--engine pooled` is refused. The registry (every package's policies) is loaded only for
  * the general engine.
  */
 async function runPolicy(
   args: ParsedArgs,
   generalOnly: string | null,
-  autoGeneral: boolean,
+  nativeInput: boolean,
 ): Promise<RunPolicy> {
   const engine = choiceValue("run", "engine", stringOption(args, "engine") ?? "auto", [
     "auto",
@@ -268,7 +277,7 @@ async function runPolicy(
       "run",
     );
   }
-  const general = engine === "general" || (engine === "auto" && autoGeneral);
+  const general = engine === "general";
   if (
     generalOnly === null &&
     !module &&
@@ -285,6 +294,11 @@ async function runPolicy(
       pooled: true,
       simulation: (procs, _platform, onRecord) =>
         createPooledSimulation(onRecord === null ? { policy, procs } : { policy, procs, onRecord }),
+      // Native jobs may carry what the kernel does not model: then the general engine, which
+      // gives the same outputs (tested), runs it again from the start.
+      ...(engine === "auto" && nativeInput
+        ? { general: () => runPolicy(withEngine(args, "general"), generalOnly, nativeInput) }
+        : {}),
     };
   }
   const choice = module
@@ -321,6 +335,11 @@ async function runPolicy(
   };
 }
 
+/** `args` with `--engine` set to `engine`. */
+function withEngine(args: ParsedArgs, engine: string): ParsedArgs {
+  return { ...args, values: { ...args.values, engine } };
+}
+
 /** `sched-sim run` without its help (see `./run.ts`): reads, simulates, writes. */
 export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   // Wall clock by `process.hrtime` (`performance.now()` would load `perf_hooks` for it).
@@ -352,7 +371,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
       }
     }
   }
-  const choice = await runPolicy(
+  let choice = await runPolicy(
     args,
     platformPath !== undefined
       ? "the pooled kernel models one pool of identical processors, not the machines of --platform"
@@ -403,7 +422,7 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   try {
     // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
     // file the scanner leaves (see scanSwfFile), goes through the general reader.
-    let run: RunResult | "unsorted" | null =
+    let run: RunResult | "unsorted" | "general" | null =
       choice.pooled && !native ? scanRun(workload, input, choice, csv) : null;
     if (run === null) {
       run = native
@@ -411,6 +430,12 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
         : await streamRun(workload, input, choice, csv);
     }
     progress?.end();
+    if (run === "general") {
+      // A native job the pooled kernel does not model: the whole run on the general engine.
+      choice = await choice.general!();
+      run = await nativeRun(workload, input, choice, csv, true); // its Runner resets jobs.csv
+      progress?.end();
+    }
     if (run === "unsorted") {
       io.stderr(
         `sched-sim: note: ${workload} is not sorted by submit time; sorting it (by submit, then id)\n`,
@@ -419,7 +444,14 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
         ? await nativeRun(workload, input, choice, csv, false)
         : await sortedRun(workload, input, choice, csv);
       progress?.end();
+      if (run === "general") {
+        choice = await choice.general!();
+        run = await nativeRun(workload, input, choice, csv, false);
+        progress?.end();
+      }
     }
+    // The general engine's choice has no `general`, and a sorted run is never "unsorted".
+    if (typeof run === "string") throw new Error(`internal: the run ended as "${run}"`);
     const { report, summary, procs, tooWide, firstTooWide, rejections } = run;
     if (clean && report !== undefined) io.stderr(cleanupReportText(report, clean));
     if (tooWide > 0) {
@@ -818,6 +850,19 @@ async function readPlatform(path: string): Promise<Platform> {
   return platform;
 }
 
+/**
+ * Whether the pooled kernel models `job`: no ready time, deadline, licences or benchmark (what
+ * `createPooledSimulation` refuses).
+ */
+function pooledModels(job: Job): boolean {
+  return (
+    job.ready === undefined &&
+    job.deadline === undefined &&
+    job.licenses === undefined &&
+    job.benchmark === undefined
+  );
+}
+
 /** Jobs read from a native workload before they are pushed into the simulation. */
 const NATIVE_BATCH = 1024;
 
@@ -832,24 +877,26 @@ async function nativeRun(
   choice: RunPolicy,
   csv: StreamedFile | null,
   stream: true,
-): Promise<RunResult | "unsorted">;
+): Promise<RunResult | "unsorted" | "general">;
 async function nativeRun(
   workload: string,
   input: RunInput,
   choice: RunPolicy,
   csv: StreamedFile | null,
   stream: false,
-): Promise<RunResult>;
+): Promise<RunResult | "general">;
 async function nativeRun(
   workload: string,
   input: RunInput,
   choice: RunPolicy,
   csv: StreamedFile | null,
   stream: boolean,
-): Promise<RunResult | "unsorted"> {
+): Promise<RunResult | "unsorted" | "general"> {
   if (!stream) csv?.discard();
   const runner = new Runner(workload, input, choice, csv);
   const { lines, close } = await openLines(workload, "run");
+  // On the pooled kernel chosen by `--engine auto`: "general" at the first job it does not model.
+  const mayFallBack = choice.general !== undefined;
   let held: Job[] = [];
   let count = 0;
   try {
@@ -857,6 +904,7 @@ async function nativeRun(
       source: workload,
       onHeader: (h) => runner.nativeHeader(h),
     })) {
+      if (mayFallBack && !pooledModels(job)) return "general";
       held.push(job);
       count++;
       if (stream && held.length === NATIVE_BATCH) {
