@@ -108,6 +108,20 @@ describe("sched-sim run --engine pooled vs --engine general", () => {
     ],
     ["a ready time on the first job", nativeJobs(300, (id) => (id === 1 ? ',"ready":500' : ""))],
     [
+      "fields neither engine's easy nor fcfs reads (pooled throughout)",
+      nativeJobs(
+        1500,
+        (id) =>
+          [
+            `,"maxParallelism":${1 + (id % 8)}`,
+            `,"tasks":${1 + (id % 4)}`,
+            `,"input":[{"size":${1000 * id},"machine":${id % 64}}]`,
+            `,"priority":${id % 3},"user":${id % 10},"queue":${id % 2}`,
+            "",
+          ][id % 5]!,
+      ),
+    ],
+    [
       "unsorted, with licences on a late job (sorted, then the general engine)",
       nativeJobs(
         2000,
