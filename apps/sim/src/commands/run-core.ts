@@ -654,6 +654,8 @@ class Runner {
     csv: StreamedFile | null,
   ) {
     csv?.reset(JOBS_CSV_HEADER);
+    // The machines the command line gives; a header, if the file has one, may give them later.
+    this.procs = input.platform?.totalCores ?? input.procs;
     this.rows = csv === null ? null : new JobsCsvWriter((bytes) => csv.writeBytes(bytes));
     this.lost = choice.pooled ? null : new LostJobsNote();
     this.rejections = choice.pooled ? null : new RejectionTally();
@@ -863,6 +865,9 @@ function pooledModels(job: Job): boolean {
   );
 }
 
+/** The line and byte limits of a streamed native workload: none (the line length keeps its own). */
+const STREAMED = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
+
 /** Jobs read from a native workload before they are pushed into the simulation. */
 const NATIVE_BATCH = 1024;
 
@@ -894,7 +899,9 @@ async function nativeRun(
 ): Promise<RunResult | "unsorted" | "general"> {
   if (!stream) csv?.discard();
   const runner = new Runner(workload, input, choice, csv);
-  const { lines, close } = await openLines(workload, "run");
+  // Streamed, nothing of the trace is kept: the limits of a trace read whole do not apply (as
+  // for SWF: README, "Limits"); read whole to be sorted, they do.
+  const { lines, close } = await openLines(workload, "run", stream ? STREAMED : {});
   // On the pooled kernel chosen by `--engine auto`: "general" at the first job it does not model.
   const mayFallBack = choice.general !== undefined;
   let held: Job[] = [];
