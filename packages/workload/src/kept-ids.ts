@@ -1,3 +1,5 @@
+import { indexHash } from "@sched/random";
+
 /**
  * The ids seen so far (job numbers, kept or dropped, or the ids a writer has written), to refuse
  * one given twice. Ids that arrive in increasing order (the archive's logs, the generators' jobs)
@@ -115,13 +117,10 @@ const EMPTY = -1;
 /** An empty slot of a table of 32-bit integers: 2^32 − 1, an id such a table cannot hold. */
 const EMPTY32 = 0xffffffff;
 
-/** Where the search for `id` starts: its two 32-bit halves mixed (MurmurHash3's finalizer). */
+/**
+ * Where the search for `id` starts: `@sched/random`'s `indexHash` of its two 32-bit halves (the
+ * repository's one mixing function; ids up to 2^53 - 1, so the high half is below 2^21).
+ */
 function slotOf(id: number): number {
-  let h = (id >>> 0) ^ Math.imul((id / 4294967296) >>> 0, 0x9e3779b1);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return (indexHash(id >>> 0) ^ indexHash(Math.floor(id / 4294967296))) >>> 0;
 }
