@@ -23,7 +23,7 @@ const BENCHES = [
     dir: "apps/sim",
     file: "bench/memory.bench.ts",
     target:
-      "EASY on 1M Lublin jobs, whole process, max RSS <= 300 MB; 10M jobs with the default heap, <= 1.5 GB",
+      "EASY on 1M Lublin jobs, whole process, max RSS <= 300 MB; 10M jobs with the default heap, <= 1.5 GB (gen, inspect and a sweep beside it)",
     keep: (line) => line.startsWith("[memory]"),
   },
   {

@@ -1,4 +1,4 @@
-import { type JobRecord, SchedError } from "@sched/core";
+import { type JobRecord, SchedError, type SimulationSummary } from "@sched/core";
 
 /** How many ids of lost jobs a {@link LostJobsError} names. */
 const NAMED_IDS = 5;
@@ -77,6 +77,24 @@ export interface RunEnd {
 export function checkNoLostJobs(where: string, run: RunEnd, ids: readonly number[]): void {
   if (run.unfinished === 0 || run.horizon !== undefined) return;
   throw new LostJobsError(where, run.scheduler, run.unfinished, run.jobs, ids.slice(0, NAMED_IDS));
+}
+
+/** {@link checkNoLostJobs} for a streamed run's summary (`ids`: noted by a {@link LostJobsNote}). */
+export function checkSummaryNoLostJobs(
+  where: string,
+  summary: SimulationSummary,
+  ids: readonly number[],
+): void {
+  checkNoLostJobs(
+    where,
+    {
+      scheduler: summary.scheduler,
+      jobs: summary.jobs,
+      unfinished: summary.metrics!.unfinished,
+      horizon: summary.horizon,
+    },
+    ids,
+  );
 }
 
 /** {@link checkNoLostJobs} for a whole trace (`simulate`'s): its records name the lost jobs. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Scheduler } from "@sched/core";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { SchedulerChoice } from "../src/schedulers.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 import { writeExperiment } from "./sweep-helpers.js";
 
 // `demo` runs the compared policies and a sweep the registry's: neither takes a policy module,
@@ -123,5 +123,27 @@ describe("sched-sim sweep: a run that loses jobs is a failed run", () => {
     );
     const one = await readFile(join(out, "failed", failed[0]!), "utf8");
     expect(one).toContain("jobs unfinished");
+  });
+
+  it("on an SWF trace (streamed from the file, no trace kept): the lost jobs named as well", async () => {
+    const file = await writeExperiment({
+      name: "lost-swf",
+      workload: { type: "swf", path: fixture("small.swf"), clean: true },
+      schedulers: [
+        "fcfs",
+        { name: "easy", options: { order: "sjf" }, label: "partial" },
+        { name: "conservative", label: "wait-timer" },
+      ],
+      seeds: 1,
+      metrics: ["meanWait"],
+    });
+    const out = await tempDir();
+    const r = await cli("sweep", file, "--out", out, "--quiet");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("1 of 3 runs failed:");
+    // small.swf --clean: jobs 3, 4, 5 and 7 (job 6 dropped), as `run` names them.
+    expect(r.stderr).toMatch(
+      /\n {2}partial\.s1-[0-9a-f]{8}: run: policy "partial" left 4 of the 6 jobs unfinished \(ids 3, 4, 5, 7\): the run ended/,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { type CommandSpec, choiceValue, integerValue, realValue, stringOption } 
 import type { Command } from "../command.js";
 import { type JsonValue, stableJson } from "../format.js";
 import { MAX_GENERATED_JOBS, MAX_PROCS } from "../limits.js";
-import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
+import { checkSummaryNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { deterministicMetrics, type MetricsRow, metricsTable } from "../outputs.js";
 import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { COMPARED_SCHEDULERS, comparedSchedulers } from "../schedulers.js";
@@ -82,16 +82,7 @@ function demoRun(
   }
   const summary = sim.end();
   const metrics = summary.metrics!;
-  checkNoLostJobs(
-    "demo",
-    {
-      scheduler: summary.scheduler,
-      jobs: summary.jobs,
-      unfinished: metrics.unfinished,
-      horizon: summary.horizon,
-    },
-    lost.ids,
-  );
+  checkSummaryNoLostJobs("demo", summary, lost.ids);
   return metrics;
 }
 

@@ -50,7 +50,7 @@ import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { JobsCsvWriter } from "../jobs-csv-writer.js";
 import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
-import { checkNoLostJobs, LostJobsNote } from "../lost-jobs.js";
+import { checkSummaryNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
 import { isPolicyModule, loadPolicyModule } from "../policy-module.js";
@@ -732,16 +732,7 @@ class Runner {
     }
     this.rows?.flush();
     // No horizon and no budget cut this run: jobs still unfinished were lost (core's checkTrace).
-    checkNoLostJobs(
-      "run",
-      {
-        scheduler: summary.scheduler,
-        jobs: summary.jobs,
-        unfinished: summary.metrics!.unfinished,
-        horizon: summary.horizon,
-      },
-      this.lost?.ids ?? [],
-    );
+    checkSummaryNoLostJobs("run", summary, this.lost?.ids ?? []);
     return {
       summary,
       report,

@@ -1,4 +1,12 @@
-import { computeMetrics, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
+import {
+  computeMetrics,
+  identicalPool,
+  type Job,
+  type RunStats,
+  type ScheduleTrace,
+  type SimulationSummary,
+  simulate,
+} from "@sched/core";
 import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
 import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
@@ -6,13 +14,20 @@ import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
 import { inCallersWords } from "../hints.js";
-import { MAX_PROCS } from "../limits.js";
 import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
 import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
-import type { RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+import type { PlannedScheduler, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+import {
+  generalSimulation,
+  pooledPolicyOf,
+  type SwfSpec,
+  streamSwfTask,
+  summaryOfJobs,
+  swfProcs,
+} from "./stream-task.js";
 
 /** What one finished run recorded (deterministic: same plan and task, same record). */
 export interface RunRecord {
@@ -119,29 +134,8 @@ async function workloadInstance(
       };
     }
     case "swf": {
-      const id = `${w.path}\n${w.clean}\n${w.estimate}`;
-      let pending = cache.swf.get(id);
-      if (pending === undefined) {
-        pending = readSwfWorkload(w.path, {
-          clean: w.clean,
-          estimate: w.estimate,
-          where: cache.command,
-        }).catch((error: unknown) => {
-          throw inCallersWords(error, { experimentFile: w.path });
-        });
-        cache.swf.set(id, pending);
-      }
-      const swf = await pending;
-      const procs = params.procs ?? w.procs ?? swf.header?.maxProcs ?? swf.header?.maxNodes;
-      if (procs === undefined || procs <= 0) {
-        throw new Error(`${w.path}: no machine size in the header; give platform.procs`);
-      }
-      if (procs > MAX_PROCS) {
-        throw new Error(
-          `${w.path}: the header's machine size ${procs} is above the ${MAX_PROCS} processors a simulated machine may have; give platform.procs`,
-        );
-      }
-      return { jobs: swf.jobs, platform: identicalPool(procs) };
+      const swf = await readSwf(w, cache);
+      return { jobs: swf.jobs, platform: identicalPool(swfProcs(w, params, swf.header)) };
     }
     case "model": {
       const model = WORKLOAD_MODELS.find((m) => m.name === w.model);
@@ -160,6 +154,41 @@ async function workloadInstance(
       return eloInstance({ machines, jobs, seed, fluctuation, load });
     }
   }
+}
+
+/**
+ * An experiment file's SWF trace read whole, once per thread (the runs that need it whole: a
+ * trace not sorted by submit time, whose jobs come sorted by submit, then id, as `run` sorts
+ * them; `report`'s re-simulation).
+ */
+function readSwf(w: SwfSpec, cache: InstanceCache): Promise<SwfWorkload> {
+  const id = `${w.path}\n${w.clean}\n${w.estimate}`;
+  let pending = cache.swf.get(id);
+  if (pending === undefined) {
+    pending = readSwfWorkload(w.path, {
+      clean: w.clean,
+      estimate: w.estimate,
+      where: cache.command,
+    }).then(
+      (read) => (isSorted(read.jobs) ? read : { ...read, jobs: sortedJobs(read.jobs) }),
+      (error: unknown) => {
+        throw inCallersWords(error, { experimentFile: w.path });
+      },
+    );
+    cache.swf.set(id, pending);
+  }
+  return pending;
+}
+
+/** Whether `jobs` are in non-decreasing submit order. */
+function isSorted(jobs: readonly Job[]): boolean {
+  for (let i = 1; i < jobs.length; i++) if (jobs[i]!.submit < jobs[i - 1]!.submit) return false;
+  return true;
+}
+
+/** `jobs` sorted by submit time, then id. */
+function sortedJobs(jobs: readonly Job[]): Job[] {
+  return [...jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
 }
 
 async function instanceFor(
@@ -233,10 +262,30 @@ export async function executeTask(
   const started = performance.now();
   const own = selfRunExperiment(plan);
   if (own !== undefined) return executeSelfRun(own, plan, task, cache, started);
+  if (plan.source.kind === "file") {
+    // Not kept: the trace (a file sweep measures core's metrics only, accumulated online).
+    const summary = await summaryOfFileTask(plan.source.workload, plan, task, cache);
+    const numbers: Record<string, number> = {};
+    for (const [k, v] of Object.entries(deterministicMetrics(summary.metrics!))) {
+      if (typeof v === "number") numbers[k] = v;
+    }
+    return finished(plan, task, numbers, summary.stats, started);
+  }
   const trace = await simulateTask(plan, task, cache);
   // A run that ends with jobs waiting and nothing left to happen is a failed run, not a result.
   checkTraceNoLostJobs("run", trace);
   const numbers = await measureRun(plan, task, trace, cache);
+  return finished(plan, task, numbers, trace.stats, started);
+}
+
+/** The record and timing of a finished run. */
+function finished(
+  plan: SweepPlan,
+  task: RunTask,
+  numbers: Record<string, number>,
+  stats: RunStats,
+  started: number,
+): { record: RunRecord; timing: RunTiming } {
   const label = (plan.schedulers[task.scheduler] as { label: string }).label;
   return {
     record: {
@@ -245,11 +294,41 @@ export async function executeTask(
       params: task.params,
       seed: task.seed,
       metrics: numbers,
-      events: trace.stats.events,
-      decisions: trace.stats.decisions,
+      events: stats.events,
+      decisions: stats.decisions,
     },
-    timing: { wallMs: performance.now() - started, schedulerMs: trace.stats.schedulerMs },
+    timing: { wallMs: performance.now() - started, schedulerMs: stats.schedulerMs },
   };
+}
+
+/**
+ * A run of an experiment file's workload without its trace (the same metrics, events and
+ * decisions as {@link simulateTask}'s trace): an SWF trace streamed from its file (memory holds
+ * the jobs in flight; `easy` and `fcfs` with default options on the pooled kernel, as `run`), a
+ * generated workload simulated from memory.
+ */
+async function summaryOfFileTask(
+  w: WorkloadSpec,
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache,
+): Promise<SimulationSummary> {
+  const choice = taskScheduler(plan, task);
+  if (w.type === "swf") {
+    const planned = plan.schedulers[task.scheduler] as PlannedScheduler;
+    return streamSwfTask(
+      w,
+      numericParams(task.params),
+      {
+        pooled: pooledPolicyOf(planned),
+        general: generalSimulation(() => createScheduler(choice, task.seed)),
+      },
+      cache.command,
+      () => readSwf(w, cache),
+    );
+  }
+  const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);
+  return summaryOfJobs(jobs, platform, createScheduler(choice, task.seed), executionModel);
 }
 
 /** The registry experiment of `plan` when it runs its policies itself ({@link Experiment.run}). */
