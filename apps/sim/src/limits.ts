@@ -39,6 +39,17 @@ export const MAX_TRACE_LINES = 10_000_000;
 export const MAX_TRACE_BYTES = 1024 ** 3;
 
 /**
+ * The line and byte limits of a reader that keeps nothing of the trace (a streamed run or
+ * conversion): none. {@link MAX_TRACE_LINES} and {@link MAX_TRACE_BYTES} bound what a trace read
+ * whole holds; a streamed reader holds the jobs in flight, so a long trace costs it time in
+ * proportion to its text, not memory. {@link MAX_LINE_LENGTH} still applies.
+ */
+export const STREAMED_TRACE_LIMITS = {
+  maxLines: Number.POSITIVE_INFINITY,
+  maxBytes: Number.POSITIVE_INFINITY,
+} as const;
+
+/**
  * Bytes of a file read whole (a Batsim JSON workload, after gunzipping): `JSON.parse` of it
  * takes several times its size in memory. A million Batsim jobs take about 100 MB.
  */

@@ -12,6 +12,7 @@ import {
 } from "@sched/workload";
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
+import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { printable } from "../printable.js";
 import { cleanupReportText, openLines, streamSwfWorkload } from "../swf-input.js";
 import { headerProcs, requireJobs } from "./trace-files.js";
@@ -92,7 +93,7 @@ async function eachJobs(
     );
     return { swfHeader: header ?? swfHeader, report, jsonlHeader: undefined };
   }
-  const { lines, close } = await openLines(c.input, "convert");
+  const { lines, close } = await openLines(c.input, "convert", STREAMED_TRACE_LIMITS);
   let jsonlHeader: JobsFileHeader | undefined;
   try {
     const one: Job[] = [];
@@ -137,7 +138,7 @@ async function eachJobAgain(c: StreamConversion, onJob: (job: Job) => void): Pro
     });
     return n;
   }
-  const { lines, close } = await openLines(c.input, "convert");
+  const { lines, close } = await openLines(c.input, "convert", STREAMED_TRACE_LIMITS);
   try {
     let data = false;
     for await (const line of lines) {
