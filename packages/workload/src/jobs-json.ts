@@ -10,6 +10,7 @@ import {
   type PlatformSpec,
 } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { scanJobLine } from "./job-line-scan.js";
 import { jobTimeProblem, MAX_WORKLOAD_TIME, timesFit } from "./job-times.js";
 import { duplicateJsonKey, mayRepeatJsonKey } from "./json-duplicate-key.js";
 import { jsonSyntaxError } from "./json-syntax.js";
@@ -745,8 +746,14 @@ export function formatJobsJsonl(
 /** A line end: `\n`, `\r\n` or a lone `\r` (as Node's `readline` splits a stream). */
 const LINE_END = /\r\n?|\n/;
 
-/** Reads native lines one at a time. Internal. */
-class JobsLineReader {
+/**
+ * Reads native lines one at a time. A job line in the usual shape (see {@link scanJobLine}) is
+ * read by the scanner, straight into its job; any other line (the header, a job with licenses or
+ * input data, white space, a line the scanner finds anything wrong with) by `JSON.parse` and the
+ * checks, which name what is wrong. `scan: false` reads every line the second way (the tests
+ * compare both). Internal.
+ */
+export class JobsLineReader {
   private lineNo = 0;
   private sawData = false;
   /** The ids read so far (a few runs when they increase, as `gen` writes them). */
@@ -758,6 +765,7 @@ class JobsLineReader {
   constructor(
     private readonly where: string,
     private readonly source: string,
+    private readonly scan = true,
   ) {
     // every message starts with the source: a number or an object read as its text
     if (typeof source !== "string") {
@@ -781,6 +789,14 @@ class JobsLineReader {
 
   next(line: string): Job | null {
     this.lineNo++;
+    if (this.scan) {
+      const job = scanJobLine(line);
+      if (job !== null) {
+        this.sawData = true;
+        if (!this.ids.add(job.id)) this.fail(`${job.id} appears twice`, "id");
+        return job;
+      }
+    }
     const text = line.trim();
     if (text === "") return null;
     let value: unknown;
