@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanJobLine } from "../src/job-line-scan.js";
-import { JobsLineReader, parseJobsJsonl } from "../src/jobs-json.js";
+import { NativeLineReader, parseJobsJsonl } from "../src/jobs-json.js";
 import { WORKLOAD_MODELS } from "../src/models.js";
 
 // The native reader's fast path (scanJobLine) against its full path (JSON.parse and the checks):
@@ -201,7 +201,7 @@ type Outcome =
 
 /** What a reader gives for each line, up to the first error (which ends a read). */
 function read(lines: readonly string[], scan: boolean): { outcomes: Outcome[]; header: unknown } {
-  const reader = new JobsLineReader("@sched/workload/readJobsLines", "t.jsonl", scan);
+  const reader = new NativeLineReader("@sched/workload/readJobsLines", "t.jsonl", scan);
   const outcomes: Outcome[] = [];
   for (const l of lines) {
     try {
