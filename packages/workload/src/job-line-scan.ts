@@ -146,7 +146,8 @@ function isBlank(c: number): boolean {
  */
 export function scanJobLine(text: string): Job | null {
   const n = text.length;
-  if (n < 2 || n > MAX_LINE) return null;
+  // A nested object (licenses, input data) is JSON.parse's: found natively, before any work.
+  if (n < 2 || n > MAX_LINE || text.indexOf("{", 1) !== -1) return null;
   const b = BYTES;
   const { read, written } = encoder.encodeInto(text, b);
   // Bytes from n on are an earlier line's: every read below stops at the closing brace, b[n - 1].
