@@ -4,7 +4,6 @@ import { timesFit } from "./job-times.js";
 const TAB = 0x09;
 const SPACE = 0x20;
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const DOT = 0x2e;
@@ -63,8 +62,12 @@ for (const [name, bit] of [
   KEY_BYTES[31 - Math.clz32(bit)] = encoder.encode(name);
 }
 
-/** The bit of the numeric job field named by `b[at, at + length)`, or 0. */
-function fieldAt(b: Uint8Array, at: number, length: number): number {
+/**
+ * The bit of the numeric job field whose name, then a closing quote, starts at `b[at]`, or 0 (an
+ * unknown name, one with an escape). Names are letters: a match ends before the line's closing
+ * brace, so no byte past it is read.
+ */
+function fieldNamedAt(b: Uint8Array, at: number): number {
   let bit: number;
   switch (b[at]) {
     case 0x69: // i
@@ -73,8 +76,8 @@ function fieldAt(b: Uint8Array, at: number, length: number): number {
     case 0x73: // s
       bit = SUBMIT;
       break;
-    case 0x72: // r
-      bit = length === 7 ? RUNTIME : READY;
+    case 0x72: // r: runtime, ready
+      bit = b[at + 1] === 0x75 ? RUNTIME : READY;
       break;
     case 0x65: // e
       bit = ESTIMATE;
@@ -103,16 +106,16 @@ function fieldAt(b: Uint8Array, at: number, length: number): number {
     case 0x71: // q
       bit = QUEUE;
       break;
-    case 0x70: // p
-      bit = length === 9 ? PARTITION : PRIORITY;
+    case 0x70: // p: partition, priority
+      bit = b[at + 1] === 0x61 ? PARTITION : PRIORITY;
       break;
     default:
       return 0;
   }
   const name = KEY_BYTES[31 - Math.clz32(bit)] as Uint8Array;
-  if (name.length !== length) return 0;
+  const length = name.length;
   for (let j = 1; j < length; j++) if (b[at + j] !== name[j]) return 0;
-  return bit;
+  return b[at + length] === QUOTE ? bit : 0;
 }
 
 /** Whether `c` is JSON white space within a line (a line has no `\n` or `\r`). */
@@ -161,14 +164,12 @@ export function scanJobLine(text: string): Job | null {
   for (;;) {
     // `"name"` then `:`; `{}` and a key with an escape are the full reader's.
     if (c !== QUOTE) return null;
-    const from = at + 1;
-    do c = b[++at] as number;
-    while (c !== QUOTE && c !== BACKSLASH && at < n);
-    if (c !== QUOTE) return null;
-    const field = fieldAt(b, from, at - from);
+    const field = fieldNamedAt(b, at + 1);
     if (field === 0 || (seen & field) !== 0) return null;
     seen |= field;
-    c = b[++at] as number;
+    // past the name and its closing quote (fieldNamedAt checked both)
+    at += (KEY_BYTES[31 - Math.clz32(field)] as Uint8Array).length + 2;
+    c = b[at] as number;
     while (isBlank(c)) c = b[++at] as number;
     if (c !== COLON) return null;
     c = b[++at] as number;
