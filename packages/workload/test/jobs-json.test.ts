@@ -5,6 +5,7 @@ import { advanceReservationWorkload } from "../src/advance-reservation.js";
 import { convergentWorkload } from "../src/convergent.js";
 import {
   createJobsLineReader,
+  forEachLine,
   formatJobJson,
   formatJobsJsonl,
   formatPlatformJson,
@@ -243,6 +244,21 @@ describe("native jobs format (JSON Lines)", () => {
       const e = parseErrorOf(() => parseJobsJsonl(text, { source: "j.jsonl" }));
       expect(e.message).toContain(`@sched/workload/parseJobsJsonl: ${message}`);
     }
+  });
+
+  it("forEachLine gives the lines of split(/\\r\\n?|\\n/), empty ones included (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "bc", "\r", "\n", "\r\n", "\n\r", " "), { maxLength: 12 }),
+        (parts) => {
+          const text = parts.join("");
+          const lines: string[] = [];
+          forEachLine(text, (l) => lines.push(l));
+          expect(lines).toEqual(text.split(/\r\n?|\n/));
+        },
+      ),
+      { numRuns: 2000, seed: 3 },
+    );
   });
 
   it("reads \\r\\n and lone \\r line ends as a line stream does", async () => {
