@@ -813,6 +813,14 @@ export class NativeLineReader {
 
   next(line: string): Job | null {
     this.lineNo++;
+    if (typeof line !== "string") {
+      // lines of the caller's (a stream of Buffers, say): said, not a TypeError from inside
+      throw new InvalidInputError(
+        this.where,
+        `line ${this.lineNo}`,
+        `is ${describeValue(line)}, expected a string (a line of the file without its line end: decode a stream's bytes first)`,
+      );
+    }
     if (this.scan) {
       const job = scanJobLine(line);
       if (job !== null) {

@@ -162,6 +162,17 @@ describe("native jobs format (JSON Lines)", () => {
       expect(headers).toEqual([header]);
       expect(reader.header).toEqual(header);
     }
+    // lines that are not strings (a stream's Buffers): said, where it was a TypeError
+    const job = '{"id":1,"submit":0,"runtime":6,"cores":1}';
+    await expect(async () => {
+      for await (const _ of readJobsLines([job, Buffer.from(job) as unknown as string])) {
+      }
+    }).rejects.toThrow(
+      "@sched/workload/readJobsLines: line 2 is object, expected a string (a line of the file without its line end: decode a stream's bytes first)",
+    );
+    expect(() => createJobsLineReader().next(5 as unknown as string)).toThrow(
+      "@sched/workload/createJobsLineReader: line 1 is 5, expected a string",
+    );
     const bare = createJobsLineReader();
     expect(bare.next('{"id":1,"submit":0,"runtime":6,"cores":1}')).toEqual({
       id: 1,
