@@ -11,7 +11,7 @@ import {
 } from "@sched/workload";
 import { describeFsError } from "./atomic.js";
 import { MAX_LINE_LENGTH } from "./limits.js";
-import { textLines } from "./text-lines.js";
+import { textLineBatches, textLines } from "./text-lines.js";
 import { inCommand } from "./user-message.js";
 
 /** Options of {@link streamSwfWorkload}. */
@@ -193,6 +193,30 @@ export async function openLines(
 ): Promise<FileLines> {
   const { input, gzip, close } = await openBytes(path);
   return { lines: textLines(input, { where, source: path, gzip, ...limits }), gzip, close };
+}
+
+/** The lines of {@link openLines}, the lines of each chunk of the file in one array. */
+export interface FileLineBatches {
+  /** The lines, a chunk's at a time (see {@link textLineBatches}). */
+  readonly batches: AsyncIterable<string[]>;
+  /** Whether the file was gzip-compressed. */
+  readonly gzip: boolean;
+  /** Close the reader and the underlying streams (idempotent). */
+  close(): void;
+}
+
+/**
+ * {@link openLines} for a reader that takes a chunk's lines at once: the same lines, limits and
+ * errors, one step of the async iteration per chunk instead of per line.
+ */
+export async function openLineBatches(
+  path: string,
+  where = "read",
+  limits: { readonly maxLines?: number; readonly maxBytes?: number } = {},
+): Promise<FileLineBatches> {
+  const { input, gzip, close } = await openBytes(path);
+  const batches = textLineBatches(input, { where, source: path, gzip, ...limits });
+  return { batches, gzip, close };
 }
 
 /** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */

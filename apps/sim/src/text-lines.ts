@@ -23,7 +23,8 @@ const CR = 13;
 /**
  * The lines of a byte stream, decoded as UTF-8, without their line ends (`\n`, `\r\n` or a lone
  * `\r`, as Node's `readline` splits; a byte-order mark is dropped). The last line may lack a
- * line end. Holds one line at a time.
+ * line end. Holds one line at a time. One line per step: see {@link textLineBatches} for the
+ * lines of each chunk at once.
  *
  * @throws ParseError naming the source (and the 1-based line) when a line is longer than
  *   `maxLineLength` characters, the text has more than `maxLines` lines or `maxBytes` bytes, is
@@ -33,6 +34,22 @@ export async function* textLines(
   chunks: AsyncIterable<Uint8Array>,
   options: TextLinesOptions,
 ): AsyncGenerator<string, void, undefined> {
+  for await (const batch of textLineBatches(chunks, options)) yield* batch;
+}
+
+/**
+ * The lines of {@link textLines}, the lines a chunk completes in one array (never empty): one
+ * step of an async iteration per chunk instead of per line, which cost about 0.3 us a line
+ * (`run` on a million native jobs). The same lines, errors and limits, met in the same order: an
+ * error within a chunk comes after the lines before it, in a batch of their own, at the next
+ * step (so a reader that stops at an earlier line never sees it). Holds one chunk's lines.
+ *
+ * @throws ParseError as {@link textLines}.
+ */
+export async function* textLineBatches(
+  chunks: AsyncIterable<Uint8Array>,
+  options: TextLinesOptions,
+): AsyncGenerator<string[], void, undefined> {
   const { where, source } = options;
   const maxLineLength = options.maxLineLength ?? MAX_LINE_LENGTH;
   const maxLines = options.maxLines ?? MAX_TRACE_LINES;
@@ -91,40 +108,48 @@ export async function* textLines(
       }
     }
     const text = last ? decode() : decode(result.value);
-    let start = 0;
-    const n = text.length;
-    if (afterCr && n > 0) {
-      // a "\r\n" split between two chunks is one line end
-      if (text.charCodeAt(0) === LF) start = 1;
-      afterCr = false;
-    }
-    let nextLf = text.indexOf("\n", start);
-    let nextCr = text.indexOf("\r", start);
-    while (start < n) {
-      if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
-      if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
-      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
-      if (end === -1) {
-        if (carry.length + (n - start) > maxLineLength) tooLong();
-        carry += text.slice(start);
-        break;
+    const batch: string[] = [];
+    try {
+      let start = 0;
+      const n = text.length;
+      if (afterCr && n > 0) {
+        // a "\r\n" split between two chunks is one line end
+        if (text.charCodeAt(0) === LF) start = 1;
+        afterCr = false;
       }
-      if (carry.length + (end - start) > maxLineLength) tooLong();
-      const line = carry === "" ? text.slice(start, end) : carry + text.slice(start, end);
-      carry = "";
-      yield next(line);
-      if (text.charCodeAt(end) === CR) {
-        if (end + 1 === n) afterCr = true;
-        else if (text.charCodeAt(end + 1) === LF) start = end + 2;
-        else start = end + 1;
-        if (end + 1 === n) start = n;
-      } else {
-        start = end + 1;
+      let nextLf = text.indexOf("\n", start);
+      let nextCr = text.indexOf("\r", start);
+      while (start < n) {
+        if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf("\n", start);
+        if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf("\r", start);
+        const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+        if (end === -1) {
+          if (carry.length + (n - start) > maxLineLength) tooLong();
+          carry += text.slice(start);
+          break;
+        }
+        if (carry.length + (end - start) > maxLineLength) tooLong();
+        const line = carry === "" ? text.slice(start, end) : carry + text.slice(start, end);
+        carry = "";
+        batch.push(next(line));
+        if (text.charCodeAt(end) === CR) {
+          if (end + 1 === n) afterCr = true;
+          else if (text.charCodeAt(end + 1) === LF) start = end + 2;
+          else start = end + 1;
+          if (end + 1 === n) start = n;
+        } else {
+          start = end + 1;
+        }
       }
+      if (last && carry !== "") batch.push(next(carry));
+    } catch (error) {
+      // the lines before the error first, as one line at a time would give them
+      if (batch.length > 0) yield batch;
+      throw error;
     }
+    if (batch.length > 0) yield batch;
     if (last) break;
   }
-  if (carry !== "") yield next(carry);
 }
 
 /** The text of the longest start of `bytes` that is valid UTF-8 (binary search; for messages). */

@@ -1,5 +1,10 @@
 import { bench, describe } from "vitest";
-import { formatJobJson } from "../src/jobs-json.js";
+import {
+  createJobsLineReader,
+  formatJobJson,
+  formatJobsJsonl,
+  parseJobsJsonl,
+} from "../src/jobs-json.js";
 import { JobsJsonlWriter } from "../src/jobs-jsonl-writer.js";
 import { WORKLOAD_MODELS } from "../src/models.js";
 import { benchOnce, interleavedCpu, loadText } from "./interleaved.js";
@@ -113,6 +118,54 @@ describe("JobsJsonlWriter, ns per job (interleaved with JOBS_JSONL_BASELINE's bu
             .map(
               ([path], i) =>
                 `; ${path} ${times[i + 1]!.toFixed(0)} ns/job (x${(times[i + 1]! / own).toFixed(2)} this source's time)`,
+            )
+            .join("") +
+          `; ${loadText()}`,
+      );
+    }
+  });
+});
+
+// Reading: CPU per line of `parseJobsJsonl` (this source, and each build named in
+// JOBS_JSONL_BASELINE, in turns; every build must read the same jobs), and of this source's
+// `createJobsLineReader` on the same lines (no text split, no array of jobs). The Lublin lines
+// are the usual shape the scanner reads; convergent's (licenses, input data) go to JSON.parse.
+type Parse = (text: string) => { jobs: readonly Jobs[number][] };
+const parsers: { path: string; parse: Parse }[] = [];
+for (const path of (process.env.JOBS_JSONL_BASELINE ?? "").split(",").filter((p) => p !== "")) {
+  const { parseJobsJsonl: parse } = (await import(path)) as { parseJobsJsonl: Parse };
+  parsers.push({ path, parse });
+}
+
+describe("parseJobsJsonl, ns per line (interleaved with JOBS_JSONL_BASELINE's builds)", () => {
+  benchOnce(`${ROUNDS} rounds`, () => {
+    const builds: [string, Parse][] = [
+      ["this source", parseJobsJsonl],
+      ...parsers.map((p): [string, Parse] => [p.path, p.parse]),
+    ];
+    for (const [name, jobs] of MODELS) {
+      const text = formatJobsJsonl(jobs);
+      const lines = text.split("\n");
+      const own = JSON.stringify(parseJobsJsonl(text).jobs);
+      for (const [path, parse] of builds) {
+        if (JSON.stringify(parse(text).jobs) !== own) {
+          throw new Error(`${name}: ${path} reads other jobs than this source`);
+        }
+      }
+      const times = interleavedCpu(builds.length, ROUNDS, jobs.length, (b) => {
+        builds[b]![1](text);
+      });
+      const [byLine] = interleavedCpu(1, ROUNDS, jobs.length, () => {
+        const reader = createJobsLineReader();
+        for (const line of lines) reader.next(line);
+      });
+      console.log(
+        `[jobs-jsonl read] ${name}: parseJobsJsonl ${times[0]!.toFixed(0)} ns/line, createJobsLineReader ${byLine!.toFixed(0)} ns/line (medians of ${ROUNDS})` +
+          builds
+            .slice(1)
+            .map(
+              ([path], i) =>
+                `; ${path} parseJobsJsonl ${times[i + 1]!.toFixed(0)} ns/line (x${(times[i + 1]! / times[0]!).toFixed(2)} this source's time)`,
             )
             .join("") +
           `; ${loadText()}`,

@@ -34,6 +34,7 @@ export {
 } from "./hidden-speed-model.js";
 export { type JobTimeProblem, jobTimeProblem, MAX_WORKLOAD_TIME } from "./job-times.js";
 export {
+  createJobsLineReader,
   formatJobJson,
   formatJobsJsonl,
   formatPlatformJson,
@@ -41,10 +42,12 @@ export {
   JOBS_FORMAT,
   type JobsFile,
   type JobsFileHeader,
+  type JobsLineReader,
   NATIVE_VERSION,
   PLATFORM_FORMAT,
   parseJobsJsonl,
   parsePlatformJson,
+  type ReadJobsLinesOptions,
   type ReadJobsOptions,
   readJobsLines,
   writeJobsLines,

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { advanceReservationWorkload } from "../src/advance-reservation.js";
 import { convergentWorkload } from "../src/convergent.js";
 import {
+  createJobsLineReader,
+  forEachLine,
   formatJobJson,
   formatJobsJsonl,
   formatPlatformJson,
@@ -12,6 +14,7 @@ import {
   parsePlatformJson,
   readJobsLines,
 } from "../src/jobs-json.js";
+import { WORKLOAD_MODELS } from "../src/models.js";
 import { multiclusterWorkload } from "../src/multicluster.js";
 import { JobsToSwfTally, jobsToSwf, jobToSwfRecord } from "../src/swf-from-jobs.js";
 import { swfToJobs } from "../src/swf-jobs.js";
@@ -120,7 +123,68 @@ describe("native jobs format (JSON Lines)", () => {
     for (const [text, message] of cases) {
       const e = parseErrorOf(() => parseJobsJsonl(text, { source: "j.jsonl" }));
       expect(e.message).toContain(`@sched/workload/parseJobsJsonl: ${message}`);
+      // the same, line by line
+      const reader = createJobsLineReader({ source: "j.jsonl" });
+      const byLine = parseErrorOf(() => {
+        for (const line of text.split("\n")) reader.next(line);
+      });
+      expect(byLine.message).toBe(e.message.replace("/parseJobsJsonl:", "/createJobsLineReader:"));
     }
+  });
+
+  it("createJobsLineReader: readJobsLines's jobs and header, one line at a time", async () => {
+    const w = convergentWorkload({ jobs: 50, seed: 2 });
+    const lublin = WORKLOAD_MODELS.find((m) => m.name === "lublin")!.generate({
+      jobs: 50,
+      seed: 4,
+    }).jobs;
+    for (const [jobs, meta] of [
+      [w.jobs, { n: 50 }],
+      [lublin, undefined],
+    ] as const) {
+      const text = formatJobsJsonl(jobs, meta);
+      const streamed: Job[] = [];
+      for await (const j of readJobsLines(text.split("\n"))) streamed.push(j);
+      const headers: unknown[] = [];
+      const reader = createJobsLineReader({ onHeader: (h) => headers.push(h) });
+      expect(reader.header).toBeUndefined();
+      const got: Job[] = [];
+      for (const line of text.split("\n")) {
+        const job = reader.next(line);
+        if (job !== null) got.push(job);
+      }
+      expect(got).toEqual(streamed);
+      expect(got).toEqual(jobs);
+      const header =
+        meta === undefined
+          ? { format: "@sched/jobs", version: 1 }
+          : { format: "@sched/jobs", version: 1, meta };
+      expect(headers).toEqual([header]);
+      expect(reader.header).toEqual(header);
+    }
+    // lines that are not strings (a stream's Buffers): said, where it was a TypeError
+    const job = '{"id":1,"submit":0,"runtime":6,"cores":1}';
+    await expect(async () => {
+      for await (const _ of readJobsLines([job, Buffer.from(job) as unknown as string])) {
+      }
+    }).rejects.toThrow(
+      "@sched/workload/readJobsLines: line 2 is object, expected a string (a line of the file without its line end: decode a stream's bytes first)",
+    );
+    expect(() => createJobsLineReader().next(5 as unknown as string)).toThrow(
+      "@sched/workload/createJobsLineReader: line 1 is 5, expected a string",
+    );
+    const bare = createJobsLineReader();
+    expect(bare.next('{"id":1,"submit":0,"runtime":6,"cores":1}')).toEqual({
+      id: 1,
+      submit: 0,
+      runtime: 6,
+      cores: 1,
+      estimate: 6,
+    });
+    expect(bare.header).toBeUndefined();
+    expect(() => createJobsLineReader({ sorce: "x" } as never)).toThrow(
+      "@sched/workload/createJobsLineReader: options.sorce",
+    );
   });
 
   it("rejects the values issue 23 found accepted: negative times, bad meta.procs, beyond 2^53", () => {
@@ -191,6 +255,21 @@ describe("native jobs format (JSON Lines)", () => {
       const e = parseErrorOf(() => parseJobsJsonl(text, { source: "j.jsonl" }));
       expect(e.message).toContain(`@sched/workload/parseJobsJsonl: ${message}`);
     }
+  });
+
+  it("forEachLine gives the lines of split(/\\r\\n?|\\n/), empty ones included (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "bc", "\r", "\n", "\r\n", "\n\r", " "), { maxLength: 12 }),
+        (parts) => {
+          const text = parts.join("");
+          const lines: string[] = [];
+          forEachLine(text, (l) => lines.push(l));
+          expect(lines).toEqual(text.split(/\r\n?|\n/));
+        },
+      ),
+      { numRuns: 2000, seed: 3 },
+    );
   });
 
   it("reads \\r\\n and lone \\r line ends as a line stream does", async () => {

@@ -11,9 +11,9 @@ import {
   type SimulationSummary,
 } from "@sched/core";
 import {
+  createJobsLineReader,
   type JobsFileHeader,
   parsePlatformJson,
-  readJobsLines,
   type SwfCleanupReport,
   type SwfHeader,
 } from "@sched/workload";
@@ -60,7 +60,7 @@ import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
 import {
   cleanupReportText,
-  openLines,
+  openLineBatches,
   readSwfWorkload,
   readTextFile,
   streamSwfWorkload,
@@ -892,22 +892,29 @@ async function nativeRun(
   const runner = new Runner(workload, input, choice, csv);
   // Streamed, nothing of the trace is kept: the limits of a trace read whole do not apply (as
   // for SWF: README, "Limits"); read whole to be sorted, they do.
-  const { lines, close } = await openLines(workload, "run", stream ? STREAMED : {});
+  // A chunk's lines at a time, read by a synchronous reader: an async step per line and per job
+  // cost about as much as reading the jobs (README, "Native workloads and platforms").
+  const { batches, close } = await openLineBatches(workload, "run", stream ? STREAMED : {});
+  const reader = createJobsLineReader({
+    source: workload,
+    onHeader: (h) => runner.nativeHeader(h),
+  });
   // On the pooled kernel chosen by `--engine auto`: "general" at the first job it does not model.
   const mayFallBack = choice.general !== undefined;
   let held: Job[] = [];
   let count = 0;
   try {
-    for await (const job of readJobsLines(lines, {
-      source: workload,
-      onHeader: (h) => runner.nativeHeader(h),
-    })) {
-      if (mayFallBack && !pooledModels(job)) return "general";
-      held.push(job);
-      count++;
-      if (stream && held.length === NATIVE_BATCH) {
-        runner.push(held, true);
-        held = [];
+    for await (const lines of batches) {
+      for (let i = 0; i < lines.length; i++) {
+        const job = reader.next(lines[i] as string);
+        if (job === null) continue;
+        if (mayFallBack && !pooledModels(job)) return "general";
+        held.push(job);
+        count++;
+        if (stream && held.length === NATIVE_BATCH) {
+          runner.push(held, true);
+          held = [];
+        }
       }
     }
   } catch (error) {
