@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import { type Job, ParseError } from "@sched/core";
 import {
+  createJobsLineReader,
   type JobsFileHeader,
   JobsJsonlWriter,
   JobsToSwfTally,
   jobToSwfRecord,
-  readJobsLines,
   type SwfCleanupReport,
   type SwfHeader,
   SwfWriter,
@@ -14,7 +14,7 @@ import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
 import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { printable } from "../printable.js";
-import { cleanupReportText, openLines, streamSwfWorkload } from "../swf-input.js";
+import { cleanupReportText, openLineBatches, streamSwfWorkload } from "../swf-input.js";
 import { headerProcs, requireJobs } from "./trace-files.js";
 
 /** Job fields the SWF output keeps (the others are named on stderr as dropped). */
@@ -93,18 +93,25 @@ async function eachJobs(
     );
     return { swfHeader: header ?? swfHeader, report, jsonlHeader: undefined };
   }
-  const { lines, close } = await openLines(c.input, "convert", STREAMED_TRACE_LIMITS);
+  // A chunk's lines at a time into a synchronous reader (`readJobsLines`' rules): no async step
+  // per line or job.
+  const { batches, close } = await openLineBatches(c.input, "convert", STREAMED_TRACE_LIMITS);
   let jsonlHeader: JobsFileHeader | undefined;
+  const reader = createJobsLineReader({
+    source: c.input,
+    onHeader: (h) => {
+      jsonlHeader = h;
+    },
+  });
   try {
-    const one: Job[] = [];
-    for await (const j of readJobsLines(lines, {
-      source: c.input,
-      onHeader: (h) => {
-        jsonlHeader = h;
-      },
-    })) {
-      one[0] = j;
-      onJobs(one);
+    const jobs: Job[] = [];
+    for await (const lines of batches) {
+      jobs.length = 0;
+      for (let i = 0; i < lines.length; i++) {
+        const job = reader.next(lines[i] as string);
+        if (job !== null) jobs.push(job);
+      }
+      if (jobs.length > 0) onJobs(jobs);
     }
   } finally {
     close();
@@ -138,31 +145,32 @@ async function eachJobAgain(c: StreamConversion, onJob: (job: Job) => void): Pro
     });
     return n;
   }
-  const { lines, close } = await openLines(c.input, "convert", STREAMED_TRACE_LIMITS);
+  const { batches, close } = await openLineBatches(c.input, "convert", STREAMED_TRACE_LIMITS);
   try {
     let data = false;
-    for await (const line of lines) {
-      // The reader's rules: trimmed, blank lines skipped, a header only as the first line.
-      const text = line.trim();
-      if (text === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw changedError(c, `a line after job ${n} is no longer JSON`);
+    for await (const lines of batches)
+      for (const line of lines) {
+        // The reader's rules: trimmed, blank lines skipped, a header only as the first line.
+        const text = line.trim();
+        if (text === "") continue;
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw changedError(c, `a line after job ${n} is no longer JSON`);
+        }
+        if (typeof value !== "object" || value === null) {
+          throw changedError(c, `a line after job ${n} is no longer a JSON object`);
+        }
+        const obj = value as Record<string, unknown>;
+        if (!data) {
+          data = true;
+          if ("format" in obj) continue;
+        }
+        if (obj.estimate === undefined) obj.estimate = obj.runtime;
+        onJob(obj as unknown as Job);
+        n++;
       }
-      if (typeof value !== "object" || value === null) {
-        throw changedError(c, `a line after job ${n} is no longer a JSON object`);
-      }
-      const obj = value as Record<string, unknown>;
-      if (!data) {
-        data = true;
-        if ("format" in obj) continue;
-      }
-      if (obj.estimate === undefined) obj.estimate = obj.runtime;
-      onJob(obj as unknown as Job);
-      n++;
-    }
   } finally {
     close();
   }

@@ -49,7 +49,7 @@ import {
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { JobsCsvWriter } from "../jobs-csv-writer.js";
-import { MAX_JSON_BYTES, MAX_PROCS } from "../limits.js";
+import { MAX_JSON_BYTES, MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
 import { checkSummaryNoLostJobs, LostJobsNote } from "../lost-jobs.js";
 import { checkOutPath } from "../out-path.js";
 import { JOBS_CSV_HEADER, metricsJson, metricsTable, timingJson } from "../outputs.js";
@@ -856,9 +856,6 @@ function pooledModels(job: Job): boolean {
   );
 }
 
-/** The line and byte limits of a streamed native workload: none (the line length keeps its own). */
-const STREAMED = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
-
 /** Jobs read from a native workload before they are pushed into the simulation. */
 const NATIVE_BATCH = 1024;
 
@@ -894,7 +891,11 @@ async function nativeRun(
   // for SWF: README, "Limits"); read whole to be sorted, they do.
   // A chunk's lines at a time, read by a synchronous reader: an async step per line and per job
   // cost about as much as reading the jobs (README, "Native workloads and platforms").
-  const { batches, close } = await openLineBatches(workload, "run", stream ? STREAMED : {});
+  const { batches, close } = await openLineBatches(
+    workload,
+    "run",
+    stream ? STREAMED_TRACE_LIMITS : {},
+  );
   const reader = createJobsLineReader({
     source: workload,
     onHeader: (h) => runner.nativeHeader(h),
