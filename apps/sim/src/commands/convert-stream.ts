@@ -70,8 +70,8 @@ interface Tally {
 }
 
 /**
- * Streams the jobs of `c.input` to `onJobs` (SWF: a chunk at a time; native: one at a time, in
- * an array of one), read and checked exactly as `readTraceFile` reads them.
+ * Streams the jobs of `c.input` to `onJobs` a chunk at a time (native: in one array, reused from
+ * chunk to chunk), read and checked exactly as `readTraceFile` reads them.
  */
 async function eachJobs(
   c: StreamConversion,
