@@ -23,6 +23,10 @@ export const MAX_PATCHED_ROWS = 32;
  * front would be zero-filled at once, about 0.5 ms at 1000 x 1000, more than a whole hinted call
  * from a fresh plan otherwise costs.
  *
+ * `mfs` starts one too, with the columns its two-sided searches read (they read them strided
+ * anyway): a scheduler's first `imfs` calls after a plan mostly need those same columns, the ones
+ * around the last free columns, so they read them contiguously from the start.
+ *
  * Versions: the copy holds the matrix of its newest version (`version`) in every built column.
  * Each state of a chain knows the copy and its own version (`columnCopyOf`); the call from the
  * state at the newest version updates the copy in place with the lines its hint lists (which the
@@ -53,9 +57,15 @@ export class ColumnCache {
   private readonly log: { rows: Int32Array; cols: Int32Array }[] = [];
   private first = 1;
 
-  constructor(n: number, m: number) {
+  /**
+   * An empty copy whose newest version is `version`: 0 for a copy an `imfs` call starts (its
+   * matrix becomes version 1 when the call ends), 1 for one `mfs` starts (its plan's matrix).
+   */
+  constructor(n: number, m: number, version = 0) {
     this.n = n;
     this.m = m;
+    this.version = version;
+    this.first = version + 1;
     this.data = new Array<Float64Array | undefined>(m).fill(undefined);
     this.builtAt = new Int32Array(m);
   }

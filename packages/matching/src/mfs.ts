@@ -1,5 +1,6 @@
 import { addRowToFreeColumn, DEFAULT_SEARCH, type SearchOptions } from "./bidi.js";
 import { CandidateLists } from "./candidates.js";
+import { setColumnCopy } from "./column-cache.js";
 import { scanWeights } from "./cost.js";
 import { jvInit } from "./init.js";
 import { finish } from "./result.js";
@@ -98,6 +99,14 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
       engine.augmentRow(i);
     } else {
       if (engine.candidates !== undefined) engine.setCandidates(undefined);
+      // The columns the two-sided searches read (strided) are kept, in a column-major copy
+      // that the result's state hands to `imfs`: its first calls after the plan mostly read
+      // the same columns (`column-cache.ts`). Not transposed: `imfs` reads a transposed
+      // state's columns contiguously anyway.
+      if (!transposed && engine.columns === undefined) {
+        engine.startColumns = true;
+        engine.startVersion = 1;
+      }
       if (!addRowToFreeColumn(engine, i, search)) engine.augmentRow(i);
     }
     if (engine.K === before) free--;
@@ -114,5 +123,8 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
       }
     }
   }
-  return finish(matrix, engine, transposed, scale);
+  const result = finish(matrix, engine, transposed, scale);
+  const cache = engine.columns;
+  if (cache !== undefined) setColumnCopy(result.state, cache, cache.version);
+  return result;
 }

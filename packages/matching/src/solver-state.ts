@@ -152,6 +152,12 @@ export class SolverState {
   /** Start {@link SolverState.columns} at the first column read (when it is `undefined`). */
   startColumns = false;
   /**
+   * The newest version of a copy started here ({@link SolverState.startColumns}), whose columns
+   * are this call's matrix at version 1: 0 in `imfs` (it records version 1 when the call ends),
+   * 1 in `mfs` (its result is version 1).
+   */
+  startVersion = 0;
+  /**
    * The version of this call's matrix in {@link SolverState.columns}: a writable copy records
    * it for the columns it copies; a read-only one reads only columns copied at or before it.
    */
@@ -340,7 +346,7 @@ export class SolverState {
   startColumnCopy(): ColumnCache | undefined {
     this.startColumns = false;
     try {
-      this.columns = new ColumnCache(this.n, this.m);
+      this.columns = new ColumnCache(this.n, this.m, this.startVersion);
     } catch {
       return undefined; // (a RangeError: the allocation failed)
     }

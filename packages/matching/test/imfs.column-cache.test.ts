@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
+import { columnCopyOf } from "../src/column-cache.js";
 import { incrementalSolve } from "../src/imfs.js";
 import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
@@ -362,5 +363,61 @@ describe("imfs column copy", () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it("mfs hands the columns its two-sided searches read to the first imfs calls from its state", () => {
+    // 100 x 100 weights in (0, 1) (a fifth ineligible): mfs's last rows are added by two-sided
+    // searches, which read 11 columns backward here.
+    const n = 100;
+    const matrix: Grid = {
+      rows: n,
+      cols: n,
+      weights: Float64Array.from({ length: n * n }, (_, k) => weight(1, k, 0)),
+    };
+    const plan = mfs(matrix);
+    const handle = columnCopyOf(plan.state);
+    expect(handle).toBeDefined();
+    const { cache, version } = handle!;
+    expect(version).toBe(1);
+    expect(cache.version).toBe(1);
+    const copied = Array.from(cache.builtAt).filter((v) => v === 1).length;
+    expect(copied).toBeGreaterThan(0);
+    expect(Array.from(cache.builtAt).every((v) => v === 0 || v === 1)).toBe(true);
+    // The copy holds the plan's matrix in every column it built.
+    for (let c = 0; c < n; c++) {
+      if (cache.builtAt[c] === 0) continue;
+      const col = cache.column(c);
+      for (let i = 0; i < n; i++) expect(col[i]).toBe(matrix.weights[i * n + c]);
+    }
+    for (const c of [
+      { kind: "row", at: 33, seed: 3 },
+      { kind: "col", at: 33, seed: 4 },
+    ] as const) {
+      const { next, hint } = applyChange(matrix, c, 0);
+      // The first call goes on with mfs's copy (the next version of it), and returns exactly
+      // what the call without any copy returns; so does a second call from the plan's state,
+      // which reads the columns mfs copied with the changed line patched.
+      const plan = mfs(matrix);
+      const cache = columnCopyOf(plan.state)!.cache;
+      const first = imfs(next, plan, hint);
+      expect(columnCopyOf(first.state)).toEqual({ cache, version: 2 });
+      const without = incrementalSolve(next, plan, hint, DEFAULT_SEARCH, false);
+      expectSame(first, without);
+      expectSame(imfs(next, plan, hint), without);
+      // A rebuilt state (a copy of the object) has none: its call starts a copy of its own.
+      const rebuilt = { ...plan, state: { ...plan.state } };
+      expect(columnCopyOf(rebuilt.state)).toBeUndefined();
+      const fresh = imfs(next, rebuilt, hint);
+      expectSame(fresh, without);
+      expect(columnCopyOf(fresh.state)?.cache).not.toBe(cache);
+    }
+    // A transposed solve (more rows than columns) keeps none: imfs reads its columns
+    // contiguously from the matrix.
+    const tall: Grid = {
+      rows: 110,
+      cols: 100,
+      weights: Float64Array.from({ length: 110 * 100 }, (_, k) => weight(1, k, 0)),
+    };
+    expect(columnCopyOf(mfs(tall).state)).toBeUndefined();
   });
 });
