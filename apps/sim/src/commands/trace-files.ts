@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import { type Job, ParseError, SchedError } from "@sched/core";
 import {
+  createJobsLineReader,
   type JobsFileHeader,
-  readJobsLines,
   readSwfTrace,
   type SwfCleanupReport,
   type SwfHeader,
@@ -125,13 +125,15 @@ export async function readTraceFile(
     }
     let header: JobsFileHeader | undefined;
     const jobs: Job[] = [];
-    for await (const j of readJobsLines(lines, {
+    const reader = createJobsLineReader({
       source: path,
       onHeader: (h) => {
         header = h;
       },
-    })) {
-      jobs.push(j);
+    });
+    for await (const line of lines) {
+      const job = reader.next(line);
+      if (job !== null) jobs.push(job);
     }
     return { format, gzip, jobs, jsonl: { header } };
   } catch (error) {
