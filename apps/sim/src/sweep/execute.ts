@@ -2,6 +2,7 @@ import {
   computeMetrics,
   identicalPool,
   type Job,
+  type Metrics,
   type RunStats,
   type ScheduleTrace,
   type SimulationSummary,
@@ -241,14 +242,20 @@ export async function measureRun(
   trace: ScheduleTrace,
   cache: InstanceCache = createInstanceCache(),
 ): Promise<Record<string, number>> {
-  const numbers: Record<string, number> = {};
-  for (const [k, v] of Object.entries(deterministicMetrics(computeMetrics(trace)))) {
-    if (typeof v === "number") numbers[k] = v;
-  }
+  const numbers = numericMetrics(computeMetrics(trace));
   const experiment = registryExperiment(plan);
   if (experiment?.measure !== undefined) {
     const instance = await instanceFor(plan, task, cache);
     Object.assign(numbers, experiment.measure(trace, instance, taskParams(plan, task), task.seed));
+  }
+  return numbers;
+}
+
+/** Every deterministic number of `metrics` (the per-name breakdowns left out). */
+function numericMetrics(metrics: Metrics): Record<string, number> {
+  const numbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(deterministicMetrics(metrics))) {
+    if (typeof v === "number") numbers[k] = v;
   }
   return numbers;
 }
@@ -265,11 +272,7 @@ export async function executeTask(
   if (plan.source.kind === "file") {
     // Not kept: the trace (a file sweep measures core's metrics only, accumulated online).
     const summary = await summaryOfFileTask(plan.source.workload, plan, task, cache);
-    const numbers: Record<string, number> = {};
-    for (const [k, v] of Object.entries(deterministicMetrics(summary.metrics!))) {
-      if (typeof v === "number") numbers[k] = v;
-    }
-    return finished(plan, task, numbers, summary.stats, started);
+    return finished(plan, task, numericMetrics(summary.metrics!), summary.stats, started);
   }
   const trace = await simulateTask(plan, task, cache);
   // A run that ends with jobs waiting and nothing left to happen is a failed run, not a result.
