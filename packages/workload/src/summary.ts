@@ -49,7 +49,7 @@ const SUMMARY_KEYS = optionKeys<SummarizeJobsOptions>({
   procs: true,
 });
 
-function distribution(values: Int32Array | Float64Array): Distribution {
+function distribution(values: Int32Array | Uint32Array | Float64Array): Distribution {
   values.sort();
   const n = values.length;
   const at = (q: number) => values[Math.max(0, Math.ceil(q * n) - 1)]!;
@@ -75,11 +75,11 @@ const LAST_CHUNK = 1 << 20;
 const isInt32 = (v: number): boolean => (v | 0) === v && (v !== 0 || 1 / v > 0);
 
 /**
- * A column of numbers that grows as jobs come, read back once as one sorted-in-place array.
- * Stored in chunks (4,096 values, then twice as many each time up to a million), so growing
- * never copies and a short column stays small, and as 32-bit integers while every value is one
- * (an SWF trace's times and sizes are whole seconds and cores: 4 bytes per job instead of 8);
- * from the first value that is not, the chunks are doubles. Either way the numbers read back
+ * A column of numbers that grows as jobs come, read back once into one array (then sorted in
+ * place). Stored in chunks (4,096 values, then twice as many each time up to a million), so
+ * growing never copies and a short column stays small, and as 32-bit integers while every value
+ * is one (an SWF trace's times and sizes are whole seconds and cores: 4 bytes per job instead of
+ * 8); from the first value that is not, the chunks are doubles. Either way the numbers read back
  * are the ones pushed, so the summary is the same to the bit.
  */
 class CompactColumn {
@@ -88,6 +88,11 @@ class CompactColumn {
   private fill = 0;
   private integers = true;
   length = 0;
+
+  /** Whether a value pushed was not a 32-bit integer (it reads back as 8 bytes, not 4). */
+  get doubles(): boolean {
+    return !this.integers;
+  }
 
   push(v: number): void {
     if (this.integers && !isInt32(v)) this.toDoubles();
@@ -108,41 +113,89 @@ class CompactColumn {
   }
 
   /**
-   * The values pushed, in one array: `spare`'s first `length` entries when it is of the
-   * column's kind and long enough, else a new array (the column is empty afterwards: its chunks
-   * are let go).
+   * The values pushed, in order, in an array of the column's kind over the start of `buffer`
+   * (which must hold them: `length` values of 4 bytes, or of 8 when {@link doubles}). The column
+   * is empty afterwards: its chunks are let go.
    */
-  take(spare?: Int32Array | Float64Array): Int32Array | Float64Array {
-    const fits =
-      spare !== undefined &&
-      spare.length >= this.length &&
-      spare instanceof (this.integers ? Int32Array : Float64Array);
-    const out = fits
-      ? spare.subarray(0, this.length)
-      : this.integers
-        ? new Int32Array(this.length)
-        : new Float64Array(this.length);
+  take(buffer: ArrayBuffer): Int32Array | Float64Array {
+    const out = this.integers
+      ? new Int32Array(buffer, 0, this.length)
+      : new Float64Array(buffer, 0, this.length);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);
       at += chunk.length;
     }
     out.set(this.current.subarray(0, this.fill), at);
-    this.chunks = [];
-    this.current = new Int32Array(0);
-    this.fill = 0;
+    this.release();
     return out;
   }
+
+  /** Each value pushed, in order, to `visit`; each chunk let go once read (the column is empty afterwards). */
+  drain(visit: (v: number) => void): void {
+    const chunks = this.chunks;
+    const last = this.current.subarray(0, this.fill);
+    this.release();
+    for (let c = 0; c <= chunks.length; c++) {
+      const chunk = c < chunks.length ? chunks[c]! : last;
+      if (c < chunks.length) chunks[c] = EMPTY;
+      for (let i = 0; i < chunk.length; i++) visit(chunk[i]!);
+    }
+  }
+
+  private release(): void {
+    this.chunks = [];
+    this.current = EMPTY;
+    this.fill = 0;
+  }
+}
+
+/** What a column holds once read back. */
+const EMPTY = new Int32Array(0);
+
+/**
+ * Whether a submit time can be kept as its gap to the one before (while the times come in
+ * order): a whole number, not -0 (which sorts before 0 and gives -0 gaps), of magnitude at most
+ * 2^52, so that the gap between two of them is exact and the times are rebuilt exactly from the
+ * gaps when one comes out of order.
+ */
+const isOrderedTime = (t: number): boolean =>
+  Number.isInteger(t) && Math.abs(t) <= 2 ** 52 && (t !== 0 || 1 / t > 0);
+
+/**
+ * The gaps between consecutive values of `sorted` (at least one value), written over it as it is
+ * read (gap i over value i, once value i + 1 is read): its first `length - 1` entries, as
+ * unsigned 32-bit integers when the values are 32-bit integers (the gap of two is 0 to 2^32 - 1),
+ * else as doubles. Each gap is the same number `sorted[i + 1] - sorted[i]` gives.
+ */
+function gapsInPlace(sorted: Int32Array | Float64Array): Uint32Array | Float64Array {
+  const n = sorted.length;
+  const out =
+    sorted instanceof Int32Array
+      ? new Uint32Array(sorted.buffer, sorted.byteOffset, n - 1)
+      : sorted.subarray(0, n - 1);
+  let previous = sorted[0]!;
+  for (let i = 1; i < n; i++) {
+    const v = sorted[i]!;
+    out[i - 1] = v - previous;
+    previous = v;
+  }
+  return out;
 }
 
 /**
  * {@link summarizeJobs} one job at a time, for jobs that arrive from a stream (a trace read
- * line by line): `add` each job, then `summary`. Memory: four numbers per job (submit, cores,
- * run time, estimate), 4 bytes each while they are 32-bit integers (as in SWF) and 8 otherwise,
- * plus, at the end, one column at a time read back whole and the gaps; never the jobs. The
- * summary is the one `summarizeJobs` gives for the same jobs in the same order, bit for bit.
+ * line by line): `add` each job, then `summary`. Memory: four numbers per job, 4 bytes each
+ * while they are 32-bit integers (as in SWF) and 8 otherwise: cores, run time, estimate, and,
+ * while the submit times come in order (as in a trace; whole numbers), the gap to the one before
+ * (a 32-bit integer while it is below 68 years, however far the times go), else the submit
+ * time. At the end, one more column's worth: each column in turn is read back whole into the
+ * same array and sorted (the gaps of the submit times, when they came out of order, are written
+ * over them). Never the jobs. The summary is the one `summarizeJobs` gives for the same jobs in
+ * the same order, bit for bit.
  *
- * Complexity: O(1) amortized per `add`; O(n log n) for `summary`.
+ * Complexity: O(1) amortized per `add` (once, at the first submit time out of order, O(jobs so
+ * far)); O(n log n) for `summary`.
  *
  * @example
  * ```ts
@@ -152,10 +205,20 @@ class CompactColumn {
  * ```
  */
 export class WorkloadSummarizer {
+  /**
+   * While {@link ordered}: the gaps between consecutive submit times (the first and last of them
+   * in `firstSubmit`, `lastSubmit`); afterwards every submit time is in `submits`.
+   */
+  private readonly gaps = new CompactColumn();
   private readonly submits = new CompactColumn();
   private readonly cores = new CompactColumn();
   private readonly runtimes = new CompactColumn();
   private readonly estimates = new CompactColumn();
+  /** Whether every submit time so far passed {@link isOrderedTime} and none came before the one before it. */
+  private ordered = true;
+  private firstSubmit = 0;
+  private lastSubmit = 0;
+  private count = 0;
   private work = 0;
   private serial = 0;
   private pow2 = 0;
@@ -166,7 +229,7 @@ export class WorkloadSummarizer {
 
   /** Jobs added so far. */
   get jobs(): number {
-    return this.submits.length;
+    return this.count;
   }
 
   /**
@@ -182,7 +245,18 @@ export class WorkloadSummarizer {
         "came after summary(), expected every job before it",
       );
     }
-    this.submits.push(job.submit);
+    const submit = job.submit;
+    if (!this.ordered) this.submits.push(submit);
+    else if (!isOrderedTime(submit) || (this.count > 0 && submit < this.lastSubmit)) {
+      this.unorder();
+      this.submits.push(submit);
+    } else {
+      // The same number the sorted times' difference gives (the times are sorted as they come).
+      if (this.count === 0) this.firstSubmit = submit;
+      else this.gaps.push(submit - this.lastSubmit);
+      this.lastSubmit = submit;
+    }
+    this.count++;
     this.cores.push(job.cores);
     this.runtimes.push(job.runtime);
     this.estimates.push(job.estimate);
@@ -192,6 +266,22 @@ export class WorkloadSummarizer {
     if (job.runtime > job.estimate) this.over++;
     if (job.deadline !== undefined) this.deadline++;
     if (job.licenses !== undefined && Object.keys(job.licenses).length > 0) this.licenses++;
+  }
+
+  /**
+   * The submit times so far, rebuilt from the first and the gaps (exact: whole numbers of at
+   * most 2^52), into `submits`, for a submit time that is out of order or not kept as a gap.
+   */
+  private unorder(): void {
+    this.ordered = false;
+    if (this.count === 0) return;
+    let t = this.firstSubmit;
+    const submits = this.submits;
+    submits.push(t);
+    this.gaps.drain((gap) => {
+      t += gap;
+      submits.push(t);
+    });
   }
 
   /**
@@ -209,7 +299,7 @@ export class WorkloadSummarizer {
     if (this.done) {
       throw new InvalidInputError(where, "summary", "was already taken, expected one call");
     }
-    const n = this.submits.length;
+    const n = this.count;
     if (n === 0) throw new InvalidInputError(where, "jobs", "is empty, expected at least one job");
     const procs = options.procs;
     if (procs !== undefined && (!Number.isSafeInteger(procs) || procs < 1)) {
@@ -220,29 +310,29 @@ export class WorkloadSummarizer {
       );
     }
     this.done = true;
-    // One column at a time, read back into one array that each next column of the same kind
-    // reuses (`take(spare)`), so that summarizing allocates about two columns' worth in all.
-    const submits = this.submits.take().sort();
-    const firstSubmit = submits[0]!;
-    const lastSubmit = submits[n - 1]!;
+    // Every column is read back, in turn, into this one buffer (each sorted there, read, then
+    // overwritten by the next): n values of the widest kind, all that summarizing allocates.
+    const times = this.ordered ? this.gaps : this.submits;
+    const columns = [times, this.cores, this.runtimes, this.estimates];
+    const buffer = new ArrayBuffer(n * (columns.some((c) => c.doubles) ? 8 : 4));
+    let firstSubmit: number;
+    let lastSubmit: number;
+    let gaps: Int32Array | Uint32Array | Float64Array;
+    if (this.ordered) {
+      firstSubmit = this.firstSubmit;
+      lastSubmit = this.lastSubmit;
+      gaps = this.gaps.take(buffer);
+    } else {
+      const submits = this.submits.take(buffer).sort();
+      firstSubmit = submits[0]!;
+      lastSubmit = submits[n - 1]!;
+      gaps = gapsInPlace(submits);
+    }
     const span = lastSubmit - firstSubmit;
-    // Gaps of integer submit times are integers too (32-bit ones when the span is).
-    const gaps =
-      submits instanceof Int32Array && isInt32(span)
-        ? new Int32Array(Math.max(0, n - 1))
-        : new Float64Array(Math.max(0, n - 1));
-    for (let i = 1; i < n; i++) gaps[i - 1] = submits[i]! - submits[i - 1]!;
     const interArrival = n < 2 ? null : distribution(gaps);
-    // The submit times' array is free for the other columns.
-    let spare: Int32Array | Float64Array = submits;
-    const next = (column: CompactColumn): Distribution => {
-      const values = column.take(spare);
-      if (values.buffer !== spare.buffer) spare = values; // another kind: reuse this one next
-      return distribution(values);
-    };
-    const cores = next(this.cores);
-    const runtime = next(this.runtimes);
-    const estimate = next(this.estimates);
+    const cores = distribution(this.cores.take(buffer));
+    const runtime = distribution(this.runtimes.take(buffer));
+    const estimate = distribution(this.estimates.take(buffer));
     const work = this.work;
     return {
       jobs: n,

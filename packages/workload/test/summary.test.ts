@@ -196,6 +196,65 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     }
   });
 
+  it("property: jobs in submit order (kept as gaps), then one out of order or not a whole number, bit for bit", () => {
+    // The summarizer keeps the gaps of submit times that come in order, and rebuilds the times
+    // from them at the first one that does not (or that is a fraction, -0 or past 2^52).
+    const arbSubmit = fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: -5, max: 2 ** 33 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 2 ** 31 - 3, max: 2 ** 31 + 3 }) },
+      { weight: 1, arbitrary: fc.constantFrom(-0, 0.5, 2 ** 52, 2 ** 52 + 2, -(2 ** 52), 2 ** 60) },
+      { weight: 1, arbitrary: fc.double({ min: -10, max: 2 ** 33, noNaN: true }) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(arbSubmit, { minLength: 1, maxLength: 60 }),
+        fc.array(arbSubmit, { maxLength: 5 }),
+        (times, after) => {
+          const submits = [...times.sort((a, b) => a - b), ...after];
+          const jobs = submits.map((t, i) => job(i + 1, t, 1 + (i % 7), 1 + (i % 5)));
+          const s = new WorkloadSummarizer();
+          for (const j of jobs) s.add(j);
+          expect(s.jobs).toBe(jobs.length);
+          expect(s.summary({ procs: 8 })).toEqual(heldSummary(jobs, 8));
+        },
+      ),
+    );
+  });
+
+  it("in submit order past many chunks, as gaps: then a time out of order, a fraction, -0 or past 2^52", () => {
+    // 10,000 jobs in submit order (several chunks of gaps), times past 32 bits (as 10 million
+    // Lublin jobs' are), some gaps past 32 bits; then, at job 6,000, one time that is not kept
+    // as a gap: the times are rebuilt from the gaps, exactly.
+    const base = Array.from({ length: 10_000 }, (_, k) =>
+      job(
+        k + 1,
+        2 ** 31 - 5000 * 700 + k * 700 + (k % 9 === 0 ? 2 ** 32 * k : 0),
+        1 + (k % 50),
+        1 + (k % 64),
+      ),
+    );
+    base.sort((a, b) => a.submit - b.submit);
+    const odd: [string, (j: Job) => Job][] = [
+      ["none", (j) => j],
+      ["a time out of order", (j) => ({ ...j, submit: 3 })],
+      ["the previous time again", (j) => ({ ...j, submit: base[5999]!.submit })],
+      ["a fraction", (j) => ({ ...j, submit: j.submit + 0.25 })],
+      ["-0", (j) => ({ ...j, submit: -0 })],
+      ["a time past 2^52", (j) => ({ ...j, submit: 2 ** 52 + 2 })],
+    ];
+    for (const [, change] of odd) {
+      const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
+      expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
+    }
+    // Whole numbers 2^54 - 3 apart: their gap is not exact (so they are not kept as gaps).
+    const far = [job(1, -(2 ** 53 - 1), 5, 1), job(2, 2 ** 53 - 2, 5, 1), job(3, 0, 5, 1)];
+    expect(summarizeJobs(far)).toEqual(heldSummary(far));
+    // 0, then -0 (not before it, as numbers compare): sorted, -0 comes first, and no gap is -0.
+    const zeros = [job(1, 0, 5, 1), job(2, -0, 5, 1), job(3, 0, 5, 1)];
+    expect(summarizeJobs(zeros)).toEqual(heldSummary(zeros));
+    expect(Object.is(summarizeJobs(zeros).firstSubmit, -0)).toBe(true);
+  });
+
   it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {
     const { jobs } = swfToJobs(parseSwf(fixtureText(TRACES.kth)).records, { clean: true });
     function* once(): Generator<Job> {
