@@ -75,8 +75,8 @@ const LAST_CHUNK = 1 << 20;
 const isInt32 = (v: number): boolean => (v | 0) === v && (v !== 0 || 1 / v > 0);
 
 /**
- * A column of numbers that grows as jobs come, read back once into one array (then sorted in
- * place). Stored in chunks (4,096 values, then twice as many each time up to a million), so
+ * A column of numbers that grows as jobs come, summarized once: sorted chunk by chunk where it
+ * is ({@link CompactColumn.figures}), or read back into one array and sorted there. Stored in chunks (4,096 values, then twice as many each time up to a million), so
  * growing never copies and a short column stays small, and as 32-bit integers while every value
  * is one (an SWF trace's times and sizes are whole seconds and cores: 4 bytes per job instead of
  * 8); from the first value that is not, the chunks are doubles. Either way the numbers read back
@@ -131,6 +131,47 @@ class CompactColumn {
     return out;
   }
 
+  /**
+   * The figures of the values pushed, from the chunks themselves, each sorted in place (no
+   * copy): when every value is a 32-bit integer and their count times the largest magnitude is
+   * at most 2^53, so that their sum is exact, the same in any order as in sorted order. Null
+   * otherwise (then {@link take} reads them back, in any order). At least one value.
+   */
+  figures(): Distribution | null {
+    if (!this.integers) return null;
+    const parts = [...this.chunks, this.current.subarray(0, this.fill)] as Int32Array[];
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const part of parts) {
+      if (part.length === 0) continue;
+      part.sort();
+      min = Math.min(min, part[0]!);
+      max = Math.max(max, part[part.length - 1]!);
+    }
+    const n = this.length;
+    if (n * Math.max(-min, max) > 2 ** 53) return null;
+    let sum = 0;
+    for (const part of parts) for (let i = 0; i < part.length; i++) sum += part[i]!;
+    const at = (q: number) => valueAtRank(parts, Math.max(0, Math.ceil(q * n) - 1), min, max);
+    const figures = {
+      min,
+      q25: at(0.25),
+      median: at(0.5),
+      q75: at(0.75),
+      q90: at(0.9),
+      max,
+      mean: sum / n,
+    };
+    this.release();
+    return figures;
+  }
+
+  /** Each value pushed so far, in order, to `visit`. */
+  forEach(visit: (v: number) => void): void {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) visit(chunk[i]!);
+    for (let i = 0; i < this.fill; i++) visit(this.current[i]!);
+  }
+
   /** Each value pushed, in order, to `visit`; each chunk let go once read (the column is empty afterwards). */
   drain(visit: (v: number) => void): void {
     const chunks = this.chunks;
@@ -148,6 +189,34 @@ class CompactColumn {
     this.current = EMPTY;
     this.fill = 0;
   }
+}
+
+/**
+ * The value at 0-based rank `k` of the integers in the sorted `parts` (all of them between `lo`
+ * and `hi`): the least integer with more than `k` values at most it, by bisection on the value
+ * (each step counts with a binary search in each part).
+ */
+function valueAtRank(parts: readonly Int32Array[], k: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    let count = 0;
+    for (const part of parts) count += countAtMost(part, mid);
+    if (count > k) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** How many values of the sorted `part` are at most `v`. */
+function countAtMost(part: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = part.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (part[mid]! <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** What a column holds once read back. */
@@ -185,17 +254,19 @@ function gapsInPlace(sorted: Int32Array | Float64Array): Uint32Array | Float64Ar
 
 /**
  * {@link summarizeJobs} one job at a time, for jobs that arrive from a stream (a trace read
- * line by line): `add` each job, then `summary`. Memory: four numbers per job, 4 bytes each
- * while they are 32-bit integers (as in SWF) and 8 otherwise: cores, run time, estimate, and,
- * while the submit times come in order (as in a trace; whole numbers), the gap to the one before
- * (a 32-bit integer while it is below 68 years, however far the times go), else the submit
- * time. At the end, one more column's worth: each column in turn is read back whole into the
- * same array and sorted (the gaps of the submit times, when they came out of order, are written
- * over them). Never the jobs. The summary is the one `summarizeJobs` gives for the same jobs in
- * the same order, bit for bit.
+ * line by line): `add` each job, then `summary`. Memory: at most four numbers per job, 4 bytes
+ * each while they are 32-bit integers (as in SWF) and 8 otherwise: cores, run time, estimate
+ * (none while each estimate is its run time, as in the Lublin model's output), and, while the
+ * submit times come in order (whole numbers, as in a trace), the gap to the one before (a 32-bit
+ * integer below 68 years, however far the times go), else the submit time. At the end, a column
+ * of 32-bit integers is sorted chunk by chunk where it is (its quantiles found by bisection over
+ * the sorted chunks); the others, and the submit times when they came out of order, are read
+ * back whole, in turn, into one array and sorted there (their gaps written over them). Never the
+ * jobs. The summary is the one `summarizeJobs` gives for the same jobs in the same order, bit for
+ * bit.
  *
- * Complexity: O(1) amortized per `add` (once, at the first submit time out of order, O(jobs so
- * far)); O(n log n) for `summary`.
+ * Complexity: O(1) amortized per `add` (O(jobs so far) once at the first submit time out of
+ * order, and once at the first estimate that is not its run time); O(n log n) for `summary`.
  *
  * @example
  * ```ts
@@ -213,7 +284,10 @@ export class WorkloadSummarizer {
   private readonly submits = new CompactColumn();
   private readonly cores = new CompactColumn();
   private readonly runtimes = new CompactColumn();
+  /** Empty while {@link sameEstimates}: the estimates are the run times. */
   private readonly estimates = new CompactColumn();
+  /** Whether every estimate so far was its job's run time (the same number, `Object.is`). */
+  private sameEstimates = true;
   /** Whether every submit time so far passed {@link isOrderedTime} and none came before the one before it. */
   private ordered = true;
   private firstSubmit = 0;
@@ -258,8 +332,17 @@ export class WorkloadSummarizer {
     }
     this.count++;
     this.cores.push(job.cores);
+    if (!this.sameEstimates) this.estimates.push(job.estimate);
+    else if (!Object.is(job.estimate, job.runtime)) {
+      // The first estimate that is not its run time: the ones before it were.
+      this.sameEstimates = false;
+      const estimates = this.estimates;
+      this.runtimes.forEach((v) => {
+        estimates.push(v);
+      });
+      estimates.push(job.estimate);
+    }
     this.runtimes.push(job.runtime);
-    this.estimates.push(job.estimate);
     this.work += job.runtime * job.cores;
     if (job.cores === 1) this.serial++;
     else if ((job.cores & (job.cores - 1)) === 0) this.pow2++;
@@ -310,29 +393,38 @@ export class WorkloadSummarizer {
       );
     }
     this.done = true;
-    // Every column is read back, in turn, into this one buffer (each sorted there, read, then
-    // overwritten by the next): n values of the widest kind, all that summarizing allocates.
+    // A column of 32-bit integers gives its figures from its own chunks; the others, and the
+    // submit times when they came out of order, are read back, in turn, into one buffer (each
+    // sorted there, read, then overwritten by the next): n values of the widest kind, made when
+    // first needed, all that summarizing allocates.
     const times = this.ordered ? this.gaps : this.submits;
     const columns = [times, this.cores, this.runtimes, this.estimates];
-    const buffer = new ArrayBuffer(n * (columns.some((c) => c.doubles) ? 8 : 4));
+    const bytes = n * (columns.some((c) => c.doubles) ? 8 : 4);
+    let room: ArrayBuffer | undefined;
+    const buffer = (): ArrayBuffer => {
+      room ??= new ArrayBuffer(bytes);
+      return room;
+    };
+    const figures = (c: CompactColumn) => c.figures() ?? distribution(c.take(buffer()));
     let firstSubmit: number;
     let lastSubmit: number;
-    let gaps: Int32Array | Uint32Array | Float64Array;
+    let gaps: Uint32Array | Float64Array | undefined;
     if (this.ordered) {
       firstSubmit = this.firstSubmit;
       lastSubmit = this.lastSubmit;
-      gaps = this.gaps.take(buffer);
     } else {
-      const submits = this.submits.take(buffer).sort();
+      const submits = this.submits.take(buffer()).sort();
       firstSubmit = submits[0]!;
       lastSubmit = submits[n - 1]!;
       gaps = gapsInPlace(submits);
     }
     const span = lastSubmit - firstSubmit;
-    const interArrival = n < 2 ? null : distribution(gaps);
-    const cores = distribution(this.cores.take(buffer));
-    const runtime = distribution(this.runtimes.take(buffer));
-    const estimate = distribution(this.estimates.take(buffer));
+    const interArrival =
+      n < 2 ? null : gaps === undefined ? figures(this.gaps) : distribution(gaps);
+    const cores = figures(this.cores);
+    const runtime = figures(this.runtimes);
+    // The run times' figures when each estimate was its run time (the same numbers, sorted).
+    const estimate = this.sameEstimates ? { ...runtime } : figures(this.estimates);
     const work = this.work;
     return {
       jobs: n,

@@ -255,6 +255,56 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     expect(Object.is(summarizeJobs(zeros).firstSubmit, -0)).toBe(true);
   });
 
+  it("property: estimates that are the run times (kept once), then one that is not, bit for bit", () => {
+    // The summarizer keeps no estimate while each is its run time (the same number: 0 and -0
+    // differ), and copies the run times at the first that is not.
+    const arbRuntime = fc.oneof(
+      fc.integer({ min: 0, max: 1e5 }),
+      fc.constantFrom(0, -0, 2 ** 31, 0.5),
+      fc.double({ min: 0, max: 1e5, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbRuntime, arbRuntime), { minLength: 1, maxLength: 40 }),
+        fc.nat(45),
+        (pairs, from) => {
+          const jobs = pairs.map(([runtime, other], i) =>
+            job(i + 1, i, runtime, 1, { estimate: i < from ? runtime : other }),
+          );
+          expect(summarizeJobs(jobs)).toEqual(heldSummary(jobs));
+        },
+      ),
+    );
+    // Past several chunks: 10,000 jobs, each estimate its run time up to job 6,000.
+    const jobs = Array.from({ length: 10_000 }, (_, k) =>
+      job(k + 1, k, 1 + ((k * 31) % 5000), 1, { estimate: k < 6000 ? 1 + ((k * 31) % 5000) : 7 }),
+    );
+    expect(summarizeJobs(jobs)).toEqual(heldSummary(jobs));
+    const runtimeZero = [job(1, 0, 0, 1, { estimate: -0 }), job(2, 0, 5, 1)];
+    expect(Object.is(summarizeJobs(runtimeZero).estimate.min, -0)).toBe(true);
+  });
+
+  it("a mean whose sum rounds (4 million run times near 2^31): summed in sorted order", () => {
+    // Past 2^53 the sum of the run times depends on its order (here: 2^31 - 1 first, then
+    // 2^31 - 3, which sort first): the summary's is the sorted one, whether the column is read
+    // back whole or from its chunks.
+    const s = new WorkloadSummarizer();
+    const spec = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
+    const runtimes = new Float64Array(2 ** 22 + 1005);
+    for (let k = 0; k < runtimes.length; k++) {
+      runtimes[k] = k < runtimes.length - 2 ** 21 ? 2 ** 31 - 1 : 2 ** 31 - 3;
+      spec.id = k + 1;
+      spec.runtime = runtimes[k]!;
+      s.add(spec);
+    }
+    let inOrder = 0;
+    for (const v of runtimes) inOrder += v;
+    let sorted = 0;
+    for (const v of runtimes.sort()) sorted += v;
+    expect(inOrder).not.toBe(sorted);
+    expect(s.summary().runtime.mean).toBe(sorted / runtimes.length);
+  });
+
   it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {
     const { jobs } = swfToJobs(parseSwf(fixtureText(TRACES.kth)).records, { clean: true });
     function* once(): Generator<Job> {
