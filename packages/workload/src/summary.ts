@@ -49,7 +49,7 @@ const SUMMARY_KEYS = optionKeys<SummarizeJobsOptions>({
   procs: true,
 });
 
-function distribution(values: Int32Array | Uint32Array | Float64Array): Distribution {
+function distribution(values: Column | Uint16Array | Uint32Array): Distribution {
   values.sort();
   const n = values.length;
   const at = (q: number) => values[Math.max(0, Math.ceil(q * n) - 1)]!;
@@ -74,53 +74,62 @@ const LAST_CHUNK = 1 << 20;
 /** Whether `v` is held exactly by an `Int32Array` (an integer in range; not -0). */
 const isInt32 = (v: number): boolean => (v | 0) === v && (v !== 0 || 1 / v > 0);
 
+/** Whether `v` is held exactly by an `Int16Array` (an integer in range; not -0). */
+const isInt16 = (v: number): boolean => (v << 16) >> 16 === v && (v !== 0 || 1 / v > 0);
+
+/** The arrays a {@link CompactColumn} keeps its values in. */
+type Column = Int16Array | Int32Array | Float64Array;
+
+/** An array of `length` values of `bytes` bytes each (2 and 4: integers) over `buffer`, or a new one. */
+function columnArray(bytes: 2 | 4 | 8, length: number, buffer?: ArrayBuffer): Column {
+  const Kind = bytes === 2 ? Int16Array : bytes === 4 ? Int32Array : Float64Array;
+  return buffer === undefined ? new Kind(length) : new Kind(buffer, 0, length);
+}
+
 /**
  * A column of numbers that grows as jobs come, summarized once: sorted chunk by chunk where it
  * is ({@link CompactColumn.figures}), or read back into one array and sorted there. Stored in chunks (4,096 values, then twice as many each time up to a million), so
- * growing never copies and a short column stays small, and as 32-bit integers while every value
- * is one (an SWF trace's times and sizes are whole seconds and cores: 4 bytes per job instead of
- * 8); from the first value that is not, the chunks are doubles. Either way the numbers read back
- * are the ones pushed, so the summary is the same to the bit.
+ * growing never copies and a short column stays small, and as 16-bit integers while every
+ * value is one (a job's cores: 2 bytes per job), then 32-bit ones (an SWF trace's times are whole
+ * seconds: 4 bytes instead of 8), and from the first value that is neither, as doubles (each
+ * full chunk keeps its kind). Either way the numbers read back are the ones pushed, so the
+ * summary is the same to the bit.
  */
 class CompactColumn {
-  private chunks: (Int32Array | Float64Array)[] = [];
-  private current: Int32Array | Float64Array = new Int32Array(FIRST_CHUNK);
+  private chunks: Column[] = [];
+  private current: Column = new Int16Array(FIRST_CHUNK);
   private fill = 0;
-  private integers = true;
+  /** Bytes per value: 2 and 4 while every value is an integer of 16 and 32 bits, else 8. */
+  bytes: 2 | 4 | 8 = 2;
   length = 0;
 
-  /** Whether a value pushed was not a 32-bit integer (it reads back as 8 bytes, not 4). */
-  get doubles(): boolean {
-    return !this.integers;
-  }
-
   push(v: number): void {
-    if (this.integers && !isInt32(v)) this.toDoubles();
+    if (this.bytes !== 8 && !(this.bytes === 2 ? isInt16(v) : isInt32(v))) this.widen(v);
     if (this.fill === this.current.length) {
       this.chunks.push(this.current);
       const size = Math.min(2 * this.current.length, LAST_CHUNK);
-      this.current = this.integers ? new Int32Array(size) : new Float64Array(size);
+      this.current = columnArray(this.bytes, size);
       this.fill = 0;
     }
     this.current[this.fill++] = v;
     this.length++;
   }
 
-  /** From now on, doubles (the full chunks keep their integers: they read back the same). */
-  private toDoubles(): void {
-    this.integers = false;
-    this.current = Float64Array.from(this.current);
+  /** From now on, values of the kind that holds `v` (the full chunks keep theirs: they read back the same). */
+  private widen(v: number): void {
+    this.bytes = isInt32(v) ? 4 : 8;
+    const wider = columnArray(this.bytes, this.current.length);
+    wider.set(this.current);
+    this.current = wider;
   }
 
   /**
    * The values pushed, in order, in an array of the column's kind over the start of `buffer`
-   * (which must hold them: `length` values of 4 bytes, or of 8 when {@link doubles}). The column
-   * is empty afterwards: its chunks are let go.
+   * (which must hold them: `length` values of {@link bytes} bytes). The column is empty
+   * afterwards: its chunks are let go.
    */
-  take(buffer: ArrayBuffer): Int32Array | Float64Array {
-    const out = this.integers
-      ? new Int32Array(buffer, 0, this.length)
-      : new Float64Array(buffer, 0, this.length);
+  take(buffer: ArrayBuffer): Column {
+    const out = columnArray(this.bytes, this.length, buffer);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);
@@ -133,13 +142,13 @@ class CompactColumn {
 
   /**
    * The figures of the values pushed, from the chunks themselves, each sorted in place (no
-   * copy): when every value is a 32-bit integer and their count times the largest magnitude is
+   * copy): when every value is an integer (of 32 bits at most) and their count times the largest magnitude is
    * at most 2^53, so that their sum is exact, the same in any order as in sorted order. Null
    * otherwise (then {@link take} reads them back, in any order). At least one value.
    */
   figures(): Distribution | null {
-    if (!this.integers) return null;
-    const parts = [...this.chunks, this.current.subarray(0, this.fill)] as Int32Array[];
+    if (this.bytes === 8) return null;
+    const parts = [...this.chunks, this.current.subarray(0, this.fill)] as IntegerPart[];
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
     for (const part of parts) {
@@ -196,7 +205,7 @@ class CompactColumn {
  * and `hi`): the least integer with more than `k` values at most it, by bisection on the value
  * (each step counts with a binary search in each part).
  */
-function valueAtRank(parts: readonly Int32Array[], k: number, lo: number, hi: number): number {
+function valueAtRank(parts: readonly IntegerPart[], k: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     let count = 0;
@@ -208,7 +217,7 @@ function valueAtRank(parts: readonly Int32Array[], k: number, lo: number, hi: nu
 }
 
 /** How many values of the sorted `part` are at most `v`. */
-function countAtMost(part: Int32Array, v: number): number {
+function countAtMost(part: IntegerPart, v: number): number {
   let lo = 0;
   let hi = part.length;
   while (lo < hi) {
@@ -218,6 +227,9 @@ function countAtMost(part: Int32Array, v: number): number {
   }
   return lo;
 }
+
+/** A chunk of a column of integers. */
+type IntegerPart = Int16Array | Int32Array;
 
 /** What a column holds once read back. */
 const EMPTY = new Int32Array(0);
@@ -234,15 +246,18 @@ const isOrderedTime = (t: number): boolean =>
 /**
  * The gaps between consecutive values of `sorted` (at least one value), written over it as it is
  * read (gap i over value i, once value i + 1 is read): its first `length - 1` entries, as
- * unsigned 32-bit integers when the values are 32-bit integers (the gap of two is 0 to 2^32 - 1),
- * else as doubles. Each gap is the same number `sorted[i + 1] - sorted[i]` gives.
+ * unsigned integers of the same size when the values are integers (the gap of two 32-bit ones
+ * is 0 to 2^32 - 1), else as doubles. Each gap is the same number `sorted[i + 1] - sorted[i]`
+ * gives.
  */
-function gapsInPlace(sorted: Int32Array | Float64Array): Uint32Array | Float64Array {
+function gapsInPlace(sorted: Column): Uint16Array | Uint32Array | Float64Array {
   const n = sorted.length;
   const out =
-    sorted instanceof Int32Array
-      ? new Uint32Array(sorted.buffer, sorted.byteOffset, n - 1)
-      : sorted.subarray(0, n - 1);
+    sorted instanceof Int16Array
+      ? new Uint16Array(sorted.buffer, sorted.byteOffset, n - 1)
+      : sorted instanceof Int32Array
+        ? new Uint32Array(sorted.buffer, sorted.byteOffset, n - 1)
+        : sorted.subarray(0, n - 1);
   let previous = sorted[0]!;
   for (let i = 1; i < n; i++) {
     const v = sorted[i]!;
@@ -254,16 +269,16 @@ function gapsInPlace(sorted: Int32Array | Float64Array): Uint32Array | Float64Ar
 
 /**
  * {@link summarizeJobs} one job at a time, for jobs that arrive from a stream (a trace read
- * line by line): `add` each job, then `summary`. Memory: at most four numbers per job, 4 bytes
- * each while they are 32-bit integers (as in SWF) and 8 otherwise: cores, run time, estimate
- * (none while each estimate is its run time, as in the Lublin model's output), and, while the
- * submit times come in order (whole numbers, as in a trace), the gap to the one before (a 32-bit
- * integer below 68 years, however far the times go), else the submit time. At the end, a column
- * of 32-bit integers is sorted chunk by chunk where it is (its quantiles found by bisection over
- * the sorted chunks); the others, and the submit times when they came out of order, are read
- * back whole, in turn, into one array and sorted there (their gaps written over them). Never the
- * jobs. The summary is the one `summarizeJobs` gives for the same jobs in the same order, bit for
- * bit.
+ * line by line): `add` each job, then `summary`. Memory: at most four numbers per job, 2 or 4
+ * bytes each while they are integers of 16 or 32 bits (as in SWF) and 8 otherwise: cores, run
+ * time, estimate (none while each estimate is its run time, as in the Lublin model's output),
+ * and, while the submit times come in order (whole numbers, as in a trace), the gap to the one
+ * before (a 32-bit integer below 68 years, however far the times go), else the submit time. At
+ * the end, a column of integers is sorted chunk by chunk where it is (its quantiles found by
+ * bisection over the sorted chunks); the others, and the submit times when they came out of
+ * order, are read back whole, in turn, into one array and sorted there (their gaps written over
+ * them). Never the jobs. The summary is the one `summarizeJobs` gives for the same jobs in the
+ * same order, bit for bit.
  *
  * Complexity: O(1) amortized per `add` (O(jobs so far) once at the first submit time out of
  * order, and once at the first estimate that is not its run time); O(n log n) for `summary`.
@@ -393,13 +408,13 @@ export class WorkloadSummarizer {
       );
     }
     this.done = true;
-    // A column of 32-bit integers gives its figures from its own chunks; the others, and the
+    // A column of integers gives its figures from its own chunks; the others, and the
     // submit times when they came out of order, are read back, in turn, into one buffer (each
     // sorted there, read, then overwritten by the next): n values of the widest kind, made when
     // first needed, all that summarizing allocates.
     const times = this.ordered ? this.gaps : this.submits;
     const columns = [times, this.cores, this.runtimes, this.estimates];
-    const bytes = n * (columns.some((c) => c.doubles) ? 8 : 4);
+    const bytes = n * Math.max(...columns.map((c) => c.bytes));
     let room: ArrayBuffer | undefined;
     const buffer = (): ArrayBuffer => {
       room ??= new ArrayBuffer(bytes);
@@ -408,7 +423,7 @@ export class WorkloadSummarizer {
     const figures = (c: CompactColumn) => c.figures() ?? distribution(c.take(buffer()));
     let firstSubmit: number;
     let lastSubmit: number;
-    let gaps: Uint32Array | Float64Array | undefined;
+    let gaps: Uint16Array | Uint32Array | Float64Array | undefined;
     if (this.ordered) {
       firstSubmit = this.firstSubmit;
       lastSubmit = this.lastSubmit;

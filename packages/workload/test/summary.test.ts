@@ -185,6 +185,9 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     const odd: [string, (j: Job) => Job][] = [
       ["no odd value", (j) => j],
       ["a fractional run time", (j) => ({ ...j, runtime: 12.5 })],
+      ["a run time past 16 bits", (j) => ({ ...j, runtime: 2 ** 15 })],
+      ["cores past 16 bits", (j) => ({ ...j, cores: 2 ** 16 + 1 })],
+      ["cores just within 16 bits", (j) => ({ ...j, cores: 2 ** 15 - 1 })],
       ["a -0 submit time", (j) => ({ ...j, submit: -0 })],
       ["an estimate past 32 bits", (j) => ({ ...j, estimate: 2 ** 31 })],
       ["a submit time past 32 bits", (j) => ({ ...j, submit: 2 ** 32 })],
