@@ -49,7 +49,7 @@ const SUMMARY_KEYS = optionKeys<SummarizeJobsOptions>({
   procs: true,
 });
 
-function distribution(values: Column | Uint16Array | Uint32Array): Distribution {
+function distribution(values: ColumnArray | Uint16Array | Uint32Array): Distribution {
   values.sort();
   const n = values.length;
   const at = (q: number) => values[Math.max(0, Math.ceil(q * n) - 1)]!;
@@ -78,10 +78,10 @@ const isInt32 = (v: number): boolean => (v | 0) === v && (v !== 0 || 1 / v > 0);
 const isInt16 = (v: number): boolean => (v << 16) >> 16 === v && (v !== 0 || 1 / v > 0);
 
 /** The arrays a {@link CompactColumn} keeps its values in. */
-type Column = Int16Array | Int32Array | Float64Array;
+type ColumnArray = Int16Array | Int32Array | Float64Array;
 
 /** An array of `length` values of `bytes` bytes each (2 and 4: integers) over `buffer`, or a new one. */
-function columnArray(bytes: 2 | 4 | 8, length: number, buffer?: ArrayBuffer): Column {
+function columnArray(bytes: 2 | 4 | 8, length: number, buffer?: ArrayBuffer): ColumnArray {
   const Kind = bytes === 2 ? Int16Array : bytes === 4 ? Int32Array : Float64Array;
   return buffer === undefined ? new Kind(length) : new Kind(buffer, 0, length);
 }
@@ -96,8 +96,8 @@ function columnArray(bytes: 2 | 4 | 8, length: number, buffer?: ArrayBuffer): Co
  * summary is the same to the bit.
  */
 class CompactColumn {
-  private chunks: Column[] = [];
-  private current: Column = new Int16Array(FIRST_CHUNK);
+  private chunks: ColumnArray[] = [];
+  private current: ColumnArray = new Int16Array(FIRST_CHUNK);
   private fill = 0;
   /** Bytes per value: 2 and 4 while every value is an integer of 16 and 32 bits, else 8. */
   bytes: 2 | 4 | 8 = 2;
@@ -128,7 +128,7 @@ class CompactColumn {
    * (which must hold them: `length` values of {@link bytes} bytes). The column is empty
    * afterwards: its chunks are let go.
    */
-  take(buffer: ArrayBuffer): Column {
+  take(buffer: ArrayBuffer): ColumnArray {
     const out = columnArray(this.bytes, this.length, buffer);
     let at = 0;
     for (const chunk of this.chunks) {
@@ -250,7 +250,7 @@ const isOrderedTime = (t: number): boolean =>
  * is 0 to 2^32 - 1), else as doubles. Each gap is the same number `sorted[i + 1] - sorted[i]`
  * gives.
  */
-function gapsInPlace(sorted: Column): Uint16Array | Uint32Array | Float64Array {
+function gapsInPlace(sorted: ColumnArray): Uint16Array | Uint32Array | Float64Array {
   const n = sorted.length;
   const out =
     sorted instanceof Int16Array
