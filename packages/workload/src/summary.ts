@@ -87,15 +87,12 @@ function columnArray(bytes: 2 | 4 | 8, length: number, buffer?: ArrayBuffer): Co
 }
 
 /**
- * A column of numbers that grows as jobs come, summarized once: sorted chunk by chunk where it
- * is ({@link CompactColumn.figures}), or read back into one array and sorted there. Stored in chunks (4,096 values, then twice as many each time up to a million), so
- * growing never copies and a short column stays small, and as 16-bit integers while every
- * value is one (a job's cores: 2 bytes per job), then 32-bit ones (an SWF trace's times are whole
- * seconds: 4 bytes instead of 8), and from the first value that is neither, as doubles (each
- * full chunk keeps its kind). Either way the numbers read back are the ones pushed, so the
- * summary is the same to the bit.
+ * Numbers in chunks (4,096 values, then twice as many each time up to a million), so that growing
+ * never copies and a short list stays small: 16-bit integers while every value is one, then
+ * 32-bit ones, and from the first value that is neither, doubles (each full chunk keeps its
+ * kind; the numbers read back are the ones pushed).
  */
-class CompactColumn {
+class Chunks {
   private chunks: ColumnArray[] = [];
   private current: ColumnArray = new Int16Array(FIRST_CHUNK);
   private fill = 0;
@@ -123,37 +120,100 @@ class CompactColumn {
     this.current = wider;
   }
 
+  /** The values pushed, in order, chunk by chunk (the last one a view of its filled part). */
+  parts(): ColumnArray[] {
+    return [...this.chunks, this.current.subarray(0, this.fill)];
+  }
+
+  /** Lets the chunks go (the list is empty and takes no more values). */
+  release(): void {
+    this.chunks = [];
+    this.current = EMPTY;
+    this.fill = 0;
+  }
+}
+
+/** What a {@link CompactColumn}'s 16-bit chunks hold for a value kept in its wide ones. */
+const OUT = -32768;
+
+/**
+ * A column of numbers that grows as jobs come, summarized once: sorted chunk by chunk where it
+ * is ({@link CompactColumn.figures}), or read back into one array and sorted there. Each value
+ * is a 16-bit integer in `narrow` (a job's cores; most run times and gaps between submit times
+ * in seconds: 2 bytes), or {@link OUT} there and the value in `wide` ({@link Chunks}: 32-bit
+ * integers, 4 bytes, as an SWF trace's times, else doubles), in the same order. From the first
+ * 4,096 values on, once half of the values or more are wide (`2 + 4` bytes each instead of 4),
+ * `narrow` is closed: every next value is in `wide`, after those `narrow` points to. Either way
+ * the numbers read back are the ones pushed, so the summary is the same to the bit.
+ */
+class CompactColumn {
+  private readonly narrow = new Chunks();
+  private readonly wide = new Chunks();
+  /** Whether values still go to `narrow` first. */
+  private open = true;
+  length = 0;
+
+  /** Bytes per value of the array {@link take} reads the column into: 2, 4 (integers) or 8. */
+  get bytes(): 2 | 4 | 8 {
+    return this.wide.bytes;
+  }
+
+  push(v: number): void {
+    if (this.open) {
+      if (v !== OUT && isInt16(v)) {
+        this.narrow.push(v);
+        this.length++;
+        return;
+      }
+      this.narrow.push(OUT);
+      if (2 * this.wide.length >= this.narrow.length && this.narrow.length >= FIRST_CHUNK) {
+        this.open = false;
+      }
+    }
+    this.wide.push(v);
+    this.length++;
+  }
+
   /**
-   * The values pushed, in order, in an array of the column's kind over the start of `buffer`
-   * (which must hold them: `length` values of {@link bytes} bytes). The column is empty
-   * afterwards: its chunks are let go.
+   * The values pushed, in any order (they are sorted next), in an array of {@link bytes} bytes
+   * per value over the start of `buffer` (which must hold them). The column is empty afterwards:
+   * its chunks are let go.
    */
   take(buffer: ArrayBuffer): ColumnArray {
     const out = columnArray(this.bytes, this.length, buffer);
     let at = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
+    for (const part of this.narrow.parts()) {
+      for (let i = 0; i < part.length; i++) {
+        const v = part[i]!;
+        if (v !== OUT) out[at++] = v;
+      }
     }
-    out.set(this.current.subarray(0, this.fill), at);
+    for (const part of this.wide.parts()) {
+      out.set(part, at);
+      at += part.length;
+    }
     this.release();
     return out;
   }
 
   /**
    * The figures of the values pushed, from the chunks themselves, each sorted in place (no
-   * copy): when every value is an integer (of 32 bits at most) and their count times the largest magnitude is
-   * at most 2^53, so that their sum is exact, the same in any order as in sorted order. Null
-   * otherwise (then {@link take} reads them back, in any order). At least one value.
+   * copy): when every value is an integer (of 32 bits at most) and their count times the
+   * largest magnitude is at most 2^53, so that their sum is exact, the same in any order as in
+   * sorted order. Null otherwise (then {@link take} reads them back). At least one value.
    */
   figures(): Distribution | null {
     if (this.bytes === 8) return null;
-    const parts = [...this.chunks, this.current.subarray(0, this.fill)] as IntegerPart[];
+    const parts: IntegerPart[] = [];
+    for (const part of this.narrow.parts() as Int16Array[]) {
+      part.sort();
+      parts.push(part.subarray(countAtMost(part, OUT))); // the OUT marks sort first
+    }
+    for (const part of this.wide.parts() as IntegerPart[]) parts.push(part.sort());
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
     for (const part of parts) {
       if (part.length === 0) continue;
-      part.sort();
       min = Math.min(min, part[0]!);
       max = Math.max(max, part[part.length - 1]!);
     }
@@ -177,26 +237,47 @@ class CompactColumn {
 
   /** Each value pushed so far, in order, to `visit`. */
   forEach(visit: (v: number) => void): void {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) visit(chunk[i]!);
-    for (let i = 0; i < this.fill; i++) visit(this.current[i]!);
+    this.walk(visit, false);
   }
 
   /** Each value pushed, in order, to `visit`; each chunk let go once read (the column is empty afterwards). */
   drain(visit: (v: number) => void): void {
-    const chunks = this.chunks;
-    const last = this.current.subarray(0, this.fill);
-    this.release();
-    for (let c = 0; c <= chunks.length; c++) {
-      const chunk = c < chunks.length ? chunks[c]! : last;
-      if (c < chunks.length) chunks[c] = EMPTY;
-      for (let i = 0; i < chunk.length; i++) visit(chunk[i]!);
+    this.walk(visit, true);
+  }
+
+  /** The values in order: `narrow`'s, each {@link OUT} the next of `wide`'s, then the rest of `wide`'s. */
+  private walk(visit: (v: number) => void, release: boolean): void {
+    const narrow = this.narrow.parts();
+    const wide = this.wide.parts();
+    if (release) this.release();
+    let w = 0;
+    let i = 0;
+    const next = (): number => {
+      while (i === wide[w]!.length) {
+        if (release) wide[w] = EMPTY;
+        w++;
+        i = 0;
+      }
+      return wide[w]![i++]!;
+    };
+    for (let c = 0; c < narrow.length; c++) {
+      const part = narrow[c]!;
+      if (release) narrow[c] = EMPTY;
+      for (let j = 0; j < part.length; j++) {
+        const v = part[j]!;
+        visit(v === OUT ? next() : v);
+      }
+    }
+    for (; w < wide.length; w++, i = 0) {
+      const part = wide[w]!;
+      if (release) wide[w] = EMPTY;
+      for (; i < part.length; i++) visit(part[i]!);
     }
   }
 
   private release(): void {
-    this.chunks = [];
-    this.current = EMPTY;
-    this.fill = 0;
+    this.narrow.release();
+    this.wide.release();
   }
 }
 
@@ -269,12 +350,14 @@ function gapsInPlace(sorted: ColumnArray): Uint16Array | Uint32Array | Float64Ar
 
 /**
  * {@link summarizeJobs} one job at a time, for jobs that arrive from a stream (a trace read
- * line by line): `add` each job, then `summary`. Memory: at most four numbers per job, 2 or 4
- * bytes each while they are integers of 16 or 32 bits (as in SWF) and 8 otherwise: cores, run
- * time, estimate (none while each estimate is its run time, as in the Lublin model's output),
- * and, while the submit times come in order (whole numbers, as in a trace), the gap to the one
- * before (a 32-bit integer below 68 years, however far the times go), else the submit time. At
- * the end, a column of integers is sorted chunk by chunk where it is (its quantiles found by
+ * line by line): `add` each job, then `summary`. Memory: at most four numbers per job (cores,
+ * run time, estimate, and the submit time or its gap to the one before), each in 2 bytes while it
+ * is a 16-bit integer (cores; most run times and gaps in seconds), else in 4 while it is a 32-bit
+ * one (as in SWF) and 8 otherwise, plus 2 for its mark among the 16-bit ones while fewer than
+ * half of the column's values are wide. No estimates while each is its run time (as in the Lublin
+ * model's output); while the submit times come in order (whole numbers, as in a trace), the gaps
+ * (integers of 16 or 32 bits below 2^31 s, however far the times go), else the times. At the
+ * end, a column of integers is sorted chunk by chunk where it is (its quantiles found by
  * bisection over the sorted chunks); the others, and the submit times when they came out of
  * order, are read back whole, in turn, into one array and sorted there (their gaps written over
  * them). Never the jobs. The summary is the one `summarizeJobs` gives for the same jobs in the

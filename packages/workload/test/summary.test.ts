@@ -186,6 +186,7 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
       ["no odd value", (j) => j],
       ["a fractional run time", (j) => ({ ...j, runtime: 12.5 })],
       ["a run time past 16 bits", (j) => ({ ...j, runtime: 2 ** 15 })],
+      ["a run time of -2^15 (16 bits, kept as 32)", (j) => ({ ...j, runtime: -(2 ** 15) })],
       ["cores past 16 bits", (j) => ({ ...j, cores: 2 ** 16 + 1 })],
       ["cores just within 16 bits", (j) => ({ ...j, cores: 2 ** 15 - 1 })],
       ["a -0 submit time", (j) => ({ ...j, submit: -0 })],
@@ -226,28 +227,28 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
 
   it("in submit order past many chunks, as gaps: then a time out of order, a fraction, -0 or past 2^52", () => {
     // 10,000 jobs in submit order (several chunks of gaps), times past 32 bits (as 10 million
-    // Lublin jobs' are), some gaps past 32 bits; then, at job 6,000, one time that is not kept
-    // as a gap: the times are rebuilt from the gaps, exactly.
-    const base = Array.from({ length: 10_000 }, (_, k) =>
-      job(
-        k + 1,
-        2 ** 31 - 5000 * 700 + k * 700 + (k % 9 === 0 ? 2 ** 32 * k : 0),
-        1 + (k % 50),
-        1 + (k % 64),
-      ),
-    );
-    base.sort((a, b) => a.submit - b.submit);
-    const odd: [string, (j: Job) => Job][] = [
-      ["none", (j) => j],
-      ["a time out of order", (j) => ({ ...j, submit: 3 })],
-      ["the previous time again", (j) => ({ ...j, submit: base[5999]!.submit })],
-      ["a fraction", (j) => ({ ...j, submit: j.submit + 0.25 })],
-      ["-0", (j) => ({ ...j, submit: -0 })],
-      ["a time past 2^52", (j) => ({ ...j, submit: 2 ** 52 + 2 })],
-    ];
-    for (const [, change] of odd) {
-      const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
-      expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
+    // Lublin jobs' are), some gaps past 32 bits (as 16-bit OUT marks and 32-bit values), or two
+    // gaps in three past 16 bits (the 16-bit chunks closed after 4,096); then, at job 6,000, one
+    // time that is not kept as a gap: the times are rebuilt from the gaps, exactly, in order.
+    const spiky = (k: number) => 2 ** 31 - 5000 * 700 + k * 700 + (k % 9 === 0 ? 2 ** 32 * k : 0);
+    const wide = (k: number) => 40_000 * k - 39_995 * Math.floor(k / 3);
+    for (const time of [spiky, wide]) {
+      const base = Array.from({ length: 10_000 }, (_, k) =>
+        job(k + 1, time(k), 1 + (k % 50), 1 + (k % 64)),
+      );
+      base.sort((a, b) => a.submit - b.submit);
+      const odd: [string, (j: Job) => Job][] = [
+        ["none", (j) => j],
+        ["a time out of order", (j) => ({ ...j, submit: 3 })],
+        ["the previous time again", (j) => ({ ...j, submit: base[5999]!.submit })],
+        ["a fraction", (j) => ({ ...j, submit: j.submit + 0.25 })],
+        ["-0", (j) => ({ ...j, submit: -0 })],
+        ["a time past 2^52", (j) => ({ ...j, submit: 2 ** 52 + 2 })],
+      ];
+      for (const [, change] of odd) {
+        const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
+        expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
+      }
     }
     // Whole numbers 2^54 - 3 apart: their gap is not exact (so they are not kept as gaps).
     const far = [job(1, -(2 ** 53 - 1), 5, 1), job(2, 2 ** 53 - 2, 5, 1), job(3, 0, 5, 1)];
