@@ -66,7 +66,7 @@ function distribution(values: ColumnArray | Uint16Array | Uint32Array): Distribu
   };
 }
 
-/** Values in the first chunk of a {@link CompactColumn}; each next one is twice as large, up to {@link LAST_CHUNK}. */
+/** Values in the first chunk of a {@link Chunks}; each next one is twice as large, up to {@link LAST_CHUNK}. */
 const FIRST_CHUNK = 4096;
 /** The largest chunk (4 MB as 32-bit integers: allocated, and given back, on its own). */
 const LAST_CHUNK = 1 << 20;
