@@ -185,6 +185,10 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     const odd: [string, (j: Job) => Job][] = [
       ["no odd value", (j) => j],
       ["a fractional run time", (j) => ({ ...j, runtime: 12.5 })],
+      ["a run time past 16 bits", (j) => ({ ...j, runtime: 2 ** 15 })],
+      ["a run time of -2^15 (16 bits, kept as 32)", (j) => ({ ...j, runtime: -(2 ** 15) })],
+      ["cores past 16 bits", (j) => ({ ...j, cores: 2 ** 16 + 1 })],
+      ["cores just within 16 bits", (j) => ({ ...j, cores: 2 ** 15 - 1 })],
       ["a -0 submit time", (j) => ({ ...j, submit: -0 })],
       ["an estimate past 32 bits", (j) => ({ ...j, estimate: 2 ** 31 })],
       ["a submit time past 32 bits", (j) => ({ ...j, submit: 2 ** 32 })],
@@ -194,6 +198,115 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
       const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
       expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
     }
+  });
+
+  it("property: jobs in submit order (kept as gaps), then one out of order or not a whole number, bit for bit", () => {
+    // The summarizer keeps the gaps of submit times that come in order, and rebuilds the times
+    // from them at the first one that does not (or that is a fraction, -0 or past 2^52).
+    const arbSubmit = fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: -5, max: 2 ** 33 }) },
+      { weight: 1, arbitrary: fc.integer({ min: 2 ** 31 - 3, max: 2 ** 31 + 3 }) },
+      { weight: 1, arbitrary: fc.constantFrom(-0, 0.5, 2 ** 52, 2 ** 52 + 2, -(2 ** 52), 2 ** 60) },
+      { weight: 1, arbitrary: fc.double({ min: -10, max: 2 ** 33, noNaN: true }) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(arbSubmit, { minLength: 1, maxLength: 60 }),
+        fc.array(arbSubmit, { maxLength: 5 }),
+        (times, after) => {
+          const submits = [...times.sort((a, b) => a - b), ...after];
+          const jobs = submits.map((t, i) => job(i + 1, t, 1 + (i % 7), 1 + (i % 5)));
+          const s = new WorkloadSummarizer();
+          for (const j of jobs) s.add(j);
+          expect(s.jobs).toBe(jobs.length);
+          expect(s.summary({ procs: 8 })).toEqual(heldSummary(jobs, 8));
+        },
+      ),
+    );
+  });
+
+  it("in submit order past many chunks, as gaps: then a time out of order, a fraction, -0 or past 2^52", () => {
+    // 10,000 jobs in submit order (several chunks of gaps), times past 32 bits (as 10 million
+    // Lublin jobs' are), some gaps past 32 bits (as 16-bit OUT marks and 32-bit values), or two
+    // gaps in three past 16 bits (the 16-bit chunks closed after 4,096); then, at job 6,000, one
+    // time that is not kept as a gap: the times are rebuilt from the gaps, exactly, in order.
+    const spiky = (k: number) => 2 ** 31 - 5000 * 700 + k * 700 + (k % 9 === 0 ? 2 ** 32 * k : 0);
+    const wide = (k: number) => 40_000 * k - 39_995 * Math.floor(k / 3);
+    for (const time of [spiky, wide]) {
+      const base = Array.from({ length: 10_000 }, (_, k) =>
+        job(k + 1, time(k), 1 + (k % 50), 1 + (k % 64)),
+      );
+      base.sort((a, b) => a.submit - b.submit);
+      const odd: [string, (j: Job) => Job][] = [
+        ["none", (j) => j],
+        ["a time out of order", (j) => ({ ...j, submit: 3 })],
+        ["the previous time again", (j) => ({ ...j, submit: base[5999]!.submit })],
+        ["a fraction", (j) => ({ ...j, submit: j.submit + 0.25 })],
+        ["-0", (j) => ({ ...j, submit: -0 })],
+        ["a time past 2^52", (j) => ({ ...j, submit: 2 ** 52 + 2 })],
+      ];
+      for (const [, change] of odd) {
+        const jobs = base.map((j, k) => (k === 6000 ? change(j) : j));
+        expect(summarizeJobs(jobs, { procs: 64 })).toEqual(heldSummary(jobs, 64));
+      }
+    }
+    // Whole numbers 2^54 - 3 apart: their gap is not exact (so they are not kept as gaps).
+    const far = [job(1, -(2 ** 53 - 1), 5, 1), job(2, 2 ** 53 - 2, 5, 1), job(3, 0, 5, 1)];
+    expect(summarizeJobs(far)).toEqual(heldSummary(far));
+    // 0, then -0 (not before it, as numbers compare): sorted, -0 comes first, and no gap is -0.
+    const zeros = [job(1, 0, 5, 1), job(2, -0, 5, 1), job(3, 0, 5, 1)];
+    expect(summarizeJobs(zeros)).toEqual(heldSummary(zeros));
+    expect(Object.is(summarizeJobs(zeros).firstSubmit, -0)).toBe(true);
+  });
+
+  it("property: estimates that are the run times (kept once), then one that is not, bit for bit", () => {
+    // The summarizer keeps no estimate while each is its run time (the same number: 0 and -0
+    // differ), and copies the run times at the first that is not.
+    const arbRuntime = fc.oneof(
+      fc.integer({ min: 0, max: 1e5 }),
+      fc.constantFrom(0, -0, 2 ** 31, 0.5),
+      fc.double({ min: 0, max: 1e5, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(arbRuntime, arbRuntime), { minLength: 1, maxLength: 40 }),
+        fc.nat(45),
+        (pairs, from) => {
+          const jobs = pairs.map(([runtime, other], i) =>
+            job(i + 1, i, runtime, 1, { estimate: i < from ? runtime : other }),
+          );
+          expect(summarizeJobs(jobs)).toEqual(heldSummary(jobs));
+        },
+      ),
+    );
+    // Past several chunks: 10,000 jobs, each estimate its run time up to job 6,000.
+    const jobs = Array.from({ length: 10_000 }, (_, k) =>
+      job(k + 1, k, 1 + ((k * 31) % 5000), 1, { estimate: k < 6000 ? 1 + ((k * 31) % 5000) : 7 }),
+    );
+    expect(summarizeJobs(jobs)).toEqual(heldSummary(jobs));
+    const runtimeZero = [job(1, 0, 0, 1, { estimate: -0 }), job(2, 0, 5, 1)];
+    expect(Object.is(summarizeJobs(runtimeZero).estimate.min, -0)).toBe(true);
+  });
+
+  it("a mean whose sum rounds (4 million run times near 2^31): summed in sorted order", () => {
+    // Past 2^53 the sum of the run times depends on its order (here: 2^31 - 1 first, then
+    // 2^31 - 3, which sort first): the summary's is the sorted one, whether the column is read
+    // back whole or from its chunks.
+    const s = new WorkloadSummarizer();
+    const spec = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
+    const runtimes = new Float64Array(2 ** 22 + 1005);
+    for (let k = 0; k < runtimes.length; k++) {
+      runtimes[k] = k < runtimes.length - 2 ** 21 ? 2 ** 31 - 1 : 2 ** 31 - 3;
+      spec.id = k + 1;
+      spec.runtime = runtimes[k]!;
+      s.add(spec);
+    }
+    let inOrder = 0;
+    for (const v of runtimes) inOrder += v;
+    let sorted = 0;
+    for (const v of runtimes.sort()) sorted += v;
+    expect(inOrder).not.toBe(sorted);
+    expect(s.summary().runtime.mean).toBe(sorted / runtimes.length);
   });
 
   it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {
