@@ -4,8 +4,9 @@ import { describe, expect, it, vi } from "vitest";
 import { cli, tempDir } from "./helpers.js";
 import { writeExperiment } from "./sweep-helpers.js";
 
-// The limits of a trace read whole (lines, bytes) bound what it holds; a streamed conversion or
-// sweep run holds the jobs in flight only, so they do not apply to it (README, "Limits"). With
+// The limits of a trace read whole (lines, bytes) bound what it holds; a streamed conversion,
+// inspection or sweep run holds the jobs in flight (or the summary's columns) only, so they do
+// not apply to it (README, "Limits"). With
 // the limits lowered here to 20 lines and 2,000 bytes, files of 60 jobs stream through; a trace
 // that must be read whole (an unsorted one) stops at the limit.
 vi.mock("../src/limits.js", async (importOriginal) => ({
@@ -50,6 +51,15 @@ describe("past the limits of a trace read whole", () => {
     const jsonl = await cli("convert", input, "--to", "native");
     expect(jsonl.code).toBe(0);
     expect(jsonl.stdout.trim().split("\n")).toHaveLength(JOBS + 1); // and the header line
+  });
+
+  it("inspect streams a native file and an SWF file of 60 jobs", async () => {
+    for (const file of [await nativeFile(), await swfFile()]) {
+      const r = await cli("inspect", file, "--procs", "4");
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`${JOBS} jobs`);
+    }
   });
 
   it("convert streams an SWF file of 60 jobs", async () => {

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import {
+  createJobsLineReader,
   type Distribution,
   emptySwfHeader,
   type JobsFileHeader,
-  readJobsLines,
   readSwfLines,
   type SwfCleanupReport,
   type SwfHeader,
@@ -21,8 +21,8 @@ import {
 import type { Command } from "../command.js";
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
-import { MAX_PROCS } from "../limits.js";
-import { openLines, streamSwfWorkload } from "../swf-input.js";
+import { MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
+import { openLineBatches, openLines, streamSwfWorkload } from "../swf-input.js";
 import {
   declaredProcs,
   headerProcs,
@@ -308,16 +308,26 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
         gzip = result.gzip;
       }
     } else {
-      const { lines, gzip: gz, close } = await openLines(path, "inspect");
+      // Streamed, nothing of the trace is kept but the summary's columns: past the limits of a
+      // trace read whole, a chunk's lines at a time into a synchronous reader.
+      const {
+        batches,
+        gzip: gz,
+        close,
+      } = await openLineBatches(path, "inspect", STREAMED_TRACE_LIMITS);
       gzip = gz;
+      const reader = createJobsLineReader({
+        source: path,
+        onHeader: (h) => {
+          jsonlHeader = h;
+        },
+      });
       try {
-        for await (const j of readJobsLines(lines, {
-          source: path,
-          onHeader: (h) => {
-            jsonlHeader = h;
-          },
-        })) {
-          summarizer.add(j);
+        for await (const lines of batches) {
+          for (let i = 0; i < lines.length; i++) {
+            const job = reader.next(lines[i] as string);
+            if (job !== null) summarizer.add(job);
+          }
         }
       } finally {
         close();
@@ -401,16 +411,13 @@ async function scannedSwf(path: string, o: ReadOptions): Promise<ScannedSwf | "r
 /** Records {@link firstRecordsEstimate} looks at. */
 const FIRST_RECORDS = 1024;
 
-/** The line and byte limits of a reader that keeps nothing of the trace: none. */
-const UNLIMITED = { maxLines: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
-
 /**
  * `"requested"` when one of the SWF file's first {@link FIRST_RECORDS} records has a requested
  * time (field 9 > 0), else `"runtime"` (no record, or none in the first ones): the start of
  * {@link estimateOf}, so that a file with requested times is read once as `"requested"`.
  */
 async function firstRecordsEstimate(path: string): Promise<"requested" | "runtime"> {
-  const { lines, close } = await openLines(path, "inspect", UNLIMITED);
+  const { lines, close } = await openLines(path, "inspect", STREAMED_TRACE_LIMITS);
   try {
     let records = 0;
     for await (const r of readSwfLines(lines, { source: path })) {
@@ -429,7 +436,7 @@ async function firstRecordsEstimate(path: string): Promise<"requested" | "runtim
  * up to the first such record.
  */
 async function estimateOf(path: string): Promise<"requested" | "runtime"> {
-  const { lines, close } = await openLines(path, "inspect", UNLIMITED);
+  const { lines, close } = await openLines(path, "inspect", STREAMED_TRACE_LIMITS);
   try {
     for await (const r of readSwfLines(lines, { source: path })) {
       if (r.requestedTime > 0) return "requested";
