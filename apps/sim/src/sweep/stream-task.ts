@@ -79,6 +79,9 @@ const UNSORTED = Symbol("unsorted");
  * engine). A trace not sorted by submit time is read whole and sorted (by submit, then id), as
  * `run` sorts it.
  *
+ * `readWhole` gives the trace read whole with its jobs sorted by submit time, then id (for a
+ * trace that is not sorted); `command` names the reader's errors (`sweep`, `report`).
+ *
  * @throws the reader's errors in the experiment file's words (`sweep: FILE:3: … (or set
  *   "clean": true in "workload" …)`), the policy's and the engine's as they are, and a
  *   LostJobsError when the run ends with jobs neither completed nor rejected.
@@ -93,12 +96,11 @@ export async function streamSwfTask(
   let run: StreamedRun | null = policy.pooled === null ? null : scanRun(w, params, policy);
   if (run === null) run = await streamRun(w, params, policy, command);
   if (run === null) {
-    // Not sorted: read whole (the caller's copy, kept between runs), sorted, then simulated.
+    // Not sorted: the caller's copy of the trace read whole, kept between runs, sorted.
     const whole = await readWhole();
-    const jobs = [...whole.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
     run = new StreamedRun(w, params, policy);
     run.header(whole.header);
-    run.push(jobs, false);
+    run.push(whole.jobs, false);
   }
   return run.end();
 }
