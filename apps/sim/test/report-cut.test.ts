@@ -60,6 +60,10 @@ describe("sched-sim report on a run of more jobs than the Gantt chart draws", ()
     const { jobs, before } = cut as { jobs: number; before: number };
     expect(jobs).toBeLessThanOrEqual(40);
     expect(trace.records).toHaveLength(jobs);
+    // Nothing is drawn at or after the arrival of the first job left out (it would take part).
+    expect(trace.horizon).toBeLessThan(before);
+    for (const r of trace.records)
+      for (const iv of r.intervals) expect(iv.end).toBeLessThan(before);
     expectFirstPartOf(trace, await simulateTask(plan, task), before);
     expect(html).toContain(
       `the first ${jobs} of 300 jobs (those submitted before t = ${before}, when the next one arrives)`,
