@@ -34,7 +34,9 @@ const spec: CommandSpec = {
     "run) a zoomable Gantt chart of jobs on machines with a machine axis, a time axis and the\n" +
     "utilization strip; when the jobs are too many to draw one by one, it shows how busy each\n" +
     "machine is over time (and the jobs themselves once zoomed in). The run is simulated again\n" +
-    "from the experiment (runs are deterministic) and checked against its stored metrics.",
+    "from the experiment (runs are deterministic) and checked against its stored metrics. A run\n" +
+    `of more than ${count(GANTT_MAX_JOBS)} jobs is drawn in its first part (the jobs submitted before job ${count(GANTT_MAX_JOBS + 1)}\n` +
+    "arrives, up to then), and its metrics are checked in a streamed pass over the whole run.",
   options: [
     {
       name: "out",
@@ -159,7 +161,7 @@ export const reportCommand: Command = {
         } else {
           const total = numbers.jobs;
           notes.push(
-            `${label}, ${point}: ${typeof total === "number" ? count(total) : "the"} jobs on ${machines}. The chart shows the run's first part: the first ${count(cut.jobs)}${typeof total === "number" ? ` of ${count(total)}` : ""} jobs (those submitted before t = ${cut.before}, when the next one arrives), simulated up to that time, which is exactly the whole run up to then; jobs still running or waiting then are drawn as unfinished. (The chart of a run of more than ${count(GANTT_MAX_JOBS)} jobs is cut so: the page holds every bar it draws, for zooming.)`,
+            `${label}, ${point}: ${typeof total === "number" ? count(total) : "the"} jobs on ${machines}. The chart shows the run's first part: the first ${count(cut.jobs)}${typeof total === "number" ? ` of ${count(total)}` : ""} jobs (those submitted before t = ${cut.before}, when the next one arrives), simulated up to just before that time, which is exactly the whole run up to then; jobs still running or waiting then are drawn as unfinished. (The chart of a run of more than ${count(GANTT_MAX_JOBS)} jobs is cut so: the page holds every bar it draws, for zooming.)`,
           );
         }
         if (stored === undefined) {
