@@ -7,8 +7,14 @@ import { EXPERIMENTS } from "../experiments/registry.js";
 import { checkOutPath } from "../out-path.js";
 import { printable } from "../printable.js";
 import { type ReportRun, reportHtml } from "../report/html.js";
+import { GANTT_MAX_JOBS } from "../report/limits.js";
 import { comparisonRows } from "../sweep/compare.js";
-import { createInstanceCache, measureRun, simulateTask } from "../sweep/execute.js";
+import {
+  createInstanceCache,
+  executeTask,
+  measureRun,
+  simulateTaskPart,
+} from "../sweep/execute.js";
 import { planTasks, type SweepPlan } from "../sweep/plan.js";
 import { asWritten, readSweepDir, type SweepDir, summarizeSweep } from "../sweep/results.js";
 import { missingNote, missingRuns, readShardStatuses } from "../sweep/shard.js";
@@ -28,7 +34,9 @@ const spec: CommandSpec = {
     "run) a zoomable Gantt chart of jobs on machines with a machine axis, a time axis and the\n" +
     "utilization strip; when the jobs are too many to draw one by one, it shows how busy each\n" +
     "machine is over time (and the jobs themselves once zoomed in). The run is simulated again\n" +
-    "from the experiment (runs are deterministic) and checked against its stored metrics.",
+    "from the experiment (runs are deterministic) and checked against its stored metrics. A run\n" +
+    `of more than ${count(GANTT_MAX_JOBS)} jobs is drawn in its first part (the jobs submitted before job ${count(GANTT_MAX_JOBS + 1)}\n` +
+    "arrives, up to then), and its metrics are checked in a streamed pass over the whole run.",
   options: [
     {
       name: "out",
@@ -83,6 +91,11 @@ function runsCsvNote(
   return `${lines.join("\n")}\n`;
 }
 
+/** `n` with a comma between thousands (`1,000,000`), the same on every machine. */
+function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** `sched-sim report`. */
 export const reportCommand: Command = {
   spec,
@@ -118,10 +131,14 @@ export const reportCommand: Command = {
       try {
         // Read errors of a trace file say `report:`, the command the user ran.
         const cache = createInstanceCache("report");
-        const trace = await simulateTask(plan, task, cache);
+        const { trace, cut } = await simulateTaskPart(plan, task, cache, GANTT_MAX_JOBS);
         const notes: string[] = [];
         const stored = records.find((r) => r.key === task.key);
-        const numbers = await measureRun(plan, task, trace, cache);
+        // A cut run's metrics are those of the whole run, simulated again without its trace.
+        const numbers =
+          cut === null
+            ? await measureRun(plan, task, trace, cache)
+            : (await executeTask(plan, task, cache)).record.metrics;
         const again = asWritten({
           ...(stored ?? {
             key: task.key,
@@ -134,25 +151,39 @@ export const reportCommand: Command = {
           metrics: numbers,
         });
         const label = plan.schedulers[task.scheduler]?.label ?? "";
-        notes.push(
-          `${label}, ${plan.params
-            .map((p) => `${p} = ${task.params[p]}`)
-            .concat(`seed ${task.seed}`)
-            .join(
-              ", ",
-            )}: ${trace.records.length} jobs on ${trace.platform.machines.length} machines (${trace.platform.totalCores} cores).`,
-        );
+        const point = plan.params
+          .map((p) => `${p} = ${task.params[p]}`)
+          .concat(`seed ${task.seed}`)
+          .join(", ");
+        const machines = `${trace.platform.machines.length} machines (${trace.platform.totalCores} cores)`;
+        if (cut === null) {
+          notes.push(`${label}, ${point}: ${trace.records.length} jobs on ${machines}.`);
+        } else {
+          const total = numbers.jobs;
+          notes.push(
+            `${label}, ${point}: ${typeof total === "number" ? count(total) : "the"} jobs on ${machines}. The chart shows the run's first part: the first ${count(cut.jobs)}${typeof total === "number" ? ` of ${count(total)}` : ""} jobs (those submitted before t = ${cut.before}, when the next one arrives), simulated up to just before that time, which is exactly the whole run up to then; jobs still running or waiting then are drawn as unfinished. (The chart of a run of more than ${count(GANTT_MAX_JOBS)} jobs is cut so: the page holds every bar it draws, for zooming.)`,
+          );
+        }
         if (stored === undefined) {
           notes.push("This run has no stored result yet; it was simulated for this chart.");
         } else {
           const differ = Object.keys(stored.metrics).filter(
             (k) => !Object.is(stored.metrics[k], again.metrics[k]),
           );
-          notes.push(
-            differ.length === 0
-              ? "Simulated again for this chart: its metrics equal the stored result."
-              : `WARNING: simulated again, ${differ.join(", ")} differ from the stored result (did the code or the trace change since the sweep?).`,
-          );
+          const whole = "the whole run simulated again in a streamed pass (its trace not kept)";
+          if (cut === null) {
+            notes.push(
+              differ.length === 0
+                ? "Simulated again for this chart: its metrics equal the stored result."
+                : `WARNING: simulated again, ${differ.join(", ")} differ from the stored result (did the code or the trace change since the sweep?).`,
+            );
+          } else {
+            notes.push(
+              differ.length === 0
+                ? `The metrics check covers ${whole}: its metrics equal the stored result.`
+                : `WARNING: ${whole}: ${differ.join(", ")} differ from the stored result (did the code or the trace change since the sweep?).`,
+            );
+          }
         }
         run = { key: task.key, trace, notes };
       } catch (error) {

@@ -8,7 +8,7 @@ import {
   type SimulationSummary,
   simulate,
 } from "@sched/core";
-import { parseModelOption, WORKLOAD_MODELS } from "@sched/workload";
+import { parseModelOption, type SwfHeader, WORKLOAD_MODELS } from "@sched/workload";
 import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import type { Params, ParamValue } from "../experiments/parameters.js";
@@ -18,7 +18,7 @@ import { inCallersWords } from "../hints.js";
 import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
-import { readSwfWorkload, type SwfWorkload } from "../swf-input.js";
+import { readSwfWorkload, type SwfWorkload, streamSwfWorkload } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { PlannedScheduler, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
 import {
@@ -229,6 +229,122 @@ export async function simulateTask(
     createScheduler(choice, task.seed),
     executionModel === undefined ? {} : { executionModel },
   );
+}
+
+/** The first part of a run (see {@link simulateTaskPart}). */
+export interface TaskPart {
+  /** The run whole, or its first part cut at `cut.until`. */
+  readonly trace: ScheduleTrace;
+  /** Null when the run is whole: it has at most `maxJobs` jobs. */
+  readonly cut: {
+    /** Jobs simulated: those submitted before `before`. */
+    readonly jobs: number;
+    /** The submit time of the first job left out. */
+    readonly before: number;
+  } | null;
+}
+
+/** Thrown (and caught) once a streamed trace has given the jobs a part needs. */
+const ENOUGH = Symbol("enough");
+
+/**
+ * {@link simulateTask}, or, when the run has more than `maxJobs` jobs, its first part: the jobs
+ * submitted before the arrival time of job `maxJobs + 1` (in submit order), simulated up to just
+ * before that time (core's `until`). Policies see no job before its arrival, so that part is
+ * exactly the whole run's up to then: same starts, same allocations; jobs still running or
+ * waiting at the horizon are `unfinished`. An experiment file's sorted SWF trace is streamed and
+ * only its first `maxJobs + 1` jobs are kept (a trace not sorted by submit time, or one with a
+ * read error in that part, is read whole, as {@link simulateTask} reads it).
+ *
+ * @throws as {@link simulateTask}, and an Error when the first `maxJobs + 1` jobs all arrive
+ *   at one time (no part of the run ends before it).
+ */
+export async function simulateTaskPart(
+  plan: SweepPlan,
+  task: RunTask,
+  cache: InstanceCache,
+  maxJobs: number,
+): Promise<TaskPart> {
+  const source = plan.source;
+  let head: readonly Job[] | null = null;
+  let platform: ExperimentInstance["platform"] | undefined;
+  let executionModel: ExperimentInstance["executionModel"];
+  if (
+    selfRunExperiment(plan) === undefined &&
+    source.kind === "file" &&
+    source.workload.type === "swf"
+  ) {
+    const w = source.workload;
+    const jobs: Job[] = [];
+    let header: SwfHeader | undefined;
+    // False for a trace not sorted by submit time, or one the streamed read failed on.
+    let usable = true;
+    try {
+      await streamSwfWorkload(
+        w.path,
+        {
+          clean: w.clean,
+          estimate: w.estimate,
+          where: cache.command,
+          onHeader: (h) => {
+            header = h;
+          },
+        },
+        (chunk) => {
+          for (const job of chunk) {
+            const last = jobs.at(-1);
+            if (last !== undefined && job.submit < last.submit) {
+              usable = false;
+              throw ENOUGH;
+            }
+            jobs.push(job);
+            if (jobs.length > maxJobs) throw ENOUGH;
+          }
+        },
+      );
+    } catch (error) {
+      // A read error: the whole read below says it, in the words it always has.
+      if (error !== ENOUGH) usable = false;
+    }
+    if (usable && jobs.length > maxJobs) {
+      head = jobs;
+      platform = identicalPool(swfProcs(w, numericParams(task.params), header));
+    }
+  } else if (selfRunExperiment(plan) === undefined) {
+    const instance = await instanceFor(plan, task, cache);
+    if (instance.jobs.length > maxJobs) {
+      const jobs = isSorted(instance.jobs) ? instance.jobs : sortedJobs(instance.jobs);
+      head = jobs.slice(0, maxJobs + 1);
+      platform = instance.platform;
+      executionModel = instance.executionModel;
+    }
+  }
+  if (head === null || platform === undefined) {
+    return { trace: await simulateTask(plan, task, cache), cut: null };
+  }
+  const before = (head[maxJobs] as Job).submit;
+  let n = maxJobs;
+  while (n > 0 && (head[n - 1] as Job).submit === before) n--;
+  if (n === 0) {
+    throw new Error(
+      `its first ${maxJobs + 1} jobs all arrive at t = ${before}: no first part of the run to draw`,
+    );
+  }
+  const trace = simulate(
+    head.slice(0, n),
+    platform,
+    createScheduler(taskScheduler(plan, task), task.seed),
+    { until: justBefore(before), ...(executionModel === undefined ? {} : { executionModel }) },
+  );
+  return { trace, cut: { jobs: n, before } };
+}
+
+/** The largest double below `t` (a finite number). */
+function justBefore(t: number): number {
+  if (t === 0) return -Number.MIN_VALUE;
+  const bits = new BigInt64Array(new Float64Array([t]).buffer);
+  bits[0] = (bits[0] as bigint) + (t > 0 ? -1n : 1n);
+  return new Float64Array(bits.buffer)[0] as number;
 }
 
 /**
