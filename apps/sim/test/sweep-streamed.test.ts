@@ -20,7 +20,7 @@ import { fixture, tempDir } from "./helpers.js";
 
 // A file sweep simulates each run without its trace: an SWF trace streamed from its file (`easy`
 // and `fcfs` with default options on the pooled kernel), a generated workload from memory. Its
-// records must be those of the whole-trace path `report` still uses (`simulateTask`, then core's
+// records must be those of the whole-trace path (`simulateTask`, which `report` draws, then core's
 // `computeMetrics`), to the bit.
 
 const SCHEDULERS: readonly PlannedScheduler[] = [
