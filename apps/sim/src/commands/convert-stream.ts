@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { type Job, ParseError } from "@sched/core";
 import {
-  createJobsLineReader,
   type JobsFileHeader,
   JobsJsonlWriter,
   JobsToSwfTally,
@@ -14,7 +13,12 @@ import { StreamedFile, writeFilesAtomic } from "../atomic.js";
 import type { Io } from "../command.js";
 import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { printable } from "../printable.js";
-import { cleanupReportText, openLineBatches, streamSwfWorkload } from "../swf-input.js";
+import {
+  cleanupReportText,
+  openJobBatches,
+  openLineBatches,
+  streamSwfWorkload,
+} from "../swf-input.js";
 import { headerProcs, requireJobs } from "./trace-files.js";
 
 /** Job fields the SWF output keeps (the others are named on stderr as dropped). */
@@ -70,8 +74,8 @@ interface Tally {
 }
 
 /**
- * Streams the jobs of `c.input` to `onJobs` a chunk at a time (native: in one array, reused from
- * chunk to chunk), read and checked exactly as `readTraceFile` reads them.
+ * Streams the jobs of `c.input` to `onJobs` a chunk at a time, read and checked exactly as
+ * `readTraceFile` reads them.
  */
 async function eachJobs(
   c: StreamConversion,
@@ -93,26 +97,17 @@ async function eachJobs(
     );
     return { swfHeader: header ?? swfHeader, report, jsonlHeader: undefined };
   }
-  // A chunk's lines at a time into a synchronous reader (`readJobsLines`' rules): no async step
-  // per line or job.
-  const { batches, close } = await openLineBatches(c.input, "convert", STREAMED_TRACE_LIMITS);
   let jsonlHeader: JobsFileHeader | undefined;
-  const reader = createJobsLineReader({
-    source: c.input,
-    onHeader: (h) => {
+  const { batches, close } = await openJobBatches(
+    c.input,
+    "convert",
+    STREAMED_TRACE_LIMITS,
+    (h) => {
       jsonlHeader = h;
     },
-  });
+  );
   try {
-    const jobs: Job[] = [];
-    for await (const lines of batches) {
-      jobs.length = 0;
-      for (let i = 0; i < lines.length; i++) {
-        const job = reader.next(lines[i] as string);
-        if (job !== null) jobs.push(job);
-      }
-      if (jobs.length > 0) onJobs(jobs);
-    }
+    for await (const jobs of batches) onJobs(jobs);
   } finally {
     close();
   }

@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import {
-  createJobsLineReader,
   type Distribution,
   emptySwfHeader,
   type JobsFileHeader,
@@ -22,7 +21,7 @@ import type { Command } from "../command.js";
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
 import { MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
-import { openLineBatches, openLines, streamSwfWorkload } from "../swf-input.js";
+import { openJobBatches, openLines, streamSwfWorkload } from "../swf-input.js";
 import {
   declaredProcs,
   headerProcs,
@@ -309,28 +308,15 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
       }
     } else {
       // Streamed, nothing of the trace is kept but the summary's columns: past the limits of a
-      // trace read whole, a chunk's lines at a time into a synchronous reader.
-      const {
-        batches,
-        gzip: gz,
-        close,
-      } = await openLineBatches(path, "inspect", STREAMED_TRACE_LIMITS);
-      gzip = gz;
-      const reader = createJobsLineReader({
-        source: path,
-        onHeader: (h) => {
-          jsonlHeader = h;
-        },
+      // trace read whole.
+      const opened = await openJobBatches(path, "inspect", STREAMED_TRACE_LIMITS, (h) => {
+        jsonlHeader = h;
       });
+      gzip = opened.gzip;
       try {
-        for await (const lines of batches) {
-          for (let i = 0; i < lines.length; i++) {
-            const job = reader.next(lines[i] as string);
-            if (job !== null) summarizer.add(job);
-          }
-        }
+        for await (const jobs of opened.batches) for (const j of jobs) summarizer.add(j);
       } finally {
-        close();
+        opened.close();
       }
     }
   } catch {

@@ -11,7 +11,6 @@ import {
   type SimulationSummary,
 } from "@sched/core";
 import {
-  createJobsLineReader,
   type JobsFileHeader,
   parsePlatformJson,
   type SwfCleanupReport,
@@ -59,8 +58,9 @@ import { RejectionTally } from "../rejections.js";
 import { PROGRESS_OPTIONS, type RunProgress, runProgress } from "../run-progress.js";
 import { type OptionValues, optionsForReport } from "../scheduler-options.js";
 import {
+  bySubmitThenId,
   cleanupReportText,
-  openLineBatches,
+  openJobBatches,
   readSwfWorkload,
   readTextFile,
   streamSwfWorkload,
@@ -620,7 +620,7 @@ async function sortedRun(
     estimate: input.estimate,
     where: "run",
   });
-  const jobs = [...read.jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+  const jobs = [...read.jobs].sort(bySubmitThenId);
   const runner = new Runner(workload, input, choice, csv);
   if (read.header !== undefined) runner.header(read.header);
   if (jobs.length > 0) runner.push(jobs, false);
@@ -889,26 +889,21 @@ async function nativeRun(
   const runner = new Runner(workload, input, choice, csv);
   // Streamed, nothing of the trace is kept: the limits of a trace read whole do not apply (as
   // for SWF: README, "Limits"); read whole to be sorted, they do.
-  // A chunk's lines at a time, read by a synchronous reader: an async step per line and per job
-  // cost about as much as reading the jobs (README, "Native workloads and platforms").
-  const { batches, close } = await openLineBatches(
+  // A chunk's jobs at a time (README, "Native workloads and platforms").
+  const { batches, close } = await openJobBatches(
     workload,
     "run",
     stream ? STREAMED_TRACE_LIMITS : {},
+    (h) => runner.nativeHeader(h),
   );
-  const reader = createJobsLineReader({
-    source: workload,
-    onHeader: (h) => runner.nativeHeader(h),
-  });
   // On the pooled kernel chosen by `--engine auto`: "general" at the first job it does not model.
   const mayFallBack = choice.general !== undefined;
   let held: Job[] = [];
   let count = 0;
   try {
-    for await (const lines of batches) {
-      for (let i = 0; i < lines.length; i++) {
-        const job = reader.next(lines[i] as string);
-        if (job === null) continue;
+    for await (const jobs of batches) {
+      for (let i = 0; i < jobs.length; i++) {
+        const job = jobs[i] as Job;
         if (mayFallBack && !pooledModels(job)) return "general";
         held.push(job);
         count++;
@@ -924,7 +919,7 @@ async function nativeRun(
   } finally {
     close();
   }
-  if (!stream) held.sort((a, b) => a.submit - b.submit || a.id - b.id);
+  if (!stream) held.sort(bySubmitThenId);
   try {
     if (held.length > 0) runner.push(held, stream);
   } catch (error) {

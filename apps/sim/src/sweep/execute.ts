@@ -18,7 +18,12 @@ import { inCallersWords } from "../hints.js";
 import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
-import { readSwfWorkload, type SwfWorkload, streamSwfWorkload } from "../swf-input.js";
+import {
+  bySubmitThenId,
+  readSwfWorkload,
+  type SwfWorkload,
+  streamSwfWorkload,
+} from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { PlannedScheduler, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
 import {
@@ -189,7 +194,7 @@ function isSorted(jobs: readonly Job[]): boolean {
 
 /** `jobs` sorted by submit time, then id. */
 function sortedJobs(jobs: readonly Job[]): Job[] {
-  return [...jobs].sort((a, b) => a.submit - b.submit || a.id - b.id);
+  return [...jobs].sort(bySubmitThenId);
 }
 
 async function instanceFor(
