@@ -266,3 +266,25 @@ describe("a directory of failed runs only and a corrected experiment", () => {
     expect(await readFile(join(own, "experiment.json"), "utf8")).toBe(mine);
   });
 });
+
+describe("run files that are not records", () => {
+  it("a cut-short run file is run again, a stray file and a temporary are ignored: the same summaries", async () => {
+    const dir = await tempDir();
+    const file = await writeExperiment(smallExperiment([0.3, 0.6], 2));
+    expect((await cli("sweep", file, "--out", dir, "--quiet")).code).toBe(0);
+    const runsCsv = await readFile(join(dir, "runs.csv"), "utf8");
+    const [victim] = (await readdir(join(dir, "runs"))).sort();
+    await writeFile(join(dir, "runs", victim as string), '{"key": "cut');
+    await writeFile(join(dir, "runs", "notes.json"), '{"hello": 1}');
+    await writeFile(join(dir, "runs", ".x.json.1234.tmp"), "{");
+    // compare reads the records there are: one run is missing
+    const read = await readSweepDir(dir, "compare");
+    expect(read.records).toHaveLength(7);
+    const again = await cli("sweep", file, "--out", dir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("1 runs in ");
+    expect(again.stderr).toContain("(7 already done)");
+    expect(await readFile(join(dir, "runs.csv"), "utf8")).toBe(runsCsv);
+    expect((await readSweepDir(dir, "compare")).records).toHaveLength(8);
+  });
+});

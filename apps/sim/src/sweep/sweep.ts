@@ -1,7 +1,6 @@
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describeFsError, makeDirs } from "../atomic.js";
-import { readCsvRecords } from "../csv-read.js";
 import { stableJson } from "../format.js";
 import { UsageError } from "../usage-error.js";
 import { userMessage } from "../user-message.js";
@@ -14,9 +13,9 @@ import {
   jsonFiles,
   legacyExperimentJson,
   orderRecords,
-  parseRunFile,
   type RunFailure,
   type RunFile,
+  readRunFiles,
   readSweepDir,
   resultsCsv,
   runAsWritten,
@@ -206,6 +205,13 @@ export async function runSweep(
     doneThisSession++;
     progress();
   };
+  // The runs whose failure file a result replaces (a run fails at most once in a session, and
+  // its shard, or this sweep, is the only writer of its files).
+  const failedAtStart = new Set(
+    out === undefined
+      ? []
+      : (await jsonFiles(join(out, "failed"))).map((f) => f.slice(0, -".json".length)),
+  );
   /** Write `task`'s run file from `from`, the record of a run of its seed-free class. */
   const copy = async (task: RunTask, from: RunRecord): Promise<void> => {
     const record = copyRecord(from, task);
@@ -213,7 +219,9 @@ export async function runSweep(
       await writeShared(
         new Map([[join(out, "runs", `${task.key}.json`), copiedRunJson(record, from.key)]]),
       );
-      await rm(join(out, "failed", `${task.key}.json`), { force: true });
+      if (failedAtStart.has(task.key)) {
+        await rm(join(out, "failed", `${task.key}.json`), { force: true });
+      }
     }
     keep(finished, timings, { record, timing: undefined });
     copied++;
@@ -277,7 +285,9 @@ export async function runSweep(
                   [join(out, "runs", `${task.key}.json`), runJson(outcome.record, outcome.timing)],
                 ]),
               );
-              await rm(join(out, "failed", `${task.key}.json`), { force: true });
+              if (failedAtStart.has(task.key)) {
+                await rm(join(out, "failed", `${task.key}.json`), { force: true });
+              }
             }
             keep(finished, timings, written);
             if (out !== undefined) options.onRunWritten?.(task.key);
@@ -289,7 +299,7 @@ export async function runSweep(
           }
         }
       };
-      await Promise.all(Array.from({ length: executor.parallelism }, lane));
+      await Promise.all(Array.from({ length: executor.lanes ?? executor.parallelism }, lane));
     } finally {
       await executor.close();
     }
@@ -461,17 +471,15 @@ export async function prepareDir(
         }),
     );
   }
-  const records: RunFile[] = [];
-  for (const f of await jsonFiles(join(out, "runs"))) {
-    try {
-      records.push(parseRunFile(await readFile(join(out, "runs", f), "utf8")));
-    } catch {
-      // unreadable: the run is done again and the file replaced
-    }
-  }
+  // an unreadable file's run is done again and the file replaced
+  const records = readRunFiles(join(out, "runs"));
   if (note !== undefined) {
     const have = new Set(records.map((r) => r.record.key));
-    const gone = [...(await runsCsvKeys(out, plan))].filter((k) => !have.has(k));
+    const planned = planTasks(plan).map((t) => t.key);
+    // every planned run has its file (a finished sweep resumed): none can be missing
+    const gone = planned.every((k) => have.has(k))
+      ? []
+      : [...(await runsCsvKeys(out, new Set(planned)))].filter((k) => !have.has(k));
     if (gone.length > 0) {
       note(
         `note: ${join(out, "runs.csv")} lists ${gone.length} finished run${gone.length === 1 ? "" : "s"} with no file in ${join(out, "runs")}/ (deleted?); ${gone.length === 1 ? "it is" : "they are"} run again, and the summaries rewritten once every run was tried`,
@@ -484,22 +492,30 @@ export async function prepareDir(
 /** What a sweep writes at the end, beside `runs/` and `failed/`. */
 const SUMMARY_FILES = ["results.csv", "runs.csv", "timing.csv", "runs-timing.csv"];
 
-/** The keys of the plan's runs that `out/runs.csv` lists (none when it is absent or unreadable). */
-async function runsCsvKeys(out: string, plan: SweepPlan): Promise<Set<string>> {
+/**
+ * The keys of `planned` that `out/runs.csv` lists (none when it is absent or unreadable): the
+ * first field of each row. A run key has no comma, quote or line break (see `runKey`), so the
+ * text up to a line's first comma is its key, and a line that is not a row of the file (inside
+ * a quoted field of a hand-edited one) matches no key.
+ */
+async function runsCsvKeys(out: string, planned: ReadonlySet<string>): Promise<Set<string>> {
   let text: string;
   try {
     text = await readFile(join(out, "runs.csv"), "utf8");
   } catch {
     return new Set();
   }
-  const planned = new Set(planTasks(plan).map((t) => t.key));
-  const rows = readCsvRecords(text) ?? [];
-  return new Set(
-    rows
-      .slice(1)
-      .map((r) => r.fields[0] ?? "")
-      .filter((k) => planned.has(k)),
-  );
+  const keys = new Set<string>();
+  let start = text.indexOf("\n") + 1; // after the header
+  while (start > 0 && start < text.length) {
+    const end = text.indexOf("\n", start);
+    const line = text.slice(start, end < 0 ? text.length : end);
+    const comma = line.indexOf(",");
+    const key = (comma < 0 ? line : line.slice(0, comma)).replace(/\r$/, "");
+    if (planned.has(key)) keys.add(key);
+    start = end + 1;
+  }
+  return keys;
 }
 
 /**

@@ -15,24 +15,28 @@ export function isSweepWorker(): boolean {
 }
 
 /**
- * The body of a sweep worker thread: runs each task it is sent and replies with the record and
- * timing, or the error's message. Never throws.
+ * The body of a sweep worker thread: runs each task it is sent, one at a time in the order sent
+ * (the main thread sends the next before the last is done: see pool.ts), and replies with the
+ * record and timing, or the error's message. Never throws.
  */
 export function runSweepWorker(): void {
   const port = parentPort;
   if (port === null) return;
   const { plan } = workerData as SweepWorkerData;
   const cache = createInstanceCache();
+  let last: Promise<void> = Promise.resolve();
   port.on("message", (message: { id: number; task: RunTask }) => {
-    executeTask(plan, message.task, cache).then(
-      (outcome) =>
-        port.postMessage({ id: message.id, ok: true, outcome } satisfies SweepWorkerReply),
-      (error: unknown) =>
-        port.postMessage({
-          id: message.id,
-          ok: false,
-          message: userMessage(error),
-        } satisfies SweepWorkerReply),
+    last = last.then(() =>
+      executeTask(plan, message.task, cache).then(
+        (outcome) =>
+          port.postMessage({ id: message.id, ok: true, outcome } satisfies SweepWorkerReply),
+        (error: unknown) =>
+          port.postMessage({
+            id: message.id,
+            ok: false,
+            message: userMessage(error),
+          } satisfies SweepWorkerReply),
+      ),
     );
   });
 }
