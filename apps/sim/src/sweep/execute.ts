@@ -3,18 +3,25 @@ import {
   identicalPool,
   type Job,
   type Metrics,
+  type Platform,
   type RunStats,
   type ScheduleTrace,
   type SimulationSummary,
   simulate,
 } from "@sched/core";
-import { parseModelOption, type SwfHeader, WORKLOAD_MODELS } from "@sched/workload";
+import {
+  type JobsFileHeader,
+  parseModelOption,
+  type SwfHeader,
+  WORKLOAD_MODELS,
+} from "@sched/workload";
 import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
 import { inCallersWords } from "../hints.js";
+import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
@@ -26,10 +33,17 @@ import {
 } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { PlannedScheduler, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+import { readPlatformFile } from "./platform-file.js";
 import {
   generalSimulation,
+  type NativeSpec,
+  type NativeWorkload,
+  nativeMachines,
   pooledPolicyOf,
+  readNativeBatches,
+  readNativeWorkload,
   type SwfSpec,
+  streamNativeTask,
   streamSwfTask,
   summaryOfJobs,
   swfProcs,
@@ -59,18 +73,20 @@ export interface RunTiming {
 
 /**
  * Per-thread memo: the last workload instance (runs of one point and seed are adjacent and share
- * it) and parsed SWF files.
+ * it), parsed SWF and native files (the runs that read one whole), and platform files.
  */
 export interface InstanceCache {
   last?: { readonly id: string; readonly instance: ExperimentInstance };
   readonly swf: Map<string, Promise<SwfWorkload>>;
+  readonly native: Map<string, Promise<NativeWorkload>>;
+  readonly platforms: Map<string, Promise<Platform>>;
   /** The command whose words a trace's read errors take (`sweep: FILE:3: …`). */
   readonly command: string;
 }
 
 /** An empty {@link InstanceCache}, for runs made by `command` (`sweep`, or `report` re-simulating one). */
 export function createInstanceCache(command = "sweep"): InstanceCache {
-  return { swf: new Map(), command };
+  return { swf: new Map(), native: new Map(), platforms: new Map(), command };
 }
 
 /** The registry experiment a plan's runs come from (undefined for an experiment file's workload). */
@@ -143,6 +159,14 @@ async function workloadInstance(
       const swf = await readSwf(w, cache);
       return { jobs: swf.jobs, platform: identicalPool(swfProcs(w, params, swf.header)) };
     }
+    case "native": {
+      const [read, platform] = await Promise.all([readNative(w, cache), nativePlatform(w, cache)]);
+      const machines = nativeMachines(w, params, platform, read.header);
+      return {
+        jobs: read.jobs,
+        platform: typeof machines === "number" ? identicalPool(machines) : machines,
+      };
+    }
     case "model": {
       const model = WORKLOAD_MODELS.find((m) => m.name === w.model);
       if (model === undefined) throw new Error(`unknown workload model '${w.model}'`);
@@ -182,6 +206,31 @@ function readSwf(w: SwfSpec, cache: InstanceCache): Promise<SwfWorkload> {
       },
     );
     cache.swf.set(id, pending);
+  }
+  return pending;
+}
+
+/**
+ * An experiment file's native workload read whole, once per thread, its jobs sorted by submit,
+ * then id (the runs that need it whole: a file not sorted by submit time; `report`'s
+ * re-simulation).
+ */
+function readNative(w: NativeSpec, cache: InstanceCache): Promise<NativeWorkload> {
+  let pending = cache.native.get(w.path);
+  if (pending === undefined) {
+    pending = readNativeWorkload(w.path, cache.command);
+    cache.native.set(w.path, pending);
+  }
+  return pending;
+}
+
+/** The machines of a native workload's platform file, read once per thread; undefined without one. */
+async function nativePlatform(w: NativeSpec, cache: InstanceCache): Promise<Platform | undefined> {
+  if (w.platform === undefined) return undefined;
+  let pending = cache.platforms.get(w.platform);
+  if (pending === undefined) {
+    pending = readPlatformFile(w.platform, cache.command);
+    cache.platforms.set(w.platform, pending);
   }
   return pending;
 }
@@ -257,9 +306,9 @@ const ENOUGH = Symbol("enough");
  * submitted before the arrival time of job `maxJobs + 1` (in submit order), simulated up to just
  * before that time (core's `until`). Policies see no job before its arrival, so that part is
  * exactly the whole run's up to then: same starts, same allocations; jobs still running or
- * waiting at the horizon are `unfinished`. An experiment file's sorted SWF trace is streamed and
- * only its first `maxJobs + 1` jobs are kept (a trace not sorted by submit time, or one with a
- * read error in that part, is read whole, as {@link simulateTask} reads it).
+ * waiting at the horizon are `unfinished`. An experiment file's sorted SWF or native trace is
+ * streamed and only its first `maxJobs + 1` jobs are kept (a trace not sorted by submit time, or
+ * one with a read error in that part, is read whole, as {@link simulateTask} reads it).
  *
  * @throws as {@link simulateTask}, and an Error when the first `maxJobs + 1` jobs all arrive
  *   at one time (no part of the run ends before it).
@@ -314,6 +363,48 @@ export async function simulateTaskPart(
     if (usable && jobs.length > maxJobs) {
       head = jobs;
       platform = identicalPool(swfProcs(w, numericParams(task.params), header));
+    }
+  } else if (
+    selfRunExperiment(plan) === undefined &&
+    source.kind === "file" &&
+    source.workload.type === "native"
+  ) {
+    const w = source.workload;
+    const jobs: Job[] = [];
+    let header: JobsFileHeader | undefined;
+    // False for a file not sorted by submit time, or one the streamed read failed on.
+    let usable = true;
+    try {
+      await readNativeBatches(w.path, cache.command, STREAMED_TRACE_LIMITS, {
+        onHeader: (h) => {
+          header = h;
+        },
+        onJobs: (chunk) => {
+          for (const job of chunk) {
+            const last = jobs.at(-1);
+            if (last !== undefined && job.submit < last.submit) {
+              usable = false;
+              return false;
+            }
+            jobs.push(job);
+            if (jobs.length > maxJobs) return false;
+          }
+          return true;
+        },
+      });
+    } catch {
+      // A read error: the whole read below says it, in the words it always has.
+      usable = false;
+    }
+    if (usable && jobs.length > maxJobs) {
+      head = jobs;
+      const machines = nativeMachines(
+        w,
+        numericParams(task.params),
+        await nativePlatform(w, cache),
+        header,
+      );
+      platform = typeof machines === "number" ? identicalPool(machines) : machines;
     }
   } else if (selfRunExperiment(plan) === undefined) {
     const instance = await instanceFor(plan, task, cache);
@@ -427,9 +518,9 @@ function finished(
 
 /**
  * A run of an experiment file's workload without its trace (the same metrics, events and
- * decisions as {@link simulateTask}'s trace): an SWF trace streamed from its file (memory holds
- * the jobs in flight; `easy` and `fcfs` with default options on the pooled kernel, as `run`), a
- * generated workload simulated from memory.
+ * decisions as {@link simulateTask}'s trace): an SWF or native trace streamed from its file
+ * (memory holds the jobs in flight; `easy` and `fcfs` with default options on the pooled kernel,
+ * as `run`), a generated workload simulated from memory.
  */
 async function summaryOfFileTask(
   w: WorkloadSpec,
@@ -449,6 +540,20 @@ async function summaryOfFileTask(
       },
       cache.command,
       () => readSwf(w, cache),
+    );
+  }
+  if (w.type === "native") {
+    const planned = plan.schedulers[task.scheduler] as PlannedScheduler;
+    return streamNativeTask(
+      w,
+      numericParams(task.params),
+      await nativePlatform(w, cache),
+      {
+        pooled: pooledPolicyOf(planned),
+        general: generalSimulation(() => createScheduler(choice, task.seed)),
+      },
+      cache.command,
+      () => readNative(w, cache),
     );
   }
   const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);

@@ -22,6 +22,17 @@ export type WorkloadSpec =
       readonly procs?: number;
     }
   | {
+      /**
+       * A native JSON Lines workload (absolute path; what `gen` and `convert` write), on the
+       * machines of the platform file `platform` (absolute path, what `gen --platform` writes),
+       * else on `procs` identical processors (default: the header's `meta.procs`).
+       */
+      readonly type: "native";
+      readonly path: string;
+      readonly platform?: string;
+      readonly procs?: number;
+    }
+  | {
       /** A generator of @sched/workload's `WORKLOAD_MODELS`; options as command-line text. */
       readonly type: "model";
       readonly model: string;
