@@ -219,8 +219,18 @@ describe("sweep: a native workload in an experiment file", () => {
     ],
     [
       "a platform file for an SWF trace",
-      { workload: { type: "swf", path: "mc.jsonl" }, platform: "mc.json" },
+      { workload: { type: "swf", path: "x.swf" }, platform: "mc.json" },
       'platform: expected an object like {"procs": 128} (a platform file is for workload type native), got "mc.json"',
+    ],
+    [
+      "an SWF trace given as native",
+      { workload: { type: "native", path: "trace.swf.gz" } },
+      'workload.path: expected a native JSON Lines workload; this name is an SWF trace\'s: give "type": "swf", got "trace.swf.gz"',
+    ],
+    [
+      "a native file given as SWF",
+      { workload: { type: "swf", path: "mc.jsonl" } },
+      'workload.path: expected an SWF trace; this name is a native JSON Lines workload\'s: give "type": "native", got "mc.jsonl"',
     ],
     [
       "a platform of the wrong type",

@@ -267,7 +267,7 @@ async function workloadSpec(
       };
     }
     case "swf": {
-      const path = await traceFilePath(ctx, w.path, baseDir);
+      const path = await traceFilePath(ctx, w.path, baseDir, "swf");
       if (w.clean !== undefined && typeof w.clean !== "boolean")
         fail(ctx, "workload.clean", "true or false", w.clean);
       const estimate = w.estimate ?? "requested";
@@ -283,7 +283,7 @@ async function workloadSpec(
       };
     }
     case "native": {
-      const path = await traceFilePath(ctx, w.path, baseDir);
+      const path = await traceFilePath(ctx, w.path, baseDir, "native");
       return {
         type,
         path,
@@ -333,9 +333,33 @@ async function workloadSpec(
   }
 }
 
-/** `workload.path`, resolved against the experiment file's directory: a file that exists. */
-async function traceFilePath(ctx: Ctx, v: Json | undefined, baseDir: string): Promise<string> {
+/** What a trace's name says it is, as `run` tells them apart: `.jsonl` (gzipped or not) is native. */
+const NATIVE_NAME = /\.jsonl(\.gz)?$/i;
+const SWF_NAME = /\.swf(\.gz)?$/i;
+
+/**
+ * `workload.path`, resolved against the experiment file's directory: a file that exists, whose
+ * name does not say it is the other format (`run` reads `.jsonl` as native, anything else as
+ * SWF; read as the wrong one, the first line would fail with a message about its fields).
+ */
+async function traceFilePath(
+  ctx: Ctx,
+  v: Json | undefined,
+  baseDir: string,
+  type: "swf" | "native",
+): Promise<string> {
   const rel = text(ctx, "workload.path", v);
+  const other = type === "swf" ? NATIVE_NAME.test(rel) : SWF_NAME.test(rel);
+  if (other) {
+    fail(
+      ctx,
+      "workload.path",
+      type === "swf"
+        ? 'an SWF trace; this name is a native JSON Lines workload\'s: give "type": "native"'
+        : 'a native JSON Lines workload; this name is an SWF trace\'s: give "type": "swf"',
+      rel,
+    );
+  }
   const path = resolve(baseDir, rel);
   try {
     if (!(await stat(path)).isFile()) fail(ctx, "workload.path", "a file", rel);
