@@ -56,6 +56,7 @@ describe("the JSON Schema of experiment files", () => {
       { name: "x", experiment: "convergent", schedulers: ["cs-zz"] },
       { name: "x", experiment: "no-such-experiment" },
       { name: "x", experiment: "convergent", workload: { type: "synthetic" } },
+      { ...base, workload: { type: "elo", meanInterarrival: 2 } },
       { ...base, workload: { type: "native" } },
       { ...base, workload: { type: "native", path: "x.jsonl", clean: true } },
       { ...base, platform: "p.json" },
@@ -70,6 +71,11 @@ describe("the JSON Schema of experiment files", () => {
     }
     const good: unknown[] = [
       { ...base, schedulers: ["easy", { name: "backfill", options: { reservations: "inf" } }] },
+      {
+        ...base,
+        workload: { type: "elo", machines: 8, jobs: 4, fluctuation: 0.2, load: 0.5 },
+        schedulers: ["mct"],
+      },
       {
         name: "x",
         experiment: "convergent",

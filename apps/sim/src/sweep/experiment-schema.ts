@@ -177,10 +177,18 @@ function workloadSchema(): Schema {
         required: ["type"],
         properties: {
           type: { const: "elo", description: "@sched/elo's instance: machines of hidden speed." },
-          machines: { type: "integer", minimum: 1 },
-          jobs: { type: "integer", minimum: 1 },
-          fluctuation: { type: "number", minimum: 0 },
-          meanInterarrival: { type: "number", minimum: 0 },
+          machines: { type: "integer", minimum: 1, description: "Machines (default 30)." },
+          jobs: { type: "integer", minimum: 1, description: "Jobs (default 10)." },
+          fluctuation: {
+            type: "number",
+            minimum: 0,
+            description: "Fluctuation of the hidden speeds (default 0.1).",
+          },
+          load: {
+            type: "number",
+            minimum: 0,
+            description: "Offered load (default 0: every job at time 0).",
+          },
         },
       },
     ],
