@@ -60,7 +60,6 @@ describe("the JSON Schema of experiment files", () => {
       { ...base, workload: { type: "native" } },
       { ...base, workload: { type: "native", path: "x.jsonl", clean: true } },
       { ...base, platform: "p.json" },
-      { ...base, workload: { type: "swf", path: "x.swf" }, platform: "p.json" },
     ];
     for (const doc of bad) {
       expect(validate(doc), JSON.stringify(doc)).toBe(false);

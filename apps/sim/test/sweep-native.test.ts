@@ -1,8 +1,8 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
-import { cli, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 
 // An experiment file whose workload is a native JSON Lines file (what `gen` and `convert`
 // write): loaded as `run -w FILE.jsonl [--platform P | --procs N]` takes it, its runs the same
@@ -15,13 +15,23 @@ let ar: string;
 /** A multicluster file and its platform file (heterogeneous speeds). */
 let mc: string;
 let mcPlatform: string;
+/** An SWF excerpt (KTH-SP2, jobs up to 100 wide) and a platform file of 128 machines of 4 speeds. */
+let kth: string;
+let bigPlatform: string;
 
 beforeAll(async () => {
   dir = await tempDir();
   ar = join(dir, "ar.jsonl");
   mc = join(dir, "mc.jsonl");
   mcPlatform = join(dir, "mc.json");
+  kth = join(dir, "kth.swf");
+  bigPlatform = join(dir, "big.json");
+  await copyFile(fixture("kth-sp2-head.swf"), kth);
   for (const args of [
+    [
+      ...["multicluster", "--jobs", "1", "--clusters", "4", "--processorsPerCluster", "32"],
+      ...["--speeds", "heterogeneous", "--out", join(dir, "big.jsonl"), "--platform", bigPlatform],
+    ],
     ["advance-reservation", "--jobs", "120", "--procs", "64", "--out", ar],
     [
       ...["multicluster", "--jobs", "120", "--load", "3", "--speeds", "heterogeneous"],
@@ -84,12 +94,14 @@ describe("sweep: a native workload in an experiment file", () => {
     const cases = [
       { workload: "ar.jsonl", platform: undefined, run: ["-w", ar] },
       { workload: "mc.jsonl", platform: "mc.json", run: ["-w", mc, "--platform", mcPlatform] },
+      // an SWF trace on a platform file, as run --platform takes it too
+      { workload: "kth.swf", platform: "big.json", run: ["-w", kth, "--platform", bigPlatform] },
     ];
     for (const c of cases) {
       const schedulers = ["easy", "conservative", "edf"];
       const file = await experiment({
         name: "same",
-        workload: { type: "native", path: c.workload },
+        workload: { type: c.workload.endsWith(".swf") ? "swf" : "native", path: c.workload },
         ...(c.platform === undefined ? {} : { platform: c.platform }),
         schedulers,
       });
@@ -218,9 +230,18 @@ describe("sweep: a native workload in an experiment file", () => {
       'grid.procs: not a parameter when "platform" is a platform file (its machines are fixed)',
     ],
     [
-      "a platform file for an SWF trace",
-      { workload: { type: "swf", path: "x.swf" }, platform: "mc.json" },
-      'platform: expected an object like {"procs": 128} (a platform file is for workload type native), got "mc.json"',
+      "a platform file for a synthetic workload",
+      { workload: { type: "synthetic" }, platform: "mc.json" },
+      'platform: expected an object like {"procs": 128} (a platform file is for workload types swf and native), got "mc.json"',
+    ],
+    [
+      "a grid of procs with a platform file, for an SWF trace",
+      {
+        workload: { type: "swf", path: "kth.swf" },
+        platform: "mc.json",
+        grid: { procs: [8, 16] },
+      },
+      'grid.procs: not a parameter when "platform" is a platform file (its machines are fixed)',
     ],
     [
       "an SWF trace given as native",

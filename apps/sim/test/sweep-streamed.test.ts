@@ -99,6 +99,37 @@ describe("sweep: a file sweep's runs, streamed, equal the whole trace's", () => 
     );
   }, 30_000);
 
+  it("an SWF excerpt on a platform file (128 machines of 4 speeds: the general engine for every policy)", async () => {
+    const dir = await tempDir();
+    const { platform } = await gen(
+      dir,
+      "big",
+      [
+        ...["multicluster", "--jobs", "1", "--clusters", "4", "--processorsPerCluster", "32"],
+        ...["--speeds", "heterogeneous"],
+      ],
+      true,
+    );
+    const onFile = plan(swf(fixture("kth-sp2-head.swf"), { clean: true, platform }));
+    await expectSameRecords(onFile);
+    // The platform file's machines are the ones simulated, as run --platform simulates them.
+    const easy = planTasks(onFile).find((t) => t.scheduler === 1 && t.seed === 1)!;
+    const { record } = await executeTask(onFile, easy, createInstanceCache());
+    const run = await cli(
+      ...["run", "-w", fixture("kth-sp2-head.swf"), "--clean", "--platform", platform],
+      ...["-s", "easy", "--format", "json"],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout) as Record<string, number>;
+    for (const k of ["meanWait", "makespan", "utilization", "events", "decisions"]) {
+      // run's JSON has 6 decimals
+      expect(k in record.metrics ? record.metrics[k] : record[k as "events"], k).toBeCloseTo(
+        json[k] as number,
+        6,
+      );
+    }
+  }, 30_000);
+
   it("a gzipped trace (read by the general reader, easy and fcfs still on the kernel)", async () => {
     await expectSameRecords(plan(swf(fixture("nasa-ipsc-head.swf.gz"), { clean: true })));
   }, 30_000);

@@ -156,11 +156,14 @@ async function workloadInstance(
       };
     }
     case "swf": {
-      const swf = await readSwf(w, cache);
-      return { jobs: swf.jobs, platform: identicalPool(swfProcs(w, params, swf.header)) };
+      const [swf, platform] = await Promise.all([readSwf(w, cache), platformOf(w, cache)]);
+      return {
+        jobs: swf.jobs,
+        platform: platform ?? identicalPool(swfProcs(w, params, swf.header)),
+      };
     }
     case "native": {
-      const [read, platform] = await Promise.all([readNative(w, cache), nativePlatform(w, cache)]);
+      const [read, platform] = await Promise.all([readNative(w, cache), platformOf(w, cache)]);
       const machines = nativeMachines(w, params, platform, read.header);
       return {
         jobs: read.jobs,
@@ -224,8 +227,11 @@ function readNative(w: NativeSpec, cache: InstanceCache): Promise<NativeWorkload
   return pending;
 }
 
-/** The machines of a native workload's platform file, read once per thread; undefined without one. */
-async function nativePlatform(w: NativeSpec, cache: InstanceCache): Promise<Platform | undefined> {
+/** The machines of a trace's platform file, read once per thread; undefined without one. */
+async function platformOf(
+  w: SwfSpec | NativeSpec,
+  cache: InstanceCache,
+): Promise<Platform | undefined> {
   if (w.platform === undefined) return undefined;
   let pending = cache.platforms.get(w.platform);
   if (pending === undefined) {
@@ -362,7 +368,9 @@ export async function simulateTaskPart(
     }
     if (usable && jobs.length > maxJobs) {
       head = jobs;
-      platform = identicalPool(swfProcs(w, numericParams(task.params), header));
+      platform =
+        (await platformOf(w, cache)) ??
+        identicalPool(swfProcs(w, numericParams(task.params), header));
     }
   } else if (
     selfRunExperiment(plan) === undefined &&
@@ -401,7 +409,7 @@ export async function simulateTaskPart(
       const machines = nativeMachines(
         w,
         numericParams(task.params),
-        await nativePlatform(w, cache),
+        await platformOf(w, cache),
         header,
       );
       platform = typeof machines === "number" ? identicalPool(machines) : machines;
@@ -534,6 +542,7 @@ async function summaryOfFileTask(
     return streamSwfTask(
       w,
       numericParams(task.params),
+      await platformOf(w, cache),
       {
         pooled: pooledPolicyOf(planned),
         general: generalSimulation(() => createScheduler(choice, task.seed)),
@@ -547,7 +556,7 @@ async function summaryOfFileTask(
     return streamNativeTask(
       w,
       numericParams(task.params),
-      await nativePlatform(w, cache),
+      await platformOf(w, cache),
       {
         pooled: pooledPolicyOf(planned),
         general: generalSimulation(() => createScheduler(choice, task.seed)),

@@ -236,15 +236,16 @@ async function workloadSpec(
         "sweep",
       );
     }
-    if (type === "native" && typeof platform === "string") {
+    const takesFile = type === "swf" || type === "native";
+    if (takesFile && typeof platform === "string") {
       platformFile = await platformFilePath(ctx, platform, baseDir);
     } else if (!isObject(platform)) {
       fail(
         ctx,
         "platform",
-        type === "native"
+        takesFile
           ? 'a platform file (what gen --platform writes) or an object like {"procs": 128}'
-          : `an object like {"procs": 128}${typeof platform === "string" ? " (a platform file is for workload type native)" : ""}`,
+          : `an object like {"procs": 128}${typeof platform === "string" ? " (a platform file is for workload types swf and native)" : ""}`,
         platform,
       );
     }
@@ -279,6 +280,7 @@ async function workloadSpec(
         path,
         clean: w.clean === true,
         estimate,
+        ...(platformFile === undefined ? {} : { platform: platformFile }),
         ...(procs === undefined ? {} : { procs }),
       };
     }
@@ -374,7 +376,7 @@ async function traceFilePath(
 }
 
 /**
- * A native workload's `platform` file, resolved against the experiment file's directory, read
+ * An SWF or native workload's `platform` file, resolved against the experiment file's directory, read
  * and checked as its runs will read it (`readPlatformFile`): what is wrong with it is said here,
  * once, as a mistake in the experiment file (`sweep: exp.json: platform: p.json:3:5: is not
  * valid JSON (…)`), not by every run.
@@ -467,25 +469,18 @@ function checkModelPlatform(
 }
 
 /**
- * Checks that every run of a native workload has machines, before any run: a platform file
- * (then `procs` is no grid axis: its machines are fixed), else a `procs` (the file's or the
- * grid's), else the header's `meta.procs`, read from the file's first lines, which must hold a
- * job (`run` refuses a file without one).
+ * Checks that every run of a native workload has machines, before any run: a platform file,
+ * else a `procs` (the file's or the grid's), else the header's `meta.procs`, read from the
+ * file's first lines, which must hold a job (`run` refuses a file without one).
  *
- * @throws UsageError naming `grid.procs` or `platform`; the reader's ParseError (`sweep:
- *   FILE:1: …`) for a bad first line.
+ * @throws UsageError naming `platform`; the reader's ParseError (`sweep: FILE:1: …`) for a bad
+ *   first line.
  */
 async function checkNativeMachines(
   ctx: Ctx,
   workload: Extract<WorkloadSpec, { type: "native" }>,
   params: readonly string[],
 ): Promise<void> {
-  if (workload.platform !== undefined && params.includes("procs")) {
-    throw new UsageError(
-      `sweep: ${ctx.file}: grid.procs: not a parameter when "platform" is a platform file (its machines are fixed); to sweep procs, give "platform": {"procs": N} instead`,
-      "sweep",
-    );
-  }
   const head = await readNativeHead(workload.path, "sweep");
   requireJobs("sweep", workload.path, head.job ? 1 : 0);
   if (workload.platform !== undefined || workload.procs !== undefined) return;
@@ -735,6 +730,14 @@ export async function planFromDocument(
     return numbers;
   });
   if (workload.type === "model") checkModelPlatform(ctx, workload, params, values);
+  if ((workload.type === "swf" || workload.type === "native") && workload.platform !== undefined) {
+    if (params.includes("procs")) {
+      throw new UsageError(
+        `sweep: ${file}: grid.procs: not a parameter when "platform" is a platform file (its machines are fixed); to sweep procs, give "platform": {"procs": N} instead`,
+        "sweep",
+      );
+    }
+  }
   if (workload.type === "native") await checkNativeMachines(ctx, workload, params);
   const seedList = seeds(ctx, d.seeds);
   const planned = schedulers(ctx, d.schedulers);

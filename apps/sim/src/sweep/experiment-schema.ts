@@ -244,7 +244,7 @@ export function experimentSchema(): Schema {
                 type: "string",
                 minLength: 1,
                 description:
-                  "A platform file (what sched-sim gen --platform writes), relative to the experiment file: native workloads only.",
+                  "A platform file (what sched-sim gen --platform writes), relative to the experiment file: swf and native workloads only.",
               },
             ],
           },
@@ -258,12 +258,12 @@ export function experimentSchema(): Schema {
             additionalProperties: { type: "array", items: { type: "number" }, minItems: 1 },
           },
         },
-        // A platform file is for a native workload only.
+        // A platform file is for a trace (swf, native) only.
         if: { required: ["platform"], properties: { platform: { type: "string" } } },
         // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword, not a thenable
         then: {
           properties: {
-            workload: { required: ["type"], properties: { type: { const: "native" } } },
+            workload: { required: ["type"], properties: { type: { enum: ["swf", "native"] } } },
           },
         },
         propertyNames: {

@@ -14,11 +14,15 @@ export type WorkloadSpec =
       readonly procs: number;
     }
   | {
-      /** An SWF trace (absolute path), on `procs` processors (default: the header's). */
+      /**
+       * An SWF trace (absolute path), on the machines of the platform file `platform` (absolute
+       * path, what `gen --platform` writes), else on `procs` processors (default: the header's).
+       */
       readonly type: "swf";
       readonly path: string;
       readonly clean: boolean;
       readonly estimate: "requested" | "runtime";
+      readonly platform?: string;
       readonly procs?: number;
     }
   | {

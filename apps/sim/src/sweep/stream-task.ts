@@ -123,6 +123,9 @@ const UNSORTED = Symbol("unsorted");
  * engine). A trace not sorted by submit time is read whole and sorted (by submit, then id), as
  * `run` sorts it.
  *
+ * On a platform file's machines (`platform`, read from `w.platform` by the caller) every policy
+ * runs on the general engine, as `run --platform` runs it.
+ *
  * `readWhole` gives the trace read whole with its jobs sorted by submit time, then id (for a
  * trace that is not sorted); `command` names the reader's errors (`sweep`, `report`).
  *
@@ -133,16 +136,19 @@ const UNSORTED = Symbol("unsorted");
 export async function streamSwfTask(
   w: SwfSpec,
   params: Readonly<Record<string, number>>,
+  platform: Platform | undefined,
   policy: StreamedPolicy,
   command: string,
   readWhole: () => Promise<SwfWorkload>,
 ): Promise<SimulationSummary> {
-  let run: StreamedRun | null = policy.pooled === null ? null : scanRun(w, params, policy);
-  if (run === null) run = await streamRun(w, params, policy, command);
+  const machines = (header: SwfHeader | undefined) => platform ?? swfProcs(w, params, header);
+  const chosen: StreamedPolicy = platform === undefined ? policy : { ...policy, pooled: null };
+  let run: StreamedRun | null = chosen.pooled === null ? null : scanRun(w, machines, chosen);
+  if (run === null) run = await streamRun(w, machines, chosen, command);
   if (run === null) {
     // Not sorted: the caller's copy of the trace read whole, kept between runs, sorted.
     const whole = await readWhole();
-    run = new StreamedRun(() => swfProcs(w, params, whole.header), policy);
+    run = new StreamedRun(() => machines(whole.header), chosen);
     run.push(whole.jobs, false);
   }
   return run.end();
@@ -156,11 +162,11 @@ export async function streamSwfTask(
  */
 function scanRun(
   w: SwfSpec,
-  params: Readonly<Record<string, number>>,
+  machines: (header: SwfHeader | undefined) => Platform | number,
   policy: StreamedPolicy,
 ): StreamedRun | null {
   let header: SwfHeader | undefined;
-  const run = new StreamedRun(() => swfProcs(w, params, header), policy);
+  const run = new StreamedRun(() => machines(header), policy);
   try {
     const read = scanSwfFile(w.path, {
       clean: w.clean,
@@ -179,12 +185,12 @@ function scanRun(
 /** The run of {@link streamSwfTask} read by the general reader; null when it is not sorted. */
 async function streamRun(
   w: SwfSpec,
-  params: Readonly<Record<string, number>>,
+  machines: (header: SwfHeader | undefined) => Platform | number,
   policy: StreamedPolicy,
   command: string,
 ): Promise<StreamedRun | null> {
   let header: SwfHeader | undefined;
-  const run = new StreamedRun(() => swfProcs(w, params, header), policy);
+  const run = new StreamedRun(() => machines(header), policy);
   // What the simulation threw, kept apart from the reader's errors: only those are said in the
   // experiment file's words.
   const own: { thrown: boolean; error: unknown } = { thrown: false, error: undefined };

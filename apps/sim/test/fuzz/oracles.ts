@@ -592,7 +592,7 @@ export function experimentVerdict(doc: unknown): {
     if (platform !== undefined) {
       if (type !== "synthetic" && type !== "swf" && type !== "native") {
         p.push("platform with " + type);
-      } else if (type === "native" && typeof platform === "string") {
+      } else if ((type === "swf" || type === "native") && typeof platform === "string") {
         // a platform file: one that exists and parses (a fuzzed name is neither, but say it)
         if (!isFile(platform)) p.push("platform file");
         else {
