@@ -184,6 +184,21 @@ describe("sweep: a native workload in an experiment file", () => {
     expect(compare.stdout).toBe(output);
   }, 30_000);
 
+  it("a file without a job line is refused before any run (exit 1, as run refuses it)", async () => {
+    const empty = join(dir, "empty.jsonl");
+    await writeFile(empty, '{"format":"@sched/jobs","version":1,"meta":{"procs":8}}\n\n');
+    const file = await experiment({
+      name: "empty",
+      workload: { type: "native", path: "empty.jsonl" },
+      schedulers: ["easy"],
+    });
+    const out = await tempDir();
+    const r = await cli("sweep", file, "--out", out);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`sched-sim: sweep: ${empty}: holds no jobs (no job line)\n`);
+    expect(await readdir(out)).toEqual([]);
+  });
+
   const mistakes: [string, Record<string, unknown>, string][] = [
     [
       "a missing file",
@@ -219,6 +234,11 @@ describe("sweep: a native workload in an experiment file", () => {
       "no platform: no file, no procs, no meta.procs in the header",
       { workload: { type: "native", path: "headless.jsonl" } },
       `platform: ${"DIR"}/headless.jsonl has no header line with meta.procs; give "platform": "FILE" (the machines, as gen --platform writes them) or {"procs": N}`,
+    ],
+    [
+      "a header's meta.procs above the limit, and no platform",
+      { workload: { type: "native", path: "huge.jsonl" } },
+      `platform: the header of ${"DIR"}/huge.jsonl gives meta.procs 2000000, above the 1000000 processors a simulated machine may have; give "platform": {"procs": N}`,
     ],
     [
       "a grid of procs with a platform file",
@@ -264,6 +284,8 @@ describe("sweep: a native workload in an experiment file", () => {
       await writeFile(join(dir, "broken.json"), '{"machines": [\n');
       const lines = (await readFile(ar, "utf8")).split("\n");
       await writeFile(join(dir, "headless.jsonl"), lines.slice(1).join("\n"));
+      const huge = '{"format":"@sched/jobs","version":1,"meta":{"procs":2000000}}';
+      await writeFile(join(dir, "huge.jsonl"), [huge, ...lines.slice(1)].join("\n"));
       const file = await experiment({ name: "x", schedulers: ["easy"], ...doc }, "mistake");
       const r = await cli("sweep", file, "--out", await tempDir());
       expect(r.code, r.stderr).toBe(2);
