@@ -1,6 +1,6 @@
 import { createJob, InvalidInputError, type Job, ParseError } from "@sched/core";
 import { duplicateJsonKey, jobTimeProblem, jsonSyntaxError } from "@sched/workload";
-import { stableJson } from "./format.js";
+import { formatNumber } from "./format.js";
 
 /**
  * Batsim's JSON workload: `nb_res` (resources), `jobs` (`id`, `subtime`, `walltime`, `res`,
@@ -20,29 +20,98 @@ export interface BatsimWorkload {
   readonly profiles: Readonly<Record<string, { readonly type: "delay"; readonly delay: number }>>;
 }
 
+/** Job fields a Batsim workload holds (as `id`, `subtime`, `profile`, `walltime`, `res`). */
+const BATSIM_KEPT: ReadonlySet<string> = new Set(["id", "submit", "runtime", "estimate", "cores"]);
+
+/** Adds to `into` the fields of `job` that a Batsim workload drops (set ones only). */
+export function addBatsimDroppedKeys(into: Set<string>, job: Job): void {
+  const raw = job as unknown as Record<string, unknown>;
+  for (const k in raw) if (raw[k] !== undefined && !BATSIM_KEPT.has(k)) into.add(k);
+}
+
+/** A number as `stableJson` (format.ts) writes it. */
+function jsonNumber(x: number): string {
+  return Number.isFinite(x) ? formatNumber(x) : "null";
+}
+
+/** Flush a writer's text to its sink from this many characters on. */
+const FLUSH_AT = 1 << 16;
+
 /**
- * Jobs as a Batsim JSON workload: each job's run time becomes a shared `delay` profile named
- * `delay<runtime>`, its estimate the `walltime`, its cores `res`. Deterministic (sorted keys).
+ * Jobs written as a Batsim JSON workload as they come: each job's run time becomes a shared
+ * `delay` profile named `delay<runtime>`, its estimate the `walltime`, its cores `res`. The bytes
+ * of `stableJson` (format.ts) of the whole document (sorted keys: `jobs` comes before `nb_res` and
+ * `profiles`, so the jobs go out first; `nb_res`, known at the end, and the profiles met on the
+ * way follow in {@link end}). Memory holds the profiles, not the jobs.
+ */
+export class BatsimWriter {
+  private readonly profiles = new Map<string, number>();
+  private parts: string[] = [];
+  private size = 0;
+  private count = 0;
+
+  /** `sink` takes the text a part at a time, in order. */
+  constructor(private readonly sink: (text: string) => void) {}
+
+  /** Appends `job`. */
+  job(job: Job): void {
+    const profile = `delay${job.runtime}`;
+    if (!this.profiles.has(profile)) this.profiles.set(profile, job.runtime);
+    const text = `${this.count === 0 ? '{\n  "jobs": [\n' : ",\n"}    {
+      "id": ${jsonNumber(job.id)},
+      "profile": ${JSON.stringify(profile)},
+      "res": ${jsonNumber(job.cores)},
+      "subtime": ${jsonNumber(job.submit)},
+      "walltime": ${jsonNumber(job.estimate)}
+    }`;
+    this.count++;
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= FLUSH_AT) this.flush();
+  }
+
+  /** Ends the document with `nb_res` and the profiles, and hands the rest to the sink. */
+  end(nbRes: number): void {
+    const names = [...this.profiles.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const profiles = names.map(
+      (name) => `    ${JSON.stringify(name)}: {
+      "delay": ${jsonNumber(this.profiles.get(name) as number)},
+      "type": "delay"
+    }`,
+    );
+    this.parts.push(
+      `${this.count === 0 ? '{\n  "jobs": []' : "\n  ]"},\n  "nb_res": ${jsonNumber(nbRes)},\n  "profiles": ${
+        profiles.length === 0 ? "{}" : `{\n${profiles.join(",\n")}\n  }`
+      }\n}\n`,
+    );
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.parts.length === 0) return;
+    this.sink(this.parts.join(""));
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
+/**
+ * Jobs as a Batsim JSON workload ({@link BatsimWriter}), deterministic (sorted keys).
  * @returns the text and the Job fields that Batsim's format cannot hold (dropped), by name.
  */
 export function jobsToBatsim(
   jobs: readonly Job[],
   nbRes: number,
 ): { text: string; dropped: readonly string[] } {
-  const profiles: Record<string, { type: "delay"; delay: number }> = {};
+  const parts: string[] = [];
+  const writer = new BatsimWriter((text) => parts.push(text));
   const dropped = new Set<string>();
-  const kept = new Set(["id", "submit", "runtime", "estimate", "cores"]);
-  const out = jobs.map((j) => {
-    for (const [k, v] of Object.entries(j)) if (v !== undefined && !kept.has(k)) dropped.add(k);
-    const profile = `delay${j.runtime}`;
-    profiles[profile] = { type: "delay", delay: j.runtime };
-    return { id: j.id, subtime: j.submit, walltime: j.estimate, res: j.cores, profile };
-  });
-  const doc: BatsimWorkload = { nb_res: nbRes, jobs: out, profiles };
-  return {
-    text: stableJson(doc as unknown as Parameters<typeof stableJson>[0]),
-    dropped: [...dropped].sort(),
-  };
+  for (const j of jobs) {
+    addBatsimDroppedKeys(dropped, j);
+    writer.job(j);
+  }
+  writer.end(nbRes);
+  return { text: parts.join(""), dropped: [...dropped].sort() };
 }
 
 /** A Batsim workload read as @sched jobs. */

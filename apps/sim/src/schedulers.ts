@@ -22,11 +22,18 @@ import { UsageError } from "./usage-error.js";
  * from instance to instance and a run is reproduced by its seed alone).
  */
 export function createScheduler(choice: SchedulerChoice, seed: number): Scheduler {
+  if (!takesRunSeed(choice)) return choice.entry.create(choice.options);
+  return choice.entry.create({ ...choice.options, [choice.entry.seedOption as string]: seed });
+}
+
+/**
+ * Whether {@link createScheduler} hands the run's seed to a scheduler of `choice`: its entry rolls
+ * dice ({@link SchedulerEntry.seedOption}) and that option is not set. When not, the scheduler is
+ * the same for every seed.
+ */
+export function takesRunSeed(choice: SchedulerChoice): boolean {
   const key = choice.entry.seedOption;
-  if (key === undefined || choice.options[key] !== undefined) {
-    return choice.entry.create(choice.options);
-  }
-  return choice.entry.create({ ...choice.options, [key]: seed });
+  return key !== undefined && choice.options[key] === undefined;
 }
 
 /**

@@ -71,7 +71,7 @@ async function whole(c: Conversion): Promise<CliResult> {
 async function expectSameAsWhole(input: string, args: readonly string[]): Promise<string> {
   const dir = await tempDir();
   const to = args[args.indexOf("--to") + 1] as string;
-  const name = `out.${to === "swf" ? "swf" : "jsonl"}`;
+  const name = `out.${to === "swf" ? "swf" : to === "batsim" ? "json" : "jsonl"}`;
   const out = join(dir, name);
   const ref = await whole(conversion(input, args, undefined));
   const toStdout = await cli("convert", input, ...args);
@@ -98,6 +98,7 @@ async function expectSameAsWhole(input: string, args: readonly string[]): Promis
 }
 
 function jobCount(text: string, to: string): number {
+  if (to === "batsim") return (JSON.parse(text) as { jobs: unknown[] }).jobs.length;
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   return to === "swf" ? lines.filter((l) => !l.startsWith(";")).length : lines.length - 1;
 }
@@ -110,7 +111,7 @@ const LOSSY: Job[] = [
   { id: 4, submit: 9, runtime: 1, estimate: 1, cores: 3, priority: 2, queue: 1 },
 ];
 
-describe("convert streams SWF and native input to SWF and native, files and stdout, byte for byte", () => {
+describe("convert streams SWF and native input to SWF, native and Batsim, files and stdout, byte for byte", () => {
   const swfCases: [string, string[]][] = [
     ["small.swf", ["--to", "swf", "--clean"]],
     ["small.swf", ["--to", "native", "--clean", "--estimate", "runtime"]],
@@ -122,6 +123,12 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
     ["nasa-ipsc-head.swf.gz", ["--to", "swf", "--clean", "--estimate", "runtime"]],
     ["nasa-ipsc-head.swf.gz", ["--to", "native", "--clean", "--estimate", "runtime"]],
     ["no-size.swf", ["--to", "swf"]],
+    ["small.swf", ["--to", "batsim", "--clean"]],
+    ["small.swf", ["--to", "batsim"]],
+    ["kth-sp2-head.swf", ["--to", "batsim"]],
+    ["kth-sp2-head.swf", ["--to", "batsim", "--procs", "1000", "--estimate", "runtime"]],
+    ["nasa-ipsc-head.swf.gz", ["--to", "batsim", "--clean"]],
+    ["no-size.swf", ["--to", "batsim"]],
   ];
   for (const [name, args] of swfCases) {
     it(`${name} ${args.join(" ")}`, async () => {
@@ -204,7 +211,7 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
       licenses: { "lic-é": 1 + (i % 2) },
     }));
     await writeFile(path, formatJobsJsonl(jobs));
-    for (const to of ["swf", "native"]) {
+    for (const to of ["swf", "native", "batsim"]) {
       const chunks: string[] = [];
       let stderr = "";
       const code = await main(["convert", path, "--to", to], {
@@ -252,16 +259,19 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
           }
         },
       };
-      const c = conversion(path, ["--to", "swf"], undefined) as StreamConversion;
-      await expect(streamConvert(c, io)).rejects.toThrow(
-        `convert: ${path}: changed while it was converted (read twice: ${detail}); convert it again`,
-      );
-      // A trace shorter than a chunk: nothing went out before the error.
-      expect(stdout).toBe("");
+      for (const to of ["swf", "batsim"] as const) {
+        await writeFile(path, formatJobsJsonl(LOSSY));
+        const c = { ...conversion(path, ["--to", to], undefined), to } as StreamConversion;
+        await expect(streamConvert(c, io)).rejects.toThrow(
+          `convert: ${path}: changed while it was converted (read twice: ${detail}); convert it again`,
+        );
+        // A trace shorter than a chunk: nothing went out before the error.
+        expect(stdout).toBe("");
+      }
     }
   });
 
-  it("property: random native workloads, both output formats", async () => {
+  it("property: random native workloads, every output format", async () => {
     const dir = await tempDir();
     let n = 0;
     await fc.assert(
@@ -275,6 +285,7 @@ describe("convert streams SWF and native input to SWF and native, files and stdo
           const extra = procs === undefined ? [] : ["--procs", String(procs)];
           await expectSameAsWhole(path, ["--to", "swf", ...extra]);
           await expectSameAsWhole(path, ["--to", "native", ...extra]);
+          await expectSameAsWhole(path, ["--to", "batsim", ...extra]);
         },
       ),
       { numRuns: 30, seed: 22 },

@@ -53,6 +53,21 @@ describe("past the limits of a trace read whole", () => {
     expect(jsonl.stdout.trim().split("\n")).toHaveLength(JOBS + 1); // and the header line
   });
 
+  it("convert streams native and SWF files of 60 jobs to Batsim, into a file and to stdout", async () => {
+    for (const input of [await nativeFile(), await swfFile()]) {
+      const out = join(await tempDir(), "out.json");
+      const toFile = await cli("convert", input, "--to", "batsim", "--out", out);
+      expect(toFile.stderr).toBe(`wrote ${JOBS} jobs to ${out} (batsim)\n`);
+      expect(toFile.code).toBe(0);
+      const doc = JSON.parse(await readFile(out, "utf8")) as { jobs: unknown[]; nb_res: number };
+      expect(doc.jobs).toHaveLength(JOBS);
+      expect(doc.nb_res).toBe(4);
+      const toStdout = await cli("convert", input, "--to", "batsim");
+      expect(toStdout.code, toStdout.stderr).toBe(0);
+      expect(toStdout.stdout).toBe(await readFile(out, "utf8"));
+    }
+  });
+
   it("inspect streams a native file and an SWF file of 60 jobs", async () => {
     for (const file of [await nativeFile(), await swfFile()]) {
       const r = await cli("inspect", file, "--procs", "4");

@@ -92,7 +92,7 @@ describe("timing values and summaries", () => {
     expect(parseRunFile(JSON.stringify(doc)).timing).toBeUndefined();
   });
 
-  it("the rows of timing.csv depend only on the plan and the finished runs, never on the timings", () => {
+  it("the rows of timing.csv depend only on the plan; runs counts the timed runs", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 4 }),
@@ -101,34 +101,40 @@ describe("timing values and summaries", () => {
         fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 96, maxLength: 96 }),
         fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 48, maxLength: 48 }),
         fc.array(fc.boolean(), { minLength: 48, maxLength: 48 }),
-        (points, seeds, schedulers, ms, calls, kept) => {
+        fc.array(fc.boolean(), { minLength: 48, maxLength: 48 }),
+        (points, seeds, schedulers, ms, calls, kept, timed) => {
           const p = plan(points, seeds, schedulers);
           const records = recordsOf(p, (i) => calls[i] as number).filter((_, i) => kept[i]);
+          // a run without a timing block: a copied seed-free run, a file written by hand
           const timings = new Map(
-            records.map((r, i) => [
-              r.key,
-              { wallMs: ms[2 * i] as number, schedulerMs: ms[2 * i + 1] as number },
-            ]),
+            records
+              .map(
+                (r, i) =>
+                  [
+                    r.key,
+                    { wallMs: ms[2 * i] as number, schedulerMs: ms[2 * i + 1] as number },
+                  ] as const,
+              )
+              .filter((_, i) => timed[i]),
           );
           const rows = summarizeTiming(p, records, timings);
           const again = summarizeTiming(p, records, new Map());
-          const shape = (x: typeof rows) =>
-            x.map((r) => [r.scheduler, ...r.point, r.metric, r.runs]);
-          // the same rows (and runs) whatever the timings, the rows of results.csv per metric
+          const shape = (x: typeof rows) => x.map((r) => [r.scheduler, ...r.point, r.metric]);
+          // the same rows whatever the timings, the rows of results.csv per metric
           expect(shape(rows)).toEqual(shape(again));
+          expect(again.every((r) => r.runs === 0)).toBe(true);
           const results = summarizeSweep(p, records);
           expect(rows.length / TIMING_KEYS.length).toBe(results.length / p.metrics.length);
           rows.forEach((row, j) => {
             const base = results[Math.floor(j / TIMING_KEYS.length)];
-            expect([row.scheduler, row.point, row.runs]).toEqual([
-              base?.scheduler,
-              base?.point,
-              base?.runs,
-            ]);
+            expect([row.scheduler, row.point]).toEqual([base?.scheduler, base?.point]);
             expect(row.metric).toBe(TIMING_KEYS[j % TIMING_KEYS.length]);
-            // oracle: the summary of the group's values computed directly
+            // oracle: the summary of the group's timed values computed directly
             const group = records.filter(
-              (r) => r.scheduler === row.scheduler && r.params.load === row.point[0],
+              (r) =>
+                r.scheduler === row.scheduler &&
+                r.params.load === row.point[0] &&
+                timings.has(r.key),
             );
             const expected = summarize(
               group.map((r) => timingValue(r, timings.get(r.key), row.metric)),
@@ -256,7 +262,7 @@ describe("timing.csv", () => {
     );
   });
 
-  it("a run file without a timing block: its row stays, its values are empty (NaN)", async () => {
+  it("a run file without a timing block: its row stays, its values are empty (NaN), no timed run", async () => {
     const file = await writeExperiment(smallExperiment([0.3], 1));
     const p = await readExperimentFile(file);
     const out = await tempDir();
@@ -272,9 +278,12 @@ describe("timing.csv", () => {
     const results = await readFile(join(out, "results.csv"), "utf8");
     await runSweep(p, () => inlineExecutor(p), { out });
     expect(await readFile(join(out, "results.csv"), "utf8")).toBe(results);
-    expect(await timingKeys(out)).toEqual(before);
+    // the same rows; runs counts the timed runs: none left in the edited run's group
+    const withoutRuns = (keys: string[][]) => keys.map((r) => r.slice(0, -1));
+    expect(withoutRuns(await timingKeys(out))).toEqual(withoutRuns(before));
     const rows = (await readFile(join(out, "timing.csv"), "utf8")).trimEnd().split("\n");
-    expect(rows[1]).toBe("fcfs,0.3,schedTimeMs,,,1");
+    expect(rows[4]).toMatch(/^easy\(order=sjf\),0\.3,schedTimeMs,[0-9.]+,,1$/);
+    expect(rows[1]).toBe("fcfs,0.3,schedTimeMs,,,0");
   });
 });
 

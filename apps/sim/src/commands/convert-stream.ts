@@ -10,6 +10,7 @@ import {
   SwfWriter,
 } from "@sched/workload";
 import { StreamedFile, writeFilesAtomic } from "../atomic.js";
+import { addBatsimDroppedKeys, BatsimWriter } from "../batsim.js";
 import type { Io } from "../command.js";
 import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { printable } from "../printable.js";
@@ -60,10 +61,9 @@ export interface Conversion {
   readonly meta: Readonly<Record<string, unknown>>;
 }
 
-/** A conversion {@link streamConvert} can do: SWF or native in, SWF or native out. */
+/** A conversion {@link streamConvert} can do: SWF or native in (a file), any format out. */
 export interface StreamConversion extends Conversion {
   readonly from: "swf" | "native";
-  readonly to: "swf" | "native";
 }
 
 /** What the first pass learnt about the whole trace. */
@@ -208,8 +208,9 @@ function stdoutSink(io: Io): (bytes: Uint8Array) => void {
  * and checks every job and gathers what the header and the notes need from the whole trace (job
  * count, the widest job, the fields SWF cannot hold, the clean-up report), the second writes each
  * job as it is read through an `SwfWriter`. To the native format, whose header needs nothing of
- * the trace, in one pass into a file (discarded on an error), and in two to standard output (the
- * first checks, so a bad line leaves stdout empty, as before). Into a {@link StreamedFile}
+ * the trace, and to Batsim's JSON, whose jobs come before what needs the whole trace (`nb_res`,
+ * the profiles: {@link BatsimWriter}), in one pass into a file (discarded on an error), and in
+ * two to standard output (the first checks, so a bad line leaves stdout empty, as before). Into a {@link StreamedFile}
  * renamed over `c.out` when complete, or to `io.stdout` a chunk at a time. Output and stderr are
  * byte for byte those of the whole-trace path of `convert` (`convertWhole`).
  *
@@ -224,14 +225,16 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
   let count = 0;
   let widest = 0;
   const swf = c.to === "swf" ? new JobsToSwfTally() : null;
+  const batsim = c.to === "batsim";
   const dropped = new Set<string>();
   const file = c.out === undefined ? null : await StreamedFile.create(c.out);
-  // Native into a file: written as it is read in the one pass.
+  // Native or Batsim into a file: written as it is read in the one pass.
   const onePass =
-    file !== null && swf === null ? new JobsJsonlWriter((b) => file.writeBytes(b)) : null;
+    file !== null && c.to === "native" ? new JobsJsonlWriter((b) => file.writeBytes(b)) : null;
+  const batsimPass = file !== null && batsim ? new BatsimWriter((text) => file.write(text)) : null;
   let tally: Tally;
   // Stamped before the first pass; a second pass must read the same file.
-  const stamp = onePass === null ? await fileStamp(c.input) : null;
+  const stamp = onePass === null && batsimPass === null ? await fileStamp(c.input) : null;
   try {
     onePass?.header(c.meta);
     tally = await eachJobs(c, (jobs) => {
@@ -242,6 +245,10 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
           if (j.cores > widest) widest = j.cores;
           swf.add(j);
           addSwfDroppedKeys(dropped, j);
+        } else if (batsim) {
+          if (j.cores > widest) widest = j.cores;
+          addBatsimDroppedKeys(dropped, j);
+          batsimPass?.job(j);
         }
       }
     });
@@ -250,6 +257,7 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
     file?.discard();
     return false;
   }
+  const size = (): number => c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
   const sorted = [...dropped].sort();
   const droppedNote =
     sorted.length > 0
@@ -261,14 +269,21 @@ export async function streamConvert(c: StreamConversion, io: Io): Promise<boolea
       estimate: c.estimate,
       commandOptions: c.commandOptions,
     });
-    if (onePass === null) {
+    if (batsimPass !== null) batsimPass.end(size());
+    else if (onePass === null) {
       // Standard output: the notes before the output, as the whole-trace path writes them.
       if (file === null && droppedNote !== "") io.stderr(droppedNote);
       const sink = file === null ? stdoutSink(io) : (b: Uint8Array) => file.writeBytes(b);
-      if (swf !== null) {
-        const size = c.procs ?? headerProcs(tally.swfHeader, tally.jsonlHeader) ?? widest;
+      if (batsim) {
+        const writer = new BatsimWriter((text) => io.stdout(text));
+        const again = await eachJobAgain(c, (j) => writer.job(j));
+        // Checked before the last part goes out (a short trace then writes nothing).
+        if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);
+        await requireUnchanged(c, stamp);
+        writer.end(size());
+      } else if (swf !== null) {
         const writer = new SwfWriter(sink);
-        writer.header(swf.header({ maxProcs: size }));
+        writer.header(swf.header({ maxProcs: size() }));
         const again = await eachJobAgain(c, (j) => writer.record(jobToSwfRecord(j)));
         // Checked before the last chunk goes out (a short trace then writes nothing).
         if (again !== count) throw changedError(c, `${count} jobs, then ${again}`);

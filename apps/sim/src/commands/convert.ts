@@ -39,9 +39,10 @@ const spec: CommandSpec = {
     "JSON lines: a header line, then one job per line) and batsim (Batsim's JSON workload: nb_res,\n" +
     "jobs, delay profiles). --from is guessed from the name (.swf, .swf.gz -> swf; .jsonl ->\n" +
     "native; .json -> batsim) when not given, and so is --to from --out's name. The output goes to --out (atomically) or stdout.\n" +
-    "SWF and native input converted to SWF or native is streamed, to --out or stdout: memory does\n" +
-    "not grow with the trace (the input file is read twice: first checked, then written). Batsim's\n" +
-    "JSON on either side, and input that is not a regular file (a pipe), are read whole.\n" +
+    "SWF and native input is streamed, to any format, to --out or stdout: memory does not grow\n" +
+    "with the trace (the input file is read once into a file, twice to stdout: first checked,\n" +
+    "then written; twice to SWF). Batsim input, and input that is not a regular file (a pipe),\n" +
+    "are read whole.\n" +
     "What the target format cannot hold (deadlines, licenses, users, ... in Batsim's format;\n" +
     "Batsim profiles other than 'delay' have no run time) is named on stderr.",
   options: [
@@ -164,7 +165,7 @@ export const convertCommand: Command = {
       commandOptions: spec.options.map((o) => o.name),
       meta: { source: basename(input), sourceFormat: from, convertedBy: `sched-sim ${VERSION}` },
     };
-    if (from !== "batsim" && to !== "batsim" && (await isRegularFile(input))) {
+    if (from !== "batsim" && (await isRegularFile(input))) {
       // Streamed in two passes over the file (memory does not grow with the trace); the
       // whole-trace path below when the first pass fails, to say what is wrong in its words.
       try {
@@ -209,7 +210,7 @@ async function isRegularFile(path: string): Promise<boolean> {
 
 /**
  * `convert` with the whole trace in memory: every job read, then the output built as one string.
- * For Batsim's JSON on either side (read and written whole), input that is not a regular file,
+ * For Batsim's JSON input (read whole), input that is not a regular file,
  * and the words of an error the streamed path's first pass met (the same file:line).
  */
 export async function convertWhole(c: Conversion, io: Io): Promise<void> {

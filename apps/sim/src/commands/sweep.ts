@@ -39,6 +39,8 @@ const spec: CommandSpec = {
     "decisions), DIR/timing.csv (wall-clock timing: schedTimeMs = scheduler ms per scheduling\n" +
     "call, schedulerMs, wallMs; the same rows as results.csv, not deterministic, hence apart)\n" +
     "and DIR/runs-timing.csv (every run's schedulerMs and wallMs), and prints both tables.\n" +
+    "A run that cannot depend on its seed (a trace, and a policy without dice or with their\n" +
+    'seed set) is made once per point and copied to the other seeds\' files ("copyOf").\n' +
     "A progress line (runs done, to go, time left) is shown on a terminal, unless --quiet.\n\n" +
     "On a cluster: --shard i/n runs shard i (from 0) of n into a folder the shards share (run i\n" +
     "of the sweep's canonical order belongs to shard i mod n); the last shard to finish writes\n" +

@@ -322,8 +322,15 @@ ${timingTable(plan, timingRows)}`);
           : `; the sweep has ${shown.length} of ${plan.points.length * plan.seeds.length * plan.schedulers.length} results so far (results.csv is written by the last shard to finish; 'sched-sim compare ${options.out}' lists what is missing)`;
     separate();
     io.stderr(
-      `${prefix}${shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `}${ran} runs in ${seconds} s${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${whereShard}\n`,
+      `${prefix}${shard === undefined ? "" : `shard ${shard.index}/${shard.count}: `}${ran} runs in ${seconds} s${copiedNote(outcome)}${outcome.skipped > 0 ? ` (${outcome.skipped} already done)` : ""}${whereShard}\n`,
     );
   }
   return failures.length > 0 || outcome.interrupted ? 1 : 0;
+}
+
+/** `(N of them copied from another seed's run)` after a sweep's count of runs, when some were. */
+function copiedNote(outcome: SweepOutcome): string {
+  const copied = outcome.copied ?? 0;
+  if (copied === 0) return "";
+  return ` (${copied} of them copied from another seed's run: their result cannot depend on the seed)`;
 }

@@ -36,6 +36,14 @@ export function runJson(record: RunRecord, timing: RunTiming): string {
   return stableJson({ ...(record as unknown as Record<string, JsonValue>), timing: { ...timing } });
 }
 
+/**
+ * `runs/KEY.json` of a seed-free run whose result was copied from the run of key `of`, of another
+ * seed (see seed-free.ts): the record, and `copyOf` instead of a timing block (it was not timed).
+ */
+export function copiedRunJson(record: RunRecord, of: string): string {
+  return stableJson({ ...(record as unknown as Record<string, JsonValue>), copyOf: of });
+}
+
 /** A run file read back: its record and its timing block (absent or malformed: undefined). */
 export interface RunFile {
   readonly record: RunRecord;
@@ -634,9 +642,10 @@ export function timingValue(
 
 /**
  * Summarize the timing blocks of `records` like {@link summarizeSweep} does their metrics, for
- * {@link TIMING_METRICS}: the same schedulers x points, so the rows (and `runs`) depend only on
- * the plan and which runs finished; only the numbers vary between executions. A record without a
- * timing in `timings` counts as NaN.
+ * {@link TIMING_METRICS}: the same schedulers x points, so the rows depend only on the plan; only
+ * the numbers vary between executions. A record without a timing in `timings` was not timed (a
+ * seed-free run copied from another seed's, or a run file written by hand) and is left out:
+ * `runs` counts the timed runs.
  */
 export function summarizeTiming(
   plan: SweepPlan,
@@ -645,7 +654,8 @@ export function summarizeTiming(
 ): ResultRow[] {
   return summarizeBy(
     plan,
-    records,
+    // a run without a timing block (a copied seed-free run, a file written by hand) was not timed
+    records.filter((r) => timings.has(r.key)),
     TIMING_METRICS.map((m) => m.key),
     (r, metric) => timingValue(r, timings.get(r.key), metric),
   );

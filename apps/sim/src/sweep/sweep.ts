@@ -9,6 +9,7 @@ import type { RunRecord, RunTiming } from "./execute.js";
 import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import type { RunExecutor } from "./pool.js";
 import {
+  copiedRunJson,
   experimentJson,
   jsonFiles,
   legacyExperimentJson,
@@ -26,6 +27,7 @@ import {
   summarizeSweep,
   summarizeTiming,
 } from "./results.js";
+import { copyRecord, seedFreeClasses, seedFreeLabels } from "./seed-free.js";
 import { type Shard, shardTasks, writeShardStatus, writeShared } from "./shard.js";
 
 /** Where a sweep stands, for a progress line. */
@@ -84,6 +86,11 @@ export interface SweepOutcome {
   /** True when stopped by the signal before every run was tried. */
   readonly interrupted: boolean;
   /**
+   * Runs of this session whose record was copied from the run of another seed, not run: their
+   * result cannot depend on the seed (see seed-free.ts). @defaultValue 0
+   */
+  readonly copied?: number;
+  /**
    * True when `results.csv`, `runs.csv` and `timing.csv` were written. A whole sweep writes them
    * once every run was tried; a shard only when, at its end, every run of every shard was tried.
    */
@@ -105,6 +112,12 @@ export interface SweepOutcome {
  * {@link UsageError}). When all runs were tried, `out/results.csv` and `out/runs.csv` summarize
  * every finished run, and `out/timing.csv` their timing blocks (see {@link writeSummaries}).
  * Summaries depend only on the records, never on the order runs finished in.
+ *
+ * A run whose result cannot depend on its seed (a trace, and a policy that takes no seed from
+ * the run: {@link seedFreeClasses}) is made once per grid point and policy, for its lowest
+ * pending seed (or not at all when another seed's run is already finished); the other seeds'
+ * files hold its record with their own key and seed, `copyOf` its key, and no timing block. A
+ * failure of that run is theirs too.
  *
  * @throws UsageError when `out` holds another experiment; an Error when a file cannot be written.
  */
@@ -133,6 +146,33 @@ export async function runSweep(
   const skipped = tasks.length - pending.length;
   const failures: RunFailure[] = [];
   let doneThisSession = 0;
+  let copied = 0;
+  // Seed-free runs: the record of a finished run of the class, else one run made for the class,
+  // whose followers take its record (or its failure).
+  const classOf = seedFreeClasses(plan);
+  const finishedOf = new Map<string, RunRecord>();
+  for (const t of planTasks(plan)) {
+    const c = classOf(t);
+    const r = c === undefined ? undefined : finished.get(t.key);
+    if (c !== undefined && r !== undefined && !finishedOf.has(c)) finishedOf.set(c, r);
+  }
+  const toCopy: [RunTask, RunRecord][] = [];
+  const followers = new Map<string, RunTask[]>();
+  const leaders = new Map<string, RunTask>();
+  const dispatched: RunTask[] = [];
+  for (const t of pending) {
+    const c = classOf(t);
+    const from = c === undefined ? undefined : finishedOf.get(c);
+    const leader = c === undefined ? undefined : leaders.get(c);
+    if (c === undefined) dispatched.push(t);
+    else if (from !== undefined) toCopy.push([t, from]);
+    else if (leader !== undefined) (followers.get(leader.key) as RunTask[]).push(t);
+    else {
+      leaders.set(c, t);
+      followers.set(t.key, []);
+      dispatched.push(t);
+    }
+  }
   const progress = (): void => {
     const elapsedMs = now() - started;
     const left = pending.length - doneThisSession;
@@ -157,19 +197,67 @@ export async function runSweep(
     });
   }
 
+  if (toCopy.length + pending.length - dispatched.length > 0) {
+    options.onNote?.(
+      `note: ${seedFreeLabels(plan).join(", ")} take${seedFreeLabels(plan).length === 1 ? "s" : ""} no seed, and the trace is the same for every seed: each runs once per grid point, and the other seeds' run files copy its result ("copyOf": its key)`,
+    );
+  }
+  const ran = (): void => {
+    doneThisSession++;
+    progress();
+  };
+  /** Write `task`'s run file from `from`, the record of a run of its seed-free class. */
+  const copy = async (task: RunTask, from: RunRecord): Promise<void> => {
+    const record = copyRecord(from, task);
+    if (out !== undefined) {
+      await writeShared(
+        new Map([[join(out, "runs", `${task.key}.json`), copiedRunJson(record, from.key)]]),
+      );
+      await rm(join(out, "failed", `${task.key}.json`), { force: true });
+    }
+    keep(finished, timings, { record, timing: undefined });
+    copied++;
+    if (out !== undefined) options.onRunWritten?.(task.key);
+    ran();
+  };
+  /** Record and write `task`'s failure. */
+  const fail = async (task: RunTask, error: string): Promise<void> => {
+    const label = (plan.schedulers[task.scheduler] as { label: string }).label;
+    const failure: RunFailure = {
+      key: task.key,
+      scheduler: label,
+      params: task.params,
+      seed: task.seed,
+      error,
+    };
+    failures.push(failure);
+    if (out !== undefined) {
+      await writeShared(
+        new Map([
+          [
+            join(out, "failed", `${task.key}.json`),
+            stableJson({ ...failure, params: { ...failure.params } }),
+          ],
+        ]),
+      );
+      options.onRunWritten?.(task.key);
+    }
+    ran();
+  };
+  for (const [task, from] of toCopy) await copy(task, from);
+
   let interrupted = false;
-  if (pending.length > 0) {
-    const executor = makeExecutor(pending.length);
+  if (dispatched.length > 0) {
+    const executor = makeExecutor(dispatched.length);
     try {
       let next = 0;
       const lane = async (): Promise<void> => {
-        while (next < pending.length) {
+        while (next < dispatched.length) {
           if (options.signal?.aborted) {
             interrupted = true;
             return;
           }
-          const task = pending[next++] as RunTask;
-          const label = (plan.schedulers[task.scheduler] as { label: string }).label;
+          const task = dispatched[next++] as RunTask;
           let outcome: Awaited<ReturnType<RunExecutor["run"]>> | undefined;
           let error: string | undefined;
           try {
@@ -192,29 +280,13 @@ export async function runSweep(
               await rm(join(out, "failed", `${task.key}.json`), { force: true });
             }
             keep(finished, timings, written);
+            if (out !== undefined) options.onRunWritten?.(task.key);
+            ran();
+            for (const f of followers.get(task.key) ?? []) await copy(f, written.record);
           } else {
-            const failure: RunFailure = {
-              key: task.key,
-              scheduler: label,
-              params: task.params,
-              seed: task.seed,
-              error: error ?? "unknown error",
-            };
-            failures.push(failure);
-            if (out !== undefined) {
-              await writeShared(
-                new Map([
-                  [
-                    join(out, "failed", `${task.key}.json`),
-                    stableJson({ ...failure, params: { ...failure.params } }),
-                  ],
-                ]),
-              );
-            }
+            await fail(task, error ?? "unknown error");
+            for (const f of followers.get(task.key) ?? []) await fail(f, error ?? "unknown error");
           }
-          doneThisSession++;
-          if (out !== undefined) options.onRunWritten?.(task.key);
-          progress();
         }
       };
       await Promise.all(Array.from({ length: executor.parallelism }, lane));
@@ -224,7 +296,7 @@ export async function runSweep(
   }
 
   const records = orderRecords(plan, [...finished.values()]);
-  const base = { records, failures, total: tasks.length, skipped, interrupted, timings };
+  const base = { records, failures, total: tasks.length, skipped, interrupted, timings, copied };
   if (out === undefined || interrupted) return { ...base, summarized: false };
   if (shard === undefined) {
     await writeSummaries(out, plan, records, timings);
@@ -253,6 +325,7 @@ export async function runSweep(
     total: tasks.length,
     skipped,
     interrupted,
+    copied,
     summarized,
     merged: merged.records,
     timings: merged.timings,
