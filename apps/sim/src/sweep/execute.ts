@@ -335,12 +335,9 @@ export async function simulateTaskPart(
     source.workload.type === "swf"
   ) {
     const w = source.workload;
-    const jobs: Job[] = [];
     let header: SwfHeader | undefined;
-    // False for a trace not sorted by submit time, or one the streamed read failed on.
-    let usable = true;
-    try {
-      await streamSwfWorkload(
+    head = await streamedHead(maxJobs, (take) =>
+      streamSwfWorkload(
         w.path,
         {
           clean: w.clean,
@@ -351,23 +348,13 @@ export async function simulateTaskPart(
           },
         },
         (chunk) => {
-          for (const job of chunk) {
-            const last = jobs.at(-1);
-            if (last !== undefined && job.submit < last.submit) {
-              usable = false;
-              throw ENOUGH;
-            }
-            jobs.push(job);
-            if (jobs.length > maxJobs) throw ENOUGH;
-          }
+          if (!take(chunk)) throw ENOUGH;
         },
-      );
-    } catch (error) {
-      // A read error: the whole read below says it, in the words it always has.
-      if (error !== ENOUGH) usable = false;
-    }
-    if (usable && jobs.length > maxJobs) {
-      head = jobs;
+      ).catch((error: unknown) => {
+        if (error !== ENOUGH) throw error;
+      }),
+    );
+    if (head !== null) {
       platform =
         (await platformOf(w, cache)) ??
         identicalPool(swfProcs(w, numericParams(task.params), header));
@@ -378,40 +365,18 @@ export async function simulateTaskPart(
     source.workload.type === "native"
   ) {
     const w = source.workload;
-    const jobs: Job[] = [];
     let header: JobsFileHeader | undefined;
-    // False for a file not sorted by submit time, or one the streamed read failed on.
-    let usable = true;
-    try {
-      await readNativeBatches(w.path, cache.command, STREAMED_TRACE_LIMITS, {
+    head = await streamedHead(maxJobs, (take) =>
+      readNativeBatches(w.path, cache.command, STREAMED_TRACE_LIMITS, {
         onHeader: (h) => {
           header = h;
         },
-        onJobs: (chunk) => {
-          for (const job of chunk) {
-            const last = jobs.at(-1);
-            if (last !== undefined && job.submit < last.submit) {
-              usable = false;
-              return false;
-            }
-            jobs.push(job);
-            if (jobs.length > maxJobs) return false;
-          }
-          return true;
-        },
-      });
-    } catch {
-      // A read error: the whole read below says it, in the words it always has.
-      usable = false;
-    }
-    if (usable && jobs.length > maxJobs) {
-      head = jobs;
-      const machines = nativeMachines(
-        w,
-        numericParams(task.params),
-        await platformOf(w, cache),
-        header,
-      );
+        onJobs: take,
+      }),
+    );
+    if (head !== null) {
+      const params = numericParams(task.params);
+      const machines = nativeMachines(w, params, await platformOf(w, cache), header);
       platform = typeof machines === "number" ? identicalPool(machines) : machines;
     }
   } else if (selfRunExperiment(plan) === undefined) {
@@ -441,6 +406,37 @@ export async function simulateTaskPart(
     { until: justBefore(before), ...(executionModel === undefined ? {} : { executionModel }) },
   );
   return { trace, cut: { jobs: n, before } };
+}
+
+/**
+ * The first `maxJobs + 1` jobs of a trace that `read` streams, handing each chunk to `take`
+ * (false: stop reading); null when the trace has no more than `maxJobs` jobs, is not sorted by
+ * submit time in that part, or its read fails (the whole read then says it, in the words it
+ * always has).
+ */
+async function streamedHead(
+  maxJobs: number,
+  read: (take: (chunk: readonly Job[]) => boolean) => Promise<unknown>,
+): Promise<Job[] | null> {
+  const jobs: Job[] = [];
+  let sorted = true;
+  try {
+    await read((chunk) => {
+      for (const job of chunk) {
+        const last = jobs.at(-1);
+        if (last !== undefined && job.submit < last.submit) {
+          sorted = false;
+          return false;
+        }
+        jobs.push(job);
+        if (jobs.length > maxJobs) return false;
+      }
+      return true;
+    });
+  } catch {
+    return null;
+  }
+  return sorted && jobs.length > maxJobs ? jobs : null;
 }
 
 /** The largest double below `t` (a finite number). */
