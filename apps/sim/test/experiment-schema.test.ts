@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { stableJson } from "../src/format.js";
 import { planFromDocument } from "../src/sweep/experiment-file.js";
 import { experimentSchema, SCHEMA_PATH } from "../src/sweep/experiment-schema.js";
+import { cli, tempDir } from "./helpers.js";
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const schemaFile = join(appDir, SCHEMA_PATH);
@@ -55,6 +56,10 @@ describe("the JSON Schema of experiment files", () => {
       { name: "x", experiment: "convergent", schedulers: ["cs-zz"] },
       { name: "x", experiment: "no-such-experiment" },
       { name: "x", experiment: "convergent", workload: { type: "synthetic" } },
+      { ...base, workload: { type: "elo", meanInterarrival: 2 } },
+      { ...base, workload: { type: "native" } },
+      { ...base, workload: { type: "native", path: "x.jsonl", clean: true } },
+      { ...base, platform: "p.json" },
     ];
     for (const doc of bad) {
       expect(validate(doc), JSON.stringify(doc)).toBe(false);
@@ -65,6 +70,11 @@ describe("the JSON Schema of experiment files", () => {
     }
     const good: unknown[] = [
       { ...base, schedulers: ["easy", { name: "backfill", options: { reservations: "inf" } }] },
+      {
+        ...base,
+        workload: { type: "elo", machines: 8, jobs: 4, fluctuation: 0.2, load: 0.5 },
+        schedulers: ["mct"],
+      },
       {
         name: "x",
         experiment: "convergent",
@@ -84,6 +94,46 @@ describe("the JSON Schema of experiment files", () => {
         true,
       );
       await expect(planFromDocument(doc, "x.json", examples)).resolves.toBeDefined();
+    }
+  });
+
+  it("a native workload, on a platform file or {procs}, validates and loads; a platform file with another type does neither", async () => {
+    const validate = validator();
+    const dir = await tempDir();
+    const jobs = join(dir, "mc.jsonl");
+    const gen = await cli(
+      "gen",
+      "multicluster",
+      "--jobs",
+      "5",
+      "--out",
+      jobs,
+      "--platform",
+      join(dir, "mc.json"),
+    );
+    expect(gen.code, gen.stderr).toBe(0);
+    const base = {
+      name: "x",
+      workload: { type: "native", path: "mc.jsonl" },
+      schedulers: ["easy"],
+    };
+    for (const doc of [
+      base,
+      { ...base, platform: "mc.json" },
+      { ...base, platform: { procs: 16 }, grid: { procs: [8, 16] } },
+    ]) {
+      expect(validate(doc), `${JSON.stringify(doc)}: ${JSON.stringify(validate.errors)}`).toBe(
+        true,
+      );
+      await expect(planFromDocument(doc, "x.json", dir)).resolves.toBeDefined();
+    }
+    for (const doc of [
+      { ...base, workload: { type: "synthetic" }, platform: "mc.json" },
+      { ...base, platform: "" },
+      { ...base, platform: { procs: 0 } },
+    ]) {
+      expect(validate(doc), JSON.stringify(doc)).toBe(false);
+      await expect(planFromDocument(doc, "x.json", dir), JSON.stringify(doc)).rejects.toThrow();
     }
   });
 });

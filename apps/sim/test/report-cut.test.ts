@@ -84,6 +84,45 @@ describe("sched-sim report on a run of more jobs than the Gantt chart draws", ()
     expect(consHtml).toContain("streamed pass (its trace not kept): its metrics equal");
   });
 
+  it("draws the first part of a native file, streamed (on its platform file when it has one)", async () => {
+    const gen = join(await tempDir(), "g");
+    const files = {
+      ar: [`${gen}-ar.jsonl`, undefined],
+      mc: [`${gen}-mc.jsonl`, `${gen}-mc.json`],
+    } as const;
+    for (const args of [
+      ["advance-reservation", "--jobs", "300", "--procs", "64", "--out", files.ar[0]],
+      [
+        ...["multicluster", "--jobs", "300", "--load", "3", "--speeds", "heterogeneous"],
+        ...["--out", files.mc[0], "--platform", files.mc[1]],
+      ],
+    ]) {
+      const g = await cli("gen", ...args);
+      expect(g.code, g.stderr).toBe(0);
+    }
+    for (const [path, platform] of Object.values(files)) {
+      const { dir, html } = await sweepAndReport({
+        name: "cut",
+        workload: { type: "native", path },
+        ...(platform === undefined ? {} : { platform }),
+        schedulers: ["easy", "conservative"],
+      });
+      const plan = await readPlan(dir, "report");
+      for (const task of planTasks(plan)) {
+        const cache = createInstanceCache("report");
+        const { trace, cut } = await simulateTaskPart(plan, task, cache, 40);
+        // The first jobs only, streamed: the file is not read whole.
+        expect(cache.native.size, path).toBe(0);
+        const { jobs, before } = cut as { jobs: number; before: number };
+        expect(jobs).toBeLessThanOrEqual(40);
+        expect(trace.records).toHaveLength(jobs);
+        expectFirstPartOf(trace, await simulateTask(plan, task), before);
+      }
+      expect(html).toMatch(/the first \d+ of 300 jobs \(those submitted before t = /);
+      expect(html).toContain("its metrics equal the stored result");
+    }
+  });
+
   it("cuts a generated workload too, and warns when the whole run's metrics differ", async () => {
     const { dir, html } = await sweepAndReport(smallExperiment([0.7], 1));
     expect(html).toMatch(/the first \d+ of 60 jobs \(those submitted before t = /);

@@ -1,5 +1,6 @@
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checkTraceNoLostJobs } from "../src/lost-jobs.js";
 import {
@@ -16,7 +17,7 @@ import {
   type WorkloadSpec,
 } from "../src/sweep/plan.js";
 import { userMessage } from "../src/user-message.js";
-import { fixture, tempDir } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 
 // A file sweep simulates each run without its trace: an SWF trace streamed from its file (`easy`
 // and `fcfs` with default options on the pooled kernel), a generated workload from memory. Its
@@ -98,6 +99,37 @@ describe("sweep: a file sweep's runs, streamed, equal the whole trace's", () => 
     );
   }, 30_000);
 
+  it("an SWF excerpt on a platform file (128 machines of 4 speeds: the general engine for every policy)", async () => {
+    const dir = await tempDir();
+    const { platform } = await gen(
+      dir,
+      "big",
+      [
+        ...["multicluster", "--jobs", "1", "--clusters", "4", "--processorsPerCluster", "32"],
+        ...["--speeds", "heterogeneous"],
+      ],
+      true,
+    );
+    const onFile = plan(swf(fixture("kth-sp2-head.swf"), { clean: true, platform }));
+    await expectSameRecords(onFile);
+    // The platform file's machines are the ones simulated, as run --platform simulates them.
+    const easy = planTasks(onFile).find((t) => t.scheduler === 1 && t.seed === 1)!;
+    const { record } = await executeTask(onFile, easy, createInstanceCache());
+    const run = await cli(
+      ...["run", "-w", fixture("kth-sp2-head.swf"), "--clean", "--platform", platform],
+      ...["-s", "easy", "--format", "json"],
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout) as Record<string, number>;
+    for (const k of ["meanWait", "makespan", "utilization", "events", "decisions"]) {
+      // run's JSON has 6 decimals
+      expect(k in record.metrics ? record.metrics[k] : record[k as "events"], k).toBeCloseTo(
+        json[k] as number,
+        6,
+      );
+    }
+  }, 30_000);
+
   it("a gzipped trace (read by the general reader, easy and fcfs still on the kernel)", async () => {
     await expectSameRecords(plan(swf(fixture("nasa-ipsc-head.swf.gz"), { clean: true })));
   }, 30_000);
@@ -164,5 +196,133 @@ describe("sweep: a file sweep's runs, streamed, equal the whole trace's", () => 
     await expect(executeTask(p, planTasks(p)[1]!, createInstanceCache())).rejects.toThrow(
       /nasa-ipsc-head\.swf\.gz:\d+: \(job \d+\) run time \(field 4\) is 0, expected > 0 \(or set "clean": true in "workload" to drop such jobs\)/,
     );
+  }, 30_000);
+});
+
+function native(
+  path: string,
+  more: Partial<Extract<WorkloadSpec, { type: "native" }>> = {},
+): WorkloadSpec {
+  return { type: "native", path, ...more };
+}
+
+/** `sched-sim gen MODEL ARGS --out DIR/NAME.jsonl [--platform DIR/NAME.json]`: the files' paths. */
+async function gen(
+  dir: string,
+  name: string,
+  args: readonly string[],
+  withPlatform = false,
+): Promise<{ jobs: string; platform: string }> {
+  const jobs = join(dir, `${name}.jsonl`);
+  const platform = join(dir, `${name}.json`);
+  const out = await cli(
+    "gen",
+    ...args,
+    "--out",
+    jobs,
+    ...(withPlatform ? ["--platform", platform] : []),
+  );
+  expect(out.code, out.stderr).toBe(0);
+  return { jobs, platform };
+}
+
+/** The records of every run of `p`, in task order. */
+async function recordsOf(p: SweepPlan, cache = createInstanceCache()): Promise<unknown[][]> {
+  const out: unknown[][] = [];
+  for (const task of planTasks(p)) out.push(numbersOf((await executeTask(p, task, cache)).record));
+  return out;
+}
+
+describe("sweep: a native (JSON Lines) workload's runs, streamed, equal the whole file's", () => {
+  it("an advance-reservation file from gen (ready times, deadlines), on its header's meta.procs and on a grid of procs", async () => {
+    const dir = await tempDir();
+    const { jobs } = await gen(dir, "ar", [
+      "advance-reservation",
+      "--jobs",
+      "150",
+      "--procs",
+      "128",
+    ]);
+    const text = await readFile(jobs, "utf8");
+    expect(text).toMatch(/"ready":/);
+    expect(text).toMatch(/"deadline":/);
+    expect(text).toMatch(/"procs":128/);
+    await expectSameRecords(plan(native(jobs)));
+    await expectSameRecords(plan(native(jobs, { procs: 256 }), { procs: [64, 128] }));
+    // Gzipped: the same records as the plain file.
+    const gz = join(dir, "ar.jsonl.gz");
+    await writeFile(gz, gzipSync(text));
+    await expectSameRecords(plan(native(gz)));
+    expect(await recordsOf(plan(native(gz)))).toEqual(await recordsOf(plan(native(jobs))));
+  }, 30_000);
+
+  it("a multicluster file from gen on its platform file (heterogeneous speeds: not meta.procs' identical processors)", async () => {
+    const dir = await tempDir();
+    const { jobs, platform } = await gen(
+      dir,
+      "mc",
+      ["multicluster", "--jobs", "150", "--load", "3", "--speeds", "heterogeneous", "--seed", "2"],
+      true,
+    );
+    await expectSameRecords(plan(native(jobs, { platform })));
+    await expectSameRecords(plan(native(jobs)));
+    // The platform file's machines are the ones simulated: faster machines, shorter responses.
+    const onFile = await recordsOf(plan(native(jobs, { platform })));
+    const onPool = await recordsOf(plan(native(jobs)));
+    expect(onFile).not.toEqual(onPool);
+  }, 30_000);
+
+  it("does not keep a sorted file in memory between runs; an unsorted one is read whole once, and sorted as run sorts it", async () => {
+    const dir = await tempDir();
+    const { jobs } = await gen(dir, "l", [
+      "lublin",
+      "--jobs",
+      "300",
+      "--procs",
+      "64",
+      "--seed",
+      "3",
+    ]);
+    const p = plan(native(jobs));
+    const cache = createInstanceCache();
+    const sorted = await recordsOf(p, cache);
+    expect(cache.native.size).toBe(0);
+
+    // Two job lines of different submit times swapped: not sorted by submit time any more.
+    const lines = (await readFile(jobs, "utf8")).split("\n");
+    const submit = (l: string) => (JSON.parse(l) as { submit: number }).submit;
+    const at = lines.findIndex((l, i) => i > 1 && l !== "" && submit(l) > submit(lines[i - 1]!));
+    [lines[at - 1], lines[at]] = [lines[at]!, lines[at - 1]!];
+    const unsorted = join(dir, "unsorted.jsonl");
+    await writeFile(unsorted, lines.join("\n"));
+    const q = plan(native(unsorted));
+    const again = createInstanceCache();
+    expect(await recordsOf(q, again)).toEqual(sorted);
+    expect(again.native.size).toBe(1);
+    await expectSameRecords(q);
+  }, 30_000);
+
+  it("a bad line fails each run with the whole-file path's message, naming the file and line", async () => {
+    const dir = await tempDir();
+    const { jobs } = await gen(dir, "l", ["lublin", "--jobs", "50", "--procs", "64"]);
+    const lines = (await readFile(jobs, "utf8")).split("\n");
+    lines.splice(4, 0, '{"id":999,"submit":5,"runtime":-1,"cores":1}');
+    const bad = join(dir, "bad.jsonl");
+    await writeFile(bad, lines.join("\n"));
+    const p = plan(native(bad));
+    for (const task of planTasks(p).slice(0, 3)) {
+      const streamed = await executeTask(p, task, createInstanceCache()).then(
+        () => "no error",
+        (e: unknown) => userMessage(e),
+      );
+      const whole = await wholeTraceRecord(p, task).then(
+        () => "no error",
+        (e: unknown) => userMessage(e),
+      );
+      expect(streamed, task.key).toBe(
+        `sweep: ${bad}:5 runtime: is -1, expected a finite number > 0`,
+      );
+      expect(whole, task.key).toBe(streamed);
+    }
   }, 30_000);
 });

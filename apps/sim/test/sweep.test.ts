@@ -190,7 +190,7 @@ describe("experiment file validation", () => {
     [
       "bad workload type",
       { ...base, workload: { type: "synthetc" } },
-      'workload.type: expected one of synthetic, swf, model, elo (did you mean synthetic?), got "synthetc"',
+      'workload.type: expected one of synthetic, swf, native, model, elo (did you mean synthetic?), got "synthetc"',
     ],
     [
       "bad jobs",
@@ -263,12 +263,12 @@ describe("experiment file validation", () => {
     [
       "workload type __proto__",
       { ...base, workload: { type: "__proto__" } },
-      'workload.type: expected one of synthetic, swf, model, elo, got "__proto__"',
+      'workload.type: expected one of synthetic, swf, native, model, elo, got "__proto__"',
     ],
     [
       "workload type constructor",
       { ...base, workload: { type: "constructor" } },
-      'workload.type: expected one of synthetic, swf, model, elo, got "constructor"',
+      'workload.type: expected one of synthetic, swf, native, model, elo, got "constructor"',
     ],
     [
       "too many runs",

@@ -44,6 +44,7 @@ import {
   type JobColumns,
   type PooledPolicy,
   type PooledSimulation,
+  pooledModels,
 } from "../fast/pooled-simulation.js";
 import { scanSwfFile } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
@@ -841,19 +842,6 @@ async function readPlatform(path: string): Promise<Platform> {
     );
   }
   return platform;
-}
-
-/**
- * Whether the pooled kernel models `job`: no ready time, deadline, licences or benchmark (what
- * `createPooledSimulation` refuses).
- */
-function pooledModels(job: Job): boolean {
-  return (
-    job.ready === undefined &&
-    job.deadline === undefined &&
-    job.licenses === undefined &&
-    job.benchmark === undefined
-  );
 }
 
 /** Jobs read from a native workload before they are pushed into the simulation. */

@@ -15,7 +15,8 @@ const spec: CommandSpec = {
     "again (the sweep's --attempts, with back-off). A worker killed mid-run loses nothing: its\n" +
     "runs go back to the queue when their lock expires (--stall-timeout) and another worker does\n" +
     "them. SIGINT/SIGTERM: finish the runs in hand, then exit (a second one exits at once).\n" +
-    "The machine needs the experiment's inputs (an swf workload at the same path).",
+    "The machine needs the experiment's inputs (an swf or native trace, and its platform\n" +
+    "file, at the same path).",
   options: [
     {
       name: "queue",

@@ -77,6 +77,20 @@ interface ScratchRecord {
 }
 
 /**
+ * Whether the pooled kernel models `job`: no ready time, deadline, licences or benchmark (what
+ * {@link createPooledSimulation} refuses). A native workload's runs check each job with it and
+ * go to the general engine at the first that fails (`run --engine auto`, a sweep's run).
+ */
+export function pooledModels(job: Job): boolean {
+  return (
+    job.ready === undefined &&
+    job.deadline === undefined &&
+    job.licenses === undefined &&
+    job.benchmark === undefined
+  );
+}
+
+/**
  * EASY backfilling or FCFS on one pool of `procs` identical single-core machines, simulated on
  * typed arrays: the same schedule, records (in the same order), event and decision counts and
  * metrics (bit for bit) as `createSimulation(identicalPool(procs), easy() | fcfs(), { onRecord })`
@@ -353,12 +367,7 @@ class PooledKernel {
     if (job === null || typeof job !== "object") {
       throw new InvalidInputError(WHERE, `jobs[${this.read}]`, "is not a job");
     }
-    if (
-      job.ready !== undefined ||
-      job.deadline !== undefined ||
-      job.licenses !== undefined ||
-      job.benchmark !== undefined
-    ) {
+    if (!pooledModels(job)) {
       throw new InvalidInputError(
         WHERE,
         `jobs[${this.read}]`,

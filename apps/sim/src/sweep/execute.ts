@@ -3,18 +3,25 @@ import {
   identicalPool,
   type Job,
   type Metrics,
+  type Platform,
   type RunStats,
   type ScheduleTrace,
   type SimulationSummary,
   simulate,
 } from "@sched/core";
-import { parseModelOption, type SwfHeader, WORKLOAD_MODELS } from "@sched/workload";
+import {
+  type JobsFileHeader,
+  parseModelOption,
+  type SwfHeader,
+  WORKLOAD_MODELS,
+} from "@sched/workload";
 import { eloInstance } from "../experiments/elo-instance.js";
 import type { Experiment, ExperimentInstance } from "../experiments/experiment.js";
 import type { Params, ParamValue } from "../experiments/parameters.js";
 import { EXPERIMENTS } from "../experiments/registry.js";
 import { experimentScheduler } from "../experiments/resolve.js";
 import { inCallersWords } from "../hints.js";
+import { STREAMED_TRACE_LIMITS } from "../limits.js";
 import { checkTraceNoLostJobs } from "../lost-jobs.js";
 import { deterministicMetrics } from "../outputs.js";
 import { chooseScheduler, createScheduler, type SchedulerChoice } from "../schedulers.js";
@@ -26,10 +33,17 @@ import {
 } from "../swf-input.js";
 import { syntheticWorkload } from "../synthetic.js";
 import type { PlannedScheduler, RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
+import { readPlatformFile } from "./platform-file.js";
 import {
   generalSimulation,
+  type NativeSpec,
+  type NativeWorkload,
+  nativeMachines,
   pooledPolicyOf,
+  readNativeBatches,
+  readNativeWorkload,
   type SwfSpec,
+  streamNativeTask,
   streamSwfTask,
   summaryOfJobs,
   swfProcs,
@@ -59,18 +73,20 @@ export interface RunTiming {
 
 /**
  * Per-thread memo: the last workload instance (runs of one point and seed are adjacent and share
- * it) and parsed SWF files.
+ * it), parsed SWF and native files (the runs that read one whole), and platform files.
  */
 export interface InstanceCache {
   last?: { readonly id: string; readonly instance: ExperimentInstance };
   readonly swf: Map<string, Promise<SwfWorkload>>;
+  readonly native: Map<string, Promise<NativeWorkload>>;
+  readonly platforms: Map<string, Promise<Platform>>;
   /** The command whose words a trace's read errors take (`sweep: FILE:3: …`). */
   readonly command: string;
 }
 
 /** An empty {@link InstanceCache}, for runs made by `command` (`sweep`, or `report` re-simulating one). */
 export function createInstanceCache(command = "sweep"): InstanceCache {
-  return { swf: new Map(), command };
+  return { swf: new Map(), native: new Map(), platforms: new Map(), command };
 }
 
 /** The registry experiment a plan's runs come from (undefined for an experiment file's workload). */
@@ -140,8 +156,19 @@ async function workloadInstance(
       };
     }
     case "swf": {
-      const swf = await readSwf(w, cache);
-      return { jobs: swf.jobs, platform: identicalPool(swfProcs(w, params, swf.header)) };
+      const [swf, platform] = await Promise.all([readSwf(w, cache), platformOf(w, cache)]);
+      return {
+        jobs: swf.jobs,
+        platform: platform ?? identicalPool(swfProcs(w, params, swf.header)),
+      };
+    }
+    case "native": {
+      const [read, platform] = await Promise.all([readNative(w, cache), platformOf(w, cache)]);
+      const machines = nativeMachines(w, params, platform, read.header);
+      return {
+        jobs: read.jobs,
+        platform: typeof machines === "number" ? identicalPool(machines) : machines,
+      };
     }
     case "model": {
       const model = WORKLOAD_MODELS.find((m) => m.name === w.model);
@@ -182,6 +209,34 @@ function readSwf(w: SwfSpec, cache: InstanceCache): Promise<SwfWorkload> {
       },
     );
     cache.swf.set(id, pending);
+  }
+  return pending;
+}
+
+/**
+ * An experiment file's native workload read whole, once per thread, its jobs sorted by submit,
+ * then id (the runs that need it whole: a file not sorted by submit time; `report`'s
+ * re-simulation).
+ */
+function readNative(w: NativeSpec, cache: InstanceCache): Promise<NativeWorkload> {
+  let pending = cache.native.get(w.path);
+  if (pending === undefined) {
+    pending = readNativeWorkload(w.path, cache.command);
+    cache.native.set(w.path, pending);
+  }
+  return pending;
+}
+
+/** The machines of a trace's platform file, read once per thread; undefined without one. */
+async function platformOf(
+  w: SwfSpec | NativeSpec,
+  cache: InstanceCache,
+): Promise<Platform | undefined> {
+  if (w.platform === undefined) return undefined;
+  let pending = cache.platforms.get(w.platform);
+  if (pending === undefined) {
+    pending = readPlatformFile(w.platform, cache.command);
+    cache.platforms.set(w.platform, pending);
   }
   return pending;
 }
@@ -257,9 +312,9 @@ const ENOUGH = Symbol("enough");
  * submitted before the arrival time of job `maxJobs + 1` (in submit order), simulated up to just
  * before that time (core's `until`). Policies see no job before its arrival, so that part is
  * exactly the whole run's up to then: same starts, same allocations; jobs still running or
- * waiting at the horizon are `unfinished`. An experiment file's sorted SWF trace is streamed and
- * only its first `maxJobs + 1` jobs are kept (a trace not sorted by submit time, or one with a
- * read error in that part, is read whole, as {@link simulateTask} reads it).
+ * waiting at the horizon are `unfinished`. An experiment file's sorted SWF or native trace is
+ * streamed and only its first `maxJobs + 1` jobs are kept (a trace not sorted by submit time, or
+ * one with a read error in that part, is read whole, as {@link simulateTask} reads it).
  *
  * @throws as {@link simulateTask}, and an Error when the first `maxJobs + 1` jobs all arrive
  *   at one time (no part of the run ends before it).
@@ -280,12 +335,9 @@ export async function simulateTaskPart(
     source.workload.type === "swf"
   ) {
     const w = source.workload;
-    const jobs: Job[] = [];
     let header: SwfHeader | undefined;
-    // False for a trace not sorted by submit time, or one the streamed read failed on.
-    let usable = true;
-    try {
-      await streamSwfWorkload(
+    head = await streamedHead(maxJobs, (take) =>
+      streamSwfWorkload(
         w.path,
         {
           clean: w.clean,
@@ -296,24 +348,36 @@ export async function simulateTaskPart(
           },
         },
         (chunk) => {
-          for (const job of chunk) {
-            const last = jobs.at(-1);
-            if (last !== undefined && job.submit < last.submit) {
-              usable = false;
-              throw ENOUGH;
-            }
-            jobs.push(job);
-            if (jobs.length > maxJobs) throw ENOUGH;
-          }
+          if (!take(chunk)) throw ENOUGH;
         },
-      );
-    } catch (error) {
-      // A read error: the whole read below says it, in the words it always has.
-      if (error !== ENOUGH) usable = false;
+      ).catch((error: unknown) => {
+        if (error !== ENOUGH) throw error;
+      }),
+    );
+    if (head !== null) {
+      platform =
+        (await platformOf(w, cache)) ??
+        identicalPool(swfProcs(w, numericParams(task.params), header));
     }
-    if (usable && jobs.length > maxJobs) {
-      head = jobs;
-      platform = identicalPool(swfProcs(w, numericParams(task.params), header));
+  } else if (
+    selfRunExperiment(plan) === undefined &&
+    source.kind === "file" &&
+    source.workload.type === "native"
+  ) {
+    const w = source.workload;
+    let header: JobsFileHeader | undefined;
+    head = await streamedHead(maxJobs, (take) =>
+      readNativeBatches(w.path, cache.command, STREAMED_TRACE_LIMITS, {
+        onHeader: (h) => {
+          header = h;
+        },
+        onJobs: take,
+      }),
+    );
+    if (head !== null) {
+      const params = numericParams(task.params);
+      const machines = nativeMachines(w, params, await platformOf(w, cache), header);
+      platform = typeof machines === "number" ? identicalPool(machines) : machines;
     }
   } else if (selfRunExperiment(plan) === undefined) {
     const instance = await instanceFor(plan, task, cache);
@@ -342,6 +406,37 @@ export async function simulateTaskPart(
     { until: justBefore(before), ...(executionModel === undefined ? {} : { executionModel }) },
   );
   return { trace, cut: { jobs: n, before } };
+}
+
+/**
+ * The first `maxJobs + 1` jobs of a trace that `read` streams, handing each chunk to `take`
+ * (false: stop reading); null when the trace has no more than `maxJobs` jobs, is not sorted by
+ * submit time in that part, or its read fails (the whole read then says it, in the words it
+ * always has).
+ */
+async function streamedHead(
+  maxJobs: number,
+  read: (take: (chunk: readonly Job[]) => boolean) => Promise<unknown>,
+): Promise<Job[] | null> {
+  const jobs: Job[] = [];
+  let sorted = true;
+  try {
+    await read((chunk) => {
+      for (const job of chunk) {
+        const last = jobs.at(-1);
+        if (last !== undefined && job.submit < last.submit) {
+          sorted = false;
+          return false;
+        }
+        jobs.push(job);
+        if (jobs.length > maxJobs) return false;
+      }
+      return true;
+    });
+  } catch {
+    return null;
+  }
+  return sorted && jobs.length > maxJobs ? jobs : null;
 }
 
 /** The largest double below `t` (a finite number). */
@@ -427,9 +522,9 @@ function finished(
 
 /**
  * A run of an experiment file's workload without its trace (the same metrics, events and
- * decisions as {@link simulateTask}'s trace): an SWF trace streamed from its file (memory holds
- * the jobs in flight; `easy` and `fcfs` with default options on the pooled kernel, as `run`), a
- * generated workload simulated from memory.
+ * decisions as {@link simulateTask}'s trace): an SWF or native trace streamed from its file
+ * (memory holds the jobs in flight; `easy` and `fcfs` with default options on the pooled kernel,
+ * as `run`), a generated workload simulated from memory.
  */
 async function summaryOfFileTask(
   w: WorkloadSpec,
@@ -443,12 +538,27 @@ async function summaryOfFileTask(
     return streamSwfTask(
       w,
       numericParams(task.params),
+      await platformOf(w, cache),
       {
         pooled: pooledPolicyOf(planned),
         general: generalSimulation(() => createScheduler(choice, task.seed)),
       },
       cache.command,
       () => readSwf(w, cache),
+    );
+  }
+  if (w.type === "native") {
+    const planned = plan.schedulers[task.scheduler] as PlannedScheduler;
+    return streamNativeTask(
+      w,
+      numericParams(task.params),
+      await platformOf(w, cache),
+      {
+        pooled: pooledPolicyOf(planned),
+        general: generalSimulation(() => createScheduler(choice, task.seed)),
+      },
+      cache.command,
+      () => readNative(w, cache),
     );
   }
   const { jobs, platform, executionModel } = await instanceFor(plan, task, cache);

@@ -10,6 +10,7 @@ import {
 } from "@sched/workload";
 import { suggest } from "../args.js";
 import { describeFsError } from "../atomic.js";
+import { headerProcs, requireJobs } from "../commands/trace-files.js";
 import { GRID_DIGITS, keepsItsDigits } from "../format.js";
 import {
   MAX_EXPERIMENT_BYTES,
@@ -25,7 +26,9 @@ import { readTextFile } from "../swf-input.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_METRICS, METRICS } from "./metrics.js";
 import { gridPoints, type PlannedScheduler, type SweepPlan, type WorkloadSpec } from "./plan.js";
+import { readPlatformFile } from "./platform-file.js";
 import { registryPlanFromDocument } from "./registry-file.js";
+import { readNativeHead } from "./stream-task.js";
 
 /** Where validation is: the file, for messages `sweep: FILE: key: expected …`. */
 interface Ctx {
@@ -123,6 +126,7 @@ const WORKLOAD_KEYS: Readonly<
 > = {
   synthetic: { keys: ["jobs", "load"], grid: ["jobs", "load", "procs"] },
   swf: { keys: ["path", "clean", "estimate"], grid: ["procs"] },
+  native: { keys: ["path"], grid: ["procs"] },
   model: { keys: ["model", "options"], grid: [] },
   elo: {
     keys: ["machines", "jobs", "fluctuation", "load"],
@@ -222,8 +226,9 @@ async function workloadSpec(
     );
   }
   checkKeys(ctx, "workload", w, ["type", ...WORKLOAD_KEYS[type as WorkloadSpec["type"]].keys]);
-  const takesPlatform = type === "synthetic" || type === "swf";
+  const takesPlatform = type === "synthetic" || type === "swf" || type === "native";
   let procs: number | undefined;
+  let platformFile: string | undefined;
   if (platform !== undefined) {
     if (!takesPlatform) {
       throw new UsageError(
@@ -231,7 +236,21 @@ async function workloadSpec(
         "sweep",
       );
     }
-    if (!isObject(platform)) fail(ctx, "platform", 'an object like {"procs": 128}', platform);
+    const takesFile = type === "swf" || type === "native";
+    if (takesFile && typeof platform === "string") {
+      platformFile = await platformFilePath(ctx, platform, baseDir);
+    } else if (!isObject(platform)) {
+      fail(
+        ctx,
+        "platform",
+        takesFile
+          ? 'a platform file (what gen --platform writes) or an object like {"procs": 128}'
+          : `an object like {"procs": 128}${typeof platform === "string" ? " (a platform file is for workload types swf and native)" : ""}`,
+        platform,
+      );
+    }
+  }
+  if (isObject(platform)) {
     checkKeys(ctx, "platform", platform, ["procs"]);
     procs =
       platform.procs === undefined
@@ -249,17 +268,7 @@ async function workloadSpec(
       };
     }
     case "swf": {
-      const rel = text(ctx, "workload.path", w.path);
-      const path = resolve(baseDir, rel);
-      try {
-        if (!(await stat(path)).isFile()) fail(ctx, "workload.path", "a file", rel);
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError(
-          `sweep: ${ctx.file}: workload.path: cannot read ${path}: ${describeFsError(error)}`,
-          "sweep",
-        );
-      }
+      const path = await traceFilePath(ctx, w.path, baseDir, "swf");
       if (w.clean !== undefined && typeof w.clean !== "boolean")
         fail(ctx, "workload.clean", "true or false", w.clean);
       const estimate = w.estimate ?? "requested";
@@ -271,6 +280,16 @@ async function workloadSpec(
         path,
         clean: w.clean === true,
         estimate,
+        ...(platformFile === undefined ? {} : { platform: platformFile }),
+        ...(procs === undefined ? {} : { procs }),
+      };
+    }
+    case "native": {
+      const path = await traceFilePath(ctx, w.path, baseDir, "native");
+      return {
+        type,
+        path,
+        ...(platformFile === undefined ? {} : { platform: platformFile }),
         ...(procs === undefined ? {} : { procs }),
       };
     }
@@ -314,6 +333,69 @@ async function workloadSpec(
         load: nonNegative(ctx, "workload.load", w.load, 0),
       };
   }
+}
+
+/** What a trace's name says it is, as `run` tells them apart: `.jsonl` (gzipped or not) is native. */
+const NATIVE_NAME = /\.jsonl(\.gz)?$/i;
+const SWF_NAME = /\.swf(\.gz)?$/i;
+
+/**
+ * `workload.path`, resolved against the experiment file's directory: a file that exists, whose
+ * name does not say it is the other format (`run` reads `.jsonl` as native, anything else as
+ * SWF; read as the wrong one, the first line would fail with a message about its fields).
+ */
+async function traceFilePath(
+  ctx: Ctx,
+  v: Json | undefined,
+  baseDir: string,
+  type: "swf" | "native",
+): Promise<string> {
+  const rel = text(ctx, "workload.path", v);
+  const other = type === "swf" ? NATIVE_NAME.test(rel) : SWF_NAME.test(rel);
+  if (other) {
+    fail(
+      ctx,
+      "workload.path",
+      type === "swf"
+        ? 'an SWF trace; this name is a native JSON Lines workload\'s: give "type": "native"'
+        : 'a native JSON Lines workload; this name is an SWF trace\'s: give "type": "swf"',
+      rel,
+    );
+  }
+  const path = resolve(baseDir, rel);
+  try {
+    if (!(await stat(path)).isFile()) fail(ctx, "workload.path", "a file", rel);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `sweep: ${ctx.file}: workload.path: cannot read ${path}: ${describeFsError(error)}`,
+      "sweep",
+    );
+  }
+  return path;
+}
+
+/**
+ * An SWF or native workload's `platform` file, resolved against the experiment file's directory, read
+ * and checked as its runs will read it (`readPlatformFile`): what is wrong with it is said here,
+ * once, as a mistake in the experiment file (`sweep: exp.json: platform: p.json:3:5: is not
+ * valid JSON (…)`), not by every run.
+ */
+async function platformFilePath(ctx: Ctx, rel: string, baseDir: string): Promise<string> {
+  if (rel.length === 0) fail(ctx, "platform", "a non-empty file name", rel);
+  const path = resolve(baseDir, rel);
+  try {
+    if (!(await stat(path)).isFile()) fail(ctx, "platform", "a platform file", rel);
+    await readPlatformFile(path, "sweep");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const detail = error instanceof Error ? error.message.replace(/^sweep: /, "") : String(error);
+    throw new UsageError(
+      `sweep: ${ctx.file}: platform: ${error instanceof SchedError ? detail : `cannot read ${path}: ${describeFsError(error)}`}`,
+      "sweep",
+    );
+  }
+  return path;
 }
 
 function gridKeys(workload: WorkloadSpec): readonly string[] {
@@ -384,6 +466,38 @@ function checkModelPlatform(
     return items ? `${where} (${size} items)` : `${where} ${size}`;
   });
   if (excess !== undefined) throw new UsageError(`sweep: ${ctx.file}: ${excess}`, "sweep");
+}
+
+/**
+ * Checks that every run of a native workload has machines, before any run: a platform file,
+ * else a `procs` (the file's or the grid's), else the header's `meta.procs`, read from the
+ * file's first lines, which must hold a job (`run` refuses a file without one).
+ *
+ * @throws UsageError naming `platform`; the reader's ParseError (`sweep: FILE:1: …`) for a bad
+ *   first line.
+ */
+async function checkNativeMachines(
+  ctx: Ctx,
+  workload: Extract<WorkloadSpec, { type: "native" }>,
+  params: readonly string[],
+): Promise<void> {
+  const head = await readNativeHead(workload.path, "sweep");
+  requireJobs("sweep", workload.path, head.job ? 1 : 0);
+  if (workload.platform !== undefined || workload.procs !== undefined) return;
+  if (params.includes("procs")) return;
+  const procs = headerProcs(undefined, head.header);
+  if (procs === undefined) {
+    throw new UsageError(
+      `sweep: ${ctx.file}: platform: ${workload.path} has no header line with meta.procs; give "platform": "FILE" (the machines, as gen --platform writes them) or {"procs": N}`,
+      "sweep",
+    );
+  }
+  if (procs > MAX_PROCS) {
+    throw new UsageError(
+      `sweep: ${ctx.file}: platform: the header of ${workload.path} gives meta.procs ${procs}, above the ${MAX_PROCS} processors a simulated machine may have; give "platform": {"procs": N}`,
+      "sweep",
+    );
+  }
 }
 
 function schedulers(ctx: Ctx, v: Json | undefined): PlannedScheduler[] {
@@ -616,6 +730,15 @@ export async function planFromDocument(
     return numbers;
   });
   if (workload.type === "model") checkModelPlatform(ctx, workload, params, values);
+  if ((workload.type === "swf" || workload.type === "native") && workload.platform !== undefined) {
+    if (params.includes("procs")) {
+      throw new UsageError(
+        `sweep: ${file}: grid.procs: not a parameter when "platform" is a platform file (its machines are fixed); to sweep procs, give "platform": {"procs": N} instead`,
+        "sweep",
+      );
+    }
+  }
+  if (workload.type === "native") await checkNativeMachines(ctx, workload, params);
   const seedList = seeds(ctx, d.seeds);
   const planned = schedulers(ctx, d.schedulers);
   const runs = values.reduce((n, list) => n * list.length, 1) * seedList.length * planned.length;

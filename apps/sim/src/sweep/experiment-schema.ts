@@ -147,6 +147,19 @@ function workloadSchema(): Schema {
       {
         type: "object",
         additionalProperties: false,
+        required: ["type", "path"],
+        properties: {
+          type: {
+            const: "native",
+            description:
+              'A native JSON Lines workload (what sched-sim gen and convert write), plain or gzipped; its machines: "platform".',
+          },
+          path: { type: "string", minLength: 1, description: "Relative to the experiment file." },
+        },
+      },
+      {
+        type: "object",
+        additionalProperties: false,
         required: ["type", "model"],
         properties: {
           type: { const: "model", description: "A generator of @sched/workload (sched-sim gen)." },
@@ -164,10 +177,18 @@ function workloadSchema(): Schema {
         required: ["type"],
         properties: {
           type: { const: "elo", description: "@sched/elo's instance: machines of hidden speed." },
-          machines: { type: "integer", minimum: 1 },
-          jobs: { type: "integer", minimum: 1 },
-          fluctuation: { type: "number", minimum: 0 },
-          meanInterarrival: { type: "number", minimum: 0 },
+          machines: { type: "integer", minimum: 1, description: "Machines (default 30)." },
+          jobs: { type: "integer", minimum: 1, description: "Jobs (default 10)." },
+          fluctuation: {
+            type: "number",
+            minimum: 0,
+            description: "Fluctuation of the hidden speeds (default 0.1).",
+          },
+          load: {
+            type: "number",
+            minimum: 0,
+            description: "Offered load (default 0: every job at time 0).",
+          },
         },
       },
     ],
@@ -212,9 +233,20 @@ export function experimentSchema(): Schema {
         properties: {
           workload: workloadSchema(),
           platform: {
-            type: "object",
-            additionalProperties: false,
-            properties: { procs: { type: "integer", minimum: 1 } },
+            oneOf: [
+              {
+                type: "object",
+                additionalProperties: false,
+                properties: { procs: { type: "integer", minimum: 1 } },
+                description: "N identical processors (synthetic, swf, native).",
+              },
+              {
+                type: "string",
+                minLength: 1,
+                description:
+                  "A platform file (what sched-sim gen --platform writes), relative to the experiment file: swf and native workloads only.",
+              },
+            ],
           },
           schedulers: {
             type: "array",
@@ -224,6 +256,14 @@ export function experimentSchema(): Schema {
           grid: {
             type: "object",
             additionalProperties: { type: "array", items: { type: "number" }, minItems: 1 },
+          },
+        },
+        // A platform file is for a trace (swf, native) only.
+        if: { required: ["platform"], properties: { platform: { type: "string" } } },
+        // biome-ignore lint/suspicious/noThenProperty: "then" is the JSON Schema keyword, not a thenable
+        then: {
+          properties: {
+            workload: { required: ["type"], properties: { type: { enum: ["swf", "native"] } } },
           },
         },
         propertyNames: {

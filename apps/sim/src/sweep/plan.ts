@@ -14,11 +14,26 @@ export type WorkloadSpec =
       readonly procs: number;
     }
   | {
-      /** An SWF trace (absolute path), on `procs` processors (default: the header's). */
+      /**
+       * An SWF trace (absolute path), on the machines of the platform file `platform` (absolute
+       * path, what `gen --platform` writes), else on `procs` processors (default: the header's).
+       */
       readonly type: "swf";
       readonly path: string;
       readonly clean: boolean;
       readonly estimate: "requested" | "runtime";
+      readonly platform?: string;
+      readonly procs?: number;
+    }
+  | {
+      /**
+       * A native JSON Lines workload (absolute path; what `gen` and `convert` write), on the
+       * machines of the platform file `platform` (absolute path, what `gen --platform` writes),
+       * else on `procs` identical processors (default: the header's `meta.procs`).
+       */
+      readonly type: "native";
+      readonly path: string;
+      readonly platform?: string;
       readonly procs?: number;
     }
   | {

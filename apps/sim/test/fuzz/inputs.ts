@@ -663,7 +663,7 @@ const registryBase: fc.Arbitrary<Json> = fc.constantFrom<Json>(
 
 const workloadBase: fc.Arbitrary<Json> = fc
   .record({
-    type: fc.constantFrom("synthetic", "swf", "model", "elo"),
+    type: fc.constantFrom("synthetic", "swf", "native", "model", "elo"),
     model: fc.constantFrom("lublin", "convergent", "advance-reservation"),
     jobs: fc.integer({ min: 10, max: 200 }),
     load: fc.double({ min: 0.1, max: 2, noNaN: true }),
@@ -699,6 +699,11 @@ const workloadBase: fc.Arbitrary<Json> = fc
           estimate: "requested",
         };
         if (e.grid) doc.grid = { procs: [8, 16] };
+        break;
+      case "native":
+        doc.workload = { type: "native", path: fixture("small.jsonl") };
+        if (e.grid) doc.grid = { procs: [8, 16] };
+        else doc.platform = { procs: e.procs };
         break;
       case "model":
         doc.workload = { type: "model", model: e.model, options: { jobs: e.jobs } };

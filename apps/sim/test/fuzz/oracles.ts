@@ -1,7 +1,7 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { Job } from "@sched/core";
-import { WORKLOAD_MODELS } from "@sched/workload";
+import { parsePlatformJson, WORKLOAD_MODELS } from "@sched/workload";
 import { SCHEDULERS } from "../../src/schedulers.js";
 import { DEFAULT_METRICS, METRICS } from "../../src/sweep/metrics.js";
 import type { SweepPlan } from "../../src/sweep/plan.js";
@@ -458,16 +458,27 @@ const TOP = [
 const WORKLOAD_KEYS: Record<string, string[]> = {
   synthetic: ["type", "jobs", "load"],
   swf: ["type", "path", "clean", "estimate"],
+  native: ["type", "path"],
   model: ["type", "model", "options"],
   elo: ["type", "machines", "jobs", "fluctuation", "load"],
 };
 const GRID: Record<string, string[]> = {
   synthetic: ["jobs", "load", "procs"],
   swf: ["procs"],
+  native: ["procs"],
   elo: ["machines", "jobs", "fluctuation", "load"],
 };
 
 const intIn = (v: unknown, lo: number, hi: number) => isInt(v, lo) && v <= hi;
+
+/** Whether `path` names a file (not a directory, not missing). */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 const loadOk = (v: unknown) => isNum(v) && v > 0 && v <= 10;
 
 /** A model option value of the file (its JSON type for the option's kind). */
@@ -579,8 +590,20 @@ export function experimentVerdict(doc: unknown): {
       if (!(WORKLOAD_KEYS[type] as string[]).includes(k)) p.push(`workload.${k}`);
     const platform = doc.platform;
     if (platform !== undefined) {
-      if (type !== "synthetic" && type !== "swf") p.push("platform with " + type);
-      else if (!isPlain(platform)) p.push("platform");
+      if (type !== "synthetic" && type !== "swf" && type !== "native") {
+        p.push("platform with " + type);
+      } else if ((type === "swf" || type === "native") && typeof platform === "string") {
+        // a platform file: one that exists and parses (a fuzzed name is neither, but say it)
+        if (!isFile(platform)) p.push("platform file");
+        else {
+          try {
+            parsePlatformJson(readFileSync(platform, "utf8"));
+          } catch {
+            p.push("platform file");
+          }
+        }
+        if (isPlain(doc.grid) && Object.hasOwn(doc.grid, "procs")) p.push("grid.procs with a file");
+      } else if (!isPlain(platform)) p.push("platform");
       else {
         for (const k of Object.keys(platform)) if (k !== "procs") p.push(`platform.${k}`);
         if (platform.procs !== undefined && !intIn(platform.procs, 1, MAX_PROCS))
@@ -593,15 +616,12 @@ export function experimentVerdict(doc: unknown): {
     if (type === "synthetic") {
       opt("jobs", (v) => intIn(v, 1, MAX_JOBS));
       opt("load", loadOk);
-    } else if (type === "swf") {
-      if (typeof w.path !== "string" || w.path === "") p.push("workload.path");
-      else {
-        try {
-          if (!statSync(w.path).isFile()) p.push("workload.path");
-        } catch {
-          p.push("workload.path");
-        }
-      }
+    } else if (type === "swf" || type === "native") {
+      // run tells the formats apart by name: a .jsonl file is native, anything else SWF
+      const other = type === "swf" ? /\.jsonl(\.gz)?$/i : /\.swf(\.gz)?$/i;
+      if (typeof w.path !== "string" || w.path === "" || other.test(w.path)) {
+        p.push("workload.path");
+      } else if (!isFile(w.path)) p.push("workload.path");
       opt("clean", (v) => typeof v === "boolean");
       opt("estimate", (v) => v === "requested" || v === "runtime");
     } else if (type === "model") {
