@@ -87,6 +87,25 @@ describe("seed-free runs of a sweep", () => {
     expect(seedFreeLabels(synthetic)).toEqual([]);
   });
 
+  it("include the runs of a native trace, each record the one its own run gives", async () => {
+    const p: SweepPlan = {
+      ...swfPlan(KTH, [1, 2]),
+      source: { kind: "file", workload: { type: "native", path: fixture("small.jsonl") } },
+      params: [],
+      points: [[]],
+    };
+    expect(seedFreeLabels(p)).toEqual(["easy", "random7", "fcfs"]);
+    const ran: RunTask[] = [];
+    const outcome = await runSweep(p, counting(p, ran));
+    expect(ran).toHaveLength(3 + 2);
+    expect(outcome.copied).toBe(3);
+    const cache = createInstanceCache();
+    for (const task of planTasks(p)) {
+      const own = asWritten((await executeTask(p, task, cache)).record);
+      expect(outcome.records.find((r) => r.key === task.key)).toEqual(own);
+    }
+  });
+
   it("run once per point and policy; every record is the one its own run gives", async () => {
     const p = swfPlan(KTH, [1, 2, 3]);
     const out = await tempDir();

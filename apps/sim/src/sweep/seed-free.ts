@@ -7,7 +7,7 @@ import type { RunTask, SweepPlan, WorkloadSpec } from "./plan.js";
  * generated workload, a model's or elo's, is drawn from the run's seed; so is every registry
  * experiment's instance.)
  */
-const SEED_FREE_WORKLOADS: ReadonlySet<WorkloadSpec["type"]> = new Set(["swf"]);
+const SEED_FREE_WORKLOADS: ReadonlySet<WorkloadSpec["type"]> = new Set(["swf", "native"]);
 
 /**
  * The runs of `plan` whose result cannot depend on their seed, grouped: the class of a task (runs
