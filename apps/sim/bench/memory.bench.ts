@@ -6,7 +6,8 @@ import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
 // writing the trace, then `sched-sim run -s easy --estimate runtime` and `sched-sim inspect` on
 // it (inspect reads it once, with the byte scanner `run` uses: `gen` writes each job's requested
-// time, so the estimate "auto" is decided in the first records), each a child process whose max
+// time, so the estimate "auto" is decided in the first records) and `sched-sim convert --to
+// batsim` of it into a file, each a child process whose max
 // RSS /usr/bin/time reports, with Node's default heap; then `sched-sim sweep` of an experiment
 // file on that trace (EASY, FCFS and, at 1M jobs, conservative; two worker threads: the whole
 // process, threads included). Targets (issue 22): EASY on 1M
@@ -52,6 +53,22 @@ describe("Lublin traces, whole process: max RSS of gen, of run -s easy, of inspe
         console.log(
           `[memory] inspect on ${jobs} Lublin jobs: max RSS ${inspect.maxRssMb.toFixed(0)} MB, CPU ${inspect.cpu.toFixed(1)} s, wall ${inspect.wall.toFixed(1)} s; load ${loadAverage()}`,
         );
+        // Batsim's JSON, written as the trace is read (nb_res and the profiles at the end).
+        const batsim = join(built.dir, `lublin-${jobs}.json`);
+        const convert = measure([
+          process.execPath,
+          built.cli,
+          "convert",
+          trace,
+          "--to",
+          "batsim",
+          "--out",
+          batsim,
+        ]);
+        console.log(
+          `[memory] convert --to batsim on ${jobs} Lublin jobs: max RSS ${convert.maxRssMb.toFixed(0)} MB, CPU ${convert.cpu.toFixed(1)} s, wall ${convert.wall.toFixed(1)} s; load ${loadAverage()}`,
+        );
+        await rm(batsim, { force: true });
         // A sweep: each run streams the trace from its file, as `run` does (conservative, on the
         // general engine, takes about 7 s per million jobs here: left out at 10M).
         const schedulers = jobs > 1_000_000 ? ["easy", "fcfs"] : ["easy", "fcfs", "conservative"];
