@@ -201,14 +201,15 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
 
     // bounded retries: a run that always throws is tried --attempts times, then failed/KEY.json.
     // The experiment file is valid when read (its trace exists); the trace is deleted before the
-    // workers run, so the one run fails on every attempt.
+    // workers run, so the one run made fails on every attempt; seed-free, seed 2's run takes its
+    // failure without being enqueued.
     const trace = join(await tempDir(), "gone.swf");
     await copyFile(join(import.meta.dirname, "fixtures", "small.swf"), trace);
     const badFile = await writeExperiment({
       name: "bad",
       workload: { type: "swf", path: trace },
       schedulers: ["fcfs"],
-      seeds: 1,
+      seeds: 2,
       metrics: ["makespan"],
     });
     const bad = await readExperimentFile(badFile);
@@ -231,10 +232,63 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     });
     await badWorker;
     expect(r.records).toHaveLength(0);
-    expect(r.failures).toHaveLength(1);
-    const failedKey = (r.failures[0] as { key: string }).key;
+    expect(r.enqueued).toBe(1);
+    expect(r.failures.map((f) => f.seed)).toEqual([1, 2]);
+    const [failedKey, followerKey] = r.failures.map((f) => f.key) as [string, string];
     expect(badLines.filter((l) => l.startsWith(`failed ${failedKey}`))).toHaveLength(2);
-    expect(await readdir(join(badOut, "failed"))).toEqual([`${failedKey}.json`]);
+    expect(badLines.filter((l) => l.includes(followerKey))).toEqual([]);
+    expect(r.failures[1]?.error).toBe(r.failures[0]?.error);
+    expect((await readdir(join(badOut, "failed"))).sort()).toEqual(
+      [`${failedKey}.json`, `${followerKey}.json`].sort(),
+    );
     expect(jobIdOf(planId(bad), failedKey)).not.toContain(":");
+  }, 60_000);
+
+  it("seed-free runs: one run enqueued per class, its record copied to the other seeds, as a local sweep does", async (ctx) => {
+    const redisUrl = url(ctx);
+    const target = parseRedisUrl("test", redisUrl);
+    const trace = join(await tempDir(), "kth.swf");
+    await copyFile(join(import.meta.dirname, "fixtures", "kth-sp2-head.swf"), trace);
+    const file = await writeExperiment({
+      name: "seed-free",
+      workload: { type: "swf", path: trace },
+      schedulers: ["easy", "random"],
+      seeds: 3,
+      metrics: ["meanWait"],
+    });
+    const plan = await readExperimentFile(file);
+    const queueName = "seed-free";
+    const out = await tempDir();
+    const worker = runQueueWorker(target, {
+      queueName,
+      jobs: 1,
+      stallSeconds: 2,
+      idleExitSeconds: 1,
+      log: () => {},
+    });
+    const done = await submitQueueSweep(plan, target, {
+      out,
+      queueName,
+      attempts: 2,
+      pollMs: 50,
+      detach: false,
+    });
+    // easy once (seed 1), random for each of its 3 seeds
+    expect(done.enqueued).toBe(4);
+    expect((await worker).done).toBe(4);
+    expect(done.records).toHaveLength(6);
+    await expectSameAsLocal(file, out);
+    const copy = JSON.parse(
+      await readFile(
+        join(
+          out,
+          "runs",
+          `${planTasks(plan).find((t) => t.seed === 3 && t.scheduler === 0)?.key}.json`,
+        ),
+        "utf8",
+      ),
+    );
+    expect(copy.copyOf).toBe(planTasks(plan).find((t) => t.seed === 1 && t.scheduler === 0)?.key);
+    expect(copy.timing).toBeUndefined();
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import type { RunRecord, RunTiming } from "./execute.js";
 import { planTasks, type RunTask, type SweepPlan } from "./plan.js";
 import { inlineExecutor, type RunExecutor, workerExecutor } from "./pool.js";
 import {
+  copiedRunJson,
   experimentJson,
   orderRecords,
   parseRunFile,
@@ -17,6 +18,7 @@ import {
   runJson,
   SWEEP_FORMAT,
 } from "./results.js";
+import { copyRecord, splitSeedFree } from "./seed-free.js";
 import { writeShared } from "./shard.js";
 import { keep, prepareDir, type SweepOutcome, writeSummaries } from "./sweep.js";
 
@@ -289,7 +291,9 @@ export interface QueueSweepOutcome extends SweepOutcome {
  * the submitter copies into `out/runs/` (atomically, the same bytes a local sweep writes), so
  * `results.csv` and `runs.csv` are those of a local sweep (and `timing.csv` has its rows, with
  * the wall-clock numbers of these executions). A run whose attempts are all used is
- * written to `out/failed/KEY.json`. Stopping the submitter (signal) loses nothing: the runs go on,
+ * written to `out/failed/KEY.json`. Seed-free runs are made once per class, as in a local sweep
+ * (see `runSweep`): only the first pending run of each class is enqueued, and the submitter
+ * copies its collected record (or its failure) to the others. Stopping the submitter (signal) loses nothing: the runs go on,
  * and the same command collects them later.
  */
 export async function submitQueueSweep(
@@ -306,6 +310,27 @@ export async function submitQueueSweep(
   const timings = new Map<string, RunTiming>();
   for (const f of await prepareDir(out, plan, true)) keep(finished, timings, f);
   const skipped = tasks.filter((t) => finished.has(t.key)).length;
+  // Seed-free runs: one run enqueued per class; the others copy its record (or its failure).
+  const seedFree = splitSeedFree(
+    plan,
+    tasks.filter((t) => !finished.has(t.key)),
+    finished,
+  );
+  const enqueueable = new Set(seedFree.dispatched.map((t) => t.key));
+  const followersOf = new Map<string, readonly RunTask[]>(seedFree.followers);
+  const copyTo = async (list: readonly RunTask[], from: RunRecord): Promise<void> => {
+    const files = new Map<string, string>();
+    for (const t of list) {
+      if (finished.has(t.key)) continue;
+      const record = copyRecord(from, t);
+      keep(finished, timings, { record, timing: undefined });
+      files.set(join(out, "runs", `${t.key}.json`), copiedRunJson(record, from.key));
+    }
+    if (files.size === 0) return;
+    await writeShared(files);
+    await Promise.all(list.map((t) => rm(join(out, "failed", `${t.key}.json`), { force: true })));
+  };
+  for (const [t, from] of seedFree.toCopy) await copyTo([t], from);
   const { queue, redis } = await openQueue(target, options.queueName);
   try {
     await redis.set(keys.plan, experimentJson(plan));
@@ -327,6 +352,11 @@ export async function submitQueueSweep(
         await Promise.all(
           [...fresh.keys()].map((k) => rm(join(out, "failed", `${k}.json`), { force: true })),
         );
+      }
+      for (const k of fresh.keys()) {
+        const list = followersOf.get(k);
+        const from = finished.get(k);
+        if (list !== undefined && from !== undefined) await copyTo(list, from);
       }
     };
     await collect();
@@ -350,7 +380,7 @@ export async function submitQueueSweep(
         );
       }
     };
-    const pending = tasks.filter((t) => !finished.has(t.key));
+    const pending = tasks.filter((t) => !finished.has(t.key) && enqueueable.has(t.key));
     await enqueue(pending);
     const enqueued = pending.length;
     const failures = new Map<string, RunFailure>();
@@ -392,15 +422,20 @@ export async function submitQueueSweep(
             seed: task.seed,
             error,
           };
-          failures.set(key, failure);
-          await writeShared(
-            new Map([
-              [
-                join(out, "failed", `${key}.json`),
-                stableJson({ ...failure, params: { ...failure.params } }),
-              ],
-            ]),
+          // a seed-free run's failure is its followers' too
+          const also = (followersOf.get(key) ?? []).filter(
+            (f) => !finished.has(f.key) && !failures.has(f.key),
           );
+          const files = new Map<string, string>();
+          for (const t of [task, ...also]) {
+            const one: RunFailure = { ...failure, key: t.key, seed: t.seed };
+            failures.set(t.key, one);
+            files.set(
+              join(out, "failed", `${t.key}.json`),
+              stableJson({ ...one, params: { ...one.params } }),
+            );
+          }
+          await writeShared(files);
         }
       }
       const left = tasks.filter((t) => !finished.has(t.key) && !failures.has(t.key));
@@ -409,9 +444,10 @@ export async function submitQueueSweep(
       // jobs were lost (removed by hand, or Redis restarted without persistence). Enqueue again.
       if (c.waiting + c.active + c.delayed === 0) {
         emptyPolls++;
-        if (emptyPolls >= 2) {
-          await enqueue(left);
-          options.note?.(`re-enqueued ${left.length} runs that were no longer in the queue\n`);
+        const lost = left.filter((t) => enqueueable.has(t.key));
+        if (emptyPolls >= 2 && lost.length > 0) {
+          await enqueue(lost);
+          options.note?.(`re-enqueued ${lost.length} runs that were no longer in the queue\n`);
           emptyPolls = 0;
         }
       } else emptyPolls = 0;

@@ -26,7 +26,7 @@ import {
   summarizeSweep,
   summarizeTiming,
 } from "./results.js";
-import { copyRecord, seedFreeClasses, seedFreeLabels } from "./seed-free.js";
+import { copyRecord, seedFreeLabels, splitSeedFree } from "./seed-free.js";
 import { type Shard, shardTasks, writeShardStatus, writeShared } from "./shard.js";
 
 /** Where a sweep stands, for a progress line. */
@@ -146,32 +146,8 @@ export async function runSweep(
   const failures: RunFailure[] = [];
   let doneThisSession = 0;
   let copied = 0;
-  // Seed-free runs: the record of a finished run of the class, else one run made for the class,
-  // whose followers take its record (or its failure).
-  const classOf = seedFreeClasses(plan);
-  const finishedOf = new Map<string, RunRecord>();
-  for (const t of planTasks(plan)) {
-    const c = classOf(t);
-    const r = c === undefined ? undefined : finished.get(t.key);
-    if (c !== undefined && r !== undefined && !finishedOf.has(c)) finishedOf.set(c, r);
-  }
-  const toCopy: [RunTask, RunRecord][] = [];
-  const followers = new Map<string, RunTask[]>();
-  const leaders = new Map<string, RunTask>();
-  const dispatched: RunTask[] = [];
-  for (const t of pending) {
-    const c = classOf(t);
-    const from = c === undefined ? undefined : finishedOf.get(c);
-    const leader = c === undefined ? undefined : leaders.get(c);
-    if (c === undefined) dispatched.push(t);
-    else if (from !== undefined) toCopy.push([t, from]);
-    else if (leader !== undefined) (followers.get(leader.key) as RunTask[]).push(t);
-    else {
-      leaders.set(c, t);
-      followers.set(t.key, []);
-      dispatched.push(t);
-    }
-  }
+  // Seed-free runs: copied from a finished run of their class, else from the one run made.
+  const { dispatched, toCopy, followers } = splitSeedFree(plan, pending, finished);
   const progress = (): void => {
     const elapsedMs = now() - started;
     const left = pending.length - doneThisSession;
