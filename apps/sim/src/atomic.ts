@@ -1,4 +1,13 @@
-import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { readdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -184,6 +193,39 @@ export async function writeFilesAtomic(
     await Promise.all(temps.map(([temp]) => rm(temp, { force: true })));
     throw error;
   }
+}
+
+/**
+ * One small file written as {@link writeFilesAtomic} writes it (a temporary beside it, renamed
+ * over it; the parent directories created), synchronously: for the many small files of a sweep,
+ * where a promise per file system call cost the main thread more than the calls (a run file per
+ * run). `randomUUID` names the temporary (see {@link writeFilesAtomic}).
+ *
+ * @throws Error naming the file that could not be written (the temporary removed).
+ */
+export function writeFileAtomicSync(
+  path: string,
+  contents: string,
+  randomUUID: () => string,
+): void {
+  const temp = tempPath(path, randomUUID());
+  try {
+    makeParent(path);
+    writeFileSync(temp, contents, { flag: "wx" });
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // the write's error is the one to report
+    }
+    throw new Error(`cannot write ${path}: ${describeFsError(error)}`, { cause: error });
+  }
+}
+
+/** `crypto.randomUUID`, for {@link writeFileAtomicSync}. */
+export async function uuidMaker(): Promise<() => string> {
+  return loadUuid();
 }
 
 /**

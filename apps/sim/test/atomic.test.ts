@@ -3,7 +3,13 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDirs, StreamedFile, writeFilesAtomic } from "../src/atomic.js";
+import {
+  makeDirs,
+  StreamedFile,
+  uuidMaker,
+  writeFileAtomicSync,
+  writeFilesAtomic,
+} from "../src/atomic.js";
 
 describe("writeFilesAtomic", () => {
   it("writes every file and creates the directory", async () => {
@@ -42,6 +48,36 @@ describe("writeFilesAtomic", () => {
     await writeFile(join(dir, "m.json"), "x".repeat(1000));
     await writeFilesAtomic(new Map([[join(dir, "m.json"), "{}\n"]]));
     expect(await readFile(join(dir, "m.json"), "utf8")).toBe("{}\n");
+  });
+});
+
+describe("writeFileAtomicSync", () => {
+  it("writes the file (and its directories), replaces one whole, leaves no temporary", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "atomic-sync-"));
+    const uuid = await uuidMaker();
+    const path = join(dir, "runs", "a.json");
+    writeFileAtomicSync(path, "first", uuid);
+    writeFileAtomicSync(path, "second", uuid);
+    expect(await readFile(path, "utf8")).toBe("second");
+    expect(await readdir(join(dir, "runs"))).toEqual(["a.json"]);
+  });
+
+  it("a file that cannot be written: an error naming it, the target untouched, no temporary", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "atomic-sync-"));
+    const uuid = await uuidMaker();
+    // a directory where the file goes: the rename fails after the temporary was written
+    await mkdir(join(dir, "taken"));
+    await writeFile(join(dir, "taken", "x"), "kept");
+    expect(() => writeFileAtomicSync(join(dir, "taken"), "new", uuid)).toThrow(
+      `cannot write ${join(dir, "taken")}: `,
+    );
+    expect(await readFile(join(dir, "taken", "x"), "utf8")).toBe("kept");
+    expect(await readdir(dir)).toEqual(["taken"]);
+    // a file where a parent directory goes
+    await writeFile(join(dir, "file"), "");
+    expect(() => writeFileAtomicSync(join(dir, "file", "a.json"), "x", uuid)).toThrow(
+      `cannot write ${join(dir, "file", "a.json")}: `,
+    );
   });
 });
 
