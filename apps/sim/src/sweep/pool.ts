@@ -120,7 +120,10 @@ export function workerExecutor(plan: SweepPlan, script: URL, threads: number): R
     run(task) {
       let slot: Slot | undefined;
       for (const s of slots) {
-        if (s.inFlight.size < RUNS_PER_THREAD && s.inFlight.size < (slot?.inFlight.size ?? 1 / 0))
+        if (
+          s.inFlight.size < RUNS_PER_THREAD &&
+          s.inFlight.size < (slot?.inFlight.size ?? Number.POSITIVE_INFINITY)
+        )
           slot = s;
       }
       if (slot === undefined) return Promise.reject(new Error("no idle worker thread"));

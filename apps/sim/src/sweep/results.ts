@@ -727,13 +727,15 @@ function runCells(plan: SweepPlan, r: RunRecord): (string | number | boolean)[] 
  * and the policy's scheduling calls, as in its run file). Deterministic, like `results.csv`.
  */
 export function runsCsv(plan: SweepPlan, records: readonly RunRecord[]): string {
-  const rows: (string | number | boolean)[][] = [];
-  for (const r of records) {
-    for (const m of plan.metrics) {
-      rows.push([...runCells(plan, r), m, r.metrics[m] ?? Number.NaN, r.events, r.decisions]);
+  // rows made one at a time (a sweep has up to a million runs: no array of every row's cells)
+  function* rows(): Generator<(string | number | boolean)[]> {
+    for (const r of records) {
+      for (const m of plan.metrics) {
+        yield [...runCells(plan, r), m, r.metrics[m] ?? Number.NaN, r.events, r.decisions];
+      }
     }
   }
-  return toCsv([...runsCsvHeader(plan), ...RUN_COUNT_COLUMNS], rows);
+  return toCsv([...runsCsvHeader(plan), ...RUN_COUNT_COLUMNS], rows());
 }
 
 /**
@@ -747,13 +749,13 @@ export function runsTimingCsv(
   records: readonly RunRecord[],
   timings: ReadonlyMap<string, RunTiming>,
 ): string {
-  return toCsv(
-    ["key", "scheduler", ...plan.params, "seed", "schedulerMs", "wallMs"],
-    records.map((r) => {
+  function* rows(): Generator<(string | number | boolean)[]> {
+    for (const r of records) {
       const t = timings.get(r.key);
-      return [...runCells(plan, r), t?.schedulerMs ?? Number.NaN, t?.wallMs ?? Number.NaN];
-    }),
-  );
+      yield [...runCells(plan, r), t?.schedulerMs ?? Number.NaN, t?.wallMs ?? Number.NaN];
+    }
+  }
+  return toCsv(["key", "scheduler", ...plan.params, "seed", "schedulerMs", "wallMs"], rows());
 }
 
 /** The printed table: one row per scheduler x point, a `mean ± ci95` column per metric, `runs`. */
