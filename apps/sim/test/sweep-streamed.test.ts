@@ -52,6 +52,14 @@ function plan(workload: WorkloadSpec, grid: Readonly<Record<string, number[]>> =
   };
 }
 
+/** What `run` failed with, in the user's words, or "no error". */
+function errorOf(run: Promise<unknown>): Promise<string> {
+  return run.then(
+    () => "no error",
+    (e: unknown) => userMessage(e),
+  );
+}
+
 /** The record of the whole-trace path: `simulateTask`, the lost-jobs check, `measureRun`. */
 async function wholeTraceRecord(p: SweepPlan, task: ReturnType<typeof planTasks>[number]) {
   const cache = createInstanceCache();
@@ -180,14 +188,8 @@ describe("sweep: a file sweep's runs, streamed, equal the whole trace's", () => 
     ] as const) {
       const p = plan(swf(fixture(name), more));
       for (const task of planTasks(p).slice(0, 3)) {
-        const streamed = await executeTask(p, task, createInstanceCache()).then(
-          () => "no error",
-          (e: unknown) => userMessage(e),
-        );
-        const whole = await wholeTraceRecord(p, task).then(
-          () => "no error",
-          (e: unknown) => userMessage(e),
-        );
+        const streamed = await errorOf(executeTask(p, task, createInstanceCache()));
+        const whole = await errorOf(wholeTraceRecord(p, task));
         expect(streamed).not.toBe("no error");
         expect(streamed, `${name} ${task.key}`).toBe(whole);
       }
@@ -311,14 +313,8 @@ describe("sweep: a native (JSON Lines) workload's runs, streamed, equal the whol
     await writeFile(bad, lines.join("\n"));
     const p = plan(native(bad));
     for (const task of planTasks(p).slice(0, 3)) {
-      const streamed = await executeTask(p, task, createInstanceCache()).then(
-        () => "no error",
-        (e: unknown) => userMessage(e),
-      );
-      const whole = await wholeTraceRecord(p, task).then(
-        () => "no error",
-        (e: unknown) => userMessage(e),
-      );
+      const streamed = await errorOf(executeTask(p, task, createInstanceCache()));
+      const whole = await errorOf(wholeTraceRecord(p, task));
       expect(streamed, task.key).toBe(
         `sweep: ${bad}:5 runtime: is -1, expected a finite number > 0`,
       );
