@@ -1,3 +1,4 @@
+import { JOB_FIELDS } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scanJobLine } from "../src/job-line-scan.js";
@@ -8,23 +9,8 @@ import { WORKLOAD_MODELS } from "../src/models.js";
 // on every line, the same job (keys in the same order, the same numbers, -0 included, frozen)
 // or the same error.
 
-const NUMERIC = [
-  "id",
-  "submit",
-  "runtime",
-  "estimate",
-  "cores",
-  "deadline",
-  "ready",
-  "benchmark",
-  "maxParallelism",
-  "tasks",
-  "user",
-  "group",
-  "queue",
-  "partition",
-  "priority",
-] as const;
+/** The numeric job fields (the same order): every field but the two objects, left to JSON.parse. */
+const NUMERIC = JOB_FIELDS.filter((k) => k !== "licenses" && k !== "input");
 
 /** Keys the scanner leaves to the full reader, or that no reader takes. */
 const OTHER_KEYS = ["licenses", "input", "colour", "format", "Cores", "i\\u0064", "id ", ""];
