@@ -24,10 +24,14 @@ import { computeOnlyProfile, type ProfileOf } from "./cost.js";
 import { checkProfileAndFlag } from "./execution.js";
 import { bestSplit } from "./oas-best-split.js";
 import {
+  checkedOasProfile,
+  checkOasJob,
   costOfAllocation,
   groupResources,
   type OasAssignment,
+  type OasInstance,
   oasInstance,
+  withOasJobs,
 } from "./oas-instance.js";
 import {
   type AllocationCandidates,
@@ -169,9 +173,13 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * first in its order (the union's candidates, then most tasks in the lowest clusters); beyond
  * 1 000 splits within a relative 1e-9 of the least demand, the first of those in that order.
  *
- * Complexity: O(waiting * (R log R * clusters + running * clusters)) per call; `"exhaustive"`
- * adds O(waiting * (speeds * links * tau^2 + clusters^2 * tau^2)), `speeds` the distinct
- * slowdowns of the free resources.
+ * Complexity per call: O(waiting log waiting + running * links), plus, for each job tried that
+ * asks for at most the free cores (all of them up to the first that cannot start, for every rule
+ * but FPFS), O(R log R * clusters); `"exhaustive"` adds O(speeds * links * tau^2 + clusters^2 *
+ * tau^2) for it, `speeds` the distinct slowdowns of the free resources. What does not change
+ * during a run is computed once: the platform's check and layout, each waiting job's check and
+ * whether it fits the empty platform, and each running job's demand (so a job is checked at the
+ * first call that sees it waiting, as before, and a call no longer costs O(waiting * R)).
  *
  * @example
  * ```ts
@@ -194,8 +202,21 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
     "options.allocationCandidates",
     options.allocationCandidates ?? OAS_HEURISTIC_DEFAULTS.allocationCandidates,
   );
+  // Kept between calls (cleared by `reset` and when another platform comes): the platform's
+  // layout, checked once; the waiting jobs already checked, with whether each fits the empty
+  // platform (known once asked); the eq.-4 demand of each running job on its allocation.
+  let layout: OasInstance | null = null;
+  let allFree = new Uint8Array(0);
+  const admitted = new Map<number, { job: Job; fitsEmpty: boolean | undefined }>();
+  const demands = new Map<number, { job: Job; allocation: Allocation; demand: Float64Array }>();
+  const forget = () => {
+    layout = null;
+    admitted.clear();
+    demands.clear();
+  };
   return {
     name: `oas-${rule.toLowerCase()}${aware ? "" : "-link-blind"}`,
+    reset: forget,
     schedule(ctx: SchedulingContext): void {
       const view = ctx.view;
       const platform = view.platform;
@@ -203,71 +224,126 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         .map((w) => w.job)
         .filter((j) => (j.ready ?? j.submit) <= view.now);
       if (waiting.length === 0) return;
-      const inst = oasInstance(waiting, platform, profile, "@sched/multicluster/oasHeuristic");
-      const R = inst.resourceMachine.length;
-      const load = linkLoads(platform, view.running, profile);
+      if (layout === null || layout.platform !== platform) {
+        forget();
+        // checks the platform and the profile function, as every call used to
+        layout = oasInstance([], platform, profile, where);
+        allFree = new Uint8Array(layout.resourceMachine.length).fill(1);
+      }
+      const base = layout;
+      const R = base.resourceMachine.length;
+      // each waiting job is checked once, in the order and words of `oasInstance(waiting)`
+      const fresh: Job[] = [];
+      for (let i = 0; i < waiting.length; i++) {
+        const job = waiting[i]!;
+        if (admitted.get(job?.id)?.job === job) continue;
+        checkOasJob(job, `jobs[${i}]`, where);
+        fresh.push(job);
+      }
+      for (const job of fresh) {
+        checkedOasProfile(job, profile, R, where);
+        admitted.set(job.id, { job, fitsEmpty: undefined });
+      }
+      if (admitted.size > 2 * waiting.length + 1024) {
+        const kept = new Set(waiting);
+        for (const [id, a] of admitted) if (!kept.has(a.job)) admitted.delete(id);
+      }
+      const load = new Float64Array(platform.links.length);
+      for (const r of view.running) {
+        let d = demands.get(r.job.id);
+        if (d === undefined || d.job !== r.job || d.allocation !== r.allocation) {
+          // checked as `oasInstance([job])` checks it (the running jobs' loads used to be that)
+          checkOasJob(r.job, "jobs[0]", "@sched/multicluster/oasInstance");
+          const one = withOasJobs(base, [r.job], profile, "@sched/multicluster/oasInstance");
+          d = {
+            job: r.job,
+            allocation: r.allocation,
+            demand: costOfAllocation(one, 0, r.allocation).demand,
+          };
+          demands.set(r.job.id, d);
+        }
+        for (let l = 0; l < load.length; l++) load[l]! += d.demand[l]!;
+      }
+      if (demands.size > 2 * view.running.length + 1024) {
+        const kept = new Set(view.running.map((r) => r.job));
+        for (const [id, d] of demands) if (!kept.has(d.job)) demands.delete(id);
+      }
       const free = new Uint8Array(R);
       const refreshFree = () => {
         const left = platform.machines.map((m) => view.freeCores(m.id));
         for (let r = 0; r < R; r++) {
-          const m = inst.resourceMachine[r]!;
+          const m = base.resourceMachine[r]!;
           free[r] = left[m]! > 0 ? 1 : 0;
           if (left[m]! > 0) left[m]! -= 1;
         }
       };
-      const allFree = new Uint8Array(R).fill(1);
       // "exhaustive", link-aware: its best split, searched without enumerating the splits;
       // link-blind, every split ties on demand and the tau fastest (the first candidate) win
-      const candidatesFor = (j: number, at: ArrayLike<number>, base: Float64Array) => {
-        if (reading !== "exhaustive") return candidatesOf(inst, j, at, reading, where);
-        if (!aware) return candidatesOf(inst, j, at, "fastest", where);
-        const sigma = inst.sigma[j]!;
+      const candidatesFor = (inst: OasInstance, at: ArrayLike<number>, base: Float64Array) => {
+        if (reading !== "exhaustive") return candidatesOf(inst, 0, at, reading, where);
+        if (!aware) return candidatesOf(inst, 0, at, "fastest", where);
+        const sigma = inst.sigma[0]!;
         const res = bestSplit(
           inst,
-          j,
+          0,
           at,
-          candidatesOf(inst, j, at, "union", where),
+          candidatesOf(inst, 0, at, "union", where),
           (sp) => sigma * sp + (1 - sigma),
           () => ({ base }),
         );
         return res === null ? [] : [res];
       };
+      const fits = (inst: OasInstance, res: number[], base: Float64Array) => {
+        const a = groupResources(inst, res);
+        const c = costOfAllocation(inst, 0, a);
+        if (!aware) return { a, c };
+        for (let l = 0; l < base.length; l++) {
+          if (
+            c.demand[l]! > 0 &&
+            base[l]! + c.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
+          )
+            return null;
+        }
+        return { a, c };
+      };
       for (const j of orderOf(rule, waiting)) {
         const job = waiting[j]!;
-        refreshFree();
-        const fits = (res: number[], base: Float64Array) => {
-          const a = groupResources(inst, res);
-          const c = costOfAllocation(inst, j, a);
-          if (!aware) return { a, c };
-          for (let l = 0; l < base.length; l++) {
-            if (
-              c.demand[l]! > 0 &&
-              base[l]! + c.demand[l]! > platform.links[l]!.bandwidth * (1 + 1e-9)
-            )
-              return null;
-          }
-          return { a, c };
-        };
+        // one job's instance, built only for a job that may start (every allocation takes
+        // `cores` free resources: with fewer free there is none, and no candidate either)
+        let inst: OasInstance | null = null;
         let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
-        for (const res of candidatesFor(j, free, load)) {
-          const f = fits(res, load);
-          if (f === null) continue;
-          const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
-          if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
-            best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand };
+        if (job.cores <= view.totalFreeCores) {
+          inst = withOasJobs(base, [job], profile, where);
+          refreshFree();
+          for (const res of candidatesFor(inst, free, load)) {
+            const f = fits(inst, res, load);
+            if (f === null) continue;
+            const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
+            if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
+              best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand };
+            }
           }
         }
         if (best !== null) {
           ctx.start(job.id, best.a);
+          admitted.delete(job.id);
           for (let l = 0; l < load.length; l++) load[l]! += best.demand[l]!;
           continue;
         }
-        const zero = new Float64Array(load.length);
-        if (!candidatesFor(j, allFree, zero).some((res) => fits(res, zero) !== null)) {
+        const known = admitted.get(job.id)!;
+        if (known.fitsEmpty === undefined) {
+          const one = inst ?? withOasJobs(base, [job], profile, where);
+          const zero = new Float64Array(load.length);
+          known.fitsEmpty = candidatesFor(one, allFree, zero).some(
+            (res) => fits(one, res, zero) !== null,
+          );
+        }
+        if (!known.fitsEmpty) {
           ctx.reject(
             job.id,
             "no allocation this heuristic considers runs it without saturating a link",
           );
+          admitted.delete(job.id);
           continue;
         }
         if (rule !== "FPFS") return;

@@ -68,66 +68,82 @@ export function oasInstance(
       `is ${describeValue(profile)}, expected a function (job) => { sigma, ptbw }`,
     );
   }
-  jobs.forEach((job: Job, j) => {
-    // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
-    if (typeof job !== "object" || job === null) {
-      throw new InvalidInputError(where, `jobs[${j}]`, `is ${describeValue(job)}, expected a job`);
-    }
-    if (!Number.isInteger(job.cores) || job.cores < 1) {
-      throw new InvalidInputError(
-        where,
-        `jobs[${j}].cores`,
-        `is ${describeValue(job.cores)}, expected an integer >= 1`,
-      );
-    }
-    if (!(Number.isFinite(job.estimate) && job.estimate > 0)) {
-      throw new InvalidInputError(
-        where,
-        `jobs[${j}].estimate`,
-        `is ${describeValue(job.estimate)}, expected a finite number > 0`,
-      );
-    }
-  });
+  for (let j = 0; j < jobs.length; j++) checkOasJob(jobs[j]!, `jobs[${j}]`, where);
+  return withOasJobs(platformLayout(platform), jobs, profile, where);
+}
+
+/**
+ * What the OAS model reads of a job's own fields (`cores`, `estimate`), checked; `label` names
+ * it in messages (`jobs[3]`). Internal: {@link oasInstance} and the heuristics, which check each
+ * waiting job once.
+ */
+export function checkOasJob(job: Job, label: string, where: string): void {
+  // What the model reads of a job: a NaN estimate used to reach the solver unchecked.
+  if (typeof job !== "object" || job === null) {
+    throw new InvalidInputError(where, label, `is ${describeValue(job)}, expected a job`);
+  }
+  if (!Number.isInteger(job.cores) || job.cores < 1) {
+    throw new InvalidInputError(
+      where,
+      `${label}.cores`,
+      `is ${describeValue(job.cores)}, expected an integer >= 1`,
+    );
+  }
+  if (!(Number.isFinite(job.estimate) && job.estimate > 0)) {
+    throw new InvalidInputError(
+      where,
+      `${label}.estimate`,
+      `is ${describeValue(job.estimate)}, expected a finite number > 0`,
+    );
+  }
+}
+
+/**
+ * `job`'s profile, checked, and its cores against the platform's `cores` (the second check of
+ * {@link oasInstance}). Internal.
+ */
+export function checkedOasProfile(
+  job: Job,
+  profile: ProfileOf,
+  cores: number,
+  where: string,
+): { sigma: number; ptbw: number } {
+  const p = profile(job);
+  if (!(p.sigma >= 0 && p.sigma <= 1)) {
+    throw new InvalidInputError(
+      where,
+      `profile(job ${job.id}).sigma`,
+      `is ${describeValue(p.sigma)}, expected a number in [0, 1]`,
+    );
+  }
+  if (!(p.ptbw >= 0) || !Number.isFinite(p.ptbw)) {
+    throw new InvalidInputError(
+      where,
+      `profile(job ${job.id}).ptbw`,
+      `is ${describeValue(p.ptbw)}, expected a finite number >= 0`,
+    );
+  }
+  if (job.cores > cores) {
+    throw new InvalidInputError(
+      where,
+      `job ${job.id}.cores`,
+      `is ${job.cores}, but the platform has ${cores} cores`,
+    );
+  }
+  return p;
+}
+
+/**
+ * The instance of a (validated) platform without jobs: its resources, clusters and links.
+ * Internal: a heuristic builds it once per run and one-job instances from it
+ * ({@link withOasJobs}).
+ *
+ * Complexity: O(machines + resources + clusters).
+ */
+export function platformLayout(platform: Platform): OasInstance {
   const resourceMachine: number[] = [];
   for (const m of platform.machines) for (let c = 0; c < m.cores; c++) resourceMachine.push(m.id);
   const R = resourceMachine.length;
-  const J = jobs.length;
-  const slowdown = new Float64Array(J * R);
-  const tasks = new Int32Array(J);
-  const baseTime = new Float64Array(J);
-  const sigma = new Float64Array(J);
-  const ptbw = new Float64Array(J);
-  jobs.forEach((job, j) => {
-    const p = profile(job);
-    if (!(p.sigma >= 0 && p.sigma <= 1)) {
-      throw new InvalidInputError(
-        where,
-        `profile(job ${job.id}).sigma`,
-        `is ${describeValue(p.sigma)}, expected a number in [0, 1]`,
-      );
-    }
-    if (!(p.ptbw >= 0) || !Number.isFinite(p.ptbw)) {
-      throw new InvalidInputError(
-        where,
-        `profile(job ${job.id}).ptbw`,
-        `is ${describeValue(p.ptbw)}, expected a finite number >= 0`,
-      );
-    }
-    if (job.cores > R) {
-      throw new InvalidInputError(
-        where,
-        `job ${job.id}.cores`,
-        `is ${job.cores}, but the platform has ${R} cores`,
-      );
-    }
-    tasks[j] = job.cores;
-    baseTime[j] = job.estimate;
-    sigma[j] = p.sigma;
-    ptbw[j] = p.ptbw;
-    const bm = benchmarkOf(job, platform);
-    for (let r = 0; r < R; r++)
-      slowdown[j * R + r] = bm / platform.machines[resourceMachine[r]!]!.speed;
-  });
   const nK = platform.clusters.length;
   const clusterLink = new Int32Array(nK);
   const clusterSize = new Int32Array(nK);
@@ -139,18 +155,53 @@ export function oasInstance(
     clusterSize[k]! += 1;
   }
   return {
-    jobs,
+    jobs: [],
     platform,
     resourceMachine: Int32Array.from(resourceMachine),
     resourceCluster,
-    slowdown,
-    tasks,
-    baseTime,
-    sigma,
-    ptbw,
+    slowdown: new Float64Array(0),
+    tasks: new Int32Array(0),
+    baseTime: new Float64Array(0),
+    sigma: new Float64Array(0),
+    ptbw: new Float64Array(0),
     clusterLink,
     clusterSize,
   };
+}
+
+/**
+ * The instance of `jobs` (whose own fields were checked: {@link checkOasJob}) on the platform
+ * of `layout` ({@link platformLayout}), sharing its per-resource arrays (which nothing writes).
+ * Checks each job's profile and cores ({@link checkedOasProfile}). Internal.
+ *
+ * Complexity: O(jobs * resources).
+ */
+export function withOasJobs(
+  layout: OasInstance,
+  jobs: readonly Job[],
+  profile: ProfileOf,
+  where: string,
+): OasInstance {
+  const platform = layout.platform;
+  const resourceMachine = layout.resourceMachine;
+  const R = resourceMachine.length;
+  const J = jobs.length;
+  const slowdown = new Float64Array(J * R);
+  const tasks = new Int32Array(J);
+  const baseTime = new Float64Array(J);
+  const sigma = new Float64Array(J);
+  const ptbw = new Float64Array(J);
+  jobs.forEach((job, j) => {
+    const p = checkedOasProfile(job, profile, R, where);
+    tasks[j] = job.cores;
+    baseTime[j] = job.estimate;
+    sigma[j] = p.sigma;
+    ptbw[j] = p.ptbw;
+    const bm = benchmarkOf(job, platform);
+    for (let r = 0; r < R; r++)
+      slowdown[j * R + r] = bm / platform.machines[resourceMachine[r]!]!.speed;
+  });
+  return { ...layout, jobs, slowdown, tasks, baseTime, sigma, ptbw };
 }
 
 /** Arguments of {@link slotsNeeded} (eq. 8 and 18). */
