@@ -9,8 +9,7 @@ import { requireKnownKeys } from "@sched/errors";
 import { canStartNow, isIdle, isReady, NO_MACHINE } from "./eligibility.js";
 import { jobSize } from "./expected-time.js";
 import { HEURISTIC_KEYS, type HeuristicOptions, toldSpeeds } from "./heuristic-options.js";
-import type { Mapping, MappingProblem } from "./mapping.js";
-import { maxMin, minMin } from "./min-min.js";
+import { firstMapped } from "./min-min.js";
 
 /**
  * The Min-Min baseline as an online batch-mode scheduler (Maheswaran et al. 1999): at every
@@ -23,8 +22,10 @@ import { maxMin, minMin } from "./min-min.js";
  *
  * Ties: as {@link minMin} (lowest machine index, then earliest in queue order).
  *
- * Complexity per `schedule` call: that of {@link minMin} on W waiting jobs and M machines,
- * O(W^2 + W M k).
+ * Complexity per `schedule` call, W waiting jobs and M machines: O(W M) to lay out their
+ * expected times (each job's row is made once) and for the first best machines, then the
+ * heuristic's picks (O(log W) each, plus O(M) per job whose best machine was taken) only until
+ * every idle machine has its first job.
  *
  * @throws InvalidInputError (at reset) when `speeds` does not fit the platform.
  * @example
@@ -34,7 +35,7 @@ import { maxMin, minMin } from "./min-min.js";
  */
 export function minMinScheduler(options: HeuristicOptions = {}): Scheduler {
   requireKnownKeys("@sched/elo/minMinScheduler", "options", options, HEURISTIC_KEYS);
-  return batchScheduler("min-min", minMin, options, "@sched/elo/minMinScheduler");
+  return batchScheduler("min-min", false, options, "@sched/elo/minMinScheduler");
 }
 
 /**
@@ -51,22 +52,35 @@ export function minMinScheduler(options: HeuristicOptions = {}): Scheduler {
  */
 export function maxMinScheduler(options: HeuristicOptions = {}): Scheduler {
   requireKnownKeys("@sched/elo/maxMinScheduler", "options", options, HEURISTIC_KEYS);
-  return batchScheduler("max-min", maxMin, options, "@sched/elo/maxMinScheduler");
+  return batchScheduler("max-min", true, options, "@sched/elo/maxMinScheduler");
 }
 
 function batchScheduler(
   name: string,
-  heuristic: (problem: MappingProblem) => Mapping,
+  largest: boolean,
   options: HeuristicOptions,
   where: string,
 ): Scheduler {
   let platformSeen: Platform | null = null;
   let speeds: Float64Array = new Float64Array(0);
   const started = new Map<number, { machine: number; start: number; job: Job }>();
+  // each waiting job's row of expected times (Infinity where it does not fit), made once: it
+  // depends only on the job, the platform and the told speeds
+  const rows = new Map<number, { job: Job; row: Float64Array }>();
   const reset = (platform: Platform): void => {
     platformSeen = platform;
     speeds = toldSpeeds(options, platform, where);
     started.clear();
+    rows.clear();
+  };
+  const rowOf = (job: Job, platform: Platform, m: number): Float64Array => {
+    const kept = rows.get(job.id);
+    if (kept !== undefined && kept.job === job) return kept.row;
+    const row = new Float64Array(m).fill(Number.POSITIVE_INFINITY);
+    const size = jobSize(job, platform);
+    for (let j = 0; j < m; j++) if (fitsMachine(job, platform, j)) row[j] = size / speeds[j]!;
+    rows.set(job.id, { job, row });
+    return row;
   };
   return {
     name,
@@ -83,24 +97,32 @@ function batchScheduler(
         for (let j = 0; j < m && !any; j++) any = fitsMachine(job, platform, j);
         if (!any) ctx.reject(job.id, NO_MACHINE);
       }
-      let idle = 0;
-      for (let j = 0; j < m; j++) if (isIdle(view, j)) idle++;
-      if (idle === 0) return;
+      const idle = new Uint8Array(m);
+      let idleCount = 0;
+      for (let j = 0; j < m; j++) {
+        if (isIdle(view, j)) {
+          idle[j] = 1;
+          idleCount++;
+        }
+      }
+      if (idleCount === 0) return;
       const jobs: Job[] = [];
       for (const w of view.waiting) if (isReady(w.job, now)) jobs.push(w.job);
       if (jobs.length === 0) return;
+      if (rows.size > 2 * view.waiting.length + 1024) {
+        const kept = new Set(view.waiting.map((w) => w.job));
+        for (const [id, r] of rows) if (!kept.has(r.job)) rows.delete(id);
+      }
       const ready = new Float64Array(m).fill(now);
       for (const s of started.values()) {
         const end = s.start + jobSize(s.job, platform) / speeds[s.machine]!;
         if (end > ready[s.machine]!) ready[s.machine] = end;
       }
-      const etc = new Float64Array(jobs.length * m).fill(Number.POSITIVE_INFINITY);
-      jobs.forEach((job, i) => {
-        const size = jobSize(job, platform);
-        for (let j = 0; j < m; j++)
-          if (fitsMachine(job, platform, j)) etc[i * m + j] = size / speeds[j]!;
-      });
-      const mapping = heuristic({ tasks: jobs.length, machines: m, etc, ready });
+      const etc = new Float64Array(jobs.length * m);
+      for (let i = 0; i < jobs.length; i++) etc.set(rowOf(jobs[i]!, platform, m), i * m);
+      // the mapping up to the pick that gives the last idle machine its first job: only the
+      // first job mapped onto an idle machine may start now
+      const mapping = firstMapped(jobs.length, m, etc, ready, largest, idle);
       const taken = new Uint8Array(m);
       for (const i of mapping.order) {
         const j = mapping.machineOf[i]!;
@@ -110,6 +132,7 @@ function batchScheduler(
         if (!canStartNow(job, j, view)) continue;
         ctx.start(job.id, [{ machine: j, cores: job.cores }]);
         started.set(job.id, { machine: j, start: now, job });
+        rows.delete(job.id);
       }
     },
   };

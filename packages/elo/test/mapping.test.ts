@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../src/mapping.js";
 import { mct } from "../src/mct.js";
-import { maxMin, minMin } from "../src/min-min.js";
+import { firstMapped, maxMin, minMin } from "../src/min-min.js";
 
 type Rule = "min" | "max" | "mct";
 
@@ -155,6 +155,53 @@ describe("minMin / maxMin / mct against their brute-force definitions", () => {
         expect(Array.from(minMin(p).order)).toEqual(spt);
         expect(Array.from(maxMin(p).order)).toEqual(lpt);
       }),
+    );
+  });
+});
+
+describe("firstMapped (the online schedulers' form): the mapping up to the last wanted machine's first task", () => {
+  it("is the prefix of minMin's / maxMin's order that ends when every wanted machine has a task", () => {
+    const instance = fc
+      .tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 6 }))
+      .chain(([n, m]) =>
+        fc.record({
+          n: fc.constant(n),
+          m: fc.constant(m),
+          etc: fc.array(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constant(Infinity)), {
+            minLength: n * m,
+            maxLength: n * m,
+          }),
+          ready: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: m, maxLength: m }),
+          wanted: fc.array(fc.boolean(), { minLength: m, maxLength: m }),
+          largest: fc.boolean(),
+        }),
+      );
+    fc.assert(
+      fc.property(instance, ({ n, m, etc, ready, wanted, largest }) => {
+        const full = bruteForce(etc, n, m, ready, largest ? "max" : "min");
+        // where the definition gives the last wanted machine its first task
+        const waiting = new Set(wanted.flatMap((w, j) => (w ? [j] : [])));
+        let cut = full.order.length;
+        for (let k = 0; k < full.order.length && waiting.size > 0; k++) {
+          waiting.delete(full.machineOf[full.order[k]!]!);
+          if (waiting.size === 0) cut = k + 1;
+        }
+        const got = firstMapped(
+          n,
+          m,
+          Float64Array.from(etc),
+          Float64Array.from(ready),
+          largest,
+          Uint8Array.from(wanted, (w) => (w ? 1 : 0)),
+        );
+        expect(got.order).toEqual(full.order.slice(0, cut));
+        for (const t of got.order) expect(got.machineOf[t]).toBe(full.machineOf[t]);
+        // and the full heuristics on these larger instances still match the definition
+        const whole = (largest ? maxMin : minMin)({ tasks: n, machines: m, etc, ready });
+        expect(Array.from(whole.order)).toEqual(full.order);
+        expect(Array.from(whole.machineOf)).toEqual(full.machineOf);
+      }),
+      { numRuns: 300 },
     );
   });
 });
