@@ -59,8 +59,9 @@ function queueOrder(key: DeadlineKey, sign: 1 | -1): (a: Job, b: Job) => number 
  * The readings the paper leaves open are options: `deadlineOrder`, `undatedFactor`,
  * `preemptFor` (see `EdfOptions`).
  *
- * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried, and per preempting
- * job O(R log R + M) (O(M + R) with `exclusive`).
+ * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried (O(1) for a job on one
+ * machine that needs more cores than any machine has free, O(M) again after each start), and per
+ * preempting job O(R log R + M) (O(M + R) with `exclusive`).
  *
  * No reservation is made, so there is nothing to resume.
  */
@@ -107,13 +108,26 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
       idleLeft = 0;
       for (let m = 0; m < view.platform.machines.length; m++) if (idle(view, m)) idleLeft++;
     }
+    // The most free cores on one machine, known after the first single-machine job asks and
+    // until a start: a job on one machine that needs more gets null without the O(M) search
+    // (on a loaded farm most of the queue is such jobs, at every event).
+    const machines = view.platform.machines.length;
+    let widest = -1;
     for (const job of queue) {
       if (idleLeft === 0 || view.totalFreeCores === 0) break;
+      if (single(job)) {
+        if (widest < 0) {
+          widest = 0;
+          for (let m = 0; m < machines; m++) widest = Math.max(widest, view.freeCores(m));
+        }
+        if (job.cores > widest) continue;
+      }
       const alloc = place(ctx, job);
       if (alloc !== null) {
         ctx.start(job.id, alloc);
         started.add(job.id);
         idleLeft--;
+        widest = -1;
       }
     }
     if (!opts.preemption) return;
