@@ -108,7 +108,9 @@ function greedyPicks(
     bestEnd[t] = be;
     if (bm >= 0) buckets[bm]!.push(t);
   };
-  // the heap: parallel arrays of (key, task, version); `before` is the order of the picks
+  // the heap: parallel arrays of (key, task, version); `before` is the order of the picks. Not
+  // heap-js (core's event queue): an object per entry made the overloaded 2,000-job Elo run
+  // (`max-min`) take 0.93-1.53 s of CPU against 0.83-0.95 s with these arrays (3 interleaved runs)
   const key: number[] = [];
   const task: number[] = [];
   const ver: number[] = [];

@@ -135,12 +135,12 @@ export function checkedOasProfile(
 
 /**
  * The instance of a (validated) platform without jobs: its resources, clusters and links.
- * Internal: a heuristic builds it once per run and one-job instances from it
- * ({@link withOasJobs}).
+ * `oasInstance([], platform)` returns it checked, and {@link withOasJobs} adds jobs to it (a
+ * heuristic builds it once per run, and one-job instances from it).
  *
  * Complexity: O(machines + resources + clusters).
  */
-export function platformLayout(platform: Platform): OasInstance {
+function platformLayout(platform: Platform): OasInstance {
   const resourceMachine: number[] = [];
   for (const m of platform.machines) for (let c = 0; c < m.cores; c++) resourceMachine.push(m.id);
   const R = resourceMachine.length;
