@@ -63,12 +63,19 @@ describe("TierList properties", () => {
       fc.property(base, events(3), (baseRating, evs) => {
         const sticky = new TierList(3, { baseRating, stickyTopTier: true });
         const plain = new TierList(3, { baseRating });
-        const reached = [false, false, false];
+        // a base rating in tier 1 has reached it before any event (found: base 2000, one lost job)
+        const reached = [0, 1, 2].map((m) => tierOf(sticky.rating(m)) === 1);
+        // A rating update reads the machine's tier (the expected result): once a sticky machine
+        // in tier 1 falls below its CR range and plays, its rating leaves the plain list's.
+        // Until then only the tier differs. (Seed 600642686 found a base rating of 1985.7 and a
+        // won level-4 job, then two lost level-1 jobs: 1976 against 1974.67.)
+        const same = [true, true, true];
         for (const e of evs) {
+          if (sticky.tier(e.machine) !== plain.tier(e.machine)) same[e.machine] = false;
           sticky.record(e.machine, e.level, e.won);
           plain.record(e.machine, e.level, e.won);
           for (let m = 0; m < 3; m++) {
-            expect(sticky.rating(m)).toBe(plain.rating(m)); // only the tier differs
+            if (same[m]) expect(sticky.rating(m)).toBe(plain.rating(m));
             if (tierOf(sticky.rating(m)) === 1) reached[m] = true;
             expect(sticky.tier(m)).toBe(reached[m] ? 1 : tierOf(sticky.rating(m)));
           }
