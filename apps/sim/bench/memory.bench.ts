@@ -1,13 +1,18 @@
+import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { bench, describe } from "vitest";
 import { builtCliAndFolder, loadAverage, lublinGenArgs, measure } from "./whole-process.js";
 
 // Memory of whole processes on Lublin-Feitelson traces (256 processors, seed 1): `sched-sim gen`
-// writing the trace, then `sched-sim run -s easy --estimate runtime` and `sched-sim inspect` on
-// it (inspect reads it once, with the byte scanner `run` uses: `gen` writes each job's requested
-// time, so the estimate "auto" is decided in the first records) and `sched-sim convert --to
-// batsim` of it into a file, each a child process whose max
+// writing the trace, then `sched-sim run -s easy --estimate runtime` on it, the same on the trace
+// gzipped (as the Parallel Workloads Archive ships its traces: the byte scanner reads it as it is
+// gunzipped; gzip level 1 here, to keep the bench short; the results must be the plain trace's),
+// `sched-sim inspect` (it reads the trace once, with the byte scanner `run` uses: `gen` writes
+// each job's requested time, so the estimate "auto" is decided in the first records) and
+// `sched-sim convert --to batsim` of it into a file, each a child process whose max
 // RSS /usr/bin/time reports, with Node's default heap; then `sched-sim sweep` of an experiment
 // file on that trace (EASY, FCFS and, at 1M jobs, conservative; two worker threads: the whole
 // process, threads included). Targets (issue 22): EASY on 1M
@@ -49,6 +54,24 @@ describe("Lublin traces, whole process: max RSS of gen, of run -s easy, of inspe
         console.log(
           `[memory] run -s easy on ${jobs} Lublin jobs (256 procs): max RSS ${run.maxRssMb.toFixed(0)} MB, CPU ${run.cpu.toFixed(1)} s, wall ${run.wall.toFixed(1)} s; load ${loadAverage()}; ${table}`,
         );
+        const gz = `${trace}.gz`;
+        await pipeline(createReadStream(trace), createGzip({ level: 1 }), createWriteStream(gz));
+        const runGz = measure([
+          process.execPath,
+          built.cli,
+          "run",
+          "-w",
+          gz,
+          "-s",
+          "easy",
+          "--estimate",
+          "runtime",
+        ]);
+        const tableGz = runGz.stdout.trim().split("\n").at(-1);
+        console.log(
+          `[memory] run -s easy on the same trace gzipped (${((await stat(gz)).size / 1e6).toFixed(0)} MB): max RSS ${runGz.maxRssMb.toFixed(0)} MB, CPU ${runGz.cpu.toFixed(1)} s, wall ${runGz.wall.toFixed(1)} s; load ${loadAverage()}; ${tableGz === table ? "the same results" : `OTHER RESULTS: ${tableGz}`}`,
+        );
+        await rm(gz, { force: true });
         const inspect = measure([process.execPath, built.cli, "inspect", trace]);
         console.log(
           `[memory] inspect on ${jobs} Lublin jobs: max RSS ${inspect.maxRssMb.toFixed(0)} MB, CPU ${inspect.cpu.toFixed(1)} s, wall ${inspect.wall.toFixed(1)} s; load ${loadAverage()}`,

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import {
   createSwfJobStream,
   parseSwf,
@@ -8,7 +9,14 @@ import {
 } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanSwfFile } from "../src/fast/swf-scan.js";
+import {
+  GZIP,
+  type ScanSwfOptions,
+  type ScanSwfResult,
+  scanSwf,
+  scanSwfFile,
+  scanSwfGzip,
+} from "../src/fast/swf-scan.js";
 import { tempDir } from "./helpers.js";
 
 // The byte scanner against the general reader (`createSwfJobStream`): on every file the scanner
@@ -37,10 +45,26 @@ function general(text: string, options: Options): Read | string {
   }
 }
 
-function scanned(path: string, options: Options): Read | null {
+/** A reader of the byte scanner: {@link scanSwfFile} (plain files), {@link scanSwfGzip}, {@link scanSwf}. */
+type Scan = (
+  path: string,
+  options: ScanSwfOptions,
+) => ScanSwfResult | null | typeof GZIP | Promise<ScanSwfResult | null>;
+
+/** The file's text, gunzipped when it is gzip. */
+function textOf(path: string): string {
+  const bytes = readFileSync(path);
+  return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString("utf8");
+}
+
+async function scanned(
+  path: string,
+  options: Options,
+  scan: Scan = scanSwfFile,
+): Promise<Read | null> {
   const jobs: string[] = [];
   let header: SwfHeader | undefined;
-  const r = scanSwfFile(path, {
+  const r = await scan(path, {
     ...options,
     onHeader: (h) => {
       header = h;
@@ -52,9 +76,12 @@ function scanned(path: string, options: Options): Read | null {
     },
   });
   if (r === null) return null;
+  if (r === GZIP) throw new Error(`${path}: the plain scanner was given a gzip file`);
   expect(r.header).toBe(header);
+  const bytes = readFileSync(path);
+  expect(r.gzip).toBe(bytes[0] === 0x1f && bytes[1] === 0x8b);
   // Whether some record has a requested time, whatever the estimate read (inspect's "auto").
-  const { records } = parseSwf(readFileSync(path, "utf8"));
+  const { records } = parseSwf(textOf(path));
   expect(r.requested).toBe(records.some((record) => record.requestedTime > 0));
   return { header, jobs, report: r.report };
 }
@@ -67,9 +94,14 @@ const OPTIONS: readonly Options[] = [
 ];
 
 /** Scanned equals the general reader's result, or the scanner left the file (null). */
-function expectAgrees(path: string, text: string, options: Options): "read" | "left" {
+async function expectAgrees(
+  path: string,
+  text: string,
+  options: Options,
+  scan: Scan = scanSwfFile,
+): Promise<"read" | "left"> {
   const a = general(text, options);
-  const b = scanned(path, options);
+  const b = await scanned(path, options, scan);
   if (b === null) return "left";
   expect(typeof a).not.toBe("string");
   expect(b).toEqual(a);
@@ -78,17 +110,60 @@ function expectAgrees(path: string, text: string, options: Options): "read" | "l
 
 describe("scanSwfFile", () => {
   for (const name of ["KTH-SP2-1996-2.1-cln.swf", "hpc2n-alea-3171.swf", "lublin_256.swf"]) {
-    it(`reads ${name} as the general reader does`, () => {
+    it(`reads ${name} as the general reader does`, async () => {
       const path = `${REPO_FIXTURES}${name}`;
       const text = readFileSync(path, "utf8");
-      const outcomes = OPTIONS.map((o) => expectAgrees(path, text, o));
+      const outcomes: string[] = [];
+      for (const o of OPTIONS) outcomes.push(await expectAgrees(path, text, o));
       // The clean-up reads every real trace here; without it, what the conversion rejects is left.
       expect(outcomes[0]).toBe("read");
     });
   }
 
-  it("leaves gzip files to the general reader", () => {
-    expect(scanned(`${REPO_FIXTURES}NASA-iPSC-1993-3.1-cln.swf.gz`, OPTIONS[0]!)).toBeNull();
+  it("hands gzip files on to scanSwfGzip", () => {
+    const path = `${REPO_FIXTURES}NASA-iPSC-1993-3.1-cln.swf.gz`;
+    expect(scanSwfFile(path, { ...OPTIONS[0]!, onHeader: () => {}, onJobs: () => {} })).toBe(GZIP);
+  });
+
+  it("reads gzip traces (NASA-iPSC, and KTH-SP2 gzipped: 2.6 MB, several buffers) as the general reader, and as the plain file", async () => {
+    const dir = await tempDir();
+    const kth = `${REPO_FIXTURES}KTH-SP2-1996-2.1-cln.swf`;
+    const kthGz = join(dir, "kth.swf.gz");
+    writeFileSync(kthGz, gzipSync(readFileSync(kth)));
+    const nasa = `${REPO_FIXTURES}NASA-iPSC-1993-3.1-cln.swf.gz`;
+    for (const [path, plain] of [
+      [nasa, undefined],
+      [kthGz, kth],
+    ] as const) {
+      const text = textOf(path);
+      for (const o of OPTIONS) {
+        const outcome = await expectAgrees(path, text, o, scanSwfGzip);
+        if (o.clean) expect(outcome).toBe("read");
+        // scanSwf takes either form, and a gzip file gives what the plain file gives.
+        expect(await scanned(path, o, scanSwf)).toEqual(await scanned(path, o, scanSwfGzip));
+        if (plain !== undefined)
+          expect(await scanned(path, o, scanSwfGzip)).toEqual(await scanned(plain, o));
+      }
+    }
+  });
+
+  it("leaves corrupt or cut gzip data to the general reader (null), and reads a trace in several gzip members", async () => {
+    const dir = await tempDir();
+    const text = readFileSync(`${REPO_FIXTURES}lublin_256.swf`, "utf8");
+    const whole = gzipSync(text);
+    const cut = join(dir, "cut.swf.gz");
+    writeFileSync(cut, whole.subarray(0, whole.length >> 1));
+    expect(await scanned(cut, OPTIONS[0]!, scanSwfGzip)).toBeNull();
+    const corrupt = join(dir, "corrupt.swf.gz");
+    const bad = Buffer.from(whole);
+    bad[bad.length >> 1] = bad[bad.length >> 1]! ^ 0xff;
+    writeFileSync(corrupt, bad);
+    expect(await scanned(corrupt, OPTIONS[0]!, scanSwfGzip)).toBeNull();
+    // Two members, split inside a line (what `cat a.gz b.gz` makes): one text, as gunzip reads it.
+    const at = text.length >> 1;
+    const members = join(dir, "members.swf.gz");
+    writeFileSync(members, Buffer.concat([gzipSync(text.slice(0, at)), gzipSync(text.slice(at))]));
+    expect(await expectAgrees(members, text, OPTIONS[0]!, scanSwfGzip)).toBe("read");
   });
 
   it("leaves what the general reader rejects or reads otherwise", async () => {
@@ -106,7 +181,13 @@ describe("scanSwfFile", () => {
     for (const [i, text] of cases.entries()) {
       const path = join(dir, `case-${i}.swf`);
       writeFileSync(path, text);
-      expect(scanned(path, { clean: false, estimate: "requested" }), `case ${i}`).toBeNull();
+      expect(await scanned(path, { clean: false, estimate: "requested" }), `case ${i}`).toBeNull();
+      // and so does scanSwfGzip, the same text gzipped
+      writeFileSync(`${path}.gz`, gzipSync(text));
+      expect(
+        await scanned(`${path}.gz`, { clean: false, estimate: "requested" }, scanSwfGzip),
+        `case ${i}, gzip`,
+      ).toBeNull();
     }
   });
 
@@ -137,7 +218,7 @@ describe("scanSwfFile", () => {
           const path = join(dir, `t${n++}.swf`);
           writeFileSync(path, text);
           const a = general(text, { clean: false, estimate });
-          const b = scanned(path, { clean: false, estimate });
+          const b = await scanned(path, { clean: false, estimate });
           if (typeof a === "string") expect(b).toBeNull();
           else if (b !== null) {
             expect(b).toEqual(a);
@@ -191,7 +272,12 @@ describe("scanSwfFile", () => {
         const text = `${header}${body}${end}${extra}`;
         const path = join(dir, `t${n++}.swf`);
         writeFileSync(path, text);
-        if (expectAgrees(path, text, { clean, estimate }) === "read") read++;
+        if ((await expectAgrees(path, text, { clean, estimate })) === "read") read++;
+        // The same text gzipped, through scanSwfGzip: the same outcome.
+        writeFileSync(`${path}.gz`, gzipSync(text));
+        expect(await scanned(`${path}.gz`, { clean, estimate }, scanSwfGzip)).toEqual(
+          await scanned(path, { clean, estimate }),
+        );
       }),
       { numRuns: 200 },
     );

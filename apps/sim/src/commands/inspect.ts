@@ -18,7 +18,7 @@ import {
   stringOption,
 } from "../args.js";
 import type { Command } from "../command.js";
-import { scanSwfFile } from "../fast/swf-scan.js";
+import { scanSwf } from "../fast/swf-scan.js";
 import { fixed, type JsonValue, renderTable, stableJson } from "../format.js";
 import { MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
 import { openJobBatches, openLines, streamSwfWorkload } from "../swf-input.js";
@@ -266,9 +266,9 @@ function declaredFrom(
  * through the streamed reader (no line or byte limit, as `run`: nothing of the trace is kept),
  * JSON Lines line by line (its limits kept); memory is four numbers per job (4 bytes each while
  * they are 32-bit integers). With the estimate `"auto"`, a plain ASCII SWF file is read once
- * (twice when its first requested time comes after its first 1,024 records); a file the
- * scanner leaves (gzip) is read first up to its first record with a requested time (the whole
- * file when it has none), then by the streamed reader. Returns `undefined` when the
+ * (twice when its first requested time comes after its first 1,024 records), and so is a gzip
+ * file (gunzipped as it is read); a file the scanner leaves is read first up to its first record
+ * with a requested time (the whole file when it has none), then by the streamed reader. Returns `undefined` when the
  * file cannot be read so (an error of any kind: the caller reads it whole to name it), after
  * the checks of {@link requireJobs} (which throw).
  */
@@ -292,7 +292,7 @@ async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized
     if (format === "swf") {
       const scanned = await scannedSwf(path, o);
       if (scanned !== null && scanned !== "requested") {
-        ({ summarizer, estimate, header: swfHeader, report } = scanned);
+        ({ summarizer, estimate, header: swfHeader, report, gzip } = scanned);
       } else {
         estimate = o.estimate !== "auto" ? o.estimate : (scanned ?? (await estimateOf(path)));
         const result = await streamSwfWorkload(
@@ -344,13 +344,15 @@ interface ScannedSwf {
   readonly estimate: "requested" | "runtime";
   readonly header: SwfHeader;
   readonly report: SwfCleanupReport;
+  /** Whether the file was gzip-compressed. */
+  readonly gzip: boolean;
 }
 
 /**
- * The SWF file's summary read by `run`'s byte scanner (`scanSwfFile`: no string, record or job
- * per line, so the process stays near `run`'s memory; the same jobs and report as the streamed
- * reader), or null when the scanner leaves the file (gzip, bytes above 127, anything unusual or
- * wrong: the streamed reader then reads it, and names any error).
+ * The SWF file's summary read by `run`'s byte scanner (`scanSwf`, plain or gzipped: no string,
+ * record or job per line, so the process stays near `run`'s memory; the same jobs and report as
+ * the streamed reader), or null when the scanner leaves the file (bytes above 127, anything
+ * unusual or wrong: the streamed reader then reads it, and names any error).
  *
  * The estimate `"auto"` ({@link estimateOf}) in one read where it can: when one of the first
  * records has a requested time ({@link firstRecordsEstimate}) the answer is `"requested"`;
@@ -361,13 +363,15 @@ interface ScannedSwf {
  */
 async function scannedSwf(path: string, o: ReadOptions): Promise<ScannedSwf | "requested" | null> {
   /** The summary, null when the scanner leaves the file, "requested" when it must be read so. */
-  const scan = (estimate: "requested" | "runtime"): ScannedSwf | null | "requested" => {
+  const scan = async (
+    estimate: "requested" | "runtime",
+  ): Promise<ScannedSwf | null | "requested"> => {
     const summarizer = new WorkloadSummarizer();
     // The scanner's columns, one job at a time (read during the call: the summarizer copies).
     const job = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 0 };
-    let read: ReturnType<typeof scanSwfFile>;
+    let read: Awaited<ReturnType<typeof scanSwf>>;
     try {
-      read = scanSwfFile(path, {
+      read = await scanSwf(path, {
         clean: o.clean,
         estimate,
         onHeader: () => {},
@@ -387,11 +391,11 @@ async function scannedSwf(path: string, o: ReadOptions): Promise<ScannedSwf | "r
     }
     if (read === null) return null;
     if (o.estimate === "auto" && estimate === "runtime" && read.requested) return "requested";
-    return { summarizer, estimate, header: read.header, report: read.report };
+    return { summarizer, estimate, header: read.header, report: read.report, gzip: read.gzip };
   };
   const first = o.estimate === "auto" ? await firstRecordsEstimate(path) : o.estimate;
-  const read = scan(first);
-  return read === "requested" ? (scan("requested") ?? "requested") : read;
+  const read = await scan(first);
+  return read === "requested" ? ((await scan("requested")) ?? "requested") : read;
 }
 
 /** Records {@link firstRecordsEstimate} looks at. */

@@ -46,7 +46,7 @@ import {
   type PooledSimulation,
   pooledModels,
 } from "../fast/pooled-simulation.js";
-import { scanSwfFile } from "../fast/swf-scan.js";
+import { scanSwf } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { JobsCsvWriter } from "../jobs-csv-writer.js";
 import { MAX_JSON_BYTES, MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
@@ -421,10 +421,10 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   };
   const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
   try {
-    // The pooled kernel reads plain SWF files with its byte scanner; any other file, and any
+    // The pooled kernel reads SWF files (plain or gzipped) with its byte scanner; any other file, and any
     // file the scanner leaves (see scanSwfFile), goes through the general reader.
     let run: RunResult | "unsorted" | "general" | null =
-      choice.pooled && !native ? scanRun(workload, input, choice, csv) : null;
+      choice.pooled && !native ? await scanRun(workload, input, choice, csv) : null;
     if (run === null) {
       run = native
         ? await nativeRun(workload, input, choice, csv, true)
@@ -581,20 +581,20 @@ async function streamRun(
 }
 
 /**
- * The run of {@link streamRun} on the pooled kernel, read by `scanSwfFile`: null (and nothing
+ * The run of {@link streamRun} on the pooled kernel, read by `scanSwf` (plain or gzipped): null (and nothing
  * of `jobs.csv` kept) when the scanner leaves the file to the general reader, or when anything
  * fails, so that the general reader reads the file again and says what is wrong in its words.
  */
-function scanRun(
+async function scanRun(
   workload: string,
   input: RunInput,
   choice: RunPolicy,
   csv: StreamedFile | null,
-): RunResult | null {
+): Promise<RunResult | null> {
   const runner = new Runner(workload, input, choice, csv);
   let run: RunResult | null = null;
   try {
-    const read = scanSwfFile(workload, {
+    const read = await scanSwf(workload, {
       clean: input.clean,
       estimate: input.estimate,
       onHeader: (h) => runner.header(h),

@@ -20,7 +20,7 @@ import {
   type PooledPolicy,
   pooledModels,
 } from "../fast/pooled-simulation.js";
-import { scanSwfFile } from "../fast/swf-scan.js";
+import { scanSwf } from "../fast/swf-scan.js";
 import { inCallersWords } from "../hints.js";
 import { MAX_PROCS, STREAMED_TRACE_LIMITS } from "../limits.js";
 import { checkSummaryNoLostJobs, LostJobsNote } from "../lost-jobs.js";
@@ -143,7 +143,7 @@ export async function streamSwfTask(
 ): Promise<SimulationSummary> {
   const machines = (header: SwfHeader | undefined) => platform ?? swfProcs(w, params, header);
   const chosen: StreamedPolicy = platform === undefined ? policy : { ...policy, pooled: null };
-  let run: StreamedRun | null = chosen.pooled === null ? null : scanRun(w, machines, chosen);
+  let run: StreamedRun | null = chosen.pooled === null ? null : await scanRun(w, machines, chosen);
   if (run === null) run = await streamRun(w, machines, chosen, command);
   if (run === null) {
     // Not sorted: the caller's copy of the trace read whole, kept between runs, sorted.
@@ -155,20 +155,20 @@ export async function streamSwfTask(
 }
 
 /**
- * The run of {@link streamSwfTask} on the pooled kernel, read by `scanSwfFile`: null when the
+ * The run of {@link streamSwfTask} on the pooled kernel, read by `scanSwf` (plain or gzipped): null when the
  * scanner leaves the file to the general reader, or when anything fails (an unsorted trace, a
  * missing machine size), so that the general reader reads the file again and says what is wrong
  * in its words.
  */
-function scanRun(
+async function scanRun(
   w: SwfSpec,
   machines: (header: SwfHeader | undefined) => Platform | number,
   policy: StreamedPolicy,
-): StreamedRun | null {
+): Promise<StreamedRun | null> {
   let header: SwfHeader | undefined;
   const run = new StreamedRun(() => machines(header), policy);
   try {
-    const read = scanSwfFile(w.path, {
+    const read = await scanSwf(w.path, {
       clean: w.clean,
       estimate: w.estimate,
       onHeader: (h) => {
