@@ -9,8 +9,9 @@ import type { Allocation, AllocationPart } from "./types.js";
  * several machines (FCFS/EASY on a pool of identical single-core machines). It does not look
  * at licenses. The result is frozen (the engine then keeps it without copying).
  *
- * Complexity: O(1) when not enough cores are free; otherwise O(k log machines) with the
- * engine's view (k = machines used: one `nextFreeMachine` call each).
+ * Complexity: O(1) when not enough cores are free; otherwise O(k + r log machines) with the
+ * engine's view (k = machines used, r = runs of neighbouring machines among them: one
+ * `nextFreeMachine` call each).
  *
  * @throws InvalidInputError when `view` is not an object or `cores` not an integer.
  *
@@ -43,11 +44,21 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   const n = machines.length;
   const table = partTable(view.platform);
   let m = view.nextFreeMachine(0);
+  let free = m >= 0 ? view.freeCores(m) : 0;
   while (need > 0 && m >= 0) {
-    const take = Math.min(need, view.freeCores(m));
-    parts.push(frozenPart(table, m, take, machines[m]!.cores));
+    const take = Math.min(need, free);
+    // (a one-core part needs no look at the machine: every machine has a core)
+    parts.push(frozenPart(table, m, take, take === 1 ? 1 : machines[m]!.cores));
     need -= take;
-    m = m + 1 < n ? view.nextFreeMachine(m + 1) : -1;
+    if (need === 0 || m + 1 >= n) break;
+    // The next machine when it has a free core (free machines come in runs on a pool of
+    // single-core machines: a 16,384-core job then costs no tree walk per part), else a walk.
+    free = view.freeCores(m + 1);
+    if (free > 0) m++;
+    else {
+      m = view.nextFreeMachine(m + 1);
+      free = m >= 0 ? view.freeCores(m) : 0;
+    }
   }
   if (need !== 0) return null;
   Object.freeze(parts);

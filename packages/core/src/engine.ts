@@ -15,7 +15,7 @@ import {
 } from "./execution.js";
 import { IdSet } from "./id-set.js";
 import { checkJob, hasOnlyJobFields, isValidJobSpec, refuseMisspeltJobKeys } from "./job.js";
-import { ResourceLedger } from "./ledger.js";
+import { GIVE_TAKEN, ResourceLedger } from "./ledger.js";
 import { UsageTracker } from "./machine-usage.js";
 import { type Metrics, MetricsAccumulator } from "./metrics.js";
 import { frozenPart, isKnownDeepFrozen, markDeepFrozen, partTable } from "./parts.js";
@@ -739,7 +739,7 @@ export class Engine {
     r.removed = true;
     this.runningRemoved++;
     this.runningChanged = true;
-    this.ledger.give(state.job, r.allocation);
+    this.ledger[GIVE_TAKEN](state.job, r.allocation);
     if (now > r.start) {
       addInterval(state.record, { start: r.start, end: now, allocation: r.allocation });
       this.usage?.ended();
@@ -1006,7 +1006,7 @@ export class Engine {
     r.removed = true;
     this.runningRemoved++;
     this.runningChanged = true;
-    this.ledger.give(state.job, r.allocation);
+    this.ledger[GIVE_TAKEN](state.job, r.allocation);
     const rec = state.record;
     addInterval(rec, { start: r.start, end: t, allocation: r.allocation });
     rec.end = t;

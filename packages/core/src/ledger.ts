@@ -5,6 +5,9 @@ import type { Allocation, Job, Platform } from "./types.js";
 
 const WHERE = "@sched/core/ResourceLedger";
 
+/** The key of `ResourceLedger`'s unchecked give-back (see there). Internal. */
+export const GIVE_TAKEN: unique symbol = Symbol("giveTaken");
+
 /** A query's argument is not a number (or is NaN). */
 function notANumber(method: string, field: string, value: unknown): never {
   throw new InvalidInputError(
@@ -403,6 +406,15 @@ export class ResourceLedger {
   give(job: Job, allocation: Allocation): void {
     requireResourceFields(`${WHERE}.give`, "job", job, true);
     this.checkGive(allocation);
+    this[GIVE_TAKEN](job, allocation);
+  }
+
+  /**
+   * {@link ResourceLedger.give} without its checks, for an owner that gives back exactly what
+   * `take` accepted for `job`, once (the engine, for its running jobs: `give`'s O(parts) checks
+   * cannot fail there). Internal: not exported from the package.
+   */
+  [GIVE_TAKEN](job: Job, allocation: Allocation): void {
     this.addParts(allocation, 1);
     const licenses = job.licenses;
     if (licenses === undefined) return;

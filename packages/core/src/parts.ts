@@ -6,13 +6,28 @@ import type { AllocationPart, Platform } from "./types.js";
  * machines a 64-core job's allocation is then one array of 64 shared parts instead of 64 new
  * objects, which the trace keeps alive for the whole run. Internal (not exported).
  */
-const tables = new WeakMap<Platform, (AllocationPart | undefined)[][]>();
+const tables = new WeakMap<Platform, PartTable>();
 
-/** The part table of `platform` (one sparse array per machine, indexed by cores). O(1). */
-export function partTable(platform: Platform): (AllocationPart | undefined)[][] {
+/**
+ * The shared parts of one platform: one-core parts in one flat array by machine (on a pool of
+ * single-core machines every part is one, and a job of thousands of cores then reads one
+ * contiguous array rather than a row per machine), the others in a sparse row per machine,
+ * indexed by cores. Internal.
+ */
+export interface PartTable {
+  readonly ones: (AllocationPart | undefined)[];
+  readonly rows: ((AllocationPart | undefined)[] | undefined)[];
+}
+
+/** The part table of `platform`. O(1). */
+export function partTable(platform: Platform): PartTable {
   let table = tables.get(platform);
   if (table === undefined) {
-    table = platform.machines.map(() => []);
+    const n = platform.machines.length;
+    table = {
+      ones: new Array<AllocationPart | undefined>(n).fill(undefined),
+      rows: new Array<(AllocationPart | undefined)[] | undefined>(n).fill(undefined),
+    };
     tables.set(platform, table);
   }
   return table;
@@ -23,14 +38,31 @@ export function partTable(platform: Platform): (AllocationPart | undefined)[][] 
  * platform and `1 <= cores <= its cores` (`maxCores`), a fresh frozen object otherwise.
  */
 export function frozenPart(
-  table: (AllocationPart | undefined)[][],
+  table: PartTable,
   machine: number,
   cores: number,
   maxCores: number,
 ): AllocationPart {
-  const row = table[machine];
-  if (row === undefined || !(cores >= 1 && cores <= maxCores) || !Number.isInteger(cores)) {
+  if (cores === 1 && machine >= 0 && machine < table.ones.length && Number.isInteger(machine)) {
+    // every machine has at least one core
+    let one = table.ones[machine];
+    if (one === undefined) {
+      one = Object.freeze({ machine, cores: 1 });
+      table.ones[machine] = one;
+    }
+    return one;
+  }
+  const rows = table.rows;
+  if (
+    !(machine >= 0 && machine < rows.length && Number.isInteger(machine)) ||
+    !(cores >= 1 && cores <= maxCores && Number.isInteger(cores))
+  ) {
     return Object.freeze({ machine, cores });
+  }
+  let row = rows[machine];
+  if (row === undefined) {
+    row = [];
+    rows[machine] = row;
   }
   let part = row[cores];
   if (part === undefined) {

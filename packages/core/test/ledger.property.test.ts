@@ -151,6 +151,15 @@ describe("ResourceLedger (properties)", () => {
           want,
         );
         expect(fast).toEqual(firstFitAllocation(base, want));
+        // The definition: machines in index order, each giving what it has free until enough.
+        const expected: { machine: number; cores: number }[] = [];
+        let need = want;
+        for (let m = 0; m < n && need > 0; m++) {
+          const take = Math.min(need, ledger.freeCores(m));
+          if (take > 0) expected.push({ machine: m, cores: take });
+          need -= take;
+        }
+        expect(fast).toEqual(need > 0 ? null : expected);
         if (fast !== null) {
           expect(fast.reduce((a, p) => a + p.cores, 0)).toBe(want);
           for (const p of fast) expect(p.cores).toBeLessThanOrEqual(ledger.freeCores(p.machine));
