@@ -22,9 +22,17 @@ export class PlatformCache {
   // core count (frozen, shared between calls so that asking allocates nothing).
   private readonly onSlowest = new Map<number, Allocation>();
   private readonly rule: MachineOrder;
+  /**
+   * The rule `allocate` is given: `"index"` when this platform's order is the index order anyway
+   * (fastest first among machines of one speed, say), so that a job without licenses gets
+   * `firstFitAllocation`'s walk of the free machines rather than a look at every machine (the
+   * same allocation; on a pool of 131,072 processors, most of an EDF run).
+   */
+  private effective: MachineOrder;
 
   constructor(rule: MachineOrder) {
     this.rule = rule;
+    this.effective = rule;
   }
 
   /** Recomputes the cache when the platform changes. O(M log M) then, O(1) otherwise. */
@@ -32,6 +40,9 @@ export class PlatformCache {
     if (platform === this.platform) return;
     this.platform = platform;
     this.order = machineOrder(platform, this.rule);
+    let identity = true;
+    for (let i = 0; i < this.order.length && identity; i++) identity = this.order[i] === i;
+    this.effective = identity ? "index" : this.rule;
     let s = 0;
     const ms = platform.machines;
     for (let i = 1; i < ms.length; i++) if (ms[i]!.speed < ms[s]!.speed) s = i;
@@ -46,7 +57,7 @@ export class PlatformCache {
     singleMachine = false,
     exclusive = false,
   ): Allocation | null {
-    return allocate(view, job, this.order, this.rule, singleMachine, exclusive);
+    return allocate(view, job, this.order, this.effective, singleMachine, exclusive);
   }
 
   /** Forgets the platform (a new run starts). */

@@ -1,7 +1,9 @@
 import { createPlatform, type Job, type SchedulerView } from "@sched/core";
 import { makeView } from "@sched/core/testing";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allocate, machineOrder } from "../src/allocation.js";
+import { PlatformCache } from "../src/context.js";
 
 const platform = createPlatform({
   machines: [
@@ -77,5 +79,50 @@ describe("allocation", () => {
       { machine: 2, cores: 2 },
     ]);
     expect(allocate(view([1, 1, 1]), job(2), order, "speed", true)).toBeNull();
+  });
+});
+
+describe("PlatformCache.allocate", () => {
+  it("gives the allocation of the walk in its order (first fit when that order is the index order anyway)", () => {
+    // Machines of one speed (so "speed" is the index order), or of random speeds (it is not);
+    // cores ascending or not (so "best-fit" is, or may not be, the index order); random free
+    // cores, jobs with and without licenses, spanning or on one machine.
+    const arb = fc.record({
+      cores: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 12 }),
+      speeds: fc.array(fc.constantFrom(1, 2, 3), { minLength: 12, maxLength: 12 }),
+      uniform: fc.boolean(),
+      sorted: fc.boolean(),
+      used: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 12, maxLength: 12 }),
+      want: fc.integer({ min: 1, max: 12 }),
+      licensed: fc.boolean(),
+      single: fc.boolean(),
+    });
+    let identity = 0;
+    fc.assert(
+      fc.property(arb, ({ cores, speeds, uniform, sorted, used, want, licensed, single }) => {
+        const sizes = sorted ? [...cores].sort((a, b) => a - b) : cores;
+        const p = createPlatform({
+          machines: sizes.map((c, m) => ({ cores: c, speed: uniform ? 2 : speeds[m]! })),
+          licenses: [{ name: "flo", copies: 3 }],
+        });
+        const v = makeView(p, {
+          freeCores: sizes.map((c, m) => Math.max(0, c - used[m]!)),
+          freeLicenses: () => 3,
+        });
+        const j = job(want, licensed ? { flo: 1 } : undefined);
+        for (const rule of ["index", "speed", "best-fit"] as const) {
+          const order = machineOrder(p, rule);
+          if (rule !== "index" && order.every((m, k) => m === k)) identity++;
+          const cache = new PlatformCache(rule);
+          cache.prepare(p);
+          const got = cache.allocate(v, j, single);
+          const walked = allocate(v, j, order, rule, single);
+          expect(got === null ? null : [...got]).toEqual(walked === null ? null : [...walked]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Both cases are met often.
+    expect(identity).toBeGreaterThan(100);
   });
 });

@@ -55,6 +55,19 @@ function licenseIndex(platform: Platform): Map<string, IndexedLicense> {
   return index;
 }
 
+const largestMachines = new WeakMap<Platform, number>();
+
+/** The most cores of one machine of the platform, found once per platform (platforms are immutable). */
+function largestMachine(platform: Platform): number {
+  let largest = largestMachines.get(platform);
+  if (largest === undefined) {
+    largest = 0;
+    for (const m of platform.machines) if (m.cores > largest) largest = m.cores;
+    largestMachines.set(platform, largest);
+  }
+  return largest;
+}
+
 /** One license request of a job, resolved against the platform (`undefined`: the platform lacks it). */
 interface Need {
   readonly name: string;
@@ -282,7 +295,8 @@ const NEVER_FITS_KEYS = optionKeys<NeverFitsOptions>({
  *
  * When to use: to reject a job at arrival rather than let it wait for ever.
  *
- * Complexity: O(machines x licenses the job asks for).
+ * Complexity: O(machines x licenses the job asks for); O(1) for a job that asks for no license
+ * (the platform's largest machine is found once per platform).
  *
  * @example
  * ```ts
@@ -308,6 +322,15 @@ export function whyNeverFits(
   }
   const requests = job.licenses;
   if (requests === undefined && !singleMachine) return null;
+  const machines = platform.machines;
+  if (requests === undefined && machines.length > 0) {
+    // Every machine holds what the job needs (nothing): the loop below would find the largest
+    // machine; known once per platform (a pool of 131,072 machines is not scanned per job).
+    const largest = largestMachine(platform);
+    return job.cores > largest
+      ? `needs ${job.cores} cores on one machine, the largest where its licenses are usable has ${largest}`
+      : null;
+  }
   const index = licenseIndex(platform);
   const needs: [IndexedLicense, number][] = [];
   if (requests !== undefined) {
@@ -323,7 +346,6 @@ export function whyNeverFits(
   let cores = 0;
   let largest = 0;
   let anchor = false;
-  const machines = platform.machines;
   for (let m = 0; m < machines.length; m++) {
     let usable = true;
     let holds = true;

@@ -103,6 +103,18 @@ describe("eligibility on a hand-worked platform", () => {
     // Spanning machines: lock's copy on machine 2 (first), the rest anywhere.
     expect(whyNeverFits(job(5, { lock: 1 }), platform)).toBeNull();
     expect(whyNeverFits(job(3), platform, { singleMachine: true })).toBeNull();
+    // A job that asks for no license at all (the answer known per platform, not per machine).
+    const plain = (cores: number): Job => {
+      const { licenses: _, ...rest } = job(cores);
+      return rest;
+    };
+    expect(whyNeverFits(plain(5), platform, { singleMachine: true })).toBe(
+      "needs 5 cores on one machine, the largest where its licenses are usable has 4",
+    );
+    expect(whyNeverFits(plain(4), platform, { singleMachine: true })).toBeNull();
+    expect(whyNeverFits(plain(9), platform, { singleMachine: true })).toBe(
+      "needs 9 cores, the platform has 8",
+    );
     expect(whyNeverFits(job(3, { flo: 1, lock: 1 }), platform, { singleMachine: true })).toBeNull();
     // Every license exists with enough copies, but no machine serves both.
     const split = createPlatform({
