@@ -268,9 +268,9 @@ function declaredFrom(
  * they are 32-bit integers). With the estimate `"auto"`, a plain ASCII SWF file is read once
  * (twice when its first requested time comes after its first 1,024 records), and so is a gzip
  * file (gunzipped as it is read); a file the scanner leaves is read first up to its first record
- * with a requested time (the whole file when it has none), then by the streamed reader. Returns `undefined` when the
- * file cannot be read so (an error of any kind: the caller reads it whole to name it), after
- * the checks of {@link requireJobs} (which throw).
+ * with a requested time (the whole file when it has none), then by the streamed reader. Returns
+ * `undefined` when the file cannot be read so (an error of any kind: the caller reads it whole
+ * to name it), after the checks of {@link requireJobs} (which throw).
  */
 async function streamedSummary(path: string, o: ReadOptions): Promise<Summarized | undefined> {
   let format: TraceFormat;

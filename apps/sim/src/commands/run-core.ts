@@ -421,8 +421,8 @@ export async function runRun(args: ParsedArgs, io: Io): Promise<number> {
   };
   const csv = out === undefined ? null : await StreamedFile.create(join(out, "jobs.csv"));
   try {
-    // The pooled kernel reads SWF files (plain or gzipped) with its byte scanner; any other file, and any
-    // file the scanner leaves (see scanSwfFile), goes through the general reader.
+    // The pooled kernel reads SWF files (plain or gzipped) with its byte scanner; any other
+    // file, and any file the scanner leaves (see scanSwfFile), goes through the general reader.
     let run: RunResult | "unsorted" | "general" | null =
       choice.pooled && !native ? await scanRun(workload, input, choice, csv) : null;
     if (run === null) {
@@ -581,9 +581,10 @@ async function streamRun(
 }
 
 /**
- * The run of {@link streamRun} on the pooled kernel, read by `scanSwf` (plain or gzipped): null (and nothing
- * of `jobs.csv` kept) when the scanner leaves the file to the general reader, or when anything
- * fails, so that the general reader reads the file again and says what is wrong in its words.
+ * The run of {@link streamRun} on the pooled kernel, read by `scanSwf` (plain or gzipped):
+ * null (and nothing of `jobs.csv` kept) when the scanner leaves the file to the general reader,
+ * or when anything fails, so that the general reader reads the file again and says what is
+ * wrong in its words.
  */
 async function scanRun(
   workload: string,

@@ -155,10 +155,10 @@ export async function streamSwfTask(
 }
 
 /**
- * The run of {@link streamSwfTask} on the pooled kernel, read by `scanSwf` (plain or gzipped): null when the
- * scanner leaves the file to the general reader, or when anything fails (an unsorted trace, a
- * missing machine size), so that the general reader reads the file again and says what is wrong
- * in its words.
+ * The run of {@link streamSwfTask} on the pooled kernel, read by `scanSwf` (plain or gzipped):
+ * null when the scanner leaves the file to the general reader, or when anything fails (an
+ * unsorted trace, a missing machine size), so that the general reader reads the file again and
+ * says what is wrong in its words.
  */
 async function scanRun(
   w: SwfSpec,
