@@ -1,5 +1,5 @@
 import { describeValue, InvalidInputError } from "@sched/errors";
-import { frozenPart, markDeepFrozen, partTable } from "./parts.js";
+import { frozenPart, markDeepFrozen, partTable, RUNS, RUNS_MIN_PARTS } from "./parts.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Allocation, AllocationPart } from "./types.js";
 
@@ -45,10 +45,15 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   const table = partTable(view.platform);
   let m = view.nextFreeMachine(0);
   let free = m >= 0 ? view.freeCores(m) : 0;
+  // The runs of neighbouring machines (first, end), while every part is of one core.
+  const runs: number[] = [];
+  let ones = true;
+  let first = m;
   while (need > 0 && m >= 0) {
     const take = Math.min(need, free);
     // (a one-core part needs no look at the machine: every machine has a core)
     parts.push(frozenPart(table, m, take, take === 1 ? 1 : machines[m]!.cores));
+    if (take !== 1) ones = false;
     need -= take;
     if (need === 0 || m + 1 >= n) break;
     // The next machine when it has a free core (free machines come in runs on a pool of
@@ -56,11 +61,17 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
     free = view.freeCores(m + 1);
     if (free > 0) m++;
     else {
+      runs.push(first, m + 1);
       m = view.nextFreeMachine(m + 1);
+      first = m;
       free = m >= 0 ? view.freeCores(m) : 0;
     }
   }
   if (need !== 0) return null;
+  if (ones && parts.length >= RUNS_MIN_PARTS) {
+    runs.push(first, m + 1);
+    Object.defineProperty(parts, RUNS, { value: Int32Array.from(runs) });
+  }
   Object.freeze(parts);
   markDeepFrozen(parts);
   return parts;

@@ -1,5 +1,6 @@
 import { ConstraintViolationError, describeValue, InvalidInputError } from "@sched/errors";
 import { mostCores, requireResourceFields } from "./job.js";
+import { runsOf } from "./parts.js";
 import { requirePlatform } from "./platform.js";
 import type { Allocation, Job, Platform } from "./types.js";
 
@@ -178,6 +179,31 @@ export class ResourceLedger {
     if (!Array.isArray(allocation) || allocation.length === 0) {
       throw new ConstraintViolationError(where, id, "allocation", "is empty or not an array");
     }
+    const runs = runsOf(allocation);
+    const sum =
+      runs !== undefined && this.runsFree(runs)
+        ? allocation.length
+        : this.checkParts(allocation, id, where);
+    this.checkTotalAndLicenses(job, allocation, sum, where);
+  }
+
+  /**
+   * Whether every machine of `runs` (see `RUNS`: one-core parts on distinct machines of this
+   * platform, which `firstFitAllocation` vouches for) has a free core. O(machines in the runs),
+   * on typed arrays. False sends the check to the parts, which name what is wrong.
+   */
+  private runsFree(runs: Int32Array): boolean {
+    const free = this.free;
+    if (runs.length === 0 || runs[runs.length - 1]! > free.length) return false;
+    for (let r = 0; r < runs.length; r += 2) {
+      const end = runs[r + 1]!;
+      for (let m = runs[r]!; m < end; m++) if (free[m]! < 1) return false;
+    }
+    return true;
+  }
+
+  /** The part-by-part checks of {@link ResourceLedger.check}; returns the cores the parts give. */
+  private checkParts(allocation: Allocation, id: number, where: string): number {
     const n = this.free.length;
     const stamp = ++this.stampValue;
     let sum = 0;
@@ -220,6 +246,17 @@ export class ResourceLedger {
       }
       sum += c;
     }
+    return sum;
+  }
+
+  /** The rest of {@link ResourceLedger.check}: the cores in total, then the licenses. */
+  private checkTotalAndLicenses(
+    job: Job,
+    allocation: Allocation,
+    sum: number,
+    where: string,
+  ): void {
+    const id = job.id;
     const most = mostCores(job);
     if (sum < job.cores || sum > most) {
       throw new ConstraintViolationError(
@@ -334,6 +371,11 @@ export class ResourceLedger {
    * equal parents (ascending parts) are merged.
    */
   private addParts(allocation: Allocation, sign: number): void {
+    const runs = runsOf(allocation);
+    if (runs !== undefined) {
+      this.addRuns(runs, sign);
+      return;
+    }
     const k = allocation.length;
     const nodes = this.scratch;
     if (k === 1 || k > nodes.length) {
@@ -370,6 +412,35 @@ export class ResourceLedger {
       }
       count = next;
     }
+  }
+
+  /**
+   * {@link ResourceLedger.addParts} of an allocation given as `RUNS` (one core on each machine of
+   * each range): the leaves range by range, then each level's parents of the range, up to the
+   * root (ranges of one allocation share their upper nodes; recomputing a node twice is harmless).
+   */
+  private addRuns(runs: Int32Array, sign: number): void {
+    const free = this.free;
+    const tree = this.tree;
+    const size = this.size;
+    let delta = 0;
+    for (let r = 0; r < runs.length; r += 2) {
+      const start = runs[r]!;
+      const end = runs[r + 1]!;
+      for (let m = start; m < end; m++) {
+        free[m] = free[m]! + sign;
+        tree[size + m] = tree[size + m]! + sign;
+      }
+      delta += sign * (end - start);
+      let lo = (size + start) >> 1;
+      let hi = (size + end - 1) >> 1;
+      while (lo >= 1) {
+        for (let i = lo; i <= hi; i++) tree[i] = tree[2 * i]! + tree[2 * i + 1]!;
+        lo >>= 1;
+        hi >>= 1;
+      }
+    }
+    this.total += delta;
   }
 
   /**

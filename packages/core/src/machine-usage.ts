@@ -1,3 +1,4 @@
+import { runsOf } from "./parts.js";
 import type { JobRecord } from "./trace.js";
 import type { Allocation } from "./types.js";
 
@@ -281,12 +282,25 @@ export class UsageTracker {
 
   /** An interval on `allocation` started now. */
   take(allocation: Allocation): void {
-    for (let i = 0; i < allocation.length; i++) this.touch(allocation[i]!.machine, 1);
+    this.add(allocation, 1);
   }
 
   /** An interval on `allocation` ended now. */
   release(allocation: Allocation): void {
-    for (let i = 0; i < allocation.length; i++) this.touch(allocation[i]!.machine, -1);
+    this.add(allocation, -1);
+  }
+
+  /** Counts `delta` on each machine of `allocation` (by its `RUNS` when it has them). */
+  private add(allocation: Allocation, delta: number): void {
+    const runs = runsOf(allocation);
+    if (runs === undefined) {
+      for (let i = 0; i < allocation.length; i++) this.touch(allocation[i]!.machine, delta);
+      return;
+    }
+    for (let r = 0; r < runs.length; r += 2) {
+      const end = runs[r + 1]!;
+      for (let m = runs[r]!; m < end; m++) this.touch(m, delta);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "
 import { machineUsageOf } from "./machine-usage.js";
 import { MetricSums, resolveTau } from "./metric-sums.js";
 import { METRICS_KEYS, type Metrics, type MetricsOptions } from "./metrics-types.js";
+import { runsOf } from "./parts.js";
 import { requirePlatform } from "./platform.js";
 import type { JobRecord, RunStats, ScheduleTrace } from "./trace.js";
 import { checkRecord, checkStats, checkTrace } from "./trace-check.js";
@@ -211,8 +212,12 @@ export class MetricsAccumulator {
       const parts = iv.allocation;
       let cores = job.cores;
       if (parts !== undefined && parts.length > 0) {
-        cores = 0;
-        for (let k = 0; k < parts.length; k++) cores += parts[k]!.cores;
+        // (an allocation with runs is of one-core parts: as many cores as parts)
+        if (runsOf(parts) !== undefined) cores = parts.length;
+        else {
+          cores = 0;
+          for (let k = 0; k < parts.length; k++) cores += parts[k]!.cores;
+        }
       }
       ran = iv.end - iv.start;
       sums.addCompletedRun(job.submit, iv.start, iv.end, cores);

@@ -73,6 +73,24 @@ export function frozenPart(
 }
 
 /**
+ * The runs of an allocation made of one-core parts on neighbouring machines, kept on the frozen
+ * array `firstFitAllocation` builds (a non-enumerable property under a symbol no other package
+ * sees): `[first, end)` machine ranges, in the parts' order, `runs[2 i]` and `runs[2 i + 1]`.
+ * The ledger, the machine usage and the metrics then work on the ranges with typed arrays
+ * instead of reading thousands of part objects (an SWF machine of 100,000 processors is that
+ * many single-core machines). Internal.
+ */
+export const RUNS: unique symbol = Symbol("runs");
+
+/** Allocations of fewer parts get no {@link RUNS}: reading the parts costs less than the look-up. */
+export const RUNS_MIN_PARTS = 16;
+
+/** The {@link RUNS} of `allocation`, or `undefined`. O(1). */
+export function runsOf(allocation: readonly AllocationPart[]): Int32Array | undefined {
+  return (allocation as { readonly [RUNS]?: Int32Array })[RUNS];
+}
+
+/**
  * Allocations known to be frozen arrays of frozen parts (built by `firstFitAllocation` or kept
  * by the engine), so the engine keeps them without re-checking every part: the last
  * {@link RECENT} recorded, by identity (a policy starts a job with the allocation it just built).
