@@ -263,15 +263,21 @@ export function bySubmitThenId(a: Job, b: Job): number {
   return a.submit - b.submit || a.id - b.id;
 }
 
-/** The bytes of `path` as a stream, gunzipped when its first bytes say gzip. */
-async function openBytes(
+/**
+ * The bytes of `path` as a stream, gunzipped when its first bytes say gzip; with `chunk`, read
+ * and gunzipped in chunks of that many bytes (the streams' defaults otherwise).
+ */
+export async function openBytes(
   path: string,
+  chunk?: number,
 ): Promise<{ readonly input: Readable; readonly gzip: boolean; close(): void }> {
   const gzip = await isGzip(path);
-  const file = createReadStream(path);
+  const file = createReadStream(path, chunk === undefined ? {} : { highWaterMark: chunk });
   let input: Readable = file;
   if (gzip) {
-    const gunzip = (await gunzipModule()).createGunzip();
+    const zlib = await gunzipModule();
+    const gunzip =
+      chunk === undefined ? zlib.createGunzip() : zlib.createGunzip({ chunkSize: chunk });
     file.on("error", (e) => gunzip.destroy(e));
     input = file.pipe(gunzip);
   }

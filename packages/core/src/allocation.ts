@@ -45,8 +45,9 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   const table = partTable(view.platform);
   let m = view.nextFreeMachine(0);
   let free = m >= 0 ? view.freeCores(m) : 0;
-  // The runs of neighbouring machines (first, end), while every part is of one core.
-  const runs: number[] = [];
+  // The runs of neighbouring machines (first, end), while every part is of one core; only for a
+  // job that could get RUNS_MIN_PARTS parts (no array for the usual few-core job).
+  const runs: number[] | null = cores >= RUNS_MIN_PARTS ? [] : null;
   let ones = true;
   let first = m;
   while (need > 0 && m >= 0) {
@@ -61,14 +62,14 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
     free = view.freeCores(m + 1);
     if (free > 0) m++;
     else {
-      runs.push(first, m + 1);
+      runs?.push(first, m + 1);
       m = view.nextFreeMachine(m + 1);
       first = m;
       free = m >= 0 ? view.freeCores(m) : 0;
     }
   }
   if (need !== 0) return null;
-  if (ones && parts.length >= RUNS_MIN_PARTS) {
+  if (runs !== null && ones && parts.length >= RUNS_MIN_PARTS) {
     runs.push(first, m + 1);
     Object.defineProperty(parts, RUNS, { value: Int32Array.from(runs) });
   }

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import { closeSync, createReadStream, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { Job } from "@sched/core";
 import {
   jobTimeProblem,
@@ -8,6 +8,7 @@ import {
   type SwfCleanupReport,
   type SwfHeader,
 } from "@sched/workload";
+import { openBytes } from "../swf-input.js";
 import type { JobColumns } from "./pooled-simulation.js";
 
 /** Options of {@link scanSwfFile}. */
@@ -162,16 +163,16 @@ export async function scanSwfGzip(
   path: string,
   options: ScanSwfOptions,
 ): Promise<ScanSwfResult | null> {
-  // zlib is loaded when a gzip file comes (as the general reader loads it), not at start-up.
-  const { createGunzip } = await import("node:zlib");
-  const file = createReadStream(path, { highWaterMark: CHUNK });
   // zlib inflates on the thread pool, one output chunk per round trip to this thread: in chunks
   // of 1 MiB it inflates the next while this thread scans the last (10M Lublin jobs, gzip level
   // 1, `run -s easy`: 6.9-7.9 s wall with 1 MiB chunks, 10.5-11.9 s with 64 KiB).
-  const gunzip = createGunzip({ chunkSize: CHUNK });
-  file.on("error", (e) => gunzip.destroy(e));
-  const input = file.pipe(gunzip);
-  const chunks = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let opened: Awaited<ReturnType<typeof openBytes>>;
+  try {
+    opened = await openBytes(path, CHUNK);
+  } catch {
+    return null;
+  }
+  const chunks = (opened.input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const buf = Buffer.allocUnsafe(CHUNK);
   const scanner = new SwfScanner(options);
   let len = 0;
@@ -205,8 +206,7 @@ export async function scanSwfGzip(
     const result = scanner.result();
     return result === null ? null : { ...result, gzip: true };
   } finally {
-    input.destroy();
-    file.destroy();
+    opened.close();
   }
 }
 
