@@ -62,7 +62,8 @@ export function idle(view: SchedulerView, m: number): boolean {
  * job now and has at least `job.cores` cores.
  *
  * Complexity: O(1) when fewer cores are free than needed; O(k log M) for a job without
- * licenses in index order (k machines used); O(M x licenses) otherwise.
+ * licenses in index order (k machines used; on one machine, k machines looked at: those with a
+ * free core up to the one chosen); O(M x licenses) otherwise.
  */
 export function allocate(
   view: SchedulerView,
@@ -77,6 +78,14 @@ export function allocate(
   const single = singleMachine || exclusive;
   if (job.licenses === undefined && !single && rule === "index") {
     return firstFitAllocation(view, need);
+  }
+  if (single && !exclusive && job.licenses === undefined && rule === "index") {
+    // The first machine in index order with `need` free cores: machines with none are skipped
+    // by `nextFreeMachine` (on 100,000 single-core machines, no scan of the busy ones).
+    for (let m = view.nextFreeMachine(0); m >= 0; m = view.nextFreeMachine(m + 1)) {
+      if (view.freeCores(m) >= need) return [{ machine: m, cores: need }];
+    }
+    return null;
   }
   if (single) {
     for (let k = 0; k < order.length; k++) {

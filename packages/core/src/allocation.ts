@@ -1,5 +1,14 @@
 import { describeValue, InvalidInputError } from "@sched/errors";
-import { frozenPart, markDeepFrozen, partTable, RUNS, RUNS_MIN_PARTS } from "./parts.js";
+import { FREE_CORES, LEDGER_OF_VIEW, type ResourceLedger } from "./ledger.js";
+import {
+  builtOnes,
+  frozenPart,
+  markDeepFrozen,
+  type PartTable,
+  partTable,
+  RUNS,
+  RUNS_MIN_PARTS,
+} from "./parts.js";
 import type { SchedulerView } from "./scheduler.js";
 import type { Allocation, AllocationPart } from "./types.js";
 
@@ -38,6 +47,11 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
     );
   }
   if (cores < 1 || view.totalFreeCores < cores) return null;
+  if (cores >= RUNS_MIN_PARTS) {
+    // a wide job on the engine's own view: the same walk on the ledger's arrays
+    const ledger = LEDGER_OF_VIEW.get(view);
+    if (ledger !== undefined) return firstFitOnLedger(ledger, cores, partTable(view.platform));
+  }
   const parts: AllocationPart[] = [];
   let need = cores;
   const machines = view.platform.machines;
@@ -71,6 +85,71 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
   if (need !== 0) return null;
   if (runs !== null && ones && parts.length >= RUNS_MIN_PARTS) {
     runs.push(first, m + 1);
+    Object.defineProperty(parts, RUNS, { value: Int32Array.from(runs) });
+  }
+  Object.freeze(parts);
+  markDeepFrozen(parts);
+  return parts;
+}
+
+/**
+ * {@link firstFitAllocation} on the engine's ledger (`cores` >= {@link RUNS_MIN_PARTS}, at least
+ * `cores` free): the same parts in the same order, from the ledger's free cores per machine
+ * read in place, one `nextFreeMachine` per run of machines with a free core. A stretch of
+ * machines with one free core each becomes a slice of the platform's shared one-core parts
+ * (one copy, not a push per part).
+ */
+function firstFitOnLedger(
+  ledger: ResourceLedger,
+  cores: number,
+  table: PartTable,
+): Allocation | null {
+  const free = ledger[FREE_CORES];
+  const machines = ledger.platform.machines;
+  const ones = builtOnes(table);
+  const n = free.length;
+  // the allocation in pieces: slices of `ones`, and arrays of other parts
+  const pieces: AllocationPart[][] = [];
+  let others: AllocationPart[] | null = null;
+  const runs: number[] = [];
+  let allOnes = true;
+  let need = cores;
+  let m = ledger.nextFreeMachine(0);
+  while (m >= 0) {
+    const first = m;
+    while (m < n && need > 0) {
+      const f = free[m]!;
+      if (f === 0) break;
+      if (f === 1) {
+        const stop = Math.min(n, m + need);
+        let end = m + 1;
+        while (end < stop && free[end] === 1) end++;
+        others = null;
+        pieces.push(ones.slice(m, end));
+        need -= end - m;
+        m = end;
+      } else {
+        const take = Math.min(f, need);
+        if (take !== 1) allOnes = false;
+        if (others === null) {
+          others = [];
+          pieces.push(others);
+        }
+        others.push(frozenPart(table, m, take, take === 1 ? 1 : machines[m]!.cores));
+        need -= take;
+        m++;
+      }
+    }
+    runs.push(first, m);
+    if (need === 0 || m >= n) break;
+    m = ledger.nextFreeMachine(m);
+  }
+  if (need !== 0) return null;
+  let parts = pieces[0]!;
+  for (let i = 1; i < pieces.length; i += 1024) {
+    parts = parts.concat(...pieces.slice(i, i + 1024));
+  }
+  if (allOnes && parts.length >= RUNS_MIN_PARTS) {
     Object.defineProperty(parts, RUNS, { value: Int32Array.from(runs) });
   }
   Object.freeze(parts);

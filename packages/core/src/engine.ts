@@ -15,7 +15,7 @@ import {
 } from "./execution.js";
 import { IdSet } from "./id-set.js";
 import { checkJob, hasOnlyJobFields, isValidJobSpec, refuseMisspeltJobKeys } from "./job.js";
-import { GIVE_TAKEN, ResourceLedger } from "./ledger.js";
+import { GIVE_TAKEN, LEDGER_OF_VIEW, ResourceLedger } from "./ledger.js";
 import { UsageTracker } from "./machine-usage.js";
 import { type Metrics, MetricsAccumulator } from "./metrics.js";
 import { frozenPart, isKnownDeepFrozen, markDeepFrozen, partTable } from "./parts.js";
@@ -381,7 +381,10 @@ export class Engine {
     this.uniformSpeed = uniformSpeed(platform);
     if (opts.metricsTau !== null) {
       this.metrics = new MetricsAccumulator(opts.metricsTau, platform.totalCores, platform);
-      this.usage = new UsageTracker(platform.machines.length);
+      this.usage = new UsageTracker(
+        platform.machines.length,
+        platform.machines.every((m) => m.cores === 1),
+      );
     } else {
       this.metrics = null;
       this.usage = null;
@@ -417,6 +420,7 @@ export class Engine {
       isRunning: (jobId: number) => engine.states.get(jobId)?.status === RUNNING,
       nextFreeMachine: (from: number) => ledger.nextFreeMachine(from),
     };
+    LEDGER_OF_VIEW.set(this.view, ledger);
     const view = this.view;
     this.ctx = {
       view,

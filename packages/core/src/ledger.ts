@@ -9,6 +9,18 @@ const WHERE = "@sched/core/ResourceLedger";
 /** The key of `ResourceLedger`'s unchecked give-back (see there). Internal. */
 export const GIVE_TAKEN: unique symbol = Symbol("giveTaken");
 
+/**
+ * The key of `ResourceLedger`'s free cores per machine, read-only, for the engine's first fit
+ * (see `firstFitAllocation`). Internal.
+ */
+export const FREE_CORES: unique symbol = Symbol("freeCores");
+
+/**
+ * The ledger behind each view the engine builds, so `firstFitAllocation` on such a view reads
+ * the ledger's arrays rather than calling the view per machine. Internal.
+ */
+export const LEDGER_OF_VIEW = new WeakMap<object, ResourceLedger>();
+
 /** A query's argument is not a number (or is NaN). */
 function notANumber(method: string, field: string, value: unknown): never {
   throw new InvalidInputError(
@@ -54,11 +66,14 @@ export class ResourceLedger {
   private stampValue = 0;
   /** Tree nodes of one level, for {@link ResourceLedger.addParts}. */
   private readonly scratch: Int32Array;
+  /** Every machine has one core. */
+  private readonly oneCore: boolean;
 
   constructor(platform: Platform) {
     requirePlatform(WHERE, "platform", platform);
     this.platform = platform;
     const n = platform.machines.length;
+    this.oneCore = platform.machines.every((m) => m.cores === 1);
     this.free = new Int32Array(n);
     let size = 1;
     while (size < n) size *= 2;
@@ -98,6 +113,11 @@ export class ResourceLedger {
   freeCores(m: number): number {
     if (typeof m !== "number" || Number.isNaN(m)) notANumber("freeCores", "machine", m);
     return this.free[m] ?? 0;
+  }
+
+  /** The free cores per machine, the ledger's own array: not to be written. Internal. */
+  get [FREE_CORES](): Int32Array {
+    return this.free;
   }
 
   /** Free cores on all machines. */
@@ -423,13 +443,20 @@ export class ResourceLedger {
     const free = this.free;
     const tree = this.tree;
     const size = this.size;
+    // single-core machines go from 1 free core to 0 or back: filled, not added to one by one
+    const fill = this.oneCore ? (sign < 0 ? 0 : 1) : -1;
     let delta = 0;
     for (let r = 0; r < runs.length; r += 2) {
       const start = runs[r]!;
       const end = runs[r + 1]!;
-      for (let m = start; m < end; m++) {
-        free[m] = free[m]! + sign;
-        tree[size + m] = tree[size + m]! + sign;
+      if (fill >= 0) {
+        free.fill(fill, start, end);
+        tree.fill(fill, size + start, size + end);
+      } else {
+        for (let m = start; m < end; m++) {
+          free[m] = free[m]! + sign;
+          tree[size + m] = tree[size + m]! + sign;
+        }
       }
       delta += sign * (end - start);
       let lo = (size + start) >> 1;

@@ -230,6 +230,15 @@ export function machineUsageOf(
  * has not changed; one taken and freed at `t` neither), so its change points are those of
  * {@link machineUsageOf} on the finished trace. Memory: O(machines), plus the change points since
  * the last end (usually a handful). Internal.
+ *
+ * On a platform of single-core machines (`oneCore`: an SWF machine as the engine models it) a
+ * machine is busy exactly while one running interval holds it: a take turns each of its
+ * machines busy and a release idle. The active count then moves by the machines taken minus
+ * those released, and a machine has changed over one time exactly when it was turned an odd
+ * number of times. The tracker keeps only the machine ranges turned at the current time (an
+ * allocation's `RUNS`, or its parts as ranges of neighbours) and tests that parity on their
+ * sorted ends: O(ranges log ranges) per time instead of O(machines turned), with the same change
+ * points and counts.
  */
 export class UsageTracker {
   private readonly count: Int32Array;
@@ -245,12 +254,21 @@ export class UsageTracker {
   private time = Number.NaN;
   private changed = false;
   private readonly sweep: UsageIntegrator;
+  /** Single-core machines: ranges are kept instead of counts per machine. */
+  private readonly oneCore: boolean;
+  /** oneCore: machines taken minus machines released at the current time. */
+  private net = 0;
+  /** oneCore: the ends (first, end) of the machine ranges turned at the current time. */
+  private ends = new Int32Array(64);
+  private endsCount = 0;
 
-  constructor(machines: number) {
-    this.count = new Int32Array(machines);
-    this.before = new Int32Array(machines);
-    this.stamp = new Int32Array(machines);
-    this.touched = new Int32Array(machines);
+  constructor(machines: number, oneCore = false) {
+    this.oneCore = oneCore;
+    const perMachine = oneCore ? 0 : machines;
+    this.count = new Int32Array(perMachine);
+    this.before = new Int32Array(perMachine);
+    this.stamp = new Int32Array(perMachine);
+    this.touched = new Int32Array(perMachine);
     // The first change point is the first arrival, at the first submit: no clipping at `from`.
     this.sweep = new UsageIntegrator(machines, Number.NEGATIVE_INFINITY);
   }
@@ -293,6 +311,19 @@ export class UsageTracker {
   /** Counts `delta` on each machine of `allocation` (by its `RUNS` when it has them). */
   private add(allocation: Allocation, delta: number): void {
     const runs = runsOf(allocation);
+    if (this.oneCore) {
+      if (runs === undefined) {
+        for (let i = 0; i < allocation.length; i++) {
+          const m = allocation[i]!.machine;
+          this.turn(m, m + 1);
+        }
+        this.net += delta * allocation.length;
+      } else {
+        for (let r = 0; r < runs.length; r += 2) this.turn(runs[r]!, runs[r + 1]!);
+        this.net += delta * allocation.length;
+      }
+      return;
+    }
     if (runs === undefined) {
       for (let i = 0; i < allocation.length; i++) this.touch(allocation[i]!.machine, delta);
       return;
@@ -317,6 +348,36 @@ export class UsageTracker {
     return this.sweep.finish(to);
   }
 
+  /** oneCore: machines `[first, end)` were turned now (a range that follows the last one extends it). */
+  private turn(first: number, end: number): void {
+    const k = this.endsCount;
+    if (k > 0 && this.ends[k - 1] === first) {
+      // [a, first) then [first, end): the same parity as [a, end)
+      this.ends[k - 1] = end;
+      return;
+    }
+    if (k + 2 > this.ends.length) {
+      const grown = new Int32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.ends[k] = first;
+    this.ends[k + 1] = end;
+    this.endsCount = k + 2;
+  }
+
+  /** oneCore: some machine was turned an odd number of times now (some end occurs an odd number of times). */
+  private someTurnedOdd(): boolean {
+    const e = this.ends.subarray(0, this.endsCount).sort();
+    for (let i = 0; i < e.length; ) {
+      let j = i + 1;
+      while (j < e.length && e[j] === e[i]) j++;
+      if (((j - i) & 1) === 1) return true;
+      i = j;
+    }
+    return false;
+  }
+
   private touch(m: number, delta: number): void {
     if (this.stamp[m] !== this.step) {
       this.stamp[m] = this.step;
@@ -328,6 +389,15 @@ export class UsageTracker {
 
   private close(): void {
     if (Number.isNaN(this.time)) return;
+    if (this.endsCount > 0) {
+      // oneCore
+      if (this.net !== 0) {
+        this.active += this.net;
+        this.changed = true;
+      } else if (this.someTurnedOdd()) this.changed = true;
+      this.net = 0;
+      this.endsCount = 0;
+    }
     const touched = this.touched;
     for (let i = 0; i < this.touchedCount; i++) {
       const m = touched[i]!;

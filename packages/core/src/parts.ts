@@ -17,6 +17,8 @@ const tables = new WeakMap<Platform, PartTable>();
 export interface PartTable {
   readonly ones: (AllocationPart | undefined)[];
   readonly rows: ((AllocationPart | undefined)[] | undefined)[];
+  /** Every entry of `ones` is built (see {@link builtOnes}). */
+  onesBuilt: boolean;
 }
 
 /** The part table of `platform`. O(1). */
@@ -27,10 +29,26 @@ export function partTable(platform: Platform): PartTable {
     table = {
       ones: new Array<AllocationPart | undefined>(n).fill(undefined),
       rows: new Array<(AllocationPart | undefined)[] | undefined>(n).fill(undefined),
+      onesBuilt: false,
     };
     tables.set(platform, table);
   }
   return table;
+}
+
+/**
+ * The table's one-core parts, every one built (on the first call; O(machines) then, O(1) after):
+ * for slices of neighbouring machines' parts.
+ */
+export function builtOnes(table: PartTable): readonly AllocationPart[] {
+  if (!table.onesBuilt) {
+    const ones = table.ones;
+    for (let m = 0; m < ones.length; m++) {
+      if (ones[m] === undefined) ones[m] = Object.freeze({ machine: m, cores: 1 });
+    }
+    table.onesBuilt = true;
+  }
+  return table.ones as readonly AllocationPart[];
 }
 
 /**

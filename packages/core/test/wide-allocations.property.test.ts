@@ -4,6 +4,7 @@ import {
   type Allocation,
   computeMetrics,
   createJob,
+  createPlatform,
   createSimulation,
   firstFitAllocation,
   identicalPool,
@@ -203,6 +204,159 @@ describe("allocations with runs (wide jobs on single-core machines)", () => {
         expect(sa.metrics).toEqual(untimed(computeMetrics(a)));
       }),
       { numRuns: 100 },
+    );
+  });
+
+  it("on single-core machines the tracker of ranges gives the change points the tracker of counts gives", () => {
+    // The engine's tracker on single-core machines keeps the machine ranges turned at each time
+    // and tests their parity; the other counts per machine. Same points (time, active, jobs in
+    // the system), in the same order, and the same usage. Several takes and releases share a
+    // time: a machine given back and taken again then has not changed, and neither has one
+    // taken and given back (an interval of no length).
+    const points = (t: UsageTracker) => {
+      const log: number[][] = [];
+      const sweep = (t as unknown as { sweep: { point: (...a: number[]) => void } }).sweep;
+      const point = sweep.point.bind(sweep);
+      sweep.point = (time, active, inSystem) => {
+        log.push([time, active, inSystem]);
+        point(time, active, inSystem);
+      };
+      return log;
+    };
+    const step = fc.record({
+      /** take a new job; give one back; or give one back and take a job of its size at once */
+      kind: fc.constantFrom("take", "release", "swap"),
+      cores: fc.integer({ min: 1, max: 40 }),
+      release: fc.nat(),
+      /** this step at the previous step's time */
+      same: fc.boolean(),
+      /** the allocation as a plain copy (no runs) */
+      copy: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 16, max: 80 }),
+        fc.array(step, { minLength: 1, maxLength: 40 }),
+        (n, steps) => {
+          const platform = identicalPool(n);
+          const ledger = new ResourceLedger(platform);
+          const ranges = new UsageTracker(n, true);
+          const counts = new UsageTracker(n, false);
+          const logA = points(ranges);
+          const logB = points(counts);
+          const held: { job: Job; alloc: Allocation }[] = [];
+          let time = 0;
+          let id = 0;
+          const both = (f: (t: UsageTracker) => void) => {
+            f(ranges);
+            f(counts);
+          };
+          // Jobs in the system throughout (as queued jobs are): a point then comes from the
+          // machines alone, not from a job entering or leaving.
+          both((t) => {
+            t.at(0);
+            for (let j = 0; j < 1000; j++) t.enter();
+          });
+          const take = (cores: number, copy: boolean): boolean => {
+            const view = makeView(platform, {
+              freeCores: platform.machines.map((_, m) => ledger.freeCores(m)),
+            });
+            const found = firstFitAllocation(view, cores);
+            if (found === null) return false;
+            const alloc = copy ? plain(found) : found;
+            const job = createJob({ id: id++, submit: 0, runtime: 1, cores });
+            ledger.take(job, alloc);
+            both((t) => t.take(alloc));
+            held.push({ job, alloc });
+            return true;
+          };
+          for (const s of steps) {
+            if (!s.same) time++;
+            both((t) => t.at(time));
+            if (s.kind === "take" || held.length === 0) {
+              take(s.cores, s.copy);
+              continue;
+            }
+            const { job, alloc } = held.splice(s.release % held.length, 1)[0]!;
+            ledger.give(job, alloc);
+            both((t) => t.release(alloc));
+            // as many machines taken at once: the same ones, some of them, or others below
+            if (s.kind === "swap") take(alloc.length, !s.copy);
+          }
+          expect(ranges.finish(time + 1, 1000)).toBe(counts.finish(time + 1, 1000));
+          expect(logA).toEqual(logB);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("firstFitAllocation on the engine's view (the ledger read in place) gives the parts and runs of the view's own answers", () => {
+    // A scheduler asks both: the engine's view, and a plain object that answers through the
+    // engine's view (so not the engine's: the walk by `freeCores` and `nextFreeMachine`).
+    const arbPlatform = fc.oneof(
+      fc.integer({ min: 16, max: 96 }).map((n) => identicalPool(n)),
+      fc
+        .array(fc.integer({ min: 1, max: 4 }), { minLength: 8, maxLength: 48 })
+        .map((cores) => createPlatform({ machines: cores.map((c) => ({ cores: c })) })),
+    );
+    const arbJobs = fc.array(
+      fc.record({
+        submit: fc.integer({ min: 0, max: 100 }),
+        runtime: fc.integer({ min: 1, max: 60 }),
+        cores: fc.integer({ min: 1, max: 48 }),
+        probe: fc.integer({ min: 16, max: 64 }),
+      }),
+      { minLength: 1, maxLength: 25 },
+    );
+    fc.assert(
+      fc.property(arbPlatform, arbJobs, (platform, specs) => {
+        const sorted = [...specs].sort((x, y) => x.submit - y.submit);
+        const jobs = sorted.map((s, i) =>
+          createJob({
+            id: i + 1,
+            submit: s.submit,
+            runtime: s.runtime,
+            cores: Math.min(s.cores, platform.totalCores),
+          }),
+        );
+        const probes = new Map(jobs.map((j, i) => [j.id, sorted[i]!.probe]));
+        const runsKey = Object.getOwnPropertySymbols(
+          firstFitAllocation(makeView(identicalPool(16)), 16)!,
+        )[0]!;
+        const runs = (a: Allocation | null) =>
+          a === null ? null : [...((a as unknown as Record<symbol, Int32Array>)[runsKey] ?? [])];
+        let asked = 0;
+        const scheduler: Scheduler = {
+          name: "first-fit-compared",
+          schedule(ctx) {
+            const v = ctx.view;
+            const other = {
+              platform: v.platform,
+              get totalFreeCores() {
+                return v.totalFreeCores;
+              },
+              freeCores: (m: number) => v.freeCores(m),
+              nextFreeMachine: (m: number) => v.nextFreeMachine(m),
+            } as unknown as typeof v;
+            for (const w of v.waiting) {
+              for (const cores of [probes.get(w.job.id)!, w.job.cores]) {
+                const a = firstFitAllocation(v, cores);
+                const b = firstFitAllocation(other, cores);
+                expect(a === null ? null : plain(a)).toEqual(b === null ? null : plain(b));
+                expect(runs(a)).toEqual(runs(b));
+                asked++;
+              }
+              const a = firstFitAllocation(v, w.job.cores);
+              if (a === null) break;
+              ctx.start(w.job.id, a);
+            }
+          },
+        };
+        simulate(jobs, platform, scheduler);
+        expect(asked).toBeGreaterThan(0);
+      }),
+      { numRuns: 150 },
     );
   });
 });

@@ -110,12 +110,13 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
     }
     // The most free cores on one machine, known after the first single-machine job asks and
     // until a start: a job on one machine that needs more gets null without the O(M) search
-    // (on a loaded farm most of the queue is such jobs, at every event).
+    // (on a loaded farm most of the queue is such jobs, at every event). A job of one core
+    // needs no search: some machine has a free core.
     const machines = view.platform.machines.length;
     let widest = -1;
     for (const job of queue) {
       if (idleLeft === 0 || view.totalFreeCores === 0) break;
-      if (single(job)) {
+      if (job.cores > 1 && single(job)) {
         if (widest < 0) {
           widest = 0;
           for (let m = 0; m < machines; m++) widest = Math.max(widest, view.freeCores(m));
