@@ -203,7 +203,34 @@ export class PooledPlan {
    * `Infinity` if never, or (with `limit`) if no such `t` is before `limit`.
    */
   earliest(job: Job, duration: number, from: number, limit = Number.POSITIVE_INFINITY): number {
-    let t = this.cores.earliestStart(job.cores, duration, from, limit);
+    return this.search(job, duration, from, limit, Number.NaN);
+  }
+
+  /**
+   * {@link PooledPlan.earliest} before `limit` for a job that holds what it needs over
+   * `[ownStart, ownStart + duration)` (`limit <= ownStart`), as if it had given that back, without
+   * changing the plan: each profile's `earliestStartBefore` with the job's own amount. Same
+   * answers as giving back and calling `earliest(job, duration, from, limit)`.
+   */
+  earliestBefore(
+    job: Job,
+    duration: number,
+    from: number,
+    limit: number,
+    ownStart: number,
+  ): number {
+    return this.search(job, duration, from, limit, ownStart);
+  }
+
+  /** {@link PooledPlan.earliest}, or with `ownStart` (not NaN) {@link PooledPlan.earliestBefore}. */
+  private search(
+    job: Job,
+    duration: number,
+    from: number,
+    limit: number,
+    ownStart: number,
+  ): number {
+    let t = scan(this.cores, job.cores, duration, from, limit, ownStart);
     if (job.licenses === undefined || !this.hasLicenses) return t;
     // Until one start fits every profile: a profile that moves the start makes every other one
     // (cores, and the licenses checked before it) look again from there.
@@ -214,14 +241,30 @@ export class PooledPlan {
         const p = this.licenses.get(name);
         const copies = job.licenses[name]!;
         if (p === undefined || !(copies > 0)) continue;
-        const u = p.earliestStart(copies, duration, t, limit);
+        const u = scan(p, copies, duration, t, limit, ownStart);
         if (u > t) {
           t = u;
           moved = true;
         }
       }
       if (!moved) return t;
-      t = this.cores.earliestStart(job.cores, duration, t, limit);
+      t = scan(this.cores, job.cores, duration, t, limit, ownStart);
+    }
+  }
+
+  /**
+   * Moves what `job` holds over `[oldStart, oldEnd)` to `[newStart, newEnd)`, both of one
+   * length, `newStart < oldStart`: the same plan as giving back and taking again. Where the two
+   * overlap the two changes cancel out, so only `[newStart, oldStart)` and `[newEnd, oldEnd)`
+   * change (amounts are sums of whole counts: the same segments as the two changes).
+   */
+  move(job: Job, oldStart: number, oldEnd: number, newStart: number, newEnd: number): void {
+    shift(this.cores, oldStart, oldEnd, newStart, newEnd, job.cores);
+    if (job.licenses === undefined || !this.hasLicenses) return;
+    for (const name in job.licenses) {
+      const p = this.licenses.get(name);
+      const copies = job.licenses[name]!;
+      if (p !== undefined && copies > 0) shift(p, oldStart, oldEnd, newStart, newEnd, copies);
     }
   }
 
@@ -234,6 +277,41 @@ export class PooledPlan {
       const copies = job.licenses[name]!;
       if (p !== undefined && copies > 0) p.add(start, end, sign * copies);
     }
+  }
+}
+
+/**
+ * The earliest start of `amount` for `duration` in `p` from `from`, before `limit`: with
+ * `ownStart` NaN a plain scan, else one that counts `amount` as held from `ownStart` on.
+ */
+function scan(
+  p: UncheckedProfile,
+  amount: number,
+  duration: number,
+  from: number,
+  limit: number,
+  ownStart: number,
+): number {
+  return Number.isNaN(ownStart)
+    ? p.earliestStart(amount, duration, from, limit)
+    : p.earliestStartBefore(amount, duration, from, limit, ownStart, amount);
+}
+
+/** `amount` held over `[oldStart, oldEnd)` moved to the earlier `[newStart, newEnd)` (see {@link PooledPlan.move}). */
+function shift(
+  p: UncheckedProfile,
+  oldStart: number,
+  oldEnd: number,
+  newStart: number,
+  newEnd: number,
+  amount: number,
+): void {
+  if (newEnd > oldStart) {
+    p.add(newStart, oldStart, -amount);
+    if (oldEnd > newEnd) p.add(newEnd, oldEnd, amount);
+  } else {
+    p.add(oldStart, oldEnd, amount);
+    p.add(newStart, newEnd, -amount);
   }
 }
 

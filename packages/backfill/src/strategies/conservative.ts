@@ -201,14 +201,14 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       if (oldStart >= from) {
         const cores = r.cores;
         const coresOnly = !r.licensed || plan.coresOnly(r.job);
-        // Only cores to look at: scan the starts before `limit` without giving the
-        // reservation back first (the scan counts its cores as free).
+        // Scan the starts before `limit` without giving the reservation back first (the scan
+        // counts what it holds as free): cores only, or cores and licenses.
         const probe =
           limit <= from
             ? Number.POSITIVE_INFINITY
             : coresOnly
               ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
-              : Number.NaN;
+              : plan.earliestBefore(r.job, d, from, limit, oldStart);
         if (
           probe === Number.POSITIVE_INFINITY &&
           (r.licensed
@@ -219,12 +219,13 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
           continue;
         }
         if (probe < limit) {
-          // Cores only (a probe is a number only then), and oldStart >= from >= now. Where
-          // the new interval overlaps the old one, giving back and taking again cancel out:
-          // the move changes only [probe, oldStart) and [probe + d, oldEnd). Amounts are
-          // sums of whole core counts, so this leaves the same profile as the two changes.
+          // oldStart >= from >= now. Where the new interval overlaps the old one, giving back
+          // and taking again cancel out: the move changes only [probe, oldStart) and
+          // [probe + d, oldEnd). Amounts are sums of whole counts, so this leaves the same
+          // profile as the two changes.
           const newEnd = probe + d;
-          if (newEnd > oldStart) {
+          if (!coresOnly) plan.move(r.job, oldStart, oldEnd, probe, newEnd);
+          else if (newEnd > oldStart) {
             plan.cores.add(probe, oldStart, -cores);
             if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
           } else {
