@@ -1,4 +1,4 @@
-import type { Job, Platform, SchedulerView } from "@sched/core";
+import type { Job, License, Platform, SchedulerView } from "@sched/core";
 import { UncheckedProfile } from "./profile.js";
 import { ReleaseSet } from "./releases.js";
 
@@ -155,7 +155,7 @@ export class PooledPlan {
     for (const l of platform.licenses) {
       const t = this.lt.get(l.name) ?? [];
       const a = this.la.get(l.name) ?? [];
-      const free = freeCopies(view, platform, l.name) + (licNow.get(l.name) ?? 0);
+      const free = freeCopies(view, platform, l) + (licNow.get(l.name) ?? 0);
       this.licenses.get(l.name)?.load(now, free, t, a, t.length);
     }
   }
@@ -315,20 +315,23 @@ function shift(
   }
 }
 
-/** Free copies of `name` now: the pool for a floating license, the sum over machines for a node-locked one. */
-function freeCopies(view: SchedulerView, platform: Platform, name: string): number {
-  const l = platform.licenses.find((x) => x.name === name);
-  if (l === undefined) return 0;
-  const machines = l.machines ?? platform.machines.map((m) => m.id);
+/**
+ * Free copies of license `l` now: the pool for a floating license (the view gives it on every
+ * machine where the license is usable, so one machine is asked), the sum over machines for a
+ * node-locked one.
+ */
+function freeCopies(view: SchedulerView, platform: Platform, l: License): number {
+  const machines = l.machines;
   if (l.kind === "floating") {
-    let best = 0;
-    for (const m of machines) {
-      const f = view.freeLicenses(name, m);
-      if (f > best) best = f;
-    }
-    return best;
+    const m =
+      machines === undefined ? (platform.machines.length > 0 ? 0 : -1) : (machines[0] ?? -1);
+    return m < 0 ? 0 : Math.max(0, view.freeLicenses(l.name, m));
   }
   let sum = 0;
-  for (const m of machines) sum += view.freeLicenses(name, m);
+  if (machines === undefined) {
+    for (let m = 0; m < platform.machines.length; m++) sum += view.freeLicenses(l.name, m);
+  } else {
+    for (let k = 0; k < machines.length; k++) sum += view.freeLicenses(l.name, machines[k]!);
+  }
   return sum;
 }
