@@ -109,10 +109,20 @@ export function checkMatrixInput(where: string, field: string, input: unknown): 
 }
 
 /**
+ * Eligibility rows this package built itself (the planner's, one per job, never changed after),
+ * with how many machines each marks: {@link countEligible} need not read them again. Internal.
+ */
+export const KNOWN_ELIGIBLE = new WeakMap<Uint8Array, number>();
+
+/**
  * What `input.eligibility` returned for row `i`, checked: `cols` entries of 0 or 1. Returns how
  * many are 1.
  */
 export function countEligible(e: unknown, i: number, cols: number, where: string): number {
+  if (e instanceof Uint8Array && e.length === cols) {
+    const known = KNOWN_ELIGIBLE.get(e);
+    if (known !== undefined) return known;
+  }
   if (!(e instanceof Uint8Array) || e.length !== cols)
     throw new InvalidInputError(
       where,

@@ -1,3 +1,4 @@
+import { fitsMachine, type Job, type Platform } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import {
   applyRows,
@@ -6,6 +7,7 @@ import {
   type RowHeuristic,
   type RowKernel,
 } from "./heuristic.js";
+import { KNOWN_ELIGIBLE } from "./matrix-checks.js";
 import { finiteOption } from "./option-checks.js";
 
 /**
@@ -74,4 +76,18 @@ export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions
   };
   // frozen: `apply` runs `h.rows`, which a caller must not replace
   return Object.freeze(h);
+}
+
+/** The eligibility row of `job` (1 where it meets the minimal requirements), registered in `KNOWN_ELIGIBLE` (matrix-checks.ts). Internal. */
+export function eligibilityRow(job: Job, platform: Platform): Uint8Array {
+  const e = new Uint8Array(platform.machines.length);
+  let count = 0;
+  for (let m = 0; m < e.length; m++) {
+    if (fitsMachine(job, platform, m)) {
+      e[m] = 1;
+      count++;
+    }
+  }
+  KNOWN_ELIGIBLE.set(e, count);
+  return e;
 }

@@ -3,7 +3,7 @@ import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
 import { type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
-import { meetsRequirements } from "./minimal-requirements.js";
+import { eligibilityRow } from "./minimal-requirements.js";
 import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
 import { type Plan, PlanMemory, type PreviousPlan, planMatrix } from "./plan.js";
 
@@ -94,8 +94,7 @@ export class PlannerCore {
   #eligibilityOf(job: Job, platform: Platform): Uint8Array {
     let e = this.#eligibility.get(job.id);
     if (e === undefined) {
-      e = new Uint8Array(platform.machines.length);
-      for (let m = 0; m < e.length; m++) if (meetsRequirements(job, platform, m)) e[m] = 1;
+      e = eligibilityRow(job, platform);
       this.#eligibility.set(job.id, e);
     }
     return e;

@@ -3,7 +3,7 @@ import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
 import { rowBuilder, Scratch, UNCHECKED_UPDATE } from "./matrix.js";
 import { checkHeuristics } from "./matrix-checks.js";
-import { meetsRequirements } from "./minimal-requirements.js";
+import { eligibilityRow } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -116,8 +116,7 @@ export function convergentPriority(
       eligibility: (r: MatrixJob) => {
         let e = eligibilityRows.get(r.job);
         if (e === undefined) {
-          e = new Uint8Array(platform.machines.length);
-          for (let m = 0; m < e.length; m++) if (meetsRequirements(r.job, platform, m)) e[m] = 1;
+          e = eligibilityRow(r.job, platform);
           eligibilityRows.set(r.job, e);
         }
         return e;
