@@ -200,35 +200,17 @@ export class PooledPlan {
 
   /**
    * Earliest `t >= from` where `job` fits during `[t, t + duration)` in every profile;
-   * `Infinity` if never, or (with `limit`) if no such `t` is before `limit`.
+   * `Infinity` if never, or (with `limit`) if no such `t` is before `limit`. With `ownStart`
+   * (`limit <= ownStart`), for a job that holds what it needs over `[ownStart, ownStart +
+   * duration)`, as if it had given that back, without changing the plan: each profile's
+   * `earliestStartBefore` with the job's own amount (the same answers as giving back first).
    */
-  earliest(job: Job, duration: number, from: number, limit = Number.POSITIVE_INFINITY): number {
-    return this.search(job, duration, from, limit, Number.NaN);
-  }
-
-  /**
-   * {@link PooledPlan.earliest} before `limit` for a job that holds what it needs over
-   * `[ownStart, ownStart + duration)` (`limit <= ownStart`), as if it had given that back, without
-   * changing the plan: each profile's `earliestStartBefore` with the job's own amount. Same
-   * answers as giving back and calling `earliest(job, duration, from, limit)`.
-   */
-  earliestBefore(
+  earliest(
     job: Job,
     duration: number,
     from: number,
-    limit: number,
-    ownStart: number,
-  ): number {
-    return this.search(job, duration, from, limit, ownStart);
-  }
-
-  /** {@link PooledPlan.earliest}, or with `ownStart` (not NaN) {@link PooledPlan.earliestBefore}. */
-  private search(
-    job: Job,
-    duration: number,
-    from: number,
-    limit: number,
-    ownStart: number,
+    limit = Number.POSITIVE_INFINITY,
+    ownStart = Number.NaN,
   ): number {
     let t = scan(this.cores, job.cores, duration, from, limit, ownStart);
     if (job.licenses === undefined || !this.hasLicenses) return t;

@@ -312,15 +312,15 @@ export class UsageTracker {
   private add(allocation: Allocation, delta: number): void {
     const runs = runsOf(allocation);
     if (this.oneCore) {
-      if (runs === undefined) {
-        for (let i = 0; i < allocation.length; i++) {
-          const m = allocation[i]!.machine;
-          this.turn(m, m + 1);
-        }
-        this.net += delta * allocation.length;
-      } else {
+      // one machine per part, each of one core
+      this.net += delta * allocation.length;
+      if (runs !== undefined) {
         for (let r = 0; r < runs.length; r += 2) this.turn(runs[r]!, runs[r + 1]!);
-        this.net += delta * allocation.length;
+        return;
+      }
+      for (let i = 0; i < allocation.length; i++) {
+        const m = allocation[i]!.machine;
+        this.turn(m, m + 1);
       }
       return;
     }

@@ -208,7 +208,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
             ? Number.POSITIVE_INFINITY
             : coresOnly
               ? plan.cores.earliestStartBefore(cores, d, from, limit, oldStart, cores)
-              : plan.earliestBefore(r.job, d, from, limit, oldStart);
+              : plan.earliest(r.job, d, from, limit, oldStart);
         if (
           probe === Number.POSITIVE_INFINITY &&
           (r.licensed
