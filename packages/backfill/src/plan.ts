@@ -241,12 +241,12 @@ export class PooledPlan {
    * change (amounts are sums of whole counts: the same segments as the two changes).
    */
   move(job: Job, oldStart: number, oldEnd: number, newStart: number, newEnd: number): void {
-    shift(this.cores, oldStart, oldEnd, newStart, newEnd, job.cores);
+    moveHeld(this.cores, oldStart, oldEnd, newStart, newEnd, job.cores);
     if (job.licenses === undefined || !this.hasLicenses) return;
     for (const name in job.licenses) {
       const p = this.licenses.get(name);
       const copies = job.licenses[name]!;
-      if (p !== undefined && copies > 0) shift(p, oldStart, oldEnd, newStart, newEnd, copies);
+      if (p !== undefined && copies > 0) moveHeld(p, oldStart, oldEnd, newStart, newEnd, copies);
     }
   }
 
@@ -279,8 +279,11 @@ function scan(
     : p.earliestStartBefore(amount, duration, from, limit, ownStart, amount);
 }
 
-/** `amount` held over `[oldStart, oldEnd)` moved to the earlier `[newStart, newEnd)` (see {@link PooledPlan.move}). */
-function shift(
+/**
+ * `amount` held in `p` over `[oldStart, oldEnd)` moved to the earlier `[newStart, newEnd)` of the
+ * same length: only where the two intervals differ (see {@link PooledPlan.move}).
+ */
+export function moveHeld(
   p: UncheckedProfile,
   oldStart: number,
   oldEnd: number,

@@ -1,7 +1,7 @@
 import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
 import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
-import { type PlannedInterval, PooledPlan } from "../plan.js";
+import { moveHeld, type PlannedInterval, PooledPlan } from "../plan.js";
 import type { BackfillStrategy, Reservation } from "../strategy.js";
 
 interface Held extends PlannedInterval {
@@ -224,14 +224,8 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
           // [probe + d, oldEnd). Amounts are sums of whole counts, so this leaves the same
           // profile as the two changes.
           const newEnd = probe + d;
-          if (!coresOnly) plan.move(r.job, oldStart, oldEnd, probe, newEnd);
-          else if (newEnd > oldStart) {
-            plan.cores.add(probe, oldStart, -cores);
-            if (oldEnd > newEnd) plan.cores.add(newEnd, oldEnd, cores);
-          } else {
-            plan.cores.add(oldStart, oldEnd, cores);
-            plan.cores.add(probe, newEnd, -cores);
-          }
+          if (coresOnly) moveHeld(plan.cores, oldStart, oldEnd, probe, newEnd, cores);
+          else plan.move(r.job, oldStart, oldEnd, probe, newEnd);
           r.start = probe;
           r.end = newEnd;
           vacated[i] = oldEnd;
