@@ -9,12 +9,18 @@ import {
   type SourceWithCore,
   UNCHECKED_UPDATE,
 } from "./matrix.js";
-import { checkMatrixInput } from "./matrix-checks.js";
+import { checkMatrixInput, countEligible } from "./matrix-checks.js";
+import { meetsRequirements } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
   PAPER_READINGS,
 } from "./paper-heuristics.js";
+
+/**
+ * {@link PaperIncrementalMatrix}'s costs-only update (see its `[UNCHECKED_COSTS]`). Internal.
+ */
+export const UNCHECKED_COSTS: unique symbol = Symbol("@sched/convergent/uncheckedCosts");
 
 /** Per-job data that never changes while the job is in the system (same platform). */
 interface JobStatic {
@@ -263,46 +269,50 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const n = idx.length;
     const inp = st.input;
     if (dl !== 3) {
+      // One pass: the entry, the overhead on `prev`, the floor and the sum, in the order (and
+      // with the roundings) of the two passes of the deadline case below.
       const add = dl === 1 ? this.#allMin : this.#allLate;
+      let sum = 0;
       for (let k = 0; k < n; k++) {
         const m = idx[k]!;
         let x = scs + inp[m]! - alpha / speed[m]!;
         if (dl !== 0) x += add;
+        if (m === prev) x += cOv;
+        if (!(x - shift >= 1e-9)) x = shift + 1e-9;
         out[o + m] = x;
+        sum += x;
       }
-    } else {
-      // Equation (1) over the eligible machines.
-      let urgency = 0;
-      let d = 0;
-      const dead = st.job.deadline as number;
-      for (let k = 0; k < n; k++) {
-        const m = idx[k]!;
-        const x = workI / speed[m]!;
-        const ext = now + x;
-        const t = dead - dK * x;
-        let v: number;
-        if (ext > dead) v = this.#late;
-        else if (ext <= t) v = dMin;
-        else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
-        f[m] = v;
-        urgency += v;
-        d += dMax - v;
-      }
-      for (let k = 0; k < n; k++) {
-        const m = idx[k]!;
-        out[o + m] =
-          scs +
-          inp[m]! -
-          alpha / speed[m]! +
-          (d > 0 ? (urgency * (dMax - f[m]!)) / d : this.#allLateZero ? 0 : urgency / n);
-      }
+      return sum;
     }
-    if (prev >= 0) out[o + prev]! += cOv;
+    // Equation (1) over the eligible machines, then the row as above.
+    let urgency = 0;
+    let d = 0;
+    const dead = st.job.deadline as number;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k]!;
+      const x = workI / speed[m]!;
+      const ext = now + x;
+      const t = dead - dK * x;
+      let v: number;
+      if (ext > dead) v = this.#late;
+      else if (ext <= t) v = dMin;
+      else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+      f[m] = v;
+      urgency += v;
+      d += dMax - v;
+    }
     let sum = 0;
     for (let k = 0; k < n; k++) {
       const m = idx[k]!;
-      if (!(out[o + m]! - shift >= 1e-9)) out[o + m] = shift + 1e-9;
-      sum += out[o + m]!;
+      let x =
+        scs +
+        inp[m]! -
+        alpha / speed[m]! +
+        (d > 0 ? (urgency * (dMax - f[m]!)) / d : this.#allLateZero ? 0 : urgency / n);
+      if (m === prev) x += cOv;
+      if (!(x - shift >= 1e-9)) x = shift + 1e-9;
+      out[o + m] = x;
+      sum += x;
     }
     return sum;
   }
@@ -313,14 +323,52 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   }
 
   [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
+    const u = this.#update(input, null);
+    const { rows, cols, weights, context, changedRows, costs, shift } = u;
+    return { matrix: { rows, cols, weights, context: context! }, changedRows, costs, shift };
+  }
+
+  /**
+   * The row means of {@link update} (`costs`), and nothing else: no matrix is written and no
+   * eligibility matrix is assembled (a job's eligibility row is read, through
+   * `input.eligibility`, only when its per-job data is not cached). For a from-scratch source
+   * (`incremental: false`) only; the same numbers as `update(input).costs`, bit for bit (the
+   * same row computation, into a one-row buffer). `input` is not checked. Internal: what
+   * `convergentPriority` ranks jobs with.
+   */
+  [UNCHECKED_COSTS](input: MatrixInput): Float64Array {
+    if (!this.fresh)
+      throw new Error("@sched/convergent: UNCHECKED_COSTS is for a from-scratch source only");
+    return this.#update(input, new Float64Array(input.platform.machines.length)).costs;
+  }
+
+  /** `rowBuffer` null: {@link update}; else costs only, each row computed into `rowBuffer`. */
+  #update(
+    input: MatrixInput,
+    rowBuffer: Float64Array | null,
+  ): {
+    rows: number;
+    cols: number;
+    weights: Float64Array;
+    /** null when `rowBuffer` is given */
+    context: HeuristicContext | null;
+    changedRows: number[];
+    costs: Float64Array;
+    shift: number;
+  } {
     const { platform } = input;
     this.#setPlatform(platform);
     const c = this.#c;
     const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
     const { deadlineK: dK } = c;
-    const context: HeuristicContext = matrixContext(input, this.#scratch, SOURCE);
-    const { jobs, cols, eligible, previous } = context;
+    const jobs = input.jobs;
+    const cols = platform.machines.length;
     const rows = jobs.length;
+    const context: HeuristicContext | null =
+      rowBuffer === null ? matrixContext(input, this.#scratch, SOURCE) : null;
+    const eligible = context === null ? null : context.eligible;
+    const previous =
+      context !== null ? context.previous : (input.previous ?? new Int32Array(rows).fill(-1));
     const now = input.now;
     let rebased = false;
     if (!this.fresh && (!(now - this.#base <= this.horizon / 2) || now < this.#base)) {
@@ -338,7 +386,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const ref = platform.referenceSpeed;
     for (let i = 0; i < rows; i++) {
       const r = jobs[i]!;
-      const st = this.#staticOf(r.job, eligible.subarray(i * cols, (i + 1) * cols));
+      const st =
+        eligible !== null
+          ? this.#staticOf(r.job, eligible.subarray(i * cols, (i + 1) * cols))
+          : this.#staticOrRead(input, i, cols);
       statics[i] = st;
       work[i] = r.job.estimate * (1 - r.progress) * (r.job.benchmark ?? ref);
       if (st.count > 0) {
@@ -373,7 +424,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     }
 
     const next = new Map<number, StoredRow>();
-    const weights = this.#scratch.weights(rows * cols);
+    const weights = rowBuffer === null ? this.#scratch.weights(rows * cols) : new Float64Array(0);
     const costs = new Float64Array(rows);
     const changedRows: number[] = [];
     // Fresh mode keeps no rows: the ids of this update, to drop the statics of jobs gone.
@@ -402,12 +453,18 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       if (this.fresh) {
         // Every row from scratch, straight into the matrix (shift 0).
         live.add(id);
-        const o = i * cols;
-        weights.fill(0, o, o + cols);
-        const sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
+        let sum: number;
+        if (rowBuffer !== null) {
+          // `#rowInto` reads back only the eligible entries it wrote: no need to clear
+          sum = this.#rowInto(rowBuffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
+        } else {
+          const o = i * cols;
+          weights.fill(0, o, o + cols);
+          sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
+          changedRows.push(i);
+        }
         if (!Number.isFinite(sum)) overflow(id, sum);
         costs[i] = st.count === 0 ? 0 : sum / st.count;
-        changedRows.push(i);
         continue;
       }
       const old = rebased ? undefined : this.#stored.get(id);
@@ -459,7 +516,24 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     // The jobs of this update: the rows kept for the next one, or (fresh) the ids seen.
     const current = this.fresh ? live : next;
     for (const id of this.#static.keys()) if (!current.has(id)) this.#static.delete(id);
-    return { matrix: { rows, cols, weights, context }, changedRows, costs, shift };
+    return { rows, cols, weights, context, changedRows, costs, shift };
+  }
+
+  /** Row `i`'s per-job data: cached, or computed from `input.eligibility` (checked). */
+  #staticOrRead(input: MatrixInput, i: number, cols: number): JobStatic {
+    const job = input.jobs[i]!.job;
+    const s = this.#static.get(job.id);
+    if (s !== undefined && s.job === job) return s;
+    let e: Uint8Array;
+    if (input.eligibility !== undefined) {
+      const got = input.eligibility(input.jobs[i]!, i);
+      countEligible(got, i, cols, SOURCE);
+      e = got;
+    } else {
+      e = new Uint8Array(cols);
+      for (let m = 0; m < cols; m++) if (meetsRequirements(job, input.platform, m)) e[m] = 1;
+    }
+    return this.#staticOf(job, e);
   }
 }
 

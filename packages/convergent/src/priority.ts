@@ -1,7 +1,7 @@
 import type { Job, Platform, SchedulerView, WaitingJob } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
 import type { Heuristic, MatrixJob } from "./heuristic.js";
-import { rowBuilder, Scratch, UNCHECKED_UPDATE } from "./matrix.js";
+import { rowBuilder, Scratch } from "./matrix.js";
 import { checkHeuristics } from "./matrix-checks.js";
 import { eligibilityRow } from "./minimal-requirements.js";
 import {
@@ -10,7 +10,7 @@ import {
   resolveConstants,
   resolveReadings,
 } from "./paper-heuristics.js";
-import { PaperIncrementalMatrix } from "./paper-incremental.js";
+import { PaperIncrementalMatrix, UNCHECKED_COSTS } from "./paper-incremental.js";
 
 /** Options of {@link convergentPriority}. */
 export interface ConvergentPriorityOptions {
@@ -124,7 +124,7 @@ export function convergentPriority(
     };
     const byId = new Map<number, number>();
     if ("fused" in engine) {
-      const { costs } = engine.fused[UNCHECKED_UPDATE](input);
+      const costs = engine.fused[UNCHECKED_COSTS](input);
       for (let i = 0; i < rows.length; i++)
         if (rows[i]!.machine < 0) byId.set(rows[i]!.job.id, costs[i] as number);
       return { waiting: view.waiting, now: view.now, byId };

@@ -8,14 +8,14 @@ import { convergent } from "../src/convergent.js";
 import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix } from "../src/incremental.js";
 import { buildMatrix, type MatrixUpdate } from "../src/matrix.js";
-import { meetsRequirements } from "../src/minimal-requirements.js";
+import { eligibilityRow, meetsRequirements } from "../src/minimal-requirements.js";
 import {
   type HeuristicReadings,
   PAPER_CONSTANTS,
   PAPER_READINGS,
   paperHeuristics,
 } from "../src/paper-heuristics.js";
-import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
+import { PaperIncrementalMatrix, UNCHECKED_COSTS } from "../src/paper-incremental.js";
 import { makePlan, type Plan } from "../src/plan.js";
 import { convergentVariant } from "../src/variants.js";
 
@@ -232,6 +232,51 @@ describe.each(engines)("%s", (_name, make) => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("PaperIncrementalMatrix's costs only (convergentPriority's ranking)", () => {
+  it("equal update().costs bit for bit, along a chain, with and without an eligibility function", () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        readingsArb,
+        fc.boolean(),
+        ([platform, jobs, events], readings, withEligibility) => {
+          const make = () =>
+            new PaperIncrementalMatrix({
+              constants: PAPER_CONSTANTS,
+              incremental: false,
+              readings,
+            });
+          const full = make();
+          const only = make();
+          const eligibility = withEligibility
+            ? (r: MatrixJob) => eligibilityRow(r.job, platform)
+            : undefined;
+          for (const step of steps(platform, jobs, events)) {
+            const input = {
+              now: step.now,
+              platform,
+              jobs: step.rows,
+              previous: step.previous,
+              ...(eligibility === undefined ? {} : { eligibility }),
+            };
+            const expected = Array.from(full.update(input).costs);
+            const got = Array.from(only[UNCHECKED_COSTS](input));
+            expect(got.length).toBe(expected.length);
+            for (let i = 0; i < got.length; i++) expect(got[i]).toBe(expected[i]); // Object.is
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+  it("are refused by an incremental source", () => {
+    const inc = new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS });
+    expect(() =>
+      inc[UNCHECKED_COSTS]({ now: 0, platform: { machines: [] } as unknown as Platform, jobs: [] }),
+    ).toThrow(/from-scratch/);
   });
 });
 
