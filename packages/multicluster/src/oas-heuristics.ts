@@ -168,13 +168,20 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * first in its order (the union's candidates, then most tasks in the lowest clusters); beyond
  * 1 000 splits within a relative 1e-9 of the least demand, the first of those in that order.
  *
- * Complexity per call: O(waiting log waiting + running * links), plus, for each job tried that
- * asks for at most the free cores (all of them up to the first that cannot start, for every rule
- * but FPFS), O(R log R * clusters); `"exhaustive"` adds O(speeds * links * tau^2 + clusters^2 *
- * tau^2) for it, `speeds` the distinct slowdowns of the free resources. What does not change
- * during a run is computed once: the platform's check and layout, each waiting job's check and
- * whether it fits the empty platform, and each running job's demand (so a job is checked at the
- * first call that sees it waiting, as before, and a call no longer costs O(waiting * R)).
+ * Complexity per call: O((arrived + ready + left) log waiting + running * links) for the
+ * queue, kept in the rule's order between calls (a heap; FPFS: an arrival-order min-tree that
+ * finds the next job asking for at most the free cores in O(log waiting)), and O(running) for
+ * the links' loads (nothing without links); plus, for each job tried that asks for at most the
+ * free cores (the strict rules: the head, until one cannot start; FPFS: each such job, and each
+ * job once when it is first ready), O(R log R * clusters) (one cluster without a link:
+ * O(R), the `cores` fastest free resources, the only split); `"exhaustive"` adds O(speeds *
+ * links * tau^2 + clusters^2 * tau^2) for it, `speeds` the distinct slowdowns of the free
+ * resources. What does not change during a run is computed once: the platform's check and
+ * layout, each waiting job's check and whether it fits the empty platform, each running job's
+ * demand, each benchmark's slowdown row; the free resources are refreshed on the machines that
+ * changed. A job is checked at the first call that sees it ready, as before. The queue is
+ * rebuilt from `view.waiting` (O(waiting log waiting)) at a run's first call and whenever its
+ * count disagrees with the view's (a view made by hand).
  *
  * @example
  * ```ts

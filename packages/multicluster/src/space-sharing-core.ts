@@ -121,7 +121,12 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * {@link spaceSharingPass}'s, on the pool, the ready queue and `executing` (one
  * implementation, called here without the pass's checks of its state); this adapter adds the triggers, the local jobs and the processors held.
  *
- * Complexity: O(M log M) per job started plus O(M + queue) per call, M machines.
+ * Complexity: O(M log M) per job started (one cluster of equal speeds: O(M)) plus, per call,
+ * O(jobs the decision looks at + machines changed since the previous call), M machines: the
+ * ready queue is read lazily from the view's head (local jobs and jobs not ready at its head
+ * are stepped over), the pool flags are kept between calls. While local jobs wait, O(M) per
+ * call to start them. With a view whose counts disagree with the scheduler's own (a view made by
+ * hand), O(M + queue) per call as before.
  *
  * @throws InvalidInputError for invalid options, or a local job that does not need exactly one
  * core or names a machine the platform lacks.
