@@ -1,8 +1,10 @@
 import { createJob, type Job, type Scheduler, simulate } from "@sched/core";
+import { makeView } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
 import { OAS_RULES, type OasRule, oasHeuristic, ruleOrder } from "../src/oas-heuristics.js";
+import { oasInstance } from "../src/oas-instance.js";
 import { FifoTree, type OasQueued, ReadyHeap, RuleHeap } from "../src/oas-queue.js";
 import { multiClusterPlatform } from "../src/platform.js";
 
@@ -231,5 +233,56 @@ describe("oasHeuristic: the queue it keeps", () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("oasHeuristic: a bad job met on the incremental path", () => {
+  it("is named by its place among the ready waiting jobs, as a check of all of them names it", () => {
+    const platform = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 0.5 }]);
+    const j1 = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
+    const later = createJob({ id: 2, submit: 1, ready: 50, runtime: 10, cores: 1 });
+    const j3 = createJob({ id: 3, submit: 2, runtime: 10, cores: 1 });
+    // what makeView and the engine refuse: only a view made by hand carries it
+    const bad = { ...createJob({ id: 4, submit: 3, runtime: 10, cores: 1 }), estimate: Number.NaN };
+    const viewOf = (waiting: Job[]) => {
+      const base = makeView(platform, { now: 5, freeCores: [0, 0, 0, 0], waiting: [j1] });
+      const ws = waiting.map((job) => ({ job, progress: 0, preemptions: 0 }));
+      return new Proxy(base, {
+        get(target, key) {
+          if (key === "waiting") return ws;
+          if (key === "waitingCount") return ws.length;
+          if (key === "waitingAt") return (i: number) => ws[i];
+          const v = Reflect.get(target, key, target);
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      });
+    };
+    const ctxOf = (waiting: Job[], arrived: Job[]) => ({
+      view: viewOf(waiting),
+      arrived,
+      completed: [],
+      ready: [],
+      woken: false,
+      start: () => {},
+      preempt: () => {},
+      reject: () => {},
+      wakeAt: () => {},
+    });
+    const ready = [j1, j3, bad];
+    let expected = "";
+    try {
+      oasInstance(ready, platform);
+    } catch (e) {
+      expected = String(e);
+    }
+    expect(expected).toContain("jobs[2].estimate");
+    for (const rule of OAS_RULES) {
+      const h = oasHeuristic(rule);
+      h.schedule(ctxOf([j1, later, j3], [j1, later, j3]));
+      expect(() => h.schedule(ctxOf([j1, later, j3, bad], [bad]))).toThrow(
+        // the heuristic's own name, then the words of the check of all of them
+        `@sched/multicluster/oasHeuristic${expected.slice(expected.indexOf(": jobs["))}`,
+      );
+    }
   });
 });
