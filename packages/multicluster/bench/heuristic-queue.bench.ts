@@ -10,8 +10,10 @@ import { cpuMs, median } from "./cpu.js";
 // nodes serve them (offered load about 1.5), so the queue grows to thousands. Each call
 // used to check every waiting job and build its slowdown row over every resource (O(waiting x
 // resources) per call), and recompute every running job's link demand; a run cost grew with
-// n^2. Now what a run does not change is computed once per job, so the CPU time per job should
-// stay nearly flat as n doubles (what is left per call: ordering the waiting jobs).
+// n^2. Now what a run does not change is computed once per job and the queue is kept in the
+// rule's order between calls (a heap; FPFS an arrival-order min-tree), so the CPU time per job
+// should stay nearly flat as n doubles (what is left per call: the jobs it tries, and the
+// running jobs' link loads).
 // Prints the median CPU time of 3 runs per case, and per job.
 
 const platform = multiClusterPlatform(

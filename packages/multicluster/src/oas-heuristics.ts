@@ -31,13 +31,16 @@ import {
   type OasAssignment,
   type OasInstance,
   oasInstance,
-  withOasJobs,
+  withOasJob,
 } from "./oas-instance.js";
+import { before, FifoTree, type OasQueued, ReadyHeap, RuleHeap, readyAt } from "./oas-queue.js";
 import {
   type AllocationCandidates,
   candidatesOf,
   checkAllocationCandidates,
   DEFAULT_ALLOCATION_CANDIDATES,
+  fastestFree,
+  resourcesBySlowdown,
 } from "./oas-slotted.js";
 
 /** The six heuristics the OAS paper compares with. */
@@ -86,15 +89,7 @@ function orderOf(rule: OasRule, jobs: readonly Job[]): number[] {
   const idx = jobs.map((_, i) => i);
   const fifo = (a: number, b: number) =>
     jobs[a]!.submit - jobs[b]!.submit || jobs[a]!.id - jobs[b]!.id;
-  const key: Record<OasRule, (j: Job) => number> = {
-    FCFS: () => 0,
-    FPFS: () => 0,
-    SJF: (j) => j.cores,
-    BJF: (j) => -j.cores,
-    SPT: (j) => j.estimate,
-    LPT: (j) => -j.estimate,
-  };
-  const k = Object.hasOwn(key, rule) ? key[rule] : undefined;
+  const k = Object.hasOwn(RULE_KEY, rule) ? RULE_KEY[rule] : undefined;
   if (k === undefined) {
     throw new InvalidInputError(
       "@sched/multicluster/ruleOrder",
@@ -173,13 +168,20 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * first in its order (the union's candidates, then most tasks in the lowest clusters); beyond
  * 1 000 splits within a relative 1e-9 of the least demand, the first of those in that order.
  *
- * Complexity per call: O(waiting log waiting + running * links), plus, for each job tried that
- * asks for at most the free cores (all of them up to the first that cannot start, for every rule
- * but FPFS), O(R log R * clusters); `"exhaustive"` adds O(speeds * links * tau^2 + clusters^2 *
- * tau^2) for it, `speeds` the distinct slowdowns of the free resources. What does not change
- * during a run is computed once: the platform's check and layout, each waiting job's check and
- * whether it fits the empty platform, and each running job's demand (so a job is checked at the
- * first call that sees it waiting, as before, and a call no longer costs O(waiting * R)).
+ * Complexity per call: O((arrived + ready + left) log waiting + running * links) for the
+ * queue, kept in the rule's order between calls (a heap; FPFS: an arrival-order min-tree that
+ * finds the next job asking for at most the free cores in O(log waiting)), and O(running) for
+ * the links' loads (nothing without links); plus, for each job tried that asks for at most the
+ * free cores (the strict rules: the head, until one cannot start; FPFS: each such job, and each
+ * job once when it is first ready), O(R log R * clusters) (one cluster without a link:
+ * O(R), the `cores` fastest free resources, the only split); `"exhaustive"` adds O(speeds *
+ * links * tau^2 + clusters^2 * tau^2) for it, `speeds` the distinct slowdowns of the free
+ * resources. What does not change during a run is computed once: the platform's check and
+ * layout, each waiting job's check and whether it fits the empty platform, each running job's
+ * demand, each benchmark's slowdown row; the free resources are refreshed on the machines that
+ * changed. A job is checked at the first call that sees it ready, as before. The queue is
+ * rebuilt from `view.waiting` (O(waiting log waiting)) at a run's first call and whenever its
+ * count disagrees with the view's (a view made by hand).
  *
  * @example
  * ```ts
@@ -203,16 +205,153 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
     options.allocationCandidates ?? OAS_HEURISTIC_DEFAULTS.allocationCandidates,
   );
   // Kept between calls (cleared by `reset` and when another platform comes): the platform's
-  // layout, checked once; the waiting jobs already checked, with whether each fits the empty
-  // platform (known once asked); the eq.-4 demand of each running job on its allocation.
+  // layout, checked once; the eq.-4 demand of each running job on its allocation; the waiting
+  // jobs, by id (`tracked`), each checked once when it is first ready, with whether it fits the
+  // empty platform (known once asked). The ready ones wait in the rule's order (`heap`; FPFS:
+  // `fifo`, every waiting job in arrival order, the jobs not ready with the value Infinity),
+  // the others by ready time (`pending`). Jobs enter from `ctx.arrived` and leave when the
+  // heuristic starts or rejects them; when the count of waiting jobs disagrees with the view's,
+  // the queue is rebuilt from `view.waiting` (a first call, a hand-made view).
   let layout: OasInstance | null = null;
   let allFree = new Uint8Array(0);
-  const admitted = new Map<number, { job: Job; fitsEmpty: boolean | undefined }>();
+  // One slowdown row per benchmark (withOasJob), for `layout`, and (`onePool`) the resources
+  // of each row in candidatesOf's order: by slowdown, then index.
+  const rows = new Map<number, Float64Array>();
+  const rowOrders = new WeakMap<Float64Array, Int32Array>();
+  // One cluster without a link: every reading's only allocation is the `cores` fastest free
+  // resources (one split, no demand), so it is taken without the search.
+  let onePool = false;
+  // The free resources as the heuristic sees them (`free[r]`: 1 for the first `freeCores(m)`
+  // resources of machine m), kept between calls: the machines of the jobs it started or that
+  // ended since are refreshed (`dirty`), all of them when `freeSum` is -1 or disagrees with
+  // the view's free cores. `startedOn`: the allocation of each job it started, until it ends.
+  let free = new Uint8Array(0);
+  let freeSum = -1;
+  let firstOf = new Int32Array(0);
+  let dirty: number[] = [];
+  const startedOn = new Map<number, Allocation>();
   const demands = new Map<number, { job: Job; allocation: Allocation; demand: Float64Array }>();
+  const fpfs = rule === "FPFS";
+  const keyOf = RULE_KEY[rule];
+  let tracked = new Map<number, OasQueued>();
+  let readyCount = 0;
+  let queuePlatform: Platform | null = null;
+  const heap = new RuleHeap();
+  const fifo = new FifoTree();
+  const pending = new ReadyHeap();
   const forget = () => {
     layout = null;
-    admitted.clear();
+    rows.clear();
+    freeSum = -1;
+    dirty = [];
+    startedOn.clear();
     demands.clear();
+    tracked = new Map();
+    readyCount = 0;
+    queuePlatform = null;
+    heap.clear();
+    fifo.clear();
+    pending.clear();
+  };
+  const entry = (job: Job): OasQueued => ({
+    job,
+    key: keyOf(job),
+    checked: false,
+    fitsEmpty: undefined,
+    at: -1,
+  });
+  // FPFS's value of a ready job: 0 until it was looked at (it must be, whatever the free
+  // cores), then its cores (it may start only when at least that many are free)
+  const fifoValue = (q: OasQueued) => (q.fitsEmpty === undefined ? 0 : q.job.cores);
+  /** `q` is ready: it joins the walk (false: FPFS's slots out of order, rebuild). */
+  const enter = (q: OasQueued, appended: boolean): boolean => {
+    readyCount++;
+    if (!fpfs) {
+      heap.push(q);
+      return true;
+    }
+    if (appended) {
+      fifo.set(q.at, fifoValue(q));
+      return true;
+    }
+    return fifo.append(q, fifoValue(q));
+  };
+  /** This call's arrivals and newly ready jobs, into the queue; false when it must be rebuilt. */
+  const absorb = (ctx: SchedulingContext, fresh: OasQueued[]): boolean => {
+    const view = ctx.view;
+    const now = view.now;
+    for (const job of ctx.arrived) {
+      if (tracked.has(job.id)) return false;
+      const q = entry(job);
+      tracked.set(job.id, q);
+      if (readyAt(job) <= now) {
+        if (!enter(q, false)) return false;
+        fresh.push(q);
+      } else {
+        pending.push(q);
+        if (fpfs && !fifo.append(q, Number.POSITIVE_INFINITY)) return false;
+      }
+    }
+    for (let q = pending.popReady(now); q !== undefined; q = pending.popReady(now)) {
+      if (tracked.get(q.job.id) !== q) return false;
+      if (!enter(q, true)) return false;
+      fresh.push(q);
+    }
+    if (tracked.size !== (view.waitingCount ?? view.waiting.length)) return false;
+    // in the view's order (submit, then id), as the checks used to run
+    if (fresh.length > 1) fresh.sort((a, b) => a.job.submit - b.job.submit || a.job.id - b.job.id);
+    return true;
+  };
+  /** The queue from `view.waiting`, keeping what is known of the jobs already tracked. */
+  const rebuild = (view: SchedulingContext["view"], fresh: OasQueued[]) => {
+    const old = view.platform === queuePlatform ? tracked : new Map<number, OasQueued>();
+    if (view.platform !== queuePlatform) forget();
+    queuePlatform = view.platform;
+    tracked = new Map();
+    readyCount = 0;
+    heap.clear();
+    fifo.clear();
+    pending.clear();
+    fresh.length = 0;
+    const now = view.now;
+    const all: OasQueued[] = [];
+    for (const w of view.waiting) {
+      const job = w.job;
+      const known = old.get(job.id);
+      const q = known !== undefined && known.job === job ? known : entry(job);
+      q.at = -1;
+      tracked.set(job.id, q);
+      all.push(q);
+      if (readyAt(job) <= now) {
+        if (!q.checked) fresh.push(q);
+      } else pending.push(q);
+    }
+    if (fpfs) all.sort((a, b) => (before(a, b) ? -1 : 1));
+    for (const q of all) {
+      if (readyAt(q.job) <= now) enter(q, false);
+      else if (fpfs) fifo.append(q, Number.POSITIVE_INFINITY);
+    }
+  };
+  /** The checks of the jobs ready for the first time, in the order and words they always had. */
+  const checkFresh = (view: SchedulingContext["view"], fresh: readonly OasQueued[], R: number) => {
+    for (const q of fresh) {
+      try {
+        checkOasJob(q.job, "jobs[0]", where);
+      } catch (e) {
+        // named by its place among the ready waiting jobs, as a check of all of them named it
+        let i = 0;
+        for (const w of view.waiting) {
+          if (w.job === q.job) break;
+          if (readyAt(w.job) <= view.now) i++;
+        }
+        checkOasJob(q.job, `jobs[${i}]`, where);
+        throw e;
+      }
+    }
+    for (const q of fresh) {
+      checkedOasProfile(q.job, profile, R, where);
+      q.checked = true;
+    }
   };
   return {
     name: `oas-${rule.toLowerCase()}${aware ? "" : "-link-blind"}`,
@@ -220,41 +359,50 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
     schedule(ctx: SchedulingContext): void {
       const view = ctx.view;
       const platform = view.platform;
-      const waiting = view.waiting
-        .map((w) => w.job)
-        .filter((j) => (j.ready ?? j.submit) <= view.now);
-      if (waiting.length === 0) return;
+      const fresh: OasQueued[] = [];
+      if (queuePlatform !== platform || !absorb(ctx, fresh)) rebuild(view, fresh);
+      for (const job of ctx.completed) {
+        const a = startedOn.get(job.id);
+        if (a === undefined) freeSum = -1;
+        else {
+          startedOn.delete(job.id);
+          for (const part of a) dirty.push(part.machine);
+        }
+      }
+      if (dirty.length > platform.machines.length) {
+        freeSum = -1;
+        dirty = [];
+      }
+      if (readyCount === 0) return;
       if (layout === null || layout.platform !== platform) {
-        forget();
         // checks the platform and the profile function, as every call used to
         layout = oasInstance([], platform, profile, where);
-        allFree = new Uint8Array(layout.resourceMachine.length).fill(1);
+        const Rl = layout.resourceMachine.length;
+        allFree = new Uint8Array(Rl).fill(1);
+        rows.clear();
+        onePool = layout.clusterSize.length === 1 && layout.clusterLink[0] === -1;
+        free = new Uint8Array(Rl);
+        freeSum = -1;
+        dirty = [];
+        firstOf = new Int32Array(platform.machines.length).fill(-1);
+        for (let r = Rl - 1; r >= 0; r--) firstOf[layout.resourceMachine[r]!] = r;
       }
       const base = layout;
       const R = base.resourceMachine.length;
-      // each waiting job is checked once, in the order and words of `oasInstance(waiting)`
-      const fresh: Job[] = [];
-      for (let i = 0; i < waiting.length; i++) {
-        const job = waiting[i]!;
-        if (admitted.get(job?.id)?.job === job) continue;
-        checkOasJob(job, `jobs[${i}]`, where);
-        fresh.push(job);
-      }
-      for (const job of fresh) {
-        checkedOasProfile(job, profile, R, where);
-        admitted.set(job.id, { job, fitsEmpty: undefined });
-      }
-      if (admitted.size > 2 * waiting.length + 1024) {
-        const kept = new Set(waiting);
-        for (const [id, a] of admitted) if (!kept.has(a.job)) admitted.delete(id);
-      }
+      // each waiting job is checked once, when it is first ready, in the order and words of
+      // `oasInstance(waiting)`
+      if (fresh.length > 0) checkFresh(view, fresh, R);
       const load = new Float64Array(platform.links.length);
-      for (const r of view.running) {
+      // No link: no load to sum; a running job the heuristic started was checked when it was
+      // tried, as the check here would (a job it did not start is checked here)
+      const running =
+        load.length === 0 && view.running.length === startedOn.size ? [] : view.running;
+      for (const r of running) {
         let d = demands.get(r.job.id);
         if (d === undefined || d.job !== r.job || d.allocation !== r.allocation) {
           // checked as `oasInstance([job])` checks it (the running jobs' loads used to be that)
           checkOasJob(r.job, "jobs[0]", "@sched/multicluster/oasInstance");
-          const one = withOasJobs(base, [r.job], profile, "@sched/multicluster/oasInstance");
+          const one = withOasJob(base, r.job, profile, "@sched/multicluster/oasInstance", rows);
           d = {
             job: r.job,
             allocation: r.allocation,
@@ -268,18 +416,36 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         const kept = new Set(view.running.map((r) => r.job));
         for (const [id, d] of demands) if (!kept.has(d.job)) demands.delete(id);
       }
-      const free = new Uint8Array(R);
+      const rm = base.resourceMachine;
       const refreshFree = () => {
+        if (freeSum >= 0) {
+          // the machines that changed: machine m's resources are consecutive from firstOf[m]
+          for (const m of dirty) {
+            let left = view.freeCores(m);
+            for (let r = firstOf[m]!; r < R && rm[r] === m; r++) {
+              const f = left > 0 ? 1 : 0;
+              freeSum += f - free[r]!;
+              free[r] = f;
+              if (left > 0) left -= 1;
+            }
+          }
+          dirty = [];
+          if (freeSum === view.totalFreeCores) return;
+        }
+        dirty = [];
         const left = platform.machines.map((m) => view.freeCores(m.id));
+        freeSum = 0;
         for (let r = 0; r < R; r++) {
-          const m = base.resourceMachine[r]!;
+          const m = rm[r]!;
           free[r] = left[m]! > 0 ? 1 : 0;
+          freeSum += free[r]!;
           if (left[m]! > 0) left[m]! -= 1;
         }
       };
       // "exhaustive", link-aware: its best split, searched without enumerating the splits;
       // link-blind, every split ties on demand and the tau fastest (the first candidate) win
       const candidatesFor = (inst: OasInstance, at: ArrayLike<number>, base: Float64Array) => {
+        if (onePool) return fastestOf(inst, at);
         if (reading !== "exhaustive") return candidatesOf(inst, 0, at, reading, where);
         if (!aware) return candidatesOf(inst, 0, at, "fastest", where);
         const sigma = inst.sigma[0]!;
@@ -292,6 +458,15 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           () => ({ base }),
         );
         return res === null ? [] : [res];
+      };
+      // candidatesOf(inst, 0, at, "fastest") with the resources' order made once per row
+      const fastestOf = (inst: OasInstance, at: ArrayLike<number>): number[][] => {
+        let order = rowOrders.get(inst.slowdown);
+        if (order === undefined) {
+          order = resourcesBySlowdown(inst, 0);
+          rowOrders.set(inst.slowdown, order);
+        }
+        return fastestFree(inst, 0, at, order);
       };
       const fits = (inst: OasInstance, res: number[], base: Float64Array) => {
         const a = groupResources(inst, res);
@@ -306,14 +481,15 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
         return { a, c };
       };
-      for (const j of orderOf(rule, waiting)) {
-        const job = waiting[j]!;
+      /** Starts `q`'s job, or rejects it, or neither (it waits). */
+      const attempt = (q: OasQueued): "started" | "rejected" | "waits" => {
+        const job = q.job;
         // one job's instance, built only for a job that may start (every allocation takes
         // `cores` free resources: with fewer free there is none, and no candidate either)
         let inst: OasInstance | null = null;
         let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
         if (job.cores <= view.totalFreeCores) {
-          inst = withOasJobs(base, [job], profile, where);
+          inst = withOasJob(base, job, profile, where, rows);
           refreshFree();
           for (const res of candidatesFor(inst, free, load)) {
             const f = fits(inst, res, load);
@@ -326,31 +502,64 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
         if (best !== null) {
           ctx.start(job.id, best.a);
-          admitted.delete(job.id);
+          startedOn.set(job.id, best.a);
+          for (const part of best.a) dirty.push(part.machine);
           for (let l = 0; l < load.length; l++) load[l]! += best.demand[l]!;
-          continue;
+          return "started";
         }
-        const known = admitted.get(job.id)!;
-        if (known.fitsEmpty === undefined) {
-          const one = inst ?? withOasJobs(base, [job], profile, where);
+        if (q.fitsEmpty === undefined) {
+          const one = inst ?? withOasJob(base, job, profile, where, rows);
           const zero = new Float64Array(load.length);
-          known.fitsEmpty = candidatesFor(one, allFree, zero).some(
+          q.fitsEmpty = candidatesFor(one, allFree, zero).some(
             (res) => fits(one, res, zero) !== null,
           );
         }
-        if (!known.fitsEmpty) {
+        if (!q.fitsEmpty) {
           ctx.reject(
             job.id,
             "no allocation this heuristic considers runs it without saturating a link",
           );
-          admitted.delete(job.id);
-          continue;
+          return "rejected";
         }
-        if (rule !== "FPFS") return;
+        return "waits";
+      };
+      const leave = (q: OasQueued) => {
+        tracked.delete(q.job.id);
+        readyCount--;
+      };
+      if (!fpfs) {
+        // strict order: the head starts or is rejected, and the next is tried, or it waits
+        for (let q = heap.peek(); q !== undefined; q = heap.peek()) {
+          if (attempt(q) === "waits") return;
+          heap.pop();
+          leave(q);
+        }
+        return;
+      }
+      // FPFS: every ready job in arrival order that may start now (at most the free cores) or
+      // was never looked at; the others cannot start and were asked whether they fit
+      for (let slot = fifo.find(0, view.totalFreeCores); slot >= 0; ) {
+        const q = fifo.at(slot)!;
+        if (attempt(q) === "waits") fifo.set(slot, fifoValue(q));
+        else {
+          fifo.remove(q);
+          leave(q);
+        }
+        slot = fifo.find(slot + 1, view.totalFreeCores);
       }
     },
   };
 }
+
+/** The key of each rule's order ({@link ruleOrder}): smaller first, ties by (submit, id). */
+const RULE_KEY: Record<OasRule, (j: Job) => number> = {
+  FCFS: () => 0,
+  FPFS: () => 0,
+  SJF: (j) => j.cores,
+  BJF: (j) => -j.cores,
+  SPT: (j) => j.estimate,
+  LPT: (j) => -j.estimate,
+};
 
 /** Options of {@link oasPlanScheduler}. */
 export interface OasPlanOptions {

@@ -204,6 +204,48 @@ export function withOasJobs(
   return { ...layout, jobs, slowdown, tasks, baseTime, sigma, ptbw };
 }
 
+/**
+ * {@link withOasJobs} of one job, with the slowdown row of its benchmark taken from `rows` (made
+ * once per benchmark and kept there by the caller, for this layout; nothing writes a row): the
+ * same instance, without O(resources) work per job. Internal: the heuristics build one job's
+ * instance for each job they try.
+ *
+ * Complexity: O(1) once its benchmark's row is made, O(resources) before.
+ */
+export function withOasJob(
+  layout: OasInstance,
+  job: Job,
+  profile: ProfileOf,
+  where: string,
+  rows: Map<number, Float64Array>,
+): OasInstance {
+  const platform = layout.platform;
+  const resourceMachine = layout.resourceMachine;
+  const R = resourceMachine.length;
+  // in the order of withOasJobs: the profile and cores, then the benchmark (its checks)
+  const p = checkedOasProfile(job, profile, R, where);
+  const bm = benchmarkOf(job, platform);
+  let slowdown = bm > 0 && Number.isFinite(bm) ? rows.get(bm) : undefined;
+  if (slowdown === undefined) {
+    slowdown = new Float64Array(R);
+    for (let r = 0; r < R; r++) slowdown[r] = bm / platform.machines[resourceMachine[r]!]!.speed;
+    if (bm > 0 && Number.isFinite(bm)) {
+      // many distinct benchmarks (one per job): keep the last few hundred rows, not all
+      if (rows.size >= 256) rows.clear();
+      rows.set(bm, slowdown);
+    }
+  }
+  return {
+    ...layout,
+    jobs: [job],
+    slowdown,
+    tasks: Int32Array.of(job.cores),
+    baseTime: Float64Array.of(job.estimate),
+    sigma: Float64Array.of(p.sigma),
+    ptbw: Float64Array.of(p.ptbw),
+  };
+}
+
 /** Arguments of {@link slotsNeeded} (eq. 8 and 18). */
 export interface SlotsNeededOptions {
   /** `Tb`, the job's base execution time. */
@@ -301,6 +343,23 @@ export function allocationOf(instance: OasInstance, resources: readonly number[]
 
 /** {@link allocationOf} without its checks. Internal: the schedulers' inner loops. */
 export function groupResources(instance: OasInstance, resources: readonly number[]): Allocation {
+  // resources in increasing machine order (a candidate sorted by index): one pass
+  const rm = instance.resourceMachine;
+  const parts: { machine: number; cores: number }[] = [];
+  let last = -1;
+  for (let i = 0; i < resources.length; i++) {
+    const m = rm[resources[i]!]!;
+    if (m === last) parts[parts.length - 1]!.cores += 1;
+    else if (m > last) {
+      parts.push({ machine: m, cores: 1 });
+      last = m;
+    } else return groupAnyOrder(instance, resources);
+  }
+  return parts;
+}
+
+/** {@link groupResources} of resources in any order. */
+function groupAnyOrder(instance: OasInstance, resources: readonly number[]): Allocation {
   const count = new Map<number, number>();
   for (const r of resources) {
     const m = instance.resourceMachine[r]!;

@@ -227,6 +227,46 @@ export function candidatesOf(
   return out.map((c) => c.slice().sort((a, b) => a - b));
 }
 
+/**
+ * Every resource of `instance`, in the order {@link candidatesOf} sorts the free ones for job
+ * `j`: by slowdown, then index. Internal: made once per slowdown row for {@link fastestFree}.
+ *
+ * Complexity: O(R log R).
+ */
+export function resourcesBySlowdown(instance: OasInstance, j: number): Int32Array {
+  const R = instance.resourceMachine.length;
+  const slow = instance.slowdown;
+  return Int32Array.from({ length: R }, (_, r) => r).sort(
+    (a, b) => slow[j * R + a]! - slow[j * R + b]! || a - b,
+  );
+}
+
+/**
+ * `candidatesOf(instance, j, free, "fastest")` from `order` ({@link resourcesBySlowdown} of
+ * job `j`'s row): the first `tau_j` free resources in that order, sorted by index, or none
+ * when fewer are free. On one cluster without a link this is every reading's only candidate,
+ * and the `"exhaustive"` search's pick (one split, no demand). Internal: the heuristics' inner
+ * loop (tests: allocation-candidates.test.ts).
+ *
+ * Complexity: O(R) at worst, O(position of the `tau_j`-th free resource in `order`) plus
+ * O(tau log tau).
+ */
+export function fastestFree(
+  instance: OasInstance,
+  j: number,
+  free: ArrayLike<number>,
+  order: Int32Array,
+): number[][] {
+  const tau = instance.tasks[j]!;
+  const pick: number[] = [];
+  for (let i = 0; i < order.length && pick.length < tau; i++) {
+    const r = order[i]!;
+    if (free[r]) pick.push(r);
+  }
+  if (pick.length < tau) return [];
+  return [pick.sort((a, b) => a - b)];
+}
+
 /** Options of {@link slottedPlanFromTrace} (and, with the candidate set, of {@link slottedListSchedule}). */
 export interface SlottedPlanOptions {
   /** Slot size, seconds. */

@@ -381,6 +381,25 @@ function arrayOf(where: string, field: string, v: unknown): ArrayLike<unknown> {
   return v as ArrayLike<unknown>;
 }
 
+const uniformCache = new WeakMap<Platform, Uint8Array>();
+
+/** Per cluster of `platform`, 1 when all its machines have the same speed (cached). */
+function uniformClusters(platform: Platform): Uint8Array {
+  let u = uniformCache.get(platform);
+  if (u === undefined) {
+    const n = platform.clusters.length;
+    u = new Uint8Array(n).fill(1);
+    const first = new Array<number | undefined>(n);
+    for (const m of platform.machines) {
+      const f = first[m.cluster];
+      if (f === undefined) first[m.cluster] = m.speed;
+      else if (f !== m.speed) u[m.cluster] = 0;
+    }
+    uniformCache.set(platform, u);
+  }
+  return u;
+}
+
 /**
  * {@link selectProcessors} without argument checks. Internal: the simulators call it at every
  * start with their own processor tables and checked rules.
@@ -394,6 +413,15 @@ export function chooseProcessors(
   proximity: ClusterProximity,
 ): number[] | null {
   const nClusters = platform.clusters.length;
+  const uniform = uniformClusters(platform);
+  if (nClusters === 1 && uniform[0] === 1) {
+    // one cluster of equal speeds: every rule takes the first `count` available processors
+    // (the order below is then the index order), or none when fewer are available
+    if (count < 1) return null;
+    const out: number[] = [];
+    for (let p = 0; p < available.length && out.length < count; p++) if (available[p]) out.push(p);
+    return out.length < count ? null : out;
+  }
   const byCluster: number[][] = Array.from({ length: nClusters }, () => []);
   let total = 0;
   for (let p = 0; p < available.length; p++) {
@@ -404,7 +432,10 @@ export function chooseProcessors(
   }
   if (total < count || count < 1) return null;
   const speed = (p: number) => platform.machines[processorMachine[p]!]!.speed;
-  for (const list of byCluster) list.sort((a, b) => speed(b) - speed(a) || a - b);
+  // a cluster of equal speeds is listed in index order already
+  for (let k = 0; k < nClusters; k++) {
+    if (uniform[k] !== 1) byCluster[k]!.sort((a, b) => speed(b) - speed(a) || a - b);
+  }
   let best = -1;
   let bestPower = -1;
   for (let k = 0; k < nClusters; k++) {

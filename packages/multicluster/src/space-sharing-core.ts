@@ -121,7 +121,12 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * {@link spaceSharingPass}'s, on the pool, the ready queue and `executing` (one
  * implementation, called here without the pass's checks of its state); this adapter adds the triggers, the local jobs and the processors held.
  *
- * Complexity: O(M log M) per job started plus O(M + queue) per call, M machines.
+ * Complexity: O(M log M) per job started (one cluster of equal speeds: O(M)) plus, per call,
+ * O(jobs the decision looks at + machines changed since the previous call), M machines: the
+ * ready queue is read lazily from the view's head (local jobs and jobs not ready at its head
+ * are stepped over), the pool flags are kept between calls. While local jobs wait, O(M) per
+ * call to start them. With a view whose counts disagree with the scheduler's own (a view made by
+ * hand), O(M + queue) per call as before.
  *
  * @throws InvalidInputError for invalid options, or a local job that does not need exactly one
  * core or names a machine the platform lacks.
@@ -154,6 +159,18 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
   let identity: number[] = [];
   let speeds: number[] = [];
   let avail = new Uint8Array(0);
+  // The parallel jobs waiting (arrived, neither started nor rejected), and the ready times of
+  // those not ready yet: while they and the local jobs waiting add up to the view's count, the
+  // ready queue is read lazily from the view's head (a call costs the jobs the decision looks
+  // at, not the queue); otherwise (a hand-made view) every waiting job is read, as before.
+  let parallelWaiting = 0;
+  const notReady = new TimeHeap();
+  // The pool flags (`avail`, `pooled` of them set) kept between calls: only the machines a
+  // completion or a local start touched since (`dirty`) are read again (all of them when
+  // `poolKnown` is false: a first call, a hand-made view).
+  let pooled = 0;
+  let poolKnown = false;
+  let dirty: number[] = [];
 
   const init = (p: Platform) => {
     platform = p;
@@ -170,6 +187,11 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     machinesOf.clear();
     localOf.clear();
     executing = 0;
+    parallelWaiting = 0;
+    notReady.clear();
+    pooled = 0;
+    poolKnown = false;
+    dirty = [];
   };
 
   const localMachineChecked = (job: Job, p: Platform): number | undefined => {
@@ -206,6 +228,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       }
       ctx.start(id, [{ machine: m, cores: 1 }]);
       localBusy[m] = 1;
+      dirty.push(m);
     }
   };
 
@@ -213,39 +236,79 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     const view = ctx.view;
     const p = platform!;
     const now = view.now;
+    while (notReady.size > 0 && notReady.peek() <= now) notReady.pop();
+    // the ready parallel jobs in queue order: `queue`, of which `queueLength` exist
     const queue: Job[] = [];
+    let queueLength: number;
+    let jobAt: (qi: number) => Job;
     const count = view.waitingCount ?? view.waiting.length;
-    for (let i = 0; i < count; i++) {
-      const w = view.waitingAt === undefined ? view.waiting[i]! : view.waitingAt(i)!;
-      const job = w.job;
-      if (localOf.has(job.id)) continue;
-      if (job.ready !== undefined && job.ready > now) continue;
-      queue.push(job);
+    const lazy = view.waitingAt !== undefined && count === parallelWaiting + localWaiting;
+    if (lazy) {
+      queueLength = parallelWaiting - notReady.size;
+      let cursor = 0;
+      jobAt = (qi) => {
+        while (queue.length <= qi) {
+          const job = view.waitingAt(cursor++)!.job;
+          if (localOf.has(job.id)) continue;
+          if (job.ready !== undefined && job.ready > now) continue;
+          queue.push(job);
+        }
+        return queue[qi]!;
+      };
+    } else {
+      notReady.clear();
+      parallelWaiting = 0;
+      for (let i = 0; i < count; i++) {
+        const w = view.waitingAt === undefined ? view.waiting[i]! : view.waitingAt(i)!;
+        const job = w.job;
+        if (localOf.has(job.id)) continue;
+        parallelWaiting++;
+        if (job.ready !== undefined && job.ready > now) {
+          notReady.push(job.ready);
+          continue;
+        }
+        queue.push(job);
+      }
+      queueLength = queue.length;
+      jobAt = (qi) => queue[qi]!;
     }
     // The pool, as spaceSharingPass's state.available would list it, as flags: the unchecked
     // pass (the state is built here, the options were resolved once; the public pass checks both
     // at every call and decides the same, test space-sharing-pass.test.ts).
-    let n = 0;
-    for (let m = 0; m < M; m++) {
-      const free = !holding[m] && !localBusy[m] && view.freeCores(m) >= 1;
-      avail[m] = free ? 1 : 0;
-      if (free) n++;
+    const poolOf = (m: number) => (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
+    if (lazy && poolKnown) {
+      for (const m of dirty) {
+        const f = poolOf(m);
+        pooled += f - avail[m]!;
+        avail[m] = f;
+      }
+    } else {
+      pooled = 0;
+      for (let m = 0; m < M; m++) {
+        avail[m] = poolOf(m);
+        pooled += avail[m]!;
+      }
     }
+    dirty = [];
+    const n = pooled;
     const decision = decideSpaceSharing(
       p,
       identity,
       speeds,
       avail,
       n,
-      queue.map((job) => ({
-        id: job.id,
-        minProcessors: job.cores,
-        maxProcessors: maxCoresOf(job),
-      })),
+      queueLength,
+      (qi) => {
+        const job = jobAt(qi);
+        return { id: job.id, minProcessors: job.cores, maxProcessors: maxCoresOf(job) };
+      },
       executing,
       o,
       pick,
     );
+    // the decision cleared the flags of the processors it chose, which the starts below hold
+    for (const st of decision.start) pooled -= st.processors.length;
+    poolKnown = true;
     // Rejections and starts in queue order, as the decision lists them.
     const reasons = new Map(decision.rejected.map((r) => [r.id, r.reason]));
     let si = 0;
@@ -253,6 +316,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       const reason = reasons.get(job.id);
       if (reason !== undefined) {
         ctx.reject(job.id, reason);
+        parallelWaiting--;
         continue;
       }
       const next = decision.start[si];
@@ -266,6 +330,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       for (const m of processors) holding[m] = 1;
       machinesOf.set(id, processors);
       executing++;
+      parallelWaiting--;
     }
   };
 
@@ -284,15 +349,17 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
         const m = localOf.get(job.id);
         if (m !== undefined) {
           localBusy[m] = 0;
+          dirty.push(m);
           localOf.delete(job.id);
           localEnded = true;
         } else {
           const ms = machinesOf.get(job.id);
           if (ms !== undefined) {
             for (const x of ms) holding[x] = 0;
+            for (const x of ms) dirty.push(x);
             machinesOf.delete(job.id);
             executing--;
-          }
+          } else poolKnown = false;
           parallelEvent = true;
         }
       }
@@ -302,10 +369,18 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
           localOf.set(job.id, m);
           localQueues[m]!.push(job.id);
           localWaiting++;
-        } else parallelEvent = true;
+        } else {
+          parallelEvent = true;
+          parallelWaiting++;
+          if (job.ready !== undefined && job.ready > view.now) notReady.push(job.ready);
+        }
       }
       if ((ctx.ready?.length ?? 0) > 0) parallelEvent = true;
       if (localWaiting > 0) startLocalJobs(ctx);
+      if (dirty.length > M) {
+        poolKnown = false;
+        dirty = [];
+      }
       const run = parallelEvent || (localEnded && (policy === "dynamic" || executing === 0));
       if (run) runPolicy(ctx);
     },
@@ -766,5 +841,52 @@ function* mergedWorkload(
     state.localJobs++;
     yield createJob({ id, submit: t, runtime: demand, cores: 1 });
     next[p] = t + rng.exponential(mean / load);
+  }
+}
+
+/** A min-heap of times (the ready times of the parallel jobs not ready yet). */
+class TimeHeap {
+  private readonly items: number[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): number {
+    return this.items[0]!;
+  }
+
+  push(t: number): void {
+    const items = this.items;
+    let i = items.length;
+    items.push(t);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!(t < items[parent]!)) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = t;
+  }
+
+  pop(): void {
+    const items = this.items;
+    const last = items.pop()!;
+    const n = items.length;
+    if (n === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const c = l + 1 < n && items[l + 1]! < items[l]! ? l + 1 : l;
+      if (!(items[c]! < last)) break;
+      items[i] = items[c]!;
+      i = c;
+    }
+    items[i] = last;
+  }
+
+  clear(): void {
+    this.items.length = 0;
   }
 }

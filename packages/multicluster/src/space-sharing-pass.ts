@@ -260,7 +260,8 @@ export function spaceSharingPass(
     platform.machines.map((m) => m.speed),
     avail,
     state.available.length,
-    state.queue,
+    state.queue.length,
+    (qi) => state.queue[qi]!,
     state.executing,
     o,
     random as Random,
@@ -272,7 +273,9 @@ export function spaceSharingPass(
  * calls it at every event with a state it built (a pool of distinct machine indices, a queue of
  * the engine's jobs) and options resolved once; the public pass checks its arguments, then
  * calls it. `avail` (one flag per machine, `n` of them set) is consumed: the chosen processors
- * are cleared. `identity` is `[0, 1, …, M - 1]` and `speeds` the machines' speeds.
+ * are cleared. `identity` is `[0, 1, …, M - 1]` and `speeds` the machines' speeds. The queue
+ * is `queueLength` jobs, read in order from the head by `jobAt` only as far as the decision goes
+ * (it stops at the first job that waits), so a caller may produce them lazily.
  */
 export function decideSpaceSharing(
   platform: Platform,
@@ -280,7 +283,8 @@ export function decideSpaceSharing(
   speeds: readonly number[],
   avail: Uint8Array,
   n: number,
-  queue: readonly SpaceSharingPassJob[],
+  queueLength: number,
+  jobAt: (qi: number) => SpaceSharingPassJob,
   executing: number,
   o: ResolvedSpaceSharingOptions,
   random: Random,
@@ -288,8 +292,8 @@ export function decideSpaceSharing(
   const M = platform.machines.length;
   const start: SpaceSharingStart[] = [];
   const rejected: { id: number; reason: string }[] = [];
-  for (let qi = 0; qi < queue.length; qi++) {
-    const job = queue[qi] as SpaceSharingPassJob;
+  for (let qi = 0; qi < queueLength; qi++) {
+    const job = jobAt(qi);
     const lo = job.minProcessors;
     if (lo > M) {
       rejected.push({
@@ -299,7 +303,7 @@ export function decideSpaceSharing(
       continue;
     }
     const hi = job.maxProcessors;
-    const queued = queue.length - qi - 1;
+    const queued = queueLength - qi - 1;
     let chosen: number[];
     if (o.policy === "dynamic") {
       // (partitionSize unchecked: the caller checked or built the state and options)

@@ -1,9 +1,10 @@
-import { createJob, type Job, LimitExceededError, simulate } from "@sched/core";
+import { createJob, createPlatform, type Job, LimitExceededError, simulate } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
 import { oasExecutionModel } from "../src/execution.js";
 import { oasSlotDefaults, solveOas } from "../src/mip.js";
+import { bestSplit } from "../src/oas-best-split.js";
 import { checkOasSchedule } from "../src/oas-check.js";
 import {
   linkLoadViolations,
@@ -17,6 +18,9 @@ import {
   ALLOCATION_CANDIDATES,
   type AllocationCandidates,
   candidateResources,
+  candidatesOf,
+  fastestFree,
+  resourcesBySlowdown,
   slottedListSchedule,
   slottedPlanFromTrace,
 } from "../src/oas-slotted.js";
@@ -379,6 +383,56 @@ describe("allocationCandidates: properties", () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+// The heuristics take, on one cluster without a link, the `cores` fastest free resources
+// without the search: every reading lists that one candidate, and the "exhaustive" search
+// picks it (one split, no demand).
+describe("allocationCandidates: one cluster without a link", () => {
+  it("fastestFree is every reading's only candidate and the exhaustive search's pick", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            cores: fc.integer({ min: 1, max: 3 }),
+            speed: fc.constantFrom(0.5, 0.75, 1, 1.25),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(0.5, 1, 2),
+        fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }),
+        (specs, want, benchmark, freeBits) => {
+          const platform = createPlatform({ machines: specs });
+          const R = platform.totalCores;
+          const job = createJob({
+            id: 1,
+            submit: 0,
+            runtime: 10,
+            cores: Math.min(want, R),
+            benchmark,
+          });
+          const inst = oasInstance([job], platform);
+          const free = Array.from({ length: R }, (_, r) => (freeBits[r] ? 1 : 0));
+          const fast = fastestFree(inst, 0, free, resourcesBySlowdown(inst, 0));
+          for (const reading of ALLOCATION_CANDIDATES) {
+            expect(candidatesOf(inst, 0, free, reading)).toEqual(fast);
+          }
+          const sigma = inst.sigma[0]!;
+          const searched = bestSplit(
+            inst,
+            0,
+            free,
+            candidatesOf(inst, 0, free, "union"),
+            (sp) => sigma * sp + (1 - sigma),
+            () => ({ base: new Float64Array(0) }),
+          );
+          expect(searched === null ? [] : [searched]).toEqual(fast);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
