@@ -123,7 +123,8 @@ export function greedyPicks(
   // each task's remembered machines (the K best at its last scan, best first) and the first of
   // the others in (completion, index) order at that scan: their completion times only grow, so
   // (bound, boundJ) comes before every other machine's (completion, index) from then on
-  const cand = new Int32Array(n * K);
+  // (made at the first remembering scan: most calls of an online scheduler never need it)
+  let cand: Int32Array | null = null;
   const candCount = new Int32Array(n);
   const bound = new Float64Array(n);
   const boundJ = new Int32Array(n);
@@ -178,6 +179,7 @@ export function greedyPicks(
       count++;
     }
     const base = t * K;
+    cand ??= new Int32Array(n * K);
     for (let i = 0; i < count; i++) cand[base + i] = cj[i]!;
     candCount[t] = count;
     bound[t] = rest;
@@ -212,7 +214,7 @@ export function greedyPicks(
     let bm = -1;
     let be = Number.POSITIVE_INFINITY;
     for (let i = 0; i < count; i++) {
-      const j = cand[base + i]!;
+      const j = cand![base + i]!;
       const c = ready[j]! + etc[row + j]!;
       if (c < be || (c === be && j < bm)) {
         be = c;
