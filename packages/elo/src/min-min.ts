@@ -10,9 +10,10 @@ import { finishMapping, type Mapping, type MappingProblem, readProblem } from ".
  *
  * Complexity: O(n m + n log n + r (c + log n) + s m) time for n tasks and m machines, where r
  * is how many times a task is looked at again because its best machine was taken (at most n per
- * task; here only when its outdated entry reaches the top of the heap), c = min(16, m) the
- * machines each task remembers and s how many of those r need a scan of the whole row (all its
- * remembered machines taken); O(n c + m) extra memory.
+ * task; here only when its outdated entry reaches the top of the heap), c the machines each
+ * task remembers (an eighth of m, from 4 to 16) and s how many of those r scan the whole row (a
+ * task's first two, and those that find all its remembered machines taken); O(n c + m) extra
+ * memory.
  *
  * @throws InvalidInputError when the ETC matrix or ready times are malformed.
  * @example
@@ -66,17 +67,22 @@ export function firstMapped(
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array,
-  candidates = CANDIDATES,
+  candidates = candidatesFor(m),
 ): { order: number[]; machineOf: Int32Array } {
   return greedyPicks(n, m, etc, ready, largest, wanted, candidates);
 }
 
 /**
- * How many of its best machines a task remembers between rescans. On the convergent farm (150
- * machines, 2,500 jobs; `sched-sim run`, user CPU of one run each) 4, 8 and 16 gave 8.2, 7.8 and
- * 7.0 s under `min-min`, 11.0, 10.7 and 10.9 s under `max-min`.
+ * How many of its best machines a task remembers between rescans: an eighth of the machines,
+ * from 4 to 16. Remembering costs an insertion sort during the scan, which pays on the
+ * convergent farm (150 machines, 2,500 jobs; `sched-sim run`, user CPU of one run each: 4, 8 and
+ * 16 gave 8.2, 7.8 and 7.0 s under `min-min`, 11.0, 10.7 and 10.9 s under `max-min`) but not on
+ * the overloaded 2,000-job Elo stream on 60 machines (`max-min`, time in the greedy: 16 remembered
+ * 400-420 ms, 8 remembered 357-365 ms, the previous greedy 337-354 ms; three runs each).
  */
-const CANDIDATES = 16;
+function candidatesFor(m: number): number {
+  return Math.max(4, Math.min(16, Math.floor(m / 8)));
+}
 
 /**
  * The greedy of {@link minMin} and {@link maxMin}: at every step, the unmapped task with the
@@ -86,13 +92,13 @@ const CANDIDATES = 16;
  * picks (the test suite checks it against that scan and against the previous implementation),
  * using that ready times only grow during the greedy:
  *
- * - A task's first best machine comes from a plain scan of its row. At its first re-best (its
- *   best machine was taken), the scan also remembers its `candidates` best machines and the
- *   first of the others in (completion, index) order, which stays ahead of every other machine
- *   since their completion times only grow. Later re-bests look at the remembered machines
- *   only: if the best of them comes before that bound, it is the best of all (no other machine
- *   can do better, nor tie with a lower index); otherwise the row is scanned again.
- *   O(candidates) instead of O(m) per re-best, most of the time.
+ * - A task's best machine comes from a plain scan of its row, at first and at its first re-best
+ *   (its best machine was taken). At its second re-best, the scan also remembers its
+ *   `candidates` best machines and the first of the others in (completion, index) order, which
+ *   stays ahead of every other machine since their completion times only grow. Later re-bests
+ *   look at the remembered machines only: if the best of them comes before that bound, it is
+ *   the best of all (no other machine can do better, nor tie with a lower index); otherwise the
+ *   row is scanned again. O(candidates) instead of O(m) per re-best, most of the time.
  * - Min-Min: a task whose best machine was taken keeps its old key, which is a lower bound of
  *   its true best completion. The tasks sit in a binary heap on (key, index); when the top one's
  *   key is stale, it is re-bested and sifted down, and when it is fresh it is the true minimum
@@ -112,7 +118,7 @@ export function greedyPicks(
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array | null,
-  candidates = CANDIDATES,
+  candidates = candidatesFor(m),
 ): { machineOf: Int32Array; order: number[]; start: Float64Array; end: Float64Array } {
   const machineOf = new Int32Array(n).fill(-1);
   const start = new Float64Array(n).fill(Number.NaN);
@@ -128,6 +134,7 @@ export function greedyPicks(
   const candCount = new Int32Array(n);
   const bound = new Float64Array(n);
   const boundJ = new Int32Array(n);
+  const plain = new Uint8Array(n); // 1 once the task had a re-best by a plain scan
   // Min-Min: how many times each machine was taken, and that count for the task's best machine
   // when its key was computed (the key is stale when they differ)
   const taken = new Int32Array(m);
@@ -187,8 +194,8 @@ export function greedyPicks(
     bestMachine[t] = count > 0 ? cj[0]! : -1;
     bestEnd[t] = count > 0 ? cv[0]! : Number.POSITIVE_INFINITY;
   };
-  // Task t's first best machine: a plain scan, remembering nothing (the other machines are
-  // remembered at its first re-best, if it has one: most tasks of an online call have none).
+  // Task t's best machine by a plain scan, remembering nothing (the other machines are
+  // remembered at its second re-best, if it has one: most tasks of an online call have none).
   const first = (t: number): void => {
     const row = t * m;
     let bm = -1;
@@ -208,6 +215,15 @@ export function greedyPicks(
   };
   // Task t's best machine now, after its best machine was taken.
   const rebest = (t: number): void => {
+    if (bound[t] === Number.NEGATIVE_INFINITY) {
+      // nothing remembered yet: a plain scan the first time (most tasks of an online call are
+      // looked at again once at most), the remembering scan the second
+      if (plain[t] === 0) {
+        plain[t] = 1;
+        first(t);
+      } else scan(t);
+      return;
+    }
     const row = t * m;
     const base = t * K;
     const count = candCount[t]!;
