@@ -105,7 +105,10 @@ function candidatesFor(m: number): number {
  *   (every other key bounds its task's completion from below). Only the tasks that surface are
  *   re-bested, not every task whose best machine was taken.
  * - Max-Min: a lower bound says nothing about which task is largest, so every task whose best
- *   machine was just taken (its machine's bucket) is re-bested at once and sifted up.
+ *   machine was just taken (its machine's bucket) is re-bested at once and sifted up. (The
+ *   mirror image, the completion on the taken machine as an upper bound and a re-best when it
+ *   surfaces, picks the same but was no faster on the convergent farm: 14.7 s of CPU against
+ *   12.9-13.2 s, one run: the tasks that surface are the ones a re-best would touch anyway.)
  *
  * Complexity: O(n m + n log n) for the first scans and the heap, plus O(candidates + log n) per
  * re-best and O(m) per rescan (a re-best whose remembered machines were all taken or overtaken).
