@@ -122,6 +122,18 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
   readonly #effectiveMax: number;
   #minSize = Number.POSITIVE_INFINITY;
   #maxSize = 0;
+  // Every machine's rating and tier (copies of the list's, updated with it in `complete`), and
+  // the machines in the order `place` tries them: by tier, then rating descending, then index,
+  // kept sorted as ratings change instead of sorted again at every call. `#at` is each
+  // machine's position in `#order`.
+  readonly #ratings: Float64Array;
+  readonly #tiers: Int32Array;
+  readonly #order: Int32Array;
+  readonly #at: Int32Array;
+  /** The most cores of any machine: a job asking more can start nowhere. */
+  readonly #maxCores: number;
+  /** The tiers a job of each level tries, in order ({@link tierPreference}), by level. */
+  readonly #preference: number[][];
 
   /** @throws InvalidInputError when `maxSpeed - overhead <= 0`. */
   constructor(platform: Platform, options: ResolvedCoreOptions<J>) {
@@ -139,6 +151,52 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
         `is ${options.overhead}, expected a number < maxSpeed (${maxSpeed})`,
       );
     }
+    const { ratings, tiers } = this.list.snapshot();
+    this.#ratings = ratings;
+    this.#tiers = tiers;
+    const n = platform.machines.length;
+    this.#order = Int32Array.from({ length: n }, (_, m) => m).sort((a, b) =>
+      this.#before(a, b) ? -1 : this.#before(b, a) ? 1 : 0,
+    );
+    this.#at = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.#at[this.#order[i]!] = i;
+    let cores = 0;
+    for (const m of platform.machines) if (m.cores > cores) cores = m.cores;
+    this.#maxCores = cores;
+    const levels = options.tierList.tiers;
+    this.#preference = [[]];
+    for (let level = 1; level <= levels; level++) {
+      this.#preference.push(tierPreferenceUnchecked(level, levels, options.tierSearch));
+    }
+  }
+
+  /** Whether machine `a` comes before `b` in `place`'s order: lower tier, higher rating, lower index. */
+  #before(a: number, b: number): boolean {
+    const ta = this.#tiers[a]!;
+    const tb = this.#tiers[b]!;
+    if (ta !== tb) return ta < tb;
+    const ra = this.#ratings[a]!;
+    const rb = this.#ratings[b]!;
+    return ra !== rb ? ra > rb : a < b;
+  }
+
+  /** Moves machine `m`, whose rating just changed, to its place in `#order` (the rest is sorted). */
+  #reposition(m: number): void {
+    const order = this.#order;
+    const at = this.#at;
+    let p = at[m]!;
+    while (p > 0 && this.#before(m, order[p - 1]!)) {
+      order[p] = order[p - 1]!;
+      at[order[p]!] = p;
+      p--;
+    }
+    while (p < order.length - 1 && this.#before(order[p + 1]!, m)) {
+      order[p] = order[p + 1]!;
+      at[order[p]!] = p;
+      p++;
+    }
+    order[p] = m;
+    at[m] = p;
   }
 
   /** The job's size as the policy knows it: estimate times its benchmark (`jobSize`). */
@@ -155,6 +213,9 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
     const tier = this.list.tier(p.machine);
     const won = elapsed > 0 && winsResolved(p.size, elapsed, tier, this.#effectiveMax);
     const update = this.list.record(p.machine, p.level, won);
+    this.#ratings[p.machine] = update.ratingAfter;
+    this.#tiers[p.machine] = update.tierAfter;
+    this.#reposition(p.machine);
     return { ...update, time: now, job: id, elapsed, size: p.size };
   }
 
@@ -162,8 +223,13 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
   arrive(job: J): boolean {
     let any = false;
     const n = this.platform.machines.length;
-    // fitsMachine reads the job's cores and licenses only, which CompetitiveQueuedJob has.
-    for (let m = 0; m < n && !any; m++) any = fitsMachine(job as unknown as Job, this.platform, m);
+    // fitsMachine reads the job's cores and licenses only, which CompetitiveQueuedJob has. After
+    // the first call (which checks the job), a job asking more cores than any machine has fits
+    // none: no need to ask every machine.
+    for (let m = 0; m < n && !any; m++) {
+      any = fitsMachine(job as unknown as Job, this.platform, m);
+      if (job.cores > this.#maxCores) break;
+    }
     if (!any) return false;
     const size = this.size(job);
     if (size < this.#minSize) this.#minSize = size;
@@ -186,24 +252,28 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
   ): void {
     const { tiers } = this.#options.tierList;
     const machines = this.platform.machines;
-    const buckets: number[][] = Array.from({ length: tiers + 1 }, () => []);
+    // the idle machines of each tier in the order they are tried, made at the first ready job:
+    // a call with none (a completion, or an arrival that was rejected, on a quiet platform)
+    // looks at no machine
+    let buckets: number[][] | null = null;
     let free = 0;
-    for (let m = 0; m < machines.length; m++) {
-      if (idle(m)) {
-        (buckets[this.list.tier(m)] as number[]).push(m);
-        free++;
-      }
-    }
-    if (free === 0) return;
-    const ratings = this.list.snapshot().ratings;
-    for (const b of buckets)
-      b.sort((a, c) => (ratings[c] as number) - (ratings[a] as number) || a - c);
     for (const job of waiting) {
-      if (free === 0) break;
       if (!isReady(job, now)) continue;
+      if (buckets === null) {
+        buckets = Array.from({ length: tiers + 1 }, () => []);
+        const order = this.#order;
+        for (let i = 0; i < order.length; i++) {
+          const m = order[i]!;
+          if (idle(m)) {
+            (buckets[this.#tiers[m]!] as number[]).push(m);
+            free++;
+          }
+        }
+      }
+      if (free === 0) break;
       const size = this.size(job);
       const level = this.#levelOf(job, size);
-      const machine = pick(buckets, level, tiers, this.#options.tierSearch, (m) => {
+      const machine = pick(buckets, this.#preference[level]!, (m) => {
         const cores = (machines[m] as { cores: number }).cores;
         return cores >= job.cores && licensesOk(job, m);
       });
@@ -233,17 +303,15 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
 }
 
 /**
- * Takes (and removes) the first machine that `ok` accepts, searching the tiers in
- * {@link tierPreference} order; -1 when none. @internal
+ * Takes (and removes) the first machine that `ok` accepts, searching the tiers in `preference`
+ * order ({@link tierPreference}); -1 when none. @internal
  */
 export function pick(
   buckets: number[][],
-  level: number,
-  tiers: number,
-  search: TierSearch,
+  preference: readonly number[],
   ok: (machine: number) => boolean,
 ): number {
-  for (const tier of tierPreferenceUnchecked(level, tiers, search)) {
+  for (const tier of preference) {
     const bucket = buckets[tier] as number[];
     for (let i = 0; i < bucket.length; i++) {
       const m = bucket[i] as number;

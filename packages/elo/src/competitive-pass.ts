@@ -152,7 +152,8 @@ function fail(field: string, message: string): never {
  * scheduler event by event. For a live loop: call it at every submission and completion, and at
  * `wakeAt` (the next ready time of a queued job).
  *
- * Complexity: O(machines log machines + queue x tiers + completions).
+ * Complexity: O(machines + queue x tiers + completions x machines) (a completion moves its
+ * machine to its new place in the rating order: O(machines) at worst).
  *
  * @throws InvalidInputError naming the state field (`state.queue[2].estimate`, `state.memory`,
  *   …) or option that is invalid.

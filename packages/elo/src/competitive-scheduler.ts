@@ -84,8 +84,9 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * A machine runs one job at a time; a job runs on one machine (`job.cores` of its cores). A job
  * that no single machine can run (cores, licenses) is rejected when it arrives.
  *
- * Complexity per `schedule` call: O(machines log machines + W * tiers) for W waiting jobs, plus
- * O(1) per completion.
+ * Complexity per `schedule` call: O(machines + W * tiers) for W waiting jobs when one of them is
+ * ready (O(W) when none is), plus O(machines) at worst per completion (the machine moves to its
+ * new place in the rating order).
  *
  * @throws InvalidInputError (at creation) when an option is invalid; (at reset) when
  *   `maxSpeed - overhead <= 0`; (during a run) when a custom `jobLevel` returns something that is

@@ -8,10 +8,12 @@ import { finishMapping, type Mapping, type MappingProblem, readProblem } from ".
  *
  * Ties: among machines, the lowest index; among tasks, the lowest index.
  *
- * Complexity: O(n m k + n k log(n k)) time for n tasks, m machines, where k is how many times a
- * task's best machine is taken by another task (at most n; in practice small): the next task
- * comes from a heap, and only the tasks whose best machine was just taken are looked at again;
- * O(n k + m) extra memory.
+ * Complexity: O(n m + n log n + r (c + log n) + s m) time for n tasks and m machines, where r
+ * is how many times a task is looked at again because its best machine was taken (at most n per
+ * task; here only when its outdated entry reaches the top of the heap), c the machines each
+ * task remembers (an eighth of m, from 4 to 16) and s how many of those r scan the whole row (a
+ * task's first two, and those that find all its remembered machines taken); O(n c + m) extra
+ * memory.
  *
  * @throws InvalidInputError when the ETC matrix or ready times are malformed.
  * @example
@@ -30,7 +32,8 @@ export function minMin(problem: MappingProblem): Mapping {
  *
  * Ties: among machines, the lowest index; among tasks, the lowest index.
  *
- * Complexity: as {@link minMin}.
+ * Complexity: as {@link minMin}, but every task whose best machine was taken is looked at
+ * again at once (a lower bound of a completion time cannot tell which task is largest).
  *
  * @throws InvalidInputError when the ETC matrix or ready times are malformed.
  * @example
@@ -53,7 +56,9 @@ function greedyBatch(problem: MappingProblem, where: string, largest: boolean): 
  * gives the last machine flagged in `wanted` its first task (every task when some flagged
  * machine never gets one): what an online batch scheduler starts, since only the first task
  * mapped onto an idle machine may start. `etc` and `ready` as in {@link MappingProblem},
- * unchecked (the scheduler builds them); `ready` is advanced as tasks are mapped. @internal
+ * unchecked (the scheduler builds them); `ready` is advanced as tasks are mapped.
+ * `candidates` is how many machines each task remembers (see {@link greedyPicks}); tests make
+ * it small to exercise the full rescans. @internal
  */
 export function firstMapped(
   n: number,
@@ -62,39 +67,142 @@ export function firstMapped(
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array,
+  candidates = candidatesFor(m),
 ): { order: number[]; machineOf: Int32Array } {
-  return greedyPicks(n, m, etc, ready, largest, wanted);
+  return greedyPicks(n, m, etc, ready, largest, wanted, candidates);
 }
 
 /**
- * The greedy of {@link minMin} and {@link maxMin}. The next task comes from a binary heap on
- * (best completion, index), smallest first (`largest`: latest completion first, then lowest
- * index), which picks what a scan of every unmapped task picks; entries made stale by a re-best
- * are skipped when they surface. The tasks whose best machine was the one just taken are found
- * in that machine's bucket, not by a scan. With `wanted`, stops as {@link firstMapped} says.
- *
- * Complexity: O(n m + (n + r) log(n + r) + r m) for r re-bests.
+ * How many of its best machines a task remembers between rescans: an eighth of the machines,
+ * from 4 to 16. Remembering costs an insertion sort during the scan, which pays on the
+ * convergent farm (150 machines, 2,500 jobs; `sched-sim run`, user CPU of one run each: 4, 8 and
+ * 16 gave 8.2, 7.8 and 7.0 s under `min-min`, 11.0, 10.7 and 10.9 s under `max-min`) but not on
+ * the overloaded 2,000-job Elo stream on 60 machines (`max-min`, time in the greedy: 16 remembered
+ * 400-420 ms, 8 remembered 357-365 ms, the previous greedy 337-354 ms; three runs each).
  */
-function greedyPicks(
+function candidatesFor(m: number): number {
+  return Math.max(4, Math.min(16, Math.floor(m / 8)));
+}
+
+/**
+ * The greedy of {@link minMin} and {@link maxMin}: at every step, the unmapped task with the
+ * smallest (`largest`: the largest) best completion time, ties to the lowest task index, on the
+ * machine of that best completion (ties to the lowest machine index). With `wanted`, stops as
+ * {@link firstMapped} says. It picks exactly what a scan of every unmapped task at every step
+ * picks (the test suite checks it against that scan and against the previous implementation),
+ * using that ready times only grow during the greedy:
+ *
+ * - A task's best machine comes from a plain scan of its row, at first and at its first re-best
+ *   (its best machine was taken). At its second re-best, the scan also remembers its
+ *   `candidates` best machines and the first of the others in (completion, index) order, which
+ *   stays ahead of every other machine since their completion times only grow. Later re-bests
+ *   look at the remembered machines only: if the best of them comes before that bound, it is
+ *   the best of all (no other machine can do better, nor tie with a lower index); otherwise the
+ *   row is scanned again. O(candidates) instead of O(m) per re-best, most of the time.
+ * - Min-Min: a task whose best machine was taken keeps its old key, which is a lower bound of
+ *   its true best completion. The tasks sit in a binary heap on (key, index); when the top one's
+ *   key is stale, it is re-bested and sifted down, and when it is fresh it is the true minimum
+ *   (every other key bounds its task's completion from below). Only the tasks that surface are
+ *   re-bested, not every task whose best machine was taken.
+ * - Max-Min: a lower bound says nothing about which task is largest, so every task whose best
+ *   machine was just taken (its machine's bucket) is re-bested at once and sifted up. (The
+ *   mirror image, the completion on the taken machine as an upper bound and a re-best when it
+ *   surfaces, picks the same but was no faster on the convergent farm: 14.7 s of CPU against
+ *   12.9-13.2 s, one run: the tasks that surface are the ones a re-best would touch anyway.)
+ *
+ * Complexity: O(n m + n log n) for the first scans and the heap, plus O(candidates + log n) per
+ * re-best and O(m) per rescan (a re-best whose remembered machines were all taken or overtaken).
+ * Memory O(n candidates + m). @internal
+ */
+export function greedyPicks(
   n: number,
   m: number,
   etc: Float64Array | readonly number[],
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array | null,
+  candidates = candidatesFor(m),
 ): { machineOf: Int32Array; order: number[]; start: Float64Array; end: Float64Array } {
   const machineOf = new Int32Array(n).fill(-1);
   const start = new Float64Array(n).fill(Number.NaN);
   const end = new Float64Array(n).fill(Number.NaN);
   const bestMachine = new Int32Array(n);
   const bestEnd = new Float64Array(n);
-  const open = new Uint8Array(n); // 1 while unmapped and mappable
-  const version = new Int32Array(n); // of the task's heap entry that is current
-  const buckets: number[][] = Array.from({ length: m }, () => []);
-  const best = (t: number): void => {
+  const K = Math.max(1, Math.min(candidates, m));
+  // each task's remembered machines (the K best at its last scan, best first) and the first of
+  // the others in (completion, index) order at that scan: their completion times only grow, so
+  // (bound, boundJ) comes before every other machine's (completion, index) from then on
+  // (made at the first remembering scan: most calls of an online scheduler never need it)
+  let cand: Int32Array | null = null;
+  const candCount = new Int32Array(n);
+  const bound = new Float64Array(n);
+  const boundJ = new Int32Array(n);
+  const plain = new Uint8Array(n); // 1 once the task had a re-best by a plain scan
+  // Min-Min: how many times each machine was taken, and that count for the task's best machine
+  // when its key was computed (the key is stale when they differ)
+  const taken = new Int32Array(m);
+  const seen = new Int32Array(n);
+  // Max-Min: the open tasks whose best machine is j, by machine
+  const buckets: number[][] | null = largest ? Array.from({ length: m }, () => []) : null;
+  const cv = new Float64Array(K);
+  const cj = new Int32Array(K);
+
+  // Scans task t's row: its best machine (-1 when no completion time is finite: ineligible
+  // everywhere, or every sum overflowed) and its K best machines in (completion, index) order.
+  const scan = (t: number): void => {
+    const row = t * m;
+    let count = 0;
+    // the first machine, in (completion, index) order, of those not remembered
+    let rest = Number.POSITIVE_INFINITY;
+    let restJ = m;
+    for (let j = 0; j < m; j++) {
+      const e = etc[row + j]!;
+      if (e === Number.POSITIVE_INFINITY) continue;
+      const c = ready[j]! + e;
+      if (c === Number.POSITIVE_INFINITY) continue; // never < a best; stays infinite
+      if (count === K) {
+        // j is after every remembered machine of equal completion: it enters only if strictly
+        // better than the last, which then leaves
+        const last = cv[K - 1]!;
+        if (!(c < last)) {
+          if (c < rest) {
+            rest = c;
+            restJ = j;
+          }
+          continue;
+        }
+        const lastJ = cj[K - 1]!;
+        if (last < rest || (last === rest && lastJ < restJ)) {
+          rest = last;
+          restJ = lastJ;
+        }
+        count--;
+      }
+      let i = count;
+      while (i > 0 && c < cv[i - 1]!) {
+        cv[i] = cv[i - 1]!;
+        cj[i] = cj[i - 1]!;
+        i--;
+      }
+      cv[i] = c;
+      cj[i] = j;
+      count++;
+    }
+    const base = t * K;
+    cand ??= new Int32Array(n * K);
+    for (let i = 0; i < count; i++) cand[base + i] = cj[i]!;
+    candCount[t] = count;
+    bound[t] = rest;
+    boundJ[t] = restJ;
+    bestMachine[t] = count > 0 ? cj[0]! : -1;
+    bestEnd[t] = count > 0 ? cv[0]! : Number.POSITIVE_INFINITY;
+  };
+  // Task t's best machine by a plain scan, remembering nothing (the other machines are
+  // remembered at its second re-best, if it has one: most tasks of an online call have none).
+  const first = (t: number): void => {
+    const row = t * m;
     let bm = -1;
     let be = Number.POSITIVE_INFINITY;
-    const row = t * m;
     for (let j = 0; j < m; j++) {
       const e = etc[row + j]!;
       if (e === Number.POSITIVE_INFINITY) continue;
@@ -106,97 +214,142 @@ function greedyPicks(
     }
     bestMachine[t] = bm;
     bestEnd[t] = be;
-    if (bm >= 0) buckets[bm]!.push(t);
+    bound[t] = Number.NEGATIVE_INFINITY; // candCount[t] is 0: a re-best scans the row
   };
-  // the heap: parallel arrays of (key, task, version); `before` is the order of the picks. Not
-  // heap-js (core's event queue): an object per entry made the overloaded 2,000-job Elo run
-  // (`max-min`) take 0.93-1.53 s of CPU against 0.83-0.95 s with these arrays (3 interleaved runs)
-  const key: number[] = [];
-  const task: number[] = [];
-  const ver: number[] = [];
-  const before = (a: number, b: number): boolean =>
-    key[a] === key[b] ? task[a]! < task[b]! : largest ? key[a]! > key[b]! : key[a]! < key[b]!;
-  const swap = (a: number, b: number): void => {
-    const k = key[a]!;
-    key[a] = key[b]!;
-    key[b] = k;
-    const t = task[a]!;
-    task[a] = task[b]!;
-    task[b] = t;
-    const v = ver[a]!;
-    ver[a] = ver[b]!;
-    ver[b] = v;
+  // Task t's best machine now, after its best machine was taken.
+  const rebest = (t: number): void => {
+    if (bound[t] === Number.NEGATIVE_INFINITY) {
+      // nothing remembered yet: a plain scan the first time (most tasks of an online call are
+      // looked at again once at most), the remembering scan the second
+      if (plain[t] === 0) {
+        plain[t] = 1;
+        first(t);
+      } else scan(t);
+      return;
+    }
+    const row = t * m;
+    const base = t * K;
+    const count = candCount[t]!;
+    let bm = -1;
+    let be = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < count; i++) {
+      const j = cand![base + i]!;
+      const c = ready[j]! + etc[row + j]!;
+      if (c < be || (c === be && j < bm)) {
+        be = c;
+        bm = j;
+      }
+    }
+    const rest = bound[t]!;
+    // every other machine completes at `rest` or later, and at `rest` only if its index is
+    // boundJ[t] or more: exact when (be, bm) comes before that, or when no other machine has a
+    // finite completion time (then bm = -1 too if no remembered one has)
+    if (be < rest || (be === rest && bm < boundJ[t]!) || rest === Number.POSITIVE_INFINITY) {
+      bestMachine[t] = bm;
+      bestEnd[t] = be;
+    } else scan(t);
   };
-  const push = (t: number): void => {
-    let i = key.length;
-    key.push(bestEnd[t]!);
-    task.push(t);
-    ver.push(version[t]!);
+
+  // the heap of open tasks (unmapped, with a machine), on (bestEnd, index): smallest first,
+  // largest first for Max-Min; `pos` is each task's place in it
+  const heap = new Int32Array(n);
+  const pos = new Int32Array(n).fill(-1);
+  let size = 0;
+  const before = (a: number, b: number): boolean => {
+    const ka = bestEnd[a]!;
+    const kb = bestEnd[b]!;
+    return ka === kb ? a < b : largest ? ka > kb : ka < kb;
+  };
+  const siftUp = (i: number): void => {
+    const t = heap[i]!;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!before(i, p)) break;
-      swap(i, p);
+      const u = heap[p]!;
+      if (!before(t, u)) break;
+      heap[i] = u;
+      pos[u] = i;
       i = p;
     }
+    heap[i] = t;
+    pos[t] = i;
   };
-  const pop = (): void => {
-    const last = key.length - 1;
-    swap(0, last);
-    key.pop();
-    task.pop();
-    ver.pop();
-    let i = 0;
+  const siftDown = (i: number): void => {
+    const t = heap[i]!;
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= key.length) break;
+      if (l >= size) break;
       const r = l + 1;
-      const c = r < key.length && before(r, l) ? r : l;
-      if (!before(c, i)) break;
-      swap(i, c);
+      let c = l;
+      if (r < size && before(heap[r]!, heap[l]!)) c = r;
+      const u = heap[c]!;
+      if (!before(u, t)) break;
+      heap[i] = u;
+      pos[u] = i;
       i = c;
     }
+    heap[i] = t;
+    pos[t] = i;
   };
-  let left = 0;
+
   for (let t = 0; t < n; t++) {
-    best(t);
-    if (bestMachine[t]! >= 0) {
-      open[t] = 1;
-      left++;
-      push(t);
-    }
+    first(t);
+    const bm = bestMachine[t]!;
+    if (bm < 0) continue;
+    heap[size] = t;
+    pos[t] = size;
+    size++;
+    if (buckets !== null) buckets[bm]!.push(t);
   }
+  for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(i);
+
   let waitingFor = 0;
   if (wanted !== null) for (let j = 0; j < m; j++) if (wanted[j] === 1) waitingFor++;
-  const taken = wanted === null ? null : new Uint8Array(m);
+  const got = wanted === null ? null : new Uint8Array(m);
   const order: number[] = [];
-  while (left > 0) {
-    const pick = task[0]!;
-    if (open[pick] === 0 || ver[0] !== version[pick]) {
-      pop();
+  while (size > 0) {
+    const pick = heap[0]!;
+    const j = bestMachine[pick]!;
+    if (buckets === null && j >= 0 && seen[pick] !== taken[j]) {
+      // Min-Min: a stale key surfaced; its true key is no smaller
+      rebest(pick);
+      const bm = bestMachine[pick]!;
+      if (bm >= 0) seen[pick] = taken[bm]!;
+      siftDown(0);
       continue;
     }
-    pop();
-    const j = bestMachine[pick]!;
+    size--;
+    pos[pick] = -1;
+    if (size > 0) {
+      heap[0] = heap[size]!;
+      siftDown(0);
+    }
     machineOf[pick] = j;
+    order.push(pick);
+    // (j is -1 only if every completion time overflowed since the first scan: then no ready
+    // time changes, and the task counts as mapped at an infinite time, as the scan picks it)
+    if (j < 0) {
+      end[pick] = bestEnd[pick]!;
+      continue;
+    }
     start[pick] = ready[j]!;
     end[pick] = bestEnd[pick]!;
     ready[j] = bestEnd[pick]!;
-    open[pick] = 0;
-    left--;
-    order.push(pick);
-    if (taken !== null && wanted![j] === 1 && taken[j] === 0) {
-      taken[j] = 1;
+    taken[j] = taken[j]! + 1;
+    if (got !== null && wanted![j] === 1 && got[j] === 0) {
+      got[j] = 1;
       if (--waitingFor === 0) break;
     }
-    // Only machine j got later: tasks whose best machine was j may now prefer another one.
-    // (j is -1 only if every completion time overflowed: then no ready time changed.)
-    const moved = j >= 0 ? buckets[j]! : [];
-    if (j >= 0) buckets[j] = [];
-    for (const t of moved) {
-      if (open[t] === 1 && bestMachine[t] === j) {
-        best(t);
-        version[t]! += 1;
-        push(t);
+    if (buckets !== null) {
+      // Max-Min: only machine j got later, so only the tasks whose best machine was j may now
+      // complete later (on j or elsewhere): re-best each now
+      const moved = buckets[j]!;
+      buckets[j] = [];
+      for (const t of moved) {
+        if (pos[t]! < 0 || bestMachine[t] !== j) continue;
+        rebest(t);
+        const bm = bestMachine[t]!;
+        if (bm >= 0) buckets[bm]!.push(t);
+        siftUp(pos[t]!);
       }
     }
   }
