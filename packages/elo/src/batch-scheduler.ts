@@ -24,9 +24,10 @@ import { firstMapped } from "./min-min.js";
  *
  * Complexity per `schedule` call, W waiting jobs and M machines: O(W M) to lay out their
  * expected times (each job's row is made once) and for the first best machines, then the
- * heuristic's picks (O(log W) each, plus O(c + log W) per job looked at again because its
- * best machine was taken, c = M / 8 from 4 to 16 machines it remembers; O(M) for its first two
- * and when its remembered machines all were) only until every idle machine has its first job.
+ * heuristic's picks (O(log W) each, plus, per job looked at again because its best machine was
+ * taken: under Min-Min O(c + log W), c = M / 8 from 4 to 16 machines it remembers, O(M) for its
+ * first two and when its remembered machines all were; under Max-Min O(M + log W)) only until
+ * every idle machine has its first job.
  *
  * @throws InvalidInputError (at reset) when `speeds` does not fit the platform.
  * @example
