@@ -10,7 +10,7 @@ import {
   UNCHECKED_UPDATE,
 } from "./matrix.js";
 import { checkMatrixInput, countEligible } from "./matrix-checks.js";
-import { meetsRequirements } from "./minimal-requirements.js";
+import { eligibilityRow } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
   type HeuristicReadings,
@@ -524,15 +524,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const job = input.jobs[i]!.job;
     const s = this.#static.get(job.id);
     if (s !== undefined && s.job === job) return s;
-    let e: Uint8Array;
-    if (input.eligibility !== undefined) {
-      const got = input.eligibility(input.jobs[i]!, i);
-      countEligible(got, i, cols, SOURCE);
-      e = got;
-    } else {
-      e = new Uint8Array(cols);
-      for (let m = 0; m < cols; m++) if (meetsRequirements(job, input.platform, m)) e[m] = 1;
-    }
+    if (input.eligibility === undefined)
+      return this.#staticOf(job, eligibilityRow(job, input.platform));
+    const e = input.eligibility(input.jobs[i]!, i);
+    countEligible(e, i, cols, SOURCE);
     return this.#staticOf(job, e);
   }
 }

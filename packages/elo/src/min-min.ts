@@ -221,13 +221,12 @@ export function greedyPicks(
     bestEnd[t] = be;
     bound[t] = Number.NEGATIVE_INFINITY; // candCount[t] is 0: a re-best scans the row
   };
-  // Task t's best machine now, after its best machine was taken.
+  // Min-Min: task t's best machine now, after its best machine was taken.
   const rebest = (t: number): void => {
     if (bound[t] === Number.NEGATIVE_INFINITY) {
       // nothing remembered yet: a plain scan the first time (most tasks of an online call are
-      // looked at again once at most), the remembering scan the second; Max-Min always scans
-      // plainly (see above)
-      if (largest || plain[t] === 0) {
+      // looked at again once at most), the remembering scan the second
+      if (plain[t] === 0) {
         plain[t] = 1;
         first(t);
       } else scan(t);
@@ -352,7 +351,7 @@ export function greedyPicks(
       buckets[j] = [];
       for (const t of moved) {
         if (pos[t]! < 0 || bestMachine[t] !== j) continue;
-        rebest(t);
+        first(t); // a plain scan (see above)
         const bm = bestMachine[t]!;
         if (bm >= 0) buckets[bm]!.push(t);
         siftUp(pos[t]!);
