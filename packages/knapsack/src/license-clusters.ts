@@ -50,6 +50,27 @@ interface Tracked {
 /** Error prefix for the next `LicenseClusters` built by a package function (see `clustersFor`). */
 let nextWhere: string | undefined;
 
+type RequestsReader = (
+  clusters: LicenseClusters,
+  id: number,
+) => readonly (readonly [string, number])[] | undefined;
+
+/** Set by the class's static block (it alone sees the private fields). */
+let readRequests: RequestsReader | undefined;
+
+/**
+ * The requests a {@link LicenseClusters} tracks for job `id` ([license, copies] with copies > 0,
+ * sorted by license name), or `undefined` when it does not track it. Internal: lets `preMatch`
+ * build a cluster's knapsack from the few licenses each job asks for instead of looking every
+ * critical license up in every job's record.
+ */
+export function trackedRequests(
+  clusters: LicenseClusters,
+  id: number,
+): readonly (readonly [string, number])[] | undefined {
+  return (readRequests as RequestsReader)(clusters, id);
+}
+
 /** Builds a {@link LicenseClusters} whose errors name `where` (the calling package function). */
 export function clustersFor(
   where: string,
@@ -99,6 +120,10 @@ export class LicenseClusters {
   /** component id -> its critical licenses. */
   readonly #members = new Map<number, Set<string>>();
   #nextComponent = 0;
+
+  static {
+    readRequests = (clusters, id) => clusters.#jobs.get(id)?.needs;
+  }
 
   /** Starts with the given available copies and, optionally, jobs (added in order). */
   constructor(copies: LicenseCopies, jobs?: Iterable<LicenseJob>) {
@@ -170,13 +195,28 @@ export class LicenseClusters {
     const tracked = this.#jobs.get(id);
     if (tracked === undefined) return false;
     this.#jobs.delete(id);
+    // Components that lost a critical license (`#refresh` adds them): split from scratch.
     const dirty = new Set<number>();
+    // The critical licenses the job linked, per component: the job's arc is gone.
+    const linked = new Map<number, string[]>();
     for (const [license] of tracked.needs) {
       const comp = this.#component.get(license);
-      if (comp !== undefined) dirty.add(comp);
+      if (comp !== undefined) {
+        const list = linked.get(comp);
+        if (list === undefined) linked.set(comp, [license]);
+        else list.push(license);
+      }
       this.#requesters.get(license)?.delete(id);
       this.#recomputeDemand(license);
       this.#refresh(license, dirty);
+    }
+    // A component that lost only the job's arc (no license) stays connected unless that arc
+    // was a bridge: every part it could fall into holds one of the licenses the arc linked, so
+    // it is whole when they still reach one another. Components are sets of licenses (their ids
+    // are never shown), so skipping the split changes nothing when it would find one part.
+    for (const [comp, licenses] of linked) {
+      if (licenses.length < 2 || dirty.has(comp) || !this.#members.has(comp)) continue;
+      if (!this.#reaches(licenses)) dirty.add(comp);
     }
     this.#split(dirty);
     return true;
@@ -201,9 +241,11 @@ export class LicenseClusters {
   /** The clusters, ordered by their first job (arrival order); jobs in arrival order. */
   clusters(): LicenseCluster[] {
     const jobsOf = new Map<number, number[]>();
+    const component = this.#component;
     for (const [id, tracked] of this.#jobs) {
-      for (const [license] of tracked.needs) {
-        const comp = this.#component.get(license);
+      const needs = tracked.needs;
+      for (let q = 0; q < needs.length; q++) {
+        const comp = component.get((needs[q] as readonly [string, number])[0]);
         if (comp === undefined) continue;
         let list = jobsOf.get(comp);
         if (list === undefined) {
@@ -325,6 +367,32 @@ export class LicenseClusters {
       this.#component.set(license, keepId);
     }
     this.#members.delete(goneId);
+  }
+
+  /**
+   * Whether `licenses[0]` still reaches every other license of `licenses` (all critical, in one
+   * component) through the tracked jobs: a search that stops as soon as all are found.
+   */
+  #reaches(licenses: readonly string[]): boolean {
+    const start = licenses[0] as string;
+    const wanted = new Set<string>(licenses);
+    wanted.delete(start);
+    const seen = new Set<string>([start]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const license = queue.pop() as string;
+      for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
+        const needs = (this.#jobs.get(jobId) as Tracked).needs;
+        for (let q = 0; q < needs.length; q++) {
+          const other = (needs[q] as readonly [string, number])[0];
+          if (seen.has(other) || !this.#component.has(other)) continue;
+          seen.add(other);
+          if (wanted.delete(other) && wanted.size === 0) return true;
+          queue.push(other);
+        }
+      }
+    }
+    return false;
   }
 
   /** Recomputes the connected components of each dirty component (breadth-first over jobs). */
