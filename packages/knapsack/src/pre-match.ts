@@ -5,16 +5,22 @@ import {
   requireKnownKeys,
   requireOneOf,
 } from "@sched/errors";
-import { checkNumber, type MkpInstance } from "./instance.js";
+import { checkNumber, type DenseInstance, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
   type LicenseCluster,
   LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
+  trackedRequests,
 } from "./license-clusters.js";
 import { EXACT_KEYS, type MkpExactOptions, mkpExact, resolveExactOptions } from "./mkp-exact.js";
-import { type MkpGreedyOptions, mkpGreedy, resolveGreedyChoices } from "./mkp-greedy.js";
+import {
+  greedyItems,
+  type MkpGreedyOptions,
+  mkpGreedy,
+  resolveGreedyChoices,
+} from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
 
@@ -179,7 +185,7 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   // exact solver, or when no license was critical); `costs` is the pre-matching's own.
   const greedy = requireKnownKeys(WHERE, "options.greedy", o.greedy, PRE_MATCH_GREEDY_KEYS);
   const exact = requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
-  resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
+  const choices = resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
   resolveExactOptions(WHERE, exact, "options.exact");
   const solver = o.solver ?? "greedy";
   requireOneOf(WHERE, "options.solver", solver, ["greedy", "exact"]);
@@ -208,8 +214,12 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
         `has length ${costs?.length ?? "none"}, expected ${jobs.length} (one per job)`,
       );
     }
-    for (let i = 0; i < costs.length; i++)
-      checkNumber(WHERE, `costs[${i}]`, costs[i], Number.NEGATIVE_INFINITY);
+    for (let i = 0; i < costs.length; i++) {
+      const x = costs[i];
+      // The field name is built only for the error.
+      if (typeof x !== "number" || !Number.isFinite(x))
+        checkNumber(WHERE, `costs[${i}]`, x, Number.NEGATIVE_INFINITY);
+    }
   }
   if (input.clusters !== undefined && !(input.clusters instanceof LicenseClusters)) {
     throw new InvalidInputError(WHERE, "clusters", "is not a LicenseClusters");
@@ -240,14 +250,24 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   const clusters: PreMatchCluster[] = [];
   for (const cluster of clustering.clusters()) {
     const at = cluster.jobs.map(positionOf);
-    const values = at.map((i) => costs[i] as number);
-    const weights = cluster.licenses.map((license) =>
-      at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
-    );
-    const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
-    const instance: MkpInstance = { values, weights, capacities };
-    const result =
-      solver === "greedy" ? mkpGreedy(instance, o.greedy) : mkpExact(instance, o.exact);
+    const dense =
+      solver === "greedy" ? denseCluster(clustering, cluster, at, costs, input.copies) : null;
+    let instance: MkpInstance;
+    let result: { readonly items: readonly number[]; readonly optimal: boolean };
+    if (dense !== null) {
+      // The greedy on the instance it would have read, options checked above: same items.
+      instance = instanceOf(dense);
+      result = { items: greedyItems(dense, { costs: dense.v, ...choices }), optimal: false };
+    } else {
+      const values = at.map((i) => costs[i] as number);
+      const weights = cluster.licenses.map((license) =>
+        at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
+      );
+      const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
+      instance = { values, weights, capacities };
+      // The exact solver, or the greedy on an instance it refuses (its error names the field).
+      result = solver === "greedy" ? mkpGreedy(instance, o.greedy) : mkpExact(instance, o.exact);
+    }
     const chosen = new Set(result.items);
     const keep: number[] = [];
     cluster.jobs.forEach((id, item) => {
@@ -258,4 +278,62 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   }
   const clear = jobs.map((job) => job.id).filter((id) => cleared.has(id));
   return { clear, critical: clustering.critical(), clusters };
+}
+
+/**
+ * A cluster's knapsack as `mkpGreedy` would read it (items: the cluster's jobs, valued by their
+ * cost; one constraint per critical license, capacity = its copies, weight = the copies the job
+ * asks for), built from the requests `clustering` tracks (the licenses each job asks for, copies
+ * > 0, checked when it was added; the others weigh 0) instead of looking every critical license
+ * up in every job's record. The same instance: `preMatch`'s contract has the clustering track
+ * every job of `jobs` with its license requests. `null` when a capacity is not a finite number
+ * >= 0: the caller then builds the instance in full and the greedy's own check throws, naming
+ * the field.
+ */
+function denseCluster(
+  clustering: LicenseClusters,
+  cluster: LicenseCluster,
+  at: readonly number[],
+  costs: ArrayLike<number>,
+  copies: LicenseCopies,
+): DenseInstance | null {
+  const { licenses, jobs } = cluster;
+  const n = at.length;
+  const m = licenses.length;
+  const row = new Map<string, number>();
+  const c = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const license = licenses[k] as string;
+    const x = copies[license] ?? 0;
+    if (!(typeof x === "number" && Number.isFinite(x) && x >= 0)) return null;
+    c[k] = x;
+    row.set(license, k);
+  }
+  const v = new Float64Array(n);
+  const w = new Float64Array(m * n);
+  for (let item = 0; item < n; item++) {
+    v[item] = costs[at[item] as number] as number;
+    const needs = trackedRequests(clustering, jobs[item] as number) ?? [];
+    for (let q = 0; q < needs.length; q++) {
+      const need = needs[q] as readonly [string, number];
+      const k = row.get(need[0]);
+      if (k !== undefined) w[k * n + item] = need[1];
+    }
+  }
+  return { n, m, v, w, c };
+}
+
+/** The {@link MkpInstance} of a dense one, with plain arrays (as `preMatch` reports it). */
+function instanceOf(dense: DenseInstance): MkpInstance {
+  const { n, m, v, w, c } = dense;
+  const weights: number[][] = [];
+  for (let k = 0; k < m; k++) weights.push(plain(w, k * n, n));
+  return { values: plain(v, 0, n), weights, capacities: plain(c, 0, m) };
+}
+
+/** `x[from .. from + length)` as a plain array (a loop: `Array.from` on a typed array is slow). */
+function plain(x: Float64Array, from: number, length: number): number[] {
+  const out = new Array<number>(length);
+  for (let i = 0; i < length; i++) out[i] = x[from + i] as number;
+  return out;
 }
