@@ -113,11 +113,95 @@ const TAKEN = 1;
 const DISCARDED = 2;
 
 /**
+ * An instance by its nonzero weights, listed both ways. Internal: the greedy's loops then cost
+ * the number of nonzero weights, not `n·m` (license knapsacks are sparse: a job asks for a few
+ * of the critical licenses).
+ */
+export interface SparseInstance {
+  readonly n: number;
+  readonly m: number;
+  readonly v: Float64Array;
+  readonly c: Float64Array;
+  /** Item `i`'s nonzero weights: constraint `itemK[p]` (ascending), weight `itemW[p]`, p in [itemStart[i], itemStart[i + 1]). */
+  readonly itemStart: Int32Array;
+  readonly itemK: Int32Array;
+  readonly itemW: Float64Array;
+  /** Constraint `k`'s nonzero weights: item `consI[p]` (ascending), weight `consW[p]`, p in [consStart[k], consStart[k + 1]). */
+  readonly consStart: Int32Array;
+  readonly consI: Int32Array;
+  readonly consW: Float64Array;
+}
+
+/**
+ * The sparse instance of item lists (`itemK` ascending within each item, weights nonzero):
+ * adds the constraint lists (items ascending). O(n + m + nonzeros).
+ */
+export function sparseFromItems(
+  n: number,
+  m: number,
+  v: Float64Array,
+  c: Float64Array,
+  itemStart: Int32Array,
+  itemK: Int32Array,
+  itemW: Float64Array,
+): SparseInstance {
+  const nnz = itemStart[n] as number;
+  const consStart = new Int32Array(m + 1);
+  for (let p = 0; p < nnz; p++) consStart[(itemK[p] as number) + 1]!++;
+  for (let k = 0; k < m; k++)
+    consStart[k + 1] = (consStart[k + 1] as number) + (consStart[k] as number);
+  const next = consStart.slice(0, m);
+  const consI = new Int32Array(nnz);
+  const consW = new Float64Array(nnz);
+  for (let i = 0; i < n; i++) {
+    for (let p = itemStart[i] as number; p < (itemStart[i + 1] as number); p++) {
+      const k = itemK[p] as number;
+      const at = next[k]!++;
+      consI[at] = i;
+      consW[at] = itemW[p] as number;
+    }
+  }
+  return { n, m, v, c, itemStart, itemK, itemW, consStart, consI, consW };
+}
+
+/** The nonzero weights of a dense instance (a weight of 0 or -0 is left out). O(n·m). */
+export function sparseOf(inst: DenseInstance): SparseInstance {
+  const { n, m, v, w, c } = inst;
+  let nnz = 0;
+  for (let p = 0; p < n * m; p++) if ((w[p] as number) !== 0) nnz++;
+  const itemStart = new Int32Array(n + 1);
+  const itemK = new Int32Array(nnz);
+  const itemW = new Float64Array(nnz);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    itemStart[i] = p;
+    for (let k = 0; k < m; k++) {
+      const x = w[k * n + i] as number;
+      if (x === 0) continue;
+      itemK[p] = k;
+      itemW[p++] = x;
+    }
+  }
+  itemStart[n] = p;
+  return sparseFromItems(n, m, v, c, itemStart, itemK, itemW);
+}
+
+/**
  * The surrogate greedy on a validated instance; returns the chosen items, ascending.
  * Exposed inside the package so the exact solver can seed its incumbent with it.
  */
 export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): number[] {
-  const { n, m, v, w, c } = inst;
+  return sparseGreedyItems(sparseOf(inst), opts);
+}
+
+/**
+ * {@link greedyItems} on a sparse instance: the same decisions and the same floating-point
+ * sums in the same order. A weight of 0 changes no sum, never makes an item too heavy or a
+ * constraint critical, and never fails a fit (the used copies never exceed a capacity), so the
+ * loops skip them. O(nonzeros) per pass instead of O(n·m).
+ */
+export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOptions): number[] {
+  const { n, m, v, c, itemStart, itemK, itemW, consStart, consI, consW } = inst;
   const { costs, reweight, rhoExponent } = opts;
   const status = new Int8Array(n);
   const demand = new Float64Array(m);
@@ -131,18 +215,24 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
   // Items that can never be chosen: value <= 0 (cannot raise the total) or too heavy alone.
   for (let i = 0; i < n; i++) {
     let ok = (v[i] as number) > 0;
-    for (let k = 0; ok && k < m; k++) if ((w[k * n + i] as number) > (c[k] as number)) ok = false;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; ok && p < end; p++)
+      if ((itemW[p] as number) > (c[itemK[p] as number] as number)) ok = false;
     if (!ok) status[i] = DISCARDED;
   }
   let criticalCount = 0;
   for (let k = 0; k < m; k++) {
     let d = 0;
-    for (let i = 0; i < n; i++) if (status[i] !== DISCARDED) d += w[k * n + i] as number;
+    const start = consStart[k] as number;
+    const end = consStart[k + 1] as number;
+    for (let p = start; p < end; p++)
+      if (status[consI[p] as number] !== DISCARDED) d += consW[p] as number;
     demand[k] = d;
     if (d > (c[k] as number)) {
       critical[k] = 1;
       criticalCount++;
-      for (let i = 0; i < n; i++) if ((w[k * n + i] as number) > 0) onCritical[i]!++;
+      for (let p = start; p < end; p++)
+        if ((consW[p] as number) > 0) onCritical[consI[p] as number]!++;
     }
   }
   const setRatio = (i: number): void => {
@@ -154,10 +244,11 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     for (let i = 0; i < n; i++) {
       if (status[i] !== UNDECIDED) continue;
       let s = 0;
-      for (let k = 0; k < m; k++) {
-        const wi = w[k * n + i] as number;
-        if (critical[k] !== 1 || wi === 0) continue;
-        const share = wi / (c[k] as number);
+      const end = itemStart[i + 1] as number;
+      for (let p = itemStart[i] as number; p < end; p++) {
+        const k = itemK[p] as number;
+        if (critical[k] !== 1) continue;
+        const share = (itemW[p] as number) / (c[k] as number);
         s +=
           rhoExponent === 0
             ? share
@@ -168,13 +259,20 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     }
   };
   const fits = (i: number): boolean => {
-    for (let k = 0; k < m; k++)
-      if ((used[k] as number) + (w[k * n + i] as number) > (c[k] as number)) return false;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      if ((used[k] as number) + (itemW[p] as number) > (c[k] as number)) return false;
+    }
     return true;
   };
   const take = (i: number): void => {
     status[i] = TAKEN;
-    for (let k = 0; k < m; k++) used[k] = (used[k] as number) + (w[k * n + i] as number);
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      used[k] = (used[k] as number) + (itemW[p] as number);
+    }
   };
   /**
    * Discards `i`, updating demands, critical constraints and (when reweighting) the ratios;
@@ -182,17 +280,18 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
    */
   const discard = (i: number, raised?: (j: number) => void): void => {
     status[i] = DISCARDED;
-    for (let k = 0; k < m; k++) {
-      const wi = w[k * n + i] as number;
-      if (wi === 0) continue;
-      demand[k] = (demand[k] as number) - wi;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      demand[k] = (demand[k] as number) - (itemW[p] as number);
       if (critical[k] === 0 || (demand[k] as number) > (c[k] as number)) continue;
       // Constraint k stops being critical.
       critical[k] = 0;
       criticalCount--;
-      for (let j = 0; j < n; j++) {
-        const wj = w[k * n + j] as number;
-        if (wj === 0) continue;
+      const last = consStart[k + 1] as number;
+      for (let q = consStart[k] as number; q < last; q++) {
+        const j = consI[q] as number;
+        const wj = consW[q] as number;
         onCritical[j]!--;
         if (reweight && rhoExponent === 0 && status[j] === UNDECIDED) {
           a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - wj / (c[k] as number);
