@@ -45,30 +45,50 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 interface Tracked {
   /** [license, copies] with copies > 0, sorted by license name. */
   readonly needs: readonly (readonly [string, number])[];
+  /** The slot of each license of `needs` (see `LicenseClusters#slot`), same order. */
+  readonly slots: Int32Array;
+  /** The copies of each license of `needs`, same order. */
+  readonly copies: Float64Array;
 }
+
+/** A job asking for nothing (what an untracked id weighs). */
+const UNTRACKED: Tracked = { needs: [], slots: new Int32Array(0), copies: new Float64Array(0) };
 
 /** Error prefix for the next `LicenseClusters` built by a package function (see `clustersFor`). */
 let nextWhere: string | undefined;
 
-type RequestsReader = (
+/** A cluster's knapsack weights by item (see {@link clusterWeights}). */
+export interface ItemWeights {
+  /** Item `i`'s weights are at [start[i], start[i + 1]). */
+  readonly start: Int32Array;
+  /** The constraint (index in `licenses`) of each weight, ascending within an item. */
+  readonly k: Int32Array;
+  /** The copies asked for (> 0). */
+  readonly w: Float64Array;
+}
+
+type WeightsReader = (
   clusters: LicenseClusters,
-  id: number,
-) => readonly (readonly [string, number])[] | undefined;
+  licenses: readonly string[],
+  ids: readonly number[],
+) => ItemWeights;
 
 /** Set by the class's static block (it alone sees the private fields). */
-let readRequests: RequestsReader | undefined;
+let readWeights: WeightsReader | undefined;
 
 /**
- * The requests a {@link LicenseClusters} tracks for job `id` ([license, copies] with copies > 0,
- * sorted by license name), or `undefined` when it does not track it. Internal: lets `preMatch`
- * build a cluster's knapsack from the few licenses each job asks for instead of looking every
- * critical license up in every job's record.
+ * A cluster's knapsack weights, by item: for each tracked job `ids[i]`, the licenses of
+ * `licenses` (sorted by name) it asks for and the copies, from the requests the clustering
+ * checked when the job was added; the licenses it does not ask for weigh 0 and are left out.
+ * Internal (for `preMatch`): O(the jobs' requests + licenses), where looking every license up in
+ * every job's record costs O(licenses x jobs) keyed loads.
  */
-export function trackedRequests(
+export function clusterWeights(
   clusters: LicenseClusters,
-  id: number,
-): readonly (readonly [string, number])[] | undefined {
-  return (readRequests as RequestsReader)(clusters, id);
+  licenses: readonly string[],
+  ids: readonly number[],
+): ItemWeights {
+  return (readWeights as WeightsReader)(clusters, licenses, ids);
 }
 
 /** Builds a {@link LicenseClusters} whose errors name `where` (the calling package function). */
@@ -117,12 +137,47 @@ export class LicenseClusters {
   readonly #jobs = new Map<number, Tracked>();
   /** critical license -> component id. */
   readonly #component = new Map<string, number>();
+  /** license -> slot: a small integer per license name seen, in order of first sight. */
+  readonly #slots = new Map<string, number>();
+  /** slot -> component id of the license, -1 when it is not critical (mirrors `#component`). */
+  readonly #componentAt: number[] = [];
   /** component id -> its critical licenses. */
   readonly #members = new Map<number, Set<string>>();
   #nextComponent = 0;
 
   static {
-    readRequests = (clusters, id) => clusters.#jobs.get(id)?.needs;
+    readWeights = (clusters, licenses, ids) => {
+      const n = ids.length;
+      const rowAt = new Int32Array(clusters.#componentAt.length).fill(-1);
+      for (let k = 0; k < licenses.length; k++) {
+        const slot = clusters.#slots.get(licenses[k] as string);
+        if (slot !== undefined) rowAt[slot] = k;
+      }
+      const tracked: Tracked[] = [];
+      let size = 0;
+      for (let i = 0; i < n; i++) {
+        const t = clusters.#jobs.get(ids[i] as number) ?? UNTRACKED;
+        tracked.push(t);
+        size += t.slots.length;
+      }
+      const start = new Int32Array(n + 1);
+      const k = new Int32Array(size);
+      const w = new Float64Array(size);
+      let p = 0;
+      for (let i = 0; i < n; i++) {
+        start[i] = p;
+        // Requests and licenses are both sorted by name: constraints come out ascending.
+        const { slots, copies } = tracked[i] as Tracked;
+        for (let q = 0; q < slots.length; q++) {
+          const row = rowAt[slots[q] as number] as number;
+          if (row < 0) continue;
+          k[p] = row;
+          w[p++] = copies[q] as number;
+        }
+      }
+      start[n] = p;
+      return { start, k, w };
+    };
   }
 
   /** Starts with the given available copies and, optionally, jobs (added in order). */
@@ -241,12 +296,12 @@ export class LicenseClusters {
   /** The clusters, ordered by their first job (arrival order); jobs in arrival order. */
   clusters(): LicenseCluster[] {
     const jobsOf = new Map<number, number[]>();
-    const component = this.#component;
+    const componentAt = this.#componentAt;
     for (const [id, tracked] of this.#jobs) {
-      const needs = tracked.needs;
-      for (let q = 0; q < needs.length; q++) {
-        const comp = component.get((needs[q] as readonly [string, number])[0]);
-        if (comp === undefined) continue;
+      const slots = tracked.slots;
+      for (let q = 0; q < slots.length; q++) {
+        const comp = componentAt[slots[q] as number] as number;
+        if (comp < 0) continue;
         let list = jobsOf.get(comp);
         if (list === undefined) {
           list = [];
@@ -304,7 +359,14 @@ export class LicenseClusters {
         if (x > 0) needs.push([name, x]);
       }
     }
-    this.#jobs.set(job.id, { needs });
+    const slots = new Int32Array(needs.length);
+    const copies = new Float64Array(needs.length);
+    for (let q = 0; q < needs.length; q++) {
+      const [license, x] = needs[q] as [string, number];
+      slots[q] = this.#slot(license);
+      copies[q] = x;
+    }
+    this.#jobs.set(job.id, { needs, slots, copies });
     for (const [license, copies] of needs) {
       let requesters = this.#requesters.get(license);
       if (requesters === undefined) {
@@ -339,7 +401,7 @@ export class LicenseClusters {
     const comp = this.#component.get(license);
     if (critical && comp === undefined) {
       const id = this.#nextComponent++;
-      this.#component.set(license, id);
+      this.#setComponent(license, id);
       this.#members.set(id, new Set([license]));
       for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
         for (const [other] of (this.#jobs.get(jobId) as Tracked).needs) {
@@ -348,11 +410,29 @@ export class LicenseClusters {
       }
     } else if (!critical && comp !== undefined) {
       this.#component.delete(license);
+      this.#componentAt[this.#slot(license)] = -1;
       const members = this.#members.get(comp) as Set<string>;
       members.delete(license);
       if (members.size === 0) this.#members.delete(comp);
       else dirty.add(comp);
     }
+  }
+
+  /** The slot of `license` (assigned at first sight). */
+  #slot(license: string): number {
+    let slot = this.#slots.get(license);
+    if (slot === undefined) {
+      slot = this.#componentAt.length;
+      this.#slots.set(license, slot);
+      this.#componentAt.push(-1);
+    }
+    return slot;
+  }
+
+  /** Puts critical `license` in component `id` (both maps). */
+  #setComponent(license: string, id: number): void {
+    this.#component.set(license, id);
+    this.#componentAt[this.#slot(license)] = id;
   }
 
   #union(a: string, b: string): void {
@@ -364,7 +444,7 @@ export class LicenseClusters {
     const [keep, gone, keepId, goneId] = ma.size >= mb.size ? [ma, mb, ca, cb] : [mb, ma, cb, ca];
     for (const license of gone) {
       keep.add(license);
-      this.#component.set(license, keepId);
+      this.#setComponent(license, keepId);
     }
     this.#members.delete(goneId);
   }
@@ -411,7 +491,7 @@ export class LicenseClusters {
         while (queue.length > 0) {
           const license = queue.pop() as string;
           part.add(license);
-          this.#component.set(license, id);
+          this.#setComponent(license, id);
           for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
             for (const [other] of (this.#jobs.get(jobId) as Tracked).needs) {
               if (unseen.has(other)) {

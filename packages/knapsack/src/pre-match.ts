@@ -5,21 +5,23 @@ import {
   requireKnownKeys,
   requireOneOf,
 } from "@sched/errors";
-import { checkNumber, type DenseInstance, type MkpInstance } from "./instance.js";
+import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
+  clusterWeights,
   type LicenseCluster,
   LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
-  trackedRequests,
 } from "./license-clusters.js";
 import { EXACT_KEYS, type MkpExactOptions, mkpExact, resolveExactOptions } from "./mkp-exact.js";
 import {
-  greedyItems,
   type MkpGreedyOptions,
   mkpGreedy,
   resolveGreedyChoices,
+  type SparseInstance,
+  sparseFromItems,
+  sparseGreedyItems,
 } from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
@@ -250,14 +252,17 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   const clusters: PreMatchCluster[] = [];
   for (const cluster of clustering.clusters()) {
     const at = cluster.jobs.map(positionOf);
-    const dense =
-      solver === "greedy" ? denseCluster(clustering, cluster, at, costs, input.copies) : null;
+    const sparse =
+      solver === "greedy" ? sparseCluster(clustering, cluster, at, costs, input.copies) : null;
     let instance: MkpInstance;
     let result: { readonly items: readonly number[]; readonly optimal: boolean };
-    if (dense !== null) {
+    if (sparse !== null) {
       // The greedy on the instance it would have read, options checked above: same items.
-      instance = instanceOf(dense);
-      result = { items: greedyItems(dense, { costs: dense.v, ...choices }), optimal: false };
+      instance = instanceOf(sparse);
+      result = {
+        items: sparseGreedyItems(sparse, { costs: sparse.v, ...choices }),
+        optimal: false,
+      };
     } else {
       const values = at.map((i) => costs[i] as number);
       const weights = cluster.licenses.map((license) =>
@@ -283,57 +288,49 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
 /**
  * A cluster's knapsack as `mkpGreedy` would read it (items: the cluster's jobs, valued by their
  * cost; one constraint per critical license, capacity = its copies, weight = the copies the job
- * asks for), built from the requests `clustering` tracks (the licenses each job asks for, copies
- * > 0, checked when it was added; the others weigh 0) instead of looking every critical license
- * up in every job's record. The same instance: `preMatch`'s contract has the clustering track
- * every job of `jobs` with its license requests. `null` when a capacity is not a finite number
- * >= 0: the caller then builds the instance in full and the greedy's own check throws, naming
- * the field.
+ * asks for), by its nonzero weights, from the requests `clustering` tracks (the licenses each job
+ * asks for, copies > 0, checked when it was added) instead of looking every critical license up
+ * in every job's record. The same instance: `preMatch`'s contract has the clustering track every
+ * job of `jobs` with its license requests. `null` when a capacity is not a finite number >= 0:
+ * the caller then builds the instance in full and the greedy's own check throws, naming the field.
  */
-function denseCluster(
+function sparseCluster(
   clustering: LicenseClusters,
   cluster: LicenseCluster,
   at: readonly number[],
   costs: ArrayLike<number>,
   copies: LicenseCopies,
-): DenseInstance | null {
+): SparseInstance | null {
   const { licenses, jobs } = cluster;
   const n = at.length;
   const m = licenses.length;
-  const row = new Map<string, number>();
   const c = new Float64Array(m);
   for (let k = 0; k < m; k++) {
-    const license = licenses[k] as string;
-    const x = copies[license] ?? 0;
+    const x = copies[licenses[k] as string] ?? 0;
     if (!(typeof x === "number" && Number.isFinite(x) && x >= 0)) return null;
     c[k] = x;
-    row.set(license, k);
   }
   const v = new Float64Array(n);
-  const w = new Float64Array(m * n);
-  for (let item = 0; item < n; item++) {
-    v[item] = costs[at[item] as number] as number;
-    const needs = trackedRequests(clustering, jobs[item] as number) ?? [];
-    for (let q = 0; q < needs.length; q++) {
-      const need = needs[q] as readonly [string, number];
-      const k = row.get(need[0]);
-      if (k !== undefined) w[k * n + item] = need[1];
-    }
-  }
-  return { n, m, v, w, c };
+  for (let item = 0; item < n; item++) v[item] = costs[at[item] as number] as number;
+  const { start, k, w } = clusterWeights(clustering, licenses, jobs);
+  return sparseFromItems(n, m, v, c, start, k, w);
 }
 
-/** The {@link MkpInstance} of a dense one, with plain arrays (as `preMatch` reports it). */
-function instanceOf(dense: DenseInstance): MkpInstance {
-  const { n, m, v, w, c } = dense;
+/** The {@link MkpInstance} of a sparse one, with plain arrays (as `preMatch` reports it). */
+function instanceOf(sparse: SparseInstance): MkpInstance {
+  const { n, m, v, c, itemStart, itemK, itemW } = sparse;
   const weights: number[][] = [];
-  for (let k = 0; k < m; k++) weights.push(plain(w, k * n, n));
-  return { values: plain(v, 0, n), weights, capacities: plain(c, 0, m) };
+  for (let k = 0; k < m; k++) weights.push(new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let p = itemStart[i] as number; p < (itemStart[i + 1] as number); p++)
+      (weights[itemK[p] as number] as number[])[i] = itemW[p] as number;
+  }
+  return { values: plain(v), weights, capacities: plain(c) };
 }
 
-/** `x[from .. from + length)` as a plain array (a loop: `Array.from` on a typed array is slow). */
-function plain(x: Float64Array, from: number, length: number): number[] {
-  const out = new Array<number>(length);
-  for (let i = 0; i < length; i++) out[i] = x[from + i] as number;
+/** `x` as a plain array (a loop: `Array.from` on a typed array is slow). */
+function plain(x: Float64Array): number[] {
+  const out = new Array<number>(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = x[i] as number;
   return out;
 }
