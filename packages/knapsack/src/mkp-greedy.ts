@@ -328,7 +328,8 @@ export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOpti
   if (opts.strategy !== "fill" && rhoExponent === 0) {
     const heap = new DropHeap(n);
     for (let i = 0; i < n; i++)
-      if (status[i] === UNDECIDED && onCritical[i]! > 0) heap.push(i, ratio[i] as number);
+      if (status[i] === UNDECIDED && onCritical[i]! > 0) heap.add(i, ratio[i] as number);
+    heap.heapify();
     const dropped: number[] = [];
     const requeue = (j: number): void => {
       if (onCritical[j]! > 0) heap.push(j, ratio[j] as number);
@@ -336,8 +337,8 @@ export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOpti
     while (criticalCount > 0) {
       let worst = -1;
       while (heap.size > 0) {
-        const [i, r] = heap.pop();
-        if (status[i] === UNDECIDED && onCritical[i]! > 0 && r === ratio[i]) {
+        const i = heap.pop();
+        if (status[i] === UNDECIDED && onCritical[i]! > 0 && heap.popped === ratio[i]) {
           worst = i;
           break;
         }
@@ -420,7 +421,19 @@ class DropHeap {
     this.#ratio[b] = r;
   }
 
-  push(item: number, ratio: number): void {
+  /** Appends without ordering: call {@link heapify} before any `push` or `pop`. */
+  add(item: number, ratio: number): void {
+    this.#grow();
+    this.#item[this.size] = item;
+    this.#ratio[this.size++] = ratio;
+  }
+
+  /** Orders the entries added (Floyd, O(size)). */
+  heapify(): void {
+    for (let k = (this.size >> 1) - 1; k >= 0; k--) this.#down(k);
+  }
+
+  #grow(): void {
     if (this.size === this.#item.length) {
       const items = new Int32Array(this.size * 2);
       items.set(this.#item);
@@ -429,6 +442,10 @@ class DropHeap {
       ratios.set(this.#ratio);
       this.#ratio = ratios;
     }
+  }
+
+  push(item: number, ratio: number): void {
+    this.#grow();
     let k = this.size++;
     this.#item[k] = item;
     this.#ratio[k] = ratio;
@@ -440,24 +457,33 @@ class DropHeap {
     }
   }
 
-  pop(): [number, number] {
-    const top: [number, number] = [this.#item[0] as number, this.#ratio[0] as number];
+  /** The ratio of the entry {@link pop} returned last. */
+  popped = 0;
+
+  /** Removes the smallest entry; returns its item (its ratio goes to {@link popped}). */
+  pop(): number {
+    const top = this.#item[0] as number;
+    this.popped = this.#ratio[0] as number;
     this.size--;
     if (this.size > 0) {
       this.#item[0] = this.#item[this.size] as number;
       this.#ratio[0] = this.#ratio[this.size] as number;
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1;
-        if (l >= this.size) break;
-        const r = l + 1;
-        const c = r < this.size && this.#less(r, l) ? r : l;
-        if (!this.#less(c, k)) break;
-        this.#swap(c, k);
-        k = c;
-      }
+      this.#down(0);
     }
     return top;
+  }
+
+  #down(from: number): void {
+    let k = from;
+    for (;;) {
+      const l = 2 * k + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && this.#less(r, l) ? r : l;
+      if (!this.#less(c, k)) break;
+      this.#swap(c, k);
+      k = c;
+    }
   }
 }
 
