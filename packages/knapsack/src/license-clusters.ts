@@ -114,8 +114,10 @@ export function clustersFor(
  * raising a license's copies) can split them. Only the touched components are recomputed.
  *
  * Complexity: `add` is O(q·log q + the requesters of licenses that turn critical), `remove`
- * O(q + the requesters of its licenses + the requests inside the components it touched)
- * (q = licenses the job asks for); `clusters()` is O(total license requests + sorting names).
+ * O(q + the requesters of its licenses + the requests a bridge search visits), plus the requests
+ * inside the components it re-splits: those that lost a critical license, or that the departing
+ * job was a bridge of (q = licenses the job asks for); `clusters()` is O(total license requests +
+ * sorting names).
  *
  * @throws InvalidInputError on bad copies, a duplicate job id, or a bad license request.
  * @example

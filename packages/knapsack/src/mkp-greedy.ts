@@ -504,11 +504,12 @@ class DropHeap {
  * counterpart. The result is always feasible and maximal (no unchosen item with a positive value
  * would still fit), `optimal` is `false` (not proven, even when it happens to be).
  *
- * Complexity: O(n·m) to copy and set up; `"drop"` (default) then takes its picks from a heap:
- * O((n + u) log n) with u <= n·m ratio updates (constraints stopping being critical), plus a
- * sort of the rest; `"fill"` scans: O(n) per decision and each time a constraint stops being
- * critical, O(n·m + n²) time. O(n + m) extra space.
- * With `rhoExponent > 0` every discard recomputes all weights: O(n²·m).
+ * Complexity: O(n·m) to copy the instance and list its z nonzero weights; the passes then cost
+ * O(z) (zero weights are skipped: they change no sum and no decision); `"drop"` (default) takes
+ * its picks from a heap: O((n + u) log n) with u <= z ratio updates (constraints stopping being
+ * critical), plus a sort of the rest; `"fill"` scans: O(n) per decision, O(z + n²) in all.
+ * O(n + m + z) extra space. With `rhoExponent > 0` every discard recomputes all weights:
+ * O(n² + n·z).
  *
  * @throws InvalidInputError on a malformed instance (field named) or bad options.
  * @example

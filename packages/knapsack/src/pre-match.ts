@@ -163,7 +163,9 @@ export interface PreMatchResult {
  * cleared: all their requests fit at once.
  *
  * Complexity: clustering O(total requests), then per cluster of n jobs and m licenses the
- * solver's cost (greedy: O(m·n·(m + log n))).
+ * solver's cost; with the greedy the knapsack is built from the z requests of the cluster's jobs
+ * on its licenses (O(z + m)) and solved in O(z + (n + z) log n), and the reported instance is
+ * O(n·m).
  *
  * @throws InvalidInputError on bad jobs / copies, when neither or both of `matrix` and `costs`
  * are given, or when their length differs from `jobs`.
