@@ -356,9 +356,31 @@ export class LicenseClusters {
           "is not an object, expected license name -> copies",
         );
       }
-      for (const name of Object.keys(job.licenses).sort(byName)) {
-        const x = checkCopies(this.#where, `${field}.licenses.${name}`, job.licenses[name]);
+      // Checked in key order and only the requests (copies > 0) sorted: a job record may list
+      // every license of the platform. A bad value is reported as the name-ordered check finds
+      // it (the first bad license by name).
+      const licenses = job.licenses;
+      const names = Object.keys(licenses);
+      let valid = true;
+      for (const name of names) {
+        const x = licenses[name];
+        if (typeof x !== "number" || !(x >= 0 && x < Number.POSITIVE_INFINITY)) {
+          valid = false;
+          break;
+        }
         if (x > 0) needs.push([name, x]);
+      }
+      if (!valid) {
+        for (const name of names.sort(byName))
+          checkCopies(this.#where, `${field}.licenses.${name}`, licenses[name]);
+      }
+      // Insertion sort by name: a job asks for a few licenses.
+      for (let q = 1; q < needs.length; q++) {
+        const need = needs[q] as [string, number];
+        let r = q - 1;
+        for (; r >= 0 && byName((needs[r] as [string, number])[0], need[0]) > 0; r--)
+          needs[r + 1] = needs[r] as [string, number];
+        needs[r + 1] = need;
       }
     }
     const slots = new Int32Array(needs.length);

@@ -16,9 +16,15 @@ import {
 // from scratch, every critical license looked up in every job's record, and the public greedy.
 
 const NAMES = ["a", "b", "c", "d", "e", "f"];
+// Keys in any order; copies whose shares sum differently in another order (0.1 + 0.2 + 0.3 is
+// not 0.3 + 0.2 + 0.1), so a knapsack built with the licenses out of order ranks differently.
 const requestArb = fc.dictionary(
   fc.constantFrom(...NAMES),
-  fc.oneof(fc.integer({ min: 0, max: 3 }), fc.double({ min: 0.25, max: 2.5, noNaN: true })),
+  fc.oneof(
+    fc.integer({ min: 0, max: 3 }),
+    fc.double({ min: 0.25, max: 2.5, noNaN: true }),
+    fc.constantFrom(0.1, 0.2, 0.3),
+  ),
   { maxKeys: 4 },
 );
 const greedyArb: fc.Arbitrary<Omit<MkpGreedyOptions, "costs">> = fc.record(
@@ -121,6 +127,26 @@ describe("preMatch's greedy path equals the plain computation", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("ranks jobs whose records list the same licenses in another order alike", () => {
+    // All three licenses are critical until job 1 or 2 goes. 0.1 + 0.2 + 0.3 > 0.6 = 0.3 + 0.2 +
+    // 0.1: summed in record order, job 2's surrogate weight would be smaller than job 1's, and
+    // job 1 would be dropped instead of job 2 (the tie goes to the higher index).
+    const jobs = [
+      { id: 1, licenses: { a: 0.1, b: 0.2, c: 0.3 } },
+      { id: 2, licenses: { c: 0.3, b: 0.2, a: 0.1 } },
+      { id: 3, licenses: { a: 0.85, b: 0.75, c: 0.65 } },
+    ];
+    const copies = { a: 1, b: 1, c: 1 };
+    const costs = [1, 1, 100];
+    for (const clusters of [undefined, new LicenseClusters(copies, jobs)]) {
+      const input =
+        clusters === undefined ? { jobs, copies, costs } : { jobs, copies, costs, clusters };
+      const r = preMatch(input);
+      expect(r.clear).toEqual([2]);
+      expect(r).toEqual(plainPreMatch(jobs, jobs, copies, costs, {}));
+    }
   });
 
   it("a bad capacity is still named by the greedy's own check", () => {
