@@ -113,7 +113,8 @@ export function clustersFor(
  * critical licenses. Adding a job can make licenses critical and merge clusters; removing one (or
  * raising a license's copies) can split them. Only the touched components are recomputed.
  *
- * Complexity: `add` is O(q·log q + the requesters of licenses that turn critical), `remove`
+ * Complexity: `add` is O(k + q² + the requesters of licenses that turn critical) (k = keys of
+ * the job's record; its q requests are sorted by insertion: a job asks for a few), `remove`
  * O(q + the requesters of its licenses + the requests a bridge search visits), plus the requests
  * inside the components it re-splits: those that lost a critical license, or that the departing
  * job was a bridge of (q = licenses the job asks for); `clusters()` is O(total license requests +
