@@ -109,11 +109,21 @@ export function readMkpInstance(where: string, instance: MkpInstance): DenseInst
       `has length ${capacities.length}, expected ${m} (one per row of weights)`,
     );
   }
+  // Each number is checked inline; checkNumber (and the field name) only for the error.
   const v = new Float64Array(n);
-  for (let i = 0; i < n; i++)
-    v[i] = checkNumber(where, `values[${i}]`, values[i], Number.NEGATIVE_INFINITY);
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    if (typeof x !== "number" || !Number.isFinite(x))
+      checkNumber(where, `values[${i}]`, x, Number.NEGATIVE_INFINITY);
+    v[i] = x as number;
+  }
   const c = new Float64Array(m);
-  for (let k = 0; k < m; k++) c[k] = checkNumber(where, `capacities[${k}]`, capacities[k], 0);
+  for (let k = 0; k < m; k++) {
+    const x = capacities[k];
+    if (typeof x !== "number" || !(x >= 0 && x < Number.POSITIVE_INFINITY))
+      checkNumber(where, `capacities[${k}]`, x, 0);
+    c[k] = x as number;
+  }
   const w = new Float64Array(m * n);
   for (let k = 0; k < m; k++) {
     const row = weights[k];
@@ -130,7 +140,12 @@ export function readMkpInstance(where: string, instance: MkpInstance): DenseInst
         `has length ${row.length}, expected ${n} (one per value)`,
       );
     }
-    for (let i = 0; i < n; i++) w[k * n + i] = checkNumber(where, `weights[${k}][${i}]`, row[i], 0);
+    for (let i = 0; i < n; i++) {
+      const x = row[i];
+      if (typeof x !== "number" || !(x >= 0 && x < Number.POSITIVE_INFINITY))
+        checkNumber(where, `weights[${k}][${i}]`, x, 0);
+      w[k * n + i] = x as number;
+    }
   }
   return { n, m, v, w, c };
 }

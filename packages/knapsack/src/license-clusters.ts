@@ -45,10 +45,51 @@ const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 interface Tracked {
   /** [license, copies] with copies > 0, sorted by license name. */
   readonly needs: readonly (readonly [string, number])[];
+  /** The slot of each license of `needs` (see `LicenseClusters#slot`), same order. */
+  readonly slots: Int32Array;
+  /** The copies of each license of `needs`, same order. */
+  readonly copies: Float64Array;
 }
+
+/** A job asking for nothing (what an untracked id weighs). */
+const UNTRACKED: Tracked = { needs: [], slots: new Int32Array(0), copies: new Float64Array(0) };
 
 /** Error prefix for the next `LicenseClusters` built by a package function (see `clustersFor`). */
 let nextWhere: string | undefined;
+
+/** A cluster's knapsack weights by item (see {@link clusterWeights}). */
+export interface ItemWeights {
+  /** Item `i`'s weights are at [start[i], start[i + 1]). */
+  readonly start: Int32Array;
+  /** The constraint (index in `licenses`) of each weight, ascending within an item. */
+  readonly k: Int32Array;
+  /** The copies asked for (> 0). */
+  readonly w: Float64Array;
+}
+
+type WeightsReader = (
+  clusters: LicenseClusters,
+  licenses: readonly string[],
+  ids: readonly number[],
+) => ItemWeights;
+
+/** Set by the class's static block (it alone sees the private fields). */
+let readWeights: WeightsReader | undefined;
+
+/**
+ * A cluster's knapsack weights, by item: for each tracked job `ids[i]`, the licenses of
+ * `licenses` (sorted by name) it asks for and the copies, from the requests the clustering
+ * checked when the job was added; the licenses it does not ask for weigh 0 and are left out.
+ * Internal (for `preMatch`): O(the jobs' requests + licenses), where looking every license up in
+ * every job's record costs O(licenses x jobs) keyed loads.
+ */
+export function clusterWeights(
+  clusters: LicenseClusters,
+  licenses: readonly string[],
+  ids: readonly number[],
+): ItemWeights {
+  return (readWeights as WeightsReader)(clusters, licenses, ids);
+}
 
 /** Builds a {@link LicenseClusters} whose errors name `where` (the calling package function). */
 export function clustersFor(
@@ -72,9 +113,12 @@ export function clustersFor(
  * critical licenses. Adding a job can make licenses critical and merge clusters; removing one (or
  * raising a license's copies) can split them. Only the touched components are recomputed.
  *
- * Complexity: `add` is O(q·log q + the requesters of licenses that turn critical), `remove`
- * O(q + the requesters of its licenses + the requests inside the components it touched)
- * (q = licenses the job asks for); `clusters()` is O(total license requests + sorting names).
+ * Complexity: `add` is O(k + q² + the requesters of licenses that turn critical) (k = keys of
+ * the job's record; its q requests are sorted by insertion: a job asks for a few), `remove`
+ * O(q + the requesters of its licenses + the requests a bridge search visits), plus the requests
+ * inside the components it re-splits: those that lost a critical license, or that the departing
+ * job was a bridge of (q = licenses the job asks for); `clusters()` is O(total license requests +
+ * sorting names).
  *
  * @throws InvalidInputError on bad copies, a duplicate job id, or a bad license request.
  * @example
@@ -96,9 +140,48 @@ export class LicenseClusters {
   readonly #jobs = new Map<number, Tracked>();
   /** critical license -> component id. */
   readonly #component = new Map<string, number>();
+  /** license -> slot: a small integer per license name seen, in order of first sight. */
+  readonly #slots = new Map<string, number>();
+  /** slot -> component id of the license, -1 when it is not critical (mirrors `#component`). */
+  readonly #componentAt: number[] = [];
   /** component id -> its critical licenses. */
   readonly #members = new Map<number, Set<string>>();
   #nextComponent = 0;
+
+  static {
+    readWeights = (clusters, licenses, ids) => {
+      const n = ids.length;
+      const rowAt = new Int32Array(clusters.#componentAt.length).fill(-1);
+      for (let k = 0; k < licenses.length; k++) {
+        const slot = clusters.#slots.get(licenses[k] as string);
+        if (slot !== undefined) rowAt[slot] = k;
+      }
+      const tracked: Tracked[] = [];
+      let size = 0;
+      for (let i = 0; i < n; i++) {
+        const t = clusters.#jobs.get(ids[i] as number) ?? UNTRACKED;
+        tracked.push(t);
+        size += t.slots.length;
+      }
+      const start = new Int32Array(n + 1);
+      const k = new Int32Array(size);
+      const w = new Float64Array(size);
+      let p = 0;
+      for (let i = 0; i < n; i++) {
+        start[i] = p;
+        // Requests and licenses are both sorted by name: constraints come out ascending.
+        const { slots, copies } = tracked[i] as Tracked;
+        for (let q = 0; q < slots.length; q++) {
+          const row = rowAt[slots[q] as number] as number;
+          if (row < 0) continue;
+          k[p] = row;
+          w[p++] = copies[q] as number;
+        }
+      }
+      start[n] = p;
+      return { start, k, w };
+    };
+  }
 
   /** Starts with the given available copies and, optionally, jobs (added in order). */
   constructor(copies: LicenseCopies, jobs?: Iterable<LicenseJob>) {
@@ -170,13 +253,28 @@ export class LicenseClusters {
     const tracked = this.#jobs.get(id);
     if (tracked === undefined) return false;
     this.#jobs.delete(id);
+    // Components that lost a critical license (`#refresh` adds them): split from scratch.
     const dirty = new Set<number>();
+    // The critical licenses the job linked, per component: the job's arc is gone.
+    const linked = new Map<number, string[]>();
     for (const [license] of tracked.needs) {
       const comp = this.#component.get(license);
-      if (comp !== undefined) dirty.add(comp);
+      if (comp !== undefined) {
+        const list = linked.get(comp);
+        if (list === undefined) linked.set(comp, [license]);
+        else list.push(license);
+      }
       this.#requesters.get(license)?.delete(id);
       this.#recomputeDemand(license);
       this.#refresh(license, dirty);
+    }
+    // A component that lost only the job's arc (no license) stays connected unless that arc
+    // was a bridge: every part it could fall into holds one of the licenses the arc linked, so
+    // it is whole when they still reach one another. Components are sets of licenses (their ids
+    // are never shown), so skipping the split changes nothing when it would find one part.
+    for (const [comp, licenses] of linked) {
+      if (licenses.length < 2 || dirty.has(comp) || !this.#members.has(comp)) continue;
+      if (!this.#reaches(licenses)) dirty.add(comp);
     }
     this.#split(dirty);
     return true;
@@ -201,10 +299,12 @@ export class LicenseClusters {
   /** The clusters, ordered by their first job (arrival order); jobs in arrival order. */
   clusters(): LicenseCluster[] {
     const jobsOf = new Map<number, number[]>();
+    const componentAt = this.#componentAt;
     for (const [id, tracked] of this.#jobs) {
-      for (const [license] of tracked.needs) {
-        const comp = this.#component.get(license);
-        if (comp === undefined) continue;
+      const slots = tracked.slots;
+      for (let q = 0; q < slots.length; q++) {
+        const comp = componentAt[slots[q] as number] as number;
+        if (comp < 0) continue;
         let list = jobsOf.get(comp);
         if (list === undefined) {
           list = [];
@@ -257,12 +357,41 @@ export class LicenseClusters {
           "is not an object, expected license name -> copies",
         );
       }
-      for (const name of Object.keys(job.licenses).sort(byName)) {
-        const x = checkCopies(this.#where, `${field}.licenses.${name}`, job.licenses[name]);
+      // Checked in key order and only the requests (copies > 0) sorted: a job record may list
+      // every license of the platform. A bad value is reported as the name-ordered check finds
+      // it (the first bad license by name).
+      const licenses = job.licenses;
+      const names = Object.keys(licenses);
+      let valid = true;
+      for (const name of names) {
+        const x = licenses[name];
+        if (typeof x !== "number" || !(x >= 0 && x < Number.POSITIVE_INFINITY)) {
+          valid = false;
+          break;
+        }
         if (x > 0) needs.push([name, x]);
       }
+      if (!valid) {
+        for (const name of names.sort(byName))
+          checkCopies(this.#where, `${field}.licenses.${name}`, licenses[name]);
+      }
+      // Insertion sort by name: a job asks for a few licenses.
+      for (let q = 1; q < needs.length; q++) {
+        const need = needs[q] as [string, number];
+        let r = q - 1;
+        for (; r >= 0 && byName((needs[r] as [string, number])[0], need[0]) > 0; r--)
+          needs[r + 1] = needs[r] as [string, number];
+        needs[r + 1] = need;
+      }
     }
-    this.#jobs.set(job.id, { needs });
+    const slots = new Int32Array(needs.length);
+    const copies = new Float64Array(needs.length);
+    for (let q = 0; q < needs.length; q++) {
+      const [license, x] = needs[q] as [string, number];
+      slots[q] = this.#slot(license);
+      copies[q] = x;
+    }
+    this.#jobs.set(job.id, { needs, slots, copies });
     for (const [license, copies] of needs) {
       let requesters = this.#requesters.get(license);
       if (requesters === undefined) {
@@ -297,7 +426,7 @@ export class LicenseClusters {
     const comp = this.#component.get(license);
     if (critical && comp === undefined) {
       const id = this.#nextComponent++;
-      this.#component.set(license, id);
+      this.#setComponent(license, id);
       this.#members.set(id, new Set([license]));
       for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
         for (const [other] of (this.#jobs.get(jobId) as Tracked).needs) {
@@ -306,11 +435,29 @@ export class LicenseClusters {
       }
     } else if (!critical && comp !== undefined) {
       this.#component.delete(license);
+      this.#componentAt[this.#slot(license)] = -1;
       const members = this.#members.get(comp) as Set<string>;
       members.delete(license);
       if (members.size === 0) this.#members.delete(comp);
       else dirty.add(comp);
     }
+  }
+
+  /** The slot of `license` (assigned at first sight). */
+  #slot(license: string): number {
+    let slot = this.#slots.get(license);
+    if (slot === undefined) {
+      slot = this.#componentAt.length;
+      this.#slots.set(license, slot);
+      this.#componentAt.push(-1);
+    }
+    return slot;
+  }
+
+  /** Puts critical `license` in component `id` (both maps). */
+  #setComponent(license: string, id: number): void {
+    this.#component.set(license, id);
+    this.#componentAt[this.#slot(license)] = id;
   }
 
   #union(a: string, b: string): void {
@@ -322,9 +469,35 @@ export class LicenseClusters {
     const [keep, gone, keepId, goneId] = ma.size >= mb.size ? [ma, mb, ca, cb] : [mb, ma, cb, ca];
     for (const license of gone) {
       keep.add(license);
-      this.#component.set(license, keepId);
+      this.#setComponent(license, keepId);
     }
     this.#members.delete(goneId);
+  }
+
+  /**
+   * Whether `licenses[0]` still reaches every other license of `licenses` (all critical, in one
+   * component) through the tracked jobs: a search that stops as soon as all are found.
+   */
+  #reaches(licenses: readonly string[]): boolean {
+    const start = licenses[0] as string;
+    const wanted = new Set<string>(licenses);
+    wanted.delete(start);
+    const seen = new Set<string>([start]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const license = queue.pop() as string;
+      for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
+        const needs = (this.#jobs.get(jobId) as Tracked).needs;
+        for (let q = 0; q < needs.length; q++) {
+          const other = (needs[q] as readonly [string, number])[0];
+          if (seen.has(other) || !this.#component.has(other)) continue;
+          seen.add(other);
+          if (wanted.delete(other) && wanted.size === 0) return true;
+          queue.push(other);
+        }
+      }
+    }
+    return false;
   }
 
   /** Recomputes the connected components of each dirty component (breadth-first over jobs). */
@@ -343,7 +516,7 @@ export class LicenseClusters {
         while (queue.length > 0) {
           const license = queue.pop() as string;
           part.add(license);
-          this.#component.set(license, id);
+          this.#setComponent(license, id);
           for (const jobId of this.#requesters.get(license)?.keys() ?? []) {
             for (const [other] of (this.#jobs.get(jobId) as Tracked).needs) {
               if (unseen.has(other)) {

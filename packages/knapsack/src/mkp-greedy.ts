@@ -113,11 +113,95 @@ const TAKEN = 1;
 const DISCARDED = 2;
 
 /**
+ * An instance by its nonzero weights, listed both ways. Internal: the greedy's loops then cost
+ * the number of nonzero weights, not `n·m` (license knapsacks are sparse: a job asks for a few
+ * of the critical licenses).
+ */
+export interface SparseInstance {
+  readonly n: number;
+  readonly m: number;
+  readonly v: Float64Array;
+  readonly c: Float64Array;
+  /** Item `i`'s nonzero weights: constraint `itemK[p]` (ascending), weight `itemW[p]`, p in [itemStart[i], itemStart[i + 1]). */
+  readonly itemStart: Int32Array;
+  readonly itemK: Int32Array;
+  readonly itemW: Float64Array;
+  /** Constraint `k`'s nonzero weights: item `consI[p]` (ascending), weight `consW[p]`, p in [consStart[k], consStart[k + 1]). */
+  readonly consStart: Int32Array;
+  readonly consI: Int32Array;
+  readonly consW: Float64Array;
+}
+
+/**
+ * The sparse instance of item lists (`itemK` ascending within each item, weights nonzero):
+ * adds the constraint lists (items ascending). O(n + m + nonzeros).
+ */
+export function sparseFromItems(
+  n: number,
+  m: number,
+  v: Float64Array,
+  c: Float64Array,
+  itemStart: Int32Array,
+  itemK: Int32Array,
+  itemW: Float64Array,
+): SparseInstance {
+  const nnz = itemStart[n] as number;
+  const consStart = new Int32Array(m + 1);
+  for (let p = 0; p < nnz; p++) consStart[(itemK[p] as number) + 1]!++;
+  for (let k = 0; k < m; k++)
+    consStart[k + 1] = (consStart[k + 1] as number) + (consStart[k] as number);
+  const next = consStart.slice(0, m);
+  const consI = new Int32Array(nnz);
+  const consW = new Float64Array(nnz);
+  for (let i = 0; i < n; i++) {
+    for (let p = itemStart[i] as number; p < (itemStart[i + 1] as number); p++) {
+      const k = itemK[p] as number;
+      const at = next[k]!++;
+      consI[at] = i;
+      consW[at] = itemW[p] as number;
+    }
+  }
+  return { n, m, v, c, itemStart, itemK, itemW, consStart, consI, consW };
+}
+
+/** The nonzero weights of a dense instance (a weight of 0 or -0 is left out). O(n·m). */
+export function sparseOf(inst: DenseInstance): SparseInstance {
+  const { n, m, v, w, c } = inst;
+  let nnz = 0;
+  for (let p = 0; p < n * m; p++) if ((w[p] as number) !== 0) nnz++;
+  const itemStart = new Int32Array(n + 1);
+  const itemK = new Int32Array(nnz);
+  const itemW = new Float64Array(nnz);
+  let p = 0;
+  for (let i = 0; i < n; i++) {
+    itemStart[i] = p;
+    for (let k = 0; k < m; k++) {
+      const x = w[k * n + i] as number;
+      if (x === 0) continue;
+      itemK[p] = k;
+      itemW[p++] = x;
+    }
+  }
+  itemStart[n] = p;
+  return sparseFromItems(n, m, v, c, itemStart, itemK, itemW);
+}
+
+/**
  * The surrogate greedy on a validated instance; returns the chosen items, ascending.
  * Exposed inside the package so the exact solver can seed its incumbent with it.
  */
 export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): number[] {
-  const { n, m, v, w, c } = inst;
+  return sparseGreedyItems(sparseOf(inst), opts);
+}
+
+/**
+ * {@link greedyItems} on a sparse instance: the same decisions and the same floating-point
+ * sums in the same order. A weight of 0 changes no sum, never makes an item too heavy or a
+ * constraint critical, and never fails a fit (the used copies never exceed a capacity), so the
+ * loops skip them. O(nonzeros) per pass instead of O(n·m).
+ */
+export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOptions): number[] {
+  const { n, m, v, c, itemStart, itemK, itemW, consStart, consI, consW } = inst;
   const { costs, reweight, rhoExponent } = opts;
   const status = new Int8Array(n);
   const demand = new Float64Array(m);
@@ -131,18 +215,24 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
   // Items that can never be chosen: value <= 0 (cannot raise the total) or too heavy alone.
   for (let i = 0; i < n; i++) {
     let ok = (v[i] as number) > 0;
-    for (let k = 0; ok && k < m; k++) if ((w[k * n + i] as number) > (c[k] as number)) ok = false;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; ok && p < end; p++)
+      if ((itemW[p] as number) > (c[itemK[p] as number] as number)) ok = false;
     if (!ok) status[i] = DISCARDED;
   }
   let criticalCount = 0;
   for (let k = 0; k < m; k++) {
     let d = 0;
-    for (let i = 0; i < n; i++) if (status[i] !== DISCARDED) d += w[k * n + i] as number;
+    const start = consStart[k] as number;
+    const end = consStart[k + 1] as number;
+    for (let p = start; p < end; p++)
+      if (status[consI[p] as number] !== DISCARDED) d += consW[p] as number;
     demand[k] = d;
     if (d > (c[k] as number)) {
       critical[k] = 1;
       criticalCount++;
-      for (let i = 0; i < n; i++) if ((w[k * n + i] as number) > 0) onCritical[i]!++;
+      for (let p = start; p < end; p++)
+        if ((consW[p] as number) > 0) onCritical[consI[p] as number]!++;
     }
   }
   const setRatio = (i: number): void => {
@@ -154,10 +244,11 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     for (let i = 0; i < n; i++) {
       if (status[i] !== UNDECIDED) continue;
       let s = 0;
-      for (let k = 0; k < m; k++) {
-        const wi = w[k * n + i] as number;
-        if (critical[k] !== 1 || wi === 0) continue;
-        const share = wi / (c[k] as number);
+      const end = itemStart[i + 1] as number;
+      for (let p = itemStart[i] as number; p < end; p++) {
+        const k = itemK[p] as number;
+        if (critical[k] !== 1) continue;
+        const share = (itemW[p] as number) / (c[k] as number);
         s +=
           rhoExponent === 0
             ? share
@@ -168,13 +259,20 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     }
   };
   const fits = (i: number): boolean => {
-    for (let k = 0; k < m; k++)
-      if ((used[k] as number) + (w[k * n + i] as number) > (c[k] as number)) return false;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      if ((used[k] as number) + (itemW[p] as number) > (c[k] as number)) return false;
+    }
     return true;
   };
   const take = (i: number): void => {
     status[i] = TAKEN;
-    for (let k = 0; k < m; k++) used[k] = (used[k] as number) + (w[k * n + i] as number);
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      used[k] = (used[k] as number) + (itemW[p] as number);
+    }
   };
   /**
    * Discards `i`, updating demands, critical constraints and (when reweighting) the ratios;
@@ -182,17 +280,18 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
    */
   const discard = (i: number, raised?: (j: number) => void): void => {
     status[i] = DISCARDED;
-    for (let k = 0; k < m; k++) {
-      const wi = w[k * n + i] as number;
-      if (wi === 0) continue;
-      demand[k] = (demand[k] as number) - wi;
+    const end = itemStart[i + 1] as number;
+    for (let p = itemStart[i] as number; p < end; p++) {
+      const k = itemK[p] as number;
+      demand[k] = (demand[k] as number) - (itemW[p] as number);
       if (critical[k] === 0 || (demand[k] as number) > (c[k] as number)) continue;
       // Constraint k stops being critical.
       critical[k] = 0;
       criticalCount--;
-      for (let j = 0; j < n; j++) {
-        const wj = w[k * n + j] as number;
-        if (wj === 0) continue;
+      const last = consStart[k + 1] as number;
+      for (let q = consStart[k] as number; q < last; q++) {
+        const j = consI[q] as number;
+        const wj = consW[q] as number;
         onCritical[j]!--;
         if (reweight && rhoExponent === 0 && status[j] === UNDECIDED) {
           a[j] = onCritical[j] === 0 ? 0 : (a[j] as number) - wj / (c[k] as number);
@@ -229,7 +328,8 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
   if (opts.strategy !== "fill" && rhoExponent === 0) {
     const heap = new DropHeap(n);
     for (let i = 0; i < n; i++)
-      if (status[i] === UNDECIDED && onCritical[i]! > 0) heap.push(i, ratio[i] as number);
+      if (status[i] === UNDECIDED && onCritical[i]! > 0) heap.add(i, ratio[i] as number);
+    heap.heapify();
     const dropped: number[] = [];
     const requeue = (j: number): void => {
       if (onCritical[j]! > 0) heap.push(j, ratio[j] as number);
@@ -237,8 +337,8 @@ export function greedyItems(inst: DenseInstance, opts: ResolvedGreedyOptions): n
     while (criticalCount > 0) {
       let worst = -1;
       while (heap.size > 0) {
-        const [i, r] = heap.pop();
-        if (status[i] === UNDECIDED && onCritical[i]! > 0 && r === ratio[i]) {
+        const i = heap.pop();
+        if (status[i] === UNDECIDED && onCritical[i]! > 0 && heap.popped === ratio[i]) {
           worst = i;
           break;
         }
@@ -321,7 +421,19 @@ class DropHeap {
     this.#ratio[b] = r;
   }
 
-  push(item: number, ratio: number): void {
+  /** Appends without ordering: call {@link heapify} before any `push` or `pop`. */
+  add(item: number, ratio: number): void {
+    this.#grow();
+    this.#item[this.size] = item;
+    this.#ratio[this.size++] = ratio;
+  }
+
+  /** Orders the entries added (Floyd, O(size)). */
+  heapify(): void {
+    for (let k = (this.size >> 1) - 1; k >= 0; k--) this.#down(k);
+  }
+
+  #grow(): void {
     if (this.size === this.#item.length) {
       const items = new Int32Array(this.size * 2);
       items.set(this.#item);
@@ -330,6 +442,10 @@ class DropHeap {
       ratios.set(this.#ratio);
       this.#ratio = ratios;
     }
+  }
+
+  push(item: number, ratio: number): void {
+    this.#grow();
     let k = this.size++;
     this.#item[k] = item;
     this.#ratio[k] = ratio;
@@ -341,24 +457,33 @@ class DropHeap {
     }
   }
 
-  pop(): [number, number] {
-    const top: [number, number] = [this.#item[0] as number, this.#ratio[0] as number];
+  /** The ratio of the entry {@link pop} returned last. */
+  popped = 0;
+
+  /** Removes the smallest entry; returns its item (its ratio goes to {@link popped}). */
+  pop(): number {
+    const top = this.#item[0] as number;
+    this.popped = this.#ratio[0] as number;
     this.size--;
     if (this.size > 0) {
       this.#item[0] = this.#item[this.size] as number;
       this.#ratio[0] = this.#ratio[this.size] as number;
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1;
-        if (l >= this.size) break;
-        const r = l + 1;
-        const c = r < this.size && this.#less(r, l) ? r : l;
-        if (!this.#less(c, k)) break;
-        this.#swap(c, k);
-        k = c;
-      }
+      this.#down(0);
     }
     return top;
+  }
+
+  #down(from: number): void {
+    let k = from;
+    for (;;) {
+      const l = 2 * k + 1;
+      if (l >= this.size) break;
+      const r = l + 1;
+      const c = r < this.size && this.#less(r, l) ? r : l;
+      if (!this.#less(c, k)) break;
+      this.#swap(c, k);
+      k = c;
+    }
   }
 }
 
@@ -379,11 +504,12 @@ class DropHeap {
  * counterpart. The result is always feasible and maximal (no unchosen item with a positive value
  * would still fit), `optimal` is `false` (not proven, even when it happens to be).
  *
- * Complexity: O(n·m) to copy and set up; `"drop"` (default) then takes its picks from a heap:
- * O((n + u) log n) with u <= n·m ratio updates (constraints stopping being critical), plus a
- * sort of the rest; `"fill"` scans: O(n) per decision and each time a constraint stops being
- * critical, O(n·m + n²) time. O(n + m) extra space.
- * With `rhoExponent > 0` every discard recomputes all weights: O(n²·m).
+ * Complexity: O(n·m) to copy the instance and list its z nonzero weights; the passes then cost
+ * O(z) (zero weights are skipped: they change no sum and no decision); `"drop"` (default) takes
+ * its picks from a heap: O((n + u) log n) with u <= z ratio updates (constraints stopping being
+ * critical), plus a sort of the rest; `"fill"` scans: O(n) per decision, O(z + n²) in all.
+ * O(n + m + z) extra space. With `rhoExponent > 0` every discard recomputes all weights:
+ * O(n² + n·z).
  *
  * @throws InvalidInputError on a malformed instance (field named) or bad options.
  * @example

@@ -8,13 +8,21 @@ import {
 import { checkNumber, type MkpInstance } from "./instance.js";
 import {
   clustersFor,
+  clusterWeights,
   type LicenseCluster,
   LicenseClusters,
   type LicenseCopies,
   type LicenseJob,
 } from "./license-clusters.js";
 import { EXACT_KEYS, type MkpExactOptions, mkpExact, resolveExactOptions } from "./mkp-exact.js";
-import { type MkpGreedyOptions, mkpGreedy, resolveGreedyChoices } from "./mkp-greedy.js";
+import {
+  type MkpGreedyOptions,
+  mkpGreedy,
+  resolveGreedyChoices,
+  type SparseInstance,
+  sparseFromItems,
+  sparseGreedyItems,
+} from "./mkp-greedy.js";
 
 const WHERE = "@sched/knapsack/preMatch";
 
@@ -155,7 +163,9 @@ export interface PreMatchResult {
  * cleared: all their requests fit at once.
  *
  * Complexity: clustering O(total requests), then per cluster of n jobs and m licenses the
- * solver's cost (greedy: O(m·n·(m + log n))).
+ * solver's cost; with the greedy the knapsack is built from the z requests of the cluster's jobs
+ * on its licenses (O(z + m)) and solved in O(z + (n + z) log n), and the reported instance is
+ * O(n·m).
  *
  * @throws InvalidInputError on bad jobs / copies, when neither or both of `matrix` and `costs`
  * are given, or when their length differs from `jobs`.
@@ -179,7 +189,7 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   // exact solver, or when no license was critical); `costs` is the pre-matching's own.
   const greedy = requireKnownKeys(WHERE, "options.greedy", o.greedy, PRE_MATCH_GREEDY_KEYS);
   const exact = requireKnownKeys(WHERE, "options.exact", o.exact, EXACT_KEYS);
-  resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
+  const choices = resolveGreedyChoices(WHERE, "options.greedy", greedy ?? {});
   resolveExactOptions(WHERE, exact, "options.exact");
   const solver = o.solver ?? "greedy";
   requireOneOf(WHERE, "options.solver", solver, ["greedy", "exact"]);
@@ -208,8 +218,12 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
         `has length ${costs?.length ?? "none"}, expected ${jobs.length} (one per job)`,
       );
     }
-    for (let i = 0; i < costs.length; i++)
-      checkNumber(WHERE, `costs[${i}]`, costs[i], Number.NEGATIVE_INFINITY);
+    for (let i = 0; i < costs.length; i++) {
+      const x = costs[i];
+      // The field name is built only for the error.
+      if (typeof x !== "number" || !Number.isFinite(x))
+        checkNumber(WHERE, `costs[${i}]`, x, Number.NEGATIVE_INFINITY);
+    }
   }
   if (input.clusters !== undefined && !(input.clusters instanceof LicenseClusters)) {
     throw new InvalidInputError(WHERE, "clusters", "is not a LicenseClusters");
@@ -240,14 +254,27 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   const clusters: PreMatchCluster[] = [];
   for (const cluster of clustering.clusters()) {
     const at = cluster.jobs.map(positionOf);
-    const values = at.map((i) => costs[i] as number);
-    const weights = cluster.licenses.map((license) =>
-      at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
-    );
-    const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
-    const instance: MkpInstance = { values, weights, capacities };
-    const result =
-      solver === "greedy" ? mkpGreedy(instance, o.greedy) : mkpExact(instance, o.exact);
+    const sparse =
+      solver === "greedy" ? sparseCluster(clustering, cluster, at, costs, input.copies) : null;
+    let instance: MkpInstance;
+    let result: { readonly items: readonly number[]; readonly optimal: boolean };
+    if (sparse !== null) {
+      // The greedy on the instance it would have read, options checked above: same items.
+      instance = instanceOf(sparse);
+      result = {
+        items: sparseGreedyItems(sparse, { costs: sparse.v, ...choices }),
+        optimal: false,
+      };
+    } else {
+      const values = at.map((i) => costs[i] as number);
+      const weights = cluster.licenses.map((license) =>
+        at.map((i) => (jobs[i] as LicenseJob).licenses?.[license] ?? 0),
+      );
+      const capacities = cluster.licenses.map((license) => input.copies[license] ?? 0);
+      instance = { values, weights, capacities };
+      // The exact solver, or the greedy on an instance it refuses (its error names the field).
+      result = solver === "greedy" ? mkpGreedy(instance, o.greedy) : mkpExact(instance, o.exact);
+    }
     const chosen = new Set(result.items);
     const keep: number[] = [];
     cluster.jobs.forEach((id, item) => {
@@ -258,4 +285,54 @@ export function preMatch(input: PreMatchInput, options?: PreMatchOptions): PreMa
   }
   const clear = jobs.map((job) => job.id).filter((id) => cleared.has(id));
   return { clear, critical: clustering.critical(), clusters };
+}
+
+/**
+ * A cluster's knapsack as `mkpGreedy` would read it (items: the cluster's jobs, valued by their
+ * cost; one constraint per critical license, capacity = its copies, weight = the copies the job
+ * asks for), by its nonzero weights, from the requests `clustering` tracks (the licenses each job
+ * asks for, copies > 0, checked when it was added) instead of looking every critical license up
+ * in every job's record. The same instance: `preMatch`'s contract has the clustering track every
+ * job of `jobs` with its license requests. `null` when a capacity is not a finite number >= 0:
+ * the caller then builds the instance in full and the greedy's own check throws, naming the field.
+ */
+function sparseCluster(
+  clustering: LicenseClusters,
+  cluster: LicenseCluster,
+  at: readonly number[],
+  costs: ArrayLike<number>,
+  copies: LicenseCopies,
+): SparseInstance | null {
+  const { licenses, jobs } = cluster;
+  const n = at.length;
+  const m = licenses.length;
+  const c = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const x = copies[licenses[k] as string] ?? 0;
+    if (!(typeof x === "number" && Number.isFinite(x) && x >= 0)) return null;
+    c[k] = x;
+  }
+  const v = new Float64Array(n);
+  for (let item = 0; item < n; item++) v[item] = costs[at[item] as number] as number;
+  const { start, k, w } = clusterWeights(clustering, licenses, jobs);
+  return sparseFromItems(n, m, v, c, start, k, w);
+}
+
+/** The {@link MkpInstance} of a sparse one, with plain arrays (as `preMatch` reports it). */
+function instanceOf(sparse: SparseInstance): MkpInstance {
+  const { n, m, v, c, itemStart, itemK, itemW } = sparse;
+  const weights: number[][] = [];
+  for (let k = 0; k < m; k++) weights.push(new Array<number>(n).fill(0));
+  for (let i = 0; i < n; i++) {
+    for (let p = itemStart[i] as number; p < (itemStart[i + 1] as number); p++)
+      (weights[itemK[p] as number] as number[])[i] = itemW[p] as number;
+  }
+  return { values: plain(v), weights, capacities: plain(c) };
+}
+
+/** `x` as a plain array (a loop: `Array.from` on a typed array is slow). */
+function plain(x: Float64Array): number[] {
+  const out = new Array<number>(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = x[i] as number;
+  return out;
 }

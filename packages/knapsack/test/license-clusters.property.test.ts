@@ -112,4 +112,32 @@ describe("license clustering properties", () => {
       { numRuns: 150 },
     );
   });
+
+  it("LicenseClusters splits a component when a departing job was its only bridge", () => {
+    // Scarce copies (most licenses critical) and jobs on two or three licenses: departures
+    // often cut a component in two, or leave it whole through another path.
+    const bridgeArb = fc.uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 });
+    fc.assert(
+      fc.property(
+        fc.array(bridgeArb, { minLength: 1, maxLength: 16 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 16 }),
+        fc.integer({ min: 0, max: 1 }),
+        (requests, removals, spare) => {
+          const copies = Object.fromEntries(NAMES.map((n, k) => [n, k % 2 === 0 ? 0 : spare]));
+          const live: LicenseJob[] = requests.map((names, i) => ({
+            id: i,
+            licenses: Object.fromEntries(names.map((n) => [n, 1])),
+          }));
+          const lc = new LicenseClusters(copies, live);
+          for (const k of removals) {
+            if (live.length === 0) break;
+            const [job] = live.splice(k % live.length, 1);
+            lc.remove((job as LicenseJob).id);
+            expect(lc.snapshot()).toEqual(clusterLicenses(live, copies));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

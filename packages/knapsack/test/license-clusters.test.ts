@@ -69,6 +69,30 @@ describe("clusterLicenses", () => {
     );
   });
 
+  it("names the first bad license of a request by name, whatever the record's key order", () => {
+    const licenses = { zeta: -1, beta: 1, alpha: Number.POSITIVE_INFINITY, gamma: Number.NaN };
+    expect(() => new LicenseClusters({}).add({ id: 1, licenses })).toThrow(
+      "@sched/knapsack/LicenseClusters: job.licenses.alpha is Infinity, expected a finite number >= 0",
+    );
+    const lc = new LicenseClusters({ a: 1 });
+    expect(() => lc.add({ id: 2, licenses: { b: 1, a: "1" as never } })).toThrow(
+      "@sched/knapsack/LicenseClusters: job.licenses.a is string, expected a finite number >= 0",
+    );
+    expect(lc.has(2)).toBe(false);
+    // Requests are kept in name order (with -0 and 0 left out) whatever the key order.
+    lc.add({ id: 3, licenses: { c: 1, a: 2, b: -0, d: 0 } });
+    lc.add({ id: 4, licenses: { c: 1, a: 1 } });
+    expect(lc.snapshot()).toEqual(
+      clusterLicenses(
+        [
+          { id: 3, licenses: { a: 2, c: 1 } },
+          { id: 4, licenses: { a: 1, c: 1 } },
+        ],
+        { a: 1 },
+      ),
+    );
+  });
+
   it("rejects jobs that are not iterable with a typed error (a TypeError before)", () => {
     expect(() => clusterLicenses(null as never, { a: 1 })).toThrow(
       "@sched/knapsack/clusterLicenses: jobs is null, expected an iterable of { id, licenses? }",

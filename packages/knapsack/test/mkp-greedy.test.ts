@@ -92,4 +92,33 @@ describe("mkpGreedy", () => {
       "@sched/knapsack/mkpGreedy: capacities[0] is NaN, expected a finite number >= 0",
     );
   });
+
+  it("names every bad number of an instance exactly, and takes -0 as a weight or capacity", () => {
+    const base = { values: [1, 2], weights: [[1, 1]], capacities: [1] };
+    const bad: [string, unknown, string][] = [
+      ["values", [1, Number.NaN], "values[1] is NaN, expected a finite number"],
+      ["values", [Number.NEGATIVE_INFINITY, 1], "values[0] is -Infinity, expected a finite number"],
+      ["values", ["1", 1], "values[0] is string, expected a finite number"],
+      ["capacities", [-1], "capacities[0] is -1, expected a number >= 0"],
+      [
+        "capacities",
+        [Number.POSITIVE_INFINITY],
+        "capacities[0] is Infinity, expected a finite number >= 0",
+      ],
+      ["capacities", [null], "capacities[0] is null, expected a finite number >= 0"],
+      ["weights", [[1, -0.5]], "weights[0][1] is -0.5, expected a number >= 0"],
+      ["weights", [[Number.NaN, 1]], "weights[0][0] is NaN, expected a finite number >= 0"],
+      [
+        "weights",
+        [[1, Number.NEGATIVE_INFINITY]],
+        "weights[0][1] is -Infinity, expected a finite number >= 0",
+      ],
+    ];
+    for (const [field, value, message] of bad) {
+      expect(() => mkpGreedy({ ...base, [field]: value })).toThrow(
+        `@sched/knapsack/mkpGreedy: ${message}`,
+      );
+    }
+    expect(mkpGreedy({ ...base, weights: [[-0, 1]], capacities: [-0] }).items).toEqual([0]);
+  });
 });
