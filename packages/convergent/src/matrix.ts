@@ -85,9 +85,20 @@ export interface MatrixSource {
  */
 export const UNCHECKED_UPDATE: unique symbol = Symbol("@sched/convergent/uncheckedUpdate");
 
+/**
+ * The key of a source's notice that the caller of its last unchecked update cleared rows of
+ * that update's matrix in place (set them to 0, as `makePlan` with `clearInPlace` does).
+ * Internal: a source that keeps its matrix buffer across unchecked updates (and rewrites only
+ * the rows that do not already hold their value) must hear of every such row before its next
+ * unchecked update. The planner's only write into the matrix is this clearing.
+ */
+export const ROWS_CLEARED: unique symbol = Symbol("@sched/convergent/rowsCleared");
+
 /** A source of this package: {@link MatrixSource} plus its unchecked update. Internal. */
 export interface SourceWithCore extends MatrixSource {
   [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate;
+  /** Rows (indices) of the last unchecked update's matrix the caller zeroed in place. */
+  [ROWS_CLEARED]?(rows: readonly number[]): void;
 }
 
 /**

@@ -1,0 +1,187 @@
+import { createJob, createPlatform, type Job, type Platform } from "@sched/core";
+import { arbJobs, arbPlatform } from "@sched/core/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { MatrixJob } from "../src/heuristic.js";
+import { type MatrixInput, ROWS_CLEARED, UNCHECKED_UPDATE } from "../src/matrix.js";
+import { eligibilityRow, meetsRequirements } from "../src/minimal-requirements.js";
+import { PAPER_CONSTANTS } from "../src/paper-heuristics.js";
+import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
+
+// The unchecked update keeps its scratch matrix across events and rewrites only the rows that
+// do not hold their value already (kept rows in place, kept rows moved up by a copy within the
+// matrix, cleared rows reported through ROWS_CLEARED; from scratch: the zeros outside a row's
+// eligible columns). Against the public update, which writes every row of every event: the
+// same matrix, costs and change list, bit for bit, along chains where rows leave, come back
+// (rows move down and up), are cleared by the caller, change their requirements (a new job
+// object under the same id: other eligible machines), and the clock moves. (The public update
+// fills its row buffer with zeros and compares a time-dependent row entry by entry over all
+// machines; the unchecked one zeroes what the previous row left and compares the eligible
+// machines only when the stored row had the same ones: those are tested too.) And against the
+// minimal requirements, as long as no job changed: an entry is 0 exactly where the machine is
+// not eligible.
+
+const chain = arbPlatform({ shape: "farm", maxMachines: 7 }).chain((platform) =>
+  fc.tuple(
+    fc.constant(platform),
+    arbJobs(platform, { maxJobs: 16, singleMachine: true, readyTimes: false }),
+    fc.array(
+      fc.record({
+        dt: fc.integer({ min: 0, max: 600 }),
+        leave: fc.nat(),
+        hide: fc.array(fc.nat(), { maxLength: 5 }),
+        change: fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })), { nil: undefined }),
+        running: fc.array(fc.nat(), { maxLength: 16 }),
+        clear: fc.array(fc.nat(), { maxLength: 4 }),
+      }),
+      { minLength: 1, maxLength: 14 },
+    ),
+  ),
+);
+
+type Event = {
+  dt: number;
+  leave: number;
+  hide: number[];
+  change: [number, number] | undefined;
+  running: number[];
+  clear: number[];
+};
+
+/** The inputs of the chain: jobs submitted by `now`, minus those gone and those hidden. */
+function inputs(platform: Platform, original: readonly Job[], events: readonly Event[]) {
+  const cols = platform.machines.length;
+  const jobs = original.slice();
+  const gone = new Set<number>();
+  let now = jobs[0]?.submit ?? 0;
+  const eligibility = (r: MatrixJob) => eligibilityRow(r.job, platform);
+  return events.map((ev, k) => {
+    now += ev.dt;
+    if (ev.change !== undefined && jobs.length > 0) {
+      // requirements changed: same id, another job object asking for another number of cores
+      const at = ev.change[0] % jobs.length;
+      jobs[at] = { ...(jobs[at] as Job), cores: ev.change[1] };
+    }
+    const present = jobs.filter((j) => j.submit <= now && !gone.has(j.id));
+    if (present.length > 0 && ev.leave % 3 === 0)
+      gone.add((present[ev.leave % present.length] as Job).id);
+    const hidden = new Set(ev.hide.map((h) => present[h % Math.max(1, present.length)]?.id));
+    const used = new Set<number>();
+    const rows = present
+      .filter((j) => !gone.has(j.id) && !hidden.has(j.id))
+      .map((job, i): MatrixJob => {
+        const m = (ev.running[i] ?? cols) % (cols + 1);
+        if (m < cols && !used.has(m) && meetsRequirements(job, platform, m)) {
+          used.add(m);
+          return { job, progress: Math.min(0.9, 0.1 * (k + 1)), machine: m };
+        }
+        return { job, progress: 0, machine: -1 };
+      });
+    const previous = Int32Array.from(rows, (r) => r.machine);
+    const input: MatrixInput = { now, platform, jobs: rows, previous, eligibility };
+    return { input, clear: ev.clear, change: ev.change !== undefined };
+  });
+}
+
+/** Runs the chain through both updates and compares every event bit for bit. */
+function agree(
+  make: () => PaperIncrementalMatrix,
+  platform: Platform,
+  jobs: readonly Job[],
+  events: readonly Event[],
+): void {
+  const reused = make();
+  const plain = make();
+  let changed = false;
+  for (const { input, clear, change } of inputs(platform, jobs, events)) {
+    changed ||= change;
+    const got = reused[UNCHECKED_UPDATE](input);
+    const want = plain.update(input);
+    expect(got.matrix.rows).toBe(want.matrix.rows);
+    expect(got.shift).toBe(want.shift);
+    expect(got.changedRows).toEqual(want.changedRows);
+    const g = got.matrix.weights;
+    const w = want.matrix.weights;
+    expect(g.length).toBe(w.length);
+    for (let k = 0; k < w.length; k++) expect(Object.is(g[k], w[k])).toBe(true);
+    if (!changed)
+      input.jobs.forEach((r, i) => {
+        const e = eligibilityRow(r.job, input.platform);
+        const cols = e.length;
+        for (let m = 0; m < cols; m++) expect(g[i * cols + m]! > 0).toBe(e[m] === 1);
+      });
+    for (let i = 0; i < want.costs.length; i++)
+      expect(Object.is(got.costs[i], want.costs[i])).toBe(true);
+    // the lazily assembled eligibility is the public update's
+    expect(Array.from(got.matrix.context.eligible)).toEqual(
+      Array.from(want.matrix.context.eligible),
+    );
+    expect(Array.from(got.matrix.context.eligibleCount)).toEqual(
+      Array.from(want.matrix.context.eligibleCount),
+    );
+    // the caller clears rows in place (as the pre-matching does) and says so
+    const rows = got.matrix.rows;
+    const cols = got.matrix.cols;
+    if (rows > 0 && clear.length > 0) {
+      const zeroed = [...new Set(clear.map((c) => c % rows))];
+      for (const i of zeroed) g.fill(0, i * cols, (i + 1) * cols);
+      reused[ROWS_CLEARED](zeroed);
+    }
+  }
+}
+
+describe("PaperIncrementalMatrix's unchecked update (scratch matrix kept across events)", () => {
+  it("incremental: the public update's matrix, costs and changed rows, bit for bit", () => {
+    fc.assert(
+      fc.property(
+        chain,
+        fc.constantFrom(0, 0.05, 0.5),
+        fc.constantFrom(50, 500, 36_000),
+        ([platform, jobs, events], tolerance, horizon) => {
+          const make = () =>
+            new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, tolerance, horizon });
+          agree(make, platform, jobs, events);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("from scratch: the public update's matrix and costs, bit for bit", () => {
+    fc.assert(
+      fc.property(chain, ([platform, jobs, events]) => {
+        const make = () =>
+          new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, incremental: false });
+        agree(make, platform, jobs, events);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("PaperIncrementalMatrix's unchecked update, a time-dependent row whose job changed", () => {
+  it("is compared on every machine when its eligible machines changed (it was eligible on more)", () => {
+    // dl = 3 (the deadline part moves with the clock) before and after: deadline 150, work 100
+    // on speed-1 machines, k = 1.3. A tolerance so large that only the machine the job lost
+    // (m0, 1 core, after the job asks for 2) can refuse the stored row.
+    const platform = createPlatform({
+      machines: [
+        { cores: 1, speed: 1 },
+        { cores: 2, speed: 1 },
+      ],
+      referenceSpeed: 1,
+    });
+    const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1, deadline: 150 });
+    const after = { ...before, cores: 2 };
+    const make = () => new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, tolerance: 1000 });
+    const reused = make();
+    const plain = make();
+    for (const job of [before, after]) {
+      const input: MatrixInput = { now: 0, platform, jobs: [{ job, progress: 0, machine: -1 }] };
+      const got = reused[UNCHECKED_UPDATE](input);
+      const want = plain.update(input);
+      expect(got.changedRows).toEqual([0]);
+      expect(Array.from(got.matrix.weights)).toEqual(Array.from(want.matrix.weights));
+    }
+  });
+});
