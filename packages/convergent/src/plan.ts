@@ -202,10 +202,45 @@ export function resolvePlanChoices(
   return { matcher, knapsack };
 }
 
-const floatingCache = new WeakMap<
-  Platform,
-  WeakMap<object, Readonly<Record<string, number>> | null>
->();
+/** A job's request restricted to a platform's floating licenses (see {@link floatingAsk}). */
+interface FloatingAsk {
+  /**
+   * Every floating license of the platform as a key, in the platform's order, with the copies
+   * asked for (0: not asked for); what the knapsack gets as the job's licenses.
+   */
+  readonly floating: Readonly<Record<string, number>>;
+  /** The licenses asked for (copies > 0), as indices into the platform's floating licenses. */
+  readonly at: Int32Array;
+  /** The copies asked for, same order. */
+  readonly copies: Float64Array;
+}
+
+/** Per platform: its floating licenses (names and copies, in order) and the requests seen. */
+interface FloatingOf {
+  readonly names: readonly string[];
+  readonly copies: Float64Array;
+  readonly asks: WeakMap<object, FloatingAsk | null>;
+}
+
+const floatingCache = new WeakMap<Platform, FloatingOf>();
+
+/** `platform`'s floating licenses in its order, with a cache of requests; computed once. */
+function floatingOf(platform: Platform): FloatingOf {
+  let f = floatingCache.get(platform);
+  if (f === undefined) {
+    const names: string[] = [];
+    const copies: number[] = [];
+    for (const l of platform.licenses) {
+      if (l.kind === "floating") {
+        names.push(l.name);
+        copies.push(l.copies);
+      }
+    }
+    f = { names, copies: Float64Array.from(copies), asks: new WeakMap() };
+    floatingCache.set(platform, f);
+  }
+  return f;
+}
 
 /**
  * A job's request restricted to the platform's floating licenses, or `null` when it asks for
@@ -214,45 +249,29 @@ const floatingCache = new WeakMap<
  * object shape for all jobs keeps the knapsack's per-license lookups fast. Computed once per
  * (platform, request).
  */
-function floatingRequest(
-  platform: Platform,
-  copies: Readonly<Record<string, number>>,
-  req: Readonly<Record<string, number>>,
-): Readonly<Record<string, number>> | null {
-  let byReq = floatingCache.get(platform);
-  if (byReq === undefined) {
-    byReq = new WeakMap();
-    floatingCache.set(platform, byReq);
-  }
-  let floating = byReq.get(req);
-  if (floating === undefined) {
-    let any = false;
-    const out: Record<string, number> = {};
-    for (const name in copies) {
+function floatingAsk(of: FloatingOf, req: Readonly<Record<string, number>>): FloatingAsk | null {
+  let ask = of.asks.get(req);
+  if (ask === undefined) {
+    const floating: Record<string, number> = {};
+    const at: number[] = [];
+    const copies: number[] = [];
+    of.names.forEach((name, k) => {
       const want = req[name];
       if (want !== undefined && want > 0) {
-        out[name] = want;
-        any = true;
+        floating[name] = want;
+        at.push(k);
+        copies.push(want);
       } else {
-        out[name] = 0;
+        floating[name] = 0;
       }
-    }
-    floating = any ? out : null;
-    byReq.set(req, floating);
+    });
+    ask =
+      at.length === 0
+        ? null
+        : { floating, at: Int32Array.from(at), copies: Float64Array.from(copies) };
+    of.asks.set(req, ask);
   }
-  return floating;
-}
-
-const askedCache = new WeakMap<object, readonly string[]>();
-
-/** The names a floating request asks for (copies > 0), in its key order; cached. */
-function askedNames(floating: Readonly<Record<string, number>>): readonly string[] {
-  let names = askedCache.get(floating);
-  if (names === undefined) {
-    names = Object.keys(floating).filter((n) => (floating[n] as number) > 0);
-    askedCache.set(floating, names);
-  }
-  return names;
+  return ask;
 }
 
 /**
@@ -424,48 +443,50 @@ export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan
   const rowIds = context.jobs.map((r) => r.job.id);
 
   // Clustering & pre-matching over floating licenses.
-  const copies: Record<string, number> = {};
-  let anyFloating = false;
-  for (const l of context.platform.licenses) {
-    if (l.kind === "floating") {
-      copies[l.name] = l.copies;
-      anyFloating = true;
-    }
-  }
+  const fl = floatingOf(context.platform);
+  const nf = fl.names.length;
   let cleared: readonly number[] = [];
   let critical: readonly string[] = [];
-  if (anyFloating) {
+  if (nf > 0) {
+    const copies: Record<string, number> = {};
+    for (let k = 0; k < nf; k++) copies[fl.names[k]!] = fl.copies[k]!;
     // Only jobs asking for a floating license can be cleared; skip the knapsack altogether
     // when no license is critical (every request fits at once).
-    const demand: Record<string, number> = {};
+    const demand = new Float64Array(nf); // copies requested, summed in row order
     const members: number[] = [];
+    const asks: FloatingAsk[] = [];
     const jobs: { id: number; licenses: Readonly<Record<string, number>> }[] = [];
     for (let i = 0; i < rows; i++) {
       const req = context.jobs[i]!.job.licenses;
       if (req === undefined) continue;
-      const floating = floatingRequest(context.platform, copies, req);
-      if (floating === null) continue;
-      for (const name of askedNames(floating)) {
-        demand[name] = (demand[name] ?? 0) + (floating[name] as number);
-      }
+      const ask = floatingAsk(fl, req);
+      if (ask === null) continue;
+      const { at, copies: want } = ask;
+      for (let q = 0; q < at.length; q++) demand[at[q]!]! += want[q]!;
       members.push(i);
-      jobs.push({ id: rowIds[i]!, licenses: floating });
+      asks.push(ask);
+      jobs.push({ id: rowIds[i]!, licenses: ask.floating });
     }
     // Critical as the knapsack's clustering defines it: rho = requested / copies > 1.
-    const isCritical = new Set<string>();
-    for (const name in demand)
-      if ((demand[name] as number) / (copies[name] as number) > 1) isCritical.add(name);
-    if (isCritical.size > 0) {
+    const isCritical = new Uint8Array(nf);
+    let anyCritical = false;
+    for (let k = 0; k < nf; k++) {
+      if (demand[k]! / fl.copies[k]! > 1) {
+        isCritical[k] = 1;
+        anyCritical = true;
+      }
+    }
+    if (anyCritical) {
       // Only jobs asking for a critical license are clustered (a job on no critical license is
       // in no cluster, and leaving it out changes no critical license's demand), so the
       // knapsack gets those alone: same clusters, same instances, same result.
       const clustered: typeof jobs = [];
       const costs: number[] = [];
       for (let k = 0; k < members.length; k++) {
-        const floating = (jobs[k] as (typeof jobs)[number]).licenses;
-        let asks = false;
-        for (const name of askedNames(floating)) if (isCritical.has(name)) asks = true;
-        if (!asks) continue;
+        const at = asks[k]!.at;
+        let on = false;
+        for (let q = 0; q < at.length; q++) if (isCritical[at[q]!] === 1) on = true;
+        if (!on) continue;
         const i = members[k] as number;
         clustered.push(jobs[k] as (typeof jobs)[number]);
         // c_i = rowMeans(weights, rows, cols)[i]
