@@ -2,6 +2,8 @@ import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
+  DEFERRED_ROWS,
+  type DeferredRows,
   type MatrixInput,
   type MatrixUpdate,
   matrixContext,
@@ -76,6 +78,11 @@ interface StoredRow {
   /** The eligible machines it was computed on (`values` is 0 elsewhere). */
   readonly columns: Int32Array;
   /**
+   * A time-dependent row's (`dl` 3) values on `columns`, in their order (contiguous, for the
+   * entry-by-entry comparison at the next event); null for the others.
+   */
+  readonly packed: Float64Array | null;
+  /**
    * Row of the scratch matrix it was written to by the last unchecked update (-1: none); the
    * layout (`#layoutRows`) says whether that row still holds it.
    */
@@ -141,7 +148,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
    */
   #layoutBuffer: ArrayBufferLike | null = null;
   #layoutRows: (StoredRow | undefined)[] = [];
+  /** Incremental: 1 where the row is 0 (cleared, or deferred) instead of its stored row. */
+  #layoutZero = new Uint8Array(0);
   #layoutCols: (Int32Array | undefined)[] = [];
+  /** The rows the last unchecked update left at 0 ({@link DEFERRED_ROWS}). */
+  #deferred: DeferredRows | undefined;
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -183,13 +194,24 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #forgetLayout(): void {
     this.#layoutBuffer = null;
     this.#layoutRows = [];
+    this.#layoutZero = new Uint8Array(0);
     this.#layoutCols = [];
+    this.#deferred = undefined;
   }
 
-  /** See {@link ROWS_CLEARED}: those rows of the scratch matrix are 0 now. */
-  [ROWS_CLEARED](rows: readonly number[]): void {
-    const layout = this.#layoutRows;
-    for (const p of rows) if (p < layout.length) layout[p] = undefined;
+  /** See {@link ROWS_CLEARED}: those rows of the scratch matrix are 0 now (null: unknown). */
+  [ROWS_CLEARED](rows: readonly number[] | null): void {
+    if (rows === null) {
+      this.#forgetLayout();
+      return;
+    }
+    const zero = this.#layoutZero;
+    for (const p of rows) if (p < zero.length) zero[p] = 1;
+  }
+
+  /** See {@link DEFERRED_ROWS}. */
+  [DEFERRED_ROWS](): DeferredRows | undefined {
+    return this.#deferred;
   }
 
   #staticOf(job: Job, eligible: Uint8Array): JobStatic {
@@ -486,6 +508,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     // The layout of the matrix before this update, when known (see #layoutBuffer), and after.
     const known = unchecked && weights.buffer === this.#layoutBuffer;
     const wasRows = known ? this.#layoutRows : [];
+    const wasZero = known ? this.#layoutZero : new Uint8Array(0);
+    const nowZero = new Uint8Array(unchecked && !this.fresh ? rows : 0);
+    // Rows left at 0 (cleared at the last event, in place or moved there by a copy).
+    const deferred: number[] = [];
+    this.#deferred = undefined;
     const wasCols = known ? this.#layoutCols : [];
     const nowRows: (StoredRow | undefined)[] = unchecked && !this.fresh ? new Array(rows) : [];
     const nowCols: (Int32Array | undefined)[] = unchecked && this.fresh ? new Array(rows) : [];
@@ -567,23 +594,40 @@ export class PaperIncrementalMatrix implements SourceWithCore {
           // entry by entry (unchecked: only the eligible ones when both rows have the same
           // columns, both being 0 on the others; the public update compares all of them)
           let keep = true;
-          const v = old.values;
-          const idx = unchecked && old.columns === st.columns ? st.columns : null;
-          const n = idx === null ? cols : idx.length;
-          for (let k = 0; k < n; k++) {
-            const m = idx === null ? k : idx[k]!;
-            const x = buffer[m]!;
-            const o = v[m]!;
-            if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
-              keep = false;
-              break;
+          if (unchecked && old.columns === st.columns) {
+            const idx = st.columns;
+            const v = old.packed as Float64Array; // old.dl === 3
+            for (let k = 0; k < idx.length; k++) {
+              const x = buffer[idx[k]!]!;
+              const o = v[k]!;
+              if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
+                keep = false;
+                break;
+              }
+            }
+          } else {
+            const v = old.values;
+            for (let m = 0; m < cols; m++) {
+              const x = buffer[m]!;
+              const o = v[m]!;
+              if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
+                keep = false;
+                break;
+              }
             }
           }
           if (keep) row = old;
         }
         if (row === undefined) {
+          let packed: Float64Array | null = null;
+          if (dl === 3) {
+            const idx = st.columns;
+            packed = new Float64Array(idx.length);
+            for (let k = 0; k < idx.length; k++) packed[k] = buffer[idx[k]!]!;
+          }
           row = {
             values: buffer.slice(),
+            packed,
             columns: st.columns,
             at: -1,
             mean: st.count === 0 ? 0 : sum / st.count,
@@ -599,8 +643,14 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       // Row i of the matrix: nothing to write when it holds `row` already, a copy within the
       // matrix when `row` is intact further down (moved up: rows above it left), else `row`.
       // (A row beyond this matrix's end is beyond the view `weights` too: written from `row`.)
+      // A row cleared at the last event is "intact" as zeros: moved as such, and deferred.
       const p = row.at;
       if (p >= 0 && p < wasRows.length && p < rows && wasRows[p] === row) {
+        const zero = wasZero[p] === 1;
+        if (zero) {
+          nowZero[i] = 1;
+          deferred.push(i);
+        }
         if (p !== i) {
           if (p > i && run > 0 && runTo + run === i && runFrom + run === p) {
             run++;
@@ -611,6 +661,8 @@ export class PaperIncrementalMatrix implements SourceWithCore {
               runTo = i;
               runFrom = p;
               run = 1;
+            } else if (zero) {
+              weights.fill(0, i * cols, (i + 1) * cols);
             } else {
               weights.set(row.values, i * cols);
             }
@@ -631,7 +683,18 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     if (unchecked) {
       this.#layoutBuffer = weights.buffer;
       this.#layoutRows = nowRows;
+      this.#layoutZero = nowZero;
       this.#layoutCols = nowCols;
+      if (deferred.length > 0)
+        this.#deferred = {
+          rows: deferred,
+          mask: nowZero,
+          restore(i: number): void {
+            if (nowZero[i] !== 1) return;
+            weights.set((nowRows[i] as StoredRow).values, i * cols);
+            nowZero[i] = 0;
+          },
+        };
     }
     if (!this.fresh) this.#stored = next;
     // The jobs of this update: the rows kept for the next one, or (fresh) the ids seen.

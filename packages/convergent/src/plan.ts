@@ -12,7 +12,7 @@ import {
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
-import type { JobMachineMatrix } from "./matrix.js";
+import type { DeferredRows, JobMachineMatrix } from "./matrix.js";
 import { meansOf } from "./matrix.js";
 import { checkJobOfRow } from "./matrix-checks.js";
 
@@ -218,7 +218,8 @@ interface FloatingAsk {
 /** Per platform: its floating licenses (names and copies, in order) and the requests seen. */
 interface FloatingOf {
   readonly names: readonly string[];
-  readonly copies: Float64Array;
+  /** The platform's numbers as they are (the records the knapsack gets are built from them). */
+  readonly copies: readonly number[];
   readonly asks: WeakMap<object, FloatingAsk | null>;
 }
 
@@ -236,7 +237,7 @@ function floatingOf(platform: Platform): FloatingOf {
         copies.push(l.copies);
       }
     }
-    f = { names, copies: Float64Array.from(copies), asks: new WeakMap() };
+    f = { names, copies, asks: new WeakMap() };
     floatingCache.set(platform, f);
   }
   return f;
@@ -433,14 +434,30 @@ function checkPlanInput(matrix: JobMachineMatrix, options: PlanOptions): void {
 
 /**
  * {@link makePlan} without the checks of its matrix and options. Internal: the scheduler's
- * planner calls it at every event with a matrix it built and options it resolved.
+ * planner calls it at every event with a matrix it built and options it resolved, and the
+ * rows its source left at 0 (`deferred`, see `DEFERRED_ROWS`): each is restored unless the
+ * pre-matching clears it (then it is 0 already).
  */
-export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan {
+export function planMatrix(
+  matrix: JobMachineMatrix,
+  options: PlanOptions,
+  deferred?: DeferredRows,
+): Plan {
   const { matcher, knapsack: solver } = resolvePlanChoices(WHERE, options);
   const { rows, cols, context } = matrix;
   // Copied only when the pre-matching clears rows (the matrix itself is never modified).
   let weights = matrix.weights;
   const rowIds = context.jobs.map((r) => r.job.id);
+  let restored = deferred === undefined;
+  /** Writes the deferred rows of the jobs not in `gone` (once). */
+  const restore = (gone: ReadonlySet<number> | null): void => {
+    if (restored) return;
+    restored = true;
+    for (const i of (deferred as DeferredRows).rows)
+      if (gone === null || !gone.has(rowIds[i] as number)) (deferred as DeferredRows).restore(i);
+  };
+  // Without the costs at hand they are read from the rows: every row first.
+  if (options.costs === undefined) restore(null);
 
   // Clustering & pre-matching over floating licenses.
   const fl = floatingOf(context.platform);
@@ -510,13 +527,16 @@ export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan
       cleared = result.clear;
       critical = result.critical;
       if (cleared.length > 0) {
-        if (options.clearInPlace !== true) weights = Float64Array.from(weights);
         const gone = new Set(cleared);
+        restore(gone);
+        if (options.clearInPlace !== true) weights = Float64Array.from(weights);
+        const zero = deferred?.mask;
         for (const i of members)
-          if (gone.has(rowIds[i]!)) weights.fill(0, i * cols, (i + 1) * cols);
+          if (gone.has(rowIds[i]!) && zero?.[i] !== 1) weights.fill(0, i * cols, (i + 1) * cols);
       }
     }
   }
+  restore(null);
 
   const input = { rows, cols, weights };
   let matching: Matching | ExactMatching;

@@ -2,7 +2,7 @@ import type { Job, Platform } from "@sched/core";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
-import { ROWS_CLEARED, type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
+import { DEFERRED_ROWS, ROWS_CLEARED, type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
 import { eligibilityRow } from "./minimal-requirements.js";
 import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
 import { type Plan, PlanMemory, type PreviousPlan, planMatrix } from "./plan.js";
@@ -160,20 +160,24 @@ export class PlannerCore {
     if (this.#source.incremental) stats.refreshedRows += update.changedRows.length;
     let plan: Plan;
     try {
-      plan = planMatrix(update.matrix, {
-        matcher: o.matcher,
-        knapsack: o.knapsack,
-        clearInPlace: true,
-        memory: this.#memory,
-        ...(incremental ? { previous: this.#previous, changedRows: update.changedRows } : {}),
-        ...(update.costs === undefined ? {} : { costs: update.costs }),
-        ...(observe === undefined
-          ? {}
-          : { onPreMatch: (result: PreMatchResult) => observe({ now, result }) }),
-      });
+      plan = planMatrix(
+        update.matrix,
+        {
+          matcher: o.matcher,
+          knapsack: o.knapsack,
+          clearInPlace: true,
+          memory: this.#memory,
+          ...(incremental ? { previous: this.#previous, changedRows: update.changedRows } : {}),
+          ...(update.costs === undefined ? {} : { costs: update.costs }),
+          ...(observe === undefined
+            ? {}
+            : { onPreMatch: (result: PreMatchResult) => observe({ now, result }) }),
+        },
+        this.#source[DEFERRED_ROWS]?.(),
+      );
     } catch (error) {
-      // Which rows were cleared in place is unknown: the source rewrites them all.
-      this.#source[ROWS_CLEARED]?.(Array.from({ length: rows.length }, (_, i) => i));
+      // What the matrix holds is unknown: the source rewrites every row next time.
+      this.#source[ROWS_CLEARED]?.(null);
       throw error;
     }
     // The pre-matching zeroed the cleared jobs' rows in the source's matrix: tell it.

@@ -3,14 +3,24 @@ import { arbJobs, arbPlatform } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MatrixJob } from "../src/heuristic.js";
-import { type MatrixInput, ROWS_CLEARED, UNCHECKED_UPDATE } from "../src/matrix.js";
+import {
+  buildMatrix,
+  DEFERRED_ROWS,
+  type MatrixInput,
+  ROWS_CLEARED,
+  rowMeans,
+  UNCHECKED_UPDATE,
+} from "../src/matrix.js";
 import { eligibilityRow, meetsRequirements } from "../src/minimal-requirements.js";
-import { PAPER_CONSTANTS } from "../src/paper-heuristics.js";
+import { PAPER_CONSTANTS, paperHeuristics } from "../src/paper-heuristics.js";
 import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
+import { planMatrix } from "../src/plan.js";
 
 // The unchecked update keeps its scratch matrix across events and rewrites only the rows that
 // do not hold their value already (kept rows in place, kept rows moved up by a copy within the
-// matrix, cleared rows reported through ROWS_CLEARED; from scratch: the zeros outside a row's
+// matrix, cleared rows reported through ROWS_CLEARED and left at 0 while they are cleared
+// again (DEFERRED_ROWS, restored by the caller as the planner does); from scratch: the zeros
+// outside a row's
 // eligible columns). Against the public update, which writes every row of every event: the
 // same matrix, costs and change list, bit for bit, along chains where rows leave, come back
 // (rows move down and up), are cleared by the caller, change their requirements (a new job
@@ -32,7 +42,7 @@ const chain = arbPlatform({ shape: "farm", maxMachines: 7 }).chain((platform) =>
         hide: fc.array(fc.nat(), { maxLength: 5 }),
         change: fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })), { nil: undefined }),
         running: fc.array(fc.nat(), { maxLength: 16 }),
-        clear: fc.array(fc.nat(), { maxLength: 4 }),
+        clear: fc.array(fc.nat({ max: 20 }), { maxLength: 4 }),
       }),
       { minLength: 1, maxLength: 14 },
     ),
@@ -93,6 +103,8 @@ function agree(
   const reused = make();
   const plain = make();
   let changed = false;
+  // Jobs cleared at every event (as the pre-matching tends to), plus each event's own.
+  const sticky = new Set(events[0]?.clear ?? []);
   for (const { input, clear, change } of inputs(platform, jobs, events)) {
     changed ||= change;
     const got = reused[UNCHECKED_UPDATE](input);
@@ -102,14 +114,32 @@ function agree(
     expect(got.changedRows).toEqual(want.changedRows);
     const g = got.matrix.weights;
     const w = want.matrix.weights;
+    const rows = got.matrix.rows;
+    const cols = got.matrix.cols;
     expect(g.length).toBe(w.length);
-    for (let k = 0; k < w.length; k++) expect(Object.is(g[k], w[k])).toBe(true);
     if (!changed)
       input.jobs.forEach((r, i) => {
         const e = eligibilityRow(r.job, input.platform);
-        const cols = e.length;
-        for (let m = 0; m < cols; m++) expect(g[i * cols + m]! > 0).toBe(e[m] === 1);
+        for (let m = 0; m < cols; m++) expect(w[i * cols + m]! > 0).toBe(e[m] === 1);
       });
+    // The caller's part, as the planner's: clear rows (in place), restore the deferred rows it
+    // does not clear, and report the cleared ones.
+    const ids = new Set([...sticky, ...clear]);
+    const zeroed: number[] = [];
+    input.jobs.forEach((r, i) => {
+      if (ids.has(r.job.id)) zeroed.push(i);
+    });
+    const deferred = reused[DEFERRED_ROWS]();
+    for (const i of deferred?.rows ?? []) {
+      expect(g.subarray(i * cols, (i + 1) * cols).every((x) => x === 0)).toBe(true);
+      if (!zeroed.includes(i)) deferred?.restore(i);
+    }
+    for (const i of zeroed) {
+      if (deferred?.mask[i] !== 1) g.fill(0, i * cols, (i + 1) * cols);
+      w.fill(0, i * cols, (i + 1) * cols);
+    }
+    for (let k = 0; k < w.length; k++) expect(Object.is(g[k], w[k])).toBe(true);
+    expect(rows).toBe(input.jobs.length);
     for (let i = 0; i < want.costs.length; i++)
       expect(Object.is(got.costs[i], want.costs[i])).toBe(true);
     // the lazily assembled eligibility is the public update's
@@ -119,14 +149,7 @@ function agree(
     expect(Array.from(got.matrix.context.eligibleCount)).toEqual(
       Array.from(want.matrix.context.eligibleCount),
     );
-    // the caller clears rows in place (as the pre-matching does) and says so
-    const rows = got.matrix.rows;
-    const cols = got.matrix.cols;
-    if (rows > 0 && clear.length > 0) {
-      const zeroed = [...new Set(clear.map((c) => c % rows))];
-      for (const i of zeroed) g.fill(0, i * cols, (i + 1) * cols);
-      reused[ROWS_CLEARED](zeroed);
-    }
+    reused[ROWS_CLEARED](zeroed);
   }
 }
 
@@ -183,5 +206,60 @@ describe("PaperIncrementalMatrix's unchecked update, a time-dependent row whose 
       expect(got.changedRows).toEqual([0]);
       expect(Array.from(got.matrix.weights)).toEqual(Array.from(want.matrix.weights));
     }
+  });
+});
+
+describe("planMatrix with deferred rows (left at 0 by the source)", () => {
+  it("plans as with every row written: restores the kept ones, leaves the cleared ones at 0", () => {
+    fc.assert(
+      fc.property(
+        arbPlatform({ shape: "farm", maxMachines: 6 }).chain((platform) =>
+          fc.tuple(
+            fc.constant(platform),
+            arbJobs(platform, { maxJobs: 12, singleMachine: true, readyTimes: false }),
+            fc.array(fc.boolean(), { maxLength: 12 }),
+            fc.constantFrom("mis" as const, "mfs" as const),
+          ),
+        ),
+        ([platform, jobs, defer, matcher]) => {
+          const rows = jobs.map((job): MatrixJob => ({ job, progress: 0, machine: -1 }));
+          const now = jobs[jobs.length - 1]?.submit ?? 0;
+          const full = buildMatrix({ now, platform, jobs: rows }, paperHeuristics());
+          const costs = rowMeans(full.weights, full.rows, full.cols);
+          const { cols } = full;
+          const plain = planMatrix(
+            { ...full, weights: full.weights.slice() },
+            { matcher, costs, clearInPlace: true },
+          );
+          const weights = full.weights.slice();
+          const mask = new Uint8Array(full.rows);
+          const later: number[] = [];
+          for (let i = 0; i < full.rows; i++) {
+            if (defer[i] !== true) continue;
+            later.push(i);
+            mask[i] = 1;
+            weights.fill(0, i * cols, (i + 1) * cols);
+          }
+          const deferred = {
+            rows: later,
+            mask,
+            restore(i: number) {
+              weights.set(full.weights.subarray(i * cols, (i + 1) * cols), i * cols);
+              mask[i] = 0;
+            },
+          };
+          const got = planMatrix(
+            { ...full, weights },
+            { matcher, costs, clearInPlace: true },
+            deferred,
+          );
+          expect(got.cleared).toEqual(plain.cleared);
+          expect(Array.from(got.rowToCol)).toEqual(Array.from(plain.rowToCol));
+          for (let k = 0; k < weights.length; k++)
+            expect(Object.is(got.weights[k], plain.weights[k])).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
