@@ -510,10 +510,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const wasRows = known ? this.#layoutRows : [];
     const wasZero = known ? this.#layoutZero : new Uint8Array(0);
     const nowZero = new Uint8Array(unchecked && !this.fresh ? rows : 0);
+    const wasCols = known ? this.#layoutCols : [];
     // Rows left at 0 (cleared at the last event, in place or moved there by a copy).
     const deferred: number[] = [];
-    this.#deferred = undefined;
-    const wasCols = known ? this.#layoutCols : [];
+    // Nothing is known of the matrix until this update completes (it may throw half-way).
+    if (rowBuffer === null) this.#forgetLayout();
     const nowRows: (StoredRow | undefined)[] = unchecked && !this.fresh ? new Array(rows) : [];
     const nowCols: (Int32Array | undefined)[] = unchecked && this.fresh ? new Array(rows) : [];
     // Pending copy of rows within the matrix (rows that moved up since the last update): `run`

@@ -263,3 +263,33 @@ describe("planMatrix with deferred rows (left at 0 by the source)", () => {
     );
   });
 });
+
+describe("PaperIncrementalMatrix's unchecked update after one that threw", () => {
+  it("trusts nothing of the matrix the failed update was writing", () => {
+    // base 1e308: a row on one machine is finite, a row on more overflows (refused). Job a
+    // runs on m0 only (the license), c on m2 only (2 cores), `bad` on all three.
+    const platform = createPlatform({
+      machines: [{ cores: 1 }, { cores: 1 }, { cores: 2 }],
+      licenses: [{ name: "L", copies: 1, machines: [0] }],
+      referenceSpeed: 1,
+    });
+    const job = (id: number, cores: number, licenses?: Record<string, number>): MatrixJob => ({
+      job: createJob({ id, submit: id, runtime: 100, cores, ...(licenses ? { licenses } : {}) }),
+      progress: 0,
+      machine: -1,
+    });
+    const [a, x, y, c, bad] = [job(0, 1, { L: 1 }), job(1, 2), job(4, 2), job(2, 2), job(3, 1)];
+    const constants = { ...PAPER_CONSTANTS, base: 1e308 };
+    const source = new PaperIncrementalMatrix({ constants });
+    const plain = new PaperIncrementalMatrix({ constants });
+    source[UNCHECKED_UPDATE]({ now: 10, platform, jobs: [a, x, y] }); // the same buffer next
+    // writes c over a's row 0, then throws at `bad` before reaching a
+    expect(() => source[UNCHECKED_UPDATE]({ now: 10, platform, jobs: [c, bad, a] })).toThrow(
+      /overflow/,
+    );
+    const next: MatrixInput = { now: 10, platform, jobs: [a] };
+    const got = source[UNCHECKED_UPDATE](next);
+    const want = plain.update(next);
+    expect(Array.from(got.matrix.weights)).toEqual(Array.from(want.matrix.weights));
+  });
+});
