@@ -85,9 +85,40 @@ export interface MatrixSource {
  */
 export const UNCHECKED_UPDATE: unique symbol = Symbol("@sched/convergent/uncheckedUpdate");
 
+/**
+ * The key of a source's notice that the caller of its last unchecked update cleared rows of
+ * that update's matrix in place (set them to 0, as `makePlan` with `clearInPlace` does).
+ * Internal: a source that keeps its matrix buffer across unchecked updates (and rewrites only
+ * the rows that do not already hold their value) must hear of every such row before its next
+ * unchecked update (`null`: anything may have been written). The planner's only write into the
+ * matrix is this clearing (and the restoring of {@link DEFERRED_ROWS}).
+ */
+export const ROWS_CLEARED: unique symbol = Symbol("@sched/convergent/rowsCleared");
+
+/**
+ * The key of a source's rows left at 0 by its last unchecked update (rows the caller cleared
+ * at the previous event: most are cleared again). Internal: the caller must restore each of
+ * them that it does not clear (`restore(i)` writes row `i`) before it reads the matrix.
+ */
+export const DEFERRED_ROWS: unique symbol = Symbol("@sched/convergent/deferredRows");
+
+/** Rows of a matrix left at 0, to restore unless cleared (see {@link DEFERRED_ROWS}). */
+export interface DeferredRows {
+  /** The rows, ascending. */
+  readonly rows: readonly number[];
+  /** `mask[i]` is 1 while row `i` is deferred and still 0. */
+  readonly mask: Uint8Array;
+  /** Writes row `i`'s values (a deferred row). */
+  restore(i: number): void;
+}
+
 /** A source of this package: {@link MatrixSource} plus its unchecked update. Internal. */
 export interface SourceWithCore extends MatrixSource {
   [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate;
+  /** Rows (indices) of the last unchecked update's matrix the caller zeroed in place. */
+  [ROWS_CLEARED]?(rows: readonly number[] | null): void;
+  /** The rows the last unchecked update left at 0 (undefined: none). */
+  [DEFERRED_ROWS]?(): DeferredRows | undefined;
 }
 
 /**

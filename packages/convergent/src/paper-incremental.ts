@@ -2,9 +2,12 @@ import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
+  DEFERRED_ROWS,
+  type DeferredRows,
   type MatrixInput,
   type MatrixUpdate,
   matrixContext,
+  ROWS_CLEARED,
   Scratch,
   type SourceWithCore,
   UNCHECKED_UPDATE,
@@ -72,6 +75,18 @@ export interface PaperMatrixOptions {
 /** A stored row and the parameters it was computed with. */
 interface StoredRow {
   readonly values: Float64Array;
+  /** The eligible machines it was computed on (`values` is 0 elsewhere). */
+  readonly columns: Int32Array;
+  /**
+   * A time-dependent row's (`dl` 3) values on `columns`, in their order (contiguous, for the
+   * entry-by-entry comparison at the next event); null for the others.
+   */
+  readonly packed: Float64Array | null;
+  /**
+   * Row of the scratch matrix it was written to by the last unchecked update (-1: none); the
+   * layout (`#layoutRows`) says whether that row still holds it.
+   */
+  at: number;
   readonly mean: number;
   /** Row scalar (base + licenses + WM + anti-aging) plus the shift. */
   readonly scs: number;
@@ -123,6 +138,21 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #uplink = new Float64Array(0);
   #licenseIndex = new Map<string, number>();
   #offer = new Float64Array(0);
+  /**
+   * What the scratch matrix holds after the last unchecked update, minus the rows its caller
+   * cleared ({@link ROWS_CLEARED}), so that the next unchecked update rewrites only the rows
+   * that do not hold their value already: the buffer it describes (null: nothing known, e.g.
+   * after a public `update`, whose caller may write anything into the matrix), and per row the
+   * stored row it holds (incremental; undefined: unknown) or the eligible columns of the row
+   * written there (from scratch: every other entry of the row is 0, cleared or not).
+   */
+  #layoutBuffer: ArrayBufferLike | null = null;
+  #layoutRows: (StoredRow | undefined)[] = [];
+  /** Incremental: 1 where the row is 0 (cleared, or deferred) instead of its stored row. */
+  #layoutZero = new Uint8Array(0);
+  #layoutCols: (Int32Array | undefined)[] = [];
+  /** The rows the last unchecked update left at 0 ({@link DEFERRED_ROWS}). */
+  #deferred: DeferredRows | undefined;
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -158,6 +188,30 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#stored = new Map();
     this.#static = new Map();
     this.#base = Number.NaN;
+    this.#forgetLayout();
+  }
+
+  #forgetLayout(): void {
+    this.#layoutBuffer = null;
+    this.#layoutRows = [];
+    this.#layoutZero = new Uint8Array(0);
+    this.#layoutCols = [];
+    this.#deferred = undefined;
+  }
+
+  /** See {@link ROWS_CLEARED}: those rows of the scratch matrix are 0 now (null: unknown). */
+  [ROWS_CLEARED](rows: readonly number[] | null): void {
+    if (rows === null) {
+      this.#forgetLayout();
+      return;
+    }
+    const zero = this.#layoutZero;
+    for (const p of rows) if (p < zero.length) zero[p] = 1;
+  }
+
+  /** See {@link DEFERRED_ROWS}. */
+  [DEFERRED_ROWS](): DeferredRows | undefined {
+    return this.#deferred;
   }
 
   #staticOf(job: Job, eligible: Uint8Array): JobStatic {
@@ -229,6 +283,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#platform = platform;
     this.#static = new Map();
     this.#stored = new Map();
+    this.#forgetLayout();
     const cols = platform.machines.length;
     this.#speed = Float64Array.from(platform.machines, (m) => m.speed);
     this.#licenseIndex = new Map(platform.licenses.map((l, k) => [l.name, k]));
@@ -319,11 +374,23 @@ export class PaperIncrementalMatrix implements SourceWithCore {
 
   update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     checkMatrixInput(SOURCE, "input", input);
-    return this[UNCHECKED_UPDATE](input);
+    // The caller may write anything into the matrix: the next update rewrites every row.
+    this.#forgetLayout();
+    const u = this.#update(input, null, false);
+    this.#forgetLayout();
+    const { rows, cols, weights, context, changedRows, costs, shift } = u;
+    return { matrix: { rows, cols, weights, context: context! }, changedRows, costs, shift };
   }
 
+  /**
+   * {@link update} without the checks of `input`, for a caller whose only write into the
+   * matrix is clearing rows it then reports ({@link ROWS_CLEARED}): the next unchecked update
+   * rewrites only the rows of the scratch matrix that do not hold their value already. The
+   * context's `eligible` and `eligibleCount` are assembled when first read (the planner reads
+   * neither; `input.eligibility` is called for the rows whose per-job data is not cached).
+   */
   [UNCHECKED_UPDATE](input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
-    const u = this.#update(input, null);
+    const u = this.#update(input, null, true);
     const { rows, cols, weights, context, changedRows, costs, shift } = u;
     return { matrix: { rows, cols, weights, context: context! }, changedRows, costs, shift };
   }
@@ -339,13 +406,18 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   [UNCHECKED_COSTS](input: MatrixInput): Float64Array {
     if (!this.fresh)
       throw new Error("@sched/convergent: UNCHECKED_COSTS is for a from-scratch source only");
-    return this.#update(input, new Float64Array(input.platform.machines.length)).costs;
+    return this.#update(input, new Float64Array(input.platform.machines.length), false).costs;
   }
 
-  /** `rowBuffer` null: {@link update}; else costs only, each row computed into `rowBuffer`. */
+  /**
+   * `rowBuffer` null: {@link update} (`unchecked`: its unchecked form, which keeps the layout
+   * of the scratch matrix and assembles the eligibility matrix lazily); else costs only, each
+   * row computed into `rowBuffer`.
+   */
   #update(
     input: MatrixInput,
     rowBuffer: Float64Array | null,
+    unchecked: boolean,
   ): {
     rows: number;
     cols: number;
@@ -365,8 +437,12 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const cols = platform.machines.length;
     const rows = jobs.length;
     const context: HeuristicContext | null =
-      rowBuffer === null ? matrixContext(input, this.#scratch, SOURCE) : null;
-    const eligible = context === null ? null : context.eligible;
+      rowBuffer !== null
+        ? null
+        : unchecked
+          ? lazyContext(input)
+          : matrixContext(input, this.#scratch, SOURCE);
+    const eligible = context === null || unchecked ? null : context.eligible;
     const previous =
       context !== null ? context.previous : (input.previous ?? new Int32Array(rows).fill(-1));
     const now = input.now;
@@ -384,6 +460,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const work = new Float64Array(rows);
     let sup = 0;
     const ref = platform.referenceSpeed;
+    // rho_l = requested copies / offer (licenseRho), by license index: the requests are summed
+    // here, license by license in row order; `licensed` lists the rows asking for one.
+    const lcount = platform.licenses.length;
+    const rho = new Float64Array(lcount);
+    const licensed: number[] = [];
     for (let i = 0; i < rows; i++) {
       const r = jobs[i]!;
       const st =
@@ -396,20 +477,19 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         const x = work[i]! / st.slowest;
         if (x > sup) sup = x;
       }
-    }
-    // rho_l = requested copies / offer (licenseRho), by license index
-    const lcount = platform.licenses.length;
-    const rho = new Float64Array(lcount);
-    for (let i = 0; i < rows; i++) {
-      const { licenseIndex: li, licenseCopies: lc } = statics[i]!;
-      for (let q = 0; q < li.length; q++) rho[li[q]!]! += lc[q]!;
+      const { licenseIndex: li, licenseCopies: lc } = st;
+      if (li.length > 0) {
+        licensed.push(i);
+        for (let q = 0; q < li.length; q++) rho[li[q]!]! += lc[q]!;
+      }
     }
     const offer = this.#offer;
     for (let l = 0; l < lcount; l++)
       rho[l] = rho[l] === 0 ? 0 : offer[l] === 0 ? Number.POSITIVE_INFINITY : rho[l]! / offer[l]!;
+    // w(i) = LI's weight; 0 for a row asking for no license (lcount * 0 + 0)
     const w = new Float64Array(rows);
     let maxW = 0;
-    for (let i = 0; i < rows; i++) {
+    for (const i of licensed) {
       let crit = 0;
       let nonCrit = 0;
       const { licenseIndex: li, licenseCopies: lc } = statics[i]!;
@@ -425,6 +505,25 @@ export class PaperIncrementalMatrix implements SourceWithCore {
 
     const next = new Map<number, StoredRow>();
     const weights = rowBuffer === null ? this.#scratch.weights(rows * cols) : new Float64Array(0);
+    // The layout of the matrix before this update, when known (see #layoutBuffer), and after.
+    const known = unchecked && weights.buffer === this.#layoutBuffer;
+    const wasRows = known ? this.#layoutRows : [];
+    const wasZero = known ? this.#layoutZero : new Uint8Array(0);
+    const nowZero = new Uint8Array(unchecked && !this.fresh ? rows : 0);
+    const wasCols = known ? this.#layoutCols : [];
+    // Rows left at 0 (cleared at the last event, in place or moved there by a copy).
+    const deferred: number[] = [];
+    // Nothing is known of the matrix until this update completes (it may throw half-way).
+    if (rowBuffer === null) this.#forgetLayout();
+    const nowRows: (StoredRow | undefined)[] = unchecked && !this.fresh ? new Array(rows) : [];
+    const nowCols: (Int32Array | undefined)[] = unchecked && this.fresh ? new Array(rows) : [];
+    // Pending copy of rows within the matrix (rows that moved up since the last update): `run`
+    // rows from row `runFrom` to row `runTo`. Flushed before any other write.
+    let runTo = 0;
+    let runFrom = 0;
+    let run = 0;
+    // The eligible columns last written into `buffer` (0 elsewhere), or null (all 0).
+    let bufferColumns: Int32Array | null = null;
     const costs = new Float64Array(rows);
     const changedRows: number[] = [];
     // Fresh mode keeps no rows: the ids of this update, to drop the statics of jobs gone.
@@ -459,8 +558,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
           sum = this.#rowInto(rowBuffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
         } else {
           const o = i * cols;
-          weights.fill(0, o, o + cols);
+          // Entries outside the row's eligible columns are 0 already when the row written there
+          // last had the same columns (whether cleared since or not).
+          if (wasCols[i] !== st.columns) weights.fill(0, o, o + cols);
           sum = this.#rowInto(weights, o, st, scs, alpha, prev, dl, now, work[i]!, f, 0);
+          if (unchecked) nowCols[i] = st.columns;
           changedRows.push(i);
         }
         if (!Number.isFinite(sum)) overflow(id, sum);
@@ -478,27 +580,57 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         if (drift <= slack + rel * low) row = old;
       }
       if (row === undefined) {
-        // Compute the fresh row (plus shift).
-        buffer.fill(0);
+        // Compute the fresh row (plus shift) into `buffer`, 0 outside the row's columns (the
+        // unchecked update zeroes only the entries the last row written there left; the public
+        // one, the plain computation it is tested against, all of them).
+        if (!unchecked) buffer.fill(0);
+        else if (bufferColumns !== st.columns) {
+          if (bufferColumns !== null)
+            for (let k = 0; k < bufferColumns.length; k++) buffer[bufferColumns[k]!] = 0;
+          bufferColumns = st.columns;
+        }
         const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, shift);
         if (!Number.isFinite(sum)) overflow(id, sum);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
-          // entry by entry
+          // entry by entry (unchecked: only the eligible ones when both rows have the same
+          // columns, both being 0 on the others; the public update compares all of them)
           let keep = true;
-          const v = old.values;
-          for (let m = 0; m < cols; m++) {
-            const x = buffer[m]!;
-            const o = v[m]!;
-            if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
-              keep = false;
-              break;
+          if (unchecked && old.columns === st.columns) {
+            const idx = st.columns;
+            const v = old.packed as Float64Array; // old.dl === 3
+            for (let k = 0; k < idx.length; k++) {
+              const x = buffer[idx[k]!]!;
+              const o = v[k]!;
+              if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
+                keep = false;
+                break;
+              }
+            }
+          } else {
+            const v = old.values;
+            for (let m = 0; m < cols; m++) {
+              const x = buffer[m]!;
+              const o = v[m]!;
+              if (x > 0 ? !(o > 0) || Math.abs(x - o) > slack + rel * (x - shift) : o > 0) {
+                keep = false;
+                break;
+              }
             }
           }
           if (keep) row = old;
         }
         if (row === undefined) {
+          let packed: Float64Array | null = null;
+          if (dl === 3) {
+            const idx = st.columns;
+            packed = new Float64Array(idx.length);
+            for (let k = 0; k < idx.length; k++) packed[k] = buffer[idx[k]!]!;
+          }
           row = {
             values: buffer.slice(),
+            packed,
+            columns: st.columns,
+            at: -1,
             mean: st.count === 0 ? 0 : sum / st.count,
             scs,
             alpha,
@@ -509,8 +641,61 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         }
       }
       next.set(id, row);
-      weights.set(row.values, i * cols);
+      // Row i of the matrix: nothing to write when it holds `row` already, a copy within the
+      // matrix when `row` is intact further down (moved up: rows above it left), else `row`.
+      // (A row beyond this matrix's end is beyond the view `weights` too: written from `row`.)
+      // A row cleared at the last event is "intact" as zeros: moved as such, and deferred.
+      const p = row.at;
+      if (p >= 0 && p < wasRows.length && p < rows && wasRows[p] === row) {
+        const zero = wasZero[p] === 1;
+        if (zero) {
+          nowZero[i] = 1;
+          deferred.push(i);
+        }
+        if (p !== i) {
+          if (p > i && run > 0 && runTo + run === i && runFrom + run === p) {
+            run++;
+          } else {
+            if (run > 0) weights.copyWithin(runTo * cols, runFrom * cols, (runFrom + run) * cols);
+            run = 0;
+            if (p > i) {
+              runTo = i;
+              runFrom = p;
+              run = 1;
+            } else if (zero) {
+              weights.fill(0, i * cols, (i + 1) * cols);
+            } else {
+              weights.set(row.values, i * cols);
+            }
+          }
+        }
+      } else {
+        if (run > 0) weights.copyWithin(runTo * cols, runFrom * cols, (runFrom + run) * cols);
+        run = 0;
+        weights.set(row.values, i * cols);
+      }
+      if (unchecked) {
+        nowRows[i] = row;
+        row.at = i;
+      }
       costs[i] = row.mean === 0 ? 0 : row.mean - shift;
+    }
+    if (run > 0) weights.copyWithin(runTo * cols, runFrom * cols, (runFrom + run) * cols);
+    if (unchecked) {
+      this.#layoutBuffer = weights.buffer;
+      this.#layoutRows = nowRows;
+      this.#layoutZero = nowZero;
+      this.#layoutCols = nowCols;
+      if (deferred.length > 0)
+        this.#deferred = {
+          rows: deferred,
+          mask: nowZero,
+          restore(i: number): void {
+            if (nowZero[i] !== 1) return;
+            weights.set((nowRows[i] as StoredRow).values, i * cols);
+            nowZero[i] = 0;
+          },
+        };
     }
     if (!this.fresh) this.#stored = next;
     // The jobs of this update: the rows kept for the next one, or (fresh) the ids seen.
@@ -530,6 +715,33 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     countEligible(e, i, cols, SOURCE);
     return this.#staticOf(job, e);
   }
+}
+
+/**
+ * The context of an unchecked update: `eligible` and `eligibleCount` are assembled (from
+ * `input.eligibility`, as `matrixContext` does) when first read.
+ */
+function lazyContext(input: MatrixInput): HeuristicContext {
+  const { now, platform, jobs } = input;
+  const previous = input.previous ?? new Int32Array(jobs.length).fill(-1);
+  let built: HeuristicContext | undefined;
+  const full = (): HeuristicContext => {
+    built ??= matrixContext(input, undefined, SOURCE);
+    return built;
+  };
+  return {
+    now,
+    platform,
+    jobs,
+    cols: platform.machines.length,
+    previous,
+    get eligible() {
+      return full().eligible;
+    },
+    get eligibleCount() {
+      return full().eligibleCount;
+    },
+  };
 }
 
 /**

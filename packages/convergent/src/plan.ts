@@ -12,7 +12,7 @@ import {
 import { LicenseClusters, type PreMatchResult, preMatch } from "@sched/knapsack";
 import { type ExactMatching, imfs, type Matching, mfs, mis } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
-import type { JobMachineMatrix } from "./matrix.js";
+import type { DeferredRows, JobMachineMatrix } from "./matrix.js";
 import { meansOf } from "./matrix.js";
 import { checkJobOfRow } from "./matrix-checks.js";
 
@@ -202,10 +202,46 @@ export function resolvePlanChoices(
   return { matcher, knapsack };
 }
 
-const floatingCache = new WeakMap<
-  Platform,
-  WeakMap<object, Readonly<Record<string, number>> | null>
->();
+/** A job's request restricted to a platform's floating licenses (see {@link floatingAsk}). */
+interface FloatingAsk {
+  /**
+   * Every floating license of the platform as a key, in the platform's order, with the copies
+   * asked for (0: not asked for); what the knapsack gets as the job's licenses.
+   */
+  readonly floating: Readonly<Record<string, number>>;
+  /** The licenses asked for (copies > 0), as indices into the platform's floating licenses. */
+  readonly at: Int32Array;
+  /** The copies asked for, same order. */
+  readonly copies: Float64Array;
+}
+
+/** Per platform: its floating licenses (names and copies, in order) and the requests seen. */
+interface FloatingOf {
+  readonly names: readonly string[];
+  /** The platform's numbers as they are (the records the knapsack gets are built from them). */
+  readonly copies: readonly number[];
+  readonly asks: WeakMap<object, FloatingAsk | null>;
+}
+
+const floatingCache = new WeakMap<Platform, FloatingOf>();
+
+/** `platform`'s floating licenses in its order, with a cache of requests; computed once. */
+function floatingOf(platform: Platform): FloatingOf {
+  let f = floatingCache.get(platform);
+  if (f === undefined) {
+    const names: string[] = [];
+    const copies: number[] = [];
+    for (const l of platform.licenses) {
+      if (l.kind === "floating") {
+        names.push(l.name);
+        copies.push(l.copies);
+      }
+    }
+    f = { names, copies, asks: new WeakMap() };
+    floatingCache.set(platform, f);
+  }
+  return f;
+}
 
 /**
  * A job's request restricted to the platform's floating licenses, or `null` when it asks for
@@ -214,45 +250,29 @@ const floatingCache = new WeakMap<
  * object shape for all jobs keeps the knapsack's per-license lookups fast. Computed once per
  * (platform, request).
  */
-function floatingRequest(
-  platform: Platform,
-  copies: Readonly<Record<string, number>>,
-  req: Readonly<Record<string, number>>,
-): Readonly<Record<string, number>> | null {
-  let byReq = floatingCache.get(platform);
-  if (byReq === undefined) {
-    byReq = new WeakMap();
-    floatingCache.set(platform, byReq);
-  }
-  let floating = byReq.get(req);
-  if (floating === undefined) {
-    let any = false;
-    const out: Record<string, number> = {};
-    for (const name in copies) {
+function floatingAsk(of: FloatingOf, req: Readonly<Record<string, number>>): FloatingAsk | null {
+  let ask = of.asks.get(req);
+  if (ask === undefined) {
+    const floating: Record<string, number> = {};
+    const at: number[] = [];
+    const copies: number[] = [];
+    of.names.forEach((name, k) => {
       const want = req[name];
       if (want !== undefined && want > 0) {
-        out[name] = want;
-        any = true;
+        floating[name] = want;
+        at.push(k);
+        copies.push(want);
       } else {
-        out[name] = 0;
+        floating[name] = 0;
       }
-    }
-    floating = any ? out : null;
-    byReq.set(req, floating);
+    });
+    ask =
+      at.length === 0
+        ? null
+        : { floating, at: Int32Array.from(at), copies: Float64Array.from(copies) };
+    of.asks.set(req, ask);
   }
-  return floating;
-}
-
-const askedCache = new WeakMap<object, readonly string[]>();
-
-/** The names a floating request asks for (copies > 0), in its key order; cached. */
-function askedNames(floating: Readonly<Record<string, number>>): readonly string[] {
-  let names = askedCache.get(floating);
-  if (names === undefined) {
-    names = Object.keys(floating).filter((n) => (floating[n] as number) > 0);
-    askedCache.set(floating, names);
-  }
-  return names;
+  return ask;
 }
 
 /**
@@ -414,58 +434,76 @@ function checkPlanInput(matrix: JobMachineMatrix, options: PlanOptions): void {
 
 /**
  * {@link makePlan} without the checks of its matrix and options. Internal: the scheduler's
- * planner calls it at every event with a matrix it built and options it resolved.
+ * planner calls it at every event with a matrix it built and options it resolved, and the
+ * rows its source left at 0 (`deferred`, see `DEFERRED_ROWS`): each is restored unless the
+ * pre-matching clears it (then it is 0 already).
  */
-export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan {
+export function planMatrix(
+  matrix: JobMachineMatrix,
+  options: PlanOptions,
+  deferred?: DeferredRows,
+): Plan {
   const { matcher, knapsack: solver } = resolvePlanChoices(WHERE, options);
   const { rows, cols, context } = matrix;
   // Copied only when the pre-matching clears rows (the matrix itself is never modified).
   let weights = matrix.weights;
   const rowIds = context.jobs.map((r) => r.job.id);
+  let restored = deferred === undefined;
+  /** Writes the deferred rows of the jobs not in `gone` (once). */
+  const restore = (gone: ReadonlySet<number> | null): void => {
+    if (restored) return;
+    restored = true;
+    for (const i of (deferred as DeferredRows).rows)
+      if (gone === null || !gone.has(rowIds[i] as number)) (deferred as DeferredRows).restore(i);
+  };
+  // Without the costs at hand they are read from the rows: every row first.
+  if (options.costs === undefined) restore(null);
 
   // Clustering & pre-matching over floating licenses.
-  const copies: Record<string, number> = {};
-  let anyFloating = false;
-  for (const l of context.platform.licenses) {
-    if (l.kind === "floating") {
-      copies[l.name] = l.copies;
-      anyFloating = true;
-    }
-  }
+  const fl = floatingOf(context.platform);
+  const nf = fl.names.length;
   let cleared: readonly number[] = [];
   let critical: readonly string[] = [];
-  if (anyFloating) {
+  if (nf > 0) {
+    const copies: Record<string, number> = {};
+    for (let k = 0; k < nf; k++) copies[fl.names[k]!] = fl.copies[k]!;
     // Only jobs asking for a floating license can be cleared; skip the knapsack altogether
     // when no license is critical (every request fits at once).
-    const demand: Record<string, number> = {};
+    const demand = new Float64Array(nf); // copies requested, summed in row order
     const members: number[] = [];
+    const asks: FloatingAsk[] = [];
     const jobs: { id: number; licenses: Readonly<Record<string, number>> }[] = [];
     for (let i = 0; i < rows; i++) {
       const req = context.jobs[i]!.job.licenses;
       if (req === undefined) continue;
-      const floating = floatingRequest(context.platform, copies, req);
-      if (floating === null) continue;
-      for (const name of askedNames(floating)) {
-        demand[name] = (demand[name] ?? 0) + (floating[name] as number);
-      }
+      const ask = floatingAsk(fl, req);
+      if (ask === null) continue;
+      const { at, copies: want } = ask;
+      for (let q = 0; q < at.length; q++) demand[at[q]!]! += want[q]!;
       members.push(i);
-      jobs.push({ id: rowIds[i]!, licenses: floating });
+      asks.push(ask);
+      jobs.push({ id: rowIds[i]!, licenses: ask.floating });
     }
     // Critical as the knapsack's clustering defines it: rho = requested / copies > 1.
-    const isCritical = new Set<string>();
-    for (const name in demand)
-      if ((demand[name] as number) / (copies[name] as number) > 1) isCritical.add(name);
-    if (isCritical.size > 0) {
+    const isCritical = new Uint8Array(nf);
+    let anyCritical = false;
+    for (let k = 0; k < nf; k++) {
+      if (demand[k]! / fl.copies[k]! > 1) {
+        isCritical[k] = 1;
+        anyCritical = true;
+      }
+    }
+    if (anyCritical) {
       // Only jobs asking for a critical license are clustered (a job on no critical license is
       // in no cluster, and leaving it out changes no critical license's demand), so the
       // knapsack gets those alone: same clusters, same instances, same result.
       const clustered: typeof jobs = [];
       const costs: number[] = [];
       for (let k = 0; k < members.length; k++) {
-        const floating = (jobs[k] as (typeof jobs)[number]).licenses;
-        let asks = false;
-        for (const name of askedNames(floating)) if (isCritical.has(name)) asks = true;
-        if (!asks) continue;
+        const at = asks[k]!.at;
+        let on = false;
+        for (let q = 0; q < at.length; q++) if (isCritical[at[q]!] === 1) on = true;
+        if (!on) continue;
         const i = members[k] as number;
         clustered.push(jobs[k] as (typeof jobs)[number]);
         // c_i = rowMeans(weights, rows, cols)[i]
@@ -489,13 +527,16 @@ export function planMatrix(matrix: JobMachineMatrix, options: PlanOptions): Plan
       cleared = result.clear;
       critical = result.critical;
       if (cleared.length > 0) {
-        if (options.clearInPlace !== true) weights = Float64Array.from(weights);
         const gone = new Set(cleared);
+        restore(gone);
+        if (options.clearInPlace !== true) weights = Float64Array.from(weights);
+        const zero = deferred?.mask;
         for (const i of members)
-          if (gone.has(rowIds[i]!)) weights.fill(0, i * cols, (i + 1) * cols);
+          if (gone.has(rowIds[i]!) && zero?.[i] !== 1) weights.fill(0, i * cols, (i + 1) * cols);
       }
     }
   }
+  restore(null);
 
   const input = { rows, cols, weights };
   let matching: Matching | ExactMatching;

@@ -2,7 +2,7 @@ import type { Job, Platform } from "@sched/core";
 import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
-import { type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
+import { DEFERRED_ROWS, ROWS_CLEARED, type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
 import { eligibilityRow } from "./minimal-requirements.js";
 import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
 import { type Plan, PlanMemory, type PreviousPlan, planMatrix } from "./plan.js";
@@ -47,7 +47,8 @@ export const NEVER_ELIGIBLE =
 export class PlannerCore {
   readonly options: ResolvedConvergentOptions;
   readonly #source: SourceWithCore;
-  #eligibility = new Map<number, Uint8Array>();
+  /** Per job id: its eligibility row, and whether some machine is eligible. */
+  #eligibility = new Map<number, { readonly row: Uint8Array; readonly any: boolean }>();
   #planned = new Map<number, number>();
   #previous: PreviousPlan | undefined;
   #memory = new PlanMemory();
@@ -91,10 +92,14 @@ export class PlannerCore {
     for (const id of ids) this.#eligibility.delete(id);
   }
 
-  #eligibilityOf(job: Job, platform: Platform): Uint8Array {
+  #eligibilityOf(
+    job: Job,
+    platform: Platform,
+  ): { readonly row: Uint8Array; readonly any: boolean } {
     let e = this.#eligibility.get(job.id);
     if (e === undefined) {
-      e = eligibilityRow(job, platform);
+      const row = eligibilityRow(job, platform);
+      e = { row, any: row.indexOf(1) >= 0 };
       this.#eligibility.set(job.id, e);
     }
     return e;
@@ -128,8 +133,7 @@ export class PlannerCore {
     // The jobs in the system: running, and waiting ones that may start now.
     const rows: MatrixJob[] = running.slice();
     for (const w of waiting) {
-      const e = this.#eligibilityOf(w.job, platform);
-      if (e.indexOf(1) < 0) {
+      if (!this.#eligibilityOf(w.job, platform).any) {
         act.reject(w.job.id, NEVER_ELIGIBLE);
         this.#eligibility.delete(w.job.id);
         continue;
@@ -149,22 +153,40 @@ export class PlannerCore {
       platform,
       jobs: rows,
       previous: prevMachine,
-      eligibility: (r: MatrixJob) => this.#eligibilityOf(r.job, platform),
+      eligibility: (r: MatrixJob) => this.#eligibilityOf(r.job, platform).row,
     });
     const observe = this.#observe;
     const incremental = o.matcher === "imfs";
     if (this.#source.incremental) stats.refreshedRows += update.changedRows.length;
-    const plan = planMatrix(update.matrix, {
-      matcher: o.matcher,
-      knapsack: o.knapsack,
-      clearInPlace: true,
-      memory: this.#memory,
-      ...(incremental ? { previous: this.#previous, changedRows: update.changedRows } : {}),
-      ...(update.costs === undefined ? {} : { costs: update.costs }),
-      ...(observe === undefined
-        ? {}
-        : { onPreMatch: (result: PreMatchResult) => observe({ now, result }) }),
-    });
+    let plan: Plan;
+    try {
+      plan = planMatrix(
+        update.matrix,
+        {
+          matcher: o.matcher,
+          knapsack: o.knapsack,
+          clearInPlace: true,
+          memory: this.#memory,
+          ...(incremental ? { previous: this.#previous, changedRows: update.changedRows } : {}),
+          ...(update.costs === undefined ? {} : { costs: update.costs }),
+          ...(observe === undefined
+            ? {}
+            : { onPreMatch: (result: PreMatchResult) => observe({ now, result }) }),
+        },
+        this.#source[DEFERRED_ROWS]?.(),
+      );
+    } catch (error) {
+      // What the matrix holds is unknown: the source rewrites every row next time.
+      this.#source[ROWS_CLEARED]?.(null);
+      throw error;
+    }
+    // The pre-matching zeroed the cleared jobs' rows in the source's matrix: tell it.
+    if (plan.cleared.length > 0 && this.#source[ROWS_CLEARED] !== undefined) {
+      const gone = new Set(plan.cleared);
+      const zeroed: number[] = [];
+      for (let i = 0; i < rows.length; i++) if (gone.has(rows[i]!.job.id)) zeroed.push(i);
+      this.#source[ROWS_CLEARED](zeroed);
+    }
     stats.plans++;
     stats.maxRows = Math.max(stats.maxRows, rows.length);
     stats.cleared += plan.cleared.length;
