@@ -569,7 +569,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         costs[i] = st.count === 0 ? 0 : sum / st.count;
         continue;
       }
-      const old = rebased ? undefined : this.#stored.get(id);
+      // A row kept for this id was computed for the job as it was then: after its requirements
+      // changed (another job object under the same id, so its per-job data was computed again),
+      // the row is computed anew, whatever the drift.
+      const kept = rebased ? undefined : this.#stored.get(id);
+      const old = kept !== undefined && kept.columns === st.columns ? kept : undefined;
       let row: StoredRow | undefined;
       if (old !== undefined && dl !== 3 && old.dl === dl && old.prev === prev) {
         // O(1): only the row scalars moved.

@@ -28,8 +28,8 @@ import { planMatrix } from "../src/plan.js";
 // fills its row buffer with zeros and compares a time-dependent row entry by entry over all
 // machines; the unchecked one zeroes what the previous row left and compares the eligible
 // machines only when the stored row had the same ones: those are tested too.) And against the
-// minimal requirements, as long as no job changed: an entry is 0 exactly where the machine is
-// not eligible.
+// minimal requirements, at every event: an entry is 0 exactly where the machine is not
+// eligible (a row kept for a job whose requirements changed would not be).
 
 const chain = arbPlatform({ shape: "farm", maxMachines: 7 }).chain((platform) =>
   fc.tuple(
@@ -89,7 +89,7 @@ function inputs(platform: Platform, original: readonly Job[], events: readonly E
       });
     const previous = Int32Array.from(rows, (r) => r.machine);
     const input: MatrixInput = { now, platform, jobs: rows, previous, eligibility };
-    return { input, clear: ev.clear, change: ev.change !== undefined };
+    return { input, clear: ev.clear };
   });
 }
 
@@ -102,11 +102,9 @@ function agree(
 ): void {
   const reused = make();
   const plain = make();
-  let changed = false;
   // Jobs cleared at every event (as the pre-matching tends to), plus each event's own.
   const sticky = new Set(events[0]?.clear ?? []);
-  for (const { input, clear, change } of inputs(platform, jobs, events)) {
-    changed ||= change;
+  for (const { input, clear } of inputs(platform, jobs, events)) {
     const got = reused[UNCHECKED_UPDATE](input);
     const want = plain.update(input);
     expect(got.matrix.rows).toBe(want.matrix.rows);
@@ -117,11 +115,10 @@ function agree(
     const rows = got.matrix.rows;
     const cols = got.matrix.cols;
     expect(g.length).toBe(w.length);
-    if (!changed)
-      input.jobs.forEach((r, i) => {
-        const e = eligibilityRow(r.job, input.platform);
-        for (let m = 0; m < cols; m++) expect(w[i * cols + m]! > 0).toBe(e[m] === 1);
-      });
+    input.jobs.forEach((r, i) => {
+      const e = eligibilityRow(r.job, input.platform);
+      for (let m = 0; m < cols; m++) expect(w[i * cols + m]! > 0).toBe(e[m] === 1);
+    });
     // The caller's part, as the planner's: clear rows (in place), restore the deferred rows it
     // does not clear, and report the cleared ones.
     const ids = new Set([...sticky, ...clear]);
@@ -182,8 +179,32 @@ describe("PaperIncrementalMatrix's unchecked update (scratch matrix kept across 
   });
 });
 
-describe("PaperIncrementalMatrix's unchecked update, a time-dependent row whose job changed", () => {
-  it("is compared on every machine when its eligible machines changed (it was eligible on more)", () => {
+describe("PaperIncrementalMatrix, a row whose job changed (same id, other requirements)", () => {
+  it("is computed anew, not kept within the tolerance: 0 on the machine it lost", () => {
+    // No deadline: the row's drift test alone would keep it (the clock and the queue did not
+    // move), with its entry on m0, where the job asking for 2 cores cannot run.
+    const platform = createPlatform({
+      machines: [
+        { cores: 1, speed: 1 },
+        { cores: 2, speed: 1 },
+      ],
+      referenceSpeed: 1,
+    });
+    const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1 });
+    const after = { ...before, cores: 2 };
+    for (const unchecked of [false, true]) {
+      const source = new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS });
+      for (const job of [before, after]) {
+        const input: MatrixInput = { now: 0, platform, jobs: [{ job, progress: 0, machine: -1 }] };
+        const got = unchecked ? source[UNCHECKED_UPDATE](input) : source.update(input);
+        expect(got.changedRows).toEqual([0]);
+        const w = got.matrix.weights;
+        expect([w[0]! > 0, w[1]! > 0]).toEqual(job === before ? [true, true] : [false, true]);
+      }
+    }
+  });
+
+  it("is computed anew when time-dependent too (it was eligible on more)", () => {
     // dl = 3 (the deadline part moves with the clock) before and after: deadline 150, work 100
     // on speed-1 machines, k = 1.3. A tolerance so large that only the machine the job lost
     // (m0, 1 core, after the job asks for 2) can refuse the stored row.
