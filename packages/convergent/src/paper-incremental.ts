@@ -596,10 +596,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, shift);
         if (!Number.isFinite(sum)) overflow(id, sum);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
-          // entry by entry (unchecked: only the eligible ones when both rows have the same
-          // columns, both being 0 on the others; the public update compares all of them)
+          // entry by entry (unchecked: only the eligible ones, both rows being 0 on the others:
+          // a kept row has the job's current columns, see `old`; the public update compares
+          // all of them)
           let keep = true;
-          if (unchecked && old.columns === st.columns) {
+          if (unchecked) {
             const idx = st.columns;
             const v = old.packed as Float64Array; // old.dl === 3
             for (let k = 0; k < idx.length; k++) {

@@ -551,8 +551,11 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
   };
 }
 
-/** The key of each rule's order ({@link ruleOrder}): smaller first, ties by (submit, id). */
-const RULE_KEY: Record<OasRule, (j: Job) => number> = {
+/**
+ * The key of each rule's order ({@link ruleOrder}): smaller first, ties by (submit, id).
+ * Internal (not exported by the package; the queue's tests build their entries with it).
+ */
+export const RULE_KEY: Record<OasRule, (j: Job) => number> = {
   FCFS: () => 0,
   FPFS: () => 0,
   SJF: (j) => j.cores,

@@ -3,7 +3,13 @@ import { makeView } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
-import { OAS_RULES, type OasRule, oasHeuristic, ruleOrder } from "../src/oas-heuristics.js";
+import {
+  OAS_RULES,
+  type OasRule,
+  oasHeuristic,
+  RULE_KEY,
+  ruleOrder,
+} from "../src/oas-heuristics.js";
 import { oasInstance } from "../src/oas-instance.js";
 import { FifoTree, type OasQueued, ReadyHeap, RuleHeap } from "../src/oas-queue.js";
 import { multiClusterPlatform } from "../src/platform.js";
@@ -11,18 +17,9 @@ import { multiClusterPlatform } from "../src/platform.js";
 // The heuristics keep their waiting jobs in the rule's order as jobs come and go (a heap for the
 // strict rules, FPFS's arrival-order tree); the oracle is `ruleOrder` of the jobs waiting.
 
-const KEY: Record<OasRule, (j: Job) => number> = {
-  FCFS: () => 0,
-  FPFS: () => 0,
-  SJF: (j) => j.cores,
-  BJF: (j) => -j.cores,
-  SPT: (j) => j.estimate,
-  LPT: (j) => -j.estimate,
-};
-
 const queued = (rule: OasRule, job: Job): OasQueued => ({
   job,
-  key: KEY[rule](job),
+  key: RULE_KEY[rule](job),
   checked: false,
   fitsEmpty: undefined,
   at: -1,
