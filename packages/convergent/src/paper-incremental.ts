@@ -1,4 +1,4 @@
-import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { fitsMachine, InvalidInputError, type Job, type Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -189,6 +189,13 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankLicensed: number[] = [];
   #rankBuffer = new Float64Array(0);
   #rankF = new Float64Array(0);
+  /**
+   * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
+   * depends on their eligibility row alone, by a hash of that row (see `#rankStaticOf`).
+   */
+  #rankShapes = new Map<number, JobStatic[]>();
+  #rankShapeCount = 0;
+  #rankRow = new Uint8Array(0);
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -325,6 +332,8 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#static = new Map();
     this.#stored = new Map();
     this.#forgetLayout();
+    this.#rankShapes = new Map();
+    this.#rankShapeCount = 0;
     const cols = platform.machines.length;
     this.#speed = Float64Array.from(platform.machines, (m) => m.speed);
     this.#licenseIndex = new Map(platform.licenses.map((l, k) => [l.name, k]));
@@ -508,8 +517,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       const r = i < nR ? running[i]! : waiting[i - nR]!;
       const job = r.job;
       let st = store.get(job.id);
-      if (st === undefined || st.job !== job)
-        st = this.#staticOf(job, eligibilityRow(job, platform));
+      if (st === undefined || st.job !== job) st = this.#rankStaticOf(job, platform);
       st.seen = call;
       statics[i] = st;
       const wk = job.estimate * (1 - r.progress) * (job.benchmark ?? ref);
@@ -911,6 +919,56 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const current = this.fresh ? live : next;
     for (const id of this.#static.keys()) if (!current.has(id)) this.#static.delete(id);
     return { rows, cols, weights, context, changedRows, costs, shift };
+  }
+
+  /**
+   * `job`'s per-job data for `[UNCHECKED_RANK]` (stored by id): {@link #staticOf} of its
+   * eligibility row (`fitsMachine` on every machine, as `eligibilityRow`). A job with neither
+   * input files nor licenses shares it with an earlier such job with the same eligibility row:
+   * its Input row is then the constant `Input` on the eligible machines, its licenses none, and
+   * the rest is computed from the eligibility row and the platform alone (the arrays are shared,
+   * never written).
+   */
+  #rankStaticOf(job: Job, platform: Platform): JobStatic {
+    const cols = this.#speed.length;
+    if (job.input !== undefined || job.licenses !== undefined)
+      return this.#staticOf(job, eligibilityRow(job, platform));
+    if (this.#rankRow.length !== cols) this.#rankRow = new Uint8Array(cols);
+    const e = this.#rankRow;
+    let h = 0;
+    for (let m = 0; m < cols; m++) {
+      if (fitsMachine(job, platform, m)) {
+        e[m] = 1;
+        h = (Math.imul(h, 31) + m + 1) | 0;
+      } else {
+        e[m] = 0;
+      }
+    }
+    let bucket = this.#rankShapes.get(h);
+    if (bucket !== undefined) {
+      for (let k = 0; k < bucket.length; k++) {
+        const shape = bucket[k]!;
+        const se = shape.eligible;
+        let m = 0;
+        while (m < cols && se[m] === e[m]) m++;
+        if (m === cols) {
+          const st: JobStatic = { ...shape, job, seen: 0 };
+          this.#static.set(job.id, st);
+          return st;
+        }
+      }
+    }
+    // a new row (#staticOf copies it)
+    const st = this.#staticOf(job, e);
+    if (this.#rankShapeCount >= 4096) {
+      this.#rankShapes = new Map();
+      this.#rankShapeCount = 0;
+      bucket = undefined;
+    }
+    if (bucket === undefined) this.#rankShapes.set(h, [st]);
+    else bucket.push(st);
+    this.#rankShapeCount++;
+    return st;
   }
 
   /** Row `i`'s per-job data: cached, or computed from `input.eligibility` (checked). */
