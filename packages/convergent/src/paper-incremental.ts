@@ -183,7 +183,14 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankCall = 0;
   /** `#static`'s size at which `[UNCHECKED_RANK]` drops the statics of jobs gone. */
   #rankSweepAt = 0;
+  /**
+   * The per-job data of the rows of this call and of the last one (running jobs, then waiting
+   * ones: `#rankPrevRunning` and `#rankPrevRows` of the last), swapped at every call.
+   */
   #rankStatics: JobStatic[] = [];
+  #rankPrev: JobStatic[] = [];
+  #rankPrevRunning = 0;
+  #rankPrevRows = 0;
   #rankWork = new Float64Array(0);
   #rankW = new Float64Array(0);
   #rankLicensed: number[] = [];
@@ -334,6 +341,8 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#forgetLayout();
     this.#rankShapes = new Map();
     this.#rankShapeCount = 0;
+    this.#rankPrevRows = 0;
+    this.#rankPrevRunning = 0;
     const cols = platform.machines.length;
     this.#speed = Float64Array.from(platform.machines, (m) => m.speed);
     this.#licenseIndex = new Map(platform.licenses.map((l, k) => [l.name, k]));
@@ -513,11 +522,30 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     // The copies asked for by all the rows: while a safe integer, every sum of some of them is
     // exact, whatever the order of its terms.
     let copies = 0;
+    // A job's per-job data is looked for first in the last call's list (running or waiting) at
+    // the place after the last one found there, or a few places on (jobs left), then by id.
+    const prev = this.#rankPrev;
+    let p = 0;
+    let end = this.#rankPrevRunning;
     for (let i = 0; i < rows; i++) {
+      if (i === nR) {
+        p = this.#rankPrevRunning;
+        end = this.#rankPrevRows;
+      }
       const r = i < nR ? running[i]! : waiting[i - nR]!;
       const job = r.job;
-      let st = store.get(job.id);
-      if (st === undefined || st.job !== job) st = this.#rankStaticOf(job, platform);
+      let st: JobStatic | undefined;
+      for (let k = p, last = Math.min(end, p + 4); k < last; k++) {
+        if (prev[k]!.job === job) {
+          st = prev[k]!;
+          p = k + 1;
+          break;
+        }
+      }
+      if (st === undefined) {
+        st = store.get(job.id);
+        if (st === undefined || st.job !== job) st = this.#rankStaticOf(job, platform);
+      }
       st.seen = call;
       statics[i] = st;
       const wk = job.estimate * (1 - r.progress) * (job.benchmark ?? ref);
@@ -531,6 +559,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         copies += st.licenseTotal;
       }
     }
+    this.#rankPrev = statics;
+    this.#rankStatics = prev;
+    this.#rankPrevRunning = nR;
+    this.#rankPrevRows = rows;
     // License weights, as in #update: rho summed over the licensed rows in the sorted order
     // (any order when the sums are exact: integers, within the safe range).
     let maxW = 0;
