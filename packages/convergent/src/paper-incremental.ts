@@ -198,11 +198,9 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankF = new Float64Array(0);
   /**
    * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
-   * depends on their eligibility row alone, by a hash of that row (see `#rankStaticOf`).
+   * depends on their cores alone, by cores (see `#rankStaticOf`).
    */
-  #rankShapes = new Map<number, JobStatic[]>();
-  #rankShapeCount = 0;
-  #rankRow = new Uint8Array(0);
+  #rankByCores = new Map<number, JobStatic>();
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -339,8 +337,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#static = new Map();
     this.#stored = new Map();
     this.#forgetLayout();
-    this.#rankShapes = new Map();
-    this.#rankShapeCount = 0;
+    this.#rankByCores = new Map();
     this.#rankPrevRows = 0;
     this.#rankPrevRunning = 0;
     const cols = platform.machines.length;
@@ -955,51 +952,27 @@ export class PaperIncrementalMatrix implements SourceWithCore {
 
   /**
    * `job`'s per-job data for `[UNCHECKED_RANK]` (stored by id): {@link #staticOf} of its
-   * eligibility row (`fitsMachine` on every machine, as `eligibilityRow`). A job with neither
-   * input files nor licenses shares it with an earlier such job with the same eligibility row:
-   * its Input row is then the constant `Input` on the eligible machines, its licenses none, and
-   * the rest is computed from the eligibility row and the platform alone (the arrays are shared,
-   * never written).
+   * eligibility row. A job with neither input files nor licenses shares it with the first such
+   * job with as many cores: its eligibility row is the same (`fitsMachine`, the paper's `M_Aff`:
+   * the machines with at least `job.cores` cores, when it asks for no license), its Input row is
+   * the constant `Input` on the eligible machines and it has no licenses, so the rest, computed
+   * from the eligibility row and the platform alone, is the same too (the arrays are shared,
+   * never written). `fitsMachine` is still asked about the job once, which checks it as the
+   * first question of `eligibilityRow` does (the same error for a job it refuses).
    */
   #rankStaticOf(job: Job, platform: Platform): JobStatic {
-    const cols = this.#speed.length;
     if (job.input !== undefined || job.licenses !== undefined)
       return this.#staticOf(job, eligibilityRow(job, platform));
-    if (this.#rankRow.length !== cols) this.#rankRow = new Uint8Array(cols);
-    const e = this.#rankRow;
-    let h = 0;
-    for (let m = 0; m < cols; m++) {
-      if (fitsMachine(job, platform, m)) {
-        e[m] = 1;
-        h = (Math.imul(h, 31) + m + 1) | 0;
-      } else {
-        e[m] = 0;
-      }
+    if (this.#speed.length > 0) fitsMachine(job, platform, 0);
+    const shape = this.#rankByCores.get(job.cores);
+    if (shape !== undefined) {
+      const st: JobStatic = { ...shape, job, seen: 0 };
+      this.#static.set(job.id, st);
+      return st;
     }
-    let bucket = this.#rankShapes.get(h);
-    if (bucket !== undefined) {
-      for (let k = 0; k < bucket.length; k++) {
-        const shape = bucket[k]!;
-        const se = shape.eligible;
-        let m = 0;
-        while (m < cols && se[m] === e[m]) m++;
-        if (m === cols) {
-          const st: JobStatic = { ...shape, job, seen: 0 };
-          this.#static.set(job.id, st);
-          return st;
-        }
-      }
-    }
-    // a new row (#staticOf copies it)
-    const st = this.#staticOf(job, e);
-    if (this.#rankShapeCount >= 4096) {
-      this.#rankShapes = new Map();
-      this.#rankShapeCount = 0;
-      bucket = undefined;
-    }
-    if (bucket === undefined) this.#rankShapes.set(h, [st]);
-    else bucket.push(st);
-    this.#rankShapeCount++;
+    const st = this.#staticOf(job, eligibilityRow(job, platform));
+    if (this.#rankByCores.size >= 4096) this.#rankByCores = new Map();
+    this.#rankByCores.set(job.cores, st);
     return st;
   }
 

@@ -256,3 +256,21 @@ describe("convergentPriority's license weights", () => {
     for (const w of waiting) expect(priority(w, view)).toBe(expected.get(w.job.id));
   });
 });
+
+describe("convergentPriority's per-job data", () => {
+  it("checks a job as fitsMachine does, also when an earlier job had as many cores", () => {
+    const platform = farm();
+    const priority = convergentPriority();
+    const first = { job: job({ id: 1, submit: 0 }), progress: 0, preemptions: 0 };
+    const view = viewOf(platform, 5, [], [first]);
+    expect(Number.isFinite(priority(first, view))).toBe(true);
+    // same cores, a field fitsMachine refuses
+    const bad = {
+      job: { ...job({ id: 2, submit: 1 }), benchmark: -1 },
+      progress: 0,
+      preemptions: 0,
+    };
+    const next = viewOf(platform, 6, [], [first, bad]);
+    expect(() => priority(bad, next)).toThrow(/job\.benchmark/);
+  });
+});
