@@ -52,7 +52,9 @@ interface Cache {
  * Higher runs first. Pass it to `@sched/backfill`'s `flexible({ priority, variant })`.
  *
  * The matrix is computed once per scheduling call (cached on the view's `waiting` array and
- * `now`), so ranking Q jobs costs one O(|N| x |M|) build, not Q.
+ * `now`), so ranking Q jobs costs one O(|N| x |M|) build, not Q. With the paper's heuristics
+ * only the waiting jobs' rows are computed, from the view's lists as they are: the numbers of
+ * the rows sorted by submit time then id, bit for bit.
  *
  * @returns `(job, view) => number`
  * @throws InvalidInputError on invalid constants (at construction).
