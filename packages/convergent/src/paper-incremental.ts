@@ -194,7 +194,6 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankWork = new Float64Array(0);
   #rankW = new Float64Array(0);
   #rankLicensed: number[] = [];
-  #rankBuffer = new Float64Array(0);
   #rankF = new Float64Array(0);
   /**
    * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
@@ -428,6 +427,69 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     return sum;
   }
 
+  /**
+   * The sum {@link #rowInto} returns with `shift` 0, nothing written but `f`: the same entries
+   * in the same order, with the same roundings (`x - 0` is `x`). `[UNCHECKED_RANK]`'s rows.
+   */
+  #rowSum(
+    st: JobStatic,
+    scs: number,
+    alpha: number,
+    prev: number,
+    dl: number,
+    now: number,
+    workI: number,
+    f: Float64Array,
+  ): number {
+    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK, overhead: cOv } = this.#c;
+    const speed = this.#speed;
+    const idx = st.columns;
+    const n = idx.length;
+    const inp = st.input;
+    if (dl !== 3) {
+      const add = dl === 1 ? this.#allMin : this.#allLate;
+      let sum = 0;
+      for (let k = 0; k < n; k++) {
+        const m = idx[k]!;
+        let x = scs + inp[m]! - alpha / speed[m]!;
+        if (dl !== 0) x += add;
+        if (m === prev) x += cOv;
+        if (!(x >= 1e-9)) x = 1e-9;
+        sum += x;
+      }
+      return sum;
+    }
+    let urgency = 0;
+    let d = 0;
+    const dead = st.job.deadline as number;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k]!;
+      const x = workI / speed[m]!;
+      const ext = now + x;
+      const t = dead - dK * x;
+      let v: number;
+      if (ext > dead) v = this.#late;
+      else if (ext <= t) v = dMin;
+      else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+      f[m] = v;
+      urgency += v;
+      d += dMax - v;
+    }
+    let sum = 0;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k]!;
+      let x =
+        scs +
+        inp[m]! -
+        alpha / speed[m]! +
+        (d > 0 ? (urgency * (dMax - f[m]!)) / d : this.#allLateZero ? 0 : urgency / n);
+      if (m === prev) x += cOv;
+      if (!(x >= 1e-9)) x = 1e-9;
+      sum += x;
+    }
+    return sum;
+  }
+
   update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     checkMatrixInput(SOURCE, "input", input);
     // The caller may write anything into the matrix: the next update rewrites every row.
@@ -502,13 +564,9 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       this.#rankWork = new Float64Array(n);
       this.#rankW = new Float64Array(n);
     }
-    if (this.#rankBuffer.length !== cols) {
-      this.#rankBuffer = new Float64Array(cols);
-      this.#rankF = new Float64Array(cols);
-    }
+    if (this.#rankF.length !== cols) this.#rankF = new Float64Array(cols);
     const work = this.#rankWork;
     const w = this.#rankW;
-    const buffer = this.#rankBuffer;
     const f = this.#rankF;
     const statics = this.#rankStatics;
     const licensed = this.#rankLicensed;
@@ -619,7 +677,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         else dl = 3;
       }
       if (i >= nR) {
-        const sum = this.#rowInto(buffer, 0, st, scs, alpha, -1, dl, now, wk, f, 0);
+        const sum = this.#rowSum(st, scs, alpha, -1, dl, now, wk, f);
         if (!Number.isFinite(sum)) return false;
         out[i - nR] = sum / count;
         continue;
@@ -639,7 +697,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       }
       const m = running[i]!.allocation[0]?.machine ?? -1;
       const prev = m >= 0 && st.eligible[m] === 1 ? m : -1;
-      const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, wk, f, 0);
+      const sum = this.#rowSum(st, scs, alpha, prev, dl, now, wk, f);
       if (!Number.isFinite(sum)) return false;
     }
     // Drop the per-job data of the jobs gone, once the store has doubled since the last sweep.
