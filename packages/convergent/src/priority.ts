@@ -170,10 +170,11 @@ export function convergentPriority(
  * The paper's heuristics' ranking: the costs of the waiting jobs computed at the first call of
  * a scheduling event (`PaperIncrementalMatrix`'s `[UNCHECKED_RANK]`: the numbers of the sorted
  * from-scratch computation, `fromScratch`, bit for bit) into an array by position in the view's
- * `waiting`, and found there by id (a policy ranks the queue in its order: the search goes on
- * from the last position found). The same answers, call by call, as `fromScratch`'s cache: a
- * new computation when the view's `waiting` array or clock changed or the job is not waiting,
- * 0 for a job that is still not waiting then.
+ * `waiting` as it was then, with the ids it held (the engine hands out the same array at every
+ * event, changed in place), and found there by id (a policy ranks the queue in its order: the
+ * search goes on from the last position found). The same answers, call by call, as
+ * `fromScratch`'s cache by id: a new computation when the view's `waiting` array or clock
+ * changed or the job was not waiting then, 0 for a job that is still not waiting.
  */
 function rankFused(
   matrix: PaperIncrementalMatrix,
@@ -182,35 +183,39 @@ function rankFused(
   let waiting: readonly WaitingJob[] | undefined;
   let now = Number.NaN;
   let costs = new Float64Array(64);
+  /** The ids of `waiting` when the costs were computed, the first `count`. */
+  const ids: number[] = [];
+  let count = 0;
   /** Set when a row's sum was not finite and `fromScratch` did not throw (never expected). */
   let byId: Map<number, number> | undefined;
   let cursor = 0;
   const rank = (view: SchedulerView): void => {
     const list = view.waiting;
-    if (costs.length < list.length)
-      costs = new Float64Array(Math.max(list.length, 2 * costs.length));
+    const n = list.length;
+    if (costs.length < n) costs = new Float64Array(Math.max(n, 2 * costs.length));
     waiting = undefined;
     byId = undefined;
+    count = 0;
     if (!matrix[UNCHECKED_RANK](view.now, view.platform, view.running, list, costs)) {
       // A row's sum is not finite: the sorted computation throws the error naming the job.
       byId = fromScratch(view).byId;
     }
+    for (let k = 0; k < n; k++) ids[k] = list[k]!.job.id;
+    count = n;
     waiting = list;
     now = view.now;
     cursor = 0;
   };
-  /** Position of job `id` in `waiting` (-1: not there). */
+  /** Position of job `id` in the ranked list (-1: not there). */
   const find = (id: number): number => {
-    const list = waiting as readonly WaitingJob[];
-    const n = list.length;
-    for (let k = cursor; k < n; k++) {
-      if (list[k]!.job.id === id) {
+    for (let k = cursor; k < count; k++) {
+      if (ids[k] === id) {
         cursor = k + 1;
         return k;
       }
     }
-    for (let k = 0; k < cursor && k < n; k++) {
-      if (list[k]!.job.id === id) {
+    for (let k = 0; k < cursor && k < count; k++) {
+      if (ids[k] === id) {
         cursor = k + 1;
         return k;
       }

@@ -70,6 +70,28 @@ function reference(
   return out;
 }
 
+/**
+ * convergentPriority as it was before its ranking per event (2026-11-28): the costs of
+ * `reference` cached by id on the view's `waiting` array and clock, computed anew for a job not
+ * in the cache; 0 for a job still not there.
+ */
+function plainPriority(
+  constants: Required<HeuristicConstants>,
+  readings: Required<HeuristicReadings>,
+): (w: WaitingJob, view: SchedulerView) => number {
+  let cache: { waiting: readonly WaitingJob[]; now: number; byId: Map<number, number> } | undefined;
+  return (w, view) => {
+    if (
+      cache === undefined ||
+      cache.waiting !== view.waiting ||
+      cache.now !== view.now ||
+      !cache.byId.has(w.job.id)
+    )
+      cache = { waiting: view.waiting, now: view.now, byId: reference(view, constants, readings) };
+    return cache.byId.get(w.job.id) ?? 0;
+  };
+}
+
 const readingsArb = fc.record({
   deadlineLate: fc.constantFrom("max" as const, "min" as const),
   deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
@@ -131,6 +153,10 @@ describe("convergentPriority (the paper's heuristics)", () => {
     fc.assert(
       fc.property(scenario, ({ readings, constants, platform, jobs, events }) => {
         const priority = convergentPriority({ constants, readings });
+        // as the engine calls it: one waiting array, changed in place
+        const inPlace = convergentPriority({ constants, readings });
+        const plain = plainPriority(constants, readings);
+        const queue: WaitingJob[] = [];
         const cols = platform.machines.length;
         const current = new Map<number, Job>(jobs.map((j) => [j.id, j]));
         const gone = new Set<number>();
@@ -195,6 +221,34 @@ describe("convergentPriority (the paper's heuristics)", () => {
           // a new waiting array (same jobs, same clock as the first view): the same values
           const again = viewOf(platform, now, running, [...waiting]);
           for (const w of waiting) expect(priority(w, again)).toBe(expected.get(w.job.id));
+          // The engine's way: the same array at every event, changed in place, and a second
+          // call at the same clock after a job started, where the cache by id answered from the
+          // first call's costs (and anew for a job it did not have).
+          queue.length = 0;
+          queue.push(...waiting);
+          const first = viewOf(platform, now, running, queue);
+          for (const w of asked) expect(inPlace(w, first)).toBe(plain(w, first));
+          const started = queue[ev.leave % Math.max(1, queue.length)];
+          if (started !== undefined && ev.starts.length > 0) {
+            queue.splice(queue.indexOf(started), 1);
+            const second = viewOf(
+              platform,
+              now,
+              [
+                ...running,
+                {
+                  job: started.job,
+                  allocation: [{ machine: 0, cores: started.job.cores }],
+                  start: now,
+                  progressAtStart: 0,
+                  progress: 0,
+                  estimatedEnd: now + started.job.estimate,
+                },
+              ],
+              queue,
+            );
+            for (const w of [...queue, started]) expect(inPlace(w, second)).toBe(plain(w, second));
+          }
         });
       }),
       { numRuns: 200 },
