@@ -534,7 +534,9 @@ export class PaperIncrementalMatrix implements SourceWithCore {
    * `[UNCHECKED_COSTS]` reads the rows sorted by submit time, then id; here they are read in
    * the given order, which changes nothing: of the terms shared by the rows, `SupRemaining` and
    * the largest license weight are maxima, and the license requests (rho) are summed over the
-   * rows that ask for a license sorted as there (stably: running jobs first on a tie). The
+   * rows that ask for a license sorted as there (stably: running jobs first on a tie), unless
+   * the copies asked for are integers adding up to a safe integer (every partial sum exact, so
+   * any order gives the same sums: the usual case, left unsorted). The
    * running jobs' rows are computed only to see that their sums are finite (skipped when a
    * bound on their entries shows it).
    *
