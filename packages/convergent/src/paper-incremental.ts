@@ -1,4 +1,4 @@
-import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { fitsMachine, InvalidInputError, type Job, type Platform } from "@sched/core";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -25,6 +25,23 @@ import {
  */
 export const UNCHECKED_COSTS: unique symbol = Symbol("@sched/convergent/uncheckedCosts");
 
+/**
+ * {@link PaperIncrementalMatrix}'s ranking of the waiting jobs (see its `[UNCHECKED_RANK]`).
+ * Internal.
+ */
+export const UNCHECKED_RANK: unique symbol = Symbol("@sched/convergent/uncheckedRank");
+
+/** A job in the system as {@link PaperIncrementalMatrix}'s `[UNCHECKED_RANK]` reads it. */
+export interface RankedJob {
+  readonly job: Job;
+  readonly progress: number;
+}
+
+/** A running job as `[UNCHECKED_RANK]` reads it: its first machine is its previous one. */
+export interface RankedRunningJob extends RankedJob {
+  readonly allocation: readonly { readonly machine: number }[];
+}
+
 /** Per-job data that never changes while the job is in the system (same platform). */
 interface JobStatic {
   readonly job: Job;
@@ -37,14 +54,23 @@ interface JobStatic {
   readonly input: Float64Array;
   /** Mean of `input` over the eligible machines. */
   readonly inputMean: number;
+  /** The largest `Math.abs` of `input`'s entries (0 when none is eligible). */
+  readonly inputAbsMax: number;
   /** Mean of 1 / speed over the eligible machines. */
   readonly invSpeedMean: number;
   /** Indices (in the platform's license list) of the licenses the job asks for, by name. */
   readonly licenseIndex: Int32Array;
   /** Copies asked for, same order. */
   readonly licenseCopies: Float64Array;
+  /**
+   * The sum of their sizes when every one is an integer and that sum is at most
+   * `Number.MAX_SAFE_INTEGER` (see `wholeTotal`), else `Infinity`.
+   */
+  readonly licenseTotal: number;
   /** The eligible machines, ascending. */
   readonly columns: Int32Array;
+  /** The last `[UNCHECKED_RANK]` call that read it (to drop the statics of jobs gone). */
+  seen: number;
 }
 
 const SOURCE = "@sched/convergent/matrixSource";
@@ -153,6 +179,27 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #layoutCols: (Int32Array | undefined)[] = [];
   /** The rows the last unchecked update left at 0 ({@link DEFERRED_ROWS}). */
   #deferred: DeferredRows | undefined;
+  // `[UNCHECKED_RANK]`'s buffers, kept between calls (grown, never shrunk), and its call count.
+  #rankCall = 0;
+  /** `#static`'s size at which `[UNCHECKED_RANK]` drops the statics of jobs gone. */
+  #rankSweepAt = 0;
+  /**
+   * The per-job data of the rows of this call and of the last one (running jobs, then waiting
+   * ones: `#rankPrevRunning` and `#rankPrevRows` of the last), swapped at every call.
+   */
+  #rankStatics: JobStatic[] = [];
+  #rankPrev: JobStatic[] = [];
+  #rankPrevRunning = 0;
+  #rankPrevRows = 0;
+  #rankWork = new Float64Array(0);
+  #rankW = new Float64Array(0);
+  #rankLicensed: number[] = [];
+  #rankF = new Float64Array(0);
+  /**
+   * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
+   * depends on their cores alone, by cores (see `#rankStaticOf`).
+   */
+  #rankByCores = new Map<number, JobStatic>();
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -245,10 +292,12 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     }
     const input = new Float64Array(cols);
     let inputSum = 0;
+    let inputAbsMax = 0;
     for (let m = 0; m < cols; m++) {
       if (eligible[m] !== 1) continue;
       input[m] = sum > 0 ? this.#c.input * (1 - t[m]! / sum) : this.#c.input;
       inputSum += input[m]!;
+      inputAbsMax = Math.max(inputAbsMax, Math.abs(input[m]!)); // NaN stays NaN
     }
     const columns = new Int32Array(count);
     for (let m = 0, k = 0; m < cols; m++) if (eligible[m] === 1) columns[k++] = m;
@@ -269,10 +318,13 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       fastest,
       input,
       inputMean: count === 0 ? 0 : inputSum / count,
+      inputAbsMax,
       invSpeedMean: count === 0 ? 0 : inv / count,
       licenseIndex: Int32Array.from(index),
       licenseCopies: Float64Array.from(copies),
+      licenseTotal: wholeTotal(copies),
       columns,
+      seen: 0,
     };
     this.#static.set(job.id, s);
     return s;
@@ -284,6 +336,9 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#static = new Map();
     this.#stored = new Map();
     this.#forgetLayout();
+    this.#rankByCores = new Map();
+    this.#rankPrevRows = 0;
+    this.#rankPrevRunning = 0;
     const cols = platform.machines.length;
     this.#speed = Float64Array.from(platform.machines, (m) => m.speed);
     this.#licenseIndex = new Map(platform.licenses.map((l, k) => [l.name, k]));
@@ -372,6 +427,69 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     return sum;
   }
 
+  /**
+   * The sum {@link #rowInto} returns with `shift` 0, nothing written but `f`: the same entries
+   * in the same order, with the same roundings (`x - 0` is `x`). `[UNCHECKED_RANK]`'s rows.
+   */
+  #rowSum(
+    st: JobStatic,
+    scs: number,
+    alpha: number,
+    prev: number,
+    dl: number,
+    now: number,
+    workI: number,
+    f: Float64Array,
+  ): number {
+    const { deadlineMin: dMin, deadlineMax: dMax, deadlineK: dK, overhead: cOv } = this.#c;
+    const speed = this.#speed;
+    const idx = st.columns;
+    const n = idx.length;
+    const inp = st.input;
+    if (dl !== 3) {
+      const add = dl === 1 ? this.#allMin : this.#allLate;
+      let sum = 0;
+      for (let k = 0; k < n; k++) {
+        const m = idx[k]!;
+        let x = scs + inp[m]! - alpha / speed[m]!;
+        if (dl !== 0) x += add;
+        if (m === prev) x += cOv;
+        if (!(x >= 1e-9)) x = 1e-9;
+        sum += x;
+      }
+      return sum;
+    }
+    let urgency = 0;
+    let d = 0;
+    const dead = st.job.deadline as number;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k]!;
+      const x = workI / speed[m]!;
+      const ext = now + x;
+      const t = dead - dK * x;
+      let v: number;
+      if (ext > dead) v = this.#late;
+      else if (ext <= t) v = dMin;
+      else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+      f[m] = v;
+      urgency += v;
+      d += dMax - v;
+    }
+    let sum = 0;
+    for (let k = 0; k < n; k++) {
+      const m = idx[k]!;
+      let x =
+        scs +
+        inp[m]! -
+        alpha / speed[m]! +
+        (d > 0 ? (urgency * (dMax - f[m]!)) / d : this.#allLateZero ? 0 : urgency / n);
+      if (m === prev) x += cOv;
+      if (!(x >= 1e-9)) x = 1e-9;
+      sum += x;
+    }
+    return sum;
+  }
+
   update(input: MatrixInput): MatrixUpdate & { readonly costs: Float64Array } {
     checkMatrixInput(SOURCE, "input", input);
     // The caller may write anything into the matrix: the next update rewrites every row.
@@ -407,6 +525,189 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     if (!this.fresh)
       throw new Error("@sched/convergent: UNCHECKED_COSTS is for a from-scratch source only");
     return this.#update(input, new Float64Array(input.platform.machines.length), false).costs;
+  }
+
+  /**
+   * The costs of {@link UNCHECKED_COSTS} for the waiting rows only, bit for bit, without its
+   * input: the rows are `running` and `waiting` (a running job's previous machine is its
+   * allocation's first, a waiting job has none), and `out[k]` receives waiting job k's cost.
+   * `[UNCHECKED_COSTS]` reads the rows sorted by submit time, then id; here they are read in
+   * the given order, which changes nothing: of the terms shared by the rows, `SupRemaining` and
+   * the largest license weight are maxima, and the license requests (rho) are summed over the
+   * rows that ask for a license sorted as there (stably: running jobs first on a tie), unless
+   * the copies asked for are integers adding up to a safe integer (every partial sum exact, so
+   * any order gives the same sums: the usual case, left unsorted). The
+   * running jobs' rows are computed only to see that their sums are finite (skipped when a
+   * bound on their entries shows it).
+   *
+   * @returns false when a row's sum is not finite: the caller then gets the error (the first
+   * such row's, in the sorted order) from `[UNCHECKED_COSTS]` on the sorted rows; `out` is then
+   * incomplete. From-scratch source only; nothing is checked. Internal: `convergentPriority`.
+   */
+  [UNCHECKED_RANK](
+    now: number,
+    platform: Platform,
+    running: readonly RankedRunningJob[],
+    waiting: readonly RankedJob[],
+    out: Float64Array,
+  ): boolean {
+    if (!this.fresh)
+      throw new Error("@sched/convergent: UNCHECKED_RANK is for a from-scratch source only");
+    this.#setPlatform(platform);
+    const call = ++this.#rankCall;
+    const c = this.#c;
+    const { base: cBase, waitMinimization: cWM, antiAging: cAA, licenses: cLI } = c;
+    const { deadlineK: dK, overhead: cOv } = c;
+    const nR = running.length;
+    const rows = nR + waiting.length;
+    const cols = platform.machines.length;
+    if (this.#rankWork.length < rows) {
+      const n = Math.max(rows, 2 * this.#rankWork.length, 64);
+      this.#rankWork = new Float64Array(n);
+      this.#rankW = new Float64Array(n);
+    }
+    if (this.#rankF.length !== cols) this.#rankF = new Float64Array(cols);
+    const work = this.#rankWork;
+    const w = this.#rankW;
+    const f = this.#rankF;
+    const statics = this.#rankStatics;
+    const licensed = this.#rankLicensed;
+    licensed.length = 0;
+    const store = this.#static;
+    const ref = platform.referenceSpeed;
+    let sup = 0;
+    // The copies asked for by all the rows: while a safe integer, every sum of some of them is
+    // exact, whatever the order of its terms.
+    let copies = 0;
+    // A job's per-job data is looked for first in the last call's list (running or waiting) at
+    // the place after the last one found there, or a few places on (jobs left), then by id.
+    const prev = this.#rankPrev;
+    let p = 0;
+    let end = this.#rankPrevRunning;
+    for (let i = 0; i < rows; i++) {
+      if (i === nR) {
+        p = this.#rankPrevRunning;
+        end = this.#rankPrevRows;
+      }
+      const r = i < nR ? running[i]! : waiting[i - nR]!;
+      const job = r.job;
+      let st: JobStatic | undefined;
+      for (let k = p, last = Math.min(end, p + 4); k < last; k++) {
+        if (prev[k]!.job === job) {
+          st = prev[k]!;
+          p = k + 1;
+          break;
+        }
+      }
+      if (st === undefined) {
+        st = store.get(job.id);
+        if (st === undefined || st.job !== job) st = this.#rankStaticOf(job, platform);
+      }
+      st.seen = call;
+      statics[i] = st;
+      const wk = job.estimate * (1 - r.progress) * (job.benchmark ?? ref);
+      work[i] = wk;
+      if (st.count > 0) {
+        const x = wk / st.slowest;
+        if (x > sup) sup = x;
+      }
+      if (st.licenseIndex.length > 0) {
+        licensed.push(i);
+        copies += st.licenseTotal;
+      }
+    }
+    this.#rankPrev = statics;
+    this.#rankStatics = prev;
+    this.#rankPrevRunning = nR;
+    this.#rankPrevRows = rows;
+    // License weights, as in #update: rho summed over the licensed rows in the sorted order
+    // (any order when the sums are exact: integers, within the safe range).
+    let maxW = 0;
+    if (licensed.length > 0) {
+      if (licensed.length > 1 && !(copies <= Number.MAX_SAFE_INTEGER))
+        licensed.sort((a, b) => {
+          const ja = statics[a]!.job;
+          const jb = statics[b]!.job;
+          return ja.submit - jb.submit || ja.id - jb.id || a - b;
+        });
+      const lcount = platform.licenses.length;
+      const rho = new Float64Array(lcount);
+      for (let k = 0; k < licensed.length; k++) {
+        const { licenseIndex: li, licenseCopies: lc } = statics[licensed[k]!]!;
+        for (let q = 0; q < li.length; q++) rho[li[q]!]! += lc[q]!;
+      }
+      const offer = this.#offer;
+      for (let l = 0; l < lcount; l++)
+        rho[l] = rho[l] === 0 ? 0 : offer[l] === 0 ? Number.POSITIVE_INFINITY : rho[l]! / offer[l]!;
+      for (let k = 0; k < licensed.length; k++) {
+        const i = licensed[k]!;
+        let crit = 0;
+        let nonCrit = 0;
+        const { licenseIndex: li, licenseCopies: lc } = statics[i]!;
+        for (let q = 0; q < li.length; q++) {
+          const r = rho[li[q]!]!;
+          if (!Number.isFinite(r)) continue;
+          if (r > 1) crit += lc[q]! * r;
+          else nonCrit += lc[q]! * r;
+        }
+        w[i] = lcount * crit + nonCrit;
+        if (w[i]! > maxW) maxW = w[i]!;
+      }
+    }
+    const shift = 0;
+    const rowSup = this.#rowSup;
+    for (let i = 0; i < rows; i++) {
+      const st = statics[i]!;
+      const count = st.count;
+      if (count === 0) {
+        // no eligible machine: a sum of no entries (0)
+        if (i >= nR) out[i - nR] = 0;
+        continue;
+      }
+      const job = st.job;
+      const wk = work[i]!;
+      const lic = maxW > 0 && st.licenseIndex.length > 0 && w[i] !== 0 ? (cLI * w[i]!) / maxW : 0;
+      const aging = cAA * (now - job.submit);
+      const scs = cBase + lic + cWM + aging + shift;
+      const supI = rowSup ? wk / st.slowest : sup;
+      const alpha = supI > 0 ? (cWM * wk) / supI : 0;
+      const deadline = job.deadline;
+      let dl = 0;
+      if (deadline !== undefined) {
+        if (now <= deadline - (1 + dK) * (wk / st.slowest)) dl = 1;
+        else if (now + wk / st.fastest > deadline) dl = 2;
+        else dl = 3;
+      }
+      if (i >= nR) {
+        const sum = this.#rowSum(st, scs, alpha, -1, dl, now, wk, f);
+        if (!Number.isFinite(sum)) return false;
+        out[i - nR] = sum / count;
+        continue;
+      }
+      // A running job's row: only whether its sum is finite matters. Its entries are at most
+      // |scs| + |Input| + |alpha| / slowest + |deadline update| + |overhead| in size, outside
+      // equation (1): far below the largest double, their sum is finite.
+      if (dl !== 3) {
+        const add = dl === 0 ? 0 : dl === 1 ? this.#allMin : this.#allLate;
+        const bound =
+          Math.abs(scs) +
+          st.inputAbsMax +
+          Math.abs(alpha) / st.slowest +
+          Math.abs(add) +
+          Math.abs(cOv);
+        if (bound * count < 1e300) continue;
+      }
+      const m = running[i]!.allocation[0]?.machine ?? -1;
+      const prev = m >= 0 && st.eligible[m] === 1 ? m : -1;
+      const sum = this.#rowSum(st, scs, alpha, prev, dl, now, wk, f);
+      if (!Number.isFinite(sum)) return false;
+    }
+    // Drop the per-job data of the jobs gone, once the store has doubled since the last sweep.
+    if (store.size > this.#rankSweepAt) {
+      for (const [id, st] of store) if (st.seen !== call) store.delete(id);
+      this.#rankSweepAt = 2 * store.size + 16;
+    }
+    return true;
   }
 
   /**
@@ -709,6 +1010,32 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     return { rows, cols, weights, context, changedRows, costs, shift };
   }
 
+  /**
+   * `job`'s per-job data for `[UNCHECKED_RANK]` (stored by id): {@link #staticOf} of its
+   * eligibility row. A job with neither input files nor licenses shares it with the first such
+   * job with as many cores: its eligibility row is the same (`fitsMachine`, the paper's `M_Aff`:
+   * the machines with at least `job.cores` cores, when it asks for no license), its Input row is
+   * the constant `Input` on the eligible machines and it has no licenses, so the rest, computed
+   * from the eligibility row and the platform alone, is the same too (the arrays are shared,
+   * never written). `fitsMachine` is still asked about the job once, which checks it as the
+   * first question of `eligibilityRow` does (the same error for a job it refuses).
+   */
+  #rankStaticOf(job: Job, platform: Platform): JobStatic {
+    if (job.input !== undefined || job.licenses !== undefined)
+      return this.#staticOf(job, eligibilityRow(job, platform));
+    if (this.#speed.length > 0) fitsMachine(job, platform, 0);
+    const shape = this.#rankByCores.get(job.cores);
+    if (shape !== undefined) {
+      const st: JobStatic = { ...shape, job, seen: 0 };
+      this.#static.set(job.id, st);
+      return st;
+    }
+    const st = this.#staticOf(job, eligibilityRow(job, platform));
+    if (this.#rankByCores.size >= 4096) this.#rankByCores = new Map();
+    this.#rankByCores.set(job.cores, st);
+    return st;
+  }
+
   /** Row `i`'s per-job data: cached, or computed from `input.eligibility` (checked). */
   #staticOrRead(input: MatrixInput, i: number, cols: number): JobStatic {
     const job = input.jobs[i]!.job;
@@ -720,6 +1047,19 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     countEligible(e, i, cols, SOURCE);
     return this.#staticOf(job, e);
   }
+}
+
+/**
+ * The sum of the sizes of `copies` when they are integers and it is a safe integer (then every
+ * sum of some of them is exact, in any order), else `Infinity`.
+ */
+function wholeTotal(copies: readonly number[]): number {
+  let t = 0;
+  for (const c of copies) {
+    if (!Number.isInteger(c)) return Number.POSITIVE_INFINITY;
+    t += Math.abs(c);
+  }
+  return t <= Number.MAX_SAFE_INTEGER ? t : Number.POSITIVE_INFINITY;
 }
 
 /**

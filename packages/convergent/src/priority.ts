@@ -10,7 +10,7 @@ import {
   resolveConstants,
   resolveReadings,
 } from "./paper-heuristics.js";
-import { PaperIncrementalMatrix, UNCHECKED_COSTS } from "./paper-incremental.js";
+import { PaperIncrementalMatrix, UNCHECKED_COSTS, UNCHECKED_RANK } from "./paper-incremental.js";
 
 /** Options of {@link convergentPriority}. */
 export interface ConvergentPriorityOptions {
@@ -52,7 +52,9 @@ interface Cache {
  * Higher runs first. Pass it to `@sched/backfill`'s `flexible({ priority, variant })`.
  *
  * The matrix is computed once per scheduling call (cached on the view's `waiting` array and
- * `now`), so ranking Q jobs costs one O(|N| x |M|) build, not Q.
+ * `now`), so ranking Q jobs costs one O(|N| x |M|) build, not Q. With the paper's heuristics
+ * only the waiting jobs' rows are computed, from the view's lists as they are: the numbers of
+ * the rows sorted by submit time then id, bit for bit.
  *
  * @returns `(job, view) => number`
  * @throws InvalidInputError on invalid constants (at construction).
@@ -95,7 +97,7 @@ export function convergentPriority(
   const scratch = new Scratch();
   let eligibilityPlatform: Platform | undefined;
   let eligibilityRows = new WeakMap<Job, Uint8Array>();
-  const compute = (view: SchedulerView): Cache => {
+  const fromScratch = (view: SchedulerView): Cache => {
     const rows: MatrixJob[] = [];
     for (const r of view.running)
       rows.push({ job: r.job, progress: r.progress, machine: r.allocation[0]?.machine ?? -1 });
@@ -150,6 +152,7 @@ export function convergentPriority(
     }
     return { waiting: view.waiting, now: view.now, byId };
   };
+  if ("fused" in engine) return rankFused(engine.fused, fromScratch);
   return (w: WaitingJob, view: SchedulerView): number => {
     if (
       cache === undefined ||
@@ -157,8 +160,79 @@ export function convergentPriority(
       cache.now !== view.now ||
       !cache.byId.has(w.job.id)
     ) {
-      cache = compute(view);
+      cache = fromScratch(view);
     }
     return cache.byId.get(w.job.id) ?? 0;
+  };
+}
+
+/**
+ * The paper's heuristics' ranking: the costs of the waiting jobs computed at the first call of
+ * a scheduling event (`PaperIncrementalMatrix`'s `[UNCHECKED_RANK]`: the numbers of the sorted
+ * from-scratch computation, `fromScratch`, bit for bit) into an array by position in the view's
+ * `waiting` as it was then, with the ids it held (the engine hands out the same array at every
+ * event, changed in place), and found there by id (a policy ranks the queue in its order: the
+ * search goes on from the last position found). The same answers, call by call, as
+ * `fromScratch`'s cache by id: a new computation when the view's `waiting` array or clock
+ * changed or the job was not waiting then, 0 for a job that is still not waiting.
+ */
+function rankFused(
+  matrix: PaperIncrementalMatrix,
+  fromScratch: (view: SchedulerView) => Cache,
+): (job: WaitingJob, view: SchedulerView) => number {
+  let waiting: readonly WaitingJob[] | undefined;
+  let now = Number.NaN;
+  let costs = new Float64Array(64);
+  /** The ids of `waiting` when the costs were computed, the first `count`. */
+  const ids: number[] = [];
+  let count = 0;
+  /** Set when a row's sum was not finite and `fromScratch` did not throw (never expected). */
+  let byId: Map<number, number> | undefined;
+  let cursor = 0;
+  const rank = (view: SchedulerView): void => {
+    const list = view.waiting;
+    const n = list.length;
+    if (costs.length < n) costs = new Float64Array(Math.max(n, 2 * costs.length));
+    waiting = undefined;
+    byId = undefined;
+    count = 0;
+    if (!matrix[UNCHECKED_RANK](view.now, view.platform, view.running, list, costs)) {
+      // A row's sum is not finite: the sorted computation throws the error naming the job.
+      byId = fromScratch(view).byId;
+    }
+    for (let k = 0; k < n; k++) ids[k] = list[k]!.job.id;
+    count = n;
+    waiting = list;
+    now = view.now;
+    cursor = 0;
+  };
+  /** Position of job `id` in the ranked list (-1: not there). */
+  const find = (id: number): number => {
+    for (let k = cursor; k < count; k++) {
+      if (ids[k] === id) {
+        cursor = k + 1;
+        return k;
+      }
+    }
+    for (let k = 0; k < cursor && k < count; k++) {
+      if (ids[k] === id) {
+        cursor = k + 1;
+        return k;
+      }
+    }
+    return -1;
+  };
+  const lookup = (id: number): number | undefined => {
+    if (byId !== undefined) return byId.get(id);
+    const k = find(id);
+    return k < 0 ? undefined : (costs[k] as number);
+  };
+  return (w: WaitingJob, view: SchedulerView): number => {
+    const id = w.job.id;
+    if (waiting === undefined || waiting !== view.waiting || now !== view.now) rank(view);
+    const p = lookup(id);
+    if (p !== undefined) return p;
+    rank(view);
+    return lookup(id) ?? 0;
   };
 }

@@ -1,0 +1,330 @@
+import type { Job, Platform, RunningJob, SchedulerView, WaitingJob } from "@sched/core";
+import { arbJobs, arbPlatform } from "@sched/core/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { MatrixJob } from "../src/heuristic.js";
+import { eligibilityRow } from "../src/minimal-requirements.js";
+import {
+  type HeuristicConstants,
+  type HeuristicReadings,
+  PAPER_CONSTANTS,
+} from "../src/paper-heuristics.js";
+import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
+import { convergentPriority } from "../src/priority.js";
+import { farm, job } from "./helpers.js";
+
+// convergentPriority ranks with the paper's heuristics through PaperIncrementalMatrix's
+// [UNCHECKED_RANK] (rows in the view's order, costs of the waiting jobs only, per-job data kept
+// between events). Its values must be those of the plain from-scratch computation: the rows
+// sorted by submit time then id, the public `update` of a from-scratch matrix, bit for bit.
+
+function viewOf(
+  platform: Platform,
+  now: number,
+  running: RunningJob[],
+  waiting: WaitingJob[],
+): SchedulerView {
+  return {
+    now,
+    platform,
+    waiting,
+    waitingCount: waiting.length,
+    waitingAt: (i) => waiting[i],
+    nextFreeMachine: () => -1,
+    running,
+    freeCores: () => 0,
+    totalFreeCores: 0,
+    freeLicenses: () => 0,
+    duration: (_j, _a, s) => s,
+    isWaiting: (id) => waiting.some((w) => w.job.id === id),
+    isRunning: (id) => running.some((r) => r.job.id === id),
+  };
+}
+
+/** The waiting jobs' costs by id, computed plainly from scratch. */
+function reference(
+  view: SchedulerView,
+  constants: Required<HeuristicConstants>,
+  readings: Required<HeuristicReadings>,
+): Map<number, number> {
+  const rows: MatrixJob[] = [
+    ...view.running.map((r) => ({
+      job: r.job,
+      progress: r.progress,
+      machine: r.allocation[0]?.machine ?? -1,
+    })),
+    ...view.waiting.map((w) => ({ job: w.job, progress: w.progress, machine: -1 })),
+  ].sort((a, b) => a.job.submit - b.job.submit || a.job.id - b.job.id);
+  const matrix = new PaperIncrementalMatrix({ constants, readings, incremental: false });
+  const { costs } = matrix.update({
+    now: view.now,
+    platform: view.platform,
+    jobs: rows,
+    previous: Int32Array.from(rows, (r) => r.machine),
+    eligibility: (r) => eligibilityRow(r.job, view.platform),
+  });
+  const out = new Map<number, number>();
+  rows.forEach((r, i) => {
+    if (r.machine < 0) out.set(r.job.id, costs[i] as number);
+  });
+  return out;
+}
+
+/**
+ * convergentPriority as it was before its ranking per event (2026-11-28): the costs of
+ * `reference` cached by id on the view's `waiting` array and clock, computed anew for a job not
+ * in the cache; 0 for a job still not there.
+ */
+function plainPriority(
+  constants: Required<HeuristicConstants>,
+  readings: Required<HeuristicReadings>,
+): (w: WaitingJob, view: SchedulerView) => number {
+  let cache: { waiting: readonly WaitingJob[]; now: number; byId: Map<number, number> } | undefined;
+  return (w, view) => {
+    if (
+      cache === undefined ||
+      cache.waiting !== view.waiting ||
+      cache.now !== view.now ||
+      !cache.byId.has(w.job.id)
+    )
+      cache = { waiting: view.waiting, now: view.now, byId: reference(view, constants, readings) };
+    return cache.byId.get(w.job.id) ?? 0;
+  };
+}
+
+const readingsArb = fc.record({
+  deadlineLate: fc.constantFrom("max" as const, "min" as const),
+  deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
+  waitSup: fc.constantFrom("global" as const, "row" as const),
+});
+
+const constantsArb = fc.oneof(
+  fc.constant(PAPER_CONSTANTS),
+  fc
+    .record({
+      base: fc.constantFrom(1, 0.5),
+      licenses: fc.constantFrom(0, 0.02, 3),
+      antiAging: fc.constantFrom(0, 0.05, 1),
+      overhead: fc.constantFrom(8, 0, 1e6),
+    })
+    .map((c) => ({ ...PAPER_CONSTANTS, ...c })),
+);
+
+const eventArb = fc.record({
+  dt: fc.integer({ min: 0, max: 60 }),
+  leave: fc.nat(),
+  starts: fc.array(fc.nat(), { maxLength: 10 }),
+  preempted: fc.nat(),
+  // replace one present job's object by another with the same id (changed requirements)
+  replace: fc.option(fc.nat(), { nil: undefined }),
+  shuffle: fc.nat(),
+  reverse: fc.boolean(),
+});
+
+// Many jobs on few machines, same-submit ties (gap 0..2), licenses, deadlines; some with input.
+const scenario = fc.tuple(readingsArb, constantsArb).chain(([readings, constants]) =>
+  arbPlatform({ maxMachines: 5 }).chain((platform) =>
+    fc.record({
+      readings: fc.constant(readings),
+      constants: fc.constant(constants),
+      platform: fc.constant(platform),
+      jobs: arbJobs(platform, { maxJobs: 30, maxGap: 2, readyTimes: false }).chain((jobs) =>
+        fc
+          .array(fc.option(fc.integer({ min: 1, max: 800 }), { nil: undefined }), {
+            minLength: jobs.length,
+            maxLength: jobs.length,
+          })
+          .map((sizes) =>
+            jobs.map((j, k): Job => {
+              const size = sizes[k];
+              return size === undefined || k % 2 === 0
+                ? j
+                : { ...j, input: [{ size, machine: size % platform.machines.length }] };
+            }),
+          ),
+      ),
+      events: fc.array(eventArb, { minLength: 1, maxLength: 15 }),
+    }),
+  ),
+);
+
+describe("convergentPriority (the paper's heuristics)", () => {
+  it("equals the plain from-scratch ranking (Object.is) along chains of events: arrivals, starts, ends, same-submit ties, changed jobs, any call order", () => {
+    fc.assert(
+      fc.property(scenario, ({ readings, constants, platform, jobs, events }) => {
+        const priority = convergentPriority({ constants, readings });
+        // as the engine calls it: one waiting array, changed in place
+        const inPlace = convergentPriority({ constants, readings });
+        const plain = plainPriority(constants, readings);
+        const queue: WaitingJob[] = [];
+        const cols = platform.machines.length;
+        const current = new Map<number, Job>(jobs.map((j) => [j.id, j]));
+        const gone = new Set<number>();
+        const runningIds = new Map<number, { machine: number; progress: number }>();
+        let now = jobs[0]?.submit ?? 0;
+        events.forEach((ev, e) => {
+          now += ev.dt;
+          const present = jobs.filter((j) => j.submit <= now && !gone.has(j.id)).map((j) => j.id);
+          // a job leaves (ends, running or not)
+          if (present.length > 0 && ev.leave % 2 === 0) {
+            const id = present[ev.leave % present.length] as number;
+            gone.add(id);
+            runningIds.delete(id);
+          }
+          const alive = present.filter((id) => !gone.has(id));
+          if (ev.replace !== undefined && alive.length > 0) {
+            const id = alive[ev.replace % alive.length] as number;
+            const j = current.get(id) as Job;
+            current.set(id, { ...j, cores: 1, deadline: j.deadline ?? now + 100 });
+          }
+          // some jobs start (on their index's machine), one running job may be preempted
+          for (const s of ev.starts) {
+            const id = alive[s % Math.max(1, alive.length)];
+            if (id !== undefined && !runningIds.has(id))
+              runningIds.set(id, { machine: s % cols, progress: Math.min(0.95, 0.07 * (e + 1)) });
+          }
+          const runningList = [...runningIds.keys()].filter((id) => alive.includes(id));
+          if (runningList.length > 0 && ev.preempted % 3 === 0)
+            runningIds.delete(runningList[ev.preempted % runningList.length] as number);
+          const running: RunningJob[] = [];
+          const waiting: WaitingJob[] = [];
+          for (const id of alive) {
+            const j = current.get(id) as Job;
+            const r = runningIds.get(id);
+            if (r === undefined) {
+              waiting.push({ job: j, progress: id % 4 === 0 ? 0.25 : 0, preemptions: 0 });
+            } else {
+              running.push({
+                job: j,
+                allocation: [{ machine: r.machine, cores: j.cores }],
+                start: now,
+                progressAtStart: 0,
+                progress: r.progress,
+                estimatedEnd: now + j.estimate,
+              });
+            }
+          }
+          // running jobs in any order; the queue in queue order, sometimes not
+          const k = ev.shuffle % (running.length + 1);
+          running.push(...running.splice(0, k));
+          if (ev.shuffle % 5 === 0) waiting.reverse();
+          const view = viewOf(platform, now, running, waiting);
+          const expected = reference(view, constants, readings);
+          const asked = ev.reverse ? [...waiting].reverse() : waiting;
+          for (const w of asked) expect(priority(w, view)).toBe(expected.get(w.job.id));
+          // a job not waiting (running, or made up) ranks 0
+          for (const r of running) expect(priority({ ...r, preemptions: 0 }, view)).toBe(0);
+          // the same waiting array later (an event where no job arrived or started)
+          const later = viewOf(platform, now + 1 + ev.dt, running, waiting);
+          const expectedLater = reference(later, constants, readings);
+          for (const w of waiting) expect(priority(w, later)).toBe(expectedLater.get(w.job.id));
+          // a new waiting array (same jobs, same clock as the first view): the same values
+          const again = viewOf(platform, now, running, [...waiting]);
+          for (const w of waiting) expect(priority(w, again)).toBe(expected.get(w.job.id));
+          // The engine's way: the same array at every event, changed in place, and a second
+          // call at the same clock after a job started, where the cache by id answered from the
+          // first call's costs (and anew for a job it did not have).
+          queue.length = 0;
+          queue.push(...waiting);
+          const first = viewOf(platform, now, running, queue);
+          for (const w of asked) expect(inPlace(w, first)).toBe(plain(w, first));
+          const started = queue[ev.leave % Math.max(1, queue.length)];
+          if (started !== undefined && ev.starts.length > 0) {
+            queue.splice(queue.indexOf(started), 1);
+            const second = viewOf(
+              platform,
+              now,
+              [
+                ...running,
+                {
+                  job: started.job,
+                  allocation: [{ machine: 0, cores: started.job.cores }],
+                  start: now,
+                  progressAtStart: 0,
+                  progress: 0,
+                  estimatedEnd: now + started.job.estimate,
+                },
+              ],
+              queue,
+            );
+            for (const w of [...queue, started]) expect(inPlace(w, second)).toBe(plain(w, second));
+          }
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("names the job whose row overflows, a running one included (the sorted computation's error)", () => {
+    const platform = farm();
+    // anti-aging 1e300: the running job, submitted long ago, overflows; the waiting one does not
+    const old = job({ id: 7, submit: 0, estimate: 10 });
+    const fresh = job({ id: 3, submit: 1e10, estimate: 10 });
+    const running: RunningJob[] = [
+      {
+        job: old,
+        allocation: [{ machine: 0, cores: 1 }],
+        start: 0,
+        progressAtStart: 0,
+        progress: 0.5,
+        estimatedEnd: 10,
+      },
+    ];
+    const view = viewOf(platform, 1e10, running, [{ job: fresh, progress: 0, preemptions: 0 }]);
+    const constants = { ...PAPER_CONSTANTS, antiAging: 1e300 };
+    const priority = convergentPriority({ constants });
+    expect(() => priority(view.waiting[0] as WaitingJob, view)).toThrow(
+      /options\.constants.*make job 7's row of the matrix sum to Infinity/,
+    );
+    // without the running job, the waiting one is ranked
+    const alone = viewOf(platform, 1e10, [], [{ job: fresh, progress: 0, preemptions: 0 }]);
+    expect(Number.isFinite(priority(alone.waiting[0] as WaitingJob, alone))).toBe(true);
+  });
+});
+
+describe("convergentPriority's license weights", () => {
+  it("sum the copies asked for in submit order when the sums round (beyond 2^53 in all)", () => {
+    const platform = farm({ licenses: [{ name: "f", kind: "floating", copies: 2 ** 31 - 1 }] });
+    // The total asked for passes 2^53, so its sums round: in submit order (a, b, c, d) the
+    // waiting jobs' weights differ in their last bits from those of the view's order (c, d
+    // running first), and so do their priorities.
+    const most = Number.MAX_SAFE_INTEGER - 1;
+    const a = job({ id: 1, submit: 1, estimate: 10, licenses: { f: 99 } });
+    const b = job({ id: 2, submit: 2, estimate: 10, licenses: { f: 99 } });
+    const c = job({ id: 3, submit: 5, estimate: 10, licenses: { f: most } });
+    const d = job({ id: 4, submit: 6, estimate: 10, licenses: { f: most } });
+    const running: RunningJob[] = [c, d].map((j) => ({
+      job: j,
+      allocation: [{ machine: 1, cores: 1 }],
+      start: 6,
+      progressAtStart: 0,
+      progress: 0.5,
+      estimatedEnd: 11,
+    }));
+    const waiting = [a, b].map((j) => ({ job: j, progress: 0, preemptions: 0 }));
+    const view = viewOf(platform, 8, running, waiting);
+    const constants = { ...PAPER_CONSTANTS, licenses: 1e15 };
+    const readings = { deadlineLate: "max", deadlineAllLate: "max", waitSup: "global" } as const;
+    const expected = reference(view, constants, readings);
+    const priority = convergentPriority({ constants, readings });
+    for (const w of waiting) expect(priority(w, view)).toBe(expected.get(w.job.id));
+  });
+});
+
+describe("convergentPriority's per-job data", () => {
+  it("checks a job as fitsMachine does, also when an earlier job had as many cores", () => {
+    const platform = farm();
+    const priority = convergentPriority();
+    const first = { job: job({ id: 1, submit: 0 }), progress: 0, preemptions: 0 };
+    const view = viewOf(platform, 5, [], [first]);
+    expect(Number.isFinite(priority(first, view))).toBe(true);
+    // same cores, a field fitsMachine refuses
+    const bad = {
+      job: { ...job({ id: 2, submit: 1 }), benchmark: -1 },
+      progress: 0,
+      preemptions: 0,
+    };
+    const next = viewOf(platform, 6, [], [first, bad]);
+    expect(() => priority(bad, next)).toThrow(/job\.benchmark/);
+  });
+});
