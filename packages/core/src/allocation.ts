@@ -97,13 +97,6 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
 let rangeScratch = new Int32Array(64);
 
 /**
- * Allocations of one-core parts in several runs are built from a slice per run from this many
- * cores up, else by a push per part (on 1M Lublin jobs on 128 machines, runs of a few machines,
- * the slices and their concatenation took 71 ms of the 100 ms spent building allocations).
- */
-const SLICES_MIN_PARTS = 512;
-
-/**
  * {@link firstFitAllocation} on the engine's ledger (at least `cores` free): the same parts in
  * the same order, from the ledger's free cores per machine read in place, one `nextFreeMachine`
  * per run of machines with a free core. The walk notes the runs first; the parts follow from
@@ -148,17 +141,8 @@ function firstFitOnLedger(
   let parts: AllocationPart[];
   if (allOnes) {
     const ones = builtOnes(table);
-    if (count === 2) parts = ones.slice(ranges[0]!, ranges[1]!);
-    else if (cores < SLICES_MIN_PARTS) {
-      // runs of a few machines (a fragmented pool): a push per part costs less than a slice per
-      // run and the concatenation
-      parts = [];
-      for (let r = 0; r < count; r += 2) {
-        const end = ranges[r + 1]!;
-        for (let k = ranges[r]!; k < end; k++) parts.push(ones[k]!);
-      }
-    } else {
-      parts = ones.slice(ranges[0]!, ranges[1]!);
+    parts = ones.slice(ranges[0]!, ranges[1]!);
+    if (count > 2) {
       const pieces: AllocationPart[][] = [];
       for (let r = 2; r < count; r += 2) pieces.push(ones.slice(ranges[r]!, ranges[r + 1]!));
       for (let i = 0; i < pieces.length; i += 1024) {
