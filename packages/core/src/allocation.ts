@@ -18,7 +18,7 @@ import type { Allocation, AllocationPart } from "./types.js";
  * several machines (FCFS/EASY on a pool of identical single-core machines). It does not look
  * at licenses. The result is frozen (the engine then keeps it without copying).
  *
- * Complexity: O(1) when not enough cores are free; otherwise O(k + r log machines) with the
+ * Complexity: O(1) when not enough cores are free; otherwise O(k + r log32 machines) with the
  * engine's view (k = machines used, r = runs of neighbouring machines among them: one
  * `nextFreeMachine` call each).
  *
@@ -47,11 +47,9 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
     );
   }
   if (cores < 1 || view.totalFreeCores < cores) return null;
-  if (cores >= RUNS_MIN_PARTS) {
-    // a wide job on the engine's own view: the same walk on the ledger's arrays
-    const ledger = LEDGER_OF_VIEW.get(view);
-    if (ledger !== undefined) return firstFitOnLedger(ledger, cores, partTable(view.platform));
-  }
+  // on the engine's own view: the same walk on the ledger's arrays
+  const ledger = LEDGER_OF_VIEW.get(view);
+  if (ledger !== undefined) return firstFitOnLedger(ledger, cores, partTable(view.platform));
   const parts: AllocationPart[] = [];
   let need = cores;
   const machines = view.platform.machines;
@@ -93,11 +91,18 @@ export function firstFitAllocation(view: SchedulerView, cores: number): Allocati
 }
 
 /**
- * {@link firstFitAllocation} on the engine's ledger (`cores` >= {@link RUNS_MIN_PARTS}, at least
- * `cores` free): the same parts in the same order, from the ledger's free cores per machine
- * read in place, one `nextFreeMachine` per run of machines with a free core. A stretch of
- * machines with one free core each becomes a slice of the platform's shared one-core parts
- * (one copy, not a push per part).
+ * The machine ranges `[first, end)` of one {@link firstFitOnLedger} call, two entries a range;
+ * reused from call to call (the walk calls nothing that could start another), grown as needed.
+ */
+let rangeScratch = new Int32Array(64);
+
+/**
+ * {@link firstFitAllocation} on the engine's ledger (at least `cores` free): the same parts in
+ * the same order, from the ledger's free cores per machine read in place, one `nextFreeMachine`
+ * per run of machines with a free core. The walk notes the runs first; the parts follow from
+ * them: on a pool of single-core machines (every part of one core) a run is a slice of the
+ * platform's shared one-core parts (one copy, not a push per part), and an allocation of
+ * {@link RUNS_MIN_PARTS} parts or more keeps its runs as its `RUNS`.
  */
 function firstFitOnLedger(
   ledger: ResourceLedger,
@@ -105,13 +110,10 @@ function firstFitOnLedger(
   table: PartTable,
 ): Allocation | null {
   const free = ledger[FREE_CORES];
-  const machines = ledger.platform.machines;
-  const ones = builtOnes(table);
   const n = free.length;
-  // the allocation in pieces: slices of `ones`, and arrays of other parts
-  const pieces: AllocationPart[][] = [];
-  let others: AllocationPart[] | null = null;
-  const runs: number[] = [];
+  let ranges = rangeScratch;
+  let count = 0;
+  // every part is of one core (a machine with more free cores gives one only as the last part)
   let allOnes = true;
   let need = cores;
   let m = ledger.nextFreeMachine(0);
@@ -120,37 +122,49 @@ function firstFitOnLedger(
     while (m < n && need > 0) {
       const f = free[m]!;
       if (f === 0) break;
-      if (f === 1) {
-        const stop = Math.min(n, m + need);
-        let end = m + 1;
-        while (end < stop && free[end] === 1) end++;
-        others = null;
-        pieces.push(ones.slice(m, end));
-        need -= end - m;
-        m = end;
-      } else {
-        const take = Math.min(f, need);
-        if (take !== 1) allOnes = false;
-        if (others === null) {
-          others = [];
-          pieces.push(others);
-        }
-        others.push(frozenPart(table, m, take, take === 1 ? 1 : machines[m]!.cores));
-        need -= take;
-        m++;
-      }
+      if (f !== 1 && need !== 1) allOnes = false;
+      need -= Math.min(f, need);
+      m++;
     }
-    runs.push(first, m);
+    if (count + 2 > ranges.length) {
+      const grown = new Int32Array(ranges.length * 2);
+      grown.set(ranges);
+      ranges = grown;
+      rangeScratch = grown;
+    }
+    ranges[count++] = first;
+    ranges[count++] = m;
     if (need === 0 || m >= n) break;
     m = ledger.nextFreeMachine(m);
   }
   if (need !== 0) return null;
-  let parts = pieces[0]!;
-  for (let i = 1; i < pieces.length; i += 1024) {
-    parts = parts.concat(...pieces.slice(i, i + 1024));
-  }
-  if (allOnes && parts.length >= RUNS_MIN_PARTS) {
-    Object.defineProperty(parts, RUNS, { value: Int32Array.from(runs) });
+  let parts: AllocationPart[];
+  if (allOnes) {
+    const ones = builtOnes(table);
+    parts = ones.slice(ranges[0]!, ranges[1]!);
+    if (count > 2) {
+      const pieces: AllocationPart[][] = [];
+      for (let r = 2; r < count; r += 2) pieces.push(ones.slice(ranges[r]!, ranges[r + 1]!));
+      for (let i = 0; i < pieces.length; i += 1024) {
+        parts = parts.concat(...pieces.slice(i, i + 1024));
+      }
+    }
+    if (parts.length >= RUNS_MIN_PARTS) {
+      Object.defineProperty(parts, RUNS, { value: ranges.slice(0, count) });
+    }
+  } else {
+    const machines = ledger.platform.machines;
+    parts = [];
+    need = cores;
+    for (let r = 0; r < count; r += 2) {
+      const end = ranges[r + 1]!;
+      for (let k = ranges[r]!; k < end; k++) {
+        const f = free[k]!;
+        const take = Math.min(f, need);
+        parts.push(frozenPart(table, k, take, take === 1 ? 1 : machines[k]!.cores));
+        need -= take;
+      }
+    }
   }
   Object.freeze(parts);
   markDeepFrozen(parts);

@@ -252,6 +252,9 @@ function clear(a: unknown[]): void {
 
 const ARRAY_ITERATOR = Array.prototype[Symbol.iterator];
 
+/** The global `performance`, read once: in Node each read of the global goes through a getter. */
+const timer = performance;
+
 /** At most this many job ids are listed in an error message. */
 const IDS_IN_MESSAGE = 5;
 
@@ -1057,13 +1060,13 @@ export class Engine {
     this.waiting.beginCall();
     this.runningFrozen = false;
     this.lastActedOn = null;
-    const t0 = performance.now();
+    const t0 = timer.now();
     try {
       this.scheduler.schedule(this.ctx);
     } catch (error) {
       throw this.policyFailure(error, "schedule");
     } finally {
-      this.schedulerMs += performance.now() - t0;
+      this.schedulerMs += timer.now() - t0;
       this.inCall = false;
     }
     this.decisions++;

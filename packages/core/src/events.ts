@@ -50,9 +50,12 @@ export class EventQueue<T> {
     return this.heap.peek()!.payload;
   }
 
-  /** Queues an event; ties in `time` pop in push order. */
+  /**
+   * Queues an event; ties in `time` pop in push order. Through heap-js's `add` (what its `push`
+   * does with one element) rather than `push`, whose rest-parameter copy built an array per event.
+   */
   push(time: number, kind: number, payload: T | null, version: number): void {
-    this.heap.push({ time, seq: this.nextSeq++, kind, version, payload });
+    this.heap.add({ time, seq: this.nextSeq++, kind, version, payload });
   }
 
   /** Removes the first event (call only when `size > 0`). */

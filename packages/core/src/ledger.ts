@@ -1,4 +1,5 @@
 import { ConstraintViolationError, describeValue, InvalidInputError } from "@sched/errors";
+import { FreeMachines } from "./free-machines.js";
 import { mostCores, requireResourceFields } from "./job.js";
 import { runsOf } from "./parts.js";
 import { requirePlatform } from "./platform.js";
@@ -41,10 +42,9 @@ function notANumber(method: string, field: string, value: unknown): never {
  * of the allocation and draws on the shared pool; a node-locked license is taken on the
  * allocation's FIRST machine (where the job's master process runs), from that machine's copies.
  *
- * Complexity: `take`/`give` O(parts + distinct segment-tree ancestors + licenses), at most
- * O(parts * log machines), about O(parts + log machines) for parts on neighbouring machines;
- * `freeCores`, `totalFreeCores`,
- * `freeLicenses` O(1); `nextFreeMachine` O(log machines).
+ * Complexity: `take`/`give` O(parts + licenses) (O(ranges + machines / 32) for an allocation
+ * with `RUNS` on single-core machines); `freeCores`, `totalFreeCores`, `freeLicenses` O(1);
+ * `nextFreeMachine` O(log32 machines) (see `FreeMachines`).
  *
  * @example
  * ```ts
@@ -57,15 +57,12 @@ export class ResourceLedger {
   readonly platform: Platform;
   private readonly free: Int32Array;
   private total: number;
-  /** Segment tree of free-core sums over machines (leaves at `size + m`). */
-  private readonly tree: Float64Array;
-  private readonly size: number;
+  /** The machines with a free core, for {@link ResourceLedger.nextFreeMachine}. */
+  private readonly withFree: FreeMachines;
   private readonly floating = new Map<string, { free: number; allowed: Uint8Array | null }>();
   private readonly nodeLocked = new Map<string, Int32Array>();
   private readonly stamp: Int32Array;
   private stampValue = 0;
-  /** Tree nodes of one level, for {@link ResourceLedger.addParts}. */
-  private readonly scratch: Int32Array;
   /** Every machine has one core. */
   private readonly oneCore: boolean;
 
@@ -75,21 +72,17 @@ export class ResourceLedger {
     const n = platform.machines.length;
     this.oneCore = platform.machines.every((m) => m.cores === 1);
     this.free = new Int32Array(n);
-    let size = 1;
-    while (size < n) size *= 2;
-    this.size = size;
-    this.tree = new Float64Array(2 * size);
     let total = 0;
     for (let m = 0; m < n; m++) {
       const c = platform.machines[m]!.cores;
       this.free[m] = c;
-      this.tree[size + m] = c;
       total += c;
     }
-    for (let i = size - 1; i >= 1; i--) this.tree[i] = this.tree[2 * i]! + this.tree[2 * i + 1]!;
     this.total = total;
+    // every machine has at least one core
+    this.withFree = new FreeMachines(n);
+    this.withFree.addRange(0, n);
     this.stamp = new Int32Array(n);
-    this.scratch = new Int32Array(n);
     for (const l of platform.licenses) {
       if (l.kind === "floating") {
         let allowed: Uint8Array | null = null;
@@ -148,38 +141,14 @@ export class ResourceLedger {
   }
 
   /**
-   * The lowest machine index >= `from` with a free core, or -1. O(log machines).
+   * The lowest machine index >= `from` with a free core, or -1. O(log32 machines).
    * @throws InvalidInputError when `from` is not a number, or NaN.
    */
   nextFreeMachine(from: number): number {
     if (typeof from !== "number" || Number.isNaN(from)) notANumber("nextFreeMachine", "from", from);
-    const size = this.size;
-    const tree = this.tree;
-    if (from < 0) from = 0;
     if (from >= this.free.length) return -1;
-    // Walk up from the leaf, looking for a right sibling subtree with free cores.
-    let i = size + from;
-    if (tree[i]! > 0) return from;
-    while (i > 1) {
-      if ((i & 1) === 0 && tree[i + 1]! > 0) {
-        i = i + 1;
-        while (i < size) i = tree[2 * i]! > 0 ? 2 * i : 2 * i + 1;
-        return i - size;
-      }
-      i >>= 1;
-    }
-    return -1;
-  }
-
-  private setFree(m: number, value: number): void {
-    const delta = value - this.free[m]!;
-    this.free[m] = value;
-    this.total += delta;
-    let i = this.size + m;
-    while (i >= 1) {
-      this.tree[i] = this.tree[i]! + delta;
-      i >>= 1;
-    }
+    // (the lowest index >= a fractional `from` is the next integer)
+    return this.withFree.next(from > 0 ? Math.ceil(from) : 0);
   }
 
   /**
@@ -384,11 +353,9 @@ export class ResourceLedger {
   }
 
   /**
-   * Adds `sign * cores` to the free cores of every part's machine. One part: a walk up the
-   * segment tree. Several parts: the leaves first, then each level's distinct parents once
-   * (a 64-part allocation on 1024 machines recomputes about 70 nodes instead of 704).
-   * Recomputing a node from its children is idempotent, so parts in any order are fine; runs of
-   * equal parents (ascending parts) are merged.
+   * Adds `sign * cores` to the free cores of every part's machine; a machine whose free cores
+   * turn 0 (or turn positive) leaves (or enters) the machines with a free core. Parts in any
+   * order.
    */
   private addParts(allocation: Allocation, sign: number): void {
     const runs = runsOf(allocation);
@@ -396,76 +363,53 @@ export class ResourceLedger {
       this.addRuns(runs, sign);
       return;
     }
-    const k = allocation.length;
-    const nodes = this.scratch;
-    if (k === 1 || k > nodes.length) {
-      for (let i = 0; i < k; i++) {
-        const part = allocation[i]!;
-        this.setFree(part.machine, this.free[part.machine]! + sign * part.cores);
-      }
-      return;
-    }
     const free = this.free;
-    const tree = this.tree;
-    const size = this.size;
+    const withFree = this.withFree;
     let delta = 0;
-    let count = 0;
-    for (let i = 0; i < k; i++) {
+    for (let i = 0; i < allocation.length; i++) {
       const part = allocation[i]!;
       const m = part.machine;
       const d = sign * part.cores;
-      free[m] = free[m]! + d;
-      tree[size + m] = tree[size + m]! + d;
+      const before = free[m]!;
+      const after = before + d;
+      free[m] = after;
       delta += d;
-      const parent = (size + m) >> 1;
-      if (count === 0 || nodes[count - 1] !== parent) nodes[count++] = parent;
+      if (before === 0) withFree.add(m);
+      else if (after === 0) withFree.delete(m);
     }
     this.total += delta;
-    // All nodes of a round are on one level; their children are final when they are recomputed.
-    while (count > 0 && nodes[0]! >= 1) {
-      let next = 0;
-      for (let i = 0; i < count; i++) {
-        const node = nodes[i]!;
-        tree[node] = tree[2 * node]! + tree[2 * node + 1]!;
-        const parent = node >> 1;
-        if (parent >= 1 && (next === 0 || nodes[next - 1] !== parent)) nodes[next++] = parent;
-      }
-      count = next;
-    }
   }
 
   /**
    * {@link ResourceLedger.addParts} of an allocation given as `RUNS` (one core on each machine of
-   * each range): the leaves range by range, then each level's parents of the range, up to the
-   * root (ranges of one allocation share their upper nodes; recomputing a node twice is harmless).
+   * each range): on single-core machines each range is filled (every machine goes from 1 free
+   * core to 0, or back) and enters or leaves the machines with a free core a word at a time.
    */
   private addRuns(runs: Int32Array, sign: number): void {
     const free = this.free;
-    const tree = this.tree;
-    const size = this.size;
-    // single-core machines go from 1 free core to 0 or back: filled, not added to one by one
-    const fill = this.oneCore ? (sign < 0 ? 0 : 1) : -1;
+    const withFree = this.withFree;
     let delta = 0;
     for (let r = 0; r < runs.length; r += 2) {
       const start = runs[r]!;
       const end = runs[r + 1]!;
-      if (fill >= 0) {
-        free.fill(fill, start, end);
-        tree.fill(fill, size + start, size + end);
+      if (this.oneCore) {
+        if (sign < 0) {
+          free.fill(0, start, end);
+          withFree.deleteRange(start, end);
+        } else {
+          free.fill(1, start, end);
+          withFree.addRange(start, end);
+        }
       } else {
         for (let m = start; m < end; m++) {
-          free[m] = free[m]! + sign;
-          tree[size + m] = tree[size + m]! + sign;
+          const before = free[m]!;
+          const after = before + sign;
+          free[m] = after;
+          if (before === 0) withFree.add(m);
+          else if (after === 0) withFree.delete(m);
         }
       }
       delta += sign * (end - start);
-      let lo = (size + start) >> 1;
-      let hi = (size + end - 1) >> 1;
-      while (lo >= 1) {
-        for (let i = lo; i <= hi; i++) tree[i] = tree[2 * i]! + tree[2 * i + 1]!;
-        lo >>= 1;
-        hi >>= 1;
-      }
     }
     this.total += delta;
   }

@@ -111,10 +111,10 @@ export function runsOf(allocation: readonly AllocationPart[]): Int32Array | unde
 /**
  * Allocations known to be frozen arrays of frozen parts (built by `firstFitAllocation` or kept
  * by the engine), so the engine keeps them without re-checking every part: the last
- * {@link RECENT} recorded, by identity (a policy starts a job with the allocation it just built).
- * A ring of strong references rather than a WeakSet: a `WeakSet.add` per allocation cost more
- * than the check it saves. Only allocations of at least {@link KNOWN_MIN_PARTS} parts are
- * recorded: below that the check is cheaper than the lookup. Internal.
+ * {@link RECENT} recorded, by identity (a policy starts a job with the allocation it just built,
+ * found at the first comparison: the ring is read from the latest). A ring of strong references
+ * rather than a WeakSet: a `WeakSet.add` per allocation cost more than the check it saves.
+ * Internal.
  */
 const RECENT = 16;
 const recent: (readonly AllocationPart[] | null)[] = new Array<readonly AllocationPart[] | null>(
@@ -122,19 +122,21 @@ const recent: (readonly AllocationPart[] | null)[] = new Array<readonly Allocati
 ).fill(null);
 let recentNext = 0;
 
-export const KNOWN_MIN_PARTS = 8;
-
 /** Records `allocation` (which must be deeply frozen) as such. */
 export function markDeepFrozen(allocation: readonly AllocationPart[]): void {
-  if (allocation.length >= KNOWN_MIN_PARTS) {
-    recent[recentNext] = allocation;
-    recentNext = (recentNext + 1) % RECENT;
-  }
+  recent[recentNext] = allocation;
+  recentNext = (recentNext + 1) % RECENT;
 }
 
-/** True when `allocation` is one of the last allocations {@link markDeepFrozen} recorded. O(1). */
+/**
+ * True when `allocation` is one of the last allocations {@link markDeepFrozen} recorded, latest
+ * first. O(1).
+ */
 export function isKnownDeepFrozen(allocation: readonly AllocationPart[]): boolean {
-  if (allocation.length < KNOWN_MIN_PARTS) return false;
-  for (let i = 0; i < RECENT; i++) if (recent[i] === allocation) return true;
+  let i = recentNext;
+  for (let k = 0; k < RECENT; k++) {
+    i = i === 0 ? RECENT - 1 : i - 1;
+    if (recent[i] === allocation) return true;
+  }
   return false;
 }

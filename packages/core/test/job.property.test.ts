@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkJobFields, isValidJobSpec, type JobSpec } from "../src/job.js";
+import {
+  checkJobFields,
+  hasOnlyJobFields,
+  isValidJobSpec,
+  JOB_FIELDS,
+  type JobSpec,
+} from "../src/job.js";
 
 /** A field value: usually valid for any field, sometimes invalid for some. */
 const anyValue = fc.oneof(
@@ -102,5 +108,34 @@ describe("isValidJobSpec (the engine's message-free job check)", () => {
       expect(isValidJobSpec(v, false)).toBe(false);
       expect(fullCheckPasses(v, false)).toBe(false);
     }
+  });
+});
+
+describe("hasOnlyJobFields", () => {
+  it("is true exactly when every enumerable key is a job field, whatever specs it saw before", () => {
+    // Keys from the fields and a few others, in any order: specs in a row often share their
+    // keys, or all but the last, or have one more or one less (the remembered keys' edges).
+    const key = fc.constantFrom(...JOB_FIELDS, "dedline", "tag", "Cores");
+    const keys = fc.uniqueArray(key, { maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(keys, { minLength: 1, maxLength: 12 }), fc.nat(), (lists, seed) => {
+        let previous: string[] = [];
+        lists.forEach((list, i) => {
+          // now and then the previous spec's keys with one added or dropped
+          const own =
+            (seed + i) % 3 === 0
+              ? [...previous, ...list.slice(0, 1)].filter((k, j, a) => a.indexOf(k) === j)
+              : (seed + i) % 3 === 1
+                ? previous.slice(0, -1)
+                : list;
+          const spec = Object.fromEntries(own.map((k) => [k, 1]));
+          expect(hasOnlyJobFields(spec)).toBe(
+            own.every((k) => (JOB_FIELDS as readonly string[]).includes(k)),
+          );
+          previous = own;
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

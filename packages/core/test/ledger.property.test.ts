@@ -142,7 +142,7 @@ describe("ResourceLedger (properties)", () => {
           while (m < n && ledger.freeCores(m) === 0) m++;
           expect(ledger.nextFreeMachine(from)).toBe(m < n ? m : -1);
         }
-        // makeView scans the free cores linearly; the ledger walks its segment tree.
+        // makeView scans the free cores linearly; the ledger reads its bitset of free machines.
         const base = makeView(platform, {
           freeCores: platform.machines.map((_, m) => ledger.freeCores(m)),
         });
@@ -173,7 +173,7 @@ describe("ResourceLedger (properties)", () => {
 
   it("keeps nextFreeMachine exact under many-part takes and gives in any part order", () => {
     // Up to 100 machines of 1-3 cores; allocations of up to 40 parts, parts shuffled (the
-    // ledger batches segment-tree updates level by level for multi-part allocations).
+    // ledger turns a machine's bit only when its free cores turn 0 or positive).
     const arb = fc
       .array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 100 })
       .chain((cores) =>

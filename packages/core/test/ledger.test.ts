@@ -101,6 +101,12 @@ describe("ResourceLedger", () => {
     expect([0, 3, 4, 5, 6, 9, 10].map((f) => l.nextFreeMachine(f))).toEqual([
       3, 3, 4, 6, 6, -1, -1,
     ]);
+    // the lowest index >= from: a fractional from, or one out of range, too
+    expect(
+      [-7, 0.5, 4.5, 5.2, 8.9, 9.5, Number.NEGATIVE_INFINITY, Infinity].map((f) =>
+        l.nextFreeMachine(f),
+      ),
+    ).toEqual([3, 3, 6, 6, -1, -1, 3, -1]);
   });
 });
 
