@@ -4,7 +4,6 @@ import {
   type Job,
   type Platform,
   type RunningJob,
-  type SchedulerView,
   type WaitingJob,
 } from "@sched/core";
 import { convergentWorkload } from "@sched/workload";
@@ -14,6 +13,7 @@ import { eligibilityRow } from "../src/minimal-requirements.js";
 import { PAPER_CONSTANTS } from "../src/paper-heuristics.js";
 import { PaperIncrementalMatrix, UNCHECKED_COSTS } from "../src/paper-incremental.js";
 import { convergentPriority } from "../src/priority.js";
+import { rankingView } from "../test/helpers.js";
 
 // The ranking of BF-rm / BF-unrm at one scheduling event: every waiting job's priority, as
 // `@sched/backfill`'s flexible sorter asks for it. Each iteration is one event (the clock
@@ -24,29 +24,6 @@ import { convergentPriority } from "../src/priority.js";
 // "convergentPriority" is the package's ranking; "sorted rows, UNCHECKED_COSTS" is how it
 // ranked before 2026-11-28 (row objects sorted by submit time, then id, the from-scratch costs
 // of all the rows, a map of costs by id), for comparison.
-
-function viewOf(
-  platform: Platform,
-  now: number,
-  running: RunningJob[],
-  waiting: WaitingJob[],
-): SchedulerView {
-  return {
-    now,
-    platform,
-    waiting,
-    waitingCount: waiting.length,
-    waitingAt: (i) => waiting[i],
-    nextFreeMachine: () => -1,
-    running,
-    freeCores: () => 0,
-    totalFreeCores: 0,
-    freeLicenses: () => 0,
-    duration: (_j, _a, s) => s,
-    isWaiting: () => true,
-    isRunning: () => false,
-  };
-}
 
 interface Scene {
   readonly platform: Platform;
@@ -84,7 +61,7 @@ function ranked(s: Scene): () => void {
   const priority = convergentPriority();
   let k = 0;
   return () => {
-    const view = viewOf(s.platform, s.now + 5 * (k++ % 2), s.running, s.waiting);
+    const view = rankingView(s.platform, s.now + 5 * (k++ % 2), s.running, s.waiting);
     for (const w of s.waiting) priority(w, view);
   };
 }

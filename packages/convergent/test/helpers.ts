@@ -1,4 +1,13 @@
-import { createJob, createPlatform, type Job, type JobSpec, type Platform } from "@sched/core";
+import {
+  createJob,
+  createPlatform,
+  type Job,
+  type JobSpec,
+  type Platform,
+  type RunningJob,
+  type SchedulerView,
+  type WaitingJob,
+} from "@sched/core";
 import type { HeuristicContext, MatrixJob } from "../src/heuristic.js";
 import { buildMatrix } from "../src/matrix.js";
 
@@ -44,4 +53,32 @@ export function contextOf(
 /** Row `i` of a row-major matrix. */
 export function row(p: Float64Array, i: number, cols: number): number[] {
   return Array.from(p.subarray(i * cols, (i + 1) * cols));
+}
+
+/**
+ * A bare scheduler view over `running` and `waiting` as given (the arrays themselves, so a test
+ * can reuse or change one in place as the engine does): what `convergentPriority` reads. The
+ * resource members answer "nothing free".
+ */
+export function rankingView(
+  platform: Platform,
+  now: number,
+  running: RunningJob[],
+  waiting: WaitingJob[],
+): SchedulerView {
+  return {
+    now,
+    platform,
+    waiting,
+    waitingCount: waiting.length,
+    waitingAt: (i) => waiting[i],
+    nextFreeMachine: () => -1,
+    running,
+    freeCores: () => 0,
+    totalFreeCores: 0,
+    freeLicenses: () => 0,
+    duration: (_j, _a, s) => s,
+    isWaiting: (id) => waiting.some((w) => w.job.id === id),
+    isRunning: (id) => running.some((r) => r.job.id === id),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Job, Platform, RunningJob, SchedulerView, WaitingJob } from "@sched/core";
+import type { Job, RunningJob, SchedulerView, WaitingJob } from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,35 +11,12 @@ import {
 } from "../src/paper-heuristics.js";
 import { PaperIncrementalMatrix } from "../src/paper-incremental.js";
 import { convergentPriority } from "../src/priority.js";
-import { farm, job } from "./helpers.js";
+import { farm, job, rankingView } from "./helpers.js";
 
 // convergentPriority ranks with the paper's heuristics through PaperIncrementalMatrix's
 // [UNCHECKED_RANK] (rows in the view's order, costs of the waiting jobs only, per-job data kept
 // between events). Its values must be those of the plain from-scratch computation: the rows
 // sorted by submit time then id, the public `update` of a from-scratch matrix, bit for bit.
-
-function viewOf(
-  platform: Platform,
-  now: number,
-  running: RunningJob[],
-  waiting: WaitingJob[],
-): SchedulerView {
-  return {
-    now,
-    platform,
-    waiting,
-    waitingCount: waiting.length,
-    waitingAt: (i) => waiting[i],
-    nextFreeMachine: () => -1,
-    running,
-    freeCores: () => 0,
-    totalFreeCores: 0,
-    freeLicenses: () => 0,
-    duration: (_j, _a, s) => s,
-    isWaiting: (id) => waiting.some((w) => w.job.id === id),
-    isRunning: (id) => running.some((r) => r.job.id === id),
-  };
-}
 
 /** The waiting jobs' costs by id, computed plainly from scratch. */
 function reference(
@@ -208,30 +185,30 @@ describe("convergentPriority (the paper's heuristics)", () => {
           const k = ev.shuffle % (running.length + 1);
           running.push(...running.splice(0, k));
           if (ev.shuffle % 5 === 0) waiting.reverse();
-          const view = viewOf(platform, now, running, waiting);
+          const view = rankingView(platform, now, running, waiting);
           const expected = reference(view, constants, readings);
           const asked = ev.reverse ? [...waiting].reverse() : waiting;
           for (const w of asked) expect(priority(w, view)).toBe(expected.get(w.job.id));
           // a job not waiting (running, or made up) ranks 0
           for (const r of running) expect(priority({ ...r, preemptions: 0 }, view)).toBe(0);
           // the same waiting array later (an event where no job arrived or started)
-          const later = viewOf(platform, now + 1 + ev.dt, running, waiting);
+          const later = rankingView(platform, now + 1 + ev.dt, running, waiting);
           const expectedLater = reference(later, constants, readings);
           for (const w of waiting) expect(priority(w, later)).toBe(expectedLater.get(w.job.id));
           // a new waiting array (same jobs, same clock as the first view): the same values
-          const again = viewOf(platform, now, running, [...waiting]);
+          const again = rankingView(platform, now, running, [...waiting]);
           for (const w of waiting) expect(priority(w, again)).toBe(expected.get(w.job.id));
           // The engine's way: the same array at every event, changed in place, and a second
           // call at the same clock after a job started, where the cache by id answered from the
           // first call's costs (and anew for a job it did not have).
           queue.length = 0;
           queue.push(...waiting);
-          const first = viewOf(platform, now, running, queue);
+          const first = rankingView(platform, now, running, queue);
           for (const w of asked) expect(inPlace(w, first)).toBe(plain(w, first));
           const started = queue[ev.leave % Math.max(1, queue.length)];
           if (started !== undefined && ev.starts.length > 0) {
             queue.splice(queue.indexOf(started), 1);
-            const second = viewOf(
+            const second = rankingView(
               platform,
               now,
               [
@@ -270,14 +247,16 @@ describe("convergentPriority (the paper's heuristics)", () => {
         estimatedEnd: 10,
       },
     ];
-    const view = viewOf(platform, 1e10, running, [{ job: fresh, progress: 0, preemptions: 0 }]);
+    const view = rankingView(platform, 1e10, running, [
+      { job: fresh, progress: 0, preemptions: 0 },
+    ]);
     const constants = { ...PAPER_CONSTANTS, antiAging: 1e300 };
     const priority = convergentPriority({ constants });
     expect(() => priority(view.waiting[0] as WaitingJob, view)).toThrow(
       /options\.constants.*make job 7's row of the matrix sum to Infinity/,
     );
     // without the running job, the waiting one is ranked
-    const alone = viewOf(platform, 1e10, [], [{ job: fresh, progress: 0, preemptions: 0 }]);
+    const alone = rankingView(platform, 1e10, [], [{ job: fresh, progress: 0, preemptions: 0 }]);
     expect(Number.isFinite(priority(alone.waiting[0] as WaitingJob, alone))).toBe(true);
   });
 });
@@ -302,7 +281,7 @@ describe("convergentPriority's license weights", () => {
       estimatedEnd: 11,
     }));
     const waiting = [a, b].map((j) => ({ job: j, progress: 0, preemptions: 0 }));
-    const view = viewOf(platform, 8, running, waiting);
+    const view = rankingView(platform, 8, running, waiting);
     const constants = { ...PAPER_CONSTANTS, licenses: 1e15 };
     const readings = { deadlineLate: "max", deadlineAllLate: "max", waitSup: "global" } as const;
     const expected = reference(view, constants, readings);
@@ -316,7 +295,7 @@ describe("convergentPriority's per-job data", () => {
     const platform = farm();
     const priority = convergentPriority();
     const first = { job: job({ id: 1, submit: 0 }), progress: 0, preemptions: 0 };
-    const view = viewOf(platform, 5, [], [first]);
+    const view = rankingView(platform, 5, [], [first]);
     expect(Number.isFinite(priority(first, view))).toBe(true);
     // same cores, a field fitsMachine refuses
     const bad = {
@@ -324,7 +303,7 @@ describe("convergentPriority's per-job data", () => {
       progress: 0,
       preemptions: 0,
     };
-    const next = viewOf(platform, 6, [], [first, bad]);
+    const next = rankingView(platform, 6, [], [first, bad]);
     expect(() => priority(bad, next)).toThrow(/job\.benchmark/);
   });
 });
