@@ -1,6 +1,7 @@
 import type { SchedulerView, WaitingJob } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { holdersFirst } from "../src/context.js";
 import { inRun, queueSorter } from "../src/order.js";
 
 // The sorting paths that skip or replace Array.prototype.sort (EDF's queue, a priority order's
@@ -116,6 +117,44 @@ describe("queueSorter({ priority })", () => {
     const sorter = queueSorter({ priority: (w) => (w.job.id === 7 ? Number.NaN : 1) }, "w", "o");
     expect(() => sorter([waitingJob(3, 0), waitingJob(7, 0)], {} as SchedulerView)).toThrow(
       /o\.priority.*returned NaN for job 7/,
+    );
+  });
+});
+
+/** holdersFirst as it was: a map from held id to place, a slot per place, the rest after. */
+function plainHoldersFirst(queue: readonly WaitingJob[], holders: readonly number[]): WaitingJob[] {
+  const rank = new Map<number, number>();
+  for (let i = 0; i < holders.length; i++) rank.set(holders[i]!, i);
+  const front: (WaitingJob | undefined)[] = new Array(holders.length);
+  const rest: WaitingJob[] = [];
+  for (const w of queue) {
+    const r = rank.get(w.job.id);
+    if (r === undefined) rest.push(w);
+    else front[r] = w;
+  }
+  return [...front.filter((w) => w !== undefined), ...rest];
+}
+
+describe("holdersFirst", () => {
+  it("orders as the map-based version, with repeated ids, few or many holders", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 15 }), { maxLength: 25 }),
+        fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 12 }),
+        fc.constantFrom("as drawn", "led", "led, held ids again later"),
+        (ids, holders, shape) => {
+          // "led": the queue starts with the holders' jobs in holder order (the no-copy case).
+          const rest = shape === "led" ? ids.filter((id) => !holders.includes(id)) : ids;
+          const order = shape === "as drawn" ? ids : [...new Set(holders), ...rest];
+          const queue = order.map((id, i) => waitingJob(id, i));
+          const before = queue.slice();
+          const got = holdersFirst(queue, holders);
+          expect(queue).toEqual(before);
+          const want = plainHoldersFirst(queue, holders);
+          expect(got.length).toBe(want.length);
+          for (let i = 0; i < want.length; i++) expect(got[i]).toBe(want[i]);
+        },
+      ),
     );
   });
 });
