@@ -122,8 +122,51 @@ export function readyTime(job: Job): number {
   return job.ready !== undefined && job.ready > job.submit ? job.ready : job.submit;
 }
 
-/** `queue` with the jobs of `holders` first, in holder order; O(Q). */
+/**
+ * `queue` with the jobs of `holders` first, in holder order; O(Q) (O(Q x H) without a map for
+ * at most {@link FEW_HOLDERS} holders). A job whose id is held more than once goes at its last
+ * place in `holders`, and of queued jobs sharing a held id the last one is kept (as a map from
+ * id to place and a slot per place would have it). When that order is `queue`'s own (the
+ * holders already lead it), `queue` itself is returned, not a copy.
+ */
 export function holdersFirst(
+  queue: readonly WaitingJob[],
+  holders: readonly number[],
+): readonly WaitingJob[] {
+  const h = holders.length;
+  if (h > FEW_HOLDERS) return holdersFirstMapped(queue, holders);
+  // A held id's place: its last index in `holders`, or -1.
+  const place = (id: number): number => {
+    for (let i = h - 1; i >= 0; i--) if (holders[i] === id) return i;
+    return -1;
+  };
+  const front: (WaitingJob | undefined)[] = new Array(h);
+  let held = 0;
+  for (const w of queue) {
+    const r = place(w.job.id);
+    if (r >= 0) {
+      front[r] = w;
+      held++;
+    }
+  }
+  // The queue is the answer when its first `held` jobs are the filled slots in order.
+  let same = true;
+  let k = 0;
+  for (let i = 0; i < h && same; i++) {
+    const w = front[i];
+    if (w !== undefined) same = queue[k++] === w;
+  }
+  if (same && k === held) return queue;
+  const out: WaitingJob[] = [];
+  for (const w of front) if (w !== undefined) out.push(w);
+  for (const w of queue) if (place(w.job.id) < 0) out.push(w);
+  return out;
+}
+
+/** Up to this many holders, `holdersFirst` finds a job's place by a scan, not a map. */
+const FEW_HOLDERS = 8;
+
+function holdersFirstMapped(
   queue: readonly WaitingJob[],
   holders: readonly number[],
 ): WaitingJob[] {

@@ -13,7 +13,8 @@ import type { BackfillScheduler } from "./strategy.js";
  * frees enough room for it; preempted jobs keep their progress and return to the queue.
  * The same decisions on a plain state: `backfillPass(state, { policy: "edf" })`.
  *
- * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried, and per preempting
+ * Complexity per event: O(Q log Q) to sort the queue (O(Q) when it is in order already, as by
+ * default jobs without deadlines are), O(M) per job tried, and per preempting
  * arrival O(R log R + M) (O(M + R) with `exclusive`).
  *
  * @throws InvalidInputError when an option is invalid.

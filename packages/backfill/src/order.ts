@@ -30,7 +30,8 @@ export type QueueOrder = OrderName | OrderComparator | OrderPriority;
 
 /**
  * Orders waiting jobs for one scheduling event; never mutates its input (the FCFS sorter returns
- * its input itself, which is already in queue order).
+ * its input itself, which is already in queue order, and a priority sorter does when its input
+ * is already in its order).
  */
 export type QueueSorter = (
   waiting: readonly WaitingJob[],
@@ -41,8 +42,72 @@ function byQueue(a: WaitingJob, b: WaitingJob): number {
   return a.job.submit - b.job.submit || a.job.id - b.job.id;
 }
 
+/**
+ * True when `a` is one non-descending run under `cmp` (`cmp(a[i], a[i - 1]) >= 0` for every
+ * i >= 1): then `a.sort(cmp)` would leave it as it is (V8's TimSort finds the whole array as
+ * one run, asking exactly these comparisons, and moves nothing), so the sort can be skipped.
+ * O(n), stops at the first descent. Internal.
+ */
+export function inRun<T>(a: readonly T[], cmp: (x: T, y: T) => number): boolean {
+  for (let i = 1; i < a.length; i++) if (cmp(a[i]!, a[i - 1]!) < 0) return false;
+  return true;
+}
+
 function comparatorSorter(cmp: (a: WaitingJob, b: WaitingJob) => number): QueueSorter {
   return (waiting) => waiting.slice().sort((a, b) => cmp(a, b) || byQueue(a, b));
+}
+
+/**
+ * The sorter of a priority function: higher priority first, ties by queue order. Each call asks
+ * `priority` once per waiting job, in the given order, and sorts the positions 0..n-1 of the
+ * jobs (a reused array of small integers) by their priorities (a reused array): no object per
+ * job and no copy of the queue but the result. The comparator sees the same values and answers
+ * the same as one on `{ job, priority }` pairs, and `Array.prototype.sort` moves elements by
+ * the comparator's answers alone, so the order is the same, ties and all. A queue already in
+ * that order is returned itself (no copy), as the FCFS sorter returns its input.
+ */
+function prioritySorter(
+  priority: (job: WaitingJob, view: SchedulerView) => number,
+  where: string,
+  field: string,
+): QueueSorter {
+  const keys: number[] = [];
+  const positions: number[] = [];
+  // The queue being sorted, for the comparator (cleared after each call).
+  let current: readonly WaitingJob[] = [];
+  const compare = (i: number, j: number): number => {
+    const pi = keys[i]!;
+    const pj = keys[j]!;
+    return pi === pj ? byQueue(current[i]!, current[j]!) : pj > pi ? 1 : -1;
+  };
+  return (waiting, view) => {
+    const n = waiting.length;
+    for (let i = 0; i < n; i++) {
+      const w = waiting[i]!;
+      const p = priority(w, view);
+      if (Number.isNaN(p)) {
+        throw new InvalidInputError(where, `${field}.priority`, `returned NaN for job ${w.job.id}`);
+      }
+      keys[i] = p;
+    }
+    current = waiting;
+    try {
+      // Already in order (most events on a long trace: a few jobs, equal priorities, in queue
+      // order): the sort would find one non-descending run, asking these comparisons, and
+      // move nothing.
+      let sorted = true;
+      for (let i = 1; i < n && sorted; i++) sorted = compare(i, i - 1) >= 0;
+      if (sorted) return waiting;
+      if (positions.length > n) positions.length = n;
+      for (let i = 0; i < n; i++) positions[i] = i;
+      positions.sort(compare);
+    } finally {
+      current = [];
+    }
+    const out: WaitingJob[] = [];
+    for (let i = 0; i < n; i++) out.push(waiting[positions[i]!]!);
+    return out;
+  };
 }
 
 /**
@@ -69,22 +134,7 @@ export function queueSorter(order: QueueOrder, where: string, field: string): Qu
       return comparatorSorter(order.compare);
     }
     if ("priority" in order && typeof order.priority === "function") {
-      const priority = order.priority;
-      return (waiting, view) => {
-        const keyed = waiting.map((w) => {
-          const p = priority(w, view);
-          if (Number.isNaN(p)) {
-            throw new InvalidInputError(
-              where,
-              `${field}.priority`,
-              `returned NaN for job ${w.job.id}`,
-            );
-          }
-          return { w, p };
-        });
-        keyed.sort((a, b) => (a.p === b.p ? byQueue(a.w, b.w) : b.p > a.p ? 1 : -1));
-        return keyed.map((k) => k.w);
-      };
+      return prioritySorter(order.priority, where, field);
     }
   }
   throw new InvalidInputError(

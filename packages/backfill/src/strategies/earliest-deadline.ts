@@ -10,6 +10,7 @@ import {
 import { idle } from "../allocation.js";
 import { PlatformCache, readyTime, rejectImpossible } from "../context.js";
 import type { ResolvedEdf } from "../options.js";
+import { inRun } from "../order.js";
 import type { BackfillStrategy } from "../strategy.js";
 
 /** A job's deadline for ordering and preemption (see `EdfOptions.undatedFactor`). */
@@ -59,7 +60,8 @@ function queueOrder(key: DeadlineKey, sign: 1 | -1): (a: Job, b: Job) => number 
  * The readings the paper leaves open are options: `deadlineOrder`, `undatedFactor`,
  * `preemptFor` (see `EdfOptions`).
  *
- * Complexity per event: O(Q log Q) to sort the queue, O(M) per job tried (O(1) for a job on one
+ * Complexity per event: O(Q log Q) to sort the queue (O(Q) when it is in order already, as by
+ * default jobs without deadlines are), O(M) per job tried (O(1) for a job on one
  * machine that needs more cores than any machine has free, O(M) again after each start), and per
  * preempting job O(R log R + M) (O(M + R) with `exclusive`).
  *
@@ -72,10 +74,19 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
   const cache = new PlatformCache(opts.machineOrder);
   let platform: Platform | null = null;
   let singleCache = new WeakMap<Job, boolean>();
+  // The most cores of one machine of `platform`: a job that needs more never fits on one
+  // machine (`whyNeverFits` with `singleMachine` says so in every case), known without the
+  // cache (on a pool of single-core processors, every job of several cores at every event).
+  let largest = 0;
+  // The queue of the latest call (its storage reused; no call keeps it).
+  const queue: Job[] = [];
+  // The jobs started in the latest call (cleared, not reallocated, when a call starts any).
+  const started = new Set<number>();
 
   // One machine when some machine could ever host the whole job (with its licenses).
   const single = (job: Job): boolean => {
     if (opts.exclusive) return true;
+    if (job.cores > largest) return false;
     let s = singleCache.get(job);
     if (s === undefined) {
       s = platform !== null && whyNeverFits(job, platform, { singleMachine: true }) === null;
@@ -94,13 +105,16 @@ export function earliestDeadline(opts: ResolvedEdf): BackfillStrategy {
     if (view.platform !== platform) {
       platform = view.platform;
       singleCache = new WeakMap();
+      largest = 0;
+      for (const m of platform.machines) if (m.cores > largest) largest = m.cores;
     }
     const rejected = rejectImpossible(ctx, opts.exclusive);
-    const queue: Job[] = [];
-    for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue.push(w.job);
-    if (queue.length === 0) return;
-    queue.sort(inQueueOrder);
-    const started = new Set<number>();
+    let n = 0;
+    for (const w of view.waiting) if (!rejected?.has(w.job.id)) queue[n++] = w.job;
+    queue.length = n;
+    if (n === 0) return;
+    if (!inRun(queue, inQueueOrder)) queue.sort(inQueueOrder);
+    if (started.size > 0) started.clear();
     // Exclusive: a job starts only on an idle machine, and each start takes one, so the loop
     // can stop when none is left (the later jobs would all get null).
     let idleLeft = Number.POSITIVE_INFINITY;
