@@ -123,20 +123,25 @@ export function readyTime(job: Job): number {
 }
 
 /**
- * `queue` with the jobs of `holders` first, in holder order; O(Q) (O(Q x H) without a map for
- * at most {@link FEW_HOLDERS} holders). A job whose id is held more than once goes at its last
- * place in `holders`, and of queued jobs sharing a held id the last one is kept (as a map from
- * id to place and a slot per place would have it). When that order is `queue`'s own (the
- * holders already lead it), `queue` itself is returned, not a copy.
+ * `queue` with the jobs of `holders` first, in holder order; O(Q) (O(Q x H) for at most
+ * {@link FEW_HOLDERS} holders, found by a scan rather than a map). A job whose id is held more
+ * than once goes at its last place in `holders`, and of queued jobs sharing a held id the last
+ * one is kept (as a map from id to place and a slot per place has it). When that order is
+ * `queue`'s own (the holders already lead it), `queue` itself is returned, not a copy.
  */
 export function holdersFirst(
   queue: readonly WaitingJob[],
   holders: readonly number[],
 ): readonly WaitingJob[] {
   const h = holders.length;
-  if (h > FEW_HOLDERS) return holdersFirstMapped(queue, holders);
   // A held id's place: its last index in `holders`, or -1.
+  let rank: Map<number, number> | undefined;
+  if (h > FEW_HOLDERS) {
+    rank = new Map();
+    for (let i = 0; i < h; i++) rank.set(holders[i]!, i);
+  }
   const place = (id: number): number => {
+    if (rank !== undefined) return rank.get(id) ?? -1;
     for (let i = h - 1; i >= 0; i--) if (holders[i] === id) return i;
     return -1;
   };
@@ -165,25 +170,6 @@ export function holdersFirst(
 
 /** Up to this many holders, `holdersFirst` finds a job's place by a scan, not a map. */
 const FEW_HOLDERS = 8;
-
-function holdersFirstMapped(
-  queue: readonly WaitingJob[],
-  holders: readonly number[],
-): WaitingJob[] {
-  const rank = new Map<number, number>();
-  for (let i = 0; i < holders.length; i++) rank.set(holders[i]!, i);
-  const front: (WaitingJob | undefined)[] = new Array(holders.length);
-  const rest: WaitingJob[] = [];
-  for (const w of queue) {
-    const r = rank.get(w.job.id);
-    if (r === undefined) rest.push(w);
-    else front[r] = w;
-  }
-  const out: WaitingJob[] = [];
-  for (const w of front) if (w !== undefined) out.push(w);
-  for (const w of rest) out.push(w);
-  return out;
-}
 
 /**
  * Reservations re-ordered by the policy's queue order (which may change at every event): the

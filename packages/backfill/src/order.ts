@@ -92,14 +92,11 @@ function prioritySorter(
     }
     current = waiting;
     try {
-      // Already in order (most events on a long trace: a few jobs, equal priorities, in queue
-      // order): the sort would find one non-descending run, asking these comparisons, and
-      // move nothing.
-      let sorted = true;
-      for (let i = 1; i < n && sorted; i++) sorted = compare(i, i - 1) >= 0;
-      if (sorted) return waiting;
       if (positions.length > n) positions.length = n;
       for (let i = 0; i < n; i++) positions[i] = i;
+      // Already in order (most events on a long trace: a few jobs, equal priorities, in queue
+      // order): the sort would move nothing (see `inRun`).
+      if (inRun(positions, compare)) return waiting;
       positions.sort(compare);
     } finally {
       current = [];

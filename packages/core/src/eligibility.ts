@@ -283,20 +283,6 @@ const NEVER_FITS_KEYS = optionKeys<NeverFitsOptions>({
 });
 
 /**
- * Whether `options` is undefined or a plain (non-array) object whose every enumerable key is
- * `singleMachine`: the options a policy passes at each arrival, told apart without the key
- * array `requireKnownKeys` builds (a for-in over a fast object allocates nothing). False sends
- * the options to `requireKnownKeys`, which decides (an inherited enumerable key, seen here and
- * not there, only costs the full check).
- */
-function onlyNeverFitsKeys(options: NeverFitsOptions | undefined): boolean {
-  if (options === undefined) return true;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) return false;
-  for (const key in options) if (key !== "singleMachine") return false;
-  return true;
-}
-
-/**
  * Why `job` can never run on `platform`, even empty, or `null` when it can. With
  * `singleMachine`, `null` exactly when some machine {@link fitsMachine | fits} it. Otherwise
  * (the allocation may span machines) `null` exactly when some allocation is accepted by the
@@ -324,7 +310,7 @@ export function whyNeverFits(
   options?: NeverFitsOptions,
 ): string | null {
   const where = "@sched/core/whyNeverFits";
-  if (!onlyNeverFitsKeys(options)) requireKnownKeys(where, "options", options, NEVER_FITS_KEYS);
+  requireKnownKeys(where, "options", options, NEVER_FITS_KEYS);
   requireInputs(where, job, platform, "platform");
   const singleMachine = requireBoolean(
     where,
