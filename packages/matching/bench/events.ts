@@ -1,5 +1,17 @@
 import type { ImfsOptions, MatchingInput } from "../src/index.js";
 
+/** A seeded generator of numbers uniform in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
  * Seeded weights: uniform in (0, 1], or with `integer` uniform integers 1-100; a fraction
  * `ineligible` of the entries is 0.
@@ -11,14 +23,7 @@ export function randomMatrix(
   seed: number,
   integer = false,
 ): { rows: number; cols: number; weights: Float64Array } {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seededRandom(seed);
   const weights = new Float64Array(rows * cols);
   for (let k = 0; k < weights.length; k++) {
     if (rand() < ineligible) weights[k] = 0;

@@ -12,6 +12,22 @@ import { validateShape } from "./validate.js";
 const MIN_SEARCHES_FOR_LISTS = 16;
 /** Columns per free column above which a search scans rows through their lists. */
 const MIN_COLUMNS_PER_FREE = 16;
+/**
+ * Rows scanned per one-sided search, on average over those so far (at least
+ * {@link MIN_OBSERVED_SEARCHES} of them), from which the next ones scan rows through their
+ * lists whatever the free columns predict (while the lists seldom have to be read in full).
+ */
+const LONG_SEARCH_ROWS = 4;
+const MIN_OBSERVED_SEARCHES = 8;
+/** Lists used on that evidence stop after 64 scans when more than one in 8 read its row in full. */
+const OBSERVED_EXPANSION_SHARE = 8;
+
+function seldomExpanded(lists: CandidateLists | undefined): boolean {
+  return (
+    lists !== undefined &&
+    (lists.scans < 64 || lists.expansions * OBSERVED_EXPANSION_SHARE <= lists.scans)
+  );
+}
 
 /**
  * Maximum Flow Search: an optimal matching of the weight matrix, exactly as the paper defines
@@ -91,12 +107,32 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
       engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
     }
   }
+  // Many free columns predict short searches (`m / f`), but where the rows all rank the columns
+  // alike (a farm's machines and the jobs they all prefer: convergent scheduling's matrices,
+  // transposed) the searches run long anyway, about ten rows each with half the columns free,
+  // and each row is scanned again and again: the lists then pay too. Lists taken on that
+  // evidence are dropped when the free columns come to predict long searches: built early, their
+  // bounds have grown loose (potentials fell since), and fresh ones are read in full less often.
+  let searches = 0; // one-sided
+  let observedLists = false;
   for (let i = 0; i < n; i++) {
     if (engine.rowToCol[i] !== NONE) continue;
     const before = engine.K;
     if (free > search.maxFreeTargets) {
-      engine.useCandidates = free * MIN_COLUMNS_PER_FREE <= m || !search.candidateGates;
+      const predicted = free * MIN_COLUMNS_PER_FREE <= m || !search.candidateGates;
+      if (predicted && observedLists) {
+        observedLists = false;
+        engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+      }
+      const observed =
+        !predicted &&
+        searches >= MIN_OBSERVED_SEARCHES &&
+        engine.rowScans >= LONG_SEARCH_ROWS * searches &&
+        seldomExpanded(engine.candidates);
+      if (observed) observedLists = true;
+      engine.useCandidates = predicted || observed;
       engine.augmentRow(i);
+      searches++;
     } else {
       if (engine.candidates !== undefined) engine.setCandidates(undefined);
       // The columns the two-sided searches read (strided) are kept, in a column-major copy

@@ -207,6 +207,8 @@ export class SolverState {
   candidates: CandidateLists | undefined = undefined;
   /** The next one-sided search scans rows through {@link SolverState.candidates}. */
   useCandidates = false;
+  /** Rows scanned by {@link SolverState.augmentRow} so far (how long its searches run). */
+  rowScans = 0;
   // Searches through candidate lists: their priority queue, the scan position of the row that
   // gave each column its label, each scanned row's bound on the labels it has not given yet
   // (`+Infinity` once read in full), the smallest of those, and the rounding margin's terms.
@@ -689,6 +691,7 @@ export class SolverState {
       scannedRows[nRows] = i;
       rowDist[nRows] = rowLabel;
       nRows++;
+      this.rowScans++;
       if (trackDummy) {
         const via = rowLabel + maxU - u[i]!;
         if (via < dummyBound) dummyBound = via;

@@ -117,6 +117,49 @@ describe("mfs with candidate lists", () => {
   });
 });
 
+describe("mfs's gates on the lists", () => {
+  // Convergent scheduling's plans (jobs x machines, more jobs than machines, so transposed):
+  // about a third of the pairs eligible, and a job's weight mostly the job's own (deadline,
+  // wait) plus a smaller share from the machine, so every machine ranks the jobs alike. With
+  // half the columns free the searches still scan about ten rows each, and the lists are taken
+  // on that evidence (`mfs.ts`, LONG_SEARCH_ROWS) before the free columns predict long
+  // searches, then dropped for fresh ones when they do.
+  const farmLike: fc.Arbitrary<MatchingInput> = fc
+    .record({
+      machines: fc.integer({ min: 20, max: 60 }),
+      extraJobs: fc.integer({ min: 0, max: 80 }),
+      eligible: fc.constantFrom(0.33, 0.5, 0.9),
+      spread: fc.constantFrom(0, 5, 40), // the machine's share
+      integer: fc.boolean(),
+      seed: fc.integer(),
+    })
+    .map(({ machines, extraJobs, eligible, spread, integer, seed }) => {
+      const rand = prng(seed);
+      const jobs = machines + extraJobs;
+      const weights = new Float64Array(jobs * machines);
+      for (let i = 0; i < jobs; i++) {
+        const own = 7 + 400 * rand();
+        for (let j = 0; j < machines; j++) {
+          if (rand() >= eligible) continue;
+          const w = own + spread * rand();
+          weights[i * machines + j] = integer ? Math.ceil(w) : w;
+        }
+      }
+      return { rows: jobs, cols: machines, weights };
+    });
+
+  it("give the same result to the bit as plain scans where every row ranks the columns alike", () => {
+    fc.assert(
+      fc.property(farmLike, (matrix) => {
+        const r = exactSolve(matrix, DEFAULT_SEARCH);
+        expect(bits(r)).toEqual(bits(exactSolve(matrix, plain)));
+        assertCertificate(matrix, r);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe("LabelHeap", () => {
   it("pops in increasing (label, column) order and collects every live entry at the smallest label", () => {
     fc.assert(
