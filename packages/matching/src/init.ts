@@ -1,3 +1,4 @@
+import { CandidateLists } from "./candidates.js";
 import { NONE, type SolverState } from "./solver-state.js";
 
 const INF = Number.POSITIVE_INFINITY;
@@ -6,6 +7,11 @@ const INF = Number.POSITIVE_INFINITY;
 const TIGHT_CAP = 32;
 /** Rounds of augmenting paths on tight pairs (each `O(tight pairs)`). */
 const TIGHT_ROUNDS = 4;
+/**
+ * Columns kept per row in the lists of augmenting row reduction (at most: fewer when `mfs`'s
+ * candidate lists are shorter, none when it has none).
+ */
+const ROW_REDUCTION_LIST = 8;
 
 /**
  * The start of `mfs`, before the shortest-path phase: Jonker-Volgenant's column reduction and
@@ -43,11 +49,13 @@ export function jvInit(
   engine: SolverState,
   colMax: Float64Array | undefined,
   argRow: Int32Array | undefined,
+  /** Columns per row in the lists of augmenting row reduction (0: none; same result). */
+  listLength = ROW_REDUCTION_LIST,
 ): void {
   const { n, W, u, v, rowToCol, rowStride } = engine;
   if (colMax !== undefined && argRow !== undefined) columnReduction(engine, colMax, argRow);
   tightMatching(engine);
-  rowReduction(engine);
+  rowReduction(engine, Math.min(listLength, ROW_REDUCTION_LIST));
   const negScale = -engine.scale;
   for (let i = 0; i < n; i++) {
     const j = rowToCol[i]!;
@@ -168,12 +176,23 @@ function tightMatching(engine: SolverState): void {
 }
 
 /** Augmenting row reduction (step 3 of {@link jvInit}). */
-function rowReduction(engine: SolverState): void {
+function rowReduction(engine: SolverState, listLength: number): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const free = new Int32Array(n);
   let numFree = 0;
   for (let i = 0; i < n; i++) if (rowToCol[i] === NONE) free[numFree++] = i;
+  if (numFree === 0) return;
+  // A row met again (a bidding war: rows that all want the same columns displace one another,
+  // and the same few rows come back again and again) is read through a list of its cheapest
+  // columns, built at its second visit (`candidates.ts`; potentials only fall here, so the
+  // list's bound stays a bound), when the list answers for the whole row: its second best below
+  // the bound of the columns left out. The same two best columns as a full read, to the bit.
+  // visit[i]: 0 never read, 1 read before, 2 read in full from now on (a fresh list that could
+  // not answer: ties at its bound, which would recur).
+  const visit = new Uint8Array(listLength > 0 ? n : 0);
+  const lists = new CandidateLists(listLength > 0 ? n : 0, listLength, false);
+  const listCols = lists.cols;
   for (let pass = 0; pass < 2 && numFree > 0; pass++) {
     const previous = numFree;
     numFree = 0;
@@ -192,18 +211,54 @@ function rowReduction(engine: SolverState): void {
       let j1 = NONE;
       let j2 = NONE;
       const base = i * rowStride;
-      for (let j = 0; j < m; j++) {
-        const w = W[base + j]!;
-        const r = w * negScale - v[j]!;
-        if (r < u2 && w > 0) {
-          if (r < u1) {
-            u2 = u1;
-            j2 = j1;
-            u1 = r;
-            j1 = j;
-          } else {
-            u2 = r;
-            j2 = j;
+      let listed = false;
+      if (listLength > 0 && visit[i] === 1) {
+        const fresh = lists.count[i] === -1;
+        if (fresh) lists.build(i, W, base, m, negScale, v);
+        const at = i * listLength;
+        const end = at + lists.count[i]!;
+        for (let p = at; p < end; p++) {
+          const j = listCols[p]!;
+          const r = W[base + j]! * negScale - v[j]!;
+          // The two smallest (cost, column) pairs, as a scan in column order finds them.
+          if (r < u2 || (r === u2 && j < j2)) {
+            if (r < u1 || (r === u1 && j < j1)) {
+              u2 = u1;
+              j2 = j1;
+              u1 = r;
+              j1 = j;
+            } else {
+              u2 = r;
+              j2 = j;
+            }
+          }
+        }
+        const bound = lists.bound[i]!;
+        listed = bound === INF || u2 < bound;
+        if (!listed) {
+          u1 = INF;
+          u2 = INF;
+          j1 = NONE;
+          j2 = NONE;
+          if (fresh) visit[i] = 2;
+          else lists.count[i] = -1; // built again at the next visit, from the potentials then
+        }
+      }
+      if (listLength > 0 && visit[i] === 0) visit[i] = 1;
+      if (!listed) {
+        for (let j = 0; j < m; j++) {
+          const w = W[base + j]!;
+          const r = w * negScale - v[j]!;
+          if (r < u2 && w > 0) {
+            if (r < u1) {
+              u2 = u1;
+              j2 = j1;
+              u1 = r;
+              j1 = j;
+            } else {
+              u2 = r;
+              j2 = j;
+            }
           }
         }
       }

@@ -87,7 +87,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // into the solver's orientation; either way the solver reads rows contiguously.
   const { W, scale, colMax, argRow } = scanWeights(where, matrix, transposed, reduce);
   const engine = new SolverState(n, m, W, { scale, rowStride: m, colStride: 1 });
-  jvInit(engine, colMax, argRow);
+  jvInit(engine, colMax, argRow, search.candidates);
   // The rows left free, in increasing index: one-sided searches while many columns are free
   // (the nearest free column is close), both-ended ones for the last rows, whose paths are
   // long (few free columns to end on).
@@ -131,7 +131,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
         seldomExpanded(engine.candidates);
       if (observed) observedLists = true;
       engine.useCandidates = predicted || observed;
-      engine.augmentRow(i);
+      engine.augmentRow(i, false, free);
       searches++;
     } else {
       if (engine.candidates !== undefined) engine.setCandidates(undefined);

@@ -651,8 +651,12 @@ export class SolverState {
    * distances) is `delta`, and the same update applies to the nodes with `dist <= delta`.
    * When there is no free real column at all, that minimum is tracked during the search, which
    * stops as soon as nothing cheaper is left.
+   *
+   * `freeColumns`: the number of free real columns, when the caller keeps count (`mfs`), so that
+   * a search does not count them (a pass over the columns, 3% of `mfs` on 150 x 300 plans);
+   * negative (the default) to have them counted.
    */
-  augmentRow(r: number, withDummies = false): void {
+  augmentRow(r: number, withDummies = false, freeColumns = -1): void {
     this.oneSided();
     const { m, u, v, colToRow, rowToCol, key, vs, label, pathRow, ties } = this;
     const { scannedRows, rowDist, scannedCols } = this;
@@ -674,7 +678,7 @@ export class SolverState {
     // The distance to a (new or existing) dummy through scanned row i is
     // dist(i) + maxU - u[i]. With no free real column at all, the search can only end on a new
     // dummy, so it stops as soon as nothing cheaper remains.
-    const noFree = this.freeRealColumns() === 0;
+    const noFree = (freeColumns < 0 ? this.freeRealColumns() : freeColumns) === 0;
     let dummyBound = INF;
     const maxU = noFree || K > 0 ? this.dummyCostBound(r) : Number.NEGATIVE_INFINITY;
     const trackDummy = maxU !== Number.NEGATIVE_INFINITY;
@@ -735,7 +739,7 @@ export class SolverState {
       // A free real column, but beyond the dummies' distance: redo the search with them, so
       // that the rows on dummies get their share of the potential update. (Nothing has been
       // modified yet.)
-      this.augmentRow(r, true);
+      this.augmentRow(r, true, freeColumns);
       return;
     }
     let delta: number;
