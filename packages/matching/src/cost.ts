@@ -52,7 +52,19 @@ export interface ScannedWeights {
    */
   readonly colMax: Float64Array | undefined;
   readonly argRow: Int32Array | undefined;
+  /**
+   * Without column maxima (no column reduction, so every column potential starts at 0): per
+   * internal row `i`, its eligible columns of largest weight, in increasing index, at most
+   * {@link TIGHT_CAP} of them, at `tightCols[i * TIGHT_CAP ..]` (`tightCount[i]` of them): the
+   * tight pairs of `mfs`'s start when the scale is 1 (`init.ts`), found in this pass instead of
+   * one more over the matrix.
+   */
+  readonly tightCols: Int32Array | undefined;
+  readonly tightCount: Int32Array | undefined;
 }
+
+/** Tight columns kept per row for the matching on tight pairs of `mfs`'s start (`init.ts`; any subset is valid). */
+export const TIGHT_CAP = 32;
 
 /**
  * Validates the entries of a matrix whose shape is already checked, in one pass that also
@@ -78,6 +90,8 @@ export function scanWeights(
   let W: Float64Array;
   let colMax: Float64Array | undefined;
   let argRow: Int32Array | undefined;
+  let tightCols: Int32Array | undefined;
+  let tightCount: Int32Array | undefined;
   if (!transposed) {
     W = typed ? weights : Float64Array.from(weights);
     if (columnMaxima) {
@@ -99,10 +113,27 @@ export function scanWeights(
       colMax = cm;
       argRow = ar;
     } else {
-      for (let k = 0; k < W.length; k++) {
-        const w = W[k]!;
-        if (w > max) max = w;
-        else if (!(w <= max)) nan = true;
+      tightCount = new Int32Array(rows);
+      tightCols = new Int32Array(rows * TIGHT_CAP);
+      for (let i = 0; i < rows; i++) {
+        const base = i * cols;
+        const at = i * TIGHT_CAP;
+        let high = 0;
+        let nt = 0;
+        for (let j = 0; j < cols; j++) {
+          const w = W[base + j]!;
+          if (w >= high && w > 0) {
+            if (w > high) {
+              high = w;
+              nt = 0;
+            }
+            if (nt < TIGHT_CAP) tightCols[at + nt++] = j;
+          } else if (!(w <= high)) {
+            nan = true; // neither >= nor <=: NaN
+          }
+        }
+        tightCount[i] = nt;
+        if (high > max) max = high;
       }
     }
   } else {
@@ -111,18 +142,46 @@ export function scanWeights(
     W = transposedCopy(rows * cols);
     const cm = columnMaxima ? new Float64Array(rows) : undefined;
     const ar = columnMaxima ? new Int32Array(rows).fill(-1) : undefined;
+    // Internal row j's largest weight so far, and its columns that have it.
+    const top = columnMaxima ? undefined : new Float64Array(cols);
+    if (!columnMaxima) {
+      tightCount = new Int32Array(cols);
+      tightCols = new Int32Array(cols * TIGHT_CAP);
+    }
     for (let i = 0; i < rows; i++) {
       const base = i * cols;
       let high = 0;
       let at = -1;
-      for (let j = 0; j < cols; j++) {
-        const w = weights[base + j]!;
-        W[j * rows + i] = w;
-        if (w > high) {
-          high = w;
-          at = j;
-        } else if (!(w <= high)) {
-          nan = true;
+      if (top !== undefined && tightCount !== undefined && tightCols !== undefined) {
+        for (let j = 0; j < cols; j++) {
+          const w = weights[base + j]!;
+          W[j * rows + i] = w;
+          if (w > high) {
+            high = w;
+            at = j;
+          } else if (!(w <= high)) {
+            nan = true;
+          }
+          if (w >= top[j]! && w > 0) {
+            let nt = tightCount[j]!;
+            if (w > top[j]!) {
+              top[j] = w;
+              nt = 0;
+            }
+            if (nt < TIGHT_CAP) tightCols[j * TIGHT_CAP + nt++] = i;
+            tightCount[j] = nt;
+          }
+        }
+      } else {
+        for (let j = 0; j < cols; j++) {
+          const w = weights[base + j]!;
+          W[j * rows + i] = w;
+          if (w > high) {
+            high = w;
+            at = j;
+          } else if (!(w <= high)) {
+            nan = true;
+          }
         }
       }
       if (high > max) max = high;
@@ -139,5 +198,5 @@ export function scanWeights(
       if (!isValidWeight(weights[k])) throw badEntry(where, input, k);
     }
   }
-  return { W, scale: scaleFor(max), colMax, argRow };
+  return { W, scale: scaleFor(max), colMax, argRow, tightCols, tightCount };
 }

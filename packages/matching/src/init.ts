@@ -1,10 +1,9 @@
 import { CandidateLists } from "./candidates.js";
+import { TIGHT_CAP } from "./cost.js";
 import { NONE, type SolverState } from "./solver-state.js";
 
 const INF = Number.POSITIVE_INFINITY;
 
-/** Tight columns kept per row for the matching on tight pairs (any subset is valid). */
-const TIGHT_CAP = 32;
 /** Rounds of augmenting paths on tight pairs (each `O(tight pairs)`). */
 const TIGHT_ROUNDS = 4;
 /**
@@ -51,10 +50,21 @@ export function jvInit(
   argRow: Int32Array | undefined,
   /** Columns per row in the lists of augmenting row reduction (0: none; same result). */
   listLength = ROW_REDUCTION_LIST,
+  /**
+   * Each row's columns of largest weight (`scanWeights`, without column reduction): its tight
+   * columns while every potential is 0, when the scale is 1 (`-w - 0` is then exactly `-w`).
+   */
+  tightCols?: Int32Array,
+  tightCount?: Int32Array,
 ): void {
   const { n, W, u, v, rowToCol, rowStride } = engine;
-  if (colMax !== undefined && argRow !== undefined) columnReduction(engine, colMax, argRow);
-  tightMatching(engine);
+  const reduced = colMax !== undefined && argRow !== undefined;
+  if (reduced) columnReduction(engine, colMax, argRow);
+  if (!reduced && engine.scale === 1 && tightCols !== undefined && tightCount !== undefined) {
+    tightMatching(engine, tightCols, tightCount);
+  } else {
+    tightMatching(engine);
+  }
   rowReduction(engine, Math.min(listLength, ROW_REDUCTION_LIST));
   const negScale = -engine.scale;
   for (let i = 0; i < n; i++) {
@@ -93,28 +103,33 @@ function columnReduction(engine: SolverState, colMax: Float64Array, argRow: Int3
 }
 
 /** The maximum matching on tight pairs (step 2 of {@link jvInit}). */
-function tightMatching(engine: SolverState): void {
+function tightMatching(engine: SolverState, known?: Int32Array, knownCount?: Int32Array): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
-  const adj = new Int32Array(n * TIGHT_CAP);
-  const degree = new Int32Array(n);
+  const adj = known ?? new Int32Array(n * TIGHT_CAP);
+  const degree = knownCount ?? new Int32Array(n);
   let free = 0;
   for (let i = 0; i < n; i++) {
-    const base = i * rowStride;
-    let low = INF;
-    let nt = 0;
-    for (let j = 0; j < m; j++) {
-      const w = W[base + j]!;
-      const r = w * negScale - v[j]!;
-      if (r <= low && w > 0) {
-        if (r < low) {
-          low = r;
-          nt = 0;
+    let nt: number;
+    if (knownCount !== undefined) {
+      nt = knownCount[i]!;
+    } else {
+      const base = i * rowStride;
+      let low = INF;
+      nt = 0;
+      for (let j = 0; j < m; j++) {
+        const w = W[base + j]!;
+        const r = w * negScale - v[j]!;
+        if (r <= low && w > 0) {
+          if (r < low) {
+            low = r;
+            nt = 0;
+          }
+          if (nt < TIGHT_CAP) adj[i * TIGHT_CAP + nt++] = j;
         }
-        if (nt < TIGHT_CAP) adj[i * TIGHT_CAP + nt++] = j;
       }
+      degree[i] = nt;
     }
-    degree[i] = nt;
     if (rowToCol[i] !== NONE) continue;
     // Greedy: the first free tight column.
     for (let q = 0; q < nt; q++) {

@@ -85,9 +85,14 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   const reduce = (m - n) * 128 <= n;
   // The weights are read in place (a Float64Array that needs no transposition) or copied once
   // into the solver's orientation; either way the solver reads rows contiguously.
-  const { W, scale, colMax, argRow } = scanWeights(where, matrix, transposed, reduce);
+  const { W, scale, colMax, argRow, tightCols, tightCount } = scanWeights(
+    where,
+    matrix,
+    transposed,
+    reduce,
+  );
   const engine = new SolverState(n, m, W, { scale, rowStride: m, colStride: 1 });
-  jvInit(engine, colMax, argRow, search.candidates);
+  jvInit(engine, colMax, argRow, search.candidates, tightCols, tightCount);
   // The rows left free, in increasing index: one-sided searches while many columns are free
   // (the nearest free column is close), both-ended ones for the last rows, whose paths are
   // long (few free columns to end on).
