@@ -63,8 +63,16 @@ export interface ScannedWeights {
   readonly tightCount: Int32Array | undefined;
 }
 
-/** Tight columns kept per row for the matching on tight pairs of `mfs`'s start (`init.ts`; any subset is valid). */
+/**
+ * Tight columns kept per row for the matching on tight pairs of `mfs`'s start (`init.ts`; any
+ * subset is valid).
+ */
 export const TIGHT_CAP = 32;
+/**
+ * External rows per block of the transposed copy (measured on 49 plans of the paper-scale farm,
+ * 2026-11-28: `mfs` 4% faster than row by row; 8 the same, 32 slower).
+ */
+const TRANSPOSE_BLOCK = 16;
 
 /**
  * Validates the entries of a matrix whose shape is already checked, in one pass that also
@@ -142,37 +150,11 @@ export function scanWeights(
     W = transposedCopy(rows * cols);
     const cm = columnMaxima ? new Float64Array(rows) : undefined;
     const ar = columnMaxima ? new Int32Array(rows).fill(-1) : undefined;
-    // Internal row j's largest weight so far, and its columns that have it.
-    const top = columnMaxima ? undefined : new Float64Array(cols);
-    if (!columnMaxima) {
-      tightCount = new Int32Array(cols);
-      tightCols = new Int32Array(cols * TIGHT_CAP);
-    }
-    for (let i = 0; i < rows; i++) {
-      const base = i * cols;
-      let high = 0;
-      let at = -1;
-      if (top !== undefined && tightCount !== undefined && tightCols !== undefined) {
-        for (let j = 0; j < cols; j++) {
-          const w = weights[base + j]!;
-          W[j * rows + i] = w;
-          if (w > high) {
-            high = w;
-            at = j;
-          } else if (!(w <= high)) {
-            nan = true;
-          }
-          if (w >= top[j]! && w > 0) {
-            let nt = tightCount[j]!;
-            if (w > top[j]!) {
-              top[j] = w;
-              nt = 0;
-            }
-            if (nt < TIGHT_CAP) tightCols[j * TIGHT_CAP + nt++] = i;
-            tightCount[j] = nt;
-          }
-        }
-      } else {
+    if (columnMaxima && cm !== undefined && ar !== undefined) {
+      for (let i = 0; i < rows; i++) {
+        const base = i * cols;
+        let high = 0;
+        let at = -1;
         for (let j = 0; j < cols; j++) {
           const w = weights[base + j]!;
           W[j * rows + i] = w;
@@ -183,12 +165,46 @@ export function scanWeights(
             nan = true;
           }
         }
-      }
-      if (high > max) max = high;
-      if (cm !== undefined && ar !== undefined) {
+        if (high > max) max = high;
         cm[i] = high;
         ar[i] = at;
       }
+    } else {
+      // In blocks of TRANSPOSE_BLOCK external rows, each internal row's part of a block written
+      // at once (a few cache lines instead of one per entry), and each internal row's largest
+      // weight so far (`top`) and the columns that have it (external rows, in increasing order:
+      // blocks and rows within them are taken in order) kept as it goes.
+      const top = new Float64Array(cols);
+      const count = new Int32Array(cols);
+      const tight = new Int32Array(cols * TIGHT_CAP);
+      for (let i0 = 0; i0 < rows; i0 += TRANSPOSE_BLOCK) {
+        const i1 = Math.min(rows, i0 + TRANSPOSE_BLOCK);
+        for (let j = 0; j < cols; j++) {
+          const out = j * rows;
+          let high = top[j]!;
+          for (let i = i0; i < i1; i++) {
+            const w = weights[i * cols + j]!;
+            W[out + i] = w;
+            if (w >= high) {
+              if (w > 0) {
+                let nt = count[j]!;
+                if (w > high) {
+                  high = w;
+                  top[j] = w;
+                  nt = 0;
+                }
+                if (nt < TIGHT_CAP) tight[j * TIGHT_CAP + nt++] = i;
+                count[j] = nt;
+              }
+            } else if (!(w <= high)) {
+              nan = true; // neither >= nor <=: NaN
+            }
+          }
+        }
+      }
+      for (let j = 0; j < cols; j++) if (top[j]! > max) max = top[j]!;
+      tightCols = tight;
+      tightCount = count;
     }
     colMax = cm;
     argRow = ar;
