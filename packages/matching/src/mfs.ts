@@ -120,6 +120,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // bounds have grown loose (potentials fell since), and fresh ones are read in full less often.
   let searches = 0; // one-sided
   let observedLists = false;
+  let refreshed = false; // lists on evidence replaced once (below)
   for (let i = 0; i < n; i++) {
     if (engine.rowToCol[i] !== NONE) continue;
     const before = engine.K;
@@ -129,11 +130,18 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
         observedLists = false;
         engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
       }
-      const observed =
+      const long =
         !predicted &&
         searches >= MIN_OBSERVED_SEARCHES &&
-        engine.rowScans >= LONG_SEARCH_ROWS * searches &&
-        seldomExpanded(engine.candidates);
+        engine.rowScans >= LONG_SEARCH_ROWS * searches;
+      const lists = engine.candidates;
+      if (long && !refreshed && lists !== undefined && !seldomExpanded(lists)) {
+        // Read in full too often: their bounds have grown loose. Fresh ones, once (on
+        // farm-shaped matrices the searches then stay on lists; more often did not pay).
+        refreshed = true;
+        engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+      }
+      const observed = long && seldomExpanded(engine.candidates);
       if (observed) observedLists = true;
       engine.useCandidates = predicted || observed;
       engine.augmentRow(i, false, free);
