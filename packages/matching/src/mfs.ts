@@ -51,7 +51,8 @@ function seldomExpanded(lists: CandidateLists | undefined): boolean {
  *
  * Complexity: `O(s^2 l)` time worst case with `s = min(rows, cols)`, `l = max(rows, cols)`
  * (`O(N^3)` square), usually much less; `O(rows + cols)` memory besides the matrix when it is a
- * `Float64Array` with `rows <= cols` (read in place), else one copy of it.
+ * `Float64Array` with `rows <= cols` (read in place), else one copy of it (a transposed copy of
+ * at most 2 MB is kept by the module for the next solve instead of being dropped).
  *
  * @param matrix the weight matrix (never modified)
  * @returns the matching, its size and weight, and a `state` for {@link imfs}
