@@ -77,14 +77,14 @@ export class CandidateLists {
     const bestCol = this.bestCol;
     let kept = 0; // entries of bestCost/bestCol in use (at most k + 1)
     let worst = INF; // bestCost[k] once full: only smaller reduced costs get in
-    let costMax = this.costMax;
+    let high = 0; // the row's largest weight (its largest |cost| is high * scale, exactly)
     for (let j = 0; j < m; j++) {
       const w = W[base + j]!;
-      if (!(w > 0)) continue;
-      const a = w * negScale;
-      if (-a > costMax) costMax = -a;
-      const r = a - v[j]!;
-      if (!(r < worst)) continue;
+      if (w > high) high = w;
+      const r = w * negScale - v[j]!;
+      // Eligibility second: "r < worst" is mostly false once the buffer is full (and well
+      // predicted), while "w > 0" is a coin toss on a sparse matrix.
+      if (!(r < worst && w > 0)) continue;
       // Insert (r, j) into the sorted buffer; equal costs keep their column order.
       let p = kept < k + 1 ? kept++ : k;
       while (p > 0 && bestCost[p - 1]! > r) {
@@ -96,7 +96,8 @@ export class CandidateLists {
       bestCol[p] = j;
       if (kept === k + 1) worst = bestCost[k]!;
     }
-    this.costMax = costMax;
+    const costMax = -(high * negScale);
+    if (costMax > this.costMax) this.costMax = costMax;
     const listed = kept < k + 1 ? kept : k;
     const at = i * k;
     for (let p = 0; p < listed; p++) this.cols[at + p] = bestCol[p]!;

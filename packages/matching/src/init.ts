@@ -1,11 +1,16 @@
+import { CandidateLists } from "./candidates.js";
+import { TIGHT_CAP } from "./cost.js";
 import { NONE, type SolverState } from "./solver-state.js";
 
 const INF = Number.POSITIVE_INFINITY;
 
-/** Tight columns kept per row for the matching on tight pairs (any subset is valid). */
-const TIGHT_CAP = 32;
 /** Rounds of augmenting paths on tight pairs (each `O(tight pairs)`). */
 const TIGHT_ROUNDS = 4;
+/**
+ * Columns kept per row in the lists of augmenting row reduction (at most: fewer when `mfs`'s
+ * candidate lists are shorter, none when it has none).
+ */
+const ROW_REDUCTION_LIST = 8;
 
 /**
  * The start of `mfs`, before the shortest-path phase: Jonker-Volgenant's column reduction and
@@ -43,11 +48,24 @@ export function jvInit(
   engine: SolverState,
   colMax: Float64Array | undefined,
   argRow: Int32Array | undefined,
+  /** Columns per row in the lists of augmenting row reduction (0: none; same result). */
+  listLength = ROW_REDUCTION_LIST,
+  /**
+   * Each row's columns of largest weight (`scanWeights`, without column reduction): its tight
+   * columns while every potential is 0, when the scale is 1 (`-w - 0` is then exactly `-w`).
+   */
+  tightCols?: Int32Array,
+  tightCount?: Int32Array,
 ): void {
   const { n, W, u, v, rowToCol, rowStride } = engine;
-  if (colMax !== undefined && argRow !== undefined) columnReduction(engine, colMax, argRow);
-  tightMatching(engine);
-  rowReduction(engine);
+  const reduced = colMax !== undefined && argRow !== undefined;
+  if (reduced) columnReduction(engine, colMax, argRow);
+  if (!reduced && engine.scale === 1 && tightCols !== undefined && tightCount !== undefined) {
+    tightMatching(engine, tightCols, tightCount);
+  } else {
+    tightMatching(engine);
+  }
+  rowReduction(engine, Math.min(listLength, ROW_REDUCTION_LIST));
   const negScale = -engine.scale;
   for (let i = 0; i < n; i++) {
     const j = rowToCol[i]!;
@@ -85,28 +103,33 @@ function columnReduction(engine: SolverState, colMax: Float64Array, argRow: Int3
 }
 
 /** The maximum matching on tight pairs (step 2 of {@link jvInit}). */
-function tightMatching(engine: SolverState): void {
+function tightMatching(engine: SolverState, known?: Int32Array, knownCount?: Int32Array): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
-  const adj = new Int32Array(n * TIGHT_CAP);
-  const degree = new Int32Array(n);
+  const adj = known ?? new Int32Array(n * TIGHT_CAP);
+  const degree = knownCount ?? new Int32Array(n);
   let free = 0;
   for (let i = 0; i < n; i++) {
-    const base = i * rowStride;
-    let low = INF;
-    let nt = 0;
-    for (let j = 0; j < m; j++) {
-      const w = W[base + j]!;
-      const r = w * negScale - v[j]!;
-      if (r <= low && w > 0) {
-        if (r < low) {
-          low = r;
-          nt = 0;
+    let nt: number;
+    if (knownCount !== undefined) {
+      nt = knownCount[i]!;
+    } else {
+      const base = i * rowStride;
+      let low = INF;
+      nt = 0;
+      for (let j = 0; j < m; j++) {
+        const w = W[base + j]!;
+        const r = w * negScale - v[j]!;
+        if (r <= low && w > 0) {
+          if (r < low) {
+            low = r;
+            nt = 0;
+          }
+          if (nt < TIGHT_CAP) adj[i * TIGHT_CAP + nt++] = j;
         }
-        if (nt < TIGHT_CAP) adj[i * TIGHT_CAP + nt++] = j;
       }
+      degree[i] = nt;
     }
-    degree[i] = nt;
     if (rowToCol[i] !== NONE) continue;
     // Greedy: the first free tight column.
     for (let q = 0; q < nt; q++) {
@@ -168,12 +191,23 @@ function tightMatching(engine: SolverState): void {
 }
 
 /** Augmenting row reduction (step 3 of {@link jvInit}). */
-function rowReduction(engine: SolverState): void {
+function rowReduction(engine: SolverState, listLength: number): void {
   const { n, m, W, v, rowToCol, colToRow, rowStride } = engine;
   const negScale = -engine.scale;
   const free = new Int32Array(n);
   let numFree = 0;
   for (let i = 0; i < n; i++) if (rowToCol[i] === NONE) free[numFree++] = i;
+  if (numFree === 0) return;
+  // A row met again (a bidding war: rows that all want the same columns displace one another,
+  // and the same few rows come back again and again) is read through a list of its cheapest
+  // columns, built at its second visit (`candidates.ts`; potentials only fall here, so the
+  // list's bound stays a bound), when the list answers for the whole row: its second best below
+  // the bound of the columns left out. The same two best columns as a full read, to the bit.
+  // visit[i]: 0 never read, 1 read before, 2 read in full from now on (a fresh list that could
+  // not answer: ties at its bound, which would recur).
+  const visit = new Uint8Array(listLength > 0 ? n : 0);
+  const lists = new CandidateLists(listLength > 0 ? n : 0, listLength, false);
+  const listCols = lists.cols;
   for (let pass = 0; pass < 2 && numFree > 0; pass++) {
     const previous = numFree;
     numFree = 0;
@@ -192,18 +226,54 @@ function rowReduction(engine: SolverState): void {
       let j1 = NONE;
       let j2 = NONE;
       const base = i * rowStride;
-      for (let j = 0; j < m; j++) {
-        const w = W[base + j]!;
-        const r = w * negScale - v[j]!;
-        if (r < u2 && w > 0) {
-          if (r < u1) {
-            u2 = u1;
-            j2 = j1;
-            u1 = r;
-            j1 = j;
-          } else {
-            u2 = r;
-            j2 = j;
+      let listed = false;
+      if (listLength > 0 && visit[i] === 1) {
+        const fresh = lists.count[i] === -1;
+        if (fresh) lists.build(i, W, base, m, negScale, v);
+        const at = i * listLength;
+        const end = at + lists.count[i]!;
+        for (let p = at; p < end; p++) {
+          const j = listCols[p]!;
+          const r = W[base + j]! * negScale - v[j]!;
+          // The two smallest (cost, column) pairs, as a scan in column order finds them.
+          if (r < u2 || (r === u2 && j < j2)) {
+            if (r < u1 || (r === u1 && j < j1)) {
+              u2 = u1;
+              j2 = j1;
+              u1 = r;
+              j1 = j;
+            } else {
+              u2 = r;
+              j2 = j;
+            }
+          }
+        }
+        const bound = lists.bound[i]!;
+        listed = bound === INF || u2 < bound;
+        if (!listed) {
+          u1 = INF;
+          u2 = INF;
+          j1 = NONE;
+          j2 = NONE;
+          if (fresh) visit[i] = 2;
+          else lists.count[i] = -1; // built again at the next visit, from the potentials then
+        }
+      }
+      if (listLength > 0 && visit[i] === 0) visit[i] = 1;
+      if (!listed) {
+        for (let j = 0; j < m; j++) {
+          const w = W[base + j]!;
+          const r = w * negScale - v[j]!;
+          if (r < u2 && w > 0) {
+            if (r < u1) {
+              u2 = u1;
+              j2 = j1;
+              u1 = r;
+              j1 = j;
+            } else {
+              u2 = r;
+              j2 = j;
+            }
           }
         }
       }

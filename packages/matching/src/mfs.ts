@@ -51,7 +51,8 @@ function seldomExpanded(lists: CandidateLists | undefined): boolean {
  *
  * Complexity: `O(s^2 l)` time worst case with `s = min(rows, cols)`, `l = max(rows, cols)`
  * (`O(N^3)` square), usually much less; `O(rows + cols)` memory besides the matrix when it is a
- * `Float64Array` with `rows <= cols` (read in place), else one copy of it.
+ * `Float64Array` with `rows <= cols` (read in place), else one copy of it (a transposed copy of
+ * at most 2 MB is kept by the module for the next solve instead of being dropped).
  *
  * @param matrix the weight matrix (never modified)
  * @returns the matching, its size and weight, and a `state` for {@link imfs}
@@ -85,9 +86,14 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   const reduce = (m - n) * 128 <= n;
   // The weights are read in place (a Float64Array that needs no transposition) or copied once
   // into the solver's orientation; either way the solver reads rows contiguously.
-  const { W, scale, colMax, argRow } = scanWeights(where, matrix, transposed, reduce);
+  const { W, scale, colMax, argRow, tightCols, tightCount } = scanWeights(
+    where,
+    matrix,
+    transposed,
+    reduce,
+  );
   const engine = new SolverState(n, m, W, { scale, rowStride: m, colStride: 1 });
-  jvInit(engine, colMax, argRow);
+  jvInit(engine, colMax, argRow, search.candidates, tightCols, tightCount);
   // The rows left free, in increasing index: one-sided searches while many columns are free
   // (the nearest free column is close), both-ended ones for the last rows, whose paths are
   // long (few free columns to end on).
@@ -115,6 +121,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // bounds have grown loose (potentials fell since), and fresh ones are read in full less often.
   let searches = 0; // one-sided
   let observedLists = false;
+  let refreshed = false; // lists on evidence replaced once (below)
   for (let i = 0; i < n; i++) {
     if (engine.rowToCol[i] !== NONE) continue;
     const before = engine.K;
@@ -124,14 +131,21 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
         observedLists = false;
         engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
       }
-      const observed =
+      const long =
         !predicted &&
         searches >= MIN_OBSERVED_SEARCHES &&
-        engine.rowScans >= LONG_SEARCH_ROWS * searches &&
-        seldomExpanded(engine.candidates);
+        engine.rowScans >= LONG_SEARCH_ROWS * searches;
+      const lists = engine.candidates;
+      if (long && !refreshed && lists !== undefined && !seldomExpanded(lists)) {
+        // Read in full too often: their bounds have grown loose. Fresh ones, once (on
+        // farm-shaped matrices the searches then stay on lists; more often did not pay).
+        refreshed = true;
+        engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+      }
+      const observed = long && seldomExpanded(engine.candidates);
       if (observed) observedLists = true;
       engine.useCandidates = predicted || observed;
-      engine.augmentRow(i);
+      engine.augmentRow(i, false, free);
       searches++;
     } else {
       if (engine.candidates !== undefined) engine.setCandidates(undefined);

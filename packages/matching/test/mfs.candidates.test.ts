@@ -2,10 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
 import { LabelHeap } from "../src/candidates.js";
+import { scanWeights, TIGHT_CAP } from "../src/cost.js";
 import type { ExactMatching, MatchingInput } from "../src/index.js";
-import { exactSolve } from "../src/mfs.js";
+import { jvInit } from "../src/init.js";
+import { exactSolve, mfs } from "../src/mfs.js";
+import { SolverState } from "../src/solver-state.js";
 import { assertCertificate } from "./certificate.js";
-import { assertValidMatching, prng } from "./oracle.js";
+import { assertValidMatching, maxCardinality, prng } from "./oracle.js";
 
 // The candidate lists of mfs's one-sided searches (src/candidates.ts) are a shortcut that must
 // not change a single bit of the result: same pairs, same potentials, same dummy costs, with or
@@ -157,6 +160,159 @@ describe("mfs's gates on the lists", () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+/**
+ * Rows that all rank the columns alike (a column's own term, and a small one of the row's), few
+ * weight levels or uniform ones, some pairs ineligible: the bidding wars of `mfs`'s start.
+ */
+const contestedMatrices: fc.Arbitrary<MatchingInput> = fc
+  .record({
+    rows: fc.integer({ min: 2, max: 30 }),
+    extraCols: fc.integer({ min: 0, max: 40 }),
+    eligible: fc.constantFrom(0.33, 0.6, 1),
+    levels: fc.constantFrom(0, 0, 2, 5), // 0: uniform
+    spread: fc.constantFrom(0.5, 4, 40), // the row's own share (small: rows rank alike)
+    seed: fc.integer(),
+  })
+  .map(({ rows, extraCols, eligible, levels, spread, seed }) => {
+    const rand = prng(seed);
+    const cols = rows + extraCols;
+    const colTerm = Array.from({ length: cols }, () =>
+      levels === 0 ? 100 * rand() : 10 * Math.floor(rand() * levels),
+    );
+    const weights = new Float64Array(rows * cols);
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        if (rand() >= eligible) continue;
+        const own = levels === 0 ? spread * rand() : Math.floor(rand() * Math.min(levels, spread));
+        weights[i * cols + j] = 1 + colTerm[j]! + own;
+      }
+    }
+    return { rows, cols, weights };
+  });
+
+describe("augmenting row reduction through lists (the start of mfs)", () => {
+  // Rows that all want the same columns bid for them again and again; from its second visit a
+  // row reads its two best columns from a list (src/init.ts). The start must be the same to the
+  // bit as with full reads: same pairs, same potentials. Few weight levels make ties at the
+  // lists' bounds (where a list must give up) and between the two best (lowest column first).
+  const start = (matrix: MatchingInput, listLength: number): unknown[] => {
+    const { rows: n, cols: m, weights } = matrix;
+    const engine = new SolverState(n, m, Float64Array.from(weights), {
+      scale: 1,
+      rowStride: m,
+      colStride: 1,
+    });
+    jvInit(engine, undefined, undefined, listLength);
+    const f = (a: ArrayLike<number>) => Array.from(a, (x) => (Object.is(x, -0) ? "-0" : x));
+    return [f(engine.rowToCol), f(engine.colToRow.subarray(0, m)), f(engine.u), f(engine.v)];
+  };
+
+  it("gives the same start to the bit as full reads, for lists of 2 to 8 columns", () => {
+    fc.assert(
+      fc.property(contestedMatrices, fc.constantFrom(2, 3, 8), (matrix, k) => {
+        expect(start(matrix, k)).toEqual(start(matrix, 0));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe("the tight pairs found while scanning the weights (the start of mfs)", () => {
+  // Without column reduction every potential is 0 when mfs's start looks for tight pairs, so a
+  // row's tight columns are its eligible columns of largest weight: scanWeights finds them in
+  // its pass over the matrix (src/cost.ts). They must be exactly those the start's own pass
+  // finds: the same columns, in increasing index, at most TIGHT_CAP of them.
+  const reference = (matrix: MatchingInput, transposed: boolean) => {
+    const { rows, cols, weights } = matrix;
+    const n = transposed ? cols : rows;
+    const m = transposed ? rows : cols;
+    const out: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      const at = (j: number) => weights[transposed ? j * cols + i : i * cols + j]!;
+      let high = 0;
+      for (let j = 0; j < m; j++) if (at(j) > high) high = at(j);
+      const tight: number[] = [];
+      for (let j = 0; j < m; j++) if (high > 0 && at(j) === high) tight.push(j);
+      out.push(tight.slice(0, TIGHT_CAP));
+    }
+    return out;
+  };
+  const found = (matrix: MatchingInput, transposed: boolean) => {
+    const { tightCols, tightCount } = scanWeights("test", matrix, transposed, false);
+    if (tightCols === undefined || tightCount === undefined) throw new Error("none found");
+    return Array.from(tightCount, (count, i) =>
+      Array.from(tightCols.subarray(i * TIGHT_CAP, i * TIGHT_CAP + count)),
+    );
+  };
+
+  it("are each row's eligible columns of largest weight, in increasing index, at most TIGHT_CAP", () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          rows: fc.integer({ min: 1, max: 50 }),
+          cols: fc.integer({ min: 1, max: 50 }),
+          levels: fc.constantFrom(1, 2, 5, 0), // 1: every eligible weight ties (caps at 32)
+          density: fc.constantFrom(1, 0.5, 0.1),
+          negative: fc.boolean(), // ineligible entries below 0 (and -Infinity) rather than 0
+          seed: fc.integer(),
+        }),
+        fc.boolean(),
+        ({ rows, cols, levels, density, negative, seed }, transposed) => {
+          const rand = prng(seed);
+          const weights = new Float64Array(rows * cols);
+          for (let k = 0; k < weights.length; k++) {
+            if (rand() < density) {
+              weights[k] = levels === 0 ? 1 - rand() : 1 + Math.floor(rand() * levels);
+            } else if (negative) {
+              weights[k] = rand() < 0.5 ? -rand() : Number.NEGATIVE_INFINITY;
+            }
+          }
+          const matrix = { rows, cols, weights };
+          expect(found(matrix, transposed)).toEqual(reference(matrix, transposed));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("give mfs the same start as the start's own pass", () => {
+    fc.assert(
+      fc.property(contestedMatrices, (matrix) => {
+        const { rows: n, cols: m } = matrix;
+        const { W, tightCols, tightCount } = scanWeights("test", matrix, false, false);
+        const run = (withKnown: boolean) => {
+          const engine = new SolverState(n, m, W, { scale: 1, rowStride: m, colStride: 1 });
+          if (withKnown) jvInit(engine, undefined, undefined, 8, tightCols, tightCount);
+          else jvInit(engine, undefined, undefined, 8);
+          return [Array.from(engine.rowToCol), Array.from(engine.u), Array.from(engine.v)];
+        };
+        expect(run(true)).toEqual(run(false));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("mfs's transposed copy (kept from one solve to the next)", () => {
+  it("holds only the current matrix: a sparse solve after a dense one is still exact", () => {
+    const dense = new Float64Array(60 * 20).fill(5);
+    for (const seed of [1, 2, 3]) {
+      mfs({ rows: 60, cols: 20, weights: dense });
+      const rand = prng(seed);
+      const weights = new Float64Array(30 * 10);
+      for (let k = 0; k < weights.length; k++) if (rand() < 0.15) weights[k] = 1 + rand();
+      const matrix = { rows: 30, cols: 10, weights };
+      const r = mfs(matrix);
+      assertValidMatching(matrix, r);
+      expect(r.size).toBe(maxCardinality(matrix));
+      assertCertificate(matrix, r);
+      // Same result however the kept copy was left: after a solve of another shape.
+      mfs({ rows: 45, cols: 7, weights: new Float64Array(45 * 7).fill(2) });
+      expect(bits(mfs(matrix))).toEqual(bits(r));
+    }
   });
 });
 
