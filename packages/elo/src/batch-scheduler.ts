@@ -66,22 +66,36 @@ function batchScheduler(
   let platformSeen: Platform | null = null;
   let speeds: Float64Array = new Float64Array(0);
   const started = new Map<number, { machine: number; start: number; job: Job }>();
-  // each waiting job's row of expected times (Infinity where it does not fit), made once: it
-  // depends only on the job, the platform and the told speeds
-  const rows = new Map<number, { job: Job; row: Float64Array }>();
+  // each waiting job's expected times on the machines that can run it (machines ascending),
+  // made once: they depend only on the job, the platform and the told speeds
+  const rows = new Map<number, { job: Job; cols: Int32Array; vals: Float64Array }>();
   const reset = (platform: Platform): void => {
     platformSeen = platform;
     speeds = toldSpeeds(options, platform, where);
     started.clear();
     rows.clear();
   };
-  const rowOf = (job: Job, platform: Platform, m: number): Float64Array => {
+  const rowOf = (
+    job: Job,
+    platform: Platform,
+    m: number,
+  ): { job: Job; cols: Int32Array; vals: Float64Array } => {
     const kept = rows.get(job.id);
-    if (kept !== undefined && kept.job === job) return kept.row;
-    const row = new Float64Array(m).fill(Number.POSITIVE_INFINITY);
+    if (kept !== undefined && kept.job === job) return kept;
     const size = jobSize(job, platform);
-    for (let j = 0; j < m; j++) if (fitsMachine(job, platform, j)) row[j] = size / speeds[j]!;
-    rows.set(job.id, { job, row });
+    let count = 0;
+    for (let j = 0; j < m; j++) if (fitsMachine(job, platform, j)) count++;
+    const cols = new Int32Array(count);
+    const vals = new Float64Array(count);
+    let k = 0;
+    for (let j = 0; j < m && k < count; j++) {
+      if (!fitsMachine(job, platform, j)) continue;
+      cols[k] = j;
+      vals[k] = size / speeds[j]!;
+      k++;
+    }
+    const row = { job, cols, vals };
+    rows.set(job.id, row);
     return row;
   };
   return {
@@ -120,8 +134,21 @@ function batchScheduler(
         const end = s.start + jobSize(s.job, platform) / speeds[s.machine]!;
         if (end > ready[s.machine]!) ready[s.machine] = end;
       }
-      const etc = new Float64Array(jobs.length * m);
-      for (let i = 0; i < jobs.length; i++) etc.set(rowOf(jobs[i]!, platform, m), i * m);
+      // the jobs' lists, end to end (EtcLists)
+      const lists: { cols: Int32Array; vals: Float64Array }[] = [];
+      const offs = new Int32Array(jobs.length + 1);
+      for (let i = 0; i < jobs.length; i++) {
+        const row = rowOf(jobs[i]!, platform, m);
+        lists.push(row);
+        offs[i + 1] = offs[i]! + row.cols.length;
+      }
+      const cols = new Int32Array(offs[jobs.length]!);
+      const vals = new Float64Array(offs[jobs.length]!);
+      for (let i = 0; i < jobs.length; i++) {
+        cols.set(lists[i]!.cols, offs[i]!);
+        vals.set(lists[i]!.vals, offs[i]!);
+      }
+      const etc = { offs, cols, vals };
       // the mapping up to the pick that gives the last idle machine its first job: only the
       // first job mapped onto an idle machine may start now
       const mapping = firstMapped(jobs.length, m, etc, ready, largest, idle);

@@ -47,29 +47,64 @@ export function maxMin(problem: MappingProblem): Mapping {
 
 function greedyBatch(problem: MappingProblem, where: string, largest: boolean): Mapping {
   const { n, m, etc, ready } = readProblem(problem, where);
-  const g = greedyPicks(n, m, etc, ready, largest, null);
+  const g = greedyOnLists(n, m, etcLists(n, m, etc), ready, largest, null);
   return finishMapping(g.machineOf, g.order, g.start, g.end, ready);
+}
+
+/**
+ * Each task's expected times as a list of its finite entries: task `t`'s are
+ * `cols[k]` (a machine) and `vals[k]` (its expected time there) for `k` from `offs[t]` to
+ * `offs[t + 1] - 1`, machines ascending. The greedy scans only these, so a task that fits few
+ * machines costs little (on the convergent farm a job fits about a quarter of them). @internal
+ */
+export interface EtcLists {
+  readonly offs: Int32Array;
+  readonly cols: Int32Array;
+  readonly vals: Float64Array;
+}
+
+/** The lists of a row-major `n x m` ETC matrix (`Infinity` = ineligible, left out). @internal */
+export function etcLists(n: number, m: number, etc: Float64Array | readonly number[]): EtcLists {
+  let count = 0;
+  for (let i = 0; i < n * m; i++) if (etc[i] !== Number.POSITIVE_INFINITY) count++;
+  const offs = new Int32Array(n + 1);
+  const cols = new Int32Array(count);
+  const vals = new Float64Array(count);
+  let k = 0;
+  for (let t = 0; t < n; t++) {
+    const row = t * m;
+    for (let j = 0; j < m; j++) {
+      const e = etc[row + j]!;
+      if (e === Number.POSITIVE_INFINITY) continue;
+      cols[k] = j;
+      vals[k] = e;
+      k++;
+    }
+    offs[t + 1] = k;
+  }
+  return { offs, cols, vals };
 }
 
 /**
  * The first tasks Min-Min (or, `largest`, Max-Min) maps, in its order, up to the pick that
  * gives the last machine flagged in `wanted` its first task (every task when some flagged
  * machine never gets one): what an online batch scheduler starts, since only the first task
- * mapped onto an idle machine may start. `etc` and `ready` as in {@link MappingProblem},
- * unchecked (the scheduler builds them); `ready` is advanced as tasks are mapped.
+ * mapped onto an idle machine may start. `etc` as {@link EtcLists} and `ready` as in
+ * {@link MappingProblem}, unchecked (the scheduler builds them); `ready` is advanced as tasks
+ * are mapped.
  * `candidates` is how many machines each task remembers (see {@link greedyPicks}); tests make
  * it small to exercise the full rescans. @internal
  */
 export function firstMapped(
   n: number,
   m: number,
-  etc: Float64Array,
+  etc: EtcLists,
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array,
   candidates = candidatesFor(m),
 ): { order: number[]; machineOf: Int32Array } {
-  return greedyPicks(n, m, etc, ready, largest, wanted, candidates);
+  return greedyOnLists(n, m, etc, ready, largest, wanted, candidates);
 }
 
 /**
@@ -128,6 +163,24 @@ export function greedyPicks(
   wanted: Uint8Array | null,
   candidates = candidatesFor(m),
 ): { machineOf: Int32Array; order: number[]; start: Float64Array; end: Float64Array } {
+  return greedyOnLists(n, m, etcLists(n, m, etc), ready, largest, wanted, candidates);
+}
+
+/**
+ * {@link greedyPicks} on the lists of finite expected times ({@link EtcLists}): every scan
+ * walks a task's list instead of its whole row, in the same machine order, so it sees the same
+ * completion times in the same order and picks the same. @internal
+ */
+export function greedyOnLists(
+  n: number,
+  m: number,
+  etc: EtcLists,
+  ready: Float64Array,
+  largest: boolean,
+  wanted: Uint8Array | null,
+  candidates = candidatesFor(m),
+): { machineOf: Int32Array; order: number[]; start: Float64Array; end: Float64Array } {
+  const { offs, cols, vals } = etc;
   const machineOf = new Int32Array(n).fill(-1);
   const start = new Float64Array(n).fill(Number.NaN);
   const end = new Float64Array(n).fill(Number.NaN);
@@ -152,18 +205,18 @@ export function greedyPicks(
   const cv = new Float64Array(K);
   const cj = new Int32Array(K);
 
-  // Scans task t's row: its best machine (-1 when no completion time is finite: ineligible
-  // everywhere, or every sum overflowed) and its K best machines in (completion, index) order.
+  // Scans task t's list: its best machine (-1 when no completion time is finite: ineligible
+  // everywhere, or every sum overflowed) and its K best machines in (completion, index) order
+  // (`cj` and `cand` hold their places in the lists, `cols` their machines).
   const scan = (t: number): void => {
-    const row = t * m;
     let count = 0;
     // the first machine, in (completion, index) order, of those not remembered
     let rest = Number.POSITIVE_INFINITY;
     let restJ = m;
-    for (let j = 0; j < m; j++) {
-      const e = etc[row + j]!;
-      if (e === Number.POSITIVE_INFINITY) continue;
-      const c = ready[j]! + e;
+    const stop = offs[t + 1]!;
+    for (let k = offs[t]!; k < stop; k++) {
+      const j = cols[k]!;
+      const c = ready[j]! + vals[k]!;
       if (c === Number.POSITIVE_INFINITY) continue; // never < a best; stays infinite
       if (count === K) {
         // j is after every remembered machine of equal completion: it enters only if strictly
@@ -176,7 +229,7 @@ export function greedyPicks(
           }
           continue;
         }
-        const lastJ = cj[K - 1]!;
+        const lastJ = cols[cj[K - 1]!]!;
         if (last < rest || (last === rest && lastJ < restJ)) {
           rest = last;
           restJ = lastJ;
@@ -190,7 +243,7 @@ export function greedyPicks(
         i--;
       }
       cv[i] = c;
-      cj[i] = j;
+      cj[i] = k;
       count++;
     }
     const base = t * K;
@@ -199,22 +252,20 @@ export function greedyPicks(
     candCount[t] = count;
     bound[t] = rest;
     boundJ[t] = restJ;
-    bestMachine[t] = count > 0 ? cj[0]! : -1;
+    bestMachine[t] = count > 0 ? cols[cj[0]!]! : -1;
     bestEnd[t] = count > 0 ? cv[0]! : Number.POSITIVE_INFINITY;
   };
   // Task t's best machine by a plain scan, remembering nothing (the other machines are
   // remembered at its second re-best, if it has one: most tasks of an online call have none).
   const first = (t: number): void => {
-    const row = t * m;
     let bm = -1;
     let be = Number.POSITIVE_INFINITY;
-    for (let j = 0; j < m; j++) {
-      const e = etc[row + j]!;
-      if (e === Number.POSITIVE_INFINITY) continue;
-      const c = ready[j]! + e;
+    const stop = offs[t + 1]!;
+    for (let k = offs[t]!; k < stop; k++) {
+      const c = ready[cols[k]!]! + vals[k]!;
       if (c < be) {
         be = c;
-        bm = j;
+        bm = cols[k]!;
       }
     }
     bestMachine[t] = bm;
@@ -232,14 +283,14 @@ export function greedyPicks(
       } else scan(t);
       return;
     }
-    const row = t * m;
     const base = t * K;
     const count = candCount[t]!;
     let bm = -1;
     let be = Number.POSITIVE_INFINITY;
     for (let i = 0; i < count; i++) {
-      const j = cand![base + i]!;
-      const c = ready[j]! + etc[row + j]!;
+      const k = cand![base + i]!;
+      const j = cols[k]!;
+      const c = ready[j]! + vals[k]!;
       if (c < be || (c === be && j < bm)) {
         be = c;
         bm = j;
