@@ -73,6 +73,9 @@ function batchScheduler(
   // each waiting job's expected times on the machines that can run it (machines ascending),
   // made once: they depend only on the job, the platform and the told speeds
   const rows = new Map<number, { job: Job; cols: Int32Array; vals: Float64Array }>();
+  // where an event lays the lists out (longer than needed: the greedy reads up to offs[W])
+  let colsBuffer = new Int32Array(0);
+  let valsBuffer = new Float64Array(0);
   const reset = (platform: Platform): void => {
     platformSeen = platform;
     speeds = toldSpeeds(options, platform, where);
@@ -135,7 +138,7 @@ function batchScheduler(
         const end = s.start + jobSize(s.job, platform) / speeds[s.machine]!;
         if (end > ready[s.machine]!) ready[s.machine] = end;
       }
-      // the jobs' lists, end to end (EtcLists)
+      // the jobs' lists, end to end (EtcLists), in buffers kept from event to event
       const lists: { cols: Int32Array; vals: Float64Array }[] = [];
       const offs = new Int32Array(jobs.length + 1);
       for (let i = 0; i < jobs.length; i++) {
@@ -143,13 +146,16 @@ function batchScheduler(
         lists.push(row);
         offs[i + 1] = offs[i]! + row.cols.length;
       }
-      const cols = new Int32Array(offs[jobs.length]!);
-      const vals = new Float64Array(offs[jobs.length]!);
-      for (let i = 0; i < jobs.length; i++) {
-        cols.set(lists[i]!.cols, offs[i]!);
-        vals.set(lists[i]!.vals, offs[i]!);
+      if (colsBuffer.length < offs[jobs.length]!) {
+        const length = Math.max(offs[jobs.length]!, 2 * colsBuffer.length);
+        colsBuffer = new Int32Array(length);
+        valsBuffer = new Float64Array(length);
       }
-      const etc = { offs, cols, vals };
+      for (let i = 0; i < jobs.length; i++) {
+        colsBuffer.set(lists[i]!.cols, offs[i]!);
+        valsBuffer.set(lists[i]!.vals, offs[i]!);
+      }
+      const etc = { offs, cols: colsBuffer, vals: valsBuffer };
       // the mapping up to the pick that gives the last idle machine its first job: only the
       // first job mapped onto an idle machine may start now
       const mapping = firstMapped(jobs.length, m, etc, ready, largest, idle);

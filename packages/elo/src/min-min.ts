@@ -54,8 +54,9 @@ function greedyBatch(problem: MappingProblem, where: string, largest: boolean): 
 /**
  * Each task's expected times as a list of its finite entries: task `t`'s are
  * `cols[k]` (a machine) and `vals[k]` (its expected time there) for `k` from `offs[t]` to
- * `offs[t + 1] - 1`, machines ascending. The greedy scans only these, so a task that fits few
- * machines costs little (on the convergent farm a job fits about a quarter of them). @internal
+ * `offs[t + 1] - 1`, machines ascending (`cols` and `vals` may be longer: what lies past
+ * `offs[n]` is not read). The greedy scans only these, so a task that fits few machines costs
+ * little (on the convergent farm a job fits about a quarter of them). @internal
  */
 export interface EtcLists {
   readonly offs: Int32Array;
