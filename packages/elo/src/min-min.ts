@@ -113,21 +113,26 @@ export function firstMapped(
  * picks (the test suite checks it against that scan and against the previous implementation),
  * using that ready times only grow during the greedy:
  *
- * - A task's best machine comes from a plain scan of its finite times ({@link EtcLists}), at
- *   first and at its first re-best (its best machine was taken). At its second re-best, the scan
- *   also remembers its two best machines and, as a bound, the first of the others in
- *   (completion, index) order, which stays ahead of every other machine since their completion
- *   times only grow. Later re-bests look at the two remembered machines only: if the better of
- *   them comes before the bound, it is the best of all (no other machine can do better, nor tie
- *   with a lower index); otherwise the task's times are scanned again, remembering anew. O(1)
- *   instead of O(e) per re-best, e the task's finite times, most of the time. (Until 2026-11-28
- *   a task remembered an eighth of the machines, from 4 to 16, sorted by insertion, and only
- *   under Min-Min; on the lists that insertion cost more than the rescans it saved. On the
- *   convergent paper's farm, t4: 1,500 jobs, 150 machines, user CPU of `sched-sim run -s min-min`
- *   with 2, 4, 8 and 16 remembered: 1.48-1.51, 1.45-1.52, 1.57-1.63 and 1.75-1.78 s, two runs
- *   each; Max-Min, plain scans against two remembered, 1.69-1.82 against 1.72-1.95 s over three
- *   pairs, and 0.96-1.08 against 0.90-0.97 s on an overloaded 2,000-job Elo stream on 60
- *   machines: level, so one path serves both.)
+ * - A task's best machine comes from a scan of its finite times ({@link EtcLists}). A
+ *   remembering scan also keeps its two best machines and, as a bound, the first of the others
+ *   in (completion, index) order, which stays ahead of every other machine since their
+ *   completion times only grow. A re-best (the task's best machine was taken) of a task that
+ *   remembers looks at the two remembered machines only: if the better of them comes before the
+ *   bound, it is the best of all (no other machine can do better, nor tie with a lower index);
+ *   otherwise the task's times are scanned again, remembering anew. O(1) instead of O(e) per
+ *   re-best, e the task's finite times, most of the time. Under Min-Min the first scan and the
+ *   first re-best are plain (most tasks of an online call are looked at again once at most) and
+ *   the second re-best remembers; under Max-Min, which looks at nearly every task again, most
+ *   of them several times (on the t4 farm below, 4.4 million re-bests for 700,900 tasks), the
+ *   first scan remembers already (user CPU on an overloaded 2,000-job Elo stream on 60 machines
+ *   0.82-0.86 s against 0.88-0.91 s, three pairs; level on t4).
+ *   (Until 2026-11-28 a task remembered an eighth of the machines, from 4 to 16, sorted by
+ *   insertion, and only under Min-Min; on the lists that insertion cost more than the rescans it
+ *   saved. On the convergent paper's farm, t4: 1,500 jobs, 150 machines, user CPU of `sched-sim
+ *   run -s min-min` with 2, 4, 8 and 16 remembered: 1.48-1.51, 1.45-1.52, 1.57-1.63 and
+ *   1.75-1.78 s, two runs each; Max-Min, plain scans against two remembered, 1.69-1.82 against
+ *   1.72-1.95 s over three pairs, and 0.96-1.08 against 0.90-0.97 s on the Elo stream: level,
+ *   so one path serves both.)
  * - Min-Min: a task whose best machine was taken keeps its old key, which is a lower bound of
  *   its true best completion. The tasks sit in a binary heap on (key, index); when the top one's
  *   key is stale, it is re-bested and sifted down, and when it is fresh it is the true minimum
@@ -339,7 +344,10 @@ export function greedyOnLists(
   };
 
   for (let t = 0; t < n; t++) {
-    first(t);
+    // (Max-Min looks at nearly every task again, most of them several times: its first scan
+    // remembers already)
+    if (head !== null) scan(t);
+    else first(t);
     const bm = bestMachine[t]!;
     if (bm < 0) continue;
     heap[size] = t;
