@@ -1,4 +1,5 @@
 import {
+  eligibleMachines,
   fitsMachine,
   type Job,
   type Platform,
@@ -22,12 +23,14 @@ import { firstMapped } from "./min-min.js";
  *
  * Ties: as {@link minMin} (lowest machine index, then earliest in queue order).
  *
- * Complexity per `schedule` call, W waiting jobs and M machines: O(W M) to lay out their
- * expected times (each job's row is made once) and for the first best machines, then the
- * heuristic's picks (O(log W) each, plus, per job looked at again because its best machine was
- * taken: under Min-Min O(c + log W), c = M / 8 from 4 to 16 machines it remembers, O(M) for its
- * first two and when its remembered machines all were; under Max-Min O(M + log W)) only until
- * every idle machine has its first job.
+ * Complexity per `schedule` call, W ready waiting jobs, M machines, E expected times of those
+ * jobs on machines that can run them (at most W M): O(W) when W is 0 (the machines are not
+ * looked at), else O(M + E) to lay out the expected times (each job's are made once, O(M)) and
+ * for the first best machines, then the heuristic's picks (O(log W) each, plus, per job looked
+ * at again because its best machine was taken, O(1 + log W) and now and then a scan of its own
+ * expected times: see `greedyPicks`) only until every idle machine has its first job. An
+ * arriving job asking for more cores than any one machine has is rejected in O(1), others in
+ * O(M) at most.
  *
  * @throws InvalidInputError (at reset) when `speeds` does not fit the platform.
  * @example
@@ -65,23 +68,34 @@ function batchScheduler(
 ): Scheduler {
   let platformSeen: Platform | null = null;
   let speeds: Float64Array = new Float64Array(0);
+  let mostCores = 0; // of any one machine: a job asking for more fits none
   const started = new Map<number, { machine: number; start: number; job: Job }>();
-  // each waiting job's row of expected times (Infinity where it does not fit), made once: it
-  // depends only on the job, the platform and the told speeds
-  const rows = new Map<number, { job: Job; row: Float64Array }>();
+  // each waiting job's expected times on the machines that can run it (machines ascending),
+  // made once: they depend only on the job, the platform and the told speeds
+  const rows = new Map<number, { job: Job; cols: Int32Array; vals: Float64Array }>();
+  // where an event lays the lists out (longer than needed: the greedy reads up to offs[W])
+  let colsBuffer = new Int32Array(0);
+  let valsBuffer = new Float64Array(0);
   const reset = (platform: Platform): void => {
     platformSeen = platform;
     speeds = toldSpeeds(options, platform, where);
+    mostCores = 0;
+    for (const machine of platform.machines) mostCores = Math.max(mostCores, machine.cores);
     started.clear();
     rows.clear();
   };
-  const rowOf = (job: Job, platform: Platform, m: number): Float64Array => {
+  const rowOf = (
+    job: Job,
+    platform: Platform,
+  ): { job: Job; cols: Int32Array; vals: Float64Array } => {
     const kept = rows.get(job.id);
-    if (kept !== undefined && kept.job === job) return kept.row;
-    const row = new Float64Array(m).fill(Number.POSITIVE_INFINITY);
+    if (kept !== undefined && kept.job === job) return kept;
     const size = jobSize(job, platform);
-    for (let j = 0; j < m; j++) if (fitsMachine(job, platform, j)) row[j] = size / speeds[j]!;
-    rows.set(job.id, { job, row });
+    const cols = Int32Array.from(eligibleMachines(job, platform));
+    const vals = new Float64Array(cols.length);
+    for (let k = 0; k < cols.length; k++) vals[k] = size / speeds[cols[k]!]!;
+    const row = { job, cols, vals };
+    rows.set(job.id, row);
     return row;
   };
   return {
@@ -96,9 +110,16 @@ function batchScheduler(
       for (const job of ctx.completed) started.delete(job.id);
       for (const job of ctx.arrived) {
         let any = false;
-        for (let j = 0; j < m && !any; j++) any = fitsMachine(job, platform, j);
+        if (job.cores <= mostCores) {
+          for (let j = 0; j < m && !any; j++) any = fitsMachine(job, platform, j);
+        }
         if (!any) ctx.reject(job.id, NO_MACHINE);
       }
+      // the ready waiting jobs first: most events of a lightly loaded run have none, and then
+      // the machines need not be looked at
+      const jobs: Job[] = [];
+      for (const w of view.waiting) if (isReady(w.job, now)) jobs.push(w.job);
+      if (jobs.length === 0) return;
       const idle = new Uint8Array(m);
       let idleCount = 0;
       for (let j = 0; j < m; j++) {
@@ -108,9 +129,6 @@ function batchScheduler(
         }
       }
       if (idleCount === 0) return;
-      const jobs: Job[] = [];
-      for (const w of view.waiting) if (isReady(w.job, now)) jobs.push(w.job);
-      if (jobs.length === 0) return;
       if (rows.size > 2 * view.waiting.length + 1024) {
         const kept = new Set(view.waiting.map((w) => w.job));
         for (const [id, r] of rows) if (!kept.has(r.job)) rows.delete(id);
@@ -120,8 +138,24 @@ function batchScheduler(
         const end = s.start + jobSize(s.job, platform) / speeds[s.machine]!;
         if (end > ready[s.machine]!) ready[s.machine] = end;
       }
-      const etc = new Float64Array(jobs.length * m);
-      for (let i = 0; i < jobs.length; i++) etc.set(rowOf(jobs[i]!, platform, m), i * m);
+      // the jobs' lists, end to end (EtcLists), in buffers kept from event to event
+      const lists: { cols: Int32Array; vals: Float64Array }[] = [];
+      const offs = new Int32Array(jobs.length + 1);
+      for (let i = 0; i < jobs.length; i++) {
+        const row = rowOf(jobs[i]!, platform);
+        lists.push(row);
+        offs[i + 1] = offs[i]! + row.cols.length;
+      }
+      if (colsBuffer.length < offs[jobs.length]!) {
+        const length = Math.max(offs[jobs.length]!, 2 * colsBuffer.length);
+        colsBuffer = new Int32Array(length);
+        valsBuffer = new Float64Array(length);
+      }
+      for (let i = 0; i < jobs.length; i++) {
+        colsBuffer.set(lists[i]!.cols, offs[i]!);
+        valsBuffer.set(lists[i]!.vals, offs[i]!);
+      }
+      const etc = { offs, cols: colsBuffer, vals: valsBuffer };
       // the mapping up to the pick that gives the last idle machine its first job: only the
       // first job mapped onto an idle machine may start now
       const mapping = firstMapped(jobs.length, m, etc, ready, largest, idle);

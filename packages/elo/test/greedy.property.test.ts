@@ -7,8 +7,8 @@ import { greedyPicks as oracle } from "./greedy-oracle.js";
 // re-bests, kept in greedy-oracle.ts): the same picks in the same order, on the same machines,
 // at the same times, byte for byte, ties included. Small integer times force ties between tasks
 // and between machines; Infinity marks ineligible pairs; times near the largest double make
-// completion times overflow to Infinity mid-run; few remembered machines (`candidates` 1..3 on up
-// to 9 machines) exercise the rescans.
+// completion times overflow to Infinity mid-run; up to 9 machines, of which a task remembers 2,
+// exercise the rescans.
 
 const HUGE = Number.MAX_VALUE / 2;
 
@@ -29,7 +29,6 @@ const instance = fc
       ready: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: m, maxLength: m }),
       wanted: fc.option(fc.array(fc.boolean(), { minLength: m, maxLength: m }), { nil: null }),
       largest: fc.boolean(),
-      candidates: fc.integer({ min: 1, max: 10 }),
     }),
   );
 
@@ -40,15 +39,14 @@ type Instance = {
   ready: number[];
   wanted: boolean[] | null;
   largest: boolean;
-  candidates: number;
 };
 
 /** Both greedies on one instance, each on its own copy of the ready times. */
-function both({ n, m, etc, ready, wanted, largest, candidates }: Instance) {
+function both({ n, m, etc, ready, wanted, largest }: Instance) {
   const w = wanted === null ? null : Uint8Array.from(wanted, (b) => (b ? 1 : 0));
   const readyNew = Float64Array.from(ready);
   const readyOld = Float64Array.from(ready);
-  const got = greedyPicks(n, m, Float64Array.from(etc), readyNew, largest, w, candidates);
+  const got = greedyPicks(n, m, Float64Array.from(etc), readyNew, largest, w);
   const want = oracle(n, m, Float64Array.from(etc), readyOld, largest, w);
   return { got, want, readyNew, readyOld };
 }
@@ -82,11 +80,10 @@ describe("greedyPicks (Min-Min / Max-Min) against the previous implementation", 
           ready: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: m, maxLength: m }),
           wanted: fc.option(fc.array(fc.boolean(), { minLength: m, maxLength: m }), { nil: null }),
           largest: fc.boolean(),
-          candidates: fc.integer({ min: 1, max: 4 }),
         }),
       );
     fc.assert(
-      fc.property(farm, ({ n, m, sizes, speeds, ready, wanted, largest, candidates }) => {
+      fc.property(farm, ({ n, m, sizes, speeds, ready, wanted, largest }) => {
         const etc = sizes.flatMap((s) => speeds.map((v) => s * (4 - v)));
         const { got, want, readyNew, readyOld } = both({
           n,
@@ -95,7 +92,6 @@ describe("greedyPicks (Min-Min / Max-Min) against the previous implementation", 
           ready,
           wanted,
           largest,
-          candidates,
         });
         expect(got.order).toEqual(want.order);
         expect(Array.from(got.machineOf)).toEqual(Array.from(want.machineOf));

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Mapping } from "../src/mapping.js";
 import { mct } from "../src/mct.js";
-import { firstMapped, maxMin, minMin } from "../src/min-min.js";
+import { etcLists, firstMapped, maxMin, minMin } from "../src/min-min.js";
 
 type Rule = "min" | "max" | "mct";
 
@@ -189,7 +189,7 @@ describe("firstMapped (the online schedulers' form): the mapping up to the last 
         const got = firstMapped(
           n,
           m,
-          Float64Array.from(etc),
+          etcLists(n, m, etc),
           Float64Array.from(ready),
           largest,
           Uint8Array.from(wanted, (w) => (w ? 1 : 0)),

@@ -1,0 +1,145 @@
+import {
+  createJob,
+  createPlatform,
+  fitsMachine,
+  type Job,
+  type Platform,
+  type Scheduler,
+  type SchedulingContext,
+  simulate,
+} from "@sched/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { maxMinScheduler, minMinScheduler } from "../src/batch-scheduler.js";
+import { canStartNow, isIdle, isReady, NO_MACHINE } from "../src/eligibility.js";
+import { jobSize } from "../src/expected-time.js";
+import { greedyPicks as oracle } from "./greedy-oracle.js";
+
+// minMinScheduler / maxMinScheduler against the plain batch scheduler they replaced (as of
+// 2026-11-28 morning: every machine looked at per event, a dense row of expected times per job,
+// Infinity where it does not fit, every arrival checked machine by machine, and the previous
+// greedy of greedy-oracle.ts): the same starts, at the same times, on the same machines, and the
+// same rejections, event by event. Few distinct speeds, sizes and submit times make ties common;
+// machines of 1, 2 and 4 cores and jobs of 1 to 5 cores make some jobs fit few machines or none,
+// and floating licenses usable on some machines only thin the lists further.
+
+/** The plain batch scheduler (Min-Min, or Max-Min with `largest`). */
+function plainBatch(largest: boolean): Scheduler {
+  let platformSeen: Platform | null = null;
+  const started = new Map<number, { machine: number; start: number; job: Job }>();
+  return {
+    name: largest ? "plain max-min" : "plain min-min",
+    reset(platform) {
+      platformSeen = platform;
+      started.clear();
+    },
+    schedule(ctx: SchedulingContext): void {
+      const { view } = ctx;
+      const platform = view.platform;
+      if (platformSeen !== platform) this.reset!(platform);
+      const now = view.now;
+      const m = platform.machines.length;
+      for (const job of ctx.completed) started.delete(job.id);
+      for (const job of ctx.arrived) {
+        let any = false;
+        for (let j = 0; j < m; j++) any ||= fitsMachine(job, platform, j);
+        if (!any) ctx.reject(job.id, NO_MACHINE);
+      }
+      const idle = new Uint8Array(m);
+      let idleCount = 0;
+      for (let j = 0; j < m; j++) {
+        if (isIdle(view, j)) {
+          idle[j] = 1;
+          idleCount++;
+        }
+      }
+      if (idleCount === 0) return;
+      const jobs: Job[] = [];
+      for (const w of view.waiting) if (isReady(w.job, now)) jobs.push(w.job);
+      if (jobs.length === 0) return;
+      const speed = (j: number): number => platform.machines[j]!.speed;
+      const ready = new Float64Array(m).fill(now);
+      for (const s of started.values()) {
+        const end = s.start + jobSize(s.job, platform) / speed(s.machine);
+        if (end > ready[s.machine]!) ready[s.machine] = end;
+      }
+      const etc = new Float64Array(jobs.length * m).fill(Number.POSITIVE_INFINITY);
+      jobs.forEach((job, i) => {
+        for (let j = 0; j < m; j++) {
+          if (fitsMachine(job, platform, j)) etc[i * m + j] = jobSize(job, platform) / speed(j);
+        }
+      });
+      const mapping = oracle(jobs.length, m, etc, ready, largest, idle);
+      const taken = new Uint8Array(m);
+      for (const i of mapping.order) {
+        const j = mapping.machineOf[i]!;
+        if (taken[j] === 1) continue;
+        taken[j] = 1;
+        const job = jobs[i]!;
+        if (!canStartNow(job, j, view)) continue;
+        ctx.start(job.id, [{ machine: j, cores: job.cores }]);
+        started.set(job.id, { machine: j, start: now, job });
+      }
+    },
+  };
+}
+
+const scenario = fc
+  .record({
+    machines: fc.array(
+      fc.record({
+        speed: fc.integer({ min: 1, max: 3 }),
+        cores: fc.constantFrom(1, 2, 4),
+        holds: fc.boolean(), // where the license is usable
+      }),
+      { minLength: 1, maxLength: 7 },
+    ),
+    jobs: fc.array(
+      fc.record({
+        submit: fc.integer({ min: 0, max: 6 }),
+        runtime: fc.integer({ min: 1, max: 4 }),
+        estimate: fc.integer({ min: 1, max: 4 }),
+        cores: fc.integer({ min: 1, max: 5 }),
+        license: fc.boolean(),
+        delay: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+      }),
+      { maxLength: 30 },
+    ),
+  })
+  .map(({ machines, jobs }) => {
+    const usable = machines.flatMap((mc, j) => (mc.holds ? [j] : []));
+    const platform = createPlatform({
+      machines: machines.map(({ speed, cores }) => ({ speed, cores })),
+      licenses: usable.length > 0 ? [{ name: "l", copies: 2, machines: usable }] : [],
+    });
+    const list = jobs
+      .map((j, id) =>
+        createJob({
+          id,
+          submit: j.submit,
+          runtime: j.runtime,
+          estimate: j.estimate,
+          cores: j.cores,
+          ...(j.license && usable.length > 0 ? { licenses: { l: 1 } } : {}),
+          ...(j.delay !== undefined ? { ready: j.submit + j.delay } : {}),
+        }),
+      )
+      .sort((a, b) => a.submit - b.submit || a.id - b.id);
+    return { platform, jobs: list };
+  });
+
+describe("the batch schedulers against the plain batch scheduler", () => {
+  for (const largest of [false, true]) {
+    it(`${largest ? "max-min" : "min-min"}: the same starts and rejections, event by event`, () => {
+      fc.assert(
+        fc.property(scenario, ({ platform, jobs }) => {
+          const make = largest ? maxMinScheduler : minMinScheduler;
+          const got = simulate(jobs, platform, make());
+          const want = simulate(jobs, platform, plainBatch(largest));
+          expect(got.records).toEqual(want.records);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
