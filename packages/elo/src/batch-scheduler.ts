@@ -110,7 +110,11 @@ function batchScheduler(
       for (const job of ctx.completed) started.delete(job.id);
       for (const job of ctx.arrived) {
         let any = false;
-        if (job.cores <= mostCores) {
+        if (job.cores > mostCores) {
+          // Wider than every machine: it fits none. One call still checks the job, so an
+          // invalid one is an error here as on the per-machine path, never a rejection.
+          fitsMachine(job, platform, 0);
+        } else {
           for (let j = 0; j < m && !any; j++) any = fitsMachine(job, platform, j);
         }
         if (!any) ctx.reject(job.id, NO_MACHINE);

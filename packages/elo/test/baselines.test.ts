@@ -1,4 +1,10 @@
-import { createJob, createPlatform, InvalidInputError, simulate } from "@sched/core";
+import {
+  createJob,
+  createPlatform,
+  InvalidInputError,
+  type SchedulingContext,
+  simulate,
+} from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maxMinScheduler, minMinScheduler } from "../src/batch-scheduler.js";
@@ -124,5 +130,29 @@ describe("baseline schedulers", () => {
       "options.speeds[1]",
     );
     expect(() => randomScheduler({ seed: Number.NaN })).toThrow("options.seed");
+  });
+
+  it("refuse an invalid arriving job wider than every machine, as one that fits (no rejection instead)", () => {
+    // Called directly, as an embedding caller may: the engine would have refused the job first.
+    const platform = createPlatform({ machines: [{ cores: 1 }, { cores: 2 }] });
+    const valid = createJob({ id: 0, submit: 0, runtime: 5, cores: 3 });
+    for (const make of [minMinScheduler, maxMinScheduler]) {
+      for (const job of [
+        { ...valid, cores: 3.5 },
+        { ...valid, cores: Number.POSITIVE_INFINITY },
+        { ...valid, licenses: { x: -1 } },
+      ]) {
+        const rejected: number[] = [];
+        const ctx = {
+          view: { platform, now: 0, waiting: [], running: [] },
+          arrived: [job],
+          completed: [],
+          reject: (id: number) => rejected.push(id),
+          start: () => undefined,
+        } as unknown as SchedulingContext;
+        expect(() => make().schedule(ctx)).toThrow("@sched/core/fitsMachine");
+        expect(rejected).toEqual([]);
+      }
+    }
   });
 });
