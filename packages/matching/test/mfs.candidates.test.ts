@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
 import { LabelHeap } from "../src/candidates.js";
 import { scanWeights, TIGHT_CAP } from "../src/cost.js";
+import { imfs } from "../src/imfs.js";
 import type { ExactMatching, MatchingInput } from "../src/index.js";
 import { jvInit } from "../src/init.js";
 import { exactSolve, mfs } from "../src/mfs.js";
@@ -313,6 +314,23 @@ describe("mfs's transposed copy (kept from one solve to the next)", () => {
       mfs({ rows: 45, cols: 7, weights: new Float64Array(45 * 7).fill(2) });
       expect(bits(mfs(matrix))).toEqual(bits(r));
     }
+  });
+
+  it("is held by no result: a plan and imfs from its state are the same after other solves", () => {
+    const rand = prng(7);
+    const weights = new Float64Array(40 * 12);
+    for (let k = 0; k < weights.length; k++) if (rand() < 0.4) weights[k] = 1 + rand();
+    const matrix = { rows: 40, cols: 12, weights };
+    const changed = { ...matrix, weights: weights.slice() };
+    for (let j = 0; j < 12; j++) changed.weights[5 * 12 + j] = rand() < 0.5 ? 0 : 1 + rand();
+    const expected = bits(imfs(changed, mfs(matrix), { changedRows: [5] }));
+    const plan = mfs(matrix);
+    const planBits = bits(plan);
+    // Other transposed solves overwrite the kept copy before the plan's state is used.
+    mfs({ rows: 40, cols: 12, weights: new Float64Array(40 * 12).fill(3) });
+    mfs({ rows: 50, cols: 9, weights: new Float64Array(50 * 9).fill(1) });
+    expect(bits(plan)).toEqual(planBits);
+    expect(bits(imfs(changed, plan, { changedRows: [5] }))).toEqual(expected);
   });
 });
 
