@@ -32,7 +32,9 @@ let keptCopy = new Float64Array(0);
  */
 function transposedCopy(length: number): Float64Array {
   if (length > KEPT_COPY) return new Float64Array(length);
-  if (keptCopy.length < length) keptCopy = new Float64Array(Math.max(length, 2 * keptCopy.length));
+  if (keptCopy.length < length) {
+    keptCopy = new Float64Array(Math.min(KEPT_COPY, Math.max(length, 2 * keptCopy.length)));
+  }
   return keptCopy.subarray(0, length);
 }
 
