@@ -106,11 +106,13 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
   // scanned about once, and building its list costs more than the plain scan; and (2) in a
   // search that is likely long: one ends at the first free column it reaches, so with `f` of
   // `m` columns free it settles about `m / f` (README, "How MFS works").
+  const freshLists = (): void =>
+    engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
   if (search.candidates > 0 && free > search.maxFreeTargets) {
     let rowsLeft = 0;
     for (let i = 0; i < n; i++) if (engine.rowToCol[i] === NONE) rowsLeft++;
     if (rowsLeft >= MIN_SEARCHES_FOR_LISTS || !search.candidateGates) {
-      engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+      freshLists();
     }
   }
   // Many free columns predict short searches (`m / f`), but where the rows all rank the columns
@@ -129,7 +131,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
       const predicted = free * MIN_COLUMNS_PER_FREE <= m || !search.candidateGates;
       if (predicted && observedLists) {
         observedLists = false;
-        engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+        freshLists();
       }
       const long =
         !predicted &&
@@ -140,7 +142,7 @@ export function exactSolve(matrix: MatchingInput, search: SearchOptions): ExactM
         // Read in full too often: their bounds have grown loose. Fresh ones, once (on
         // farm-shaped matrices the searches then stay on lists; more often did not pay).
         refreshed = true;
-        engine.setCandidates(new CandidateLists(n, search.candidates, search.candidateGates));
+        freshLists();
       }
       const observed = long && seldomExpanded(engine.candidates);
       if (observed) observedLists = true;
