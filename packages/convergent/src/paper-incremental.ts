@@ -19,6 +19,7 @@ import {
   type HeuristicReadings,
   PAPER_READINGS,
 } from "./paper-heuristics.js";
+import { repeatSum } from "./repeat-sum.js";
 
 /**
  * {@link PaperIncrementalMatrix}'s costs-only update (see its `[UNCHECKED_COSTS]`). Internal.
@@ -69,6 +70,12 @@ interface JobStatic {
   readonly licenseTotal: number;
   /** The eligible machines, ascending. */
   readonly columns: Int32Array;
+  /**
+   * Every eligible machine has the same speed and the same `input` entry (a platform of
+   * identical machines, a job without input files): outside equation (1), every entry of the
+   * row is then the same, and `#rowSum` adds it up without reading the row.
+   */
+  readonly uniform: boolean;
   /** The last `[UNCHECKED_RANK]` call that read it (to drop the statics of jobs gone). */
   seen: number;
 }
@@ -197,9 +204,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankF = new Float64Array(0);
   /**
    * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
-   * depends on their cores alone, by cores (see `#rankStaticOf`).
+   * depends on their cores alone, by the class of their cores (see `#rankStaticOf`).
    */
-  #rankByCores = new Map<number, JobStatic>();
+  #rankByClass = new Map<number, JobStatic>();
+  /** The platform's distinct machine core counts, ascending (the classes of `#rankByClass`). */
+  #capacities = new Float64Array(0);
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -301,6 +310,12 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     }
     const columns = new Int32Array(count);
     for (let m = 0, k = 0; m < cols; m++) if (eligible[m] === 1) columns[k++] = m;
+    let uniform = true;
+    for (let k = 1; k < count && uniform; k++) {
+      const m = columns[k]!;
+      const m0 = columns[0]!;
+      uniform = speed[m] === speed[m0] && input[m] === input[m0];
+    }
     const index: number[] = [];
     const copies: number[] = [];
     if (job.licenses !== undefined)
@@ -324,6 +339,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       licenseCopies: Float64Array.from(copies),
       licenseTotal: wholeTotal(copies),
       columns,
+      uniform,
       seen: 0,
     };
     this.#static.set(job.id, s);
@@ -336,7 +352,8 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#static = new Map();
     this.#stored = new Map();
     this.#forgetLayout();
-    this.#rankByCores = new Map();
+    this.#rankByClass = new Map();
+    this.#capacities = Float64Array.from(new Set(platform.machines.map((m) => m.cores))).sort();
     this.#rankPrevRows = 0;
     this.#rankPrevRunning = 0;
     const cols = platform.machines.length;
@@ -448,6 +465,20 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     const inp = st.input;
     if (dl !== 3) {
       const add = dl === 1 ? this.#allMin : this.#allLate;
+      if (st.uniform && n > 0) {
+        // Every entry is the same but `prev`'s: the loop below adds them up in O(log n) steps,
+        // exactly (see `repeatSum`), with `prev`'s entry in its place.
+        const m0 = idx[0]!;
+        let x0 = scs + inp[m0]! - alpha / speed[m0]!;
+        if (dl !== 0) x0 += add;
+        let x = x0;
+        if (!(x >= 1e-9)) x = 1e-9; // (NaN too, as below)
+        const kp = prev < 0 ? -1 : placeOf(idx, prev);
+        if (kp < 0) return repeatSum(0, x, n);
+        let xp = x0 + cOv;
+        if (!(xp >= 1e-9)) xp = 1e-9;
+        return repeatSum(repeatSum(0, x, kp) + xp, x, n - kp - 1);
+      }
       let sum = 0;
       for (let k = 0; k < n; k++) {
         const m = idx[k]!;
@@ -1013,8 +1044,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   /**
    * `job`'s per-job data for `[UNCHECKED_RANK]` (stored by id): {@link #staticOf} of its
    * eligibility row. A job with neither input files nor licenses shares it with the first such
-   * job with as many cores: its eligibility row is the same (`fitsMachine`, the paper's `M_Aff`:
-   * the machines with at least `job.cores` cores, when it asks for no license), its Input row is
+   * job of the same class, whose cores lie between the same two of the platform's distinct
+   * machine core counts (`c_{q-1} < cores <= c_q`, or above them all): its eligibility row is
+   * the same (`fitsMachine`, the paper's `M_Aff`: the machines with at least `job.cores` cores,
+   * when it asks for no license, so those with `c_q` cores or more), its Input row is
    * the constant `Input` on the eligible machines and it has no licenses, so the rest, computed
    * from the eligibility row and the platform alone, is the same too (the arrays are shared,
    * never written). `fitsMachine` is still asked about the job once, which checks it as the
@@ -1024,15 +1057,23 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     if (job.input !== undefined || job.licenses !== undefined)
       return this.#staticOf(job, eligibilityRow(job, platform));
     if (this.#speed.length > 0) fitsMachine(job, platform, 0);
-    const shape = this.#rankByCores.get(job.cores);
+    const capacities = this.#capacities;
+    let q = 0;
+    let hi = capacities.length;
+    while (q < hi) {
+      const mid = (q + hi) >>> 1;
+      if (capacities[mid]! < job.cores) q = mid + 1;
+      else hi = mid;
+    }
+    const shape = this.#rankByClass.get(q);
     if (shape !== undefined) {
       const st: JobStatic = { ...shape, job, seen: 0 };
       this.#static.set(job.id, st);
       return st;
     }
     const st = this.#staticOf(job, eligibilityRow(job, platform));
-    if (this.#rankByCores.size >= 4096) this.#rankByCores = new Map();
-    this.#rankByCores.set(job.cores, st);
+    if (this.#rankByClass.size >= 4096) this.#rankByClass = new Map();
+    this.#rankByClass.set(q, st);
     return st;
   }
 
@@ -1047,6 +1088,18 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     countEligible(e, i, cols, SOURCE);
     return this.#staticOf(job, e);
   }
+}
+
+/** The place of `m` in the ascending `columns`, or -1. */
+function placeOf(columns: Int32Array, m: number): number {
+  let lo = 0;
+  let hi = columns.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (columns[mid]! < m) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < columns.length && columns[lo] === m ? lo : -1;
 }
 
 /**

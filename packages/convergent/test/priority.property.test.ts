@@ -232,6 +232,70 @@ describe("convergentPriority (the paper's heuristics)", () => {
     );
   });
 
+  it("equals the plain ranking on many machines of one speed (rows of one repeated entry, summed without reading them), whatever their cores", () => {
+    const manyMachines = fc.record({
+      readings: readingsArb,
+      constants: constantsArb,
+      machines: fc.integer({ min: 1, max: 3000 }),
+      cores: fc.array(fc.constantFrom(1, 2, 3, 4, 8, 16), { minLength: 1, maxLength: 4 }),
+      speed: fc.oneof(
+        fc.constantFrom(1, 2.5, 0.3),
+        fc.double({ min: 0.01, max: 100, noNaN: true }),
+      ),
+      // one machine of another speed: no longer a row of one entry
+      odd: fc.boolean(),
+      jobs: fc.array(
+        fc.record({
+          cores: fc.integer({ min: 1, max: 20 }),
+          runtime: fc.integer({ min: 1, max: 100_000 }),
+          submit: fc.integer({ min: 0, max: 5_000 }),
+          deadline: fc.option(fc.integer({ min: 1, max: 200_000 }), { nil: undefined }),
+          running: fc.boolean(),
+        }),
+        { minLength: 1, maxLength: 25 },
+      ),
+      now: fc.integer({ min: 5_000, max: 50_000 }),
+    });
+    fc.assert(
+      fc.property(manyMachines, (c) => {
+        const platform = farm({
+          machines: Array.from({ length: c.machines }, (_, m) => ({
+            cores: c.cores[m % c.cores.length] as number,
+            speed: c.odd && m === c.machines - 1 ? c.speed * 1.5 : c.speed,
+          })),
+        });
+        const running: RunningJob[] = [];
+        const waiting: WaitingJob[] = [];
+        c.jobs.forEach((spec, id) => {
+          const j = job({
+            id,
+            cores: spec.cores,
+            runtime: spec.runtime,
+            submit: spec.submit,
+            ...(spec.deadline === undefined ? {} : { deadline: spec.submit + spec.deadline }),
+          });
+          if (spec.running && spec.cores <= Math.max(...c.cores))
+            running.push({
+              job: j,
+              allocation: [{ machine: id % c.machines, cores: j.cores }],
+              start: c.now,
+              progressAtStart: 0,
+              progress: 0.5,
+              estimatedEnd: c.now + j.estimate,
+            });
+          else waiting.push({ job: j, progress: 0, preemptions: 0 });
+        });
+        const priority = convergentPriority({ constants: c.constants, readings: c.readings });
+        for (const now of [c.now, c.now + 977]) {
+          const view = rankingView(platform, now, running, waiting);
+          const expected = reference(view, c.constants, c.readings);
+          for (const w of waiting) expect(priority(w, view)).toBe(expected.get(w.job.id));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("names the job whose row overflows, a running one included (the sorted computation's error)", () => {
     const platform = farm();
     // anti-aging 1e300: the running job, submitted long ago, overflows; the waiting one does not
