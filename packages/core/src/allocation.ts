@@ -1,5 +1,11 @@
 import { describeValue, InvalidInputError } from "@sched/errors";
-import { FREE_CORES, LEDGER_OF_VIEW, type ResourceLedger } from "./ledger.js";
+import {
+  FREE_CORES,
+  FREE_RUN_END,
+  LEDGER_OF_VIEW,
+  ONE_CORE,
+  type ResourceLedger,
+} from "./ledger.js";
 import {
   builtOnes,
   frozenPart,
@@ -116,15 +122,22 @@ function firstFitOnLedger(
   // every part is of one core (a machine with more free cores gives one only as the last part)
   let allOnes = true;
   let need = cores;
+  // One-core machines: a run of machines with a free core found 32 machines a step.
+  const oneCore = ledger[ONE_CORE];
   let m = ledger.nextFreeMachine(0);
   while (m >= 0) {
     const first = m;
-    while (m < n && need > 0) {
-      const f = free[m]!;
-      if (f === 0) break;
-      if (f !== 1 && need !== 1) allOnes = false;
-      need -= Math.min(f, need);
-      m++;
+    if (oneCore) {
+      m = ledger[FREE_RUN_END](m, Math.min(n, m + need));
+      need -= m - first;
+    } else {
+      while (m < n && need > 0) {
+        const f = free[m]!;
+        if (f === 0) break;
+        if (f !== 1 && need !== 1) allOnes = false;
+        need -= Math.min(f, need);
+        m++;
+      }
     }
     if (count + 2 > ranges.length) {
       const grown = new Int32Array(ranges.length * 2);

@@ -90,6 +90,26 @@ export class FreeMachines {
     return i;
   }
 
+  /**
+   * The lowest machine at or after `from` (an integer >= 0) that is not in the set, or `limit`
+   * when every machine from `from` to `limit - 1` is (`limit` at most the set's size): the end
+   * of the run of members that starts at `from`, read 32 machines a word.
+   */
+  runEnd(from: number, limit: number): number {
+    const words = this.levels[0]!;
+    let i = from;
+    while (i < limit) {
+      const w = i >>> 5;
+      const gaps = ~words[w]! & (-1 << (i & 31));
+      if (gaps !== 0) {
+        const j = (w << 5) | lowestBit(gaps);
+        return j < limit ? j : limit;
+      }
+      i = (w + 1) << 5;
+    }
+    return limit;
+  }
+
   private addAt(k: number, index: number): void {
     const levels = this.levels;
     let i = index;

@@ -17,6 +17,15 @@ export const GIVE_TAKEN: unique symbol = Symbol("giveTaken");
 export const FREE_CORES: unique symbol = Symbol("freeCores");
 
 /**
+ * The key of `ResourceLedger`'s end of a run of machines with a free core (see there), for the
+ * engine's first fit on a platform of one-core machines. Internal.
+ */
+export const FREE_RUN_END: unique symbol = Symbol("freeRunEnd");
+
+/** The key of `ResourceLedger`'s "every machine has one core". Internal. */
+export const ONE_CORE: unique symbol = Symbol("oneCore");
+
+/**
  * The ledger behind each view the engine builds, so `firstFitAllocation` on such a view reads
  * the ledger's arrays rather than calling the view per machine. Internal.
  */
@@ -111,6 +120,23 @@ export class ResourceLedger {
   /** The free cores per machine, the ledger's own array: not to be written. Internal. */
   get [FREE_CORES](): Int32Array {
     return this.free;
+  }
+
+  /**
+   * Every machine of the platform has one core: then a machine has a free core exactly when
+   * it is idle, and {@link FREE_RUN_END} finds where a run of them ends. Internal.
+   */
+  get [ONE_CORE](): boolean {
+    return this.oneCore;
+  }
+
+  /**
+   * The first machine at or after `from` with no free core, or `limit` when every machine from
+   * `from` to `limit - 1` (`limit` at most the machine count) has one; 32 machines a step.
+   * `from` an integer >= 0, unchecked. Internal.
+   */
+  [FREE_RUN_END](from: number, limit: number): number {
+    return this.withFree.runEnd(from, limit);
   }
 
   /** Free cores on all machines. */

@@ -16,8 +16,14 @@ function scan(bits: Uint8Array, from: number): number {
   return -1;
 }
 
+/** The lowest index in `from .. limit - 1` not set in `bits`, or `limit`: the definition. */
+function runEnd(bits: Uint8Array, from: number, limit: number): number {
+  for (let m = from; m < limit; m++) if (bits[m] !== 1) return m;
+  return limit;
+}
+
 describe("FreeMachines", () => {
-  it("next(from) is the lowest member at or after from, after any adds and deletes", () => {
+  it("next(from) is the lowest member at or after from, and runEnd(from, limit) the first non-member before limit, after any adds and deletes", () => {
     // Sizes around word and level boundaries (32, 1024, 32768 machines: 1 to 4 levels).
     const size = fc.oneof(
       fc.integer({ min: 1, max: 70 }),
@@ -44,6 +50,10 @@ describe("FreeMachines", () => {
           }
           const from = o.from % (n + 2);
           expect(set.next(from)).toBe(scan(bits, from));
+          // the end of the run of members from a point, below a limit
+          const start = o.from % n;
+          const limit = start + ((o.a + o.b) % (n - start + 1));
+          expect(set.runEnd(start, limit)).toBe(runEnd(bits, start, limit));
         }
         // every member in order, and the answer past the last one
         let m = set.next(0);
