@@ -69,14 +69,6 @@ export async function streamSwfWorkload(
     maxLineLength: MAX_LINE_LENGTH,
     ...(options.onHeader === undefined ? {} : { onHeader: options.onHeader }),
   });
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const decode = (bytes?: Uint8Array): string => {
-    try {
-      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
-    } catch {
-      throw new ParseError(where, { source: path }, "is not valid UTF-8 text");
-    }
-  };
   const chunks = (input as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -95,12 +87,11 @@ export async function streamSwfWorkload(
         throw readError(path, gz, error);
       }
       if (next.done) break;
-      const jobs = stream.push(decode(next.value));
+      // The bytes as they come: an ASCII chunk is read without decoding it to text (the stream
+      // decodes any other, and says so when it is not UTF-8).
+      const jobs = stream.pushBytes(next.value);
       if (jobs.length > 0) onJobs(jobs);
     }
-    const rest = decode();
-    const tail = rest === "" ? [] : stream.push(rest);
-    if (tail.length > 0) onJobs(tail);
     const last = stream.end();
     if (last.length > 0) onJobs(last);
     return { header: stream.header, report: stream.report(), gzip: gz };

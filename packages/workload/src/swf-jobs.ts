@@ -22,6 +22,11 @@ const OPTIONAL_IDS = [
   ["partition", "partition (field 16)"],
 ] as const;
 
+/** Whether `v` is not what an id-like field may be: -1 (unknown) or an integer >= 0. */
+function notAnId(v: number): boolean {
+  return v !== SWF_UNKNOWN && !(Number.isSafeInteger(v) && v >= 0);
+}
+
 /** Options of {@link swfToJobs}. */
 export interface SwfToJobsOptions {
   /**
@@ -140,6 +145,11 @@ export class SwfJobConverter {
     );
   }
 
+  /** The error of OPTIONAL_IDS[`k`], of value `v`. */
+  private notAnId(r: SwfRecord, k: number, v: number): never {
+    this.fail(r, OPTIONAL_IDS[k]![1], `is ${v}, expected an integer >= 0, or -1 for unknown`);
+  }
+
   add(r: SwfRecord): Job | null {
     const { clean, estimate: estimateFrom } = this.opts;
     const id = r.jobNumber;
@@ -151,14 +161,12 @@ export class SwfJobConverter {
     if (!(r.submitTime >= 0) || !Number.isFinite(r.submitTime)) {
       this.fail(r, "submit time (field 2)", `is ${r.submitTime}, expected a number >= 0`);
     }
-    // An indexed loop: `for (const [key, label] of ...)` allocates an iterator and a pair per
-    // record until V8 optimizes it, a good part of the reading's garbage in a short run.
-    for (let i = 0; i < OPTIONAL_IDS.length; i++) {
-      const v = r[OPTIONAL_IDS[i]![0]];
-      if (v !== SWF_UNKNOWN && !(Number.isSafeInteger(v) && v >= 0)) {
-        this.fail(r, OPTIONAL_IDS[i]![1], `is ${v}, expected an integer >= 0, or -1 for unknown`);
-      }
-    }
+    // The four in OPTIONAL_IDS' order, each read by its name (a loop over the names read them
+    // with a keyed load of four names, a lookup per field on every record).
+    if (notAnId(r.userId)) this.notAnId(r, 0, r.userId);
+    if (notAnId(r.groupId)) this.notAnId(r, 1, r.groupId);
+    if (notAnId(r.queue)) this.notAnId(r, 2, r.queue);
+    if (notAnId(r.partition)) this.notAnId(r, 3, r.partition);
     const size = r.allocatedProcs > 0 ? r.allocatedProcs : r.requestedProcs;
     let runtime = r.runTime;
     if (!(runtime > 0)) {

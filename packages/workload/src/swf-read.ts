@@ -62,8 +62,9 @@ const SPACES = /\s+/;
 
 /**
  * Reads SWF lines one at a time: the header (comment lines before the first data line) and one
- * record per data line. A line is given whole (`next`) or as a range of a larger text
- * (`nextRange`, used by the chunked reader: no string per line). Data lines of plain ASCII are
+ * record per data line. A line is given whole (`next`), as a range of a larger text
+ * (`nextRange`, used by the chunked reader: no string per line) or as a range of ASCII bytes
+ * (`nextBytes`, the chunked reader's bytes: no text at all). Data lines of plain ASCII are
  * scanned in place, field by field, without a regular expression;
  * a line with any other character goes through `trim`, `split(/\s+/)` and `parseSwfNumber`, the
  * definition both paths agree with (a property test compares them). Internal: shared by every
@@ -123,6 +124,30 @@ export class SwfLineReader {
     if (first >= 128 || text.charCodeAt(e - 1) >= 128) return this.slowLine(text.slice(s, e));
     this.seenData = true;
     return this.scan(text, s, e);
+  }
+
+  /**
+   * {@link nextRange} of a line given as bytes, `bytes[start..end)` without its line end, every
+   * byte of it ASCII (below 128: the caller's check, see `createSwfJobStream`'s `pushBytes`). A
+   * data line is scanned byte by byte: no string is made unless a field is not a plain decimal,
+   * the line is malformed or it is a comment. Same record, header and errors as `nextRange` of
+   * the same text (a property test compares them).
+   */
+  nextBytes(bytes: Uint8Array, start: number, end: number): SwfRecord | null {
+    this.lineNo++;
+    // Skip ASCII blanks at both ends (what `trim` does on an ASCII line).
+    let s = start;
+    let e = end;
+    let c = 0;
+    while (s < e && ((c = bytes[s]!) === 32 || (c >= 9 && c <= 13))) s++;
+    while (e > s && ((c = bytes[e - 1]!) === 32 || (c >= 9 && c <= 13))) e--;
+    if (s === e) return null;
+    if (bytes[s] === 59 /* ; */) {
+      if (!this.seenData) this.headerBuilder.add(asciiText(bytes, s, e).trim(), this.lineNo);
+      return null;
+    }
+    this.seenData = true;
+    return this.scanBytes(bytes, s, e);
   }
 
   header(): SwfHeader {
@@ -212,6 +237,66 @@ export class SwfLineReader {
     return this.record(v);
   }
 
+  /**
+   * {@link scan} of the ASCII bytes `bytes[s..e)` (trimmed): the same loop on bytes, the same
+   * values (a plain decimal of at most 15 digits as `m / 10^k`, anything else through
+   * `parseSwfNumber` on its text), the same errors in the same order.
+   */
+  private scanBytes(bytes: Uint8Array, s: number, e: number): SwfRecord {
+    const v = this.values;
+    let field = 0;
+    let bad = -1;
+    let badFrom = 0;
+    let badTo = 0;
+    let i = s;
+    while (i < e) {
+      const from = i;
+      let c = bytes[i]!;
+      const negative = c === 45; /* - */
+      if (negative || c === 43 /* + */) i++;
+      let m = 0;
+      let digits = 0;
+      let dot = -1;
+      let plain = true;
+      for (; i < e; i++) {
+        c = bytes[i]!;
+        if (c >= 48 && c <= 57) {
+          m = m * 10 + (c - 48);
+          digits++;
+        } else if (c === 32 || (c >= 9 && c <= 13)) {
+          break;
+        } else if (c === 46 /* . */ && dot < 0) {
+          dot = i;
+        } else {
+          plain = false;
+        }
+      }
+      if (field < SWF_FIELD_COUNT) {
+        let n: number;
+        if (plain && digits > 0 && digits <= 15) {
+          n = dot < 0 || dot === i - 1 ? m : m / POW10[i - dot - 1]!;
+          if (negative) n = -n;
+        } else {
+          n = parseSwfNumber(asciiText(bytes, from, i)) ?? Number.NaN;
+          if (Number.isNaN(n) && bad < 0) {
+            bad = field;
+            badFrom = from;
+            badTo = i;
+          }
+        }
+        v[field] = n;
+      }
+      field++;
+      for (; i < e; i++) {
+        c = bytes[i]!;
+        if (c !== 32 && !(c >= 9 && c <= 13)) break;
+      }
+    }
+    if (field !== SWF_FIELD_COUNT) this.fieldCount(field);
+    if (bad >= 0) this.notANumber(bad, asciiText(bytes, badFrom, badTo));
+    return this.record(v);
+  }
+
   /** The reference reading of a trimmed data line: `split(/\s+/)` and `parseSwfNumber`. */
   private split(text: string): SwfRecord {
     const tokens = text.split(SPACES);
@@ -266,6 +351,14 @@ export class SwfLineReader {
       swfNumberProblem(token),
     );
   }
+}
+
+/** Decodes the ASCII bytes of a comment or an unusual field (UTF-8 reads ASCII as it is). */
+const ASCII = new TextDecoder();
+
+/** The text of the ASCII bytes `bytes[start..end)`. */
+function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  return ASCII.decode(bytes.subarray(start, end));
 }
 
 function recordOf(v: Float64Array): { -readonly [K in keyof SwfRecord]: number } {

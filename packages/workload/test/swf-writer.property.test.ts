@@ -6,7 +6,7 @@ import { jobsToSwf } from "../src/swf-from-jobs.js";
 import { emptySwfHeader, type SwfHeader } from "../src/swf-header.js";
 import { SWF_FIELDS, type SwfRecord, swfRecord } from "../src/swf-record.js";
 import { formatSwf, formatSwfRecord } from "../src/swf-write.js";
-import { SwfWriter, type SwfWriterOptions } from "../src/swf-writer.js";
+import { SwfWriter, type SwfWriterOptions, writeInteger } from "../src/swf-writer.js";
 
 /** What the writer gives its sink, chunks joined (each copied: the writer reuses its chunk). */
 function writtenBytes(
@@ -136,6 +136,30 @@ describe("SwfWriter", () => {
     expect(() => new SwfWriter(null as never)).toThrow("@sched/workload/SwfWriter: sink is null");
     expect(() => new SwfWriter(() => {}, { chunkBytes: 100 })).toThrow(
       "@sched/workload/SwfWriter: options.chunkBytes is 100, expected an integer from 4096 to 1073741824 (1 GiB)",
+    );
+  });
+});
+
+describe("writeInteger", () => {
+  it("writes a safe integer as String(v) would, right-aligned in its width, at any position", () => {
+    const integer = fc.oneof(
+      fc.integer({ min: -1, max: 100_000 }),
+      fc.integer(),
+      fc.integer({ min: 2 ** 30, max: 2 ** 31 + 10 }),
+      fc.integer({ min: -(2 ** 31) - 10, max: -(2 ** 30) }),
+      fc.maxSafeInteger(),
+      fc.constantFrom(-0, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER),
+    );
+    fc.assert(
+      fc.property(integer, fc.nat({ max: 20 }), fc.nat({ max: 8 }), (v, width, at) => {
+        const chunk = new Uint8Array(at + 40).fill(0x7e);
+        const end = writeInteger(chunk, at, v, width);
+        const want = `${v}`.padStart(width);
+        expect(new TextDecoder().decode(chunk.subarray(at, end))).toBe(want);
+        expect(chunk.subarray(0, at).every((b) => b === 0x7e)).toBe(true);
+        expect(chunk.subarray(end).every((b) => b === 0x7e)).toBe(true);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
