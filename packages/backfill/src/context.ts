@@ -173,7 +173,8 @@ const FEW_HOLDERS = 8;
 
 /**
  * Reservations re-ordered by the policy's queue order (which may change at every event): the
- * waiting jobs that hold one, sorted by `sorter`. O(Q log Q).
+ * waiting jobs that hold one, sorted by `sorter`. O(Q log Q) (O(Q) and a map of the
+ * reservations with the incremental sorter of a named order).
  */
 export function inQueueOrder<R extends { readonly job: Job }>(
   res: readonly R[],
@@ -187,6 +188,35 @@ export function inQueueOrder<R extends { readonly job: Job }>(
   for (const w of sorter(waiting, ctx.view)) {
     const r = byId.get(w.job.id);
     if (r !== undefined) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * `inQueueOrder(res, sorter, { view })` without its map of `res` and its filter of the queue,
+ * when the reservations are those of the first `res.length` waiting jobs (conservative: every
+ * waiting job holds one but the arrivals of the current event, which the engine puts at the
+ * end of the queue); else null. `byJob` must map the job of each reservation in `res` to it,
+ * and no other job. The sorter orders that part of the queue (the queue itself when it is all
+ * of it), and each job it returns is looked up in `byJob`: when all are found, they are `res`,
+ * and that part is exactly the waiting jobs that hold a reservation (job ids are unique, as in
+ * the engine and `backfillPass`), the part `inQueueOrder` sorts. O(Q) plus the sorter.
+ */
+export function inQueueOrderByJob<R extends { readonly job: Job }>(
+  res: readonly R[],
+  byJob: ReadonlyMap<Job, R>,
+  sorter: QueueSorter,
+  view: SchedulerView,
+): R[] | null {
+  const all = view.waiting;
+  const n = res.length;
+  if (n > all.length) return null;
+  const sorted = sorter(n === all.length ? all : all.slice(0, n), view);
+  const out: R[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = byJob.get(sorted[i]!.job);
+    if (r === undefined) return null;
+    out.push(r);
   }
   return out;
 }

@@ -243,7 +243,13 @@ export interface ResolvedBackfill {
   readonly reservations: number;
   /** The order is FCFS: the queue as the engine (or the caller) gives it. */
   readonly fcfsOrder: boolean;
+  /** Orders the waiting queue (or the part of it that holds reservations), event after event. */
   readonly sorter: QueueSorter;
+  /**
+   * Orders a batch of arrivals (conservative): a sorter of the same order, apart from `sorter`
+   * so that the batches do not replace the queue that `sorter` keeps between events.
+   */
+  readonly arrivalSorter: QueueSorter;
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
   /** Every job on one machine (`exclusive` implies it). */
@@ -329,6 +335,7 @@ export function resolveBackfill(
   }
   const order = options?.order ?? BACKFILL_DEFAULTS.order;
   const sorter = queueSorter(order, where, "options.order");
+  const arrivalSorter = queueSorter(order, where, "options.order");
   const keepReservations = requireBoolean(
     where,
     "options.keepReservations",
@@ -361,6 +368,7 @@ export function resolveBackfill(
     reservations,
     fcfsOrder: order === "fcfs",
     sorter,
+    arrivalSorter,
     keepReservations,
     machineOrder,
     singleMachine,
@@ -422,6 +430,7 @@ export function resolveFcfs(
     reservations: 0,
     fcfsOrder: true,
     sorter: queueSorter("fcfs", where, "options.order"),
+    arrivalSorter: queueSorter("fcfs", where, "options.order"),
     keepReservations: false,
     machineOrder,
     singleMachine,

@@ -1,4 +1,5 @@
-import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
+import { InvalidInputError, type Job, type SchedulerView, type WaitingJob } from "@sched/core";
+import { byQueue, incrementalSorter, isOrderedNumber } from "./incremental-sort.js";
 
 /**
  * A named queue order:
@@ -31,16 +32,15 @@ export type QueueOrder = OrderName | OrderComparator | OrderPriority;
 /**
  * Orders waiting jobs for one scheduling event; never mutates its input (the FCFS sorter returns
  * its input itself, which is already in queue order, and a priority sorter does when its input
- * is already in its order).
+ * is already in its order). A named order's sorter keeps its input and result from one call to
+ * the next and updates them (O(Q) per event, plus O(A log Q) for A new jobs; see
+ * `incrementalSorter`), and returns its previous result again when the queue has not changed:
+ * a result must not be mutated.
  */
 export type QueueSorter = (
   waiting: readonly WaitingJob[],
   view: SchedulerView,
 ) => readonly WaitingJob[];
-
-function byQueue(a: WaitingJob, b: WaitingJob): number {
-  return a.job.submit - b.job.submit || a.job.id - b.job.id;
-}
 
 /**
  * True when `a` is one non-descending run under `cmp` (`cmp(a[i], a[i - 1]) >= 0` for every
@@ -55,6 +55,18 @@ export function inRun<T>(a: readonly T[], cmp: (x: T, y: T) => number): boolean 
 
 function comparatorSorter(cmp: (a: WaitingJob, b: WaitingJob) => number): QueueSorter {
   return (waiting) => waiting.slice().sort((a, b) => cmp(a, b) || byQueue(a, b));
+}
+
+/**
+ * The sorter of a named order: the same result as `comparatorSorter(cmp)`, kept up to date from
+ * one call to the next (see `incrementalSorter`); `keyOk` tells when a job's key is a number,
+ * not NaN (else that call sorts plainly).
+ */
+function namedSorter(
+  cmp: (a: WaitingJob, b: WaitingJob) => number,
+  keyOk: (job: Job) => boolean,
+): QueueSorter {
+  return incrementalSorter<WaitingJob>(cmp, keyOk);
 }
 
 /**
@@ -114,17 +126,33 @@ function prioritySorter(
  */
 export function queueSorter(order: QueueOrder, where: string, field: string): QueueSorter {
   if (order === "fcfs") return (waiting) => waiting;
-  if (order === "sjf") return comparatorSorter((a, b) => a.job.estimate - b.job.estimate);
-  if (order === "largest-first") return comparatorSorter((a, b) => b.job.cores - a.job.cores);
+  if (order === "sjf") {
+    return namedSorter(
+      (a, b) => a.job.estimate - b.job.estimate,
+      (job) => isOrderedNumber(job.estimate),
+    );
+  }
+  if (order === "largest-first") {
+    return namedSorter(
+      (a, b) => b.job.cores - a.job.cores,
+      (job) => isOrderedNumber(job.cores),
+    );
+  }
   if (order === "user-priority") {
-    return comparatorSorter((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0));
+    return namedSorter(
+      (a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0),
+      (job) => isOrderedNumber(job.priority ?? 0),
+    );
   }
   if (order === "deadline") {
-    return comparatorSorter((a, b) => {
-      const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
-      const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
-      return da === db ? 0 : da < db ? -1 : 1;
-    });
+    return namedSorter(
+      (a, b) => {
+        const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
+        const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
+        return da === db ? 0 : da < db ? -1 : 1;
+      },
+      (job) => isOrderedNumber(job.deadline ?? Number.POSITIVE_INFINITY),
+    );
   }
   if (typeof order === "object" && order !== null) {
     if ("compare" in order && typeof order.compare === "function") {

@@ -1,5 +1,11 @@
 import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
-import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
+import {
+  inQueueOrder,
+  inQueueOrderByJob,
+  PlatformCache,
+  readyTime,
+  rejectImpossible,
+} from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
 import { moveHeld, type PlannedInterval, PooledPlan } from "../plan.js";
 import type { BackfillStrategy, Reservation } from "../strategy.js";
@@ -62,9 +68,11 @@ interface Held extends PlannedInterval {
  * FCFS adds a sort, O(Q log Q), at each compression.
  */
 export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
-  const { sorter, fcfsOrder } = opts;
+  const { sorter, arrivalSorter, fcfsOrder } = opts;
   const cache = new PlatformCache(opts.machineOrder);
   let res: Held[] = [];
+  // The entries of `res` by job (for `ordered`; an order other than FCFS only).
+  const byJob = new Map<Job, Held>();
   // Jobs this policy started: id -> planned interval still held in the plan.
   const held = new Map<number, Held>();
   const plan = new PooledPlan();
@@ -93,7 +101,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(job, t, t + d, -1);
     if (t < reservedFrom) reservedFrom = t;
-    res.push({
+    const r: Held = {
       job,
       start: t,
       end: t + d,
@@ -102,7 +110,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       cores: job.cores,
       licensed: job.licenses !== undefined,
       pos: -1,
-    });
+    };
+    res.push(r);
+    if (!fcfsOrder) byJob.set(job, r);
   };
 
   /**
@@ -141,13 +151,14 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     const waitingById = new Map<number, WaitingJob>();
     for (const w of view.waiting) waitingById.set(w.job.id, w);
     res = [];
+    byJob.clear();
     earliest = Number.POSITIVE_INFINITY;
     const reserved = new Set<number>();
     for (const p of previous) {
       const w = waitingById.get(p.id);
       if (w === undefined || reserved.has(p.id) || rejected?.has(p.id)) continue;
       const d = cache.plannedFor(ctx, w.job, 0);
-      res.push({
+      const r: Held = {
         job: w.job,
         start: p.time,
         end: p.time + d,
@@ -156,7 +167,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         cores: w.job.cores,
         licensed: w.job.licenses !== undefined,
         pos: -1,
-      });
+      };
+      res.push(r);
+      if (!fcfsOrder) byJob.set(w.job, r);
       reserved.add(p.id);
       if (p.time < earliest) earliest = p.time;
     }
@@ -169,13 +182,28 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   };
 
   /**
+   * `inQueueOrder(res, sorter, ctx)`, through `byJob` when it can (see `inQueueOrderByJob`);
+   * when `inQueueOrder` drops reservations (of jobs no longer waiting), `byJob` follows.
+   */
+  const ordered = (ctx: SchedulingContext): Held[] => {
+    const fast = inQueueOrderByJob(res, byJob, sorter, ctx.view);
+    if (fast !== null) return fast;
+    const out = inQueueOrder(res, sorter, ctx);
+    if (out.length !== res.length) {
+      byJob.clear();
+      for (const r of out) byJob.set(r.job, r);
+    }
+    return out;
+  };
+
+  /**
    * Compression: each reservation, in queue order, at the earliest start the plan then allows
    * (see above). A function of its own, not part of `decide`: V8 then inlines the profile's
    * scan into it whatever the size of `decide` (inlined there, it stopped being inlined as soon
    * as `decide` grew). Returns the smallest start after the pass.
    */
   const compressAll = (ctx: SchedulingContext, now: number): number => {
-    if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
+    if (!fcfsOrder) res = ordered(ctx);
     if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
     const last = later;
     // Every reservation was, when last placed or checked, at the earliest start the plan
@@ -319,7 +347,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         if (rejected?.has(job.id)) continue;
         fresh.push({ job, progress: 0, preemptions: 0 });
       }
-      const ordered = fresh.length > 1 ? sorter(fresh, view) : fresh;
+      const ordered = fresh.length > 1 ? arrivalSorter(fresh, view) : fresh;
       for (const w of ordered) reserve(ctx, w.job, now);
     }
 
@@ -347,6 +375,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         if (alloc !== null) {
           ctx.start(r.job.id, alloc);
           held.set(r.job.id, r);
+          if (!fcfsOrder) byJob.delete(r.job);
           continue;
         }
       } else if (start < next) {
@@ -376,6 +405,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       cache.clear();
       cache.prepare(p);
       res = [];
+      byJob.clear();
       held.clear();
       initialized = false;
       wakeAt = Number.NaN;
