@@ -34,7 +34,8 @@ export function isOrderedNumber(x: unknown): boolean {
  * What it relies on unchecked: an entry kept from one call to the next has the same key,
  * submit time and id (no one mutates a waiting job or its `Job`; the engine never does).
  *
- * The result must not be mutated (it is kept, and may be returned again).
+ * The result must not be mutated (it is kept, and may be returned again), and holds until the
+ * call after the next one (the merge writes over it then; two arrays take turns).
  */
 export function incrementalSorter<T extends Keyed>(
   key: (a: T, b: T) => number,
@@ -48,7 +49,10 @@ export function incrementalSorter<T extends Keyed>(
   let pin: T[] = [];
   let pinNext: T[] = [];
   let pn = 0;
-  let out: readonly T[] = [];
+  let out: T[] = [];
+  // The result of the call before the previous one: written over by the next merge (the two
+  // arrays take turns, so that no call allocates one).
+  let spare: T[] = [];
   let rank = new Int32Array(16);
   let rankNext = new Int32Array(16);
   // Per entry of `pin`: its index in the new input, or -1 when it has left.
@@ -87,6 +91,8 @@ export function incrementalSorter<T extends Keyed>(
 
   return (entries) => {
     const n = entries.length;
+    // The caller's input is an older result of this sorter: the merge must not write over it.
+    if (entries === spare) spare = [];
     if (pos.length < pn) pos = new Int32Array(2 * pn);
     if (fresh.length < n) fresh = new Int32Array(2 * n);
     // Walk the previous input and this one together (both in queue order): an entry of `pin`
@@ -137,7 +143,7 @@ export function incrementalSorter<T extends Keyed>(
     // a binary search from the previous new entry's place.
     if (nf > 1) sortFresh(entries, nf);
     if (rankNext.length < n) rankNext = new Int32Array(Math.max(2 * n, 16));
-    const next: T[] = [];
+    const next = spare;
     let m = 0;
     let k = 0;
     for (let f = 0; f < nf; f++) {
@@ -154,22 +160,24 @@ export function incrementalSorter<T extends Keyed>(
         const p = pos[rank[k]!]!;
         if (p >= 0) {
           rankNext[m++] = p;
-          next.push(out[k]!);
+          next[m - 1] = out[k]!;
         }
       }
       rankNext[m++] = j;
-      next.push(w);
+      next[m - 1] = w;
     }
     for (; k < before; k++) {
       const p = pos[rank[k]!]!;
       if (p >= 0) {
         rankNext[m++] = p;
-        next.push(out[k]!);
+        next[m - 1] = out[k]!;
       }
     }
     const r = rank;
     rank = rankNext;
     rankNext = r;
+    if (next.length > m) next.length = m;
+    spare = out;
     out = next;
     return next;
   };

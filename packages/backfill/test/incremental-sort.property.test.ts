@@ -8,7 +8,7 @@ import { type OrderName, queueSorter } from "../src/order.js";
 // objects in the same order, ties included, over queues that change as the engine's does
 // (arrivals at their queue place, departures from anywhere, a job back in the queue as a new
 // entry) and over inputs that break what the sorter relies on (not in queue order, an entry
-// twice, two entries of one job, NaN keys, its own result passed back).
+// twice, two entries of one job, NaN keys, its own result passed back, or the one before).
 
 type Named = Exclude<OrderName, "fcfs">;
 const NAMED: readonly Named[] = ["sjf", "largest-first", "user-priority", "deadline"];
@@ -73,7 +73,7 @@ type Step =
       // How the input is given: the queue (the engine's array, changed in place between
       // calls), a copy, or broken: shuffled, an entry twice, a second entry of a queued job,
       // the sorter's own previous result.
-      readonly input: "queue" | "copy" | "shuffled" | "twice" | "twin" | "result";
+      readonly input: "queue" | "copy" | "shuffled" | "twice" | "twin" | "result" | "older";
       readonly seed: number;
     };
 
@@ -102,6 +102,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
             "twice" as const,
             "twin" as const,
             "result" as const,
+            "older" as const,
           ),
           weight: 1,
         },
@@ -143,7 +144,9 @@ function check(steps: readonly Step[]): void {
   // The engine's way: one array, in queue order, changed in place between calls.
   const queue: WaitingJob[] = [];
   const sorters = NAMED.map((order) => ({ order, sort: queueSorter(order, "test", "order") }));
+  // Each sorter's result at the last call and at the call before it.
   const last = new Map<Named, readonly WaitingJob[]>();
+  const older = new Map<Named, readonly WaitingJob[]>();
   let nextId = 0;
   const insert = (w: WaitingJob) => {
     let at = 0;
@@ -187,12 +190,15 @@ function check(steps: readonly Step[]): void {
           const twin = { ...queue[at]! };
           input = [...queue.slice(0, at + 1), twin, ...queue.slice(at + 1)];
         } else if (step.input === "result") input = last.get(order) ?? queue;
+        else if (step.input === "older") input = older.get(order) ?? queue;
         const want = plainSort(order, input);
         const snapshot = input.slice();
         const got = sort(input, VIEW);
         expect(sameObjects(got, want), `${order}, ${step.input} input`).toBe(true);
         // The input is never changed.
         expect(sameObjects(input, snapshot)).toBe(true);
+        const previous = last.get(order);
+        if (previous !== undefined) older.set(order, previous);
         last.set(order, got);
       }
     }
