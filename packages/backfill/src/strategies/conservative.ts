@@ -65,7 +65,8 @@ interface Held extends PlannedInterval {
  * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
  * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
  * reservations that move (S <= R + 2V segments; worst case O(V x S)); a queue order other than
- * FCFS adds a sort, O(Q log Q), at each compression.
+ * FCFS re-orders the reservations at each compression: O(Q + A log Q) for a named order (A jobs
+ * reserved since the previous compression), O(Q log Q) for a custom one.
  */
 export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   const { sorter, arrivalSorter, fcfsOrder } = opts;
