@@ -43,7 +43,11 @@ const VIEW = {} as SchedulerView;
 
 // Few distinct values per key (many ties), absent fields, infinities; NaN only when asked.
 const keysArb = fc.record({
-  submit: fc.integer({ min: 0, max: 12 }),
+  // backfillPass gives a job without a submit time -Infinity (ties by id).
+  submit: fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 12 }), weight: 10 },
+    { arbitrary: fc.constantFrom(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY), weight: 1 },
+  ),
   estimate: fc.constantFrom(1, 2, 3, Number.POSITIVE_INFINITY),
   cores: fc.integer({ min: 1, max: 3 }),
   priority: fc.constantFrom(undefined, 0, 1, -1, 2),
