@@ -193,30 +193,28 @@ export function inQueueOrder<R extends { readonly job: Job }>(
 }
 
 /**
- * `inQueueOrder(res, sorter, { view })` without its map of `res` and its filter of the queue,
- * when the reservations are those of the first `res.length` waiting jobs (conservative: every
- * waiting job holds one but the arrivals of the current event, which the engine puts at the
- * end of the queue); else null. `byJob` must map the job of each reservation in `res` to it,
- * and no other job. The sorter orders that part of the queue (the queue itself when it is all
- * of it), and each job it returns is looked up in `byJob`: when all are found, they are `res`,
- * and that part is exactly the waiting jobs that hold a reservation (job ids are unique, as in
- * the engine and `backfillPass`), the part `inQueueOrder` sorts. O(Q) plus the sorter.
+ * `inQueueOrder(res, sorter, { view })` in place, without its map of `res` and its filter of the
+ * queue, when the reservations are those of the first `res.length` waiting jobs (conservative:
+ * every waiting job holds one but the arrivals of the current event, which the engine puts at
+ * the end of the queue). Sorts `res` by `compare` (the order's comparator: a guess, cheap when
+ * `res` is mostly in that order already), then checks it against the sorter's order of that
+ * part of the queue (the queue itself when it is all of it): true when they name the same jobs
+ * in the same order. Then that part is exactly the waiting jobs that hold a reservation (job ids
+ * are unique, as in the engine and `backfillPass`), the part `inQueueOrder` sorts, and `res` is
+ * its result. False otherwise (`res` is then in some order of its own: `inQueueOrder` does not
+ * depend on it, ids being unique). O(Q) plus the sort and the sorter.
  */
-export function inQueueOrderByJob<R extends { readonly job: Job }>(
-  res: readonly R[],
-  byJob: ReadonlyMap<Job, R>,
+export function sortInQueueOrder<R extends { readonly job: Job }>(
+  res: R[],
+  compare: (a: R, b: R) => number,
   sorter: QueueSorter,
   view: SchedulerView,
-): R[] | null {
+): boolean {
   const all = view.waiting;
   const n = res.length;
-  if (n > all.length) return null;
+  if (n > all.length) return false;
   const sorted = sorter(n === all.length ? all : all.slice(0, n), view);
-  const out: R[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = byJob.get(sorted[i]!.job);
-    if (r === undefined) return null;
-    out.push(r);
-  }
-  return out;
+  res.sort(compare);
+  for (let i = 0; i < n; i++) if (res[i]!.job !== sorted[i]!.job) return false;
+  return true;
 }

@@ -8,7 +8,8 @@ import {
 } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
-import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
+import type { Keyed } from "./incremental-sort.js";
+import { namedComparator, type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
 
 /** Options of `backfill`. */
 export interface BackfillOptions {
@@ -250,6 +251,8 @@ export interface ResolvedBackfill {
    * so that the batches do not replace the queue that `sorter` keeps between events.
    */
   readonly arrivalSorter: QueueSorter;
+  /** The comparator of a named order other than FCFS (key, then queue order), else null. */
+  readonly compare: ((a: Keyed, b: Keyed) => number) | null;
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
   /** Every job on one machine (`exclusive` implies it). */
@@ -369,6 +372,7 @@ export function resolveBackfill(
     fcfsOrder: order === "fcfs",
     sorter,
     arrivalSorter,
+    compare: namedComparator(order),
     keepReservations,
     machineOrder,
     singleMachine,
@@ -431,6 +435,7 @@ export function resolveFcfs(
     fcfsOrder: true,
     sorter: queueSorter("fcfs", where, "options.order"),
     arrivalSorter: queueSorter("fcfs", where, "options.order"),
+    compare: null,
     keepReservations: false,
     machineOrder,
     singleMachine,

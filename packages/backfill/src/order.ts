@@ -1,5 +1,5 @@
 import { InvalidInputError, type Job, type SchedulerView, type WaitingJob } from "@sched/core";
-import { byQueue, incrementalSorter, isOrderedNumber } from "./incremental-sort.js";
+import { byQueue, incrementalSorter, isOrderedNumber, type Keyed } from "./incremental-sort.js";
 
 /**
  * A named queue order:
@@ -57,16 +57,48 @@ function comparatorSorter(cmp: (a: WaitingJob, b: WaitingJob) => number): QueueS
   return (waiting) => waiting.slice().sort((a, b) => cmp(a, b) || byQueue(a, b));
 }
 
+/** A named order other than FCFS: its key comparison, and when a job's key is a number, not NaN. */
+interface NamedOrder {
+  readonly key: (a: Keyed, b: Keyed) => number;
+  readonly keyOk: (job: Job) => boolean;
+}
+
 /**
- * The sorter of a named order: the same result as `comparatorSorter(cmp)`, kept up to date from
- * one call to the next (see `incrementalSorter`); `keyOk` tells when a job's key is a number,
- * not NaN (else that call sorts plainly).
+ * The named orders other than FCFS. Their sorters give the same result as
+ * `comparatorSorter(key)`, kept up to date from one call to the next (see `incrementalSorter`;
+ * a call where a new job's key is not a number sorts plainly).
  */
-function namedSorter(
-  cmp: (a: WaitingJob, b: WaitingJob) => number,
-  keyOk: (job: Job) => boolean,
-): QueueSorter {
-  return incrementalSorter<WaitingJob>(cmp, keyOk);
+const NAMED_ORDERS: Readonly<Record<Exclude<OrderName, "fcfs">, NamedOrder>> = {
+  sjf: {
+    key: (a, b) => a.job.estimate - b.job.estimate,
+    keyOk: (job) => isOrderedNumber(job.estimate),
+  },
+  "largest-first": {
+    key: (a, b) => b.job.cores - a.job.cores,
+    keyOk: (job) => isOrderedNumber(job.cores),
+  },
+  "user-priority": {
+    key: (a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0),
+    keyOk: (job) => isOrderedNumber(job.priority ?? 0),
+  },
+  deadline: {
+    key: (a, b) => {
+      const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
+      const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
+      return da === db ? 0 : da < db ? -1 : 1;
+    },
+    keyOk: (job) => isOrderedNumber(job.deadline ?? Number.POSITIVE_INFINITY),
+  },
+};
+
+/**
+ * The comparator of a named order other than FCFS (its key, then queue order), else null. For
+ * a guess that the caller checks against the order's sorter (conservative's reservations).
+ */
+export function namedComparator(order: QueueOrder): ((a: Keyed, b: Keyed) => number) | null {
+  if (typeof order !== "string" || !Object.hasOwn(NAMED_ORDERS, order)) return null;
+  const key = NAMED_ORDERS[order as Exclude<OrderName, "fcfs">].key;
+  return (a, b) => key(a, b) || byQueue(a, b);
 }
 
 /**
@@ -126,33 +158,9 @@ function prioritySorter(
  */
 export function queueSorter(order: QueueOrder, where: string, field: string): QueueSorter {
   if (order === "fcfs") return (waiting) => waiting;
-  if (order === "sjf") {
-    return namedSorter(
-      (a, b) => a.job.estimate - b.job.estimate,
-      (job) => isOrderedNumber(job.estimate),
-    );
-  }
-  if (order === "largest-first") {
-    return namedSorter(
-      (a, b) => b.job.cores - a.job.cores,
-      (job) => isOrderedNumber(job.cores),
-    );
-  }
-  if (order === "user-priority") {
-    return namedSorter(
-      (a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0),
-      (job) => isOrderedNumber(job.priority ?? 0),
-    );
-  }
-  if (order === "deadline") {
-    return namedSorter(
-      (a, b) => {
-        const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
-        const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
-        return da === db ? 0 : da < db ? -1 : 1;
-      },
-      (job) => isOrderedNumber(job.deadline ?? Number.POSITIVE_INFINITY),
-    );
+  if (typeof order === "string" && Object.hasOwn(NAMED_ORDERS, order)) {
+    const named = NAMED_ORDERS[order as Exclude<OrderName, "fcfs">];
+    return incrementalSorter<WaitingJob>(named.key, named.keyOk);
   }
   if (typeof order === "object" && order !== null) {
     if ("compare" in order && typeof order.compare === "function") {

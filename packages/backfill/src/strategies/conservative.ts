@@ -1,10 +1,10 @@
 import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
 import {
   inQueueOrder,
-  inQueueOrderByJob,
   PlatformCache,
   readyTime,
   rejectImpossible,
+  sortInQueueOrder,
 } from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
 import { moveHeld, type PlannedInterval, PooledPlan } from "../plan.js";
@@ -69,11 +69,9 @@ interface Held extends PlannedInterval {
  * reserved since the previous compression), O(Q log Q) for a custom one.
  */
 export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
-  const { sorter, arrivalSorter, fcfsOrder } = opts;
+  const { sorter, arrivalSorter, fcfsOrder, compare } = opts;
   const cache = new PlatformCache(opts.machineOrder);
   let res: Held[] = [];
-  // The entries of `res` by job (for `ordered`; an order other than FCFS only).
-  const byJob = new Map<Job, Held>();
   // Jobs this policy started: id -> planned interval still held in the plan.
   const held = new Map<number, Held>();
   const plan = new PooledPlan();
@@ -102,7 +100,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(job, t, t + d, -1);
     if (t < reservedFrom) reservedFrom = t;
-    const r: Held = {
+    res.push({
       job,
       start: t,
       end: t + d,
@@ -111,9 +109,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       cores: job.cores,
       licensed: job.licenses !== undefined,
       pos: -1,
-    };
-    res.push(r);
-    if (!fcfsOrder) byJob.set(job, r);
+    });
   };
 
   /**
@@ -152,14 +148,13 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     const waitingById = new Map<number, WaitingJob>();
     for (const w of view.waiting) waitingById.set(w.job.id, w);
     res = [];
-    byJob.clear();
     earliest = Number.POSITIVE_INFINITY;
     const reserved = new Set<number>();
     for (const p of previous) {
       const w = waitingById.get(p.id);
       if (w === undefined || reserved.has(p.id) || rejected?.has(p.id)) continue;
       const d = cache.plannedFor(ctx, w.job, 0);
-      const r: Held = {
+      res.push({
         job: w.job,
         start: p.time,
         end: p.time + d,
@@ -168,9 +163,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         cores: w.job.cores,
         licensed: w.job.licenses !== undefined,
         pos: -1,
-      };
-      res.push(r);
-      if (!fcfsOrder) byJob.set(w.job, r);
+      });
       reserved.add(p.id);
       if (p.time < earliest) earliest = p.time;
     }
@@ -183,18 +176,13 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   };
 
   /**
-   * `inQueueOrder(res, sorter, ctx)`, through `byJob` when it can (see `inQueueOrderByJob`);
-   * when `inQueueOrder` drops reservations (of jobs no longer waiting), `byJob` follows.
+   * `inQueueOrder(res, sorter, ctx)`: in place when it can (a named order, see
+   * `sortInQueueOrder`; `res` is then mostly in order already: the previous compression's order,
+   * with the jobs reserved since appended).
    */
-  const ordered = (ctx: SchedulingContext): Held[] => {
-    const fast = inQueueOrderByJob(res, byJob, sorter, ctx.view);
-    if (fast !== null) return fast;
-    const out = inQueueOrder(res, sorter, ctx);
-    if (out.length !== res.length) {
-      byJob.clear();
-      for (const r of out) byJob.set(r.job, r);
-    }
-    return out;
+  const reorder = (ctx: SchedulingContext): Held[] => {
+    if (compare !== null && sortInQueueOrder(res, compare, sorter, ctx.view)) return res;
+    return inQueueOrder(res, sorter, ctx);
   };
 
   /**
@@ -204,7 +192,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
    * as `decide` grew). Returns the smallest start after the pass.
    */
   const compressAll = (ctx: SchedulingContext, now: number): number => {
-    if (!fcfsOrder) res = ordered(ctx);
+    if (!fcfsOrder) res = reorder(ctx);
     if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
     const last = later;
     // Every reservation was, when last placed or checked, at the earliest start the plan
@@ -376,7 +364,6 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         if (alloc !== null) {
           ctx.start(r.job.id, alloc);
           held.set(r.job.id, r);
-          if (!fcfsOrder) byJob.delete(r.job);
           continue;
         }
       } else if (start < next) {
@@ -406,7 +393,6 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       cache.clear();
       cache.prepare(p);
       res = [];
-      byJob.clear();
       held.clear();
       initialized = false;
       wakeAt = Number.NaN;
