@@ -25,8 +25,9 @@ import type { BackfillScheduler } from "./strategy.js";
  * `order: "fcfs"`, a job's reservation never moves later while estimates are upper bounds of
  * run times (the head's, for EASY; every job's, for conservative).
  *
- * Complexity per event, Q waiting and R running jobs: O(Q) to walk the queue (plus O(Q log Q)
- * for an order other than FCFS), O(R) to build the plan (the running jobs' releases stay sorted
+ * Complexity per event, Q waiting and R running jobs: O(Q) to walk the queue (plus, for an order
+ * other than FCFS, O(Q + A log Q) for a named one, A jobs new since the last event, and
+ * O(Q log Q) for a custom one), O(R) to build the plan (the running jobs' releases stay sorted
  * between events, plus O(D) per job started or ended since, for D distinct estimated ends),
  * O(S) per reservation or start and O(log S + window) per job checked (S segments
  * <= R + 2k + started).

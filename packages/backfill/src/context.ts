@@ -173,7 +173,8 @@ const FEW_HOLDERS = 8;
 
 /**
  * Reservations re-ordered by the policy's queue order (which may change at every event): the
- * waiting jobs that hold one, sorted by `sorter`. O(Q log Q).
+ * waiting jobs that hold one, sorted by `sorter`. O(Q log Q) (O(Q) and a map of the
+ * reservations with the incremental sorter of a named order).
  */
 export function inQueueOrder<R extends { readonly job: Job }>(
   res: readonly R[],
@@ -189,4 +190,31 @@ export function inQueueOrder<R extends { readonly job: Job }>(
     if (r !== undefined) out.push(r);
   }
   return out;
+}
+
+/**
+ * `inQueueOrder(res, sorter, { view })` in place, without its map of `res` and its filter of the
+ * queue, when the reservations are those of the first `res.length` waiting jobs (conservative:
+ * every waiting job holds one but the arrivals of the current event, which the engine puts at
+ * the end of the queue). Sorts `res` by `compare` (the order's comparator: a guess, cheap when
+ * `res` is mostly in that order already), then checks it against the sorter's order of that
+ * part of the queue (the queue itself when it is all of it): true when they name the same jobs
+ * in the same order. Then that part is exactly the waiting jobs that hold a reservation (job ids
+ * are unique, as in the engine and `backfillPass`), the part `inQueueOrder` sorts, and `res` is
+ * its result. False otherwise (`res` is then in some order of its own: `inQueueOrder` does not
+ * depend on it, ids being unique). O(Q) plus the sort and the sorter.
+ */
+export function sortInQueueOrder<R extends { readonly job: Job }>(
+  res: R[],
+  compare: (a: R, b: R) => number,
+  sorter: QueueSorter,
+  view: SchedulerView,
+): boolean {
+  const all = view.waiting;
+  const n = res.length;
+  if (n > all.length) return false;
+  const sorted = sorter(n === all.length ? all : all.slice(0, n), view);
+  res.sort(compare);
+  for (let i = 0; i < n; i++) if (res[i]!.job !== sorted[i]!.job) return false;
+  return true;
 }

@@ -8,7 +8,8 @@ import {
 } from "@sched/errors";
 import { MACHINE_ORDERS, type MachineOrder } from "./allocation.js";
 import { BACKFILL_DEFAULTS, EDF_DEFAULTS } from "./defaults.js";
-import { type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
+import type { Keyed } from "./incremental-sort.js";
+import { namedComparator, type QueueOrder, type QueueSorter, queueSorter } from "./order.js";
 
 /** Options of `backfill`. */
 export interface BackfillOptions {
@@ -243,7 +244,15 @@ export interface ResolvedBackfill {
   readonly reservations: number;
   /** The order is FCFS: the queue as the engine (or the caller) gives it. */
   readonly fcfsOrder: boolean;
+  /** Orders the waiting queue (or the part of it that holds reservations), event after event. */
   readonly sorter: QueueSorter;
+  /**
+   * Orders a batch of arrivals (conservative): a sorter of the same order, apart from `sorter`
+   * so that the batches do not replace the queue that `sorter` keeps between events.
+   */
+  readonly arrivalSorter: QueueSorter;
+  /** The comparator of a named order other than FCFS (key, then queue order), else null. */
+  readonly compare: ((a: Keyed, b: Keyed) => number) | null;
   readonly keepReservations: boolean;
   readonly machineOrder: MachineOrder;
   /** Every job on one machine (`exclusive` implies it). */
@@ -329,6 +338,7 @@ export function resolveBackfill(
   }
   const order = options?.order ?? BACKFILL_DEFAULTS.order;
   const sorter = queueSorter(order, where, "options.order");
+  const arrivalSorter = queueSorter(order, where, "options.order");
   const keepReservations = requireBoolean(
     where,
     "options.keepReservations",
@@ -361,6 +371,8 @@ export function resolveBackfill(
     reservations,
     fcfsOrder: order === "fcfs",
     sorter,
+    arrivalSorter,
+    compare: namedComparator(order),
     keepReservations,
     machineOrder,
     singleMachine,
@@ -422,6 +434,8 @@ export function resolveFcfs(
     reservations: 0,
     fcfsOrder: true,
     sorter: queueSorter("fcfs", where, "options.order"),
+    arrivalSorter: queueSorter("fcfs", where, "options.order"),
+    compare: null,
     keepReservations: false,
     machineOrder,
     singleMachine,

@@ -1,4 +1,5 @@
-import { InvalidInputError, type SchedulerView, type WaitingJob } from "@sched/core";
+import { InvalidInputError, type Job, type SchedulerView, type WaitingJob } from "@sched/core";
+import { byQueue, incrementalSorter, isOrderedNumber, type Keyed } from "./incremental-sort.js";
 
 /**
  * A named queue order:
@@ -31,16 +32,15 @@ export type QueueOrder = OrderName | OrderComparator | OrderPriority;
 /**
  * Orders waiting jobs for one scheduling event; never mutates its input (the FCFS sorter returns
  * its input itself, which is already in queue order, and a priority sorter does when its input
- * is already in its order).
+ * is already in its order). A named order's sorter keeps its input and result from one call to
+ * the next and updates them (O(Q) per event, plus O(A log Q) for A new jobs; see
+ * `incrementalSorter`), and returns its previous result again when the queue has not changed:
+ * a result must not be mutated.
  */
 export type QueueSorter = (
   waiting: readonly WaitingJob[],
   view: SchedulerView,
 ) => readonly WaitingJob[];
-
-function byQueue(a: WaitingJob, b: WaitingJob): number {
-  return a.job.submit - b.job.submit || a.job.id - b.job.id;
-}
 
 /**
  * True when `a` is one non-descending run under `cmp` (`cmp(a[i], a[i - 1]) >= 0` for every
@@ -55,6 +55,50 @@ export function inRun<T>(a: readonly T[], cmp: (x: T, y: T) => number): boolean 
 
 function comparatorSorter(cmp: (a: WaitingJob, b: WaitingJob) => number): QueueSorter {
   return (waiting) => waiting.slice().sort((a, b) => cmp(a, b) || byQueue(a, b));
+}
+
+/** A named order other than FCFS: its key comparison, and when a job's key is a number, not NaN. */
+interface NamedOrder {
+  readonly key: (a: Keyed, b: Keyed) => number;
+  readonly keyOk: (job: Job) => boolean;
+}
+
+/**
+ * The named orders other than FCFS. Their sorters give the same result as
+ * `comparatorSorter(key)`, kept up to date from one call to the next (see `incrementalSorter`;
+ * a call where a new job's key is not a number sorts plainly).
+ */
+const NAMED_ORDERS: Readonly<Record<Exclude<OrderName, "fcfs">, NamedOrder>> = {
+  sjf: {
+    key: (a, b) => a.job.estimate - b.job.estimate,
+    keyOk: (job) => isOrderedNumber(job.estimate),
+  },
+  "largest-first": {
+    key: (a, b) => b.job.cores - a.job.cores,
+    keyOk: (job) => isOrderedNumber(job.cores),
+  },
+  "user-priority": {
+    key: (a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0),
+    keyOk: (job) => isOrderedNumber(job.priority ?? 0),
+  },
+  deadline: {
+    key: (a, b) => {
+      const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
+      const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
+      return da === db ? 0 : da < db ? -1 : 1;
+    },
+    keyOk: (job) => isOrderedNumber(job.deadline ?? Number.POSITIVE_INFINITY),
+  },
+};
+
+/**
+ * The comparator of a named order other than FCFS (its key, then queue order), else null. For
+ * a guess that the caller checks against the order's sorter (conservative's reservations).
+ */
+export function namedComparator(order: QueueOrder): ((a: Keyed, b: Keyed) => number) | null {
+  if (typeof order !== "string" || !Object.hasOwn(NAMED_ORDERS, order)) return null;
+  const key = NAMED_ORDERS[order as Exclude<OrderName, "fcfs">].key;
+  return (a, b) => key(a, b) || byQueue(a, b);
 }
 
 /**
@@ -114,17 +158,9 @@ function prioritySorter(
  */
 export function queueSorter(order: QueueOrder, where: string, field: string): QueueSorter {
   if (order === "fcfs") return (waiting) => waiting;
-  if (order === "sjf") return comparatorSorter((a, b) => a.job.estimate - b.job.estimate);
-  if (order === "largest-first") return comparatorSorter((a, b) => b.job.cores - a.job.cores);
-  if (order === "user-priority") {
-    return comparatorSorter((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0));
-  }
-  if (order === "deadline") {
-    return comparatorSorter((a, b) => {
-      const da = a.job.deadline ?? Number.POSITIVE_INFINITY;
-      const db = b.job.deadline ?? Number.POSITIVE_INFINITY;
-      return da === db ? 0 : da < db ? -1 : 1;
-    });
+  if (typeof order === "string" && Object.hasOwn(NAMED_ORDERS, order)) {
+    const named = NAMED_ORDERS[order as Exclude<OrderName, "fcfs">];
+    return incrementalSorter<WaitingJob>(named.key, named.keyOk);
   }
   if (typeof order === "object" && order !== null) {
     if ("compare" in order && typeof order.compare === "function") {

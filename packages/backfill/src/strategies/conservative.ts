@@ -1,5 +1,11 @@
 import type { Job, Platform, SchedulerView, SchedulingContext, WaitingJob } from "@sched/core";
-import { inQueueOrder, PlatformCache, readyTime, rejectImpossible } from "../context.js";
+import {
+  inQueueOrder,
+  PlatformCache,
+  readyTime,
+  rejectImpossible,
+  sortInQueueOrder,
+} from "../context.js";
 import type { ResolvedBackfill } from "../options.js";
 import { moveHeld, type PlannedInterval, PooledPlan } from "../plan.js";
 import type { BackfillStrategy, Reservation } from "../strategy.js";
@@ -59,10 +65,11 @@ interface Held extends PlannedInterval {
  * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
  * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
  * reservations that move (S <= R + 2V segments; worst case O(V x S)); a queue order other than
- * FCFS adds a sort, O(Q log Q), at each compression.
+ * FCFS re-orders the reservations at each compression: O(Q + A log Q) for a named order (A jobs
+ * reserved since the previous compression), O(Q log Q) for a custom one.
  */
 export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
-  const { sorter, fcfsOrder } = opts;
+  const { sorter, arrivalSorter, fcfsOrder, compare } = opts;
   const cache = new PlatformCache(opts.machineOrder);
   let res: Held[] = [];
   // Jobs this policy started: id -> planned interval still held in the plan.
@@ -169,13 +176,23 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   };
 
   /**
+   * `inQueueOrder(res, sorter, ctx)`: in place when it can (a named order, see
+   * `sortInQueueOrder`; `res` is then mostly in order already: the previous compression's order,
+   * with the jobs reserved since appended).
+   */
+  const reorder = (ctx: SchedulingContext): Held[] => {
+    if (compare !== null && sortInQueueOrder(res, compare, sorter, ctx.view)) return res;
+    return inQueueOrder(res, sorter, ctx);
+  };
+
+  /**
    * Compression: each reservation, in queue order, at the earliest start the plan then allows
    * (see above). A function of its own, not part of `decide`: V8 then inlines the profile's
    * scan into it whatever the size of `decide` (inlined there, it stopped being inlined as soon
    * as `decide` grew). Returns the smallest start after the pass.
    */
   const compressAll = (ctx: SchedulingContext, now: number): number => {
-    if (!fcfsOrder) res = inQueueOrder(res, sorter, ctx);
+    if (!fcfsOrder) res = reorder(ctx);
     if (vacated.length < res.length) vacated = new Float64Array(2 * res.length);
     const last = later;
     // Every reservation was, when last placed or checked, at the earliest start the plan
@@ -319,7 +336,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
         if (rejected?.has(job.id)) continue;
         fresh.push({ job, progress: 0, preemptions: 0 });
       }
-      const ordered = fresh.length > 1 ? sorter(fresh, view) : fresh;
+      const ordered = fresh.length > 1 ? arrivalSorter(fresh, view) : fresh;
       for (const w of ordered) reserve(ctx, w.job, now);
     }
 

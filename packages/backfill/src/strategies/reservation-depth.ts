@@ -20,10 +20,11 @@ import type { BackfillStrategy, Reservation } from "../strategy.js";
  * earliest time the plan allows. Reservations are made anew at every decision; with
  * `keepReservations` the jobs that got one at the previous decision go first, in that order.
  *
- * Complexity per decision: O(Q) to walk the queue (plus O(Q log Q) for an order other than
- * FCFS), O(R) to build the plan (the running jobs' releases stay sorted between decisions, plus
- * O(D) per job started or ended since, for D distinct estimated ends), O(S) per reservation or
- * start and O(log S + window) per job checked (S segments <= R + 2k + started).
+ * Complexity per decision: O(Q) to walk the queue (plus O(Q + A log Q) for a named order other
+ * than FCFS, A jobs new since the last decision, O(Q log Q) for a custom one), O(R) to build the
+ * plan (the running jobs' releases stay sorted between decisions, plus O(D) per job started or
+ * ended since, for D distinct estimated ends), O(S) per reservation or start and
+ * O(log S + window) per job checked (S segments <= R + 2k + started).
  */
 export function reservationDepth(opts: ResolvedBackfill): BackfillStrategy {
   const cache = new PlatformCache(opts.machineOrder);

@@ -142,7 +142,7 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
         if (rejected?.has(job.id)) continue;
         fresh.push({ job, progress: 0, preemptions: 0 });
       }
-      const ordered = !opts.fcfsOrder && fresh.length > 1 ? opts.sorter(fresh, view) : fresh;
+      const ordered = !opts.fcfsOrder && fresh.length > 1 ? opts.arrivalSorter(fresh, view) : fresh;
       for (const w of ordered) {
         const r = place(view, w, null);
         if (r !== null) res.push(r);

@@ -20,7 +20,8 @@ import type { BackfillStrategy, Reservation } from "../strategy.js";
  * "free now" means idle, and the plan counts one slot per machine. Internal: users pass
  * `singleMachine: true` or `exclusive: true`.
  *
- * Complexity per event: O(Q log Q) to sort, O(M (log M + R + k) log) to build the plan when a
+ * Complexity per event: O(Q + A log Q) to order the queue (A jobs new since the last event;
+ * O(Q log Q) for a custom order), O(M (log M + R + k) log) to build the plan when a
  * job cannot start, and O(M x (log S + S)) per reservation, O(M x (log S + window)) per job
  * checked, for M machines.
  */

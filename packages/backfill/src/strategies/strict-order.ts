@@ -13,8 +13,8 @@ import type { BackfillStrategy } from "../strategy.js";
  * In FCFS order the queue is read through `view.waitingAt` (O(1) per job),
  * so a long saturated queue is never copied.
  *
- * Complexity per decision: O(1 + started jobs x M) in FCFS order; O(Q log Q) to sort another
- * order.
+ * Complexity per decision: O(1 + started jobs x M) in FCFS order; O(Q + A log Q) to order the
+ * queue in another named order (A jobs new since the last decision), O(Q log Q) in a custom one.
  */
 export function strictOrder(opts: ResolvedBackfill): BackfillStrategy {
   const cache = new PlatformCache(opts.machineOrder);
