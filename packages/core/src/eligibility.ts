@@ -188,7 +188,7 @@ function fits(job: Job, platform: Platform, machine: number): boolean {
 /**
  * The machines `job` could ever run on alone ({@link fitsMachine}), ascending indices.
  *
- * Complexity: O(machines x licenses the job asks for).
+ * Complexity: O(machines x licenses the job asks for); O(1) for a job wider than every machine.
  *
  * @example
  * ```ts
@@ -198,6 +198,8 @@ function fits(job: Job, platform: Platform, machine: number): boolean {
 export function eligibleMachines(job: Job, platform: Platform): number[] {
   requireInputs("@sched/core/eligibleMachines", job, platform, "platform");
   const out: number[] = [];
+  // wider than every machine: none (no machine to ask; 131,072 of them on a big one)
+  if (job.cores > largestMachine(platform)) return out;
   for (let m = 0; m < platform.machines.length; m++) {
     if (fits(job, platform, m)) out.push(m);
   }
