@@ -209,18 +209,20 @@ export class AvailRectList {
   private originTime: number;
   /** TimeSet: record times, strictly increasing. */
   private readonly times: number[] = [];
-  /** Busy set of each record. */
+  /**
+   * Busy set of each record: `W` words of bits, then its word summary (see `sumWords`) in the
+   * same array, so a record is one array to move, copy and reuse.
+   */
   private readonly sets: Uint32Array[] = [];
   /** Size of each busy set. */
   private readonly counts: number[] = [];
   /**
-   * Word summary of each busy set, `2·S` words for `S = ceil(W / 32)`: bit `w` of the first `S`
-   * words is set when word `w` of the set is not 0, bit `w` of the last `S` when it is all ones
-   * (`0xffffffff`). Busy sets are mostly runs of whole words (either empty or full), so
-   * `rectangleAt` works on the summaries and reads only the words that are neither.
+   * `S = ceil(W / 32)`. Each busy set's array ends with its word summary, `2·S` words from offset
+   * `W`: bit `w` of the first `S` is set when word `w` of the set is not 0, bit `w` of the last
+   * `S` when it is all ones (`0xffffffff`). Busy sets are mostly runs of whole words (either
+   * empty or full), so `rectangleAt` works on the summaries and reads only the words that are
+   * neither.
    */
-  private readonly sums: Uint32Array[] = [];
-  /** `S`: words per summary half. */
   private readonly sumWords: number;
   /** Summary of the scratch `union` (same layout): which of its words are nonzero, all ones. */
   private readonly unionSum: Uint32Array;
@@ -234,8 +236,6 @@ export class AvailRectList {
   private readonly pick: Uint32Array;
   /** Busy sets of removed records, reused by `split` (no allocation in steady state). */
   private readonly spare: Uint32Array[] = [];
-  /** Their summaries, likewise. */
-  private readonly spareSums: Uint32Array[] = [];
   /** Set by `rectangleAt` when a too-busy record rules out every start before this time. */
   private blockedUntil = Number.NEGATIVE_INFINITY;
   /** The records `[windowFirst, windowEnd)` of the last window `rectangleAt` united. */
@@ -297,7 +297,10 @@ export class AvailRectList {
 
   /** A copy of every record, in time order. O(m·(W + pes)). */
   records(): AvailRecord[] {
-    return this.times.map((time, k) => ({ time, busy: toArray(this.sets[k]!) }));
+    return this.times.map((time, k) => ({
+      time,
+      busy: toArray(this.sets[k]!.subarray(0, this.words)),
+    }));
   }
 
   /** An independent copy. O(m·W). */
@@ -306,7 +309,6 @@ export class AvailRectList {
     for (let k = 0; k < this.times.length; k++) {
       copy.times.push(this.times[k]!);
       copy.sets.push(this.sets[k]!.slice());
-      copy.sums.push(this.sums[k]!.slice());
       copy.counts.push(this.counts[k]!);
     }
     return copy;
@@ -315,7 +317,7 @@ export class AvailRectList {
   /** PEs reserved at instant `t` (increasing). O(log m + W + pes). */
   busyAt(t: number): number[] {
     const k = this.floorIndex(t);
-    return k < 0 ? [] : toArray(this.sets[k]!);
+    return k < 0 ? [] : toArray(this.sets[k]!.subarray(0, this.words));
   }
 
   /**
@@ -346,7 +348,7 @@ export class AvailRectList {
     // Check first, so a refused call leaves the structure untouched.
     for (let k = Math.max(this.floorIndex(a), 0); k < this.times.length; k++) {
       if (this.times[k]! >= te) break;
-      if (!disjoint(this.sets[k]!, this.mask)) {
+      if (!disjoint(this.mask, this.sets[k]!)) {
         const clash = lowest(this.intersection(this.sets[k]!), 1)[0];
         throw new InvalidInputError(
           `${WHERE}/addAllocation`,
@@ -358,12 +360,12 @@ export class AvailRectList {
     const size = count(this.mask);
     const i = this.split(a);
     const j = this.split(te);
+    const W = this.words;
     const S = this.sumWords;
     const mask = this.mask;
     const maskSum = this.maskSum;
     for (let k = i; k < j; k++) {
       const set = this.sets[k]!;
-      const sum = this.sums[k]!;
       for (let g = 0; g < S; g++) {
         let x = maskSum[g]!;
         while (x !== 0) {
@@ -372,8 +374,8 @@ export class AvailRectList {
           const w = (g << 5) + 31 - Math.clz32(bit);
           const v = (set[w]! | mask[w]!) >>> 0;
           set[w] = v;
-          sum[g]! |= bit;
-          if (v === 0xffffffff) sum[S + g]! |= bit;
+          set[W + g]! |= bit;
+          if (v === 0xffffffff) set[W + S + g]! |= bit;
         }
       }
       this.counts[k]! += size;
@@ -413,12 +415,12 @@ export class AvailRectList {
     const size = count(this.mask);
     const i = this.split(a);
     const j = this.split(te);
+    const W = this.words;
     const S = this.sumWords;
     const mask = this.mask;
     const maskSum = this.maskSum;
     for (let k = i; k < j; k++) {
       const set = this.sets[k]!;
-      const sum = this.sums[k]!;
       for (let g = 0; g < S; g++) {
         let x = maskSum[g]!;
         while (x !== 0) {
@@ -428,8 +430,8 @@ export class AvailRectList {
           const v = set[w]! & ~mask[w]!;
           set[w] = v;
           // Some bit of the word was cleared: it is no longer all ones.
-          sum[S + g]! &= ~bit;
-          if (v === 0) sum[g]! &= ~bit;
+          set[W + S + g]! &= ~bit;
+          if (v === 0) set[W + g]! &= ~bit;
         }
       }
       this.counts[k]! -= size;
@@ -453,7 +455,6 @@ export class AvailRectList {
     this.times[k] = t;
     this.times.splice(0, k);
     for (const set of this.sets.splice(0, k)) this.spare.push(set);
-    for (const sum of this.sums.splice(0, k)) this.spareSums.push(sum);
     this.counts.splice(0, k);
     if (this.counts[0] === 0) this.removeAt(0);
   }
@@ -727,18 +728,11 @@ export class AvailRectList {
   private split(t: number): number {
     const k = this.floorIndex(t);
     if (k >= 0 && this.times[k] === t) return k;
-    const set = this.spare.pop() ?? new Uint32Array(this.words);
-    const sum = this.spareSums.pop() ?? new Uint32Array(2 * this.sumWords);
-    if (k >= 0) {
-      set.set(this.sets[k]!);
-      sum.set(this.sums[k]!);
-    } else {
-      set.fill(0);
-      sum.fill(0);
-    }
+    const set = this.spare.pop() ?? new Uint32Array(this.words + 2 * this.sumWords);
+    if (k >= 0) set.set(this.sets[k]!);
+    else set.fill(0);
     this.times.splice(k + 1, 0, t);
     this.sets.splice(k + 1, 0, set);
-    this.sums.splice(k + 1, 0, sum);
     this.counts.splice(k + 1, 0, k >= 0 ? this.counts[k]! : 0);
     return k + 1;
   }
@@ -749,18 +743,14 @@ export class AvailRectList {
     const redundant =
       k === 0
         ? this.counts[0] === 0
-        : this.counts[k] === this.counts[k - 1] &&
-          equal(this.sums[k]!, this.sums[k - 1]!) &&
-          equal(this.sets[k]!, this.sets[k - 1]!);
+        : this.counts[k] === this.counts[k - 1] && equal(this.sets[k]!, this.sets[k - 1]!);
     if (redundant) this.removeAt(k);
   }
 
   private removeAt(k: number): void {
     this.spare.push(this.sets[k]!);
-    this.spareSums.push(this.sums[k]!);
     this.times.splice(k, 1);
     this.sets.splice(k, 1);
-    this.sums.splice(k, 1);
     this.counts.splice(k, 1);
   }
 
@@ -878,12 +868,13 @@ export class AvailRectList {
    * O((to - from)·S + x·(to - from)) for `x` mixed words.
    */
   private windowUnion(from: number, to: number): number {
+    const W = this.words;
     const S = this.sumWords;
     const us = this.unionSum;
     us.fill(0);
     for (let r = from; r < to; r++) {
-      const sum = this.sums[r]!;
-      for (let g = 0; g < 2 * S; g++) us[g]! |= sum[g]!;
+      const set = this.sets[r]!;
+      for (let g = 0; g < 2 * S; g++) us[g]! |= set[W + g]!;
     }
     const union = this.union;
     let busy = 0;
@@ -905,14 +896,14 @@ export class AvailRectList {
 
   /** True when record `k`'s busy set is inside the union left by `windowUnion`. O(S + x). */
   private coveredByUnion(k: number): boolean {
+    const W = this.words;
     const S = this.sumWords;
     const us = this.unionSum;
-    const sum = this.sums[k]!;
     const set = this.sets[k]!;
     const union = this.union;
     for (let g = 0; g < S; g++) {
       // Nonzero words of the set where the union is not all ones.
-      let x = sum[g]! & ~us[S + g]!;
+      let x = set[W + g]! & ~us[S + g]!;
       if (x === 0) continue;
       if ((x & ~us[g]!) !== 0) return false; // the union is 0 there
       while (x !== 0) {
