@@ -593,8 +593,10 @@ export class AvailRectList {
    * throughout `[s, s + duration)`, with the `n` lowest-index such PEs; `null` only when `n`
    * exceeds the PE count. The answer is `t` or a record time, so only those are tried, in order.
    *
-   * Complexity: O(log m + q·(log m + v·W) + n) for `q` start times tried (at most m + 1);
-   * records busier than `pes - n` let it skip every start that would overlap them.
+   * Complexity: O(log m + q·(log m + v·(S + x)) + W + n) for `q` start times tried (at most
+   * m + 1), `S` and `x` as in {@link AvailRectList.findAllocation} (the windows are united by
+   * their word summaries); records busier than `pes - n` let it skip every start that would
+   * overlap them.
    * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite, or
    * `peCount` not a positive integer.
    */
@@ -610,7 +612,8 @@ export class AvailRectList {
       const first = this.floorIndex(s);
       const e = s + duration;
       let jump = -1;
-      for (let k = Math.max(first, 0); k < this.times.length; k++) {
+      let k = Math.max(first, 0);
+      for (; k < this.times.length; k++) {
         if (k > first && this.times[k]! >= e) break;
         if (this.counts[k]! > limit) jump = k;
       }
@@ -619,7 +622,10 @@ export class AvailRectList {
         s = this.times[jump + 1]!;
         continue;
       }
-      if (this.freeCountOver(s, e) >= n) return { start: s, pes: lowest(this.free, n) };
+      if (this.pes - this.windowUnion(Math.max(first, 0), k) >= n) {
+        this.freeInto(this.free);
+        return { start: s, pes: lowest(this.free, n) };
+      }
       // The next record time after s (exists: the window ends inside the reserved range).
       s = this.times[first + 1]!;
     }
@@ -810,13 +816,6 @@ export class AvailRectList {
       if (k > first && this.times[k]! >= te) break;
       orInto(this.union, this.sets[k]!);
     }
-  }
-
-  /** Fills `free` with the PEs free throughout `[ts, te)` and returns how many there are. */
-  private freeCountOver(ts: number, te: number): number {
-    this.unionOver(ts, te);
-    complementInto(this.free, this.union, this.pes);
-    return count(this.free);
   }
 
   /**

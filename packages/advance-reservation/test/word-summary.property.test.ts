@@ -187,6 +187,17 @@ class Plain {
     };
   }
 
+  /** The earliest start `>= t` (and the origin) with `n` PEs free for `d`: `t` or a record time. */
+  earliestFit(t: number, d: number, n: number) {
+    if (n > this.pes) return null;
+    const a = Math.max(t, this.list.origin);
+    for (const s of [a, ...this.times.filter((x) => x > a)]) {
+      const r = this.rectangle(s, d, n, Number.POSITIVE_INFINITY);
+      if (r !== null) return { start: s, pes: lowest(r.free, n) };
+    }
+    throw new Error("unreachable: every PE is free from the last record on");
+  }
+
   /** The PEs by `selection`, read plainly (PE by PE over the records). */
   choose(free: Uint32Array, ts: number, te: number, n: number, selection: PeSelection): number[] {
     if (selection === "lowest-index") return lowest(free, n);
@@ -221,7 +232,7 @@ const requestArb = fc.record({
 });
 
 describe("AvailRectList word summaries against the plain reading", () => {
-  it("findAllocation (seven policies, clipped or not, every peSelection) and maximumRectangle give the plain answers", () => {
+  it("findAllocation (seven policies, clipped or not, every peSelection), maximumRectangle and earliestFit give the plain answers", () => {
     fc.assert(
       fc.property(pesArb, fc.array(opArb, { maxLength: 24 }), requestArb, (pes, ops, q) => {
         const list = replay(pes, ops);
@@ -253,6 +264,9 @@ describe("AvailRectList word summaries against the plain reading", () => {
           );
           expect(got).toEqual(want === null ? null : want.rect);
         }
+        expect(list.earliestFit({ peCount: n, duration: q.tdu, ready: q.tr })).toEqual(
+          plain.earliestFit(q.tr, q.tdu, n),
+        );
         // Minimal: the summaries did not keep a redundant record (nor drop a needed one).
         const records = list.records();
         for (let k = 1; k < records.length; k++) {
