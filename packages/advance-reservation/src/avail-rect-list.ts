@@ -10,7 +10,6 @@ import {
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import {
-  andNotInto,
   complementInto,
   count,
   disjoint,
@@ -19,6 +18,7 @@ import {
   isEmpty,
   lowest,
   orInto,
+  popcount32,
   subset,
   toArray,
   wordsFor,
@@ -189,8 +189,10 @@ export interface Fit {
  * Complexity, with `m` records, `W = ceil(pes / 32)` words per set and `n'` records inside
  * the interval touched: `addAllocation` / `deleteAllocation` O(log m + n'·W + m) (the `m` is
  * the array shift of at most two inserted and two removed records, a memmove); `findAllocation`
- * O(log m + p·(log m + (v + b)·W) + n) for `p` candidate start times, `v` records inside each
- * candidate's window and `b` records walked to stretch its rectangle.
+ * O(log m + p·(log m + (v + b)·(S + x)) + W + n) for `p` candidate start times, `v` records
+ * inside each candidate's window, `b` records walked to stretch its rectangle, `S = ceil(W / 32)`
+ * words of each set's word summary and `x` words of the window that are busy in some record but
+ * all ones in none (the only words read one by one; busy sets made of whole runs have few).
  *
  * @example
  * ```ts
@@ -207,10 +209,25 @@ export class AvailRectList {
   private originTime: number;
   /** TimeSet: record times, strictly increasing. */
   private readonly times: number[] = [];
-  /** Busy set of each record. */
+  /**
+   * Busy set of each record: `W` words of bits, then its word summary (see `sumWords`) in the
+   * same array, so a record is one array to move, copy and reuse.
+   */
   private readonly sets: Uint32Array[] = [];
   /** Size of each busy set. */
   private readonly counts: number[] = [];
+  /**
+   * `S = ceil(W / 32)`. Each busy set's array ends with its word summary, `2·S` words from offset
+   * `W`: bit `w` of the first `S` is set when word `w` of the set is not 0, bit `w` of the last
+   * `S` when it is all ones (`0xffffffff`). Busy sets are mostly runs of whole words (either
+   * empty or full), so `rectangleAt` works on the summaries and reads only the words that are
+   * neither.
+   */
+  private readonly sumWords: number;
+  /** Summary of the scratch `union` (same layout): which of its words are nonzero, all ones. */
+  private readonly unionSum: Uint32Array;
+  /** Which words of `mask` are nonzero (`S` words), filled by `prepare`. */
+  private readonly maskSum: Uint32Array;
   /** Scratch bitsets reused by every call (no allocation on the hot path). */
   private readonly mask: Uint32Array;
   private readonly union: Uint32Array;
@@ -221,6 +238,9 @@ export class AvailRectList {
   private readonly spare: Uint32Array[] = [];
   /** Set by `rectangleAt` when a too-busy record rules out every start before this time. */
   private blockedUntil = Number.NEGATIVE_INFINITY;
+  /** The records `[windowFirst, windowEnd)` of the last window `rectangleAt` united. */
+  private windowFirst = 0;
+  private windowEnd = 0;
   /** Candidate start times of the current `findAllocation`. */
   private readonly candidates: number[] = [];
 
@@ -255,6 +275,9 @@ export class AvailRectList {
     this.free = new Uint32Array(this.words);
     this.bestFree = new Uint32Array(this.words);
     this.pick = new Uint32Array(this.words);
+    this.sumWords = wordsFor(this.words);
+    this.unionSum = new Uint32Array(2 * this.sumWords);
+    this.maskSum = new Uint32Array(this.sumWords);
   }
 
   /** The earliest time represented (see {@link AvailRectListOptions.origin}). */
@@ -274,7 +297,10 @@ export class AvailRectList {
 
   /** A copy of every record, in time order. O(m·(W + pes)). */
   records(): AvailRecord[] {
-    return this.times.map((time, k) => ({ time, busy: toArray(this.sets[k]!) }));
+    return this.times.map((time, k) => ({
+      time,
+      busy: toArray(this.sets[k]!.subarray(0, this.words)),
+    }));
   }
 
   /** An independent copy. O(m·W). */
@@ -291,7 +317,7 @@ export class AvailRectList {
   /** PEs reserved at instant `t` (increasing). O(log m + W + pes). */
   busyAt(t: number): number[] {
     const k = this.floorIndex(t);
-    return k < 0 ? [] : toArray(this.sets[k]!);
+    return k < 0 ? [] : toArray(this.sets[k]!.subarray(0, this.words));
   }
 
   /**
@@ -322,7 +348,7 @@ export class AvailRectList {
     // Check first, so a refused call leaves the structure untouched.
     for (let k = Math.max(this.floorIndex(a), 0); k < this.times.length; k++) {
       if (this.times[k]! >= te) break;
-      if (!disjoint(this.sets[k]!, this.mask)) {
+      if (!disjoint(this.mask, this.sets[k]!)) {
         const clash = lowest(this.intersection(this.sets[k]!), 1)[0];
         throw new InvalidInputError(
           `${WHERE}/addAllocation`,
@@ -334,8 +360,24 @@ export class AvailRectList {
     const size = count(this.mask);
     const i = this.split(a);
     const j = this.split(te);
+    const W = this.words;
+    const S = this.sumWords;
+    const mask = this.mask;
+    const maskSum = this.maskSum;
     for (let k = i; k < j; k++) {
-      orInto(this.sets[k]!, this.mask);
+      const set = this.sets[k]!;
+      for (let g = 0; g < S; g++) {
+        let x = maskSum[g]!;
+        while (x !== 0) {
+          const bit = x & -x;
+          x ^= bit;
+          const w = (g << 5) + 31 - Math.clz32(bit);
+          const v = (set[w]! | mask[w]!) >>> 0;
+          set[w] = v;
+          set[W + g]! |= bit;
+          if (v === 0xffffffff) set[W + S + g]! |= bit;
+        }
+      }
       this.counts[k]! += size;
     }
     this.cleanAt(j);
@@ -373,8 +415,25 @@ export class AvailRectList {
     const size = count(this.mask);
     const i = this.split(a);
     const j = this.split(te);
+    const W = this.words;
+    const S = this.sumWords;
+    const mask = this.mask;
+    const maskSum = this.maskSum;
     for (let k = i; k < j; k++) {
-      andNotInto(this.sets[k]!, this.mask);
+      const set = this.sets[k]!;
+      for (let g = 0; g < S; g++) {
+        let x = maskSum[g]!;
+        while (x !== 0) {
+          const bit = x & -x;
+          x ^= bit;
+          const w = (g << 5) + 31 - Math.clz32(bit);
+          const v = set[w]! & ~mask[w]!;
+          set[w] = v;
+          // Some bit of the word was cleared: it is no longer all ones.
+          set[W + S + g]! &= ~bit;
+          if (v === 0) set[W + g]! &= ~bit;
+        }
+      }
       this.counts[k]! -= size;
     }
     this.cleanAt(j);
@@ -431,8 +490,10 @@ export class AvailRectList {
    * {@link AvailRectList.addAllocation} with the result. `null` when no candidate is feasible
    * (also when `n` exceeds the PE count or `tdl < tr + tdu`).
    *
-   * Complexity: O(log m + p·(log m + (v + b)·W) + n) for `p` candidates, `v` records per candidate
-   * window and `b` records walked to stretch each rectangle (bounded by m).
+   * Complexity: O(log m + p·(log m + (v + b)·(S + x)) + W + n) for `p` candidates, `v` records
+   * per candidate window, `b` records walked to stretch each rectangle (bounded by m), `S =
+   * ceil(W / 32)` summary words per set and `x` words of the window busy in some record but all
+   * ones in none (see the class's complexity note).
    * Choosing the PEs costs O(n + W) by index, and O(c·W + n·log n) by time for the `c` records
    * walked from the job's end forward (`"soonest-reserved"`) or from its start back
    * (`"latest-released"`) until `n` PEs are found.
@@ -475,6 +536,8 @@ export class AvailRectList {
     // The policy's comparison without its public door's checks: the rectangles are built here.
     const compare = uncheckedCompare(policy);
     let best: AvailabilityRectangle | null = null;
+    let bestFirst = 0;
+    let bestEnd = 0;
     const candidates = this.candidates;
     this.fillCandidates(candidates, tr, tdu, tdl);
     this.blockedUntil = Number.NEGATIVE_INFINITY;
@@ -486,10 +549,14 @@ export class AvailRectList {
       if (rect === null) continue;
       if (best === null || compare(rect, best) < 0) {
         best = rect;
-        this.bestFree.set(this.free);
+        bestFirst = this.windowFirst;
+        bestEnd = this.windowEnd;
       }
     }
     if (best === null) return null;
+    // The chosen rectangle's free PEs, built once (its window's records are unchanged).
+    this.windowUnion(bestFirst, bestEnd);
+    this.freeInto(this.bestFree);
     return {
       start: best.start,
       end: best.start + tdu,
@@ -526,8 +593,10 @@ export class AvailRectList {
    * throughout `[s, s + duration)`, with the `n` lowest-index such PEs; `null` only when `n`
    * exceeds the PE count. The answer is `t` or a record time, so only those are tried, in order.
    *
-   * Complexity: O(log m + q·(log m + v·W) + n) for `q` start times tried (at most m + 1);
-   * records busier than `pes - n` let it skip every start that would overlap them.
+   * Complexity: O(log m + q·(log m + v·(S + x)) + W + n) for `q` start times tried (at most
+   * m + 1), `S` and `x` as in {@link AvailRectList.findAllocation} (the windows are united by
+   * their word summaries); records busier than `pes - n` let it skip every start that would
+   * overlap them.
    * @throws InvalidInputError when `ready` is not finite, `duration` not positive and finite, or
    * `peCount` not a positive integer.
    */
@@ -543,7 +612,8 @@ export class AvailRectList {
       const first = this.floorIndex(s);
       const e = s + duration;
       let jump = -1;
-      for (let k = Math.max(first, 0); k < this.times.length; k++) {
+      let k = Math.max(first, 0);
+      for (; k < this.times.length; k++) {
         if (k > first && this.times[k]! >= e) break;
         if (this.counts[k]! > limit) jump = k;
       }
@@ -552,7 +622,10 @@ export class AvailRectList {
         s = this.times[jump + 1]!;
         continue;
       }
-      if (this.freeCountOver(s, e) >= n) return { start: s, pes: lowest(this.free, n) };
+      if (this.pes - this.windowUnion(Math.max(first, 0), k) >= n) {
+        this.freeInto(this.free);
+        return { start: s, pes: lowest(this.free, n) };
+      }
       // The next record time after s (exists: the window ends inside the reserved range).
       s = this.times[first + 1]!;
     }
@@ -661,7 +734,7 @@ export class AvailRectList {
   private split(t: number): number {
     const k = this.floorIndex(t);
     if (k >= 0 && this.times[k] === t) return k;
-    const set = this.spare.pop() ?? new Uint32Array(this.words);
+    const set = this.spare.pop() ?? new Uint32Array(this.words + 2 * this.sumWords);
     if (k >= 0) set.set(this.sets[k]!);
     else set.fill(0);
     this.times.splice(k + 1, 0, t);
@@ -707,6 +780,7 @@ export class AvailRectList {
       );
     }
     this.mask.fill(0);
+    this.maskSum.fill(0);
     for (let i = 0; i < pes.length; i++) {
       const p = pes[i]!;
       if (!Number.isInteger(p) || p < 0 || p >= this.pes) {
@@ -721,6 +795,7 @@ export class AvailRectList {
         throw new InvalidInputError(`${WHERE}/${fn}`, `pes[${i}]`, `repeats PE ${p}`);
       }
       this.mask[p >>> 5]! |= bit;
+      this.maskSum[p >>> 10]! |= 1 << ((p >>> 5) & 31);
     }
     const a = Math.max(ts, this.originTime);
     if (te <= a || isEmpty(this.mask)) return null;
@@ -743,16 +818,10 @@ export class AvailRectList {
     }
   }
 
-  /** Fills `free` with the PEs free throughout `[ts, te)` and returns how many there are. */
-  private freeCountOver(ts: number, te: number): number {
-    this.unionOver(ts, te);
-    complementInto(this.free, this.union, this.pes);
-    return count(this.free);
-  }
-
   /**
-   * The rectangle of start `s` (>= origin), its end at most `endCap` (>= s + tdu), leaving its
-   * PEs in `free`; null if fewer than n are free.
+   * The rectangle of start `s` (>= origin), its end at most `endCap` (>= s + tdu); null if
+   * fewer than n are free. Leaves the window's records `[windowFirst, windowEnd)` set (for
+   * `windowUnion`) and the window's union in `union` / `unionSum`.
    */
   private rectangleAt(
     s: number,
@@ -774,20 +843,92 @@ export class AvailRectList {
         return null;
       }
     }
-    // Pass 2: the union of the window's busy sets.
-    const union = this.union;
-    union.fill(0);
-    for (let r = Math.max(first, 0); r < k; r++) orInto(union, this.sets[r]!);
-    const freePEs = this.pes - count(union);
+    // Pass 2: the union of the window's busy sets, by word summaries.
+    const start = Math.max(first, 0);
+    this.windowFirst = start;
+    this.windowEnd = k;
+    const freePEs = this.pes - this.windowUnion(start, k);
     if (freePEs < n) return null;
-    complementInto(this.free, union, this.pes);
+    // Stretch while every free PE stays free: while the record's set is inside the union.
     let b = first;
-    while (b > 0 && disjoint(this.sets[b - 1]!, this.free)) b--;
+    while (b > 0 && this.coveredByUnion(b - 1)) b--;
     const begin = b <= 0 ? this.originTime : times[b]!;
     let f = k;
-    while (f < times.length && times[f]! < endCap && disjoint(this.sets[f]!, this.free)) f++;
+    while (f < times.length && times[f]! < endCap && this.coveredByUnion(f)) f++;
     const end = f < times.length && times[f]! < endCap ? times[f]! : endCap;
     return { start: s, begin, end, freePEs };
+  }
+
+  /**
+   * The union of the busy sets of records `[from, to)`: `unionSum` := the OR of their
+   * summaries, and the words of `union` that are nonzero in some set but all ones in none
+   * ("mixed") := the OR of those words; the other words of `union` are stale (a word is all
+   * ones when `unionSum` says full, 0 when it says zero). Returns the union's size.
+   * O((to - from)·S + x·(to - from)) for `x` mixed words.
+   */
+  private windowUnion(from: number, to: number): number {
+    const W = this.words;
+    const S = this.sumWords;
+    const us = this.unionSum;
+    us.fill(0);
+    for (let r = from; r < to; r++) {
+      const set = this.sets[r]!;
+      for (let g = 0; g < 2 * S; g++) us[g]! |= set[W + g]!;
+    }
+    const union = this.union;
+    let busy = 0;
+    for (let g = 0; g < S; g++) {
+      busy += popcount32(us[S + g]!) << 5;
+      let x = us[g]! & ~us[S + g]!;
+      while (x !== 0) {
+        const bit = x & -x;
+        x ^= bit;
+        const w = (g << 5) + 31 - Math.clz32(bit);
+        let v = 0;
+        for (let r = from; r < to; r++) v |= this.sets[r]![w]!;
+        union[w] = v;
+        busy += popcount32(v);
+      }
+    }
+    return busy;
+  }
+
+  /** True when record `k`'s busy set is inside the union left by `windowUnion`. O(S + x). */
+  private coveredByUnion(k: number): boolean {
+    const W = this.words;
+    const S = this.sumWords;
+    const us = this.unionSum;
+    const set = this.sets[k]!;
+    const union = this.union;
+    for (let g = 0; g < S; g++) {
+      // Nonzero words of the set where the union is not all ones.
+      let x = set[W + g]! & ~us[S + g]!;
+      if (x === 0) continue;
+      if ((x & ~us[g]!) !== 0) return false; // the union is 0 there
+      while (x !== 0) {
+        const bit = x & -x;
+        x ^= bit;
+        const w = (g << 5) + 31 - Math.clz32(bit);
+        if ((set[w]! & ~union[w]!) !== 0) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes the complement of the union left by `windowUnion` (PEs `0 .. pes-1`) into `out`. O(W). */
+  private freeInto(out: Uint32Array): void {
+    const S = this.sumWords;
+    const us = this.unionSum;
+    const union = this.union;
+    const last = this.words - 1;
+    for (let w = 0; w <= last; w++) {
+      const g = w >>> 5;
+      const bit = 1 << (w & 31);
+      const v = (us[S + g]! & bit) !== 0 ? 0xffffffff : (us[g]! & bit) !== 0 ? union[w]! : 0;
+      out[w] = ~v >>> 0;
+    }
+    const tail = this.pes & 31;
+    if (tail !== 0) out[last] = out[last]! & ((1 << tail) - 1);
   }
 
   private checkTime(fn: string, field: string, t: number): void {

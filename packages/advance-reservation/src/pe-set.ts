@@ -80,6 +80,12 @@ export function lowest(set: Uint32Array, n: number): number[] {
   const out: number[] = [];
   for (let w = 0; w < set.length && out.length < n; w++) {
     let x = set[w]!;
+    if (x === 0xffffffff && n - out.length >= 32) {
+      // A whole word (busy sets on big machines are mostly runs of them).
+      const base = w << 5;
+      for (let i = 0; i < 32; i++) out.push(base + i);
+      continue;
+    }
     while (x !== 0 && out.length < n) {
       const bit = x & -x;
       out.push((w << 5) + 31 - Math.clz32(bit));

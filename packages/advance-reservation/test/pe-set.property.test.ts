@@ -60,4 +60,31 @@ describe("pe-set bitsets agree with plain arrays", () => {
       { numRuns: 300 },
     );
   });
+
+  it("lowest takes whole words of ones at once, with the same answer (sets made of runs, any n)", () => {
+    const runsArb = fc
+      .integer({ min: 1, max: 3000 })
+      .chain((pes) =>
+        fc.tuple(
+          fc.constant(pes),
+          fc.array(fc.tuple(fc.nat({ max: pes - 1 }), fc.nat({ max: 300 })), { maxLength: 4 }),
+          fc.uniqueArray(fc.nat({ max: pes - 1 }), { maxLength: 20 }),
+          fc.nat({ max: pes + 40 }),
+        ),
+      );
+    fc.assert(
+      fc.property(runsArb, ([pes, runs, scattered, n]) => {
+        const members = new Set(scattered);
+        for (const [from, length] of runs) {
+          for (let p = from; p < Math.min(pes, from + length); p++) members.add(p);
+        }
+        const sa = [...members].sort((x, y) => x - y);
+        const A = bits(pes, sa);
+        expect(lowest(A, n)).toEqual(sa.slice(0, n));
+        expect(lowest(A, 32 * Math.floor(n / 32))).toEqual(sa.slice(0, 32 * Math.floor(n / 32)));
+        expect(toArray(A)).toEqual(sa);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
