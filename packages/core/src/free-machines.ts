@@ -103,7 +103,7 @@ export class FreeMachines {
       const gaps = ~words[w]! & (-1 << (i & 31));
       if (gaps !== 0) {
         const j = (w << 5) | lowestBit(gaps);
-        return j < limit ? j : limit;
+        return Math.min(j, limit);
       }
       i = (w + 1) << 5;
     }
