@@ -1057,14 +1057,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     if (job.input !== undefined || job.licenses !== undefined)
       return this.#staticOf(job, eligibilityRow(job, platform));
     if (this.#speed.length > 0) fitsMachine(job, platform, 0);
-    const capacities = this.#capacities;
-    let q = 0;
-    let hi = capacities.length;
-    while (q < hi) {
-      const mid = (q + hi) >>> 1;
-      if (capacities[mid]! < job.cores) q = mid + 1;
-      else hi = mid;
-    }
+    const q = firstAtLeast(this.#capacities, job.cores);
     const shape = this.#rankByClass.get(q);
     if (shape !== undefined) {
       const st: JobStatic = { ...shape, job, seen: 0 };
@@ -1090,16 +1083,22 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   }
 }
 
-/** The place of `m` in the ascending `columns`, or -1. */
-function placeOf(columns: Int32Array, m: number): number {
+/** The first place in the ascending `sorted` whose value is at least `x` (its length if none). */
+function firstAtLeast(sorted: Int32Array | Float64Array, x: number): number {
   let lo = 0;
-  let hi = columns.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (columns[mid]! < m) lo = mid + 1;
+    if (sorted[mid]! < x) lo = mid + 1;
     else hi = mid;
   }
-  return lo < columns.length && columns[lo] === m ? lo : -1;
+  return lo;
+}
+
+/** The place of `m` in the ascending `columns`, or -1. */
+function placeOf(columns: Int32Array, m: number): number {
+  const k = firstAtLeast(columns, m);
+  return k < columns.length && columns[k] === m ? k : -1;
 }
 
 /**

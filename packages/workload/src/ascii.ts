@@ -20,3 +20,14 @@ export function isAsciiBytes(bytes: Uint8Array): boolean {
   for (; i < n; i++) if (bytes[i]! >= 128) return false;
   return true;
 }
+
+/** Decodes ASCII bytes (UTF-8 reads ASCII as it is). */
+const ASCII = new TextDecoder();
+
+/**
+ * The text of the ASCII bytes `bytes[start..end)`: a comment, a field that is not a plain
+ * decimal, or a partial line carried between pieces. Internal.
+ */
+export function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  return ASCII.decode(bytes.subarray(start, end));
+}

@@ -1,5 +1,6 @@
 import { InvalidInputError, ParseError } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
+import { asciiText } from "./ascii.js";
 import { requireIterable } from "./require-iterable.js";
 import { type SwfHeader, SwfHeaderBuilder } from "./swf-header.js";
 import { POW10, parseSwfNumber, swfNumberProblem } from "./swf-number.js";
@@ -351,14 +352,6 @@ export class SwfLineReader {
       swfNumberProblem(token),
     );
   }
-}
-
-/** Decodes the ASCII bytes of a comment or an unusual field (UTF-8 reads ASCII as it is). */
-const ASCII = new TextDecoder();
-
-/** The text of the ASCII bytes `bytes[start..end)`. */
-function asciiText(bytes: Uint8Array, start: number, end: number): string {
-  return ASCII.decode(bytes.subarray(start, end));
 }
 
 function recordOf(v: Float64Array): { -readonly [K in keyof SwfRecord]: number } {

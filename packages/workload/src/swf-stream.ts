@@ -1,6 +1,6 @@
 import { InvalidInputError, type Job, ParseError } from "@sched/core";
 import { describeValue, optionKeys, requireKnownKeys } from "@sched/errors";
-import { isAsciiBytes } from "./ascii.js";
+import { asciiText, isAsciiBytes } from "./ascii.js";
 import type { SwfHeader } from "./swf-header.js";
 import {
   resolveSwfToJobsOptions,
@@ -314,12 +314,4 @@ export function createSwfJobStream(options: SwfJobStreamOptions = {}): SwfJobStr
     },
     report: () => converter.report(),
   };
-}
-
-/** Decodes the ASCII bytes of a partial line (UTF-8 reads ASCII as it is). */
-const ASCII = new TextDecoder();
-
-/** The text of the ASCII bytes `bytes[start..end)`. */
-function asciiText(bytes: Uint8Array, start: number, end: number): string {
-  return ASCII.decode(bytes.subarray(start, end));
 }
