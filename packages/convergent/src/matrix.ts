@@ -2,7 +2,7 @@ import { InvalidInputError, type Platform } from "@sched/core";
 import { describeValue, requireInteger } from "@sched/errors";
 import type { Heuristic, HeuristicContext, MatrixJob, RowKernel } from "./heuristic.js";
 import { checkHeuristics, checkMatrixInput, countEligible } from "./matrix-checks.js";
-import { meetsRequirements } from "./minimal-requirements.js";
+import { eligibilityRow } from "./minimal-requirements.js";
 
 /** The smallest value of an eligible entry after the heuristics (keeps it eligible). */
 export const MIN_ELIGIBLE = 1e-9;
@@ -171,21 +171,13 @@ export function matrixContext(
   const eligibleCount = new Int32Array(rows);
   for (let i = 0; i < rows; i++) {
     const row = jobs[i]!;
-    if (input.eligibility !== undefined) {
-      const e = input.eligibility(row, i);
-      eligibleCount[i] = countEligible(e, i, cols, where);
-      eligible.set(e, i * cols);
-    } else {
-      let c = 0;
-      for (let m = 0; m < cols; m++) {
-        eligible[i * cols + m] = 0;
-        if (meetsRequirements(row.job, platform, m)) {
-          eligible[i * cols + m] = 1;
-          c++;
-        }
-      }
-      eligibleCount[i] = c;
-    }
+    // without `input.eligibility`, `meetsRequirements` on every machine (`eligibilityRow`)
+    const e =
+      input.eligibility !== undefined
+        ? input.eligibility(row, i)
+        : eligibilityRow(row.job, platform);
+    eligibleCount[i] = countEligible(e, i, cols, where);
+    eligible.set(e, i * cols);
   }
   const previous = input.previous ?? new Int32Array(rows).fill(-1);
   return { now: input.now, platform, jobs, cols, eligible, eligibleCount, previous };

@@ -1,5 +1,6 @@
 import { fitsMachine, type Job, type Platform } from "@sched/core";
 import { optionKeys, requireKnownKeys } from "@sched/errors";
+import { firstAtLeast } from "./first-at-least.js";
 import {
   applyRows,
   type Heuristic,
@@ -78,8 +79,68 @@ export function minimalRequirementsHeuristic(options: MinimalRequirementsOptions
   return Object.freeze(h);
 }
 
-/** The eligibility row of `job` (1 where it meets the minimal requirements), registered in `KNOWN_ELIGIBLE` (matrix-checks.ts). Internal. */
+/**
+ * Per platform: its distinct machine core counts, ascending (the classes of {@link coreClass}),
+ * and the eligibility rows of jobs without licenses, by class.
+ */
+const CLASSES = new WeakMap<
+  Platform,
+  { readonly capacities: Float64Array; readonly rows: (Uint8Array | undefined)[] }
+>();
+
+function classesOf(platform: Platform) {
+  let c = CLASSES.get(platform);
+  if (c === undefined) {
+    const capacities = Float64Array.from(new Set(platform.machines.map((m) => m.cores))).sort();
+    c = { capacities, rows: [] };
+    CLASSES.set(platform, c);
+  }
+  return c;
+}
+
+/**
+ * The class of `cores` on `platform`: the place `q` of the first of the platform's distinct
+ * machine core counts, ascending, that is at least `cores` (their number when none is). Two
+ * jobs without licenses whose cores fall in one class (`c_{q-1} < cores <= c_q`, or above every
+ * count) have the same eligibility row: the machines with `c_q` cores or more. Internal.
+ */
+export function coreClass(platform: Platform, cores: number): number {
+  return firstAtLeast(classesOf(platform).capacities, cores);
+}
+
+/**
+ * The eligibility row of `job` (1 where it meets the minimal requirements), registered in
+ * `KNOWN_ELIGIBLE` (matrix-checks.ts), and never written: a job without licenses gets the row
+ * of its class of cores ({@link coreClass}), made once per platform and shared (131,072
+ * one-core machines: two rows for every job of a trace, instead of one `fitsMachine` per job
+ * and machine). `fitsMachine` is still asked about the job once, which checks it as the first
+ * question of the loop did (the same error for a job it refuses). Internal.
+ */
 export function eligibilityRow(job: Job, platform: Platform): Uint8Array {
+  const machines = platform.machines;
+  if (job.licenses !== undefined || machines.length === 0) return licensedRow(job, platform);
+  fitsMachine(job, platform, 0);
+  const classes = classesOf(platform);
+  const q = firstAtLeast(classes.capacities, job.cores);
+  const shared = classes.rows[q];
+  if (shared !== undefined) return shared;
+  // what `fitsMachine` answers for a job without licenses: the machine has its cores
+  const cores = job.cores;
+  const e = new Uint8Array(machines.length);
+  let count = 0;
+  for (let m = 0; m < e.length; m++) {
+    if (machines[m]!.cores >= cores) {
+      e[m] = 1;
+      count++;
+    }
+  }
+  KNOWN_ELIGIBLE.set(e, count);
+  classes.rows[q] = e;
+  return e;
+}
+
+/** {@link eligibilityRow} machine by machine (`fitsMachine`), not shared. */
+function licensedRow(job: Job, platform: Platform): Uint8Array {
   const e = new Uint8Array(platform.machines.length);
   let count = 0;
   for (let m = 0; m < e.length; m++) {

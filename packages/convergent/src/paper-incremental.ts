@@ -1,4 +1,5 @@
-import { fitsMachine, InvalidInputError, type Job, type Platform } from "@sched/core";
+import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { firstAtLeast } from "./first-at-least.js";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
 import {
@@ -12,7 +13,7 @@ import {
   type SourceWithCore,
   UNCHECKED_UPDATE,
 } from "./matrix.js";
-import { checkMatrixInput, countEligible } from "./matrix-checks.js";
+import { checkMatrixInput, countEligible, KNOWN_ELIGIBLE } from "./matrix-checks.js";
 import { eligibilityRow } from "./minimal-requirements.js";
 import {
   type HeuristicConstants,
@@ -108,8 +109,12 @@ export interface PaperMatrixOptions {
 /** A stored row and the parameters it was computed with. */
 interface StoredRow {
   readonly values: Float64Array;
-  /** The eligible machines it was computed on (`values` is 0 elsewhere). */
-  readonly columns: Int32Array;
+  /**
+   * The per-job data it was computed from (`values` is 0 outside its `columns`). A job whose
+   * requirements changed (another job object under the same id) has new data, even when it
+   * shares its arrays with others (see `#staticOf`).
+   */
+  readonly of: JobStatic;
   /**
    * A time-dependent row's (`dl` 3) values on `columns`, in their order (contiguous, for the
    * entry-by-entry comparison at the next event); null for the others.
@@ -203,12 +208,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #rankLicensed: number[] = [];
   #rankF = new Float64Array(0);
   /**
-   * `[UNCHECKED_RANK]`: the per-job data of jobs with neither input files nor licenses, which
-   * depends on their cores alone, by the class of their cores (see `#rankStaticOf`).
+   * The per-job data of jobs with neither input files nor licenses, by their eligibility row (a
+   * row of `eligibilityRow`, shared by a class of cores; see `#staticOf`).
    */
-  #rankByClass = new Map<number, JobStatic>();
-  /** The platform's distinct machine core counts, ascending (the classes of `#rankByClass`). */
-  #capacities = new Float64Array(0);
+  #staticByRow = new WeakMap<Uint8Array, JobStatic>();
 
   /** Whether rows are kept across events (see {@link PaperMatrixOptions.incremental}). */
   readonly incremental: boolean;
@@ -243,6 +246,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   reset(): void {
     this.#stored = new Map();
     this.#static = new Map();
+    this.#staticByRow = new WeakMap();
     this.#base = Number.NaN;
     this.#forgetLayout();
   }
@@ -273,6 +277,20 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   #staticOf(job: Job, eligible: Uint8Array): JobStatic {
     let s = this.#static.get(job.id);
     if (s !== undefined && s.job === job) return s;
+    // A job with neither input files nor licenses: its data follows from its eligibility row
+    // and the platform alone (its Input row is the constant `Input` on the eligible machines),
+    // so a job with the same row of `eligibilityRow` (never written; shared by the jobs of a
+    // class of cores) shares it, arrays included (never written either).
+    const byRow =
+      job.input === undefined && job.licenses === undefined && KNOWN_ELIGIBLE.has(eligible);
+    if (byRow) {
+      const shape = this.#staticByRow.get(eligible);
+      if (shape !== undefined) {
+        s = { ...shape, job, seen: 0 };
+        this.#static.set(job.id, s);
+        return s;
+      }
+    }
     const cols = eligible.length;
     const speed = this.#speed;
     let count = 0;
@@ -343,6 +361,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       seen: 0,
     };
     this.#static.set(job.id, s);
+    if (byRow) this.#staticByRow.set(eligible, s);
     return s;
   }
 
@@ -352,8 +371,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     this.#static = new Map();
     this.#stored = new Map();
     this.#forgetLayout();
-    this.#rankByClass = new Map();
-    this.#capacities = Float64Array.from(new Set(platform.machines.map((m) => m.cores))).sort();
+    this.#staticByRow = new WeakMap();
     this.#rankPrevRows = 0;
     this.#rankPrevRunning = 0;
     const cols = platform.machines.length;
@@ -632,7 +650,8 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       }
       if (st === undefined) {
         st = store.get(job.id);
-        if (st === undefined || st.job !== job) st = this.#rankStaticOf(job, platform);
+        if (st === undefined || st.job !== job)
+          st = this.#staticOf(job, eligibilityRow(job, platform));
       }
       st.seen = call;
       statics[i] = st;
@@ -905,7 +924,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       // changed (another job object under the same id, so its per-job data was computed again),
       // the row is computed anew, whatever the drift.
       const kept = rebased ? undefined : this.#stored.get(id);
-      const old = kept !== undefined && kept.columns === st.columns ? kept : undefined;
+      const old = kept !== undefined && kept.of === st ? kept : undefined;
       let row: StoredRow | undefined;
       if (old !== undefined && dl !== 3 && old.dl === dl && old.prev === prev) {
         // O(1): only the row scalars moved.
@@ -966,7 +985,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
           row = {
             values: buffer.slice(),
             packed,
-            columns: st.columns,
+            of: st,
             at: -1,
             mean: st.count === 0 ? 0 : sum / st.count,
             scs,
@@ -1041,35 +1060,6 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     return { rows, cols, weights, context, changedRows, costs, shift };
   }
 
-  /**
-   * `job`'s per-job data for `[UNCHECKED_RANK]` (stored by id): {@link #staticOf} of its
-   * eligibility row. A job with neither input files nor licenses shares it with the first such
-   * job of the same class, whose cores lie between the same two of the platform's distinct
-   * machine core counts (`c_{q-1} < cores <= c_q`, or above them all): its eligibility row is
-   * the same (`fitsMachine`, the paper's `M_Aff`: the machines with at least `job.cores` cores,
-   * when it asks for no license, so those with `c_q` cores or more), its Input row is
-   * the constant `Input` on the eligible machines and it has no licenses, so the rest, computed
-   * from the eligibility row and the platform alone, is the same too (the arrays are shared,
-   * never written). `fitsMachine` is still asked about the job once, which checks it as the
-   * first question of `eligibilityRow` does (the same error for a job it refuses).
-   */
-  #rankStaticOf(job: Job, platform: Platform): JobStatic {
-    if (job.input !== undefined || job.licenses !== undefined)
-      return this.#staticOf(job, eligibilityRow(job, platform));
-    if (this.#speed.length > 0) fitsMachine(job, platform, 0);
-    const q = firstAtLeast(this.#capacities, job.cores);
-    const shape = this.#rankByClass.get(q);
-    if (shape !== undefined) {
-      const st: JobStatic = { ...shape, job, seen: 0 };
-      this.#static.set(job.id, st);
-      return st;
-    }
-    const st = this.#staticOf(job, eligibilityRow(job, platform));
-    if (this.#rankByClass.size >= 4096) this.#rankByClass = new Map();
-    this.#rankByClass.set(q, st);
-    return st;
-  }
-
   /** Row `i`'s per-job data: cached, or computed from `input.eligibility` (checked). */
   #staticOrRead(input: MatrixInput, i: number, cols: number): JobStatic {
     const job = input.jobs[i]!.job;
@@ -1081,18 +1071,6 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     countEligible(e, i, cols, SOURCE);
     return this.#staticOf(job, e);
   }
-}
-
-/** The first place in the ascending `sorted` whose value is at least `x` (its length if none). */
-function firstAtLeast(sorted: Int32Array | Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The place of `m` in the ascending `columns`, or -1. */

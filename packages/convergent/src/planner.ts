@@ -3,6 +3,7 @@ import type { PreMatchResult } from "@sched/knapsack";
 import type { ExactMatching } from "@sched/matching";
 import type { MatrixJob } from "./heuristic.js";
 import { DEFERRED_ROWS, ROWS_CLEARED, type SourceWithCore, UNCHECKED_UPDATE } from "./matrix.js";
+import { KNOWN_ELIGIBLE } from "./matrix-checks.js";
 import { eligibilityRow } from "./minimal-requirements.js";
 import { type ResolvedConvergentOptions, sourceOf } from "./options.js";
 import { type Plan, PlanMemory, type PreviousPlan, planMatrix } from "./plan.js";
@@ -99,7 +100,8 @@ export class PlannerCore {
     let e = this.#eligibility.get(job.id);
     if (e === undefined) {
       const row = eligibilityRow(job, platform);
-      e = { row, any: row.indexOf(1) >= 0 };
+      // its count of eligible machines is known (a search for a 1 reads a whole row of 0s)
+      e = { row, any: (KNOWN_ELIGIBLE.get(row) ?? row.indexOf(1) + 1) > 0 };
       this.#eligibility.set(job.id, e);
     }
     return e;
