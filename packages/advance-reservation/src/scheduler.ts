@@ -6,6 +6,7 @@ import type {
   Scheduler,
   SchedulingContext,
 } from "@sched/core";
+import { rangesAllocation } from "@sched/core";
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { admitOne, resolveAdmissionRule } from "./admission.js";
 import { AvailRectList } from "./avail-rect-list.js";
@@ -13,6 +14,11 @@ import type { PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
+/**
+ * Allocations of at least this many one-core parts are built by ranges (`rangesAllocation`);
+ * the engine reads fewer parts one by one at no loss.
+ */
+const RANGES_FROM = 16;
 
 /** Options of {@link advanceReservation}. */
 export interface AdvanceReservationOptions {
@@ -138,20 +144,6 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
     timers = new Set();
   }
 
-  /** One part per machine, in PE order (`pes` is increasing, so a machine's PEs are adjacent). */
-  function toAllocation(pes: readonly number[]): Allocation {
-    const parts: AllocationPart[] = [];
-    let i = 0;
-    while (i < pes.length) {
-      const machine = machineOf[pes[i]!]!;
-      let j = i + 1;
-      while (j < pes.length && machineOf[pes[j]!] === machine) j++;
-      parts.push({ machine, cores: j - i });
-      i = j;
-    }
-    return parts;
-  }
-
   function wake(ctx: SchedulingContext, t: number): void {
     if (t > ctx.view.now && !timers.has(t)) {
       timers.add(t);
@@ -181,7 +173,7 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
       start: decision.start,
       end: decision.end,
       pes: decision.pes,
-      allocation: toAllocation(decision.pes),
+      allocation: allocationOfPes(platform as Platform, machineOf, decision.pes),
     };
     // Insert by (start, id) so starts happen in a documented order.
     let lo = 0;
@@ -246,4 +238,45 @@ export function advanceReservation(options: AdvanceReservationOptions = {}): Sch
       if (k > 0) pending.splice(0, k);
     },
   };
+}
+
+/**
+ * The allocation of the PEs `pes` (increasing, so a machine's PEs are adjacent): one part per
+ * machine, in PE order, `machineOf[pe]` the machine of each PE. Internal (exported for the
+ * tests).
+ */
+export function allocationOfPes(
+  platform: Platform,
+  machineOf: Int32Array,
+  pes: readonly number[],
+): Allocation {
+  if (pes.length >= RANGES_FROM) {
+    // One PE per machine (one-core machines): the same parts, one core on each machine of
+    // ranges of neighbouring machines, built by `rangesAllocation`, which the engine reads by
+    // its ranges instead of part by part.
+    const ranges: number[] = [];
+    let last = -1;
+    for (let i = 0; i < pes.length && last !== -2; i++) {
+      const machine = machineOf[pes[i]!]!;
+      if (machine <= last) last = -2;
+      else if (machine === last + 1 && ranges.length > 0) {
+        ranges[ranges.length - 1] = machine + 1;
+        last = machine;
+      } else {
+        ranges.push(machine, machine + 1);
+        last = machine;
+      }
+    }
+    if (last !== -2) return rangesAllocation(platform, ranges);
+  }
+  const parts: AllocationPart[] = [];
+  let i = 0;
+  while (i < pes.length) {
+    const machine = machineOf[pes[i]!]!;
+    let j = i + 1;
+    while (j < pes.length && machineOf[pes[j]!] === machine) j++;
+    parts.push({ machine, cores: j - i });
+    i = j;
+  }
+  return parts;
 }

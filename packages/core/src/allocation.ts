@@ -15,8 +15,9 @@ import {
   RUNS,
   RUNS_MIN_PARTS,
 } from "./parts.js";
+import { requirePlatform } from "./platform.js";
 import type { SchedulerView } from "./scheduler.js";
-import type { Allocation, AllocationPart } from "./types.js";
+import type { Allocation, AllocationPart, Platform } from "./types.js";
 
 /**
  * First fit: takes free cores machine by machine, lowest machine index first, until `cores`
@@ -153,18 +154,7 @@ function firstFitOnLedger(
   if (need !== 0) return null;
   let parts: AllocationPart[];
   if (allOnes) {
-    const ones = builtOnes(table);
-    parts = ones.slice(ranges[0]!, ranges[1]!);
-    if (count > 2) {
-      const pieces: AllocationPart[][] = [];
-      for (let r = 2; r < count; r += 2) pieces.push(ones.slice(ranges[r]!, ranges[r + 1]!));
-      for (let i = 0; i < pieces.length; i += 1024) {
-        parts = parts.concat(...pieces.slice(i, i + 1024));
-      }
-    }
-    if (parts.length >= RUNS_MIN_PARTS) {
-      Object.defineProperty(parts, RUNS, { value: ranges.slice(0, count) });
-    }
+    parts = onesOfRanges(table, ranges, count);
   } else {
     const machines = ledger.platform.machines;
     parts = [];
@@ -179,6 +169,91 @@ function firstFitOnLedger(
       }
     }
   }
+  Object.freeze(parts);
+  markDeepFrozen(parts);
+  return parts;
+}
+
+/**
+ * The platform's shared one-core parts of the machines of `ranges` (`[first, end)` pairs, the
+ * first `count` entries), in order: a slice per range (not a push per part), and their `RUNS`
+ * when there are {@link RUNS_MIN_PARTS} parts or more. Not frozen yet.
+ */
+function onesOfRanges(table: PartTable, ranges: Int32Array, count: number): AllocationPart[] {
+  const ones = builtOnes(table);
+  let parts = ones.slice(ranges[0]!, ranges[1]!);
+  if (count > 2) {
+    const pieces: AllocationPart[][] = [];
+    for (let r = 2; r < count; r += 2) pieces.push(ones.slice(ranges[r]!, ranges[r + 1]!));
+    for (let i = 0; i < pieces.length; i += 1024) {
+      parts = parts.concat(...pieces.slice(i, i + 1024));
+    }
+  }
+  if (parts.length >= RUNS_MIN_PARTS) {
+    Object.defineProperty(parts, RUNS, { value: ranges.slice(0, count) });
+  }
+  return parts;
+}
+
+/**
+ * One core on every machine of the machine ranges `[ranges[0], ranges[1])`, `[ranges[2],
+ * ranges[3])`, ..., in that order: the parts `{ machine, cores: 1 }` a policy that picks single
+ * cores by ranges of machines would push one by one, frozen. The result is what
+ * {@link firstFitAllocation} returns on such machines, in the same form: the engine, its ledger
+ * and the metrics read it by its ranges, not part by part. That matters on the largest machines
+ * (an SWF machine of 131,072 processors is that many one-core machines; a job there takes
+ * thousands of them).
+ *
+ * Complexity: O(parts) to copy the platform's shared one-core parts, O(ranges) for the rest.
+ *
+ * @throws InvalidInputError when `platform` is not a valid platform, or `ranges` is not an array
+ *   (or typed array) of integers of even length, at least 2, each range `first < end` within
+ *   `[0, machines]` and starting at or after the end of the one before (so every machine once).
+ *
+ * @example
+ * ```ts
+ * rangesAllocation(identicalPool(8), [1, 3, 5, 6]);
+ * // [{ machine: 1, cores: 1 }, { machine: 2, cores: 1 }, { machine: 5, cores: 1 }]
+ * ```
+ */
+export function rangesAllocation(platform: Platform, ranges: ArrayLike<number>): Allocation {
+  const where = "@sched/core/rangesAllocation";
+  requirePlatform(where, "platform", platform);
+  const isArray = Array.isArray(ranges) || ranges instanceof Int32Array;
+  if (!isArray || ranges.length < 2 || ranges.length % 2 !== 0) {
+    throw new InvalidInputError(
+      where,
+      "ranges",
+      `is ${describeValue(ranges)}${isArray ? ` of length ${ranges.length}` : ""}, expected an array of [first, end) machine pairs (even length, at least 2)`,
+    );
+  }
+  const n = platform.machines.length;
+  const count = ranges.length;
+  const copy = new Int32Array(count);
+  let previous = 0;
+  for (let r = 0; r < count; r += 2) {
+    const first = ranges[r];
+    const end = ranges[r + 1];
+    if (
+      typeof first !== "number" ||
+      typeof end !== "number" ||
+      !Number.isInteger(first) ||
+      !Number.isInteger(end) ||
+      first < previous ||
+      end <= first ||
+      end > n
+    ) {
+      throw new InvalidInputError(
+        where,
+        `ranges[${r}..${r + 1}]`,
+        `is [${describeValue(first)}, ${describeValue(end)}), expected integers with ${previous} <= first < end <= ${n} (the platform's ${n} machines, each range from the previous one's end on)`,
+      );
+    }
+    copy[r] = first;
+    copy[r + 1] = end;
+    previous = end;
+  }
+  const parts = onesOfRanges(partTable(platform), copy, count);
   Object.freeze(parts);
   markDeepFrozen(parts);
   return parts;

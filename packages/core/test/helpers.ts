@@ -1,5 +1,6 @@
 import { createJob } from "../src/job.js";
 import type { Scheduler, SchedulerView } from "../src/scheduler.js";
+import type { JobRecord } from "../src/trace.js";
 import type { Allocation, AllocationPart, Job, Platform } from "../src/types.js";
 
 /** Machines a job may use at all: allowed by every floating license it needs. */
@@ -142,3 +143,23 @@ export function chaos(): Scheduler {
 /** A valid job: submit 0, runtime 10, one core, unless `spec` says otherwise. */
 export const job = (spec: Partial<Job> & { id: number }): Job =>
   createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
+
+/** Metrics without the wall-clock one (`schedulerMsPerDecision`), which differs run to run. */
+export const untimed = (m: object | undefined): object | undefined => {
+  if (m === undefined) return undefined;
+  const { schedulerMsPerDecision: _, ...rest } = m as { schedulerMsPerDecision?: number };
+  return rest;
+};
+
+/** The same parts in a plain array (no runs). */
+export const plain = (a: Allocation): Allocation =>
+  a.map((p) => ({ machine: p.machine, cores: p.cores }));
+
+/** Each record's id, outcome, end and intervals (their allocations as plain parts). */
+export const briefRecords = (records: readonly JobRecord[]) =>
+  records.map((r) => [
+    r.job.id,
+    r.outcome,
+    r.end,
+    r.intervals.map((iv) => [iv.start, iv.end, plain(iv.allocation)]),
+  ]);

@@ -16,21 +16,12 @@ import {
 } from "../src/index.js";
 import { UsageTracker } from "../src/machine-usage.js";
 import { makeView } from "../src/testing/index.js";
+import { briefRecords, plain, untimed } from "./helpers.js";
 
 // `firstFitAllocation` marks an allocation of one-core parts on neighbouring machines with its
 // runs (parts.ts, RUNS), and the ledger, the machine usage and the metrics then read the runs
 // instead of the parts. Each must give what the same parts give without the runs (a plain copy
 // of the array): the same free cores, tree, errors, records and metrics.
-
-/** Metrics without the wall-clock one (`schedulerMsPerDecision`), which differs run to run. */
-const untimed = (m: object | undefined): object | undefined => {
-  if (m === undefined) return undefined;
-  const { schedulerMsPerDecision: _, ...rest } = m as { schedulerMsPerDecision?: number };
-  return rest;
-};
-
-/** The same parts in a plain array (no runs). */
-const plain = (a: Allocation): Allocation => a.map((p) => ({ machine: p.machine, cores: p.cores }));
 
 describe("allocations with runs (wide jobs on single-core machines)", () => {
   it("the ledger takes, gives back and refuses them as it does their parts", () => {
@@ -181,14 +172,7 @@ describe("allocations with runs (wide jobs on single-core machines)", () => {
         // Kept (simulate, computeMetrics) and streamed (the engine's online machine usage).
         const a = simulate(jobs, platform, firstFit(false));
         const b = simulate(jobs, platform, firstFit(true));
-        const brief = (records: readonly JobRecord[]) =>
-          records.map((r) => [
-            r.job.id,
-            r.outcome,
-            r.end,
-            r.intervals.map((iv) => [iv.start, iv.end, plain(iv.allocation)]),
-          ]);
-        expect(brief(a.records)).toEqual(brief(b.records));
+        expect(briefRecords(a.records)).toEqual(briefRecords(b.records));
         expect(untimed(computeMetrics(a))).toEqual(untimed(computeMetrics(b)));
         const streamed = (copy: boolean) => {
           const records: JobRecord[] = [];
@@ -197,7 +181,7 @@ describe("allocations with runs (wide jobs on single-core machines)", () => {
             metrics: true,
           });
           sim.push(jobs);
-          return { records: brief(records), metrics: untimed(sim.end().metrics) };
+          return { records: briefRecords(records), metrics: untimed(sim.end().metrics) };
         };
         const sa = streamed(false);
         expect(sa).toEqual(streamed(true));
