@@ -6,7 +6,7 @@ import type {
   Scheduler,
   SchedulingContext,
 } from "@sched/core";
-import { rangesAllocation } from "@sched/core";
+import { oneCoreAllocation } from "@sched/core";
 import { describeValue, InvalidInputError, optionKeys, requireKnownKeys } from "@sched/errors";
 import { admitOne, resolveAdmissionRule } from "./admission.js";
 import { AvailRectList } from "./avail-rect-list.js";
@@ -15,10 +15,10 @@ import { type AllocationPolicy, firstFit } from "./policies.js";
 
 const WHERE = "@sched/advance-reservation/advanceReservation";
 /**
- * Allocations of at least this many one-core parts are built by ranges (`rangesAllocation`);
- * the engine reads fewer parts one by one at no loss.
+ * Allocations of at least this many one-core parts are built by `oneCoreAllocation` (the engine
+ * reads them by ranges; fewer parts it reads one by one at no loss).
  */
-const RANGES_FROM = 16;
+const ONE_CORE_FROM = 16;
 
 /** Options of {@link advanceReservation}. */
 export interface AdvanceReservationOptions {
@@ -250,24 +250,17 @@ export function allocationOfPes(
   machineOf: Int32Array,
   pes: readonly number[],
 ): Allocation {
-  if (pes.length >= RANGES_FROM) {
-    // One PE per machine (one-core machines): the same parts, one core on each machine of
-    // ranges of neighbouring machines, built by `rangesAllocation`, which the engine reads by
-    // its ranges instead of part by part.
-    const ranges: number[] = [];
+  if (pes.length >= ONE_CORE_FROM) {
+    // One PE per machine (one-core machines): the same parts, built by `oneCoreAllocation`,
+    // which the engine reads by ranges of neighbouring machines instead of part by part.
+    const machines = new Int32Array(pes.length);
     let last = -1;
     for (let i = 0; i < pes.length && last !== -2; i++) {
       const machine = machineOf[pes[i]!]!;
-      if (machine <= last) last = -2;
-      else if (machine === last + 1 && ranges.length > 0) {
-        ranges[ranges.length - 1] = machine + 1;
-        last = machine;
-      } else {
-        ranges.push(machine, machine + 1);
-        last = machine;
-      }
+      machines[i] = machine;
+      last = machine > last ? machine : -2;
     }
-    if (last !== -2) return rangesAllocation(platform, ranges);
+    if (last !== -2) return oneCoreAllocation(platform, machines);
   }
   const parts: AllocationPart[] = [];
   let i = 0;

@@ -12,7 +12,7 @@ import { advanceReservation } from "../src/index.js";
 import { allocationOfPes } from "../src/scheduler.js";
 
 // A reservation's PEs become one part per machine. On one-core machines an allocation of 16
-// PEs or more is built by ranges (`rangesAllocation`, which the engine reads by its ranges):
+// PEs or more is built by `oneCoreAllocation` (which the engine reads by ranges of machines):
 // the parts must be those of the plain grouping, and runs that use it must be valid schedules.
 
 /** Machine of each PE (the scheduler's `machineOf`). */

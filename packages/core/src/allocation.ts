@@ -196,64 +196,64 @@ function onesOfRanges(table: PartTable, ranges: Int32Array, count: number): Allo
 }
 
 /**
- * One core on every machine of the machine ranges `[ranges[0], ranges[1])`, `[ranges[2],
- * ranges[3])`, ..., in that order: the parts `{ machine, cores: 1 }` a policy that picks single
- * cores by ranges of machines would push one by one, frozen. The result is what
- * {@link firstFitAllocation} returns on such machines, in the same form: the engine, its ledger
- * and the metrics read it by its ranges, not part by part. That matters on the largest machines
- * (an SWF machine of 131,072 processors is that many one-core machines; a job there takes
- * thousands of them).
+ * One core on each of `machines` (distinct, ascending), in that order: the parts
+ * `{ machine, cores: 1 }` a policy that picks single cores by machine would push one by one,
+ * frozen, in the form {@link firstFitAllocation} returns (the platform's shared parts; from 16
+ * parts on, the ranges of neighbouring machines they cover ride along). The engine, its ledger
+ * and the metrics read such an allocation range by range, not part by part. That matters on the
+ * largest machines (an SWF machine of 131,072 processors is that many one-core machines; a job
+ * there takes thousands of them).
  *
- * Complexity: O(parts) to copy the platform's shared one-core parts, O(ranges) for the rest.
+ * Complexity: O(parts).
  *
- * @throws InvalidInputError when `platform` is not a valid platform, or `ranges` is not an array
- *   (or typed array) of integers of even length, at least 2, each range `first < end` within
- *   `[0, machines]` and starting at or after the end of the one before (so every machine once).
+ * @throws InvalidInputError when `platform` is not a valid platform, or `machines` is not a
+ *   non-empty array (or typed array) of machine indices of the platform in strictly ascending
+ *   order.
  *
  * @example
  * ```ts
- * rangesAllocation(identicalPool(8), [1, 3, 5, 6]);
+ * oneCoreAllocation(identicalPool(8), [1, 2, 5]);
  * // [{ machine: 1, cores: 1 }, { machine: 2, cores: 1 }, { machine: 5, cores: 1 }]
  * ```
  */
-export function rangesAllocation(platform: Platform, ranges: ArrayLike<number>): Allocation {
-  const where = "@sched/core/rangesAllocation";
+export function oneCoreAllocation(platform: Platform, machines: ArrayLike<number>): Allocation {
+  const where = "@sched/core/oneCoreAllocation";
   requirePlatform(where, "platform", platform);
-  const isArray = Array.isArray(ranges) || ranges instanceof Int32Array;
-  if (!isArray || ranges.length < 2 || ranges.length % 2 !== 0) {
+  const isArray = Array.isArray(machines) || ArrayBuffer.isView(machines);
+  if (!isArray || machines.length === 0) {
     throw new InvalidInputError(
       where,
-      "ranges",
-      `is ${describeValue(ranges)}${isArray ? ` of length ${ranges.length}` : ""}, expected an array of [first, end) machine pairs (even length, at least 2)`,
+      "machines",
+      `is ${isArray ? "empty" : describeValue(machines)}, expected a non-empty array of machine indices, ascending`,
     );
   }
   const n = platform.machines.length;
-  const count = ranges.length;
-  const copy = new Int32Array(count);
-  let previous = 0;
-  for (let r = 0; r < count; r += 2) {
-    const first = ranges[r];
-    const end = ranges[r + 1];
-    if (
-      typeof first !== "number" ||
-      typeof end !== "number" ||
-      !Number.isInteger(first) ||
-      !Number.isInteger(end) ||
-      first < previous ||
-      end <= first ||
-      end > n
-    ) {
+  let ranges = new Int32Array(16);
+  let count = 0;
+  let last = -1;
+  for (let i = 0; i < machines.length; i++) {
+    const m = machines[i];
+    if (typeof m !== "number" || !Number.isInteger(m) || m <= last || m >= n) {
       throw new InvalidInputError(
         where,
-        `ranges[${r}..${r + 1}]`,
-        `is [${describeValue(first)}, ${describeValue(end)}), expected integers with ${previous} <= first < end <= ${n} (the platform's ${n} machines, each range from the previous one's end on)`,
+        `machines[${i}]`,
+        `is ${describeValue(m)}, expected a machine index from ${last + 1} to ${n - 1} (the platform's ${n} machines, each once, ascending)`,
       );
     }
-    copy[r] = first;
-    copy[r + 1] = end;
-    previous = end;
+    if (m === last + 1 && count > 0) {
+      ranges[count - 1] = m + 1;
+    } else {
+      if (count + 2 > ranges.length) {
+        const grown = new Int32Array(ranges.length * 2);
+        grown.set(ranges);
+        ranges = grown;
+      }
+      ranges[count++] = m;
+      ranges[count++] = m + 1;
+    }
+    last = m;
   }
-  const parts = onesOfRanges(partTable(platform), copy, count);
+  const parts = onesOfRanges(partTable(platform), ranges, count);
   Object.freeze(parts);
   markDeepFrozen(parts);
   return parts;

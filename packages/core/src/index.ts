@@ -9,7 +9,7 @@ export {
   SchedError,
   type SchedErrorOptions,
 } from "@sched/errors";
-export { firstFitAllocation, rangesAllocation } from "./allocation.js";
+export { firstFitAllocation, oneCoreAllocation } from "./allocation.js";
 export {
   type CheckOptions,
   checkSchedule,

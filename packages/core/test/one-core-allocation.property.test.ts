@@ -7,31 +7,35 @@ import {
   createSimulation,
   identicalPool,
   type JobRecord,
+  oneCoreAllocation,
   type Platform,
-  rangesAllocation,
   type Scheduler,
   simulate,
 } from "../src/index.js";
 import { runsOf } from "../src/parts.js";
 import { briefRecords, plain, untimed } from "./helpers.js";
 
-// `rangesAllocation` builds one core per machine of the given ranges in the form
-// `firstFitAllocation` returns (frozen shared parts, with their runs from 16 parts on), which
-// the engine, its ledger and the metrics read by ranges. It must be the parts a policy would
-// push one by one, and a run started with it must give what the plain parts give.
+// `oneCoreAllocation` builds one core on each of the given machines in the form
+// `firstFitAllocation` returns (frozen shared parts, with the ranges of neighbouring machines
+// from 16 parts on), which the engine, its ledger and the metrics read by ranges. It must be the
+// parts a policy would push one by one, and a run started with it must give what the plain parts
+// give.
 
-/** Ascending disjoint ranges (`[first, end)` pairs) over `n` machines, from cut points. */
-const arbRanges = (n: number) =>
+/** Distinct machines of `n`, ascending (up to all of them). */
+const arbMachines = (n: number) =>
   fc
-    .uniqueArray(fc.integer({ min: 0, max: n }), { minLength: 2, maxLength: Math.min(n + 1, 24) })
-    .map((cuts) => {
-      const sorted = cuts.sort((a, b) => a - b);
-      const out: number[] = [];
-      // pairs of neighbouring cuts: [c0, c1), [c2, c3), ... (an odd last cut is dropped)
-      for (let i = 0; i + 1 < sorted.length; i += 2) out.push(sorted[i]!, sorted[i + 1]!);
-      return out;
-    })
-    .filter((r) => r.length >= 2);
+    .uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 1, maxLength: n, size: "max" })
+    .map((ms) => ms.sort((a, b) => a - b));
+
+/** The ranges `[first, end)` of neighbouring machines of an ascending list, as pairs. */
+const rangesOf = (machines: readonly number[]): number[] => {
+  const out: number[] = [];
+  for (const m of machines) {
+    if (out.length > 0 && out[out.length - 1] === m) out[out.length - 1] = m + 1;
+    else out.push(m, m + 1);
+  }
+  return out;
+};
 
 /** One-core machines, or machines of several cores (one core each is taken). */
 const arbPlatform = fc.oneof(
@@ -41,25 +45,22 @@ const arbPlatform = fc.oneof(
     .map((cores) => createPlatform({ machines: cores.map((c) => ({ cores: c })) })),
 );
 
-describe("rangesAllocation", () => {
-  it("is one frozen core per machine of the ranges, in order, with its runs from 16 parts on", () => {
+describe("oneCoreAllocation", () => {
+  it("is one frozen core on each machine, in order, with its ranges from 16 parts on", () => {
     fc.assert(
       fc.property(
-        arbPlatform.chain((p) => fc.tuple(fc.constant(p), arbRanges(p.machines.length))),
-        ([platform, ranges]) => {
-          const a = rangesAllocation(platform, ranges);
-          const want: { machine: number; cores: number }[] = [];
-          for (let r = 0; r < ranges.length; r += 2) {
-            for (let m = ranges[r]!; m < ranges[r + 1]!; m++) want.push({ machine: m, cores: 1 });
-          }
+        arbPlatform.chain((p) => fc.tuple(fc.constant(p), arbMachines(p.machines.length))),
+        ([platform, machines]) => {
+          const a = oneCoreAllocation(platform, machines);
+          const want = machines.map((m) => ({ machine: m, cores: 1 }));
           expect(plain(a)).toEqual(want);
           expect(Object.isFrozen(a)).toBe(true);
           for (const part of a) expect(Object.isFrozen(part)).toBe(true);
           const runs = runsOf(a);
-          if (want.length >= 16) expect(Array.from(runs ?? [])).toEqual(ranges);
+          if (want.length >= 16) expect(Array.from(runs ?? [])).toEqual(rangesOf(machines));
           else expect(runs).toBeUndefined();
-          // a typed array of ranges gives the same
-          expect(plain(rangesAllocation(platform, Int32Array.from(ranges)))).toEqual(want);
+          // a typed array gives the same
+          expect(plain(oneCoreAllocation(platform, Int32Array.from(machines)))).toEqual(want);
         },
       ),
       { numRuns: 300 },
@@ -89,13 +90,7 @@ describe("rangesAllocation", () => {
             if (view.freeCores(m) > 0 && m % skip !== skip - 1) picked.push(m);
           }
           if (picked.length < w.job.cores) continue;
-          const ranges: number[] = [];
-          for (const m of picked) {
-            if (ranges.length > 0 && ranges[ranges.length - 1] === m)
-              ranges[ranges.length - 1] = m + 1;
-            else ranges.push(m, m + 1);
-          }
-          const a = rangesAllocation(view.platform, ranges);
+          const a = oneCoreAllocation(view.platform, picked);
           ctx.start(w.job.id, byRanges ? a : plain(a));
         }
       },
@@ -136,7 +131,9 @@ describe("rangesAllocation", () => {
     const twice = (byRanges: boolean): Scheduler => ({
       name: "twice",
       schedule(ctx) {
-        const a = rangesAllocation(ctx.view.platform, [0, 10, 15, 25]);
+        // machines 0-9 and 15-24
+        const machines = [...Array(20).keys()].map((k) => (k < 10 ? k : k + 5));
+        const a = oneCoreAllocation(ctx.view.platform, machines);
         ctx.start(1, a);
         // the same machines again: machine 0 is busy
         ctx.start(2, byRanges ? a : plain(a));
@@ -155,32 +152,34 @@ describe("rangesAllocation", () => {
   });
 
   it("gives the README's example", () => {
-    expect(plain(rangesAllocation(identicalPool(8), [1, 3, 5, 6]))).toEqual([
+    expect(plain(oneCoreAllocation(identicalPool(8), [1, 2, 5]))).toEqual([
       { machine: 1, cores: 1 },
       { machine: 2, cores: 1 },
       { machine: 5, cores: 1 },
     ]);
   });
 
-  it("refuses ranges that are not ascending, disjoint pairs of machine indices, naming them", () => {
+  it("refuses machines that are not distinct machine indices in ascending order, naming them", () => {
     const p = identicalPool(8);
     const bad: [unknown, RegExp][] = [
-      [[], /ranges is .* expected an array of \[first, end\) machine pairs/],
-      [[1, 2, 3], /of length 3/],
-      ["0,2", /ranges is "0,2"/],
-      [[2, 2], /ranges\[0\.\.1\] is \[2, 2\), expected integers with 0 <= first < end <= 8/],
-      [[0, 9], /ranges\[0\.\.1\] is \[0, 9\)/],
-      [[-1, 2], /ranges\[0\.\.1\] is \[-1, 2\)/],
-      [[0, 4, 3, 6], /ranges\[2\.\.3\] is \[3, 6\), expected integers with 4 <= first/],
-      [[0, 1.5], /ranges\[0\.\.1\] is \[0, 1\.5\)/],
-      [[0, Number.NaN], /ranges\[0\.\.1\] is \[0, NaN\)/],
+      [[], /machines is empty, expected a non-empty array of machine indices, ascending/],
+      ["0,2", /machines is "0,2"/],
+      [[2, 2], /machines\[1\] is 2, expected a machine index from 3 to 7/],
+      [[3, 1], /machines\[1\] is 1, expected a machine index from 4 to 7/],
+      [
+        [0, 8],
+        /machines\[1\] is 8, expected a machine index from 1 to 7 \(the platform's 8 machines, each once, ascending\)/,
+      ],
+      [[-1], /machines\[0\] is -1/],
+      [[1.5], /machines\[0\] is 1\.5/],
+      [[Number.NaN], /machines\[0\] is NaN/],
     ];
-    for (const [ranges, words] of bad) {
-      expect(() => rangesAllocation(p, ranges as number[])).toThrow(words);
-      expect(() => rangesAllocation(p, ranges as number[])).toThrow(
-        /@sched\/core\/rangesAllocation/,
+    for (const [machines, words] of bad) {
+      expect(() => oneCoreAllocation(p, machines as number[])).toThrow(words);
+      expect(() => oneCoreAllocation(p, machines as number[])).toThrow(
+        /@sched\/core\/oneCoreAllocation/,
       );
     }
-    expect(() => rangesAllocation({} as Platform, [0, 1])).toThrow(/rangesAllocation.*platform/);
+    expect(() => oneCoreAllocation({} as Platform, [0])).toThrow(/oneCoreAllocation.*platform/);
   });
 });
