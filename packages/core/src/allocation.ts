@@ -174,6 +174,9 @@ function firstFitOnLedger(
   return parts;
 }
 
+/** Up to this many entries of ranges (half as many ranges), `onesOfRanges` slices them. */
+const SLICED_RANGES = 16;
+
 /**
  * The platform's shared one-core parts of the machines of `ranges` (`[first, end)` pairs, the
  * first `count` entries), in order: a slice per range (not a push per part), and their `RUNS`
@@ -181,12 +184,20 @@ function firstFitOnLedger(
  */
 function onesOfRanges(table: PartTable, ranges: Int32Array, count: number): AllocationPart[] {
   const ones = builtOnes(table);
-  let parts = ones.slice(ranges[0]!, ranges[1]!);
-  if (count > 2) {
-    const pieces: AllocationPart[][] = [];
-    for (let r = 2; r < count; r += 2) pieces.push(ones.slice(ranges[r]!, ranges[r + 1]!));
-    for (let i = 0; i < pieces.length; i += 1024) {
-      parts = parts.concat(...pieces.slice(i, i + 1024));
+  let parts: AllocationPart[];
+  if (count <= SLICED_RANGES) {
+    // a few ranges (a first fit's runs): a slice each, one copy per run
+    parts = ones.slice(ranges[0]!, ranges[1]!);
+    for (let r = 2; r < count; r += 2) parts = parts.concat(ones.slice(ranges[r]!, ranges[r + 1]!));
+  } else {
+    // many (scattered machines): one copy per part, not a slice and a concat per range
+    let total = 0;
+    for (let r = 0; r < count; r += 2) total += ranges[r + 1]! - ranges[r]!;
+    parts = new Array<AllocationPart>(total);
+    let k = 0;
+    for (let r = 0; r < count; r += 2) {
+      const end = ranges[r + 1]!;
+      for (let m = ranges[r]!; m < end; m++) parts[k++] = ones[m]!;
     }
   }
   if (parts.length >= RUNS_MIN_PARTS) {

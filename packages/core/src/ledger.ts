@@ -419,11 +419,14 @@ export class ResourceLedger {
       const start = runs[r]!;
       const end = runs[r + 1]!;
       if (this.oneCore) {
+        // (a range of one machine, as scattered picks give: no `fill` call)
         if (sign < 0) {
-          free.fill(0, start, end);
+          if (end - start === 1) free[start] = 0;
+          else free.fill(0, start, end);
           withFree.deleteRange(start, end);
         } else {
-          free.fill(1, start, end);
+          if (end - start === 1) free[start] = 1;
+          else free.fill(1, start, end);
           withFree.addRange(start, end);
         }
       } else {

@@ -7,6 +7,7 @@ import {
   type Job,
   MAX_RESOURCE_COUNT,
   maxCoresOf,
+  oneCoreAllocation,
   type Platform,
   type RunningSetEntry,
   type Scheduler,
@@ -323,10 +324,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       if (next === undefined || next.id !== job.id) break;
       si++;
       const { id, processors } = next;
-      ctx.start(
-        id,
-        processors.map((m) => ({ machine: m, cores: 1 })),
-      );
+      ctx.start(id, onePerProcessor(p, processors));
       for (const m of processors) holding[m] = 1;
       machinesOf.set(id, processors);
       executing++;
@@ -889,4 +887,24 @@ class TimeHeap {
   clear(): void {
     this.items.length = 0;
   }
+}
+
+/** Allocations of at least this many processors in ascending order go by `oneCoreAllocation`. */
+const ONE_CORE_FROM = 16;
+
+/**
+ * One core on each processor's machine (a machine is a processor here), in the order given (the
+ * root first): from {@link ONE_CORE_FROM} processors in ascending order on, by
+ * `oneCoreAllocation` (the same parts, which the engine reads by ranges of neighbouring
+ * machines instead of part by part: thousands per job on a machine of 131,072 processors).
+ */
+function onePerProcessor(platform: Platform, processors: readonly number[]): Allocation {
+  if (processors.length >= ONE_CORE_FROM) {
+    let ascending = true;
+    for (let i = 1; i < processors.length && ascending; i++) {
+      ascending = processors[i]! > processors[i - 1]!;
+    }
+    if (ascending) return oneCoreAllocation(platform, processors);
+  }
+  return processors.map((m) => ({ machine: m, cores: 1 }));
 }

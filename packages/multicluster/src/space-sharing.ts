@@ -710,7 +710,8 @@ export function simulateSpaceSharing(
  * `random`), the fastest (ties: lower index), or the lowest-index ones; returned in ascending
  * index order (the first is the job's root). Internal, shared with the core path.
  *
- * Complexity: O(P log P).
+ * Complexity: O(P) for the available processors, O(count log count) to sort the chosen ones, and
+ * O(P log P) for `"fastest"` on processors of several speeds.
  */
 export function chooseBaseline(
   available: ArrayLike<number>,
@@ -719,16 +720,79 @@ export function chooseBaseline(
   selection: BaselineSelection,
   random: Random,
 ): number[] {
-  const free: number[] = [];
-  for (let p = 0; p < available.length; p++) if (available[p]) free.push(p);
-  if (selection === "fastest") free.sort((a, b) => speeds[b]! - speeds[a]! || a - b);
-  else if (selection === "random") {
-    for (let i = 0; i < count && i < free.length - 1; i++) {
-      const k = random.integer(i, free.length - 1);
+  // The available processors in index order, in a buffer kept between calls (on a machine of
+  // 131,072 processors, one array push per processor per start was most of a run).
+  if (freeScratch.length < available.length) freeScratch = new Int32Array(available.length);
+  const free = freeScratch;
+  let n = 0;
+  for (let p = 0; p < available.length; p++) if (available[p]) free[n++] = p;
+  if (selection === "fastest" && !sameSpeed(free, n, speeds)) {
+    // (on processors of one speed the order is the index order already)
+    const sorted = Array.from(free.subarray(0, n)).sort((a, b) => speeds[b]! - speeds[a]! || a - b);
+    free.set(sorted);
+  } else if (selection === "random") {
+    for (let i = 0; i < count && i < n - 1; i++) {
+      const k = random.integer(i, n - 1);
       const x = free[i]!;
       free[i] = free[k]!;
       free[k] = x;
     }
   }
-  return free.slice(0, count).sort((a, b) => a - b);
+  const chosen = free.subarray(0, Math.min(count, n));
+  sortIndices(chosen, available.length);
+  const out = new Array<number>(chosen.length);
+  for (let i = 0; i < chosen.length; i++) out[i] = chosen[i]!;
+  return out;
+}
+
+/** Below this many, {@link sortIndices} leaves the sort to the typed array. */
+const RADIX_FROM = 256;
+/** Bits per pass of {@link sortIndices}'s radix sort. */
+const RADIX_BITS = 11;
+let radixScratch = new Int32Array(0);
+const radixCounts = new Int32Array(1 << RADIX_BITS);
+
+/**
+ * Sorts `a` (integers in `[0, bound)`) ascending, in place: a radix sort of RADIX_BITS bits a
+ * pass for many (thousands of processors chosen on a big machine: a few passes over them instead
+ * of a comparison sort), the typed array's own sort for few.
+ */
+function sortIndices(a: Int32Array, bound: number): void {
+  const n = a.length;
+  if (n < RADIX_FROM) {
+    a.sort();
+    return;
+  }
+  if (radixScratch.length < n) radixScratch = new Int32Array(n);
+  let from: Int32Array = a;
+  let to: Int32Array = radixScratch.subarray(0, n);
+  const mask = (1 << RADIX_BITS) - 1;
+  const counts = radixCounts;
+  for (let shift = 0; shift < 31 && (bound - 1) >>> shift > 0; shift += RADIX_BITS) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(from[i]! >>> shift) & mask]!++;
+    let sum = 0;
+    for (let b = 0; b <= mask; b++) {
+      const c = counts[b]!;
+      counts[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const v = from[i]!;
+      to[counts[(v >>> shift) & mask]!++] = v;
+    }
+    const t = from;
+    from = to;
+    to = t;
+  }
+  if (from !== a) a.set(from);
+}
+
+/** {@link chooseBaseline}'s buffer of available processors (grown, never shrunk). */
+let freeScratch = new Int32Array(0);
+
+/** Whether the first `n` processors of `list` all have the same speed. */
+function sameSpeed(list: Int32Array, n: number, speeds: ArrayLike<number>): boolean {
+  for (let i = 1; i < n; i++) if (speeds[list[i]!] !== speeds[list[0]!]) return false;
+  return true;
 }

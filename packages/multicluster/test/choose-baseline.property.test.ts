@@ -1,0 +1,67 @@
+import { Random } from "@sched/random";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type BaselineSelection, chooseBaseline } from "../src/space-sharing.js";
+
+// `chooseBaseline` collects the available processors in a kept buffer, skips the sort of
+// "fastest" on processors of one speed, and sorts the chosen ones by a radix sort from 256 on.
+// It must choose what the plain definition chooses (an array of the available ones; "fastest"
+// sorted by speed, then index; "random" a partial Fisher-Yates shuffle from the same stream;
+// the first `count` sorted by index), and draw the same numbers from the stream.
+
+function plainChoice(
+  available: ArrayLike<number>,
+  speeds: ArrayLike<number>,
+  count: number,
+  selection: BaselineSelection,
+  random: Random,
+): number[] {
+  const free: number[] = [];
+  for (let p = 0; p < available.length; p++) if (available[p]) free.push(p);
+  if (selection === "fastest") free.sort((a, b) => speeds[b]! - speeds[a]! || a - b);
+  else if (selection === "random") {
+    for (let i = 0; i < count && i < free.length - 1; i++) {
+      const k = random.integer(i, free.length - 1);
+      const x = free[i]!;
+      free[i] = free[k]!;
+      free[k] = x;
+    }
+  }
+  return free.slice(0, count).sort((a, b) => a - b);
+}
+
+const cases = fc.integer({ min: 1, max: 5000 }).chain((P) =>
+  fc.record({
+    P: fc.constant(P),
+    // share of available processors, in percent
+    density: fc.integer({ min: 0, max: 100 }),
+    speeds: fc.oneof(fc.constant("one"), fc.constant("two"), fc.constant("many")) as fc.Arbitrary<
+      "one" | "two" | "many"
+    >,
+    count: fc.integer({ min: 1, max: P }),
+    selection: fc.constantFrom<BaselineSelection>("random", "fastest", "lowest-index"),
+    seed: fc.nat(),
+  }),
+);
+
+describe("chooseBaseline", () => {
+  it("chooses what the plain definition chooses, from the same draws", () => {
+    fc.assert(
+      fc.property(cases, (c) => {
+        const layout = new Random(c.seed, "test/layout");
+        const available = new Uint8Array(c.P);
+        for (let p = 0; p < c.P; p++) available[p] = layout.integer(0, 99) < c.density ? 1 : 0;
+        const speeds = Array.from({ length: c.P }, (_, p) =>
+          c.speeds === "one" ? 2 : c.speeds === "two" ? 1 + (p % 2) : 1 + layout.integer(0, 9),
+        );
+        const a = new Random(c.seed, "baseline/selection");
+        const b = new Random(c.seed, "baseline/selection");
+        const got = chooseBaseline(available, speeds, c.count, c.selection, a);
+        expect(got).toEqual(plainChoice(available, speeds, c.count, c.selection, b));
+        // the same draws: the streams are at the same place
+        expect(a.next()).toBe(b.next());
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
