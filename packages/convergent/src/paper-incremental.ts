@@ -189,6 +189,11 @@ export class PaperIncrementalMatrix implements SourceWithCore {
   /** Incremental: 1 where the row is 0 (cleared, or deferred) instead of its stored row. */
   #layoutZero = new Uint8Array(0);
   #layoutCols: (Int32Array | undefined)[] = [];
+  /** `#update`'s row scratch: the row computed, and the deadline heuristic's `f1` (see there). */
+  #buffer = new Float64Array(0);
+  #f = new Float64Array(0);
+  /** The columns of `#buffer` the last row written there left nonzero (null: all 0). */
+  #bufferColumns: Int32Array | null = null;
   /** The rows the last unchecked update left at 0 ({@link DEFERRED_ROWS}). */
   #deferred: DeferredRows | undefined;
   // `[UNCHECKED_RANK]`'s buffers, kept between calls (grown, never shrunk), and its call count.
@@ -873,14 +878,20 @@ export class PaperIncrementalMatrix implements SourceWithCore {
     let runTo = 0;
     let runFrom = 0;
     let run = 0;
-    // The eligible columns last written into `buffer` (0 elsewhere), or null (all 0).
-    let bufferColumns: Int32Array | null = null;
+    // One row's scratch, kept between updates (two arrays of 131,072 entries per event, on a
+    // machine that size, were most of the garbage): `f` is written before it is read, and
+    // `#bufferColumns` says which entries of `buffer` the last row left nonzero.
+    if (this.#buffer.length !== cols) {
+      this.#buffer = new Float64Array(cols);
+      this.#f = new Float64Array(cols);
+      this.#bufferColumns = null;
+    }
+    const buffer = this.#buffer;
+    const f = this.#f;
     const costs = new Float64Array(rows);
     const changedRows: number[] = [];
     // Fresh mode keeps no rows: the ids of this update, to drop the statics of jobs gone.
     const live = new Set<number>();
-    const buffer = new Float64Array(cols);
-    const f = new Float64Array(cols);
     for (let i = 0; i < rows; i++) {
       const r = jobs[i]!;
       const st = statics[i]!;
@@ -938,12 +949,13 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         // Compute the fresh row (plus shift) into `buffer`, 0 outside the row's columns (the
         // unchecked update zeroes only the entries the last row written there left; the public
         // one, the plain computation it is tested against, all of them).
+        const bufferColumns = this.#bufferColumns;
         if (!unchecked) buffer.fill(0);
-        else if (bufferColumns !== st.columns) {
-          if (bufferColumns !== null)
-            for (let k = 0; k < bufferColumns.length; k++) buffer[bufferColumns[k]!] = 0;
-          bufferColumns = st.columns;
+        else if (bufferColumns !== st.columns && bufferColumns !== null) {
+          for (let k = 0; k < bufferColumns.length; k++) buffer[bufferColumns[k]!] = 0;
         }
+        // (set before the row is written: a row that throws half-way wrote only there)
+        this.#bufferColumns = st.columns;
         const sum = this.#rowInto(buffer, 0, st, scs, alpha, prev, dl, now, work[i]!, f, shift);
         if (!Number.isFinite(sum)) overflow(id, sum);
         if (old !== undefined && dl === 3 && old.dl === 3 && old.prev === prev) {
