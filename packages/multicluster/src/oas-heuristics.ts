@@ -471,6 +471,18 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
           // the machines that changed: machine m's resources are consecutive from firstOf[m]
           for (let k = 0; k < dirty.length; k += 2) {
             const end = dirty[k + 1]!;
+            // one core per machine (R = machines): machine m is resource m
+            if (R === firstOf.length) {
+              for (let m = dirty[k]!; m < end; m++) {
+                const f = view.freeCores(m) > 0 ? 1 : 0;
+                if (f !== free[m]) {
+                  freeSum += f - free[m]!;
+                  free[m] = f;
+                  freeWords[m >>> 5]! ^= 1 << (m & 31);
+                }
+              }
+              continue;
+            }
             for (let m = dirty[k]!; m < end; m++) {
               let left = view.freeCores(m);
               for (let r = firstOf[m]!; r < R && rm[r] === m; r++) {

@@ -114,13 +114,16 @@ describe("oasHeuristic: what it keeps between calls", () => {
           { minLength: 1, maxLength: 40 },
         ),
         fc.boolean(),
+        fc.boolean(),
         jobsArb,
         fc.constantFrom(...OAS_RULES),
         fc.boolean(),
         fc.constantFrom("exhaustive" as const, "union" as const, "fastest" as const),
-        (specs, descending, unsorted, rule, links, allocationCandidates) => {
+        (specs, descending, oneCore, unsorted, rule, links, allocationCandidates) => {
           const jobSpecs = [...unsorted].sort((a, b) => a.submit - b.submit);
-          const machines = descending ? [...specs].sort((a, b) => b.speed - a.speed) : specs;
+          // one core each (an SWF machine): machine m is resource m
+          const cores = oneCore ? specs.map((m) => ({ ...m, cores: 1 })) : specs;
+          const machines = descending ? [...cores].sort((a, b) => b.speed - a.speed) : cores;
           const pool = createPlatform({ machines });
           const linked = createPlatform({
             machines,
