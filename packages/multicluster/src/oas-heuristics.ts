@@ -1,5 +1,6 @@
 import {
   type Allocation,
+  firstFitAllocation,
   InvalidInputError,
   type Job,
   type Platform,
@@ -39,9 +40,37 @@ import {
   candidatesOf,
   checkAllocationCandidates,
   DEFAULT_ALLOCATION_CANDIDATES,
-  fastestFree,
+  fastestFreeBits,
+  orderRuns,
   resourcesBySlowdown,
 } from "./oas-slotted.js";
+
+/**
+ * A job's allocation as the heuristics choose it: its `ct`, its total and per-link eq.-4
+ * demand, and (when known) its machines as `[first, end)` ranges (`null`: read them from `a`;
+ * {@link UNTRACKED}: not followed).
+ */
+interface Started {
+  readonly a: Allocation;
+  readonly ct: number;
+  readonly total: number;
+  readonly demand: Float64Array;
+  readonly on: Int32Array | null;
+}
+
+/** The machines of a job started without following the free resources (`Started.on`). */
+const UNTRACKED = new Int32Array(0);
+
+/** The machines of `a`'s parts as `[first, end)` ranges, neighbours in the parts' order merged. */
+function machineRanges(a: Allocation): Int32Array {
+  const out: number[] = [];
+  for (const part of a) {
+    const m = part.machine;
+    if (out.length > 0 && out[out.length - 1] === m) out[out.length - 1] = m + 1;
+    else out.push(m, m + 1);
+  }
+  return Int32Array.from(out);
+}
 
 /** The six heuristics the OAS paper compares with. */
 export type OasRule = "FCFS" | "SJF" | "BJF" | "FPFS" | "SPT" | "LPT";
@@ -173,13 +202,18 @@ export const OAS_HEURISTIC_DEFAULTS: Readonly<{
  * finds the next job asking for at most the free cores in O(log waiting)), and O(running) for
  * the links' loads (nothing without links); plus, for each job tried that asks for at most the
  * free cores (the strict rules: the head, until one cannot start; FPFS: each such job, and each
- * job once when it is first ready), O(R log R * clusters) (one cluster without a link:
- * O(R), the `cores` fastest free resources, the only split); `"exhaustive"` adds O(speeds *
+ * job once when it is first ready), O(R log R * clusters); `"exhaustive"` adds O(speeds *
  * links * tau^2 + clusters^2 * tau^2) for it, `speeds` the distinct slowdowns of the free
- * resources. What does not change during a run is computed once: the platform's check and
- * layout, each waiting job's check and whether it fits the empty platform, each running job's
- * demand, each benchmark's slowdown row; the free resources are refreshed on the machines that
- * changed. A job is checked at the first call that sees it ready, as before. The queue is
+ * resources. One cluster without a link (the only split is the `cores` fastest free
+ * resources): when the machines' speeds never increase with their index (a pool of identical
+ * machines), core's `firstFitAllocation` of the view, O(parts + runs of neighbouring machines
+ * x log32 machines), whose machine ranges the engine reads instead of its parts; otherwise
+ * O(cores + R / 32 + runs of the order), a walk of a bit set of the free resources in
+ * slowdown order, plus O(cores) for the allocation. What does not change during a run is
+ * computed once: the platform's check and layout, each waiting job's check and whether it fits
+ * the empty platform, each running job's demand, each benchmark's slowdown row (and its order
+ * as runs of neighbouring resources); the free resources are refreshed on the machines that
+ * changed (kept as ranges of machines, not one entry per part). A job is checked at the first call that sees it ready, as before. The queue is
  * rebuilt from `view.waiting` (O(waiting log waiting)) at a run's first call and whenever its
  * count disagrees with the view's (a view made by hand).
  *
@@ -215,21 +249,28 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
   let layout: OasInstance | null = null;
   let allFree = new Uint8Array(0);
   // One slowdown row per benchmark (withOasJob), for `layout`, and (`onePool`) the resources
-  // of each row in candidatesOf's order: by slowdown, then index.
+  // of each row in candidatesOf's order (by slowdown, then index) as runs of consecutive
+  // indices (orderRuns).
   const rows = new Map<number, Float64Array>();
-  const rowOrders = new WeakMap<Float64Array, Int32Array>();
+  const rowRuns = new WeakMap<Float64Array, Int32Array>();
+  // whether a row never decreases (its order is then the resources' own)
+  const rowRising = new WeakMap<Float64Array, boolean>();
   // One cluster without a link: every reading's only allocation is the `cores` fastest free
   // resources (one split, no demand), so it is taken without the search.
   let onePool = false;
   // The free resources as the heuristic sees them (`free[r]`: 1 for the first `freeCores(m)`
-  // resources of machine m), kept between calls: the machines of the jobs it started or that
-  // ended since are refreshed (`dirty`), all of them when `freeSum` is -1 or disagrees with
-  // the view's free cores. `startedOn`: the allocation of each job it started, until it ends.
+  // resources of machine m; `freeWords`, the same as a bit set), kept between calls: the
+  // machines of the jobs it started or that ended since are refreshed (`dirty`, `[first, end)`
+  // ranges of machines, `dirtyCount` machines in all, counted again when a job's and another's
+  // share one), all of them when `freeSum` is -1 or disagrees with the view's free cores.
+  // `startedOn`: the machines of each job it started (its parts' as ranges), until it ends.
   let free = new Uint8Array(0);
+  let freeWords = new Int32Array(0);
   let freeSum = -1;
   let firstOf = new Int32Array(0);
   let dirty: number[] = [];
-  const startedOn = new Map<number, Allocation>();
+  let dirtyCount = 0;
+  const startedOn = new Map<number, Int32Array>();
   const demands = new Map<number, { job: Job; allocation: Allocation; demand: Float64Array }>();
   const fpfs = rule === "FPFS";
   const keyOf = RULE_KEY[rule];
@@ -239,11 +280,18 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
   const heap = new RuleHeap();
   const fifo = new FifoTree();
   const pending = new ReadyHeap();
+  const markDirty = (on: Int32Array) => {
+    for (let k = 0; k < on.length; k += 2) {
+      dirty.push(on[k]!, on[k + 1]!);
+      dirtyCount += on[k + 1]! - on[k]!;
+    }
+  };
   const forget = () => {
     layout = null;
     rows.clear();
     freeSum = -1;
     dirty = [];
+    dirtyCount = 0;
     startedOn.clear();
     demands.clear();
     tracked = new Map();
@@ -362,16 +410,15 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
       const fresh: OasQueued[] = [];
       if (queuePlatform !== platform || !absorb(ctx, fresh)) rebuild(view, fresh);
       for (const job of ctx.completed) {
-        const a = startedOn.get(job.id);
-        if (a === undefined) freeSum = -1;
-        else {
-          startedOn.delete(job.id);
-          for (const part of a) dirty.push(part.machine);
-        }
+        const on = startedOn.get(job.id);
+        if (on !== undefined) startedOn.delete(job.id);
+        if (on === undefined || on === UNTRACKED) freeSum = -1;
+        else markDirty(on);
       }
-      if (dirty.length > platform.machines.length) {
+      if (dirtyCount > platform.machines.length) {
         freeSum = -1;
         dirty = [];
+        dirtyCount = 0;
       }
       if (readyCount === 0) return;
       if (layout === null || layout.platform !== platform) {
@@ -382,8 +429,10 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         rows.clear();
         onePool = layout.clusterSize.length === 1 && layout.clusterLink[0] === -1;
         free = new Uint8Array(Rl);
+        freeWords = new Int32Array((Rl + 31) >>> 5);
         freeSum = -1;
         dirty = [];
+        dirtyCount = 0;
         firstOf = new Int32Array(platform.machines.length).fill(-1);
         for (let r = Rl - 1; r >= 0; r--) firstOf[layout.resourceMachine[r]!] = r;
       }
@@ -420,32 +469,55 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
       const refreshFree = () => {
         if (freeSum >= 0) {
           // the machines that changed: machine m's resources are consecutive from firstOf[m]
-          for (const m of dirty) {
-            let left = view.freeCores(m);
-            for (let r = firstOf[m]!; r < R && rm[r] === m; r++) {
-              const f = left > 0 ? 1 : 0;
-              freeSum += f - free[r]!;
-              free[r] = f;
-              if (left > 0) left -= 1;
+          for (let k = 0; k < dirty.length; k += 2) {
+            const end = dirty[k + 1]!;
+            // one core per machine (R = machines): machine m is resource m
+            if (R === firstOf.length) {
+              for (let m = dirty[k]!; m < end; m++) {
+                const f = view.freeCores(m) > 0 ? 1 : 0;
+                if (f !== free[m]) {
+                  freeSum += f - free[m]!;
+                  free[m] = f;
+                  freeWords[m >>> 5]! ^= 1 << (m & 31);
+                }
+              }
+              continue;
+            }
+            for (let m = dirty[k]!; m < end; m++) {
+              let left = view.freeCores(m);
+              for (let r = firstOf[m]!; r < R && rm[r] === m; r++) {
+                const f = left > 0 ? 1 : 0;
+                if (f !== free[r]) {
+                  freeSum += f - free[r]!;
+                  free[r] = f;
+                  freeWords[r >>> 5]! ^= 1 << (r & 31);
+                }
+                if (left > 0) left -= 1;
+              }
             }
           }
           dirty = [];
+          dirtyCount = 0;
           if (freeSum === view.totalFreeCores) return;
         }
         dirty = [];
+        dirtyCount = 0;
         const left = platform.machines.map((m) => view.freeCores(m.id));
         freeSum = 0;
+        freeWords.fill(0);
         for (let r = 0; r < R; r++) {
           const m = rm[r]!;
           free[r] = left[m]! > 0 ? 1 : 0;
           freeSum += free[r]!;
-          if (left[m]! > 0) left[m]! -= 1;
+          if (left[m]! > 0) {
+            left[m]! -= 1;
+            freeWords[r >>> 5]! |= 1 << (r & 31);
+          }
         }
       };
       // "exhaustive", link-aware: its best split, searched without enumerating the splits;
       // link-blind, every split ties on demand and the tau fastest (the first candidate) win
       const candidatesFor = (inst: OasInstance, at: ArrayLike<number>, base: Float64Array) => {
-        if (onePool) return fastestOf(inst, at);
         if (reading !== "exhaustive") return candidatesOf(inst, 0, at, reading, where);
         if (!aware) return candidatesOf(inst, 0, at, "fastest", where);
         const sigma = inst.sigma[0]!;
@@ -459,14 +531,37 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         );
         return res === null ? [] : [res];
       };
-      // candidatesOf(inst, 0, at, "fastest") with the resources' order made once per row
-      const fastestOf = (inst: OasInstance, at: ArrayLike<number>): number[][] => {
-        let order = rowOrders.get(inst.slowdown);
-        if (order === undefined) {
-          order = resourcesBySlowdown(inst, 0);
-          rowOrders.set(inst.slowdown, order);
+      // onePool: candidatesOf(inst, 0, free, "fastest") (the resources' order made once per
+      // row) and its allocation, the only candidate (its `ct` is not compared), with a demand
+      // of 0 on every link (no cluster has one). `free` is the view's free cores (refreshFree),
+      // so on a row that never decreases (resources by index are by slowdown: equal speeds,
+      // or speeds that never increase) the `cores` fastest free are the first free by index:
+      // core's firstFitAllocation of the view, the same parts, which comes with its machine
+      // ranges for the engine to read instead of its parts; the free resources are then not
+      // followed (read afresh when next asked). Otherwise a walk of the bit set of the free
+      // resources (fastestFreeBits).
+      const pooled = (inst: OasInstance): Started | null => {
+        const slow = inst.slowdown;
+        let rising = rowRising.get(slow);
+        if (rising === undefined) {
+          rising = true;
+          for (let r = 1; r < slow.length && rising; r++) rising = slow[r - 1]! <= slow[r]!;
+          rowRising.set(slow, rising);
         }
-        return fastestFree(inst, 0, at, order);
+        const demand = new Float64Array(load.length);
+        if (rising) {
+          const a = firstFitAllocation(view, inst.tasks[0]!);
+          return a === null ? null : { a, ct: 0, total: 0, demand, on: UNTRACKED };
+        }
+        refreshFree();
+        let runs = rowRuns.get(slow);
+        if (runs === undefined) {
+          runs = orderRuns(resourcesBySlowdown(inst, 0));
+          rowRuns.set(slow, runs);
+        }
+        const pick = fastestFreeBits(inst.tasks[0]!, freeWords, runs);
+        if (pick === null) return null;
+        return { a: groupResources(inst, pick), ct: 0, total: 0, demand, on: null };
       };
       const fits = (inst: OasInstance, res: number[], base: Float64Array) => {
         const a = groupResources(inst, res);
@@ -487,32 +582,39 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         // one job's instance, built only for a job that may start (every allocation takes
         // `cores` free resources: with fewer free there is none, and no candidate either)
         let inst: OasInstance | null = null;
-        let best: { a: Allocation; ct: number; total: number; demand: Float64Array } | null = null;
+        let best: Started | null = null;
         if (job.cores <= view.totalFreeCores) {
           inst = withOasJob(base, job, profile, where, rows);
-          refreshFree();
-          for (const res of candidatesFor(inst, free, load)) {
-            const f = fits(inst, res, load);
-            if (f === null) continue;
-            const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
-            if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
-              best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand };
+          if (onePool) best = pooled(inst);
+          else {
+            refreshFree();
+            for (const res of candidatesFor(inst, free, load)) {
+              const f = fits(inst, res, load);
+              if (f === null) continue;
+              const total = aware ? f.c.demand.reduce((s, x) => s + x, 0) : 0;
+              if (best === null || f.c.ct < best.ct || (f.c.ct === best.ct && total < best.total)) {
+                best = { a: f.a, ct: f.c.ct, total, demand: f.c.demand, on: null };
+              }
             }
           }
         }
         if (best !== null) {
           ctx.start(job.id, best.a);
-          startedOn.set(job.id, best.a);
-          for (const part of best.a) dirty.push(part.machine);
+          const on = best.on ?? machineRanges(best.a);
+          startedOn.set(job.id, on);
+          if (on === UNTRACKED) freeSum = -1;
+          else markDirty(on);
           for (let l = 0; l < load.length; l++) load[l]! += best.demand[l]!;
           return "started";
         }
         if (q.fitsEmpty === undefined) {
           const one = inst ?? withOasJob(base, job, profile, where, rows);
           const zero = new Float64Array(load.length);
-          q.fitsEmpty = candidatesFor(one, allFree, zero).some(
-            (res) => fits(one, res, zero) !== null,
-          );
+          // onePool: the `cores` fastest of all resources (a job wider than the platform was
+          // rejected by its check), on which no link is used
+          q.fitsEmpty = onePool
+            ? one.tasks[0]! <= R
+            : candidatesFor(one, allFree, zero).some((res) => fits(one, res, zero) !== null);
         }
         if (!q.fitsEmpty) {
           ctx.reject(

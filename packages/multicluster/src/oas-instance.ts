@@ -342,7 +342,7 @@ export function allocationOf(instance: OasInstance, resources: readonly number[]
 }
 
 /** {@link allocationOf} without its checks. Internal: the schedulers' inner loops. */
-export function groupResources(instance: OasInstance, resources: readonly number[]): Allocation {
+export function groupResources(instance: OasInstance, resources: ArrayLike<number>): Allocation {
   // resources in increasing machine order (a candidate sorted by index): one pass
   const rm = instance.resourceMachine;
   const parts: { machine: number; cores: number }[] = [];
@@ -359,10 +359,10 @@ export function groupResources(instance: OasInstance, resources: readonly number
 }
 
 /** {@link groupResources} of resources in any order. */
-function groupAnyOrder(instance: OasInstance, resources: readonly number[]): Allocation {
+function groupAnyOrder(instance: OasInstance, resources: ArrayLike<number>): Allocation {
   const count = new Map<number, number>();
-  for (const r of resources) {
-    const m = instance.resourceMachine[r]!;
+  for (let i = 0; i < resources.length; i++) {
+    const m = instance.resourceMachine[resources[i]!]!;
     count.set(m, (count.get(m) ?? 0) + 1);
   }
   return [...count.entries()]

@@ -20,6 +20,8 @@ import {
   candidateResources,
   candidatesOf,
   fastestFree,
+  fastestFreeBits,
+  orderRuns,
   resourcesBySlowdown,
   slottedListSchedule,
   slottedPlanFromTrace,
@@ -433,6 +435,66 @@ describe("allocationCandidates: one cluster without a link", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+// The heuristics' walk on one cluster without a link: a bit set of the free resources, walked
+// by runs of consecutive indices of the order, 32 resources a word; the plain walk is the oracle.
+describe("fastestFreeBits: the plain walk on a bit set", () => {
+  // an order of R resources: the identity, or shuffled stretches (runs of consecutive indices
+  // in any order, some single resources), so that runs and picks cross word boundaries
+  const orderArb = fc
+    .integer({ min: 1, max: 200 })
+    .chain((R) =>
+      fc.tuple(
+        fc.constant(R),
+        fc.array(fc.integer({ min: 1, max: 70 }), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
+      ),
+    )
+    .map(([R, cuts, identity, keys]) => {
+      const stretches: number[][] = [];
+      for (let r = 0, i = 0; r < R; i++) {
+        const len = Math.min(cuts[i % cuts.length]!, R - r);
+        stretches.push(Array.from({ length: len }, (_, k) => r + k));
+        r += len;
+      }
+      if (!identity) {
+        const key = (i: number) => keys[i % keys.length]! * 31 + i;
+        stretches.sort((a, b) => key(a[0]!) - key(b[0]!));
+      }
+      return Int32Array.from(stretches.flat());
+    });
+
+  it("picks what fastestFree picks, on any free set, order and task count", () => {
+    fc.assert(
+      fc.property(
+        orderArb,
+        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+        fc.integer({ min: 1, max: 202 }),
+        (order, bits, tau) => {
+          const R = order.length;
+          const free = Array.from({ length: R }, (_, r) => (bits[r] ? 1 : 0));
+          const words = new Int32Array((R + 31) >>> 5);
+          for (let r = 0; r < R; r++) if (free[r]) words[r >>> 5]! |= 1 << (r & 31);
+          const runs = orderRuns(order);
+          // the runs spell the order
+          const spelled: number[] = [];
+          for (let k = 0; k < runs.length; k += 2) {
+            for (let r = runs[k]!; r < runs[k + 1]!; r++) spelled.push(r);
+          }
+          expect(spelled).toEqual([...order]);
+          const platform = createPlatform({ machines: [{ cores: R }] });
+          const job = createJob({ id: 1, submit: 0, runtime: 10, cores: Math.min(tau, R) });
+          const inst = { ...oasInstance([], platform), tasks: Int32Array.of(tau), jobs: [job] };
+          const plain = fastestFree(inst, 0, free, order);
+          const got = fastestFreeBits(tau, words, runs);
+          expect(got === null ? [] : [[...got]]).toEqual(plain);
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 });

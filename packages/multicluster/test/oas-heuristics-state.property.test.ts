@@ -1,4 +1,4 @@
-import { createJob, type Job, type Scheduler, simulate } from "@sched/core";
+import { createJob, createPlatform, type Job, type Scheduler, simulate } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OasProfile } from "../src/cost.js";
@@ -67,7 +67,9 @@ describe("oasHeuristic: what it keeps between calls", () => {
         fc.boolean(),
         fc.constantFrom("exhaustive" as const, "union" as const, "fastest" as const),
         fc.boolean(),
-        (clusters, specs, rule, links, allocationCandidates, contention) => {
+        (clusters, unsorted, rule, links, allocationCandidates, contention) => {
+          // in submit order, as simulate takes them
+          const specs = [...unsorted].sort((a, b) => a.submit - b.submit);
           const platform = multiClusterPlatform(clusters);
           const R = platform.machines.reduce((s, m) => s + m.cores, 0);
           const jobs = specs.map((s, i) =>
@@ -94,6 +96,61 @@ describe("oasHeuristic: what it keeps between calls", () => {
         },
       ),
       { numRuns: 120 },
+    );
+  });
+
+  it("on one cluster without a link, decides as on the same machines behind a link (the search)", () => {
+    // One cluster without a link takes the `cores` fastest free resources without the search:
+    // by core's first fit when the machines' speeds never increase with their index, else by
+    // a walk of a bit set of the free resources. Behind a link (one cluster: no demand) the
+    // same machines go through the candidates and the search, as any platform does.
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            cores: fc.integer({ min: 1, max: 3 }),
+            speed: fc.constantFrom(1, 0.75, 0.5),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        fc.boolean(),
+        fc.boolean(),
+        jobsArb,
+        fc.constantFrom(...OAS_RULES),
+        fc.boolean(),
+        fc.constantFrom("exhaustive" as const, "union" as const, "fastest" as const),
+        (specs, descending, oneCore, unsorted, rule, links, allocationCandidates) => {
+          const jobSpecs = [...unsorted].sort((a, b) => a.submit - b.submit);
+          // one core each (an SWF machine): machine m is resource m
+          const cores = oneCore ? specs.map((m) => ({ ...m, cores: 1 })) : specs;
+          const machines = descending ? [...cores].sort((a, b) => b.speed - a.speed) : cores;
+          const pool = createPlatform({ machines });
+          const linked = createPlatform({
+            machines,
+            clusters: [{ link: 0 }],
+            links: [{ bandwidth: 1e9 }],
+          });
+          const R = pool.totalCores;
+          const jobs = jobSpecs.map((s, i) =>
+            createJob({
+              id: i + 1,
+              submit: s.submit,
+              runtime: s.runtime,
+              cores: Math.min(s.cores, R),
+            }),
+          );
+          const profile = (job: Job): OasProfile => ({
+            sigma: jobSpecs[job.id - 1]!.sigma,
+            ptbw: jobSpecs[job.id - 1]!.ptbw,
+          });
+          const options = { profile, links, allocationCandidates };
+          const expected = outcome(() => simulate(jobs, linked, oasHeuristic(rule, options)));
+          const kept = oasHeuristic(rule, options);
+          expect(outcome(() => simulate(jobs, pool, kept))).toEqual(expected);
+          expect(outcome(() => simulate(jobs, pool, kept))).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 
