@@ -39,10 +39,11 @@ export function mctScheduler(options: HeuristicOptions = {}): Scheduler {
       classes = CleanMachines.of(platform, speeds);
     },
     choose(jobs, eligible, state, now) {
-      const chosen =
+      const fast =
         classes !== null && jobs.every((job) => job.licenses === undefined)
           ? classes.choose(jobs, state, now)
-          : plainChoose(jobs, eligible, state, now, speeds);
+          : null;
+      const chosen = fast ?? plainChoose(jobs, eligible, state, now, speeds);
       classes?.taken(chosen);
       return chosen;
     },
@@ -130,8 +131,13 @@ class CleanMachines {
     }
   }
 
-  /** MCT's machine for each job (none has licenses), as {@link plainChoose} picks it. */
-  choose(jobs: readonly Job[], state: QueueState, now: number): number[] {
+  /**
+   * MCT's machine for each job (none has licenses), as {@link plainChoose} picks it; null, having
+   * changed nothing, when `mct` would refuse the problem (a ready time that is not finite, an
+   * expected time that is not a number >= 0: sums that overflowed), so that the plain way
+   * throws its error.
+   */
+  choose(jobs: readonly Job[], state: QueueState, now: number): number[] | null {
     const { platform, queued, running, active } = state;
     const speeds = this.#speeds;
     const ready = this.#ready;
@@ -146,8 +152,17 @@ class CleanMachines {
       const r = running[j];
       let t = r == null ? now : Math.max(now, r.start + jobSize(r.job, platform) / speeds[j]!);
       for (const q of queued[j]!) t += jobSize(q, platform) / speeds[j]!;
+      if (!Number.isFinite(t)) return null;
       ready[j] = t;
       looked.push(j);
+    }
+    const cores = this.#cores;
+    const classes = this.#members.length;
+    for (const job of jobs) {
+      const size = jobSize(job, platform);
+      for (let c = 0; c < classes; c++) {
+        if (cores[c]! >= job.cores && !(size / this.#speed[c]! >= 0)) return null;
+      }
     }
     for (let i = 0; i < this.#dirty.length; ) {
       const j = this.#dirty[i]!;
@@ -163,8 +178,6 @@ class CleanMachines {
       }
       this.#dirtyAt[j] = -1;
     }
-    const cores = this.#cores;
-    const classes = this.#members.length;
     const chosen: number[] = [];
     for (const job of jobs) {
       const size = jobSize(job, platform);

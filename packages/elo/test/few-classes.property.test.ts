@@ -230,3 +230,20 @@ describe("the mappers on platforms of few classes against the plain ones", () =>
     });
   }
 });
+
+describe("mct on a platform of one class, when expected times overflow", () => {
+  it("fails as the plain way does (no machine completes the 17th job in finite time)", () => {
+    const platform = createPlatform({ machines: Array.from({ length: 16 }, () => ({})) });
+    const jobs = Array.from({ length: 17 }, (_, id) =>
+      createJob({ id, submit: 0, runtime: 1, estimate: 1e308, cores: 1 }),
+    );
+    let want = "";
+    try {
+      simulate(jobs, platform, plainQueue("mct"));
+    } catch (error) {
+      want = (error as Error).message.replace('"plain mct"', '"mct"');
+    }
+    expect(want).toMatch(/policy "mct" threw at t=0/);
+    expect(() => simulate(jobs, platform, mctScheduler())).toThrow(want);
+  });
+});
