@@ -104,6 +104,20 @@ export function resolveCoreOptions<J>(
   };
 }
 
+/**
+ * `place` lists the idle machines of each tier when there are at most this many (found one by one
+ * from the lowest), else walks the tiers' runs of the rating order. @internal
+ */
+export const LIST_UP_TO = 64;
+
+/** The idle machines, as `place` asks about them. @internal */
+export interface IdleMachines {
+  /** Whether machine `m` runs nothing. */
+  idle(m: number): boolean;
+  /** The lowest idle machine >= `from`, or -1 when none. */
+  next(from: number): number;
+}
+
 /** A job the policy started and has not seen complete. @internal */
 export interface Placed {
   readonly machine: number;
@@ -134,6 +148,14 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
   readonly #maxCores: number;
   /** The tiers a job of each level tries, in order ({@link tierPreference}), by level. */
   readonly #preference: number[][];
+  /** How many machines each tier has (index = tier), and where each tier's run of `#order` starts. */
+  readonly #tierCount: Int32Array;
+  readonly #tierStarts: Int32Array;
+  /** `place`'s per-call marks: machines started on, positions of `#order` looked at, and where to go from them. */
+  readonly #taken: Uint32Array;
+  readonly #seen: Uint32Array;
+  readonly #skip: Int32Array;
+  #call = 0;
 
   /** @throws InvalidInputError when `maxSpeed - overhead <= 0`. */
   constructor(platform: Platform, options: ResolvedCoreOptions<J>) {
@@ -155,15 +177,26 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
     this.#ratings = ratings;
     this.#tiers = tiers;
     const n = platform.machines.length;
-    this.#order = Int32Array.from({ length: n }, (_, m) => m).sort((a, b) =>
-      this.#before(a, b) ? -1 : this.#before(b, a) ? 1 : 0,
-    );
+    // (every machine starts at one rating and tier, so the index order is the order: checked in
+    // O(n), sorted only if not)
+    this.#order = Int32Array.from({ length: n }, (_, m) => m);
+    let sorted = true;
+    for (let m = 1; m < n && sorted; m++) sorted = this.#before(m - 1, m);
+    if (!sorted) {
+      this.#order.sort((a, b) => (this.#before(a, b) ? -1 : this.#before(b, a) ? 1 : 0));
+    }
     this.#at = new Int32Array(n);
     for (let i = 0; i < n; i++) this.#at[this.#order[i]!] = i;
     let cores = 0;
     for (const m of platform.machines) if (m.cores > cores) cores = m.cores;
     this.#maxCores = cores;
     const levels = options.tierList.tiers;
+    this.#tierCount = new Int32Array(levels + 2);
+    for (let m = 0; m < n; m++) this.#tierCount[this.#tiers[m]!]!++;
+    this.#tierStarts = new Int32Array(levels + 2);
+    this.#taken = new Uint32Array(n);
+    this.#seen = new Uint32Array(n);
+    this.#skip = new Int32Array(n);
     this.#preference = [[]];
     for (let level = 1; level <= levels; level++) {
       this.#preference.push(tierPreferenceUnchecked(level, levels, options.tierSearch));
@@ -214,7 +247,9 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
     const won = elapsed > 0 && winsResolved(p.size, elapsed, tier, this.#effectiveMax);
     const update = this.list.record(p.machine, p.level, won);
     this.#ratings[p.machine] = update.ratingAfter;
+    this.#tierCount[this.#tiers[p.machine]!]!--;
     this.#tiers[p.machine] = update.tierAfter;
+    this.#tierCount[update.tierAfter]!++;
     this.#reposition(p.machine);
     return { ...update, time: now, job: id, elapsed, size: p.size };
   }
@@ -239,49 +274,147 @@ export class CompetitiveCore<J extends CompetitiveQueuedJob> {
 
   /**
    * Starts waiting jobs, in queue order, on idle machines: tier of the job's level first, then
-   * the others in `tierSearch` order, best rating then lowest index inside a tier. `idle(m)`: machine
-   * `m` runs nothing; `licensesOk(job, m)`: the job's licenses are free on `m` now (the caller
-   * takes them when `onStart` is called).
+   * the others in `tierSearch` order, best rating then lowest index inside a tier. `idle.idle(m)`:
+   * machine `m` runs nothing; `idle.next(from)`: the lowest idle machine >= `from`, or -1;
+   * `licensesOk(job, m)`: the job's licenses are free on `m` now (the caller takes them when
+   * `onStart` is called).
+   *
+   * With at most `listUpTo` idle machines (found in `#order`, the order they are tried), each
+   * tier's idle machines are listed and a job takes the first it fits in its tiers' lists. With
+   * more, the tiers are runs of `#order` (sorted by tier first): a job walks its tiers' runs,
+   * skipping the machines that are busy or were started on in this call, and asks `licensesOk`
+   * about the idle ones in order, as the lists would give them. A machine found busy or started
+   * on is skipped by every later walk of the call (`#skip`, with path compression), so a call
+   * looks at each machine once at most, and a call on a mostly idle platform looks at few:
+   * O(tiers + machines looked at) per call with a ready job, instead of a pass over every
+   * machine.
    */
   place(
     now: number,
     waiting: Iterable<J>,
-    idle: (machine: number) => boolean,
+    idle: IdleMachines,
     licensesOk: (job: J, machine: number) => boolean,
     onStart: (job: J, machine: number) => void,
+    listUpTo: number = LIST_UP_TO,
   ): void {
     const { tiers } = this.#options.tierList;
     const machines = this.platform.machines;
-    // the idle machines of each tier in the order they are tried, made at the first ready job:
-    // a call with none (a completion, or an arrival that was rejected, on a quiet platform)
-    // looks at no machine
+    const order = this.#order;
+    const n = order.length;
+    let call = 0; // set at the first ready job: a call with none looks at no machine
+    const taken = this.#taken;
+    // the lowest idle machine not started on in this call (-1: none left), found again only
+    // when it is taken
+    let cursor = -1;
+    const anyFree = (): boolean => {
+      while (cursor >= 0 && taken[cursor] === call) cursor = idle.next(cursor + 1);
+      return cursor >= 0;
+    };
+    const skip = this.#skip;
+    const seen = this.#seen;
+    // the first position >= p of `order` whose machine is idle and not taken (n: none)
+    const open = (p: number): number => {
+      let q = p;
+      for (;;) {
+        if (q >= n) break;
+        if (seen[q] === call) {
+          const s = skip[q]!;
+          if (s !== q) {
+            q = s;
+            continue;
+          }
+          if (taken[order[q]!] !== call) break;
+        } else {
+          seen[q] = call;
+          const m = order[q]!;
+          if (taken[m] !== call && idle.idle(m)) {
+            skip[q] = q;
+            break;
+          }
+        }
+        skip[q] = q + 1;
+        q++;
+      }
+      // path compression: every position walked over points at the answer
+      for (let r = p; r < q; ) {
+        const s = skip[r]!;
+        skip[r] = q;
+        r = s > r ? s : r + 1;
+      }
+      return q;
+    };
+    const starts = this.#tierStarts;
+    // up to `listUpTo` idle machines: the lists of each tier's idle machines, in the order they
+    // are tried (few idle machines, as on a loaded platform: cheaper than the walks); more:
+    // the walks (`buckets` stays null)
     let buckets: number[][] | null = null;
     let free = 0;
     for (const job of waiting) {
       if (!isReady(job, now)) continue;
-      if (buckets === null) {
-        buckets = Array.from({ length: tiers + 1 }, () => []);
-        const order = this.#order;
-        for (let i = 0; i < order.length; i++) {
+      if (call === 0) {
+        call = this.#nextCall();
+        // (a scan in the order tried, as the lists were made before: cheaper than `next` on
+        // machines that have a free core but run a job, and it stops early on a mostly idle
+        // platform)
+        const found: number[] = [];
+        let many = false;
+        for (let i = 0; i < n; i++) {
           const m = order[i]!;
-          if (idle(m)) {
-            (buckets[this.#tiers[m]!] as number[]).push(m);
-            free++;
+          if (!idle.idle(m)) continue;
+          if (found.length === listUpTo) {
+            many = true;
+            break;
           }
+          found.push(m);
+        }
+        if (!many) {
+          buckets = Array.from({ length: tiers + 1 }, () => []);
+          for (const m of found) (buckets[this.#tiers[m]!] as number[]).push(m);
+          free = found.length;
+        } else {
+          cursor = idle.next(0);
+          starts[1] = 0;
+          for (let t = 1; t <= tiers; t++) starts[t + 1] = starts[t]! + this.#tierCount[t]!;
         }
       }
-      if (free === 0) break;
+      if (buckets !== null ? free === 0 : !anyFree()) break;
       const size = this.size(job);
       const level = this.#levelOf(job, size);
-      const machine = pick(buckets, this.#preference[level]!, (m) => {
-        const cores = (machines[m] as { cores: number }).cores;
-        return cores >= job.cores && licensesOk(job, m);
-      });
+      let machine = -1;
+      if (buckets !== null) {
+        machine = pick(buckets, this.#preference[level]!, (m) => {
+          const cores = (machines[m] as { cores: number }).cores;
+          return cores >= job.cores && licensesOk(job, m);
+        });
+        if (machine >= 0) free--;
+      } else {
+        for (const tier of this.#preference[level]!) {
+          const end = starts[tier + 1]!;
+          for (let p = open(starts[tier]!); p < end; p = open(p + 1)) {
+            const m = order[p]!;
+            if ((machines[m] as { cores: number }).cores >= job.cores && licensesOk(job, m)) {
+              machine = m;
+              break;
+            }
+          }
+          if (machine >= 0) break;
+        }
+      }
       if (machine < 0) continue;
+      taken[machine] = call;
       this.placed.set(job.id, { machine, start: now, level, size, licenses: job.licenses });
       onStart(job, machine);
-      free--;
     }
+  }
+
+  /** A new mark for `place`'s per-call arrays (all cleared when the marks wrap around). */
+  #nextCall(): number {
+    if (this.#call === 0xffffffff) {
+      this.#call = 0;
+      this.#taken.fill(0);
+      this.#seen.fill(0);
+    }
+    return ++this.#call;
   }
 
   #levelOf(job: J, size: number): number {

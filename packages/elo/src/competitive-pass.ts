@@ -263,7 +263,13 @@ export function competitivePass(
   core.place(
     now,
     waiting,
-    (m) => idle[m] === 1,
+    {
+      idle: (m) => idle[m] === 1,
+      next: (from) => {
+        for (let m = from; m < n; m++) if (idle[m] === 1) return m;
+        return -1;
+      },
+    },
     (job, m) => licensesFree(job, m, platform, pool),
     (job, machine) => {
       start.push({ id: job.id, machine });

@@ -84,9 +84,13 @@ const WHERE = "@sched/elo/competitiveScheduler";
  * A machine runs one job at a time; a job runs on one machine (`job.cores` of its cores). A job
  * that no single machine can run (cores, licenses) is rejected when it arrives.
  *
- * Complexity per `schedule` call: O(machines + W * tiers) for W waiting jobs when one of them is
- * ready (O(W) when none is), plus O(machines) at worst per completion (the machine moves to its
- * new place in the rating order).
+ * Complexity per `schedule` call: O(W * tiers + machines looked at) for W waiting jobs when one
+ * of them is ready (O(W) when none is): the machines are looked at in rating order until more
+ * than 64 idle ones are found (all of them on a loaded platform: then each tier's idle machines
+ * are listed, as before); with more, a job walks its tiers' machines in order from the best, and
+ * a machine found busy or taken is passed over in O(1) by the later walks of the call, so on a
+ * mostly idle platform a call looks at few machines; plus O(machines) at worst per completion
+ * (the machine moves to its new place in the rating order).
  *
  * @throws InvalidInputError (at creation) when an option is invalid; (at reset) when
  *   `maxSpeed - overhead <= 0`; (during a run) when a custom `jobLevel` returns something that is
@@ -124,7 +128,15 @@ export function competitiveScheduler(options: CompetitiveOptions = {}): Competit
       c.place(
         view.now,
         waitingJobs(view.waiting),
-        (m) => isIdle(view, m),
+        {
+          idle: (m) => isIdle(view, m),
+          // the machines with a free core (the engine's index), the idle ones among them
+          next: (from) => {
+            let m = view.nextFreeMachine(from);
+            while (m >= 0 && !isIdle(view, m)) m = view.nextFreeMachine(m + 1);
+            return m;
+          },
+        },
         (job, m) => licensesFreeOn(job, view, m),
         (job, machine) => ctx.start(job.id, [{ machine, cores: job.cores }]),
       );

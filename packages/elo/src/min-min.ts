@@ -92,7 +92,9 @@ export function etcLists(n: number, m: number, etc: Float64Array | readonly numb
  * machine never gets one): what an online batch scheduler starts, since only the first task
  * mapped onto an idle machine may start. `etc` as {@link EtcLists} and `ready` as in
  * {@link MappingProblem}, unchecked (the scheduler builds them); `ready` is advanced as tasks
- * are mapped. @internal
+ * are mapped. `wantedCount`, when given, replaces the count of flagged machines (a caller that
+ * passes only some machines counts the flagged machines left out too: the mapping then never
+ * stops early, as it never maps onto those). @internal
  */
 export function firstMapped(
   n: number,
@@ -101,8 +103,9 @@ export function firstMapped(
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array,
+  wantedCount?: number,
 ): { order: number[]; machineOf: Int32Array } {
-  return greedyOnLists(n, m, etc, ready, largest, wanted);
+  return greedyOnLists(n, m, etc, ready, largest, wanted, wantedCount);
 }
 
 /**
@@ -175,6 +178,7 @@ export function greedyOnLists(
   ready: Float64Array,
   largest: boolean,
   wanted: Uint8Array | null,
+  wantedCount?: number,
 ): { machineOf: Int32Array; order: number[]; start: Float64Array; end: Float64Array } {
   const { offs, cols, vals } = etc;
   const machineOf = new Int32Array(n).fill(-1);
@@ -361,7 +365,8 @@ export function greedyOnLists(
   for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(i);
 
   let waitingFor = 0;
-  if (wanted !== null) for (let j = 0; j < m; j++) if (wanted[j] === 1) waitingFor++;
+  if (wantedCount !== undefined) waitingFor = wantedCount;
+  else if (wanted !== null) for (let j = 0; j < m; j++) if (wanted[j] === 1) waitingFor++;
   const got = wanted === null ? null : new Uint8Array(m);
   const order: number[] = [];
   while (size > 0) {

@@ -25,7 +25,10 @@ const RANDOM_KEYS = optionKeys<RandomSchedulerOptions>({
  * FIFO queue; a machine runs one job at a time. It uses no information at all. Jobs that no
  * single machine can run are rejected on arrival.
  *
- * Complexity: O(machines) per arriving job, O(machines) per `schedule` call.
+ * Complexity: O(1) per arriving job without licenses after the first of its cores count (the
+ * machines that can run it, a list made once per platform and cores count), else O(machines);
+ * O(Q log Q) per `schedule` call for Q machines with a job queued when Q is under a sixteenth
+ * of the machines (they alone can start one), else O(machines).
  *
  * @throws InvalidInputError when `seed` is not a safe integer.
  * @example
