@@ -3,6 +3,7 @@ import {
   firstFitAllocation,
   InvalidInputError,
   type Job,
+  oneCoreAllocation,
   type Platform,
   type Scheduler,
   type ScheduleTrace,
@@ -57,6 +58,9 @@ interface Started {
   readonly demand: Float64Array;
   readonly on: Int32Array | null;
 }
+
+/** Allocations of at least this many one-core parts are built by `oneCoreAllocation`. */
+const ONE_CORE_FROM = 16;
 
 /** The machines of a job started without following the free resources (`Started.on`). */
 const UNTRACKED = new Int32Array(0);
@@ -561,7 +565,13 @@ export function oasHeuristic(rule: OasRule, options: OasHeuristicOptions = {}): 
         }
         const pick = fastestFreeBits(inst.tasks[0]!, freeWords, runs);
         if (pick === null) return null;
-        return { a: groupResources(inst, pick), ct: 0, total: 0, demand, on: null };
+        // one-core machines (a resource is a machine): the same parts by core's
+        // oneCoreAllocation, which the engine reads by ranges of neighbouring machines
+        const a =
+          R === platform.machines.length && pick.length >= ONE_CORE_FROM
+            ? oneCoreAllocation(platform, pick)
+            : groupResources(inst, pick);
+        return { a, ct: 0, total: 0, demand, on: null };
       };
       const fits = (inst: OasInstance, res: number[], base: Float64Array) => {
         const a = groupResources(inst, res);

@@ -111,7 +111,8 @@ describe("oasHeuristic: what it keeps between calls", () => {
             cores: fc.integer({ min: 1, max: 3 }),
             speed: fc.constantFrom(1, 0.75, 0.5),
           }),
-          { minLength: 1, maxLength: 40 },
+          // (up to 40: jobs of 16 cores and more need as many one-core machines)
+          { minLength: 1, maxLength: 40, size: "max" },
         ),
         fc.boolean(),
         fc.boolean(),
@@ -119,7 +120,8 @@ describe("oasHeuristic: what it keeps between calls", () => {
         fc.constantFrom(...OAS_RULES),
         fc.boolean(),
         fc.constantFrom("exhaustive" as const, "union" as const, "fastest" as const),
-        (specs, descending, oneCore, unsorted, rule, links, allocationCandidates) => {
+        fc.boolean(),
+        (specs, descending, oneCore, unsorted, rule, links, allocationCandidates, wide) => {
           const jobSpecs = [...unsorted].sort((a, b) => a.submit - b.submit);
           // one core each (an SWF machine): machine m is resource m
           const cores = oneCore ? specs.map((m) => ({ ...m, cores: 1 })) : specs;
@@ -136,7 +138,8 @@ describe("oasHeuristic: what it keeps between calls", () => {
               id: i + 1,
               submit: s.submit,
               runtime: s.runtime,
-              cores: Math.min(s.cores, R),
+              // wide: up to 36 cores (from 16 one-core machines on, by oneCoreAllocation)
+              cores: Math.min(wide ? 3 * s.cores : s.cores, R),
             }),
           );
           const profile = (job: Job): OasProfile => ({
