@@ -8,6 +8,38 @@ import { maxMin, minMin } from "../src/min-min.js";
 import { randomScheduler } from "../src/random-scheduler.js";
 import { TierList } from "../src/tier-list.js";
 
+/** The five policies, each made afresh for a run of `run`, `iterations` times. */
+function benchPolicies(
+  run: (make: () => Parameters<typeof simulate>[2]) => () => void,
+  iterations: number,
+): void {
+  bench(
+    "competitive",
+    run(() => competitiveScheduler()),
+    { iterations },
+  );
+  bench(
+    "min-min",
+    run(() => minMinScheduler()),
+    { iterations },
+  );
+  bench(
+    "max-min",
+    run(() => maxMinScheduler()),
+    { iterations },
+  );
+  bench(
+    "mct",
+    run(() => mctScheduler()),
+    { iterations },
+  );
+  bench(
+    "random",
+    run(() => randomScheduler({ seed: 1 })),
+    { iterations },
+  );
+}
+
 describe("TierList.record", () => {
   const list = new TierList(60);
   const rng = new Random(1, "bench/ratings");
@@ -57,31 +89,7 @@ function stream(load: number) {
 
 describe("a 2000-job stream on 60 machines (load 0.7)", () => {
   const run = stream(0.7);
-  bench(
-    "competitive",
-    run(() => competitiveScheduler()),
-    { iterations: 5 },
-  );
-  bench(
-    "min-min",
-    run(() => minMinScheduler()),
-    { iterations: 5 },
-  );
-  bench(
-    "max-min",
-    run(() => maxMinScheduler()),
-    { iterations: 5 },
-  );
-  bench(
-    "mct",
-    run(() => mctScheduler()),
-    { iterations: 5 },
-  );
-  bench(
-    "random",
-    run(() => randomScheduler({ seed: 1 })),
-    { iterations: 5 },
-  );
+  benchPolicies(run, 5);
 });
 
 // Overloaded: the queue grows to hundreds, and the batch heuristics map it at every event. Until
@@ -155,29 +163,5 @@ describe("2,000 one-core jobs on 32,768 one-core machines", () => {
   const run = (make: () => Parameters<typeof simulate>[2]) => () => {
     simulate(jobs, platform, make());
   };
-  bench(
-    "competitive",
-    run(() => competitiveScheduler()),
-    { iterations: 3 },
-  );
-  bench(
-    "min-min",
-    run(() => minMinScheduler()),
-    { iterations: 3 },
-  );
-  bench(
-    "max-min",
-    run(() => maxMinScheduler()),
-    { iterations: 3 },
-  );
-  bench(
-    "mct",
-    run(() => mctScheduler()),
-    { iterations: 3 },
-  );
-  bench(
-    "random",
-    run(() => randomScheduler({ seed: 1 })),
-    { iterations: 3 },
-  );
+  benchPolicies(run, 3);
 });

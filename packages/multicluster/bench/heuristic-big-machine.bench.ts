@@ -1,8 +1,7 @@
 import { createPlatform, identicalPool, type Platform, simulate } from "@sched/core";
 import { generateLublin, swfToJobs } from "@sched/workload";
-import { bench, describe } from "vitest";
 import { type OasRule, oasHeuristic } from "../src/oas-heuristics.js";
-import { cpuMs, median } from "./cpu.js";
+import { cpuMs, median, reportOnce } from "./cpu.js";
 
 // The OAS list heuristics on a machine of 131 072 single-core processors (the shape of the
 // largest SWF traces: one cluster, no link), 2 000 Lublin jobs (about 6 000 cores a job on
@@ -41,17 +40,11 @@ function report(rule: OasRule): void {
   }
 }
 
-let measured = false;
-
-describe("OAS heuristics on a machine of 131 072 processors (tables on the console)", () => {
-  bench(
-    "FCFS and FPFS, identical and two speeds",
-    () => {
-      if (measured) return;
-      measured = true;
-      report("FCFS");
-      report("FPFS");
-    },
-    { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 },
-  );
-});
+reportOnce(
+  "OAS heuristics on a machine of 131 072 processors (tables on the console)",
+  "FCFS and FPFS, identical and two speeds",
+  () => {
+    report("FCFS");
+    report("FPFS");
+  },
+);

@@ -1,10 +1,9 @@
 import { createJob, simulate } from "@sched/core";
 import { Random } from "@sched/random";
-import { bench, describe } from "vitest";
 import { oasExecutionModel } from "../src/execution.js";
 import { type OasRule, oasHeuristic } from "../src/oas-heuristics.js";
 import { multiClusterPlatform } from "../src/platform.js";
-import { cpuMs, median } from "./cpu.js";
+import { cpuMs, median, reportOnce } from "./cpu.js";
 
 // The OAS list heuristics under a long queue: n jobs of 1-16 tasks arrive faster than 8 x 8
 // nodes serve them (offered load about 1.5), so the queue grows to thousands. Each call
@@ -56,17 +55,11 @@ function report(rule: OasRule): void {
   }
 }
 
-let measured = false;
-
-describe("OAS heuristics, long queue (tables on the console)", () => {
-  bench(
-    "FCFS and FPFS, 1000 to 4000 jobs",
-    () => {
-      if (measured) return;
-      measured = true;
-      report("FCFS");
-      report("FPFS");
-    },
-    { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 },
-  );
-});
+reportOnce(
+  "OAS heuristics, long queue (tables on the console)",
+  "FCFS and FPFS, 1000 to 4000 jobs",
+  () => {
+    report("FCFS");
+    report("FPFS");
+  },
+);
