@@ -179,8 +179,9 @@ const SLICED_RANGES = 16;
 
 /**
  * The platform's shared one-core parts of the machines of `ranges` (`[first, end)` pairs, the
- * first `count` entries), in order: a slice per range (not a push per part), and their `RUNS`
- * when there are {@link RUNS_MIN_PARTS} parts or more. Not frozen yet.
+ * first `count` entries), in order: a slice per range for a few ranges (one copy per run, not a
+ * push per part), one copy per part for many, and their `RUNS` when there are
+ * {@link RUNS_MIN_PARTS} parts or more. Not frozen yet.
  */
 function onesOfRanges(table: PartTable, ranges: Int32Array, count: number): AllocationPart[] {
   const ones = builtOnes(table);
@@ -230,7 +231,8 @@ function onesOfRanges(table: PartTable, ranges: Int32Array, count: number): Allo
 export function oneCoreAllocation(platform: Platform, machines: ArrayLike<number>): Allocation {
   const where = "@sched/core/oneCoreAllocation";
   requirePlatform(where, "platform", platform);
-  const isArray = Array.isArray(machines) || ArrayBuffer.isView(machines);
+  const isArray =
+    Array.isArray(machines) || (ArrayBuffer.isView(machines) && !(machines instanceof DataView));
   if (!isArray || machines.length === 0) {
     throw new InvalidInputError(
       where,

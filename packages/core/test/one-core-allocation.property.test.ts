@@ -164,6 +164,7 @@ describe("oneCoreAllocation", () => {
     const bad: [unknown, RegExp][] = [
       [[], /machines is empty, expected a non-empty array of machine indices, ascending/],
       ["0,2", /machines is "0,2"/],
+      [new DataView(new ArrayBuffer(8)), /machines is .*expected a non-empty array/],
       [[2, 2], /machines\[1\] is 2, expected a machine index from 3 to 7/],
       [[3, 1], /machines\[1\] is 1, expected a machine index from 4 to 7/],
       [
