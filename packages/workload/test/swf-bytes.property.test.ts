@@ -214,17 +214,23 @@ function outcome(run: () => Read): unknown {
   }
 }
 
-/** The reference: each piece decoded by a fatal streaming decoder, then `push` (the text path). */
-function viaText(t: Trace, parts: readonly Uint8Array[]): Read {
-  let header: SwfHeader | undefined;
+/** A stream on `t`'s options, and the header its `onHeader` saw (once it has). */
+function opened(t: Trace) {
+  let seen: SwfHeader | undefined;
   const stream = createSwfJobStream({
     source: "t.swf",
     clean: t.clean,
     maxLineLength: t.maxLineLength,
     onHeader: (h) => {
-      header = h;
+      seen = h;
     },
   });
+  return { stream, header: () => seen };
+}
+
+/** The reference: each piece decoded by a fatal streaming decoder, then `push` (the text path). */
+function viaText(t: Trace, parts: readonly Uint8Array[]): Read {
+  const { stream, header } = opened(t);
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const decode = (bytes?: Uint8Array): string => {
     try {
@@ -238,26 +244,18 @@ function viaText(t: Trace, parts: readonly Uint8Array[]): Read {
   const rest = decode();
   if (rest !== "") jobs.push(...stream.push(rest));
   jobs.push(...stream.end());
-  expect(stream.header).toEqual(header);
-  return { jobs, report: stream.report(), header };
+  expect(stream.header).toEqual(header());
+  return { jobs, report: stream.report(), header: header() };
 }
 
 /** The byte path: each piece to `pushBytes`. */
 function viaBytes(t: Trace, parts: readonly Uint8Array[]): Read {
-  let header: SwfHeader | undefined;
-  const stream = createSwfJobStream({
-    source: "t.swf",
-    clean: t.clean,
-    maxLineLength: t.maxLineLength,
-    onHeader: (h) => {
-      header = h;
-    },
-  });
+  const { stream, header } = opened(t);
   const jobs: unknown[] = [];
   for (const p of parts) jobs.push(...stream.pushBytes(p));
   jobs.push(...stream.end());
-  expect(stream.header).toEqual(header);
-  return { jobs, report: stream.report(), header };
+  expect(stream.header).toEqual(header());
+  return { jobs, report: stream.report(), header: header() };
 }
 
 describe("createSwfJobStream's pushBytes", () => {
