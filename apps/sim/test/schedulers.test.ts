@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   checkSchedule,
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chooseScheduler, SCHEDULERS, schedulersMarkdown } from "../src/schedulers.js";
 import { UsageError } from "../src/usage-error.js";
-import { cli, fixture } from "./helpers.js";
+import { cli, fixture, tempDir } from "./helpers.js";
 
 describe("scheduler registry", () => {
   it("has unique names, fcfs among them, each creating a scheduler of that name", () => {
@@ -244,6 +244,45 @@ describe("the space-sharing policies on rigid jobs", () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("--opt order=deadline", () => {
+  it("orders the queue by deadline, jobs without one last (easy, conservative, backfill)", async () => {
+    // One core. Job 1 runs [0, 10); jobs 2 (deadline 100), 3 (deadline 50) and 4 (none) arrive
+    // at 1 and wait. By deadline: 3, 2, 4 from 10 on; in FCFS order: 2, 3, 4.
+    const dir = await tempDir();
+    const w = join(dir, "d.jsonl");
+    writeFileSync(
+      w,
+      [
+        '{"format":"@sched/jobs","version":1,"meta":{"procs":1}}',
+        '{"id":1,"submit":0,"runtime":10,"cores":1}',
+        '{"id":2,"submit":1,"runtime":5,"cores":1,"deadline":100}',
+        '{"id":3,"submit":1,"runtime":5,"cores":1,"deadline":50}',
+        '{"id":4,"submit":1,"runtime":5,"cores":1}',
+        "",
+      ].join("\n"),
+    );
+    /** Each job's start, by id, from `run -w w ...words`' jobs.csv. */
+    const starts = async (out: string, ...words: string[]): Promise<Record<string, number>> => {
+      const r = await cli("run", "-w", w, ...words, "-o", join(dir, out));
+      expect(r.code, r.stderr).toBe(0);
+      const rows = readFileSync(join(dir, out, "jobs.csv"), "utf8")
+        .trim()
+        .split("\n")
+        .slice(1);
+      return Object.fromEntries(rows.map((row) => [row.split(",")[0]!, Number(row.split(",")[2])]));
+    };
+    for (const s of ["easy", "conservative", "backfill"]) {
+      expect(await starts(s, "-s", s, "--opt", "order=deadline"), s).toEqual({
+        1: 0,
+        2: 15,
+        3: 10,
+        4: 20,
+      });
+    }
+    expect(await starts("fcfs-order", "-s", "easy")).toEqual({ 1: 0, 2: 10, 3: 15, 4: 20 });
   });
 });
 

@@ -210,7 +210,7 @@ describe("experiment file validation", () => {
     [
       "bad option",
       { ...base, schedulers: [{ name: "easy", options: { order: "random" } }] },
-      'schedulers[0].options.order: expected one of "fcfs", "sjf", "largest-first", "user-priority", got "random"',
+      'schedulers[0].options.order: expected one of "fcfs", "sjf", "largest-first", "user-priority", "deadline", got "random"',
     ],
     [
       "repeated label",

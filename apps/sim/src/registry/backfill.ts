@@ -29,9 +29,10 @@ const MACHINE_ORDER = choiceOption({
 
 const QUEUE_ORDER = choiceOption({
   key: "order",
-  choices: ["fcfs", "sjf", "largest-first", "user-priority"],
+  choices: ["fcfs", "sjf", "largest-first", "user-priority", "deadline"],
   default: BACKFILL_DEFAULTS.order,
-  description: "Queue order (default {default}); ties by submit time, then id.",
+  description:
+    "Queue order (default {default}; deadline: earliest first, jobs without one last); ties by submit time, then id.",
 });
 
 const SINGLE_MACHINE = booleanOption({
