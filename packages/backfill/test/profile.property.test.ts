@@ -23,6 +23,32 @@ const opArb = fc
   })
   .map(({ start, len, delta }) => ({ start, end: start + len, delta }));
 
+// The reference reads the segments and tries every candidate (from, then each breakpoint
+// after it) in turn: the definition, with no skipping.
+function scanReference(
+  segs: [number, number][],
+  amount: number,
+  duration: number,
+  from: number,
+  limit: number,
+  freeAt: (i: number) => number,
+): number {
+  const cands = [Math.max(from, segs[0]![0])];
+  for (const [t] of segs) if (t > cands[0]!) cands.push(t);
+  for (const t of cands) {
+    if (t >= limit) return Number.POSITIVE_INFINITY;
+    let ok = true;
+    for (let i = 0; i < segs.length && ok; i++) {
+      const s0 = segs[i]![0];
+      const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
+      // Segment i overlaps [t, t + duration) (the one holding t always counts).
+      if (s1 > t && (s0 < t + duration || s0 <= t) && freeAt(i) < amount) ok = false;
+    }
+    if (ok) return t;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
 describe("AvailabilityProfile (properties)", () => {
   it("after any sequence of adds, valueAt equals the naive sum at every integer time", () => {
     fc.assert(
@@ -121,31 +147,6 @@ describe("AvailabilityProfile (properties)", () => {
   });
 
   it("on profiles of hundreds of segments (whole blocks skipped), searches equal a plain scan of the segments", () => {
-    // The reference reads the segments and tries every candidate (from, then each breakpoint
-    // after it) in turn: the definition, with no skipping.
-    const reference = (
-      segs: [number, number][],
-      amount: number,
-      duration: number,
-      from: number,
-      limit: number,
-      freeAt: (i: number) => number,
-    ): number => {
-      const cands = [Math.max(from, segs[0]![0])];
-      for (const [t] of segs) if (t > cands[0]!) cands.push(t);
-      for (const t of cands) {
-        if (t >= limit) return Number.POSITIVE_INFINITY;
-        let ok = true;
-        for (let i = 0; i < segs.length && ok; i++) {
-          const s0 = segs[i]![0];
-          const s1 = i + 1 < segs.length ? segs[i + 1]![0] : Number.POSITIVE_INFINITY;
-          // Segment i overlaps [t, t + duration) (the one holding t always counts).
-          if (s1 > t && (s0 < t + duration || s0 <= t) && freeAt(i) < amount) ok = false;
-        }
-        if (ok) return t;
-      }
-      return Number.POSITIVE_INFINITY;
-    };
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 2 ** 31 - 1 }),
@@ -178,10 +179,10 @@ describe("AvailabilityProfile (properties)", () => {
           for (const q of queries) {
             const segs = p.toArray();
             expect(p.earliestStart(q.amount, q.duration, q.from, q.limit)).toBe(
-              reference(segs, q.amount, q.duration, q.from, q.limit, (i) => segs[i]![1]),
+              scanReference(segs, q.amount, q.duration, q.from, q.limit, (i) => segs[i]![1]),
             );
             expect(p.earliestStart(q.amount, q.duration, q.from)).toBe(
-              reference(
+              scanReference(
                 segs,
                 q.amount,
                 q.duration,
@@ -198,7 +199,7 @@ describe("AvailabilityProfile (properties)", () => {
             expect(
               p.earliestStartBefore(q.amount, q.duration, q.from, q.limit, ownStart, own),
             ).toBe(
-              reference(held, q.amount, q.duration, q.from, q.limit, (i) =>
+              scanReference(held, q.amount, q.duration, q.from, q.limit, (i) =>
                 held[i]![0] >= ownStart ? held[i]![1] + own : held[i]![1],
               ),
             );
@@ -207,6 +208,57 @@ describe("AvailabilityProfile (properties)", () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it("keeps its block maxima exact when a change raises the free amount inside a block it read", () => {
+    // The block maxima are computed lazily by a search and must be marked stale from the block
+    // a change touches on: a stale maximum below the block's real one would make a search skip
+    // a block that has enough free.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.array(
+          fc.record({
+            start: fc.integer({ min: 0, max: 3000 }),
+            len: fc.integer({ min: 1, max: 60 }),
+            delta: fc.integer({ min: -10, max: 40 }),
+            amount: fc.integer({ min: 1, max: 70 }),
+            duration: fc.integer({ min: 1, max: 60 }),
+            from: fc.integer({ min: 0, max: 2000 }),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        (seed, changes) => {
+          let x = seed;
+          const rnd = (n: number) => {
+            x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+            return (x >>> 8) % n;
+          };
+          const p = new AvailabilityProfile(0, 32);
+          for (let i = 0; i < 300; i++) {
+            const start = rnd(3000);
+            p.add(start, start + 1 + rnd(300), rnd(7) - 4);
+          }
+          for (const c of changes) {
+            // A search for more than any segment has reads (and computes) every block maximum.
+            expect(p.earliestStart(10_000, 1, 0)).toBe(Number.POSITIVE_INFINITY);
+            p.add(c.start, c.start + c.len, c.delta);
+            const segs = p.toArray();
+            expect(p.earliestStart(c.amount, c.duration, c.from)).toBe(
+              scanReference(
+                segs,
+                c.amount,
+                c.duration,
+                c.from,
+                Number.POSITIVE_INFINITY,
+                (i) => segs[i]![1],
+              ),
+            );
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });
