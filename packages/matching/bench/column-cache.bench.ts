@@ -17,7 +17,7 @@ import { changeLine, randomMatrix, WEIGHT_CONFIGS } from "./events.js";
  * ratio this / base. Without `MATCHING_BASE` it is skipped, with a note.
  *
  * Run: `MATCHING_BASE=<folder> pnpm vitest bench --run bench/column-cache.bench.ts`
- * (`ROUNDS=n`, default 15).
+ * (`ROUNDS=n`, default 15; `BRANCH=1` or `FIRST=1`, below).
  */
 const HELD_OUT = 610_000;
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
@@ -25,6 +25,13 @@ const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const CHECK = process.env.SAME !== "0";
 /** `BRANCH=1`: every call from the plan's state (as `targets.bench.ts` does) instead of a chain. */
 const BRANCH = process.env.BRANCH === "1";
+/**
+ * `FIRST=1`: every call a scheduler's first call after its plan (as `targets.bench.ts`'s "first
+ * call"): from the state of an `mfs` of the plan's matrix made right before it by the same
+ * version (not timed), after an `mfs` of the changed matrix (not timed either, as in
+ * `targets.bench.ts`, where the `mfs` it is compared with runs earlier in the round).
+ */
+const FIRST = process.env.FIRST === "1";
 const CONFIGS = WEIGHT_CONFIGS;
 
 type Lib = Awaited<ReturnType<typeof builtMatching>>["lib"];
@@ -64,7 +71,12 @@ function compare(lib: Lib, base: Lib): void {
         const step = (k: number): ExactMatching =>
           libs[k]!.imfs(changed, current[k]!, hint as ImfsOptions);
         const back = (k: number, next: ExactMatching) => {
-          if (!BRANCH) current[k] = libs[k]!.imfs(matrix, next, hint as ImfsOptions);
+          if (!BRANCH && !FIRST) current[k] = libs[k]!.imfs(matrix, next, hint as ImfsOptions);
+        };
+        const plan = (k: number) => {
+          if (!FIRST) return;
+          libs[k]!.mfs(changed);
+          current[k] = libs[k]!.mfs(matrix);
         };
         const times = [[] as number[], [] as number[]];
         const ratio: number[] = [];
@@ -73,6 +85,7 @@ function compare(lib: Lib, base: Lib): void {
           // Alternate which version goes first.
           for (const k of round % 2 === 0 ? [0, 1] : [1, 0]) {
             let result: ExactMatching | undefined;
+            plan(k);
             const ms = cpuMs(() => (result = step(k)));
             results[k] = result!;
             if (round >= 0) times[k]!.push(ms);
@@ -99,7 +112,7 @@ function compare(lib: Lib, base: Lib): void {
   }
   console.log(
     [
-      `imfs + hint, chain of calls, this version against MATCHING_BASE (one process, alternating), 1000 x 1000, line n / 3: median ${clockName()} over ${ROUNDS} rounds (% of this version's mfs of the changed matrix, median of 5) and the median per-round ratio this / base; load average ${before} -> ${loadavg()[0]!.toFixed(1)}`,
+      `imfs + hint, ${FIRST ? "first calls after a fresh mfs of the plan" : BRANCH ? "every call from the plan's state" : "chain of calls"}, this version against MATCHING_BASE (one process, alternating), 1000 x 1000, line n / 3: median ${clockName()} over ${ROUNDS} rounds (% of this version's mfs of the changed matrix, median of 5) and the median per-round ratio this / base; load average ${before} -> ${loadavg()[0]!.toFixed(1)}`,
       "| weights | seed | row: base | row: this | ratio | column: base | column: this | ratio |",
       "| --- | --- | --- | --- | --- | --- | --- | --- |",
       ...lines,
