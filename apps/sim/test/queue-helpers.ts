@@ -173,15 +173,47 @@ export async function waitFor(test: () => boolean, ms: number, what: string): Pr
 }
 
 /** The keys a worker's log says it started and finished (`worker H:P: start KEY ...`). */
-export function workerLog(stderr: string): { started: string[]; done: string[] } {
+export function workerLog(stderr: string): {
+  started: string[];
+  done: string[];
+  stalled: string[];
+} {
   const started: string[] = [];
   const done: string[] = [];
+  const stalled: string[] = [];
   for (const line of stderr.split("\n")) {
-    const m = /^worker \S+: (start|done) (\S+)/.exec(line);
+    const m = /^worker \S+: (start|done|stalled) (\S+)/.exec(line);
     if (m === null) continue;
-    (m[1] === "start" ? started : done).push(m[2] as string);
+    (m[1] === "start" ? started : m[1] === "done" ? done : stalled).push(m[2] as string);
   }
-  return { started, done };
+  return { started, done, stalled };
+}
+
+/**
+ * At-least-once delivery, checked from the workers' logs: a run is delivered (logged `start`)
+ * once, plus once more for each time a stalled-job check put it back (logged `stalled` by the
+ * worker whose check did); never otherwise. So a run done twice is accepted exactly when its
+ * lock expired in between (a killed worker, or one starved of CPU on a busy machine), and a run
+ * delivered again without that (a job queued twice, a run taken twice) fails.
+ */
+export function expectDeliveredOnceUnlessStalled(
+  logs: readonly { started: readonly string[]; stalled: readonly string[] }[],
+): void {
+  const count = (pick: (l: (typeof logs)[number]) => readonly string[]) => {
+    const m = new Map<string, number>();
+    for (const l of logs) for (const k of pick(l)) m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+  };
+  const starts = count((l) => l.started);
+  const stalls = count((l) => l.stalled);
+  for (const [k, n] of starts) {
+    const again = stalls.get(k) ?? 0;
+    if (n > 1 + again) {
+      throw new Error(
+        `run ${k} started ${n} times but was put back by a stalled-job check ${again} times: ${JSON.stringify(logs)}`,
+      );
+    }
+  }
 }
 
 /** Every run file of DIR without its (wall-clock) timing block, by file name. */

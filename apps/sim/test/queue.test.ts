@@ -15,6 +15,7 @@ import {
 import { cli, tempDir } from "./helpers.js";
 import {
   buildCli,
+  expectDeliveredOnceUnlessStalled,
   type Proc,
   runFiles,
   startCli,
@@ -69,7 +70,7 @@ async function stopWorker(p: Proc): Promise<void> {
 }
 
 describe("sweep --queue redis://... and sched-sim worker (real redis-server, built CLI)", () => {
-  it("two worker processes: every run done exactly once, results byte-identical to a local sweep", async (ctx) => {
+  it("two worker processes: every run done, delivered again only by a logged stalled-job check, results byte-identical to a local sweep", async (ctx) => {
     const redisUrl = url(ctx);
     const cliPath = (built as { cli: string }).cli;
     const file = await writeExperiment(smallExperiment([0.3, 0.5, 0.7], 4));
@@ -85,9 +86,13 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     expect(code, submit.stderr).toBe(0);
     expect(submit.stderr).toContain(`queue: ${keys.length} runs in`);
     for (const w of workers) await stopWorker(w);
-    const done = workers.flatMap((w) => workerLog(w.stderr).done);
-    expect(done.sort()).toEqual([...keys].sort());
-    expect(new Set(done).size).toBe(keys.length);
+    const logs = workers.map((w) => workerLog(w.stderr));
+    const done = logs.flatMap((l) => l.done);
+    // Every run done, each once unless a stalled-job check put it back (a worker starved of CPU
+    // past the 5 s lock on a busy machine): then once more per time, and never otherwise.
+    expect(new Set(done)).toEqual(new Set(keys));
+    expectDeliveredOnceUnlessStalled(logs);
+    if (logs.every((l) => l.stalled.length === 0)) expect(done).toHaveLength(keys.length);
     expect((await readdir(join(out, "runs"))).filter((f) => !f.startsWith("."))).toHaveLength(
       keys.length,
     );
@@ -121,7 +126,7 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     // The kill must land inside a run. On a busy machine it can land between two runs (the
     // victim's run ended and the next one had not started): then nothing is lost, and another
     // victim is started, at most three in all.
-    const victims: { started: string[]; done: string[] }[] = [];
+    const victims: ReturnType<typeof workerLog>[] = [];
     let lost: string[] = [];
     for (let attempt = 0; attempt < 3 && lost.length === 0; attempt++) {
       const victim = startCli(cliPath, worker);
@@ -139,23 +144,21 @@ describe("sweep --queue redis://... and sched-sim worker (real redis-server, bui
     const { code } = await submit.exited;
     expect(code, submit.stderr).toBe(0);
     await stopWorker(survivor);
-    const saved = workerLog(survivor.stderr).done;
-    for (const k of lost) expect(saved).toContain(k);
-    // Every run finished, and once, except that a victim's last reported run may be done
-    // again: a worker logs "done" when the result is stored, before the queue takes the run back
-    // as finished, so a kill in between (more likely on a busy machine) makes the queue deliver
-    // the run again (at least once; the result is the same bytes, and the submitter keeps one).
+    const kept = workerLog(survivor.stderr);
+    const saved = kept.done;
+    // The lost runs: put back by the survivor's stalled-job check (it says so), then done there.
+    for (const k of lost) {
+      expect(kept.stalled).toContain(k);
+      expect(saved).toContain(k);
+    }
+    // Every run finished. A run is delivered once, and again only when a stalled-job check put
+    // it back (logged): the lost runs; a victim's last reported run, whose result was stored
+    // just before the kill, before the queue took it as finished; and any run whose lock expired
+    // because its worker was starved of CPU on a busy machine. Those may be done twice (the
+    // result is the same bytes, and the submitter keeps one); nothing else may.
     const byVictims = victims.flatMap((v) => v.done);
     expect(new Set([...byVictims, ...saved])).toEqual(new Set(keys));
-    const times = new Map<string, number>();
-    for (const k of [...byVictims, ...saved]) times.set(k, (times.get(k) ?? 0) + 1);
-    for (const [k, n] of times) {
-      const lastOf = victims.filter((v) => v.done.at(-1) === k).length;
-      expect(
-        n,
-        `run ${k} finished ${n} times (victims' done: ${JSON.stringify(victims.map((v) => v.done))}, survivor's: ${JSON.stringify(saved)})`,
-      ).toBeLessThanOrEqual(1 + lastOf);
-    }
+    expectDeliveredOnceUnlessStalled([...victims, kept]);
     await expectSameAsLocal(file, out);
   }, 60_000);
 

@@ -654,6 +654,14 @@ export async function runQueueWorker(
   worker.on("error", () => {
     // connection trouble: ioredis reconnects; BullMQ retries
   });
+  // This worker's stalled-job check put a run back in the queue: the lock of the worker that
+  // held it expired (that worker died, or was starved of CPU past the lock period). The run is
+  // delivered again, so it may be done twice (same result, kept once): say so in the log.
+  worker.on("stalled", (jobId) => {
+    log(
+      `stalled ${jobId.slice(jobId.indexOf(".") + 1)} (its lock expired: the worker holding it died or was starved of CPU; the queue delivers it again)`,
+    );
+  });
   redis = (await worker.client) as unknown as Redis;
   const probe = new QueueClass(options.queueName, { connection: connectionOptions(target) });
   probe.on("error", () => {});
