@@ -23,7 +23,10 @@ import { ScipyPeer } from "./scipy-peer.js";
  *    the call starts one), both right after a fresh `mfs` of the plan (not timed), the same call
  *    again from the plan's object (which the first calls have seen: it reads the columns `mfs`
  *    copied, the others from the matrix), and a chain (each call from the state the previous
- *    one returned, reading the copy).
+ *    one returned, reading the copy; the same line changed back and forth).
+ * 3. `imfs` with the hint along a walk of different changes at 1000 x 1000: each step another
+ *    row (or column), from the state the previous step returned, against `mfs` of the same new
+ *    matrix (see `walkTable`).
  *
  * Both time this package as it ships (bundled by tsup, as `dist/` is; see `bench/built.ts`), not
  * the sources vitest transforms on the fly.
@@ -35,7 +38,7 @@ import { ScipyPeer } from "./scipy-peer.js";
  *
  * Run: `pnpm vitest bench --run bench/targets.bench.ts` (`ROUNDS=n`: rounds at 1000, default 9;
  * 2000 takes 5; `SCIPY_PYTHON`: the Python with SciPy, default `python3`; `CLOCK=process`:
- * whole-process CPU time; `IMFS_ONLY=1`: the second table only). Without SciPy the first table
+ * whole-process CPU time; `IMFS_ONLY=1`: the second and third tables only; `WALK_ONLY=1`: the third). Without SciPy the first table
  * is skipped, with a note.
  */
 const HELD_OUT = 610_000;
@@ -242,6 +245,72 @@ function imfsTable({ mfs, imfs }: Lib): void {
   );
 }
 
+/**
+ * A scheduler's chain of different changes: from a 1000 x 1000 plan, each step changes another
+ * line (row or column, new weights of the same distribution: line `(n / 3 + 97 s) mod n` at step
+ * `s`) and calls `imfs` with the hint from the state the previous step returned; then `mfs` of
+ * the same new matrix, timed right after. Unlike the chain of the table above (the same line
+ * changed back and forth, whose potentials come to suit that very change), no step meets a
+ * change it has seen. Three steps of warm-up, then ROUNDS steps; the median time and the median
+ * of the per-step ratios to that step's `mfs`.
+ */
+function walkTable({ mfs, imfs }: Lib): void {
+  const before = load();
+  calibrate();
+  const lines: string[] = [];
+  const n = 1000;
+  for (const s of [0, 1]) {
+    for (const [c, config] of CONFIGS.entries()) {
+      const seed = HELD_OUT + 100 + 10 * c + s;
+      const cells: string[] = [];
+      for (const kind of ["row", "col"] as const) {
+        let matrix: MatchingInput = randomMatrix(n, n, config.ineligible, seed, config.integer);
+        let current: ExactMatching = mfs(matrix);
+        const times: number[] = [];
+        const ratios: number[] = [];
+        for (let step = 0; step < 3 + ROUNDS; step++) {
+          const at = (Math.floor(n / 3) + 97 * step) % n;
+          const next = changeLine(
+            matrix as { rows: number; cols: number; weights: Float64Array },
+            kind,
+            at,
+            config,
+            seed + 1000 + step,
+          );
+          const hint: ImfsOptions = kind === "row" ? { changedRows: [at] } : { changedCols: [at] };
+          let result: ExactMatching | undefined;
+          let fresh: ExactMatching | undefined;
+          const t = cpuMs(() => (result = imfs(next, current, hint)));
+          const f = cpuMs(() => (fresh = mfs(next)));
+          if (result!.size !== fresh!.size || !sameWeight(result!.weight, fresh!.weight)) {
+            throw new Error(
+              `imfs differs from mfs along the walk on ${config.label}, seed ${seed}`,
+            );
+          }
+          if (step >= 3) {
+            times.push(t);
+            ratios.push(t / f);
+          }
+          current = result!;
+          matrix = next;
+        }
+        cells.push(
+          `${quantile(times, 0.5).toFixed(2)} (${(100 * quantile(ratios, 0.5)).toFixed(1)}%; ${ratios.filter((r) => r <= 0.05).length} of ${ratios.length} steps at most 5%)`,
+        );
+      }
+      lines.push(`| ${n} x ${n} | ${config.label} | ${seed} | ${cells[0]} | ${cells[1]} |`);
+    }
+  }
+  console.log(
+    [
+      `imfs + hint along a walk of different changes (each step another line, from the previous step's state), 1000 x 1000: median ${clockName()} over ${ROUNDS} steps after 3 of warm-up, and the median of the per-step ratios to mfs of the same new matrix; load average ${before} -> ${load()}`,
+      "| matrix | weights | seed | rows changed | columns changed |",
+      "| --- | --- | --- | --- | --- |",
+      ...lines,
+    ].join("\n"),
+  );
+}
+
 let measured = false;
 
 describe("issue 22 targets: mfs vs SciPy, imfs vs mfs (tables on the console)", () => {
@@ -253,8 +322,10 @@ describe("issue 22 targets: mfs vs SciPy, imfs vs mfs (tables on the console)", 
       measured = true;
       const { lib, remove } = await builtMatching();
       try {
-        if (process.env.IMFS_ONLY === undefined) await scipyTable(lib);
-        imfsTable(lib);
+        const walkOnly = process.env.WALK_ONLY !== undefined;
+        if (process.env.IMFS_ONLY === undefined && !walkOnly) await scipyTable(lib);
+        if (!walkOnly) imfsTable(lib);
+        walkTable(lib);
       } finally {
         await remove();
       }
