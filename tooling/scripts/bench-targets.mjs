@@ -40,7 +40,8 @@ const BENCHES = [
     file: "bench/targets.bench.ts",
     target:
       "mfs <= SciPy's linear_sum_assignment (1000^2 and 2000^2); imfs + hint after one changed row or column <= 5% of mfs at 1000^2",
-    keep: (line, inTable) => inTable || /^(mfs vs SciPy|imfs after one changed)/.test(line),
+    keep: (line, inTable) =>
+      inTable || /^(mfs vs SciPy|imfs after one changed|imfs \+ hint along a walk)/.test(line),
     table: true,
   },
   {
