@@ -220,14 +220,34 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
     );
   });
 
+  it("freeDuring(ts, te) and busyAt(t) read the grid (an empty interval: the PEs free at ts)", () => {
+    fc.assert(
+      fc.property(
+        scenarioArb,
+        fc.integer({ min: 0, max: H + 1 }),
+        fc.integer({ min: 0, max: 10 }),
+        ([pes, ops], ts, len) => {
+          const { list, grid } = replay(pes, ops);
+          expect(list.freeDuring(ts, ts + len)).toEqual(grid.freeDuring(ts, ts + Math.max(len, 1)));
+          expect(list.busyAt(ts)).toEqual(grid.busySet(ts));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("clone is independent and equal", () => {
     fc.assert(
       fc.property(scenarioArb, ([pes, ops]) => {
-        const { list } = replay(pes, ops);
+        const { list, live } = replay(pes, ops);
+        const before = list.records();
         const copy = list.clone();
-        expect(copy.records()).toEqual(list.records());
+        expect(copy.records()).toEqual(before);
         copy.addAllocation(H + 1, H + 2, [0]);
         expect(copy.size).toBe(list.size + 2);
+        // Changes inside the copied records (not only new ones) leave the original alone.
+        for (const a of live) copy.deleteAllocation(a.ts, a.te, a.pes);
+        expect(list.records()).toEqual(before);
       }),
       { numRuns: 50 },
     );

@@ -149,6 +149,25 @@ describe("AvailRectList on the paper's worked example (section 4, Figure 1)", ()
     ).toBeLessThan(0);
   });
 
+  it("compares two infinite scores as a tie (0, not NaN)", () => {
+    // Unclipped rectangles whose PEs are never reserved again end at Infinity: the Duration
+    // and PE-Duration scores are then Infinity on both sides (Infinity - Infinity is NaN).
+    const a = { start: 0, begin: 0, end: Number.POSITIVE_INFINITY, freePEs: 3 };
+    const b = { start: 2, begin: 1, end: Number.POSITIVE_INFINITY, freePEs: 3 };
+    for (const policy of [
+      durationBestFit,
+      durationWorstFit,
+      peDurationBestFit,
+      peDurationWorstFit,
+      scorePolicy("End", (r) => r.end, "max"),
+    ]) {
+      expect(policy.compare(a, b)).toBe(0);
+      expect(policy.compare(b, a)).toBe(0);
+    }
+    expect(durationBestFit.compare({ ...a, end: 9 }, b)).toBeLessThan(0);
+    expect(durationWorstFit.compare({ ...a, end: 9 }, b)).toBeGreaterThan(0);
+  });
+
   it("merges {t3, n PEs} into {t1, n1 PEs} after addAllocation(t3, t5, n PEs)", () => {
     const list = figure1();
     list.addAllocation(3, 5, [0, 1]);

@@ -169,6 +169,55 @@ describe("the mappers on platforms of few classes against the plain ones", () =>
   }
 });
 
+// Bursts of equal jobs on hundreds of machines: one event maps up to 15 ready jobs, so the short
+// lists of the batch schedulers hold machines on both sides of 10, 100 (the lists are sorted by
+// index, and equal expected times go to the lowest), and the lists stay short enough (4 times
+// their length at most the machine count) for the short path to run.
+const bursts = fc
+  .record({
+    count: fc.integer({ min: 150, max: 400 }),
+    kinds: fc.array(fc.record({ speed: fc.constantFrom(1, 3), cores: fc.constantFrom(1, 2) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    layout: fc.array(fc.nat(), { minLength: 400, maxLength: 400 }),
+    jobs: fc.array(
+      fc.record({
+        submit: fc.constantFrom(0, 2, 20),
+        runtime: fc.constantFrom(1, 3),
+        estimate: fc.constantFrom(1, 3),
+        cores: fc.constantFrom(1, 1, 2),
+      }),
+      { maxLength: 45 },
+    ),
+  })
+  .map(({ count, kinds, layout, jobs }) => {
+    const machines = Array.from({ length: count }, (_, j) => kinds[layout[j]! % kinds.length]!);
+    const list = jobs
+      .map((j, id) => createJob({ id, ...j }))
+      .sort((a, b) => a.submit - b.submit || a.id - b.id);
+    return { platform: createPlatform({ machines }), jobs: list };
+  });
+
+describe("the batch mappers on bursts over hundreds of machines against the plain ones", () => {
+  const cases: [string, () => Scheduler, () => Scheduler][] = [
+    ["min-min", () => minMinScheduler(), () => plainBatch(false)],
+    ["max-min", () => maxMinScheduler(), () => plainBatch(true)],
+  ];
+  for (const [name, make, plain] of cases) {
+    it(`${name}: the same records`, () => {
+      fc.assert(
+        fc.property(bursts, ({ platform, jobs }) => {
+          const got = simulate(jobs, platform, make());
+          const want = simulate(jobs, platform, plain());
+          expect(got.records).toEqual(want.records);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+});
+
 describe("mct on a platform of one class, when expected times overflow", () => {
   it("fails as the plain way does (no machine completes the 17th job in finite time)", () => {
     const platform = createPlatform({ machines: Array.from({ length: 16 }, () => ({})) });

@@ -34,6 +34,19 @@ describe("jobLevel", () => {
     ).toThrow("scale");
   });
 
+  it("puts a size on a bin boundary in the bin of the smaller jobs, hand-computed", () => {
+    // Bins are half-open toward the small sizes, as the comment above reads them: level 1 is
+    // (80, 100] of the range, so a size exactly at 80% is level 2 (1 + floor(0.2 * 5)).
+    // [1, 101] linear: 81 is 20% below the top (exactly 1 in floating point), 41 60%, 21 80%.
+    expect(jobLevel({ size: 81, minSize: 1, maxSize: 101, tiers: 5, scale: "linear" })).toBe(2);
+    expect(jobLevel({ size: 41, minSize: 1, maxSize: 101, tiers: 5, scale: "linear" })).toBe(4);
+    expect(jobLevel({ size: 21, minSize: 1, maxSize: 101, tiers: 5, scale: "linear" })).toBe(5);
+    // log scale: 10 is half way between 1 and 100 in log (exactly 1 bin of 2 in floating point)
+    expect(jobLevel({ size: 10, minSize: 1, maxSize: 100, tiers: 2 })).toBe(2);
+    expect(jobLevel({ size: 1000, minSize: 1, maxSize: 1e6, tiers: 2 })).toBe(2);
+    expect(jobLevel({ size: 2, minSize: 1, maxSize: 4, tiers: 2 })).toBe(2);
+  });
+
   it("clamps sizes outside the range and gives level 1 when the range is one size", () => {
     expect(jobLevel({ size: 1e12, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(1);
     expect(jobLevel({ size: 0.5, minSize: 1, maxSize: 1e5, tiers: 5 })).toBe(5);

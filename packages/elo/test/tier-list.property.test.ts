@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectedResult } from "../src/expected-result.js";
+import { updateRating } from "../src/rating.js";
 import { TierList } from "../src/tier-list.js";
 import { tierOf } from "../src/tiers.js";
 
@@ -100,6 +102,34 @@ describe("TierList properties", () => {
         }
       }),
       { numRuns: 50 },
+    );
+  });
+
+  it("records equation (1) as updateRating computes it, with S_e of the tier before, whatever the growth and minRating", () => {
+    // A minRating close to the ratings makes updates end between 0 and minRating, where the
+    // floor must be minRating (not only "above 0").
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 200, noNaN: true }),
+        fc.double({ min: 0.5, max: 60, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        events(3),
+        (minRating, growth, above, evs) => {
+          const baseRating = minRating + above;
+          const list = new TierList(3, { baseRating, minRating, growth });
+          for (const e of evs) {
+            const before = list.rating(e.machine);
+            const expected = expectedResult(list.tier(e.machine), e.level);
+            const u = list.record(e.machine, e.level, e.won);
+            expect(u.expected).toBe(expected);
+            expect(u.ratingAfter).toBe(
+              updateRating(before, e.won, expected, { growth, minRating }),
+            );
+            expect(list.rating(e.machine)).toBe(u.ratingAfter);
+          }
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 });

@@ -107,6 +107,8 @@ describe("DualSimplex properties", () => {
       y: Array.from(lp.y),
       d: Array.from(lp.d),
       binv: Array.from(lp.binv),
+      // pivots left before the next rebuild of the inverse: part of the state to the bit
+      sinceInvert: lp.saveBasis(false).sinceInvert,
     });
     /** Every norm not flagged stale is the sum of its row's squares, in increasing order. */
     const normsExact = (lp: DualSimplex): boolean => {
@@ -147,8 +149,10 @@ describe("DualSimplex properties", () => {
           for (let t = 0; t < 3; t++) {
             // Elsewhere in between (another basis), then the saved one (rebuilt, then kept).
             lp.loadBasis(withInverse);
+            expect(normsExact(lp)).toBe(true);
             setBounds(lp, second);
             lp.solve(10_000);
+            expect(normsExact(lp)).toBe(true);
             lp.loadBasis(saved);
             setBounds(lp, second);
             lp.solve(10_000);
@@ -164,5 +168,40 @@ describe("DualSimplex properties", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("rebuilds the inverse every 100 pivots along a chain of re-solves", () => {
+    // Round-off drift is cut by rebuilding the inverse after REINVERT_EVERY = 100 pivots; the
+    // count goes on across solves (the search re-solves one LP node after node), so along a
+    // chain with no basis loaded it is the pivots made so far, modulo 100. Long chains of
+    // bound changes on the larger LPs pass 100 pivots (checked below: some of them must).
+    let long = 0;
+    fc.assert(
+      fc.property(
+        fc
+          .oneof(mkpInstance(40, 10), licenseInstance(60, 12, 10))
+          .filter((inst) => inst.values.length >= 20)
+          .map(withCardinality),
+        fc.array(boundsArb, { minLength: 80, maxLength: 160 }),
+        (inst, chain) => {
+          const n = inst.values.length;
+          const lp = lpOf(inst);
+          for (const changes of chain) {
+            lp.lo.fill(0, 0, n);
+            lp.up.fill(1, 0, n);
+            for (const [j, x] of changes) {
+              if (n === 0) break;
+              lp.lo[j % n] = x % 2;
+              lp.up[j % n] = x === 2 ? 1 : x % 2;
+            }
+            lp.solve(10_000);
+            expect(lp.saveBasis(false).sinceInvert).toBe(lp.pivots % 100);
+          }
+          if (lp.pivots >= 100) long++;
+        },
+      ),
+      { numRuns: 80 },
+    );
+    expect(long).toBeGreaterThanOrEqual(3); // about a fifth of the chains pass 100 pivots
   });
 });

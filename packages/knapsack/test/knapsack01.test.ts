@@ -33,6 +33,18 @@ describe("knapsack01", () => {
     });
   });
 
+  it("uses the DP up to exactly dpCellLimit cells, branch and bound beyond", () => {
+    // n·(C+1) = 5·3 = 15 cells. Two optima of value 5: the DP keeps item 2, branch and bound
+    // item 4, so the result shows which method "auto" chose at the threshold.
+    const inst = { values: [3, 3, 5, 3, 5], weights: [2, 4, 2, 2, 1], capacity: 2 };
+    const dp = knapsack01(inst, { method: "dp" });
+    const bb = knapsack01(inst, { method: "branch-and-bound" });
+    expect(dp.items).toEqual([2]);
+    expect(bb.items).toEqual([4]);
+    expect(knapsack01(inst, { dpCellLimit: 15 })).toEqual(dp);
+    expect(knapsack01(inst, { dpCellLimit: 14 })).toEqual(bb);
+  });
+
   it('refuses a "dp" table the engine cannot allocate with a typed error (a RangeError before)', () => {
     const inst = { values: [60, 100, 120], weights: [10, 20, 30], capacity: 1e12 };
     expect(() => knapsack01(inst, { method: "dp" })).toThrow(LimitExceededError);

@@ -26,6 +26,41 @@ describe("mkpExact properties", () => {
     );
   });
 
+  it("equals brute force on strongly correlated instances, where the heuristic incumbents fall short", () => {
+    // Values = the item's total weight plus a little (the classic hard MKP class): the greedy,
+    // local search and LP rounding often miss the optimum here, so the branching itself must
+    // reach it. (On the instances above the incumbent is usually optimal from the start, and a
+    // branch that lost every solution with exactly ceil(LP items) items went unnoticed.)
+    const correlated = fc
+      .record({ n: fc.integer({ min: 6, max: 14 }), m: fc.integer({ min: 2, max: 4 }) })
+      .chain(({ n, m }) =>
+        fc.record({
+          weights: fc.array(
+            fc.array(fc.integer({ min: 1, max: 20 }), { minLength: n, maxLength: n }),
+            {
+              minLength: m,
+              maxLength: m,
+            },
+          ),
+          noise: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
+        }),
+      )
+      .map(({ weights, noise }) => ({
+        values: noise.map((e, i) => weights.reduce((s, row) => s + (row[i] as number), e)),
+        weights,
+        capacities: weights.map((row) => Math.floor(row.reduce((s, x) => s + x, 0) / 2)),
+      }));
+    fc.assert(
+      fc.property(correlated, (inst) => {
+        const r = mkpExact(inst);
+        expect(r.optimal).toBe(true);
+        expect(isFeasible(inst, r.items)).toBe(true);
+        expect(r.value).toBe(bruteForce(inst).value);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("equals brute force on real-valued instances (up to rounding)", () => {
     fc.assert(
       fc.property(mkpInstance(12, 3, "real"), (inst) => {
@@ -88,6 +123,82 @@ describe("mkpExact properties", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("keeps the greedy's items when the greedy is optimal (the incumbent is replaced only by a better one)", () => {
+    // The incumbent is the first of the greedy variants among equals (mkpGreedy's defaults
+    // first), and neither the search nor local search takes a choice merely as good: so an
+    // optimal default greedy comes back unchanged, which pins every tie-break on the way.
+    // Small values and weights make equally valuable choices common (what the check needs).
+    const ties = fc
+      .record({ n: fc.integer({ min: 3, max: 12 }), m: fc.integer({ min: 1, max: 4 }) })
+      .chain(({ n, m }) =>
+        fc.record({
+          values: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: n, maxLength: n }),
+          weights: fc.array(
+            fc.array(fc.integer({ min: 0, max: 4 }), { minLength: n, maxLength: n }),
+            {
+              minLength: m,
+              maxLength: m,
+            },
+          ),
+          share: fc.integer({ min: 3, max: 7 }),
+        }),
+      )
+      .map(({ values, weights, share }) => ({
+        values,
+        weights,
+        capacities: weights.map((row) => Math.floor((row.reduce((s, x) => s + x, 0) * share) / 10)),
+      }));
+    let optimalGreedy = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(ties, mkpInstance(15, 4), mkpInstance(12, 3, "real"), licenseInstance(30, 6, 8)),
+        (inst) => {
+          const g = mkpGreedy(inst);
+          const r = mkpExact(inst);
+          expect(r.optimal).toBe(true);
+          if (g.value === r.value) {
+            optimalGreedy++;
+            expect(r.items).toEqual(g.items);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(optimalGreedy).toBeGreaterThan(100);
+  });
+
+  it("keeps the greedy's items when the greedy is optimal (examples)", () => {
+    // Found by a random search over small integer instances: an optimal default greedy whose
+    // items an equally valuable choice replaced under a changed tie-break, in the choice of
+    // the incumbent among the greedy variants (the second: "rhoExponent: 2" is as good with
+    // other items), the single-knapsack search (the first) and the LP search (the third).
+    for (const inst of [
+      { values: [4, 4, 1, 3, 1, 4, 2, 4], weights: [[1, 1, 2, 2, 2, 2, 2, 2]], capacities: [5] },
+      {
+        values: [2, 1, 2, 1, 3, 2, 3, 4, 3, 2, 3, 2],
+        weights: [
+          [3, 0, 4, 4, 4, 0, 1, 1, 2, 3, 2, 3],
+          [0, 0, 4, 2, 4, 0, 1, 2, 0, 4, 0, 0],
+        ],
+        capacities: [13, 11],
+      },
+      {
+        values: [4, 2, 3, 2, 4, 1, 1, 3],
+        weights: [
+          [0, 4, 4, 1, 0, 0, 4, 2],
+          [2, 1, 2, 3, 0, 3, 0, 2],
+          [3, 4, 2, 2, 1, 0, 3, 2],
+        ],
+        capacities: [9, 3, 6],
+      },
+    ]) {
+      const g = mkpGreedy(inst);
+      const r = mkpExact(inst);
+      expect(r.value).toBe(g.value);
+      expect(r.items).toEqual(g.items);
+    }
   });
 
   it("under a node limit: feasible, no worse than the greedy, a valid bound, honest optimal flag", () => {

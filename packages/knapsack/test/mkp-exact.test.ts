@@ -31,6 +31,27 @@ describe("mkpExact", () => {
     });
   });
 
+  it("drops a constraint the items meet together exactly, and then needs no search", () => {
+    // Totals equal to the capacities: no binding constraint, so every item is taken at once.
+    const inst = {
+      values: [4, 3, 2],
+      weights: [
+        [2, 2, 1],
+        [0, 3, 3],
+      ],
+      capacities: [5, 6],
+    };
+    expect(mkpExact(inst)).toEqual({
+      items: [0, 1, 2],
+      value: 9,
+      optimal: true,
+      bound: 9,
+      nodes: 0,
+    });
+    // One unit less on the second: one binding constraint, the single-knapsack search runs.
+    expect(mkpExact({ ...inst, capacities: [5, 5] })).toMatchObject({ value: 7, optimal: true });
+  });
+
   it("never chooses items with a value <= 0 or heavier than a capacity", () => {
     const r = mkpExact({ values: [0, -4, 5, 9], weights: [[0, 0, 1, 3]], capacities: [2] });
     expect(r).toMatchObject({ items: [2], value: 5, optimal: true });

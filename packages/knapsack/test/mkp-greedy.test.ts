@@ -18,6 +18,19 @@ describe("mkpGreedy", () => {
     }
   });
 
+  it("breaks ties as documented in every variant: ranking to the lower index, drops to the higher", () => {
+    // Two identical items, room for one: "fill" takes the first of the tied ranking, "drop"
+    // discards the last; either way item 0 is kept, with or without reweighting and rho.
+    const inst = { values: [1, 1, 1], weights: [[1, 1, 1]], capacities: [1] };
+    for (const strategy of ["fill", "drop"] as const) {
+      for (const rhoExponent of [0, 2]) {
+        for (const reweight of [true, false]) {
+          expect(mkpGreedy(inst, { strategy, rhoExponent, reweight }).items).toEqual([0]);
+        }
+      }
+    }
+  });
+
   it("re-weights after a discard: a constraint that stops being critical no longer counts", () => {
     // Drop item 0 (ratio 5/2); constraint 0 stops being critical, so item 2's weight falls from 2
     // to 1 and it now outranks item 1 (9 > 8). Without re-weighting item 2 (9/2) is dropped.

@@ -42,4 +42,47 @@ describe("localSearch properties", () => {
       { numRuns: 150 },
     );
   });
+
+  it("ends where no documented move improves: no item fits, no 1-for-1 or 1-for-2 swap is worth more and fits", () => {
+    // Integer weights, so the solver's running loads and these plain sums agree exactly.
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 4), licenseInstance(24, 5, 5)),
+        fc.nat(),
+        (inst, seed) => {
+          const n = inst.values.length;
+          const m = inst.capacities.length;
+          const start = mkpGreedy(inst).items.filter((i) => (i + seed) % 3 !== 0);
+          const x = new Uint8Array(n);
+          for (const i of start) x[i] = 1;
+          const v = Float64Array.from(inst.values, (y) => Math.max(y, 1e-3));
+          localSearch(columnsOf(inst), m, v, Float64Array.from(inst.capacities), x);
+          const chosen: number[] = [];
+          const outside: number[] = [];
+          for (let j = 0; j < n; j++) (x[j] === 1 ? chosen : outside).push(j);
+          const fits = (out: number, ins: readonly number[]): boolean =>
+            isFeasible(
+              inst,
+              [...chosen.filter((i) => i !== out), ...ins].sort((p, q) => p - q),
+              0,
+            );
+          for (const j of outside) expect(fits(-1, [j])).toBe(false);
+          for (const i of chosen) {
+            for (const j of outside) {
+              if ((v[j] as number) > (v[i] as number)) expect(fits(i, [j])).toBe(false);
+            }
+            for (let p = 0; p < outside.length; p++) {
+              for (let q = p + 1; q < outside.length; q++) {
+                const j = outside[p] as number;
+                const k = outside[q] as number;
+                if ((v[j] as number) + (v[k] as number) > (v[i] as number))
+                  expect(fits(i, [j, k])).toBe(false);
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });

@@ -15,6 +15,16 @@ describe("jobCosts", () => {
     ).toEqual([3, 0, 2]);
   });
 
+  it("sums each row's positive entries in machine order (the bytes of c_i depend on it)", () => {
+    // (0.1 + 0.2) + 0.3 = 0.6000000000000001, while (0.3 + 0.2) + 0.1 = 0.6.
+    const [forward, backward] = jobCosts([
+      [0.1, 0, 0.2, 0.3],
+      [0.3, 0.2, 0, 0.1],
+    ]);
+    expect(forward).toBe(0.6000000000000001 / 3);
+    expect(backward).toBe(0.6 / 3);
+  });
+
   it("rejects NaN entries, naming them", () => {
     expect(() => jobCosts([[1, Number.NaN]])).toThrow(
       "@sched/knapsack/jobCosts: matrix[0][1] is NaN, expected a finite number",
