@@ -81,7 +81,7 @@ describe("simulate: same-time event order", () => {
     simulate([job({ id: 5 }), job({ id: 2 }), job({ id: 9 })], identicalPool(1), policy);
     expect(seen[0]!.arrived).toEqual([2, 5, 9]);
     expect(seen[0]!.waiting).toEqual([2, 5, 9]);
-     // Two at once too (the engine sorts any batch of more than one).
+    // Two at once too (the engine sorts any batch of more than one).
     const two = scripted(() => {});
     simulate([job({ id: 7 }), job({ id: 4 })], identicalPool(1), two.policy);
     expect(two.seen[0]!.arrived).toEqual([4, 7]);
