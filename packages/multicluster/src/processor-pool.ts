@@ -47,6 +47,18 @@ export class ProcessorPool {
     }
   }
 
+  /** Marks the available processors `list` not available (each once; faster than `set` one by one). */
+  take(list: readonly number[]): void {
+    const { flags, words, blocks } = this;
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i]!;
+      flags[m] = 0;
+      words[m >>> 5]! &= ~(1 << (m & 31));
+      blocks[m >>> BLOCK_BITS]!--;
+    }
+    this.available -= list.length;
+  }
+
   /** The first `count` available processors in index order (fewer when fewer are available). */
   firstAvailable(count: number): number[] {
     const c = Math.max(0, Math.min(count, this.available));

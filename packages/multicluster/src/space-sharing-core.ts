@@ -284,13 +284,16 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     // The pool, as spaceSharingPass's state.available would list it, as flags: the unchecked
     // pass (the state is built here, the options were resolved once; the public pass checks both
     // at every call and decides the same, test space-sharing-pass.test.ts).
-    const poolOf = (m: number) => (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
     if (lazy && poolKnown) {
       for (let i = 0; i < dirtyCount; i++) {
         const m = dirty[i]!;
-        pool.set(m, poolOf(m));
+        pool.set(m, !holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
       }
-    } else for (let m = 0; m < M; m++) pool.set(m, poolOf(m));
+    } else {
+      for (let m = 0; m < M; m++) {
+        pool.set(m, !holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
+      }
+    }
     dirtyCount = 0;
     const decision = decideSpaceSharing(
       p,
@@ -351,10 +354,11 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
         } else {
           const ms = machinesOf.get(job.id);
           if (ms !== undefined) {
-            for (const x of ms) {
-              holding[x] = 0;
-              touched(x);
-            }
+            for (const x of ms) holding[x] = 0;
+            if (dirtyCount + ms.length <= dirty.length) {
+              for (let i = 0; i < ms.length; i++) dirty[dirtyCount + i] = ms[i]!;
+              dirtyCount += ms.length;
+            } else poolKnown = false;
             machinesOf.delete(job.id);
             executing--;
           } else poolKnown = false;

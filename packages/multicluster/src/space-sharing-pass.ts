@@ -334,7 +334,7 @@ export function decideSpaceSharing(
       if (n < target) break;
       chosen = choosePoolBaseline(pool, speeds, target, o.baselineSelection, random);
     }
-    for (const m of chosen) pool.set(m, 0);
+    pool.take(chosen);
     n -= chosen.length;
     executing++;
     start.push({ id: job.id, processors: chosen });

@@ -84,6 +84,17 @@ describe("ProcessorPool", () => {
         const out = new Array<number>(ranks.length);
         pool.select(Int32Array.from(ranks), ranks.length, out);
         expect(out).toEqual(ranks.map((k) => free[k]));
+        // take (the decision's removal of the chosen ones) then as the plain list without them
+        const taken = free.filter((_, k) => k % step === 0);
+        pool.take(taken);
+        const rest = free.filter((_, k) => k % step !== 0);
+        expect(pool.count).toBe(rest.length);
+        expect(pool.firstAvailable(c.P)).toEqual(rest);
+        for (const p of taken) expect(pool.flags[p]).toBe(0);
+        const all = Int32Array.from(rest, (_, k) => k);
+        const found = new Array<number>(rest.length);
+        pool.select(all, all.length, found);
+        expect(found).toEqual(rest);
       }),
       { numRuns: 200 },
     );
