@@ -401,6 +401,14 @@ function uniformClusters(platform: Platform): Uint8Array {
 }
 
 /**
+ * Whether the platform is one cluster of equal speeds, where {@link chooseProcessors} takes the
+ * first `count` available processors whatever the rule. Internal.
+ */
+export function oneUniformCluster(platform: Platform): boolean {
+  return platform.clusters.length === 1 && uniformClusters(platform)[0] === 1;
+}
+
+/**
  * {@link selectProcessors} without argument checks. Internal: the simulators call it at every
  * start with their own processor tables and checked rules.
  */

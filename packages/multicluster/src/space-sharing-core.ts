@@ -27,6 +27,7 @@ import {
   selectProcessors,
   taskBunches,
 } from "./partition.js";
+import { ProcessorPool } from "./processor-pool.js";
 import {
   type BackgroundSharing,
   type BaselinePartition,
@@ -122,10 +123,13 @@ const WHERE = "@sched/multicluster/spaceSharingScheduler";
  * {@link spaceSharingPass}'s, on the pool, the ready queue and `executing` (one
  * implementation, called here without the pass's checks of its state); this adapter adds the triggers, the local jobs and the processors held.
  *
- * Complexity: O(M log M) per job started (one cluster of equal speeds: O(M)) plus, per call,
- * O(jobs the decision looks at + machines changed since the previous call), M machines: the
- * ready queue is read lazily from the view's head (local jobs and jobs not ready at its head
- * are stepped over), the pool flags are kept between calls. While local jobs wait, O(M) per
+ * Complexity: per job started on k processors, O(k + M / 32) for the baseline (`"fastest"`
+ * on machines of several speeds: O(M log M)) and for dynamic space sharing on one cluster of
+ * equal speeds, O(M log M) for dynamic space sharing otherwise; plus, per call, O(jobs the
+ * decision looks at + machines changed since the previous call), M machines: the ready queue is
+ * read lazily from the view's head (local jobs and jobs not ready at its head are stepped over),
+ * the pool is kept between calls as flags, bits and per-block counts (`ProcessorPool`), so
+ * that the k processors are found without reading every machine's flag. While local jobs wait, O(M) per
  * call to start them. With a view whose counts disagree with the scheduler's own (a view made by
  * hand), O(M + queue) per call as before.
  *
@@ -159,19 +163,23 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
   // The pass's per-platform constants and its pool flags, built once per platform.
   let identity: number[] = [];
   let speeds: number[] = [];
-  let avail = new Uint8Array(0);
+  let pool = new ProcessorPool(0);
   // The parallel jobs waiting (arrived, neither started nor rejected), and the ready times of
   // those not ready yet: while they and the local jobs waiting add up to the view's count, the
   // ready queue is read lazily from the view's head (a call costs the jobs the decision looks
   // at, not the queue); otherwise (a hand-made view) every waiting job is read, as before.
   let parallelWaiting = 0;
   const notReady = new TimeHeap();
-  // The pool flags (`avail`, `pooled` of them set) kept between calls: only the machines a
-  // completion or a local start touched since (`dirty`) are read again (all of them when
-  // `poolKnown` is false: a first call, a hand-made view).
-  let pooled = 0;
+  // The pool kept between calls: only the machines a completion or a local start touched since
+  // (`dirty[0..dirtyCount)`) are read again (all of them when `poolKnown` is false: a first
+  // call, a hand-made view, more than M touched).
   let poolKnown = false;
-  let dirty: number[] = [];
+  let dirty = new Int32Array(0);
+  let dirtyCount = 0;
+  const touched = (m: number) => {
+    if (dirtyCount < dirty.length) dirty[dirtyCount++] = m;
+    else poolKnown = false;
+  };
 
   const init = (p: Platform) => {
     platform = p;
@@ -184,15 +192,15 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     localWaiting = 0;
     identity = Array.from({ length: M }, (_, m) => m);
     speeds = p.machines.map((m) => m.speed);
-    avail = new Uint8Array(M);
+    pool = new ProcessorPool(M);
     machinesOf.clear();
     localOf.clear();
     executing = 0;
     parallelWaiting = 0;
     notReady.clear();
-    pooled = 0;
     poolKnown = false;
-    dirty = [];
+    dirty = new Int32Array(M);
+    dirtyCount = 0;
   };
 
   const localMachineChecked = (job: Job, p: Platform): number | undefined => {
@@ -229,7 +237,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       }
       ctx.start(id, [{ machine: m, cores: 1 }]);
       localBusy[m] = 1;
-      dirty.push(m);
+      touched(m);
     }
   };
 
@@ -276,28 +284,22 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
     // The pool, as spaceSharingPass's state.available would list it, as flags: the unchecked
     // pass (the state is built here, the options were resolved once; the public pass checks both
     // at every call and decides the same, test space-sharing-pass.test.ts).
-    const poolOf = (m: number) => (!holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
     if (lazy && poolKnown) {
-      for (const m of dirty) {
-        const f = poolOf(m);
-        pooled += f - avail[m]!;
-        avail[m] = f;
+      for (let i = 0; i < dirtyCount; i++) {
+        const m = dirty[i]!;
+        pool.set(m, !holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
       }
     } else {
-      pooled = 0;
       for (let m = 0; m < M; m++) {
-        avail[m] = poolOf(m);
-        pooled += avail[m]!;
+        pool.set(m, !holding[m] && !localBusy[m] && view.freeCores(m) >= 1 ? 1 : 0);
       }
     }
-    dirty = [];
-    const n = pooled;
+    dirtyCount = 0;
     const decision = decideSpaceSharing(
       p,
       identity,
       speeds,
-      avail,
-      n,
+      pool,
       queueLength,
       (qi) => {
         const job = jobAt(qi);
@@ -307,8 +309,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       o,
       pick,
     );
-    // the decision cleared the flags of the processors it chose, which the starts below hold
-    for (const st of decision.start) pooled -= st.processors.length;
+    // the decision took the processors it chose out of the pool, which the starts below hold
     poolKnown = true;
     // Rejections and starts in queue order, as the decision lists them.
     const reasons = new Map(decision.rejected.map((r) => [r.id, r.reason]));
@@ -347,14 +348,17 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
         const m = localOf.get(job.id);
         if (m !== undefined) {
           localBusy[m] = 0;
-          dirty.push(m);
+          touched(m);
           localOf.delete(job.id);
           localEnded = true;
         } else {
           const ms = machinesOf.get(job.id);
           if (ms !== undefined) {
             for (const x of ms) holding[x] = 0;
-            for (const x of ms) dirty.push(x);
+            if (dirtyCount + ms.length <= dirty.length) {
+              for (let i = 0; i < ms.length; i++) dirty[dirtyCount + i] = ms[i]!;
+              dirtyCount += ms.length;
+            } else poolKnown = false;
             machinesOf.delete(job.id);
             executing--;
           } else poolKnown = false;
@@ -375,10 +379,7 @@ export function spaceSharingScheduler(options: SpaceSharingSchedulerOptions = {}
       }
       if ((ctx.ready?.length ?? 0) > 0) parallelEvent = true;
       if (localWaiting > 0) startLocalJobs(ctx);
-      if (dirty.length > M) {
-        poolKnown = false;
-        dirty = [];
-      }
+      if (!poolKnown) dirtyCount = 0;
       const run = parallelEvent || (localEnded && (policy === "dynamic" || executing === 0));
       if (run) runPolicy(ctx);
     },

@@ -5,13 +5,15 @@ import {
   type ClusterProximity,
   type ClusterSelection,
   chooseProcessors,
+  oneUniformCluster,
   partitionSize,
   selectProcessors,
 } from "./partition.js";
+import { ProcessorPool } from "./processor-pool.js";
 import {
   type BaselinePartition,
   type BaselineSelection,
-  chooseBaseline,
+  choosePoolBaseline,
   type DynamicAllotment,
   dynamicGate,
   type ResolvedSpaceSharingOptions,
@@ -231,7 +233,8 @@ export function resolvePolicyOptions(
  * `queued` counts the jobs behind the job decided; each start adds one to `executing`.
  * `spaceSharingScheduler` decides by calling this function (one implementation).
  *
- * Complexity: O(M log M) per job started plus O(M + queue), M processors.
+ * Complexity: O(M log M) per job started (O(k + M / 32) on k processors for the baseline, and
+ * for dynamic space sharing on one cluster of equal speeds) plus O(M + queue), M processors.
  *
  * @throws InvalidInputError naming the option or state field (`state.queue[2].maxProcessors`,
  * `state.available[0]`, `options.random`, …).
@@ -254,12 +257,13 @@ export function spaceSharingPass(
   }
   const { platform } = state;
   const M = platform.machines.length;
+  const pool = new ProcessorPool(M);
+  for (let m = 0; m < M; m++) if (avail[m]) pool.set(m, 1);
   return decideSpaceSharing(
     platform,
     Array.from({ length: M }, (_, m) => m),
     platform.machines.map((m) => m.speed),
-    avail,
-    state.available.length,
+    pool,
     state.queue.length,
     (qi) => state.queue[qi]!,
     state.executing,
@@ -270,10 +274,9 @@ export function spaceSharingPass(
 
 /**
  * {@link spaceSharingPass}'s decision without its checks. Internal: `spaceSharingScheduler`
- * calls it at every event with a state it built (a pool of distinct machine indices, a queue of
- * the engine's jobs) and options resolved once; the public pass checks its arguments, then
- * calls it. `avail` (one flag per machine, `n` of them set) is consumed: the chosen processors
- * are cleared. `identity` is `[0, 1, …, M - 1]` and `speeds` the machines' speeds. The queue
+ * calls it at every event with a state it kept (a pool of processors, a queue of the engine's
+ * jobs) and options resolved once; the public pass checks its arguments, then calls it. `pool`
+ * is consumed: the chosen processors are cleared. `identity` is `[0, 1, …, M - 1]` and `speeds` the machines' speeds. The queue
  * is `queueLength` jobs, read in order from the head by `jobAt` only as far as the decision goes
  * (it stops at the first job that waits), so a caller may produce them lazily.
  */
@@ -281,8 +284,7 @@ export function decideSpaceSharing(
   platform: Platform,
   identity: readonly number[],
   speeds: readonly number[],
-  avail: Uint8Array,
-  n: number,
+  pool: ProcessorPool,
   queueLength: number,
   jobAt: (qi: number) => SpaceSharingPassJob,
   executing: number,
@@ -290,6 +292,8 @@ export function decideSpaceSharing(
   random: Random,
 ): SpaceSharingDecision {
   const M = platform.machines.length;
+  const firstFit = o.policy === "dynamic" && oneUniformCluster(platform);
+  let n = pool.count;
   const start: SpaceSharingStart[] = [];
   const rejected: { id: number; reason: string }[] = [];
   for (let qi = 0; qi < queueLength; qi++) {
@@ -310,14 +314,17 @@ export function decideSpaceSharing(
       const target = Math.min(hi, partitionSize(M, queued, 0.5, executing));
       const size = Math.max(lo, Math.min(target, n));
       if (n < dynamicGate(o.dynamicAllotment, target, o.alpha) || n < size) break;
-      chosen = chooseProcessors(
-        platform,
-        identity,
-        avail,
-        size,
-        o.clusterSelection,
-        o.clusterProximity,
-      ) as number[];
+      // one cluster of equal speeds: every rule takes the first `size` available processors
+      chosen = firstFit
+        ? pool.firstAvailable(size)
+        : (chooseProcessors(
+            platform,
+            identity,
+            pool.flags,
+            size,
+            o.clusterSelection,
+            o.clusterProximity,
+          ) as number[]);
     } else {
       const size =
         o.baselinePartition === "map"
@@ -325,9 +332,9 @@ export function decideSpaceSharing(
           : partitionSize(M, queued, 0, 0);
       const target = Math.max(lo, Math.min(hi, size));
       if (n < target) break;
-      chosen = chooseBaseline(avail, speeds, target, o.baselineSelection, random);
+      chosen = choosePoolBaseline(pool, speeds, target, o.baselineSelection, random);
     }
-    for (const m of chosen) avail[m] = 0;
+    pool.take(chosen);
     n -= chosen.length;
     executing++;
     start.push({ id: job.id, processors: chosen });

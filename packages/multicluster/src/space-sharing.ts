@@ -25,6 +25,7 @@ import {
   selectProcessors,
   taskBunches,
 } from "./partition.js";
+import type { ProcessorPool } from "./processor-pool.js";
 
 /** The two space-sharing policies of the first paper: its dynamic policy and the baseline. */
 export type SpaceSharingPolicy = "dynamic" | "adaptive";
@@ -743,6 +744,150 @@ export function chooseBaseline(
   const out = new Array<number>(chosen.length);
   for (let i = 0; i < chosen.length; i++) out[i] = chosen[i]!;
   return out;
+}
+
+/**
+ * {@link chooseBaseline} on a {@link ProcessorPool}: the same processors, drawing the same
+ * numbers from `random`, without reading every processor's flag. `"random"` is the same partial
+ * Fisher-Yates shuffle run on the ranks of the available processors (rank r: the r-th available
+ * one in index order, the processor at position r of chooseBaseline's list): positions the
+ * shuffle has written are kept in a stamped array, any other position j holds rank j. The
+ * chosen ranks, sorted, are then looked up in the pool at once (in increasing order, ranks and
+ * processors have the same order). `"lowest-index"` and `"fastest"` on processors of one speed
+ * take the first `count` available ones; `"fastest"` on several speeds is chooseBaseline's.
+ * Does not change the pool (the caller clears the chosen ones). Internal, the core path's.
+ *
+ * Complexity: O(count) draws and writes, O(count) to sort the chosen ranks (radix), and the
+ * pool's look-up (O(P / 1024) blocks plus the words of the blocks holding a chosen processor);
+ * O(P log P) for `"fastest"` on processors of several speeds.
+ */
+export function choosePoolBaseline(
+  pool: ProcessorPool,
+  speeds: ArrayLike<number>,
+  count: number,
+  selection: BaselineSelection,
+  random: Random,
+): number[] {
+  const n = pool.count;
+  if (selection === "fastest" && !oneSpeed(speeds)) {
+    return chooseBaseline(pool.flags, speeds, count, selection, random);
+  }
+  const c = Math.max(0, Math.min(count, n));
+  if (selection !== "random") return pool.firstAvailable(c);
+  if (c * DENSE_SHUFFLE > n) {
+    // most of the pool: chooseBaseline's own shuffle of the list, the list read from the bits
+    if (freeScratch.length < n) freeScratch = new Int32Array(n);
+    const free = freeScratch;
+    pool.listInto(free);
+    for (let i = 0; i < count && i < n - 1; i++) {
+      const k = random.integer(i, n - 1);
+      const x = free[i]!;
+      free[i] = free[k]!;
+      free[k] = x;
+    }
+    const chosen = free.subarray(0, c);
+    sortRanks(chosen, pool.size);
+    const out = new Array<number>(c);
+    for (let i = 0; i < c; i++) out[i] = chosen[i]!;
+    return out;
+  }
+  if (chosenScratch.length < c) {
+    chosenScratch = new Int32Array(Math.max(c, 2 * chosenScratch.length));
+  }
+  const chosen = chosenScratch.subarray(0, c);
+  shuffledRanks(n, count, random, chosen);
+  sortRanks(chosen, n);
+  const out = new Array<number>(c);
+  pool.select(chosen, c, out);
+  return out;
+}
+
+/**
+ * The sparse partial Fisher-Yates shuffle of the ranks `0..n-1`: the same swaps as shuffling
+ * the array `[0, 1, …, n - 1]` in place for `i < count` (and `i < n - 1`), drawing
+ * `random.integer(i, n - 1)` each, but only the positions written are kept (in a stamped
+ * scratch array, so nothing is cleared or filled per call); any other position j holds j. Writes
+ * the first `out.length` positions (at most `min(count, n)`) to `out`. Internal, exported for
+ * its property test.
+ *
+ * Complexity: O(min(count, n)) time, O(n) scratch kept between calls.
+ */
+export function shuffledRanks(n: number, count: number, random: Random, out: Int32Array): void {
+  if (shuffleScratch.length < 2 * n) {
+    shuffleScratch = new Int32Array(2 * n);
+    shuffleStamp = 0;
+  }
+  if (shuffleStamp === 0x7fffffff) {
+    shuffleScratch.fill(0);
+    shuffleStamp = 0;
+  }
+  const stamp = ++shuffleStamp;
+  // position j: its rank at 2j, valid when 2j + 1 holds this call's stamp (one cache line)
+  const slot = shuffleScratch;
+  for (let i = 0; i < count && i < n - 1; i++) {
+    const k = random.integer(i, n - 1);
+    const ri = slot[2 * i + 1] === stamp ? slot[2 * i]! : i;
+    const rk = slot[2 * k + 1] === stamp ? slot[2 * k]! : k;
+    slot[2 * i] = rk;
+    slot[2 * i + 1] = stamp;
+    slot[2 * k] = ri;
+    slot[2 * k + 1] = stamp;
+  }
+  // (the last position is unwritten when the shuffle stopped at n - 1)
+  for (let i = 0; i < out.length; i++) out[i] = slot[2 * i + 1] === stamp ? slot[2 * i]! : i;
+}
+
+/**
+ * {@link choosePoolBaseline} shuffles the list of available processors itself when it takes
+ * more than one in this many of them (reading the list, about 1.3 ns a processor, then costs less than the stamped positions, about 45 ns more a chosen one, bench/space-sharing-big-machine.bench.ts).
+ */
+const DENSE_SHUFFLE = 32;
+
+/** {@link choosePoolBaseline}'s shuffled positions with their stamps, and its chosen ranks (grown, never shrunk). */
+let shuffleScratch = new Int32Array(0);
+let shuffleStamp = 0;
+let chosenScratch = new Int32Array(0);
+let rankBits = new Int32Array(0);
+
+/**
+ * Sorts `a` (distinct integers in `[0, bound)`) ascending, in place: the typed array's sort for
+ * few, else one bit per value in a bitmap of `bound` bits read back in order (the values are
+ * distinct; O(length + bound / 32), no passes over scattered buckets).
+ */
+function sortRanks(a: Int32Array, bound: number): void {
+  const n = a.length;
+  if (n < RADIX_FROM) {
+    a.sort();
+    return;
+  }
+  const words = (bound + 31) >>> 5;
+  if (rankBits.length < words) rankBits = new Int32Array(words);
+  const bits = rankBits;
+  for (let i = 0; i < n; i++) bits[a[i]! >>> 5]! |= 1 << (a[i]! & 31);
+  let j = 0;
+  for (let w = 0; w < words && j < n; w++) {
+    let x = bits[w]!;
+    if (x === 0) continue;
+    bits[w] = 0;
+    while (x !== 0) {
+      const low = x & -x;
+      a[j++] = (w << 5) + 31 - Math.clz32(low);
+      x ^= low;
+    }
+  }
+}
+
+const oneSpeedCache = new WeakMap<object, boolean>();
+
+/** Whether every processor has the same speed (cached per speeds array). */
+function oneSpeed(speeds: ArrayLike<number>): boolean {
+  let same = oneSpeedCache.get(speeds);
+  if (same === undefined) {
+    same = true;
+    for (let p = 1; p < speeds.length && same; p++) if (speeds[p] !== speeds[0]) same = false;
+    oneSpeedCache.set(speeds, same);
+  }
+  return same;
 }
 
 /** Below this many, {@link sortIndices} leaves the sort to the typed array. */
