@@ -35,9 +35,9 @@ const cases = fc.integer({ min: 1, max: 5000 }).chain((P) =>
     P: fc.constant(P),
     // share of available processors, in percent
     density: fc.integer({ min: 0, max: 100 }),
-    speeds: fc.oneof(fc.constant("one"), fc.constant("two"), fc.constant("many")) as fc.Arbitrary<
-      "one" | "two" | "many"
-    >,
+    // "last": one speed but for the highest available processor (a check of one speed that
+    // skips the last processor takes it for one speed)
+    speeds: fc.constantFrom<"one" | "two" | "many" | "last">("one", "two", "many", "last"),
     count: fc.integer({ min: 1, max: P }),
     selection: fc.constantFrom<BaselineSelection>("random", "fastest", "lowest-index"),
     seed: fc.nat(),
@@ -52,8 +52,16 @@ describe("chooseBaseline", () => {
         const available = new Uint8Array(c.P);
         for (let p = 0; p < c.P; p++) available[p] = layout.integer(0, 99) < c.density ? 1 : 0;
         const speeds = Array.from({ length: c.P }, (_, p) =>
-          c.speeds === "one" ? 2 : c.speeds === "two" ? 1 + (p % 2) : 1 + layout.integer(0, 9),
+          c.speeds === "one" || c.speeds === "last"
+            ? 2
+            : c.speeds === "two"
+              ? 1 + (p % 2)
+              : 1 + layout.integer(0, 9),
         );
+        if (c.speeds === "last") {
+          const last = available.lastIndexOf(1);
+          if (last >= 0) speeds[last] = 3;
+        }
         const a = new Random(c.seed, "baseline/selection");
         const b = new Random(c.seed, "baseline/selection");
         const got = chooseBaseline(available, speeds, c.count, c.selection, a);

@@ -138,7 +138,8 @@ describe("choosePoolBaseline", () => {
       layout: layouts,
       // few (the sparse shuffle: at most a 32nd of the pool) or any number (the list's)
       count: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 4200 })),
-      speeds: fc.constantFrom("one", "two"),
+      // "last": one speed but for the last processor (a one-speed check that skips it fails)
+      speeds: fc.constantFrom("one", "two", "last"),
       selection: fc.constantFrom<BaselineSelection>("random", "random", "fastest", "lowest-index"),
       seed: fc.nat(),
     });
@@ -147,7 +148,7 @@ describe("choosePoolBaseline", () => {
         const flags = flagsOf(c.layout);
         const pool = poolOf(flags, c.seed);
         const speeds = Array.from({ length: c.layout.P }, (_, p) =>
-          c.speeds === "one" ? 2 : 1 + (p % 2),
+          c.speeds === "two" ? 1 + (p % 2) : c.speeds === "last" && p === c.layout.P - 1 ? 3 : 2,
         );
         const a = new Random(c.seed, "baseline/selection");
         const b = new Random(c.seed, "baseline/selection");
