@@ -49,6 +49,29 @@ function scanReference(
   return Number.POSITIVE_INFINITY;
 }
 
+/**
+ * A profile of hundreds of segments: 32 free from 0, then 300 seeded changes of -4 to +2 over
+ * [0, 3300), with a search after every 50th when `interleave` (so the block maxima are refreshed
+ * lazily between changes). Returns it and the seeded generator, for more draws.
+ */
+function seededProfile(
+  seed: number,
+  interleave: boolean,
+): { p: AvailabilityProfile; rnd: (n: number) => number } {
+  let x = seed;
+  const rnd = (n: number) => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return (x >>> 8) % n;
+  };
+  const p = new AvailabilityProfile(0, 32);
+  for (let i = 0; i < 300; i++) {
+    const start = rnd(3000);
+    p.add(start, start + 1 + rnd(300), rnd(7) - 4);
+    if (interleave && i % 50 === 49) p.earliestStart(1 + rnd(30), 1 + rnd(200), rnd(1000));
+  }
+  return { p, rnd };
+}
+
 describe("AvailabilityProfile (properties)", () => {
   it("after any sequence of adds, valueAt equals the naive sum at every integer time", () => {
     fc.assert(
@@ -161,20 +184,7 @@ describe("AvailabilityProfile (properties)", () => {
           { minLength: 1, maxLength: 10 },
         ),
         (seed, queries) => {
-          let x = seed;
-          const rnd = (n: number) => {
-            x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-            return (x >>> 8) % n;
-          };
-          const p = new AvailabilityProfile(0, 32);
-          for (let i = 0; i < 300; i++) {
-            const start = rnd(3000);
-            p.add(start, start + 1 + rnd(300), rnd(7) - 4);
-            if (i % 50 === 49) {
-              // Interleave searches with changes, so the block maxima are refreshed lazily.
-              p.earliestStart(1 + rnd(30), 1 + rnd(200), rnd(1000));
-            }
-          }
+          const { p, rnd } = seededProfile(seed, true);
           if (rnd(2) === 0) p.trimBefore(rnd(200));
           for (const q of queries) {
             const segs = p.toArray();
@@ -230,16 +240,7 @@ describe("AvailabilityProfile (properties)", () => {
           { minLength: 1, maxLength: 40 },
         ),
         (seed, changes) => {
-          let x = seed;
-          const rnd = (n: number) => {
-            x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-            return (x >>> 8) % n;
-          };
-          const p = new AvailabilityProfile(0, 32);
-          for (let i = 0; i < 300; i++) {
-            const start = rnd(3000);
-            p.add(start, start + 1 + rnd(300), rnd(7) - 4);
-          }
+          const { p } = seededProfile(seed, false);
           for (const c of changes) {
             // A search for more than any segment has reads (and computes) every block maximum.
             expect(p.earliestStart(10_000, 1, 0)).toBe(Number.POSITIVE_INFINITY);

@@ -44,6 +44,20 @@ function measure(lp: DualSimplex, values: readonly number[]): { z: number; viola
 
 const boundsArb = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 2 })), { maxLength: 8 });
 
+/**
+ * Sets the bounds of the first `n` variables of `lp` to [0, 1], then each change `[j, x]` on
+ * variable `j % n`: x 0 fixes it at 0, 1 at 1, 2 leaves it free in [0, 1].
+ */
+function boundsOf(lp: DualSimplex, n: number, changes: readonly (readonly [number, number])[]) {
+  lp.lo.fill(0, 0, n);
+  lp.up.fill(1, 0, n);
+  for (const [j, x] of changes) {
+    if (n === 0) break;
+    lp.lo[j % n] = x % 2;
+    lp.up[j % n] = x === 2 ? 1 : x % 2;
+  }
+}
+
 describe("DualSimplex properties", () => {
   it("bounds the integer optimum from above with a feasible LP solution", () => {
     fc.assert(
@@ -130,15 +144,8 @@ describe("DualSimplex properties", () => {
         boundsArb,
         (inst, first, second) => {
           const n = inst.values.length;
-          const setBounds = (lp: DualSimplex, changes: readonly (readonly [number, number])[]) => {
-            lp.lo.fill(0, 0, n);
-            lp.up.fill(1, 0, n);
-            for (const [j, x] of changes) {
-              if (n === 0) break;
-              lp.lo[j % n] = x % 2;
-              lp.up[j % n] = x === 2 ? 1 : x % 2;
-            }
-          };
+          const setBounds = (lp: DualSimplex, changes: readonly (readonly [number, number])[]) =>
+            boundsOf(lp, n, changes);
           const lp = lpOf(inst);
           setBounds(lp, first);
           lp.solve(10_000);
@@ -187,13 +194,7 @@ describe("DualSimplex properties", () => {
           const n = inst.values.length;
           const lp = lpOf(inst);
           for (const changes of chain) {
-            lp.lo.fill(0, 0, n);
-            lp.up.fill(1, 0, n);
-            for (const [j, x] of changes) {
-              if (n === 0) break;
-              lp.lo[j % n] = x % 2;
-              lp.up[j % n] = x === 2 ? 1 : x % 2;
-            }
+            boundsOf(lp, n, changes);
             lp.solve(10_000);
             expect(lp.saveBasis(false).sinceInvert).toBe(lp.pivots % 100);
           }

@@ -1,8 +1,26 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mkpGreedy } from "../src/index.js";
+import { type MkpInstance, mkpGreedy } from "../src/index.js";
 import { localSearch } from "../src/mkp-local-search.js";
 import { columnsOf, isFeasible, licenseInstance, mkpInstance, totalValue } from "./helpers.js";
+
+/**
+ * `localSearch` from the greedy's solution minus every item `i` with `(i + seed) % 3 === 0`
+ * (still feasible), with values raised to at least 1e-3 (items with a value <= 0 are the
+ * caller's to exclude). Returns that start, the solution the search left (`x[j]` 1 for a chosen
+ * item) and the values it used.
+ */
+function searchedFromGreedy(
+  inst: MkpInstance,
+  seed: number,
+): { start: number[]; x: Uint8Array; v: Float64Array } {
+  const start = mkpGreedy(inst).items.filter((i) => (i + seed) % 3 !== 0);
+  const x = new Uint8Array(inst.values.length);
+  for (const i of start) x[i] = 1;
+  const v = Float64Array.from(inst.values, (y) => Math.max(y, 1e-3));
+  localSearch(columnsOf(inst), inst.capacities.length, v, Float64Array.from(inst.capacities), x);
+  return { start: [...start], x, v };
+}
 
 describe("localSearch properties", () => {
   it("keeps a feasible solution feasible, never lowers its value and ends maximal", () => {
@@ -12,15 +30,7 @@ describe("localSearch properties", () => {
         fc.nat(),
         (inst, seed) => {
           const n = inst.values.length;
-          const m = inst.capacities.length;
-          // Start from the greedy's solution minus a few items (still feasible).
-          const start = mkpGreedy(inst).items.filter((i) => (i + seed) % 3 !== 0);
-          const x = new Uint8Array(n);
-          for (const i of start) x[i] = 1;
-          const a = columnsOf(inst);
-          // Items with a value <= 0 are the caller's to exclude; give them none here.
-          const v = Float64Array.from(inst.values, (y) => Math.max(y, 1e-3));
-          localSearch(a, m, v, Float64Array.from(inst.capacities), x);
+          const { start, x, v } = searchedFromGreedy(inst, seed);
           const items: number[] = [];
           for (let j = 0; j < n; j++) if (x[j] === 1) items.push(j);
           expect(isFeasible(inst, items)).toBe(true);
@@ -51,12 +61,7 @@ describe("localSearch properties", () => {
         fc.nat(),
         (inst, seed) => {
           const n = inst.values.length;
-          const m = inst.capacities.length;
-          const start = mkpGreedy(inst).items.filter((i) => (i + seed) % 3 !== 0);
-          const x = new Uint8Array(n);
-          for (const i of start) x[i] = 1;
-          const v = Float64Array.from(inst.values, (y) => Math.max(y, 1e-3));
-          localSearch(columnsOf(inst), m, v, Float64Array.from(inst.capacities), x);
+          const { x, v } = searchedFromGreedy(inst, seed);
           const chosen: number[] = [];
           const outside: number[] = [];
           for (let j = 0; j < n; j++) (x[j] === 1 ? chosen : outside).push(j);

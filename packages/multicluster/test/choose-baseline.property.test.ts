@@ -2,33 +2,13 @@ import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type BaselineSelection, chooseBaseline } from "../src/space-sharing.js";
+import { plainChoice } from "./plain-baseline.js";
 
 // `chooseBaseline` collects the available processors in a kept buffer, skips the sort of
 // "fastest" on processors of one speed, and sorts the chosen ones by a radix sort from 256 on.
 // It must choose what the plain definition chooses (an array of the available ones; "fastest"
 // sorted by speed, then index; "random" a partial Fisher-Yates shuffle from the same stream;
 // the first `count` sorted by index), and draw the same numbers from the stream.
-
-function plainChoice(
-  available: ArrayLike<number>,
-  speeds: ArrayLike<number>,
-  count: number,
-  selection: BaselineSelection,
-  random: Random,
-): number[] {
-  const free: number[] = [];
-  for (let p = 0; p < available.length; p++) if (available[p]) free.push(p);
-  if (selection === "fastest") free.sort((a, b) => speeds[b]! - speeds[a]! || a - b);
-  else if (selection === "random") {
-    for (let i = 0; i < count && i < free.length - 1; i++) {
-      const k = random.integer(i, free.length - 1);
-      const x = free[i]!;
-      free[i] = free[k]!;
-      free[k] = x;
-    }
-  }
-  return free.slice(0, count).sort((a, b) => a - b);
-}
 
 const cases = fc.integer({ min: 1, max: 5000 }).chain((P) =>
   fc.record({

@@ -3,34 +3,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ProcessorPool } from "../src/processor-pool.js";
 import { type BaselineSelection, choosePoolBaseline, shuffledRanks } from "../src/space-sharing.js";
+import { plainChoice } from "./plain-baseline.js";
 
 // The core path keeps its pool of available processors as a ProcessorPool (flags, bits and
 // per-block counts) and draws the adaptive baseline's random processors by a sparse partial
 // Fisher-Yates shuffle of ranks. Both must give what the plain definitions give: the list of
 // available processors in index order, and chooseBaseline's shuffle of that list, drawing the
 // same numbers from the same stream.
-
-/** The plain baseline: the available ones listed, shuffled (random) or sorted, the first `count` by index. */
-function plainChoice(
-  available: ArrayLike<number>,
-  speeds: ArrayLike<number>,
-  count: number,
-  selection: BaselineSelection,
-  random: Random,
-): number[] {
-  const free: number[] = [];
-  for (let p = 0; p < available.length; p++) if (available[p]) free.push(p);
-  if (selection === "fastest") free.sort((a, b) => speeds[b]! - speeds[a]! || a - b);
-  else if (selection === "random") {
-    for (let i = 0; i < count && i < free.length - 1; i++) {
-      const k = random.integer(i, free.length - 1);
-      const x = free[i]!;
-      free[i] = free[k]!;
-      free[k] = x;
-    }
-  }
-  return free.slice(0, count).sort((a, b) => a - b);
-}
 
 // Sizes across word (32) and block (1,024) boundaries; availability from none to all, in runs
 // (whole words and blocks empty or full) or scattered.
