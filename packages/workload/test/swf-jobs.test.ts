@@ -47,6 +47,27 @@ describe("swfToJobs", () => {
     });
   });
 
+  it("keeps an id of 0 in fields 12, 13, 15 and 16 (-1 is the missing one), and reports a size from field 5 over a request of 1", () => {
+    const { jobs, report } = swfToJobs([
+      swfRecord({ ...base, jobNumber: 1, userId: 0, groupId: 0, queue: 0, partition: 0 }),
+      swfRecord({ ...base, jobNumber: 2, allocatedProcs: 4, requestedProcs: 1 }),
+    ]);
+    expect(jobs[0]).toEqual({
+      id: 1,
+      submit: 10,
+      runtime: 100,
+      estimate: 200,
+      cores: 4,
+      user: 0,
+      group: 0,
+      queue: 0,
+      partition: 0,
+    });
+    expect(jobs[1]!.cores).toBe(4);
+    expect(report.sizeFromAllocated).toEqual([2]);
+    expect(report.sizeFromRequested).toEqual([]);
+  });
+
   it("cleans up: drops, caps and reports each change by job number", () => {
     const records = [
       swfRecord({ ...base, jobNumber: 1 }),
