@@ -1,4 +1,11 @@
-import { InvalidInputError, type Job, type Platform, simulate } from "@sched/core";
+import {
+  createJob,
+  createPlatform,
+  InvalidInputError,
+  type Job,
+  type Platform,
+  simulate,
+} from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import { type ExactMatching, mfs } from "@sched/matching";
 import { convergentWorkload } from "@sched/workload";
@@ -232,6 +239,34 @@ describe.each(engines)("%s", (_name, make) => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("PaperIncrementalMatrix's rows kept in O(1) (only the row scalars moved)", () => {
+  it("are refreshed once the drift exceeds the tolerance of their smallest entry (worked case)", () => {
+    // One machine of speed 1, Input 0, the clock still: job 1's row is the one entry
+    // 1 + 4 - alpha, alpha = 4 * 100 / Sup, Sup = job 2's remaining work 1000 (1 - progress).
+    // Progress 0: alpha 0.4, entry 4.6. Progress 0.385: Sup 615, alpha 0.6504..., entry
+    // 4.3496...: the drift 0.2504 is above 5 % of the entry (0.2175) but below 5 % of the entry
+    // plus 1 (0.2675): the row must be refreshed, and equal the from-scratch entry.
+    const platform = createPlatform({ machines: [{ cores: 1, speed: 1 }], referenceSpeed: 1 });
+    const constants = { ...PAPER_CONSTANTS, input: 0 };
+    const waiting = createJob({ id: 1, submit: 0, runtime: 100, cores: 1 });
+    const running = createJob({ id: 2, submit: 0, runtime: 1000, cores: 1 });
+    const source = new PaperIncrementalMatrix({ constants, tolerance: 0.05 });
+    for (const progress of [0, 0.385]) {
+      const jobs: MatrixJob[] = [
+        { job: waiting, progress: 0, machine: -1 },
+        { job: running, progress, machine: 0 },
+      ];
+      const previous = Int32Array.from([-1, 0]);
+      const u = source.update({ now: 0, platform, jobs, previous });
+      const exact = buildMatrix({ now: 0, platform, jobs, previous }, paperHeuristics(constants));
+      expect(u.changedRows).toContain(0);
+      const f = exact.weights[0] as number;
+      expect(f).toBeCloseTo(progress === 0 ? 4.6 : 5 - 400 / 615, 12);
+      expect(Math.abs((u.matrix.weights[0] as number) - u.shift - f)).toBeLessThanOrEqual(0.05 * f);
+    }
   });
 });
 
