@@ -270,6 +270,37 @@ describe("PaperIncrementalMatrix's rows kept in O(1) (only the row scalars moved
   });
 });
 
+describe("IncrementalMatrix's uniform shift (anti-aging)", () => {
+  it("keeps the entries of a job submitted after the base positive: P plus a shift of rate (base + horizon - now)", () => {
+    // Horizon 1000, base 0 (the first update). At 400 (no rebase yet) job 2 arrives with the
+    // largest remaining work (wait minimization 0): its from-scratch entry is 1 + 3 = 4, and
+    // the shift 0.02 (0 + 1000 - 400) = 12 keeps it at 16. A shift that only cancels the drift
+    // (0.02 (0 - 400) = -8) would leave it at -4: ineligible for the matching.
+    const platform = createPlatform({ machines: [{ cores: 1, speed: 1 }], referenceSpeed: 1 });
+    const first = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
+    const second = createJob({ id: 2, submit: 400, runtime: 1000, cores: 1 });
+    const source = new IncrementalMatrix({
+      heuristics: paperHeuristics(),
+      tolerance: 0,
+      horizon: 1000,
+    });
+    for (const [now, jobs] of [
+      [0, [first]],
+      [400, [first, second]],
+    ] as const) {
+      const rows: MatrixJob[] = jobs.map((job) => ({ job, progress: 0, machine: -1 }));
+      const u = source.update({ now, platform, jobs: rows });
+      const exact = buildMatrix({ now, platform, jobs: rows }, paperHeuristics());
+      expect(u.shift).toBeCloseTo(0.02 * (1000 - now), 12);
+      for (let i = 0; i < rows.length; i++) {
+        const f = exact.weights[i] as number;
+        expect(u.matrix.weights[i]).toBeGreaterThan(0);
+        expect(u.matrix.weights[i]).toBeCloseTo(f + u.shift, 9);
+      }
+    }
+  });
+});
+
 describe("PaperIncrementalMatrix's costs only (convergentPriority's ranking)", () => {
   it("equal update().costs bit for bit, along a chain, with and without an eligibility function", () => {
     fc.assert(
