@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { convergent } from "../src/convergent.js";
 import type { Heuristic } from "../src/heuristic.js";
 import { paperHeuristics } from "../src/paper-heuristics.js";
+import { convergentPass } from "../src/pass.js";
 import { CONVERGENT_VARIANTS, convergentVariant } from "../src/variants.js";
 import { job } from "./helpers.js";
 
@@ -196,5 +197,36 @@ describe("convergent", () => {
         r.intervals.map((iv) => [iv.start, iv.allocation[0]?.machine]),
       );
     expect(starts({ waitSup: "row" })).not.toEqual(starts({ waitSup: "global" }));
+  });
+});
+
+describe("the planner's previous machines", () => {
+  it("gives a waiting job the machine the last plan gave it (the overhead heuristic's association)", () => {
+    // Job 1 asks for the only copy of cad, which the license server reports taken: planned on
+    // the fast machine, it cannot start. At the next decision its row's previous machine (what
+    // the overhead heuristic rewards) is that planned machine, not -1.
+    const seen: number[][] = [];
+    const recorder: Heuristic = {
+      name: "recorder",
+      apply(ctx) {
+        seen.push(Array.from(ctx.previous));
+      },
+    };
+    const heuristics = [...paperHeuristics(), recorder];
+    const platform = createPlatform({
+      machines: [
+        { cores: 1, speed: 1 },
+        { cores: 1, speed: 2 },
+      ],
+      licenses: [{ name: "cad", copies: 1 }],
+      referenceSpeed: 1,
+    });
+    const queued = { id: 1, cores: 1, estimate: 100, submit: 0, licenses: { cad: 1 } };
+    const state = { platform, running: [], queue: [queued], freeLicenses: { cad: 0 } };
+    const first = convergentPass({ ...state, now: 0 }, { heuristics });
+    expect(first.start).toEqual([]);
+    expect(first.assignments).toEqual([{ id: 1, machine: 1 }]);
+    convergentPass({ ...state, now: 5, memory: first.memory }, { heuristics });
+    expect(seen).toEqual([[-1], [1]]);
   });
 });

@@ -1,4 +1,11 @@
-import { InvalidInputError, type Job, type Platform, simulate } from "@sched/core";
+import {
+  createJob,
+  createPlatform,
+  InvalidInputError,
+  type Job,
+  type Platform,
+  simulate,
+} from "@sched/core";
 import { arbJobs, arbPlatform } from "@sched/core/testing";
 import { type ExactMatching, mfs } from "@sched/matching";
 import { convergentWorkload } from "@sched/workload";
@@ -232,6 +239,65 @@ describe.each(engines)("%s", (_name, make) => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("PaperIncrementalMatrix's rows kept in O(1) (only the row scalars moved)", () => {
+  it("are refreshed once the drift exceeds the tolerance of their smallest entry (worked case)", () => {
+    // One machine of speed 1, Input 0, the clock still: job 1's row is the one entry
+    // 1 + 4 - alpha, alpha = 4 * 100 / Sup, Sup = job 2's remaining work 1000 (1 - progress).
+    // Progress 0: alpha 0.4, entry 4.6. Progress 0.385: Sup 615, alpha 0.6504..., entry
+    // 4.3496...: the drift 0.2504 is above 5 % of the entry (0.2175) but below 5 % of the entry
+    // plus 1 (0.2675): the row must be refreshed, and equal the from-scratch entry.
+    const platform = createPlatform({ machines: [{ cores: 1, speed: 1 }], referenceSpeed: 1 });
+    const constants = { ...PAPER_CONSTANTS, input: 0 };
+    const waiting = createJob({ id: 1, submit: 0, runtime: 100, cores: 1 });
+    const running = createJob({ id: 2, submit: 0, runtime: 1000, cores: 1 });
+    const source = new PaperIncrementalMatrix({ constants, tolerance: 0.05 });
+    for (const progress of [0, 0.385]) {
+      const jobs: MatrixJob[] = [
+        { job: waiting, progress: 0, machine: -1 },
+        { job: running, progress, machine: 0 },
+      ];
+      const previous = Int32Array.from([-1, 0]);
+      const u = source.update({ now: 0, platform, jobs, previous });
+      const exact = buildMatrix({ now: 0, platform, jobs, previous }, paperHeuristics(constants));
+      expect(u.changedRows).toContain(0);
+      const f = exact.weights[0] as number;
+      expect(f).toBeCloseTo(progress === 0 ? 4.6 : 5 - 400 / 615, 12);
+      expect(Math.abs((u.matrix.weights[0] as number) - u.shift - f)).toBeLessThanOrEqual(0.05 * f);
+    }
+  });
+});
+
+describe("IncrementalMatrix's uniform shift (anti-aging)", () => {
+  it("keeps the entries of a job submitted after the base positive: P plus a shift of rate (base + horizon - now)", () => {
+    // Horizon 1000, base 0 (the first update). At 400 (no rebase yet) job 2 arrives with the
+    // largest remaining work (wait minimization 0): its from-scratch entry is 1 + 3 = 4, and
+    // the shift 0.02 (0 + 1000 - 400) = 12 keeps it at 16. A shift that only cancels the drift
+    // (0.02 (0 - 400) = -8) would leave it at -4: ineligible for the matching.
+    const platform = createPlatform({ machines: [{ cores: 1, speed: 1 }], referenceSpeed: 1 });
+    const first = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
+    const second = createJob({ id: 2, submit: 400, runtime: 1000, cores: 1 });
+    const source = new IncrementalMatrix({
+      heuristics: paperHeuristics(),
+      tolerance: 0,
+      horizon: 1000,
+    });
+    for (const [now, jobs] of [
+      [0, [first]],
+      [400, [first, second]],
+    ] as const) {
+      const rows: MatrixJob[] = jobs.map((job) => ({ job, progress: 0, machine: -1 }));
+      const u = source.update({ now, platform, jobs: rows });
+      const exact = buildMatrix({ now, platform, jobs: rows }, paperHeuristics());
+      expect(u.shift).toBeCloseTo(0.02 * (1000 - now), 12);
+      for (let i = 0; i < rows.length; i++) {
+        const f = exact.weights[i] as number;
+        expect(u.matrix.weights[i]).toBeGreaterThan(0);
+        expect(u.matrix.weights[i]).toBeCloseTo(f + u.shift, 9);
+      }
+    }
   });
 });
 

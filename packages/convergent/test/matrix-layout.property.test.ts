@@ -3,6 +3,7 @@ import { arbJobs, arbPlatform } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MatrixJob } from "../src/heuristic.js";
+import { IncrementalMatrix } from "../src/incremental.js";
 import {
   buildMatrix,
   DEFERRED_ROWS,
@@ -226,6 +227,33 @@ describe("PaperIncrementalMatrix, a row whose job changed (same id, other requir
       const want = plain.update(input);
       expect(got.changedRows).toEqual([0]);
       expect(Array.from(got.matrix.weights)).toEqual(Array.from(want.matrix.weights));
+    }
+  });
+});
+
+describe("IncrementalMatrix, a row whose job changed (same id, other requirements)", () => {
+  it("is replaced when the job lost a machine, even with every other entry within the tolerance", () => {
+    // The generic source keeps a row by comparing it with the fresh one entry by entry: an
+    // entry now ineligible (0) where the stored row is > 0 must refuse it. Identical machines,
+    // no deadline, no input: the entry on m1 does not move.
+    const platform = createPlatform({
+      machines: [
+        { cores: 1, speed: 1 },
+        { cores: 2, speed: 1 },
+      ],
+      referenceSpeed: 1,
+    });
+    const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1 });
+    const after = { ...before, cores: 2 };
+    const source = new IncrementalMatrix({ heuristics: paperHeuristics(), tolerance: 0.05 });
+    for (const job of [before, after]) {
+      const jobs = [{ job, progress: 0, machine: -1 }];
+      const got = source.update({ now: 0, platform, jobs });
+      const want = buildMatrix({ now: 0, platform, jobs }, paperHeuristics());
+      expect(got.changedRows).toEqual([0]);
+      expect(Array.from(got.matrix.weights, (v) => v > 0)).toEqual(
+        Array.from(want.weights, (v) => v > 0),
+      );
     }
   });
 });

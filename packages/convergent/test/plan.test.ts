@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@sched/core";
-import { mfs } from "@sched/matching";
+import { type ExactMatching, mfs } from "@sched/matching";
 import { describe, expect, it } from "vitest";
 import { buildMatrix } from "../src/matrix.js";
 import { paperHeuristics } from "../src/paper-heuristics.js";
@@ -101,5 +101,95 @@ describe("makePlan", () => {
     expect(() => makePlan(m, { clearInPlace: 1 as never })).toThrow(
       "@sched/convergent/makePlan: options.clearInPlace is 1, expected true or false",
     );
+  });
+});
+
+describe("makePlan's imfs from the previous plan (rows that changed)", () => {
+  // Two jobs on two machines, matrices written by hand over one context. Before: job 2's row is
+  // 0 (ineligible, or cleared), job 1 on m0. The exact optimum of each matrix is mfs's.
+  const platform = farm({ machines: [{ speed: 1 }, { speed: 1 }] });
+  const rows = [rowOf(job({ id: 1 })), rowOf(job({ id: 2 }))];
+  const base = buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics());
+  const withWeights = (w: number[]) => ({ ...base, weights: Float64Array.from(w) });
+
+  it("sees a row whose entry went from 0 to > 0 or from > 0 to 0 as changed (previous weights)", () => {
+    for (const [before, after] of [
+      // job 2 becomes eligible on m0: the optimum moves job 1 to m1
+      [
+        [5, 1, 0, 0],
+        [5, 1, 4, 0],
+      ],
+      // job 1 loses m0, where the previous matching had it
+      [
+        [5, 1, 0, 2],
+        [0, 1, 0, 2],
+      ],
+    ] as const) {
+      const first = makePlan(withWeights([...before]), { matcher: "mfs" });
+      const matrix = withWeights([...after]);
+      const plan = makePlan(matrix, {
+        matcher: "imfs",
+        previous: {
+          rowIds: first.rowIds,
+          matching: first.matching as ExactMatching,
+          weights: first.weights,
+        },
+      });
+      const fresh = mfs({ rows: 2, cols: 2, weights: matrix.weights });
+      expect(plan.matching.size).toBe(fresh.size);
+      expect(plan.matching.weight).toBe(fresh.weight);
+      expect(plan.rowToCol).toEqual(fresh.rowToCol);
+    }
+  });
+
+  it("adds to the change hint the kept rows whose clearing changed (same matrix, other costs)", () => {
+    // One copy of cad, two jobs asking for it: the knapsack keeps the job of larger cost. The
+    // matrix before clearing is the same at both plans (the hint lists no row), but the costs
+    // swap which job is cleared: both rows changed after clearing, and the plan is mfs's.
+    const platform = farm({ licenses: [{ name: "cad", copies: 1 }] });
+    const jobs = [
+      rowOf(job({ id: 1, licenses: { cad: 1 } })),
+      rowOf(job({ id: 2, licenses: { cad: 1 } })),
+    ];
+    const matrix = buildMatrix({ now: 0, platform, jobs }, paperHeuristics());
+    const first = makePlan(matrix, { matcher: "mfs", costs: [10, 1] });
+    expect(first.cleared).toEqual([2]);
+    const plan = makePlan(matrix, {
+      matcher: "imfs",
+      costs: [1, 10],
+      changedRows: [],
+      previous: {
+        rowIds: first.rowIds,
+        matching: first.matching as ExactMatching,
+        cleared: first.cleared,
+      },
+    });
+    expect(plan.cleared).toEqual([1]);
+    const fresh = mfs({ rows: 2, cols: 3, weights: plan.weights });
+    expect(plan.rowToCol[0]).toBe(-1);
+    expect(plan.rowToCol).toEqual(fresh.rowToCol);
+    expect(plan.matching.weight).toBe(fresh.weight);
+  });
+});
+
+describe("makePlan's pre-matching observer", () => {
+  it("runs the knapsack (and onPreMatch) only when a floating license is critical (rho > 1)", () => {
+    const platform = farm({ licenses: [{ name: "cad", copies: 2 }] });
+    const calls: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const rows = Array.from({ length: n }, (_, k) =>
+        rowOf(job({ id: k + 1, licenses: { cad: 1 } })),
+      );
+      let seen = 0;
+      makePlan(buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics()), {
+        matcher: "mfs",
+        onPreMatch: () => {
+          seen++;
+        },
+      });
+      calls.push(seen);
+    }
+    // 1 or 2 copies asked for out of 2: rho <= 1, no knapsack; 3 of 2: one call
+    expect(calls).toEqual([0, 0, 1]);
   });
 });

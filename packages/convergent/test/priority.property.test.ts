@@ -296,6 +296,62 @@ describe("convergentPriority (the paper's heuristics)", () => {
     );
   });
 
+  it("floors every entry at 1e-9 as the plain ranking does, on machines of one speed, with negative constants", () => {
+    // Constants may be negative (only base must be > 0): an old job's anti-aging, a negative
+    // wait minimization or input can take every entry below the floor. On identical machines
+    // the row is one repeated entry, summed without reading the row: floored all the same.
+    const negative = fc.record({
+      readings: readingsArb,
+      constants: fc
+        .record({
+          antiAging: fc.constantFrom(-1, -0.05, 0.02),
+          waitMinimization: fc.constantFrom(4, -3),
+          input: fc.constantFrom(3, -2),
+          deadlineMin: fc.constantFrom(0.1, -5),
+        })
+        .map((c) => ({ ...PAPER_CONSTANTS, ...c })),
+      machines: fc.integer({ min: 1, max: 300 }),
+      speed: fc.constantFrom(1, 2.5, 0.3),
+      jobs: fc.array(
+        fc.record({
+          runtime: fc.integer({ min: 1, max: 100_000 }),
+          submit: fc.integer({ min: 0, max: 5_000 }),
+          deadline: fc.option(fc.integer({ min: 1, max: 200_000 }), { nil: undefined }),
+        }),
+        { minLength: 1, maxLength: 8 },
+      ),
+      now: fc.integer({ min: 5_000, max: 50_000 }),
+    });
+    fc.assert(
+      fc.property(negative, (c) => {
+        const platform = farm({
+          machines: Array.from({ length: c.machines }, () => ({ cores: 1, speed: c.speed })),
+        });
+        const waiting: WaitingJob[] = c.jobs.map((spec, id) => ({
+          job: job({
+            id,
+            runtime: spec.runtime,
+            submit: spec.submit,
+            ...(spec.deadline === undefined ? {} : { deadline: spec.submit + spec.deadline }),
+          }),
+          progress: 0,
+          preemptions: 0,
+        }));
+        const priority = convergentPriority({ constants: c.constants, readings: c.readings });
+        const view = rankingView(platform, c.now, [], waiting);
+        const expected = reference(view, c.constants, c.readings);
+        for (const w of waiting) expect(priority(w, view)).toBe(expected.get(w.job.id));
+      }),
+      { numRuns: 80 },
+    );
+    // by hand: anti-aging -1, submitted 1,000 s ago: every entry is 1 + 4 + 3 - 4 - 1000 < 0
+    const platform = farm({ machines: [{ speed: 1 }, { speed: 1 }, { speed: 1 }] });
+    const w: WaitingJob = { job: job({ id: 1, submit: 0 }), progress: 0, preemptions: 0 };
+    const view = rankingView(platform, 1000, [], [w]);
+    const priority = convergentPriority({ constants: { ...PAPER_CONSTANTS, antiAging: -1 } });
+    expect(priority(w, view)).toBe(1e-9);
+  });
+
   it("names the job whose row overflows, a running one included (the sorted computation's error)", () => {
     const platform = farm();
     // anti-aging 1e300: the running job, submitted long ago, overflows; the waiting one does not

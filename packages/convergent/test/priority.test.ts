@@ -61,6 +61,13 @@ describe("convergentPriority", () => {
     const b = priority(waiting[1] as WaitingJob, viewOf(waiting, 70));
     expect(b - a).toBeCloseTo(10, 9);
   });
+  it("is recomputed when time moves on with heuristics of your own (the generic row builder)", () => {
+    // The same waiting array at both calls (as the engine hands it out): only the clock moved.
+    const priority = convergentPriority({ heuristics: paperHeuristics({ antiAging: 1 }) });
+    const a = priority(waiting[1] as WaitingJob, viewOf(waiting, 60));
+    const b = priority(waiting[1] as WaitingJob, viewOf(waiting, 70));
+    expect(b - a).toBeCloseTo(10, 9);
+  });
   it("works inside a simulation as a plain (job, view) => number", () => {
     const priority = convergentPriority();
     const seen: number[] = [];
