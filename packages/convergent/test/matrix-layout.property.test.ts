@@ -180,17 +180,25 @@ describe("PaperIncrementalMatrix's unchecked update (scratch matrix kept across 
   });
 });
 
+/**
+ * Two speed-1 machines, of 1 and 2 cores: a job that goes from 1 core to 2 (same id) loses m0
+ * and keeps m1, the case of a row whose job changed.
+ */
+function oneAndTwoCores() {
+  return createPlatform({
+    machines: [
+      { cores: 1, speed: 1 },
+      { cores: 2, speed: 1 },
+    ],
+    referenceSpeed: 1,
+  });
+}
+
 describe("PaperIncrementalMatrix, a row whose job changed (same id, other requirements)", () => {
   it("is computed anew, not kept within the tolerance: 0 on the machine it lost", () => {
     // No deadline: the row's drift test alone would keep it (the clock and the queue did not
     // move), with its entry on m0, where the job asking for 2 cores cannot run.
-    const platform = createPlatform({
-      machines: [
-        { cores: 1, speed: 1 },
-        { cores: 2, speed: 1 },
-      ],
-      referenceSpeed: 1,
-    });
+    const platform = oneAndTwoCores();
     const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1 });
     const after = { ...before, cores: 2 };
     for (const unchecked of [false, true]) {
@@ -209,13 +217,7 @@ describe("PaperIncrementalMatrix, a row whose job changed (same id, other requir
     // dl = 3 (the deadline part moves with the clock) before and after: deadline 150, work 100
     // on speed-1 machines, k = 1.3. A tolerance so large that only the machine the job lost
     // (m0, 1 core, after the job asks for 2) can refuse the stored row.
-    const platform = createPlatform({
-      machines: [
-        { cores: 1, speed: 1 },
-        { cores: 2, speed: 1 },
-      ],
-      referenceSpeed: 1,
-    });
+    const platform = oneAndTwoCores();
     const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1, deadline: 150 });
     const after = { ...before, cores: 2 };
     const make = () => new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, tolerance: 1000 });
@@ -236,13 +238,7 @@ describe("IncrementalMatrix, a row whose job changed (same id, other requirement
     // The generic source keeps a row by comparing it with the fresh one entry by entry: an
     // entry now ineligible (0) where the stored row is > 0 must refuse it. Identical machines,
     // no deadline, no input: the entry on m1 does not move.
-    const platform = createPlatform({
-      machines: [
-        { cores: 1, speed: 1 },
-        { cores: 2, speed: 1 },
-      ],
-      referenceSpeed: 1,
-    });
+    const platform = oneAndTwoCores();
     const before = createJob({ id: 0, submit: 0, runtime: 100, cores: 1 });
     const after = { ...before, cores: 2 };
     const source = new IncrementalMatrix({ heuristics: paperHeuristics(), tolerance: 0.05 });
