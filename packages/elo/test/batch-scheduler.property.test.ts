@@ -1,7 +1,8 @@
-import { createJob, createPlatform, simulate } from "@sched/core";
+import { createPlatform, simulate } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maxMinScheduler, minMinScheduler } from "../src/batch-scheduler.js";
+import { drawnJobs } from "./helpers.js";
 import { plainBatch } from "./plain-batch.js";
 
 // minMinScheduler / maxMinScheduler against the plain batch scheduler they replaced (as of
@@ -40,19 +41,7 @@ const scenario = fc
       machines: machines.map(({ speed, cores }) => ({ speed, cores })),
       licenses: usable.length > 0 ? [{ name: "l", copies: 2, machines: usable }] : [],
     });
-    const list = jobs
-      .map((j, id) =>
-        createJob({
-          id,
-          submit: j.submit,
-          runtime: j.runtime,
-          estimate: j.estimate,
-          cores: j.cores,
-          ...(j.license && usable.length > 0 ? { licenses: { l: 1 } } : {}),
-          ...(j.delay !== undefined ? { ready: j.submit + j.delay } : {}),
-        }),
-      )
-      .sort((a, b) => a.submit - b.submit || a.id - b.id);
+    const list = drawnJobs(jobs, (j) => (j.license && usable.length > 0 ? { l: 1 } : undefined));
     return { platform, jobs: list };
   });
 

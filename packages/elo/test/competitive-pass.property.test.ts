@@ -1,11 +1,4 @@
-import {
-  createJob,
-  createPlatform,
-  type Job,
-  type Platform,
-  type Scheduler,
-  simulate,
-} from "@sched/core";
+import { createPlatform, type Job, type Platform, type Scheduler, simulate } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +8,7 @@ import {
   competitivePass,
 } from "../src/competitive-pass.js";
 import { competitiveScheduler } from "../src/competitive-scheduler.js";
+import { drawnJobs } from "./helpers.js";
 
 /** Machines of 1-2 cores, a floating license and a node-locked one; jobs that may ask for them. */
 const scenario = fc.record({
@@ -57,19 +51,7 @@ function build(s: Scenario): { platform: Platform; jobs: Job[] } {
       { name: "fpga", kind: "node-locked", copies: 1, machines: [0] },
     ],
   });
-  const jobs = s.jobs
-    .map((j, id) =>
-      createJob({
-        id,
-        submit: j.submit,
-        runtime: j.runtime,
-        estimate: j.estimate,
-        cores: j.cores,
-        ...(j.delay === undefined ? {} : { ready: j.submit + j.delay }),
-        ...(j.license === undefined ? {} : { licenses: { [j.license]: 1 } }),
-      }),
-    )
-    .sort((a, b) => a.submit - b.submit || a.id - b.id);
+  const jobs = drawnJobs(s.jobs, (j) => (j.license === undefined ? undefined : { [j.license]: 1 }));
   return { platform, jobs };
 }
 

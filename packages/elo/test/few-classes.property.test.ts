@@ -17,6 +17,7 @@ import { jobSize } from "../src/expected-time.js";
 import { mct } from "../src/mct.js";
 import { mctScheduler } from "../src/mct-scheduler.js";
 import { randomScheduler } from "../src/random-scheduler.js";
+import { drawnJobs } from "./helpers.js";
 import { plainBatch } from "./plain-batch.js";
 
 // The one-machine-per-job mappers on platforms of many machines in few classes (told speed and
@@ -132,19 +133,7 @@ const scenario = fc
         { name: "l", copies: 1, machines: Array.from({ length: count >> 1 }, (_, k) => 2 * k) },
       ],
     });
-    const list = jobs
-      .map((j, id) =>
-        createJob({
-          id,
-          submit: j.submit,
-          runtime: j.runtime,
-          estimate: j.estimate,
-          cores: j.cores,
-          ...(j.license ? { licenses: { l: 1 } } : {}),
-          ...(j.delay !== undefined ? { ready: j.submit + j.delay } : {}),
-        }),
-      )
-      .sort((a, b) => a.submit - b.submit || a.id - b.id);
+    const list = drawnJobs(jobs, (j) => (j.license ? { l: 1 } : undefined));
     return { platform, jobs: list };
   });
 

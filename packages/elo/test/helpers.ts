@@ -22,6 +22,39 @@ export function jobs(specs: readonly (readonly [number, number])[]): Job[] {
     .sort((a, b) => a.submit - b.submit || a.id - b.id);
 }
 
+/** A job drawn by a property test: its times and cores, and a delay before it is ready, if any. */
+export interface JobDraw {
+  readonly submit: number;
+  readonly runtime: number;
+  readonly estimate: number;
+  readonly cores: number;
+  readonly delay?: number | undefined;
+}
+
+/**
+ * The jobs of `draws` (ids 0, 1, …), each asking for the licenses `licensesOf` gives it (none when
+ * undefined) and ready `delay` after its submit when it has one, in queue order (submit, then id).
+ */
+export function drawnJobs<T extends JobDraw>(
+  draws: readonly T[],
+  licensesOf: (draw: T) => Record<string, number> | undefined,
+): Job[] {
+  return draws
+    .map((j, id) => {
+      const licenses = licensesOf(j);
+      return createJob({
+        id,
+        submit: j.submit,
+        runtime: j.runtime,
+        estimate: j.estimate,
+        cores: j.cores,
+        ...(licenses !== undefined ? { licenses } : {}),
+        ...(j.delay !== undefined ? { ready: j.submit + j.delay } : {}),
+      });
+    })
+    .sort((a, b) => a.submit - b.submit || a.id - b.id);
+}
+
 /** The largest completion time of a trace. */
 export function makespan(trace: ScheduleTrace): number {
   let end = 0;
