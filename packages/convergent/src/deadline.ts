@@ -134,9 +134,16 @@ function f1Unchecked(options: F1Options): number {
   if (extime <= t) return min;
   const a = (max - min) / (deadline - t);
   const v = a * (extime - t) + min;
-  // On the line, between its two ends. Rounding can step past the end by an ulp
-  // (10.000000000000002 for Max 10 at Extime = Deadline), which made Max - f1, and so the
-  // machine's Δp, negative.
+  return onLine(v, min, max);
+}
+
+/**
+ * `v`, a point of f1's line computed as `a * (Extime - t) + Min`, kept between the line's two
+ * ends `min` and `max` (in either order). Rounding can step past the end by an ulp
+ * (10.000000000000002 for Max 10 at Extime = Deadline), which made Max - f1, and so the
+ * machine's Δp, negative. Shared with the fused row computation (paper-incremental.ts).
+ */
+export function onLine(v: number, min: number, max: number): number {
   return min <= max ? Math.min(Math.max(v, min), max) : Math.min(Math.max(v, max), min);
 }
 

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform } from "@sched/core";
+import { onLine } from "./deadline.js";
 import { firstAtLeast } from "./first-at-least.js";
 import type { HeuristicContext } from "./heuristic.js";
 import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
@@ -446,7 +447,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       let v: number;
       if (ext > dead) v = this.#late;
       else if (ext <= t) v = dMin;
-      else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+      else v = onLine(((dMax - dMin) / (dead - t)) * (ext - t) + dMin, dMin, dMax);
       f[m] = v;
       urgency += v;
       d += dMax - v;
@@ -524,7 +525,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       let v: number;
       if (ext > dead) v = this.#late;
       else if (ext <= t) v = dMin;
-      else v = ((dMax - dMin) / (dead - t)) * (ext - t) + dMin;
+      else v = onLine(((dMax - dMin) / (dead - t)) * (ext - t) + dMin, dMin, dMax);
       f[m] = v;
       urgency += v;
       d += dMax - v;

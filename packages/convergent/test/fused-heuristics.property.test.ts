@@ -351,3 +351,47 @@ describe("the fused row computation equals the seven heuristics' files", () => {
     );
   });
 });
+
+describe("the fused deadline line stays between Min and Max, as f1 does", () => {
+  // On f1's line at Extime = Deadline, `a * (Extime - t) + Min` can round one ulp past Max
+  // (9.9 / 144.3 * 144.3 + 0.1 = 10.000000000000002 for Nxtime 111 and k 1.3). f1 (deadline.ts)
+  // clamps to the line's ends; the fused copy must too, or Max - f1, and so the machine's Δp,
+  // goes negative and its entry drops below the base.
+  const platform = createPlatform({
+    machines: [
+      { cores: 1, speed: 1 },
+      { cores: 1, speed: 2 },
+    ],
+    referenceSpeed: 1,
+  });
+  const input: MatrixInput & { platform: Platform } = {
+    now: 0,
+    platform,
+    // Nxtime 111 on machine 0 (Extime = Deadline exactly), 55.5 on machine 1 (on the line)
+    jobs: [
+      {
+        job: createJob({ id: 0, submit: 0, runtime: 111, cores: 1, deadline: 111 }),
+        progress: 0,
+        machine: -1,
+      },
+    ],
+    previous: Int32Array.from([-1]),
+  };
+  const deadlineOnly = { ...OFF, deadlineMax: 10, deadlineMin: 0.1, deadlineK: 1.3 };
+
+  it("Δp of the machine where the job ends exactly at its deadline is 0, not below", () => {
+    const readings = { deadlineLate: "max", deadlineAllLate: "max", waitSup: "global" } as const;
+    const fused = new PaperIncrementalMatrix({
+      constants: deadlineOnly,
+      readings,
+      incremental: false,
+    }).update(input).matrix.weights;
+    const plain = buildMatrix(input, [
+      minimalRequirementsHeuristic({ base: 1 }),
+      deadlineHeuristic({ max: 10, min: 0.1, k: 1.3 }),
+    ]).weights;
+    expect(plain[0]).toBe(1);
+    expect(fused[0]).toBe(1);
+    expect(fused[1]).toBe(plain[1]);
+  });
+});
