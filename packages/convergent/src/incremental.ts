@@ -172,7 +172,8 @@ export class IncrementalMatrix implements SourceWithCore {
       const id = context.jobs[i]!.job.id;
       builder.row(i, fresh, 0);
       const old = rebased ? undefined : this.#stored.get(id);
-      let keep = old !== undefined;
+      // a row stored on a platform of another size is not compared (its columns are others)
+      let keep = old !== undefined && old.values.length === cols;
       if (old !== undefined) {
         const v = old.values;
         for (let m = 0; m < cols; m++) {

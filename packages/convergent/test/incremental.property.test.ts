@@ -172,6 +172,31 @@ describe.each(engines)("%s", (_name, make) => {
       { numRuns: 60 },
     );
   });
+  it("follows a platform that loses and regains machines (rows stored on the old size are not kept)", () => {
+    // On the first two machines the rows are equal across the three platforms, so a row stored
+    // on three columns would pass the comparison on two and be written three entries long.
+    const three = createPlatform({ machines: [{ cores: 2 }, { cores: 2 }, { cores: 2 }] });
+    const two = createPlatform({ machines: [{ cores: 2 }, { cores: 2 }] });
+    const rows = [0, 1, 2].map(
+      (id): MatrixJob => ({
+        job: createJob({ id, submit: 0, runtime: 10 + id, cores: 1 }),
+        progress: 0,
+        machine: -1,
+      }),
+    );
+    const previous = Int32Array.from([-1, -1, -1]);
+    const inc = make(0.05, 20000);
+    for (const [now, platform] of [
+      [0, three],
+      [1, two],
+      [2, three],
+      [3, two],
+    ] as const) {
+      const u = inc.update({ now, platform, jobs: rows, previous });
+      expect(u.matrix.cols).toBe(platform.machines.length);
+      checkAgainstScratch(u, { now, rows, previous }, platform, 0.05);
+    }
+  });
   it("keeps every entry within the relative tolerance, and the unlisted rows bit for bit", () => {
     fc.assert(
       fc.property(
