@@ -190,8 +190,8 @@ function fits(job: Job, platform: Platform, machine: number): boolean {
   const needs = needsOf(job, platform);
   for (let i = 0; i < needs.length; i++) {
     const { license: l, copies } = needs[i]!;
+    // copiesOn is 0 where a floating license is not usable, and a job asks for 1 copy or more
     if (l === undefined || copiesOn(l, machine) < copies) return false;
-    if (l.floating && l.usable !== null && l.usable[machine] !== 1) return false;
   }
   return true;
 }
