@@ -313,6 +313,36 @@ describe("backfillPass: the platform form", () => {
     expect(d.start).toEqual([]);
   });
 
+  it("plans a preempted job for the work it has left (its progress), pooled or on one machine", () => {
+    // One machine of 4 cores, 2 held until 100. Job 2 (4 cores) is reserved at 100; job 3 has
+    // 160 s of work, half done: 80 s left, so it ends by 100 and starts now (160 s would not).
+    // Conservative planned every queued job for its whole estimate (reserved at 110).
+    const one = createPlatform({ machines: [{ cores: 4 }] });
+    const queue = [
+      { id: 2, cores: 4, estimate: 10 },
+      { id: 3, cores: 2, estimate: 160, progress: 0.5 },
+    ];
+    for (const policy of ["easy", "conservative"] as const) {
+      const single = backfillPass(
+        {
+          now: 0,
+          platform: one,
+          running: [{ id: 1, cores: 2, end: 100, allocation: [{ machine: 0, cores: 2 }] }],
+          queue,
+        },
+        { policy, singleMachine: true },
+      );
+      expect(single.start, policy).toEqual([3]);
+      expect(single.reservations, policy).toEqual([{ id: 2, time: 100, machine: 0 }]);
+      const pooled = backfillPass(
+        { now: 0, cores: 4, running: [{ id: 1, cores: 2, end: 100 }], queue },
+        { policy },
+      );
+      expect(pooled.start, policy).toEqual([3]);
+      expect(pooled.reservations, policy).toEqual([{ id: 2, time: 100 }]);
+    }
+  });
+
   it("singleMachine reservations name a machine; jobs no machine can host are rejected", () => {
     const d = backfillPass(
       {

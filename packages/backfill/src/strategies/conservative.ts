@@ -93,9 +93,10 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   // The smallest start of the reservations made at this call (Infinity: none).
   let reservedFrom = Number.POSITIVE_INFINITY;
 
-  // A reservation for `job`, just arrived (no progress), at the earliest start the plan allows.
-  const reserve = (ctx: SchedulingContext, job: Job, now: number): void => {
-    const d = cache.plannedFor(ctx, job, 0);
+  // A reservation for `job` (just arrived, with no progress, unless resumed from a pass's queue),
+  // at the earliest start the plan allows.
+  const reserve = (ctx: SchedulingContext, job: Job, now: number, progress = 0): void => {
+    const d = cache.plannedFor(ctx, job, progress);
     const t = plan.earliest(job, d, Math.max(readyTime(job), now));
     if (t === Number.POSITIVE_INFINITY) return;
     plan.change(job, t, t + d, -1);
@@ -138,12 +139,13 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
   /**
    * Rebuilds the memory from `resumed` (the previous reservations of the jobs still waiting, in
    * the order given) and the running jobs; returns the waiting jobs that hold no reservation.
+   * Each is planned for the work it has left (a preempted job's `progress`).
    */
   const restore = (
     ctx: SchedulingContext,
     previous: readonly Reservation[],
     rejected: Set<number> | null,
-  ): Job[] => {
+  ): WaitingJob[] => {
     const view = ctx.view;
     const waitingById = new Map<number, WaitingJob>();
     for (const w of view.waiting) waitingById.set(w.job.id, w);
@@ -153,7 +155,7 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     for (const p of previous) {
       const w = waitingById.get(p.id);
       if (w === undefined || reserved.has(p.id) || rejected?.has(p.id)) continue;
-      const d = cache.plannedFor(ctx, w.job, 0);
+      const d = cache.plannedDuration(ctx, w);
       res.push({
         job: w.job,
         start: p.time,
@@ -168,9 +170,9 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       if (p.time < earliest) earliest = p.time;
     }
     rebuild(view);
-    const fresh: Job[] = [];
+    const fresh: WaitingJob[] = [];
     for (const w of view.waiting) {
-      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
+      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w);
     }
     return fresh;
   };
@@ -291,10 +293,13 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     const wasResumed = resumed !== null;
 
     let compress = false;
-    // The jobs to reserve at this call: the arrivals, or, resumed, every job without one.
+    // The jobs to reserve at this call: the arrivals (no progress), or, resumed, every waiting
+    // job without one (`restored`, with its progress).
     let arrived: readonly Job[] = ctx.arrived;
+    let restored: readonly WaitingJob[] | null = null;
     if (resumed !== null) {
-      arrived = restore(ctx, resumed, rejected);
+      restored = restore(ctx, resumed, rejected);
+      arrived = restored.map((w) => w.job);
       compress = resumedReleased;
       resumed = null;
     } else if (initialized) {
@@ -328,16 +333,18 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
       // Arrivals come in queue order: reserve them as they are.
       for (let i = 0; i < arrived.length; i++) {
         const job = arrived[i]!;
-        if (rejected === null || !rejected.has(job.id)) reserve(ctx, job, now);
+        if (rejected === null || !rejected.has(job.id))
+          reserve(ctx, job, now, restored === null ? 0 : restored[i]!.progress);
       }
     } else if (arrived.length > 1) {
       const fresh: WaitingJob[] = [];
-      for (const job of arrived) {
+      for (let i = 0; i < arrived.length; i++) {
+        const job = arrived[i]!;
         if (rejected?.has(job.id)) continue;
-        fresh.push({ job, progress: 0, preemptions: 0 });
+        fresh.push(restored === null ? { job, progress: 0, preemptions: 0 } : restored[i]!);
       }
       const ordered = fresh.length > 1 ? arrivalSorter(fresh, view) : fresh;
-      for (const w of ordered) reserve(ctx, w.job, now);
+      for (const w of ordered) reserve(ctx, w.job, now, w.progress);
     }
 
     // The earliest future reservation, for the timer below.

@@ -56,13 +56,14 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
 
   /**
    * Rebuilds the memory from the previous reservations (of the jobs still waiting, in the order
-   * given) and the running jobs; returns the waiting jobs that hold no reservation.
+   * given) and the running jobs; returns the waiting jobs that hold no reservation, each with
+   * its progress (a preempted job is placed for the work it has left).
    */
   const restore = (
     view: SchedulerView,
     previous: readonly Reservation[],
     rejected: Set<number> | null,
-  ): Job[] => {
+  ): WaitingJob[] => {
     const byId = waitingById(view);
     res = [];
     const reserved = new Set<number>();
@@ -81,9 +82,9 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     }
     plan.rebuild(view, res);
     initialized = true;
-    const fresh: Job[] = [];
+    const fresh: WaitingJob[] = [];
     for (const w of view.waiting) {
-      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w.job);
+      if (!reserved.has(w.job.id) && !rejected?.has(w.job.id)) fresh.push(w);
     }
     return fresh;
   };
@@ -95,8 +96,9 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     const rejected = rejectImpossible(ctx, true);
 
     let compress = false;
-    // The jobs to reserve at this call: the arrivals, or, resumed, every job without one.
-    let arrived: readonly Job[] = ctx.arrived;
+    // The jobs to reserve at this call: the arrivals (no progress), or, resumed, every waiting
+    // job without one (with its progress).
+    let arrived: readonly (Job | WaitingJob)[] = ctx.arrived;
     if (resumed !== null) {
       arrived = restore(view, resumed, rejected);
       compress = resumedReleased;
@@ -138,9 +140,10 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
 
     if (arrived.length > 0) {
       const fresh: WaitingJob[] = [];
-      for (const job of arrived) {
-        if (rejected?.has(job.id)) continue;
-        fresh.push({ job, progress: 0, preemptions: 0 });
+      for (const a of arrived) {
+        const w = "job" in a ? a : { job: a, progress: 0, preemptions: 0 };
+        if (rejected?.has(w.job.id)) continue;
+        fresh.push(w);
       }
       const ordered = !opts.fcfsOrder && fresh.length > 1 ? opts.arrivalSorter(fresh, view) : fresh;
       for (const w of ordered) {
