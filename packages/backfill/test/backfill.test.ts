@@ -51,6 +51,20 @@ describe("backfill: hand-worked example", () => {
     expect([...startsOf(simulate(handJobs, p, conservative()))]).toEqual(handEasy);
   });
 
+  it("EASY and conservative reserve a job not ready yet from its ready time, not from now", () => {
+    // 4 cores. J1 holds all of them until 100. J2 (4 cores) is first in line but ready only at
+    // 200: reserved at [200, 250). J3 (4 cores, 50 s) then fits in [100, 150) before it and
+    // starts at 100; a reservation taken from now (100) would block it until J2 ends.
+    const jobs = [job(1, 0, 100, 4), job(2, 1, 50, 4, { ready: 200 }), job(3, 2, 50, 4)];
+    const want = [
+      [1, 0],
+      [2, 200],
+      [3, 100],
+    ];
+    expect([...startsOf(simulate(jobs, identicalPool(4), easy()))]).toEqual(want);
+    expect([...startsOf(simulate(jobs, identicalPool(4), conservative()))]).toEqual(want);
+  });
+
   it("EASY reserves the head at the shadow time and records it", () => {
     const { scheduler, history } = recording(easy());
     simulate(handJobs, identicalPool(4), scheduler);
