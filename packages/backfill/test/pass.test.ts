@@ -343,6 +343,32 @@ describe("backfillPass: the platform form", () => {
     }
   });
 
+  it("exclusive: a machine running several jobs (a cluster's state) comes back when the last ends", () => {
+    // Machine 0 runs jobs 1 (until 200) and 2 (until 100), machine 1 runs job 5 until 300. Job 3
+    // needs a whole machine: machine 0 from 200, not from 100 (job 2, the last listed, ends).
+    const two = createPlatform({ machines: [{ cores: 4 }, { cores: 4 }] });
+    const state: BackfillState = {
+      now: 0,
+      platform: two,
+      running: [
+        { id: 1, cores: 1, end: 200, allocation: [{ machine: 0, cores: 1 }] },
+        { id: 2, cores: 1, end: 100, allocation: [{ machine: 0, cores: 1 }] },
+        { id: 5, cores: 1, end: 300, allocation: [{ machine: 1, cores: 1 }] },
+      ],
+      queue: [
+        { id: 3, cores: 4, estimate: 10 },
+        { id: 4, cores: 2, estimate: 150 },
+      ],
+    };
+    expect(backfillPass(state, { exclusive: true }).reservations).toEqual([
+      { id: 3, time: 200, machine: 0 },
+    ]);
+    expect(backfillPass(state, { policy: "conservative", exclusive: true }).reservations).toEqual([
+      { id: 3, time: 200, machine: 0 },
+      { id: 4, time: 210, machine: 0 },
+    ]);
+  });
+
   it("singleMachine reservations name a machine; jobs no machine can host are rejected", () => {
     const d = backfillPass(
       {
