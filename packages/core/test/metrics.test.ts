@@ -94,6 +94,56 @@ describe("computeMetrics on a hand-computed trace", () => {
   });
 });
 
+describe("the definitions at their edges (hand-computed)", () => {
+  // Two one-core machines; license "n" node-locked, one copy on each (2 copies in all).
+  const locked = createPlatform({
+    machines: [{}, {}],
+    licenses: [{ name: "n", kind: "node-locked", copies: 1, machines: [0, 1] }],
+  });
+  const edge: JobRecord[] = [
+    {
+      // E: runs 0..10 on m0 with one copy of n; due at 10, ends at 10: met
+      job: createJob({ id: 1, submit: 0, runtime: 10, cores: 1, deadline: 10, licenses: { n: 1 } }),
+      intervals: [{ start: 0, end: 10, allocation: m0 }],
+      end: 10,
+      outcome: "completed",
+    },
+    {
+      // G: rejected at 40, after every completion: the makespan's last end
+      job: createJob({ id: 2, submit: 3, runtime: 5, cores: 1 }),
+      intervals: [],
+      end: 40,
+      outcome: "rejected",
+      reason: "no",
+    },
+  ];
+  // F: still waiting when the run was cut
+  const waiting: JobRecord = {
+    job: createJob({ id: 3, submit: 2, runtime: 5, cores: 1 }),
+    intervals: [],
+    end: null,
+    outcome: "unfinished",
+  };
+
+  it("a deadline met exactly is met; a rejection's time ends the makespan; copies per machine count", () => {
+    const m = metricsOf(edge, locked);
+    expect(m.deadlineMissRate).toBe(0);
+    expect(m.makespan).toBe(40);
+    // 10 copy-seconds over 2 copies (1 on each of 2 machines) * 40 s
+    expect(m.licenseUsage).toBeCloseTo(10 / 80, 12);
+    expect(m.licenseUsageByName.n).toBeCloseTo(10 / 80, 12);
+  });
+
+  it("a horizon extends the window only while a job is unfinished; acceptance counts it", () => {
+    expect(metricsOf(edge, locked, { horizon: 50 }).makespan).toBe(40);
+    const m = metricsOf([...edge, waiting], locked, { horizon: 50 });
+    expect(m.makespan).toBe(50);
+    // jobs not rejected / jobs: E and F of three (F is not completed, but was accepted)
+    expect(m.acceptanceRate).toBe(2 / 3);
+    expect(m.unfinished).toBe(1);
+  });
+});
+
 describe("metricsOf", () => {
   it("works on plain records with only a core count (SWF read-back)", () => {
     const m = metricsOf(
