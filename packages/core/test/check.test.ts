@@ -180,6 +180,80 @@ describe("checkSchedule", () => {
     ]);
   });
 
+  it("reports what a lenient check would let pass (each a fault once injected in the checker)", () => {
+    // An overflow at 15 on machine 0, and a hand-over at 10 on the same machine that is not one:
+    // releases come before acquisitions at equal times, so only job 3 is reported.
+    const handOver = trace([
+      done(1, [[0, 10, [{ machine: 0, cores: 2 }]]]),
+      done(2, [[10, 20, [{ machine: 0, cores: 2 }]]]),
+      done(3, [[15, 25, [{ machine: 0, cores: 1 }]]]),
+    ]);
+    expect(kinds(handOver)).toEqual([["capacity", 3]]);
+    // half a second before the ready time is before it
+    expect(
+      kinds(trace([done(1, [[1.5, 11.5, [{ machine: 0, cores: 1 }]]], { ready: 2 })])),
+    ).toEqual([["start-before-ready", 1]]);
+    // one machine listed twice for a 2-core job
+    expect(
+      kinds(
+        trace([
+          done(1, [
+            [
+              0,
+              10,
+              [
+                { machine: 0, cores: 1 },
+                { machine: 0, cores: 1 },
+              ],
+            ],
+          ]),
+        ]),
+      ),
+    ).toEqual([["allocation", 1]]);
+    // hard deadlines: a job admitted with deadline 5 and still waiting at the horizon (20)
+    const late: JobRecord = {
+      job: createJob({ id: 1, submit: 0, runtime: 1, cores: 1, deadline: 5 }),
+      intervals: [],
+      end: null,
+      outcome: "unfinished",
+    };
+    expect(checkSchedule(trace([late], 20), { deadlinesAreHard: true })).toEqual([
+      {
+        kind: "deadline-missed",
+        jobId: 1,
+        time: 20,
+        message: "job 1: was admitted with deadline 5 and was still unfinished at 20",
+      },
+    ]);
+    // a floating license usable on machine 0 only, used by a job on machines 0 and 1
+    const restricted: ScheduleTrace = {
+      ...trace([]),
+      platform: createPlatform({
+        machines: [{}, {}],
+        licenses: [{ name: "g", copies: 2, machines: [0] }],
+      }),
+      records: [
+        done(
+          1,
+          [
+            [
+              0,
+              10,
+              [
+                { machine: 0, cores: 1 },
+                { machine: 1, cores: 1 },
+              ],
+            ],
+          ],
+          { licenses: { g: 1 } },
+        ),
+      ],
+    };
+    expect(checkSchedule(restricted).map((v) => v.message)).toEqual([
+      "job 1: uses floating license g on machine 1, where it is not usable",
+    ]);
+  });
+
   it("reports records that contradict themselves", () => {
     const r = done(1, [[0, 10, [{ machine: 0, cores: 1 }]]]);
     expect(kinds(trace([{ ...r, end: 12 }]))).toEqual([["record", 1]]);
