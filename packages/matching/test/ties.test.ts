@@ -18,11 +18,11 @@ import { prng } from "./oracle.js";
 // tie-heavy instances: every shape and branch of the start (column reduction on and off at its
 // threshold, transposed), rows without eligible pairs (dummy columns), chains of single events
 // through `imfs` (the searches to a new dummy, to a free column, and the column repairs) with and
-// without a change hint, and batches of changes under three search tunings. In the mutation audit
-// of 2026-11-29, thirteen faults of that kind (tie rules of the start and of the searches, the column
-// reduction threshold, the rounds on tight pairs, counts of free columns) kept every result
-// optimal and passed every other test; each fails here. A deliberate change of the tie rules
-// updates these digests and says so in its changeset.
+// without a change hint, batches of changes and changed rows under several search tunings. In
+// the mutation audit of 2026-11-29, seventeen faults of that kind (tie rules of the start and of
+// the searches, the column reduction threshold, the rounds on tight pairs, counts of free
+// columns) kept every result optimal and passed every other test; each fails here. A deliberate
+// change of the tie rules updates these digests and says so in its changeset.
 
 /** FNV-1a (32 bits) over the bytes of everything a result holds (little-endian doubles). */
 function digest(results: ExactMatching[]): string {
@@ -300,5 +300,38 @@ describe("which optimum imfs returns among equal ones (pinned)", () => {
       out.push(digest(results));
     }
     expect(out).toEqual(["5af37d66", "cf304b52", "cf304b52"]);
+  });
+  it("a changed row on many small plans (on a full square one, the search to its freed column), hinted or not", () => {
+    // The changed row leaves few columns free (on a full square plan, one: the backward side
+    // then starts from it alone, `startFromColumn`); the ties of the searches from both ends
+    // decide which of the shortest paths is found. Both-ended searches throughout, backward
+    // first and forward first, and the default tuning.
+    const tunings: SearchOptions[] = [
+      { ...DEFAULT_SEARCH, backwardCost: 0, copiedBackwardCost: 0, maxFreeTargets: 1e9 },
+      DEFAULT_SEARCH,
+      { ...DEFAULT_SEARCH, backwardCost: 1e9, copiedBackwardCost: 1e9, maxFreeTargets: 1e9 },
+    ];
+    const out: string[] = [];
+    for (const tuning of tunings) {
+      const results: ExactMatching[] = [];
+      for (let seed = 1; seed <= 400; seed++) {
+        const rand = prng(seed);
+        const rows = 2 + Math.floor(rand() * 12);
+        const cols = rows + (rand() < 0.5 ? 0 : Math.floor(rand() * 3));
+        const levels = 1 + Math.floor(rand() * 3);
+        const holes = rand() * 0.6;
+        const fresh = () => (rand() < holes ? 0 : 1 + Math.floor(rand() * levels));
+        const g = tied(rows, cols, levels, holes, seed);
+        const plan = mfs(g);
+        const a = Math.floor(rand() * rows);
+        const weights = Float64Array.from(g.weights);
+        for (let j = 0; j < cols; j++) weights[a * cols + j] = fresh();
+        const next = { rows, cols, weights };
+        results.push(incrementalSolve(next, plan, {}, tuning));
+        results.push(incrementalSolve(next, plan, { changedRows: [a] }, tuning));
+      }
+      out.push(digest(results));
+    }
+    expect(out).toEqual(["7bef90e1", "79884ed5", "c9b8e861"]);
   });
 });
