@@ -142,6 +142,62 @@ describe("imfs examples", () => {
     expect([Array.from(read.rowToCol), read.weight]).toEqual([[1, 0], 2]);
   });
 
+  it("sees a change far below the weights but above its tolerance (2^-40 of the potentials)", () => {
+    // Every pair weighs 1: the plan is one of two perfect matchings. The other one then gains
+    // 2e-8 in all (1e-8 per pair), far above the tolerance (about 9e-13 here) that imfs allows
+    // the inherited certificate, so imfs must move to it, hinted or not.
+    const before = m(2, 2, [1, 1, 1, 1]);
+    const plan = mfs(before);
+    const other = [plan.rowToCol[1]!, plan.rowToCol[0]!];
+    const w = [1, 1, 1, 1];
+    for (let i = 0; i < 2; i++) w[i * 2 + other[i]!] = 1 + 1e-8;
+    const after = m(2, 2, w);
+    for (const options of [{}, { changedRows: [0, 1] }, { changedCols: [0, 1] }]) {
+      const next = imfs(after, plan, options);
+      expect([Array.from(next.rowToCol), next.weight]).toEqual([other, 2 + 2e-8]);
+      expect(next.weight).toBe(mfs(after).weight);
+    }
+  });
+
+  it("re-checks inherited potentials: a row on a dummy edited below the others' potentials is re-added", () => {
+    // Two rows want the one column; one sits on a dummy, which (D1) gives the largest row
+    // potential. Here that potential is edited down, which no mfs or imfs state has: the
+    // state's other checks still pass, yet it no longer proves that the row cannot do better.
+    const before = m(2, 2, [1, 0, 1, 0]);
+    const plan = mfs(before);
+    const onDummy = plan.rowToCol[0] === -1 ? 0 : 1;
+    const rowPotential = Float64Array.from(plan.state.rowPotential);
+    rowPotential[onDummy] = -100;
+    const edited = { ...plan, state: { ...plan.state, rowPotential } } as ExactMatching;
+    // Now the row on the dummy values the column at 5: it must take it.
+    const w = [1, 0, 1, 0];
+    w[onDummy * 2] = 5;
+    const after = m(2, 2, w);
+    const next = imfs(after, edited);
+    expect([next.rowToCol[onDummy], next.size, next.weight]).toEqual([0, 1, 5]);
+    assertCertificate(after, next);
+  });
+
+  it("with a change hint, keeps the scale that the unread lines need (it may only shrink)", () => {
+    // Row 0 holds weights near the largest double, so the plan works at a scale below 1. A
+    // hinted call that reads only row 2 (small weights) must not take the scale back to 1:
+    // row 0's potentials would overflow.
+    const big = Number.MAX_VALUE;
+    const before = m(3, 3, [big, big / 2, big / 4, 1, 2, 3, 3, 2, 1]);
+    const plan = mfs(before);
+    expect(plan.state.scale).toBeLessThan(1);
+    const after = m(3, 3, [big, big / 2, big / 4, 1, 2, 3, 1, 5, 1]);
+    const next = imfs(after, plan, { changedRows: [2], verifyHint: before });
+    const fresh = mfs(after);
+    expect([Array.from(next.rowToCol), next.size, next.weight]).toEqual([
+      Array.from(fresh.rowToCol),
+      fresh.size,
+      fresh.weight,
+    ]);
+    expect(next.state.scale).toBe(plan.state.scale);
+    assertCertificate(after, next);
+  });
+
   it("results never share memory with one another (work arrays are reused between calls)", () => {
     const plan = mfs(m(3, 3, [4, 1, 2, 2, 5, 1, 1, 2, 6]));
     const a = imfs(m(3, 3, [4, 1, 2, 2, 5, 1, 9, 2, 6]), plan, { changedRows: [2] });
