@@ -90,6 +90,16 @@ describe("convergentWorkload (defaults: 150 machines, 20 licenses, 1500 jobs)", 
     expect(jobs.every((j) => Object.values(j.licenses ?? {}).every((c) => c === 1))).toBe(true);
   });
 
+  it("draws input machines and license needs over all of them, the last ones included", () => {
+    // 1,500 uniform draws over 150 machines miss a given one with probability 0.99333^1500
+    // (about 4e-5), and each of the 20 licenses is needed by about 300 jobs: a draw that skips
+    // the last machine or the last license is seen at once.
+    const holders = new Set(jobs.map((j) => j.input![0]!.machine));
+    expect(holders.size).toBe(150);
+    const needed = new Set(jobs.flatMap((j) => Object.keys(j.licenses ?? {})));
+    expect([...needed].sort()).toEqual(platform.licenses.map((l) => l.name).sort());
+  });
+
   it("spaces arrivals exponentially with mean 10 (KS against the exponential CDF, 0.1%)", () => {
     const gaps = diffs([0, ...jobs.map((j) => j.submit)]);
     near(mean(gaps), 10, 100, 1500);
