@@ -5,7 +5,7 @@ import type { OasProfile } from "../src/cost.js";
 import { bruteForceOas } from "../src/oas-brute.js";
 import { checkOasSchedule } from "../src/oas-check.js";
 import { jobConfigurations, resourceGroups } from "../src/oas-configurations.js";
-import { oasHeuristic } from "../src/oas-heuristics.js";
+import { oasHeuristic, ruleOrder } from "../src/oas-heuristics.js";
 import { type OasAssignment, oasInstance, slotsNeeded } from "../src/oas-instance.js";
 import { slottedListSchedule } from "../src/oas-slotted.js";
 import { multiClusterPlatform } from "../src/platform.js";
@@ -157,6 +157,19 @@ describe("checkOasSchedule reports each broken constraint", () => {
     ).toContain("job 2: 2 cores, needs 1 (12)");
     expect(check([one, { ...two, startSlot: 1 }], 2)).toEqual(["job 2: ends in slot 3 > theta 2"]);
   });
+  it("an allocation naming a machine twice (11), not counted as cores", () => {
+    const twice: OasAssignment = {
+      ...one,
+      allocation: [
+        { machine: 0, cores: 1 },
+        { machine: 0, cores: 1 },
+      ],
+    };
+    expect(check([twice, two])).toEqual([
+      'job 1: bad allocation part {"machine":0,"cores":1} (11)',
+      "job 1: 1 cores, needs 2 (12)",
+    ]);
+  });
   it("a job missing or placed twice (15)", () => {
     expect(check([one])).toEqual(["job 2: not placed (15)"]);
     expect(check([one, two, { ...two, startSlot: 2 }])).toEqual(["job 2: placed twice (15)"]);
@@ -262,5 +275,29 @@ describe('the allocation rule among equal candidates ("union"): the first', () =
       allocationCandidates: "union",
     });
     expect(s![0]!.allocation).toEqual([{ machine: 0, cores: 1 }]);
+  });
+});
+
+describe("the heuristics plan with estimates, and keep links within bandwidth under every candidate set", () => {
+  it("SPT and LPT order by estimate, not run time", () => {
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 10, estimate: 100, cores: 1 }),
+      createJob({ id: 2, submit: 0, runtime: 50, estimate: 20, cores: 1 }),
+    ];
+    expect(ruleOrder("LPT", jobs)).toEqual([0, 1]);
+    expect(ruleOrder("SPT", jobs)).toEqual([1, 0]);
+  });
+  it('a job whose only allocation saturates a link is rejected ("union", "fastest")', () => {
+    // two clusters of one node, 100 MB/s links: a 2-task job must split 1/1, 150 MB/s per link
+    const two = multiClusterPlatform([
+      { nodes: 1, bandwidth: 100e6 },
+      { nodes: 1, bandwidth: 100e6 },
+    ]);
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 2 })];
+    const profile = () => ({ sigma: 0.5, ptbw: 150e6 });
+    for (const allocationCandidates of ["union", "fastest", "exhaustive"] as const) {
+      const trace = simulate(jobs, two, oasHeuristic("FCFS", { profile, allocationCandidates }));
+      expect(trace.records[0]!.outcome).toBe("rejected");
+    }
   });
 });
