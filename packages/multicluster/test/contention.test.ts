@@ -67,6 +67,29 @@ describe("oasExecutionModel: contention between running jobs (eq. 5-7 over the r
     expect(linkLoadViolations(trace, profile).length).toBeGreaterThan(0);
   });
 
+  it("contentionDelays reports a slight stretch too, and none at exactly the bandwidth", () => {
+    // both jobs from 0, side by side: 2 x 50.5e6 = 101e6 on each 100e6 link, SC = 1.01,
+    // ct = 0.5 + 0.5 * 1.01 = 1.005: both end at 100.5, stretched by 1.005; at 50e6 per task
+    // the links carry exactly their bandwidth: no slowdown
+    const together = pinned({ 1: 0, 2: 0 }, { 1: [0, 2], 2: [1, 3] });
+    const run = (ptbw: number) => {
+      const prof = (): OasProfile => ({ sigma: 0.5, ptbw });
+      const trace = simulate(jobs, p, together, {
+        executionModel: oasExecutionModel({ profile: prof }),
+      });
+      return { trace, delays: contentionDelays(trace, { profile: prof }) };
+    };
+    const slight = run(50.5e6);
+    expect(slight.trace.records.map((r) => r.end)).toEqual(
+      [100.5, 100.5].map((x) => expect.closeTo(x, 9)),
+    );
+    expect(slight.delays.map((d) => d.jobId)).toEqual([1, 2]);
+    for (const d of slight.delays) expect(d.stretch).toBeCloseTo(1.005, 9);
+    const exact = run(50e6);
+    expect(exact.trace.records.map((r) => r.end)).toEqual([100, 100]);
+    expect(exact.delays).toEqual([]);
+  });
+
   it("the stateless variant (contention: false) does not charge it", () => {
     const model = oasExecutionModel({ profile, contention: false });
     const trace = simulate(jobs, p, policy, { executionModel: model });

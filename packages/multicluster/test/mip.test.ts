@@ -64,6 +64,25 @@ describe.each(FORMULATIONS)("solveOas (%s): hand-worked instances", (formulation
     expect(short.message).toMatch(/raise options.theta/);
     expect(short.schedule).toEqual([]);
   });
+  it("never runs together two jobs that saturate a link only together (21)-(22)", async () => {
+    // Two 3-task jobs on the 3 x 2 platform: each spans two clusters, so together they share
+    // one, whose link then carries 80 + 80 MB/s > 125 MB/s (each alone: 80 MB/s, within it).
+    // With the links they run one after the other, 3 slots each (100 s x ct >= 116.7 s, eta 50);
+    // without them side by side in 3 slots.
+    const jobs = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 100, cores: 3 }));
+    const profile = (): OasProfile => ({ sigma: 0.5, ptbw: 80e6 });
+    const r = await solveOas(jobs, paper, { eta: 50, theta: 7, profile, formulation });
+    expect([r.status, r.makespanSlots]).toEqual(["optimal", 6]);
+    expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 50, theta: 7, profile })).toEqual([]);
+    const blind = await solveOas(jobs, paper, {
+      eta: 50,
+      theta: 7,
+      profile,
+      formulation,
+      links: false,
+    });
+    expect([blind.status, blind.makespanSlots]).toEqual(["optimal", 3]);
+  });
   it("is deterministic: the same inputs give the same status, schedule, bound and nodes", async () => {
     const jobs = Array.from({ length: 3 }, (_, i) =>
       createJob({ id: i, submit: 0, runtime: 40 + 17 * i, cores: 1 + (i % 4) }),
@@ -349,6 +368,39 @@ describe("symmetry breaking and warm starts", () => {
     );
   });
 
+  it("the configuration form's LP text, hand-worked (rows 12/15/16, 9/17/19, 10/11/13/14, work per class)", () => {
+    // Classes: g0 = cluster 0's two speed-1 nodes, g1 = cluster 1's speed-0.5 node; eta 10,
+    // theta 3. Job 0 (1 task, 10 s): on g1 20 s = 2 slots (config 0, starts 0-1), on g0 1 slot
+    // (config 1, starts 0-2). Job 1 (2 tasks, 20 s): 1 + 1 is SP 2, 4 slots > theta, dropped;
+    // 2 on g0 is 2 slots (config 0, starts 0-1). cmax >= (s + p) x; per class and slot the tasks
+    // running <= its size; size * cmax >= tasks x slots; cmax in [2 (the longest job), theta].
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 1, speed: 0.5 }]);
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 10, cores: 1 }),
+      createJob({ id: 2, submit: 0, runtime: 20, cores: 2 }),
+    ];
+    const m = buildOasModel(jobs, p, { eta: 10, theta: 3 });
+    const rows = m.lp.slice(m.lp.indexOf("Subject To"), m.lp.indexOf("Binary"));
+    expect(rows.split("\n")).toEqual([
+      "Subject To",
+      " one_0: + x_0_0_0 + x_0_0_1 + x_0_1_0 + x_0_1_1 + x_0_1_2 = 1",
+      " fin_0: cmax - 2 x_0_0_0 - 3 x_0_0_1 - x_0_1_0 - 2 x_0_1_1 - 3 x_0_1_2 >= 0",
+      " one_1: + x_1_0_0 + x_1_0_1 = 1",
+      " fin_1: cmax - 2 x_1_0_0 - 3 x_1_0_1 >= 0",
+      " cap_0_0: + x_0_1_0 + 2 x_1_0_0 <= 2",
+      " cap_0_1: + x_0_1_1 + 2 x_1_0_0 + 2 x_1_0_1 <= 2",
+      " cap_0_2: + x_0_1_2 + 2 x_1_0_1 <= 2",
+      " cap_1_0: + x_0_0_0 <= 1",
+      " cap_1_1: + x_0_0_0 + x_0_0_1 <= 1",
+      " cap_1_2: + x_0_0_1 <= 1",
+      " en_0: 2 cmax - x_0_1_0 - x_0_1_1 - x_0_1_2 - 4 x_1_0_0 - 4 x_1_0_1 >= 0",
+      " en_1: 1 cmax - 2 x_0_0_0 - 2 x_0_0_1 >= 0",
+      "Bounds",
+      " 2 <= cmax <= 3",
+      "",
+    ]);
+    expect([m.variables, m.constraints]).toEqual([8, 12]);
+  });
   it("groups identical resources by cluster and speed", () => {
     const inst = oasInstance([], paper);
     expect(identicalGroups(inst)).toEqual([

@@ -176,6 +176,39 @@ describe("bestSplit: the exhaustive set's best allocation without enumeration", 
     );
   });
 
+  it("near-ties within DEMAND_TIE: a split whose sum rounds above the least is still one", () => {
+    // clusters on links 1, 3, 0, 2: the search adds a split's demands in cluster order, the
+    // enumeration per link then in link order, so the two sums of one split may differ in the
+    // last bit (found by the property above with ptbw 0.7, one case in about 5 000)
+    const platform = createPlatform({
+      machines: [
+        { cores: 2, speed: 0.75, cluster: 0 },
+        { cores: 2, speed: 1, cluster: 1 },
+        { cores: 1, speed: 0.5, cluster: 1 },
+        { cores: 2, speed: 0.75, cluster: 2 },
+        { cores: 1, speed: 0.75, cluster: 2 },
+        { cores: 1, speed: 0.5, cluster: 3 },
+      ],
+      clusters: [{ link: 1 }, { link: 3 }, { link: 0 }, { link: 2 }],
+      links: [40, 40, 1000, 100].map((bandwidth) => ({ bandwidth })),
+    });
+    const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 6 });
+    const inst = oasInstance([job], platform, () => ({ sigma: 0, ptbw: 0.7 }));
+    const free = [1, 1, 0, 1, 1, 1, 1, 1, 0];
+    const base = [0, 0, 0, 0];
+    const union = candidatesOf(inst, 0, free, "union");
+    const got = bestSplit(inst, 0, free, union, ctOf(inst, 0), () => ({ base }));
+    expect(got).toEqual(
+      enumeratedBest(
+        inst,
+        0,
+        free,
+        (ct) => ct,
+        () => ({ base }),
+      ),
+    );
+  });
+
   it("more than NEAR_TIES near-ties: the first in order among them (16 equal clusters)", () => {
     // a 60-task job on 16 equal clusters of 8: least demand 7 full clusters and a share of 4,
     // 16 x C(15, 7) = 102 960 near-ties (the same demand but for the order of the sum)
@@ -312,6 +345,44 @@ describe('"exhaustive" in the schedulers', () => {
     );
   });
 
+  it("slottedListSchedule equals its enumeration where links bind: a window's every slot counts", () => {
+    // Longer batches of wide jobs with heavy per-task bandwidths: later slots carry the link
+    // load of jobs placed before, so a job's window of n slots meets loads its first slots lack.
+    const batch = fc.array(
+      fc.record({
+        cores: fc.integer({ min: 2, max: 6 }),
+        runtime: fc.integer({ min: 5, max: 40 }),
+        ptbw: fc.constantFrom(20, 50, 90, 13.37),
+      }),
+      { minLength: 3, maxLength: 8 },
+    );
+    fc.assert(fc.property(platformArb, batch, sameAsEnumerated), { numRuns: 200 });
+    // the property's shrunk counterexample to a window's link load read without its last slot
+    // (about one batch in 250 catches it): a fixed case that always does
+    const platform = createPlatform({
+      machines: [
+        { cores: 1, speed: 0.5, cluster: 0 },
+        { cores: 2, speed: 1, cluster: 0 },
+        { cores: 2, speed: 1, cluster: 0 },
+        { cores: 1, speed: 1, cluster: 1 },
+        { cores: 1, speed: 0.5, cluster: 1 },
+        { cores: 2, speed: 0.75, cluster: 1 },
+        { cores: 1, speed: 0.75, cluster: 2 },
+        { cores: 1, speed: 0.5, cluster: 3 },
+      ],
+      clusters: [{ link: 1 }, { link: 0 }, { link: 0 }, { link: 0 }],
+      links: [100, 100, 40, 40].map((bandwidth) => ({ bandwidth })),
+    });
+    sameAsEnumerated(platform, [
+      { cores: 6, runtime: 18, ptbw: 20 },
+      { cores: 5, runtime: 14, ptbw: 90 },
+      { cores: 3, runtime: 27, ptbw: 20 },
+      { cores: 2, runtime: 5, ptbw: 20 },
+      { cores: 2, runtime: 5, ptbw: 20 },
+      { cores: 2, runtime: 5, ptbw: 20 },
+    ]);
+  });
+
   it("oasHeuristic runs a 64-task job on 8 x 8 (the enumeration stopped above 10 000 splits)", () => {
     const wide = multiClusterPlatform(Array.from({ length: 8 }, () => ({ nodes: 8 })));
     const jobs = [
@@ -330,3 +401,27 @@ describe('"exhaustive" in the schedulers', () => {
     }
   });
 });
+
+/** slottedListSchedule ("exhaustive", eta 10, theta 60, sigma 0.5) equals {@link enumeratedSlotted} on the batch in its order. */
+function sameAsEnumerated(
+  platform: Platform,
+  specs: readonly { cores: number; runtime: number; ptbw: number }[],
+): void {
+  const jobs = specs.map((s, i) =>
+    createJob({
+      id: i,
+      submit: 0,
+      runtime: s.runtime,
+      cores: Math.min(s.cores, platform.totalCores),
+    }),
+  );
+  const profile = (job: Job) => ({ sigma: 0.5, ptbw: specs[job.id]!.ptbw });
+  const order = jobs.map((_, i) => i);
+  const got = slottedListSchedule(jobs, platform, order, {
+    eta: 10,
+    theta: 60,
+    profile,
+    allocationCandidates: "exhaustive",
+  });
+  expect(got).toEqual(enumeratedSlotted(jobs, platform, order, 10, 60, profile));
+}

@@ -1,9 +1,12 @@
+import { createPlatform, type Platform } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   adaptivePartitionSize,
   CLUSTER_PROXIMITIES,
   CLUSTER_SELECTIONS,
+  type ClusterProximity,
+  type ClusterSelection,
   dynamicPartitionSize,
   fitnessFactors,
   selectProcessors,
@@ -273,6 +276,45 @@ describe("processor selection", () => {
       { numRuns: 300 },
     );
   });
+  it("selects what the plain definition selects (every rule and reading, clusters of mixed speeds)", () => {
+    // Machines of 1-4 clusters, speeds 1-3 mixed inside a cluster (or all equal), any
+    // availability; the plain definition written from the documentation of selectProcessors.
+    const cases = fc
+      .record({
+        machines: fc.array(
+          fc.record({ cluster: fc.integer({ min: 0, max: 3 }), speed: fc.constantFrom(1, 2, 3) }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        equal: fc.boolean(),
+      })
+      .chain(({ machines, equal }) => {
+        // cluster indices 0..K-1 all used: renumber in order of first use
+        const ids = new Map<number, number>();
+        for (const m of machines) if (!ids.has(m.cluster)) ids.set(m.cluster, ids.size);
+        const platform = createPlatform({
+          machines: machines.map((m) => ({
+            cluster: ids.get(m.cluster)!,
+            speed: equal ? 1 : m.speed,
+          })),
+        });
+        const P = platform.machines.length;
+        return fc.record({
+          platform: fc.constant(platform),
+          available: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: P, maxLength: P }),
+          count: fc.integer({ min: 1, max: P }),
+          cluster: fc.constantFrom(...CLUSTER_SELECTIONS),
+          proximity: fc.constantFrom(...CLUSTER_PROXIMITIES),
+        });
+      });
+    fc.assert(
+      fc.property(cases, ({ platform, available, count, cluster, proximity }) => {
+        const pm = platform.machines.map((m) => m.id);
+        const got = selectProcessors(platform, pm, available, count, { cluster, proximity });
+        expect(got).toEqual(plainSelection(platform, available, count, cluster, proximity));
+      }),
+      { numRuns: 500 },
+    );
+  });
   it("rejects an unknown proximity reading, naming the option", () => {
     const p = multiClusterPlatform([{ nodes: 2 }]);
     expect(() =>
@@ -290,3 +332,60 @@ describe("processor selection", () => {
     );
   });
 });
+
+/**
+ * selectProcessors' plain definition: each cluster's available processors fastest first (ties:
+ * lower index); (1) a cluster holding `count`: the first by index (`"lowest-index"`), the one
+ * whose first `count` are fastest in total (`"fastest"`; ties: lower index), or the fewest
+ * available (`"best-fit"`; ties: as `"fastest"`), its first `count`; else (2) the cluster with
+ * the most available (ties: lower index) whole, then by `proximity`.
+ */
+function plainSelection(
+  platform: Platform,
+  available: readonly number[],
+  count: number,
+  rule: ClusterSelection,
+  proximity: ClusterProximity,
+): number[] | null {
+  const speed = (p: number) => platform.machines[p]!.speed;
+  const fastestFirst = (a: number, b: number) => speed(b) - speed(a) || a - b;
+  const K = platform.clusters.length;
+  const byCluster: number[][] = Array.from({ length: K }, () => []);
+  available.forEach((a, p) => {
+    if (a) byCluster[platform.machines[p]!.cluster]!.push(p);
+  });
+  for (const list of byCluster) list.sort(fastestFirst);
+  if (byCluster.reduce((s, l) => s + l.length, 0) < count) return null;
+  const power = (k: number) => byCluster[k]!.slice(0, count).reduce((s, p) => s + speed(p), 0);
+  const holding = byCluster.map((_, k) => k).filter((k) => byCluster[k]!.length >= count);
+  if (holding.length > 0) {
+    const key = (k: number): number[] =>
+      rule === "lowest-index"
+        ? [k]
+        : rule === "fastest"
+          ? [-power(k), k]
+          : [byCluster[k]!.length, -power(k), k];
+    const less = (a: number[], b: number[]) => {
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+      return false;
+    };
+    let best = holding[0]!;
+    for (const k of holding) if (less(key(k), key(best))) best = k;
+    return byCluster[best]!.slice(0, count);
+  }
+  let first = 0;
+  for (let k = 0; k < K; k++) if (byCluster[k]!.length > byCluster[first]!.length) first = k;
+  const others = byCluster.map((_, k) => k).filter((k) => k !== first);
+  const distance = (k: number) => Math.abs(k - first);
+  let rest: number[];
+  if (proximity === "fastest") rest = others.flatMap((k) => byCluster[k]!).sort(fastestFirst);
+  else {
+    others.sort((a, b) =>
+      proximity === "line"
+        ? distance(a) - distance(b) || a - b
+        : byCluster[b]!.length - byCluster[a]!.length || distance(a) - distance(b) || a - b,
+    );
+    rest = others.flatMap((k) => byCluster[k]!);
+  }
+  return [...byCluster[first]!, ...rest].slice(0, count);
+}

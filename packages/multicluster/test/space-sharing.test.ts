@@ -81,6 +81,27 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(r.records.length).toBe(1);
     expect(r.records[0]!.end).toBeGreaterThanOrEqual(12);
   });
+  it("the dynamic policy starts the head on one processor as soon as one is released, below alpha", () => {
+    // Two clusters of one processor, speeds 1 and 3. Job 1 (2 tasks of 15 s) takes both: its
+    // processor 1 is done at 5 s (+ the 50 us scatter), processor 0 at 15 s. Jobs 2 and 3
+    // arrive at 1: the head's target is ceil(2 / (2 + 0.5 x 1)) = 1 and the pool 0. Processor
+    // 1's release grows the pool to 1 = min(target, alpha): job 2 starts then, not at 15 s.
+    const two = multiClusterPlatform([
+      { nodes: 1, speed: 1 },
+      { nodes: 1, speed: 3 },
+    ]);
+    const jobs = [
+      createJob({ id: 1, submit: 0, runtime: 30, cores: 1, maxParallelism: 2 }),
+      createJob({ id: 2, submit: 1, runtime: 10, cores: 1, maxParallelism: 2 }),
+      createJob({ id: 3, submit: 1, runtime: 10, cores: 1, maxParallelism: 2 }),
+    ];
+    const r = simulateSpaceSharing(jobs, two);
+    const rec = (id: number) => r.records.find((x) => x.job.id === id)!;
+    expect(rec(1).processors).toEqual([0, 1]);
+    expect(rec(1).release[1]).toBeCloseTo(5 + 50e-6, 9);
+    expect(rec(2).start).toBe(rec(1).release[1]);
+    expect(rec(2).processors).toEqual([1]);
+  });
   it("rejects bad options, naming them", () => {
     expect(() => simulateSpaceSharing([], one, { backgroundLoad: 1 })).toThrow(/backgroundLoad/);
     expect(() =>
@@ -212,6 +233,17 @@ describe("simulateSpaceSharing: hand-worked cases", () => {
     expect(l.runTask(0, 4, { task: 0.5, local: 1 }, 0)).toBeCloseTo(5, 12);
     // with context switches: 2 x 0.1 more work for the one local job met
     expect(once().runTask(0, 4, { task: 0.5, local: 0.5 }, 0.2)).toBeCloseTo(6.2, 12);
+    // a task started while a local job runs pays the switch for it too: the local job from 0
+    // has 1 s left at 1, both at 1/2 until 3 (the task 1 s of its 4 + 0.2), then 3.2 s alone
+    const early = () => {
+      let n = 0;
+      return new LocalLoad(
+        () => (n++ === 0 ? 0 : Number.POSITIVE_INFINITY),
+        () => 2,
+      );
+    };
+    expect(early().runTask(1, 4, { task: 0.5, local: 0.5 }, 0.2)).toBeCloseTo(6.2, 12);
+    expect(early().runTask(1, 4, { task: 0.5, local: 0.5 }, 0)).toBeCloseTo(6, 12);
     // alone, the local job runs 1..3
     const alone = once();
     expect([alone.busy(0.5), alone.busy(2), alone.nextEnd(2), alone.busy(3.5)]).toEqual([
