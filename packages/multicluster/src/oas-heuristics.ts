@@ -756,10 +756,14 @@ export function oasPlanScheduler(
         }
         if (!a.allocation.every((p) => view.freeCores(p.machine) >= p.cores)) continue;
         if (compact) {
+          // Before it on its machines: planned to end by its start. Jobs the plan runs side by
+          // side (on a machine of several cores) are not ordered: one waiting for the other made
+          // the compacted plan longer than the plan (two 1-core jobs of one slot on a 2-core
+          // machine, the second run after the first).
           const before = schedule.some(
             (b) =>
               b.jobId !== a.jobId &&
-              (b.startSlot < a.startSlot || (b.startSlot === a.startSlot && b.jobId < a.jobId)) &&
+              b.startSlot + b.slots <= a.startSlot &&
               shares(a, b) &&
               (!started.has(b.jobId) || view.isRunning(b.jobId)),
           );
