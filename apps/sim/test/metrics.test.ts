@@ -49,4 +49,8 @@ describe("tiesWith: best marks only where the intervals do not overlap", () => {
     expect(tiesWith(s(9, Number.NaN, 1), s(9, Number.NaN, 1))).toBe(true);
     expect(tiesWith(s(9.1, Number.NaN, 1), s(9, Number.NaN, 1))).toBe(false);
   });
+  it("ties intervals that just touch (|difference| = the sum of the half-widths)", () => {
+    expect(tiesWith(s(12, 1), s(10, 1))).toBe(true);
+    expect(tiesWith(s(12, 0.75), s(10, 1.25))).toBe(true);
+  });
 });
