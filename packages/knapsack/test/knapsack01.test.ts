@@ -24,6 +24,18 @@ describe("knapsack01", () => {
     expect(knapsack01({ values: [5, 5], weights: [1, 1], capacity: 1 }).items).toEqual([0]);
   });
 
+  it("may return other items of equal value by method, as the README says (dpCellLimit under auto)", () => {
+    const inst = { values: [3, 2, 1, 3], weights: [2, 1, 1, 2], capacity: 2 };
+    expect(knapsack01(inst, { method: "dp" })).toEqual({ items: [0], value: 3, optimal: true });
+    expect(knapsack01(inst, { method: "branch-and-bound" })).toEqual({
+      items: [1, 2],
+      value: 3,
+      optimal: true,
+    });
+    expect(knapsack01(inst).items).toEqual([0]);
+    expect(knapsack01(inst, { dpCellLimit: 1 }).items).toEqual([1, 2]);
+  });
+
   it("falls back to branch and bound when the DP table would exceed dpCellLimit", () => {
     const inst = { values: [10, 7, 6], weights: [400_000, 300_000, 300_000], capacity: 600_000 };
     expect(knapsack01(inst, { dpCellLimit: 10 })).toEqual({
