@@ -97,10 +97,12 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
 
     let compress = false;
     // The jobs to reserve at this call: the arrivals (no progress), or, resumed, every waiting
-    // job without one (with its progress).
-    let arrived: readonly (Job | WaitingJob)[] = ctx.arrived;
+    // job without one (`restored`, with its progress).
+    let arrived: readonly Job[] = ctx.arrived;
+    let restored: readonly WaitingJob[] | null = null;
     if (resumed !== null) {
-      arrived = restore(view, resumed, rejected);
+      restored = restore(view, resumed, rejected);
+      arrived = restored.map((w) => w.job);
       compress = resumedReleased;
       resumed = null;
     } else if (initialized) {
@@ -140,10 +142,10 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
 
     if (arrived.length > 0) {
       const fresh: WaitingJob[] = [];
-      for (const a of arrived) {
-        const w = "job" in a ? a : { job: a, progress: 0, preemptions: 0 };
-        if (rejected?.has(w.job.id)) continue;
-        fresh.push(w);
+      for (let i = 0; i < arrived.length; i++) {
+        const job = arrived[i]!;
+        if (rejected?.has(job.id)) continue;
+        fresh.push(restored === null ? { job, progress: 0, preemptions: 0 } : restored[i]!);
       }
       const ordered = !opts.fcfsOrder && fresh.length > 1 ? opts.arrivalSorter(fresh, view) : fresh;
       for (const w of ordered) {
