@@ -174,8 +174,8 @@ export class IncrementalMatrix implements SourceWithCore {
       const old = rebased ? undefined : this.#stored.get(id);
       // a row stored on a platform of another size is not compared (its columns are others)
       let keep = old !== undefined && old.values.length === cols;
-      if (old !== undefined) {
-        const v = old.values;
+      if (keep) {
+        const v = (old as StoredRow).values;
         for (let m = 0; m < cols; m++) {
           const f = fresh[m]!;
           const o = v[m]!;
