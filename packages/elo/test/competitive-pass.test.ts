@@ -70,6 +70,51 @@ describe("competitivePass", () => {
     expect(again.start).toEqual([]); // job 2 still holds the only copy
   });
 
+  it("starts a job needing a floating license only where the license is usable", () => {
+    // `cad` may be used on machine 1 only; machine 0 (tried first: equal ratings) cannot run it
+    const restricted = createPlatform({
+      machines: [{ speed: 9 }, { speed: 9 }],
+      referenceSpeed: 9,
+      licenses: [{ name: "cad", copies: 2, machines: [1] }],
+    });
+    const job = { id: 1, cores: 1, estimate: 10, licenses: { cad: 1 } };
+    const state = { now: 0, platform: restricted, completed: [], free: [0, 1] };
+    expect(competitivePass({ ...state, queue: [job] }).start).toEqual([{ id: 1, machine: 1 }]);
+    // with machine 1 busy, it waits rather than take machine 0
+    const waits = competitivePass({ ...state, queue: [job], free: [0] });
+    expect(waits.start).toEqual([]);
+    expect(waits.rejected).toEqual([]);
+  });
+
+  it("takes a job queued again after its completion (same id) as a new arrival", () => {
+    const one = createPlatform({ machines: [{ speed: 9 }], referenceSpeed: 9 });
+    const state = { platform: one, free: [0] };
+    const first = competitivePass({
+      ...state,
+      now: 0,
+      completed: [],
+      queue: [{ id: 1, cores: 1, estimate: 10 }],
+    });
+    expect(first.start).toEqual([{ id: 1, machine: 0 }]);
+    const done = competitivePass({
+      ...state,
+      now: 10,
+      completed: [{ id: 1, machine: 0 }],
+      queue: [],
+      memory: first.memory,
+    });
+    // id 1 again, now asking more cores than the machine has: rejected, as a first arrival is
+    const again = competitivePass({
+      ...state,
+      now: 20,
+      completed: [],
+      queue: [{ id: 1, cores: 2, estimate: 10 }],
+      memory: done.memory,
+    });
+    expect(again.start).toEqual([]);
+    expect(again.rejected.map((r) => r.id)).toEqual([1]);
+  });
+
   it("throws a typed error naming the state field", () => {
     expect(fieldOf(null)).toBe("state");
     expect(fieldOf({ ...base, now: Number.NaN })).toBe("state.now");

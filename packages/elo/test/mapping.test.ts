@@ -110,6 +110,13 @@ describe("minMin / maxMin / mct on a hand-worked example", () => {
     expect(() => maxMin({ tasks: 1, machines: 1, etc: [1], ready: [1, 2] })).toThrow(
       "problem.ready",
     );
+    // a machine's ready time is a finite time (Infinity is refused, not read as "never ready")
+    for (const bad of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+      expect(() => minMin({ tasks: 1, machines: 2, etc: [1, 1], ready: [0, bad] })).toThrow(
+        `@sched/elo/minMin: problem.ready[1] is ${bad}, expected a finite number`,
+      );
+    }
+    expect(() => mct({ tasks: 1, machines: 1, etc: [-1] })).toThrow("problem.etc[0]");
   });
 });
 
