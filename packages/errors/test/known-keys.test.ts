@@ -113,6 +113,11 @@ describe("nearestKey", () => {
     expect(nearestKey("matching", ["matcher", "variant"])).toBe("matcher");
     expect(nearestKey("name", ["workload", "seed"])).toBeUndefined();
     expect(nearestKey("x", ["y", "z"])).toBe("y");
+    // short keys: two edits are still suggested ("sede" is two substitutions from "seed")
+    expect(nearestKey("sede", ["jobs", "seed"])).toBe("seed");
+    // a shared prefix counts from 4 characters: "est" (3) suggests nothing
+    expect(nearestKey("estxyz", ["estimate"])).toBeUndefined();
+    expect(nearestKey("estixyz", ["estimate"])).toBe("estimate");
   });
 
   it("editDistance counts insertions, deletions and substitutions", () => {
@@ -234,6 +239,11 @@ describe("isNearMiss", () => {
     expect(isNearMiss("nodes", "cores")).toBe(false);
     expect(isNearMiss("started", "start")).toBe(false);
     expect(isNearMiss("rdy", "ready")).toBe(false);
+    // two edits need both keys of 8 or more characters, not one
+    expect(isNearMiss("estmte", "estimate")).toBe(false);
+    // a swap is of two adjacent letters, each where the other was: "dsed" is two edits from "seed"
+    expect(isNearMiss("dsed", "seed")).toBe(false);
+    expect(isNearMiss("esed", "seed")).toBe(true);
     // Three edits are never a near miss, however long the keys.
     expect(isNearMiss("maxProcs", "maxProcessors")).toBe(false);
     expect(isNearMiss("deadlineX12", "deadline")).toBe(false);

@@ -70,6 +70,18 @@ describe("validation helpers", () => {
       [() => requireFinite(W, "opts.k", Number.NaN), "opts.k is NaN, expected a finite number"],
       [() => requirePositive(W, "opts.k", 0), "opts.k is 0, expected a finite number > 0"],
       [() => requireNonNegative(W, "x[2]", -1), "x[2] is -1, expected a finite number >= 0"],
+      [
+        () => requireNonNegative(W, "x[2]", Number.POSITIVE_INFINITY),
+        "x[2] is Infinity, expected a finite number >= 0",
+      ],
+      [
+        () => requirePositive(W, "opts.k", Number.POSITIVE_INFINITY),
+        "opts.k is Infinity, expected a finite number > 0",
+      ],
+      [
+        () => requireFinite(W, "opts.k", Number.NEGATIVE_INFINITY),
+        "opts.k is -Infinity, expected a finite number",
+      ],
       [() => requireInteger(W, "n", 2.5, 1), "n is 2.5, expected an integer >= 1"],
       [() => requireInteger(W, "n", 2 ** 53, 1), `n is ${2 ** 53}, expected an integer >= 1`],
       [() => requireAnyInteger(W, "seed", "1"), 'seed is "1", expected an integer'],
