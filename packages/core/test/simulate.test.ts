@@ -240,6 +240,47 @@ describe("simulate: preemption", () => {
     expect(rec.end).toBe(7);
   });
 
+  it("plans a resumed job's estimated end from the work left, and lists running jobs by start, then id", () => {
+    // Job 1: runtime 10, estimate 20, on machine 0 (speed 1) from 0; preempted at 4 (40 % done)
+    // and resumed at once: its estimated end is 4 + 60 % of 20 = 16, not 4 + 20.
+    // Jobs 3 and 2 start together at 4, 3 first: the view lists 1 (from 4, id 1), 2, then 3.
+    const { policy, seen } = scripted((ctx, call) => {
+      if (call === 0) {
+        ctx.start(1, [{ machine: 0, cores: 1 }]);
+        ctx.wakeAt(4);
+      }
+      if (call === 1) {
+        ctx.preempt(1);
+        ctx.start(1, [{ machine: 0, cores: 1 }]);
+        ctx.start(3, [{ machine: 2, cores: 1 }]);
+        ctx.start(2, [{ machine: 1, cores: 1 }]);
+        ctx.wakeAt(5);
+      }
+      if (call === 2) {
+        const r = ctx.view.running.find((x) => x.job.id === 1)!;
+        expect(r.progressAtStart).toBeCloseTo(0.4, 12);
+        expect(r.estimatedEnd).toBeCloseTo(16, 9);
+      }
+    });
+    const jobs = [job({ id: 1, estimate: 20 }), job({ id: 2 }), job({ id: 3 })];
+    simulate(jobs, identicalPool(3), policy);
+    expect(seen[2]!.now).toBe(5);
+    expect(seen[2]!.running).toEqual([1, 2, 3]);
+  });
+
+  it("records no empty interval for a job preempted in the call that started it", () => {
+    const { policy } = scripted((ctx, call) => {
+      if (call === 0) {
+        ctx.start(1, [{ machine: 0, cores: 1 }]);
+        ctx.preempt(1);
+        ctx.wakeAt(1);
+      }
+      if (call === 1) ctx.start(1, [{ machine: 0, cores: 1 }]);
+    });
+    const rec = simulate([job({ id: 1 })], identicalPool(1), policy).records[0]!;
+    expect(rec.intervals.map((iv) => [iv.start, iv.end])).toEqual([[1, 11]]);
+  });
+
   it("returns a preempted job to its original queue position with its progress", () => {
     const waitingSeen: [number, number, number][][] = [];
     const { policy } = scripted((ctx, call) => {
