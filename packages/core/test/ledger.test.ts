@@ -7,6 +7,7 @@ import {
   defaultExecutionModel,
   firstFitAllocation,
   identicalPool,
+  oneCoreAllocation,
   ResourceLedger,
   type SchedulerView,
 } from "../src/index.js";
@@ -107,6 +108,30 @@ describe("ResourceLedger", () => {
         l.nextFreeMachine(f),
       ),
     ).toEqual([3, 3, 6, 6, -1, -1, 3, -1]);
+  });
+
+  it("nextFreeMachine skips multi-core machines filled by one-core allocations read as ranges", () => {
+    // 20 machines of 2 cores; two jobs of one core on each (20 parts: the allocation carries its
+    // ranges, which the ledger applies range by range)
+    const p = createPlatform({ machines: Array.from({ length: 20 }, () => ({ cores: 2 })) });
+    const l = new ResourceLedger(p);
+    const all = Array.from({ length: 20 }, (_, m) => m);
+    const wide = (id: number) => createJob({ id, submit: 0, runtime: 1, cores: 20 });
+    l.take(wide(1), oneCoreAllocation(p, all));
+    expect(l.nextFreeMachine(0)).toBe(0);
+    l.take(wide(2), oneCoreAllocation(p, all));
+    expect(l.totalFreeCores).toBe(0);
+    expect(l.nextFreeMachine(0)).toBe(-1);
+    l.give(wide(1), oneCoreAllocation(p, all.slice(5)));
+    expect(l.nextFreeMachine(0)).toBe(5);
+  });
+
+  it("freeLicenses is 0 on a machine the platform does not have", () => {
+    const l = new ResourceLedger(
+      createPlatform({ machines: [{}, {}], licenses: [{ name: "g", copies: 3 }] }),
+    );
+    expect(l.freeLicenses("g", 1)).toBe(3);
+    expect([-1, 2, 7].map((m) => l.freeLicenses("g", m))).toEqual([0, 0, 0]);
   });
 });
 
