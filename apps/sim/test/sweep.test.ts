@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { printOutcome } from "../src/sweep/drive.js";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
 import { planTasks, runKey } from "../src/sweep/plan.js";
 import { inlineExecutor } from "../src/sweep/pool.js";
@@ -55,6 +56,10 @@ describe("sched-sim sweep", () => {
       },
     });
     expect(first.interrupted).toBe(true);
+    expect(first.failures).toEqual([]);
+    // An interrupted sweep exits 1 (its summaries are not written), with no run failed.
+    const io = { stdout: () => {}, stderr: () => {} };
+    expect(printOutcome(plan, io, { out, quiet: true }, first, Date.now())).toBe(1);
     expect(await readdir(join(out, "runs"))).toHaveLength(10);
     await expect(readFile(join(out, "results.csv"))).rejects.toThrow();
 
@@ -64,6 +69,7 @@ describe("sched-sim sweep", () => {
       onRunWritten: (k) => keys.push(k),
     });
     expect(second.skipped).toBe(10);
+    expect(printOutcome(plan, io, { out, quiet: true }, second, Date.now())).toBe(0);
     expect(keys).toHaveLength(total - 10);
     const files = await readdir(join(out, "runs"));
     expect(files).toHaveLength(total);
