@@ -4,6 +4,7 @@ import { AR_FIGURES } from "../src/experiments/advance-reservation-figures.js";
 import {
   beats,
   close,
+  closePairs,
   orderedAcross,
   pairwise,
   steady,
@@ -124,6 +125,34 @@ describe("claim checks", () => {
       orderedAcross({ axis: "g", direction, end: () => 2 })(across);
     expect(ordered("down")).toMatchObject({ held: 1, of: 2 });
     expect(ordered("up")).toMatchObject({ held: 0, of: 2 });
+  });
+
+  it("pairwise and closePairs count and detail only the pairs that can be judged", () => {
+    // a and b have results (with intervals); z has none
+    const r = results([1, 2], { a: [1, 1.1], b: [2, 1.2] }, { a: [0.2, 0.2], b: [0.2, 0.2] });
+    const beaten = pairwise({
+      pairs: [
+        ["a", "b"],
+        ["a", "z"],
+      ],
+      sense: "lower",
+    })(r);
+    expect(beaten).toEqual({ held: 2, of: 2, unit: "comparisons" });
+    const near = closePairs({
+      pairs: [
+        ["a", "b"],
+        ["a", "z"],
+      ],
+    })(r);
+    // a, b: 1 vs 2 (not close), 1.1 vs 1.2 (close); the pair with z is not judged
+    expect(near).toEqual({
+      held: 1,
+      of: 2,
+      unit: "comparisons",
+      detail: "fails at x = 1 (A 1 ± 0.2 vs B 2 ± 0.2)",
+    });
+    const none = closePairs({ pairs: [["a", "z"]] })(r);
+    expect(none).toMatchObject({ of: 0, detail: "needs two seeds or more (95% intervals)" });
   });
 
   it("verdictOf words every case", () => {

@@ -12,6 +12,7 @@ import {
 import { EXPERIMENTS } from "../src/experiments/registry.js";
 import { allParameters, checkExperiment, defaultParams } from "../src/experiments/resolve.js";
 import { formatNumber } from "../src/format.js";
+import { MAX_RUNS } from "../src/limits.js";
 import { planFromExperiment } from "../src/sweep/drive.js";
 import { planTasks } from "../src/sweep/plan.js";
 
@@ -303,5 +304,40 @@ describe("isValidValue against its plain definition", () => {
       "expected an integer >= 1, got '0'",
     );
     expect(parseParamValue(tiers as ParameterSpec, "1", "--set", "reproduce")).toBe(1);
+  });
+});
+
+describe("planFromExperiment's bound on runs", () => {
+  it("takes a sweep of exactly MAX_RUNS runs, and refuses one more point", () => {
+    const e = EXPERIMENTS.find((x) => x.name === "fcfs-load");
+    if (e === undefined) throw new Error("no fcfs-load experiment");
+    const plan = (points: number) =>
+      planFromExperiment(e, {
+        quick: true,
+        seeds: 10000,
+        schedulers: ["fcfs", "easy"],
+        request: {
+          set: new Map(),
+          vary: new Map([["load", Array.from({ length: points }, (_, i) => (i + 1) / 100)]]),
+        },
+      });
+    // 50 points x 10,000 seeds x 2 policies: 1,000,000 runs, the limit itself
+    const p = plan(50);
+    expect(p.points.length * p.seeds.length * p.schedulers.length).toBe(MAX_RUNS);
+    expect(() => plan(51)).toThrow("make 1020000 runs, more than the 1000000 a sweep may have");
+  });
+});
+
+describe("planFromExperiment's scheduler options", () => {
+  it("are listed sorted by key in every registry experiment's plan (experiment.json's bytes do not depend on how an experiment builds them)", () => {
+    let several = 0;
+    for (const e of EXPERIMENTS) {
+      for (const s of planFromExperiment(e, { quick: true }).schedulers) {
+        const keys = s.opts.map((o) => o.slice(0, o.indexOf("=")));
+        expect(keys, `${e.name} ${s.label}`).toEqual([...keys].sort());
+        if (keys.length > 1) several++;
+      }
+    }
+    expect(several).toBeGreaterThan(0);
   });
 });
