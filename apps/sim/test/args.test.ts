@@ -104,6 +104,8 @@ describe("parseCommandArgs", () => {
   it("reads a negative number as a value, and asks for = with any other value starting with a dash", () => {
     expect(parseCommandArgs(spec, ["--procs", "-5"]).values.procs).toBe("-5");
     expect(parseCommandArgs(spec, ["-p", "-0.5"]).values.procs).toBe("-0.5");
+    // a point first, as realValue reads it (`.5`): a value too, not a forgotten one
+    expect(parseCommandArgs(spec, ["--procs", "-.5"]).values.procs).toBe("-.5");
     expect(parseCommandArgs(spec, ["--opt", "-1e3"]).values.opt).toEqual(["-1e3"]);
     expect(parseCommandArgs(spec, ["--procs=-dir"]).values.procs).toBe("-dir");
     expect(parseCommandArgs(spec, ["-p-x"]).values.procs).toBe("-x");
@@ -161,6 +163,17 @@ describe("integerValue", () => {
       "try: option --x must be a whole number (digits only), got '1e2'",
     );
     expect(integerValue("try", "x", "-7")).toBe(-7);
+  });
+
+  it("takes both bounds themselves (from min to max, inclusive), and nothing past either", () => {
+    expect(integerValue("try", "procs", "1", 1, 1000000)).toBe(1);
+    expect(integerValue("try", "procs", "1000000", 1, 1000000)).toBe(1000000);
+    expect(integerValue("try", "seeds", "7", 7, 7)).toBe(7);
+    for (const bad of ["0", "1000001"]) {
+      expect(usage(() => integerValue("try", "procs", bad, 1, 1000000))).toBe(
+        `try: option --procs must be a whole number from 1 to 1000000 (digits only), got '${bad}'`,
+      );
+    }
   });
 });
 

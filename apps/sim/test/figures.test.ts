@@ -1,7 +1,16 @@
 import { simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { AR_FIGURES } from "../src/experiments/advance-reservation-figures.js";
-import { beats, close, pairwise, trend, within } from "../src/experiments/claims.js";
+import {
+  beats,
+  close,
+  closePairs,
+  orderedAcross,
+  pairwise,
+  steady,
+  trend,
+  within,
+} from "../src/experiments/claims.js";
 import type { Experiment, FigureResults } from "../src/experiments/experiment.js";
 import { OAS_FIGURES } from "../src/experiments/oas-figures.js";
 import type { ParamValue } from "../src/experiments/parameters.js";
@@ -79,6 +88,71 @@ describe("claim checks", () => {
         sense: "lower",
       })(r),
     ).toMatchObject({ held: 2, of: 4, unit: "comparisons" });
+  });
+
+  it("each check's boundary: the papers' words, not one step stricter or looser", () => {
+    // close: means exactly the sum of the half-widths apart (0.5 = 0.25 + 0.25, exact in binary)
+    // overlap, so they are "equal or very close"; a hair further they are not.
+    const touching = results([1], { a: [1], b: [1.5] }, { a: [0.25], b: [0.25] });
+    expect(close({ a: "a", b: "b" })(touching)).toMatchObject({ held: 1, of: 1 });
+    const apart = results([1], { a: [1], b: [1.5000001] }, { a: [0.25], b: [0.25] });
+    expect(close({ a: "a", b: "b" })(apart)).toMatchObject({ held: 0, of: 1 });
+    // trend and orderedAcross are strict: a flat step neither rises nor falls.
+    const flat = results([1, 2], { a: [3, 3] });
+    expect(trend({ direction: "up" })(flat)).toMatchObject({ held: 0, of: 1 });
+    expect(trend({ direction: "down" })(flat)).toMatchObject({ held: 0, of: 1 });
+    // within: min and max are inclusive.
+    const edge = results([1], { a: [2] });
+    expect(within({ schedulers: ["a"], min: 2, max: 2 })(edge)).toMatchObject({ held: 1, of: 1 });
+    expect(within({ schedulers: ["a"], min: 2.5 })(edge)).toMatchObject({ held: 0, of: 1 });
+    // steady over [0, 8]: second quarter x = 2..4, last x = 6..8. "Almost constant" is a change
+    // within ±25% either way: a fall by half is not constant, nor growth.
+    const xs = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    const falls = results(xs, { a: [9, 9, 10, 10, 10, 9, 5, 5, 5] });
+    const span = { end: () => 8, tolerance: 0.25 };
+    expect(steady({ ...span, grows: () => false })(falls)).toMatchObject({ held: 0, of: 1 });
+    expect(steady({ ...span, grows: () => true })(falls)).toMatchObject({ held: 0, of: 1 });
+    const within25 = results(xs, { a: [9, 9, 10, 10, 10, 9, 8, 8, 8] }); // -20%
+    expect(steady({ ...span, grows: () => false })(within25)).toMatchObject({ held: 1, of: 1 });
+    // orderedAcross: panels of another axis whose span means are equal are not ordered.
+    const panel = (v: number, mean: number): FigureResults => ({
+      ...results([0, 1, 2], { a: [mean, mean, mean] }),
+      param: (name) => (name === "g" ? v : undefined),
+    });
+    const panels = [panel(1, 4), panel(2, 4), panel(3, 2)];
+    const across: FigureResults = { ...panels[0]!, across: () => panels };
+    const ordered = (direction: "up" | "down") =>
+      orderedAcross({ axis: "g", direction, end: () => 2 })(across);
+    expect(ordered("down")).toMatchObject({ held: 1, of: 2 });
+    expect(ordered("up")).toMatchObject({ held: 0, of: 2 });
+  });
+
+  it("pairwise and closePairs count and detail only the pairs that can be judged", () => {
+    // a and b have results (with intervals); z has none
+    const r = results([1, 2], { a: [1, 1.1], b: [2, 1.2] }, { a: [0.2, 0.2], b: [0.2, 0.2] });
+    const beaten = pairwise({
+      pairs: [
+        ["a", "b"],
+        ["a", "z"],
+      ],
+      sense: "lower",
+    })(r);
+    expect(beaten).toEqual({ held: 2, of: 2, unit: "comparisons" });
+    const near = closePairs({
+      pairs: [
+        ["a", "b"],
+        ["a", "z"],
+      ],
+    })(r);
+    // a, b: 1 vs 2 (not close), 1.1 vs 1.2 (close); the pair with z is not judged
+    expect(near).toEqual({
+      held: 1,
+      of: 2,
+      unit: "comparisons",
+      detail: "fails at x = 1 (A 1 ± 0.2 vs B 2 ± 0.2)",
+    });
+    const none = closePairs({ pairs: [["a", "z"]] })(r);
+    expect(none).toMatchObject({ of: 0, detail: "needs two seeds or more (95% intervals)" });
   });
 
   it("verdictOf words every case", () => {

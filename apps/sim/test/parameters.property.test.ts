@@ -12,6 +12,7 @@ import {
 import { EXPERIMENTS } from "../src/experiments/registry.js";
 import { allParameters, checkExperiment, defaultParams } from "../src/experiments/resolve.js";
 import { formatNumber } from "../src/format.js";
+import { MAX_RUNS } from "../src/limits.js";
 import { planFromExperiment } from "../src/sweep/drive.js";
 import { planTasks } from "../src/sweep/plan.js";
 
@@ -226,5 +227,117 @@ describe("experiment parameters (properties)", () => {
       const { read } = reads(base, (p) => [e.instance(p, 1), e.schedulers(p)]);
       for (const name of read) expect(declared.has(name), `${e.name} reads '${name}'`).toBe(true);
     }
+  });
+});
+
+describe("isValidValue against its plain definition", () => {
+  /** A number or integer spec with optional bounds, and values at, just past and between them. */
+  const boundedArb = fc
+    .record({
+      type: fc.constantFrom("number" as const, "integer" as const),
+      min: fc.option(fc.integer({ min: -5, max: 5 }), { nil: undefined }),
+      span: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+      minExclusive: fc.boolean(),
+    })
+    .map(({ type, min, span, minExclusive }) => {
+      const max = span === undefined ? undefined : (min ?? 0) + span;
+      const spec: ParameterSpec = {
+        name: "p",
+        type,
+        meaning: "",
+        source: "",
+        ...(min === undefined ? {} : { min }),
+        ...(max === undefined ? {} : { max }),
+        ...(minExclusive ? { minExclusive } : {}),
+      };
+      return spec;
+    });
+  const valueArb = fc.oneof(
+    fc.integer({ min: -7, max: 12 }),
+    fc.constantFrom(0.5, -0.5, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53),
+  );
+
+  it("a number is valid when finite (an integer: safe) and within min (exclusive when said) and max, both inclusive otherwise", () => {
+    fc.assert(
+      fc.property(boundedArb, valueArb, (spec, v) => {
+        const wholeEnough = spec.type === "integer" ? Number.isSafeInteger(v) : Number.isFinite(v);
+        const aboveMin =
+          spec.min === undefined || v > spec.min || (v === spec.min && spec.minExclusive !== true);
+        const belowMax = spec.max === undefined || v <= spec.max;
+        expect(isValidValue(spec, v)).toBe(wholeEnough && aboveMin && belowMax);
+        // --set reads the same text to the same verdict
+        const text = paramText(v);
+        let parsed: ParamValue | undefined;
+        try {
+          parsed = parseParamValue(spec, text, "--set p", "reproduce");
+        } catch {
+          parsed = undefined;
+        }
+        expect(parsed).toBe(wholeEnough && aboveMin && belowMax ? v : undefined);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a string parameter is a non-empty text; a choice one of its choices", () => {
+    const text: ParameterSpec = { name: "t", type: "string", meaning: "", source: "" };
+    expect(isValidValue(text, "a")).toBe(true);
+    expect(isValidValue(text, "")).toBe(false);
+    expect(isValidValue(text, 1)).toBe(false);
+    const choice: ParameterSpec = {
+      name: "c",
+      type: "choice",
+      choices: ["x", "y"],
+      meaning: "",
+      source: "",
+    };
+    expect(isValidValue(choice, "y")).toBe(true);
+    expect(isValidValue(choice, "z")).toBe(false);
+  });
+
+  it("a policy's option exposed as LABEL.key keeps the option's bounds (elo's competitive.tiers >= 1)", () => {
+    const elo = EXPERIMENTS.find((e) => e.name === "elo");
+    if (elo === undefined) throw new Error("no elo experiment");
+    const tiers = allParameters(elo, true).find((s) => s.name === "competitive.tiers");
+    expect(tiers).toMatchObject({ type: "integer", min: 1 });
+    expect(() => parseParamValue(tiers as ParameterSpec, "0", "--set", "reproduce")).toThrow(
+      "expected an integer >= 1, got '0'",
+    );
+    expect(parseParamValue(tiers as ParameterSpec, "1", "--set", "reproduce")).toBe(1);
+  });
+});
+
+describe("planFromExperiment's bound on runs", () => {
+  it("takes a sweep of exactly MAX_RUNS runs, and refuses one more point", () => {
+    const e = EXPERIMENTS.find((x) => x.name === "fcfs-load");
+    if (e === undefined) throw new Error("no fcfs-load experiment");
+    const plan = (points: number) =>
+      planFromExperiment(e, {
+        quick: true,
+        seeds: 10000,
+        schedulers: ["fcfs", "easy"],
+        request: {
+          set: new Map(),
+          vary: new Map([["load", Array.from({ length: points }, (_, i) => (i + 1) / 100)]]),
+        },
+      });
+    // 50 points x 10,000 seeds x 2 policies: 1,000,000 runs, the limit itself
+    const p = plan(50);
+    expect(p.points.length * p.seeds.length * p.schedulers.length).toBe(MAX_RUNS);
+    expect(() => plan(51)).toThrow("make 1020000 runs, more than the 1000000 a sweep may have");
+  });
+});
+
+describe("planFromExperiment's scheduler options", () => {
+  it("are listed sorted by key in every registry experiment's plan (experiment.json's bytes do not depend on how an experiment builds them)", () => {
+    let several = 0;
+    for (const e of EXPERIMENTS) {
+      for (const s of planFromExperiment(e, { quick: true }).schedulers) {
+        const keys = s.opts.map((o) => o.slice(0, o.indexOf("=")));
+        expect(keys, `${e.name} ${s.label}`).toEqual([...keys].sort());
+        if (keys.length > 1) several++;
+      }
+    }
+    expect(several).toBeGreaterThan(0);
   });
 });

@@ -213,6 +213,16 @@ describe("createPooledSimulation", () => {
         { id: 2, submit: 4, runtime: 1, estimate: 1, cores: 1 },
       ]),
     ).toThrow(/jobs\[1\] \(job 2\)\.submit is 4, before the previous job's submit 5/);
+    for (const cores of [0, 1.5, -1]) {
+      const bad = createPooledSimulation({ policy: "easy", procs: 2 });
+      expect(() => bad.push([{ id: 1, submit: 0, runtime: 1, estimate: 1, cores }])).toThrow(
+        `jobs[0].cores is ${cores}, expected an integer >= 1`,
+      );
+    }
+    const benchmark = createPooledSimulation({ policy: "easy", procs: 2 });
+    expect(() =>
+      benchmark.push([{ id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, benchmark: 2 }]),
+    ).toThrow(/jobs\[0\] has a ready time, deadline, licenses or benchmark/);
     const ready = createPooledSimulation({ policy: "fcfs", procs: 2 });
     expect(() =>
       ready.push([{ id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1, ready: 3 }]),

@@ -140,6 +140,28 @@ describe("sched-sim report on a run of more jobs than the Gantt chart draws", ()
     );
   });
 
+  it("has no first part to draw when the first 41 jobs all arrive at one time, and says so", async () => {
+    // 45 jobs at t = 0, 5 more later: no part of the run ends before job 41 arrives.
+    const path = join(await tempDir(), "burst.jsonl");
+    const job = (id: number, submit: number) =>
+      `{"id":${id},"submit":${submit},"runtime":10,"estimate":10,"cores":1}`;
+    const lines = [
+      '{"format":"@sched/jobs","version":1,"meta":{"procs":8}}',
+      ...Array.from({ length: 45 }, (_, i) => job(i + 1, 0)),
+      ...Array.from({ length: 5 }, (_, i) => job(46 + i, 100)),
+    ];
+    await writeFile(path, `${lines.join("\n")}\n`);
+    const dir = await tempDir();
+    const doc = { name: "burst", workload: { type: "native", path }, schedulers: ["fcfs"] };
+    const s = await cli("sweep", await writeExperiment(doc), "--out", dir, "--quiet");
+    expect(s.code, s.stderr).toBe(0);
+    const plan = await readPlan(dir, "report");
+    const task = planTasks(plan)[0] as NonNullable<ReturnType<typeof planTasks>[0]>;
+    await expect(simulateTaskPart(plan, task, createInstanceCache("report"), 40)).rejects.toThrow(
+      "its first 41 jobs all arrive at t = 0: no first part of the run to draw",
+    );
+  });
+
   it("draws a run of at most that many jobs whole, as before", async () => {
     const { html } = await sweepAndReport({
       ...smallExperiment([0.5], 1),

@@ -107,6 +107,8 @@ describe("sched-sim run --engine pooled vs --engine general", () => {
       nativeJobs(2000, (id) => (id === 1500 ? `,"deadline":${id * 37 + 90000}` : "")),
     ],
     ["a ready time on the first job", nativeJobs(300, (id) => (id === 1 ? ',"ready":500' : ""))],
+    // twice the reference benchmark: it runs twice as long on the pool's speed-1 machines
+    ["a benchmark on job 700", nativeJobs(1500, (id) => (id === 700 ? ',"benchmark":2' : ""))],
     [
       "fields neither engine's easy nor fcfs reads (pooled throughout)",
       nativeJobs(

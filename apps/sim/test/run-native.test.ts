@@ -133,6 +133,18 @@ describe("sched-sim run on a native workload and its platform", () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`on ${platform} (`);
+    // --engine auto with --platform is the general engine on the farm (the pooled kernel models
+    // one pool of identical single-core machines): the same bytes as --engine general.
+    const outputs = async (engine: string) => {
+      const out = join(dir, `swf-farm-${engine}`);
+      const run = await cli(
+        ...["run", "-s", "easy", "-w", fixture("small.swf"), "--clean", "--platform", platform],
+        ...["--engine", engine, "--format", "json", "-o", out],
+      );
+      expect(run.code, run.stderr).toBe(0);
+      return [run.stdout, await readFile(join(out, "jobs.csv"), "utf8")];
+    };
+    expect(await outputs("auto")).toEqual(await outputs("general"));
   });
 });
 

@@ -60,6 +60,42 @@ describe("sched-sim run: the streamed data path", () => {
   });
 });
 
+describe("sched-sim run: a trace not sorted by submit time, sorted by submit then id", () => {
+  // Jobs 3 and 2 both arrive at 5, after job 1's line (at 10): sorted, 2 before 3 (by id), as
+  // the sorted file has them; the estimates are still what --estimate asks.
+  const line = (id: number, submit: number, runtime: number) =>
+    `${id} ${submit} -1 ${runtime} 2 -1 -1 2 ${10 * runtime} -1 1 1 1 -1 1 1 -1 -1`;
+  const unsorted = ["; MaxProcs: 4", line(1, 10, 30), line(3, 5, 10), line(2, 5, 20)];
+  const sorted = ["; MaxProcs: 4", line(2, 5, 20), line(3, 5, 10), line(1, 10, 30)];
+  for (const engine of ["general", "auto"]) {
+    for (const estimate of ["requested", "runtime"]) {
+      it(`--engine ${engine} --estimate ${estimate}: the sorted file's outputs`, async () => {
+        const dir = await tempDir();
+        const outputs = async (name: string, lines: readonly string[]) => {
+          const path = join(dir, `${name}.swf`);
+          await writeFile(path, `${lines.join("\n")}\n`);
+          const out = join(dir, name);
+          const r = await cli(
+            "run",
+            ...["-w", path, "-s", "easy", "--engine", engine, "--estimate", estimate, "-o", out],
+          );
+          expect(r.code, r.stderr).toBe(0);
+          return readFile(join(out, "jobs.csv"), "utf8");
+        };
+        const a = await outputs("sorted", sorted);
+        const b = await outputs("unsorted", unsorted);
+        expect(b).toBe(a);
+        const rows = a.trim().split("\n").slice(1);
+        expect(rows.map((r) => r.split(",")[0])).toEqual(["2", "3", "1"]);
+        // estimate column (after id, submit, start, end, wait, runtime)
+        expect(rows.map((r) => r.split(",")[6])).toEqual(
+          estimate === "runtime" ? ["20", "10", "30"] : ["200", "100", "300"],
+        );
+      });
+    }
+  }
+});
+
 describe("sched-sim run: bad bytes in a streamed trace", () => {
   const swfLine = (id: number) => `${id} ${id} -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1`;
   const text = `; MaxProcs: 4\n${swfLine(1)}\n${swfLine(2)}\n`;

@@ -175,6 +175,40 @@ describe("sched-sim run", () => {
     expect(given.stdout).toMatch(/fcfs\s+1\s/);
   });
 
+  it("takes the header's MaxProcs before its MaxNodes, up to 1,000,000 processors itself", async () => {
+    const dir = await tempDir();
+    const job = "1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 1 -1 -1";
+    const run = async (name: string, header: string, ...args: string[]) => {
+      const path = join(dir, `${name}.swf`);
+      await writeFile(path, `${header}\n${job}\n`);
+      const r = await cli("run", "-w", path, "--format", "json", ...args);
+      return { ...r, procs: r.code === 0 ? JSON.parse(r.stdout).run.procs : undefined };
+    };
+    for (const engine of ["auto", "general"]) {
+      const both = await run("both", "; MaxNodes: 2\n; MaxProcs: 8", "--engine", engine);
+      expect(both.procs, both.stderr).toBe(8);
+      const nodes = await run("nodes", "; MaxNodes: 2", "--engine", engine);
+      expect(nodes.procs, nodes.stderr).toBe(2);
+    }
+    const limit = await run("limit", "; MaxProcs: 1000000");
+    expect(limit.procs, limit.stderr).toBe(1000000);
+    const over = await run("over", "; MaxProcs: 1000001");
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain("header MaxProcs: is 1000001, above the 1000000 processors");
+  });
+
+  it("prints the clean-up report to stderr only with --clean", async () => {
+    const path = join(await tempDir(), "ok.swf");
+    await writeFile(path, "; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 -1 1 1 -1 -1\n");
+    for (const engine of ["auto", "general"]) {
+      const plain = await cli("run", "-w", path, "--engine", engine);
+      expect(plain.code).toBe(0);
+      expect(plain.stderr).toBe("");
+      const cleaned = await cli("run", "-w", path, "--engine", engine, "--clean");
+      expect(cleaned.stderr).toContain("clean-up: 1 records read, 1 jobs kept");
+    }
+  });
+
   it("a .json file as workload (a platform, a Batsim workload) exits 2 saying what to do", async () => {
     const dir = await tempDir();
     const json = join(dir, "w.json");

@@ -1,10 +1,11 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { printOutcome } from "../src/sweep/drive.js";
 import { readExperimentFile } from "../src/sweep/experiment-file.js";
 import { planTasks, runKey } from "../src/sweep/plan.js";
 import { inlineExecutor } from "../src/sweep/pool.js";
-import { runSweep } from "../src/sweep/sweep.js";
+import { prepareDir, runSweep } from "../src/sweep/sweep.js";
 import { cli, fixture, tempDir } from "./helpers.js";
 import { smallExperiment, writeExperiment } from "./sweep-helpers.js";
 
@@ -55,6 +56,10 @@ describe("sched-sim sweep", () => {
       },
     });
     expect(first.interrupted).toBe(true);
+    expect(first.failures).toEqual([]);
+    // An interrupted sweep exits 1 (its summaries are not written), with no run failed.
+    const io = { stdout: () => {}, stderr: () => {} };
+    expect(printOutcome(plan, io, { out, quiet: true }, first, Date.now())).toBe(1);
     expect(await readdir(join(out, "runs"))).toHaveLength(10);
     await expect(readFile(join(out, "results.csv"))).rejects.toThrow();
 
@@ -64,6 +69,7 @@ describe("sched-sim sweep", () => {
       onRunWritten: (k) => keys.push(k),
     });
     expect(second.skipped).toBe(10);
+    expect(printOutcome(plan, io, { out, quiet: true }, second, Date.now())).toBe(0);
     expect(keys).toHaveLength(total - 10);
     const files = await readdir(join(out, "runs"));
     expect(files).toHaveLength(total);
@@ -85,6 +91,25 @@ describe("sched-sim sweep", () => {
     expect(await readFile(join(out, "runs.csv"), "utf8")).toBe(
       await readFile(join(fresh, "runs.csv"), "utf8"),
     );
+  });
+
+  it("a shared folder keeps a fresh temporary (a writer may hold it) and removes a stale one", async () => {
+    const file = await writeExperiment(smallExperiment([0.3], 1));
+    const plan = await readExperimentFile(file);
+    const out = await tempDir();
+    await prepareDir(out, plan, true);
+    const fresh = join(out, "runs", ".fresh.json.tmp");
+    const stale = join(out, "runs", ".stale.json.tmp");
+    await mkdir(join(out, "runs"), { recursive: true });
+    await writeFile(fresh, "x");
+    await writeFile(stale, "x");
+    const old = new Date(Date.now() - 11 * 60_000);
+    await utimes(stale, old, old);
+    await prepareDir(out, plan, true);
+    expect((await readdir(join(out, "runs"))).sort()).toEqual([".fresh.json.tmp"]);
+    // not shared: every temporary is a killed write's, removed
+    await prepareDir(out, plan, false);
+    expect(await readdir(join(out, "runs"))).toEqual([]);
   });
 
   it("a failing run is summarized with its error, exits 1, and is tried again on restart", async () => {

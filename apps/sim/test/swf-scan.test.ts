@@ -177,6 +177,8 @@ describe("scanSwfFile", () => {
       `; MaxProcs: 4\n1 0 5 60 2 -1 -1 2 120 -1 1 1\n`, // 12 fields
       `; MaxProcs: four\n${ok}\n`, // bad header value
       `; MaxProcs: 4\n1 0 5 0 2 -1 -1 2 120 -1 1 1 1 -1 -1 -1 -1 -1\n`, // run time 0, no clean-up
+      `; MaxProcs: 4\n1 0 5 60 2 -1 -1 2 120 -1 1 1 1 -1 -1 -2 -1 -1\n`, // partition -2
+      `; MaxProcs: 4\n1 0 5 60 2 -1 -1 2 120 -1 1 1 1 -1 2.5 -1 -1 -1\n`, // queue 2.5
     ];
     for (const [i, text] of cases.entries()) {
       const path = join(dir, `case-${i}.swf`);
@@ -188,6 +190,41 @@ describe("scanSwfFile", () => {
         await scanned(`${path}.gz`, { clean: false, estimate: "requested" }, scanSwfGzip),
         `case ${i}, gzip`,
       ).toBeNull();
+    }
+  });
+
+  it("reads the last line of a file that does not end with a line end (plain and gzip)", async () => {
+    const dir = await tempDir();
+    const line = (id: number) => `${id} ${id} -1 5 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1`;
+    for (const [i, text] of [
+      `; MaxProcs: 4\n${line(1)}\n${line(2)}`,
+      `; MaxProcs: 4\r\n${line(1)}\r\n${line(2)}`,
+      `; MaxProcs: 4\n${line(1)}`,
+    ].entries()) {
+      const path = join(dir, `no-eol-${i}.swf`);
+      writeFileSync(path, text);
+      writeFileSync(`${path}.gz`, gzipSync(text));
+      for (const o of OPTIONS) {
+        expect(await expectAgrees(path, text, o), `case ${i}`).toBe("read");
+        expect(await expectAgrees(`${path}.gz`, text, o, scanSwfGzip), `case ${i} gz`).toBe("read");
+      }
+      expect((general(text, OPTIONS[0]!) as Read).jobs).toHaveLength(i === 2 ? 1 : 2);
+    }
+  });
+
+  it("leaves a field of 16 digits or more, whose value one division would not give exactly", async () => {
+    // 921.4655305560443: 16 digits form m = 9214655305560443 > 2^53, rounded before the
+    // division by 10^13, which then rounds again: 921.4655305560444, not Number's ...443.
+    const dir = await tempDir();
+    for (const [i, runtime] of [
+      "921.4655305560443",
+      "99279.08776006309",
+      "978485207572154.3",
+    ].entries()) {
+      const text = `; MaxProcs: 4\n1 0 -1 ${runtime} 1 -1 -1 1 ${runtime} -1 1 1 1 -1 1 1 -1 -1\n`;
+      const path = join(dir, `digits-${i}.swf`);
+      writeFileSync(path, text);
+      for (const o of OPTIONS) expect(await expectAgrees(path, text, o), runtime).toBe("left");
     }
   });
 
