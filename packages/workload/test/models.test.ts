@@ -102,6 +102,11 @@ describe("parseModelOption", () => {
     expect(parseModelOption("convergent", "estimated", "500,3000")).toEqual([500, 3000]);
     expect(parseModelOption("oas", "workload", "WL-2")).toBe("WL-2");
     expect(parseModelOption("oas", "powers", "1,0.75,0.5")).toEqual([1, 0.75, 0.5]);
+    // signs, as the numbers of a command line are written
+    expect(parseModelOption("elo", "seed", "-3")).toBe(-3);
+    expect(parseModelOption("elo", "seed", "+3")).toBe(3);
+    expect(parseModelOption("lublin", "typeless.uLow", "-0.5")).toBe(-0.5);
+    expect(parseModelOption("elo", "operations", "-1,2e3")).toEqual([-1, 2000]);
   });
 
   it("says what was wrong", () => {
@@ -136,6 +141,13 @@ describe("parseModelOption", () => {
         "WL-7",
         '@sched/workload/oas: options.workload is "WL-7", expected one of "WL-1", "WL-2", "WL-3", "WL-4", "WL-5", "WL-6", "random"',
       ],
+      [
+        "elo",
+        "operations",
+        "1,2,3",
+        '@sched/workload/elo: options.operations is "1,2,3", expected lo,hi',
+      ],
+      ["elo", "operations", "5", '@sched/workload/elo: options.operations is "5", expected lo,hi'],
       [
         "oas",
         "powers",
