@@ -94,6 +94,20 @@ describe("WORKLOAD_MODELS", () => {
   });
 });
 
+describe("the generators' ranges and probabilities", () => {
+  it("take a range of one value [x, x] and a probability of 0 or 1 (the bounds are inclusive)", () => {
+    const elo = eloWorkload({ machines: 4, jobs: 5, speedMflops: [7, 7], operations: [5e6, 5e6] });
+    expect(elo.platform.machines.map((m) => m.speed)).toEqual([7, 7, 7, 7]);
+    expect(elo.operations).toEqual([5e6, 5e6, 5e6, 5e6, 5e6]);
+    const mc = multiclusterWorkload({ jobs: 20, jobSizeKB: [4, 4], maxParallelism: [3, 3] });
+    expect(mc.jobs.every((j) => j.input![0]!.size === 4096 && j.tasks === 3)).toBe(true);
+    for (const p of [0, 1]) {
+      const { jobs } = convergentWorkload({ jobs: 30, licenseNeed: p, noDeadline: p });
+      expect(jobs.every((j) => (j.deadline === undefined) === (p === 1))).toBe(true);
+    }
+  });
+});
+
 describe("parseModelOption", () => {
   it("reads each kind", () => {
     expect(parseModelOption("lublin", "jobs", "10000")).toBe(10000);
