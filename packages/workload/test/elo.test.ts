@@ -1,4 +1,6 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
+import { Random } from "@sched/random";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ELO_JOB_SETS, ELO_MACHINES, eloWorkload } from "../src/elo.js";
 import { ks1, mean } from "./stats.js";
@@ -80,6 +82,75 @@ describe("eloWorkload", () => {
     expect(work / (30 * 7 * span)).toBeCloseTo(0.7, 1);
     // the load only moves arrivals: sizes are those of the batch
     expect(w.operations).toEqual(eloWorkload({ jobs: 20_000, machines: 30, seed: 6 }).operations);
+  });
+
+  it("is its documented draws: a uniform speed per machine (elo/machines), a size per job (elo/jobs), an exponential gap per job after the first (elo/arrivals)", () => {
+    for (const sizes of ["uniform", "log-uniform"] as const) {
+      for (const load of [0, 0.8]) {
+        const [lo, hi] = [2e3, 5e8];
+        const w = eloWorkload({
+          jobs: 40,
+          machines: 7,
+          speedMflops: [4, 10],
+          operations: [lo, hi],
+          sizes,
+          load,
+          seed: -3,
+        });
+        const m = new Random(-3, "elo/machines");
+        expect(w.platform.machines.map((x) => x.speed)).toEqual(
+          Array.from({ length: 7 }, () => m.uniform(4, 10)),
+        );
+        const j = new Random(-3, "elo/jobs");
+        const ops = Array.from({ length: 40 }, () =>
+          sizes === "uniform" ? j.uniform(lo, hi) : Math.exp(j.uniform(Math.log(lo), Math.log(hi))),
+        );
+        expect(w.operations).toEqual(ops);
+        expect(w.jobs.map((x) => x.runtime)).toEqual(ops.map((o) => o / 1e6));
+        // The mean size of the distribution: (lo + hi) / 2, or (hi - lo) / ln(hi / lo) for the
+        // log-uniform; the mean speed (4 + 10) / 2 = 7 Mflops.
+        const meanOps = sizes === "uniform" ? (lo + hi) / 2 : (hi - lo) / Math.log(hi / lo);
+        const a = new Random(-3, "elo/arrivals");
+        let t = 0;
+        const submits = ops.map((_, i) => {
+          if (load > 0 && i > 0) t += a.exponential(meanOps / 1e6 / (7 * ((4 + 10) / 2) * load));
+          return t;
+        });
+        expect(w.jobs.map((x) => x.submit)).toEqual(submits);
+        expect(w.jobs[0]!.submit).toBe(0);
+      }
+    }
+  });
+
+  it("submits a log-uniform stream at the offered load too (mean size (hi - lo) / ln(hi / lo))", () => {
+    const w = eloWorkload({ jobs: 20_000, machines: 30, load: 0.7, sizes: "log-uniform", seed: 6 });
+    const span = w.jobs.at(-1)!.submit;
+    const work = w.operations.reduce((s, o) => s + o / 1e6, 0);
+    // the work's relative standard error is about 2.6 / sqrt(20,000) = 1.9%
+    expect(work / (30 * 7 * span)).toBeCloseTo(0.7, 1);
+  });
+
+  it("gives every job a level in 1..levels, even on a range of two adjacent doubles (sizes at its top end)", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-300, max: 1e300, noNaN: true }),
+        fc.constantFrom(1, 1 + 2 ** -52, 1 + 1e-15, 1.5, 1e6),
+        fc.constantFrom("uniform", "log-uniform") as fc.Arbitrary<"uniform" | "log-uniform">,
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer(),
+        (lo, w, sizes, levels, seed) => {
+          const hi = lo * w;
+          fc.pre(Number.isFinite(hi));
+          const e = eloWorkload({ jobs: 60, operations: [lo, hi], sizes, levels, seed });
+          for (const l of e.levels) expect(l >= 1 && l <= levels && Number.isInteger(l)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    const adjacent = eloWorkload({ jobs: 200, operations: [1, 1 + 2 ** -52], seed: 1 });
+    // about half the sizes round to the top: the largest level (1)
+    expect(adjacent.operations.filter((o) => o === 1 + 2 ** -52).length).toBeGreaterThan(50);
+    expect(new Set(adjacent.levels)).toEqual(new Set([1, 5]));
   });
 
   it("names the option that is out of range", () => {

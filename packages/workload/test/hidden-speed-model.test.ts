@@ -1,4 +1,5 @@
 import { createJob, createPlatform, InvalidInputError } from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hiddenSpeedModel } from "../src/hidden-speed-model.js";
@@ -52,6 +53,53 @@ describe("hiddenSpeedModel", () => {
         },
       ),
     );
+  });
+
+  it("draws each (machine, job) fluctuation from its stream fluctuation/m<machine>/j<job id>: mean * (1 + f * (2u - 1)), u its first next()", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer(),
+        fc.double({ min: 0.01, max: 0.9, noNaN: true }),
+        fc.constantFrom(0, 1),
+        (id, submit, seed, f, m) => {
+          const model = hiddenSpeedModel({ speeds: [9, 6], fluctuation: f, seed });
+          const u = new Random(seed, `fluctuation/m${m}/j${id}`).next();
+          const speed = [9, 6][m]! * (1 + f * (2 * u - 1));
+          const d = model.duration(job(id, submit), [{ machine: m, cores: 1 }], platform, 100);
+          // the platform's reference speed is 9: a job's benchmark is 9
+          expect(d).toBe((100 * 9) / speed);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("fluctuates both ways: some pairs run slower than the mean, some faster", () => {
+    const model = hiddenSpeedModel({ speeds: [9, 9], fluctuation: 0.5, seed: 3 });
+    const durations = Array.from({ length: 200 }, (_, id) =>
+      model.duration(job(id), [{ machine: 0, cores: 1 }], platform, 100),
+    );
+    expect(durations.filter((d) => d > 100).length).toBeGreaterThan(60);
+    expect(durations.filter((d) => d < 100).length).toBeGreaterThan(60);
+  });
+
+  it("multiplies the factors of the drifts that apply to one machine", () => {
+    const model = hiddenSpeedModel({
+      speeds: [9, 9],
+      drifts: [
+        { machine: 0, from: 10, factor: 0.5 },
+        { machine: 0, from: 20, factor: 0.25 },
+        { machine: 1, from: 0, factor: 2 },
+      ],
+    });
+    const at = (submit: number, m: number) =>
+      model.duration(job(0, submit), [{ machine: m, cores: 1 }], platform, 100);
+    expect(at(5, 0)).toBe(100);
+    expect(at(10, 0)).toBe(200);
+    expect(at(25, 0)).toBe(800);
+    expect(at(25, 1)).toBe(50);
   });
 
   it("validates", () => {

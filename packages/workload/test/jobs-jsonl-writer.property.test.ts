@@ -170,6 +170,8 @@ describe("JobsJsonlWriter", () => {
 
   it("escapes license names as JSON.stringify does: quotes, controls, emoji, lone surrogates", () => {
     const names = ['a"b', "c\\d", "\u0000\u001f", "\b\f\n\r\t", "😀", "\ud83d", "\ude00x", "é€"];
+    // the pairs at the ends of the low surrogates: U+10000 + 0x3ff and U+10FFFF
+    names.push("\ud800\udfff", "\udbff\udfff", "\udbff\udc00");
     const j = {
       id: 1,
       submit: 0,
@@ -184,6 +186,9 @@ describe("JobsJsonlWriter", () => {
     expect(text).toContain('"\\ud83d":6');
     expect(text).toContain('"\\ude00x":7');
     expect(text).toContain('"😀":5');
+    for (const pair of ['"\u{103ff}":9', '"\u{10ffff}":10', '"\u{10fc00}":11']) {
+      expect(text).toContain(pair);
+    }
   });
 
   it("orders license names as formatJobJson's sorted object enumerates them (index names first)", () => {
@@ -200,6 +205,10 @@ describe("JobsJsonlWriter", () => {
     const j = { id: 1, submit: 0, runtime: 1, estimate: 1, cores: 1 } as Job;
     const plain = { ...j, licenses: { b: 1, a: 2, "-1": 3 } } as Job;
     expect(writtenBytes([plain]).toString("utf8").split("\n")[1]).toBe(formatJobJson(plain));
+    // an index name of one digit 9 beside a name that sorts before it as text
+    const nine = { ...j, licenses: { "-1": 3, "9": 1 } } as Job;
+    expect(writtenBytes([nine]).toString("utf8").split("\n")[1]).toBe(formatJobJson(nine));
+    expect(formatJobJson(nine)).toContain('"licenses":{"9":1,"-1":3}');
   });
 
   it("writes -0 as 0, 1e21 and 5e-324 in exponent form, integers past 2^53 as JSON does", () => {

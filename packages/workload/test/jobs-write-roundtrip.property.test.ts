@@ -396,6 +396,8 @@ describe("the jobs writers: what the old code wrote instead of refusing", () => 
       // refused later by formatSwf as header.maxNodes, header.notes[1]
       [[base], { maxProcs: 1.5 }, "options.maxProcs is 1.5, expected an integer >= 1"],
       [[base], { notes: [" MaxProcs: 64"] }, "options.notes[0] "],
+      // after the lossy note of a job with a deadline: still the caller's index
+      [[{ ...base, deadline: 99 }], { notes: ["fine", "bad "] }, "options.notes[1] "],
     ];
     for (const [jobs, options, message] of cases) {
       expect(refusal(() => jobsToSwf(jobs as Job[], options))).toContain(

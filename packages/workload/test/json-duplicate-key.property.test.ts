@@ -67,11 +67,16 @@ describe("duplicateJsonKey", () => {
 
   it("mayRepeatJsonKey(text, JSON.parse(text)) is true exactly when a key is given twice", () => {
     fc.assert(
-      fc.property(tree, fc.boolean(), fc.constantFrom("", " ", "\n\t "), (t, escapeKeys, ws) => {
-        // White space around the colons too (the count looks past it).
-        const text = write(t, escapeKeys).replaceAll(": ", `${ws}:${ws}`);
-        expect(mayRepeatJsonKey(text, JSON.parse(text))).toBe(firstRepeat(t, "") !== null);
-      }),
+      fc.property(
+        tree,
+        fc.boolean(),
+        fc.constantFrom("", " ", "\n\t ", "\r\n", "\r"),
+        (t, escapeKeys, ws) => {
+          // White space around the colons too (the count looks past it).
+          const text = write(t, escapeKeys).replaceAll(": ", `${ws}:${ws}`);
+          expect(mayRepeatJsonKey(text, JSON.parse(text))).toBe(firstRepeat(t, "") !== null);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -79,6 +84,8 @@ describe("duplicateJsonKey", () => {
   it("examples", () => {
     expect(mayRepeatJsonKey('{"a":1,"b":{"a":2}}', { a: 1, b: { a: 2 } })).toBe(false);
     expect(mayRepeatJsonKey('{"a":1,"a":2}', { a: 2 })).toBe(true);
+    // a repeated key beside a key written with a carriage return before its colon
+    expect(mayRepeatJsonKey('{"a":1,"a":2,"b"\r:3}', { a: 2, b: 3 })).toBe(true);
     expect(mayRepeatJsonKey('{"a":"x:","b":["c",":"]}', { a: "x:", b: ["c", ":"] })).toBe(false);
     expect(duplicateJsonKey('{"id":1,"runtime":5,"runtime":500}')).toBe("runtime");
     expect(duplicateJsonKey('{"jobs":[{"id":1},{"id":2,"res":1,"res":2}]}')).toBe("jobs[1].res");

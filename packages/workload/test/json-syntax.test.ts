@@ -26,6 +26,9 @@ describe("jsonSyntaxErrorAt", () => {
       ['["\t"]', [1, 3]],
       ["{'a': 1}", [1, 2]],
       ["[1,\r\n 2,\r\n ]", [3, 2]],
+      // every escape JSON has, then an error after it (the escapes are not the error)
+      ['["\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9", x]', [1, 28]],
+      ['["\\x"]', [1, 4]],
     ];
     for (const [text, want] of cases) {
       const got = jsonSyntaxErrorAt(text);

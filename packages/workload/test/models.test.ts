@@ -94,6 +94,20 @@ describe("WORKLOAD_MODELS", () => {
   });
 });
 
+describe("the generators' ranges and probabilities", () => {
+  it("take a range of one value [x, x] and a probability of 0 or 1 (the bounds are inclusive)", () => {
+    const elo = eloWorkload({ machines: 4, jobs: 5, speedMflops: [7, 7], operations: [5e6, 5e6] });
+    expect(elo.platform.machines.map((m) => m.speed)).toEqual([7, 7, 7, 7]);
+    expect(elo.operations).toEqual([5e6, 5e6, 5e6, 5e6, 5e6]);
+    const mc = multiclusterWorkload({ jobs: 20, jobSizeKB: [4, 4], maxParallelism: [3, 3] });
+    expect(mc.jobs.every((j) => j.input![0]!.size === 4096 && j.tasks === 3)).toBe(true);
+    for (const p of [0, 1]) {
+      const { jobs } = convergentWorkload({ jobs: 30, licenseNeed: p, noDeadline: p });
+      expect(jobs.every((j) => (j.deadline === undefined) === (p === 1))).toBe(true);
+    }
+  });
+});
+
 describe("parseModelOption", () => {
   it("reads each kind", () => {
     expect(parseModelOption("lublin", "jobs", "10000")).toBe(10000);
@@ -102,6 +116,11 @@ describe("parseModelOption", () => {
     expect(parseModelOption("convergent", "estimated", "500,3000")).toEqual([500, 3000]);
     expect(parseModelOption("oas", "workload", "WL-2")).toBe("WL-2");
     expect(parseModelOption("oas", "powers", "1,0.75,0.5")).toEqual([1, 0.75, 0.5]);
+    // signs, as the numbers of a command line are written
+    expect(parseModelOption("elo", "seed", "-3")).toBe(-3);
+    expect(parseModelOption("elo", "seed", "+3")).toBe(3);
+    expect(parseModelOption("lublin", "typeless.uLow", "-0.5")).toBe(-0.5);
+    expect(parseModelOption("elo", "operations", "-1,2e3")).toEqual([-1, 2000]);
   });
 
   it("says what was wrong", () => {
@@ -136,6 +155,13 @@ describe("parseModelOption", () => {
         "WL-7",
         '@sched/workload/oas: options.workload is "WL-7", expected one of "WL-1", "WL-2", "WL-3", "WL-4", "WL-5", "WL-6", "random"',
       ],
+      [
+        "elo",
+        "operations",
+        "1,2,3",
+        '@sched/workload/elo: options.operations is "1,2,3", expected lo,hi',
+      ],
+      ["elo", "operations", "5", '@sched/workload/elo: options.operations is "5", expected lo,hi'],
       [
         "oas",
         "powers",

@@ -1,4 +1,5 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MULTICLUSTER_SPEED_SETS, multiclusterWorkload } from "../src/multicluster.js";
@@ -112,6 +113,74 @@ describe("multiclusterWorkload options", () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("is its documented draws: a gap per job from multicluster/arrivals; m, D, size and site per job from multicluster/jobs", () => {
+    const o = {
+      jobs: 300,
+      clusters: 3,
+      processorsPerCluster: 4,
+      speeds: [2, 4, 3],
+      load: 0.8,
+      meanServiceDemand: 20,
+      serviceCV: 2.5,
+      arrivalCV: 1.7,
+      maxParallelism: [2, 9] as const,
+      jobSizeKB: [3, 700] as const,
+      seed: 11,
+    };
+    const { jobs } = multiclusterWorkload(o);
+    // capacity: 4 processors per cluster at 2, 4 and 3 against the slowest (2): 4 * 4.5 = 18
+    const meanGap = 20 / (0.8 * 18);
+    const a = new Random(11, "multicluster/arrivals");
+    const j = new Random(11, "multicluster/jobs");
+    let t = 0;
+    jobs.forEach((job, i) => {
+      t += a.hyperExponential(meanGap, 1.7);
+      const m = j.integer(2, 9);
+      const d = j.hyperExponential(20, 2.5);
+      const size = Math.round(j.uniform(3, 700) * 1024);
+      const site = j.integer(0, 2);
+      expect(job).toEqual({
+        id: i,
+        submit: t,
+        runtime: d,
+        estimate: d,
+        cores: 1,
+        tasks: m,
+        maxParallelism: m,
+        input: [{ size, machine: site * 4 }],
+      });
+    });
+  });
+
+  it("offers the load against the capacity relative to the slowest cluster, whatever its speed", () => {
+    const m = 20_000;
+    const js = multiclusterWorkload({ jobs: m, load: 0.5, speeds: [2, 4], seed: 3 }).jobs;
+    // 8 processors at 2 and 8 at 4, against the reference 2: capacity 8 * 1 + 8 * 2 = 24
+    const gap = 14.06 / (0.5 * 24);
+    expect(Math.abs(js[m - 1]!.submit / m - gap)).toBeLessThan((5 * gap) / Math.sqrt(m));
+  });
+
+  it("draws the inter-arrival times with the CV asked (arrivalCV 2: mean kept, CV 2)", () => {
+    const n = 100_000;
+    const gaps = diffs([
+      0,
+      ...multiclusterWorkload({ jobs: n, arrivalCV: 2, seed: 4 }).jobs.map((j) => j.submit),
+    ]);
+    const meanGap = 14.06 / (0.5 * 64);
+    const m = mean(gaps);
+    expect(Math.abs(m - meanGap)).toBeLessThan((5 * 2 * meanGap) / Math.sqrt(n));
+    expect(Math.abs(Math.sqrt(variance(gaps)) / m - 2)).toBeLessThan(0.1);
+  });
+
+  it("submits each job at a uniformly drawn cluster, the last one included (chi-square)", () => {
+    const n = 8000;
+    const { jobs } = multiclusterWorkload({ jobs: n, clusters: 4, seed: 5 });
+    const counts = [0, 0, 0, 0];
+    for (const j of jobs) counts[j.input![0]!.machine / 8]!++;
+    const chi = counts.reduce((s, c) => s + (c - n / 4) ** 2 / (n / 4), 0);
+    expect(chi).toBeLessThan(16.3); // 3 degrees of freedom, p = 0.001
   });
 
   it("is deterministic per seed", () => {

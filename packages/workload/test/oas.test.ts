@@ -1,4 +1,5 @@
 import { InvalidInputError, validateJobs } from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { OAS_POWERS, oasWorkload } from "../src/oas.js";
@@ -61,6 +62,32 @@ describe("oasWorkload", () => {
     expect(keys.size).toBe(4);
     expect(oasWorkload({ workload: "WL-3", seed: 1 })).toEqual(batches[0]);
     expect(oasWorkload({ workload: "WL-3", seed: 2 }).jobs).not.toEqual(batches[0]!.jobs);
+  });
+
+  it("a random batch is its documented draws, per job: tasks, base time, per-task bandwidth, sigma (uniform on the ranges)", () => {
+    for (const workload of ["random", "WL-3", "WL-6"] as const) {
+      for (const bandwidth of ["moderate", "heavy"] as const) {
+        const w = oasWorkload({ workload, bandwidth, jobs: 12, seed: 7 });
+        const r = new Random(7, workload === "random" ? "oas/jobs" : `oas/${workload}`);
+        const [lo, hi] = bandwidth === "heavy" ? [65e6, 78e6] : [1e6, 40e6];
+        w.jobs.forEach((j, i) => {
+          const tasks = r.integer(1, 6);
+          const base = r.uniform(100, 1000);
+          expect(j).toEqual({
+            id: i,
+            submit: 0,
+            runtime: base,
+            estimate: base,
+            cores: tasks,
+            tasks,
+          });
+          expect(w.bsp[i]).toEqual({
+            perTaskBandwidth: r.uniform(lo, hi),
+            sigma: r.uniform(0.5, 1),
+          });
+        });
+      }
+    }
   });
 
   it("the heavy family draws per-task bandwidth in [65, 78] MB/s: every co-allocated pair saturates a shared Gigabit link, every job fits alone", () => {

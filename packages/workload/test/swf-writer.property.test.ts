@@ -141,6 +141,19 @@ describe("SwfWriter", () => {
 });
 
 describe("writeInteger", () => {
+  it("counts the digits right at every power of ten (the digit count's boundaries)", () => {
+    for (let k = 0; k <= 15; k++) {
+      for (const v of [10 ** k - 1, 10 ** k, 10 ** k + 1]) {
+        for (const x of [v, -v]) {
+          const chunk = new Uint8Array(40).fill(0x7e);
+          const end = writeInteger(chunk, 2, x, 12);
+          expect(new TextDecoder().decode(chunk.subarray(2, end))).toBe(`${x}`.padStart(12));
+          expect(chunk[end]).toBe(0x7e);
+        }
+      }
+    }
+  });
+
   it("writes a safe integer as String(v) would, right-aligned in its width, at any position", () => {
     const integer = fc.oneof(
       fc.integer({ min: -1, max: 100_000 }),
