@@ -242,7 +242,8 @@ describe("the draws of each method, as the README's table says", () => {
 
   it("every method of the table, with the number of draws in its last column", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    const rows = [...readme.matchAll(/^\| `([^`]+)` \|.*\| ([^|]+) \|$/gm)].map(
+    // three cells a row (method, what it is, draws): a row with a cell more or less is missed
+    const rows = [...readme.matchAll(/^\| `([^`]+)` \| [^|]+ \| ([^|]+) \|$/gm)].map(
       (m) => [m[1]!, m[2]!.trim()] as const,
     );
     expect(rows.map(([method]) => method)).toEqual([
