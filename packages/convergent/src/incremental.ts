@@ -172,22 +172,23 @@ export class IncrementalMatrix implements SourceWithCore {
       const id = context.jobs[i]!.job.id;
       builder.row(i, fresh, 0);
       const old = rebased ? undefined : this.#stored.get(id);
-      // a row stored on a platform of another size is not compared (its columns are others)
-      let keep = old !== undefined && old.values.length === cols;
-      if (keep) {
-        const v = (old as StoredRow).values;
+      // the stored row, while it may be kept; one stored on a platform of another size is not
+      // compared (its columns are others)
+      let kept = old !== undefined && old.values.length === cols ? old : undefined;
+      if (kept !== undefined) {
+        const v = kept.values;
         for (let m = 0; m < cols; m++) {
           const f = fresh[m]!;
           const o = v[m]!;
           if (f > 0 ? !(o > 0) || Math.abs(f + shift - o) > slack + rel * f : o > 0) {
-            keep = false;
+            kept = undefined;
             break;
           }
         }
       }
       let row: StoredRow;
-      if (keep) {
-        row = old as StoredRow;
+      if (kept !== undefined) {
+        row = kept;
       } else {
         const values = new Float64Array(cols);
         let sum = 0;
