@@ -143,3 +143,64 @@ describe("admissionPass invariants", () => {
     );
   });
 });
+
+describe("admissionPass request defaults and rejection reasons", () => {
+  it("reads an omitted ready as now and gives the first rule that rejects, with the ready time raised to now, whatever now (negative too)", () => {
+    const specArb = fc.record({
+      peCount: fc.integer({ min: 1, max: 8 }),
+      duration: fc.integer({ min: 1, max: 6 }),
+      // relative to now: a ready time in the past, now, or later; a deadline anywhere
+      ready: fc.option(fc.integer({ min: -8, max: 8 }), { nil: undefined }),
+      deadline: fc.option(fc.integer({ min: -4, max: 16 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -20, max: 20 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(specArb, { maxLength: 6 }),
+        fc.constantFrom(...paperPolicies),
+        (now, pes, specs, policy) => {
+          const requests = specs.map((s, id) => ({
+            id,
+            peCount: s.peCount,
+            duration: s.duration,
+            ...(s.ready === undefined ? {} : { ready: now + s.ready }),
+            ...(s.deadline === undefined ? {} : { deadline: now + s.deadline }),
+          }));
+          const state = { now, pes, reservations: [] };
+          const result = admissionPass(state, requests, { policy });
+          // An omitted ready time is now.
+          const explicit = requests.map((q) => ({ ...q, ready: q.ready ?? now }));
+          expect(admissionPass(state, explicit, { policy })).toEqual(result);
+          result.decisions.forEach((d, i) => {
+            const q = requests[i]!;
+            const tr = Math.max(q.ready ?? now, now);
+            const tdl = q.deadline ?? Number.POSITIVE_INFINITY;
+            if (q.peCount > pes) {
+              expect(d).toEqual({
+                id: q.id,
+                accepted: false,
+                reason: `needs ${q.peCount} PEs, the platform has ${pes}`,
+              });
+            } else if (tr + q.duration > tdl) {
+              expect(d).toEqual({
+                id: q.id,
+                accepted: false,
+                reason: `deadline ${tdl} is before ready time ${tr} + duration ${q.duration}`,
+              });
+            } else if (!d.accepted) {
+              expect(d.reason).toBe(
+                `no ${q.peCount} PEs free for ${q.duration} s at any candidate start in [${tr}, ${tdl - q.duration}]`,
+              );
+            } else {
+              expect(d.start).toBeGreaterThanOrEqual(tr);
+              expect(d.end).toBe(d.start + q.duration);
+              expect(d.end).toBeLessThanOrEqual(tdl);
+            }
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { InvalidInputError } from "@sched/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AvailRectList, PE_SELECTIONS, paperPolicies } from "../src/index.js";
@@ -217,6 +218,58 @@ describe("AvailRectList properties (brute-force grid oracle)", () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it("after advanceTo(t), maximumRectangle and earliestFit read the grid from t on (a start before t is raised to t)", () => {
+    fc.assert(
+      fc.property(scenarioArb, requestArb, fc.integer({ min: 0, max: H }), ([pes, ops], q, t) => {
+        const { list, grid } = replay(pes, ops);
+        list.advanceTo(t);
+        const n = Math.min(q.n, pes);
+        const s = Math.max(q.tr, t);
+        const { free, rect } = grid.rectangle(s, q.tdu, t);
+        expect(list.maximumRectangle({ start: q.tr, duration: q.tdu, peCount: n })).toEqual(
+          free.length >= n ? rect : null,
+        );
+        let fit = s;
+        while (grid.freeDuring(fit, fit + q.tdu).length < n) fit++;
+        expect(list.earliestFit({ peCount: n, duration: q.tdu, ready: q.tr })).toEqual({
+          start: fit,
+          pes: grid.freeDuring(fit, fit + q.tdu).slice(0, n),
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("deleteAllocation of any PEs over any interval succeeds exactly when the grid holds them throughout (the part before the origin ignored), else refuses with InvalidInputError and changes nothing", () => {
+    fc.assert(
+      fc.property(
+        scenarioArb,
+        opArb(40),
+        fc.integer({ min: 0, max: H }),
+        ([pes, ops], extra, t) => {
+          const { list, grid } = replay(pes, ops);
+          list.advanceTo(t);
+          const pe = extra.pes.filter((p) => p < pes);
+          fc.pre(pe.length > 0);
+          const te = Math.min(extra.ts + extra.len, H);
+          const before = list.records();
+          if (grid.holds(Math.max(extra.ts, t), te, pe)) {
+            list.deleteAllocation(extra.ts, te, pe);
+            grid.set(Math.max(extra.ts, t), te, pe, false);
+            expect(list.records()).toEqual(grid.records(t));
+          } else {
+            expect(() => list.deleteAllocation(extra.ts, te, pe)).toThrow(InvalidInputError);
+            expect(() => list.deleteAllocation(extra.ts, te, pe)).toThrow(
+              /are not all reserved at/,
+            );
+            expect(list.records()).toEqual(before);
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -1,6 +1,19 @@
-import { createJob, identicalPool, type Job, type JobSpec, simulate } from "@sched/core";
+import {
+  createJob,
+  createPlatform,
+  identicalPool,
+  type Job,
+  type JobSpec,
+  simulate,
+} from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { advanceReservation, durationBestFit, firstFit, peWorstFit } from "../src/index.js";
+import {
+  advanceReservation,
+  durationBestFit,
+  firstFit,
+  peWorstFit,
+  scorePolicy,
+} from "../src/index.js";
 
 const job = (spec: JobSpec): Job => createJob(spec);
 
@@ -100,6 +113,51 @@ describe("advanceReservation scheduler", () => {
     // Speed 0.5: 10 s of work takes 20 s, past the deadline.
     const trace = simulate(jobs, identicalPool(2, { speed: 0.5 }), advanceReservation());
     expect(trace.records[0]!.reason).toMatch(/duration 20/);
+    // Mixed speeds: the slowest machine (speed 0.5, neither the first nor the last) sets the
+    // duration, though the job would fit by the deadline on the others (5 s at speed 2).
+    const mixed = createPlatform({
+      machines: [
+        { cores: 1, speed: 2 },
+        { cores: 1, speed: 0.5 },
+        { cores: 1, speed: 4 },
+      ],
+    });
+    expect(simulate(jobs, mixed, advanceReservation()).records[0]!.reason).toBe(
+      "deadline 15 is before ready time 0 + duration 20",
+    );
+    const later = [job({ id: 1, submit: 0, runtime: 10, cores: 1, deadline: 25 })];
+    expect(simulate(later, mixed, advanceReservation()).records[0]!.outcome).toBe("completed");
+  });
+
+  it("starts a reservation at its start even when no other event falls there (a timer)", () => {
+    // Figure 1 under a policy preferring the latest start: the request is reserved at
+    // t7 = tdl - tdu, where nothing else happens; it must start then, not at the next event (t8).
+    const jobs = [
+      job({ id: 1, submit: 0, runtime: 3, cores: 2, deadline: 3 }),
+      job({ id: 2, submit: 0, runtime: 1, cores: 2, deadline: 1 }),
+      job({ id: 3, submit: 0, runtime: 2, cores: 3, ready: 8, deadline: 10 }),
+      job({ id: 4, submit: 0, runtime: 2, cores: 2, ready: 2, deadline: 9 }),
+    ];
+    const latestStart = scorePolicy("LatestStart", (r) => r.start, "max");
+    const r = simulate(jobs, identicalPool(10), advanceReservation({ policy: latestStart }))
+      .records[3]!;
+    expect(r.outcome).toBe("completed");
+    expect(r.intervals.map((iv) => [iv.start, iv.end])).toEqual([[7, 9]]);
+  });
+
+  it("runs several simulations alike with one instance (reset forgets the previous run's reservations)", () => {
+    const jobs = [
+      job({ id: 1, submit: 0, runtime: 4, cores: 2, deadline: 6 }),
+      job({ id: 2, submit: 1, runtime: 3, cores: 2, ready: 2, deadline: 9 }),
+      job({ id: 3, submit: 5, runtime: 2, cores: 1, deadline: 7 }),
+    ];
+    const scheduler = advanceReservation({ policy: peWorstFit });
+    const first = simulate(jobs, identicalPool(3), scheduler);
+    expect(first.records.map((r) => r.outcome)).toEqual(["completed", "completed", "completed"]);
+    expect(simulate(jobs, identicalPool(3), scheduler).records).toEqual(first.records);
+    expect(
+      simulate(jobs, identicalPool(3), advanceReservation({ policy: peWorstFit })).records,
+    ).toEqual(first.records);
   });
 
   it("rejects an invalid policy", () => {
