@@ -412,4 +412,26 @@ describe("imfs examples", () => {
     const again = imfs(m(3, 3, [0, 2, 0, 0, 0, 0, 0, 0, 0]), lied);
     expect([Array.from(again.rowToCol), again.size, again.weight]).toEqual([[1, -1, -1], 1, 2]);
   });
+
+  it("gives a new column the highest potential that keeps the kept rows' reduced costs >= 0 (eligible entries only)", () => {
+    // README ("How MFS works"): a new or changed column gets its column minimum over the kept
+    // rows' eligible entries, capped at 0. Plan: rows on columns 1 and 2, u = [1, -1],
+    // v = [0, -2, -3] (costs are -weights: -1 - 1 + 2 = 0 and -4 + 1 + 3 = 0).
+    const plan = mfs(m(2, 3, [0, 1, 2, 0, 1, 4]));
+    expect([Array.from(plan.rowToCol), Array.from(plan.state.rowPotential)]).toEqual([
+      [1, 2],
+      [1, -1],
+    ]);
+    expect(Array.from(plan.state.colPotential)).toEqual([0, -2, -3]);
+    // A new column where row 0 is ineligible (0) and row 1 weighs 1: its minimum is
+    // -1 - u[1] = 0 (row 0's entry does not count), so it starts free at 0, every reduced cost
+    // is >= 0 and the plan's certificate stands as it is: nothing is searched or repaired.
+    const after = m(2, 4, [0, 1, 2, 0, 0, 1, 4, 1]);
+    for (const options of [{}, { changedRows: [] }, { changedCols: [3] }]) {
+      const next = imfs(after, plan, options);
+      expect([Array.from(next.rowToCol), next.weight]).toEqual([[1, 2], 5]);
+      expect(Array.from(next.state.rowPotential)).toEqual([1, -1]);
+      expect(Array.from(next.state.colPotential)).toEqual([0, -2, -3, 0]);
+    }
+  });
 });
