@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SEARCH, type SearchOptions } from "../src/bidi.js";
-import { columnCopyOf } from "../src/column-cache.js";
+import { ColumnCache, columnCopyOf, MAX_VERSIONS_BEHIND } from "../src/column-cache.js";
 import { incrementalSolve } from "../src/imfs.js";
 import { type ExactMatching, type ImfsOptions, imfs, mfs } from "../src/index.js";
 import { assertCertificate } from "./certificate.js";
@@ -419,5 +419,84 @@ describe("imfs column copy", () => {
       weights: Float64Array.from({ length: 110 * 100 }, (_, k) => weight(1, k, 0)),
     };
     expect(columnCopyOf(mfs(tall).state)).toBeUndefined();
+  });
+
+  it("changedSince marks exactly the lines of the versions after the one asked, while the log holds them", () => {
+    // The plain definition: after versions first .. newest, each changing some lines, the lines
+    // changed after version s are the union of those of versions s + 1 .. newest; the log can
+    // answer while s is at most MAX_VERSIONS_BEHIND versions behind the newest.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1 }),
+        fc.array(fc.tuple(fc.uniqueArray(fc.nat(5)), fc.uniqueArray(fc.nat(4))), {
+          maxLength: 20,
+        }),
+        (start, versions) => {
+          const cache = new ColumnCache(6, 5, start);
+          for (const [rows, cols] of versions) cache.advance(rows, cols);
+          const newest = start + versions.length;
+          expect(cache.version).toBe(newest);
+          for (let since = 0; since <= newest + 1; since++) {
+            const rowFlag = new Uint8Array(6);
+            const colFlag = new Uint8Array(5);
+            const ok = cache.changedSince(since, rowFlag, colFlag);
+            const answerable =
+              since >= start && since <= newest && newest - since <= MAX_VERSIONS_BEHIND;
+            expect(ok).toBe(answerable);
+            const wantRows = new Uint8Array(6);
+            const wantCols = new Uint8Array(5);
+            if (answerable) {
+              for (let v = since + 1; v <= newest; v++) {
+                const [rows, cols] = versions[v - start - 1]!;
+                for (const r of rows) wantRows[r] = 1;
+                for (const c of cols) wantCols[c] = 1;
+              }
+            }
+            expect([Array.from(rowFlag), Array.from(colFlag)]).toEqual([
+              Array.from(wantRows),
+              Array.from(wantCols),
+            ]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a call from an older state reads the copy but never writes it, so the newest state's calls stay right", () => {
+    const [, backward, , forward] = TUNINGS as [
+      SearchOptions,
+      SearchOptions,
+      SearchOptions,
+      SearchOptions,
+    ];
+    const n = 24;
+    for (let seed = 1; seed <= 12; seed++) {
+      const matrix: Grid = {
+        rows: n,
+        cols: n,
+        weights: Float64Array.from({ length: n * n }, (_, k) => weight(seed, k, 0)),
+      };
+      const plan = mfs(matrix);
+      // The newest state: a changed column, searched forward only (few columns copied).
+      const one = applyChange(matrix, { kind: "col", at: seed, seed }, 0);
+      const head = incrementalSolve(one.next, plan, one.hint, forward);
+      const headPlain = incrementalSolve(one.next, plan, one.hint, forward, false);
+      const cache = columnCopyOf(head.state)!.cache;
+      const builtAt = Array.from(cache.builtAt);
+      // A call from the plan's (older) state that reads every column backward.
+      const branch = applyChange(matrix, { kind: "row", at: seed + 5, seed: seed + 1 }, 0);
+      expectSame(
+        incrementalSolve(branch.next, plan, branch.hint, backward),
+        incrementalSolve(branch.next, plan, branch.hint, backward, false),
+      );
+      expect(Array.from(cache.builtAt)).toEqual(builtAt);
+      // The chain goes on from the newest state, reading every column backward.
+      const two = applyChange(one.next, { kind: "row", at: seed + 11, seed: seed + 2 }, 0);
+      expectSame(
+        incrementalSolve(two.next, head, two.hint, backward),
+        incrementalSolve(two.next, headPlain, two.hint, backward, false),
+      );
+    }
   });
 });

@@ -256,6 +256,21 @@ describe("imfs examples", () => {
     expect(() => imfs(matrix, plan, { changedRows: [], verifyHint: m(1, 2, [1, 2]) })).toThrow(
       /options\.verifyHint is not a 2 x 2 matrix/,
     );
+    // A previous matrix of the transposed shape (same number of entries) is not the one.
+    const wide = mfs(m(2, 3, [1, 2, 3, 4, 5, 6]));
+    expect(() =>
+      imfs(m(2, 3, [1, 2, 3, 4, 5, 6]), wide, {
+        changedRows: [],
+        verifyHint: m(3, 2, [1, 2, 3, 4, 5, 6]),
+      }),
+    ).toThrow("options.verifyHint is not a 2 x 3 matrix");
+    // Nor one whose rows disagree (its weights have the plan's length, not its own).
+    expect(() =>
+      imfs(m(2, 3, [1, 2, 3, 4, 5, 6]), wide, {
+        changedRows: [],
+        verifyHint: { rows: 3, cols: 3, weights: Float64Array.of(1, 2, 3, 4, 5, 6) },
+      }),
+    ).toThrow("options.verifyHint is not a 2 x 3 matrix");
     // verifyHint without a hint has nothing to check.
     expect(imfs(matrix, plan, { verifyHint: m(1, 2, [1, 2]) }).weight).toBe(5);
   });
@@ -292,10 +307,131 @@ describe("imfs examples", () => {
     expect(() => imfs(matrix, plan, { rowOrigin: [0, 0] })).toThrow(/repeats previous index 0/);
     expect(() => imfs(matrix, plan, { colOrigin: [0, 2] })).toThrow(/options\.colOrigin\[1\] is 2/);
     expect(() => imfs(matrix, plan, { colOrigin: [0, 0.5] })).toThrow(InvalidInputError);
+    // An origin below -1 is refused (not read as "new").
+    expect(() => imfs(matrix, plan, { rowOrigin: [0, -2] })).toThrow(
+      "options.rowOrigin[1] is -2, expected -1 or an integer index below 2",
+    );
+    expect(() => imfs(matrix, plan, { colOrigin: [-2, 1] })).toThrow(
+      "options.colOrigin[0] is -2, expected -1 or an integer index below 2",
+    );
     expect(() => imfs(m(1, 1, [Number.NaN]), plan)).toThrow(InvalidInputError);
     // null options: a TypeError before
     expect(() => imfs(matrix, plan, null as never)).toThrow(
       "@sched/matching/imfs: options is null, expected an object",
     );
+  });
+
+  it("rejects a previous state whose scale, dummy costs or row potentials are not finite and positive", () => {
+    // A 2 x 2 plan with a row on a dummy (both rows want column 0 only).
+    const plan = mfs(m(2, 2, [1, 0, 1, 0]));
+    expect(plan.state.dummyCost.length).toBe(1);
+    const matrix = m(2, 2, [1, 0, 2, 0]);
+    const edit = (field: Partial<ExactMatching["state"]>) =>
+      ({ ...plan, state: { ...plan.state, ...field } }) as ExactMatching;
+    for (const scale of [0, -1, Number.NaN]) {
+      expect(() => imfs(matrix, edit({ scale }))).toThrow(
+        "@sched/matching/imfs: previous.state is inconsistent, expected the unmodified result of mfs or imfs",
+      );
+    }
+    for (const x of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(() => imfs(matrix, edit({ dummyCost: Float64Array.of(x) }))).toThrow(
+        "previous.state is inconsistent (a potential is not finite)",
+      );
+      expect(() => imfs(matrix, edit({ rowPotential: Float64Array.of(x, 0) }))).toThrow(
+        "previous.state is inconsistent (a potential is not finite)",
+      );
+      expect(() => imfs(matrix, edit({ rowPotential: Float64Array.of(0, x) }))).toThrow(
+        "previous.state is inconsistent (a potential is not finite)",
+      );
+    }
+  });
+
+  it("reads the kept pairs when the state's pair weights have the wrong length (hinted call)", () => {
+    const before = m(2, 2, [5, 1, 1, 5]);
+    const plan = mfs(before);
+    // Row 1 changes (listed): the pair (0, 0) is kept on unlisted lines. Without usable pair
+    // weights it is read from the matrix (5), as the README says for a state without them.
+    const after = m(2, 2, [5, 1, 2, 6]);
+    for (const pairWeight of [new Float64Array(1), new Float64Array(3)]) {
+      const odd = { ...plan, state: { ...plan.state, pairWeight } } as ExactMatching;
+      const next = imfs(after, odd, { changedRows: [1], verifyHint: before });
+      expect([Array.from(next.rowToCol), next.size, next.weight]).toEqual([[0, 1], 2, 11]);
+      assertCertificate(after, next);
+    }
+  });
+
+  it("verifyHint counts two ineligible values as equal (0, -1, -Infinity), as the promise does", () => {
+    const before = m(2, 3, [0, 4, 1, -1, 2, 3]);
+    const plan = mfs(before);
+    // Entries (0, 0) and (1, 0) go from one ineligible value to another, unlisted; column 2
+    // changes (listed). The promise holds: each unlisted entry is equal, or both are <= 0.
+    const after = m(2, 3, [-1, 4, 1, Number.NEGATIVE_INFINITY, 2, 9]);
+    const next = imfs(after, plan, { changedCols: [2], verifyHint: before });
+    expect([Array.from(next.rowToCol), next.weight]).toEqual([[1, 2], 13]);
+    assertCertificate(after, next);
+    // An ineligible entry becoming eligible is a change.
+    expect(() =>
+      imfs(m(2, 3, [1, 4, 1, -1, 2, 9]), plan, { changedCols: [2], verifyHint: before }),
+    ).toThrow(
+      "omit row 0 and column 0, whose weight changed from 0 (previous row 0, column 0) to 1",
+    );
+  });
+
+  it("handles a call far larger than any before it (the scratch pool grows to fit)", () => {
+    // The work arrays of a call come from a pool kept between calls (arena.ts), which grows by
+    // doubling; this call needs about 1 MB of them at once, more than twice the pool so far.
+    const cols = 60_000;
+    const weights = new Float64Array(2 * cols);
+    for (let j = 0; j < cols; j++) {
+      weights[j] = 1 + (j % 7);
+      weights[cols + j] = 1 + (j % 5);
+    }
+    const matrix = m(2, cols, Array.from(weights));
+    const plan = mfs(matrix);
+    const colOrigin = Array.from({ length: cols }, (_, j) => (j + 1) % cols);
+    const shifted = new Float64Array(2 * cols);
+    for (let i = 0; i < 2; i++)
+      for (let j = 0; j < cols; j++) shifted[i * cols + j] = weights[i * cols + colOrigin[j]!]!;
+    const next = imfs({ rows: 2, cols, weights: shifted }, plan, { colOrigin });
+    expect([next.size, next.weight]).toEqual([2, 12]);
+    assertCertificate({ rows: 2, cols, weights: shifted }, next);
+  });
+
+  it("with a false hint and a state without pair weights, rows sent to dummies beyond the hint's count still fit", () => {
+    // A state without recorded pair weights: its kept pairs are read even on unlisted lines.
+    // Here every pair became ineligible while the hint promises nothing changed: all three
+    // rows go to dummies, more than the hint alone would allow. The result is still a matching
+    // (README, untruthful hint), and a call without a hint from its state is exact again.
+    const plan = mfs(m(3, 3, [5, 0, 0, 0, 5, 0, 0, 0, 5]));
+    const { pairWeight: _, ...bare } = plan.state;
+    const old = { ...plan, state: bare } as unknown as ExactMatching;
+    const after = m(3, 3, [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const lied = imfs(after, old, { changedRows: [] });
+    assertValidMatching(after, lied);
+    expect([lied.size, lied.weight, lied.state.dummyCost.length]).toEqual([0, 0, 3]);
+    const again = imfs(m(3, 3, [0, 2, 0, 0, 0, 0, 0, 0, 0]), lied);
+    expect([Array.from(again.rowToCol), again.size, again.weight]).toEqual([[1, -1, -1], 1, 2]);
+  });
+
+  it("gives a new column the highest potential that keeps the kept rows' reduced costs >= 0 (eligible entries only)", () => {
+    // README ("How MFS works"): a new or changed column gets its column minimum over the kept
+    // rows' eligible entries, capped at 0. Plan: rows on columns 1 and 2, u = [1, -1],
+    // v = [0, -2, -3] (costs are -weights: -1 - 1 + 2 = 0 and -4 + 1 + 3 = 0).
+    const plan = mfs(m(2, 3, [0, 1, 2, 0, 1, 4]));
+    expect([Array.from(plan.rowToCol), Array.from(plan.state.rowPotential)]).toEqual([
+      [1, 2],
+      [1, -1],
+    ]);
+    expect(Array.from(plan.state.colPotential)).toEqual([0, -2, -3]);
+    // A new column where row 0 is ineligible (0) and row 1 weighs 1: its minimum is
+    // -1 - u[1] = 0 (row 0's entry does not count), so it starts free at 0, every reduced cost
+    // is >= 0 and the plan's certificate stands as it is: nothing is searched or repaired.
+    const after = m(2, 4, [0, 1, 2, 0, 0, 1, 4, 1]);
+    for (const options of [{}, { changedRows: [] }, { changedCols: [3] }]) {
+      const next = imfs(after, plan, options);
+      expect([Array.from(next.rowToCol), next.weight]).toEqual([[1, 2], 5]);
+      expect(Array.from(next.state.rowPotential)).toEqual([1, -1]);
+      expect(Array.from(next.state.colPotential)).toEqual([0, -2, -3, 0]);
+    }
   });
 });

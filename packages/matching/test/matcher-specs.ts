@@ -117,6 +117,35 @@ export function matcherSpecs(name: string, solve: Matcher, options: { exact: boo
       expect(() => solve({ rows: 1, cols: 2, weights: [1, "3"] } as never)).toThrow(
         'matrix.weights[1] (row 0, col 1) is "3", expected a finite number',
       );
+      // Shapes that pass a looser check than the README's: rows or cols beyond the safe
+      // integers, or negative, with no entry at all (rows * cols = 0 or -0), and a weights array
+      // longer than rows * cols. Each is refused naming its field (not a RangeError from an
+      // array of that length, nor a silent result).
+      expect(() => solve({ rows: 0, cols: 2 ** 53, weights: new Float64Array(0) })).toThrow(
+        "matrix.cols is 9007199254740992, expected a non-negative integer",
+      );
+      expect(() => solve({ rows: -1, cols: 0, weights: new Float64Array(0) })).toThrow(
+        "matrix.rows is -1, expected a non-negative integer",
+      );
+      expect(() => solve({ rows: 1, cols: 1, weights: Float64Array.of(1, 2) })).toThrow(
+        "matrix.weights has length 2, expected rows * cols = 1",
+      );
+      // The error names the first invalid entry, not a valid extreme one before it (the largest
+      // double, -Infinity); in every shape (square, wide and tall take different passes in mfs).
+      for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+        const extremes = [Number.MAX_VALUE, Number.NEGATIVE_INFINITY, bad];
+        expect(() => solve({ rows: 1, cols: 3, weights: Float64Array.from(extremes) })).toThrow(
+          `matrix.weights[2] (row 0, col 2) is ${bad}`,
+        );
+        const wide = [1, 1, 1, 1, 1, bad];
+        expect(() => solve({ rows: 2, cols: 3, weights: Float64Array.from(wide) })).toThrow(
+          `matrix.weights[5] (row 1, col 2) is ${bad}`,
+        );
+        const tall = [1, 1, 1, 1, bad, 1];
+        expect(() => solve({ rows: 3, cols: 2, weights: Float64Array.from(tall) })).toThrow(
+          `matrix.weights[4] (row 2, col 0) is ${bad}`,
+        );
+      }
     });
 
     if (options.exact) {

@@ -332,6 +332,34 @@ describe("mfs's transposed copy (kept from one solve to the next)", () => {
     expect(bits(plan)).toEqual(planBits);
     expect(bits(imfs(changed, plan, { changedRows: [5] }))).toEqual(expected);
   });
+  it("a tall matrix just over the kept copy's 2 MB (2^18 doubles) gets a copy of its own, after smaller ones", () => {
+    // 1100 x 240 = 264,000 entries: more than the kept copy holds, so it is solved on a fresh
+    // copy; the same matrix transposed (240 x 1100, read in place) is the same internal problem,
+    // and gives the mirrored result and the same state (potentials included: a copy cut short
+    // leaves the matching intact here but not the potentials of its last internal rows).
+    const rand = prng(11);
+    const rows = 1100;
+    const cols = 240;
+    const weights = new Float64Array(rows * cols);
+    for (let k = 0; k < weights.length; k++) if (rand() < 0.7) weights[k] = 1 + rand();
+    const wide = new Float64Array(rows * cols);
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) wide[j * rows + i] = weights[i * cols + j]!;
+    mfs({ rows: 300, cols: 200, weights: new Float64Array(300 * 200).fill(1) }); // a kept copy
+    const tall = mfs({ rows, cols, weights });
+    const flat = mfs({ rows: cols, cols: rows, weights: wide });
+    expect(tall.state.transposed).toBe(true);
+    expect([Array.from(tall.colToRow), tall.size, tall.weight]).toEqual([
+      Array.from(flat.rowToCol),
+      flat.size,
+      flat.weight,
+    ]);
+    const state = (r: ExactMatching) =>
+      [r.state.rowPotential, r.state.colPotential, r.state.dummyCost, r.state.assignment].map((a) =>
+        Array.from(a),
+      );
+    expect(state(tall)).toEqual(state(flat));
+  });
 });
 
 describe("LabelHeap", () => {

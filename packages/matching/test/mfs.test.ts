@@ -42,6 +42,34 @@ describe("mfs examples", () => {
     expect([rt.size, rt.weight]).toEqual([2, bruteForce(tiny).weight]);
   });
 
+  it("scales weights above 2^900 by a power of two that brings the largest to (2^899, 2^900]", () => {
+    // cost.ts, scaleFor: potentials then stay below 2 (rows + cols + 1) 2^900, far from
+    // overflow. Square (column reduction), wide and tall (the passes that keep each row's tight
+    // columns), with the largest weight in any row.
+    const shapes: [number, number][] = [
+      [2, 2],
+      [1, 3],
+      [2, 5],
+      [3, 1],
+      [5, 2],
+    ];
+    for (const [rows, cols] of shapes) {
+      for (const big of [1.5 * 2 ** 1000, Number.MAX_VALUE, 2 ** 901, 2 ** 900]) {
+        for (let at = 0; at < rows * cols; at++) {
+          const weights = new Float64Array(rows * cols).fill(3);
+          weights[at] = big;
+          const r = mfs({ rows, cols, weights });
+          const { scale } = r.state;
+          expect(Math.log2(scale)).toBe(Math.round(Math.log2(scale)));
+          expect(big * scale).toBeLessThanOrEqual(2 ** 900);
+          expect(big * scale).toBeGreaterThan(2 ** 899);
+          if (big === 2 ** 900) expect(scale).toBe(1);
+          expect(r.size).toBe(Math.min(rows, cols));
+        }
+      }
+    }
+  });
+
   it("solves rectangular matrices both ways (tall ones are transposed)", () => {
     const wide = m(2, 4, [1, 2, 3, 4, 4, 3, 2, 9]);
     const tall = m(4, 2, [1, 4, 2, 3, 3, 2, 4, 9]);

@@ -70,6 +70,24 @@ describe("mis examples", () => {
       Array.from(naiveGreedy(rows, cols, weights)),
     );
   });
+
+  it("orders a lone entry whose weight differs in one 16-bit digit only (radix-sort path)", () => {
+    // 65 x 65 = 4225 pairs (radix path), all of weight 1 but one: each pass of the sort sees
+    // every key share its digit but at most one. The lone entry must still go first (or last):
+    // 1 + 2^-52, 1 + 2^-36 and 1 + 2^-20 differ from 1 in one digit of the low word (lowest,
+    // then highest) and of the high word (lowest), 2 and 0.5 in its highest digit only.
+    const rows = 65;
+    const cols = 65;
+    for (const lone of [1 + 2 ** -52, 1 + 2 ** -36, 1 + 2 ** -20, 2, 0.5]) {
+      for (const at of [0, 64 * cols, 64 * cols + 64, 33 * cols + 7]) {
+        const weights = new Float64Array(rows * cols).fill(1);
+        weights[at] = lone;
+        expect(Array.from(mis({ rows, cols, weights }).rowToCol)).toEqual(
+          Array.from(naiveGreedy(rows, cols, weights)),
+        );
+      }
+    }
+  });
 });
 
 describe("mis properties", () => {
