@@ -198,12 +198,6 @@ export function competitivePass(
     if (idle[m as number] === 1) fail(at, `is ${m}, listed twice`);
     idle[m as number] = 1;
   }
-  const ids = new Set<number>();
-  queue.forEach((job, i) => {
-    checkQueued(job, `state.queue[${i}]`, ids);
-    const id = (job as CompetitiveQueuedJob).id;
-    if (core.placed.has(id)) fail(`state.queue[${i}].id`, `is ${id}, a job this chain started`);
-  });
   const done = new Set<number>();
   completed.forEach((c, i) => {
     const at = `state.completed[${i}]`;
@@ -227,6 +221,18 @@ export function competitivePass(
       fail(
         `${at}.machine`,
         `is ${describeValue(machine)}, but job ${id} was started on machine ${placed.machine}`,
+      );
+    }
+  });
+  // After the completions: a job that completed in this call may be queued again (resubmitted).
+  const ids = new Set<number>();
+  queue.forEach((job, i) => {
+    checkQueued(job, `state.queue[${i}]`, ids);
+    const id = (job as CompetitiveQueuedJob).id;
+    if (core.placed.has(id) && !done.has(id)) {
+      fail(
+        `state.queue[${i}].id`,
+        `is ${id}, a job this chain started that is still running (a resubmission goes with its completion in state.completed)`,
       );
     }
   });

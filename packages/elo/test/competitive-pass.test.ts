@@ -217,6 +217,50 @@ describe("competitivePass", () => {
     );
   });
 
+  it("a job queued again in the call that lists its completion is a new arrival (a resubmission), as one call later", () => {
+    const job = { id: 1, cores: 1, estimate: 10 };
+    const other = { id: 2, cores: 1, estimate: 30 };
+    const first = competitivePass({ ...base, queue: [job, other] });
+    expect(first.start).toEqual([
+      { id: 1, machine: 0 },
+      { id: 2, machine: 1 },
+    ]);
+    // together: machine 0 is free again and job 1 is queued again at once
+    const together = competitivePass({
+      ...base,
+      now: 12,
+      completed: [{ id: 1, machine: 0 }],
+      queue: [job],
+      free: [0, 2],
+      memory: first.memory,
+    });
+    // apart: the completion, then the resubmission at the same instant
+    const done = competitivePass({
+      ...base,
+      now: 12,
+      completed: [{ id: 1, machine: 0 }],
+      free: [0, 2],
+      memory: competitivePass({ ...base, queue: [job, other] }).memory,
+    });
+    const again = competitivePass({
+      ...base,
+      now: 12,
+      queue: [job],
+      free: [0, 2],
+      memory: done.memory,
+    });
+    expect(together.updates).toEqual(done.updates);
+    expect(together.start).toEqual(again.start);
+    expect(together.start).toHaveLength(1);
+    expect(together.snapshot).toEqual(again.snapshot);
+    // still running (no completion listed): refused, naming the queue entry
+    expect(() =>
+      competitivePass({ ...base, now: 13, queue: [other], free: [], memory: together.memory }),
+    ).toThrow(
+      "@sched/elo/competitivePass: state.queue[0].id is 2, a job this chain started that is still running (a resubmission goes with its completion in state.completed)",
+    );
+  });
+
   it("a completion given without state.memory says the memory is missing", () => {
     const d = competitivePass({ ...base, queue: [{ id: 1, cores: 1, estimate: 10 }] });
     expect(() => competitivePass({ ...base, now: 12, completed: [{ id: 1, machine: 0 }] })).toThrow(

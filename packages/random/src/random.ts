@@ -121,8 +121,11 @@ export class Random {
   }
 
   /**
-   * A uniform integer in [lo, hi], both inclusive (`floor(next() * (hi - lo + 1))`: its bias is
-   * below 2^-53 * (hi - lo + 1)).
+   * A uniform integer in [lo, hi], both inclusive. A range of at most 2^53 integers takes
+   * `lo + floor(next() * (hi - lo + 1))` (two draws; its bias is below 2^-53 * (hi - lo + 1)). A
+   * wider one (safe integers span almost 2^54) cannot be reached by 53 random bits: each try
+   * takes 54 (`next()` and the top bit of one more draw, three draws) and is kept when it falls
+   * in the range (at least every other try), so every integer of the range can come out.
    *
    * @throws InvalidInputError when `lo` or `hi` is not a safe integer or `hi < lo`.
    */
@@ -134,7 +137,16 @@ export class Random {
         `are ${lo}, ${hi}, expected safe integers with lo <= hi`,
       );
     }
-    return lo + Math.floor(this.next() * (hi - lo + 1));
+    // hi - lo is exact up to 2^53 and rounds to 2^53 or more beyond, so this holds exactly for
+    // ranges of at most 2^53 integers.
+    if (hi - lo < 9007199254740992) return lo + Math.floor(this.next() * (hi - lo + 1));
+    for (;;) {
+      // k = 2 * half + bit, uniform in [0, 2^54); lo + 2 * half is exact whenever it is at most
+      // hi (a safe integer), and rounds to more than hi otherwise (rounding is monotone).
+      const half = this.next() * 9007199254740992;
+      const candidate = lo + 2 * half + (this.uint32() >>> 31);
+      if (candidate <= hi) return candidate;
+    }
   }
 
   /**
@@ -170,7 +182,9 @@ export class Random {
     // built only then.
     if (!(typeof mean === "number" && mean >= 0 && mean <= Number.MAX_VALUE))
       refuse("exponential", "mean", mean, ">= 0");
-    return -mean * Math.log(1 - this.next());
+    // 0 - x, not -x: the same number for every x but 0, where it gives 0, not -0 (at mean 0, or
+    // when next() is 0).
+    return 0 - mean * Math.log(1 - this.next());
   }
 
   /**
@@ -188,7 +202,7 @@ export class Random {
     const c2 = cv * cv;
     const p = 0.5 * (1 + Math.sqrt((c2 - 1) / (c2 + 1)));
     const phaseMean = this.next() < p ? mean / (2 * p) : mean / (2 * (1 - p));
-    return -phaseMean * Math.log(1 - this.next());
+    return 0 - phaseMean * Math.log(1 - this.next()); // 0, not -0, as in exponential
   }
 
   /**

@@ -215,6 +215,56 @@ describe("each sampler is its formula on the stream's next()", () => {
   });
 });
 
+describe("zero is +0, and wide integer ranges reach every integer", () => {
+  it("exponential gives +0, never -0, at next() = 0; it and hyperExponential at mean 0", () => {
+    expect(Object.is(stateGiving(0).exponential(5), 0)).toBe(true);
+    const r = new Random(9, "zero");
+    for (let i = 0; i < 20; i++) {
+      expect(Object.is(r.exponential(0), 0)).toBe(true);
+      expect(Object.is(r.hyperExponential(0, 2), 0)).toBe(true);
+    }
+  });
+
+  it("integer over more than 2^53 integers: in range, both parities, both halves, and each try 3 draws", () => {
+    const { MIN_SAFE_INTEGER: min, MAX_SAFE_INTEGER: max } = Number;
+    // [min, max] (2^54 - 1 integers, odd lo) and [-1, max] (2^53 + 1, the narrowest wide range)
+    for (const [lo, hi] of [
+      [min, max],
+      [-1, max],
+      [-(2 ** 40), max - 7],
+    ] as const) {
+      const r = new Random(4, `wide ${lo}`);
+      const parity = [0, 0];
+      const half = [0, 0];
+      const mid = lo / 2 + hi / 2;
+      for (let i = 0; i < 2000; i++) {
+        const x = r.integer(lo, hi);
+        expect(Number.isSafeInteger(x) && x >= lo && x <= hi, `${x}`).toBe(true);
+        parity[Math.abs(x % 2)]!++;
+        half[x < mid ? 0 : 1]!++;
+      }
+      // 53 random bits alone give one parity only on [min, max]; each count is 1000 +- 22 (sd)
+      for (const count of [...parity, ...half]) {
+        expect(count, `${lo}..${hi}: ${parity} ${half}`).toBeGreaterThan(850);
+      }
+    }
+    // a try is next() and the top bit of one more draw; [-1, max] keeps a try unless it is past max
+    const a = new Random(5, "tries");
+    const b = new Random(5, "tries");
+    let rejected = 0;
+    for (let i = 0; i < 50; i++) {
+      let expected: number;
+      for (;;) {
+        expected = -1 + 2 * (b.next() * 2 ** 53) + (b.uint32() >>> 31);
+        if (expected <= max) break;
+        rejected++;
+      }
+      expect(a.integer(-1, max)).toBe(expected);
+    }
+    expect(rejected).toBeGreaterThan(0);
+  });
+});
+
 describe("the draws of each method, as the README's table says", () => {
   /** How many uint32() draws `call` took: the fresh stream's state after k draws equals its. */
   const drawsOf = (call: (r: Random) => unknown, name = "draws"): number => {

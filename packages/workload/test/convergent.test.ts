@@ -49,6 +49,13 @@ describe("convergentWorkload (defaults: 150 machines, 20 licenses, 1500 jobs)", 
     near(mean(speeds), 400, uVar(200, 600), 150);
   });
 
+  it("sets the platform's referenceSpeed to the middle of the benchmark range (README)", () => {
+    expect(platform.referenceSpeed).toBe(400);
+    expect(
+      convergentWorkload({ seed: 1, jobs: 3, benchmark: [100, 700.5] }).platform.referenceSpeed,
+    ).toBe(400.25);
+  });
+
   it("makes licenses usable on ~90% of machines, with 55-65% of them as copies", () => {
     for (const l of platform.licenses) {
       expect(l.kind).toBe("floating");
