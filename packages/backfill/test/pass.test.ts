@@ -246,6 +246,65 @@ describe("backfillPass: conservative given reservations that overbook the plan (
   });
 });
 
+describe("backfillPass: conservative given licensed reservations that overbook the cores", () => {
+  it("a licensed reservation over cores that went negative is made again, as an unlicensed one is", () => {
+    // Job 1's end moved from 10 to 20 (it overran, and the caller says so): the reservations of
+    // the previous call, job 2 at 10 and job 3 at 15, now overbook the two cores. Job 2 asks for
+    // a license whose profile is fine: only the cores say it cannot stay at 10. (`completed`
+    // unknown: conservative compresses.)
+    const platform = createPlatform({
+      machines: [{ cores: 2 }],
+      licenses: [{ name: "a", copies: 1 }],
+    });
+    const d = backfillPass(
+      {
+        now: 10,
+        platform,
+        running: [{ id: 1, cores: 2, start: 0, end: 20, allocation: [{ machine: 0, cores: 2 }] }],
+        queue: [
+          { id: 2, cores: 1, estimate: 5, submit: 0, licenses: { a: 1 } },
+          { id: 3, cores: 2, estimate: 5, submit: 1 },
+        ],
+        reservations: [
+          { id: 2, time: 10 },
+          { id: 3, time: 15 },
+        ],
+      },
+      { policy: "conservative" },
+    );
+    expect(d.start).toEqual([]);
+    expect(d.reservations).toEqual([
+      { id: 2, time: 20 },
+      { id: 3, time: 25 },
+    ]);
+  });
+});
+
+describe("backfillPass: EASY keeps a license copy for the head's reservation", () => {
+  it("a one-copy job that fits the cores but would hold the copy past the reservation waits", () => {
+    const platform = createPlatform({
+      machines: [{ cores: 4 }],
+      licenses: [{ name: "a", copies: 1 }],
+    });
+    const state: BackfillState = {
+      now: 0,
+      platform,
+      running: [{ id: 1, cores: 3, end: 10, allocation: [{ machine: 0, cores: 3 }] }],
+      queue: [
+        // the head: 3 cores and the copy, reserved at 10 (one core stays free then)
+        { id: 2, cores: 3, estimate: 10, submit: 0, licenses: { a: 1 } },
+        // one core is free now and from 10 on, the copy now only: it would hold it until 20
+        { id: 3, cores: 1, estimate: 20, submit: 0, licenses: { a: 1 } },
+        // the same job without the license backfills
+        { id: 4, cores: 1, estimate: 20, submit: 0 },
+      ],
+    };
+    const d = backfillPass(state, { policy: "easy" });
+    expect(d.start).toEqual([4]);
+    expect(d.reservations).toEqual([{ id: 2, time: 10 }]);
+  });
+});
+
 describe("backfillPass: BF-unrm keeps the holder first", () => {
   it("the job that held the reservation keeps it though a higher-priority job came", () => {
     const state: BackfillState = {
