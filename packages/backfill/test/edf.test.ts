@@ -112,6 +112,32 @@ describe("edf", () => {
     ]);
   });
 
+  it("restarts the preempted jobs in deadline order where room is left", () => {
+    // m0 (2 cores) runs jobs 1 (deadline 50) and 2 (deadline 60) from 0; m1 (1 core) is idle.
+    // Job 3 (2 cores, deadline 10) arrives at 1 and fits only m0: both are preempted (job 2,
+    // the later deadline, first). One core is left, on m1: job 1, the earlier deadline, takes it.
+    const platform = createPlatform({ machines: [{ cores: 2 }, { cores: 1 }] });
+    const jobs = [
+      job(1, 0, 10, 1, { deadline: 50 }),
+      job(2, 0, 10, 1, { deadline: 60 }),
+      job(3, 1, 4, 2, { deadline: 10 }),
+    ];
+    const trace = simulate(jobs, platform, edf());
+    const spans = (id: number) =>
+      trace.records
+        .find((r) => r.job.id === id)!
+        .intervals.map((i) => [i.start, i.end, i.allocation[0]!.machine]);
+    expect(spans(3)).toEqual([[1, 5, 0]]);
+    expect(spans(1)).toEqual([
+      [0, 1, 0],
+      [1, 10, 1],
+    ]);
+    expect(spans(2)).toEqual([
+      [0, 1, 0],
+      [5, 14, 0],
+    ]);
+  });
+
   it("keeps a job that fits on one machine on one machine, and spans when no machine is large enough", () => {
     const farm = createPlatform({ machines: [{ cores: 2 }, { cores: 2 }] });
     // J1 takes 1 core of m0; J2 (2 cores) must wait for one whole machine: m1.
