@@ -147,4 +147,51 @@ describe("conservative: in-place compression against plain re-placement (propert
     );
     expect(moved).toBeGreaterThan(50);
   });
+
+  it("holds the same reservations with licenses when jobs also overrun their estimates", () => {
+    // A job that runs past its estimate counts as released at each event while it still holds
+    // its cores and copies: reservations due then cannot start and wait for the next
+    // compression. Both plans must still hold the same reservations after every event.
+    const overrun = fc.record({
+      cores: fc.integer({ min: 1, max: 4 }),
+      floating: fc.integer({ min: 1, max: 3 }),
+      raw: fc.array(
+        fc.record({
+          submit: fc.integer({ min: 0, max: 30 }),
+          runtime: fc.integer({ min: 2, max: 20 }),
+          // estimate = runtime * tenths / 10: a half to four times the run time
+          tenths: fc.integer({ min: 5, max: 40 }),
+          cores: fc.integer({ min: 1, max: 4 }),
+          a: fc.integer({ min: 0, max: 2 }),
+        }),
+        { minLength: 1, maxLength: 30 },
+      ),
+    });
+    let over = 0;
+    fc.assert(
+      fc.property(overrun, ({ cores, floating, raw }) => {
+        const platform = createPlatform({
+          machines: [{ cores }],
+          licenses: [{ name: "a", copies: floating }],
+        });
+        const bySubmit = [...raw].sort((x, y) => x.submit - y.submit);
+        const jobs: Job[] = bySubmit.map((r, i) => ({
+          id: i + 1,
+          submit: r.submit,
+          runtime: r.runtime,
+          estimate: Math.max(1, Math.round((r.runtime * r.tenths) / 10)),
+          cores: Math.min(r.cores, cores),
+          ...(r.a > 0 ? { licenses: { a: Math.min(r.a, floating) } } : {}),
+        }));
+        over += jobs.filter((j) => j.runtime > j.estimate).length;
+        const pruned = everyEvent(conservative());
+        const plain = everyEvent(conservative({ singleMachine: true }));
+        simulate(jobs, platform, pruned.scheduler);
+        simulate(jobs, platform, plain.scheduler);
+        expect(pruned.log).toEqual(plain.log);
+      }),
+      { numRuns: 300 },
+    );
+    expect(over).toBeGreaterThan(300);
+  });
 });

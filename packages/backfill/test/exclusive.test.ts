@@ -197,6 +197,35 @@ describe("exclusive EDF: no useless preemption", () => {
   });
 });
 
+describe("exclusive EDF: the victims' license copies count as freed", () => {
+  it("empties the machine whose job holds the one copy the arrival needs", () => {
+    // One copy of "cad". J1 (deadline 100, cad) takes m0 at 0, J2 (deadline 200) m1. J3
+    // (deadline 10, cad) arrives at 1: emptying m0 frees both the machine and the copy J1
+    // holds, so J1 is preempted; J3 runs [1, 3) on m0 and J1 resumes there with 9 s left.
+    const platform = createPlatform({
+      machines: [{ cores: 1 }, { cores: 1 }],
+      licenses: [{ name: "cad", copies: 1 }],
+    });
+    const jobs = [
+      j(1, 0, 10, 1, { deadline: 100, licenses: { cad: 1 } }),
+      j(2, 0, 30, 1, { deadline: 200 }),
+      j(3, 1, 2, 1, { deadline: 10, licenses: { cad: 1 } }),
+    ];
+    const trace = simulate(jobs, platform, edf({ exclusive: true, machineOrder: "index" }));
+    const iv = (id: number) =>
+      trace.records
+        .find((r) => r.job.id === id)
+        ?.intervals.map((x) => [x.start, x.end, x.allocation[0]!.machine]);
+    expect(iv(3)).toEqual([[1, 3, 0]]);
+    expect(iv(1)).toEqual([
+      [0, 1, 0],
+      [3, 12, 0],
+    ]);
+    expect(iv(2)).toEqual([[0, 30, 1]]);
+    expect(violations(trace, platform)).toEqual([]);
+  });
+});
+
 describe("exclusive: options and names", () => {
   it("derives names with +excl and implies singleMachine", () => {
     expect(easy({ exclusive: true }).name).toBe("easy+excl");

@@ -246,6 +246,81 @@ describe("backfillPass: conservative given reservations that overbook the plan (
   });
 });
 
+describe("backfillPass: conservative given licensed reservations that overbook the cores", () => {
+  it("a licensed reservation over cores that went negative is made again, as an unlicensed one is", () => {
+    // Job 1's end moved from 10 to 20 (it overran, and the caller says so): the reservations of
+    // the previous call, job 2 at 10 and job 3 at 15, now overbook the two cores. Job 2 asks for
+    // a license whose profile is fine: only the cores say it cannot stay at 10. (`completed`
+    // unknown: conservative compresses.)
+    const platform = createPlatform({
+      machines: [{ cores: 2 }],
+      licenses: [{ name: "a", copies: 1 }],
+    });
+    const d = backfillPass(
+      {
+        now: 10,
+        platform,
+        running: [{ id: 1, cores: 2, start: 0, end: 20, allocation: [{ machine: 0, cores: 2 }] }],
+        queue: [
+          { id: 2, cores: 1, estimate: 5, submit: 0, licenses: { a: 1 } },
+          { id: 3, cores: 2, estimate: 5, submit: 1 },
+        ],
+        reservations: [
+          { id: 2, time: 10 },
+          { id: 3, time: 15 },
+        ],
+      },
+      { policy: "conservative" },
+    );
+    expect(d.start).toEqual([]);
+    expect(d.reservations).toEqual([
+      { id: 2, time: 20 },
+      { id: 3, time: 25 },
+    ]);
+  });
+});
+
+describe("backfillPass: EASY keeps a license copy for the head's reservation", () => {
+  it("a one-copy job that fits the cores but would hold the copy past the reservation waits", () => {
+    const platform = createPlatform({
+      machines: [{ cores: 4 }],
+      licenses: [{ name: "a", copies: 1 }],
+    });
+    const state: BackfillState = {
+      now: 0,
+      platform,
+      running: [{ id: 1, cores: 3, end: 10, allocation: [{ machine: 0, cores: 3 }] }],
+      queue: [
+        // the head: 3 cores and the copy, reserved at 10 (one core stays free then)
+        { id: 2, cores: 3, estimate: 10, submit: 0, licenses: { a: 1 } },
+        // one core is free now and from 10 on, the copy now only: it would hold it until 20
+        { id: 3, cores: 1, estimate: 20, submit: 0, licenses: { a: 1 } },
+        // the same job without the license backfills
+        { id: 4, cores: 1, estimate: 20, submit: 0 },
+      ],
+    };
+    const d = backfillPass(state, { policy: "easy" });
+    expect(d.start).toEqual([4]);
+    expect(d.reservations).toEqual([{ id: 2, time: 10 }]);
+  });
+});
+
+describe("backfillPass: EDF's arrivals", () => {
+  it("by default only jobs submitted at now are arrivals: an older queued job does not preempt", () => {
+    const state: BackfillState = {
+      now: 10,
+      cores: 1,
+      running: [{ id: 1, cores: 1, end: 100, start: 0, deadline: 200 }],
+      queue: [{ id: 2, cores: 1, estimate: 5, submit: 4, deadline: 30 }],
+    };
+    expect(backfillPass(state, { policy: "edf" }).preempted).toEqual([]);
+    // submitted now, or named in arrived: it preempts job 1
+    const now = { ...state, queue: [{ ...state.queue[0]!, submit: 10 }] };
+    expect(backfillPass(now, { policy: "edf" }).preempted).toEqual([1]);
+    expect(backfillPass({ ...state, arrived: [2] }, { policy: "edf" }).preempted).toEqual([1]);
+  });
+});
+
 describe("backfillPass: BF-unrm keeps the holder first", () => {
   it("the job that held the reservation keeps it though a higher-priority job came", () => {
     const state: BackfillState = {
@@ -439,7 +514,8 @@ describe("backfillPass: bad input names the field", () => {
     [
       "estimate",
       { ...ok, queue: [{ id: 1, cores: 1, estimate: 0 }] },
-      /state\.queue\[0\]\.estimate is 0/,
+      // this reason, not the plan's spacing check, which would refuse 0 too
+      /state\.queue\[0\]\.estimate is 0, expected a duration > 0$/,
     ],
     [
       "duplicate id",
@@ -524,6 +600,34 @@ describe("backfillPass: bad input names the field", () => {
       expect(() => backfillPass(state as BackfillState)).toThrow(where);
     });
   }
+
+  it("accepts the boundaries of a running job's interval: started at now, ended at its start", () => {
+    // started right now, and an estimate of 0 (end = start, an overrun from the start)
+    const d = backfillPass({
+      ...ok,
+      now: 10,
+      running: [
+        { id: 1, cores: 1, end: 20, start: 10 },
+        { id: 2, cores: 1, end: 5, start: 5 },
+      ],
+      queue: [{ id: 3, cores: 2, estimate: 4 }],
+    });
+    expect(d.start).toEqual([]);
+    expect(d.reservations).toEqual([{ id: 3, time: 20 }]);
+  });
+
+  it("refuses estimates whose plan overflows the doubles, naming the largest term", () => {
+    // 1.2e308 is finite, but planning the second job after the first would reach Infinity
+    expect(() =>
+      backfillPass({
+        ...ok,
+        queue: [
+          { id: 1, cores: 2, estimate: 6e307 },
+          { id: 2, cores: 2, estimate: 6e307 },
+        ],
+      }),
+    ).toThrow(/state\.queue\[0\]\.estimate is 6e\+307: with it the plan may reach 1\.2e\+308 s/);
+  });
 
   it("options: an unknown policy and a bad option name themselves", () => {
     expect(() => backfillPass(ok, { policy: "sjf" } as never)).toThrow(/options\.policy is "sjf"/);

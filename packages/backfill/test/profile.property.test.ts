@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AvailabilityProfile } from "../src/availability-profile.js";
+import { UncheckedProfile } from "../src/profile.js";
 
 /** The naive model: free amount at time t = base + sum of the deltas whose interval holds t. */
 interface Op {
@@ -318,5 +319,34 @@ describe("AvailabilityProfile.nonNegative (properties)", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("UncheckedProfile's end sentinel", () => {
+  it("keeps room for its end sentinel at every size a load or a change gives (the scans stop on it)", () => {
+    // earliestStartBefore steps to the sentinel segment (time and amount Infinity) after the
+    // last one instead of testing the index: a buffer grown to exactly the segment count would
+    // drop it, and a scan past the last segment would run on forever. Loads of 1 to 140 changes
+    // reach every doubling of the buffers, and so do runs of adds.
+    const sentinel = (p: UncheckedProfile) => {
+      const { times, amounts } = p as unknown as { times: Float64Array; amounts: Float64Array };
+      return [times.length > p.size, times[p.size], amounts[p.size]];
+    };
+    const ok = [true, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    for (let count = 0; count <= 140; count++) {
+      const times = Float64Array.from({ length: count }, (_, i) => i + 1);
+      const amounts = Float64Array.from({ length: count }, (_, i) => (i % 2 === 0 ? -1 : 2));
+      const loaded = new UncheckedProfile(0, 4);
+      loaded.load(0, 4, times, amounts, count);
+      expect(sentinel(loaded), `load of ${count}`).toEqual(ok);
+      const sorted = new UncheckedProfile(0, 4);
+      sorted.loadSorted(0, 4, times, amounts, count);
+      expect(sentinel(sorted), `loadSorted of ${count}`).toEqual(ok);
+      const added = new UncheckedProfile(0, 4);
+      for (let i = 0; i < count; i++) added.add(2 * i + 1, 2 * i + 2, -1);
+      expect(sentinel(added), `${count} adds`).toEqual(ok);
+      // and the scan that reads it: a window that fits only in the last segment
+      expect(added.earliestStartBefore(4, 5, 0, 1e9, 1e9, 0)).toBe(count === 0 ? 0 : 2 * count);
+    }
   });
 });
