@@ -20,6 +20,8 @@ describe("f1", () => {
   });
   it("is Min after the deadline when asked to follow the printed formula", () => {
     expect(f1({ extime: 100.5, t: 35, deadline: 100, min: 0.1, max: 10, late: 0.1 })).toBe(0.1);
+    // at the deadline itself the job is on time: the line's end, Max, whatever `late` says
+    expect(f1({ extime: 100, t: 35, deadline: 100, min: 0.1, max: 10, late: 0.1 })).toBe(10);
   });
   it("with a user's Min above Max, falls on the line from (t, Min) to (Deadline, Max)", () => {
     // a clamp to [Min, Max] taken in that order would give 0.1 everywhere on this line

@@ -11,16 +11,22 @@ import { type ExactMatching, mfs } from "@sched/matching";
 import { convergentWorkload } from "@sched/workload";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { antiAgingHeuristic } from "../src/anti-aging.js";
 import { convergent } from "../src/convergent.js";
 import type { MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix } from "../src/incremental.js";
 import { buildMatrix, type MatrixUpdate } from "../src/matrix.js";
-import { eligibilityRow, meetsRequirements } from "../src/minimal-requirements.js";
+import {
+  eligibilityRow,
+  meetsRequirements,
+  minimalRequirementsHeuristic,
+} from "../src/minimal-requirements.js";
 import {
   type HeuristicReadings,
   PAPER_CONSTANTS,
   PAPER_READINGS,
   paperHeuristics,
+  scaled,
 } from "../src/paper-heuristics.js";
 import { PaperIncrementalMatrix, UNCHECKED_COSTS } from "../src/paper-incremental.js";
 import { makePlan, type Plan } from "../src/plan.js";
@@ -147,6 +153,58 @@ const readingsArb = fc.record({
   deadlineLate: fc.constantFrom("max" as const, "min" as const),
   deadlineAllLate: fc.constantFrom("max" as const, "zero" as const),
   waitSup: fc.constantFrom("global" as const, "row" as const),
+});
+
+describe("IncrementalMatrix with a scaled uniform-rate heuristic", () => {
+  it("cancels the drift of scaled(anti-aging, f) at f times its rate: tolerance 0 is P plus one shift", () => {
+    // scaled() must scale the rate it declares: the shift that cancels anti-aging's growth is
+    // rate * (base + horizon - now), and stored rows are kept only while they stay exact.
+    fc.assert(
+      fc.property(scenario, fc.constantFrom(0.5, 5, 40), ([platform, jobs, events], factor) => {
+        const heuristics = [minimalRequirementsHeuristic(), scaled(antiAgingHeuristic(), factor)];
+        const inc = new IncrementalMatrix({ heuristics, tolerance: 0, horizon: 1000 });
+        for (const step of steps(platform, jobs, events)) {
+          const u = inc.update({
+            now: step.now,
+            platform,
+            jobs: step.rows,
+            previous: step.previous,
+          });
+          const exact = buildMatrix(
+            { now: step.now, platform, jobs: step.rows, previous: step.previous },
+            heuristics,
+          );
+          for (let k = 0; k < exact.weights.length; k++) {
+            const f = exact.weights[k] as number;
+            const s = u.matrix.weights[k] as number;
+            if (f === 0) expect(s).toBe(0);
+            else expect(Math.abs(s - u.shift - f)).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(s)));
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+    // Only time passes (same jobs, same plan): the shift cancels the growth, so no row changes
+    // and the matching is told so. A rate not scaled with the heuristic changes every row.
+    const platform = createPlatform({ machines: [{ cores: 2 }, { cores: 2 }, { cores: 4 }] });
+    const rows = [1, 2, 3].map(
+      (id): MatrixJob => ({
+        job: createJob({ id, submit: 0, runtime: 50, cores: id }),
+        progress: 0,
+        machine: -1,
+      }),
+    );
+    const previous = new Int32Array(rows.length).fill(-1);
+    for (const factor of [0.5, 5, 40]) {
+      const heuristics = [minimalRequirementsHeuristic(), scaled(antiAgingHeuristic(), factor)];
+      const inc = new IncrementalMatrix({ heuristics, tolerance: 0, horizon: 1000 });
+      inc.update({ now: 10, platform, jobs: rows, previous });
+      for (const now of [20, 150, 400]) {
+        const u = inc.update({ now, platform, jobs: rows, previous });
+        expect(u.changedRows, `factor ${factor}, now ${now}`).toEqual([]);
+      }
+    }
+  });
 });
 
 describe.each(engines)("%s", (_name, make) => {

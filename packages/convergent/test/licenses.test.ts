@@ -32,6 +32,21 @@ describe("licenses", () => {
     expect(licenseRho(rows, platform)).toEqual({ cad: 1.5, fem: 0.25, nl: 0.5 });
     expect(licenseRho([], platform)).toEqual({ cad: 0, fem: 0, nl: 0 });
   });
+  it("licenseRho: a license asked for but offered nowhere has an infinite rho (none asked: 0)", () => {
+    const none = farm({
+      licenses: [
+        { name: "gone", copies: 0 },
+        { name: "nowhere", kind: "node-locked", copies: 2, machines: [] },
+      ],
+    });
+    const asking = [rowOf(job({ id: 1, licenses: { gone: 1, nowhere: 1 } }))];
+    expect(licenseOffer(none)).toEqual({ gone: 0, nowhere: 0 });
+    expect(licenseRho(asking, none)).toEqual({
+      gone: Number.POSITIVE_INFINITY,
+      nowhere: Number.POSITIVE_INFINITY,
+    });
+    expect(licenseRho([], none)).toEqual({ gone: 0, nowhere: 0 });
+  });
   it("licenseWeight: w = |L| * critical part + non-critical part", () => {
     const rho = licenseRho(rows, platform);
     expect(licenseWeight(jobs[0]!.licenses, rho, 3)).toEqual({

@@ -101,5 +101,9 @@ describe("paperHeuristics and scaled", () => {
     const { weights } = buildMatrix({ now: 100, platform, jobs: rows }, [base, scaled(aging, 3)]);
     expect(Array.from(weights).map((x) => +x.toFixed(12))).toEqual([7, 7, 7]);
     expect(() => scaled(aging, Number.POSITIVE_INFINITY)).toThrow(InvalidInputError);
+    // row by row: each row its own update, times 3 (submitted at 0, 50 and 100)
+    const three = [0, 50, 100].map((submit, i) => rowOf(job({ id: i + 1, submit })));
+    const m = buildMatrix({ now: 100, platform, jobs: three }, [base, scaled(aging, 3)]);
+    expect(Array.from(m.weights).map((x) => +x.toFixed(12))).toEqual([7, 7, 7, 4, 4, 4, 1, 1, 1]);
   });
 });

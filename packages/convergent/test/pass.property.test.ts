@@ -223,7 +223,11 @@ describe("convergentPass input checks", () => {
     );
     bad(
       { now: 0, platform, running: [{ ...q(1), machine: 2 }], queue: [] },
-      /state\.running\[0\]\.machine/,
+      /state\.running\[0\]\.machine is 2, expected a machine index below 2$/,
+    );
+    bad(
+      { now: 0, platform, running: [], queue: [q(1, { input: [{ size: -1, machine: 0 }] })] },
+      /state\.queue\[0\]\.input\[0\]\.size is -1, expected a finite number >= 0$/,
     );
     bad(
       {
