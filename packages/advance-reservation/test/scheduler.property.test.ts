@@ -1,18 +1,65 @@
-import { checkSchedule, identicalPool, type ScheduleTrace, simulate } from "@sched/core";
+import {
+  checkSchedule,
+  identicalPool,
+  type JobRecord,
+  type ScheduleTrace,
+  simulate,
+} from "@sched/core";
 import { schedulerSpecs } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type AllocationPolicy,
   AvailRectList,
   advanceReservation,
   durationWorstFit,
+  type FoundAllocation,
   PE_SELECTIONS,
+  type PeSelection,
   paperPolicies,
   peDurationBestFit,
   peWorstFit,
   scorePolicy,
 } from "../src/index.js";
-import { caseArb } from "./ar-cases.js";
+import { type Case, caseArb } from "./ar-cases.js";
+
+/**
+ * Simulates case `c` under `options` and replays its arrivals on a fresh `AvailRectList` with
+ * `findAllocation` and the same options: a job the structure cannot place must have been
+ * rejected; any other is booked there, must have completed, and `accepted` checks its record
+ * against the booking.
+ */
+function replayBookings(
+  c: Case,
+  options: { readonly policy: AllocationPolicy; readonly peSelection?: PeSelection },
+  accepted: (record: JobRecord, found: FoundAllocation) => void,
+): void {
+  const trace = simulate(c.jobs, identicalPool(c.machines), advanceReservation(options));
+  const list = new AvailRectList(c.machines);
+  c.jobs.forEach((job, i) => {
+    list.advanceTo(job.submit);
+    const found =
+      job.cores > c.machines
+        ? null
+        : list.findAllocation(
+            {
+              ready: Math.max(job.ready ?? job.submit, job.submit),
+              duration: job.estimate,
+              deadline: job.deadline ?? Infinity,
+              peCount: job.cores,
+            },
+            options,
+          );
+    const r = trace.records[i]!;
+    if (found === null) {
+      expect(r.outcome).toBe("rejected");
+      return;
+    }
+    list.addAllocation(found.start, found.end, found.pes);
+    expect(r.outcome).toBe("completed");
+    accepted(r, found);
+  });
+}
 
 // The conformance suite on every platform shape and workload feature (licenses, speeds,
 // underestimates, ready times, deadlines), with deadlines hard: admitted jobs meet them.
@@ -101,34 +148,7 @@ describe("advanceReservation properties", () => {
         fc.constantFrom(...paperPolicies),
         fc.constantFrom(...PE_SELECTIONS),
         (c, policy, peSelection) => {
-          const trace = simulate(
-            c.jobs,
-            identicalPool(c.machines),
-            advanceReservation({ policy, peSelection }),
-          );
-          const list = new AvailRectList(c.machines);
-          c.jobs.forEach((job, i) => {
-            list.advanceTo(job.submit);
-            const tr = Math.max(job.ready ?? job.submit, job.submit);
-            const found =
-              job.cores > c.machines
-                ? null
-                : list.findAllocation(
-                    {
-                      ready: tr,
-                      duration: job.estimate,
-                      deadline: job.deadline ?? Infinity,
-                      peCount: job.cores,
-                    },
-                    { policy, peSelection },
-                  );
-            const r = trace.records[i]!;
-            if (found === null) {
-              expect(r.outcome).toBe("rejected");
-              return;
-            }
-            list.addAllocation(found.start, found.end, found.pes);
-            expect(r.outcome).toBe("completed");
+          replayBookings(c, { policy, peSelection }, (r, found) => {
             expect(r.intervals[0]!.start).toBe(found.start);
             expect(r.intervals[0]!.allocation.map((p) => p.machine)).toEqual(found.pes);
           });
@@ -144,33 +164,7 @@ describe("advanceReservation properties", () => {
     const latestStart = scorePolicy("LatestStart", (r) => r.start, "max");
     fc.assert(
       fc.property(caseArb(true), (c) => {
-        const trace = simulate(
-          c.jobs,
-          identicalPool(c.machines),
-          advanceReservation({ policy: latestStart }),
-        );
-        const list = new AvailRectList(c.machines);
-        c.jobs.forEach((job, i) => {
-          list.advanceTo(job.submit);
-          const found =
-            job.cores > c.machines
-              ? null
-              : list.findAllocation(
-                  {
-                    ready: Math.max(job.ready ?? job.submit, job.submit),
-                    duration: job.estimate,
-                    deadline: job.deadline ?? Infinity,
-                    peCount: job.cores,
-                  },
-                  { policy: latestStart },
-                );
-          const r = trace.records[i]!;
-          if (found === null) {
-            expect(r.outcome).toBe("rejected");
-            return;
-          }
-          list.addAllocation(found.start, found.end, found.pes);
-          expect(r.outcome).toBe("completed");
+        replayBookings(c, { policy: latestStart }, (r, found) => {
           expect(r.intervals.map((iv) => [iv.start, iv.end])).toEqual([[found.start, found.end]]);
         });
       }),

@@ -1,7 +1,7 @@
 import { createPlatform, simulate } from "@sched/core";
 import { describe, expect, it } from "vitest";
 import { edf } from "../src/edf.js";
-import { job, startsOf } from "./support/run.js";
+import { intervalsOf, job, startsOf } from "./support/run.js";
 
 // Two single-core machines: m0 speed 1, m1 speed 2 (runtimes refer to speed 1).
 const twoSpeeds = createPlatform({
@@ -123,10 +123,7 @@ describe("edf", () => {
       job(3, 1, 4, 2, { deadline: 10 }),
     ];
     const trace = simulate(jobs, platform, edf());
-    const spans = (id: number) =>
-      trace.records
-        .find((r) => r.job.id === id)!
-        .intervals.map((i) => [i.start, i.end, i.allocation[0]!.machine]);
+    const spans = (id: number) => intervalsOf(trace, id);
     expect(spans(3)).toEqual([[1, 5, 0]]);
     expect(spans(1)).toEqual([
       [0, 1, 0],

@@ -13,7 +13,7 @@ import { backfill } from "../src/backfill.js";
 import { edf } from "../src/edf.js";
 import { fcfs } from "../src/fcfs.js";
 import { conservative, easy, flexible } from "../src/presets.js";
-import { recording, startsOf } from "./support/run.js";
+import { intervalsOf, recording, startsOf } from "./support/run.js";
 
 // `exclusive: true`: a machine runs at most one job at a time, whatever its free cores (the
 // convergent paper's model, line 94: "each machine m in M is executing only a single job at a
@@ -139,10 +139,7 @@ describe("exclusive EDF: hand-worked preemption on two 2-core machines", () => {
 
   it("preempts J2 to free machine 0", () => {
     const trace = simulate(jobs, platform, edf({ exclusive: true }));
-    const iv = (id: number) =>
-      trace.records
-        .find((r) => r.job.id === id)
-        ?.intervals.map((x) => [x.start, x.end, x.allocation[0]!.machine]);
+    const iv = (id: number) => intervalsOf(trace, id);
     expect(iv(1)).toEqual([[0, 10, 1]]);
     expect(iv(2)).toEqual([
       [0, 1, 0],
@@ -212,10 +209,7 @@ describe("exclusive EDF: the victims' license copies count as freed", () => {
       j(3, 1, 2, 1, { deadline: 10, licenses: { cad: 1 } }),
     ];
     const trace = simulate(jobs, platform, edf({ exclusive: true, machineOrder: "index" }));
-    const iv = (id: number) =>
-      trace.records
-        .find((r) => r.job.id === id)
-        ?.intervals.map((x) => [x.start, x.end, x.allocation[0]!.machine]);
+    const iv = (id: number) => intervalsOf(trace, id);
     expect(iv(3)).toEqual([[1, 3, 0]]);
     expect(iv(1)).toEqual([
       [0, 1, 0],

@@ -9,6 +9,16 @@ export function startsOf(trace: ScheduleTrace): Map<number, number> {
   return m;
 }
 
+/** Job `id`'s execution intervals as `[start, end, machine of its first part]`. */
+export function intervalsOf(
+  trace: ScheduleTrace,
+  id: number,
+): [number, number, number][] | undefined {
+  return trace.records
+    .find((r) => r.job.id === id)
+    ?.intervals.map((x): [number, number, number] => [x.start, x.end, x.allocation[0]!.machine]);
+}
+
 /** Wraps a backfill scheduler and records, per job, every reservation it held after each event. */
 export function recording(inner: BackfillScheduler): {
   scheduler: Scheduler;
