@@ -1,8 +1,9 @@
 /**
  * Where the first JSON syntax error of `text` is, as a 1-based line and column (in UTF-16 code
- * units), or null when `text` is valid JSON (RFC 8259, what `JSON.parse` accepts). Node 20's
- * `JSON.parse` says "at position 18" for some errors and nothing for others (`[1,]`); a person
- * editing a file wants the line.
+ * units), or null when `text` is valid JSON (RFC 8259, what `JSON.parse` accepts). The error is
+ * at the first character no JSON text can have there (`{"a": tru}`: the `}`), or at the end of a
+ * text cut short. Node 20's `JSON.parse` says "at position 18" for some errors, at the same
+ * place, and nothing for others (`[1,]`); a person editing a file wants the line.
  *
  * Complexity: O(length of the text).
  *
@@ -29,10 +30,19 @@ export function jsonSyntaxErrorAt(text: string): { line: number; column: number 
   return { line, column: at - start + 1 };
 }
 
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const LITERAL = /true|false|null/y;
+const HEX = /^[0-9a-fA-F]$/;
+const LITERALS: Readonly<Record<string, string>> = { t: "true", f: "false", n: "null" };
 
-/** The offset of the first error, or null. */
+/** Whether `c` is an ASCII digit (false past the end, where `c` is undefined). */
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}
+
+/**
+ * The offset of the first error, or null: the first character at which `text` stops being the
+ * start of some JSON text (the end of `text` when it is such a start but not JSON itself). This
+ * is where Node 20's `JSON.parse` puts its "at position N".
+ */
 function firstError(text: string): number | null {
   let i = 0;
   const n = text.length;
@@ -57,8 +67,10 @@ function firstError(text: string): number | null {
       if (c === 0x5c) {
         const e = text[i + 1];
         if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return false;
-          i += 6;
+          // At the first character that is not a hex digit, as JSON.parse says.
+          const end = i + 6;
+          i += 2;
+          for (; i < end; i++) if (!HEX.test(text[i] ?? "")) return false;
         } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
         else {
           i++;
@@ -99,14 +111,33 @@ function firstError(text: string): number | null {
       }
     }
     if (c === '"') return string();
-    for (const re of [NUMBER, LITERAL]) {
-      re.lastIndex = i;
-      if (re.test(text)) {
-        i = re.lastIndex;
-        return true;
-      }
+    const word = c === undefined ? undefined : LITERALS[c];
+    if (word !== undefined) {
+      for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) return false;
+      return true;
     }
-    return false;
+    return number();
+  };
+  const digits = (): number => {
+    const from = i;
+    while (isDigit(text[i])) i++;
+    return i - from;
+  };
+  // A number, character by character: the error is at the first one the grammar refuses.
+  const number = (): boolean => {
+    if (text[i] === "-") i++;
+    if (text[i] === "0") i++;
+    else if (digits() === 0) return false;
+    if (text[i] === ".") {
+      i++;
+      if (digits() === 0) return false;
+    }
+    if (text[i] === "e" || text[i] === "E") {
+      i++;
+      if (text[i] === "+" || text[i] === "-") i++;
+      if (digits() === 0) return false;
+    }
+    return true;
   };
   if (!value()) return i;
   space();

@@ -21,7 +21,12 @@ describe("jsonSyntaxErrorAt", () => {
       ['{"a":', [1, 6]],
       ["", [1, 1]],
       ["[1] 2", [1, 5]],
-      ['{"a": tru}', [1, 7]],
+      // at the first character no JSON text can have there: "tru" starts "true", "}" does not
+      ['{"a": tru}', [1, 10]],
+      ["[fal4e]", [1, 5]],
+      ["[2E}", [1, 4]],
+      ["[-.5]", [1, 3]],
+      ["[2.]", [1, 4]],
       ["[01]", [1, 3]],
       ['["\t"]', [1, 3]],
       ["{'a': 1}", [1, 2]],
@@ -29,6 +34,11 @@ describe("jsonSyntaxErrorAt", () => {
       // every escape JSON has, then an error after it (the escapes are not the error)
       ['["\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9", x]', [1, 28]],
       ['["\\x"]', [1, 4]],
+      // a bad \u escape: at its first character that is not a hex digit, as JSON.parse says
+      ['["\\u12x4"]', [1, 7]],
+      ['["\\uzzzz"]', [1, 5]],
+      ['["\\u12', [1, 7]],
+      ['["\\u00E9\\u0"]', [1, 12]],
     ];
     for (const [text, want] of cases) {
       const got = jsonSyntaxErrorAt(text);
@@ -55,6 +65,43 @@ describe("jsonSyntaxErrorAt", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("is where JSON.parse says the error is, whenever it gives a position (oracle)", () => {
+    // Node 20 says "at position N" for errors in numbers, literals, strings and escapes.
+    const alphabet = fc.constantFrom(...'{}[],:"\\ \n0123456789.-+eEtrufalsn\tuAbx'.split(""));
+    const text = fc.oneof(
+      fc
+        .json()
+        .chain((j) =>
+          fc
+            .tuple(fc.nat({ max: j.length }), fc.string({ unit: alphabet, maxLength: 3 }))
+            .map(([at, s]) => j.slice(0, at) + s + j.slice(at + 1)),
+        ),
+      fc.string({ unit: alphabet, maxLength: 12 }),
+    );
+    let positions = 0;
+    fc.assert(
+      fc.property(text, (t) => {
+        let said: string;
+        try {
+          JSON.parse(t);
+          return;
+        } catch (e) {
+          said = (e as Error).message;
+        }
+        const position = /at position (\d+)/.exec(said);
+        if (position === null) return;
+        positions++;
+        const at = Number(position[1]);
+        const before = t.slice(0, at);
+        const line = before.split("\n").length;
+        const column = at - (before.lastIndexOf("\n") + 1) + 1;
+        expect(jsonSyntaxErrorAt(t), `${JSON.stringify(t)}: ${said}`).toEqual({ line, column });
+      }),
+      { numRuns: 3000 },
+    );
+    expect(positions).toBeGreaterThan(300); // the property was not vacuous
   });
 
   it("gives up (null) on nesting deeper than the stack instead of throwing", () => {
