@@ -6,7 +6,7 @@ import {
   requireBoolean,
   requireKnownKeys,
 } from "@sched/errors";
-import { AvailRectList, checkPolicy } from "./avail-rect-list.js";
+import { AvailRectList, checkPolicy, latestStart } from "./avail-rect-list.js";
 import { ADVANCE_RESERVATION_DEFAULTS } from "./defaults.js";
 import { checkPeSelection, type PeSelection } from "./pe-selection.js";
 import { type AllocationPolicy, firstFit } from "./policies.js";
@@ -223,7 +223,7 @@ export function admitOne(
     return {
       id,
       accepted: false,
-      reason: `no ${n} PEs free for ${tdu} s at any candidate start in [${tr}, ${tdl - tdu}]`,
+      reason: `no ${n} PEs free for ${tdu} s at any candidate start in [${tr}, ${latestStart(tdl, tdu)}]`,
     };
   }
   list.addAllocation(found.start, found.end, found.pes);

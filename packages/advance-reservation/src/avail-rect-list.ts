@@ -1023,9 +1023,10 @@ export function checkPolicy(where: string, field: string, policy: AllocationPoli
 
 /**
  * `tdl - tdu`, lowered by rounding steps if needed so that `latest + tdu <= tdl` holds in
- * floating point (a reservation must never end after its deadline by an ulp).
+ * floating point (a reservation must never end after its deadline by an ulp). Internal (the
+ * admission rule's rejection reason names it).
  */
-function latestStart(tdl: number, tdu: number): number {
+export function latestStart(tdl: number, tdu: number): number {
   let latest = tdl - tdu;
   if (!Number.isFinite(latest)) return latest;
   let step = Math.max(Math.abs(latest) * Number.EPSILON, Number.MIN_VALUE);

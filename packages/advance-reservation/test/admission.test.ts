@@ -68,6 +68,21 @@ describe("admissionPass", () => {
     ).toEqual([{ id: 9, accepted: true, start: 3, end: 6, pes: [0, 1, 2, 3, 4, 5, 6, 7, 8] }]);
   });
 
+  it("names the latest start the search used: the deadline minus the duration, rounded down to end by it", () => {
+    // 0.9 - 0.3 is 0.6000000000000001 in doubles, which would end after 0.9: the search stops at 0.6.
+    const { decisions } = admissionPass(
+      { now: 0, pes: 1, reservations: [{ id: 1, start: 0, end: 1, pes: [0] }] },
+      [{ id: 2, peCount: 1, duration: 0.3, deadline: 0.9 }],
+    );
+    expect(decisions).toEqual([
+      {
+        id: 2,
+        accepted: false,
+        reason: "no 1 PEs free for 0.3 s at any candidate start in [0, 0.6]",
+      },
+    ]);
+  });
+
   it("counts a past ready time as now and forgets reservations that ended", () => {
     const { decisions, reservations } = admissionPass(
       { now: 5, pes: 2, reservations: [{ id: 1, start: 0, end: 5, pes: [0, 1] }] },
