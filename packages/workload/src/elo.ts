@@ -165,7 +165,11 @@ export function eloWorkload(options: EloOptions = {}): EloWorkload {
   let t = 0;
   for (let i = 0; i < n; i++) {
     if (meanGap > 0 && i > 0) t += aRng.exponential(meanGap);
-    const o = sizes === "uniform" ? jRng.uniform(ops[0], ops[1]) : Math.exp(jRng.uniform(lo, hi));
+    // exp(log(x)) may miss x by an ulp either way (exp(log(1e3)) is 999.9999999999998): kept in range.
+    const o =
+      sizes === "uniform"
+        ? jRng.uniform(ops[0], ops[1])
+        : Math.min(ops[1], Math.max(ops[0], Math.exp(jRng.uniform(lo, hi))));
     const x = Math.log(o);
     const bin =
       hi > lo ? Math.min(levelCount - 1, Math.floor((levelCount * (x - lo)) / (hi - lo))) : 0;

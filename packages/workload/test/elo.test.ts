@@ -41,11 +41,36 @@ describe("eloWorkload", () => {
     const hi = Math.log(9e9);
     const logs = w.operations.map(Math.log);
     expect(Math.min(...w.operations)).toBeGreaterThanOrEqual(1e3);
-    expect(Math.max(...w.operations)).toBeLessThanOrEqual(9e9 * (1 + 1e-12));
+    expect(Math.max(...w.operations)).toBeLessThanOrEqual(9e9);
     expect(ks1(logs, (x) => (x - lo) / (hi - lo))).toBeLessThan(1.949 / Math.sqrt(20_000));
     w.jobs.forEach((j, i) => {
       expect(j.runtime).toBeCloseTo(w.operations[i]! / 1e6, 9);
     });
+  });
+
+  it("keeps log-uniform sizes inside operations, ends included, where exp(log(x)) misses x by an ulp", () => {
+    // exp(log(1e3)) is 999.9999999999998 and exp(log(9e9)) is 9000000000.000015.
+    for (const x of [1e3, 9e9]) {
+      const w = eloWorkload({ jobs: 3, seed: 1, sizes: "log-uniform", operations: [x, x] });
+      expect(w.operations).toEqual([x, x, x]);
+      expect(w.jobs.map((j) => j.runtime)).toEqual([x / 1e6, x / 1e6, x / 1e6]);
+    }
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e12, noNaN: true }),
+        fc.double({ min: 1, max: 1 + 1e-9, noNaN: true }),
+        fc.nat(1000),
+        (lo, stretch, seed) => {
+          const hi = lo * stretch;
+          const w = eloWorkload({ jobs: 50, seed, sizes: "log-uniform", operations: [lo, hi] });
+          for (const o of w.operations) {
+            expect(o).toBeGreaterThanOrEqual(lo);
+            expect(o).toBeLessThanOrEqual(hi);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it("gives level 1 to the largest fifth (in log size) and 5 to the smallest, ~20% each", () => {
