@@ -138,6 +138,16 @@ export class MachinePlan {
   }
 
   /**
+   * True when some profile is below zero at or after `t`: more is planned than a machine or a
+   * license has (reservations kept from a plan made before a running job's end moved later).
+   */
+  overbookedFrom(t: number): boolean {
+    for (const p of this.changes.keys())
+      if (!p.nonNegative(t, Number.POSITIVE_INFINITY)) return true;
+    return false;
+  }
+
+  /**
    * True when machine `m` could ever host `job` alone: enough cores, its floating licenses
    * usable there, and the node-locked copies it needs held there.
    */

@@ -178,6 +178,20 @@ export class PooledPlan {
     return true;
   }
 
+  /**
+   * True when some profile is below zero at or after `t`: more is planned than the platform
+   * has (reservations kept from a plan made before a running job's end moved later). O(1)
+   * while no change has made an amount negative, otherwise O(S).
+   */
+  overbookedFrom(t: number): boolean {
+    if (!this.cores.nonNegative(t, Number.POSITIVE_INFINITY)) return true;
+    if (!this.hasLicenses) return false;
+    for (const p of this.licenses.values()) {
+      if (!p.nonNegative(t, Number.POSITIVE_INFINITY)) return true;
+    }
+    return false;
+  }
+
   /** True when `job` needs nothing but cores from this plan (no license profile applies). */
   coresOnly(job: Job): boolean {
     return job.licenses === undefined || !this.hasLicenses;

@@ -1,4 +1,5 @@
 import { createPlatform } from "@sched/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type BackfillState, backfillPass } from "../src/pass.js";
 import type { Reservation } from "../src/strategy.js";
@@ -277,6 +278,168 @@ describe("backfillPass: conservative given licensed reservations that overbook t
       { id: 2, time: 20 },
       { id: 3, time: 25 },
     ]);
+  });
+});
+
+describe("backfillPass: conservative after a walltime extension, told that nothing ended", () => {
+  // The state of the test above with `completed: []`: nothing ended, but job 1's end moved from
+  // 10 to 20, so the kept reservations overbook; each is made again, as when `completed` is
+  // unknown.
+  const platform = createPlatform({
+    machines: [{ cores: 2 }],
+    licenses: [{ name: "a", copies: 1 }],
+  });
+  const state = (licensed: boolean): BackfillState => ({
+    now: 10,
+    platform,
+    running: [{ id: 1, cores: 2, start: 0, end: 20, allocation: [{ machine: 0, cores: 2 }] }],
+    queue: [
+      { id: 2, cores: 1, estimate: 5, submit: 0, ...(licensed ? { licenses: { a: 1 } } : {}) },
+      { id: 3, cores: 2, estimate: 5, submit: 1 },
+    ],
+    reservations: [
+      { id: 2, time: 10 },
+      { id: 3, time: 15 },
+    ],
+    completed: [],
+  });
+
+  it("makes the reservations that no longer hold again, licensed or not, pooled or on one machine", () => {
+    for (const licensed of [false, true]) {
+      const d = backfillPass(state(licensed), { policy: "conservative" });
+      expect(d.reservations, `licensed ${licensed}`).toEqual([
+        { id: 2, time: 20 },
+        { id: 3, time: 25 },
+      ]);
+      expect(d.wakeAt).toBe(20);
+      const s = state(licensed);
+      const one = backfillPass(
+        { ...s, reservations: s.reservations!.map((r) => ({ ...r, machine: 0 })) },
+        { policy: "conservative", singleMachine: true },
+      );
+      expect(one.reservations, `singleMachine, licensed ${licensed}`).toEqual([
+        { id: 2, time: 20, machine: 0 },
+        { id: 3, time: 25, machine: 0 },
+      ]);
+    }
+    // The license alone overbooked: job 1 holds the one copy until 20 now, not 10.
+    const d = backfillPass(
+      {
+        now: 10,
+        platform: createPlatform({
+          machines: [{ cores: 4 }],
+          licenses: [{ name: "a", copies: 1 }],
+        }),
+        running: [
+          {
+            id: 1,
+            cores: 1,
+            start: 0,
+            end: 20,
+            licenses: { a: 1 },
+            allocation: [{ machine: 0, cores: 1 }],
+          },
+        ],
+        queue: [{ id: 2, cores: 1, estimate: 5, submit: 0, licenses: { a: 1 } }],
+        reservations: [{ id: 2, time: 10 }],
+        completed: [],
+      },
+      { policy: "conservative" },
+    );
+    expect(d.reservations).toEqual([{ id: 2, time: 20 }]);
+  });
+
+  it("keeps reservations that still hold where they are, without compressing them", () => {
+    // Job 1's end moved from 10 to 12 on 3 cores: job 2 (1 core) still fits at 10; job 3 at 15
+    // (2 cores) holds; nothing ended, so job 3 does not move to 12 though it would fit there.
+    const d = backfillPass(
+      {
+        now: 10,
+        cores: 3,
+        running: [{ id: 1, cores: 2, start: 0, end: 12 }],
+        queue: [
+          { id: 2, cores: 1, estimate: 5, submit: 0 },
+          { id: 3, cores: 2, estimate: 5, submit: 1 },
+        ],
+        reservations: [
+          { id: 2, time: 10 },
+          { id: 3, time: 15 },
+        ],
+        completed: [],
+      },
+      { policy: "conservative" },
+    );
+    expect(d.start).toEqual([2]);
+    expect(d.reservations).toEqual([{ id: 3, time: 15 }]);
+  });
+
+  it("never returns reservations that overbook the cores, whatever the running jobs' ends became", () => {
+    const job = fc.record({
+      cores: fc.integer({ min: 1, max: 4 }),
+      estimate: fc.integer({ min: 1, max: 20 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 4, max: 8 }),
+        fc.array(job, { minLength: 1, maxLength: 3 }),
+        fc.array(job, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 3, maxLength: 3 }),
+        fc.boolean(),
+        (cores, runningJobs, queued, extensions, singleMachine) => {
+          const options = { policy: "conservative", singleMachine } as const;
+          // Running jobs that fit the machine now, then a first decision.
+          let used = 0;
+          const running = runningJobs
+            .filter((r) => (used + r.cores <= cores ? ((used += r.cores), true) : false))
+            .map((r, i) => ({ id: 100 + i, cores: r.cores, start: 0, end: r.estimate }));
+          const queue = queued.map((q, i) => ({
+            id: i,
+            cores: q.cores,
+            estimate: q.estimate,
+            submit: 0,
+          }));
+          const first = backfillPass({ now: 0, cores, running, queue }, options);
+          const started = new Set(first.start);
+          // Some running jobs' ends move later; the jobs started now run to their estimates.
+          const nowRunning = [
+            ...running.map((r, i) => ({ ...r, end: r.end + extensions[i]! })),
+            ...queue
+              .filter((q) => started.has(q.id))
+              .map((q) => ({ id: q.id, cores: q.cores, start: 0, end: q.estimate })),
+          ];
+          const waiting = queue.filter((q) => !started.has(q.id));
+          const d = backfillPass(
+            {
+              now: 0,
+              cores,
+              running: nowRunning,
+              queue: waiting,
+              reservations: first.reservations,
+              completed: [],
+            },
+            options,
+          );
+          const estimate = new Map(waiting.map((q) => [q.id, q] as const));
+          const intervals = [
+            ...nowRunning.map((r) => ({ start: 0, end: r.end, cores: r.cores })),
+            ...queue
+              .filter((q) => d.start.includes(q.id))
+              .map((q) => ({ start: 0, end: q.estimate, cores: q.cores })),
+            ...d.reservations.map((r) => {
+              const q = estimate.get(r.id)!;
+              return { start: r.time, end: r.time + q.estimate, cores: q.cores };
+            }),
+          ];
+          expect(d.reservations.length + d.start.length).toBe(waiting.length);
+          for (const { start: t } of intervals) {
+            let busy = 0;
+            for (const i of intervals) if (i.start <= t && t < i.end) busy += i.cores;
+            expect(busy, `at ${t}`).toBeLessThanOrEqual(cores);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -60,7 +60,8 @@ interface Held extends PlannedInterval {
  * Resumed (`resume`, the pure pass): the plan is rebuilt from the running jobs and the previous
  * reservations (each held from its time for its planned duration, in the order given), every
  * waiting job without one is reserved as an arrival, and compression runs when capacity may
- * have come back (`released`) or a reservation is in the past, as it would have in the engine.
+ * have come back (`released`) or a reservation is in the past, as it would have in the engine,
+ * or when the kept reservations overbook the plan (a running job's end moved later).
  *
  * Complexity per event: O(V) to scan V reservations, O(S) per reservation made, and with
  * compression O(V x s + M x S) for s segments scanned per check (those before its bound) and M
@@ -300,7 +301,10 @@ export function conservativeStrategy(opts: ResolvedBackfill): BackfillStrategy {
     if (resumed !== null) {
       restored = restore(ctx, resumed, rejected);
       arrived = restored.map((w) => w.job);
-      compress = resumedReleased;
+      // Capacity may have come back, or been taken: a running job whose end moved later (a
+      // walltime extension) leaves the kept reservations overbooking the plan, and compression
+      // makes each one that no longer holds again.
+      compress = resumedReleased || plan.overbookedFrom(now);
       resumed = null;
     } else if (initialized) {
       plan.trimBefore(now);

@@ -24,7 +24,8 @@ interface Held {
  * Resumed (`resume`, the pure pass): the plan is rebuilt from the running jobs and the previous
  * reservations (a machine and a time each, held for the job's planned duration there), every
  * waiting job without one is reserved as an arrival, and compression runs when capacity may
- * have come back (`released`) or a reservation is in the past.
+ * have come back (`released`), a reservation is in the past, or the kept reservations overbook
+ * the plan (a running job's end moved later).
  *
  * Complexity per event: O(V) to scan V reservations, O(M x S) per reservation made, and with
  * compression O(V x M x S) (every reservation is re-placed; M machines, S segments of a
@@ -103,7 +104,9 @@ export function singleConservative(opts: ResolvedBackfill): BackfillStrategy {
     if (resumed !== null) {
       restored = restore(view, resumed, rejected);
       arrived = restored.map((w) => w.job);
-      compress = resumedReleased;
+      // Capacity may have come back, or been taken (a running job's end moved later: the kept
+      // reservations overbook the plan).
+      compress = resumedReleased || plan.overbookedFrom(now);
       resumed = null;
     } else if (initialized) {
       plan.trimBefore(now);
