@@ -36,6 +36,18 @@ describe("knapsack01", () => {
     expect(knapsack01(inst, { dpCellLimit: 1 }).items).toEqual([1, 2]);
   });
 
+  it("branch and bound explores items of equal value/weight by index (ties by index)", () => {
+    // Ratios 1, 1, 1, 1, 0.5, 0.75, 1/3: items 0-3 tie. The greedy incumbent is {0, 1} (3);
+    // the depth-first search in the order 0, 1, 2, 3, 5, 4, 6 ("take" first) then meets the
+    // optimum {2} (4) before the equally valuable {3}, and keeps the first found.
+    const inst = { values: [1, 2, 4, 4, 1, 3, 1], weights: [1, 2, 4, 4, 2, 4, 3], capacity: 4 };
+    expect(knapsack01(inst, { method: "branch-and-bound" })).toEqual({
+      items: [2],
+      value: 4,
+      optimal: true,
+    });
+  });
+
   it("falls back to branch and bound when the DP table would exceed dpCellLimit", () => {
     const inst = { values: [10, 7, 6], weights: [400_000, 300_000, 300_000], capacity: 600_000 };
     expect(knapsack01(inst, { dpCellLimit: 10 })).toEqual({
