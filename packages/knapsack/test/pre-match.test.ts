@@ -25,9 +25,13 @@ describe("jobCosts", () => {
     expect(backward).toBe(0.6 / 3);
   });
 
-  it("rejects NaN entries, naming them", () => {
+  it("rejects NaN and infinite entries, naming them", () => {
     expect(() => jobCosts([[1, Number.NaN]])).toThrow(
       "@sched/knapsack/jobCosts: matrix[0][1] is NaN, expected a finite number",
+    );
+    // an infinite priority would make the mean infinite (or NaN with -Infinity and Infinity)
+    expect(() => jobCosts([[1], [Number.POSITIVE_INFINITY, 2]])).toThrow(
+      "@sched/knapsack/jobCosts: matrix[1][0] is Infinity, expected a finite number",
     );
   });
 });
