@@ -190,9 +190,10 @@ describe("mkpExact's search path", () => {
   it("is pinned on license knapsacks of Table 1's size", () => {
     // On these the dual simplex's finer rules show in `nodes`: Harris's tolerance in the ratio
     // test (5 and 8), its ties by index (2), and the dual tolerance below which a nonbasic
-    // variable keeps its bound (8).
-    const events = licenseEvents(9);
-    const got = [2, 5, 8].map((t) => {
+    // variable keeps its bound (8); and the search's: candidates measured by strong branching
+    // and the lookahead (13, 14), the order of candidates and of rounding (14).
+    const events = licenseEvents(15);
+    const got = [2, 5, 8, 13, 14].map((t) => {
       const r = mkpExact(events[t] as Instance, { nodeLimit: 300 });
       return [r.value, r.optimal, r.bound, r.nodes];
     });
@@ -200,6 +201,22 @@ describe("mkpExact's search path", () => {
       [413.75, true, 413.75, 13],
       [434.5, true, 434.5, 27],
       [478.5, true, 478.5, 34],
+      [611.4552720175125, true, 611.4552720175125, 39],
+      [537.25, true, 537.25, 295],
     ]);
+  });
+
+  it("is pinned on a knapsack with decimal weights and integer values", () => {
+    // The cutoff of a node's LP (the incumbent + 1 - 1e-6 with integer values) shows here.
+    const inst = {
+      values: [1, 2, 4, 1, 2],
+      weights: [
+        [0.25, 0, 0.3, 0.4, 0.3],
+        [0.1, 0.25, 0.1, 0.7, 0.2],
+        [0.1, 0.4, 0.15, 0.1, 0],
+      ],
+      capacities: [0.8, 0.5, 0.5],
+    };
+    expect(mkpExact(inst)).toEqual({ items: [2, 4], value: 6, optimal: true, bound: 6, nodes: 3 });
   });
 });
