@@ -89,6 +89,22 @@ describe("preMatch", () => {
     expect(r.clear).toEqual([1]);
   });
 
+  it("gives a critical license missing from copies 0 copies, with either solver", () => {
+    // "x" is offered nowhere: rho = Infinity, critical, capacity 0, so the jobs asking for it
+    // are cleared whatever their cost; job 3 keeps the one copy of "a".
+    const jobs = [
+      { id: 1, licenses: { x: 1 } },
+      { id: 2, licenses: { x: 1, a: 1 } },
+      { id: 3, licenses: { a: 1 } },
+    ];
+    for (const solver of ["greedy", "exact"] as const) {
+      const r = preMatch({ jobs, copies: { a: 1 }, costs: [5, 4, 1] }, { solver });
+      expect(r.critical).toEqual(["a", "x"]);
+      expect(r.clusters.map((c) => c.instance.capacities)).toEqual([[1, 0]]);
+      expect(r.clear).toEqual([1, 2]);
+    }
+  });
+
   it("rejects inconsistent input, naming the field", () => {
     const jobs = [{ id: 1, licenses: { a: 1 } }];
     expect(() => preMatch({ jobs, copies: { a: 1 } })).toThrow(InvalidInputError);
