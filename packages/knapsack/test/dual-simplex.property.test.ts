@@ -177,6 +177,167 @@ describe("DualSimplex properties", () => {
     );
   });
 
+  it("leaves by dual steepest edge: the largest violation² / ‖row of B⁻¹‖², the lowest row among ties", () => {
+    // solve(0) brings the basic solution up to date and stops before the first pivot ("limit"
+    // when some row is out of its bounds); solve(1) then makes exactly that pivot. The norms
+    // here are computed from the inverse (their definition), not read from the solver.
+    let pivoted = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
+        boundsArb,
+        boundsArb,
+        (inst, first, second) => {
+          const n = inst.values.length;
+          const lp = lpOf(inst);
+          boundsOf(lp, n, first);
+          lp.solve(10_000);
+          boundsOf(lp, n, second);
+          const before = lp.pivots;
+          const status = lp.solve(0);
+          expect(lp.pivots).toBe(before); // no pivot within a budget of 0
+          if (status === "optimal") return;
+          expect(status).toBe("limit");
+          const { m } = lp;
+          let expected = -1;
+          let best = 0;
+          for (let i = 0; i < m; i++) {
+            const j = lp.head[i] as number;
+            const x = lp.xB[i] as number;
+            const l = lp.lo[j] as number;
+            const h = lp.up[j] as number;
+            let viol = 0;
+            if (l - x > 1e-9 * (1 + Math.abs(l))) viol = l - x;
+            else if (x - h > 1e-9 * (1 + Math.abs(h))) viol = x - h;
+            if (viol === 0) continue;
+            let norm = 0;
+            for (let k = 0; k < m; k++) norm += (lp.binv[i * m + k] as number) ** 2;
+            const score = (viol * viol) / norm;
+            if (score > best) {
+              best = score;
+              expected = i;
+            }
+          }
+          const head = Array.from(lp.head);
+          if (lp.solve(1) === "infeasible" && lp.pivots === before) return; // a dual ray, no pivot
+          expect(lp.pivots).toBe(before + 1);
+          const changed = head.flatMap((j, i) => (lp.head[i] === j ? [] : [i]));
+          expect(changed).toEqual([expected]);
+          pivoted++;
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(pivoted).toBeGreaterThan(100); // about a third of the runs need a pivot
+  });
+
+  it("spends at most maxPivots pivots and stops at once when the objective is at most the cutoff", () => {
+    let infeasible = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
+        boundsArb,
+        boundsArb,
+        fc.integer({ min: 1, max: 4 }),
+        (inst, first, second, budget) => {
+          const n = inst.values.length;
+          const lp = lpOf(inst);
+          boundsOf(lp, n, first);
+          lp.solve(10_000);
+          boundsOf(lp, n, second);
+          if (lp.solve(0) !== "limit") return;
+          infeasible++;
+          // The objective of the basic solution (perturbed values, summed in item order).
+          let z = 0;
+          for (let j = 0; j < n; j++) z += (lp.v[j] as number) * lp.value(j);
+          const before = lp.pivots;
+          expect(lp.solve(10_000, z)).toBe("cutoff"); // at most the cutoff: equal counts
+          expect(lp.pivots).toBe(before);
+          const status = lp.solve(budget, z + Math.abs(z) * 1e-12 + 1e-300);
+          expect(status).toBe("cutoff");
+          expect(lp.pivots).toBe(before);
+          // Below the objective: no cutoff before the first pivot, and at most `budget` pivots.
+          const below = lp.solve(budget, z - Math.abs(z) * 1e-12 - 1e-300);
+          expect(lp.pivots - before).toBeLessThanOrEqual(budget);
+          if (below === "limit") expect(lp.pivots - before).toBe(budget);
+          if (below === "cutoff") expect(lp.pivots).toBeGreaterThan(before);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(infeasible).toBeGreaterThan(50);
+  });
+
+  it("restores a snapshot to the bit, norms included, whatever was solved in between", () => {
+    const state = (lp: DualSimplex) => ({
+      head: Array.from(lp.head),
+      atUpper: Array.from(lp.atUpper),
+      xB: Array.from(lp.xB),
+      binv: Array.from(lp.binv),
+      norm: Array.from(lp.norm),
+      stale: Array.from(lp.stale),
+      y: Array.from(lp.y),
+      d: Array.from(lp.d),
+      sinceInvert: lp.saveBasis(false).sinceInvert,
+    });
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
+        boundsArb,
+        boundsArb,
+        (inst, first, second) => {
+          const n = inst.values.length;
+          const lp = lpOf(inst);
+          boundsOf(lp, n, first);
+          lp.solve(10_000);
+          const snap = lp.newSnapshot();
+          lp.snapshot(snap);
+          const saved = state(lp);
+          boundsOf(lp, n, second);
+          lp.solve(10_000);
+          lp.restore(snap);
+          expect(state(lp)).toEqual(saved);
+          // and the restored solver goes on as the one never moved
+          boundsOf(lp, n, first);
+          const twin = lpOf(inst);
+          boundsOf(twin, n, first);
+          twin.solve(10_000);
+          boundsOf(lp, n, second);
+          boundsOf(twin, n, second);
+          expect(lp.solve(10_000)).toBe(twin.solve(10_000));
+          expect(Array.from(lp.xB)).toEqual(Array.from(twin.xB));
+          expect(Array.from(lp.norm)).toEqual(Array.from(twin.norm));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps counting pivots towards the next rebuild across a basis saved with its inverse", () => {
+    let counted = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
+        boundsArb,
+        boundsArb,
+        (inst, first, second) => {
+          const n = inst.values.length;
+          const lp = lpOf(inst);
+          boundsOf(lp, n, first);
+          lp.solve(10_000);
+          const withInverse = lp.saveBasis(true);
+          boundsOf(lp, n, second);
+          lp.solve(10_000);
+          lp.loadBasis(withInverse);
+          expect(lp.saveBasis(false).sinceInvert).toBe(withInverse.sinceInvert);
+          if (withInverse.sinceInvert > 0) counted++;
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(counted).toBeGreaterThan(30);
+  });
+
   it("rebuilds the inverse every 100 pivots along a chain of re-solves", () => {
     // Round-off drift is cut by rebuilding the inverse after REINVERT_EVERY = 100 pivots; the
     // count goes on across solves (the search re-solves one LP node after node), so along a

@@ -36,6 +36,33 @@ describe("knapsack01", () => {
     expect(knapsack01(inst, { dpCellLimit: 1 }).items).toEqual([1, 2]);
   });
 
+  it("branch and bound explores items of equal value/weight by index (ties by index)", () => {
+    // Ratios 1, 1, 1, 1, 0.5, 0.75, 1/3: items 0-3 tie. The greedy incumbent is {0, 1} (3);
+    // the depth-first search in the order 0, 1, 2, 3, 5, 4, 6 ("take" first) then meets the
+    // optimum {2} (4) before the equally valuable {3}, and keeps the first found.
+    const inst = { values: [1, 2, 4, 4, 1, 3, 1], weights: [1, 2, 4, 4, 2, 4, 3], capacity: 4 };
+    expect(knapsack01(inst, { method: "branch-and-bound" })).toEqual({
+      items: [2],
+      value: 4,
+      optimal: true,
+    });
+  });
+
+  it("branch and bound keeps only sets whose weights, summed in item order, fit the capacity", () => {
+    // Items 0, 2, 4, 5, 6, 7, 8 weigh 3.7 in decimal but 3.7000000000000006 summed in item order
+    // (the residual capacity the search subtracts from says they fit): refused, 32 is the best.
+    const inst = {
+      values: [5, 1, 5, 4, 5, 4, 6, 2, 6],
+      weights: [0.35, 0.25, 0.15, 0.7, 0.4, 0.15, 1.1, 0.45, 1.1],
+      capacity: 3.7,
+    };
+    const r = knapsack01(inst);
+    expect(r).toEqual({ items: [0, 1, 2, 3, 4, 5, 6, 7], value: 32, optimal: true });
+    let load = 0;
+    for (const i of r.items) load += inst.weights[i] as number;
+    expect(load).toBeLessThanOrEqual(inst.capacity);
+  });
+
   it("falls back to branch and bound when the DP table would exceed dpCellLimit", () => {
     const inst = { values: [10, 7, 6], weights: [400_000, 300_000, 300_000], capacity: 600_000 };
     expect(knapsack01(inst, { dpCellLimit: 10 })).toEqual({
@@ -70,6 +97,9 @@ describe("knapsack01", () => {
   it("rejects bad input, naming the field", () => {
     expect(() => knapsack01({ values: [1, 2], weights: [1], capacity: 1 })).toThrow(
       /weights has length 1, expected 2/,
+    );
+    expect(() => knapsack01({ values: [1, 2], weights: [1, 1, 1], capacity: 1 })).toThrow(
+      /weights has length 3, expected 2/,
     );
     expect(() => knapsack01({ values: [1], weights: [1], capacity: -1 })).toThrow(
       InvalidInputError,

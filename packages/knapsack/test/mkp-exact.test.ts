@@ -14,8 +14,53 @@ describe("mkpExact", () => {
       capacities: [6, 4],
     };
     const r = mkpExact(inst);
-    expect(r).toMatchObject({ items: [1, 2], value: 13, optimal: true, bound: 13 });
+    // the README's example, nodes included
+    expect(r).toEqual({ items: [1, 2], value: 13, optimal: true, bound: 13, nodes: 3 });
     expect(mkpGreedy(inst).value).toBe(10);
+    // Before the root is solved the bound left open is the trivial one, the sum of the values
+    // (10 + 7 + 6), not Infinity; the incumbent is the greedy's, improved by local search.
+    expect(mkpExact(inst, { nodeLimit: 0 })).toEqual({
+      items: [1, 2],
+      value: 13,
+      optimal: false,
+      bound: 23,
+      nodes: 0,
+    });
+  });
+
+  it("proves the incumbent optimal at the root of the single-knapsack search when Dantzig's bound equals it", () => {
+    // One binding constraint; the greedy keeps items 0 and 1 (value 5, the capacity exactly
+    // filled) and Dantzig's bound is 2 + 3 + 1·0/3 = 5: optimal without a node.
+    expect(mkpExact({ values: [2, 3, 1], weights: [[1, 2, 3]], capacities: [3] })).toEqual({
+      items: [0, 1],
+      value: 5,
+      optimal: true,
+      bound: 5,
+      nodes: 0,
+    });
+  });
+
+  it("stops at the node limit on a node to be solved again, and reports the bound of that node", () => {
+    // At nodeLimit 3 the limit falls on a node to be solved again at once (its parent with new
+    // fixings, not taken from the queue) while no other node is open: it goes back to the queue
+    // and its bound (15) is the one left open. The optimum is 13 (items 3 and 4), proven at 6
+    // nodes.
+    const inst = {
+      values: [3, 2, 1, 7, 6, 3],
+      weights: [
+        [1, 0, 0, 2, 0, 3],
+        [0, 8, 6, 7, 4, 4],
+        [8, 9, 0, 9, 0, 5],
+      ],
+      capacities: [3, 14, 15],
+    };
+    expect(bruteForce(inst).value).toBe(13);
+    const bounds = [0, 1, 2, 3, 4, 5, 6].map((nodeLimit) => {
+      const r = mkpExact(inst, { nodeLimit });
+      expect(r).toMatchObject({ items: [3, 4], value: 13, optimal: nodeLimit === 6 });
+      return r.bound;
+    });
+    expect(bounds).toEqual([22, 15, 15, 15, 14, 14, 13]);
   });
 
   it("handles empty instances and instances without constraints", () => {
@@ -96,6 +141,8 @@ describe("mkpExact", () => {
       [{ ...ok, capacities: [-1] }, "capacities[0]"],
       [{ ...ok, capacities: [1, 2] }, "capacities"],
       [{ ...ok, weights: [[1]] }, "weights[0]"],
+      [{ ...ok, weights: [[1, 1, 1]] }, "weights[0]"], // longer than values, too
+      [{ ...ok, weights: [[1, 1], [1]], capacities: [1, 1] }, "weights[1]"],
       [{ ...ok, weights: [[1, -2]] }, "weights[0][1]"],
       [{ ...ok, weights: [[1, Number.POSITIVE_INFINITY]] }, "weights[0][1]"],
       [{ ...ok, values: "12" }, "values"],

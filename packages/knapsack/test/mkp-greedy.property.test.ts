@@ -187,4 +187,44 @@ describe("mkpGreedy drop strategy (heap)", () => {
       { numRuns: 400 },
     );
   });
+
+  it("picks what the reference picks on decimal weights and costs <= 0 (sums whose order decides a fit)", () => {
+    // 0.1 + 0.2 + 0.3 > 0.6 but 0.3 + 0.2 + 0.1 = 0.6: which items still fit after the drop
+    // phase depends on the order the rest is taken in (rank order), and costs <= 0 on an item
+    // with a_i = 0 must still rank it first (ratio +Infinity, not 0 / 0 or -1 / 0).
+    const decimal = fc
+      .record({ n: fc.integer({ min: 2, max: 10 }), m: fc.integer({ min: 1, max: 3 }) })
+      .chain(({ n, m }) =>
+        fc.record({
+          values: fc.array(fc.integer({ min: 1, max: 5 }), { minLength: n, maxLength: n }),
+          weights: fc.array(
+            fc.array(fc.constantFrom<number>(0, 0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.7, 1.1), {
+              minLength: n,
+              maxLength: n,
+            }),
+            { minLength: m, maxLength: m },
+          ),
+          share: fc.integer({ min: 4, max: 9 }),
+          costs: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: n, maxLength: n }),
+        }),
+      )
+      .map(({ values, weights, share, costs }) => ({
+        inst: {
+          values,
+          weights,
+          // capacities on the same 0.1 grid as the weights' sums
+          capacities: weights.map((row) => Math.round(row.reduce((s, x) => s + x, 0) * share) / 10),
+        },
+        costs,
+      }));
+    fc.assert(
+      fc.property(decimal, fc.boolean(), fc.boolean(), ({ inst, costs }, reweight, withCosts) => {
+        const options = withCosts ? { reweight, costs } : { reweight };
+        expect(mkpGreedy(inst, options).items).toEqual(
+          referenceDrop(inst, reweight, withCosts ? costs : undefined),
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

@@ -46,6 +46,25 @@ describe("mkpGreedy", () => {
     expect(mkpGreedy(inst, { reweight: false })).toEqual({ items: [1], value: 8, optimal: false });
   });
 
+  it("re-weights after a discard in the fill strategy too", () => {
+    // Capacities 11 and 14. Ratios c_i / a_i: item 4 (no weight) first, then 2 (17.5), 0 (8),
+    // 3 (5.55), 5 (4.67), 1 (1.87). Items 4, 2 and 0 fit (14 - 11 = 3 left on the second);
+    // item 3 does not and is discarded, which leaves the first constraint with 11 = its
+    // capacity: no longer critical, so item 1's a_1 falls from 11/11 + 1/14 to 1/14 and it
+    // ranks first (28): taken, and item 5 no longer fits. Without re-weighting, item 5 (4.67)
+    // comes before item 1 and takes the last copies.
+    const inst = {
+      values: [4, 2, 5, 4, 4, 1],
+      weights: [
+        [0, 11, 0, 4, 0, 0],
+        [7, 1, 4, 5, 0, 3],
+      ],
+      capacities: [11, 14],
+    };
+    expect(mkpGreedy(inst, { strategy: "fill" }).items).toEqual([0, 1, 2, 4]);
+    expect(mkpGreedy(inst, { strategy: "fill", reweight: false }).items).toEqual([0, 2, 4, 5]);
+  });
+
   it("takes every item on no critical constraint", () => {
     const inst = {
       values: [1, 1, 1],

@@ -149,6 +149,41 @@ describe("preMatch's greedy path equals the plain computation", () => {
     }
   });
 
+  it("sums each job's shares in license-name order when jobs ask for many licenses of unlike copies", () => {
+    // A job on 3-7 critical licenses with copies 3, 5, 7, ... has a surrogate weight
+    // 1/3 + 1/5 + 1/7 + ... whose last bit depends on the order of the sum; two jobs on
+    // different licenses can then rank one way in name order (the plain instance's constraint
+    // order) and the other way in any other order, and keep other jobs.
+    const names = ["a", "b", "c", "d", "e", "f", "g"];
+    const manyArb = fc
+      .array(fc.shuffledSubarray(names), { minLength: 5, maxLength: 40 })
+      .chain((requests) =>
+        fc.record({
+          jobs: fc.constant(
+            requests.map((licenses, id) => ({
+              id,
+              licenses: Object.fromEntries(licenses.map((l) => [l, 1])),
+            })),
+          ),
+          copies: fc.record(
+            Object.fromEntries(names.map((n) => [n, fc.constantFrom(3, 5, 6, 7, 9, 11, 13)])),
+          ),
+          costs: fc.array(fc.constantFrom(1, 2), {
+            minLength: requests.length,
+            maxLength: requests.length,
+          }),
+        }),
+      );
+    fc.assert(
+      fc.property(manyArb, ({ jobs, copies, costs }) => {
+        expect(preMatch({ jobs, copies, costs })).toEqual(
+          plainPreMatch(jobs, jobs, copies, costs, {}),
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("a bad capacity is still named by the greedy's own check", () => {
     const jobs = [
       { id: 1, licenses: { a: 1 } },

@@ -123,6 +123,15 @@ describe("preMatch with a persistent LicenseClusters", () => {
     );
     expect(r.clear).toEqual([1]);
   });
+  it("refuses a clustering that is not a LicenseClusters, naming it (not a raw TypeError)", () => {
+    const jobs = [{ id: 1, licenses: { a: 1 } }];
+    for (const clusters of [{}, { has: () => true }, [], "lc"]) {
+      expect(() =>
+        preMatch({ jobs, copies: { a: 1 }, costs: [1], clusters: clusters as never }),
+      ).toThrow("@sched/knapsack/preMatch: clusters is not a LicenseClusters");
+    }
+  });
+
   it("names a clustered job missing from jobs, and a job the clustering does not track", () => {
     const lc = new LicenseClusters({ a: 1 });
     lc.add({ id: 1, licenses: { a: 1 } });

@@ -25,9 +25,13 @@ describe("jobCosts", () => {
     expect(backward).toBe(0.6 / 3);
   });
 
-  it("rejects NaN entries, naming them", () => {
+  it("rejects NaN and infinite entries, naming them", () => {
     expect(() => jobCosts([[1, Number.NaN]])).toThrow(
       "@sched/knapsack/jobCosts: matrix[0][1] is NaN, expected a finite number",
+    );
+    // an infinite priority would make the mean infinite (or NaN with -Infinity and Infinity)
+    expect(() => jobCosts([[1], [Number.POSITIVE_INFINITY, 2]])).toThrow(
+      "@sched/knapsack/jobCosts: matrix[1][0] is Infinity, expected a finite number",
     );
   });
 });
@@ -83,6 +87,22 @@ describe("preMatch", () => {
       ],
     });
     expect(r.clear).toEqual([1]);
+  });
+
+  it("gives a critical license missing from copies 0 copies, with either solver", () => {
+    // "x" is offered nowhere: rho = Infinity, critical, capacity 0, so the jobs asking for it
+    // are cleared whatever their cost; job 3 keeps the one copy of "a".
+    const jobs = [
+      { id: 1, licenses: { x: 1 } },
+      { id: 2, licenses: { x: 1, a: 1 } },
+      { id: 3, licenses: { a: 1 } },
+    ];
+    for (const solver of ["greedy", "exact"] as const) {
+      const r = preMatch({ jobs, copies: { a: 1 }, costs: [5, 4, 1] }, { solver });
+      expect(r.critical).toEqual(["a", "x"]);
+      expect(r.clusters.map((c) => c.instance.capacities)).toEqual([[1, 0]]);
+      expect(r.clear).toEqual([1, 2]);
+    }
   });
 
   it("rejects inconsistent input, naming the field", () => {

@@ -71,6 +71,18 @@ describe("table1Event", () => {
     expect(event.greedy.timeMs).toBe(2);
     expect(event.optimal).toBe(false);
     expect(event.exact.bound).toBeGreaterThanOrEqual(13);
+    // The bound is mkpExact's (the sum of the values before the root is solved), not its value.
+    expect(event.exact.bound).toBe(mkpExact(small, { nodeLimit: 0 }).bound);
+    expect(event.exact.bound).toBe(23);
+  });
+
+  it("reports the greedy's solution once however many runs are timed", () => {
+    const once = table1Event([small, licenses], { now: clock([0, 1]) });
+    const thrice = table1Event([small, licenses], { now: clock([0, 1]), greedyRuns: 3 });
+    expect(thrice.greedy.items).toEqual([mkpGreedy(small).items, mkpGreedy(licenses).items]);
+    expect(thrice.greedy.value).toBe(once.greedy.value);
+    expect(thrice.greedy.usagePct).toBe(once.greedy.usagePct);
+    expect(thrice.gapPct).toBe(once.gapPct);
   });
 
   it("reports 100% usage and no gap for an event with nothing to share", () => {
@@ -92,6 +104,9 @@ describe("table1Event", () => {
     expect(() => table1Event([null as never])).toThrow(/instances\[0\] is null/);
     expect(() => table1Event({} as never)).toThrow(/instances is not an array/);
     expect(() => table1Event([small], { greedyRuns: 0 })).toThrow(/options\.greedyRuns/);
+    expect(() => table1Event([small], { now: 5 as never })).toThrow(
+      "@sched/knapsack/reproduction/table1Event: options.now is number, expected a function",
+    );
     expect(() => table1Event([small], { exact: { nodeLimit: -1 } })).toThrow(/options\.nodeLimit/);
   });
 });
