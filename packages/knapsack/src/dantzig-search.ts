@@ -52,13 +52,22 @@ export function dantzigSearch(
   const round = (ub: number): number =>
     integral ? Math.floor(ub + 1e-9 * Math.max(1, Math.abs(ub))) : ub;
 
-  let residual = capacity;
-  const bound = (d: number, value: number): number => {
-    let ub = value;
-    let cap = residual;
+  // The load and value taken before each depth, as prefix sums along the path (a function of
+  // the items taken so far, so no drift from taking and giving back). A set's load summed in
+  // depth order can differ from the plain sum in item order, the rule `fitsAll` applies, by a
+  // few ulps of the capacity per item: an item is tried (and counted in the bound) when it fits
+  // within that slack, and a set is kept only when its plain sum fits. Without it, a set whose
+  // plain sum is exactly the capacity could be missed, and `optimal` claimed wrongly.
+  const used = new Float64Array(N + 1);
+  const got = new Float64Array(N + 1);
+  const slack = 4 * (N + 1) * Number.EPSILON * capacity;
+  const bound = (d: number): number => {
+    let ub = got[d] as number;
+    const room = capacity - (used[d] as number) + slack;
+    let cap = room;
     for (let j = d; j < N; j++) {
       const wj = ow[j] as number;
-      if (wj > residual) continue;
+      if (wj > room) continue;
       if (wj <= cap) {
         cap -= wj;
         ub += ov[j] as number;
@@ -70,20 +79,20 @@ export function dantzigSearch(
     return round(ub);
   };
 
-  const rootBound = bound(0, 0);
+  const rootBound = bound(0);
   const x = new Int8Array(N);
   let nodes = 0;
   let finished = rootBound <= best + tolerance(best);
   let d = 0;
-  let value = 0;
   search: while (!finished) {
     if (nodes >= nodeLimit) break;
     nodes++;
+    const value = got[d] as number;
     if (value > best + tolerance(best)) {
       const chosen: number[] = [];
       for (let j = 0; j < d; j++) if (x[j] === 1) chosen.push(order[j] as number);
       chosen.sort((p, q) => p - q);
-      // The residual is updated by subtraction and addition; recheck the load as a plain sum.
+      // Kept only when its load, as a plain sum in item order, fits.
       let load = 0;
       for (const i of chosen) load += w[i] as number;
       if (load <= capacity) {
@@ -91,14 +100,11 @@ export function dantzigSearch(
         bestItems = chosen;
       }
     }
-    if (d < N && bound(d, value) > best + tolerance(best)) {
-      if ((ow[d] as number) <= residual) {
-        x[d] = 1;
-        residual -= ow[d] as number;
-        value += ov[d] as number;
-      } else {
-        x[d] = 0;
-      }
+    if (d < N && bound(d) > best + tolerance(best)) {
+      const take = (ow[d] as number) <= capacity - (used[d] as number) + slack;
+      x[d] = take ? 1 : 0;
+      used[d + 1] = take ? (used[d] as number) + (ow[d] as number) : (used[d] as number);
+      got[d + 1] = take ? value + (ov[d] as number) : value;
       d++;
       continue;
     }
@@ -107,8 +113,8 @@ export function dantzigSearch(
       d--;
       if (x[d] === 1) {
         x[d] = 0;
-        residual += ow[d] as number;
-        value -= ov[d] as number;
+        used[d + 1] = used[d] as number;
+        got[d + 1] = got[d] as number;
         d++;
         continue search;
       }

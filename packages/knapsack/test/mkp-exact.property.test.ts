@@ -118,6 +118,42 @@ describe("mkpExact properties", () => {
     expect(searched).toBeGreaterThan(20); // the search beats the greedy variants about 1 in 7
   });
 
+  it("on decimal weights, an optimum it claims is at least brute force's under plain sums in item order", () => {
+    // A set whose plain sum is exactly the capacity (0.4 + 0.3 + 0.1 + 0.4 = 1.2) must not be
+    // lost to a running sum taken in another order (1.2 - 0.3 - 0.1 - 0.4 < 0.4).
+    const decimal = fc
+      .record({ n: fc.integer({ min: 3, max: 10 }), m: fc.integer({ min: 1, max: 3 }) })
+      .chain(({ n, m }) =>
+        fc.record({
+          values: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: n, maxLength: n }),
+          weights: fc.array(
+            fc.array(fc.constantFrom<number>(0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7), {
+              minLength: n,
+              maxLength: n,
+            }),
+            { minLength: m, maxLength: m },
+          ),
+          tenths: fc.array(fc.integer({ min: 3, max: 20 }), { minLength: m, maxLength: m }),
+        }),
+      )
+      .map(({ values, weights, tenths }) => ({
+        values,
+        weights,
+        capacities: tenths.map((t) => t / 10),
+      }));
+    let claimed = 0;
+    fc.assert(
+      fc.property(decimal, (inst) => {
+        const r = mkpExact(inst);
+        if (!r.optimal) return;
+        claimed++;
+        expect(r.value).toBeGreaterThanOrEqual(bruteForce(inst).value);
+      }),
+      { numRuns: 400 },
+    );
+    expect(claimed).toBeGreaterThan(300);
+  });
+
   it("equals brute force on license knapsacks (0/1 weights, real values) up to 16 jobs", () => {
     fc.assert(
       fc.property(licenseInstance(16, 8, 6), (inst) => {

@@ -63,6 +63,24 @@ describe("mkpExact", () => {
     expect(bounds).toEqual([22, 15, 15, 15, 14, 14, 13]);
   });
 
+  it("finds a set whose plain sum is exactly the capacity, which a running sum in ratio order refuses", () => {
+    // Row 1 drops out (item 8 is too heavy for it, the rest weigh 0.5 <= 1): one binding row.
+    // Taken in ratio order, items 3, 4 and 6 leave 1.2 - 0.3 - 0.1 - 0.4 = 0.3999999999999999,
+    // less than item 2's 0.4; summed in item order, as fitsAll does, items 0-4 and 6 weigh 1.2.
+    const inst = {
+      values: [1, 1, 1, 3, 1, 1, 3, 1, 1],
+      weights: [
+        [0, 0, 0.4, 0.3, 0.1, 0.4, 0.4, 0.4, 0],
+        [0, 0, 0.3, 0, 0.2, 0, 0, 0, 1.1],
+      ],
+      capacities: [1.2, 1],
+    };
+    const r = mkpExact(inst);
+    expect(r).toMatchObject({ items: [0, 1, 2, 3, 4, 6], value: 10, optimal: true, bound: 10 });
+    expect(isFeasible(inst, r.items, 0)).toBe(true);
+    expect(bruteForce(inst).value).toBe(10);
+  });
+
   it("handles empty instances and instances without constraints", () => {
     expect(mkpExact({ values: [], weights: [[]], capacities: [5] })).toMatchObject({
       items: [],
