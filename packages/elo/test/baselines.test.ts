@@ -129,6 +129,12 @@ describe("baseline schedulers", () => {
     expect(() => simulate(js, platform, mctScheduler({ speeds: [1, 0] }))).toThrow(
       "options.speeds[1]",
     );
+    // one speed too many is refused as well, not ignored
+    for (const make of [minMinScheduler, maxMinScheduler, mctScheduler]) {
+      expect(() => simulate(js, platform, make({ speeds: [1, 2, 3] }))).toThrow(
+        "options.speeds has length 3, expected one speed per machine (2)",
+      );
+    }
     expect(() => randomScheduler({ seed: Number.NaN })).toThrow("options.seed");
   });
 

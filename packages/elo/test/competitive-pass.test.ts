@@ -48,6 +48,26 @@ describe("competitivePass", () => {
     expect(second.snapshot.ratings[0]).toBe(u?.ratingAfter);
   });
 
+  it("counts a job that completes at its start (0 s measured: it ended as it was launched) as a loss", () => {
+    const options = { tiers: 3, tierWidth: 100, baseRating: 150 };
+    // (a memory is used once: each completion follows a start of its own)
+    const at = (now: number) => {
+      const first = competitivePass(
+        { ...base, queue: [{ id: 7, cores: 1, estimate: 10 }] },
+        options,
+      );
+      expect(first.start).toEqual([{ id: 7, machine: 0 }]);
+      return competitivePass(
+        { ...base, now, completed: [{ id: 7, machine: 0 }], memory: first.memory },
+        options,
+      ).updates[0]!;
+    };
+    expect(at(0)).toMatchObject({ won: false, elapsed: 0 });
+    expect(at(0).ratingAfter).toBeLessThan(150);
+    // the least time that measures anything is a win on the fastest machine
+    expect(at(Number.MIN_VALUE)).toMatchObject({ won: true, elapsed: Number.MIN_VALUE });
+  });
+
   it("rejects what no machine can run, and leaves a job whose license is taken waiting", () => {
     const d = competitivePass({
       ...base,

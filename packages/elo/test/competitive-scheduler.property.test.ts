@@ -10,10 +10,52 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { competitiveScheduler, tierPreference } from "../src/competitive-scheduler.js";
 import { TIER_SEARCHES } from "../src/defaults.js";
+import { jobLevel } from "../src/job-level.js";
 import { tierOf } from "../src/tiers.js";
 import { expectSound, instance, jobs, machines } from "./helpers.js";
 
 describe("competitiveScheduler properties", () => {
+  it("gives each job the size-based level of jobLevel over the sizes submitted up to its start", () => {
+    // Sizes over four orders of magnitude, so that every level occurs; a job's level bins its
+    // size between the smallest and the largest size the policy has seen (every arrival so far).
+    const draw = fc.record({
+      submit: fc.integer({ min: 0, max: 40 }),
+      runtime: fc
+        .integer({ min: 0, max: 4 })
+        .chain((e) => fc.integer({ min: 10 ** e, max: 10 ** (e + 1) })),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(draw, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom("log", "linear") as fc.Arbitrary<"log" | "linear">,
+        (draws, count, levelScale) => {
+          const js = jobs(draws.map((d) => [d.submit, d.runtime] as const));
+          const levels = new Map<number, number>();
+          const policy = competitiveScheduler({
+            levelScale,
+            onRatingUpdate: (e) => levels.set(e.job, e.jobLevel),
+          });
+          const trace = simulate(js, machines(Array(count).fill(1)), policy);
+          for (const r of trace.records) {
+            const start = r.intervals[0]!.start;
+            const seen = js.filter((j) => j.submit <= start).map((j) => j.runtime);
+            const want = jobLevel({
+              size: r.job.runtime,
+              minSize: Math.min(...seen),
+              maxSize: Math.max(...seen),
+              tiers: 5,
+              scale: levelScale,
+            });
+            expect(levels.get(r.job.id), `job ${r.job.id}`).toBe(want);
+          }
+          expect(levels.size).toBe(js.length);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("starts every job on a free machine of the best available tier in tierSearch order, best rating first", () => {
     fc.assert(
       fc.property(

@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/core";
 import { describe, expect, it } from "vitest";
-import { isWin, winCondition } from "../src/win-condition.js";
+import { isWin, WIN_TOLERANCE, winCondition } from "../src/win-condition.js";
 
 // The paper's setting: MAXSPEED = 9 Mflops, machines of 5 to 9 Mflops, sizes in Mflop.
 const paper = { maxSpeed: 9 };
@@ -52,6 +52,16 @@ describe("isWin (execution time <= tierLevel * size / (MAXSPEED - overhead))", (
     const start = 123456.789;
     const end = start + 900 / 9;
     expect(isWin({ size: 900, elapsed: end - start, tierLevel: 1 }, paper)).toBe(true);
+    // Here end - start comes out an ulp above 100 (100.00000000000001): still a win.
+    const late = 31.610000000000003;
+    expect(late + 100 - late).toBeGreaterThan(100);
+    expect(isWin({ size: 900, elapsed: late + 100 - late, tierLevel: 1 }, paper)).toBe(true);
+  });
+
+  it("counts a run that takes exactly the bound, slack included, as a win (<=, not <)", () => {
+    const bound = ((1 * 900) / 9) * (1 + WIN_TOLERANCE);
+    expect(isWin({ size: 900, elapsed: bound, tierLevel: 1 }, paper)).toBe(true);
+    expect(isWin({ size: 900, elapsed: bound * (1 + 1e-15), tierLevel: 1 }, paper)).toBe(false);
   });
 
   it("validates", () => {
