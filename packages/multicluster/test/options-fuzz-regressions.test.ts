@@ -113,6 +113,13 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       "@sched/multicluster/oasPlanScheduler: schedule[0].startSlot is undefined, expected an integer >= 0",
     );
     expect(() => oasPlanScheduler([], 0)).toThrow(/eta is 0, expected a finite number > 0/);
+    const a = { jobId: 1, startSlot: 0, slots: 1, allocation: [{ machine: 0, cores: 1 }] };
+    expect(() => oasPlanScheduler([a, { ...a, startSlot: 2 }], 40)).toThrow(
+      "@sched/multicluster/oasPlanScheduler: schedule[1].jobId is 1, which another assignment has",
+    );
+    expect(() => oasPlanScheduler([{ ...a, slots: 0 }], 40)).toThrow(
+      /schedule\[0\]\.slots is 0, expected an integer >= 1/,
+    );
     expect(() => oasPlanScheduler([], 40, { compact: 1 as never })).toThrow(
       /options\.compact is 1, expected true or false/,
     );
