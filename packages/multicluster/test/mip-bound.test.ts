@@ -56,7 +56,7 @@ const jobs = [
 ].map(([runtime, cores], id) => createJob({ id, submit: 0, runtime: runtime!, cores: cores! }));
 const solve = () => solveOas(jobs, paper, { eta: 60, maxNodes: 1 });
 
-describe("solveOas: the bound of a solve stopped by its budget", () => {
+describe("solveOas: the bound of a solve stopped short of a proof", () => {
   it("is HiGHS' dual bound rounded up to a whole slot, with a tolerance of 1e-6 either way", async () => {
     reported = (d) => d;
     const plain = await solve();
@@ -81,5 +81,23 @@ describe("solveOas: the bound of a solve stopped by its budget", () => {
     const noise = await solve();
     expect([noise.status, noise.bound]).toEqual(["feasible", 9]);
     reported = (d) => d;
+  });
+  it("a relative gap that stops HiGHS early leaves the status feasible, not optimal", async () => {
+    reported = (d) => d;
+    // Six jobs in 40 s slots: the optimum is 13 slots; with relativeGap 0.5 HiGHS stops at the
+    // root with a schedule of 14 and calls it optimal (within 50%), which proves nothing here.
+    const six = [
+      [92, 5],
+      [121, 3],
+      [57, 1],
+      [134, 2],
+      [72, 2],
+      [91, 2],
+    ].map(([runtime, cores], id) => createJob({ id, submit: 0, runtime: runtime!, cores: cores! }));
+    const r = await solveOas(six, paper, { eta: 40, relativeGap: 0.5 });
+    expect([r.status, r.makespanSlots]).toEqual(["feasible", 14]);
+    expect(r.bound!).toBeLessThanOrEqual(13);
+    expect(r.gap).toBe((14 - r.bound!) / 14);
+    expect(r.message).toMatch(/^stopped within options\.relativeGap \(0\.5\) with a gap of/);
   });
 });
