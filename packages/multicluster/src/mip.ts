@@ -167,9 +167,10 @@ export type OasStatus = "optimal" | "feasible" | "infeasible" | "unsolved" | "er
 export interface OasResult {
   /**
    * `optimal`: proven optimal (HiGHS' bound, rounded up to whole slots, meets the incumbent);
-   * `feasible`: the budget stopped the solver with a schedule whose gap is `gap`; `infeasible`:
-   * no schedule within `theta` slots, or a job that no allocation can run (see `message`);
-   * `unsolved`: the budget ran out before any schedule was found; `error`: HiGHS failed.
+   * `feasible`: the budget (or `relativeGap`) stopped the solver with a schedule whose gap is
+   * `gap`; `infeasible`: no schedule within `theta` slots, or a job that no allocation can run
+   * (see `message`); `unsolved`: the budget ran out before any schedule was found; `error`:
+   * HiGHS failed.
    */
   readonly status: OasStatus;
   readonly message: string;
@@ -715,20 +716,20 @@ export async function solveOas(
     }
     const makespanSlots = schedule.reduce((mx, a) => Math.max(mx, a.startSlot + a.slots), 0);
     const dual = Number(m.info.get("mip_dual_bound"));
-    // The objective is an integer number of slots: a bound of 8.2 proves 9.
-    const bound =
-      status === codes.optimal
-        ? makespanSlots
-        : Math.min(makespanSlots, Math.max(0, Math.ceil(dual - 1e-6)));
+    // The objective is an integer number of slots: a bound of 8.2 proves 9. HiGHS' own
+    // "optimal" only means within options.relativeGap, so its bound decides in every case.
+    const bound = Math.min(makespanSlots, Math.max(0, Math.ceil(dual - 1e-6)));
     const optimal = bound >= makespanSlots;
     const gap = makespanSlots === 0 ? 0 : (makespanSlots - bound) / makespanSlots;
+    const stop =
+      status === codes.optimal
+        ? `within options.relativeGap (${relativeGap})`
+        : `by the budget (${budget})`;
     return {
       ...base,
       ...spent,
       status: optimal ? "optimal" : "feasible",
-      message: optimal
-        ? "optimal"
-        : `stopped by the budget (${budget}) with a gap of ${(gap * 100).toFixed(1)}%`,
+      message: optimal ? "optimal" : `stopped ${stop} with a gap of ${(gap * 100).toFixed(1)}%`,
       makespanSlots,
       makespan: makespanSlots * model.eta,
       bound,

@@ -90,6 +90,30 @@ describe("oasExecutionModel: contention between running jobs (eq. 5-7 over the r
     expect(exact.delays).toEqual([]);
   });
 
+  it("contentionDelays measures against the run time, and leaves out a job run in two intervals", () => {
+    // traces made by hand, on the fast nodes (sigma 1: ct alone 1); the estimate is not what ran
+    const job = createJob({ id: 9, submit: 0, runtime: 100, estimate: 300, cores: 1 });
+    const allocation = [{ machine: 0, cores: 1 }];
+    const traceOf = (intervals: { start: number; end: number }[]) =>
+      ({
+        platform: p,
+        records: [
+          { job, outcome: "completed", intervals: intervals.map((iv) => ({ ...iv, allocation })) },
+        ],
+      }) as never;
+    expect(contentionDelays(traceOf([{ start: 0, end: 150 }]))).toEqual([
+      { jobId: 9, stretch: 1.5 },
+    ]);
+    expect(
+      contentionDelays(
+        traceOf([
+          { start: 0, end: 150 },
+          { start: 160, end: 170 },
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
   it("the stateless variant (contention: false) does not charge it", () => {
     const model = oasExecutionModel({ profile, contention: false });
     const trace = simulate(jobs, p, policy, { executionModel: model });

@@ -6,6 +6,7 @@ import {
   linkSaturation,
   linkSlowdown,
   processingSlowdown,
+  tasksPerCluster,
   timeCost,
 } from "../src/cost.js";
 import { oasExecutionModel } from "../src/execution.js";
@@ -139,6 +140,58 @@ describe("evaluateCost (hand-computed cases)", () => {
     expect(e.jobs[1]!.ct).toBeCloseTo(0.8 * (4 / 3) + 0.2 * 2, 12);
     expect(e.jobs[2]!.sc).toBe(1);
     expect(e.jobs[2]!.ct).toBeCloseTo(0.5 * 2 + 0.5, 12);
+  });
+});
+
+describe("the cost functions' checks, at each bound", () => {
+  const ok = [{ machine: 5, cores: 1 }];
+  const profile = { sigma: 0.5, ptbw: 0 };
+  it("take the last machine and one core, and refuse the next machine and zero cores or tasks", () => {
+    expect(processingSlowdown(two, ok, p)).toBe(2);
+    expect(() => processingSlowdown(two, [{ machine: 6, cores: 1 }], p)).toThrow(
+      "@sched/multicluster/processingSlowdown: allocation[0].machine is 6, expected a machine index in [0, 5]",
+    );
+    expect(() => processingSlowdown({ ...two, cores: 0 }, ok, p)).toThrow(
+      /job\.cores is 0, expected an integer >= 1/,
+    );
+    expect(() => evaluateCost(p, [{ job: { ...two, cores: 0 }, allocation: ok, profile }])).toThrow(
+      /set\[0\]\.job\.cores is 0, expected an integer >= 1/,
+    );
+  });
+  it("take sigma 0 and 1 and ptbw 0, and refuse what lies past them", () => {
+    expect(timeCost({ sigma: 1, sp: 2, sc: 3 })).toBe(2);
+    expect(timeCost({ sigma: 0, sp: 2, sc: 3 })).toBe(3);
+    expect(() => timeCost({ sigma: 1.5, sp: 2, sc: 1 })).toThrow(
+      /options\.sigma is 1\.5, expected a number in \[0, 1\]/,
+    );
+    const cost = (pr: { sigma: number; ptbw: number }) =>
+      evaluateCost(p, [{ job: two, allocation: ok, profile: pr }]).jobs[0]!.ct;
+    expect([cost({ sigma: 0, ptbw: 0 }), cost({ sigma: 1, ptbw: 0 })]).toEqual([1, 2]);
+    expect(() => cost({ sigma: -0.1, ptbw: 0 })).toThrow(
+      /set\[0\]\.profile\.sigma is -0\.1, expected a number in \[0, 1\]/,
+    );
+    expect(() => cost({ sigma: 1.1, ptbw: 0 })).toThrow(/set\[0\]\.profile\.sigma is 1\.1/);
+    expect(() => cost({ sigma: 0.5, ptbw: -1 })).toThrow(/set\[0\]\.profile\.ptbw is -1/);
+  });
+});
+
+describe("tasks per cluster on multi-core nodes", () => {
+  it("counts a part's cores, not its parts: eq. 4 of a 5-task job split 2/3", () => {
+    const quad = multiClusterPlatform([
+      { nodes: 1, coresPerNode: 4 },
+      { nodes: 1, coresPerNode: 4 },
+    ]);
+    const five = createJob({ id: 5, submit: 0, runtime: 10, cores: 5 });
+    const split = [
+      { machine: 0, cores: 2 },
+      { machine: 1, cores: 3 },
+    ];
+    expect([...tasksPerCluster(split, quad)]).toEqual([2, 3]);
+    // t (tau - t) / (tau - 1) * PTBW: 2 * 3 / 4 * 100 = 150 on both links
+    const e = evaluateCost(quad, [
+      { job: five, allocation: split, profile: { sigma: 1, ptbw: 100 } },
+    ]);
+    expect([...e.jobs[0]!.demand]).toEqual([150, 150]);
   });
 });
 

@@ -156,6 +156,43 @@ describe("solveOas and buildOasModel: options", () => {
       /options.relativeGap is -1/,
     );
   });
+  it("takes each option at its bound and refuses it just past, or of the wrong type", async () => {
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    const at = await solveOas(jobs, paper, { eta: 5, theta: 1, maxNodes: 2 ** 31 - 1 });
+    expect([at.status, at.makespanSlots]).toEqual(["infeasible", null]);
+    expect((await solveOas(jobs, paper, { maxNodes: 2 ** 31 - 1 })).status).toBe("optimal");
+    await expect(solveOas(jobs, paper, { maxNodes: 2 ** 31 })).rejects.toThrow(
+      /options\.maxNodes is 2147483648, expected an integer in \[1, 2147483647\] or Infinity/,
+    );
+    await expect(solveOas(jobs, paper, { timeLimit: "1" as never })).rejects.toThrow(
+      /options\.timeLimit is "1", expected a number > 0/,
+    );
+    await expect(solveOas(jobs, paper, { eta: Number.POSITIVE_INFINITY })).rejects.toThrow(
+      /options\.eta is Infinity, expected a number > 0/,
+    );
+    expect(() => buildOasModel(jobs, paper, { eta: 5, theta: 0 })).toThrow(
+      /options\.theta is 0, expected an integer >= 1/,
+    );
+    expect(() => buildOasModel(jobs, paper, { eta: 5, maxConfigurations: 0 })).toThrow(
+      /options\.maxConfigurations is 0, expected an integer >= 1 or Infinity/,
+    );
+    expect(buildOasModel(jobs, paper, { eta: 5, theta: 3, maxConfigurations: 3 }).binaries).toBe(
+      2 + 1,
+    );
+  });
+  it("refuses an incumbent with a single violation, naming it", async () => {
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 60, cores: 2 })];
+    const fast = [
+      { machine: 0, cores: 1 },
+      { machine: 1, cores: 1 },
+    ];
+    // 60 s on the speed-1 nodes is 2 slots of 30 s, not 3: one violation (19-20)
+    const long = [{ jobId: 1, startSlot: 0, slots: 3, allocation: fast }];
+    expect(checkOasSchedule(jobs, paper, long, { eta: 30 })).toHaveLength(1);
+    await expect(
+      solveOas(jobs, paper, { eta: 30, incumbents: [long], warmStart: true }),
+    ).rejects.toThrow(/options\.incumbents\[0\] is not feasible/);
+  });
   it("rejects jobs the model cannot read, naming them (a TypeError or NaN before)", async () => {
     const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 1 });
     await expect(solveOas(null as never, paper)).rejects.toThrow(
@@ -173,6 +210,8 @@ describe("solveOas and buildOasModel: options", () => {
     );
     const profile = (): OasProfile => ({ sigma: 0.7, ptbw: 20e6 });
     const { eta, theta } = oasSlotDefaults(jobs, paper, { profile });
+    // eta: half the mean base time, (50 + 81 + 112 + 143 + 174) / 5 / 2
+    expect(eta).toBe(56);
     const spans = OAS_RULES.map((rule) => {
       const s = slottedListSchedule(jobs, paper, ruleOrder(rule, jobs), {
         eta,
@@ -432,6 +471,27 @@ describe("symmetry breaking and warm starts", () => {
     }
   });
 
+  it("a one-node resource-form solve keeps the warm start it could not find alone", async () => {
+    // Four jobs in 60 s slots: on one node, the resource form finds no schedule of its own
+    // within the default horizon (8 slots, the best list schedule's), so the warm start is the
+    // schedule it returns, or a better one.
+    const jobs = [
+      [89, 2],
+      [83, 5],
+      [47, 5],
+      [98, 3],
+    ].map(([runtime, cores], id) => createJob({ id, submit: 0, runtime: runtime!, cores: cores! }));
+    const r = await solveOas(jobs, paper, {
+      eta: 60,
+      maxNodes: 1,
+      formulation: "resources",
+      warmStart: true,
+    });
+    expect([r.status, r.theta, r.warmStartSlots]).toEqual(["feasible", 8, 8]);
+    expect(r.makespanSlots).toBe(8);
+    expect(checkOasSchedule(jobs, paper, r.schedule, { eta: 60, theta: 8 })).toEqual([]);
+  });
+
   it("takes incumbents, and names an infeasible one", async () => {
     const jobs = [
       createJob({ id: 1, submit: 0, runtime: 60, cores: 2 }),
@@ -465,5 +525,35 @@ describe("symmetry breaking and warm starts", () => {
     await expect(
       solveOas(jobs, paper, { eta: 30, incumbents: [clash], warmStart: true }),
     ).rejects.toThrow(/options.incumbents\[0\] is not feasible/);
+  });
+
+  it("picks the warm start by score, ties by fewer slots then the first; ignores a candidate longer than theta", async () => {
+    // Two 2-task jobs of 60 s, 30 s slots: side by side in 3 slots (one on the speed-1 nodes,
+    // 2 slots, the other on the 0.75 ones, 3 slots), which every list schedule finds; one after
+    // the other on the fast nodes in 4 (the incumbent).
+    const jobs = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 60, cores: 2 }));
+    const fast = [
+      { machine: 0, cores: 1 },
+      { machine: 1, cores: 1 },
+    ];
+    const serial = [
+      { jobId: 1, startSlot: 0, slots: 2, allocation: fast },
+      { jobId: 2, startSlot: 2, slots: 2, allocation: fast },
+    ];
+    const options = { eta: 30, theta: 4, incumbents: [serial], warmStart: true, maxNodes: 1 };
+    // every candidate scores 0: the fewest slots win, and among those the first (list FCFS)
+    const tie = await solveOas(jobs, paper, { ...options, warmStartScore: () => 0 });
+    expect([tie.warmStartSlots, tie.warmStartSource, tie.theta]).toEqual([3, "list FCFS", 3]);
+    // a score that prefers the incumbent takes it, and the horizon shrinks to it
+    const prefer = (s: readonly unknown[]) => (s === serial ? 0 : 1);
+    const inc = await solveOas(jobs, paper, { ...options, warmStartScore: prefer });
+    expect([inc.warmStartSlots, inc.warmStartSource, inc.theta]).toEqual([4, "incumbent 0", 4]);
+    expect(inc.warmStart).toBe(serial);
+    // ... unless it does not fit the horizon: with theta 3 it is not a candidate
+    const short = await solveOas(jobs, paper, { ...options, theta: 3, warmStartScore: prefer });
+    expect([short.warmStartSlots, short.warmStartSource]).toEqual([3, "list FCFS"]);
+    // tightenHorizon: false keeps the given theta
+    const kept = await solveOas(jobs, paper, { ...options, tightenHorizon: false });
+    expect([kept.warmStartSlots, kept.theta, kept.makespanSlots]).toEqual([3, 4, 3]);
   });
 });

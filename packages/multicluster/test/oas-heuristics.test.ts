@@ -240,6 +240,68 @@ describe("the MIP's plan in the core engine", () => {
       }
     }
   }, 60_000);
+  it("replays a delayed plan in slot order, and compacts without passing a job planned before on a machine or a link's bandwidth", () => {
+    // One core: job 1 (slot 0) runs 35 s instead of its planned 10, so jobs 3 (slot 1) and 2
+    // (slot 2) are both due when it ends: slot order, not id order, starts 3 first.
+    const one = createPlatform({ machines: [{ cores: 1 }] });
+    const late = [
+      createJob({ id: 1, submit: 0, runtime: 35, estimate: 10, cores: 1 }),
+      createJob({ id: 2, submit: 0, runtime: 10, cores: 1 }),
+      createJob({ id: 3, submit: 0, runtime: 10, cores: 1 }),
+    ];
+    const on0 = [{ machine: 0, cores: 1 }];
+    const serial = [1, 3, 2].map((jobId, startSlot) => ({
+      jobId,
+      startSlot,
+      slots: 1,
+      allocation: on0,
+    }));
+    const starts = (t: ReturnType<typeof simulate>) =>
+      Object.fromEntries(t.records.map((r) => [r.job.id, r.intervals[0]!.start]));
+    expect(starts(simulate(late, one, oasPlanScheduler(serial, 10)))).toEqual({
+      1: 0,
+      2: 45,
+      3: 35,
+    });
+    // Compacted, job 2 (slot 1) waits for job 1 (slot 0, planned to end as job 2 starts) on
+    // their machine, though job 1 is submitted later.
+    const pair = [
+      createJob({ id: 2, submit: 0, runtime: 10, cores: 1 }),
+      createJob({ id: 1, submit: 5, runtime: 10, cores: 1 }),
+    ];
+    const plan = [
+      { jobId: 1, startSlot: 0, slots: 1, allocation: on0 },
+      { jobId: 2, startSlot: 1, slots: 1, allocation: on0 },
+    ];
+    expect(starts(simulate(pair, one, oasPlanScheduler(plan, 10, { compact: true })))).toEqual({
+      1: 5,
+      2: 15,
+    });
+    // Links: jobs 1 and 2 (slot 0) each put 50 MB/s on cluster 0's link of 125 MB/s, job 3
+    // (slot 1) 50 more: compacted, job 3 (submitted at 1) must wait for them to end.
+    const p = multiClusterPlatform([{ nodes: 3 }, { nodes: 2 }, { nodes: 1 }]);
+    const profile = (): OasProfile => ({ sigma: 1, ptbw: 50e6 });
+    const split = [1, 2, 3].map((id) =>
+      createJob({ id, submit: id === 3 ? 1 : 0, runtime: 100, cores: 2 }),
+    );
+    const parts = [
+      [0, 3],
+      [1, 4],
+      [2, 5],
+    ];
+    const links = parts.map((ms, j) => ({
+      jobId: j + 1,
+      startSlot: j === 2 ? 1 : 0,
+      slots: 1,
+      allocation: ms.map((machine) => ({ machine, cores: 1 })),
+    }));
+    expect(checkOasSchedule(split, p, links, { eta: 100, profile })).toEqual([]);
+    const trace = simulate(split, p, oasPlanScheduler(links, 100, { compact: true, profile }), {
+      executionModel: oasExecutionModel({ profile }),
+    });
+    expect(starts(trace)).toEqual({ 1: 0, 2: 0, 3: 100 });
+    expect(linkLoadViolations(trace, profile)).toEqual([]);
+  });
   it("the compacted plan ends no later than the plan on machines of several cores", () => {
     // Jobs the plan runs side by side on one machine are not ordered by compaction. Found by
     // the mutation audit: two 1-core jobs of one slot on a 2-core machine, both planned in slot

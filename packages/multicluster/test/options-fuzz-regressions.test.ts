@@ -113,6 +113,13 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       "@sched/multicluster/oasPlanScheduler: schedule[0].startSlot is undefined, expected an integer >= 0",
     );
     expect(() => oasPlanScheduler([], 0)).toThrow(/eta is 0, expected a finite number > 0/);
+    const a = { jobId: 1, startSlot: 0, slots: 1, allocation: [{ machine: 0, cores: 1 }] };
+    expect(() => oasPlanScheduler([a, { ...a, startSlot: 2 }], 40)).toThrow(
+      "@sched/multicluster/oasPlanScheduler: schedule[1].jobId is 1, which another assignment has",
+    );
+    expect(() => oasPlanScheduler([{ ...a, slots: 0 }], 40)).toThrow(
+      /schedule\[0\]\.slots is 0, expected an integer >= 1/,
+    );
     expect(() => oasPlanScheduler([], 40, { compact: 1 as never })).toThrow(
       /options\.compact is 1, expected true or false/,
     );
@@ -306,6 +313,40 @@ describe("multicluster: hostile values end in an InvalidInputError naming the pl
       { machine: 3, cores: 1 },
     ]);
     expect(candidateResources(inst, 0, [1, 1, 1, 1])[0]).toEqual([0, 1]);
+  });
+
+  it("the platform's and the instance's checks take each bound and refuse the value past it", () => {
+    expect(multiClusterPlatform([{ nodes: 1, coresPerNode: 2 ** 31 - 1 }]).totalCores).toBe(
+      2 ** 31 - 1,
+    );
+    expect(() => multiClusterPlatform([{ nodes: 0 }])).toThrow(
+      "@sched/multicluster/multiClusterPlatform: clusters[0].nodes is 0, expected an integer >= 1",
+    );
+    expect(() => multiClusterPlatform([{ nodes: 1, coresPerNode: 2 ** 31 }])).toThrow(
+      /clusters\[0\]\.coresPerNode is 2147483648, expected an integer in \[1, 2147483647\]/,
+    );
+    expect(() => multiClusterPlatform([{ nodes: 1, name: 5 as never }])).toThrow(
+      /clusters\[0\]\.name is 5, expected a string/,
+    );
+    expect(() => multiClusterPlatform("c0" as never)).toThrow(
+      /multiClusterPlatform: clusters is "c0", expected an array of clusters/,
+    );
+    const p = multiClusterPlatform([{ nodes: 2 }, { nodes: 2, speed: 0.5 }]);
+    const job = createJob({ id: 1, submit: 0, runtime: 10, cores: 2 });
+    const at = (sigma: number, ptbw: number) => () =>
+      oasInstance([job], p, () => ({ sigma, ptbw }));
+    expect(at(1, 0)().sigma[0]).toBe(1);
+    expect(at(1.5, 0)).toThrow(/profile\(job 1\)\.sigma is 1\.5, expected a number in \[0, 1\]/);
+    expect(at(0.5, Number.POSITIVE_INFINITY)).toThrow(
+      /profile\(job 1\)\.ptbw is Infinity, expected a finite number >= 0/,
+    );
+    const inst = oasInstance([job], p);
+    expect(allocationOf(inst, [3])).toEqual([{ machine: 3, cores: 1 }]);
+    expect(() => allocationOf(inst, [4])).toThrow(
+      /resources\[0\] is 4, expected a resource index in \[0, 3\] not listed before/,
+    );
+    expect(slotsNeeded({ baseTime: 10, ct: 1, eta: 0.5 })).toBe(20);
+    expect(() => slotsNeeded({ baseTime: 10, ct: 1, eta: 0 })).toThrow(/options\.eta is 0/);
   });
 
   it("jobConfigurations checks groups, j and its options (raw TypeErrors before)", () => {

@@ -253,6 +253,17 @@ describe("spaceSharingScheduler: hand-worked cases", () => {
   });
 });
 
+describe("spaceSharingExecutionModel: hand-worked durations", () => {
+  it("folds max(tasks, processors) tasks: a 2-task job on 3 processors has one task each", () => {
+    const platform = processorPlatform(multiClusterPlatform([{ nodes: 3 }]), 2);
+    const job = createJob({ id: 1, submit: 0, runtime: 30, cores: 2 });
+    const three = [0, 1, 2].map((machine) => ({ machine, cores: 1 }));
+    // work 30 x 2 = 60 over 3 tasks: 20 s each; scatter to 2 processors, 50 us each, no data
+    const model = spaceSharingExecutionModel({ bunching: "equal" });
+    expect(model.duration(job, three, platform, 30)).toBeCloseTo(20 + 2 * 50e-6, 12);
+  });
+});
+
 describe("spaceSharingScheduler: errors", () => {
   it("names the bad option or job", () => {
     expect(() => spaceSharingScheduler({ alpha: -1 })).toThrow(/options\.alpha/);

@@ -6,12 +6,14 @@ import {
   type SchedulingContext,
   simulate,
 } from "@sched/core";
+import { makeView } from "@sched/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { selectProcessors } from "../src/partition.js";
 import { multiClusterPlatform } from "../src/platform.js";
 import {
   type LocalMachineOf,
+  processorPlatform,
   spaceSharingExecutionModel,
   spaceSharingScheduler,
 } from "../src/space-sharing-core.js";
@@ -49,6 +51,61 @@ const localById: LocalMachineOf = (job, platform) =>
   job.id >= LOCAL_BASE ? job.id % platform.machines.length : undefined;
 
 describe("spaceSharingScheduler: the queue and pool it keeps", () => {
+  it("keeps a processor whose local job it started out of the pool it keeps between calls", () => {
+    const platform = processorPlatform(multiClusterPlatform([{ nodes: 2 }]), 2);
+    const local = createJob({ id: 100, submit: 0, runtime: 50, cores: 1 });
+    const job = createJob({ id: 1, submit: 1, runtime: 10, cores: 1 });
+    const s = spaceSharingScheduler({ localMachine: (j) => (j.id === 100 ? 0 : undefined) });
+    const started: [number, number][] = [];
+    const call = (
+      now: number,
+      freeCores: number[],
+      waiting: Job[],
+      arrived: Job[],
+      completed: Job[],
+    ) =>
+      s.schedule({
+        view: makeView(platform, { now, freeCores, waiting }),
+        arrived,
+        completed,
+        ready: [],
+        woken: false,
+        start: (id, allocation) => started.push([id, allocation[0]!.machine]),
+        preempt: () => {},
+        reject: () => {},
+        wakeAt: () => {},
+      });
+    // a first decision (a job it never started ended): the pool is known from here on
+    call(0, [2, 2], [], [], [createJob({ id: 7, submit: 0, runtime: 1, cores: 1 })]);
+    call(0, [2, 2], [local], [local], []); // the local job starts on processor 0
+    call(1, [1, 2], [job], [job], []); // processor 0 runs it: job 1 goes to processor 1
+    expect(started).toEqual([
+      [100, 0],
+      [1, 1],
+    ]);
+  });
+  it("reads every waiting job of a view made by hand whose count disagrees with the jobs it saw arrive", () => {
+    const platform = multiClusterPlatform([{ nodes: 4 }]);
+    // job 1 waits in the view but never arrived in a call; job 2 arrives now
+    const jobs = [1, 2].map((id) => createJob({ id, submit: 0, runtime: 10, cores: 2 }));
+    const started: [number, number][] = [];
+    spaceSharingScheduler().schedule({
+      view: makeView(platform, { now: 0, freeCores: [1, 1, 1, 1], waiting: jobs }),
+      arrived: [jobs[1]!],
+      completed: [],
+      ready: [],
+      woken: false,
+      start: (id, allocation) => started.push([id, allocation.length]),
+      preempt: () => {},
+      reject: () => {},
+      wakeAt: () => {},
+    });
+    // eq. 2 on 4 processors: job 1 (one job queued behind it) ceil(4 / 2) = 2; job 2 its 2 tasks
+    expect(started).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+  });
   it("decides as when it reads every waiting job and machine at every call (ready times, local jobs, both policies)", () => {
     fc.assert(
       fc.property(
