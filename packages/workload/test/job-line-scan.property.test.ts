@@ -237,6 +237,23 @@ describe("scanJobLine (the native reader's fast path)", () => {
     );
   });
 
+  it("agrees with the full reader on every numeric field at the edges: overflow, 17 digits", () => {
+    // 1e400 is Infinity to both (every field must refuse it); 17 digits are beyond what the
+    // scanner sums exactly (37781354964361348 is 37781354964361340 as JSON reads it).
+    const base: Record<string, string> = { id: "1", submit: "0", runtime: "5", cores: "1" };
+    for (const field of NUMERIC) {
+      for (const value of ["1e400", "-1e400", "37781354964361348", "9007199254740993"]) {
+        const fields = { ...base, [field]: value };
+        const l = `{${Object.entries(fields)
+          .map(([k, v]) => `"${k}":${v}`)
+          .join(",")}}`;
+        expect(read([l], true), l).toEqual(read([l], false));
+      }
+    }
+    const long = '{"id":1,"submit":0,"runtime":5,"cores":1,"priority":37781354964361348}';
+    expect(scanJobLine(long)?.priority).toBe(Number("37781354964361348"));
+  });
+
   it("reads the lines gen writes (Lublin, with queue), and leaves licenses and input to JSON.parse", () => {
     const { jobs } = WORKLOAD_MODELS.find((m) => m.name === "lublin")!.generate({
       jobs: 200,

@@ -111,6 +111,13 @@ describe("native jobs format (JSON Lines)", () => {
         '{"format":"@sched/jobs","version":2}',
         "j.jsonl:1 version: is 2, this reader knows version 1",
       ],
+      // a header is the first line only: a second one, after a job, is a job line
+      [`${ok}\n{"format":"@sched/jobs","version":1}`, "j.jsonl:2 format: is not a job field"],
+      ['{"format":"@sched/jobs","version":1,"meta":[8]}', "j.jsonl:1 meta: expected an object"],
+      [
+        '{"format":"@sched/jobs","version":1,"meta":{"procs":0}}',
+        "j.jsonl:1 meta.procs: is 0, expected an integer >= 1 (the machine's processors)",
+      ],
       [
         `{"id":3,"submit":0,"runtime":1,"cores":1,"licenses":{"x":0}}`,
         'j.jsonl:1 licenses["x"]: is 0, expected an integer >= 1',
