@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DualSimplex } from "../src/dual-simplex.js";
+import { rng } from "./helpers.js";
 
 // The dual simplex's guards against Harris's tolerance (a reduced cost that drifted to the wrong
 // sign counts as 0, both in the ratios and in the dual step) and its other pivoting rules decide
@@ -7,18 +8,6 @@ import { DualSimplex } from "../src/dual-simplex.js";
 // the path shows them. This pins the pivots spent along fixed chains of re-solves (bound changes,
 // small budgets, snapshots restored), as the search makes them. A change made on purpose
 // updates the numbers; the statuses must stay.
-
-/** mulberry32: a small seeded generator, so the chains are the same everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Chain `t` of a fixed sequence: an LP (10-60 items, 3-12 rows plus the cardinality row; even

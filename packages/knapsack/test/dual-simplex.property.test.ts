@@ -58,6 +58,21 @@ function boundsOf(lp: DualSimplex, n: number, changes: readonly (readonly [numbe
   }
 }
 
+/** A small MKP or license knapsack with the cardinality row: the re-solve properties' LPs. */
+const smallLp = fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality);
+
+/** The LP of `inst` after the bound changes `first`, solved to the end, and its item count. */
+function solvedWith(
+  inst: Instance,
+  first: readonly (readonly [number, number])[],
+): { lp: DualSimplex; n: number } {
+  const n = inst.values.length;
+  const lp = lpOf(inst);
+  boundsOf(lp, n, first);
+  lp.solve(10_000);
+  return { lp, n };
+}
+
 describe("DualSimplex properties", () => {
   it("bounds the integer optimum from above with a feasible LP solution", () => {
     fc.assert(
@@ -138,41 +153,36 @@ describe("DualSimplex properties", () => {
       return true;
     };
     fc.assert(
-      fc.property(
-        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
-        boundsArb,
-        boundsArb,
-        (inst, first, second) => {
-          const n = inst.values.length;
-          const setBounds = (lp: DualSimplex, changes: readonly (readonly [number, number])[]) =>
-            boundsOf(lp, n, changes);
-          const lp = lpOf(inst);
-          setBounds(lp, first);
+      fc.property(smallLp, boundsArb, boundsArb, (inst, first, second) => {
+        const n = inst.values.length;
+        const setBounds = (lp: DualSimplex, changes: readonly (readonly [number, number])[]) =>
+          boundsOf(lp, n, changes);
+        const lp = lpOf(inst);
+        setBounds(lp, first);
+        lp.solve(10_000);
+        expect(normsExact(lp)).toBe(true);
+        const saved = lp.saveBasis(false);
+        const withInverse = lp.saveBasis(true);
+        const runs: ReturnType<typeof state>[] = [];
+        for (let t = 0; t < 3; t++) {
+          // Elsewhere in between (another basis), then the saved one (rebuilt, then kept).
+          lp.loadBasis(withInverse);
+          expect(normsExact(lp)).toBe(true);
+          setBounds(lp, second);
           lp.solve(10_000);
           expect(normsExact(lp)).toBe(true);
-          const saved = lp.saveBasis(false);
-          const withInverse = lp.saveBasis(true);
-          const runs: ReturnType<typeof state>[] = [];
-          for (let t = 0; t < 3; t++) {
-            // Elsewhere in between (another basis), then the saved one (rebuilt, then kept).
-            lp.loadBasis(withInverse);
-            expect(normsExact(lp)).toBe(true);
-            setBounds(lp, second);
-            lp.solve(10_000);
-            expect(normsExact(lp)).toBe(true);
-            lp.loadBasis(saved);
-            setBounds(lp, second);
-            lp.solve(10_000);
-            expect(normsExact(lp)).toBe(true);
-            runs.push(state(lp));
-          }
-          const fresh = lpOf(inst);
-          fresh.loadBasis(saved);
-          setBounds(fresh, second);
-          fresh.solve(10_000);
-          for (const run of runs) expect(run).toEqual(state(fresh));
-        },
-      ),
+          lp.loadBasis(saved);
+          setBounds(lp, second);
+          lp.solve(10_000);
+          expect(normsExact(lp)).toBe(true);
+          runs.push(state(lp));
+        }
+        const fresh = lpOf(inst);
+        fresh.loadBasis(saved);
+        setBounds(fresh, second);
+        fresh.solve(10_000);
+        for (const run of runs) expect(run).toEqual(state(fresh));
+      }),
       { numRuns: 150 },
     );
   });
@@ -183,49 +193,41 @@ describe("DualSimplex properties", () => {
     // here are computed from the inverse (their definition), not read from the solver.
     let pivoted = 0;
     fc.assert(
-      fc.property(
-        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
-        boundsArb,
-        boundsArb,
-        (inst, first, second) => {
-          const n = inst.values.length;
-          const lp = lpOf(inst);
-          boundsOf(lp, n, first);
-          lp.solve(10_000);
-          boundsOf(lp, n, second);
-          const before = lp.pivots;
-          const status = lp.solve(0);
-          expect(lp.pivots).toBe(before); // no pivot within a budget of 0
-          if (status === "optimal") return;
-          expect(status).toBe("limit");
-          const { m } = lp;
-          let expected = -1;
-          let best = 0;
-          for (let i = 0; i < m; i++) {
-            const j = lp.head[i] as number;
-            const x = lp.xB[i] as number;
-            const l = lp.lo[j] as number;
-            const h = lp.up[j] as number;
-            let viol = 0;
-            if (l - x > 1e-9 * (1 + Math.abs(l))) viol = l - x;
-            else if (x - h > 1e-9 * (1 + Math.abs(h))) viol = x - h;
-            if (viol === 0) continue;
-            let norm = 0;
-            for (let k = 0; k < m; k++) norm += (lp.binv[i * m + k] as number) ** 2;
-            const score = (viol * viol) / norm;
-            if (score > best) {
-              best = score;
-              expected = i;
-            }
+      fc.property(smallLp, boundsArb, boundsArb, (inst, first, second) => {
+        const { lp, n } = solvedWith(inst, first);
+        boundsOf(lp, n, second);
+        const before = lp.pivots;
+        const status = lp.solve(0);
+        expect(lp.pivots).toBe(before); // no pivot within a budget of 0
+        if (status === "optimal") return;
+        expect(status).toBe("limit");
+        const { m } = lp;
+        let expected = -1;
+        let best = 0;
+        for (let i = 0; i < m; i++) {
+          const j = lp.head[i] as number;
+          const x = lp.xB[i] as number;
+          const l = lp.lo[j] as number;
+          const h = lp.up[j] as number;
+          let viol = 0;
+          if (l - x > 1e-9 * (1 + Math.abs(l))) viol = l - x;
+          else if (x - h > 1e-9 * (1 + Math.abs(h))) viol = x - h;
+          if (viol === 0) continue;
+          let norm = 0;
+          for (let k = 0; k < m; k++) norm += (lp.binv[i * m + k] as number) ** 2;
+          const score = (viol * viol) / norm;
+          if (score > best) {
+            best = score;
+            expected = i;
           }
-          const head = Array.from(lp.head);
-          if (lp.solve(1) === "infeasible" && lp.pivots === before) return; // a dual ray, no pivot
-          expect(lp.pivots).toBe(before + 1);
-          const changed = head.flatMap((j, i) => (lp.head[i] === j ? [] : [i]));
-          expect(changed).toEqual([expected]);
-          pivoted++;
-        },
-      ),
+        }
+        const head = Array.from(lp.head);
+        if (lp.solve(1) === "infeasible" && lp.pivots === before) return; // a dual ray, no pivot
+        expect(lp.pivots).toBe(before + 1);
+        const changed = head.flatMap((j, i) => (lp.head[i] === j ? [] : [i]));
+        expect(changed).toEqual([expected]);
+        pivoted++;
+      }),
       { numRuns: 500 },
     );
     expect(pivoted).toBeGreaterThan(100); // about a third of the runs need a pivot
@@ -235,15 +237,12 @@ describe("DualSimplex properties", () => {
     let infeasible = 0;
     fc.assert(
       fc.property(
-        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
+        smallLp,
         boundsArb,
         boundsArb,
         fc.integer({ min: 1, max: 4 }),
         (inst, first, second, budget) => {
-          const n = inst.values.length;
-          const lp = lpOf(inst);
-          boundsOf(lp, n, first);
-          lp.solve(10_000);
+          const { lp, n } = solvedWith(inst, first);
           boundsOf(lp, n, second);
           if (lp.solve(0) !== "limit") return;
           infeasible++;
@@ -281,34 +280,26 @@ describe("DualSimplex properties", () => {
       sinceInvert: lp.saveBasis(false).sinceInvert,
     });
     fc.assert(
-      fc.property(
-        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
-        boundsArb,
-        boundsArb,
-        (inst, first, second) => {
-          const n = inst.values.length;
-          const lp = lpOf(inst);
-          boundsOf(lp, n, first);
-          lp.solve(10_000);
-          const snap = lp.newSnapshot();
-          lp.snapshot(snap);
-          const saved = state(lp);
-          boundsOf(lp, n, second);
-          lp.solve(10_000);
-          lp.restore(snap);
-          expect(state(lp)).toEqual(saved);
-          // and the restored solver goes on as the one never moved
-          boundsOf(lp, n, first);
-          const twin = lpOf(inst);
-          boundsOf(twin, n, first);
-          twin.solve(10_000);
-          boundsOf(lp, n, second);
-          boundsOf(twin, n, second);
-          expect(lp.solve(10_000)).toBe(twin.solve(10_000));
-          expect(Array.from(lp.xB)).toEqual(Array.from(twin.xB));
-          expect(Array.from(lp.norm)).toEqual(Array.from(twin.norm));
-        },
-      ),
+      fc.property(smallLp, boundsArb, boundsArb, (inst, first, second) => {
+        const { lp, n } = solvedWith(inst, first);
+        const snap = lp.newSnapshot();
+        lp.snapshot(snap);
+        const saved = state(lp);
+        boundsOf(lp, n, second);
+        lp.solve(10_000);
+        lp.restore(snap);
+        expect(state(lp)).toEqual(saved);
+        // and the restored solver goes on as the one never moved
+        boundsOf(lp, n, first);
+        const twin = lpOf(inst);
+        boundsOf(twin, n, first);
+        twin.solve(10_000);
+        boundsOf(lp, n, second);
+        boundsOf(twin, n, second);
+        expect(lp.solve(10_000)).toBe(twin.solve(10_000));
+        expect(Array.from(lp.xB)).toEqual(Array.from(twin.xB));
+        expect(Array.from(lp.norm)).toEqual(Array.from(twin.norm));
+      }),
       { numRuns: 150 },
     );
   });
@@ -316,23 +307,15 @@ describe("DualSimplex properties", () => {
   it("keeps counting pivots towards the next rebuild across a basis saved with its inverse", () => {
     let counted = 0;
     fc.assert(
-      fc.property(
-        fc.oneof(mkpInstance(15, 5), licenseInstance(24, 8, 6)).map(withCardinality),
-        boundsArb,
-        boundsArb,
-        (inst, first, second) => {
-          const n = inst.values.length;
-          const lp = lpOf(inst);
-          boundsOf(lp, n, first);
-          lp.solve(10_000);
-          const withInverse = lp.saveBasis(true);
-          boundsOf(lp, n, second);
-          lp.solve(10_000);
-          lp.loadBasis(withInverse);
-          expect(lp.saveBasis(false).sinceInvert).toBe(withInverse.sinceInvert);
-          if (withInverse.sinceInvert > 0) counted++;
-        },
-      ),
+      fc.property(smallLp, boundsArb, boundsArb, (inst, first, second) => {
+        const { lp, n } = solvedWith(inst, first);
+        const withInverse = lp.saveBasis(true);
+        boundsOf(lp, n, second);
+        lp.solve(10_000);
+        lp.loadBasis(withInverse);
+        expect(lp.saveBasis(false).sinceInvert).toBe(withInverse.sinceInvert);
+        if (withInverse.sinceInvert > 0) counted++;
+      }),
       { numRuns: 100 },
     );
     expect(counted).toBeGreaterThan(30);

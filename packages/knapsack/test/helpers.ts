@@ -211,3 +211,18 @@ export function columnsOf(instance: MkpInstance): SparseColumns {
   }
   return { rows: m, cols: n, start, row: Int32Array.from(row), val: Float64Array.from(val) };
 }
+
+/**
+ * mulberry32: a small seeded generator of numbers in [0, 1), so that the pinned search paths
+ * (`*-path.test.ts`) see the same instances everywhere.
+ */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mkpExact } from "../src/index.js";
+import { rng } from "./helpers.js";
 
 // The property tests check what every search must return (the optimum, a valid bound, an honest
 // flag); they cannot see how the search got there. Its rules (the dual simplex's steepest-edge
@@ -11,18 +12,6 @@ import { mkpExact } from "../src/index.js";
 // instances, so a change of any of those rules shows here; one made on purpose updates the table
 // (rerun with the new code and check that only `nodes`, and under the limits `value` / `bound`,
 // moved; the optimum never may).
-
-/** mulberry32: a small seeded generator, so the instances are the same everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Instance = { values: number[]; weights: number[][]; capacities: number[] };
 
