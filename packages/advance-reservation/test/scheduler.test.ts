@@ -17,16 +17,20 @@ import {
 
 const job = (spec: JobSpec): Job => createJob(spec);
 
+/**
+ * The paper's Figure 1: job1 on 2 PEs [0,3), job2 on 2 PEs [0,1), job3 reserved on 3 PEs
+ * [8,10) (immediate deadlines pin them), then the request {t2, 2, t9, 2} arriving at t0.
+ */
+const figure1 = (): Job[] => [
+  job({ id: 1, submit: 0, runtime: 3, cores: 2, deadline: 3 }),
+  job({ id: 2, submit: 0, runtime: 1, cores: 2, deadline: 1 }),
+  job({ id: 3, submit: 0, runtime: 2, cores: 3, ready: 8, deadline: 10 }),
+  job({ id: 4, submit: 0, runtime: 2, cores: 2, ready: 2, deadline: 9 }),
+];
+
 describe("advanceReservation scheduler", () => {
   it("reserves the paper's Figure 1 request at t3 under PE_W and at t2 under FF", () => {
-    // job1 on 2 PEs [0,3), job2 on 2 PEs [0,1), job3 reserved on 3 PEs [8,10) (immediate
-    // deadlines pin them), then the request {t2, 2, t9, 2} arriving at t0.
-    const jobs = [
-      job({ id: 1, submit: 0, runtime: 3, cores: 2, deadline: 3 }),
-      job({ id: 2, submit: 0, runtime: 1, cores: 2, deadline: 1 }),
-      job({ id: 3, submit: 0, runtime: 2, cores: 3, ready: 8, deadline: 10 }),
-      job({ id: 4, submit: 0, runtime: 2, cores: 2, ready: 2, deadline: 9 }),
-    ];
+    const jobs = figure1();
     const run = (policy: typeof firstFit) =>
       simulate(jobs, identicalPool(10), advanceReservation({ policy }));
     const pw = run(peWorstFit).records[3]!;
@@ -132,12 +136,7 @@ describe("advanceReservation scheduler", () => {
   it("starts a reservation at its start even when no other event falls there (a timer)", () => {
     // Figure 1 under a policy preferring the latest start: the request is reserved at
     // t7 = tdl - tdu, where nothing else happens; it must start then, not at the next event (t8).
-    const jobs = [
-      job({ id: 1, submit: 0, runtime: 3, cores: 2, deadline: 3 }),
-      job({ id: 2, submit: 0, runtime: 1, cores: 2, deadline: 1 }),
-      job({ id: 3, submit: 0, runtime: 2, cores: 3, ready: 8, deadline: 10 }),
-      job({ id: 4, submit: 0, runtime: 2, cores: 2, ready: 2, deadline: 9 }),
-    ];
+    const jobs = figure1();
     const latestStart = scorePolicy("LatestStart", (r) => r.start, "max");
     const r = simulate(jobs, identicalPool(10), advanceReservation({ policy: latestStart }))
       .records[3]!;

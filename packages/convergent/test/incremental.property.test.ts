@@ -15,7 +15,7 @@ import { antiAgingHeuristic } from "../src/anti-aging.js";
 import { convergent } from "../src/convergent.js";
 import type { Heuristic, MatrixJob } from "../src/heuristic.js";
 import { IncrementalMatrix } from "../src/incremental.js";
-import { buildMatrix, type MatrixUpdate } from "../src/matrix.js";
+import { buildMatrix, type MatrixInput, type MatrixUpdate } from "../src/matrix.js";
 import {
   eligibilityRow,
   meetsRequirements,
@@ -55,6 +55,8 @@ interface Step {
   readonly now: number;
   readonly rows: MatrixJob[];
   readonly previous: Int32Array;
+  /** The matrix input of this state: `now`, the platform, `rows` as its jobs and `previous`. */
+  readonly input: MatrixInput;
 }
 
 /** The states of the chain: the jobs submitted by `now`, minus one that left per event. */
@@ -82,7 +84,7 @@ function steps(platform: Platform, jobs: readonly Job[], events: readonly Event[
     const previous = Int32Array.from(rows, (r, i) =>
       r.machine >= 0 ? r.machine : (ev.running[i + 1] ?? cols) % (cols + 1) < cols ? 0 : -1,
     );
-    out.push({ now, rows, previous });
+    out.push({ now, rows, previous, input: { now, platform, jobs: rows, previous } });
   });
   return out;
 }
@@ -91,15 +93,11 @@ function steps(platform: Platform, jobs: readonly Job[], events: readonly Event[
 function checkAgainstScratch(
   u: MatrixUpdate & { readonly costs: Float64Array },
   step: Step,
-  platform: Platform,
   tolerance: number,
   readings: Required<HeuristicReadings> = PAPER_READINGS,
   heuristics: readonly Heuristic[] = paperHeuristics({}, readings),
 ): void {
-  const exact = buildMatrix(
-    { now: step.now, platform, jobs: step.rows, previous: step.previous },
-    heuristics,
-  );
+  const exact = buildMatrix(step.input, heuristics);
   expect(u.matrix.rows).toBe(exact.rows);
   const slack = 1e-9 * (1 + Math.abs(u.shift));
   for (let k = 0; k < exact.weights.length; k++) {
@@ -165,13 +163,8 @@ describe("IncrementalMatrix with a scaled uniform-rate heuristic", () => {
         const heuristics = [minimalRequirementsHeuristic(), scaled(antiAgingHeuristic(), factor)];
         const inc = new IncrementalMatrix({ heuristics, tolerance: 0, horizon: 1000 });
         for (const step of steps(platform, jobs, events)) {
-          const u = inc.update({
-            now: step.now,
-            platform,
-            jobs: step.rows,
-            previous: step.previous,
-          });
-          checkAgainstScratch(u, step, platform, 0, PAPER_READINGS, heuristics);
+          const u = inc.update(step.input);
+          checkAgainstScratch(u, step, 0, PAPER_READINGS, heuristics);
         }
       }),
       { numRuns: 60 },
@@ -209,13 +202,8 @@ describe.each(engines)("%s", (_name, make) => {
         ([platform, jobs, events], horizon, readings) => {
           const inc = make(0, horizon, readings);
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update({
-              now: step.now,
-              platform,
-              jobs: step.rows,
-              previous: step.previous,
-            });
-            checkAgainstScratch(u, step, platform, 0, readings);
+            const u = inc.update(step.input);
+            checkAgainstScratch(u, step, 0, readings);
           }
         },
       ),
@@ -242,9 +230,10 @@ describe.each(engines)("%s", (_name, make) => {
       [2, three],
       [3, two],
     ] as const) {
-      const u = inc.update({ now, platform, jobs: rows, previous });
+      const input = { now, platform, jobs: rows, previous };
+      const u = inc.update(input);
       expect(u.matrix.cols).toBe(platform.machines.length);
-      checkAgainstScratch(u, { now, rows, previous }, platform, 0.05);
+      checkAgainstScratch(u, { now, rows, previous, input }, 0.05);
     }
   });
   it("keeps every entry within the relative tolerance, and the unlisted rows bit for bit", () => {
@@ -258,13 +247,8 @@ describe.each(engines)("%s", (_name, make) => {
           const inc = make(tol, horizon, readings);
           let before = new Map<number, number[]>();
           for (const step of steps(platform, jobs, events)) {
-            const u = inc.update({
-              now: step.now,
-              platform,
-              jobs: step.rows,
-              previous: step.previous,
-            });
-            checkAgainstScratch(u, step, platform, tol, readings);
+            const u = inc.update(step.input);
+            checkAgainstScratch(u, step, tol, readings);
             const cols = u.matrix.cols;
             const changed = new Set(u.changedRows);
             const after = new Map<number, number[]>();
@@ -287,16 +271,8 @@ describe.each(engines)("%s", (_name, make) => {
       fc.property(scenario, ([platform, jobs, events]) => {
         const inc = make(0, 20000);
         for (const step of steps(platform, jobs, events)) {
-          const u = inc.update({
-            now: step.now,
-            platform,
-            jobs: step.rows,
-            previous: step.previous,
-          });
-          const exact = buildMatrix(
-            { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            paperHeuristics(),
-          );
+          const u = inc.update(step.input);
+          const exact = buildMatrix(step.input, paperHeuristics());
           const cols = exact.cols;
           for (let i = 0; i < exact.rows; i++) {
             let s = 0;
@@ -397,10 +373,7 @@ describe("PaperIncrementalMatrix's costs only (convergentPriority's ranking)", (
             : undefined;
           for (const step of steps(platform, jobs, events)) {
             const input = {
-              now: step.now,
-              platform,
-              jobs: step.rows,
-              previous: step.previous,
+              ...step.input,
               ...(eligibility === undefined ? {} : { eligibility }),
             };
             const expected = Array.from(full.update(input).costs);
@@ -428,12 +401,7 @@ describe("incremental plans (IncrementalMatrix + makePlan with the change hint)"
         const inc = new PaperIncrementalMatrix({ constants: PAPER_CONSTANTS, tolerance: tol });
         let previous: Plan | undefined;
         for (const step of steps(platform, jobs, events)) {
-          const u = inc.update({
-            now: step.now,
-            platform,
-            jobs: step.rows,
-            previous: step.previous,
-          });
+          const u = inc.update(step.input);
           const plan = makePlan(u.matrix, {
             matcher: "imfs",
             previous:
@@ -453,10 +421,7 @@ describe("incremental plans (IncrementalMatrix + makePlan with the change hint)"
           expect(plan.matching.size).toBe(own.size);
           expect(plan.matching.weight).toBeCloseTo(own.weight, 6);
           // against the from-scratch P (same rows cleared): same size, weight within the bound
-          const exact = buildMatrix(
-            { now: step.now, platform, jobs: step.rows, previous: step.previous },
-            paperHeuristics(),
-          );
+          const exact = buildMatrix(step.input, paperHeuristics());
           const truth = Float64Array.from(exact.weights);
           const cleared = new Set(plan.cleared);
           plan.rowIds.forEach((id, i) => {
@@ -487,7 +452,7 @@ describe("row kernels", () => {
     fc.assert(
       fc.property(scenario, ([platform, jobs, events]) => {
         for (const step of steps(platform, jobs, events)) {
-          const input = { now: step.now, platform, jobs: step.rows, previous: step.previous };
+          const { input } = step;
           const byRows = buildMatrix(input, paperHeuristics({ overhead: 800 }));
           // the same heuristics without their row kernels: buildMatrix falls back to apply
           const applyOnly = paperHeuristics({ overhead: 800 }).map((h) => ({
