@@ -263,11 +263,25 @@ export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOpti
   // taken items and i, summed in item order, within its capacity. `used` is the running sum in
   // the order items were taken; it differs from that plain sum by at most (items on k)·ε·load,
   // so it decides alone outside a slack of 4·(items on k + 1)·ε·capacity, and the plain sum is
-  // computed only inside it (a load that fills a decimal capacity within a few ulps).
-  const slack = new Float64Array(m);
-  for (let k = 0; k < m; k++)
-    slack[k] =
-      4 * ((consStart[k + 1] as number) - (consStart[k] as number) + 1) * EPS * (c[k] as number);
+  // computed only inside it (a load that fills a decimal capacity within a few ulps). On a
+  // constraint whose weights are integers summing to at most 2^53 every sum is exact: no slack.
+  const below = new Float64Array(m);
+  const above = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const cap = c[k] as number;
+    const first = consStart[k] as number;
+    const last = consStart[k + 1] as number;
+    let total = 0;
+    let integral = true;
+    for (let q = first; integral && q < last; q++) {
+      const x = consW[q] as number;
+      integral = Number.isInteger(x);
+      total += x;
+    }
+    const slack = integral && total <= 2 ** 53 ? 0 : 4 * (last - first + 1) * EPS * cap;
+    below[k] = cap - slack;
+    above[k] = cap + slack;
+  }
   const plainLoadWith = (k: number, i: number): number => {
     let load = 0;
     const last = consStart[k + 1] as number;
@@ -282,9 +296,8 @@ export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOpti
     for (let p = itemStart[i] as number; p < end; p++) {
       const k = itemK[p] as number;
       const load = (used[k] as number) + (itemW[p] as number);
-      const cap = c[k] as number;
-      if (load > cap + (slack[k] as number)) return false;
-      if (load > cap - (slack[k] as number) && plainLoadWith(k, i) > cap) return false;
+      if (load <= (below[k] as number)) continue;
+      if (load > (above[k] as number) || plainLoadWith(k, i) > (c[k] as number)) return false;
     }
     return true;
   };
@@ -533,8 +546,7 @@ class DropHeap {
  * its picks from a heap: O((n + u) log n) with u <= z ratio updates (constraints stopping being
  * critical), plus a sort of the rest; `"fill"` scans: O(n) per decision, O(z + n²) in all.
  * A fit test whose running load lands within a few ulps of capacity k sums that load again in
- * item order: O(nonzeros on k) (with exact sums, as with integer weights, at most once per
- * constraint).
+ * item order, O(nonzeros on k), unless k's weights are integers (exact sums: never).
  * O(n + m + z) extra space. With `rhoExponent > 0` every discard recomputes all weights:
  * O(n² + n·z).
  *
