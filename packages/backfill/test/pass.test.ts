@@ -389,9 +389,17 @@ describe("backfillPass: conservative after a walltime extension, told that nothi
           const options = { policy: "conservative", singleMachine } as const;
           // Running jobs that fit the machine now, then a first decision.
           let used = 0;
-          const running = runningJobs
-            .filter((r) => (used + r.cores <= cores ? ((used += r.cores), true) : false))
-            .map((r, i) => ({ id: 100 + i, cores: r.cores, start: 0, end: r.estimate }));
+          const fitting = runningJobs.filter((r) => {
+            if (used + r.cores > cores) return false;
+            used += r.cores;
+            return true;
+          });
+          const running = fitting.map((r, i) => ({
+            id: 100 + i,
+            cores: r.cores,
+            start: 0,
+            end: r.estimate,
+          }));
           const queue = queued.map((q, i) => ({
             id: i,
             cores: q.cores,

@@ -108,6 +108,7 @@ function resolveOptions(
   return { costs, reweight, strategy, rhoExponent };
 }
 
+const EPS = Number.EPSILON;
 const UNDECIDED = 0;
 const TAKEN = 1;
 const DISCARDED = 2;
@@ -258,11 +259,45 @@ export function sparseGreedyItems(inst: SparseInstance, opts: ResolvedGreedyOpti
       setRatio(i);
     }
   };
+  // Whether item i fits by the rule every result is checked by (`fitsAll`): each load of the
+  // taken items and i, summed in item order, within its capacity. `used` is the running sum in
+  // the order items were taken; it differs from that plain sum by at most (items on k)·ε·load,
+  // so it decides alone outside a slack of 4·(items on k + 1)·ε·capacity, and the plain sum is
+  // computed only inside it (a load that fills a decimal capacity within a few ulps). On a
+  // constraint whose weights are integers summing to at most 2^53 every sum is exact: no slack.
+  const below = new Float64Array(m);
+  const above = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const cap = c[k] as number;
+    const first = consStart[k] as number;
+    const last = consStart[k + 1] as number;
+    let total = 0;
+    let integral = true;
+    for (let q = first; integral && q < last; q++) {
+      const x = consW[q] as number;
+      integral = Number.isInteger(x);
+      total += x;
+    }
+    const slack = integral && total <= 2 ** 53 ? 0 : 4 * (last - first + 1) * EPS * cap;
+    below[k] = cap - slack;
+    above[k] = cap + slack;
+  }
+  const plainLoadWith = (k: number, i: number): number => {
+    let load = 0;
+    const last = consStart[k + 1] as number;
+    for (let q = consStart[k] as number; q < last; q++) {
+      const j = consI[q] as number;
+      if (j === i || status[j] === TAKEN) load += consW[q] as number;
+    }
+    return load;
+  };
   const fits = (i: number): boolean => {
     const end = itemStart[i + 1] as number;
     for (let p = itemStart[i] as number; p < end; p++) {
       const k = itemK[p] as number;
-      if ((used[k] as number) + (itemW[p] as number) > (c[k] as number)) return false;
+      const load = (used[k] as number) + (itemW[p] as number);
+      if (load <= (below[k] as number)) continue;
+      if (load > (above[k] as number) || plainLoadWith(k, i) > (c[k] as number)) return false;
     }
     return true;
   };
@@ -502,12 +537,16 @@ class DropHeap {
  *
  * Use it when speed matters more than the last few percent; {@link mkpExact} is the exact
  * counterpart. The result is always feasible and maximal (no unchosen item with a positive value
- * would still fit), `optimal` is `false` (not proven, even when it happens to be).
+ * would still fit), `optimal` is `false` (not proven, even when it happens to be). A set fits when
+ * each load, summed in item order, is within its capacity (the rule `mkpExact` keeps its sets
+ * by), whatever order the items were taken in.
  *
  * Complexity: O(n·m) to copy the instance and list its z nonzero weights; the passes then cost
  * O(z) (zero weights are skipped: they change no sum and no decision); `"drop"` (default) takes
  * its picks from a heap: O((n + u) log n) with u <= z ratio updates (constraints stopping being
  * critical), plus a sort of the rest; `"fill"` scans: O(n) per decision, O(z + n²) in all.
+ * A fit test whose running load lands within a few ulps of capacity k sums that load again in
+ * item order, O(nonzeros on k), unless k's weights are integers (exact sums: never).
  * O(n + m + z) extra space. With `rhoExponent > 0` every discard recomputes all weights:
  * O(n² + n·z).
  *

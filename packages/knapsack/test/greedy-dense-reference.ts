@@ -1,6 +1,7 @@
 // The surrogate greedy as it was before it ran on sparse instances (dense loops over every
-// constraint and item), kept verbatim as the reference its sparse form must equal bit for bit.
-// Test-only.
+// constraint and item), kept as the reference its sparse form must equal bit for bit. Its one
+// change since: a fit is the plain sum in item order, recomputed (the sparse form keeps running
+// sums and recomputes only near a capacity). Test-only.
 import type { DenseInstance } from "../src/instance.js";
 
 interface ResolvedGreedyOptions {
@@ -20,7 +21,6 @@ export function denseGreedyItems(inst: DenseInstance, opts: ResolvedGreedyOption
   const { costs, reweight, rhoExponent } = opts;
   const status = new Int8Array(n);
   const demand = new Float64Array(m);
-  const used = new Float64Array(m);
   const critical = new Uint8Array(m);
   const a = new Float64Array(n);
   const ratio = new Float64Array(n);
@@ -66,14 +66,19 @@ export function denseGreedyItems(inst: DenseInstance, opts: ResolvedGreedyOption
       setRatio(i);
     }
   };
+  // The fit rule every result is checked by: each load of the taken items and i, summed in
+  // item order, within its capacity (the plain definition, recomputed at every test).
   const fits = (i: number): boolean => {
-    for (let k = 0; k < m; k++)
-      if ((used[k] as number) + (w[k * n + i] as number) > (c[k] as number)) return false;
+    for (let k = 0; k < m; k++) {
+      let load = 0;
+      for (let j = 0; j < n; j++)
+        if (j === i || status[j] === TAKEN) load += w[k * n + j] as number;
+      if (load > (c[k] as number)) return false;
+    }
     return true;
   };
   const take = (i: number): void => {
     status[i] = TAKEN;
-    for (let k = 0; k < m; k++) used[k] = (used[k] as number) + (w[k * n + i] as number);
   };
   /**
    * Discards `i`, updating demands, critical constraints and (when reweighting) the ratios;

@@ -226,3 +226,55 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * MKP instances with decimal weights drawn from `weights` (tenths and the like, whose sums in
+ * two orders can differ by an ulp), integer values 1..`maxValue` and integer `costs` -1..3 (for
+ * the greedy's `costs` option). Capacities lie on the same 0.1 grid: either a `share` (tenths,
+ * drawn from the range) of each row's total, or `tenths` drawn from the range, divided by 10.
+ */
+export function decimalMkp(o: {
+  items: [number, number];
+  rows: [number, number];
+  maxValue: number;
+  weights: readonly number[];
+  capacity: { share: [number, number] } | { tenths: [number, number] };
+}): fc.Arbitrary<{
+  values: number[];
+  weights: number[][];
+  capacities: number[];
+  costs: number[];
+}> {
+  const cap = o.capacity;
+  return fc
+    .record({
+      n: fc.integer({ min: o.items[0], max: o.items[1] }),
+      m: fc.integer({ min: o.rows[0], max: o.rows[1] }),
+    })
+    .chain(({ n, m }) =>
+      fc.record({
+        values: fc.array(fc.integer({ min: 1, max: o.maxValue }), { minLength: n, maxLength: n }),
+        weights: fc.array(
+          fc.array(fc.constantFrom<number>(...o.weights), { minLength: n, maxLength: n }),
+          { minLength: m, maxLength: m },
+        ),
+        scale: fc.array(
+          "share" in cap
+            ? fc.integer({ min: cap.share[0], max: cap.share[1] })
+            : fc.integer({ min: cap.tenths[0], max: cap.tenths[1] }),
+          { minLength: m, maxLength: m },
+        ),
+        costs: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: n, maxLength: n }),
+      }),
+    )
+    .map(({ values, weights, scale, costs }) => ({
+      values,
+      weights,
+      capacities: weights.map((row, k) =>
+        "share" in cap
+          ? Math.round(row.reduce((s, x) => s + x, 0) * (scale[k] as number)) / 10
+          : (scale[k] as number) / 10,
+      ),
+      costs,
+    }));
+}

@@ -1,13 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mkpGreedy } from "../src/index.js";
-import { clone, isFeasible, mkpInstance, totalValue } from "./helpers.js";
+import { clone, decimalMkp, isFeasible, mkpInstance, totalValue } from "./helpers.js";
 
 const variants = fc.record({
   strategy: fc.constantFrom("fill" as const, "drop" as const),
   reweight: fc.boolean(),
   rhoExponent: fc.constantFrom(0, 1, 2),
 });
+
+/** Decimal weights on a 0.1 grid with capacities on it too, and costs that may be <= 0. */
+const decimal = decimalMkp({
+  items: [2, 10],
+  rows: [1, 3],
+  maxValue: 5,
+  weights: [0, 0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.7, 1.1],
+  capacity: { share: [4, 9] },
+}).map(({ costs, ...inst }) => ({ inst, costs }));
 
 describe("mkpGreedy properties", () => {
   it("returns a feasible, maximal choice (no skipped positive item still fits) in every variant", () => {
@@ -34,6 +43,25 @@ describe("mkpGreedy properties", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("on decimal weights, fits by plain sums in item order exactly and is maximal by them", () => {
+    // 0.4 + 0.4 + 0.3 + 0.1 > 1.2 but 0.1 + 0.4 + 0.4 + 0.3 = 1.2: a running sum in the order
+    // items are taken may accept a set whose plain sum is over a capacity, or refuse one whose
+    // plain sum fills it exactly. The rule is the plain sum (no slack), both ways.
+    fc.assert(
+      fc.property(decimal, variants, ({ inst }, options) => {
+        const r = mkpGreedy(inst, options);
+        expect(isFeasible(inst, r.items, 0)).toBe(true);
+        const chosen = new Set(r.items);
+        for (let i = 0; i < inst.values.length; i++) {
+          if (chosen.has(i)) continue;
+          const more = [...r.items, i].sort((a, b) => a - b);
+          expect(isFeasible(inst, more, 0)).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 
@@ -84,7 +112,6 @@ function referenceDrop(
   const value = (i: number) => (costs ?? inst.values)[i] as number;
   const status = new Array<number>(n).fill(0); // 0 undecided, 1 taken, 2 discarded
   const demand = new Array<number>(m).fill(0);
-  const used = new Array<number>(m).fill(0);
   const critical = new Array<boolean>(m).fill(false);
   const onCritical = new Array<number>(n).fill(0);
   const a = new Array<number>(n).fill(0);
@@ -113,13 +140,17 @@ function referenceDrop(
     a[i] = s;
     setRatio(i);
   }
+  // A fit: each load of the taken items and i, summed in item order, within its capacity.
   const fits = (i: number) => {
-    for (let k = 0; k < m; k++) if ((used[k] as number) + w(k, i) > c(k)) return false;
+    for (let k = 0; k < m; k++) {
+      let load = 0;
+      for (let j = 0; j < n; j++) if (j === i || status[j] === 1) load += w(k, j);
+      if (load > c(k)) return false;
+    }
     return true;
   };
   const take = (i: number) => {
     status[i] = 1;
-    for (let k = 0; k < m; k++) used[k]! += w(k, i);
   };
   const pick = (best: boolean) => {
     let found = -1;
@@ -188,35 +219,11 @@ describe("mkpGreedy drop strategy (heap)", () => {
     );
   });
 
-  it("picks what the reference picks on decimal weights and costs <= 0 (sums whose order decides a fit)", () => {
-    // 0.1 + 0.2 + 0.3 > 0.6 but 0.3 + 0.2 + 0.1 = 0.6: which items still fit after the drop
-    // phase depends on the order the rest is taken in (rank order), and costs <= 0 on an item
-    // with a_i = 0 must still rank it first (ratio +Infinity, not 0 / 0 or -1 / 0).
-    const decimal = fc
-      .record({ n: fc.integer({ min: 2, max: 10 }), m: fc.integer({ min: 1, max: 3 }) })
-      .chain(({ n, m }) =>
-        fc.record({
-          values: fc.array(fc.integer({ min: 1, max: 5 }), { minLength: n, maxLength: n }),
-          weights: fc.array(
-            fc.array(fc.constantFrom<number>(0, 0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.7, 1.1), {
-              minLength: n,
-              maxLength: n,
-            }),
-            { minLength: m, maxLength: m },
-          ),
-          share: fc.integer({ min: 4, max: 9 }),
-          costs: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: n, maxLength: n }),
-        }),
-      )
-      .map(({ values, weights, share, costs }) => ({
-        inst: {
-          values,
-          weights,
-          // capacities on the same 0.1 grid as the weights' sums
-          capacities: weights.map((row) => Math.round(row.reduce((s, x) => s + x, 0) * share) / 10),
-        },
-        costs,
-      }));
+  it("picks what the reference picks on decimal weights and costs <= 0 (fits by plain sums in item order)", () => {
+    // 0.1 + 0.2 + 0.3 > 0.6 but 0.3 + 0.2 + 0.1 = 0.6: a fit is decided by the plain sum in
+    // item order, not by the running sum in the order items were taken (rank order), and
+    // costs <= 0 on an item with a_i = 0 must still rank it first (ratio +Infinity, not 0 / 0
+    // or -1 / 0).
     fc.assert(
       fc.property(decimal, fc.boolean(), fc.boolean(), ({ inst, costs }, reweight, withCosts) => {
         const options = withCosts ? { reweight, costs } : { reweight };

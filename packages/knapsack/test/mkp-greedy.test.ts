@@ -1,6 +1,6 @@
 import { InvalidInputError } from "@sched/errors";
 import { describe, expect, it } from "vitest";
-import { mkpGreedy } from "../src/index.js";
+import { mkpExact, mkpGreedy } from "../src/index.js";
 
 describe("mkpGreedy", () => {
   it("follows Eilon's surrogate order c_i / a_i with a_i over critical constraints", () => {
@@ -101,6 +101,32 @@ describe("mkpGreedy", () => {
       value: 11,
       optimal: false,
     });
+  });
+
+  it("decides a fit by the plain sum in item order, both ways", () => {
+    // Fill ranks item 3, then 0, 1, 2 (value per weight 20, 12.5, 10, 6.7). Taken in that order
+    // the loads run 0.1, 0.5, 0.9, 1.2; in item order 0.4 + 0.4 + 0.3 + 0.1 = 1.2000000000000002,
+    // over the capacity, so item 2 does not fit.
+    const over = { values: [5, 4, 2, 2], weights: [[0.4, 0.4, 0.3, 0.1]], capacities: [1.2] };
+    expect(mkpGreedy(over, { strategy: "fill" }).items).toEqual([0, 1, 3]);
+    // Ranked 3, 0, 2, 1: taken in that order 0.1 + 0.3 + 0.2 = 0.6000000000000001, but in item
+    // order 0.3 + 0.2 + 0.1 = 0.6, so item 2 fits.
+    const exact = { values: [5, 1, 1, 5], weights: [[0.3, 0.5, 0.2, 0.1]], capacities: [0.6] };
+    expect(mkpGreedy(exact, { strategy: "fill" }).items).toEqual([0, 2, 3]);
+    // Two rows, both strategies: [0, 2, 3, 5] loads row 0 with 0.3 + 0.1 + 0.2 + 0.1 =
+    // 0.7000000000000001 > 0.7; mkpExact, which starts from these choices, finds [0, 1, 2]
+    // (row 0: 0.3 + 0.3 + 0.1 = 0.7), the same value 13 as brute force under plain sums.
+    const two = {
+      values: [5, 4, 4, 1, 3, 3],
+      weights: [
+        [0.3, 0.3, 0.1, 0.2, 0.5, 0.1],
+        [0.3, 0.5, 0.3, 0, 0.3, 0.3],
+      ],
+      capacities: [0.7, 1.2],
+    };
+    for (const strategy of ["fill", "drop"] as const)
+      expect(mkpGreedy(two, { strategy }).items).toEqual([0, 2, 5]);
+    expect(mkpExact(two)).toMatchObject({ items: [0, 1, 2], value: 13, optimal: true });
   });
 
   it("has no approximation guarantee (the README's example)", () => {

@@ -87,7 +87,9 @@ const IMFS_KEYS = optionKeys<ImfsOptions>({
  * {@link mfs}: maximum cardinality, then maximum total weight, so its `size` equals that of
  * `mfs(matrix)` and its `weight` equals it up to floating-point rounding (the inherited
  * certificate is accepted with a tolerance of 2^-40 times the largest potential; bit-exact for
- * integer weights with `(rows + cols) * max weight < 2^40`). When several optimal matchings
+ * integer weights with `(rows + cols) * max weight < 2^40`; without a change hint, potentials
+ * above `(rows + cols)` times the new largest weight are set aside, so the tolerance follows the
+ * new weights; with one, it follows the previous potentials). When several optimal matchings
  * exist, the one returned may differ from `mfs`'s. The paper's IMFS is an approximation; this
  * one is not.
  *
@@ -306,6 +308,7 @@ export function incrementalSolve(
   const violated = arena.u8(hint === undefined ? n : 0);
   const violatedCol = arena.u8(hint === undefined ? m : 0);
   let scale = state.scale;
+  let largestWeight = 0; // of what the last pass read (without a hint: the whole matrix)
   for (;;) {
     const ratio = scale / state.scale; // a power of two: rescaling potentials is exact
     const tol = 2 ** -40 * largest * ratio;
@@ -537,11 +540,21 @@ export function incrementalSolve(
     }
     // With a hint, `max` covers only the lines read; the unread ones were covered by the
     // previous scale, so the scale may only shrink (exact either way: a power of two).
+    largestWeight = max;
     const needed = hint === undefined ? scaleFor(max) : Math.min(state.scale, scaleFor(max));
     if (needed === scale) break;
     scale = needed;
   }
   engine.scale = scale;
+  // Without a hint the whole matrix was read, so its scale is known: an inherited certificate
+  // whose largest potential exceeds (rows + cols) times the largest weight (both scaled) is not
+  // used. Its tolerance, relative to those potentials, could hide whole weights (after an
+  // outlier weight left the matrix, or from an unrelated one); the solve starts afresh instead.
+  // Potentials that mfs and imfs leave stay well below that bound.
+  if (hint === undefined && largest * (scale / state.scale) > (n + m) * largestWeight * scale) {
+    inS.fill(0);
+    v.fill(0, 0, m);
+  }
 
   let dummyOf: Int32Array | undefined; // previous dummy index of a kept row on a dummy
   let readd = 0; // rows to re-add
