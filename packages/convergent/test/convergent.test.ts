@@ -230,3 +230,16 @@ describe("the planner's previous machines", () => {
     expect(seen).toEqual([[-1], [1]]);
   });
 });
+
+describe("one convergent scheduler over two simulations", () => {
+  it("plans the second, on another platform object equal to the first, as a new scheduler does", () => {
+    // One copy of cad for three jobs: the knapsack runs at every plan (the license clustering).
+    const spec = { machines: [{}, {}], licenses: [{ name: "cad", copies: 1 }] };
+    const jobs = [1, 2, 3].map((id) => job({ id, submit: id, runtime: 10, licenses: { cad: 1 } }));
+    const s = convergent();
+    const first = simulate(jobs, createPlatform(spec), s);
+    const again = simulate(jobs, createPlatform(spec), s);
+    expect(again.records).toEqual(first.records);
+    expect(again.records).toEqual(simulate(jobs, createPlatform(spec), convergent()).records);
+  });
+});

@@ -120,3 +120,25 @@ describe("deadlineHeuristic", () => {
     expect(p[2]).toBe(0);
   });
 });
+
+describe("the Deadline functions' checks", () => {
+  it("f1 refuses a late value that is not finite", () => {
+    expect(() =>
+      f1({ extime: 11, t: 0, deadline: 10, min: 0.1, max: 10, late: Number.NaN }),
+    ).toThrow("@sched/convergent/f1: options.late is NaN, expected a finite number");
+  });
+  it("deadlineDeltas refuses a NaN deadline and a negative Nxtime; takes a Float64Array", () => {
+    expect(() => deadlineDeltas(0, Number.NaN, [50])).toThrow(
+      "@sched/convergent/deadlineDeltas: deadline is NaN, expected a time",
+    );
+    expect(() => deadlineDeltas(0, 100, [50, -1])).toThrow(/deadlineDeltas: nxtime\[1\] is -1/);
+    expect(Array.from(deadlineDeltas(0, 100, Float64Array.of(50, 80)))).toEqual(
+      Array.from(deadlineDeltas(0, 100, [50, 80])),
+    );
+  });
+  it("deadlineHeuristic refuses an allLate reading other than max or zero", () => {
+    expect(() => deadlineHeuristic({ allLate: "min" as never })).toThrow(
+      '@sched/convergent/deadlineHeuristic: options.allLate is "min", expected "max" or "zero"',
+    );
+  });
+});

@@ -395,3 +395,21 @@ describe("the fused deadline line stays between Min and Max, as f1 does", () => 
     expect(fused[1]).toBe(plain[1]);
   });
 });
+
+describe("the fused deadline cases where equation (1) has d_i <= 0 (Max = Min, Max < Min)", () => {
+  // RICH has a job at Min everywhere (4) and one late everywhere (3): the fused copy gives them
+  // a constant, which must be what deadlineHeuristic's equation (1) and allLate reading give.
+  it.each([
+    [5, 5],
+    [1, 5],
+  ])("Max %d, Min %d, every reading", (max, min) => {
+    for (const deadlineLate of ["max", "min"] as const)
+      for (const deadlineAllLate of ["max", "zero"] as const) {
+        const readings = { deadlineLate, deadlineAllLate, waitSup: "global" } as const;
+        expectSame(RICH, { ...OFF, deadlineMax: max, deadlineMin: min }, readings, [
+          minimalRequirementsHeuristic({ base: 1 }),
+          deadlineHeuristic({ max, min, late: deadlineLate, allLate: deadlineAllLate }),
+        ]);
+      }
+  });
+});

@@ -489,3 +489,24 @@ describe("incremental options", () => {
     expect(nip.stats.refreshedRows).toBe(0);
   });
 });
+
+describe("PaperIncrementalMatrix's floor under its shift", () => {
+  it("floors an entry whose value is negative at shift + 1e-9, as the from-scratch matrix floors it at 1e-9", () => {
+    // Input -5 on a job with no input data: base 1 - 5 + aging is negative on both machines.
+    const platform = createPlatform({ machines: [{}, {}] });
+    const constants = { ...PAPER_CONSTANTS, input: -5 };
+    const input = {
+      now: 10,
+      platform,
+      jobs: [
+        { job: createJob({ id: 1, submit: 0, runtime: 100, cores: 1 }), progress: 0, machine: -1 },
+      ],
+    };
+    const inc = new PaperIncrementalMatrix({ constants, tolerance: 0 }).update(input);
+    const fresh = new PaperIncrementalMatrix({ constants, incremental: false }).update(input);
+    expect(inc.shift).toBeGreaterThan(100);
+    expect(Array.from(fresh.matrix.weights)).toEqual([1e-9, 1e-9]);
+    for (const x of inc.matrix.weights) expect(x - inc.shift).toBeCloseTo(1e-9, 9);
+    expect(inc.costs[0]).toBeCloseTo(1e-9, 9);
+  });
+});

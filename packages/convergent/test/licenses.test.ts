@@ -86,3 +86,32 @@ describe("licenses", () => {
     expect(Array.from(p)).toEqual([0, 0, 0]);
   });
 });
+
+describe("licenses: rho = 1 exactly (critical means rho > 1), and the comparator's check", () => {
+  // two copies of cad, two jobs asking for one each: rho 1, not critical
+  const two = farm({
+    licenses: [
+      { name: "cad", copies: 2 },
+      { name: "fem", copies: 4 },
+    ],
+  });
+  const asking = [
+    rowOf(job({ id: 1, licenses: { cad: 1 } })),
+    rowOf(job({ id: 2, licenses: { cad: 1, fem: 1 } })),
+  ];
+  it("licenseWeight counts a license at rho 1 in the non-critical part", () => {
+    const rho = licenseRho(asking, two);
+    expect(rho).toEqual({ cad: 1, fem: 0.25 });
+    expect(licenseWeight({ cad: 1, fem: 1 }, rho, 2)).toEqual({
+      critical: 0,
+      nonCritical: 1.25,
+      w: 1.25,
+    });
+  });
+  it("compareLicenseWeight refuses a NaN part", () => {
+    const ok = { critical: 1, nonCritical: 0, w: 2 };
+    expect(() => compareLicenseWeight({ ...ok, nonCritical: Number.NaN }, ok)).toThrow(
+      "@sched/convergent/compareLicenseWeight: a.nonCritical is NaN, expected a number",
+    );
+  });
+});

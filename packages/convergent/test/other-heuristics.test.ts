@@ -54,6 +54,13 @@ describe("input heuristic", () => {
     inputHeuristic({ weight: 6 }).apply(ctx, p);
     expect(Array.from(p)).toEqual([6, 6, 6]);
   });
+  it("transferTime checks the weight it is given, though it does not use it", () => {
+    const j = job({ id: 1, input: [{ size: 100, machine: 0 }] });
+    expect(() => transferTime(j, platform, 1, { weight: Number.NaN })).toThrow(
+      "@sched/convergent/transferTime: options.weight is NaN, expected a finite number",
+    );
+    expect(transferTime(j, platform, 1, { weight: -2 })).toBe(10);
+  });
   it("on a single eligible machine holding all the input gives IN", () => {
     const single = createPlatform({ machines: [{}] });
     const ctx = contextOf(single, [rowOf(job({ id: 1, input: [{ size: 5, machine: 0 }] }))]);

@@ -395,3 +395,212 @@ describe("convergentPass input checks", () => {
     expect(a.allocations).toEqual([[{ machine: 1, cores: 4 }]]);
   });
 });
+
+describe("convergentPass: the fields it checks, and what a decision reports", () => {
+  const platform = createPlatform({ machines: [{ cores: 2 }, { cores: 4, speed: 2 }] });
+  const q = (id: number, over: object = {}) => ({ id, cores: 1, estimate: 10, submit: 0, ...over });
+  const none = { now: 0, platform, running: [], queue: [] };
+  it("takes id 0, a running job at progress 1; refuses a second job on job 0's machine, a benchmark of 0, a node-locked license in freeLicenses", () => {
+    expect(convergentPass({ ...none, queue: [q(0)] }).start).toEqual([0]);
+    const done = { ...q(1), machine: 1, progress: 1 };
+    expect(convergentPass({ ...none, running: [done] }).preempted).toEqual([]);
+    expect(() =>
+      convergentPass({
+        ...none,
+        running: [
+          { ...q(0), machine: 0 },
+          { ...q(1), machine: 0 },
+        ],
+      }),
+    ).toThrow(
+      "@sched/convergent/convergentPass: state.running[1].machine is 0, where job 0 runs too (one job per machine)",
+    );
+    expect(() => convergentPass({ ...none, queue: [q(1, { benchmark: 0 })] })).toThrow(
+      "@sched/convergent/convergentPass: state.queue[0].benchmark is 0, expected a finite number > 0",
+    );
+    const locked = createPlatform({
+      machines: [{ cores: 2 }, { cores: 2 }],
+      licenses: [{ name: "nl", kind: "node-locked", copies: 1, machines: [0] }],
+    });
+    expect(() => convergentPass({ ...none, platform: locked, freeLicenses: { nl: 0 } })).toThrow(
+      '@sched/convergent/convergentPass: state.freeLicenses["nl"] is not a floating license of state.platform',
+    );
+  });
+  it("wakeAt: the next ready time of a job still queued, after now (not a job ready now, not a rejected one)", () => {
+    const d = convergentPass({
+      ...none,
+      now: 5,
+      queue: [q(1, { ready: 5 }), q(2, { cores: 8, ready: 7 }), q(3, { ready: 9 })],
+    });
+    expect(d.start).toEqual([1]);
+    expect(d.rejected.map((r) => r.id)).toEqual([2]);
+    expect(d.wakeAt).toBe(9);
+    const e = convergentPass({
+      ...none,
+      now: 5,
+      queue: [q(1, { ready: 5 }), q(2, { cores: 8, ready: 7 })],
+    });
+    expect(e.start).toEqual([1]);
+    expect(e.wakeAt).toBeUndefined();
+  });
+  it("lists the assignments by submit time, then id (a running job after a queued one of smaller id)", () => {
+    const d = convergentPass({ ...none, running: [{ ...q(2), machine: 0 }], queue: [q(1)] });
+    expect(d.assignments).toEqual([
+      { id: 1, machine: 1 },
+      { id: 2, machine: 0 },
+    ]);
+  });
+  it("a preempted job that does not start again is not migrated", () => {
+    // One machine: job 2, late everywhere (Deadline gives it Max = 10), outbids the running job 1
+    // (overhead 8): job 1 is preempted and waits.
+    const one = createPlatform({ machines: [{ cores: 1 }] });
+    const d = convergentPass({
+      now: 0,
+      platform: one,
+      running: [{ ...q(1), machine: 0 }],
+      queue: [q(2, { deadline: 5 })],
+    });
+    expect(d.preempted).toEqual([1]);
+    expect(d.start).toEqual([2]);
+    expect(d.migrated).toEqual([]);
+  });
+});
+
+describe("convergentPass reads a job anew when a field changed since the memory's call", () => {
+  // Call 1 at time 0 sees the jobs before they are ready (they are kept in the memory); call 2
+  // at time 10 gives them with one field changed. A memory that reused its job object would
+  // plan with the field as it was.
+  const q = (id: number, over: object = {}) => ({
+    id,
+    cores: 1,
+    estimate: 10,
+    submit: 0,
+    ready: 10,
+    ...over,
+  });
+  const chain = (
+    platform: ConvergentState["platform"],
+    before: object[],
+    after: object[],
+    over: object = {},
+  ) => {
+    const first = convergentPass({
+      now: 0,
+      platform,
+      running: [],
+      queue: before as ConvergentQueuedJob[],
+      ...over,
+    });
+    expect(first.start).toEqual([]);
+    return convergentPass({
+      now: 10,
+      platform,
+      running: [],
+      queue: after as ConvergentQueuedJob[],
+      memory: first.memory,
+      ...over,
+    });
+  };
+  it("its input data moved to another machine: it starts where its data is now", () => {
+    const two = createPlatform({ machines: [{ cores: 1 }, { cores: 1 }] });
+    const at = (machine: number) => [q(1, { input: [{ size: 100, machine }] })];
+    expect(chain(two, at(0), at(0)).allocations).toEqual([[{ machine: 0, cores: 1 }]]);
+    expect(chain(two, at(0), at(1)).allocations).toEqual([[{ machine: 1, cores: 1 }]]);
+  });
+  it("its ready time moved later: it waits, and the decision wakes at the new time", () => {
+    const one = createPlatform({ machines: [{ cores: 1 }] });
+    const d = chain(one, [q(1)], [q(1, { ready: 20 })]);
+    expect(d.start).toEqual([]);
+    expect(d.wakeAt).toBe(20);
+  });
+  it("it asks for one more license, offered nowhere: it is rejected", () => {
+    const lic = createPlatform({
+      machines: [{ cores: 1 }],
+      licenses: [
+        { name: "cad", copies: 1 },
+        { name: "gone", kind: "node-locked", copies: 1, machines: [] },
+      ],
+    });
+    const d = chain(
+      lic,
+      [q(1, { licenses: { cad: 1 } })],
+      [q(1, { licenses: { cad: 1, gone: 1 } })],
+    );
+    expect(d.rejected.map((r) => r.id)).toEqual([1]);
+    expect(d.start).toEqual([]);
+  });
+  it("its deadline is new: the knapsack keeps it instead of the older job", () => {
+    // One copy of cad for two jobs: the knapsack keeps the job of larger row mean. Job 1 is
+    // older (anti-aging); job 2 with a deadline it misses everywhere gains Max = 10.
+    const lic = createPlatform({
+      machines: [{ cores: 1 }, { cores: 1 }],
+      licenses: [{ name: "cad", copies: 1 }],
+    });
+    const jobs = (deadline: object) => [
+      q(1, { licenses: { cad: 1 } }),
+      q(2, { submit: 5, licenses: { cad: 1 }, ...deadline }),
+    ];
+    expect(chain(lic, jobs({}), jobs({})).cleared).toEqual([2]);
+    expect(chain(lic, jobs({}), jobs({ deadline: 12 })).cleared).toEqual([1]);
+  });
+});
+
+describe("convergentPass takes a memory only with options that plan alike", () => {
+  const platform = createPlatform({ machines: [{ cores: 2 }, { cores: 4, speed: 2 }] });
+  const own = paperHeuristics();
+  const first = (options: ConvergentOptions) =>
+    convergentPass(
+      { now: 0, platform, running: [], queue: [{ id: 1, cores: 1, estimate: 10, submit: 0 }] },
+      options,
+    ).memory;
+  const next = (memory: ConvergentMemory, options: ConvergentOptions) => () =>
+    convergentPass({ now: 1, platform, running: [], queue: [], memory }, options);
+  it("refuses another tolerance, readings, knapsack, constants or heuristic objects", () => {
+    for (const [made, other] of [
+      [{}, { refreshTolerance: 0 }],
+      [{}, { readings: { waitSup: "row" } }],
+      [{}, { knapsack: "exact" }],
+      [{}, { constants: { base: 2 } }],
+      [{ heuristics: own }, { heuristics: paperHeuristics() }],
+      [{ heuristics: own }, { heuristics: [...own].reverse() }],
+      [{ extraHeuristics: [own[1]!] }, { extraHeuristics: [own[2]!] }],
+    ] as [ConvergentOptions, ConvergentOptions][]) {
+      expect(next(first(made), other)).toThrow(
+        "@sched/convergent/convergentPass: state.memory was made with other options: pass the same options at every call",
+      );
+    }
+  });
+  it("takes equal options given anew (constants by value, the same heuristic objects)", () => {
+    for (const options of [
+      { refreshTolerance: 0.05, readings: { waitSup: "global" }, knapsack: "greedy" },
+      { constants: { base: 2 } },
+      { heuristics: own },
+      { extraHeuristics: [own[1]!] },
+    ] as ConvergentOptions[]) {
+      expect(next(first(options), { ...options })().start).toEqual([]);
+    }
+  });
+});
+
+describe("convergentPass after a job's license clearing is lifted", () => {
+  it("plans the job as a first decision on the same state does (its row counts as changed)", () => {
+    // One copy of cad. At 10 job 2 arrives while job 1 holds it: the knapsack clears job 2.
+    // At 100 job 1 has left and job 2 is alone: its row before clearing did not move (it is the
+    // longest job at both events, and the shift absorbs the aging), but its clearing was
+    // lifted, so the plan is solved anew: the same as without the memory.
+    const platform = createPlatform({
+      machines: [{ cores: 1 }, { cores: 1 }],
+      licenses: [{ name: "cad", copies: 1 }],
+    });
+    const j1 = { id: 1, cores: 1, estimate: 100, submit: 0, licenses: { cad: 1 } };
+    const j2 = { id: 2, cores: 1, estimate: 500, submit: 10, licenses: { cad: 1 } };
+    const a = convergentPass({ now: 0, platform, running: [], queue: [j1] });
+    const running = [{ ...j1, machine: 0, progress: 0.1 }];
+    const b = convergentPass({ now: 10, platform, running, queue: [j2], memory: a.memory });
+    expect(b.cleared).toEqual([2]);
+    const c = convergentPass({ now: 100, platform, running: [], queue: [j2], memory: b.memory });
+    const first = convergentPass({ now: 100, platform, running: [], queue: [j2] });
+    expect(c.cleared).toEqual([]);
+    expect({ ...c, memory: 0 }).toEqual({ ...first, memory: 0 });
+  });
+});

@@ -1,9 +1,9 @@
-import { InvalidInputError } from "@sched/core";
+import { createPlatform, InvalidInputError } from "@sched/core";
 import { type ExactMatching, mfs } from "@sched/matching";
 import { describe, expect, it } from "vitest";
-import { buildMatrix } from "../src/matrix.js";
+import { buildMatrix, type JobMachineMatrix } from "../src/matrix.js";
 import { paperHeuristics } from "../src/paper-heuristics.js";
-import { makePlan } from "../src/plan.js";
+import { makePlan, PlanMemory, type PlanOptions } from "../src/plan.js";
 import { farm, job, rowOf } from "./helpers.js";
 
 describe("makePlan", () => {
@@ -191,5 +191,91 @@ describe("makePlan's pre-matching observer", () => {
     }
     // 1 or 2 copies asked for out of 2: rho <= 1, no knapsack; 3 of 2: one call
     expect(calls).toEqual([0, 0, 1]);
+  });
+});
+
+describe("makePlan's checks of its matrix and options", () => {
+  // Each malformed field is refused naming it (an audit found these accepted or refused by
+  // another check with another message when one check was weakened).
+  const platform = createPlatform({ machines: [{ speed: 1 }, { speed: 4 }] });
+  const rows = [rowOf(job({ id: 1 })), rowOf(job({ id: 2, estimate: 50 }))];
+  const m = buildMatrix({ now: 0, platform, jobs: rows }, paperHeuristics());
+  const bad = (matrix: JobMachineMatrix, options: PlanOptions, message: string) => {
+    expect(() => makePlan(matrix, options)).toThrow(InvalidInputError);
+    expect(() => makePlan(matrix, options)).toThrow(`@sched/convergent/makePlan: ${message}`);
+  };
+  it("refuses weights of the wrong length or not finite", () => {
+    bad(
+      { ...m, weights: new Float64Array(3) },
+      {},
+      "matrix.weights is a Float64Array of 3, expected a Float64Array of rows x cols = 4",
+    );
+    const infinite = Float64Array.from(m.weights);
+    infinite[2] = Number.POSITIVE_INFINITY;
+    bad(
+      { ...m, weights: infinite },
+      {},
+      "matrix.weights[2] is Infinity, expected a finite number (> 0: eligible)",
+    );
+  });
+  it("refuses a context whose platform or jobs do not match the matrix's shape", () => {
+    const three = createPlatform({ machines: [{}, {}, {}] });
+    bad(
+      { ...m, context: { ...m.context, platform: three } },
+      {},
+      "matrix.cols is 2, but matrix.context.platform has 3 machines",
+    );
+    bad(
+      { ...m, context: { ...m.context, jobs: [...m.context.jobs, rowOf(job({ id: 3 }))] } },
+      {},
+      "matrix.context.jobs has 3 rows, expected matrix.rows = 2",
+    );
+  });
+  it("refuses a previous matching without its state, costs of the wrong length, a memory that is not a PlanMemory", () => {
+    const first = makePlan(m, { matcher: "mfs" });
+    const matching = { ...first.matching, state: {} } as unknown as ExactMatching;
+    bad(
+      m,
+      { previous: { rowIds: first.rowIds, matching } },
+      "options.previous.matching has no state, expected the exact matching of a previous plan (from mfs or imfs)",
+    );
+    bad(
+      m,
+      { costs: [1, 2, 3] },
+      "options.costs has 3 entries, expected matrix.rows = 2 (one per row)",
+    );
+    bad(m, { memory: {} as PlanMemory }, "options.memory is object, expected a PlanMemory");
+    // the same with valid options is accepted
+    expect(makePlan(m, { costs: [1, 2], memory: new PlanMemory() }).rowToCol).toHaveLength(2);
+  });
+});
+
+describe("makePlan's memory (PlanMemory)", () => {
+  it("rebuilds its license clustering for another platform", () => {
+    // cad is critical on the first platform, fem on the second (other jobs there): a clustering
+    // kept from the first would put the cad jobs in a cluster of the second plan's knapsack.
+    const on = (cad: number, fem: number) =>
+      createPlatform({
+        machines: [{}, {}, {}, {}],
+        licenses: [
+          { name: "cad", copies: cad },
+          { name: "fem", copies: fem },
+        ],
+      });
+    const rowsFrom = (id: number) => [
+      rowOf(job({ id, licenses: { cad: 1 } })),
+      rowOf(job({ id: id + 1, submit: 5, licenses: { cad: 1 } })),
+      rowOf(job({ id: id + 2, licenses: { fem: 1 } })),
+      rowOf(job({ id: id + 3, submit: 5, licenses: { fem: 1 } })),
+    ];
+    const memory = new PlanMemory();
+    const plan = (platform: ReturnType<typeof on>, id: number, withMemory: boolean) => {
+      const matrix = buildMatrix({ now: 10, platform, jobs: rowsFrom(id) }, paperHeuristics());
+      const p = makePlan(matrix, { matcher: "mfs", ...(withMemory ? { memory } : {}) });
+      return { cleared: p.cleared, critical: p.critical };
+    };
+    expect(plan(on(1, 10), 1, true)).toEqual({ cleared: [2], critical: ["cad"] });
+    expect(plan(on(10, 1), 5, false)).toEqual({ cleared: [8], critical: ["fem"] });
+    expect(plan(on(10, 1), 5, true)).toEqual({ cleared: [8], critical: ["fem"] });
   });
 });

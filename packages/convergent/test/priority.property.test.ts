@@ -427,3 +427,63 @@ describe("convergentPriority's per-job data", () => {
     expect(() => priority(bad, next)).toThrow(/job\.benchmark/);
   });
 });
+
+describe("convergentPriority at the edges of its per-row cases (hand-built, against the plain ranking)", () => {
+  const w = (spec: Parameters<typeof job>[0]): WaitingJob => ({
+    job: job(spec),
+    progress: 0,
+    preemptions: 0,
+  });
+  /** Every waiting job's priority along `views` (one ranking), Object.is the plain one's. */
+  const agree = (
+    views: SchedulerView[],
+    constants = PAPER_CONSTANTS,
+    readings: Required<HeuristicReadings> = {
+      deadlineLate: "max",
+      deadlineAllLate: "max",
+      waitSup: "global",
+    },
+  ) => {
+    const priority = convergentPriority({ constants, readings });
+    for (const view of views) {
+      const want = reference(view, constants, readings);
+      for (const x of view.waiting) expect(priority(x, view)).toBe(want.get(x.job.id));
+    }
+  };
+  it("a job due exactly when its slowest machine's k-overestimate says (f1 = Min), or when its fastest ends (late: min)", () => {
+    // farm(): speeds 1, 2, 4. k = 1: Min everywhere iff now <= deadline - 2 * 10.
+    // Deadline (and a tiny base) alone, Min 0.3, Max 7: equation (1) with f1 = Min on three machines rounds to
+    // 0.29999999999999993, the constant case gives Min itself.
+    const k1 = {
+      ...PAPER_CONSTANTS,
+      ...{ base: 2 ** -30, licenses: 0, input: 0, waitMinimization: 0, antiAging: 0 },
+      ...{ deadlineK: 1, deadlineMin: 0.3, deadlineMax: 7 },
+    };
+    agree([rankingView(farm(), 10, [], [w({ id: 1, estimate: 10, deadline: 30 })])], k1);
+    // late everywhere iff now + 40 / 4 > deadline: on time on m2 at deadline 20 exactly
+    const min = { deadlineLate: "min", deadlineAllLate: "max", waitSup: "global" } as const;
+    agree(
+      [rankingView(farm(), 10, [], [w({ id: 1, estimate: 40, deadline: 20 })])],
+      PAPER_CONSTANTS,
+      min,
+    );
+  });
+  it("a job no machine can run (a license offered nowhere): 0, and no other job's term moves", () => {
+    const platform = farm({
+      licenses: [{ name: "gone", kind: "node-locked", copies: 1, machines: [] }],
+    });
+    const a = w({ id: 1, estimate: 30 });
+    const b = w({ id: 2, estimate: 50 });
+    const nowhere = w({ id: 3, estimate: 90, licenses: { gone: 1 } });
+    agree([rankingView(platform, 5, [], [a, b]), rankingView(platform, 6, [], [nowhere, b])]);
+    expect(convergentPriority()(nowhere, rankingView(platform, 6, [], [nowhere, b]))).toBe(0);
+  });
+  it("a job asking for no license, at the place a licensed job had at the previous event", () => {
+    const platform = farm({ licenses: [{ name: "cad", copies: 1 }] });
+    const cad = (id: number) => w({ id, estimate: 10 * id, licenses: { cad: 1 } });
+    agree([
+      rankingView(platform, 5, [], [cad(1), cad(2)]),
+      rankingView(platform, 6, [], [w({ id: 3, estimate: 30 }), cad(4)]),
+    ]);
+  });
+});

@@ -86,3 +86,48 @@ describe("convergentPriority", () => {
     expect(seen.every((x) => Number.isFinite(x) && x > 0)).toBe(true);
   });
 });
+
+describe("convergentPriority's cache (the paper's heuristics, and heuristics of your own)", () => {
+  const make = [
+    ["paper's heuristics (fused)", () => convergentPriority()],
+    ["own heuristics (generic)", () => convergentPriority({ heuristics: paperHeuristics() })],
+  ] as const;
+  const w = (id: number, estimate: number): WaitingJob => ({
+    job: job({ id, submit: id, estimate }),
+    progress: 0,
+    preemptions: 0,
+  });
+  it.each(make)("%s: a new waiting array at the same instant is ranked anew", (_name, priority) => {
+    // job 3's long estimate raises SupRemaining: job 1's Wait minimization term changes
+    const p = priority();
+    const before = p(w(1, 10), viewOf([w(1, 10), w(2, 20)], 50));
+    const view = viewOf([w(1, 10), w(2, 20), w(3, 4000)], 50);
+    const after = p(view.waiting[0] as WaitingJob, view);
+    expect(after).not.toBe(before);
+    expect(after).toBe(priority()(view.waiting[0] as WaitingJob, view));
+  });
+  it.each(make)(
+    "%s: a job added in place to the same array at the same instant is ranked",
+    (_name, priority) => {
+      const p = priority();
+      const view = viewOf([w(1, 10), w(2, 20)], 50);
+      p(view.waiting[0] as WaitingJob, view);
+      (view.waiting as WaitingJob[]).push(w(3, 30));
+      const third = p(view.waiting[2] as WaitingJob, view);
+      expect(third).toBeGreaterThan(0);
+      expect(third).toBe(priority()(view.waiting[2] as WaitingJob, view));
+    },
+  );
+  it("ranks every job of a long queue (one more than its first buffer of 64, and more)", () => {
+    for (const length of [65, 130]) {
+      const waiting = Array.from({ length }, (_, k) => w(k + 1, 10 + k));
+      const view = viewOf(waiting, 100);
+      const fused = convergentPriority();
+      const generic = convergentPriority({ heuristics: paperHeuristics() });
+      for (const x of waiting) {
+        const g = generic(x, view);
+        expect(Math.abs(fused(x, view) - g)).toBeLessThanOrEqual(1e-12 * g);
+      }
+    }
+  });
+});
