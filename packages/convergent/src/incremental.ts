@@ -26,6 +26,17 @@ export const REFRESH_TOLERANCE = 0.05;
  */
 export const SHIFT_HORIZON = 20000;
 
+/**
+ * The uniform shift added to every eligible entry at `now` to cancel a drift of `rate` per
+ * second (anti-aging): it falls by `rate` per second, so an entry stored earlier stays equal to
+ * the fresh one plus the shift. It is never negative while `base <= now <= base + horizon`, so
+ * a positive entry stays positive: `rate · (base + horizon - now)` for a rate >= 0, and
+ * `rate · (base - now)` for a negative one (a negative anti-aging weight). Internal.
+ */
+export function uniformShift(rate: number, base: number, horizon: number, now: number): number {
+  return rate >= 0 ? rate * (base + horizon - now) : rate * (base - now);
+}
+
 /** Options of {@link IncrementalMatrix}. */
 export interface IncrementalMatrixOptions {
   /** The heuristics that compute each row (in order). */
@@ -69,8 +80,9 @@ interface StoredRow {
  * Heuristics that declare a {@link Heuristic.uniformRate} (anti-aging: every eligible entry
  * grows by `AA` per second) would otherwise change every row at every event; their drift is
  * cancelled by adding the same `shift = rate · (base + horizon - now)` to every eligible entry
- * (a uniform shift of the eligible entries changes no maximum-cardinality maximum-weight
- * matching). `base` is re-set to `now` once `now - base > horizon / 2`, which refreshes
+ * (`rate · (base - now)` when the rate is negative, so that the shift is never negative and an
+ * eligible entry stays positive; a uniform shift of the eligible entries changes no
+ * maximum-cardinality maximum-weight matching). `base` is re-set to `now` once `now - base > horizon / 2`, which refreshes
  * every row once.
  *
  * Guarantee: every eligible entry of the returned matrix is within `tolerance` (plus
@@ -159,7 +171,7 @@ export class IncrementalMatrix implements SourceWithCore {
       this.#base = now;
       rebased = true;
     }
-    const shift = rate * (this.#base + this.horizon - now);
+    const shift = uniformShift(rate, this.#base, this.horizon, now);
     // rounding slack of adding `shift`: a few ulps of the largest magnitude involved
     const slack = 1e-9 * (1 + Math.abs(shift));
     const rel = this.tolerance;

@@ -2,7 +2,7 @@ import { InvalidInputError, type Job, type Platform } from "@sched/core";
 import { onLine } from "./deadline.js";
 import { firstAtLeast } from "./first-at-least.js";
 import type { HeuristicContext } from "./heuristic.js";
-import { REFRESH_TOLERANCE, SHIFT_HORIZON } from "./incremental.js";
+import { REFRESH_TOLERANCE, SHIFT_HORIZON, uniformShift } from "./incremental.js";
 import {
   DEFERRED_ROWS,
   type DeferredRows,
@@ -808,7 +808,7 @@ export class PaperIncrementalMatrix implements SourceWithCore {
       this.#base = now;
       rebased = true;
     }
-    const shift = this.fresh ? 0 : c.antiAging * (this.#base + this.horizon - now);
+    const shift = this.fresh ? 0 : uniformShift(c.antiAging, this.#base, this.horizon, now);
     const rel = this.tolerance;
     const slack = 1e-9 * (1 + Math.abs(shift));
 
@@ -944,7 +944,10 @@ export class PaperIncrementalMatrix implements SourceWithCore {
         const dlMin = dl === 0 ? 0 : dl === 1 ? this.#allMin : this.#allLate;
         const low = scs - shift - alpha * invSlow + dlMin;
         const drift = Math.abs(scs - old.scs) + Math.abs(alpha - old.alpha) * invSlow;
-        if (drift <= slack + rel * low) row = old;
+        // (Neither row may have an entry at the floor, `shift + 1e-9`: a floored entry does
+        // not follow the shift, so it would drift by the anti-aging rate while the scalars
+        // stay put. `low` bounds the fresh row's entries from below, `low - drift` the old's.)
+        if (drift <= slack + rel * low && low - drift >= 1e-9) row = old;
       }
       if (row === undefined) {
         // Compute the fresh row (plus shift) into `buffer`, 0 outside the row's columns (the

@@ -128,8 +128,10 @@ export class PlanMemory {
     jobs: readonly { readonly id: number; readonly licenses: Readonly<Record<string, number>> }[],
   ): LicenseClusters {
     if (this.#platform !== platform || this.#clusters === undefined) {
+      // A new clustering tracks no job yet: every job of the call is added to it below.
       this.#platform = platform;
       this.#clusters = new LicenseClusters(copies);
+      this.#tracked.clear();
     }
     const lc = this.#clusters;
     const present = new Set<number>();

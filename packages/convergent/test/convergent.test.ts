@@ -34,6 +34,24 @@ describe("convergent", () => {
     for (const r of trace.records)
       for (const iv of r.intervals) expect(iv.allocation.length).toBe(1);
   });
+  it("schedules with a negative anti-aging weight as the plain matcher does", () => {
+    // The incremental matrix cancels anti-aging's drift with a uniform shift; for a negative
+    // weight that shift was negative (-400 here), every entry fell to 0 or below, the matching
+    // saw no eligible pair and no job ever started.
+    const platform = createPlatform({ machines: [{}, {}] });
+    const jobs = [
+      job({ id: 1, runtime: 10 }),
+      job({ id: 2, runtime: 10 }),
+      job({ id: 3, submit: 1, runtime: 10 }),
+    ];
+    const constants = { antiAging: -0.02 };
+    for (const matcher of ["imfs", "mfs"] as const) {
+      const trace = simulate(jobs, platform, convergent({ constants, matcher }));
+      const starts = trace.records.map((r) => r.intervals[0]?.start);
+      expect(starts, matcher).toEqual([0, 0, 10]);
+    }
+  });
+
   it("rejects a job that no machine can run, with a reason", () => {
     const trace = simulate(
       [job({ id: 1, cores: 2 })],

@@ -192,6 +192,37 @@ describe("IncrementalMatrix with a scaled uniform-rate heuristic", () => {
   });
 });
 
+describe("a negative anti-aging weight (old jobs rank lower)", () => {
+  // The shift that cancels the drift falls by the rate per second; for a negative rate it is
+  // anchored at the base, not at base + horizon, so that it never goes negative and no eligible
+  // entry of the returned matrix drops to 0 or below (which the matching reads as ineligible:
+  // with antiAging -0.02 the shift was -400 and no job ever started).
+  const constants = { ...PAPER_CONSTANTS, antiAging: -0.01 };
+  const heuristics = paperHeuristics(constants);
+  const make = [
+    (horizon: number) => new IncrementalMatrix({ heuristics, tolerance: 0, horizon }),
+    (horizon: number) => new PaperIncrementalMatrix({ constants, tolerance: 0, horizon }),
+  ];
+  it("with tolerance 0 is still the from-scratch P plus one shift, which is never negative", () => {
+    fc.assert(
+      fc.property(
+        scenario,
+        fc.constantFrom(1000, 20000),
+        fc.constantFrom(0, 1),
+        ([platform, jobs, events], horizon, which) => {
+          const inc = make[which]!(horizon);
+          for (const step of steps(platform, jobs, events)) {
+            const u = inc.update(step.input);
+            expect(u.shift).toBeGreaterThanOrEqual(0);
+            checkAgainstScratch(u, step, 0, PAPER_READINGS, heuristics);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe.each(engines)("%s", (_name, make) => {
   it("with tolerance 0 is the from-scratch P plus one uniform shift (up to rounding), for every reading", () => {
     fc.assert(

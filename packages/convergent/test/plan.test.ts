@@ -278,4 +278,27 @@ describe("makePlan's memory (PlanMemory)", () => {
     expect(plan(on(10, 1), 5, false)).toEqual({ cleared: [8], critical: ["fem"] });
     expect(plan(on(10, 1), 5, true)).toEqual({ cleared: [8], critical: ["fem"] });
   });
+
+  it("plans the same jobs alike on two copies of one platform spec", () => {
+    // The second platform object gets a new clustering, which must track the same jobs afresh
+    // (the memory kept its tracked set and threw "jobs[0] (id 1) is not tracked by clusters").
+    const spec = { machines: [{}, {}], licenses: [{ name: "cad", copies: 1 }] };
+    const jobs = [
+      rowOf(job({ id: 1, licenses: { cad: 1 } })),
+      rowOf(job({ id: 2, submit: 5, licenses: { cad: 1 } })),
+    ];
+    const memory = new PlanMemory();
+    const plan = () => {
+      const matrix = buildMatrix(
+        { now: 10, platform: createPlatform(spec), jobs },
+        paperHeuristics(),
+      );
+      const p = makePlan(matrix, { matcher: "mfs", memory });
+      return { cleared: p.cleared, critical: p.critical };
+    };
+    const first = plan();
+    expect(first.critical).toEqual(["cad"]);
+    expect(first.cleared).toHaveLength(1);
+    expect(plan()).toEqual(first);
+  });
 });
