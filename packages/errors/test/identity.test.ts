@@ -55,6 +55,14 @@ describe("error identity across copies of @sched/errors", () => {
     expect(e instanceof one.SchedError).toBe(true);
     expect(e instanceof one.ParseError).toBe(false);
     expect(new one.InvalidInputError("w", "f", "d") instanceof MineOne).toBe(false);
+    // A class derived from the user's own class: the ordinary rule reaches up the chain.
+    class Deeper extends MineTwo {}
+    const d = new Deeper("w", "f", "d");
+    expect(d instanceof Deeper).toBe(true);
+    expect(d instanceof MineTwo).toBe(true);
+    expect(d instanceof two.InvalidInputError).toBe(true);
+    expect(d instanceof one.SchedError).toBe(true);
+    expect(d instanceof MineOne).toBe(false);
   });
 
   it("values that only look like errors are not instances", () => {

@@ -94,6 +94,18 @@ describe("requireKnownKeys", () => {
     expect(() => requireKnownKeys(W, "options", o, PASS_KEYS)).not.toThrow();
   });
 
+  it("optionKeys keeps a frozen copy of its record: changing the caller's object later changes nothing", () => {
+    const record: Record<string, true> = { seed: true };
+    const keys = optionKeys<{ seed?: number }>(record as { seed: true });
+    expect(Object.isFrozen(keys.record)).toBe(true);
+    expect(Object.isFrozen(keys.keys)).toBe(true);
+    record.extra = true;
+    expect(keys.keys).toEqual(["seed"]);
+    expect(() => requireKnownKeys(W, "options", { extra: 1 }, keys)).toThrow(
+      "options.extra is not a known key",
+    );
+  });
+
   it("optionKeys lists every key of the interface, in order (a missing or extra key is a type error)", () => {
     expect(PASS_KEYS.keys).toEqual(["reservations", "machineOrder", "seed"]);
     // @ts-expect-error a key of PassOptions is missing
@@ -118,6 +130,9 @@ describe("nearestKey", () => {
     // a shared prefix counts from 4 characters: "est" (3) suggests nothing
     expect(nearestKey("estxyz", ["estimate"])).toBeUndefined();
     expect(nearestKey("estixyz", ["estimate"])).toBe("estimate");
+    // ... and only when it is at least half the shorter key: "maxst" (5) of "maxStepSize" (11)
+    // is not
+    expect(nearestKey("maxStepSize", ["maxStalledEvents"])).toBeUndefined();
   });
 
   it("editDistance counts insertions, deletions and substitutions", () => {
@@ -214,6 +229,16 @@ describe("refuseMisspeltKeys", () => {
     }
   });
 
+  it("remembers what it learnt per key set: a key harmless for one set is still refused for another", () => {
+    const A = optionKeys<{ alpha?: number }>({ alpha: true });
+    const B = optionKeys<{ seed?: number }>({ seed: true });
+    const check = (keys: typeof A | typeof B, record: object) =>
+      message(() => refuseMisspeltKeys(W, "r", record, keys));
+    expect(check(A, { alpha: 1, sede: 2 })).toBeUndefined();
+    expect(check(B, { sede: 2 })).toContain("r.sede is not a field (did you mean `seed`?)");
+    expect(check(A, { sede: 2 })).toBeUndefined();
+  });
+
   it("answers alike past the bound of what it remembers (1,024 keys per key set)", () => {
     const KEYS = optionKeys<Pick<QueuedJob, "id" | "deadline">>({ id: true, deadline: true });
     const check = (record: object) => message(() => refuseMisspeltKeys(W, "r", record, KEYS));
@@ -236,6 +261,9 @@ describe("isNearMiss", () => {
     expect(isNearMiss("maxProcesrs", "maxProcessors")).toBe(true);
     // Two edits between shorter keys are ordinary words, not typos.
     expect(isNearMiss("state", "start")).toBe(false);
+    // Two swaps are two edits ("esde": "es" and "de" swapped in "seed").
+    expect(isNearMiss("esde", "seed")).toBe(false);
+    expect(isNearMiss("esed", "seed")).toBe(true);
     expect(isNearMiss("nodes", "cores")).toBe(false);
     expect(isNearMiss("started", "start")).toBe(false);
     expect(isNearMiss("rdy", "ready")).toBe(false);

@@ -100,6 +100,12 @@ describe("validation helpers", () => {
         'opts.o is 1, expected one of "a", "b", "c"',
       ],
       [() => requireOneOf(W, "opts.o", null, ["only"]), 'opts.o is null, expected "only"'],
+      // Not a string, though it prints as one of the choices.
+      [() => requireOneOf(W, "opts.o", 1, ["1", "2"]), 'opts.o is 1, expected "1" or "2"'],
+      [
+        () => requireOneOf(W, "opts.s", ["fill"], ["fill", "drop"]),
+        'opts.s is an array, expected "fill" or "drop"',
+      ],
       [
         () => requireBoolean(W, "options.clean", "false"),
         'options.clean is "false", expected true or false',
