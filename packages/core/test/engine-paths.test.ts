@@ -15,8 +15,9 @@ import {
 } from "../src/index.js";
 
 // The engine's deeper paths, one hand-worked case each: stale events, ready times, the stall
-// guard, the streamed input's reading ahead, preemption's bookkeeping (a mutation audit, session
-// 32: each test fails with the fault named in its comment).
+// guard and its message, the streamed input's reading ahead, a start refused for its duration,
+// the running list during a call, the horizon, a policy's allocation and exception. Each case
+// was added for a fault of session 32's mutation audit that no test caught.
 
 const job = (spec: Partial<JobSpec> & { id: number }): Job =>
   createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
