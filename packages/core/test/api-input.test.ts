@@ -101,6 +101,21 @@ describe("defaultExecutionModel.duration checks what it reads (a policy reaches 
     );
   });
 
+  it("at its bounds: 0 s takes 0 s; an infinite benchmark, a machine index as a string are refused", () => {
+    expect(duration(job, [{ machine: 0, cores: 1 }], pool, 0)).toBe(0);
+    expect(() =>
+      duration(
+        { ...job, benchmark: Number.POSITIVE_INFINITY },
+        [{ machine: 0, cores: 1 }],
+        pool,
+        10,
+      ),
+    ).toThrow(`${W}: job.benchmark is Infinity, expected a finite number > 0 (or none)`);
+    expect(() => duration(job, [{ machine: "0", cores: 1 }], pool, 10)).toThrow(
+      `${W}: allocation[0].machine is "0", expected a machine index from 0 to 1`,
+    );
+  });
+
   it("an empty allocation (0 s before: no machine sets the pace)", () => {
     expect(() => duration(job, [], pool, 10)).toThrow(
       `${W}: allocation is empty, expected at least one part`,

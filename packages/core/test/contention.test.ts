@@ -249,6 +249,22 @@ describe("contention (ExecutionModel.slowdowns)", () => {
     );
   });
 
+  it("calls slowdowns as a method of the model (a class instance reading its own fields)", () => {
+    class Halved implements ExecutionModel {
+      readonly name = "halved";
+      readonly factor = 2;
+      duration(...args: Parameters<ExecutionModel["duration"]>): number {
+        return defaultExecutionModel.duration(...args);
+      }
+      slowdowns(running: readonly RunningSetEntry[]): number[] {
+        return running.map(() => this.factor);
+      }
+    }
+    const jobs = [createJob({ id: 1, submit: 0, runtime: 10, cores: 1 })];
+    const trace = simulate(jobs, identicalPool(1), greedy(), { executionModel: new Halved() });
+    expect(trace.records[0]!.end).toBe(20);
+  });
+
   it("asks the model only when the running set changed", () => {
     let calls = 0;
     const counting: ExecutionModel = {

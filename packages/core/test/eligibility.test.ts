@@ -86,6 +86,29 @@ describe("eligibility on a hand-worked platform", () => {
     expect(licensesFreeOn(job(4), view, 0)).toBe(true);
   });
 
+  it("answers about one job on two platforms from each platform's own licenses", () => {
+    // flo is usable on machines 1 and 2 here, on machine 0 only there.
+    const other = createPlatform({
+      machines: [{ cores: 2 }, { cores: 2 }],
+      licenses: [{ name: "flo", copies: 2, machines: [0] }],
+    });
+    const j = job(1, { flo: 1 });
+    expect(fitsMachine(j, platform, 1)).toBe(true);
+    expect(fitsMachine(j, other, 1)).toBe(false);
+    expect(fitsMachine(j, other, 0)).toBe(true);
+    expect(eligibleMachines(j, other)).toEqual([0]);
+    expect(fitsMachine(j, platform, 0)).toBe(false);
+    expect(eligibleMachines(j, platform)).toEqual([1, 2]);
+  });
+
+  it("licensesFreeOn takes where a floating license is usable from the platform, not the view", () => {
+    // A view that reports the pool's free copies on every machine (as a pass state keeps them).
+    const pool = { platform, freeLicenses: () => 2 };
+    expect(licensesFreeOn(job(1, { flo: 1 }), pool, 0)).toBe(false);
+    expect(licensesFreeOn(job(1, { flo: 1 }), pool, 0, { first: false })).toBe(false);
+    expect(licensesFreeOn(job(1, { flo: 1 }), pool, 1)).toBe(true);
+  });
+
   it("whyNeverFits names why a job can never run, and is null when it can", () => {
     expect(whyNeverFits(job(9), platform)).toBe("needs 9 cores, the platform has 8");
     expect(whyNeverFits(job(1, { nope: 1 }), platform)).toBe(

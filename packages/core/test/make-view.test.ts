@@ -18,11 +18,14 @@ describe("makeView (@sched/core/testing)", () => {
           const view = makeView(platform, { now: 7, freeCores: free, waiting: jobs });
           expect(view.now).toBe(7);
           expect(view.totalFreeCores).toBe(free.reduce((a, b) => a + b, 0));
-          for (let from = -1; from <= free.length; from++) {
-            let m = Math.max(0, from);
+          // Whole and fractional starts: the lowest machine index >= from with a free core.
+          for (let from = -1; from <= free.length; from += 0.5) {
+            let m = Math.max(0, Math.ceil(from));
             while (m < free.length && free[m] === 0) m++;
             expect(view.nextFreeMachine(from)).toBe(m < free.length ? m : -1);
-            if (from >= 0 && from < free.length) expect(view.freeCores(from)).toBe(free[from]);
+            if (from >= 0 && from < free.length && Number.isInteger(from)) {
+              expect(view.freeCores(from)).toBe(free[from]);
+            }
           }
           expect(view.waitingCount).toBe(3);
           for (let i = 0; i < 3; i++) expect(view.waitingAt(i)).toBe(view.waiting[i]);
@@ -65,5 +68,29 @@ describe("makeView (@sched/core/testing)", () => {
     expect(() => makeView(p, { freeCores: [1] })).toThrow(/makeView: options.freeCores has 1/);
     expect(() => makeView(p, { freeCores: [1, 2] })).toThrow(/options.freeCores\[1\] is 2/);
     expect(() => makeView(p, { now: Number.NaN })).toThrow(/options.now is NaN/);
+  });
+
+  it("takes a waiting job's progress in [0, 1) and a running job's in [0, 1]", () => {
+    const p = identicalPool(2);
+    const job = createJob({ id: 1, submit: 0, runtime: 5, cores: 1 });
+    const waiting = (progress: number) =>
+      makeView(p, { waiting: [{ job, progress, preemptions: 1 }] });
+    expect(waiting(0.5).waiting[0]!.progress).toBe(0.5);
+    expect(() => waiting(1)).toThrow(
+      "@sched/core/testing/makeView: options.waiting[0].progress is 1, expected a number in [0, 1)",
+    );
+    const running = makeView(p, {
+      running: [
+        {
+          job,
+          allocation: [{ machine: 0, cores: 1 }],
+          start: 0,
+          progressAtStart: 0,
+          progress: 1,
+          estimatedEnd: 5,
+        },
+      ],
+    });
+    expect(running.running[0]!.progress).toBe(1);
   });
 });

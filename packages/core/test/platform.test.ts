@@ -61,6 +61,14 @@ describe("createPlatform", () => {
       "spec.machines[0].cluster is 2, but the platform has 1 clusters",
     ],
     [
+      { machines: [{ cluster: 1 }], clusters: [{}] },
+      "spec.machines[0].cluster is 1, but the platform has 1 clusters",
+    ],
+    [
+      { machines: [{}], clusters: [{ link: 0 }] },
+      "spec.clusters[0].link is 0, but the platform has 0 links",
+    ],
+    [
       { machines: [{}], licenses: [{ name: "n", kind: "node-locked", copies: 1 }] },
       "spec.licenses[0].machines is missing",
     ],
@@ -124,6 +132,32 @@ describe("validatePlatform", () => {
     expect(() => validatePlatform({ ...p, totalCores: 5 })).toThrow(
       "platform.totalCores is 5, but the machines have 2 cores",
     );
+  });
+});
+
+describe("validatePlatform at its bounds", () => {
+  const p = createPlatform({ machines: [{}, {}] });
+  it.each([
+    [
+      { ...p, machines: [p.machines[0], { ...p.machines[1]!, cluster: 1 }] },
+      "platform.machines[1].cluster is 1, but the platform has 1 clusters",
+    ],
+    [{ ...p, machines: [], totalCores: 0 }, "platform.machines is empty"],
+    [
+      { ...p, licenses: [{ name: "f", kind: "floating", copies: 1, machines: [2] }] },
+      "platform.licenses[0].machines[0] is 2, not a machine index (the platform has 2 machines)",
+    ],
+  ])("refuses what createPlatform never builds: %j", (platform, message) => {
+    expect(() => validatePlatform(platform as never)).toThrow(InvalidInputError);
+    expect(() => validatePlatform(platform as never)).toThrow(
+      `@sched/core/validatePlatform: ${message}`,
+    );
+  });
+
+  it("accepts what createPlatform builds: a license of 0 copies", () => {
+    const built = createPlatform({ machines: [{}], licenses: [{ name: "x", copies: 0 }] });
+    const copy = { ...built };
+    expect(validatePlatform(copy)).toBe(copy);
   });
 });
 

@@ -153,6 +153,27 @@ describe("traceToJSON: what the old code wrote", () => {
     expect(traceFromJSON(text).records[0]!.job.licenses).toEqual(licenses);
   });
 
+  it("writes a job's licenses by name, whatever their order in the job: same trace, same bytes", () => {
+    const ab = traceToJSON(withJob({ licenses: { a: 1, b: 2 } }));
+    const ba = traceToJSON(withJob({ licenses: { b: 2, a: 1 } }));
+    expect(ba).toContain('"licenses":{"a":1,"b":2}');
+    expect(ba).toBe(ab);
+  });
+
+  it("writes a caller's object that appears twice (not a cycle), refuses an array with other keys", () => {
+    const shared = { n: 1 };
+    const text = traceToJSON(withJob({ tag: { a: shared, b: [shared] } }));
+    expect(text).toContain('"tag":{"a":{"n":1},"b":[{"n":1}]}');
+    const cyclic: Record<string, unknown> = { n: 1 };
+    cyclic.self = cyclic;
+    expect(() => traceToJSON(withJob({ tag: cyclic }))).toThrow(
+      "trace.records[0].job.tag.self is ",
+    );
+    // JSON.stringify writes an array's elements only: the key would be lost.
+    const keyed = Object.assign([1, 2], { note: "x" });
+    expect(() => traceToJSON(withJob({ tag: keyed }))).toThrow("trace.records[0].job.tag is ");
+  });
+
   it("writes a field of the caller's that traceFromJSON keeps (it was left out), and refuses one that would not read back", () => {
     const text = traceToJSON(withJob({ tag: { team: "a", runs: [1, 2] } }));
     expect(text).toContain('"cores":1,"tag":{"team":"a","runs":[1,2]}}');

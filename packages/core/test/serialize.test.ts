@@ -60,6 +60,29 @@ describe("traceToJSON / traceFromJSON", () => {
     expect(traceFromJSON(a).stats.schedulerMs).toBeNaN();
   });
 
+  it("reads back a platform's clusters with their links, and the links' latency", () => {
+    const platform = createPlatform({
+      machines: [{ cluster: 0 }, { cluster: 1 }],
+      clusters: [{ name: "a", link: 1 }, { name: "b" }],
+      links: [{ bandwidth: 1e9 }, { bandwidth: 2e9, latency: 0.25 }],
+    });
+    const trace = simulate(
+      [createJob({ id: 1, submit: 0, runtime: 3, cores: 1 })],
+      platform,
+      greedy(),
+    );
+    const back = traceFromJSON(traceToJSON(trace)).platform;
+    expect(back.clusters).toEqual([
+      { id: 0, name: "a", link: 1 },
+      { id: 1, name: "b" },
+    ]);
+    expect(back.links).toEqual([
+      { id: 0, bandwidth: 1e9, latency: 0 },
+      { id: 1, bandwidth: 2e9, latency: 0.25 },
+    ]);
+    expect(back).toEqual(platform);
+  });
+
   it("throws ParseError naming the source and field", () => {
     expect(() => traceFromJSON("{", { source: "run.json" })).toThrow(ParseError);
     expect(() => traceFromJSON("{", { source: "run.json" })).toThrow(
@@ -119,6 +142,17 @@ describe("traceFromJSON refuses keys the trace format does not have", () => {
       ],
       [(d) => (d.platform.machines[1].speeds = 3), "platform.machines[1].speeds: is not a key"],
       [(d) => (d.platform.links2 = []), "platform.links2: is not a key"],
+    ];
+    for (const [f, message] of cases) {
+      expect(() => traceFromJSON(edit(f))).toThrow(ParseError);
+      expect(() => traceFromJSON(edit(f))).toThrow(message);
+    }
+  });
+
+  it("refuses a reason that is not a string", () => {
+    const cases: [(doc: Doc) => void, string][] = [
+      [(d) => (d.records[0].reason = 5), "trace JSON records[0].reason: is not a string"],
+      [(d) => (d.records[0].reason = null), "trace JSON records[0].reason: is not a string"],
     ];
     for (const [f, message] of cases) {
       expect(() => traceFromJSON(edit(f))).toThrow(ParseError);

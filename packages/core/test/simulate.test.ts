@@ -585,6 +585,8 @@ describe("simulate: input, horizon and guards", () => {
       /scheduler has no schedule/,
     );
     expect(simulate([], identicalPool(1), greedy()).records).toEqual([]);
+    // A budget of 0 events is a number >= 0: a run without events keeps within it.
+    expect(simulate([], identicalPool(1), greedy(), { maxEvents: 0 }).stats.events).toBe(0);
   });
 });
 

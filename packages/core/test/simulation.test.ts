@@ -110,6 +110,9 @@ describe("streamed runs hold the jobs in flight, not the run", () => {
     expect(() => simulateStream([], pool, fcfs, { metrics: { tau: -1 } })).toThrow(
       "options.tau is -1, expected a finite number > 0",
     );
+    expect(() => simulateStream([], pool, fcfs, { metrics: { tua: 5 } as never })).toThrow(
+      "@sched/core/simulateStream: options.metrics.tua is not a known key",
+    );
     expect(() => simulateStream([], pool, fcfs, { onRecord: 5 as unknown as () => void })).toThrow(
       "@sched/core/simulateStream: options.onRecord is not a function",
     );

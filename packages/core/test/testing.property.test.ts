@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { identicalPool } from "../src/index.js";
+import { createPlatform, identicalPool } from "../src/index.js";
 import { arbJobs, arbPlatform, schedulerSpecs } from "../src/testing/index.js";
 import { feasible, greedy } from "./helpers.js";
 
@@ -57,6 +57,24 @@ describe("arbitraries", () => {
           }
         },
       ),
+      { numRuns: 50 },
+    );
+  });
+  it("arbJobs asks only for licenses the platform has copies of (a license of 0 copies is left out)", () => {
+    const p = createPlatform({
+      machines: [{ cores: 2 }, { cores: 2 }],
+      licenses: [
+        { name: "none", copies: 0 },
+        { name: "some", copies: 2 },
+      ],
+    });
+    fc.assert(
+      fc.property(arbJobs(p, { maxJobs: 10 }), (jobs) => {
+        for (const j of jobs) {
+          expect(Object.keys(j.licenses ?? {}).every((name) => name === "some")).toBe(true);
+          expect(j.licenses?.some ?? 1).toBeLessThanOrEqual(2);
+        }
+      }),
       { numRuns: 50 },
     );
   });

@@ -91,6 +91,27 @@ describe("computeMetrics and metricsOf: a malformed record names the record and 
     );
   });
 
+  it("a machine index between two machines, an event count that is not an integer, an infinite horizon", () => {
+    const t = handTrace();
+    t.records[0]!.intervals![0]!.allocation[0]!.machine = 0.5;
+    expect(() => computeMetrics(t as never)).toThrow(
+      where(
+        "computeMetrics",
+        "trace.records[0].intervals[0].allocation[0].machine is 0.5, expected a machine index of the platform (it has 2)",
+      ),
+    );
+    const counts = handTrace();
+    (counts.stats as { events: number }).events = 1.5;
+    expect(() => computeMetrics(counts as never)).toThrow(
+      where("computeMetrics", "trace.stats.events is 1.5, expected an integer >= 0"),
+    );
+    // JSON has no Infinity: it would be written as null, which traceFromJSON refuses.
+    const endless = { ...handTrace(), horizon: Number.POSITIVE_INFINITY };
+    expect(() => traceToJSON(endless as never)).toThrow(
+      where("traceToJSON", "trace.horizon is Infinity, expected a finite number (or absent)"),
+    );
+  });
+
   it("a job field of the wrong type, named from the record", () => {
     const t = handTrace();
     t.records[1]!.job!.cores = "1";

@@ -63,6 +63,8 @@ describe("WaitingQueue (the engine's waiting queue, head offset and trims)", () 
             expect(q.count(false)).toBe(live.length);
             expect([...q.array(false)]).toEqual(live);
             expect(q.at(live.length, false)).toBeUndefined();
+            // Nothing before the head, even while dead entries still sit there.
+            expect(q.at(-1, false)).toBeUndefined();
           };
           for (const s of script) {
             if ("arrive" in s) {
@@ -86,6 +88,7 @@ describe("WaitingQueue (the engine's waiting queue, head offset and trims)", () 
                 else {
                   const i = snapshot.length === 0 ? 0 : op.index % (snapshot.length + 1);
                   expect(q.at(i, true)).toBe(snapshot[i]);
+                  expect(q.at(-1 - i, true)).toBeUndefined();
                 }
               } else if ("start" in op) {
                 if (live.length === 0) continue;
