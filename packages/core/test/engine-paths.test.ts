@@ -1,38 +1,30 @@
 import { describe, expect, it } from "vitest";
 import {
-  createJob,
   createPlatform,
   createSimulation,
   InvalidInputError,
   identicalPool,
   type Job,
-  type JobSpec,
   LimitExceededError,
   PolicyError,
   type Scheduler,
-  type SchedulingContext,
   simulate,
 } from "../src/index.js";
+import { job, scripted } from "./helpers.js";
 
 // The engine's deeper paths, one hand-worked case each: stale events, ready times, the stall
 // guard and its message, the streamed input's reading ahead, a start refused for its duration,
 // the running list during a call, the horizon, a policy's allocation and exception. Each case
 // was added for a fault of session 32's mutation audit that no test caught.
 
-const job = (spec: Partial<JobSpec> & { id: number }): Job =>
-  createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
-
-/** A policy driven by a script: `act(ctx, callIndex)`; records the time and ctx.ready of each call. */
-function scripted(act: (ctx: SchedulingContext, call: number) => void) {
-  const calls: { now: number; ready: number[]; woken: boolean }[] = [];
-  const policy: Scheduler = {
-    name: "scripted",
-    schedule(ctx) {
-      calls.push({ now: ctx.view.now, ready: ctx.ready.map((j) => j.id), woken: ctx.woken });
-      act(ctx, calls.length - 1);
-    },
-  };
-  return { policy, calls };
+/** What simulating job 1 (at 0) and job 2 (at 4) on one core under `policy` throws. */
+function failureOf(policy: Scheduler): unknown {
+  try {
+    simulate([job({ id: 1 }), job({ id: 2, submit: 4 })], identicalPool(1), policy);
+  } catch (e) {
+    return e;
+  }
+  return undefined;
 }
 
 describe("simulate: stale events", () => {
@@ -60,11 +52,13 @@ describe("simulate: stale events", () => {
 
 describe("simulate: ready times", () => {
   it("does not report a job rejected before its ready time in ctx.ready, nor call for it", () => {
-    const { policy, calls } = scripted((ctx, call) => {
+    const { policy, seen: calls } = scripted((ctx, call) => {
       if (call === 0) ctx.reject(1, "not wanted");
     });
     const trace = simulate([job({ id: 1, ready: 7 })], identicalPool(1), policy);
-    expect(calls).toEqual([{ now: 0, ready: [], woken: false }]);
+    expect(calls.map(({ now, ready, woken }) => ({ now, ready, woken }))).toEqual([
+      { now: 0, ready: [], woken: false },
+    ]);
     expect(trace.stats.decisions).toBe(1);
     expect(trace.records[0]!.outcome).toBe("rejected");
   });
@@ -73,7 +67,7 @@ describe("simulate: ready times", () => {
     // Calls at 0 (arrival: progress), 1 (own timer: no progress, 1 in a row), 5 (job 1's ready
     // time: progress). With maxStalledEvents 1 only a second call in a row without progress
     // would stop the run.
-    const { policy, calls } = scripted((ctx, call) => {
+    const { policy, seen: calls } = scripted((ctx, call) => {
       if (call === 0) ctx.wakeAt(1);
       if (ctx.view.now >= 5 && ctx.view.isWaiting(1)) ctx.start(1, [{ machine: 0, cores: 1 }]);
     });
@@ -252,12 +246,7 @@ describe("simulate: a policy's own exception names the job it acted on in that c
         throw new RangeError("after a reject");
       }
     });
-    let error: unknown;
-    try {
-      simulate([job({ id: 1 }), job({ id: 2, submit: 4 })], identicalPool(1), policy);
-    } catch (e) {
-      error = e;
-    }
+    const error = failureOf(policy);
     expect(error).toBeInstanceOf(PolicyError);
     expect((error as PolicyError).jobIds).toEqual([1, 2]);
     expect((error as Error).message).toMatch(
@@ -270,12 +259,7 @@ describe("simulate: a policy's own exception names the job it acted on in that c
       if (call === 0) ctx.start(1, [{ machine: 0, cores: 1 }]);
       else throw new RangeError("late");
     });
-    let error: unknown;
-    try {
-      simulate([job({ id: 1 }), job({ id: 2, submit: 4 })], identicalPool(1), policy);
-    } catch (e) {
-      error = e;
-    }
+    const error = failureOf(policy);
     expect(error).toBeInstanceOf(PolicyError);
     expect((error as PolicyError).jobIds).toEqual([2]);
     expect((error as Error).message).toMatch(

@@ -1,5 +1,5 @@
 import { createJob } from "../src/job.js";
-import type { Scheduler, SchedulerView } from "../src/scheduler.js";
+import type { Scheduler, SchedulerView, SchedulingContext } from "../src/scheduler.js";
 import type { JobRecord } from "../src/trace.js";
 import type { Allocation, AllocationPart, Job, Platform } from "../src/types.js";
 
@@ -163,3 +163,34 @@ export const briefRecords = (records: readonly JobRecord[]) =>
     r.end,
     r.intervals.map((iv) => [iv.start, iv.end, plain(iv.allocation)]),
   ]);
+
+/** A policy driven by a script: `act(ctx, callIndex)`. Records what each call saw. */
+export function scripted(act: (ctx: SchedulingContext, call: number) => void) {
+  const seen: {
+    now: number;
+    arrived: number[];
+    completed: number[];
+    woken: boolean;
+    ready: number[];
+    waiting: number[];
+    running: number[];
+    free: number;
+  }[] = [];
+  const policy: Scheduler = {
+    name: "scripted",
+    schedule(ctx) {
+      seen.push({
+        now: ctx.view.now,
+        arrived: ctx.arrived.map((j) => j.id),
+        completed: ctx.completed.map((j) => j.id),
+        woken: ctx.woken,
+        ready: (ctx.ready ?? []).map((j) => j.id),
+        waiting: ctx.view.waiting.map((w) => w.job.id),
+        running: ctx.view.running.map((r) => r.job.id),
+        free: ctx.view.totalFreeCores,
+      });
+      act(ctx, seen.length - 1);
+    },
+  };
+  return { policy, seen };
+}

@@ -2,53 +2,17 @@ import { describe, expect, it } from "vitest";
 import {
   type Allocation,
   ConstraintViolationError,
-  createJob,
   createPlatform,
   firstFitAllocation,
   InvalidInputError,
   identicalPool,
   type Job,
-  type JobSpec,
   LimitExceededError,
   type Scheduler,
   type SchedulingContext,
   simulate,
 } from "../src/index.js";
-import { greedy } from "./helpers.js";
-
-const job = (spec: Partial<JobSpec> & { id: number }): Job =>
-  createJob({ submit: 0, runtime: 10, cores: 1, ...spec });
-
-/** A policy driven by a script: `act(ctx, callIndex)`. Records what each call saw. */
-function scripted(act: (ctx: SchedulingContext, call: number) => void) {
-  const seen: {
-    now: number;
-    arrived: number[];
-    completed: number[];
-    woken: boolean;
-    ready: number[];
-    waiting: number[];
-    running: number[];
-    free: number;
-  }[] = [];
-  const policy: Scheduler = {
-    name: "scripted",
-    schedule(ctx) {
-      seen.push({
-        now: ctx.view.now,
-        arrived: ctx.arrived.map((j) => j.id),
-        completed: ctx.completed.map((j) => j.id),
-        woken: ctx.woken,
-        ready: (ctx.ready ?? []).map((j) => j.id),
-        waiting: ctx.view.waiting.map((w) => w.job.id),
-        running: ctx.view.running.map((r) => r.job.id),
-        free: ctx.view.totalFreeCores,
-      });
-      act(ctx, seen.length - 1);
-    },
-  };
-  return { policy, seen };
-}
+import { greedy, job, scripted } from "./helpers.js";
 
 describe("simulate: same-time event order", () => {
   it("applies completions, then arrivals, then timers at t, then calls schedule once", () => {
