@@ -82,8 +82,8 @@ interface StoredRow {
  * cancelled by adding the same `shift = rate · (base + horizon - now)` to every eligible entry
  * (`rate · (base - now)` when the rate is negative, so that the shift is never negative and an
  * eligible entry stays positive; a uniform shift of the eligible entries changes no
- * maximum-cardinality maximum-weight matching). `base` is re-set to `now` once `now - base > horizon / 2`, which refreshes
- * every row once.
+ * maximum-cardinality maximum-weight matching). `base` is re-set to `now` once
+ * `now - base > horizon / 2`, which refreshes every row once.
  *
  * Guarantee: every eligible entry of the returned matrix is within `tolerance` (plus
  * floating-point rounding) of the from-scratch `P` of this event plus `shift`; ineligible
