@@ -60,6 +60,21 @@ describe("parseCommandArgs", () => {
     expect(usage(() => parseCommandArgs(spec, ["-x"]))).toContain("unknown option -x");
   });
 
+  it("hints only for a long option: an unknown letter is not a misspelt long name", () => {
+    // `-o` is 2 edits from `opt`, and still gets no hint
+    expect(usage(() => parseCommandArgs(spec, ["x", "-o"]))).toBe(
+      "try: unknown option -o; see 'sched-sim try --help'",
+    );
+  });
+
+  it("names the option that takes a file only for a command that takes no argument", () => {
+    const withOut: CommandSpec = {
+      ...spec,
+      options: [...spec.options, { name: "out", type: "string", arg: "FILE", description: "Out." }],
+    };
+    expect(usage(() => parseCommandArgs(withOut, ["a", "b"]))).toBe("try: unexpected argument 'b'");
+  });
+
   it("refuses a retired short flag with its reason, and still reads the long forms", () => {
     const retiring: CommandSpec = {
       ...spec,
@@ -208,6 +223,13 @@ describe("suggest", () => {
   it("suggests only close candidates", () => {
     expect(suggest("fcsf", ["fcfs", "easy"])).toBe("fcfs");
     expect(suggest("zzzzzz", ["fcfs", "easy"])).toBeUndefined();
+  });
+
+  it("takes 2 edits and not 3, and the first of equally close candidates", () => {
+    expect(suggest("prxxs", ["procs"])).toBe("procs");
+    expect(suggest("pxxxs", ["procs"])).toBeUndefined();
+    expect(suggest("ab", ["ac", "ad"])).toBe("ac");
+    expect(suggest("ab", ["ad", "ac"])).toBe("ad");
   });
 });
 

@@ -110,6 +110,18 @@ describe("sched-sim convert", () => {
       [["convert", join(dir, "trace.txt"), "--to", "swf"], "cannot tell the format of"],
       [["convert", join(dir, "nope.swf"), "--to", "batsim"], "cannot read"],
       [["convert", bad, "--to", "swf", "--clean"], "--clean applies to SWF input only"],
+      [
+        ["convert", fixture("small.jsonl"), "--to", "swf", "--clean"],
+        "--clean applies to SWF input only",
+      ],
+      [
+        ["convert", bad, "--to", "swf", "--estimate", "runtime"],
+        "--estimate applies to SWF input only",
+      ],
+      [
+        ["convert", fixture("small.jsonl"), "--to", "swf", "--estimate", "runtime"],
+        "--estimate applies to SWF input only",
+      ],
     ];
     for (const [argv, message] of cases) {
       const c = await cli(...argv);

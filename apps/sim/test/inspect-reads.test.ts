@@ -75,6 +75,17 @@ describe("sched-sim inspect reads an SWF file once (estimate auto)", () => {
     expect(bytesRead.get(file)).toBeLessThanOrEqual(text.length + PEEK);
   });
 
+  it("so is one whose field 9 is 0 throughout (no requested time either)", async () => {
+    const file = join(await tempDir(), "zero.swf");
+    const text = swfText(20_000, () => 0);
+    await writeFile(file, text);
+    bytesRead.clear();
+    const r = await cli("inspect", file, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).estimatesFrom).toBe("runtime");
+    expect(bytesRead.get(file)).toBeLessThanOrEqual(text.length + PEEK);
+  });
+
   it("a file with requested times is read once too, and so is one whose first comes early; one whose first comes late, twice", async () => {
     const dir = await tempDir();
     for (const [name, requested, reads] of [

@@ -83,6 +83,8 @@ describe("sched-sim inspect", () => {
     expect(doc.jobs).toBe(300);
     expect(doc.procs).toBe(1024);
     expect(doc.procsFrom).toBe("header meta.procs");
+    // the native format carries each job's estimate: none is derived
+    expect(doc.estimatesFrom).toBe("file");
     expect(doc.withDeadline).toBe(300);
     // LANL-CM5 sizes: powers of two from 32 to 1024
     expect(doc.cores.min).toBeGreaterThanOrEqual(32);
@@ -117,6 +119,39 @@ describe("sched-sim inspect", () => {
     expect(strict.stderr).toContain(
       "(or give --clean to drop such jobs, or give --estimate runtime to use the run time as the estimate)",
     );
+  });
+
+  it("writes a span in seconds below 2 hours, in hours below 2 days, in days from 2 days on", async () => {
+    const dir = await tempDir();
+    const spanText = async (span: number) => {
+      const file = join(dir, `span-${span}.swf`);
+      const job = (id: number, submit: number) =>
+        `${id} ${submit} -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1`;
+      await writeFile(file, `; MaxProcs: 4\n${job(1, 0)}\n${job(2, span)}\n`);
+      const r = await cli("inspect", file);
+      expect(r.code, r.stderr).toBe(0);
+      return /span \d+ s \(([^)]*)\)/.exec(r.stdout)?.[1];
+    };
+    expect(await spanText(5400)).toBe("5400 s");
+    expect(await spanText(7199)).toBe("7199 s");
+    expect(await spanText(7200)).toBe("2.0 h");
+    expect(await spanText(172_799)).toBe("48.0 h");
+    expect(await spanText(172_800)).toBe("2.0 days");
+  });
+
+  it("says which header field gave the machine size: MaxProcs, or MaxNodes when it has no MaxProcs", async () => {
+    const dir = await tempDir();
+    const from = async (header: string) => {
+      const file = join(dir, `${header.length}.swf`);
+      await writeFile(file, `${header}1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n`);
+      const r = await cli("inspect", file, "--json");
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      return [doc.procs, doc.procsFrom];
+    };
+    expect(await from("; MaxNodes: 16\n")).toEqual([16, "header MaxNodes"]);
+    expect(await from("; MaxProcs: 8\n; MaxNodes: 16\n")).toEqual([8, "header MaxProcs"]);
+    expect(await from("")).toEqual([null, "none"]);
   });
 
   it("errors: bad usage exits 2, a malformed or invalid trace exits 1, naming where", async () => {

@@ -139,6 +139,31 @@ describe("sched-sim reproduce --params / --set / --vary", () => {
     expect(noEq.code).toBe(2);
   });
 
+  it("a parameter set twice or varied twice, or a word without NAME=, exits 2 naming the option and the word", async () => {
+    const said = async (...words: string[]) => {
+      const r = await cli("reproduce", "fcfs-load", ...words);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      return r.stderr;
+    };
+    expect(await said("--set", "jobs=10", "--set", "jobs=20")).toContain(
+      "reproduce: option --set jobs=20: 'jobs' set twice\n",
+    );
+    expect(await said("--vary", "jobs=10,20", "--vary", "jobs=30")).toContain(
+      "reproduce: option --vary jobs=30: 'jobs' varied twice\n",
+    );
+    const params = "; see 'sched-sim reproduce fcfs-load --params'\n";
+    expect(await said("--set", "=10")).toContain(
+      `reproduce: option --set =10: expected NAME=VALUE${params}`,
+    );
+    expect(await said("--vary", "=10,20")).toContain(
+      `reproduce: option --vary =10,20: expected NAME=VALUES (comma-separated)${params}`,
+    );
+    expect(await said("--set", "jobs")).toContain(
+      `reproduce: option --set jobs: expected NAME=VALUE${params}`,
+    );
+  });
+
   it("--set antiAging=0 changes convergent's results; the output directory records the value, and a resume with another value is refused", async () => {
     const base = await tempDir();
     const changed = await tempDir();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   booleanOption,
   choiceOption,
+  expectedOptionValue,
   integerOption,
   jsonOptionValue,
   numberOption,
@@ -52,6 +53,36 @@ describe("optionValue (--opt key=text)", () => {
     expect(read(weight, "inf")).toBe("usage");
     expect(read(flagOption, "false")).toBe(false);
     expect(read(flagOption, "no")).toBe("usage");
+  });
+
+  it("a number is read in decimal form only; a boolean and a choice take their exact words", () => {
+    for (const text of ["", " 5", "0x10", "1_0", "Infinity"]) {
+      expect(read(weight, text), text).toBe("usage");
+    }
+    for (const text of ["1", "0", "TRUE", "yes"])
+      expect(read(flagOption, text), text).toBe("usage");
+    for (const text of ["sjfx", "fcfs ", "s"]) expect(read(order, text), text).toBe("usage");
+  });
+
+  it("says what it expected, in --opt's words", () => {
+    const message = (spec: Parameters<typeof optionValue>[0], text: string) => {
+      try {
+        optionValue(spec, text, "run: option --opt x", "run");
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(message(depth, "0")).toBe("run: option --opt x: expected an integer >= 1");
+    expect(message(reservations, "-1")).toBe(
+      "run: option --opt x: expected an integer >= 0 or inf",
+    );
+    expect(message(weight, "x")).toBe("run: option --opt x: expected a finite number");
+    expect(message(flagOption, "1")).toBe("run: option --opt x: expected true or false");
+    expect(message(order, "x")).toBe("run: option --opt x: expected one of fcfs, sjf");
+    expect(expectedOptionValue(depth)).toBe("an integer >= 1");
+    expect(expectedOptionValue(reservations)).toBe('an integer >= 0 or "inf"');
+    expect(expectedOptionValue(order)).toBe('one of "fcfs", "sjf"');
   });
 });
 

@@ -31,6 +31,35 @@ describe("scheduler registry", () => {
     expect(c.options).toEqual({ machineOrder: "speed" });
     expect(c.label).toBe("fcfs(machineOrder=speed)");
     expect(chooseScheduler("fcfs", [], "run").label).toBe("fcfs");
+    // two keys given out of order: the label sorts them
+    const two = chooseScheduler("easy", ["order=sjf", "machineOrder=speed"], "run");
+    expect(two.label).toBe("easy(machineOrder=speed,order=sjf)");
+  });
+
+  it("names what is wrong with an --opt word or a --scheduler name, in the command's words", () => {
+    const message = (f: () => unknown): string => {
+      try {
+        f();
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      return "accepted";
+    };
+    expect(message(() => chooseScheduler("fcfs", ["=x"], "run"))).toBe(
+      "run: option --opt =x: expected key=value",
+    );
+    expect(message(() => chooseScheduler("esay", [], "run"))).toContain(
+      "run: option --scheduler: unknown scheduler 'esay' (did you mean easy?); known: ",
+    );
+    // every policy lists its own keys, or says it takes none (one key is a list too)
+    for (const s of SCHEDULERS.filter((e) => e.experimentOnly === undefined)) {
+      const keys = s.options.map((o) => o.key);
+      expect(message(() => chooseScheduler(s.name, ["nope=1"], "run"))).toBe(
+        `run: option --opt nope=1: scheduler '${s.name}' has no option 'nope'${keys.length > 0 ? `; it has ${keys.join(", ")}` : "; it takes no options"}`,
+      );
+    }
+    expect(SCHEDULERS.some((e) => e.options.length === 1)).toBe(true);
   });
 
   it("rejects a malformed, unknown or repeated option", () => {

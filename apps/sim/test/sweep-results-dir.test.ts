@@ -267,6 +267,46 @@ describe("a directory of failed runs only and a corrected experiment", () => {
   });
 });
 
+describe("what --out may already hold", () => {
+  it("a folder holding only hidden files is taken as empty, and they are left there", async () => {
+    const out = await tempDir();
+    await writeFile(join(out, ".keep"), "");
+    const r = await cli("sweep", await writeExperiment(failingExperiment(1)), "--out", out, "-q");
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readdir(out)).toContain(".keep");
+    expect(await readdir(join(out, "runs"))).toHaveLength(2);
+  });
+
+  it("one finished run listed in runs.csv alone (its file gone) is a result: never started over", async () => {
+    const out = await tempDir();
+    const one = { ...failingExperiment(1), seeds: 1 };
+    expect((await cli("sweep", await writeExperiment(one), "--out", out, "-q")).code).toBe(0);
+    expect((await readFile(join(out, "runs.csv"), "utf8")).trimEnd().split("\n")).toHaveLength(2);
+    await rm(join(out, "runs"), { recursive: true });
+    const r = await cli("sweep", await writeExperiment({ ...one, seeds: 2 }), "--out", out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("holds results of a different experiment");
+  });
+
+  it("one run file deleted: the note says so in the singular; only hidden temporaries are removed", async () => {
+    const file = await writeExperiment(smallExperiment([0.3], 1));
+    const out = await tempDir();
+    expect((await cli("sweep", file, "--out", out, "--quiet")).code).toBe(0);
+    const [victim] = (await readdir(join(out, "runs"))).sort();
+    await rm(join(out, "runs", victim as string));
+    await writeFile(join(out, "runs", "notes.tmp"), "mine\n");
+    await writeFile(join(out, "runs", ".x.json.1234.tmp"), "{");
+    const r = await cli("sweep", file, "--out", out, "--quiet");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `note: ${join(out, "runs.csv")} lists 1 finished run with no file in ${join(out, "runs")}/ (deleted?); it is run again, and the summaries rewritten once every run was tried\n`,
+    );
+    const left = await readdir(join(out, "runs"));
+    expect(left).toContain("notes.tmp");
+    expect(left).not.toContain(".x.json.1234.tmp");
+  });
+});
+
 describe("run files that are not records", () => {
   it("a cut-short run file is run again, a stray file and a temporary are ignored: the same summaries", async () => {
     const dir = await tempDir();
