@@ -107,6 +107,14 @@ describe("advanceReservationWorkload options", () => {
         { runtimeClasses: [60, 30] },
         "options.runtimeClasses[1] is 30, expected finite run times > 0 in increasing order",
       ],
+      [
+        { runtimeClasses: [0, 60] },
+        "options.runtimeClasses[0] is 0, expected finite run times > 0 in increasing order",
+      ],
+      [
+        { runtimeClasses: [60, 60] },
+        "options.runtimeClasses[1] is 60, expected finite run times > 0 in increasing order",
+      ],
       [{ arrivalFactor: 0 }, "options.arrivalFactor is 0, expected a finite number > 0"],
       [{ jobs: 1.5 }, "options.jobs is 1.5, expected an integer >= 0"],
       [

@@ -1,4 +1,5 @@
 import { InvalidInputError, type Job, type Platform, validateJobs } from "@sched/core";
+import { Random } from "@sched/random";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -188,6 +189,63 @@ describe("convergentWorkload options", () => {
     );
   });
 
+  it("gives a license no machine drew one machine (licenseSuitability 0), so every job still runs", () => {
+    const { platform, jobs } = convergentWorkload({
+      jobs: 30,
+      machines: 4,
+      licenses: 3,
+      licenseSuitability: 0,
+      licenseNeed: 0.5,
+      seed: 2,
+    });
+    for (const l of platform.licenses) {
+      expect(l.machines).toHaveLength(1);
+      expect(l.copies).toBe(1);
+    }
+    expect(jobs.some((j) => j.licenses !== undefined)).toBe(true);
+    for (const j of jobs) expect(feasible(j, platform)).toBe(true);
+  });
+
+  it("draws each job's values from its named streams in the documented order (rebuilt exactly)", () => {
+    // Without licenses and with one core, a job's draws are: cores, estimate, benchmark, input
+    // size, input machine, deadline slack, then whether it has a deadline; arrivals have their
+    // own stream. Every job draws its slack, with a deadline or not.
+    for (const seed of [0, 7, -3]) {
+      const { jobs } = convergentWorkload({
+        jobs: 40,
+        machines: 3,
+        licenses: 0,
+        cpus: [1, 1],
+        seed,
+      });
+      const j = new Random(seed, "convergent/jobs");
+      const a = new Random(seed, "convergent/arrivals");
+      let t = 0;
+      const want = jobs.map((_, id) => {
+        t += a.exponential(10);
+        const cores = j.integer(1, 1);
+        const estimate = j.uniform(500, 3000);
+        const benchmark = j.uniform(200, 600);
+        const size = Math.round(j.uniform(100, 800) * 1e6);
+        const machine = j.integer(0, 2);
+        const slack = j.uniform(25, 150);
+        const job: Record<string, unknown> = {
+          id,
+          submit: t,
+          runtime: estimate,
+          estimate,
+          cores,
+          benchmark,
+          input: [{ size, machine }],
+        };
+        if (j.next() >= 0.3) job.deadline = t + estimate * (1 + slack / 100);
+        return job;
+      });
+      expect(jobs).toEqual(want);
+      expect(jobs.some((x) => x.deadline === undefined)).toBe(true);
+    }
+  });
+
   it("names the option that is out of range", () => {
     const cases: [Parameters<typeof convergentWorkload>[0], string][] = [
       [{ jobs: -1 }, "options.jobs is -1, expected an integer >= 0"],
@@ -198,6 +256,10 @@ describe("convergentWorkload options", () => {
         "options.estimated is [3000,500], expected [lo, hi] with finite",
       ],
       [{ cpus: [1.5, 8] }, "options.cpus[0] is 1.5, expected an integer >= 1"],
+      [
+        { estimated: [0, 10] },
+        "options.estimated is [0,10], expected [lo, hi] with finite 5e-324 <= lo <= hi",
+      ],
       [{ licenseNeed: 2 }, "options.licenseNeed is 2, expected a probability in [0, 1]"],
       [
         { licenseRatio: [0.5, 1.5] },

@@ -331,6 +331,19 @@ describe("native jobs format (JSON Lines)", () => {
     expect(parseJobsJsonl(JSON.stringify(line)).jobs[0]).toEqual(line);
   });
 
+  it("writes a field set to undefined as absent, a job's or not (as JSON.stringify leaves it out)", () => {
+    const good = { id: 1, submit: 0, runtime: 60, estimate: 60, cores: 2 } as Job;
+    for (const extra of [{ deadline: undefined }, { comment: undefined }, { input: undefined }]) {
+      const j = { ...good, ...extra } as Job;
+      expect(formatJobJson(j)).toBe(formatJobJson(good));
+      expect(formatJobsJsonl([j])).toBe(formatJobsJsonl([good]));
+    }
+    // a field that is not a job's, set to a value, is refused (no reader would take it back)
+    expect(() => formatJobJson({ ...good, comment: "x" } as Job)).toThrow(
+      /job 1 comment is not a job field/,
+    );
+  });
+
   it("parse(format(jobs)) is the identity on arbitrary valid jobs (property)", () => {
     const job = fc.record(
       {

@@ -191,6 +191,32 @@ describe("JobsJsonlWriter", () => {
     }
   });
 
+  it("writes nothing of a usual job's line when its licenses fail after the fast check (a count that changes when read again)", () => {
+    // The fast check reads each count once; a getter that gives 1, then NaN, passes it and fails
+    // the write after the scalar fields are in the chunk: they are taken back.
+    const good = { id: 1, submit: 0, runtime: 60, estimate: 60, cores: 1 } as Job;
+    let reads = 0;
+    const licenses = {};
+    Object.defineProperty(licenses, "a", {
+      enumerable: true,
+      get: () => (reads++ === 0 ? 1 : Number.NaN),
+    });
+    const tricky = { ...good, id: 3, licenses } as Job;
+    const chunks: Buffer[] = [];
+    const writer = new JobsJsonlWriter((bytes) => chunks.push(Buffer.from(bytes)));
+    writer.job(good);
+    expect(() => writer.job(tricky)).toThrow(
+      "@sched/workload/JobsJsonlWriter.job: job 3 licenses.a is NaN",
+    );
+    expect(reads).toBeGreaterThan(1);
+    const next = { ...good, id: 2 };
+    writer.job(next);
+    writer.flush();
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(
+      `${formatJobJson(good)}\n${formatJobJson(next)}\n`,
+    );
+  });
+
   it("orders license names as formatJobJson's sorted object enumerates them (index names first)", () => {
     for (const extra of ["", ',"__proto__":7']) {
       const licenses = JSON.parse(`{"b":1,"10":2,"9":3,"a":4,"-1":5,"01":6${extra}}`);

@@ -45,6 +45,24 @@ describe("WORKLOAD_MODELS", () => {
     }
   });
 
+  it("gathers every option of one dotted group (typeless.uMed and typeless.uProb) into one object", () => {
+    const dotted = {
+      jobs: 200,
+      procs: 64,
+      jobTypes: false,
+      "typeless.uMed": 3,
+      "typeless.uProb": 0.5,
+    };
+    const nested = { jobs: 200, procs: 64, jobTypes: false, typeless: { uMed: 3, uProb: 0.5 } };
+    const want = generateLublin(nested);
+    // each option alone gives another workload, so each of the two counts
+    expect(generateLublin({ ...nested, typeless: { uMed: 3 } })).not.toEqual(want);
+    expect(generateLublin({ ...nested, typeless: { uProb: 0.5 } })).not.toEqual(want);
+    expect(byName("lublin").generate(dotted).swf).toEqual(want);
+    const streamed = byName("lublin").stream(dotted);
+    expect([...streamed.swf!.records]).toEqual(want.records);
+  });
+
   it("gives jobs valid for the platform, Lublin's included (estimate = run time)", () => {
     const { jobs, platform, swf } = byName("lublin").generate({
       jobs: 500,
@@ -121,6 +139,9 @@ describe("parseModelOption", () => {
     expect(parseModelOption("elo", "seed", "+3")).toBe(3);
     expect(parseModelOption("lublin", "typeless.uLow", "-0.5")).toBe(-0.5);
     expect(parseModelOption("elo", "operations", "-1,2e3")).toEqual([-1, 2000]);
+    // a number may start at its point, as a command line writes it
+    expect(parseModelOption("lublin", "typeless.uMed", ".5")).toBe(0.5);
+    expect(parseModelOption("oas", "powers", ".5,-.25")).toEqual([0.5, -0.25]);
   });
 
   it("says what was wrong", () => {
@@ -167,6 +188,12 @@ describe("parseModelOption", () => {
         "powers",
         "1,fast",
         '@sched/workload/oas: options.powers is "1,fast", expected numbers separated by commas',
+      ],
+      [
+        "oas",
+        "powers",
+        "1,1e400",
+        '@sched/workload/oas: options.powers is "1,1e400", expected numbers separated by commas',
       ],
       ["lublin", "nope", "1", "@sched/workload/lublin: options.nope is not an option of lublin"],
       [

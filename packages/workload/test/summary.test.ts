@@ -66,6 +66,15 @@ describe("summarizeJobs", () => {
     expect(s.overEstimate).toBe(0);
   });
 
+  it("counts a job with an empty licenses object as one without licenses", () => {
+    const s = summarizeJobs([
+      job(1, 0, 10, 1, { licenses: {} }),
+      job(2, 1, 10, 1, { licenses: { a: 1 } }),
+      job(3, 2, 10, 1),
+    ]);
+    expect(s.withLicenses).toBe(1);
+  });
+
   it("reports no load without procs, no inter-arrival for one job, and rejects no jobs", () => {
     const s = summarizeJobs([job(1, 5, 10, 2)]);
     expect(s.offeredLoad).toBeNull();
@@ -297,6 +306,26 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     const runtimes = new Float64Array(2 ** 22 + 1005);
     for (let k = 0; k < runtimes.length; k++) {
       runtimes[k] = k < runtimes.length - 2 ** 21 ? 2 ** 31 - 1 : 2 ** 31 - 3;
+      spec.id = k + 1;
+      spec.runtime = runtimes[k]!;
+      s.add(spec);
+    }
+    let inOrder = 0;
+    for (const v of runtimes) inOrder += v;
+    let sorted = 0;
+    for (const v of runtimes.sort()) sorted += v;
+    expect(inOrder).not.toBe(sorted);
+    expect(s.summary().runtime.mean).toBe(sorted / runtimes.length);
+  });
+
+  it("the same with negative run times (read as given): the sum's bound is on the largest magnitude", () => {
+    // 4 million run times near -2^31: the largest value is negative, so a bound on the largest
+    // value alone (not its magnitude) took the chunk order's sum; the summary's is the sorted one.
+    const s = new WorkloadSummarizer();
+    const spec = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
+    const runtimes = new Float64Array(2 ** 22 + 1005);
+    for (let k = 0; k < runtimes.length; k++) {
+      runtimes[k] = k < runtimes.length - 2 ** 21 ? -(2 ** 31 - 3) : -(2 ** 31 - 1);
       spec.id = k + 1;
       spec.runtime = runtimes[k]!;
       s.add(spec);

@@ -42,6 +42,33 @@ describe("writing an SWF header", () => {
     );
   });
 
+  it("refuses a number past the limit below zero as above it (a time zone, a start time)", () => {
+    for (const field of ["timeZone", "unixStartTime"]) {
+      expect(refusal(h({ [field]: -(2 ** 60) }))).toMatch(
+        new RegExp(`header\\.${field} is .*, expected an integer from -9007199254740991 up to`),
+      );
+    }
+    expect(formatSwfHeader(h({ timeZone: -9007199254740991 }))).toEqual([
+      "; TimeZone: -9007199254740991",
+    ]);
+  });
+
+  it("refuses a free comment with a carriage return (the readers end a line at it)", () => {
+    // Written as is, "1 0 0 10 1" would start a line of its own after the "\r".
+    for (const c of ["x\r1 0 0 10 1", "x\r"]) {
+      expect(refusal(h({ comments: [c] }))).toMatch(/header\.comments\[0\] .*line break/);
+    }
+  });
+
+  it("writes a directive whose text is empty as `; Key:`, with no blank after the colon", () => {
+    expect(formatSwfHeader(h({ computer: "", notes: ["", "\nsecond line"] }))).toEqual([
+      "; Computer:",
+      "; Note:",
+      "; Note:",
+      ";        second line",
+    ]);
+  });
+
   it("refuses an unknown field, with the nearest known one", () => {
     expect(refusal(h({ maxproc: 64 }))).toMatch(/header.*maxproc.*did you mean `maxProcs`/);
   });

@@ -122,6 +122,40 @@ describe("parseSwf", () => {
     });
   });
 
+  it("ends a continuation at a comment, a number or a boolean; keeps indented and blank-ended comments as comments", () => {
+    const { header } = parseSwf(
+      [
+        "; Note: a",
+        "; a comment",
+        ";    indented after a comment",
+        "; Note: b",
+        "; MaxProcs: 4",
+        ";    indented after a number",
+        "; Note: c",
+        "; AllowOveruse: Yes",
+        ";    indented after a boolean",
+        ";   Weird: three blanks before a key",
+        "; trailing blanks   ",
+      ].join("\n"),
+    );
+    expect(header.notes).toEqual(["a", "b", "c"]);
+    expect(header.other).toEqual([]);
+    expect(header.comments).toEqual([
+      " a comment",
+      "    indented after a comment",
+      "    indented after a number",
+      "    indented after a boolean",
+      "   Weird: three blanks before a key",
+      " trailing blanks",
+    ]);
+  });
+
+  it("reads AllowOveruse True, true and YES as true", () => {
+    for (const v of ["True", "true", "YES"]) {
+      expect(parseSwf(`; AllowOveruse: ${v}`).header.allowOveruse).toBe(true);
+    }
+  });
+
   it("reads AllowOveruse No and False as false", () => {
     expect(parseSwf("; AllowOveruse: No").header.allowOveruse).toBe(false);
     expect(parseSwf("; AllowOveruse: false").header.allowOveruse).toBe(false);
