@@ -297,15 +297,16 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     expect(Object.is(summarizeJobs(runtimeZero).estimate.min, -0)).toBe(true);
   });
 
-  it("a mean whose sum rounds (4 million run times near 2^31): summed in sorted order", () => {
-    // Past 2^53 the sum of the run times depends on its order (here: 2^31 - 1 first, then
-    // 2^31 - 3, which sort first): the summary's is the sorted one, whether the column is read
-    // back whole or from its chunks.
+  /**
+   * 2^22 + 1005 jobs, the last 2^21 of them with run time `tail`, the others `head`: their sum
+   * depends on its order, and the summary's mean must be the sorted sum's.
+   */
+  const expectSortedMean = (head: number, tail: number): void => {
     const s = new WorkloadSummarizer();
     const spec = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
     const runtimes = new Float64Array(2 ** 22 + 1005);
     for (let k = 0; k < runtimes.length; k++) {
-      runtimes[k] = k < runtimes.length - 2 ** 21 ? 2 ** 31 - 1 : 2 ** 31 - 3;
+      runtimes[k] = k < runtimes.length - 2 ** 21 ? head : tail;
       spec.id = k + 1;
       spec.runtime = runtimes[k]!;
       s.add(spec);
@@ -316,26 +317,19 @@ describe("summarizeJobs streams: one pass, the jobs not kept", () => {
     for (const v of runtimes.sort()) sorted += v;
     expect(inOrder).not.toBe(sorted);
     expect(s.summary().runtime.mean).toBe(sorted / runtimes.length);
+  };
+
+  it("a mean whose sum rounds (4 million run times near 2^31): summed in sorted order", () => {
+    // Past 2^53 the sum of the run times depends on its order (here: 2^31 - 1 first, then
+    // 2^31 - 3, which sort first): the summary's is the sorted one, whether the column is read
+    // back whole or from its chunks.
+    expectSortedMean(2 ** 31 - 1, 2 ** 31 - 3);
   });
 
   it("the same with negative run times (read as given): the sum's bound is on the largest magnitude", () => {
     // 4 million run times near -2^31: the largest value is negative, so a bound on the largest
     // value alone (not its magnitude) took the chunk order's sum; the summary's is the sorted one.
-    const s = new WorkloadSummarizer();
-    const spec = { id: 0, submit: 0, runtime: 0, estimate: 0, cores: 1 };
-    const runtimes = new Float64Array(2 ** 22 + 1005);
-    for (let k = 0; k < runtimes.length; k++) {
-      runtimes[k] = k < runtimes.length - 2 ** 21 ? -(2 ** 31 - 3) : -(2 ** 31 - 1);
-      spec.id = k + 1;
-      spec.runtime = runtimes[k]!;
-      s.add(spec);
-    }
-    let inOrder = 0;
-    for (const v of runtimes) inOrder += v;
-    let sorted = 0;
-    for (const v of runtimes.sort()) sorted += v;
-    expect(inOrder).not.toBe(sorted);
-    expect(s.summary().runtime.mean).toBe(sorted / runtimes.length);
+    expectSortedMean(-(2 ** 31 - 3), -(2 ** 31 - 1));
   });
 
   it("past its first 1024 jobs (its columns grow) and from a generator read once", () => {
