@@ -64,20 +64,29 @@ export function convergent(options: ConvergentOptions = {}): ConvergentScheduler
       core.reset();
     },
     schedule(ctx: SchedulingContext): void {
-      const { view } = ctx;
-      const running: MatrixJob[] = [];
-      for (const r of view.running) {
-        running.push({ job: r.job, progress: r.progress, machine: r.allocation[0]!.machine });
-      }
-      const completed = ctx.completed.map((j) => j.id);
-      const act: PlannerActions = {
-        freeCores: (m) => view.freeCores(m),
-        freeLicenses: (name, m) => view.freeLicenses(name, m),
-        reject: (id, reason) => ctx.reject(id, reason),
-        preempt: (id) => ctx.preempt(id),
-        start: (id, machine, cores) => ctx.start(id, [{ machine, cores }]),
-      };
-      core.step(view.now, view.platform, running, view.waiting, completed, act);
+      stepOn(core, ctx);
     },
   };
+}
+
+/**
+ * One planner step on a scheduling call: the view's running jobs (each on its one machine),
+ * waiting jobs and completions in, the plan's actions out through `ctx`. Returns what
+ * `core.step` returns. Internal (also the tests' way to see each plan).
+ */
+export function stepOn(core: PlannerCore, ctx: SchedulingContext): ReturnType<PlannerCore["step"]> {
+  const { view } = ctx;
+  const running: MatrixJob[] = [];
+  for (const r of view.running) {
+    running.push({ job: r.job, progress: r.progress, machine: r.allocation[0]!.machine });
+  }
+  const completed = ctx.completed.map((j) => j.id);
+  const act: PlannerActions = {
+    freeCores: (m) => view.freeCores(m),
+    freeLicenses: (name, m) => view.freeLicenses(name, m),
+    reject: (id, reason) => ctx.reject(id, reason),
+    preempt: (id) => ctx.preempt(id),
+    start: (id, machine, cores) => ctx.start(id, [{ machine, cores }]),
+  };
+  return core.step(view.now, view.platform, running, view.waiting, completed, act);
 }

@@ -3,9 +3,9 @@ import { arbJobs, arbPlatform } from "@sched/core/testing";
 import { mfs } from "@sched/matching";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { MatrixJob } from "../src/heuristic.js";
+import { stepOn } from "../src/convergent.js";
 import { type ConvergentOptions, resolveOptions } from "../src/options.js";
-import { type PlannerActions, PlannerCore } from "../src/planner.js";
+import { PlannerCore } from "../src/planner.js";
 
 /**
  * The `convergent()` adapter over a planner of its own, which hands every plan to `check`
@@ -17,23 +17,13 @@ function checked(options: ConvergentOptions, check: (plan: PlanCheck) => void): 
     name: "checked",
     reset: () => core.reset(),
     schedule(ctx) {
-      const { view } = ctx;
-      const running: MatrixJob[] = view.running.map((r) => ({
-        job: r.job,
-        progress: r.progress,
-        machine: r.allocation[0]!.machine,
-      }));
-      const act: PlannerActions = {
-        freeCores: (m) => view.freeCores(m),
-        freeLicenses: (name, m) => view.freeLicenses(name, m),
-        reject: (id, reason) => ctx.reject(id, reason),
-        preempt: (id) => ctx.preempt(id),
-        start: (id, machine, cores) => ctx.start(id, [{ machine, cores }]),
-      };
-      const completed = ctx.completed.map((j) => j.id);
-      const step = core.step(view.now, view.platform, running, view.waiting, completed, act);
+      const step = stepOn(core, ctx);
       if (step !== undefined)
-        check({ rows: step.rows.length, cols: view.platform.machines.length, plan: step.plan });
+        check({
+          rows: step.rows.length,
+          cols: ctx.view.platform.machines.length,
+          plan: step.plan,
+        });
     },
   };
 }
